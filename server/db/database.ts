@@ -1,0 +1,35 @@
+/**
+ * Opens the database: PGlite (file-backed, embedded) by default, PostgreSQL when a URL is given.
+ * Migrations are applied on every open; they are idempotent.
+ */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import * as schema from './schema.ts';
+
+export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
+export type OpenDatabase = { db: Database; close: () => Promise<void>; kind: 'pglite' | 'postgres' };
+
+const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+
+export async function openDatabase(options: { databaseUrl?: string; dataDir?: string }): Promise<OpenDatabase> {
+  if (options.databaseUrl) {
+    const { default: pg } = await import('pg');
+    const { drizzle } = await import('drizzle-orm/node-postgres');
+    const { migrate } = await import('drizzle-orm/node-postgres/migrator');
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    const db = drizzle({ client: pool, schema });
+    await migrate(db, { migrationsFolder });
+    return { db, close: () => pool.end(), kind: 'postgres' };
+  }
+  const { PGlite } = await import('@electric-sql/pglite');
+  const { drizzle } = await import('drizzle-orm/pglite');
+  const { migrate } = await import('drizzle-orm/pglite/migrator');
+  // PGlite does not create parent folders; undefined dataDir means in-memory (tests).
+  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+  const client = new PGlite(options.dataDir);
+  const db = drizzle({ client, schema });
+  await migrate(db, { migrationsFolder });
+  return { db, close: () => client.close(), kind: 'pglite' };
+}

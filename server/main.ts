@@ -1,0 +1,35 @@
+/** `npm start`: one process serving the web app, card API, content API and sandbox. */
+import { readConfig } from './config.ts';
+import { openDatabase } from './db/database.ts';
+import { buildApp } from './app.ts';
+import { demoCardholder, seedDemoData } from './seed.ts';
+
+const config = readConfig();
+const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+if (config.sandbox) await seedDemoData(database.db);
+const app = await buildApp(config, database.db);
+
+const shutdown = async () => {
+  await app.close();
+  await database.close();
+  process.exit(0);
+};
+process.once('SIGINT', shutdown);
+process.once('SIGTERM', shutdown);
+
+await app.listen({ port: config.port, host: config.host });
+const url = `http://localhost:${config.port}`;
+const lines = [
+  '',
+  `Providers card is running at ${url}`,
+  `  database: ${database.kind === 'pglite' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL (DATABASE_URL)'}`,
+];
+if (config.sandbox) {
+  lines.push(
+    '  demo cardholder:',
+    `    email       ${demoCardholder.email}`,
+    `    password    ${demoCardholder.password}`,
+    `    unlock code ${demoCardholder.unlockCode}`,
+  );
+}
+console.log(lines.join('\n'));

@@ -1,0 +1,37 @@
+/** Hashing of secrets at rest: scrypt for what a person chooses, SHA-256 for random tokens. */
+import { createHash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+
+const cost = { N: 16384, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
+const keyLength = 32;
+
+function derive(secret: string, salt: Buffer): Promise<Buffer> {
+  return new Promise((resolve, reject) =>
+    scrypt(secret, salt, keyLength, cost, (error, key) => (error ? reject(error) : resolve(key))),
+  );
+}
+
+/** Password or unlock code → `scrypt$<salt>$<key>` (base64url). */
+export async function hashSecret(secret: string): Promise<string> {
+  const salt = randomBytes(16);
+  const key = await derive(secret, salt);
+  return `scrypt$${salt.toString('base64url')}$${key.toString('base64url')}`;
+}
+
+export async function verifySecret(secret: string, stored: string): Promise<boolean> {
+  const [scheme, salt, key] = stored.split('$');
+  if (scheme !== 'scrypt' || !salt || !key) return false;
+  const expected = Buffer.from(key, 'base64url');
+  const actual = await derive(secret, Buffer.from(salt, 'base64url'));
+  return expected.length === actual.length && timingSafeEqual(expected, actual);
+}
+
+/** A hash that costs the same as a real check, so unknown emails take as long as wrong passwords. */
+export const decoySecretHash = await hashSecret(randomBytes(12).toString('hex'));
+
+export function randomToken(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('base64url');
+}

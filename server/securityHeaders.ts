@@ -1,0 +1,35 @@
+/** Security headers on every response (HTML, JSON and assets alike). */
+import type { FastifyInstance } from 'fastify';
+import type { ServerConfig } from './config.ts';
+
+const localHosts = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+export function contentSecurityPolicy(config: ServerConfig): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "font-src 'self'",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    `frame-ancestors 'self' ${config.companionOrigins.join(' ')}`.trim(),
+  ].join('; ');
+}
+
+export function registerSecurityHeaders(app: FastifyInstance, config: ServerConfig): void {
+  const csp = contentSecurityPolicy(config);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('Content-Security-Policy', csp);
+    reply.header('X-Content-Type-Options', 'nosniff');
+    reply.header('Referrer-Policy', 'no-referrer');
+    reply.header('Permissions-Policy', 'camera=(), microphone=(), geolocation=(self)');
+    reply.header('Cross-Origin-Resource-Policy', 'same-site');
+    const hostname = request.hostname.replace(/:\d+$/, '');
+    if (!localHosts.has(hostname)) {
+      reply.header('Strict-Transport-Security', 'max-age=63072000; includeSubDomains');
+    }
+  });
+}

@@ -1,0 +1,100 @@
+/**
+ * Idempotent demo data: one lived-in cardholder with a funded account, a virtual card, a physical
+ * card on its way, and four months of activity. Running it again changes nothing.
+ */
+import { sql } from 'drizzle-orm';
+import type { Database } from './db/database.ts';
+import { accounts, cards, ledgerTransactions, users } from './db/schema.ts';
+import { hashSecret } from './secrets.ts';
+
+export const demoCardholder = {
+  email: 'demo@providers.test',
+  password: 'Providers2026',
+  unlockCode: '2580',
+  firstName: 'Maria',
+  lastName: 'Lopez',
+} as const;
+
+type LedgerSeed = { days: number; cents: number; kind: string; description: string; location: string | null };
+
+const stores = [
+  ['Save Mart', 'Fresno, CA'],
+  ['Dollar General', 'Fresno, CA'],
+  ['Walgreens', 'Clovis, CA'],
+  ['Food 4 Less', 'Fresno, CA'],
+  ['Chevron', 'Fresno, CA'],
+] as const;
+
+/** Deterministic activity, newest last: payroll every 14 days, purchases, a cash load, EBT rewards. */
+export function demoActivity(): LedgerSeed[] {
+  const entries: LedgerSeed[] = [];
+  for (let day = 120; day >= 1; day -= 1) {
+    if (day % 14 === 3) {
+      entries.push({ days: day, cents: 61240, kind: 'deposit', description: 'Direct deposit: Sunrise Home Care', location: null });
+    }
+    if (day % 3 === 0) {
+      const [store, place] = stores[day % stores.length]!;
+      const cents = -(1200 + ((day * 7919) % 5400));
+      entries.push({ days: day, cents, kind: 'purchase', description: `Purchase: ${store}`, location: place });
+    }
+    if (day % 30 === 10) {
+      entries.push({ days: day, cents: 312, kind: 'ebt_reward', description: 'EBT rewards: 1% cash back', location: null });
+    }
+  }
+  entries.push({ days: 9, cents: 10000, kind: 'cash_load', description: 'Cash load: Walgreens', location: 'Clovis, CA' });
+  entries.push({ days: 8, cents: -350, kind: 'fee', description: 'Cash load fee', location: null });
+  entries.push({ days: 5, cents: -4000, kind: 'atm', description: 'ATM withdrawal', location: 'Blackstone Ave, Fresno, CA' });
+  return entries.sort((a, b) => b.days - a.days);
+}
+
+export async function seedDemoData(db: Database): Promise<void> {
+  const existing = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(sql`lower(${users.email}) = lower(${demoCardholder.email})`);
+  if (existing.length > 0) return;
+
+  const [passwordHash, unlockCodeHash] = await Promise.all([
+    hashSecret(demoCardholder.password),
+    hashSecret(demoCardholder.unlockCode),
+  ]);
+  const now = Date.now();
+  await db.transaction(async (tx) => {
+    const [user] = await tx
+      .insert(users)
+      .values({
+        email: demoCardholder.email,
+        firstName: demoCardholder.firstName,
+        lastName: demoCardholder.lastName,
+        phone: '5592014477',
+        street1: '1420 N Blackstone Ave',
+        street2: 'Apt 12',
+        city: 'Fresno',
+        state: 'CA',
+        zip: '93703',
+        passwordHash,
+        unlockCodeHash,
+        registrationWave: 'ebt_rewards_test_group',
+      })
+      .returning({ id: users.id });
+    const [account] = await tx
+      .insert(accounts)
+      .values({ userId: user!.id, prn: '400012345678', ebtRewardOwedCents: 412, ebtRewardsClaimedThisPeriodCents: 936 })
+      .returning({ id: accounts.id });
+    await tx.insert(cards).values([
+      { accountId: account!.id, type: 'VIRTUAL', status: 'ACTIVE', isActive: true, lastFour: '4821', expiry: '09/29' },
+      { accountId: account!.id, type: 'PHYSICAL', status: 'SHIPPED', isPending: true, lastFour: '7390', expiry: '11/30' },
+    ]);
+    await tx.insert(ledgerTransactions).values(
+      demoActivity().map((entry, index) => ({
+        accountId: account!.id,
+        amountCents: entry.cents,
+        kind: entry.kind,
+        description: entry.description,
+        location: entry.location,
+        // Spread entries over the day so ordering is stable and times look real.
+        occurredAt: new Date(now - entry.days * 86_400_000 + (index % 9) * 3_600_000),
+      })),
+    );
+  });
+}
