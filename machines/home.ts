@@ -1,0 +1,35 @@
+/** Home data (spec §7 GET /home): load, show, refresh with a loading flag, retry after a failure. */
+import { assign, fromPromise, setup } from 'xstate';
+import type { HomeAnswer } from '../contract/api.ts';
+
+export type HomeContext = { home: HomeAnswer | null };
+export type HomeEvent = { type: 'user.refresh' } | { type: 'user.retry' };
+
+export const homeMachine = setup({
+  types: { context: {} as HomeContext, events: {} as HomeEvent },
+  actions: {
+    storeHome: assign({ home: (_, home: HomeAnswer) => home }),
+  },
+  actors: {
+    getHome: fromPromise<HomeAnswer>(async () => {
+      throw new Error('getHome not provided');
+    }),
+  },
+}).createMachine({
+  id: 'home',
+  context: { home: null },
+  initial: 'loading',
+  states: {
+    /** Keeps the previous data on screen while a refresh runs. */
+    loading: {
+      invoke: {
+        id: 'getHome',
+        src: 'getHome',
+        onDone: { target: 'ready', actions: { type: 'storeHome', params: ({ event }) => event.output } },
+        onError: { target: 'failed' },
+      },
+    },
+    ready: { on: { 'user.refresh': 'loading' } },
+    failed: { on: { 'user.retry': 'loading' } },
+  },
+});

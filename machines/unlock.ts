@@ -1,0 +1,106 @@
+/**
+ * Unlock: the 4-digit unlock code exchanges the refresh token for new tokens (spec §4 auth,
+ * §7 POST /refresh-tokens, 401 expected). Wrong codes show the attempts left; when none are left,
+ * or the refresh token is no longer valid, the user must sign in again.
+ */
+import { assign, fromPromise, setup } from 'xstate';
+import type { RefreshTokensAnswer } from '../contract/api.ts';
+import { StatusCode } from '../contract/statusCodes.ts';
+import { fieldErrors, refreshTokensSchema, type ValidationMessage } from '../contract/validation.ts';
+
+export type UnlockContext = {
+  attemptsLeft: number | null;
+  fieldError: ValidationMessage | null;
+};
+
+export type UnlockEvent = { type: 'user.submit'; unlockCode: string } | { type: 'user.useSignIn' };
+
+export const unlockMachine = setup({
+  types: {
+    context: {} as UnlockContext,
+    events: {} as UnlockEvent,
+  },
+  guards: {
+    isCodeWellFormed: ({ event }) =>
+      event.type === 'user.submit' && !fieldErrors(refreshTokensSchema, { unlockCode: event.unlockCode }).unlockCode,
+    isUnlocked: (_, answer: RefreshTokensAnswer) =>
+      answer.statusCode === StatusCode.SUCCESS && Boolean(answer.access && answer.refresh),
+    isWrongCodeWithAttemptsLeft: (_, answer: RefreshTokensAnswer) =>
+      answer.statusCode === StatusCode.INVALID_REFRESH_CREDENTIALS && (answer.attemptsLeft ?? 0) > 0,
+    isSignInRequired: (_, answer: RefreshTokensAnswer) =>
+      answer.statusCode === StatusCode.SIGN_IN_REQUIRED || answer.statusCode === StatusCode.INVALID_REFRESH_CREDENTIALS,
+  },
+  actions: {
+    showFieldError: assign({
+      fieldError: ({ event }) =>
+        event.type === 'user.submit'
+          ? (fieldErrors(refreshTokensSchema, { unlockCode: event.unlockCode }).unlockCode ?? null)
+          : null,
+    }),
+    clearFieldError: assign({ fieldError: null }),
+    countAttempts: assign({ attemptsLeft: (_, answer: RefreshTokensAnswer) => answer.attemptsLeft ?? null }),
+    /** Supplied by the app: store the new tokens in the session. */
+    storeSession: (_, _answer: RefreshTokensAnswer) => {},
+    /** Supplied by the app: continue to the remembered route or home. */
+    continueToApp: () => {},
+    /** Supplied by the app: end the local session and go to sign-in, keeping the remembered route. */
+    requireSignIn: () => {},
+  },
+  actors: {
+    refreshTokens: fromPromise<RefreshTokensAnswer, { unlockCode: string }>(async () => ({
+      statusCode: StatusCode.UNEXPECTED_ERROR,
+    })),
+  },
+}).createMachine({
+  id: 'unlock',
+  context: { attemptsLeft: null, fieldError: null },
+  initial: 'editing',
+  states: {
+    editing: {
+      initial: 'idle',
+      on: {
+        'user.submit': [
+          { guard: 'isCodeWellFormed', target: 'submitting', actions: 'clearFieldError' },
+          { target: '.invalid', actions: 'showFieldError' },
+        ],
+        'user.useSignIn': { target: 'signInRequired', actions: 'requireSignIn' },
+      },
+      states: {
+        idle: {},
+        invalid: {},
+        /** INVALID_REFRESH_CREDENTIALS with attempts left. */
+        wrongCode: {},
+        failed: {},
+      },
+    },
+    submitting: {
+      invoke: {
+        id: 'refreshTokens',
+        src: 'refreshTokens',
+        input: ({ event }) => ({ unlockCode: event.type === 'user.submit' ? event.unlockCode : '' }),
+        onDone: [
+          {
+            guard: { type: 'isUnlocked', params: ({ event }) => event.output },
+            target: 'unlocked',
+            actions: [{ type: 'storeSession', params: ({ event }) => event.output }, 'continueToApp'],
+          },
+          {
+            guard: { type: 'isWrongCodeWithAttemptsLeft', params: ({ event }) => event.output },
+            target: 'editing.wrongCode',
+            actions: { type: 'countAttempts', params: ({ event }) => event.output },
+          },
+          {
+            guard: { type: 'isSignInRequired', params: ({ event }) => event.output },
+            target: 'signInRequired',
+            actions: 'requireSignIn',
+          },
+          { target: 'editing.failed' },
+        ],
+        onError: { target: 'editing.failed' },
+      },
+    },
+    unlocked: { type: 'final' },
+    /** Locked out or the session ended on the server: sign in with the password. */
+    signInRequired: { type: 'final' },
+  },
+});

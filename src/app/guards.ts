@@ -1,0 +1,46 @@
+/**
+ * Route guards of spec §2 as pure decisions over the session, so they are easy to test.
+ * A guard answers null (go on) or where to go instead; the route table turns that into a redirect.
+ * The intended route is remembered in the `redirect` search param of unlock and sign-in.
+ */
+export type Tokens = { accessToken: string | null; refreshToken: string | null };
+export type GuardOptions = { guardsEnabled: boolean };
+export type AuthRedirect = { to: '/signin' | '/unlock'; search: { redirect?: string } };
+
+/** Only same-app paths are accepted as a place to return to (no other origins, no `//host`). */
+export function safeRedirect(value: unknown): string | undefined {
+  if (typeof value !== 'string' || !value.startsWith('/') || value.startsWith('//') || value.includes('\\')) {
+    return undefined;
+  }
+  return value.length <= 2000 ? value : undefined;
+}
+
+function withRemembered(to: AuthRedirect['to'], href: string): AuthRedirect {
+  const redirect = safeRedirect(href);
+  return { to, search: redirect && redirect !== '/' ? { redirect } : {} };
+}
+
+/** Account screens: no refresh token → sign in; no access token → unlock. */
+export function accessTokenGuard(tokens: Tokens, href: string, options: GuardOptions): AuthRedirect | null {
+  if (!options.guardsEnabled) return null;
+  if (!tokens.refreshToken) return withRemembered('/signin', href);
+  if (!tokens.accessToken) return withRemembered('/unlock', href);
+  return null;
+}
+
+/** Unlock and reset-unlock-code: need a refresh token, else sign in (keeping the remembered route). */
+export function refreshTokenGuard(tokens: Tokens, remembered: string | undefined, options: GuardOptions): AuthRedirect | null {
+  if (!options.guardsEnabled || tokens.refreshToken) return null;
+  const redirect = safeRedirect(remembered);
+  return { to: '/signin', search: redirect ? { redirect } : {} };
+}
+
+/** Registration is only offered inside the companion app. */
+export function registrationGuard(embedded: boolean, options: GuardOptions): boolean {
+  return embedded || !options.guardsEnabled;
+}
+
+/** Where unlock or sign-in continues: the remembered route, else home. */
+export function afterAuthRoute(remembered: string | undefined): string {
+  return safeRedirect(remembered) ?? '/home';
+}

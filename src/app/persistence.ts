@@ -1,0 +1,86 @@
+/**
+ * Core state persistence (spec §4): restored at start, saved after every change (debounced at
+ * 0 ms). Transient fields (modals, snackbar, auth reason) are never saved. When embedded, nothing
+ * goes to localStorage: the host keeps state, and tokens never leave the app.
+ */
+import type { Locale, SessionContext, SessionInput } from '../../machines/session.ts';
+
+export const schemaVersion = 1;
+export const storageKey = 'providers-card:state';
+
+export type PersistedState = SessionInput & { schemaVersion: typeof schemaVersion };
+
+/** Migrations from older schema versions to the current one; an unknown version is discarded. */
+const migrations: Record<number, (old: Record<string, unknown>) => Record<string, unknown>> = {};
+
+export function persistedStateOf(context: SessionContext): PersistedState {
+  return {
+    schemaVersion,
+    accessToken: context.accessToken,
+    refreshToken: context.refreshToken,
+    fingerprint: context.fingerprint,
+    deviceUUID: context.deviceUUID,
+    isInternal: context.isInternal,
+    ebtAccountId: context.ebtAccountId,
+    locale: context.locale,
+  };
+}
+
+const isLocale = (value: unknown): value is Locale => value === 'en' || value === 'es';
+const stringOrNull = (value: unknown) => (typeof value === 'string' && value.length > 0 ? value : null);
+
+export function freshState(locale: Locale): SessionInput {
+  return {
+    accessToken: null,
+    refreshToken: null,
+    fingerprint: crypto.randomUUID(),
+    deviceUUID: crypto.randomUUID(),
+    isInternal: false,
+    ebtAccountId: null,
+    locale,
+  };
+}
+
+/** Reads saved state defensively: anything malformed or from an unknown version starts fresh. */
+export function restoreState(saved: string | null, defaultLocale: Locale): SessionInput {
+  const fresh = freshState(defaultLocale);
+  if (!saved) return fresh;
+  let raw: Record<string, unknown>;
+  try {
+    const parsed: unknown = JSON.parse(saved);
+    if (typeof parsed !== 'object' || parsed === null) return fresh;
+    raw = parsed as Record<string, unknown>;
+  } catch {
+    return fresh;
+  }
+  let version = raw.schemaVersion;
+  while (typeof version === 'number' && version < schemaVersion && migrations[version]) {
+    raw = migrations[version]!(raw);
+    version = raw.schemaVersion;
+  }
+  if (version !== schemaVersion) return fresh;
+  return {
+    accessToken: stringOrNull(raw.accessToken),
+    refreshToken: stringOrNull(raw.refreshToken),
+    fingerprint: stringOrNull(raw.fingerprint) ?? fresh.fingerprint,
+    deviceUUID: stringOrNull(raw.deviceUUID) ?? fresh.deviceUUID,
+    isInternal: raw.isInternal === true,
+    ebtAccountId: stringOrNull(raw.ebtAccountId),
+    locale: isLocale(raw.locale) ? raw.locale : defaultLocale,
+  };
+}
+
+/** Saves after the current task ends, so a burst of changes is written once. */
+export function createStateSaver(storage: Pick<Storage, 'setItem'>, options: { embedded: boolean }) {
+  let pending: ReturnType<typeof setTimeout> | undefined;
+  let latest: SessionContext | undefined;
+  return (context: SessionContext) => {
+    if (options.embedded) return;
+    latest = context;
+    if (pending !== undefined) return;
+    pending = setTimeout(() => {
+      pending = undefined;
+      if (latest) storage.setItem(storageKey, JSON.stringify(persistedStateOf(latest)));
+    }, 0);
+  };
+}

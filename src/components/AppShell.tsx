@@ -1,0 +1,40 @@
+import { Trans, useLingui } from '@lingui/react/macro';
+import { Outlet } from '@tanstack/react-router';
+import { useSelector } from '@xstate/react';
+import { useServices } from '../app/services.tsx';
+import { ErrorModal } from './ErrorModal.tsx';
+import { LanguageSwitch } from './LanguageSwitch.tsx';
+import { Snackbar } from './Snackbar.tsx';
+
+/** The frame around every screen: brand, language, sign out, and the shared modal and snackbar. */
+export function AppShell() {
+  const { session } = useServices();
+  const { t } = useLingui();
+  const locale = useSelector(session, (s) => s.context.locale);
+  const signedIn = useSelector(session, (s) => s.matches({ auth: 'active' }) || s.matches({ auth: 'locked' }));
+  const errorModalOpen = useSelector(session, (s) => s.matches({ errorModal: 'open' }));
+  const snackbar = useSelector(session, (s) => (s.matches({ snackbar: 'visible' }) ? s.context.snackbarMessage : null));
+
+  return (
+    <div className="app">
+      <header className="app-header">
+        <span className="brand">Providers</span>
+        <nav className="header-actions" aria-label={t`Account and language`}>
+          <LanguageSwitch locale={locale} onChange={(next) => session.send({ type: 'user.changeLocale', locale: next })} />
+          {signedIn ? (
+            <button type="button" className="link-button" onClick={() => session.send({ type: 'user.signOut' })}>
+              <Trans>Sign out</Trans>
+            </button>
+          ) : null}
+        </nav>
+      </header>
+      <main className="app-main">
+        <Outlet />
+      </main>
+      {snackbar === 'signedOut' ? (
+        <Snackbar message={<Trans>You have signed out.</Trans>} onDismiss={() => session.send({ type: 'user.dismissSnackbar' })} />
+      ) : null}
+      <ErrorModal open={errorModalOpen} onClose={() => session.send({ type: 'user.closeErrorModal' })} />
+    </div>
+  );
+}

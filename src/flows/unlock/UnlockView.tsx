@@ -1,0 +1,94 @@
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
+import { useRouter, useSearch } from '@tanstack/react-router';
+import { useActorRef, useSelector } from '@xstate/react';
+import type { FormEvent } from 'react';
+import { fromPromise } from 'xstate';
+import { unlockMachine } from '../../../machines/unlock.ts';
+import { afterAuthRoute } from '../../app/guards.ts';
+import { useServices } from '../../app/services.tsx';
+import { TextField } from '../../components/TextField.tsx';
+import { unexpectedErrorMessage, validationMessages } from '../messages.ts';
+
+/** Unlock with the 4-digit code when the session needs refreshing; returns to the remembered route. */
+export function UnlockView() {
+  const { session, api } = useServices();
+  const router = useRouter();
+  const { redirect } = useSearch({ strict: false }) as { redirect?: string };
+  const { t, i18n } = useLingui();
+  const authReason = useSelector(session, (s) => s.context.authReason);
+  const unlock = useActorRef(
+    unlockMachine.provide({
+      actors: {
+        refreshTokens: fromPromise(({ input }) =>
+          api.refreshTokens(session.getSnapshot().context.refreshToken, input.unlockCode),
+        ),
+      },
+      actions: {
+        storeSession: (_, answer) =>
+          session.send({
+            type: 'session.signedIn',
+            access: answer.access ?? '',
+            refresh: answer.refresh ?? '',
+            isInternal: answer.isInternal ?? false,
+          }),
+        continueToApp: () => void router.navigate({ href: afterAuthRoute(redirect), replace: true }),
+        requireSignIn: () => session.send({ type: 'session.signInRequired' }),
+      },
+    }),
+  );
+  const state = useSelector(unlock, (s) => s);
+  const submitting = state.matches('submitting') || state.matches('unlocked');
+  const { attemptsLeft, fieldError } = state.context;
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    unlock.send({ type: 'user.submit', unlockCode: String(form.get('unlockCode') ?? '').replace(/\s/g, '') });
+  }
+
+  return (
+    <section className="screen" aria-labelledby="unlock-title">
+      <h1 id="unlock-title">
+        <Trans>Enter your unlock code</Trans>
+      </h1>
+      {authReason === 'expired' ? (
+        <p className="notice" role="status">
+          <Trans>Your session has expired.</Trans>
+        </p>
+      ) : null}
+      <form className="form" onSubmit={submit} noValidate aria-busy={submitting}>
+        <TextField
+          id="unlock-code"
+          name="unlockCode"
+          type="password"
+          label={t`Unlock code`}
+          inputMode="numeric"
+          autoComplete="off"
+          maxLength={4}
+          pattern="[0-9]*"
+          className="code-input"
+          error={fieldError ? i18n._(validationMessages[fieldError]) : undefined}
+        />
+        {state.matches({ editing: 'wrongCode' }) && attemptsLeft !== null ? (
+          <p className="form-error" role="alert">
+            <Trans>This isn't the right code.</Trans>{' '}
+            <Plural value={attemptsLeft} one="You have 1 more unlock attempt." other="You have # more unlock attempts." />
+          </p>
+        ) : null}
+        {state.matches({ editing: 'failed' }) ? (
+          <p className="form-error" role="alert">
+            {i18n._(unexpectedErrorMessage)}
+          </p>
+        ) : null}
+        <button type="submit" className="button" disabled={submitting}>
+          {submitting ? <Trans>Unlocking…</Trans> : <Trans>Unlock</Trans>}
+        </button>
+      </form>
+      <p className="screen-links">
+        <button type="button" className="link-button" onClick={() => unlock.send({ type: 'user.useSignIn' })}>
+          <Trans>Sign in with your email and password instead</Trans>
+        </button>
+      </p>
+    </section>
+  );
+}

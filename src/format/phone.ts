@@ -1,0 +1,27 @@
+/** The spec's phone numbers are exactly 10 digits (US, no country code). */
+const PHONE_DIGITS = 10;
+
+function digitsOf(value: string): string {
+  return value.replace(/\D/g, '');
+}
+
+/**
+ * "(123) 456-7890" from any input holding 10 digits, e.g. "123-456-7890" or "1234567890".
+ * Any other input (including 11 digits with a leading 1) is returned unchanged, since it is not a spec phone number.
+ */
+export function formatPhone(digits: string): string {
+  const d = digitsOf(digits);
+  if (d.length !== PHONE_DIGITS) return digits;
+  return `(${d.slice(0, 3)}) ${d.slice(3, 6)}-${d.slice(6)}`;
+}
+
+/**
+ * "(XXX) XXX-7890": only the last 4 digits are shown.
+ * Input that is not 10 digits is still masked (every digit but the last 4 becomes "X") so no full number leaks.
+ */
+export function maskPhone(digits: string): string {
+  const d = digitsOf(digits);
+  if (d.length === PHONE_DIGITS) return `(XXX) XXX-${d.slice(6)}`;
+  let toHide = Math.max(0, d.length - 4);
+  return digits.replace(/\d/g, (digit) => (toHide-- > 0 ? 'X' : digit));
+}

@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import { formatCents, formatDollars } from '../../src/format/money.ts';
+
+describe('formatDollars', () => {
+  it('formats with the dollar sign and grouping in English', () => {
+    expect(formatDollars(123456, 'en')).toBe('$1,234.56');
+    expect(formatDollars(1999, 'en')).toBe('$19.99');
+    expect(formatDollars(5, 'en')).toBe('$0.05');
+    expect(formatDollars(100, 'en')).toBe('$1.00');
+  });
+
+  it('formats zero, including negative zero, as $0.00', () => {
+    expect(formatDollars(0, 'en')).toBe('$0.00');
+    expect(formatDollars(-0, 'en')).toBe('$0.00');
+  });
+
+  it('puts the minus sign before the dollar sign', () => {
+    expect(formatDollars(-1200, 'en')).toBe('-$12.00');
+    expect(formatDollars(-5, 'en')).toBe('-$0.05');
+    expect(formatDollars(-123456, 'en')).toBe('-$1,234.56');
+  });
+
+  it('formats large amounts exactly, up to the largest safe integer', () => {
+    expect(formatDollars(100_000_000_00, 'en')).toBe('$100,000,000.00');
+    expect(formatDollars(Number.MAX_SAFE_INTEGER, 'en')).toBe('$90,071,992,547,409.91');
+    expect(formatDollars(-Number.MAX_SAFE_INTEGER, 'en')).toBe('-$90,071,992,547,409.91');
+    expect(formatDollars(9007199254740901, 'en')).toBe('$90,071,992,547,409.01');
+  });
+
+  it('formats Spanish (es-US) amounts with the dollar sign', () => {
+    expect(formatDollars(123456, 'es')).toBe(
+      new Intl.NumberFormat('es-US', { style: 'currency', currency: 'USD' }).format(1234.56),
+    );
+    expect(formatDollars(123456, 'es')).toContain('$');
+    expect(formatDollars(123456, 'es')).toMatch(/1.?234.56/);
+    expect(formatDollars(-1200, 'es')).toMatch(/^-.*12.00/);
+    expect(formatDollars(0, 'es')).toMatch(/0.00/);
+  });
+
+  it('rejects non-integer and unsafe amounts with a RangeError', () => {
+    expect(() => formatDollars(1.5, 'en')).toThrow(RangeError);
+    expect(() => formatDollars(Number.NaN, 'en')).toThrow(RangeError);
+    expect(() => formatDollars(Number.POSITIVE_INFINITY, 'en')).toThrow(RangeError);
+    expect(() => formatDollars(Number.MAX_SAFE_INTEGER + 1, 'en')).toThrow(RangeError);
+  });
+});
+
+describe('formatCents', () => {
+  it('uses the $d.cc form', () => {
+    expect(formatCents(5)).toBe('$0.05');
+    expect(formatCents(50)).toBe('$0.50');
+    expect(formatCents(99)).toBe('$0.99');
+    expect(formatCents(100)).toBe('$1.00');
+    expect(formatCents(1999)).toBe('$19.99');
+  });
+
+  it('does not group thousands', () => {
+    expect(formatCents(123456)).toBe('$1234.56');
+    expect(formatCents(100_000_000_00)).toBe('$100000000.00');
+  });
+
+  it('formats zero, including negative zero, as $0.00', () => {
+    expect(formatCents(0)).toBe('$0.00');
+    expect(formatCents(-0)).toBe('$0.00');
+  });
+
+  it('puts the minus sign before the dollar sign', () => {
+    expect(formatCents(-350)).toBe('-$3.50');
+    expect(formatCents(-1)).toBe('-$0.01');
+    expect(formatCents(-123456)).toBe('-$1234.56');
+  });
+
+  it('is exact where cents / 100 would drift', () => {
+    // None of these dollar amounts is exact as a float; the last one even prints wrong via (cents / 100).toFixed(2).
+    expect(formatCents(1999)).toBe('$19.99');
+    expect(formatCents(1001)).toBe('$10.01');
+    expect(formatCents(29)).toBe('$0.29');
+    expect(formatCents(57)).toBe('$0.57');
+    expect(formatCents(Number.MAX_SAFE_INTEGER)).toBe('$90071992547409.91');
+    expect(formatCents(Number.MIN_SAFE_INTEGER)).toBe('-$90071992547409.91');
+    expect(formatCents(9007199254740901)).toBe('$90071992547409.01'); // (cents / 100).toFixed(2) gives "…409.02"
+  });
+
+  it('round-trips every amount from -$20.00 to $20.00 exactly', () => {
+    for (let cents = -2000; cents <= 2000; cents++) {
+      const text = formatCents(cents);
+      expect(text).toMatch(/^-?\$\d+\.\d{2}$/);
+      const digits = text.replace(/[$.]/g, '');
+      expect(Number(digits)).toBe(cents === 0 ? 0 : cents);
+    }
+  });
+
+  it('rejects non-integer and unsafe amounts with a RangeError', () => {
+    expect(() => formatCents(0.5)).toThrow(RangeError);
+    expect(() => formatCents(19.99)).toThrow(RangeError);
+    expect(() => formatCents(-3.5)).toThrow(RangeError);
+    expect(() => formatCents(Number.NaN)).toThrow(RangeError);
+    expect(() => formatCents(Number.NEGATIVE_INFINITY)).toThrow(RangeError);
+    expect(() => formatCents(1e21)).toThrow(RangeError);
+  });
+});

@@ -1,0 +1,120 @@
+// @vitest-environment node
+/**
+ * Malformed bodies on the unauthenticated entry points: each answers a plain INVALID_PARAMETERS
+ * statusCode, never an error page, a stack trace or a server file path.
+ */
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { StatusCode } from '../../contract/statusCodes.ts';
+import {
+  bearer,
+  demoCardholder,
+  demoUser,
+  signIn,
+  startTestApp,
+  type TestApp,
+  unlock,
+  unlockFailures,
+} from './helpers.ts';
+
+let t: TestApp;
+let refresh: string;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  ({ refresh } = await signIn(t.app));
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+type BadBody = { name: string; payload: string; contentType?: string; status?: 400 | 413 };
+
+const json = (value: unknown) => JSON.stringify(value);
+const validEmail = demoCardholder.email;
+const validPassword = demoCardholder.password;
+
+const badSignInBodies: BadBody[] = [
+  { name: 'an empty object', payload: json({}) },
+  { name: 'a missing password', payload: json({ email: validEmail }) },
+  { name: 'a missing email', payload: json({ password: validPassword }) },
+  { name: 'an empty email and password', payload: json({ email: '', password: '' }) },
+  { name: 'a number as password', payload: json({ email: validEmail, password: 2026 }) },
+  { name: 'an array as email', payload: json({ email: [validEmail], password: validPassword }) },
+  { name: 'an object as email', payload: json({ email: { $ne: '' }, password: validPassword }) },
+  { name: 'null as password', payload: json({ email: validEmail, password: null }) },
+  { name: 'a malformed email', payload: json({ email: 'demo-at-providers.test', password: validPassword }) },
+  { name: 'a 10,000 character password', payload: json({ email: validEmail, password: 'x'.repeat(10_000) }) },
+  { name: 'an unknown extra key', payload: json({ email: validEmail, password: validPassword, isInternal: true }) },
+  { name: 'a JSON array', payload: json([validEmail, validPassword]) },
+  { name: 'JSON null', payload: 'null' },
+  { name: 'a body that is not JSON', payload: '{"email": "demo@providers.test", "password": ' },
+  { name: 'a form-encoded body', payload: `email=${validEmail}&password=${validPassword}`, contentType: 'application/x-www-form-urlencoded' },
+  { name: 'a whole body over 16 KB', payload: json({ email: validEmail, password: 'x'.repeat(17 * 1024) }), status: 413 },
+];
+
+const badUnlockBodies: BadBody[] = [
+  { name: 'an empty object', payload: json({}) },
+  { name: 'an empty unlock code', payload: json({ unlockCode: '' }) },
+  { name: 'a number as unlock code', payload: json({ unlockCode: 2580 }) },
+  { name: 'an array as unlock code', payload: json({ unlockCode: ['2580'] }) },
+  { name: 'a three digit unlock code', payload: json({ unlockCode: '258' }) },
+  { name: 'a five digit unlock code', payload: json({ unlockCode: '25800' }) },
+  { name: 'letters in the unlock code', payload: json({ unlockCode: '25a0' }) },
+  { name: 'a 10,000 character unlock code', payload: json({ unlockCode: '1'.repeat(10_000) }) },
+  { name: 'an unknown extra key', payload: json({ unlockCode: '2580', attemptsLeft: 99 }) },
+  { name: 'a body that is not JSON', payload: 'unlockCode=2580' , contentType: 'application/json' },
+  { name: 'a whole body over 16 KB', payload: json({ unlockCode: '1'.repeat(17 * 1024) }), status: 413 },
+];
+
+function expectPlainInvalidParameters(response: LightMyRequestResponse, status: number) {
+  expect(response.statusCode).toBe(status);
+  expect(response.headers['content-type']).toMatch(/^application\/json/);
+  const body = response.json();
+  expect(body.statusCode).toBeTypeOf('number');
+  expect(body).toEqual({ statusCode: StatusCode.INVALID_PARAMETERS });
+  expect(response.body).not.toMatch(/stack/i);
+  expect(response.body).not.toMatch(/\bat /);
+  expect(response.body).not.toMatch(/\/(work|home|usr|tmp|node_modules|server)\/|\.ts\b|\.js\b/);
+}
+
+describe('POST /api/v1/sign-in with a bad body', () => {
+  it.each(badSignInBodies)('answers INVALID_PARAMETERS for $name', async ({ payload, contentType, status = 400 }) => {
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/sign-in',
+      headers: { 'content-type': contentType ?? 'application/json' },
+      payload,
+    });
+
+    expectPlainInvalidParameters(response, status);
+  });
+
+  it('checks that the 16 KB case really is over the body limit', () => {
+    const oversized = badSignInBodies.find((body) => body.status === 413)!;
+    expect(Buffer.byteLength(oversized.payload)).toBeGreaterThan(16 * 1024);
+  });
+});
+
+describe('POST /api/v1/refresh-tokens with a bad body', () => {
+  it.each(badUnlockBodies)('answers INVALID_PARAMETERS for $name', async ({ payload, contentType, status = 400 }) => {
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/refresh-tokens',
+      headers: { ...bearer(refresh), 'content-type': contentType ?? 'application/json' },
+      payload,
+    });
+
+    expectPlainInvalidParameters(response, status);
+  });
+
+  it('does not count rejected bodies as wrong unlock codes, nor spend the refresh token', async () => {
+    // Runs after the table above: none of those requests may have cost an unlock attempt.
+    const user = await demoUser(t.db);
+    expect(await unlockFailures(t.db, user.id)).toBe(0);
+
+    const answer = await unlock(t.app, refresh);
+    expect(answer.status).toBe(200);
+    expect(answer.body.statusCode).toBe(StatusCode.SUCCESS);
+  });
+});

