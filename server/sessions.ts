@@ -22,6 +22,8 @@ export function createSessions(db: Database, config: ServerConfig) {
   async function issueAccessToken(claims: AccessClaims, ttlSeconds = config.accessTokenTtl): Promise<string> {
     return new SignJWT({ sid: claims.familyId })
       .setProtectedHeader({ alg: algorithm })
+      // A unique id per token: without it, two tokens issued in the same second would be identical.
+      .setJti(crypto.randomUUID())
       .setSubject(claims.userId)
       .setAudience(audience)
       .setIssuer(issuer)

@@ -1,5 +1,5 @@
 /** The router: route table, context with the root actors, lazy-view spinner, scroll and analytics. */
-import { createRouter } from '@tanstack/react-router';
+import { createRouter, type RouterHistory } from '@tanstack/react-router';
 import { Spinner } from '../components/Spinner.tsx';
 import type { AppContext } from './context.ts';
 import { routeTree } from './routes.tsx';
@@ -7,10 +7,11 @@ import { routeTree } from './routes.tsx';
 /** Lazy views show the spinner only when they take longer than this. */
 export const lazyViewSpinnerMs = 100;
 
-export function createAppRouter(context: AppContext) {
+export function createAppRouter(context: AppContext, history?: RouterHistory) {
   const router = createRouter({
     routeTree,
     context,
+    history,
     defaultPendingComponent: Spinner,
     defaultPendingMs: lazyViewSpinnerMs,
     defaultPendingMinMs: 200,

@@ -7,8 +7,15 @@ export function ErrorModal({ open, onClose }: { open: boolean; onClose: () => vo
   useEffect(() => {
     const element = dialog.current;
     if (!element) return;
-    if (open && !element.open) element.showModal();
-    if (!open && element.open) element.close();
+    // jsdom and some old WebViews lack showModal: the dialog still opens, without the backdrop.
+    if (open && !element.open) {
+      if (typeof element.showModal === 'function') element.showModal();
+      else element.setAttribute('open', '');
+    }
+    if (!open && element.open) {
+      if (typeof element.close === 'function') element.close();
+      else element.removeAttribute('open');
+    }
   }, [open]);
   return (
     <dialog ref={dialog} className="modal" aria-labelledby="error-modal-title" onClose={onClose}>

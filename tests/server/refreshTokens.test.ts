@@ -4,22 +4,27 @@
  * whole session, and the five-attempt limit on wrong unlock codes.
  */
 import { decodeJwt } from 'jose';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { StatusCode } from '../../contract/statusCodes.ts';
+import { refreshTokens, users } from '../../server/db/schema.ts';
 import { demoUser, homeStatus, signIn, startTestApp, type TestApp, unlock, unlockFailures } from './helpers.ts';
 
 const wrongCode = '1111';
 
-// A fresh database per test: the unlock counter and token families must not leak between cases.
 let t: TestApp;
 let session: { access: string; refresh: string };
 
-beforeEach(async () => {
+beforeAll(async () => {
   t = await startTestApp();
-  session = await signIn(t.app);
 });
-afterEach(async () => {
+afterAll(async () => {
   await t?.close();
+});
+// The unlock counter and token families must not leak between cases.
+beforeEach(async () => {
+  await t.db.delete(refreshTokens);
+  await t.db.update(users).set({ unlockFailures: 0 });
+  session = await signIn(t.app);
 });
 
 describe('POST /api/v1/refresh-tokens with the right unlock code', () => {

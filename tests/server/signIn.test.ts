@@ -41,6 +41,7 @@ describe('POST /api/v1/sign-in', () => {
     expect(claims.aud).toBe('providers-card-app');
     expect(claims.iss).toBe('providers-card-api');
     expect(claims.sid).toEqual(expect.any(String));
+    expect(claims.jti).toEqual(expect.any(String));
     const nowSeconds = Date.now() / 1000;
     expect(claims.exp).toBeGreaterThan(nowSeconds);
     expect(claims.exp).toBeLessThanOrEqual(nowSeconds + t.config.accessTokenTtl + 5);

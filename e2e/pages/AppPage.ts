@@ -1,0 +1,54 @@
+/** What every screen shares: the header with the language switch and sign-out, and the shown text. */
+import { expect, type Locator, type Page } from '@playwright/test';
+import { shown, type Locale } from '../support/catalog.ts';
+
+export abstract class AppPage {
+  constructor(
+    readonly page: Page,
+    readonly locale: Locale = 'en',
+  ) {}
+
+  /** The text the app shows for an English source message in this page's language. */
+  protected t(source: string): string {
+    return shown(this.locale, source);
+  }
+
+  protected get otherLocale(): Locale {
+    return this.locale === 'en' ? 'es' : 'en';
+  }
+
+  get header(): Locator {
+    return this.page.getByRole('navigation', { name: this.t('Account and language') });
+  }
+
+  /** The language switch offers the other language in its own words. */
+  get languageSwitch(): Locator {
+    return this.header.getByRole('button', { name: this.otherLocale === 'es' ? 'Español' : 'English', exact: true });
+  }
+
+  get signOutButton(): Locator {
+    return this.header.getByRole('button', { name: this.t('Sign out'), exact: true });
+  }
+
+  /** The screen's title (whatever it says). */
+  get title(): Locator {
+    return this.page.getByRole('main').getByRole('heading', { level: 1 });
+  }
+
+  /** Status messages outside the screen itself (the snackbar). */
+  get snackbar(): Locator {
+    return this.page.getByRole('status').filter({ hasNot: this.page.getByRole('main') });
+  }
+
+  async expectLanguage(locale: Locale = this.locale): Promise<void> {
+    await expect(this.page.locator('html')).toHaveAttribute('lang', locale);
+  }
+
+  /** Horizontal overflow at the phone width: the document must not be wider than the viewport. */
+  async horizontalOverflow(): Promise<{ scrollWidth: number; viewportWidth: number }> {
+    return this.page.evaluate(() => ({
+      scrollWidth: document.documentElement.scrollWidth,
+      viewportWidth: window.innerWidth,
+    }));
+  }
+}

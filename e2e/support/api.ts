@@ -1,0 +1,58 @@
+/** Direct calls to the card API and sandbox, used to set up state and to compute expected values. */
+import { expect, type APIRequestContext } from '@playwright/test';
+import type { HomeAnswer, SignInAnswer } from '../../contract/api.ts';
+
+/** The seeded demo cardholder (server/seed.ts). */
+export const demo = {
+  email: 'demo@providers.test',
+  password: 'Providers2026',
+  unlockCode: '2580',
+} as const;
+
+export type Tokens = { access: string; refresh: string; isInternal: boolean };
+
+/** Headers the app sends with every call (any UUIDs will do). */
+function deviceHeaders() {
+  return { Fingerprint: crypto.randomUUID(), 'Device-UUID': crypto.randomUUID() };
+}
+
+/** POST /api/v1/sign-in as the demo cardholder. */
+export async function signInViaApi(request: APIRequestContext): Promise<Tokens> {
+  const response = await request.post('/api/v1/sign-in', {
+    headers: deviceHeaders(),
+    data: { email: demo.email, password: demo.password },
+  });
+  expect(response.status(), 'API sign-in succeeds').toBe(200);
+  const answer = (await response.json()) as SignInAnswer;
+  expect(answer.statusCode).toBe(0);
+  return { access: answer.access!, refresh: answer.refresh!, isInternal: answer.isInternal ?? false };
+}
+
+/** POST /sandbox/sessions: a session for the demo cardholder whose access token lives `accessTtlSeconds`. */
+export async function sandboxSession(request: APIRequestContext, accessTtlSeconds: number): Promise<Tokens> {
+  const response = await request.post('/sandbox/sessions', { data: { email: demo.email, accessTtlSeconds } });
+  expect(response.status(), 'sandbox session is created').toBe(200);
+  const answer = (await response.json()) as SignInAnswer;
+  return { access: answer.access!, refresh: answer.refresh!, isInternal: answer.isInternal ?? false };
+}
+
+/** GET /api/v1/home with a bearer access token; answers the body whatever its statusCode. */
+export async function getHome(request: APIRequestContext, access: string): Promise<HomeAnswer> {
+  const response = await request.get('/api/v1/home', {
+    headers: { ...deviceHeaders(), Authorization: `Bearer ${access}` },
+  });
+  return (await response.json()) as HomeAnswer;
+}
+
+/** The demo cardholder's home data, straight from the API. */
+export async function demoHome(request: APIRequestContext): Promise<HomeAnswer> {
+  const { access } = await signInViaApi(request);
+  const home = await getHome(request, access);
+  expect(home.statusCode, 'GET /home succeeds').toBe(0);
+  return home;
+}
+
+/** Integer cents as the user should see them in US English, e.g. 123456 → "$1,234.56". */
+export function usd(cents: number): string {
+  return new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(cents / 100);
+}

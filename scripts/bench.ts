@@ -1,0 +1,257 @@
+/**
+ * `npm run bench`: performance report for the production build against our architecture budgets.
+ *   1. First-load JS+CSS per route and the largest route chunk, gzip, from dist/.vite/manifest.json
+ *   2. Lighthouse mobile (simulated throttling) for /signin and /home (signed in)
+ *   3. API load: GET /api/v1/home at a fixed 1000 req/s next to a bare Fastify route
+ * Prints PASS/OVER per budget and a summary table. Exits 0 even when over budget (it is a report);
+ * non-zero only when the bench itself cannot measure.
+ * See docs/performance.md.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { demoCardholder } from '../server/seed.ts';
+import { startAppServer } from './bench/appServer.ts';
+import { analyseBundle } from './bench/bundle.ts';
+import { openLighthouseSession, type LighthouseRun, type SignedInState } from './bench/lighthouse.ts';
+import { killChildren, loadShape, runLoad, spawnServer, type LoadResult } from './bench/load.ts';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const distDir = path.join(root, 'dist');
+const lighthouseRunsPerUrl = 2; // best of 2
+
+const KB = 1024;
+const budgets = {
+  firstLoadGzip: 135 * KB,
+  routeChunkGzip: 30 * KB,
+  lhScore: 95,
+  lhLcpMs: 1500,
+  lhTbtMs: 100,
+  lhCls: 0.02,
+  homeP99Ms: 25,
+};
+
+type Verdict = 'PASS' | 'OVER';
+type SummaryRow = { metric: string; measured: string; budget: string; verdict: Verdict | '' };
+const summary: SummaryRow[] = [];
+
+process.on('exit', killChildren);
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    killChildren();
+    process.exit(130);
+  });
+}
+
+const kb = (bytes: number) => `${(bytes / KB).toFixed(1)} KB`;
+const ms = (value: number) => `${Math.round(value)} ms`;
+const pad = (text: string, width: number) => text.padEnd(width);
+const padLeft = (text: string, width: number) => text.padStart(width);
+
+function check(metric: string, measured: string, budget: string, ok: boolean): Verdict {
+  const verdict: Verdict = ok ? 'PASS' : 'OVER';
+  summary.push({ metric, measured, budget, verdict });
+  console.log(`  ${pad(metric, 34)} ${padLeft(measured, 12)}   budget ${pad(budget, 10)} ${verdict}`);
+  return verdict;
+}
+function info(metric: string, measured: string) {
+  summary.push({ metric, measured, budget: '', verdict: '' });
+  console.log(`  ${pad(metric, 34)} ${padLeft(measured, 12)}`);
+}
+const heading = (title: string) => console.log(`\n${title}\n${'-'.repeat(title.length)}`);
+
+async function section<T>(title: string, body: () => Promise<T>): Promise<T> {
+  heading(title);
+  const started = performance.now();
+  const value = await body();
+  console.log(`  (${((performance.now() - started) / 1000).toFixed(1)} s)`);
+  return value;
+}
+
+function ensureBuild() {
+  if (!existsSync(path.join(distDir, '.vite/manifest.json')) || !existsSync(path.join(distDir, 'index.html'))) {
+    console.log('dist/ (or its manifest) is missing: building the production app with `npx vite build` ...');
+    execFileSync('npx', ['vite', 'build'], { cwd: root, stdio: 'inherit' });
+  }
+  const builtAt = statSync(path.join(distDir, '.vite/manifest.json')).mtime;
+  console.log(`Production build: dist/ (manifest written ${builtAt.toISOString()}; delete dist/ to force a rebuild)`);
+}
+
+async function signInOverApi(port: number): Promise<{ access: string; refresh: string }> {
+  const response = await fetch(`http://127.0.0.1:${port}/api/v1/sign-in`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: demoCardholder.email, password: demoCardholder.password }),
+  });
+  const body = (await response.json()) as { statusCode?: number; access?: string; refresh?: string };
+  if (!response.ok || !body.access || !body.refresh) {
+    throw new Error(`sign-in as ${demoCardholder.email} failed: HTTP ${response.status} ${JSON.stringify(body)}`);
+  }
+  return { access: body.access, refresh: body.refresh };
+}
+
+function bundleSection() {
+  const bundle = analyseBundle(distDir);
+  console.log(`  entry chunk: ${bundle.entryFile}`);
+  for (const route of bundle.routes) {
+    const files = [...route.jsFiles, ...route.cssFiles].map((file) => path.basename(file)).join(', ');
+    console.log(`  ${route.route}: JS ${kb(route.jsGzip)} + CSS ${kb(route.cssGzip)}  [${files}]`);
+  }
+  for (const route of bundle.routes) {
+    check(`First-load JS+CSS ${route.route} (gzip)`, kb(route.totalGzip), `≤ ${kb(budgets.firstLoadGzip)}`, route.totalGzip <= budgets.firstLoadGzip);
+  }
+  console.log('  route chunks (chunk + static imports not already in the entry graph, gzip):');
+  for (const chunk of bundle.routeChunks) {
+    console.log(`    ${padLeft(kb(chunk.gzip), 9)}  ${chunk.src}  [${chunk.files.map((f) => path.basename(f)).join(', ')}]`);
+  }
+  const largest = bundle.routeChunks[0];
+  if (largest) {
+    check(`Largest route chunk (gzip)`, kb(largest.gzip), `≤ ${kb(budgets.routeChunkGzip)}`, largest.gzip <= budgets.routeChunkGzip);
+    console.log(`    = ${largest.src}`);
+  }
+  if (bundle.startupCatalog) {
+    console.log(`  note: the en message catalog (${kb(bundle.startupCatalog.gzip)}) is also fetched at startup on every route; not counted above.`);
+  }
+}
+
+function best(runs: LighthouseRun[]): LighthouseRun {
+  return [...runs].sort((a, b) => b.score - a.score || a.lcpMs - b.lcpMs)[0]!;
+}
+
+function printRun(run: LighthouseRun, index: number) {
+  console.log(
+    `  run ${index + 1} ${run.url}: score ${run.score}, FCP ${ms(run.fcpMs)}, LCP ${ms(run.lcpMs)}, TBT ${ms(run.tbtMs)}, CLS ${run.cls.toFixed(3)}` +
+      (run.finalUrl !== run.url ? ` (ended at ${run.finalUrl})` : ''),
+  );
+  if (run.runtimeError) console.log(`    runtime error: ${run.runtimeError}`);
+  for (const warning of run.warnings) console.log(`    warning: ${warning}`);
+}
+
+async function lighthouseSection() {
+  const server = await startAppServer('dist');
+  const origin = `http://localhost:${server.port}`;
+  console.log(`  app served in-process at ${origin} (in-memory PGlite, demo data seeded)`);
+  const session = await openLighthouseSession();
+  try {
+    const results: Record<string, LighthouseRun> = {};
+    for (const route of ['/signin', '/home'] as const) {
+      if (route === '/home') {
+        const tokens = await signInOverApi(server.port);
+        const state: SignedInState = {
+          schemaVersion: 1,
+          accessToken: tokens.access,
+          refreshToken: tokens.refresh,
+          fingerprint: crypto.randomUUID(),
+          deviceUUID: crypto.randomUUID(),
+          isInternal: false,
+          ebtAccountId: null,
+          locale: 'en',
+        };
+        await session.signIn(origin, state);
+        console.log(`  signed in as ${demoCardholder.email} (POST /api/v1/sign-in, state written to localStorage)`);
+      }
+      const runs: LighthouseRun[] = [];
+      for (let i = 0; i < lighthouseRunsPerUrl; i += 1) {
+        const run = await session.run(`${origin}${route}`);
+        printRun(run, i);
+        if (run.runtimeError) throw new Error(`Lighthouse failed on ${route}: ${run.runtimeError}`);
+        if (new URL(run.finalUrl).pathname !== route) {
+          throw new Error(`Lighthouse on ${route} ended at ${run.finalUrl}: the page was redirected (not signed in?)`);
+        }
+        runs.push(run);
+      }
+      results[route] = best(runs);
+    }
+    for (const [route, run] of Object.entries(results)) {
+      console.log(`  ${route} (best of ${lighthouseRunsPerUrl}):`);
+      check(`Lighthouse ${route} performance`, String(run.score), `≥ ${budgets.lhScore}`, run.score >= budgets.lhScore);
+      check(`Lighthouse ${route} LCP`, ms(run.lcpMs), `≤ ${budgets.lhLcpMs} ms`, run.lcpMs <= budgets.lhLcpMs);
+      check(`Lighthouse ${route} TBT`, ms(run.tbtMs), `≤ ${budgets.lhTbtMs} ms`, run.tbtMs <= budgets.lhTbtMs);
+      check(`Lighthouse ${route} CLS`, run.cls.toFixed(3), `≤ ${budgets.lhCls}`, run.cls <= budgets.lhCls);
+    }
+  } finally {
+    await session.close();
+    await server.close();
+  }
+}
+
+function printLoad(result: LoadResult) {
+  console.log(
+    `  ${pad(result.label, 18)} p50 ${result.p50Ms.toFixed(1)} ms, p99 ${result.p99Ms.toFixed(1)} ms, max ${result.maxMs.toFixed(1)} ms, ` +
+      `${result.reqPerSec.toFixed(0)} req/s (${result.requests} requests, ${result.non2xx} non-2xx, ${result.errors} errors)`,
+  );
+}
+
+async function loadSection() {
+  console.log(
+    `  autocannon: ${loadShape.overallRate} req/s fixed rate, ${loadShape.connections} connections, ` +
+      `${loadShape.durationSeconds} s measured after ${loadShape.warmupSeconds} s warm-up; server in a child process`,
+  );
+  const app = await spawnServer('app', root);
+  let home: LoadResult;
+  try {
+    const { access } = await signInOverApi(app.port);
+    const url = `http://127.0.0.1:${app.port}/api/v1/home`;
+    const headers = { authorization: `Bearer ${access}` };
+    const probe = await fetch(url, { headers });
+    if (probe.status !== 200) throw new Error(`GET /api/v1/home answered ${probe.status}: ${await probe.text()}`);
+    home = await runLoad('GET /api/v1/home', url, headers);
+  } finally {
+    await app.stop();
+  }
+  printLoad(home);
+
+  const bare = await spawnServer('bare', root);
+  let baseline: LoadResult;
+  try {
+    baseline = await runLoad('GET /bare', `http://127.0.0.1:${bare.port}/bare`);
+  } finally {
+    await bare.stop();
+  }
+  printLoad(baseline);
+
+  if (home.non2xx > 0 || home.errors > 0) {
+    console.log(`  WARNING: /api/v1/home had ${home.non2xx} non-2xx answers and ${home.errors} errors during the run`);
+  }
+  const ratio = baseline.p99Ms > 0 ? home.p99Ms / baseline.p99Ms : Number.NaN;
+  check('API /home p99', `${home.p99Ms.toFixed(1)} ms`, `≤ ${budgets.homeP99Ms} ms`, home.p99Ms <= budgets.homeP99Ms);
+  info('API /home p50', `${home.p50Ms.toFixed(1)} ms`);
+  info('API /home achieved', `${home.reqPerSec.toFixed(0)} req/s`);
+  info('Bare Fastify p50 / p99', `${baseline.p50Ms.toFixed(1)} / ${baseline.p99Ms.toFixed(1)} ms`);
+  info('Bare Fastify achieved', `${baseline.reqPerSec.toFixed(0)} req/s`);
+  info('Ratio /home p99 ÷ bare p99', `${ratio.toFixed(1)}×`);
+}
+
+function printSummary() {
+  heading('Summary');
+  const widths = [36, 14, 12, 6];
+  const line = (cells: string[]) => console.log(`  ${cells.map((cell, i) => pad(cell, widths[i]!)).join(' ').trimEnd()}`);
+  line(['Metric', 'Measured', 'Budget', 'Result']);
+  line(widths.map((w) => '-'.repeat(w)));
+  for (const row of summary) line([row.metric, row.measured, row.budget, row.verdict]);
+  const over = summary.filter((row) => row.verdict === 'OVER').length;
+  const checked = summary.filter((row) => row.verdict !== '').length;
+  console.log(`\n  ${checked - over}/${checked} budgets met${over ? `, ${over} OVER` : ''}.`);
+}
+
+async function main() {
+  const started = performance.now();
+  console.log('Providers card performance bench');
+  console.log(`node ${process.version}, ${process.platform}/${process.arch}`);
+  ensureBuild();
+  await section('1. Bundle: first-load JS+CSS per route (gzip, from dist/.vite/manifest.json)', async () => bundleSection());
+  await section('2. Lighthouse 12 mobile preset (simulated throttling), performance category', lighthouseSection);
+  await section('3. API load (autocannon)', loadSection);
+  printSummary();
+  console.log(`  bench took ${((performance.now() - started) / 1000).toFixed(0)} s`);
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error('\nbench failed:', error instanceof Error ? (error.stack ?? error.message) : error);
+    killChildren();
+    process.exit(1);
+  },
+);

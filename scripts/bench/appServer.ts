@@ -1,0 +1,40 @@
+/**
+ * Starts the real server for benchmarks: buildApp on an in-memory PGlite seeded with the demo
+ * cardholder, listening on an ephemeral port on 127.0.0.1. Also a bare Fastify 5 baseline.
+ */
+import Fastify from 'fastify';
+import { buildApp } from '../../server/app.ts';
+import { readConfig } from '../../server/config.ts';
+import { openDatabase } from '../../server/db/database.ts';
+import { seedDemoData } from '../../server/seed.ts';
+
+export type RunningServer = { port: number; close: () => Promise<void> };
+
+const host = '127.0.0.1';
+
+export async function startAppServer(webRoot: string | undefined = 'dist'): Promise<RunningServer> {
+  const config = readConfig({ ...process.env, PORT: '0', HOST: host, WEB_ROOT: webRoot ?? '' });
+  const database = await openDatabase({}); // no dataDir: in-memory PGlite
+  await seedDemoData(database.db);
+  const app = await buildApp(config, database.db, { logger: false });
+  await app.listen({ port: 0, host });
+  return {
+    port: portOf(app.server.address()),
+    close: async () => {
+      await app.close();
+      await database.close();
+    },
+  };
+}
+
+export async function startBareServer(): Promise<RunningServer> {
+  const app = Fastify({ logger: false });
+  app.get('/bare', async () => ({ ok: true }));
+  await app.listen({ port: 0, host });
+  return { port: portOf(app.server.address()), close: () => app.close() };
+}
+
+function portOf(address: ReturnType<import('node:net').Server['address']>): number {
+  if (address === null || typeof address === 'string') throw new Error(`unexpected listen address ${String(address)}`);
+  return address.port;
+}

@@ -1,0 +1,120 @@
+/**
+ * Lighthouse (mobile preset, simulated throttling, performance only) against the running app,
+ * in a Debian Chromium driven by Playwright and exposed to Lighthouse over a debugging port.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium } from '@playwright/test';
+import lighthouse from 'lighthouse';
+
+export const chromiumPath = '/usr/bin/chromium';
+export const chromiumFlags = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
+
+export type LighthouseRun = {
+  url: string;
+  finalUrl: string;
+  score: number;
+  lcpMs: number;
+  tbtMs: number;
+  cls: number;
+  fcpMs: number;
+  runtimeError?: string;
+  warnings: string[];
+};
+
+export type SignedInState = {
+  schemaVersion: 1;
+  accessToken: string;
+  refreshToken: string;
+  fingerprint: string;
+  deviceUUID: string;
+  isInternal: boolean;
+  ebtAccountId: null;
+  locale: 'en';
+};
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+export type LighthouseSession = {
+  /** One cold-cache Lighthouse navigation; storage (localStorage) is left as it is. */
+  run: (url: string) => Promise<LighthouseRun>;
+  /** Writes the app's persisted session into localStorage on `origin`. */
+  signIn: (origin: string, state: SignedInState) => Promise<void>;
+  close: () => Promise<void>;
+};
+
+export async function openLighthouseSession(): Promise<LighthouseSession> {
+  const debugPort = await freePort();
+  const userDataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-chromium-'));
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: chromiumPath,
+    headless: true,
+    viewport: null,
+    args: [...chromiumFlags, `--remote-debugging-port=${debugPort}`],
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  const cdp = await context.newCDPSession(page);
+
+  return {
+    async signIn(origin, state) {
+      // A static asset path: the app does not boot, so it cannot overwrite what we write.
+      await page.goto(`${origin}/favicon-bench-none.txt`);
+      await page.evaluate((value) => localStorage.setItem('providers-card:state', value), JSON.stringify(state));
+      await page.goto('about:blank');
+    },
+    async run(url) {
+      // disableStorageReset keeps localStorage, but also skips Lighthouse's cache wipe: do that here
+      // so every run is a cold load like a first visit.
+      await cdp.send('Network.clearBrowserCache');
+      const result = await lighthouse(url, {
+        port: debugPort,
+        output: 'json',
+        logLevel: 'error',
+        onlyCategories: ['performance'],
+        disableStorageReset: true,
+      });
+      if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
+      const { lhr } = result;
+      const numeric = (id: string) => {
+        const value = lhr.audits[id]?.numericValue;
+        if (typeof value !== 'number') throw new Error(`Lighthouse audit ${id} has no value for ${url}`);
+        return value;
+      };
+      return {
+        url,
+        finalUrl: lhr.finalDisplayedUrl,
+        score: Math.round((lhr.categories.performance?.score ?? 0) * 100),
+        lcpMs: numeric('largest-contentful-paint'),
+        tbtMs: numeric('total-blocking-time'),
+        cls: numeric('cumulative-layout-shift'),
+        fcpMs: numeric('first-contentful-paint'),
+        runtimeError: lhr.runtimeError?.message,
+        warnings: lhr.runWarnings,
+      };
+    },
+    async close() {
+      await context.close().catch(() => undefined);
+      rmSync(userDataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,114 @@
+/** Generated path tests over the unlock chart, replayed against the real app and router. */
+import { screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { unlockMachine } from '../../machines/unlock.ts';
+import { coverageOf, describePath, generatePaths, minimalCover, replayPath } from '../support/chartCoverage.ts';
+import { locked, renderApp } from '../support/renderApp.tsx';
+
+const refreshPath = '/api/v1/refresh-tokens';
+const events = [
+  { type: 'user.submit', unlockCode: '2580' },
+  { type: 'user.submit', unlockCode: '12' },
+  { type: 'user.useSignIn' },
+  { type: 'xstate.done.actor.refreshTokens', output: { statusCode: 0, access: 'access-9', refresh: 'refresh-9', isInternal: true } },
+  { type: 'xstate.done.actor.refreshTokens', output: { statusCode: 101, attemptsLeft: 3 } },
+  { type: 'xstate.done.actor.refreshTokens', output: { statusCode: 101, attemptsLeft: 0 } },
+  { type: 'xstate.done.actor.refreshTokens', output: { statusCode: 104 } },
+  { type: 'xstate.done.actor.refreshTokens', output: { statusCode: 5 } },
+  { type: 'xstate.error.actor.refreshTokens', error: new Error('no statusCode') },
+];
+
+const { start, paths } = generatePaths(unlockMachine, events);
+type Ctx = Awaited<ReturnType<typeof renderApp>>;
+
+describe('unlock chart', () => {
+  it('generated paths reach every state and transition', () => {
+    expect(coverageOf(unlockMachine, [{ start, paths }])).toEqual({ missingStates: [], missingTransitions: [] });
+  });
+
+  it.each(minimalCover(unlockMachine, start, paths).map((path) => [describePath(path), path] as const))(
+    'path %s',
+    async (_name, path) => {
+      await replayPath<Ctx>(path, {
+        start: () => renderApp('/unlock?redirect=%2Fstatements', locked),
+        events: {
+          'user.submit': async ({ user }, event) => {
+            const input = await screen.findByLabelText('Unlock code');
+            await user.clear(input);
+            await user.type(input, (event as { unlockCode: string }).unlockCode);
+            await user.click(screen.getByRole('button', { name: 'Unlock' }));
+          },
+          'user.useSignIn': async ({ user }) => {
+            await user.click(await screen.findByRole('button', { name: 'Sign in with your email and password instead' }));
+          },
+          'xstate.done.actor.refreshTokens': async ({ cardApi }, event) => {
+            const answer = (event as { output: { statusCode: number } }).output;
+            await waitFor(() => expect(cardApi.isWaiting(refreshPath)).toBe(true));
+            cardApi.answer(refreshPath, answer, answer.statusCode === 0 ? 200 : 401);
+          },
+          'xstate.error.actor.refreshTokens': async ({ cardApi }) => {
+            await waitFor(() => expect(cardApi.isWaiting(refreshPath)).toBe(true));
+            cardApi.fail(refreshPath);
+          },
+        },
+        states: [
+          {
+            when: (s) => s.matches({ editing: 'idle' }),
+            then: async () => {
+              expect(await screen.findByRole('heading', { name: 'Enter your unlock code' })).toBeTruthy();
+              expect(screen.queryByRole('alert')).toBeNull();
+            },
+          },
+          {
+            when: (s) => s.matches({ editing: 'invalid' }),
+            then: async () => {
+              expect(await screen.findByText('Please enter your 4-digit unlock code.')).toBeTruthy();
+            },
+          },
+          {
+            when: (s) => s.matches('submitting'),
+            then: async ({ cardApi }) => {
+              expect(((await screen.findByRole('button', { name: 'Unlocking…' })) as HTMLButtonElement).disabled).toBe(true);
+              await waitFor(() => expect(cardApi.isWaiting(refreshPath)).toBe(true));
+              const request = cardApi.requests.at(-1)!;
+              expect(JSON.parse(String(request.init?.body))).toEqual({ unlockCode: '2580' });
+              expect(new Headers(request.init?.headers).get('authorization')).toBe('Bearer refresh-1');
+            },
+          },
+          {
+            when: (s) => s.matches({ editing: 'wrongCode' }),
+            then: async () => {
+              await waitFor(() =>
+                expect(screen.getByRole('alert').textContent).toBe("This isn't the right code. You have 3 more unlock attempts."),
+              );
+            },
+          },
+          {
+            when: (s) => s.matches({ editing: 'failed' }),
+            then: async () => {
+              await waitFor(() =>
+                expect(screen.getAllByText('There was an unexpected error. Please try again.').length).toBeGreaterThan(0),
+              );
+            },
+          },
+          {
+            when: (s) => s.matches('unlocked'),
+            then: async ({ router, session }) => {
+              await waitFor(() => expect(router.state.location.pathname).toBe('/statements'));
+              expect(session.getSnapshot().context).toMatchObject({ accessToken: 'access-9', refreshToken: 'refresh-9', isInternal: true });
+            },
+          },
+          {
+            when: (s) => s.matches('signInRequired'),
+            then: async ({ router, session }) => {
+              await waitFor(() => expect(router.state.location.pathname).toBe('/signin'));
+              expect(router.state.location.search).toEqual({ redirect: '/statements' });
+              expect(await screen.findByText('For your security, please sign in again.')).toBeTruthy();
+              expect(session.getSnapshot().context.refreshToken).toBeNull();
+            },
+          },
+        ],
+      });
+    },
+  );
+});

@@ -1,0 +1,86 @@
+// @vitest-environment node
+/**
+ * Races that only a real PostgreSQL can show (PGlite runs one statement at a time): parallel wrong
+ * unlock codes must not get past the five-attempt limit, and one refresh token must not be spent
+ * twice. Starts a throwaway server; set PG_TESTS=0 to leave these out where that is impossible.
+ */
+import { eq } from 'drizzle-orm';
+import { decodeJwt } from 'jose';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { StatusCode } from '../../contract/statusCodes.ts';
+import { refreshTokens, users } from '../../server/db/schema.ts';
+import { startTestPostgres, type TestPostgres } from '../support/postgres.ts';
+import { demoUser, signIn, startTestApp, type TestApp, unlock, unlockFailures } from './helpers.ts';
+
+describe.runIf(process.env.PG_TESTS !== '0')('on real PostgreSQL', { timeout: 60_000 }, () => {
+  let postgres: TestPostgres | undefined;
+  let t: TestApp;
+  let userId: string;
+
+  beforeAll(async () => {
+    postgres = await startTestPostgres();
+    t = await startTestApp({ databaseUrl: postgres.url });
+    userId = (await demoUser(t.db)).id;
+  }, 120_000);
+  afterAll(async () => {
+    await t?.close();
+    await postgres?.stop();
+  }, 60_000);
+  beforeEach(async () => {
+    await t.db.update(users).set({ unlockFailures: 0 }).where(eq(users.id, userId));
+  });
+
+  it('runs against PostgreSQL, not PGlite (control)', async () => {
+    const result = await t.db.execute('select version() as version');
+    const rows = 'rows' in result ? result.rows : result;
+    expect(String((rows as { version: string }[])[0]!.version)).toMatch(/^PostgreSQL \d+/);
+  });
+
+  it('never counts more than five wrong unlock codes, even when 20 arrive at once', async () => {
+    const { refresh } = await signIn(t.app);
+
+    const answers = await Promise.all(Array.from({ length: 20 }, () => unlock(t.app, refresh, '1111')));
+
+    // Every answer is a refusal: a wrong code, or (once the limit is reached) sign-in required.
+    for (const answer of answers) {
+      expect(answer.status).toBe(401);
+      expect([StatusCode.INVALID_REFRESH_CREDENTIALS, StatusCode.SIGN_IN_REQUIRED]).toContain(answer.body.statusCode);
+    }
+    expect(await unlockFailures(t.db, userId)).toBe(5);
+    const stillCounting = answers
+      .filter((answer) => answer.body.statusCode === StatusCode.INVALID_REFRESH_CREDENTIALS && answer.body.attemptsLeft! > 0)
+      .map((answer) => answer.body.attemptsLeft)
+      .sort((a, b) => a! - b!);
+    expect(stillCounting).toEqual([1, 2, 3, 4]);
+  });
+
+  it('locks the session after a parallel burst of wrong codes', async () => {
+    const { access, refresh } = await signIn(t.app);
+    await Promise.all(Array.from({ length: 20 }, () => unlock(t.app, refresh, '1111')));
+
+    const rightCode = await unlock(t.app, refresh);
+    expect(rightCode.status).toBe(401);
+    expect(rightCode.body).toEqual({ statusCode: StatusCode.SIGN_IN_REQUIRED });
+    const home = await t.app.inject({ method: 'GET', url: '/api/v1/home', headers: { authorization: `Bearer ${access}` } });
+    expect(home.json()).toEqual({ statusCode: StatusCode.SIGN_IN_REQUIRED });
+  });
+
+  it('spends a refresh token at most once when 10 unlocks with the right code arrive at once', async () => {
+    const { access, refresh } = await signIn(t.app);
+
+    const answers = await Promise.all(Array.from({ length: 10 }, () => unlock(t.app, refresh)));
+
+    const successes = answers.filter((answer) => answer.body.statusCode === StatusCode.SUCCESS);
+    expect(successes.length).toBeLessThanOrEqual(1);
+    for (const answer of answers.filter((each) => each.body.statusCode !== StatusCode.SUCCESS)) {
+      expect(answer.status).toBe(401);
+      expect(answer.body).toEqual({ statusCode: StatusCode.SIGN_IN_REQUIRED });
+    }
+    // At most one successor token exists in the family: the original plus zero or one rotation.
+    const family = await t.db
+      .select({ id: refreshTokens.id })
+      .from(refreshTokens)
+      .where(eq(refreshTokens.familyId, String(decodeJwt(access).sid)));
+    expect(family.length).toBeLessThanOrEqual(2);
+  });
+});

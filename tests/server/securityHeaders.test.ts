@@ -1,0 +1,98 @@
+// @vitest-environment node
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { StatusCode } from '../../contract/statusCodes.ts';
+import { demoCredentials, startTestApp, type TestApp } from './helpers.ts';
+
+let t: TestApp;
+
+beforeAll(async () => {
+  t = await startTestApp({ env: { COMPANION_ORIGINS: 'http://localhost:8090' } });
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const requests = {
+  'a successful API answer': () => t.app.inject({ method: 'POST', url: '/api/v1/sign-in', payload: demoCredentials }),
+  'an API 401': () => t.app.inject({ method: 'GET', url: '/api/v1/home' }),
+  'an API 400': () => t.app.inject({ method: 'POST', url: '/api/v1/sign-in', payload: {} }),
+  'an API 404': () => t.app.inject({ method: 'GET', url: '/api/v1/no-such-call' }),
+  'a 404 outside the API': () => t.app.inject({ method: 'GET', url: '/no-such-page' }),
+};
+
+function csp(response: LightMyRequestResponse): string {
+  return String(response.headers['content-security-policy'] ?? '');
+}
+
+describe('security headers', () => {
+  it('answers the expected status for each request below (control)', async () => {
+    expect((await requests['a successful API answer']()).statusCode).toBe(200);
+    expect((await requests['an API 401']()).statusCode).toBe(401);
+    expect((await requests['an API 400']()).statusCode).toBe(400);
+    const notFound = await requests['an API 404']();
+    expect(notFound.statusCode).toBe(404);
+    expect(notFound.json()).toEqual({ statusCode: StatusCode.NOT_ALLOWED });
+    expect((await requests['a 404 outside the API']()).statusCode).toBe(404);
+  });
+
+  it.each(Object.entries(requests))('sends a Content-Security-Policy on %s', async (_name, request) => {
+    const policy = csp(await request());
+
+    expect(policy).toContain("object-src 'none'");
+    expect(policy).toContain("base-uri 'none'");
+    expect(policy).toContain("default-src 'self'");
+    expect(policy).toContain("script-src 'self'");
+    expect(policy).not.toContain('unsafe-inline');
+    expect(policy).not.toContain('unsafe-eval');
+  });
+
+  it.each(Object.entries(requests))('allows framing only by the app itself and the companion origins on %s', async (_name, request) => {
+    const directives = csp(await request()).split(';').map((directive) => directive.trim());
+
+    expect(directives).toContain("frame-ancestors 'self' http://localhost:8090");
+  });
+
+  it.each(Object.entries(requests))('sends nosniff and no-referrer on %s', async (_name, request) => {
+    const response = await request();
+
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+    expect(response.headers['referrer-policy']).toBe('no-referrer');
+  });
+
+  it('sends no Strict-Transport-Security to localhost (plain HTTP during development)', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/api/v1/home', headers: { host: 'localhost:8080' } });
+
+    expect(response.headers['strict-transport-security']).toBeUndefined();
+  });
+
+  it('sends Strict-Transport-Security to a public host name', async () => {
+    const apiAnswer = await t.app.inject({ method: 'GET', url: '/api/v1/home', headers: { host: 'cards.example.com' } });
+    const notFound = await t.app.inject({ method: 'GET', url: '/no-such-page', headers: { host: 'cards.example.com' } });
+
+    for (const response of [apiAnswer, notFound]) {
+      expect(response.headers['strict-transport-security']).toMatch(/^max-age=(\d+)/);
+      const maxAge = Number(/max-age=(\d+)/.exec(String(response.headers['strict-transport-security']))![1]);
+      expect(maxAge).toBeGreaterThanOrEqual(31_536_000);
+    }
+  });
+});
+
+describe('COMPANION_ORIGINS', () => {
+  let custom: TestApp;
+
+  beforeAll(async () => {
+    custom = await startTestApp({ env: { COMPANION_ORIGINS: 'https://benefits.example.org, https://partner.example.net' } });
+  });
+  afterAll(async () => {
+    await custom?.close();
+  });
+
+  it('lists every configured origin, and only those, in frame-ancestors', async () => {
+    const response = await custom.app.inject({ method: 'GET', url: '/api/v1/home' });
+    const directives = csp(response).split(';').map((directive) => directive.trim());
+
+    expect(directives).toContain("frame-ancestors 'self' https://benefits.example.org https://partner.example.net");
+    expect(csp(response)).not.toContain('localhost:8090');
+  });
+});

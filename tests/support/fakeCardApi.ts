@@ -1,0 +1,41 @@
+/**
+ * A stand-in for the card API at the fetch level: each request waits until the test answers it,
+ * so a test decides, step by step, what the server says (as a generated path prescribes).
+ */
+import { createFetch } from 'ofetch';
+
+type Waiting = { path: string; init: RequestInit | undefined; resolve: (response: Response) => void };
+
+export function createFakeCardApi() {
+  const waiting: Waiting[] = [];
+  const requests: { path: string; init: RequestInit | undefined }[] = [];
+
+  const fetch = (input: string | URL | Request, init?: RequestInit) => {
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    const path = new URL(url, 'http://app.test').pathname;
+    requests.push({ path, init });
+    return new Promise<Response>((resolve) => waiting.push({ path, init, resolve }));
+  };
+
+  function take(path: string): Waiting {
+    const index = waiting.findIndex((request) => request.path === path);
+    if (index < 0) throw new Error(`No request to ${path} is waiting (waiting: ${waiting.map((w) => w.path).join(', ') || 'none'})`);
+    return waiting.splice(index, 1)[0]!;
+  }
+
+  return {
+    fetcher: createFetch({ fetch: fetch as typeof globalThis.fetch }),
+    requests,
+    isWaiting: (path: string) => waiting.some((request) => request.path === path),
+    /** Answers the oldest waiting request to `path` with a JSON body. */
+    answer(path: string, body: unknown, status = 200) {
+      take(path).resolve(new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } }));
+    },
+    /** Answers with a proxy error page: no statusCode, like a network or gateway failure. */
+    fail(path: string) {
+      take(path).resolve(new Response('<html>Bad gateway</html>', { status: 502, headers: { 'content-type': 'text/html' } }));
+    },
+  };
+}
+
+export type FakeCardApi = ReturnType<typeof createFakeCardApi>;
