@@ -35,9 +35,14 @@ export abstract class AppPage {
     return this.page.getByRole('main').getByRole('heading', { level: 1 });
   }
 
-  /** Status messages outside the screen itself (the snackbar). */
-  get snackbar(): Locator {
-    return this.page.getByRole('status').filter({ hasNot: this.page.getByRole('main') });
+  /** A polite status message (screen notice or snackbar) saying `source`. */
+  status(source: string): Locator {
+    return this.page.getByRole('status').filter({ hasText: this.t(source) });
+  }
+
+  /** Alerts inside the screen (form errors). */
+  get alert(): Locator {
+    return this.page.getByRole('main').getByRole('alert');
   }
 
   async expectLanguage(locale: Locale = this.locale): Promise<void> {

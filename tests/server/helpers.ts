@@ -20,6 +20,7 @@ export const demoCredentials = { email: demoCardholder.email, password: demoCard
 export type TestApp = {
   app: FastifyInstance;
   db: Database;
+  kind: 'pglite' | 'postgres';
   config: ServerConfig;
   close: () => Promise<void>;
 };
@@ -37,6 +38,7 @@ export async function startTestApp(options: { env?: NodeJS.ProcessEnv; databaseU
   return {
     app,
     db: database.db,
+    kind: database.kind,
     config,
     close: async () => {
       await app.close();

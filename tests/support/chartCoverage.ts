@@ -3,7 +3,7 @@
  * xstate/graph, and measure which states and transitions those paths reach, so a test can
  * assert that every state and every transition of the chart is covered.
  */
-import type { AnyMachineSnapshot, AnyStateMachine, AnyStateNode, EventObject } from 'xstate';
+import { getNextSnapshot, type AnyMachineSnapshot, type AnyStateMachine, type AnyStateNode, type EventObject } from 'xstate';
 import { getSimplePaths, type StatePath } from 'xstate/graph';
 
 type Path = StatePath<AnyMachineSnapshot, EventObject>;
@@ -106,15 +106,25 @@ export function coverageOf(machine: AnyStateMachine, starts: { start: AnyMachine
 }
 
 /**
- * All simple paths from the chart's start under the given events. Paths that only differ after
- * their last new transition are kept: a shorter path is also a test of its own.
+ * All simple paths from the chart's start under the given events, each also extended by one more
+ * step for every event its last state accepts: simple paths never revisit a state, so without that
+ * step the transitions back to earlier states (retry, try again) would never be walked.
  */
 export function generatePaths<T extends AnyStateMachine>(
   machine: T,
   events: readonly EventObject[],
   input?: unknown,
 ): { start: AnyMachineSnapshot; paths: Path[] } {
-  const paths = getSimplePaths(machine, { events: events as never, input: input as never }) as unknown as Path[];
+  const simple = getSimplePaths(machine, { events: events as never, input: input as never }) as unknown as Path[];
+  const closing = simple.flatMap((path) =>
+    events
+      .filter((event) => path.state.status === 'active' && path.state.can(event))
+      .map((event) => {
+        const state = getNextSnapshot(machine, path.state as never, event as never) as AnyMachineSnapshot;
+        return { ...path, state, steps: [...path.steps, { event, state }], weight: path.weight + 1 };
+      }),
+  );
+  const paths = [...simple, ...closing];
   const start = paths[0]?.steps[0] ? initialOf(paths[0]) : (machine as AnyStateMachine).resolveState({ value: machine.config.initial as never });
   return { start, paths };
 }
