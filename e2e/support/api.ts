@@ -51,8 +51,3 @@ export async function demoHome(request: APIRequestContext): Promise<HomeAnswer> 
   expect(home.statusCode, 'GET /home succeeds').toBe(0);
   return home;
 }
-
-/** Integer cents as the user should see them in US English, e.g. 123456 → "$1,234.56". */
-export function usd(cents: number): string {
-  return new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(cents / 100);
-}

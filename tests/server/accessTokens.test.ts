@@ -132,18 +132,19 @@ describe('access token lifetime from configuration', () => {
   let short: TestApp;
 
   beforeAll(async () => {
-    short = await startTestApp({ env: { ACCESS_TOKEN_TTL: '2' } });
+    short = await startTestApp({ env: { ACCESS_TOKEN_TTL: '3' } });
   });
   afterAll(async () => {
     await short?.close();
   });
 
   it('works while fresh and answers REFRESH_REQUIRED once ACCESS_TOKEN_TTL has passed', async () => {
-    // exp is whole seconds, so a 2 s lifetime is still valid right after sign-in and surely over 2.1 s later.
     const { access } = await signIn(short.app);
+    const expiresAtMs = decodeJwt(access).exp! * 1000;
+    expect(expiresAtMs - Date.now()).toBeLessThanOrEqual(3000);
     expect((await getHome(short.app, access)).statusCode).toBe(200);
 
-    await new Promise((resolve) => setTimeout(resolve, 2100));
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, expiresAtMs - Date.now()) + 100));
 
     const response = await getHome(short.app, access);
     expect(response.statusCode).toBe(401);

@@ -1,0 +1,64 @@
+/**
+ * Spanish. Checks marked "Spanish catalogue:" need locales/es/messages.po to be translated; they are
+ * soft, so the rest of the flow still runs and reports while the catalogue is empty.
+ */
+import { expect, test } from '@playwright/test';
+import { HomePage } from './pages/HomePage.ts';
+import { SignInPage } from './pages/SignInPage.ts';
+import { demo, demoHome } from './support/api.ts';
+import { readStoredState, seedStoredState } from './support/storage.ts';
+import { dollars, spanishShortDate } from './support/text.ts';
+
+const wrongPasswordEnglish = 'Sorry, the email address or password you entered is incorrect. Please try again.';
+
+test('switching to Spanish on sign-in carries through to home and survives a reload', async ({ page, request }) => {
+  const { accountOverview: overview } = await demoHome(request);
+  const english = await SignInPage.open(page);
+  await english.expectLanguage('en');
+  await expect(english.title).toHaveText('Sign in');
+
+  const spanish = await english.switchLanguage();
+  await expect(page.locator('html')).toHaveAttribute('lang', 'es');
+  await expect(spanish.languageSwitch, 'the switch now offers English, in English').toHaveText('English');
+  await expect(spanish.languageSwitch).toHaveAttribute('lang', 'en');
+  await expect.soft(spanish.title, 'Spanish catalogue: the sign-in heading is in Spanish').not.toHaveText('Sign in');
+
+  const home = await spanish.signIn();
+  await home.expectLanguage('es');
+  await home.expectBalance(dollars(overview.balance, 'es'));
+  await expect(home.row(overview.transactions[0]!.description).first(), 'activity dates are written in Spanish').toContainText(
+    spanishShortDate,
+  );
+  await expect
+    .soft(home.screen.getByRole('heading', { name: 'Available balance', exact: true }), 'Spanish catalogue: home is in Spanish')
+    .toHaveCount(0);
+
+  await page.reload();
+  const reloaded = new HomePage(page, 'es');
+  await reloaded.expectShown();
+  await reloaded.expectLanguage('es');
+  await expect(reloaded.languageSwitch).toHaveText('English');
+  expect((await readStoredState(page))?.locale, 'the language choice is saved').toBe('es');
+});
+
+test('a browser that prefers Spanish starts in Spanish', async ({ browser }) => {
+  const context = await browser.newContext({ locale: 'es-US' });
+  const page = await context.newPage();
+  const signIn = await SignInPage.open(page, { locale: 'es' });
+  await signIn.expectLanguage('es');
+  await expect(signIn.languageSwitch).toHaveText('English');
+  await context.close();
+});
+
+test('a wrong password in Spanish shows the error in Spanish', async ({ page }) => {
+  await seedStoredState(page, { accessToken: null, refreshToken: null, locale: 'es' });
+  const signIn = await SignInPage.open(page, { locale: 'es' });
+  await signIn.expectLanguage('es');
+
+  await signIn.signInRejected(demo.email, 'not-the-password');
+  await expect(signIn.alert).toBeVisible();
+  await expect(page).toHaveURL((url) => url.pathname === '/signin');
+  await expect.soft(signIn.alert, 'Spanish catalogue: the wrong-password error is in Spanish').not.toHaveText(
+    wrongPasswordEnglish,
+  );
+});

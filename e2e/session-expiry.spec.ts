@@ -1,0 +1,56 @@
+/** REFRESH_REQUIRED (103) → unlock code → back where the user was; unlock needs a refresh token. */
+import { expect, test } from '@playwright/test';
+import { UnlockPage } from './pages/UnlockPage.ts';
+import { SignInPage } from './pages/SignInPage.ts';
+import { demoHome, getHome, sandboxSession } from './support/api.ts';
+import { readStoredState, seedStoredState } from './support/storage.ts';
+import { dollars } from './support/text.ts';
+
+const REFRESH_REQUIRED = 103;
+
+test('an expired session asks for the unlock code and returns to home', async ({ page, request }) => {
+  const { accountOverview: overview } = await demoHome(request);
+  const tokens = await sandboxSession(request, 1);
+  await seedStoredState(page, { accessToken: tokens.access, refreshToken: tokens.refresh, locale: 'en' });
+  // The only wait on the clock: until the 1-second access token has expired (about 1.5 s at most).
+  await expect
+    .poll(async () => (await getHome(request, tokens.access)).statusCode, {
+      message: 'the sandbox access token expires',
+      intervals: [250],
+      timeout: 5_000,
+    })
+    .toBe(REFRESH_REQUIRED);
+
+  const homeCall = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/v1/home');
+  await page.goto('/home');
+  expect((await (await homeCall).json()).statusCode, "the app's own /home call answers REFRESH_REQUIRED").toBe(
+    REFRESH_REQUIRED,
+  );
+
+  const unlock = await UnlockPage.expectOn(page);
+  await expect(page).toHaveURL((url) => url.searchParams.get('redirect') === '/home');
+  await expect(unlock.status('Your session has expired.')).toBeVisible();
+
+  await unlock.unlockRejected('1111');
+  await expect(unlock.alert).toContainText("This isn't the right code.");
+  await expect(unlock.alert).toContainText('You have 4 more unlock attempts.');
+  await expect(page).toHaveURL((url) => url.pathname === '/unlock');
+
+  const home = await unlock.unlock('2580');
+  await home.expectBalance(dollars(overview.balance, 'en'));
+  // The session was renewed: new tokens replace the expired ones in storage.
+  const stored = await readStoredState(page);
+  expect(stored?.accessToken).toEqual(expect.any(String));
+  expect(stored?.accessToken).not.toBe(tokens.access);
+  expect(stored?.refreshToken).not.toBe(tokens.refresh);
+});
+
+test('unlock without a refresh token goes to sign-in, keeping the remembered route', async ({ page }) => {
+  await page.goto('/unlock');
+  await new SignInPage(page).expectShown();
+  expect(new URL(page.url()).search).toBe('');
+
+  await page.goto('/unlock?redirect=%2Fhome');
+  await new SignInPage(page).expectShown();
+  expect(new URL(page.url()).searchParams.get('redirect')).toBe('/home');
+});

@@ -1,0 +1,61 @@
+/** Sign-in: success, wrong password, and the guard that remembers where the user was going. */
+import { expect, test } from '@playwright/test';
+import { HomePage } from './pages/HomePage.ts';
+import { SignInPage } from './pages/SignInPage.ts';
+import { demo, demoHome } from './support/api.ts';
+import { activityRowPattern, dollars, englishShortDate } from './support/text.ts';
+
+test('signing in shows the seeded balance, the cards and recent activity', async ({ page, request }) => {
+  const { accountOverview: overview } = await demoHome(request);
+  const virtualCard = overview.cards.find((card) => card.type === 'VIRTUAL');
+  expect(virtualCard, 'the demo cardholder has a virtual card').toBeDefined();
+  expect(overview.transactions.length, 'the demo cardholder has activity').toBeGreaterThan(0);
+
+  const signIn = await SignInPage.open(page);
+  const home = await signIn.signIn();
+
+  await home.expectBalance(dollars(overview.balance, 'en'));
+  await expect(home.cardsHeading).toBeVisible();
+  await expect(home.cardRow('VIRTUAL', virtualCard!.lastFour)).toBeVisible();
+  await expect(home.activityHeading).toBeVisible();
+  // Every transaction is listed, newest first, each with its signed amount; dates are in US English.
+  await expect(home.rows).toHaveCount(overview.cards.length + overview.transactions.length);
+  await expect(home.rows).toContainText(overview.transactions.slice(0, 5).map((t) => activityRowPattern(t, 'en')));
+  await expect(home.row(overview.transactions[0]!.description).first()).toContainText(englishShortDate);
+});
+
+test('a wrong password shows the error and stays on sign-in', async ({ page }) => {
+  const signIn = await SignInPage.open(page);
+  await signIn.signInRejected(demo.email, 'not-the-password');
+
+  await expect(signIn.alert).toHaveText(
+    'Sorry, the email address or password you entered is incorrect. Please try again.',
+  );
+  await expect(page).toHaveURL((url) => url.pathname === '/signin');
+  await expect(signIn.email).toHaveValue(demo.email);
+});
+
+test('opening home signed out asks to sign in, then continues to home', async ({ page }) => {
+  await page.goto('/home');
+
+  await expect(page).toHaveURL((url) => url.pathname === '/signin');
+  expect(new URL(page.url()).search).toBe('?redirect=%2Fhome');
+  const signIn = new SignInPage(page);
+  await signIn.expectShown();
+
+  const home = await signIn.signIn();
+  await expect(home.balanceHeading).toBeVisible();
+});
+
+test('a deeper screen opened signed out is remembered through sign-in', async ({ page }) => {
+  await page.goto('/statements');
+
+  await expect(page).toHaveURL((url) => url.pathname === '/signin' && url.searchParams.get('redirect') === '/statements');
+  const signIn = new SignInPage(page);
+  await signIn.expectShown();
+  await signIn.submit(demo.email, demo.password);
+
+  await expect(page).toHaveURL((url) => url.pathname === '/statements' && url.search === '');
+  await expect(page.getByRole('heading', { level: 1, name: 'This screen is not available yet.' })).toBeVisible();
+  await expect(new HomePage(page).balanceHeading).toHaveCount(0);
+});
