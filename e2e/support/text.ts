@@ -16,6 +16,9 @@ export function activityRowPattern(transaction: Transaction, locale: 'en' | 'es'
   return new RegExp(`^${escapeRegExp(transaction.description)}.*${escapeRegExp(amount)}$`);
 }
 
-/** Short dates as Intl writes them: "Nov 18, 2026" (en-US) or "18 nov 2026" (es-US). */
-export const englishShortDate = /\b(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{1,2}, \d{4}\b/;
-export const spanishShortDate = /\b\d{1,2} (ene|feb|mar|abr|may|jun|jul|ago|sept?|oct|nov|dic)\.? \d{4}\b/;
+/**
+ * Short dates as Intl writes them: "Nov 18, 2026" (en-US) or "18 nov 2026" (es-US). No leading \b:
+ * a row's text runs the description straight into the date ("Food 4 LessNov 18, 2026").
+ */
+export const englishShortDate = /(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{1,2}, \d{4}\b/;
+export const spanishShortDate = /\d{1,2} (ene|feb|mar|abr|may|jun|jul|ago|sept?|oct|nov|dic)\.? \d{4}\b/;

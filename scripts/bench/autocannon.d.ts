@@ -32,5 +32,9 @@ declare module 'autocannon' {
     overallRate?: number;
     timeout?: number;
   };
-  export default function autocannon(options: AutocannonOptions): Promise<AutocannonResult>;
+  /** The returned tracker is an EventEmitter that is also a thenable for the result. */
+  export type AutocannonInstance = import('node:events').EventEmitter & PromiseLike<AutocannonResult> & {
+    on(event: 'response', listener: (client: unknown, statusCode: number, resBytes: number, responseTime: number) => void): AutocannonInstance;
+  };
+  export default function autocannon(options: AutocannonOptions): AutocannonInstance;
 }

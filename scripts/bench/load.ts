@@ -1,7 +1,8 @@
 /**
  * API load: the server under test runs in a child process (scripts/bench/serve.ts) so autocannon's
  * own CPU use competes less with it; autocannon drives a fixed request rate and reports latency
- * corrected for coordinated omission (autocannon's default when a rate is set).
+ * as autocannon reports it (whole ms, its coordinated-omission correction on: the default when a
+ * rate is set) and as raw per-response times collected from the same run.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
@@ -13,9 +14,13 @@ export const loadShape = { overallRate: 1000, connections: 20, durationSeconds: 
 
 export type LoadResult = {
   label: string;
+  /** autocannon's own percentiles: whole milliseconds, with its coordinated-omission correction. */
   p50Ms: number;
   p99Ms: number;
   maxMs: number;
+  /** The same run's measured response times, uncorrected, at full (sub-ms) precision. */
+  rawP50Ms: number;
+  rawP99Ms: number;
   reqPerSec: number;
   requests: number;
   non2xx: number;
@@ -81,15 +86,29 @@ export async function runLoad(label: string, url: string, headers: Record<string
   const options = { url, headers, connections: loadShape.connections, overallRate: loadShape.overallRate, timeout: 10 };
   // Warm-up (JIT, PGlite caches, connection setup); not counted.
   await autocannon({ ...options, duration: loadShape.warmupSeconds });
-  const result: AutocannonResult = await autocannon({ ...options, duration: loadShape.durationSeconds });
+  const responseTimes: number[] = [];
+  const instance = autocannon({ ...options, duration: loadShape.durationSeconds });
+  instance.on('response', (_client, statusCode, _bytes, responseTime) => {
+    if (statusCode >= 200 && statusCode < 300) responseTimes.push(responseTime);
+  });
+  const result: AutocannonResult = await instance;
+  responseTimes.sort((a, b) => a - b);
   return {
     label,
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     maxMs: result.latency.max,
+    rawP50Ms: percentile(responseTimes, 50),
+    rawP99Ms: percentile(responseTimes, 99),
     reqPerSec: result.requests.total / result.duration,
     requests: result.requests.total,
     non2xx: result.non2xx,
     errors: result.errors,
   };
+}
+
+/** Nearest-rank percentile of an ascending array. */
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
 }
