@@ -1,0 +1,156 @@
+/** Analytics batching: when events are sent, in what batches, and that failures stay invisible. */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { AnalyticsEvent } from '../../contract/api.ts';
+import { createAnalytics, flushDelayMs, maxBatchSize } from '../../src/app/analytics.ts';
+
+const at = '2026-11-20T15:00:00.000Z';
+
+function setup(send: (events: AnalyticsEvent[]) => Promise<void> = async () => {}) {
+  const transport = { send: vi.fn(send), beacon: vi.fn((_events: AnalyticsEvent[]) => {}) };
+  const analytics = createAnalytics(transport, () => new Date(at));
+  return { transport, analytics };
+}
+
+const names = (events: AnalyticsEvent[] | undefined) => (events ?? []).map((event) => event.name);
+
+describe('analytics', () => {
+  beforeEach(() => void vi.useFakeTimers());
+  afterEach(() => void vi.useRealTimers());
+
+  it('uses a 2 s delay and batches of at most 50', () => {
+    expect(flushDelayMs).toBe(2000);
+    expect(maxBatchSize).toBe(50);
+  });
+
+  it('sends queued events in one call once the flush delay has passed', async () => {
+    const { transport, analytics } = setup();
+    analytics.track('home.viewed');
+    await vi.advanceTimersByTimeAsync(500);
+    analytics.track('card.frozen', { cardId: 'c1' });
+    analytics.track('signOut');
+    await vi.advanceTimersByTimeAsync(flushDelayMs - 501);
+    expect(transport.send).not.toHaveBeenCalled();
+
+    // The delay counts from the first queued event; later events do not postpone it.
+    await vi.advanceTimersByTimeAsync(1);
+    expect(transport.send).toHaveBeenCalledTimes(1);
+    expect(transport.send.mock.calls[0]![0]).toEqual([
+      { name: 'home.viewed', at, properties: {} },
+      { name: 'card.frozen', at, properties: { cardId: 'c1' } },
+      { name: 'signOut', at, properties: {} },
+    ]);
+
+    await vi.advanceTimersByTimeAsync(flushDelayMs * 3);
+    expect(transport.send).toHaveBeenCalledTimes(1);
+    expect(transport.beacon).not.toHaveBeenCalled();
+  });
+
+  it('sends nothing when nothing was tracked', async () => {
+    const { transport } = setup();
+    await vi.advanceTimersByTimeAsync(flushDelayMs * 2);
+    expect(transport.send).not.toHaveBeenCalled();
+  });
+
+  it('sends 50 events at once in one batch, and a 51st in the next batch', async () => {
+    const { transport, analytics } = setup();
+    for (let i = 1; i <= 50; i++) analytics.track(`e${i}`);
+    expect(transport.send).toHaveBeenCalledTimes(1);
+    expect(names(transport.send.mock.calls[0]![0])).toEqual(Array.from({ length: 50 }, (_, i) => `e${i + 1}`));
+
+    analytics.track('e51');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(transport.send).toHaveBeenCalledTimes(1);
+    await vi.advanceTimersByTimeAsync(flushDelayMs);
+    expect(transport.send).toHaveBeenCalledTimes(2);
+    expect(names(transport.send.mock.calls[1]![0])).toEqual(['e51']);
+  });
+
+  it('sends each event once across back-to-back full batches', async () => {
+    const { transport, analytics } = setup();
+    for (let i = 1; i <= 120; i++) analytics.track(`e${i}`);
+    await vi.advanceTimersByTimeAsync(flushDelayMs);
+    const batches = transport.send.mock.calls.map(([events]) => names(events));
+    expect(batches.map((batch) => batch.length)).toEqual([50, 50, 20]);
+    expect(batches.flat()).toEqual(Array.from({ length: 120 }, (_, i) => `e${i + 1}`));
+  });
+
+  it('a failing transport does not throw and does not block later batches', async () => {
+    const { transport, analytics } = setup(async () => {
+      throw new Error('offline');
+    });
+    analytics.track('a');
+    await vi.advanceTimersByTimeAsync(flushDelayMs);
+    expect(transport.send).toHaveBeenCalledTimes(1);
+
+    transport.send.mockImplementation(async () => {});
+    analytics.track('b');
+    await vi.advanceTimersByTimeAsync(flushDelayMs);
+    expect(transport.send).toHaveBeenCalledTimes(2);
+    expect(names(transport.send.mock.calls[1]![0])).toEqual(['b']);
+  });
+
+  it('flush() resolves even when sending fails, and keeps sending the remaining batches', async () => {
+    let calls = 0;
+    const { transport, analytics } = setup(async () => {
+      calls += 1;
+      if (calls === 1) throw new Error('offline');
+    });
+    for (let i = 1; i <= 50; i++) analytics.track(`e${i}`);
+    analytics.track('after');
+    await expect(analytics.flush()).resolves.toBeUndefined();
+    expect(transport.send).toHaveBeenCalledTimes(2);
+    expect(names(transport.send.mock.calls[1]![0])).toEqual(['after']);
+  });
+
+  it('a transport that throws synchronously is contained too', async () => {
+    const { transport, analytics } = setup();
+    transport.send.mockImplementationOnce(() => {
+      throw new Error('boom');
+    });
+    expect(() => {
+      for (let i = 0; i < 50; i++) analytics.track('x');
+    }).not.toThrow();
+    analytics.track('y');
+    await vi.advanceTimersByTimeAsync(flushDelayMs);
+    expect(names(transport.send.mock.calls[1]![0])).toEqual(['y']);
+  });
+
+  it('flushOnExit beacons everything queued, sends nothing, and cancels the pending flush', async () => {
+    const { transport, analytics } = setup();
+    analytics.track('a');
+    analytics.track('b', { step: 2 });
+    analytics.track('c');
+    expect(vi.getTimerCount()).toBe(1);
+
+    analytics.flushOnExit();
+    expect(transport.beacon).toHaveBeenCalledTimes(1);
+    expect(transport.beacon.mock.calls[0]![0]).toEqual([
+      { name: 'a', at, properties: {} },
+      { name: 'b', at, properties: { step: 2 } },
+      { name: 'c', at, properties: {} },
+    ]);
+    expect(vi.getTimerCount()).toBe(0);
+
+    await vi.advanceTimersByTimeAsync(flushDelayMs * 2);
+    expect(transport.send).not.toHaveBeenCalled();
+    await analytics.flush();
+    expect(transport.send).not.toHaveBeenCalled();
+    expect(transport.beacon).toHaveBeenCalledTimes(1);
+  });
+
+  it('flushOnExit with nothing queued beacons nothing', () => {
+    const { transport, analytics } = setup();
+    analytics.flushOnExit();
+    expect(transport.beacon).not.toHaveBeenCalled();
+  });
+
+  it('tracks normally again after flushOnExit', async () => {
+    const { transport, analytics } = setup();
+    analytics.track('a');
+    analytics.flushOnExit();
+    analytics.track('b');
+    await vi.advanceTimersByTimeAsync(flushDelayMs);
+    expect(transport.send).toHaveBeenCalledTimes(1);
+    expect(names(transport.send.mock.calls[0]![0])).toEqual(['b']);
+  });
+});
