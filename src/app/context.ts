@@ -19,6 +19,8 @@ export type AppContext = {
   analytics: Analytics;
   guardsEnabled: boolean;
   embedded: boolean;
+  /** Where the user was before the navigation under way (for guards that depend on it). */
+  previousPathname: () => string | undefined;
   /** Experiment config arrives with embedded mode; until then every flag is off. */
   experiments: () => ExperimentFlags;
 };

@@ -67,6 +67,7 @@ export function createApp(options: AppOptions) {
     analytics,
     guardsEnabled: options.guardsEnabled,
     embedded: options.embedded,
+    previousPathname: () => router?.state.resolvedLocation?.pathname,
     experiments: () => ({ virtualCards: false, directDeposit: false, cashLoadMap: false, showNewDebitDetails: false }),
   };
   router = createAppRouter(services, options.history);

@@ -19,6 +19,9 @@ const homeView = lazyRouteComponent(() => import('../flows/home/HomeView.tsx'), 
 
 type GuardArgs = { context: AppContext; location: { href: string } };
 
+/** Screens from which activation may open without checking for a pending card again. */
+const activationEntryPaths = new Set(['/home', '/home1', '/home2', '/manage-cards']);
+
 function tokensOf(context: AppContext) {
   const { accessToken, refreshToken } = context.session.getSnapshot().context;
   return { accessToken, refreshToken };
@@ -100,7 +103,31 @@ const activateRoute = createRoute({
     isReplacement: search.isReplacement === 'true' || search.isReplacement === true ? 'true' : undefined,
     source: typeof search.source === 'string' ? search.source : undefined,
   }),
-  beforeLoad: needsAccessToken,
+  beforeLoad: async (args) => {
+    needsAccessToken(args);
+    // Arriving from outside the home and card screens: only continue when a card awaits activation.
+    const from = args.context.previousPathname();
+    if (args.cause !== 'preload' && !(from && activationEntryPaths.has(from))) {
+      const home = await args.context.api.getHome();
+      if (!home.pendingCard) throw redirect({ to: '/home', replace: true });
+    }
+  },
+  component: notYetAvailable,
+});
+
+const orderCardRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/order-card/{-$step}',
+  beforeLoad: async (args) => {
+    needsAccessToken(args);
+    const step = (args.params as { step?: string }).step;
+    if (args.cause !== 'preload' && (step === undefined || step === '1')) {
+      const home = await args.context.api.getHome();
+      if (home.hasFundedAnyKind) {
+        throw redirect({ to: '/order-card/{-$step}', params: { step: '2' }, replace: true });
+      }
+    }
+  },
   component: notYetAvailable,
 });
 
@@ -154,7 +181,6 @@ const manageCardRoute = page('/manage-card', {
 });
 
 const accessTokenPages = [
-  '/order-card/{-$step}',
   '/home2',
   '/manage-cards',
   '/manage-account',
@@ -191,6 +217,7 @@ export const routeTree = rootRoute.addChildren([
   home1Route,
   registerRoute,
   activateRoute,
+  orderCardRoute,
   carrierDeepLinkRoute,
   faqRoute.addChildren([faqIndexRoute, faqPageRoute]),
   directDepositRoute.addChildren([directDepositIndexRoute, directDepositFormRoute, directDepositWhereRoute]),

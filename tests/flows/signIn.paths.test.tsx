@@ -44,7 +44,7 @@ describe('sign-in chart', () => {
             await user.click(screen.getByRole('button', { name: 'Sign in' }));
           },
           'xstate.done.actor.signIn': async ({ cardApi }, event) => {
-            const answer = (event as { output: { statusCode: number } }).output;
+            const answer = event.output as { statusCode: number };
             await waitFor(() => expect(cardApi.isWaiting('/api/v1/sign-in')).toBe(true));
             cardApi.answer('/api/v1/sign-in', answer, answer.statusCode === 0 ? 200 : 401);
           },

@@ -35,14 +35,14 @@ describe('unlock chart', () => {
           'user.submit': async ({ user }, event) => {
             const input = await screen.findByLabelText('Unlock code');
             await user.clear(input);
-            await user.type(input, (event as { unlockCode: string }).unlockCode);
+            await user.type(input, String(event.unlockCode));
             await user.click(screen.getByRole('button', { name: 'Unlock' }));
           },
           'user.useSignIn': async ({ user }) => {
             await user.click(await screen.findByRole('button', { name: 'Sign in with your email and password instead' }));
           },
           'xstate.done.actor.refreshTokens': async ({ cardApi }, event) => {
-            const answer = (event as { output: { statusCode: number } }).output;
+            const answer = event.output as { statusCode: number };
             await waitFor(() => expect(cardApi.isWaiting(refreshPath)).toBe(true));
             cardApi.answer(refreshPath, answer, answer.statusCode === 0 ? 200 : 401);
           },

@@ -125,13 +125,10 @@ export function generatePaths<T extends AnyStateMachine>(
       }),
   );
   const paths = [...simple, ...closing];
-  const start = paths[0]?.steps[0] ? initialOf(paths[0]) : (machine as AnyStateMachine).resolveState({ value: machine.config.initial as never });
-  return { start, paths };
-}
-
-function initialOf(path: Path): AnyMachineSnapshot {
   // getSimplePaths starts every path with the initial state reached by the xstate.init event.
-  return path.steps[0]!.state;
+  const start = simple[0]?.steps[0]?.state;
+  if (!start) throw new Error(`${machine.id}: no paths generated`);
+  return { start, paths };
 }
 
 /** Picks a small set of paths that together still reach every covered state and transition. */
@@ -165,7 +162,7 @@ export async function replayPath<Ctx>(
   path: Path,
   plan: {
     start: () => Promise<Ctx>;
-    events: Record<string, (ctx: Ctx, event: EventObject) => Promise<void>>;
+    events: Record<string, (ctx: Ctx, event: EventObject & Record<string, unknown>) => Promise<void>>;
     states: StateCheck<Ctx>[];
   },
 ): Promise<void> {
@@ -174,7 +171,7 @@ export async function replayPath<Ctx>(
     if (step.event.type !== 'xstate.init') {
       const perform = plan.events[step.event.type];
       if (!perform) throw new Error(`No executor for event ${step.event.type}`);
-      await perform(ctx, step.event);
+      await perform(ctx, step.event as EventObject & Record<string, unknown>);
     }
     const check = plan.states.find((candidate) => candidate.when(step.state));
     if (!check) throw new Error(`No check for state ${JSON.stringify(step.state.value)}`);
