@@ -22,7 +22,7 @@ export async function buildApp(config: ServerConfig, db: Database, options: { lo
   const app = Fastify({
     logger: options.logger === false ? false : { level: config.logLevel, redact: redactedPaths },
     bodyLimit: 16 * 1024,
-    trustProxy: true,
+    trustProxy: config.trustProxy,
   });
   const sessions = createSessions(db, config);
 

@@ -18,6 +18,8 @@ export type ServerConfig = {
   /** Built web app to serve; absent in API-only tests. */
   webRoot: string | undefined;
   logLevel: string;
+  /** Believe X-Forwarded-* headers only behind a known proxy (TRUST_PROXY=true). */
+  trustProxy: boolean;
 };
 
 /** Fixed sandbox signing key: only ever used when SANDBOX is on and TOKEN_SECRET is unset. */
@@ -44,5 +46,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       .filter(Boolean),
     webRoot: env.WEB_ROOT === '' ? undefined : path.resolve(env.WEB_ROOT ?? 'dist'),
     logLevel: env.LOG_LEVEL ?? 'info',
+    trustProxy: env.TRUST_PROXY === 'true',
   };
 }
