@@ -1,9 +1,72 @@
-import { it } from 'vitest';
+/**
+ * The coverage check the flow tests rely on must be able to fail: paths generated from an
+ * incomplete event list have to be reported as missing states and transitions.
+ */
+import { describe, expect, it } from 'vitest';
+import type { HomeAnswer } from '../../contract/api.ts';
 import { homeMachine } from '../../machines/home.ts';
-import { chartInventory, coverageOf, generatePaths } from '../support/chartCoverage.ts';
-it('probe', () => {
-  console.log(JSON.stringify(chartInventory(homeMachine), null, 1));
-  const ev = [{ type: 'xstate.done.actor.getHome', output: { statusCode: 0 } }, { type: 'user.retry' }, { type: 'user.refresh' }];
-  console.log(JSON.stringify(coverageOf(homeMachine, [generatePaths(homeMachine, ev)]), null, 1));
-  console.log(JSON.stringify(coverageOf(homeMachine, [generatePaths(homeMachine, ev.slice(0,1))]), null, 1));
+import { chartInventory, coverageOf, generatePaths, minimalCover } from '../support/chartCoverage.ts';
+
+const home = { statusCode: 0 } as HomeAnswer;
+const done = { type: 'xstate.done.actor.getHome', output: home };
+const error = { type: 'xstate.error.actor.getHome', error: new Error('no statusCode') };
+const retry = { type: 'user.retry' };
+const refresh = { type: 'user.refresh' };
+
+const loadingToReady = 'home.loading --xstate.done.actor.getHome--> home.ready';
+const loadingToFailed = 'home.loading --xstate.error.actor.getHome--> home.failed';
+const readyToLoading = 'home.ready --user.refresh--> home.loading';
+const failedToLoading = 'home.failed --user.retry--> home.loading';
+
+const coverage = (events: { type: string }[]) => coverageOf(homeMachine, [generatePaths(homeMachine, events)]);
+
+describe('chart coverage on the home chart', () => {
+  it('inventories every state and transition of the chart', () => {
+    expect(chartInventory(homeMachine)).toEqual({
+      states: ['home.loading', 'home.ready', 'home.failed'],
+      transitions: [loadingToReady, loadingToFailed, readyToLoading, failedToLoading],
+    });
+  });
+
+  it('reports nothing missing for the full event list', () => {
+    expect(coverage([done, error, retry, refresh])).toEqual({ missingStates: [], missingTransitions: [] });
+  });
+
+  it('without the error event, reports home.failed and its transitions as missing', () => {
+    expect(coverage([done, retry, refresh])).toEqual({
+      missingStates: ['home.failed'],
+      missingTransitions: [loadingToFailed, failedToLoading],
+    });
+  });
+
+  it('without user.refresh, reports only the refresh transition (every state is still reached)', () => {
+    expect(coverage([done, error, retry])).toEqual({ missingStates: [], missingTransitions: [readyToLoading] });
+  });
+
+  it('without user.retry, reports only the retry transition', () => {
+    expect(coverage([done, error, refresh])).toEqual({ missingStates: [], missingTransitions: [failedToLoading] });
+  });
+
+  it('with only the done event, reports failed and every transition but loading → ready', () => {
+    expect(coverage([done])).toEqual({
+      missingStates: ['home.failed'],
+      missingTransitions: [loadingToFailed, readyToLoading, failedToLoading],
+    });
+  });
+
+  it('with no paths at all, reports everything but the initial state as missing', () => {
+    const { start } = generatePaths(homeMachine, [done, error, retry, refresh]);
+    expect(coverageOf(homeMachine, [{ start, paths: [] }])).toEqual({
+      missingStates: ['home.ready', 'home.failed'],
+      missingTransitions: [loadingToReady, loadingToFailed, readyToLoading, failedToLoading],
+    });
+  });
+
+  it('the minimal cover replayed by the flow tests still covers everything', () => {
+    const { start, paths } = generatePaths(homeMachine, [done, error, retry, refresh]);
+    const cover = minimalCover(homeMachine, start, paths);
+    expect(cover.length).toBeGreaterThan(0);
+    expect(cover.length).toBeLessThan(paths.length);
+    expect(coverageOf(homeMachine, [{ start, paths: cover }])).toEqual({ missingStates: [], missingTransitions: [] });
+  });
 });
