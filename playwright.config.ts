@@ -3,15 +3,29 @@
  * PGlite database under .data/e2e, in Debian's Chromium at a 360 × 740 phone viewport.
  * Build the app first: `npx vite build && npx playwright test`.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
 
+const root = path.dirname(fileURLToPath(import.meta.url));
 const port = 8181;
 const baseURL = `http://localhost:${port}`;
 
-if (!existsSync('dist/index.html')) {
-  // Without a build the server only answers 404 for app routes and the webServer would time out.
+const builtIndex = path.join(root, 'dist', 'index.html');
+if (!existsSync(builtIndex)) {
+  // Without a build the server answers 404 for app routes and the webServer would time out.
   throw new Error('dist/index.html is missing: run `npx vite build` before `npx playwright test`.');
+}
+// Page models read the text they look for from locales/*/messages.po; a build older than the
+// catalogues serves other text and every Spanish selector would fail with a puzzling "not found".
+const builtAt = statSync(builtIndex).mtimeMs;
+const localesDir = path.join(root, 'locales');
+for (const locale of readdirSync(localesDir)) {
+  const catalogue = path.join(localesDir, locale, 'messages.po');
+  if (existsSync(catalogue) && statSync(catalogue).mtimeMs > builtAt) {
+    throw new Error(`${path.relative(root, catalogue)} is newer than dist/: run \`npx vite build\` again first.`);
+  }
 }
 
 export default defineConfig({
@@ -49,6 +63,7 @@ export default defineConfig({
   },
   webServer: {
     command: 'rm -rf .data/e2e && node --import tsx server/main.ts',
+    cwd: root,
     url: `${baseURL}/signin`,
     env: { PORT: String(port), DATA_DIR: '.data/e2e', LOG_LEVEL: 'warn' },
     reuseExistingServer: false,

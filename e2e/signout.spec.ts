@@ -4,6 +4,17 @@ import { HomePage } from './pages/HomePage.ts';
 import { SignInPage } from './pages/SignInPage.ts';
 import { readStoredState } from './support/storage.ts';
 
+/** Signs in, then builds the history home (1st document) → statements (2nd) → home (in-app link), and signs out. */
+async function signInBrowseAndSignOut(page: Page): Promise<SignInPage> {
+  const signIn = await SignInPage.open(page);
+  await signIn.signIn();
+  await page.goto('/statements');
+  await page.getByRole('link', { name: 'Go to home' }).click();
+  const home = new HomePage(page);
+  await home.expectShown();
+  return home.signOut();
+}
+
 /** After going back: an auth screen remembering `remembered`, and no account data anywhere. */
 async function expectNoAccountAfterBack(page: Page, remembered: string) {
   await expect(page).toHaveURL(
@@ -15,20 +26,15 @@ async function expectNoAccountAfterBack(page: Page, remembered: string) {
 }
 
 test('signing out confirms it, and going back does not show the account', async ({ page }) => {
-  // History: home (first document) → statements (second document) → home (same document, in-app link).
-  const signIn = await SignInPage.open(page);
-  await signIn.signIn();
-  await page.goto('/statements');
-  await page.getByRole('link', { name: 'Go to home' }).click();
-  const home = new HomePage(page);
-  await home.expectShown();
-
-  const signedOut = await home.signOut();
+  const signedOut = await signInBrowseAndSignOut(page);
   await expect(signedOut.status('You have signed out.')).toBeVisible();
   await expect(signedOut.signOutButton).toHaveCount(0);
-  const stored = await readStoredState(page);
-  expect(stored?.accessToken ?? null).toBeNull();
-  expect(stored?.refreshToken ?? null).toBeNull();
+  await expect
+    .poll(async () => {
+      const stored = await readStoredState(page);
+      return [stored?.accessToken ?? null, stored?.refreshToken ?? null];
+    }, { message: 'no tokens are kept after sign-out' })
+    .toEqual([null, null]);
 
   // Back within the app (same document): the statements entry must not open.
   await page.goBack();
@@ -37,4 +43,37 @@ test('signing out confirms it, and going back does not show the account', async 
   // Back to the first document, which showed the balance before.
   await page.goBack();
   await expectNoAccountAfterBack(page, '/home');
+});
+
+/**
+ * Playwright launches Chromium with --disable-back-forward-cache; real Chrome, Safari and Firefox
+ * keep recent pages in the back-forward cache. Here the first document, still signed in, is
+ * restored as it was; the app must reload it from the stored (signed-out) state, never show the balance.
+ */
+test('after sign-out, back does not restore the account from the back-forward cache', async ({ playwright }, testInfo) => {
+  const use = testInfo.project.use;
+  const browser = await playwright.chromium.launch({
+    ...use.launchOptions,
+    ignoreDefaultArgs: ['--disable-back-forward-cache'],
+  });
+  try {
+    const context = await browser.newContext({
+      baseURL: use.baseURL,
+      viewport: use.viewport,
+      isMobile: use.isMobile,
+      hasTouch: use.hasTouch,
+      locale: use.locale,
+      timezoneId: use.timezoneId,
+    });
+    const page = await context.newPage();
+    await signInBrowseAndSignOut(page);
+
+    await page.goBack();
+    await expectNoAccountAfterBack(page, '/statements');
+    // A page restored from the cache fires no load event: wait for the commit only.
+    await page.goBack({ waitUntil: 'commit' });
+    await expectNoAccountAfterBack(page, '/home');
+  } finally {
+    await browser.close();
+  }
 });

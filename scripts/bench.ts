@@ -8,7 +8,8 @@
  * See docs/performance.md.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { demoCardholder } from '../server/seed.ts';
@@ -63,6 +64,7 @@ const heading = (title: string) => console.log(`\n${title}\n${'-'.repeat(title.l
 
 async function section<T>(title: string, body: () => Promise<T>): Promise<T> {
   heading(title);
+  console.log(`  (${load()})`);
   const started = performance.now();
   const value = await body();
   console.log(`  (${((performance.now() - started) / 1000).toFixed(1)} s)`);
@@ -76,7 +78,36 @@ function ensureBuild() {
   }
   const builtAt = statSync(path.join(distDir, '.vite/manifest.json')).mtime;
   console.log(`Production build: dist/ (manifest written ${builtAt.toISOString()}; delete dist/ to force a rebuild)`);
+  const newer = newestSource();
+  if (newer && newer.mtime > builtAt) {
+    console.log(`  WARNING: ${newer.file} changed after dist/ was built: these figures describe the older build.`);
+  }
 }
+
+/** Newest file among the inputs of the web build (src/, locales/, machines/, contract/, index.html, vite.config.ts). */
+function newestSource(): { file: string; mtime: Date } | undefined {
+  let newest: { file: string; mtime: Date } | undefined;
+  const consider = (file: string) => {
+    const mtime = statSync(file).mtime;
+    if (!newest || mtime > newest.mtime) newest = { file: path.relative(root, file), mtime };
+  };
+  const walk = (dir: string) => {
+    if (!existsSync(dir)) return;
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (entry.isFile()) consider(full);
+    }
+  };
+  for (const dir of ['src', 'locales', 'machines', 'contract']) walk(path.join(root, dir));
+  for (const file of ['index.html', 'vite.config.ts']) if (existsSync(path.join(root, file))) consider(path.join(root, file));
+  return newest;
+}
+
+const load = () => {
+  const [one, five] = os.loadavg();
+  return `load average ${one!.toFixed(1)} (1 min) / ${five!.toFixed(1)} (5 min) on ${os.availableParallelism()} CPUs`;
+};
 
 async function signInOverApi(port: number): Promise<{ access: string; refresh: string }> {
   const response = await fetch(`http://127.0.0.1:${port}/api/v1/sign-in`, {
@@ -124,6 +155,7 @@ function printRun(run: LighthouseRun, index: number) {
     `  run ${index + 1} ${run.url}: score ${run.score}, FCP ${ms(run.fcpMs)}, LCP ${ms(run.lcpMs)}, TBT ${ms(run.tbtMs)}, CLS ${run.cls.toFixed(3)}` +
       (run.finalUrl !== run.url ? ` (ended at ${run.finalUrl})` : ''),
   );
+  if (run.apiCalls.length > 0) console.log(`    API calls: ${run.apiCalls.join(', ')}`);
   if (run.runtimeError) console.log(`    runtime error: ${run.runtimeError}`);
   for (const warning of run.warnings) console.log(`    warning: ${warning}`);
 }
@@ -159,12 +191,21 @@ async function lighthouseSection() {
         if (new URL(run.finalUrl).pathname !== route) {
           throw new Error(`Lighthouse on ${route} ended at ${run.finalUrl}: the page was redirected (not signed in?)`);
         }
+        if (route === '/home' && !run.apiCalls.includes('/api/v1/home 200')) {
+          throw new Error(`Lighthouse on /home made no successful GET /api/v1/home (saw: ${run.apiCalls.join(', ') || 'no API calls'})`);
+        }
         runs.push(run);
       }
       results[route] = best(runs);
     }
     for (const [route, run] of Object.entries(results)) {
-      console.log(`  ${route} (best of ${lighthouseRunsPerUrl}):`);
+      console.log(`  ${route} (best of ${lighthouseRunsPerUrl}): ${kb(run.transferBytes)} transferred`);
+      if (run.compressionSavings) {
+        console.log(
+          `    Lighthouse: text compression would save ${kb(run.compressionSavings.bytes)} and ~${ms(run.compressionSavings.lcpMs)} of LCP ` +
+            '(the server sends assets without Content-Encoding)',
+        );
+      }
       check(`Lighthouse ${route} performance`, String(run.score), `≥ ${budgets.lhScore}`, run.score >= budgets.lhScore);
       check(`Lighthouse ${route} LCP`, ms(run.lcpMs), `≤ ${budgets.lhLcpMs} ms`, run.lcpMs <= budgets.lhLcpMs);
       check(`Lighthouse ${route} TBT`, ms(run.tbtMs), `≤ ${budgets.lhTbtMs} ms`, run.tbtMs <= budgets.lhTbtMs);
@@ -247,7 +288,7 @@ function printSummary() {
 async function main() {
   const started = performance.now();
   console.log('Providers card performance bench');
-  console.log(`node ${process.version}, ${process.platform}/${process.arch}`);
+  console.log(`node ${process.version}, ${process.platform}/${process.arch}, ${load()}`);
   ensureBuild();
   await section('1. Bundle: first-load JS+CSS per route (gzip, from dist/.vite/manifest.json)', async () => bundleSection());
   await section('2. Lighthouse 12 mobile preset (simulated throttling), performance category', lighthouseSection);

@@ -5,7 +5,6 @@
  * languages, before and after the Spanish translations land.
  */
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
 
 export type Locale = 'en' | 'es';
 
@@ -49,7 +48,7 @@ export function parsePo(source: string): Map<string, string> {
 function catalogue(locale: Locale): Map<string, string> {
   let entries = catalogues.get(locale);
   if (!entries) {
-    entries = parsePo(readFileSync(path.resolve('locales', locale, 'messages.po'), 'utf8'));
+    entries = parsePo(readFileSync(new URL(`../../locales/${locale}/messages.po`, import.meta.url), 'utf8'));
     catalogues.set(locale, entries);
   }
   return entries;
@@ -59,9 +58,4 @@ function catalogue(locale: Locale): Map<string, string> {
 export function shown(locale: Locale, source: string): string {
   if (locale === 'en') return source;
   return catalogue(locale).get(source) || source;
-}
-
-/** Whether the catalogue of `locale` translates `source` at all. */
-export function isTranslated(locale: Locale, source: string): boolean {
-  return locale === 'en' || Boolean(catalogue(locale).get(source));
 }

@@ -29,6 +29,12 @@ export type LighthouseRun = {
   tbtMs: number;
   cls: number;
   fcpMs: number;
+  /** Bytes over the wire for the whole load (network-requests audit). */
+  transferBytes: number;
+  /** API calls the page made during the load, e.g. "GET /api/v1/home 200" (status only). */
+  apiCalls: string[];
+  /** Lighthouse's estimate of what serving text compressed would save (uses-text-compression). */
+  compressionSavings: { bytes: number; lcpMs: number } | undefined;
   runtimeError?: string;
   warnings: string[];
 };
@@ -66,6 +72,8 @@ export type LighthouseSession = {
 export async function openLighthouseSession(): Promise<LighthouseSession> {
   const debugPort = await freePort();
   const userDataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-chromium-'));
+  const removeProfile = () => rmSync(userDataDir, { recursive: true, force: true });
+  process.once('exit', removeProfile); // also on Ctrl-C; Playwright itself kills the browser on exit
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: chromiumPath,
     headless: true,
@@ -100,8 +108,23 @@ export async function openLighthouseSession(): Promise<LighthouseSession> {
         if (typeof value !== 'number') throw new Error(`Lighthouse audit ${id} has no value for ${url}`);
         return value;
       };
+      const requests = (lhr.audits['network-requests']?.details as
+          | { items?: Array<{ url: string; transferSize?: number; statusCode?: number }> }
+          | undefined)?.items ?? [];
+      const compression = lhr.audits['uses-text-compression']?.details as
+        | { overallSavingsBytes?: number; debugData?: { metricSavings?: { LCP?: number } } }
+        | undefined;
       return {
         url,
+        transferBytes: requests.reduce((sum, request) => sum + (request.transferSize ?? 0), 0),
+        apiCalls: requests
+          .map((request) => ({ path: new URL(request.url).pathname, status: request.statusCode }))
+          .filter((request) => /^\/(api|cms)\//.test(request.path))
+          .map((request) => `${request.path} ${request.status ?? '?'}`),
+        compressionSavings:
+          compression?.overallSavingsBytes !== undefined && compression.overallSavingsBytes > 0
+            ? { bytes: compression.overallSavingsBytes, lcpMs: compression.debugData?.metricSavings?.LCP ?? 0 }
+            : undefined,
         finalUrl: lhr.finalDisplayedUrl,
         score: Math.round((lhr.categories.performance?.score ?? 0) * 100),
         lcpMs: numeric('largest-contentful-paint'),
@@ -114,7 +137,8 @@ export async function openLighthouseSession(): Promise<LighthouseSession> {
     },
     async close() {
       await context.close().catch(() => undefined);
-      rmSync(userDataDir, { recursive: true, force: true });
+      removeProfile();
+      process.off('exit', removeProfile);
     },
   };
 }

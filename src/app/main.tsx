@@ -28,6 +28,11 @@ const { services, router, session } = createApp({
   }),
 });
 addEventListener('pagehide', () => services.analytics.flushOnExit());
+// A page restored from the back-forward cache shows its old screen (maybe a balance after sign-out):
+// start again from the stored state instead.
+addEventListener('pageshow', (event) => {
+  if (event.persisted) location.reload();
+});
 
 const saveState = createStateSaver(localStorage, { embedded });
 session.subscribe((snapshot) => {
