@@ -1,6 +1,8 @@
 /** Builds the Fastify server: card API (/api/v1), content API (/cms), sandbox, and the web app. */
 import { existsSync } from 'node:fs';
+import zlib from 'node:zlib';
 import path from 'node:path';
+import fastifyCompress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import { StatusCode } from '../contract/statusCodes.ts';
@@ -27,6 +29,13 @@ export async function buildApp(config: ServerConfig, db: Database, options: { lo
   const sessions = createSessions(db, config);
 
   registerSecurityHeaders(app, config);
+  // Phones on slow data: scripts, styles and JSON travel compressed (brotli when accepted).
+  await app.register(fastifyCompress, {
+    global: true,
+    threshold: 1024,
+    // Quality 5 compresses nearly as well as 11 at a fraction of the CPU per request.
+    brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } },
+  });
   app.setValidatorCompiler(yupValidatorCompiler);
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error.validation || error.statusCode === 400 || error.statusCode === 413 || error.statusCode === 415) {
@@ -64,6 +73,7 @@ async function registerWebApp(app: FastifyInstance, config: ServerConfig): Promi
       root: webRoot,
       index: false,
       wildcard: true,
+      cacheControl: false,
       setHeaders(response, filePath) {
         const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
         response.setHeader('Cache-Control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
@@ -72,7 +82,7 @@ async function registerWebApp(app: FastifyInstance, config: ServerConfig): Promi
   }
   app.setNotFoundHandler((request, reply) => {
     const isApi = /^\/(api|cms|sandbox)\//.test(request.url);
-    if (hasWebApp && request.method === 'GET' && !isApi && !path.extname(request.url.split('?')[0] ?? '')) {
+    if (hasWebApp && (request.method === 'GET' || request.method === 'HEAD') && !isApi && !path.extname(request.url.split('?')[0] ?? '')) {
       return reply.header('Cache-Control', 'no-cache').sendFile('index.html');
     }
     return reply.code(404).send({ statusCode: StatusCode.NOT_ALLOWED });

@@ -4,10 +4,10 @@ import { useActorRef, useSelector } from '@xstate/react';
 import type { FormEvent } from 'react';
 import { fromPromise } from 'xstate';
 import { signInMachine } from '../../../machines/signIn.ts';
-import { afterAuthRoute } from '../../app/guards.ts';
 import { useServices } from '../../app/services.tsx';
 import { TextField } from '../../components/TextField.tsx';
 import { unexpectedErrorMessage, validationMessages } from '../messages.ts';
+import { continueToApp, storeSession } from '../sessionEffects.ts';
 
 /** Sign in with email and password; continues to the remembered route or home. */
 export function SignInView() {
@@ -20,14 +20,8 @@ export function SignInView() {
     signInMachine.provide({
       actors: { signIn: fromPromise(({ input }) => api.signIn(input)) },
       actions: {
-        storeSession: (_, answer) =>
-          session.send({
-            type: 'session.signedIn',
-            access: answer.access ?? '',
-            refresh: answer.refresh ?? '',
-            isInternal: answer.isInternal ?? false,
-          }),
-        continueToApp: () => void router.navigate({ href: afterAuthRoute(redirect), replace: true }),
+        storeSession: (_, answer) => storeSession(session, answer),
+        continueToApp: () => continueToApp(router, redirect),
       },
     }),
   );

@@ -4,10 +4,10 @@ import { useActorRef, useSelector } from '@xstate/react';
 import type { FormEvent } from 'react';
 import { fromPromise } from 'xstate';
 import { unlockMachine } from '../../../machines/unlock.ts';
-import { afterAuthRoute } from '../../app/guards.ts';
 import { useServices } from '../../app/services.tsx';
 import { TextField } from '../../components/TextField.tsx';
 import { unexpectedErrorMessage, validationMessages } from '../messages.ts';
+import { continueToApp, storeSession } from '../sessionEffects.ts';
 
 /** Unlock with the 4-digit code when the session needs refreshing; returns to the remembered route. */
 export function UnlockView() {
@@ -24,14 +24,8 @@ export function UnlockView() {
         ),
       },
       actions: {
-        storeSession: (_, answer) =>
-          session.send({
-            type: 'session.signedIn',
-            access: answer.access ?? '',
-            refresh: answer.refresh ?? '',
-            isInternal: answer.isInternal ?? false,
-          }),
-        continueToApp: () => void router.navigate({ href: afterAuthRoute(redirect), replace: true }),
+        storeSession: (_, answer) => storeSession(session, answer),
+        continueToApp: () => continueToApp(router, redirect),
         requireSignIn: () => session.send({ type: 'session.signInRequired' }),
       },
     }),

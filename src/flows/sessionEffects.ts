@@ -1,0 +1,18 @@
+/** Effects shared by the flows that open a session (sign-in, unlock): store tokens, continue. */
+import type { AnyRouter } from '@tanstack/react-router';
+import type { SessionTokens } from '../../machines/session.ts';
+import { afterAuthRoute } from '../app/guards.ts';
+import type { SessionActor } from '../app/context.ts';
+
+type TokenAnswer = { access?: string; refresh?: string; isInternal?: boolean };
+
+/** The charts only call this after checking both tokens are present. */
+export function storeSession(session: SessionActor, answer: TokenAnswer): void {
+  const tokens: SessionTokens = { access: answer.access ?? '', refresh: answer.refresh ?? '', isInternal: answer.isInternal ?? false };
+  session.send({ type: 'session.signedIn', ...tokens });
+}
+
+/** Replaces the auth screen with the remembered route, or home. */
+export function continueToApp(router: AnyRouter, remembered: string | undefined): void {
+  void router.navigate({ href: afterAuthRoute(remembered), replace: true });
+}
