@@ -2,7 +2,7 @@
  * Wires the root actor system: the session actor, the API client that reports auth codes to it,
  * analytics, and the router. Shared by the browser start-up (main.tsx) and the flow tests.
  */
-import { createMemoryHistory, type RouterHistory } from '@tanstack/react-router';
+import type { RouterHistory } from '@tanstack/react-router';
 import type { $Fetch } from 'ofetch';
 import { createActor, fromPromise } from 'xstate';
 import { sessionMachine, type SessionInput } from '../../machines/session.ts';
@@ -83,7 +83,3 @@ export function createApp(options: AppOptions) {
   return { services, router, session };
 }
 
-/** For tests: a router history that starts at the given path. */
-export function memoryHistoryAt(path: string): RouterHistory {
-  return createMemoryHistory({ initialEntries: [path] });
-}

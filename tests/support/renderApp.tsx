@@ -1,11 +1,11 @@
 /** Renders the real app (router, route table, session, views) over a fake card API. */
 import { i18n } from '@lingui/core';
 import { I18nProvider } from '@lingui/react';
-import { RouterProvider } from '@tanstack/react-router';
+import { createMemoryHistory, RouterProvider } from '@tanstack/react-router';
 import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { SessionInput } from '../../machines/session.ts';
-import { createApp, memoryHistoryAt } from '../../src/app/createApp.ts';
+import { createApp } from '../../src/app/createApp.ts';
 import { ServicesProvider } from '../../src/app/services.tsx';
 import { activateLocale } from '../../src/i18n/locale.ts';
 import { createFakeCardApi } from './fakeCardApi.ts';
@@ -31,7 +31,7 @@ export async function renderApp(path: string, initial: SessionInput = signedOut)
     initial,
     embedded: false,
     guardsEnabled: true,
-    history: memoryHistoryAt(path),
+    history: createMemoryHistory({ initialEntries: [path] }),
     fetcher: cardApi.fetcher,
     analyticsTransport: {
       send: async (events) => void tracked.push(...events),
