@@ -19,6 +19,9 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir?: st
     const { drizzle } = await import('drizzle-orm/node-postgres');
     const { migrate } = await import('drizzle-orm/node-postgres/migrator');
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    // pg re-emits errors of idle connections (server restart, shutdown, network loss) on the pool;
+    // unhandled, one would crash the process. The pool replaces the lost connection on next use.
+    pool.on('error', (error) => console.warn(`PostgreSQL connection lost: ${error.message}`));
     const db = drizzle({ client: pool, schema });
     await migrate(db, { migrationsFolder });
     return { db, close: () => pool.end(), kind: 'postgres' };

@@ -6,11 +6,12 @@
  */
 import { eq, sql } from 'drizzle-orm';
 import { decodeJwt } from 'jose';
+import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { StatusCode } from '../../contract/statusCodes.ts';
 import { refreshTokens, users } from '../../server/db/schema.ts';
 import { startTestPostgres, type TestPostgres } from '../support/postgres.ts';
-import { demoUser, signIn, startTestApp, type TestApp, unlock, unlockFailures } from './helpers.ts';
+import { demoUser, getHome, signIn, startTestApp, type TestApp, unlock, unlockFailures } from './helpers.ts';
 
 describe.runIf(process.env.PG_TESTS !== '0')('on real PostgreSQL', { timeout: 60_000 }, () => {
   let postgres: TestPostgres | undefined;
@@ -82,5 +83,19 @@ describe.runIf(process.env.PG_TESTS !== '0')('on real PostgreSQL', { timeout: 60
       .from(refreshTokens)
       .where(eq(refreshTokens.familyId, String(decodeJwt(access).sid)));
     expect(family.length).toBeLessThanOrEqual(2);
+  });
+
+  it('keeps serving after PostgreSQL drops its idle connections', async () => {
+    const { access } = await signIn(t.app);
+    await Promise.all(Array.from({ length: 5 }, () => getHome(t.app, access)));
+
+    // Another session kills every other backend, the way a database restart or failover would.
+    await t.db.execute(sql`select pg_terminate_backend(pid) from pg_stat_activity
+      where datname = current_database() and pid <> pg_backend_pid()`);
+    await delay(200);
+
+    const home = await getHome(t.app, access);
+    expect(home.statusCode).toBe(200);
+    expect(home.json().statusCode).toBe(StatusCode.SUCCESS);
   });
 });
