@@ -86,7 +86,34 @@ export type UserAnswer = StatusAnswer & { user: User };
 export type AnalyticsEvent = {
   name: string;
   at: string;
+  /** Analytics session: a new one starts after 300000 ms without events (spec §7). */
+  sessionId: string;
   properties: Record<string, unknown>;
 };
 
-export type AnalyticsBatch = { events: AnalyticsEvent[] };
+/** Scalar user properties (experiment exposures and the like) apply to every event of the batch. */
+export type UserProperties = Record<string, string | number | boolean>;
+
+export type AnalyticsBatch = { events: AnalyticsEvent[]; userProperties?: UserProperties };
+
+/** Spec §6 experiment flags. */
+export type ExperimentFlags = {
+  virtualCards: boolean;
+  directDeposit: boolean;
+  cashLoadMap: boolean;
+  showNewDebitDetails: boolean;
+};
+
+/** GET /experiments?isInternal=true|false: 200 with flags, or 404 `{statusCode: 3}` when none exists. */
+export type ExperimentsAnswer = StatusAnswer & { flags: ExperimentFlags };
+
+export type ErrorReport = {
+  level: 'warning' | 'error';
+  message: string;
+  at: string;
+  /** Scrubbed on the client: never tokens, SSNs or full card numbers. */
+  context: Record<string, string | number | boolean | null>;
+};
+
+/** POST /error-reports (sandbox mode; a real vendor's adapter replaces it in production). */
+export type ErrorReportBatch = { reports: ErrorReport[] };

@@ -13,8 +13,20 @@ export type ServerConfig = {
   /** Seconds a refresh-token family lives at most, however often it rotates. */
   refreshTokenTtl: number;
   tokenSecret: Uint8Array;
-  /** Origins allowed to frame the app (companion benefits app hosts). */
+  /** Companion benefits app hosts: may frame the app and speak the host protocol. */
   companionOrigins: string[];
+  /** Local development ports of the companion app (sandbox only by default); treated like companion hosts. */
+  devOrigins: string[];
+  /** The card processor's secure hosts (hosted PIN page) and the account-linking provider's hosts. */
+  processorOrigins: string[];
+  accountLinkingOrigins: string[];
+  /** Parents that frame the app without making it "embedded": CMS preview and test runners. */
+  cmsPreviewOrigins: string[];
+  testRunnerOrigins: string[];
+  /** Verifies the companion app's access tokens at POST /providers/sign-in (HS256 shared key). */
+  companionTokenSecret: Uint8Array;
+  /** Port of the sandbox companion host page (a separate origin from the app). */
+  companionPort: number;
   /** Built web app to serve; absent in API-only tests. */
   webRoot: string | undefined;
   logLevel: string;
@@ -22,8 +34,18 @@ export type ServerConfig = {
   trustProxy: boolean;
 };
 
-/** Fixed sandbox signing key: only ever used when SANDBOX is on and TOKEN_SECRET is unset. */
+/** Fixed sandbox signing keys: only ever used when SANDBOX is on and the real ones are unset. */
 const sandboxTokenSecret = 'sandbox-only-token-secret-never-use-in-production-0001';
+const sandboxCompanionTokenSecret = 'sandbox-only-companion-token-secret-not-for-production';
+
+/** A comma-separated list of exact origins (scheme://host[:port]); sandbox values apply when unset. */
+function originList(value: string | undefined, sandboxDefault: string, sandbox: boolean): string[] {
+  return (value ?? (sandbox ? sandboxDefault : ''))
+    .split(',')
+    .map((origin) => origin.trim())
+    .filter(Boolean)
+    .map((origin) => new URL(origin).origin);
+}
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const sandbox = env.SANDBOX ? env.SANDBOX === 'true' : env.NODE_ENV !== 'production';
@@ -31,6 +53,11 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   if (!secret || secret.length < 32) {
     throw new Error('TOKEN_SECRET (at least 32 characters) is required outside sandbox mode.');
   }
+  const companionSecret = env.COMPANION_TOKEN_SECRET ?? (sandbox ? sandboxCompanionTokenSecret : undefined);
+  if (!companionSecret || companionSecret.length < 32) {
+    throw new Error('COMPANION_TOKEN_SECRET (at least 32 characters) is required outside sandbox mode.');
+  }
+  const companionPort = Number(env.COMPANION_PORT ?? 8090);
   return {
     port: Number(env.PORT ?? 8080),
     host: env.HOST ?? '0.0.0.0',
@@ -40,10 +67,14 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     accessTokenTtl: Number(env.ACCESS_TOKEN_TTL ?? 900),
     refreshTokenTtl: Number(env.REFRESH_TOKEN_TTL ?? 60 * 60 * 24 * 30),
     tokenSecret: new TextEncoder().encode(secret),
-    companionOrigins: (env.COMPANION_ORIGINS ?? 'http://localhost:8090')
-      .split(',')
-      .map((origin) => origin.trim())
-      .filter(Boolean),
+    companionOrigins: originList(env.COMPANION_ORIGINS, `http://localhost:${companionPort}`, sandbox),
+    devOrigins: originList(env.DEV_ORIGINS, 'http://localhost:5173', sandbox),
+    processorOrigins: originList(env.PROCESSOR_ORIGINS, 'http://localhost:8091', sandbox),
+    accountLinkingOrigins: originList(env.ACCOUNT_LINKING_ORIGINS, 'http://localhost:8092', sandbox),
+    cmsPreviewOrigins: originList(env.CMS_PREVIEW_ORIGINS, '', sandbox),
+    testRunnerOrigins: originList(env.TEST_RUNNER_ORIGINS, '', sandbox),
+    companionTokenSecret: new TextEncoder().encode(companionSecret),
+    companionPort,
     webRoot: env.WEB_ROOT === '' ? undefined : path.resolve(env.WEB_ROOT ?? 'dist'),
     logLevel: env.LOG_LEVEL ?? 'info',
     trustProxy: env.TRUST_PROXY === 'true',

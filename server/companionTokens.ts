@@ -1,0 +1,45 @@
+/**
+ * The companion benefits app's access tokens, as the card API sees them at POST /providers/sign-in:
+ * HS256 JWTs signed with the shared COMPANION_TOKEN_SECRET, issuer and audience pinned, `sub` is the
+ * parent-app user's uuid. The sandbox companion host issues them with the same module.
+ */
+import { errors, jwtVerify, SignJWT } from 'jose';
+
+export const companionTokenIssuer = 'companion-benefits-app';
+export const companionTokenAudience = 'providers-card-api';
+const algorithm = 'HS256';
+
+export type CompanionClaims = { uuid: string; email: string | null };
+export type CompanionTokenCheck = { ok: true; claims: CompanionClaims } | { ok: false; reason: 'expired' | 'invalid' };
+
+export async function verifyCompanionToken(token: string, secret: Uint8Array): Promise<CompanionTokenCheck> {
+  try {
+    const { payload } = await jwtVerify(token, secret, {
+      algorithms: [algorithm],
+      issuer: companionTokenIssuer,
+      audience: companionTokenAudience,
+      requiredClaims: ['sub', 'exp'],
+    });
+    const email = typeof payload.email === 'string' ? payload.email : null;
+    return { ok: true, claims: { uuid: String(payload.sub), email } };
+  } catch (error) {
+    return { ok: false, reason: error instanceof errors.JWTExpired ? 'expired' : 'invalid' };
+  }
+}
+
+/** Sandbox only: what the companion app's own auth server would issue. */
+export async function issueCompanionToken(
+  claims: CompanionClaims,
+  secret: Uint8Array,
+  ttlSeconds = 600,
+): Promise<string> {
+  return new SignJWT(claims.email ? { email: claims.email } : {})
+    .setProtectedHeader({ alg: algorithm })
+    .setJti(crypto.randomUUID())
+    .setSubject(claims.uuid)
+    .setIssuer(companionTokenIssuer)
+    .setAudience(companionTokenAudience)
+    .setIssuedAt()
+    .setExpirationTime(Math.floor(Date.now() / 1000) + ttlSeconds)
+    .sign(secret);
+}
