@@ -6,6 +6,8 @@
 import { ofetch } from 'ofetch';
 import type {
   Credentials,
+  ExperimentFlags,
+  ExperimentsAnswer,
   HomeAnswer,
   RefreshTokensAnswer,
   SignInAnswer,
@@ -30,6 +32,8 @@ export type ApiHooks = {
   onSignInRequired: () => void;
   /** No statusCode in the answer (network failure, timeout, proxy page, server crash). */
   onNoStatusCode: (details: { path: string; httpStatus: number | null; suppressErrorModal: boolean }) => void;
+  /** An answer with statusCode UNEXPECTED_ERROR (5): reported as a warning (spec §8). */
+  onUnexpectedError: (details: { path: string }) => void;
 };
 
 /** The call got no usable answer; the user has already been told through the error modal. */
@@ -91,6 +95,7 @@ export function createApi(hooks: ApiHooks, fetcher = ofetch) {
       hooks.onNoStatusCode({ path, httpStatus, suppressErrorModal });
       throw new ApiUnavailableError(path);
     }
+    if (data.statusCode === StatusCode.UNEXPECTED_ERROR) hooks.onUnexpectedError({ path });
     if (!options.authCodesAreResults) {
       if (data.statusCode === StatusCode.REFRESH_REQUIRED) {
         hooks.onRefreshRequired();
@@ -128,6 +133,16 @@ export function createApi(hooks: ApiHooks, fetcher = ofetch) {
         authCodesAreResults: true,
       }),
     getHome: () => succeeded(call<HomeAnswer>('/home')),
+    /** The experiment config for this user; null when none exists (404). Failures only get reported. */
+    getExperiments: async (isInternal: boolean): Promise<ExperimentFlags | null> => {
+      const answer = await call<ExperimentsAnswer>(`/experiments?isInternal=${isInternal}`, {
+        token: null,
+        suppressErrorModal: true,
+        authCodesAreResults: true,
+      });
+      if (answer.statusCode === StatusCode.NOT_ALLOWED) return null;
+      return (await succeeded(Promise.resolve(answer))).flags;
+    },
     getUser: (options: { suppressErrorModal?: boolean } = {}) => succeeded(call<UserAnswer>('/user', options)),
   };
 }

@@ -1,21 +1,36 @@
 /**
- * Analytics: events are queued and sent in batches to the card API, which stores them.
- * A vendor adapter can replace `send` without touching callers.
+ * Analytics (spec §2 route visits, §4 registration result, §7 experiment exposures and session
+ * timeout, §8 answers without a statusCode): events are queued and sent in batches to the card API,
+ * which stores them. A vendor adapter replaces the transport without touching callers.
  */
-import type { AnalyticsEvent } from '../../contract/api.ts';
+import type { AnalyticsBatch, AnalyticsEvent, UserProperties } from '../../contract/api.ts';
 
 export const maxBatchSize = 50;
 export const flushDelayMs = 2000;
+/** An analytics session ends after this long without events (spec §7). */
+export const sessionTimeoutMs = 300_000;
 
 export type AnalyticsTransport = {
-  send: (events: AnalyticsEvent[]) => Promise<void>;
+  send: (batch: AnalyticsBatch) => Promise<void>;
   /** Best-effort delivery when the page is going away. */
-  beacon: (events: AnalyticsEvent[]) => void;
+  beacon: (batch: AnalyticsBatch) => void;
 };
 
 export function createAnalytics(transport: AnalyticsTransport, now = () => new Date()) {
   let queue: AnalyticsEvent[] = [];
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let userProperties: UserProperties = {};
+  let session = { id: crypto.randomUUID(), lastEventAt: now().getTime() };
+
+  function sessionId(at: number): string {
+    if (at - session.lastEventAt > sessionTimeoutMs) session = { id: crypto.randomUUID(), lastEventAt: at };
+    session.lastEventAt = at;
+    return session.id;
+  }
+
+  function batchOf(events: AnalyticsEvent[]): AnalyticsBatch {
+    return Object.keys(userProperties).length > 0 ? { events, userProperties } : { events };
+  }
 
   function take(): AnalyticsEvent[] {
     const batch = queue.slice(0, maxBatchSize);
@@ -29,7 +44,7 @@ export function createAnalytics(transport: AnalyticsTransport, now = () => new D
     while (queue.length > 0) {
       const batch = take();
       try {
-        await transport.send(batch);
+        await transport.send(batchOf(batch));
       } catch {
         // Analytics never gets in a cardholder's way: a failed batch is dropped.
       }
@@ -37,7 +52,8 @@ export function createAnalytics(transport: AnalyticsTransport, now = () => new D
   }
 
   function track(name: string, properties: Record<string, unknown> = {}): void {
-    queue.push({ name, at: now().toISOString(), properties });
+    const at = now();
+    queue.push({ name, at: at.toISOString(), sessionId: sessionId(at.getTime()), properties });
     if (queue.length >= maxBatchSize) void flush();
     else timer ??= setTimeout(() => void flush(), flushDelayMs);
   }
@@ -45,10 +61,15 @@ export function createAnalytics(transport: AnalyticsTransport, now = () => new D
   function flushOnExit(): void {
     clearTimeout(timer);
     timer = undefined;
-    while (queue.length > 0) transport.beacon(take());
+    while (queue.length > 0) transport.beacon(batchOf(take()));
   }
 
-  return { track, flush, flushOnExit };
+  /** Properties of the user that travel with every later batch (experiment exposures). */
+  function setUserProperties(properties: UserProperties): void {
+    userProperties = { ...userProperties, ...properties };
+  }
+
+  return { track, flush, flushOnExit, setUserProperties };
 }
 
 export type Analytics = ReturnType<typeof createAnalytics>;
@@ -57,16 +78,16 @@ export type Analytics = ReturnType<typeof createAnalytics>;
 export function cardApiAnalyticsTransport(headers: () => Record<string, string>): AnalyticsTransport {
   const url = '/api/v1/analytics/events';
   return {
-    send: async (events) => {
+    send: async (batch) => {
       await fetch(url, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', ...headers() },
-        body: JSON.stringify({ events }),
+        body: JSON.stringify(batch),
         keepalive: true,
       });
     },
-    beacon: (events) => {
-      navigator.sendBeacon?.(url, new Blob([JSON.stringify({ events })], { type: 'application/json' }));
+    beacon: (batch) => {
+      navigator.sendBeacon?.(url, new Blob([JSON.stringify(batch)], { type: 'application/json' }));
     },
   };
 }

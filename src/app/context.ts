@@ -1,26 +1,26 @@
 /** What every route and view can reach: the root actors, the API client and configuration. */
 import type { ActorRefFrom } from 'xstate';
+import type { experimentsMachine } from '../../machines/experiments.ts';
 import type { sessionMachine } from '../../machines/session.ts';
 import type { Api } from '../api/client.ts';
+import type { Host } from '../host/host.ts';
 import type { Analytics } from './analytics.ts';
+import type { ErrorReporter } from './errorReporting.ts';
 
 export type SessionActor = ActorRefFrom<typeof sessionMachine>;
-
-export type ExperimentFlags = {
-  virtualCards: boolean;
-  directDeposit: boolean;
-  cashLoadMap: boolean;
-  showNewDebitDetails: boolean;
-};
+export type ExperimentsActor = ActorRefFrom<typeof experimentsMachine>;
 
 export type AppContext = {
   session: SessionActor;
   api: Api;
   analytics: Analytics;
+  errors: ErrorReporter;
+  /** The companion app when embedded, the browser when standalone. */
+  host: Host;
   guardsEnabled: boolean;
   embedded: boolean;
   /** Where the user was before the navigation under way (for guards that depend on it). */
   previousPathname: () => string | undefined;
-  /** Experiment config arrives with embedded mode; until then every flag is off. */
-  experiments: () => ExperimentFlags;
+  /** Experiment flags (spec §6); every flag is off until and unless the config says otherwise. */
+  experiments: ExperimentsActor;
 };

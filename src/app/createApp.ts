@@ -5,10 +5,14 @@
 import type { RouterHistory } from '@tanstack/react-router';
 import type { $Fetch } from 'ofetch';
 import { createActor, fromPromise } from 'xstate';
+import type { ExperimentFlags } from '../../contract/api.ts';
+import { experimentsMachine } from '../../machines/experiments.ts';
 import { sessionMachine, type SessionInput } from '../../machines/session.ts';
 import { createApi } from '../api/client.ts';
+import type { Host } from '../host/host.ts';
 import { createAnalytics, type AnalyticsTransport } from './analytics.ts';
 import type { AppContext } from './context.ts';
+import type { ErrorReporter } from './errorReporting.ts';
 import { safeRedirect } from './guards.ts';
 import { createAppRouter, type AppRouter } from './router.tsx';
 
@@ -17,6 +21,8 @@ export type AppOptions = {
   embedded: boolean;
   guardsEnabled: boolean;
   analyticsTransport: AnalyticsTransport;
+  errors: ErrorReporter;
+  host: Host;
   history?: RouterHistory;
   fetcher?: $Fetch;
 };
@@ -57,29 +63,56 @@ export function createApp(options: AppOptions) {
         analytics.track('api.noStatusCode', { path, httpStatus });
         if (!suppressErrorModal) session.send({ type: 'errorModal.open' });
       },
+      onUnexpectedError: ({ path }) => options.errors.warning('UNEXPECTED_ERROR from the card API', { path }),
     },
     options.fetcher,
+  );
+
+  const experiments = createActor(
+    experimentsMachine.provide({
+      actions: {
+        exposeFlags: (_, flags) => analytics.setUserProperties(exposures(flags)),
+        reportFailure: (_, error) =>
+          options.errors.error('Experiment config failed to load', { reason: error instanceof Error ? error.message : 'unknown' }),
+      },
+      actors: { fetchExperiments: fromPromise(({ input }) => api.getExperiments(input.isInternal)) },
+    }),
+    { input: { isInternal: options.initial.isInternal } },
   );
 
   const services: AppContext = {
     session,
     api,
     analytics,
+    errors: options.errors,
+    host: options.host,
     guardsEnabled: options.guardsEnabled,
     embedded: options.embedded,
     previousPathname: () => router?.state.resolvedLocation?.pathname,
-    experiments: () => ({ virtualCards: false, directDeposit: false, cashLoadMap: false, showNewDebitDetails: false }),
+    experiments,
   };
   router = createAppRouter(services, options.history);
 
   // Guards read the session snapshot, so they run again whenever the auth state changes.
   let lastAuth = session.getSnapshot().value.auth;
+  let lastInternal = options.initial.isInternal;
   session.subscribe((snapshot) => {
     if (snapshot.value.auth !== lastAuth) void router?.invalidate();
     lastAuth = snapshot.value.auth;
+    // Internal users may see other experiments: fetch the config again when that changes.
+    if (snapshot.context.isInternal !== lastInternal) {
+      lastInternal = snapshot.context.isInternal;
+      experiments.send({ type: 'session.internalChanged', isInternal: lastInternal });
+    }
   });
+  experiments.start();
   session.start();
 
   return { services, router, session };
+}
+
+/** Experiment exposures as analytics user properties (spec §7). */
+function exposures(flags: ExperimentFlags): Record<string, boolean> {
+  return Object.fromEntries(Object.entries(flags).map(([flag, on]) => [`experiment.${flag}`, on]));
 }
 

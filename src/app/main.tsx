@@ -1,32 +1,59 @@
 /**
- * Browser start-up: restore core state, create the app, persist every change, follow the locale,
- * render. The loader overlay in index.html goes after the first navigation.
+ * Browser start-up: read the server's config, find out whether the companion app embeds us, restore
+ * core state (from the host when embedded, else localStorage), create the app, persist every change,
+ * follow the locale, render. The loader overlay in index.html goes after the first navigation.
  */
 import { i18n } from '@lingui/core';
 import { I18nProvider } from '@lingui/react';
 import { RouterProvider } from '@tanstack/react-router';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { framingOf, isEmbedded } from '../host/detection.ts';
+import { standaloneHost } from '../host/host.ts';
 import { activateLocale, detectLocale } from '../i18n/locale.ts';
 import { cardApiAnalyticsTransport } from './analytics.ts';
+import { readAppConfig } from './appConfig.ts';
 import { createApp } from './createApp.ts';
-import { createStateSaver, restoreState, storageKey } from './persistence.ts';
+import { cardApiErrorTransport, consoleTransport, createErrorReporter } from './errorReporting.ts';
+import { createStateSaver, localStorageWriter, restoreState, storageKey } from './persistence.ts';
 import { ServicesProvider } from './services.tsx';
 import '../styles.css';
 
-/** Embedded in the companion app's iframe; the host protocol arrives with the embedded-mode issue. */
-const embedded = window.parent !== window;
+const config = readAppConfig(document);
+const framing = framingOf(window);
+const embedded = isEmbedded(framing, config);
 
-const initial = restoreState(embedded ? null : localStorage.getItem(storageKey), detectLocale());
+let deviceHeaders = (): Record<string, string> => ({});
+const errors = createErrorReporter(
+  config.sandbox ? [consoleTransport, cardApiErrorTransport(() => deviceHeaders())] : [consoleTransport],
+);
+
+// Embedded, the host keeps state and answers for the device; its code loads only then.
+const start = embedded
+  ? await (await import('../host/startEmbedded.ts')).startEmbedded(window, {
+      config,
+      parentOrigin: framing.parentOrigin,
+      defaultLocale: detectLocale(),
+      errors,
+    })
+  : {
+      initial: restoreState(localStorage.getItem(storageKey), detectLocale()),
+      host: standaloneHost(window),
+      saveState: localStorageWriter(localStorage),
+    };
+
 const { services, router, session } = createApp({
-  initial,
+  initial: start.initial,
   embedded,
+  host: start.host,
+  errors,
   guardsEnabled: import.meta.env.VITE_GUARDS !== 'off',
-  analyticsTransport: cardApiAnalyticsTransport(() => {
-    const { fingerprint, deviceUUID } = session.getSnapshot().context;
-    return { Fingerprint: fingerprint, 'Device-UUID': deviceUUID };
-  }),
+  analyticsTransport: cardApiAnalyticsTransport(() => deviceHeaders()),
 });
+deviceHeaders = () => {
+  const { fingerprint, deviceUUID } = session.getSnapshot().context;
+  return { Fingerprint: fingerprint, 'Device-UUID': deviceUUID };
+};
 addEventListener('pagehide', () => services.analytics.flushOnExit());
 // A page restored from the back-forward cache shows its old screen (maybe a balance after sign-out):
 // start again from the stored state instead.
@@ -34,7 +61,7 @@ addEventListener('pageshow', (event) => {
   if (event.persisted) location.reload();
 });
 
-const saveState = createStateSaver(localStorage, { embedded });
+const saveState = createStateSaver(start.saveState, { embedded });
 session.subscribe((snapshot) => {
   saveState(snapshot.context);
   void activateLocale(snapshot.context.locale);

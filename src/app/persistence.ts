@@ -1,7 +1,8 @@
 /**
  * Core state persistence (spec §4): restored at start, saved after every change (debounced at
- * 0 ms). Transient fields (modals, snackbar, auth reason) are never saved. When embedded, nothing
- * goes to localStorage: the host keeps state, and tokens never leave the app.
+ * 0 ms). Transient fields (modals, snackbar, auth reason) are never saved. Standalone, state goes to
+ * localStorage; embedded, it goes to the host (state.save) without the tokens, which never leave
+ * the app, and nothing is written to localStorage.
  */
 import type { Locale, SessionContext, SessionInput } from '../../machines/session.ts';
 
@@ -13,11 +14,11 @@ export type PersistedState = SessionInput & { schemaVersion: typeof schemaVersio
 /** Migrations from older schema versions to the current one; an unknown version is discarded. */
 const migrations: Record<number, (old: Record<string, unknown>) => Record<string, unknown>> = {};
 
-export function persistedStateOf(context: SessionContext): PersistedState {
+export function persistedStateOf(context: SessionContext, options: { embedded: boolean } = { embedded: false }): PersistedState {
   return {
     schemaVersion,
-    accessToken: context.accessToken,
-    refreshToken: context.refreshToken,
+    accessToken: options.embedded ? null : context.accessToken,
+    refreshToken: options.embedded ? null : context.refreshToken,
     fingerprint: context.fingerprint,
     deviceUUID: context.deviceUUID,
     isInternal: context.isInternal,
@@ -70,17 +71,22 @@ export function restoreState(saved: string | null, defaultLocale: Locale): Sessi
   };
 }
 
+/** Standalone: the browser's localStorage. */
+export const localStorageWriter =
+  (storage: Pick<Storage, 'setItem'>) =>
+  (state: PersistedState): void =>
+    storage.setItem(storageKey, JSON.stringify(state));
+
 /** Saves after the current task ends, so a burst of changes is written once. */
-export function createStateSaver(storage: Pick<Storage, 'setItem'>, options: { embedded: boolean }) {
+export function createStateSaver(write: (state: PersistedState) => void, options: { embedded: boolean }) {
   let pending: ReturnType<typeof setTimeout> | undefined;
   let latest: SessionContext | undefined;
   return (context: SessionContext) => {
-    if (options.embedded) return;
     latest = context;
     if (pending !== undefined) return;
     pending = setTimeout(() => {
       pending = undefined;
-      if (latest) storage.setItem(storageKey, JSON.stringify(persistedStateOf(latest)));
+      if (latest) write(persistedStateOf(latest, options));
     }, 0);
   };
 }

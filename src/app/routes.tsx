@@ -11,6 +11,8 @@ import {
   type AnyRoute,
 } from '@tanstack/react-router';
 import { AppShell } from '../components/AppShell.tsx';
+import { waitFor } from 'xstate';
+import type { ExperimentFlags } from '../../contract/api.ts';
 import type { AppContext } from './context.ts';
 import { accessTokenGuard, refreshTokenGuard, registrationGuard, safeRedirect } from './guards.ts';
 
@@ -21,6 +23,12 @@ type GuardArgs = { context: AppContext; location: { href: string } };
 
 /** Screens from which activation may open without checking for a pending card again. */
 const activationEntryPaths = new Set(['/home', '/home1', '/home2', '/manage-cards']);
+
+/** Routes that depend on an experiment wait for the config (it is fetched at start). */
+async function experimentFlags(context: AppContext): Promise<ExperimentFlags> {
+  const settled = await waitFor(context.experiments, (snapshot) => snapshot.hasTag('settled'), { timeout: Infinity });
+  return settled.context.flags;
+}
 
 function tokensOf(context: AppContext) {
   const { accessToken, refreshToken } = context.session.getSnapshot().context;
@@ -76,12 +84,14 @@ const unlockRoute = createRoute({
 const homeRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/home',
-  beforeLoad: (args) => {
-    if (args.context.experiments().showNewDebitDetails) throw redirect({ to: '/home2', replace: true });
+  beforeLoad: async (args) => {
+    if ((await experimentFlags(args.context)).showNewDebitDetails) throw redirect({ to: '/home2', replace: true });
     needsAccessToken(args);
   },
   component: homeView,
 });
+
+const home2Route = createRoute({ getParentRoute: () => rootRoute, path: '/home2', beforeLoad: needsAccessToken, component: homeView });
 
 const home1Route = createRoute({ getParentRoute: () => rootRoute, path: '/home1', beforeLoad: needsAccessToken, component: homeView });
 
@@ -174,14 +184,13 @@ const debuggerRoute = createRoute({
 });
 
 const manageCardRoute = page('/manage-card', {
-  beforeLoad: (args: GuardArgs) => {
-    if (args.context.experiments().virtualCards) throw redirect({ to: '/manage-cards', replace: true });
+  beforeLoad: async (args: GuardArgs) => {
+    if ((await experimentFlags(args.context)).virtualCards) throw redirect({ to: '/manage-cards', replace: true });
     needsAccessToken(args);
   },
 });
 
 const accessTokenPages = [
-  '/home2',
   '/manage-cards',
   '/manage-account',
   '/reset-pin/{-$step}',
@@ -215,6 +224,7 @@ export const routeTree = rootRoute.addChildren([
   unlockRoute,
   homeRoute,
   home1Route,
+  home2Route,
   registerRoute,
   activateRoute,
   orderCardRoute,

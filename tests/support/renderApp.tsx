@@ -4,7 +4,11 @@ import { I18nProvider } from '@lingui/react';
 import { createMemoryHistory, RouterProvider } from '@tanstack/react-router';
 import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { vi } from 'vitest';
+import type { ExperimentFlags } from '../../contract/api.ts';
 import type { SessionInput } from '../../machines/session.ts';
+import type { ErrorReport } from '../../contract/api.ts';
+import type { Host } from '../../src/host/host.ts';
 import { createApp } from '../../src/app/createApp.ts';
 import { ServicesProvider } from '../../src/app/services.tsx';
 import { activateLocale } from '../../src/i18n/locale.ts';
@@ -23,21 +27,59 @@ export const signedOut: SessionInput = {
 export const locked: SessionInput = { ...signedOut, refreshToken: 'refresh-1' };
 export const active: SessionInput = { ...locked, accessToken: 'access-1' };
 
-export async function renderApp(path: string, initial: SessionInput = signedOut) {
+/** A host that records what the app asks of it (a standalone browser, unless `embedded`). */
+export function recordingHost(overrides: Partial<Host> = {}) {
+  const asked: { openUrl: string[]; copyText: string[]; returnToHostRoute: string[] } = {
+    openUrl: [],
+    copyText: [],
+    returnToHostRoute: [],
+  };
+  const host: Host = {
+    embedded: false,
+    openUrl: (url) => void asked.openUrl.push(url),
+    copyText: async (text) => void asked.copyText.push(text),
+    returnToHostRoute: null,
+    eligibleBenefits: [],
+    actor: null,
+    sendSitevars: () => {},
+    ...overrides,
+  };
+  return { host, asked };
+}
+
+export type RenderOptions = {
+  /** What GET /experiments answers at start: flags, null for 404 (the default), or 'pending' to answer in the test. */
+  experiments?: ExperimentFlags | null | 'pending';
+  host?: Host;
+};
+
+export async function renderApp(path: string, initial: SessionInput = signedOut, options: RenderOptions = {}) {
   await activateLocale(initial.locale);
   const cardApi = createFakeCardApi();
   const tracked: { name: string; properties: Record<string, unknown> }[] = [];
+  const reports: Pick<ErrorReport, 'level' | 'message'>[] = [];
   const app = createApp({
     initial,
-    embedded: false,
+    embedded: options.host?.embedded ?? false,
+    host: options.host ?? recordingHost().host,
+    errors: {
+      warning: (message) => void reports.push({ level: 'warning', message }),
+      error: (message) => void reports.push({ level: 'error', message }),
+    },
     guardsEnabled: true,
     history: createMemoryHistory({ initialEntries: [path] }),
     fetcher: cardApi.fetcher,
     analyticsTransport: {
-      send: async (events) => void tracked.push(...events),
+      send: async (batch) => void tracked.push(...batch.events),
       beacon: () => {},
     },
   });
+  const experiments = options.experiments === undefined ? null : options.experiments;
+  if (experiments !== 'pending') {
+    await vi.waitFor(() => cardApi.isWaiting('/api/v1/experiments') || Promise.reject(new Error('no experiments call')));
+    if (experiments) cardApi.answer('/api/v1/experiments', { statusCode: 0, flags: experiments });
+    else cardApi.answer('/api/v1/experiments', { statusCode: 3 }, 404);
+  }
   const user = userEvent.setup();
   await act(async () => {
     render(
@@ -49,5 +91,5 @@ export async function renderApp(path: string, initial: SessionInput = signedOut)
     );
   });
   await screen.findByRole('main');
-  return { ...app, cardApi, user, tracked };
+  return { ...app, cardApi, user, tracked, reports };
 }

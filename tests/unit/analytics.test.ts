@@ -1,17 +1,18 @@
 /** Analytics batching: when events are sent, in what batches, and that failures stay invisible. */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { AnalyticsEvent } from '../../contract/api.ts';
-import { createAnalytics, flushDelayMs, maxBatchSize } from '../../src/app/analytics.ts';
+import type { AnalyticsBatch } from '../../contract/api.ts';
+import { createAnalytics, flushDelayMs, maxBatchSize, sessionTimeoutMs } from '../../src/app/analytics.ts';
 
 const at = '2026-11-20T15:00:00.000Z';
 
-function setup(send: (events: AnalyticsEvent[]) => Promise<void> = async () => {}) {
-  const transport = { send: vi.fn(send), beacon: vi.fn((_events: AnalyticsEvent[]) => {}) };
-  const analytics = createAnalytics(transport, () => new Date(at));
+function setup(send: (batch: AnalyticsBatch) => Promise<void> = async () => {}, now = () => new Date(at)) {
+  const transport = { send: vi.fn(send), beacon: vi.fn((_batch: AnalyticsBatch) => {}) };
+  const analytics = createAnalytics(transport, now);
   return { transport, analytics };
 }
 
-const names = (events: AnalyticsEvent[] | undefined) => (events ?? []).map((event) => event.name);
+const names = (batch: AnalyticsBatch | undefined) => (batch?.events ?? []).map((event) => event.name);
+const sessionId = expect.any(String) as string;
 
 describe('analytics', () => {
   beforeEach(() => void vi.useFakeTimers());
@@ -34,11 +35,13 @@ describe('analytics', () => {
     // The delay counts from the first queued event; later events do not postpone it.
     await vi.advanceTimersByTimeAsync(1);
     expect(transport.send).toHaveBeenCalledTimes(1);
-    expect(transport.send.mock.calls[0]![0]).toEqual([
-      { name: 'home.viewed', at, properties: {} },
-      { name: 'card.frozen', at, properties: { cardId: 'c1' } },
-      { name: 'signOut', at, properties: {} },
-    ]);
+    expect(transport.send.mock.calls[0]![0]).toEqual({
+      events: [
+        { name: 'home.viewed', at, sessionId, properties: {} },
+        { name: 'card.frozen', at, sessionId, properties: { cardId: 'c1' } },
+        { name: 'signOut', at, sessionId, properties: {} },
+      ],
+    });
 
     await vi.advanceTimersByTimeAsync(flushDelayMs * 3);
     expect(transport.send).toHaveBeenCalledTimes(1);
@@ -81,7 +84,7 @@ describe('analytics', () => {
     const { transport, analytics } = setup();
     for (let i = 1; i <= 120; i++) analytics.track(`e${i}`);
     await vi.advanceTimersByTimeAsync(flushDelayMs);
-    const batches = transport.send.mock.calls.map(([events]) => names(events));
+    const batches = transport.send.mock.calls.map(([batch]) => names(batch));
     expect(batches.map((batch) => batch.length)).toEqual([50, 50, 20]);
     expect(batches.flat()).toEqual(Array.from({ length: 120 }, (_, i) => `e${i + 1}`));
   });
@@ -148,11 +151,13 @@ describe('analytics', () => {
 
     analytics.flushOnExit();
     expect(transport.beacon).toHaveBeenCalledTimes(1);
-    expect(transport.beacon.mock.calls[0]![0]).toEqual([
-      { name: 'a', at, properties: {} },
-      { name: 'b', at, properties: { step: 2 } },
-      { name: 'c', at, properties: {} },
-    ]);
+    expect(transport.beacon.mock.calls[0]![0]).toEqual({
+      events: [
+        { name: 'a', at, sessionId, properties: {} },
+        { name: 'b', at, sessionId, properties: { step: 2 } },
+        { name: 'c', at, sessionId, properties: {} },
+      ],
+    });
     expect(vi.getTimerCount()).toBe(0);
 
     await vi.advanceTimersByTimeAsync(flushDelayMs * 2);
@@ -176,5 +181,37 @@ describe('analytics', () => {
     await vi.advanceTimersByTimeAsync(flushDelayMs);
     expect(transport.send).toHaveBeenCalledTimes(1);
     expect(names(transport.send.mock.calls[0]![0])).toEqual(['b']);
+  });
+
+  it('keeps one session while events keep coming, and starts a new one after 300000 ms of quiet', async () => {
+    expect(sessionTimeoutMs).toBe(300_000);
+    const { transport, analytics } = setup(async () => {}, () => new Date());
+    analytics.track('a');
+    await vi.advanceTimersByTimeAsync(sessionTimeoutMs);
+    analytics.track('b'); // exactly at the timeout: still the same session
+    await vi.advanceTimersByTimeAsync(sessionTimeoutMs + 1);
+    analytics.track('c');
+    await analytics.flush();
+
+    const sessions = transport.send.mock.calls.flatMap(([batch]) => batch.events.map((event) => event.sessionId));
+    expect(sessions).toHaveLength(3);
+    expect(sessions[0]).toBe(sessions[1]);
+    expect(sessions[2]).not.toBe(sessions[1]);
+  });
+
+  it('sends user properties (experiment exposures) with every batch after they are set', async () => {
+    const { transport, analytics } = setup();
+    analytics.track('before');
+    await analytics.flush();
+    analytics.setUserProperties({ 'experiment.virtualCards': true });
+    analytics.setUserProperties({ 'experiment.showNewDebitDetails': false });
+    analytics.track('after');
+    await analytics.flush();
+
+    expect(transport.send.mock.calls[0]![0].userProperties).toBeUndefined();
+    expect(transport.send.mock.calls[1]![0].userProperties).toEqual({
+      'experiment.virtualCards': true,
+      'experiment.showNewDebitDetails': false,
+    });
   });
 });

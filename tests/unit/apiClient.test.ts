@@ -22,6 +22,7 @@ function setup(session: Partial<ApiSession> = {}, fetcher?: ReturnType<typeof cr
     onRefreshRequired: vi.fn(),
     onSignInRequired: vi.fn(),
     onNoStatusCode: vi.fn(),
+    onUnexpectedError: vi.fn(),
   };
   const api = createApi(hooks, fetcher ?? cardApi.fetcher);
   return { cardApi, current, hooks, api };

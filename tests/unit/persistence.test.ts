@@ -1,7 +1,14 @@
 /** Core state persistence: what is saved, how saved state is read back, and when it is written. */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { SessionContext, SessionInput } from '../../machines/session.ts';
-import { createStateSaver, persistedStateOf, restoreState, schemaVersion, storageKey } from '../../src/app/persistence.ts';
+import {
+  createStateSaver,
+  localStorageWriter,
+  persistedStateOf,
+  restoreState,
+  schemaVersion,
+  storageKey,
+} from '../../src/app/persistence.ts';
 
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -150,7 +157,7 @@ describe('createStateSaver', () => {
 
   it('writes a burst of changes once, after the current task, with the latest state', () => {
     const storage = { setItem: vi.fn() };
-    const save = createStateSaver(storage, { embedded: false });
+    const save = createStateSaver(localStorageWriter(storage), { embedded: false });
     save({ ...context, accessToken: 'a1' });
     save({ ...context, accessToken: 'a2' });
     save({ ...context, accessToken: 'a3', locale: 'en' });
@@ -170,7 +177,7 @@ describe('createStateSaver', () => {
 
   it('writes again for a change after the previous write', () => {
     const storage = { setItem: vi.fn() };
-    const save = createStateSaver(storage, { embedded: false });
+    const save = createStateSaver(localStorageWriter(storage), { embedded: false });
     save({ ...context, accessToken: 'a1' });
     vi.runAllTimers();
     save({ ...context, accessToken: null });
@@ -181,19 +188,30 @@ describe('createStateSaver', () => {
 
   it('what it writes is restored as the same state', () => {
     const store = new Map<string, string>();
-    const save = createStateSaver({ setItem: (key, value) => void store.set(key, value) }, { embedded: false });
+    const save = createStateSaver(localStorageWriter({ setItem: (key, value) => void store.set(key, value) }), { embedded: false });
     save(context);
     vi.runAllTimers();
     expect(restoreState(store.get(storageKey) ?? null, 'en')).toEqual(inputOf(context));
   });
 
-  it('writes nothing when embedded', () => {
-    const storage = { setItem: vi.fn() };
-    const save = createStateSaver(storage, { embedded: true });
+  it('embedded: hands the host the same fields without the tokens, once per burst', () => {
+    const toHost = vi.fn();
+    const save = createStateSaver(toHost, { embedded: true });
     save(context);
-    save({ ...context, accessToken: 'a2' });
+    save({ ...context, accessToken: 'a2', locale: 'en' });
     vi.runAllTimers();
-    expect(storage.setItem).not.toHaveBeenCalled();
-    expect(vi.getTimerCount()).toBe(0);
+
+    expect(toHost).toHaveBeenCalledTimes(1);
+    const state = toHost.mock.calls[0]![0] as Record<string, unknown>;
+    expect(state).toEqual({ ...persistedStateOf({ ...context, locale: 'en' }), accessToken: null, refreshToken: null });
+    expect(JSON.stringify(state)).not.toMatch(/access-1|refresh-1|a2|snackbar|authReason/);
+  });
+
+  it('embedded: what the host keeps restores everything but the session', () => {
+    const toHost = vi.fn();
+    createStateSaver(toHost, { embedded: true })(context);
+    vi.runAllTimers();
+    const restored = restoreState(JSON.stringify(toHost.mock.calls[0]![0]), 'en');
+    expect(restored).toEqual({ ...inputOf(context), accessToken: null, refreshToken: null });
   });
 });

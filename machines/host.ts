@@ -1,0 +1,123 @@
+/**
+ * The companion host, as the embedded app sees it (spec §1, §3 parent app state, §6 providers user).
+ * At start the app asks its host for the saved state, the device id, the parent-app user and the
+ * notification permission; a parent-app user with a uuid is a providers user, signed in to the card
+ * API with the companion app's token. After that the host may push permission changes, and the user
+ * may ask for notifications. Talking to the host and the API are actors the app supplies.
+ */
+import { assign, fromPromise, setup } from 'xstate';
+import type { BenefitKind, EbtLink, HostSavedState, NotificationPermission } from '../src/host/protocol.ts';
+import type { SessionTokens } from './session.ts';
+
+export type ParentAppUser = {
+  uuid: string | null;
+  authEmail: string | null;
+  authSource: string | null;
+  eligibleBenefits: BenefitKind[];
+  ebtLink: EbtLink;
+};
+
+/** What the host tells the app when it connects. */
+export type HostConnection = {
+  savedState: HostSavedState | null;
+  deviceId: string;
+  parentApp: ParentAppUser;
+  notificationPermission: NotificationPermission;
+};
+
+/** Why a providers user is not signed in: the card API refused the companion token, or no answer. */
+export type ProvidersSignInProblem = 'refused' | 'failed';
+
+export type HostContext = {
+  connection: HostConnection | null;
+  notificationPermission: NotificationPermission;
+  tokens: SessionTokens | null;
+  signInProblem: ProvidersSignInProblem | null;
+};
+
+export type HostEvent =
+  | { type: 'host.notificationPermissionChanged'; permission: NotificationPermission }
+  | { type: 'user.requestNotificationPermission' };
+
+/** Thrown by the providersSignIn actor when the card API answers with a refusal statusCode. */
+export class ProvidersSignInRefused extends Error {}
+
+export const hostMachine = setup({
+  types: {
+    context: {} as HostContext,
+    events: {} as HostEvent,
+  },
+  guards: {
+    isProvidersUser: ({ context }) => Boolean(context.connection?.parentApp.uuid),
+    wasRefused: (_, error: unknown) => error instanceof ProvidersSignInRefused,
+  },
+  actions: {
+    storeConnection: assign((_, connection: HostConnection) => ({
+      connection,
+      notificationPermission: connection.notificationPermission,
+    })),
+    storeTokens: assign((_, tokens: SessionTokens) => ({ tokens })),
+    storePermission: assign((_, permission: NotificationPermission) => ({ notificationPermission: permission })),
+    noteRefused: assign({ signInProblem: 'refused' as ProvidersSignInProblem }),
+    noteFailed: assign({ signInProblem: 'failed' as ProvidersSignInProblem }),
+  },
+  actors: {
+    connectToHost: fromPromise<HostConnection>(async () => {
+      throw new Error('connectToHost is supplied by the app');
+    }),
+    providersSignIn: fromPromise<SessionTokens, { connection: HostConnection }>(async () => {
+      throw new Error('providersSignIn is supplied by the app');
+    }),
+    requestNotificationPermission: fromPromise<NotificationPermission>(async () => {
+      throw new Error('requestNotificationPermission is supplied by the app');
+    }),
+  },
+}).createMachine({
+  id: 'host',
+  initial: 'connecting',
+  context: { connection: null, notificationPermission: 'UNKNOWN', tokens: null, signInProblem: null },
+  states: {
+    connecting: {
+      invoke: {
+        src: 'connectToHost',
+        onDone: { target: 'checkingUser', actions: { type: 'storeConnection', params: ({ event }) => event.output } },
+        onError: 'unavailable',
+      },
+    },
+    checkingUser: {
+      always: [{ guard: 'isProvidersUser', target: 'signingIn' }, { target: 'ready' }],
+    },
+    /** The companion app's token is exchanged for card API tokens (POST /providers/sign-in). */
+    signingIn: {
+      invoke: {
+        src: 'providersSignIn',
+        input: ({ context }) => ({ connection: context.connection! }),
+        onDone: { target: 'ready', actions: { type: 'storeTokens', params: ({ event }) => event.output } },
+        onError: [
+          { guard: { type: 'wasRefused', params: ({ event }: { event: { error: unknown } }) => event.error }, target: 'ready', actions: 'noteRefused' },
+          { target: 'ready', actions: 'noteFailed' },
+        ],
+      },
+    },
+    ready: {
+      tags: ['started'],
+      on: {
+        'host.notificationPermissionChanged': { actions: { type: 'storePermission', params: ({ event }) => event.permission } },
+        'user.requestNotificationPermission': 'requestingPermission',
+      },
+    },
+    requestingPermission: {
+      tags: ['started'],
+      invoke: {
+        src: 'requestNotificationPermission',
+        onDone: { target: 'ready', actions: { type: 'storePermission', params: ({ event }) => event.output } },
+        onError: 'ready',
+      },
+      on: {
+        'host.notificationPermissionChanged': { actions: { type: 'storePermission', params: ({ event }) => event.permission } },
+      },
+    },
+    /** The host did not answer in time: the app runs on fresh state and saves nothing. */
+    unavailable: { tags: ['started'] },
+  },
+});

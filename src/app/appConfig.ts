@@ -1,0 +1,37 @@
+/**
+ * Reads the runtime configuration the server puts into index.html (contract/appConfig.ts). Without it
+ * (Vite dev server, unit tests) the sandbox defaults of server/config.ts apply.
+ */
+import { appConfigElementId, type AppConfig } from '../../contract/appConfig.ts';
+
+export const sandboxAppConfig: AppConfig = {
+  sandbox: true,
+  hostOrigins: ['http://localhost:8090', 'http://localhost:5173'],
+  processorOrigins: ['http://localhost:8091'],
+  accountLinkingOrigins: ['http://localhost:8092'],
+  cmsPreviewOrigins: [],
+  testRunnerOrigins: [],
+};
+
+const isOriginList = (value: unknown): value is string[] =>
+  Array.isArray(value) && value.every((origin) => typeof origin === 'string');
+
+export function readAppConfig(document: Document): AppConfig {
+  const text = document.getElementById(appConfigElementId)?.textContent;
+  if (!text) return sandboxAppConfig;
+  try {
+    const raw = JSON.parse(text) as Partial<Record<keyof AppConfig, unknown>>;
+    const list = (key: Exclude<keyof AppConfig, 'sandbox'>) => (isOriginList(raw[key]) ? raw[key] : []);
+    return {
+      sandbox: raw.sandbox === true,
+      hostOrigins: list('hostOrigins'),
+      processorOrigins: list('processorOrigins'),
+      accountLinkingOrigins: list('accountLinkingOrigins'),
+      cmsPreviewOrigins: list('cmsPreviewOrigins'),
+      testRunnerOrigins: list('testRunnerOrigins'),
+    };
+  } catch {
+    // A broken config must not break the app: allow nothing rather than guess.
+    return { ...sandboxAppConfig, sandbox: false, hostOrigins: [], processorOrigins: [], accountLinkingOrigins: [] };
+  }
+}

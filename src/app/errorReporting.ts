@@ -1,0 +1,60 @@
+/**
+ * Error reporting (spec §8): warnings for UNEXPECTED_ERROR answers and for messages from unknown
+ * origins, reported errors for failed statement and experiment loads. Every report is scrubbed
+ * (contract/redaction.ts) before any transport sees it: no tokens, SSNs or card numbers.
+ * Transports: the console always, the card API in sandbox; a vendor adapter is one more transport.
+ */
+import type { ErrorReport, ErrorReportBatch } from '../../contract/api.ts';
+import { redactContext, redactText } from '../../contract/redaction.ts';
+
+export type ErrorReportTransport = (report: ErrorReport) => void;
+export type ReportContext = Record<string, string | number | boolean | null | undefined>;
+
+export type ErrorReporter = {
+  warning: (message: string, context?: ReportContext) => void;
+  error: (message: string, context?: ReportContext) => void;
+};
+
+export function createErrorReporter(transports: ErrorReportTransport[], now = () => new Date()): ErrorReporter {
+  function report(level: ErrorReport['level'], message: string, context: ReportContext = {}): void {
+    const defined = Object.fromEntries(Object.entries(context).filter(([, value]) => value !== undefined));
+    const scrubbed: ErrorReport = {
+      level,
+      message: redactText(message).slice(0, 500),
+      at: now().toISOString(),
+      context: redactContext(defined as Record<string, string | number | boolean | null>),
+    };
+    for (const transport of transports) {
+      try {
+        transport(scrubbed);
+      } catch {
+        // Reporting must never become the error.
+      }
+    }
+  }
+  return { warning: (message, context) => report('warning', message, context), error: (message, context) => report('error', message, context) };
+}
+
+export const consoleTransport: ErrorReportTransport = (report) => {
+  const log = report.level === 'warning' ? console.warn : console.error;
+  log(`[${report.level}] ${report.message}`, report.context);
+};
+
+/** Sandbox: reports go to POST /api/v1/error-reports, a few at a time, after the current task. */
+export function cardApiErrorTransport(headers: () => Record<string, string>): ErrorReportTransport {
+  let queue: ErrorReport[] = [];
+  return (report) => {
+    queue.push(report);
+    if (queue.length > 1) return;
+    setTimeout(() => {
+      const batch: ErrorReportBatch = { reports: queue.slice(0, 20) };
+      queue = [];
+      void fetch('/api/v1/error-reports', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', ...headers() },
+        body: JSON.stringify(batch),
+        keepalive: true,
+      }).catch(() => {});
+    }, 0);
+  };
+}
