@@ -8,7 +8,7 @@ import { assign, fromPromise, raise, setup } from 'xstate';
 export type Locale = 'en' | 'es';
 export type AuthReason = 'expired' | 'signInAgain';
 /** Snackbar messages are codes; views translate them. */
-export type SnackbarMessage = 'signedOut';
+export type SnackbarMessage = 'signedOut' | 'accountNumberCopied' | 'copyFailed';
 
 export type SessionContext = {
   accessToken: string | null;

@@ -18,6 +18,7 @@ import { accessTokenGuard, refreshTokenGuard, registrationGuard, safeRedirect } 
 
 const notYetAvailable = lazyRouteComponent(() => import('../flows/notYetAvailable/NotYetAvailableView.tsx'), 'NotYetAvailableView');
 const homeView = lazyRouteComponent(() => import('../flows/home/HomeView.tsx'), 'HomeView');
+const home2View = lazyRouteComponent(() => import('../flows/home/HomeView.tsx'), 'Home2View');
 
 type GuardArgs = { context: AppContext; location: { href: string } };
 
@@ -91,7 +92,7 @@ const homeRoute = createRoute({
   component: homeView,
 });
 
-const home2Route = createRoute({ getParentRoute: () => rootRoute, path: '/home2', beforeLoad: needsAccessToken, component: homeView });
+const home2Route = createRoute({ getParentRoute: () => rootRoute, path: '/home2', beforeLoad: needsAccessToken, component: home2View });
 
 const home1Route = createRoute({ getParentRoute: () => rootRoute, path: '/home1', beforeLoad: needsAccessToken, component: homeView });
 

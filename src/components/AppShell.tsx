@@ -1,6 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Outlet } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
+import type { SnackbarMessage } from '../../machines/session.ts';
 import { useServices } from '../app/services.tsx';
 import { ErrorModal } from './ErrorModal.tsx';
 import { LanguageSwitch } from './LanguageSwitch.tsx';
@@ -8,7 +9,7 @@ import { Snackbar } from './Snackbar.tsx';
 
 /** The frame around every screen: brand, language, sign out, and the shared modal and snackbar. */
 export function AppShell() {
-  const { session } = useServices();
+  const { session, host } = useServices();
   const { t } = useLingui();
   const locale = useSelector(session, (s) => s.context.locale);
   const signedIn = useSelector(session, (s) => s.matches({ auth: 'active' }) || s.matches({ auth: 'locked' }));
@@ -18,6 +19,12 @@ export function AppShell() {
   return (
     <div className="app">
       <header className="app-header">
+        {host.returnToHostRoute ? (
+          <button type="button" className="link-button back-to-host" onClick={() => host.returnToHostRoute?.('home')}>
+            <span aria-hidden="true">‹ </span>
+            <Trans>Back to benefits</Trans>
+          </button>
+        ) : null}
         <span className="brand">Providers</span>
         <nav className="header-actions" aria-label={t`Account and language`}>
           <LanguageSwitch locale={locale} onChange={(next) => session.send({ type: 'user.changeLocale', locale: next })} />
@@ -31,10 +38,16 @@ export function AppShell() {
       <main className="app-main">
         <Outlet />
       </main>
-      {snackbar === 'signedOut' ? (
-        <Snackbar message={<Trans>You have signed out.</Trans>} onDismiss={() => session.send({ type: 'user.dismissSnackbar' })} />
+      {snackbar ? (
+        <Snackbar message={<SnackbarText message={snackbar} />} onDismiss={() => session.send({ type: 'user.dismissSnackbar' })} />
       ) : null}
       <ErrorModal open={errorModalOpen} onClose={() => session.send({ type: 'user.closeErrorModal' })} />
     </div>
   );
+}
+
+function SnackbarText({ message }: { message: SnackbarMessage }) {
+  if (message === 'accountNumberCopied') return <Trans>Account number copied.</Trans>;
+  if (message === 'copyFailed') return <Trans>We couldn't copy the account number.</Trans>;
+  return <Trans>You have signed out.</Trans>;
 }

@@ -8,12 +8,29 @@ import { maskAccountNumber } from '../../format/account.ts';
 import { formatDate } from '../../format/date.ts';
 import { formatDollars } from '../../format/money.ts';
 import type { Locale } from '../../format/locale.ts';
+import type { Host } from '../../host/host.ts';
+import { BenefitsContent, CopyAccountNumber, FreeTaxFilingHelp, NotificationsPrompt } from './HomeExtras.tsx';
+
+/** /home2 (spec §2, experiment showNewDebitDetails): home with the new debit card details. */
+export function Home2View() {
+  return <HomeView newDebitDetails />;
+}
 
 /** Home: balance, cards and recent activity from GET /home. */
-export function HomeView() {
-  const { api, session } = useServices();
+export function HomeView({ newDebitDetails = false }: { newDebitDetails?: boolean }) {
+  const { api, session, host } = useServices();
   const locale = useSelector(session, (s) => s.context.locale);
-  const home = useActorRef(homeMachine.provide({ actors: { getHome: fromPromise(() => api.getHome()) } }));
+  const home = useActorRef(
+    homeMachine.provide({
+      actors: {
+        getHome: fromPromise(async () => {
+          const answer = await api.getHome();
+          sendSitevars(host, answer, session.getSnapshot().context.refreshToken !== null);
+          return answer;
+        }),
+      },
+    }),
+  );
   const state = useSelector(home, (s) => s);
   const data = state.context.home;
 
@@ -32,7 +49,13 @@ export function HomeView() {
           </button>
         </div>
       ) : data ? (
-        <AccountSummary home={data} locale={locale} refreshing={state.matches('loading')} onRefresh={() => home.send({ type: 'user.refresh' })} />
+        <AccountSummary
+          home={data}
+          locale={locale}
+          newDebitDetails={newDebitDetails}
+          refreshing={state.matches('loading')}
+          onRefresh={() => home.send({ type: 'user.refresh' })}
+        />
       ) : (
         <HomeSkeleton />
       )}
@@ -51,9 +74,9 @@ function HomeSkeleton() {
   );
 }
 
-type SummaryProps = { home: HomeAnswer; locale: Locale; refreshing: boolean; onRefresh: () => void };
+type SummaryProps = { home: HomeAnswer; locale: Locale; newDebitDetails: boolean; refreshing: boolean; onRefresh: () => void };
 
-function AccountSummary({ home, locale, refreshing, onRefresh }: SummaryProps) {
+function AccountSummary({ home, locale, newDebitDetails, refreshing, onRefresh }: SummaryProps) {
   const { accountOverview: overview } = home;
   const accountNumber = maskAccountNumber(overview.prn);
   const rewardOwed = formatDollars(overview.ebtRewardOwed, locale);
@@ -69,10 +92,14 @@ function AccountSummary({ home, locale, refreshing, onRefresh }: SummaryProps) {
         <p className="balance-account">
           <Trans>Account {accountNumber}</Trans>
         </p>
-        <button type="button" className="link-button" onClick={onRefresh} disabled={refreshing}>
-          {refreshing ? <Trans>Refreshing…</Trans> : <Trans>Refresh</Trans>}
-        </button>
+        <div className="balance-actions">
+          <button type="button" className="link-button" onClick={onRefresh} disabled={refreshing}>
+            {refreshing ? <Trans>Refreshing…</Trans> : <Trans>Refresh</Trans>}
+          </button>
+          <CopyAccountNumber prn={overview.prn} />
+        </div>
       </div>
+      <NotificationsPrompt />
       {overview.ebtRewardOwed > 0 ? (
         <p className="notice">
           <Trans>You have {rewardOwed} in EBT rewards to claim.</Trans>
@@ -86,6 +113,8 @@ function AccountSummary({ home, locale, refreshing, onRefresh }: SummaryProps) {
           <CardRow key={card.id} card={card} />
         ))}
       </ul>
+      {newDebitDetails ? <DebitDetails cards={overview.cards} /> : null}
+      <BenefitsContent />
       <h2>
         <Trans>Recent activity</Trans>
       </h2>
@@ -100,15 +129,65 @@ function AccountSummary({ home, locale, refreshing, onRefresh }: SummaryProps) {
           ))}
         </ul>
       )}
+      <FreeTaxFilingHelp />
     </>
   );
 }
 
-function CardRow({ card }: { card: Card }) {
+/** The new debit details (experiment showNewDebitDetails): what each card can do right now. */
+function DebitDetails({ cards }: { cards: Card[] }) {
+  return (
+    <section aria-labelledby="debit-details-title">
+      <h2 id="debit-details-title">
+        <Trans>Debit card details</Trans>
+      </h2>
+      <dl className="debit-details">
+        {cards.map((card) => (
+          <div key={card.id} className="debit-detail">
+            <dt>
+              <CardName card={card} />
+            </dt>
+            <dd>
+              {card.isActive && !card.frozen ? (
+                <Trans>Works for purchases online, in stores and at ATMs.</Trans>
+              ) : card.isPending ? (
+                <Trans>Activate it when it arrives to start using it.</Trans>
+              ) : (
+                <Trans>Can't be used right now.</Trans>
+              )}
+            </dd>
+          </div>
+        ))}
+      </dl>
+    </section>
+  );
+}
+
+/** Tells the companion app what its CMS content may depend on (spec §3 sitevars). */
+function sendSitevars(host: Host, home: HomeAnswer, hasRefreshToken: boolean): void {
+  const cards = home.accountOverview.cards;
+  host.sendSitevars({
+    hasRefreshToken,
+    hostname: location.hostname,
+    inEmbedded: host.embedded,
+    registrationWave: home.registrationWave,
+    hasActivated: cards.some((card) => card.type === 'PHYSICAL' && card.isActive),
+    hasFundedAnyKind: home.hasFundedAnyKind,
+    hasPhysicalCard: cards.some((card) => card.type === 'PHYSICAL'),
+  });
+}
+
+function CardName({ card }: { card: Card }) {
   const lastFour = card.lastFour;
+  return card.type === 'VIRTUAL' ? <Trans>Virtual card ••{lastFour}</Trans> : <Trans>Physical card ••{lastFour}</Trans>;
+}
+
+function CardRow({ card }: { card: Card }) {
   return (
     <li className="card-row">
-      <span>{card.type === 'VIRTUAL' ? <Trans>Virtual card ••{lastFour}</Trans> : <Trans>Physical card ••{lastFour}</Trans>}</span>
+      <span>
+        <CardName card={card} />
+      </span>
       <span className="card-status">
         <CardStatusText card={card} />
       </span>
