@@ -1,21 +1,26 @@
 /**
  * End-to-end tests against the real server (card API + built web app from dist/) on a fresh
- * PGlite database under .data/e2e, in Debian's Chromium at a 360 × 740 phone viewport.
+ * PGlite database under .data/e2e, in Debian's Chromium at a 360 × 740 phone viewport. The same
+ * process runs the sandbox companion host on its own origin (e2e/support/origins.ts), framing the app.
  * Build the app first: `npx vite build && npx playwright test`.
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
+import { appPort, appURL, companionHostPort, companionHostURL } from './e2e/support/origins.ts';
 
 const root = path.dirname(fileURLToPath(import.meta.url));
-const port = 8181;
-const baseURL = `http://localhost:${port}`;
+const baseURL = appURL;
 
 const builtIndex = path.join(root, 'dist', 'index.html');
 if (!existsSync(builtIndex)) {
   // Without a build the server answers 404 for app routes and the webServer would time out.
   throw new Error('dist/index.html is missing: run `npx vite build` before `npx playwright test`.');
+}
+if (!existsSync(path.join(root, 'dist', 'server', 'partners', 'companion-host', 'index.html'))) {
+  // The companion host would answer 503 and the webServer would time out.
+  throw new Error('dist/ has no companion host page (an older build): run `npx vite build` again first.');
 }
 // Page models read the text they look for from locales/*/messages.po; a build older than the
 // catalogues serves other text and every Spanish selector would fail with a puzzling "not found".
@@ -64,8 +69,15 @@ export default defineConfig({
   webServer: {
     command: 'rm -rf .data/e2e && node --import tsx server/main.ts',
     cwd: root,
-    url: `${baseURL}/signin`,
-    env: { PORT: String(port), DATA_DIR: '.data/e2e', LOG_LEVEL: 'warn' },
+    // The companion host starts after the app: once its page answers, both are up.
+    url: `${companionHostURL}/`,
+    env: {
+      PORT: String(appPort),
+      COMPANION_PORT: String(companionHostPort),
+      COMPANION_ORIGINS: companionHostURL,
+      DATA_DIR: '.data/e2e',
+      LOG_LEVEL: 'warn',
+    },
     reuseExistingServer: false,
     timeout: 60_000,
     stdout: 'ignore',

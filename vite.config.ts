@@ -1,16 +1,67 @@
 /// <reference types="vitest/config" />
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { lingui } from '@lingui/vite-plugin';
 import babel from '@rolldown/plugin-babel';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
+
+const root = fileURLToPath(new URL('.', import.meta.url));
+const companionHostDir = `${root}server/partners/companion-host/`;
+const companionCopy = '?companion-host';
+
+/**
+ * The sandbox companion host page is a second build input. Left alone, Rolldown would move what it
+ * shares with the app (the module-preload polyfill, src/host/protocol.ts) into shared chunks and so
+ * change the app's own output. This plugin gives the page private copies of the repo modules it
+ * imports (ids suffixed `?companion-host`) and no polyfill (the page preloads nothing), so the app's
+ * chunks are exactly what they would be without the page.
+ */
+function companionHostIsolation(): Plugin {
+  const inCompanionGraph = (importer: string | undefined) =>
+    importer !== undefined && (importer.startsWith(companionHostDir) || importer.endsWith(companionCopy));
+  return {
+    name: 'providers:companion-host-isolation',
+    apply: 'build',
+    enforce: 'pre',
+    async resolveId(source, importer, options) {
+      if (!inCompanionGraph(importer)) return null;
+      if (source === 'vite/modulepreload-polyfill') return '\0companion-host:no-polyfill';
+      const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
+      if (!resolved || resolved.external || resolved.id.includes('\0') || resolved.id.includes('?')) return resolved;
+      const isRepoModule = resolved.id.startsWith(root) && !resolved.id.includes('/node_modules/');
+      return isRepoModule && !resolved.id.startsWith(companionHostDir) ? `${resolved.id}${companionCopy}` : resolved;
+    },
+    load(id) {
+      if (id === '\0companion-host:no-polyfill') return '';
+      if (id.endsWith(companionCopy)) return readFileSync(id.slice(0, -companionCopy.length), 'utf8');
+      return null;
+    },
+  };
+}
 
 export default defineConfig({
   plugins: [
+    companionHostIsolation(),
     react(),
     babel({ plugins: ['@lingui/babel-plugin-lingui-macro'] }),
     lingui(),
   ],
-  build: { manifest: true, target: 'es2022', sourcemap: false },
+  build: {
+    manifest: true,
+    target: 'es2022',
+    sourcemap: false,
+    // Vite 8 builds with Rolldown: `rolldownOptions` (`rollupOptions` is its deprecated alias).
+    // Two pages: the app (unchanged, still named "index"), and the sandbox companion host page that
+    // server/partners/companionHost.ts serves on its own origin from
+    // dist/server/partners/companion-host/index.html.
+    rolldownOptions: {
+      input: {
+        index: `${root}index.html`,
+        'companion-host': `${companionHostDir}index.html`,
+      },
+    },
+  },
   server: { proxy: { '/api': 'http://localhost:8080', '/cms': 'http://localhost:8080', '/sandbox': 'http://localhost:8080' } },
   test: {
     environment: 'jsdom',

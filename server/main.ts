@@ -2,14 +2,17 @@
 import { readConfig } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { buildApp } from './app.ts';
+import { startCompanionHost } from './partners/companionHost.ts';
 import { demoCardholder, seedDemoData } from './seed.ts';
 
 const config = readConfig();
 const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
 if (config.sandbox) await seedDemoData(database.db);
 const app = await buildApp(config, database.db);
+let companionHost: Awaited<ReturnType<typeof startCompanionHost>> | undefined;
 
 const shutdown = async () => {
+  await companionHost?.close();
   await app.close();
   await database.close();
   process.exit(0);
@@ -19,6 +22,8 @@ process.once('SIGTERM', shutdown);
 
 await app.listen({ port: config.port, host: config.host });
 const url = `http://localhost:${config.port}`;
+// Sandbox only: the companion benefits app stand-in, on its own origin, framing the app.
+if (config.sandbox) companionHost = await startCompanionHost(config, { appUrl: url });
 const lines = [
   '',
   `Providers card is running at ${url}`,
@@ -26,6 +31,7 @@ const lines = [
 ];
 if (config.sandbox) {
   lines.push(
+    `  companion host (sandbox): http://localhost:${config.companionPort}  (the app embedded, as in the benefits app)`,
     '  demo cardholder:',
     `    email       ${demoCardholder.email}`,
     `    password    ${demoCardholder.password}`,
