@@ -98,12 +98,13 @@ function initialSession(connection: HostConnection, defaultLocale: Locale): Sess
 /** Before the app (and its API client) exist: one plain call with the companion app's token. */
 async function providersSignIn(companionToken: string, session: SessionInput): Promise<SignInAnswer> {
   const headers: Record<string, string> = {
+    'Content-Type': 'application/json',
     Authorization: `Bearer ${companionToken}`,
     Fingerprint: session.fingerprint,
     'Device-UUID': session.deviceUUID,
   };
   if (session.ebtAccountId) headers['EBT-Account-ID'] = session.ebtAccountId;
-  const response = await fetch('/api/v1/providers/sign-in', { method: 'POST', headers });
+  const response = await fetch('/api/v1/providers/sign-in', { method: 'POST', headers, body: '{}' });
   const answer = (await response.json()) as SignInAnswer;
   if (typeof answer.statusCode !== 'number') throw new Error('No statusCode');
   return answer;

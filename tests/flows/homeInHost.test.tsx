@@ -9,6 +9,7 @@ import { createActor, fromPromise } from 'xstate';
 import { flagsOff } from '../../machines/experiments.ts';
 import { hostMachine, type HostConnection } from '../../machines/host.ts';
 import { freeTaxFilingUrl } from '../../src/flows/home/links.ts';
+import type { NotificationPermission } from '../../src/host/protocol.ts';
 import { active, recordingHost, renderApp } from '../support/renderApp.tsx';
 
 const home = {
@@ -51,7 +52,7 @@ function connectedHost(permission: HostConnection['notificationPermission'], gra
     hostMachine.provide({
       actors: {
         connectToHost: fromPromise(async () => connection),
-        requestNotificationPermission: fromPromise(async () => {
+        requestNotificationPermission: fromPromise(async (): Promise<NotificationPermission> => {
           asked += 1;
           return grant;
         }),
