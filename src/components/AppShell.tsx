@@ -24,8 +24,10 @@ export function AppShell() {
             <span aria-hidden="true">‹ </span>
             <Trans>Back to benefits</Trans>
           </button>
-        ) : null}
-        <span className="brand">Providers</span>
+        ) : (
+          // Inside the companion app its own frame carries the brand; the way back takes the space.
+          <span className="brand">Providers</span>
+        )}
         <nav className="header-actions" aria-label={t`Account and language`}>
           <LanguageSwitch locale={locale} onChange={(next) => session.send({ type: 'user.changeLocale', locale: next })} />
           {signedIn ? (

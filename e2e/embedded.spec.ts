@@ -1,0 +1,168 @@
+/**
+ * Embedded mode across real origins: the card app (appURL) inside the sandbox companion host
+ * (companionHostURL), speaking the host protocol in Debian Chromium at phone size.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import path from 'node:path';
+import { expect, test, type Frame, type FrameLocator, type Page } from '@playwright/test';
+import { CompanionHostPage, defaultCompanionUser } from './pages/CompanionHostPage.ts';
+import { shown, type Locale } from './support/catalog.ts';
+import { appURL } from './support/origins.ts';
+
+const demoAccountNumber = '400012345678';
+const freeTaxFilingUrl = 'https://www.irs.gov/filing/irs-free-file-do-your-taxes-for-free';
+
+/** The card app's own window inside the host page (for what only the app's origin can see). */
+function appWindow(page: Page): Frame {
+  const frame = page.frame({ name: 'card-app' });
+  if (!frame) throw new Error('The card app frame is missing');
+  return frame;
+}
+
+/** Keys in the card app origin's localStorage, read from inside the frame. */
+const appLocalStorageKeys = (page: Page) => appWindow(page).evaluate(() => Object.keys(localStorage));
+
+const text = (locale: Locale, source: string) => shown(locale, source);
+
+async function expectHome(app: FrameLocator, locale: Locale = 'en') {
+  await expect(app.getByRole('heading', { name: text(locale, 'Available balance'), exact: true })).toBeVisible();
+}
+
+test.describe('the card app inside the companion host', () => {
+  test('a providers user is signed in with the host token and lands on home; nothing goes to localStorage', async ({ page }) => {
+    const host = await CompanionHostPage.open(page);
+    await expectHome(host.app);
+    await expect(host.app.getByText(`Account ••••${demoAccountNumber.slice(-4)}`)).toBeVisible();
+    // The host answered the token question; the app never kept anything in its own origin's storage.
+    await expect(host.message('app → host', 'parentApp.accessToken.get').first()).toBeVisible();
+    expect(await appLocalStorageKeys(page)).toEqual([]);
+  });
+
+  test('state is saved to the host without tokens and restored after the host page reloads', async ({ page }) => {
+    const host = await CompanionHostPage.open(page);
+    await expectHome(host.app);
+    await host.app.getByRole('button', { name: 'Español', exact: true }).click();
+    await expectHome(host.app, 'es');
+    await expect.poll(async () => (await host.savedState())?.locale).toBe('es');
+    const saved = (await host.savedState())!;
+    expect(saved.accessToken).toBeNull();
+    expect(saved.refreshToken).toBeNull();
+    expect(JSON.stringify(saved)).not.toMatch(/eyJ/); // no JWT anywhere
+
+    await page.reload();
+    await expect(host.frame).toBeVisible();
+    await expectHome(host.app, 'es');
+    await expect(host.app.locator('html')).toHaveAttribute('lang', 'es');
+    expect((await host.savedState())?.fingerprint).toBe(saved.fingerprint);
+    expect(await appLocalStorageKeys(page)).toEqual([]);
+  });
+
+  test('the device id and EBT account id from the host travel with API calls, and eligible benefits show their content', async ({ page }) => {
+    const host = await CompanionHostPage.open(page);
+    await expectHome(host.app);
+    const deviceId = await host.deviceId();
+
+    const homeCall = page.waitForRequest((request) => request.url() === `${appURL}/api/v1/home`);
+    await host.setUser({ eligibleBenefits: ['EBT', 'SSI_SSDI'] });
+    const headers = (await homeCall).headers();
+    expect(headers['device-uuid']).toBe(deviceId);
+    expect(headers['ebt-account-id']).toBe(defaultCompanionUser.ebtAccountId);
+
+    await expectHome(host.app);
+    await expect(host.app.getByRole('heading', { name: 'Get SSI or SSDI up to 5 days early' })).toBeVisible();
+    await expect(host.app.getByRole('heading', { name: 'Child Tax Credit' })).toHaveCount(0);
+  });
+
+  test('open url, copy, notification permission and return-to-host-route reach the host', async ({ page }) => {
+    const host = await CompanionHostPage.open(page);
+    await expectHome(host.app);
+
+    await host.app.getByRole('button', { name: /File your taxes for free with IRS Free File/ }).click();
+    await expect(host.lastOpenedUrl).toHaveText(freeTaxFilingUrl);
+
+    await host.app.getByRole('button', { name: 'Copy account number' }).click();
+    await expect(host.lastCopiedText).toHaveText(demoAccountNumber);
+    await expect(host.app.getByText('Account number copied.')).toBeVisible();
+
+    await host.answerPermissionRequestWith('allow');
+    await host.app.getByRole('button', { name: 'Turn on notifications' }).click();
+    await expect(host.notificationPermission).toHaveValue('ENABLED');
+    await expect(host.app.getByRole('button', { name: 'Turn on notifications' })).toHaveCount(0);
+
+    // A change made in the host reaches the app.
+    await host.setNotificationPermission('DISABLED');
+    await expect(host.app.getByText("Notifications are off. You can turn them on in your phone's settings.")).toBeVisible();
+
+    await host.app.getByRole('button', { name: 'Back to benefits' }).click();
+    await expect(host.lastHostRoute).toHaveText('home');
+  });
+
+  test('without a companion uuid the user signs in with email and password', async ({ page }) => {
+    const host = await CompanionHostPage.open(page);
+    await expectHome(host.app);
+    const tokenQuestions = await host.message('app → host', 'parentApp.accessToken.get').count();
+    await host.setUser({ uuid: '' });
+    await expect(host.app.getByLabel('Email', { exact: true })).toBeVisible();
+    // The reloaded app never asked for the companion token: there is no providers user to sign in.
+    await expect(host.message('host → app', 'reply to parentApp.uuid.get')).toHaveCount(2);
+    await expect(host.message('app → host', 'parentApp.accessToken.get')).toHaveCount(tokenQuestions);
+  });
+
+  test('a companion user with no card account is not let in', async ({ page }) => {
+    const host = await CompanionHostPage.open(page);
+    await host.setUser({ uuid: '00000000-0000-4000-8000-000000000000' });
+    await expect(host.app.getByLabel('Email', { exact: true })).toBeVisible();
+    await expect(host.app.getByRole('heading', { name: 'Available balance' })).toHaveCount(0);
+  });
+
+  test('home inside the host has no axe violations and fits 360 px', async ({ page }, testInfo) => {
+    const host = await CompanionHostPage.open(page);
+    await expectHome(host.app);
+    await host.setUser({ eligibleBenefits: ['EBT', 'CTC', 'SSI_SSDI'] });
+    await expectHome(host.app);
+    const results = await new AxeBuilder({ page }).include('iframe[name="card-app"]').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
+    expect(results.violations.map((violation) => violation.id)).toEqual([]);
+    const width = await appWindow(page).evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(width).toBeLessThanOrEqual(0);
+    await host.frame.screenshot({ path: path.join(testInfo.project.outputDir, 'screens', 'home-in-companion-host.png') });
+  });
+});
+
+test.describe('messages from a third origin', () => {
+  // The host page only frames the app; the stray frame needs CSP out of the way to exist at all.
+  test.use({ bypassCSP: true });
+
+  test('are ignored and reported as a warning', async ({ page, request }) => {
+    const rogue = 'http://rogue.test';
+    await page.route(`${rogue}/**`, (route) =>
+      route.fulfill({
+        contentType: 'text/html',
+        body: `<script>
+          parent.frames['card-app'].postMessage({ protocol: 'providers-card-host/1', type: 'notificationPermission.changed', payload: { permission: 'DISABLED' } }, '*');
+        </script>`,
+      }),
+    );
+    const host = await CompanionHostPage.open(page);
+    await expectHome(host.app);
+    const prompt = host.app.getByRole('button', { name: 'Turn on notifications' });
+    await expect(prompt).toBeVisible();
+
+    await page.evaluate((url) => {
+      const frame = document.createElement('iframe');
+      frame.src = url;
+      frame.title = 'stray';
+      document.body.append(frame);
+    }, `${rogue}/post`);
+
+    await expect
+      .poll(async () => {
+        const answer = await request.get('/sandbox/error-reports');
+        const { reports } = (await answer.json()) as { reports: { message: string; context: Record<string, unknown> }[] };
+        return reports.some((report) => report.message === 'Message from an unknown origin ignored' && report.context.origin === rogue);
+      })
+      .toBe(true);
+    // No state change: the prompt is still there and no "off" notice appeared.
+    await expect(prompt).toBeVisible();
+    await expect(host.app.getByText("Notifications are off. You can turn them on in your phone's settings.")).toHaveCount(0);
+  });
+});
