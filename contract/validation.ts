@@ -2,7 +2,7 @@
  * Validation rules of spec §5 shared by forms and the card API. Messages are keys, never text:
  * the app translates them (src/flows/validationMessages.ts), the server answers with statusCodes.
  */
-import { array, object, string } from 'yup';
+import { array, boolean, mixed, object, string } from 'yup';
 
 export const ValidationMessage = {
   emailRequired: 'email.required',
@@ -35,16 +35,61 @@ export const signInSchema = object({
 
 export const refreshTokensSchema = object({ unlockCode: unlockCodeRule }).noUnknown();
 
+/** A flat object of at most `maxKeys` scalars: what user properties and error-report context may hold. */
+function flatScalars(maxKeys: number, allowNull: boolean) {
+  return mixed<Record<string, string | number | boolean | null>>().test('flat-scalars', (value) => {
+    if (value === undefined) return true;
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+    const entries = Object.entries(value);
+    return (
+      entries.length <= maxKeys &&
+      entries.every(
+        ([key, inner]) =>
+          key.length <= 64 &&
+          ((typeof inner === 'string' && inner.length <= 500) ||
+            (typeof inner === 'number' && Number.isFinite(inner)) ||
+            typeof inner === 'boolean' ||
+            (allowNull && inner === null)),
+      )
+    );
+  });
+}
+
 export const analyticsBatchSchema = object({
   events: array(
     object({
       name: string().required().max(80),
       at: string().required().max(40),
+      sessionId: string().required().max(64),
       properties: object().default({}),
     }),
   )
     .required()
     .max(50),
+  userProperties: flatScalars(30, false),
+}).noUnknown();
+
+/** Spec §6 flags: exactly these four booleans. */
+export const experimentFlagsSchema = object({
+  virtualCards: boolean().required(),
+  directDeposit: boolean().required(),
+  cashLoadMap: boolean().required(),
+  showNewDebitDetails: boolean().required(),
+})
+  .required()
+  .noUnknown();
+
+export const errorReportBatchSchema = object({
+  reports: array(
+    object({
+      level: string().required().oneOf(['warning', 'error']),
+      message: string().required().max(500),
+      at: string().required().max(40),
+      context: flatScalars(30, true).required(),
+    }).noUnknown(),
+  )
+    .required()
+    .max(20),
 }).noUnknown();
 
 /** First failing message per field, for forms. */

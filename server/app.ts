@@ -1,10 +1,12 @@
 /** Builds the Fastify server: card API (/api/v1), content API (/cms), sandbox, and the web app. */
-import { existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import zlib from 'node:zlib';
 import path from 'node:path';
 import fastifyCompress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { type AppConfig, appConfigElementId } from '../contract/appConfig.ts';
 import { StatusCode } from '../contract/statusCodes.ts';
 import type { ServerConfig } from './config.ts';
 import type { Database } from './db/database.ts';
@@ -14,6 +16,9 @@ import { registerAccountRoutes } from './routes/account.ts';
 import { registerAnalyticsRoutes } from './routes/analytics.ts';
 import { registerAuthRoutes } from './routes/auth.ts';
 import { registerContentRoutes } from './routes/content.ts';
+import { registerErrorReportRoutes } from './routes/errorReports.ts';
+import { registerExperimentRoutes } from './routes/experiments.ts';
+import { registerProvidersRoutes } from './routes/providers.ts';
 import { registerSecurityHeaders } from './securityHeaders.ts';
 import { createSessions } from './sessions.ts';
 
@@ -53,6 +58,10 @@ export async function buildApp(config: ServerConfig, db: Database, options: { lo
       registerAuthRoutes(api, db, sessions);
       registerAccountRoutes(api, db, sessions);
       registerAnalyticsRoutes(api, db, sessions);
+      registerProvidersRoutes(api, db, sessions, config);
+      registerExperimentRoutes(api, db);
+      // Production reports errors to a vendor through its own adapter; this intake is the sandbox's.
+      if (config.sandbox) registerErrorReportRoutes(api, db);
     },
     { prefix: '/api/v1' },
   );
@@ -64,27 +73,64 @@ export async function buildApp(config: ServerConfig, db: Database, options: { lo
   return app;
 }
 
-/** Serves the built app: hashed assets cached forever, index.html for every app route. */
+/** What the web app needs to know about its surroundings, from the same environment as the server. */
+function appConfigOf(config: ServerConfig): AppConfig {
+  return {
+    sandbox: config.sandbox,
+    hostOrigins: [...config.companionOrigins, ...config.devOrigins],
+    processorOrigins: config.processorOrigins,
+    accountLinkingOrigins: config.accountLinkingOrigins,
+    cmsPreviewOrigins: config.cmsPreviewOrigins,
+    testRunnerOrigins: config.testRunnerOrigins,
+  };
+}
+
+/**
+ * index.html with the app config as a JSON script before </head>. JSON is not executed, so CSP
+ * `script-src 'self'` holds; `<` is escaped so no value can close the script element.
+ */
+export function injectAppConfig(html: string, appConfig: AppConfig): string {
+  if (!html.includes('</head>')) throw new Error('index.html has no </head> to put the app config before.');
+  const json = JSON.stringify(appConfig).replace(/</g, '\\u003c');
+  const script = `<script id="${appConfigElementId}" type="application/json">${json}</script>`;
+  return html.replace('</head>', () => `${script}</head>`);
+}
+
+/** Serves the built app: hashed assets cached forever, index.html (with its config) for every app route. */
 async function registerWebApp(app: FastifyInstance, config: ServerConfig): Promise<void> {
+  const notFound = (reply: FastifyReply) => reply.code(404).send({ statusCode: StatusCode.NOT_ALLOWED });
   const webRoot = config.webRoot;
-  const hasWebApp = webRoot !== undefined && existsSync(path.join(webRoot, 'index.html'));
-  if (hasWebApp) {
-    await app.register(fastifyStatic, {
-      root: webRoot,
-      index: false,
-      wildcard: true,
-      cacheControl: false,
-      setHeaders(response, filePath) {
-        const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
-        response.setHeader('Cache-Control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
-      },
-    });
+  if (webRoot === undefined || !existsSync(path.join(webRoot, 'index.html'))) {
+    app.setNotFoundHandler((_request, reply) => notFound(reply));
+    return;
   }
+  await app.register(fastifyStatic, {
+    root: webRoot,
+    index: false,
+    wildcard: true,
+    cacheControl: false,
+    setHeaders(response, filePath) {
+      const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
+      response.setHeader('Cache-Control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+    },
+  });
+
+  const indexHtml = injectAppConfig(readFileSync(path.join(webRoot, 'index.html'), 'utf8'), appConfigOf(config));
+  // Revalidated on every visit (no-cache), so a repeat visit gets a 304 instead of the page again.
+  // Weak: the same page compressed or not.
+  const indexEtag = `W/"${createHash('sha256').update(indexHtml).digest('base64url')}"`;
+  const sendIndex = (request: FastifyRequest, reply: FastifyReply) => {
+    reply.code(200).header('Cache-Control', 'no-cache').header('ETag', indexEtag);
+    if (request.headers['if-none-match'] === indexEtag) return reply.code(304).send();
+    return reply.type('text/html; charset=utf-8').send(indexHtml);
+  };
+  // Never the raw file from disk (it lacks the config), and `/` would be a directory to the static files.
+  app.get('/', sendIndex);
+  app.get('/index.html', sendIndex);
   app.setNotFoundHandler((request, reply) => {
     const isApi = /^\/(api|cms|sandbox)\//.test(request.url);
-    if (hasWebApp && (request.method === 'GET' || request.method === 'HEAD') && !isApi && !path.extname(request.url.split('?')[0] ?? '')) {
-      return reply.header('Cache-Control', 'no-cache').sendFile('index.html');
-    }
-    return reply.code(404).send({ statusCode: StatusCode.NOT_ALLOWED });
+    const isAppRoute = !isApi && !path.extname(request.url.split('?')[0] ?? '');
+    if ((request.method === 'GET' || request.method === 'HEAD') && isAppRoute) return sendIndex(request, reply);
+    return notFound(reply);
   });
 }

@@ -4,6 +4,12 @@ import type { ServerConfig } from './config.ts';
 
 const localHosts = new Set(['localhost', '127.0.0.1', '[::1]']);
 
+/** Who may frame the app: companion hosts and their dev ports, the CMS preview and test runners. */
+function frameAncestors(config: ServerConfig): string[] {
+  const parents = [...config.companionOrigins, ...config.devOrigins, ...config.cmsPreviewOrigins, ...config.testRunnerOrigins];
+  return ["'self'", ...new Set(parents)];
+}
+
 export function contentSecurityPolicy(config: ServerConfig): string {
   return [
     "default-src 'self'",
@@ -15,7 +21,7 @@ export function contentSecurityPolicy(config: ServerConfig): string {
     "object-src 'none'",
     "base-uri 'none'",
     "form-action 'self'",
-    `frame-ancestors 'self' ${config.companionOrigins.join(' ')}`.trim(),
+    `frame-ancestors ${frameAncestors(config).join(' ')}`,
   ].join('; ');
 }
 

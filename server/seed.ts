@@ -2,7 +2,7 @@
  * Idempotent demo data: one lived-in cardholder with a funded account, a virtual card, a physical
  * card on its way, and four months of activity. Running it again changes nothing.
  */
-import { sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Database } from './db/database.ts';
 import { accounts, cards, ledgerTransactions, users } from './db/schema.ts';
 import { hashSecret } from './secrets.ts';
@@ -13,6 +13,8 @@ export const demoCardholder = {
   unlockCode: '2580',
   firstName: 'Maria',
   lastName: 'Lopez',
+  /** Her user uuid in the companion benefits app: the sandbox companion host signs her in with it. */
+  providersUuid: '3f6c2a1e-5b7d-4c8e-9a10-2b3c4d5e6f70',
 } as const;
 
 type LedgerSeed = { days: number; cents: number; kind: string; description: string; location: string | null };
@@ -52,7 +54,14 @@ export async function seedDemoData(db: Database): Promise<void> {
     .select({ id: users.id })
     .from(users)
     .where(sql`lower(${users.email}) = lower(${demoCardholder.email})`);
-  if (existing.length > 0) return;
+  if (existing.length > 0) {
+    // Databases seeded before embedded mode existed get the companion link too.
+    await db
+      .update(users)
+      .set({ providersUuid: demoCardholder.providersUuid })
+      .where(and(eq(users.id, existing[0]!.id), isNull(users.providersUuid)));
+    return;
+  }
 
   const [passwordHash, unlockCodeHash] = await Promise.all([
     hashSecret(demoCardholder.password),
@@ -74,6 +83,7 @@ export async function seedDemoData(db: Database): Promise<void> {
         zip: '93703',
         passwordHash,
         unlockCodeHash,
+        providersUuid: demoCardholder.providersUuid,
         registrationWave: 'ebt_rewards_test_group',
       })
       .returning({ id: users.id });

@@ -3,6 +3,7 @@
  * Secrets (passwords, unlock codes, refresh tokens) are stored only as hashes.
  */
 import { sql } from 'drizzle-orm';
+import type { ExperimentFlags } from '../../contract/api.ts';
 import {
   bigint,
   boolean,
@@ -33,6 +34,8 @@ export const users = pgTable('users', {
   /** Wrong unlock codes since the last success; the lockout is enforced from this row. */
   unlockFailures: integer('unlock_failures').notNull().default(0),
   isInternal: boolean('is_internal').notNull().default(false),
+  /** The companion benefits app's user uuid: links that app's sign-in to this cardholder. */
+  providersUuid: text('providers_uuid').unique(),
   registrationWave: text('registration_wave'),
   addressChangedAt: timestamp('address_changed_at', { withTimezone: true }),
   phoneChangedAt: timestamp('phone_changed_at', { withTimezone: true }),
@@ -94,7 +97,31 @@ export const analyticsEvents = pgTable('analytics_events', {
   name: text('name').notNull(),
   userId: uuid('user_id'),
   deviceUuid: text('device_uuid'),
+  sessionId: text('session_id'),
   properties: jsonb('properties').notNull().default({}),
+  /** Experiment exposures and the like, as the app knew them when it sent the batch. */
+  userProperties: jsonb('user_properties').notNull().default({}),
   occurredAt: timestamp('occurred_at', { withTimezone: true }).notNull(),
   receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
 }, (t) => [index('analytics_events_name_idx').on(t.name)]);
+
+export const experimentAudiences = ['everyone', 'internal'] as const;
+export type ExperimentAudience = (typeof experimentAudiences)[number];
+
+/** Remote experiment config (spec §6): one row per audience; internal users get theirs when it exists. */
+export const experimentConfigs = pgTable('experiment_configs', {
+  audience: text('audience', { enum: experimentAudiences }).primaryKey(),
+  flags: jsonb('flags').$type<ExperimentFlags>().notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** The app's error reports (sandbox stand-in for an error-tracking vendor), redacted before storage. */
+export const errorReports = pgTable('error_reports', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  level: text('level', { enum: ['warning', 'error'] }).notNull(),
+  message: text('message').notNull(),
+  context: jsonb('context').notNull().default({}),
+  deviceUuid: text('device_uuid'),
+  occurredAt: timestamp('occurred_at', { withTimezone: true }).notNull(),
+  receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+});

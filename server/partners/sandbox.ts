@@ -1,20 +1,40 @@
 /**
  * Sandbox controls for testers and e2e tests (sandbox mode only, never in production).
  * POST /sandbox/sessions signs a user in with a chosen access-token lifetime, so session expiry
- * (REFRESH_REQUIRED → unlock) can be shown without waiting 15 minutes.
+ * (REFRESH_REQUIRED → unlock) can be shown without waiting 15 minutes. The readers show what the app
+ * reported (analytics, error reports); the experiment controls stand in for the remote config service.
  */
-import { sql } from 'drizzle-orm';
+import { desc, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { number, object } from 'yup';
+import { number, object, string } from 'yup';
+import type { ExperimentFlags } from '../../contract/api.ts';
 import { StatusCode } from '../../contract/statusCodes.ts';
-import { emailRule } from '../../contract/validation.ts';
+import { emailRule, experimentFlagsSchema } from '../../contract/validation.ts';
 import type { Database } from '../db/database.ts';
-import { users } from '../db/schema.ts';
+import {
+  analyticsEvents,
+  type ExperimentAudience,
+  experimentAudiences,
+  experimentConfigs,
+  errorReports,
+  users,
+} from '../db/schema.ts';
 import type { Sessions } from '../sessions.ts';
 
 const sessionRequest = object({
   email: emailRule,
   accessTtlSeconds: number().integer().min(1).max(3600).required(),
+}).noUnknown();
+
+/** Query strings arrive as text: a whole number from 1 to 500. */
+const limitRule = string().test('limit', (value) => value === undefined || (/^\d{1,3}$/.test(value) && Number(value) >= 1 && Number(value) <= 500));
+const defaultLimit = 50;
+
+const analyticsQuery = object({ name: string().max(80), limit: limitRule }).noUnknown();
+const errorReportsQuery = object({ limit: limitRule }).noUnknown();
+const experimentRequest = object({
+  audience: string().required().oneOf(experimentAudiences),
+  flags: experimentFlagsSchema,
 }).noUnknown();
 
 export function registerSandboxRoutes(app: FastifyInstance, db: Database, sessions: Sessions): void {
@@ -29,4 +49,57 @@ export function registerSandboxRoutes(app: FastifyInstance, db: Database, sessio
       return { statusCode: StatusCode.SUCCESS, ...tokens, isInternal: user.isInternal };
     },
   );
+
+  app.get<{ Querystring: { name?: string; limit?: string } }>(
+    '/analytics-events',
+    { schema: { querystring: analyticsQuery } },
+    async (request) => {
+      const { name, limit } = request.query;
+      const events = await db
+        .select()
+        .from(analyticsEvents)
+        .where(name === undefined ? undefined : eq(analyticsEvents.name, name))
+        .orderBy(desc(analyticsEvents.receivedAt), desc(analyticsEvents.occurredAt))
+        .limit(Number(limit ?? defaultLimit));
+      return { statusCode: StatusCode.SUCCESS, events };
+    },
+  );
+
+  app.get<{ Querystring: { limit?: string } }>(
+    '/error-reports',
+    { schema: { querystring: errorReportsQuery } },
+    async (request) => {
+      const reports = await db
+        .select()
+        .from(errorReports)
+        .orderBy(desc(errorReports.receivedAt), desc(errorReports.occurredAt))
+        .limit(Number(request.query.limit ?? defaultLimit));
+      return { statusCode: StatusCode.SUCCESS, reports };
+    },
+  );
+
+  app.get('/experiments', async () => {
+    const rows = await db.select().from(experimentConfigs);
+    const flagsOf = (audience: ExperimentAudience) => rows.find((row) => row.audience === audience)?.flags ?? null;
+    return { statusCode: StatusCode.SUCCESS, everyone: flagsOf('everyone'), internal: flagsOf('internal') };
+  });
+
+  app.put<{ Body: { audience: ExperimentAudience; flags: ExperimentFlags } }>(
+    '/experiments',
+    { schema: { body: experimentRequest } },
+    async (request) => {
+      const { audience, flags } = request.body;
+      await db
+        .insert(experimentConfigs)
+        .values({ audience, flags })
+        .onConflictDoUpdate({ target: experimentConfigs.audience, set: { flags, updatedAt: new Date() } });
+      return { statusCode: StatusCode.SUCCESS };
+    },
+  );
+
+  /** Back to the default state: no config, so GET /api/v1/experiments answers 404. */
+  app.delete('/experiments', async () => {
+    await db.delete(experimentConfigs);
+    return { statusCode: StatusCode.SUCCESS };
+  });
 }

@@ -18,12 +18,18 @@ beforeEach(async () => {
   await t.db.delete(analyticsEvents);
 });
 
+const sessionId = 'session-7f3a';
+
 function event(name: string, properties: Record<string, unknown> = {}, at = '2026-03-01T12:00:00.000Z'): AnalyticsEvent {
-  return { name, at, properties };
+  return { name, at, sessionId, properties };
 }
 
 function sendEvents(events: unknown, headers: Record<string, string> = {}) {
-  return t.app.inject({ method: 'POST', url: '/api/v1/analytics/events', headers, payload: { events } });
+  return sendBatch({ events }, headers);
+}
+
+function sendBatch(batch: object, headers: Record<string, string> = {}) {
+  return t.app.inject({ method: 'POST', url: '/api/v1/analytics/events', headers, payload: batch });
 }
 
 async function storedEvents() {
@@ -115,5 +121,67 @@ describe('POST /api/v1/analytics/events', () => {
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ statusCode: StatusCode.SUCCESS });
     expect(await storedEvents()).toHaveLength(0);
+  });
+
+  it('stores each event with its analytics session and the batch user properties on every row', async () => {
+    const userProperties = { 'experiment.virtualCards': true, registrationWave: 'ebt_rewards_test_group', visits: 3 };
+    const response = await sendBatch({
+      events: [event('home_viewed'), { ...event('card_frozen'), sessionId: 'session-8b21' }],
+      userProperties,
+    });
+
+    expect(response.statusCode, response.body).toBe(200);
+    const rows = await storedEvents();
+    expect(rows.map(({ name, sessionId, userProperties }) => ({ name, sessionId, userProperties }))).toEqual([
+      { name: 'card_frozen', sessionId: 'session-8b21', userProperties },
+      { name: 'home_viewed', sessionId, userProperties },
+    ]);
+  });
+
+  it('stores empty user properties when the batch has none', async () => {
+    await sendEvents([event('home_viewed')]);
+
+    const [row] = await storedEvents();
+    expect(row!.userProperties).toEqual({});
+  });
+
+  it('redacts tokens and card numbers in string properties before storing them', async () => {
+    const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjMifQ.c2lnbmF0dXJlLXNpZ25hdHVyZQ';
+    await sendBatch({
+      events: [event('route_visited', { route: '/home', query: { next: `/cards?token=${jwt}` }, note: 'card 4111 1111 1111 1111' })],
+      userProperties: { lastSearch: '123-45-6789', cohort: 'b' },
+    });
+
+    const [row] = await storedEvents();
+    expect(row!.properties).toEqual({ route: '/home', query: { next: '/cards?token=[redacted]' }, note: 'card [redacted]' });
+    expect(row!.userProperties).toEqual({ lastSearch: '[redacted]', cohort: 'b' });
+  });
+
+  it.each([
+    ['an event without a sessionId', { events: [{ name: 'home_viewed', at: '2026-03-01T12:00:00.000Z', properties: {} }] }],
+    ['a sessionId longer than 64 characters', { events: [{ ...event('home_viewed'), sessionId: 's'.repeat(65) }] }],
+    ['a numeric sessionId', { events: [{ ...event('home_viewed'), sessionId: 42 }] }],
+    ['nested user properties', { events: [event('home_viewed')], userProperties: { experiment: { virtualCards: true } } }],
+    ['a null user property', { events: [event('home_viewed')], userProperties: { cohort: null } }],
+    ['user properties as an array', { events: [event('home_viewed')], userProperties: ['a'] }],
+    [
+      '31 user properties',
+      { events: [event('home_viewed')], userProperties: Object.fromEntries(Array.from({ length: 31 }, (_, i) => [`p${i}`, i])) },
+    ],
+  ])('rejects %s with 400 INVALID_PARAMETERS and stores nothing', async (_name, batch) => {
+    const response = await sendBatch(batch);
+
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ statusCode: StatusCode.INVALID_PARAMETERS });
+    expect(await storedEvents()).toHaveLength(0);
+  });
+
+  it('accepts exactly 30 user properties', async () => {
+    const userProperties = Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`p${i}`, i]));
+    const response = await sendBatch({ events: [event('home_viewed')], userProperties });
+
+    expect(response.statusCode).toBe(200);
+    const [row] = await storedEvents();
+    expect(row!.userProperties).toEqual(userProperties);
   });
 });

@@ -25,12 +25,22 @@ export type TestApp = {
   close: () => Promise<void>;
 };
 
+/** Production configuration for tests: both signing keys set, as a real deployment must. */
+export const productionEnv = {
+  NODE_ENV: 'production',
+  TOKEN_SECRET: 'a-production-token-secret-for-tests-only-0123456789',
+  COMPANION_TOKEN_SECRET: 'a-production-companion-secret-for-tests-only-012345',
+};
+
 /**
  * Builds the app over a seeded database: in-memory PGlite by default, real PostgreSQL when a
- * connection string is given. `env` overrides configuration the way the environment would.
+ * connection string is given. `env` overrides configuration the way the environment would; the web
+ * app is served only when a `webRoot` folder (with an index.html) is given.
  */
-export async function startTestApp(options: { env?: NodeJS.ProcessEnv; databaseUrl?: string } = {}): Promise<TestApp> {
-  const config = readConfig({ COMPANION_ORIGINS: 'http://localhost:8090', ...options.env, WEB_ROOT: '' });
+export async function startTestApp(
+  options: { env?: NodeJS.ProcessEnv; databaseUrl?: string; webRoot?: string } = {},
+): Promise<TestApp> {
+  const config = readConfig({ COMPANION_ORIGINS: 'http://localhost:8090', ...options.env, WEB_ROOT: options.webRoot ?? '' });
   const database = await openDatabase(options.databaseUrl ? { databaseUrl: options.databaseUrl } : {});
   await seedDemoData(database.db);
   const app = await buildApp(config, database.db, { logger: false });

@@ -1,11 +1,12 @@
 // @vitest-environment node
 /** The sandbox controls exist for testers only: never in production mode. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { StatusCode } from '../../contract/statusCodes.ts';
 import { readConfig } from '../../server/config.ts';
-import { demoCardholder, getHome, startTestApp, type TestApp } from './helpers.ts';
+import type { ExperimentFlags } from '../../contract/api.ts';
+import { analyticsEvents, errorReports } from '../../server/db/schema.ts';
+import { demoCardholder, getHome, productionEnv, startTestApp, type TestApp } from './helpers.ts';
 
-const productionSecret = 'a-production-token-secret-for-tests-only-0123456789';
 
 describe('POST /sandbox/sessions in sandbox mode', () => {
   let t: TestApp;
@@ -34,11 +35,124 @@ describe('POST /sandbox/sessions in sandbox mode', () => {
   });
 });
 
+const flagsOn: ExperimentFlags = { virtualCards: true, directDeposit: true, cashLoadMap: true, showNewDebitDetails: true };
+const flagsOff: ExperimentFlags = { virtualCards: false, directDeposit: false, cashLoadMap: false, showNewDebitDetails: false };
+
+describe('sandbox readers and experiment controls', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp({ env: { SANDBOX: 'true' } });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+  beforeEach(async () => {
+    await t.db.delete(analyticsEvents);
+    await t.db.delete(errorReports);
+    await t.app.inject({ method: 'DELETE', url: '/sandbox/experiments' });
+  });
+
+  const get = (url: string) => t.app.inject({ method: 'GET', url });
+  const putExperiment = (payload: unknown) => t.app.inject({ method: 'PUT', url: '/sandbox/experiments', payload: payload as object });
+
+  /** One batch per event, a millisecond apart, so "newest" is the order they were sent in. */
+  async function sendEvents(names: string[]) {
+    for (const name of names) {
+      const event = { name, at: '2026-03-01T12:00:00.000Z', sessionId: 's1', properties: {} };
+      await t.app.inject({ method: 'POST', url: '/api/v1/analytics/events', payload: { events: [event] } });
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+  }
+
+  it('lists analytics events newest first, filtered by name and limited', async () => {
+    await sendEvents(['home_viewed', 'card_frozen', 'home_viewed', 'home_viewed']);
+
+    const all = await get('/sandbox/analytics-events');
+    expect(all.statusCode).toBe(200);
+    expect(all.json().statusCode).toBe(StatusCode.SUCCESS);
+    expect(all.json().events.map((event: { name: string }) => event.name)).toEqual(['home_viewed', 'home_viewed', 'card_frozen', 'home_viewed']);
+
+    const homeViews = (await get('/sandbox/analytics-events?name=home_viewed&limit=2')).json().events;
+    expect(homeViews).toHaveLength(2);
+    expect(homeViews[0]).toMatchObject({ name: 'home_viewed', sessionId: 's1', properties: {}, userProperties: {} });
+    expect(Date.parse(homeViews[0].receivedAt)).toBeGreaterThan(Date.parse(homeViews[1].receivedAt));
+  });
+
+  it('answers at most 50 analytics events by default', async () => {
+    const events = Array.from({ length: 50 }, (_, i) => ({ name: `event_${i}`, at: '2026-03-01T12:00:00.000Z', sessionId: 's1', properties: {} }));
+    await t.app.inject({ method: 'POST', url: '/api/v1/analytics/events', payload: { events } });
+    await sendEvents(['newest']);
+
+    const answered = (await get('/sandbox/analytics-events')).json().events;
+    expect(answered).toHaveLength(50);
+    expect(answered[0].name).toBe('newest');
+  });
+
+  it('lists error reports newest first, limited', async () => {
+    for (const message of ['first', 'second', 'third']) {
+      const report = { level: 'error', message, at: '2026-03-01T12:00:00.000Z', context: {} };
+      await t.app.inject({ method: 'POST', url: '/api/v1/error-reports', payload: { reports: [report] } });
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+
+    const response = await get('/sandbox/error-reports?limit=2');
+    expect(response.statusCode).toBe(200);
+    expect(response.json().statusCode).toBe(StatusCode.SUCCESS);
+    expect(response.json().reports.map((report: { message: string }) => report.message)).toEqual(['third', 'second']);
+  });
+
+  it.each(['/sandbox/analytics-events?limit=0', '/sandbox/analytics-events?limit=501', '/sandbox/analytics-events?limit=ten', '/sandbox/error-reports?limit=-1', '/sandbox/error-reports?order=asc'])(
+    'rejects %s with 400 INVALID_PARAMETERS',
+    async (url) => {
+      const response = await get(url);
+
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toEqual({ statusCode: StatusCode.INVALID_PARAMETERS });
+    },
+  );
+
+  it('sets, replaces, shows and removes the experiment config that GET /api/v1/experiments answers', async () => {
+    expect((await get('/sandbox/experiments')).json()).toEqual({ statusCode: StatusCode.SUCCESS, everyone: null, internal: null });
+    expect((await get('/api/v1/experiments')).statusCode).toBe(404);
+
+    expect((await putExperiment({ audience: 'everyone', flags: flagsOff })).json()).toEqual({ statusCode: StatusCode.SUCCESS });
+    expect((await putExperiment({ audience: 'everyone', flags: { ...flagsOff, virtualCards: true } })).statusCode).toBe(200);
+    expect((await putExperiment({ audience: 'internal', flags: flagsOn })).statusCode).toBe(200);
+
+    expect((await get('/sandbox/experiments')).json()).toEqual({
+      statusCode: StatusCode.SUCCESS,
+      everyone: { ...flagsOff, virtualCards: true },
+      internal: flagsOn,
+    });
+    expect((await get('/api/v1/experiments?isInternal=false')).json().flags).toEqual({ ...flagsOff, virtualCards: true });
+    expect((await get('/api/v1/experiments?isInternal=true')).json().flags).toEqual(flagsOn);
+
+    const removed = await t.app.inject({ method: 'DELETE', url: '/sandbox/experiments' });
+    expect(removed.json()).toEqual({ statusCode: StatusCode.SUCCESS });
+    expect((await get('/api/v1/experiments?isInternal=true')).json()).toEqual({ statusCode: StatusCode.NOT_ALLOWED });
+  });
+
+  it.each([
+    ['an unknown audience', { audience: 'beta', flags: flagsOn }],
+    ['a missing flag', { audience: 'everyone', flags: { virtualCards: true, directDeposit: true, cashLoadMap: true } }],
+    ['an extra flag', { audience: 'everyone', flags: { ...flagsOn, snapback: true } }],
+    ['a flag as a string', { audience: 'everyone', flags: { ...flagsOn, cashLoadMap: 'true' } }],
+    ['no flags', { audience: 'everyone' }],
+  ])('rejects an experiment config with %s and keeps none', async (_name, payload) => {
+    const response = await putExperiment(payload);
+
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ statusCode: StatusCode.INVALID_PARAMETERS });
+    expect((await get('/sandbox/experiments')).json()).toMatchObject({ everyone: null, internal: null });
+  });
+});
+
 describe('production mode', () => {
   let t: TestApp;
 
   beforeAll(async () => {
-    t = await startTestApp({ env: { NODE_ENV: 'production', TOKEN_SECRET: productionSecret } });
+    t = await startTestApp({ env: productionEnv });
   });
   afterAll(async () => {
     await t?.close();
@@ -50,6 +164,18 @@ describe('production mode', () => {
       url: '/sandbox/sessions',
       payload: { email: demoCardholder.email, accessTtlSeconds: 3600 },
     });
+
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toEqual({ statusCode: StatusCode.NOT_ALLOWED });
+  });
+
+  it.each([
+    ['GET', '/sandbox/analytics-events'],
+    ['GET', '/sandbox/error-reports'],
+    ['GET', '/sandbox/experiments'],
+    ['DELETE', '/sandbox/experiments'],
+  ] as const)('has no %s %s', async (method, url) => {
+    const response = await t.app.inject({ method, url });
 
     expect(response.statusCode).toBe(404);
     expect(response.json()).toEqual({ statusCode: StatusCode.NOT_ALLOWED });

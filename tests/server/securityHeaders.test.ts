@@ -2,7 +2,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StatusCode } from '../../contract/statusCodes.ts';
-import { demoCredentials, startTestApp, type TestApp } from './helpers.ts';
+import { demoCredentials, productionEnv, startTestApp, type TestApp } from './helpers.ts';
 
 let t: TestApp;
 
@@ -47,10 +47,10 @@ describe('security headers', () => {
     expect(policy).not.toContain('unsafe-eval');
   });
 
-  it.each(Object.entries(requests))('allows framing only by the app itself and the companion origins on %s', async (_name, request) => {
+  it.each(Object.entries(requests))('allows framing only by the app itself, the companion origins and their dev ports on %s', async (_name, request) => {
     const directives = csp(await request()).split(';').map((directive) => directive.trim());
 
-    expect(directives).toContain("frame-ancestors 'self' http://localhost:8090");
+    expect(directives).toContain("frame-ancestors 'self' http://localhost:8090 http://localhost:5173");
   });
 
   it.each(Object.entries(requests))('sends nosniff and no-referrer on %s', async (_name, request) => {
@@ -78,21 +78,46 @@ describe('security headers', () => {
   });
 });
 
-describe('COMPANION_ORIGINS', () => {
+describe('frame-ancestors from the configured origins', () => {
   let custom: TestApp;
 
   beforeAll(async () => {
-    custom = await startTestApp({ env: { COMPANION_ORIGINS: 'https://benefits.example.org, https://partner.example.net' } });
+    custom = await startTestApp({
+      env: {
+        COMPANION_ORIGINS: 'https://benefits.example.org, https://partner.example.net',
+        DEV_ORIGINS: 'http://localhost:5174',
+        CMS_PREVIEW_ORIGINS: 'https://preview.cms.example',
+        TEST_RUNNER_ORIGINS: 'http://localhost:4173,https://benefits.example.org',
+        PROCESSOR_ORIGINS: 'https://pin.processor.example',
+        ACCOUNT_LINKING_ORIGINS: 'https://link.example.net',
+      },
+    });
   });
   afterAll(async () => {
     await custom?.close();
   });
 
-  it('lists every configured origin, and only those, in frame-ancestors', async () => {
+  it('lists companion, dev, CMS preview and test runner origins once each, and only those', async () => {
     const response = await custom.app.inject({ method: 'GET', url: '/api/v1/home' });
     const directives = csp(response).split(';').map((directive) => directive.trim());
 
-    expect(directives).toContain("frame-ancestors 'self' https://benefits.example.org https://partner.example.net");
+    expect(directives).toContain(
+      "frame-ancestors 'self' https://benefits.example.org https://partner.example.net http://localhost:5174 https://preview.cms.example http://localhost:4173",
+    );
     expect(csp(response)).not.toContain('localhost:8090');
+    // The processor and account-linking pages are framed by the app, never the other way round.
+    expect(csp(response)).not.toContain('pin.processor.example');
+    expect(csp(response)).not.toContain('link.example.net');
+  });
+
+  it('allows only the app itself outside sandbox mode when no origins are configured', async () => {
+    const production = await startTestApp({ env: { ...productionEnv, COMPANION_ORIGINS: undefined } });
+    try {
+      const response = await production.app.inject({ method: 'GET', url: '/api/v1/home' });
+
+      expect(csp(response).split(';').map((directive) => directive.trim())).toContain("frame-ancestors 'self'");
+    } finally {
+      await production.close();
+    }
   });
 });

@@ -1,0 +1,52 @@
+/**
+ * Scrubs credentials and card data out of what the app reports about itself (error reports and
+ * analytics). The web app redacts before sending and the card API again before storing, so this
+ * module is shared and has no dependencies. It errs on the side of redacting too much.
+ */
+export const redactedMark = '[redacted]';
+
+/** JWTs: a base64url JSON header (`{"` encodes as `eyJ`), a payload and an optional signature. */
+const jwtPattern = /eyJ[\w-]*\.[\w-]+\.[\w-]*/g;
+/** 13–19 digits, spaces or dashes allowed between them: a full card number (PAN). */
+const cardNumberPattern = /(^|\D)(\d(?:[ -]?\d){12,18})(?!\d)/g;
+/** SSN-like: ###-##-#### or nine digits in a row. */
+const ssnPattern = /(^|\D)(\d{3}-\d{2}-\d{4}|\d{9})(?!\d)/g;
+/** Long random tokens (refresh tokens, API keys): 32+ base64url characters in a row. */
+const longTokenPattern = /[\w-]{32,}/g;
+/** Record ids (card, device, user uuids) identify things but open nothing, so they are kept. */
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function redactText(text: string): string {
+  return text
+    .replace(jwtPattern, redactedMark)
+    .replace(cardNumberPattern, `$1${redactedMark}`)
+    .replace(ssnPattern, `$1${redactedMark}`)
+    .replace(longTokenPattern, (run) => (uuidPattern.test(run) ? run : redactedMark));
+}
+
+/** redactText on every string, however deeply nested (route query and params, for example). */
+export function redactStrings(value: unknown): unknown {
+  if (typeof value === 'string') return redactText(value);
+  if (Array.isArray(value)) return value.map(redactStrings);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, redactStrings(inner)]));
+  }
+  return value;
+}
+
+const sensitiveKey = /token|password|ssn|secret|unlock|code|(^|[_-])pan([_-]|$)|card[_-]?number|authorization/;
+/** Outcome codes (spec §8 statusCodes, the PIN page's result codes) are what a report is about. */
+const outcomeKey = /^(status|error|result)[_-]code$/;
+
+function isSensitiveKey(key: string): boolean {
+  // camelCase → snake_case, so `cardPan` reads as a word "pan" and `company` does not.
+  const words = key.replace(/([a-z\d])([A-Z])/g, '$1_$2').toLowerCase();
+  return sensitiveKey.test(words) && !outcomeKey.test(words);
+}
+
+/** Values under sensitive-looking keys become `[redacted]`; every other string goes through redactText. */
+export function redactContext<V>(record: Record<string, V>): Record<string, V | string> {
+  return Object.fromEntries(
+    Object.entries(record).map(([key, value]) => [key, isSensitiveKey(key) ? redactedMark : (redactStrings(value) as V)]),
+  );
+}

@@ -1,0 +1,115 @@
+// @vitest-environment node
+/** The built app's index.html, served with the runtime app config the server injects (contract/appConfig.ts). */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type AppConfig, appConfigElementId } from '../../contract/appConfig.ts';
+import { StatusCode } from '../../contract/statusCodes.ts';
+import { injectAppConfig } from '../../server/app.ts';
+import { startTestApp, type TestApp } from './helpers.ts';
+
+const rawIndex = '<!doctype html><html lang="en"><head><title>Providers</title></head><body><div id="root"></div></body></html>';
+
+let webRoot: string;
+let t: TestApp;
+
+beforeAll(async () => {
+  webRoot = mkdtempSync(path.join(tmpdir(), 'web-root-'));
+  writeFileSync(path.join(webRoot, 'index.html'), rawIndex);
+  mkdirSync(path.join(webRoot, 'assets'));
+  writeFileSync(path.join(webRoot, 'assets', 'index-abc123.js'), 'console.log("app");');
+  t = await startTestApp({
+    webRoot,
+    env: {
+      SANDBOX: 'true',
+      COMPANION_ORIGINS: 'https://benefits.example.org',
+      DEV_ORIGINS: 'http://localhost:5173',
+      PROCESSOR_ORIGINS: 'https://pin.processor.example',
+      ACCOUNT_LINKING_ORIGINS: 'https://link.example.net',
+      CMS_PREVIEW_ORIGINS: 'https://preview.cms.example',
+      TEST_RUNNER_ORIGINS: 'http://localhost:4173',
+    },
+  });
+});
+afterAll(async () => {
+  await t?.close();
+  rmSync(webRoot, { recursive: true, force: true });
+});
+
+const expectedConfig: AppConfig = {
+  sandbox: true,
+  hostOrigins: ['https://benefits.example.org', 'http://localhost:5173'],
+  processorOrigins: ['https://pin.processor.example'],
+  accountLinkingOrigins: ['https://link.example.net'],
+  cmsPreviewOrigins: ['https://preview.cms.example'],
+  testRunnerOrigins: ['http://localhost:4173'],
+};
+
+/** The JSON inside `<script id="app-config" type="application/json">`, as the app reads it. */
+function appConfigIn(html: string): unknown {
+  const match = new RegExp(`<script id="${appConfigElementId}" type="application/json">(.*?)</script>`).exec(html);
+  if (!match) throw new Error(`no app config in ${html}`);
+  return JSON.parse(match[1]!);
+}
+
+function get(url: string, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> {
+  return t.app.inject({ method: 'GET', url, headers });
+}
+
+describe('index.html with the app config', () => {
+  it.each(['/', '/index.html', '/home', '/register/personal?profile=%7B%7D'])('serves %s with the configured origins before </head>', async (url) => {
+    const response = await get(url);
+
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^text\/html/);
+    expect(response.headers['cache-control']).toBe('no-cache');
+    expect(response.body).toContain('<title>Providers</title>');
+    expect(response.body).toMatch(new RegExp(`<script id="${appConfigElementId}" type="application/json">[^<]*</script></head>`));
+    expect(appConfigIn(response.body)).toEqual(expectedConfig);
+  });
+
+  it.each(['/', '/cards'])('answers a HEAD of %s like the GET', async (url) => {
+    const response = await t.app.inject({ method: 'HEAD', url });
+
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^text\/html/);
+    expect(response.headers.etag).toBe((await get(url)).headers.etag);
+  });
+
+  it('answers 304 to a revalidation with the current ETag', async () => {
+    const first = await get('/');
+    const etag = String(first.headers.etag);
+
+    const again = await get('/home', { 'if-none-match': etag });
+
+    expect(etag).toMatch(/^W\/".+"$/);
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+  });
+
+  it('still serves other files and answers unknown API paths with a statusCode', async () => {
+    const asset = await get('/assets/index-abc123.js');
+    expect(asset.statusCode).toBe(200);
+    expect(asset.headers['cache-control']).toContain('immutable');
+
+    const api = await get('/api/v1/no-such-call');
+    expect(api.statusCode).toBe(404);
+    expect(api.json()).toEqual({ statusCode: StatusCode.NOT_ALLOWED });
+  });
+});
+
+describe('app config escaping', () => {
+  // Origins from the environment cannot hold `<` (URL parsing refuses it), so the escaping is tested directly.
+  it('writes `<` as \\u003c so no value can end the script element', () => {
+    const hostile = { ...expectedConfig, cmsPreviewOrigins: ['</script><script>alert(1)</script>'] };
+
+    const html = injectAppConfig(rawIndex, hostile);
+
+    expect(html).not.toContain('</script><script>');
+    expect(html).toContain('\\u003c/script>\\u003cscript>alert(1)\\u003c/script>');
+    expect(html.match(/<\/script>/g)).toHaveLength(1);
+    expect(appConfigIn(html)).toEqual(hostile);
+  });
+});
