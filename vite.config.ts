@@ -12,7 +12,7 @@ const companionCopy = '?companion-host';
 
 /**
  * The sandbox companion host page is a second build input. Left alone, Rolldown would move what it
- * shares with the app (the module-preload polyfill, src/host/protocol.ts) into shared chunks and so
+ * shares with the app (the module-preload polyfill, contract/hostProtocol.ts) into shared chunks and so
  * change the app's own output. This plugin gives the page private copies of the repo modules it
  * imports (ids suffixed `?companion-host`) and no polyfill (the page preloads nothing), so the app's
  * chunks are exactly what they would be without the page.

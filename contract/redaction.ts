@@ -27,6 +27,8 @@ export function redactText(text: string): string {
 /** redactText on every string, however deeply nested (route query and params, for example). */
 export function redactStrings(value: unknown): unknown {
   if (typeof value === 'string') return redactText(value);
+  // A card number or SSN can arrive as a number too.
+  if (typeof value === 'number' && Number.isInteger(value)) return redactText(String(value)) === String(value) ? value : redactedMark;
   if (Array.isArray(value)) return value.map(redactStrings);
   if (value && typeof value === 'object') {
     return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, redactStrings(inner)]));

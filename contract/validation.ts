@@ -1,37 +1,21 @@
 /**
- * Validation rules of spec §5 shared by forms and the card API. Messages are keys, never text:
- * the app translates them (src/flows/validationMessages.ts), the server answers with statusCodes.
+ * The card API's request schemas (yup, strict). Field rules of spec §5 come from the plain checks of
+ * rules.ts, which the forms use too; the server answers a failure with statusCode 2.
  */
 import { array, boolean, mixed, object, string } from 'yup';
+import { checkEmail, checkPassword, checkUnlockCode, type Check } from './rules.ts';
 
-export const ValidationMessage = {
-  emailRequired: 'email.required',
-  emailInvalid: 'email.invalid',
-  passwordRequired: 'password.required',
-  unlockCodeRequired: 'unlockCode.required',
-  unlockCodeInvalid: 'unlockCode.invalid',
-  tooLong: 'tooLong',
-} as const;
+/** A yup rule from a plain check of rules.ts: a string the check accepts. */
+const fromCheck = (check: Check) =>
+  string().test('rule', function rule(value) {
+    const message = check(value);
+    return message ? this.createError({ message }) : true;
+  });
 
-export type ValidationMessage = (typeof ValidationMessage)[keyof typeof ValidationMessage];
+export const emailRule = fromCheck(checkEmail);
+export const unlockCodeRule = fromCheck(checkUnlockCode);
 
-/** ASCII only: the spec rejects accented characters in email addresses. */
-const emailPattern = /^[A-Za-z0-9._%+'-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}$/;
-
-export const emailRule = string()
-  .trim()
-  .required(ValidationMessage.emailRequired)
-  .max(254, ValidationMessage.tooLong)
-  .matches(emailPattern, { message: ValidationMessage.emailInvalid, excludeEmptyString: true });
-
-export const unlockCodeRule = string()
-  .required(ValidationMessage.unlockCodeRequired)
-  .matches(/^\d{4}$/, { message: ValidationMessage.unlockCodeInvalid, excludeEmptyString: true });
-
-export const signInSchema = object({
-  email: emailRule,
-  password: string().required(ValidationMessage.passwordRequired).max(128, ValidationMessage.tooLong),
-}).noUnknown();
+export const signInSchema = object({ email: emailRule, password: fromCheck(checkPassword) }).noUnknown();
 
 export const refreshTokensSchema = object({ unlockCode: unlockCodeRule }).noUnknown();
 
@@ -91,22 +75,3 @@ export const errorReportBatchSchema = object({
     .required()
     .max(20),
 }).noUnknown();
-
-/** First failing message per field, for forms. */
-export function fieldErrors<T extends Record<string, unknown>>(
-  schema: { validateSync: (value: unknown, options: { abortEarly: false }) => unknown },
-  value: T,
-): Partial<Record<keyof T, ValidationMessage>> {
-  try {
-    schema.validateSync(value, { abortEarly: false });
-    return {};
-  } catch (error) {
-    const errors: Partial<Record<keyof T, ValidationMessage>> = {};
-    const inner = (error as { inner?: { path?: string; message: string }[] }).inner ?? [];
-    for (const issue of inner) {
-      const field = issue.path as keyof T | undefined;
-      if (field && !errors[field]) errors[field] = issue.message as ValidationMessage;
-    }
-    return errors;
-  }
-}

@@ -6,7 +6,7 @@
  * may ask for notifications. Talking to the host and the API are actors the app supplies.
  */
 import { assign, fromPromise, setup } from 'xstate';
-import type { BenefitKind, EbtLink, HostSavedState, NotificationPermission } from '../src/host/protocol.ts';
+import type { BenefitKind, EbtLink, HostSavedState, NotificationPermission } from '../contract/hostProtocol.ts';
 import type { SessionTokens } from './session.ts';
 
 export type ParentAppUser = {

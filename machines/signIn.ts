@@ -5,7 +5,7 @@
 import { assign, fromPromise, setup } from 'xstate';
 import type { Credentials, SignInAnswer } from '../contract/api.ts';
 import { StatusCode } from '../contract/statusCodes.ts';
-import { fieldErrors, signInSchema, type ValidationMessage } from '../contract/validation.ts';
+import { fieldErrors, signInChecks, type ValidationMessage } from '../contract/rules.ts';
 
 export type SignInContext = {
   email: string;
@@ -20,7 +20,7 @@ export const signInMachine = setup({
     events: {} as SignInEvent,
   },
   guards: {
-    isFormValid: ({ event }) => Object.keys(fieldErrors(signInSchema, formOf(event))).length === 0,
+    isFormValid: ({ event }) => Object.keys(fieldErrors(signInChecks, formOf(event))).length === 0,
     isSignedIn: (_, answer: SignInAnswer) =>
       answer.statusCode === StatusCode.SUCCESS && Boolean(answer.access && answer.refresh),
     isRejected: (_, answer: SignInAnswer) => answer.statusCode === StatusCode.INVALID_CREDENTIALS,
@@ -29,7 +29,7 @@ export const signInMachine = setup({
     rememberEmail: assign({ email: ({ event }) => event.email.trim(), fieldErrors: {} }),
     showFieldErrors: assign({
       email: ({ event }) => event.email,
-      fieldErrors: ({ event }) => fieldErrors(signInSchema, formOf(event)),
+      fieldErrors: ({ event }) => fieldErrors(signInChecks, formOf(event)),
     }),
     /** Supplied by the app: store the tokens in the session. */
     storeSession: (_, _answer: SignInAnswer) => {},

@@ -6,7 +6,7 @@
 import { assign, fromPromise, setup } from 'xstate';
 import type { RefreshTokensAnswer } from '../contract/api.ts';
 import { StatusCode } from '../contract/statusCodes.ts';
-import { fieldErrors, refreshTokensSchema, type ValidationMessage } from '../contract/validation.ts';
+import { fieldErrors, refreshTokensChecks, type ValidationMessage } from '../contract/rules.ts';
 
 export type UnlockContext = {
   attemptsLeft: number | null;
@@ -22,7 +22,7 @@ export const unlockMachine = setup({
   },
   guards: {
     isCodeWellFormed: ({ event }) =>
-      event.type === 'user.submit' && !fieldErrors(refreshTokensSchema, { unlockCode: event.unlockCode }).unlockCode,
+      event.type === 'user.submit' && !fieldErrors(refreshTokensChecks, { unlockCode: event.unlockCode }).unlockCode,
     isUnlocked: (_, answer: RefreshTokensAnswer) =>
       answer.statusCode === StatusCode.SUCCESS && Boolean(answer.access && answer.refresh),
     isWrongCodeWithAttemptsLeft: (_, answer: RefreshTokensAnswer) =>
@@ -34,7 +34,7 @@ export const unlockMachine = setup({
     showFieldError: assign({
       fieldError: ({ event }) =>
         event.type === 'user.submit'
-          ? (fieldErrors(refreshTokensSchema, { unlockCode: event.unlockCode }).unlockCode ?? null)
+          ? (fieldErrors(refreshTokensChecks, { unlockCode: event.unlockCode }).unlockCode ?? null)
           : null,
     }),
     clearFieldError: assign({ fieldError: null }),

@@ -109,6 +109,8 @@ async function registerWebApp(app: FastifyInstance, config: ServerConfig): Promi
     index: false,
     wildcard: true,
     cacheControl: false,
+    // dist/ also holds the sandbox companion host's page; it belongs on its own origin only.
+    allowedPath: (pathName) => !pathName.startsWith('/server/'),
     setHeaders(response, filePath) {
       const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
       response.setHeader('Cache-Control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');

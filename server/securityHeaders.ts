@@ -21,6 +21,8 @@ export function contentSecurityPolicy(config: ServerConfig): string {
     "object-src 'none'",
     "base-uri 'none'",
     "form-action 'self'",
+    // The processor's hosted PIN page and the account-linking provider are framed by the app.
+    ["frame-src 'self'", ...config.processorOrigins, ...config.accountLinkingOrigins].join(' '),
     `frame-ancestors ${frameAncestors(config).join(' ')}`,
   ].join('; ');
 }

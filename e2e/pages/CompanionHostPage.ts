@@ -9,7 +9,7 @@
  *   await expect(host.lastOpenedUrl).toHaveText('https://…');
  */
 import { expect, type FrameLocator, type Locator, type Page } from '@playwright/test';
-import type { BenefitKind, NotificationPermission } from '../../src/host/protocol.ts';
+import type { BenefitKind, NotificationPermission } from '../../contract/hostProtocol.ts';
 import {
   defaultCompanionUser,
   signedOutCompanionUser,

@@ -2,7 +2,7 @@
  * Sandbox companion host (ARCHITECTURE §7, §8): a stand-in for the companion benefits app on its own
  * origin (http://localhost:COMPANION_PORT). Its page (server/partners/companion-host/, built by Vite
  * into dist/server/partners/companion-host/index.html) shows a phone frame of the benefits app with
- * the card app in an iframe, answers every message of the host protocol (src/host/protocol.ts) and
+ * the card app in an iframe, answers every message of the host protocol (contract/hostProtocol.ts) and
  * has a tester panel. This server serves that page and its assets, and issues the companion app's
  * access tokens (POST /companion/token), which the card API accepts at POST /providers/sign-in.
  * Sandbox mode only: main.ts never starts it otherwise.

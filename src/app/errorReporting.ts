@@ -47,14 +47,18 @@ export function cardApiErrorTransport(headers: () => Record<string, string>): Er
     queue.push(report);
     if (queue.length > 1) return;
     setTimeout(() => {
-      const batch: ErrorReportBatch = { reports: queue.slice(0, 20) };
+      const reports = queue;
       queue = [];
-      void fetch('/api/v1/error-reports', {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', ...headers() },
-        body: JSON.stringify(batch),
-        keepalive: true,
-      }).catch(() => {});
+      // The intake takes at most 20 reports a batch.
+      for (let start = 0; start < reports.length; start += 20) {
+        const batch: ErrorReportBatch = { reports: reports.slice(start, start + 20) };
+        void fetch('/api/v1/error-reports', {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', ...headers() },
+          body: JSON.stringify(batch),
+          keepalive: true,
+        }).catch(() => {});
+      }
     }, 0);
   };
 }

@@ -1,7 +1,7 @@
 /** Translations of the codes that charts keep in context (validation keys, statusCodes). */
 import { msg } from '@lingui/core/macro';
 import type { MessageDescriptor } from '@lingui/core';
-import { ValidationMessage } from '../../contract/validation.ts';
+import { ValidationMessage } from '../../contract/rules.ts';
 
 export const validationMessages: Record<ValidationMessage, MessageDescriptor> = {
   [ValidationMessage.emailRequired]: msg`Email is required.`,

@@ -1,5 +1,5 @@
 /**
- * The window side of the host protocol (protocol.ts): one `message` listener that drops every
+ * The window side of the host protocol (contract/hostProtocol.ts): one `message` listener that drops every
  * message whose origin is not exactly allowlisted (reporting a warning), and a bridge to the parent
  * window that asks questions, tells notices and hears pushes. Outgoing messages always name the
  * exact parent origin, never '*'.
@@ -14,7 +14,7 @@ import {
   type HostQueries,
   type HostQueryType,
   type PushMessage,
-} from './protocol.ts';
+} from '../../contract/hostProtocol.ts';
 
 /** How long the app waits for the host to answer one question before going on without it. */
 export const hostReplyTimeoutMs = 3000;
@@ -58,7 +58,9 @@ export function connectHostBridge(
   const parent = self.parent;
   const timeoutMs = options.timeoutMs ?? hostReplyTimeoutMs;
   let parentOrigin = options.parentOrigin && options.hostOrigins.includes(options.parentOrigin) ? options.parentOrigin : null;
-  const candidates = options.parentOrigin ? (parentOrigin ? [parentOrigin] : []) : options.hostOrigins;
+  // An unknown or unlisted parent origin (a stale referrer after a redirect, say) is not trusted:
+  // ask every listed host instead; the browser delivers only where the origin really matches.
+  const candidates = parentOrigin ? [parentOrigin] : options.hostOrigins;
   const pending = new Map<string, Pending>();
   const pushListeners = new Set<(message: PushMessage) => void>();
   const warned = new Set<string>();
@@ -87,7 +89,7 @@ export function connectHostBridge(
     if (!waiting) return;
     pending.delete(message.replyTo);
     parentOrigin ??= event.origin;
-    if (message.error) waiting.reject(new HostUnavailableError(waiting.type, message.error));
+    if (message.error !== undefined) waiting.reject(new HostUnavailableError(waiting.type, message.error || 'error'));
     else if (!replyChecks[waiting.type](message.payload)) {
       options.onMalformed(event.origin);
       waiting.reject(new HostUnavailableError(waiting.type, 'malformed reply'));

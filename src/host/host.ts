@@ -4,7 +4,7 @@
  */
 import type { ActorRefFrom } from 'xstate';
 import type { hostMachine } from '../../machines/host.ts';
-import type { BenefitKind, CmsSitevars } from './protocol.ts';
+import type { BenefitKind, CmsSitevars } from '../../contract/hostProtocol.ts';
 
 export type HostActor = ActorRefFrom<typeof hostMachine>;
 

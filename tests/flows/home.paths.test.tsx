@@ -34,15 +34,15 @@ const events = [
   { type: 'user.refresh' },
 ];
 
-const { start, paths } = generatePaths(homeMachine, events);
+const run = generatePaths(homeMachine, events);
 type Ctx = Awaited<ReturnType<typeof renderApp>>;
 
 describe('home chart', () => {
   it('generated paths reach every state and transition', () => {
-    expect(coverageOf(homeMachine, [{ start, paths }])).toEqual({ missingStates: [], missingTransitions: [] });
+    expect(coverageOf(homeMachine, [run])).toEqual({ missingStates: [], missingTransitions: [] });
   });
 
-  it.each(minimalCover(homeMachine, start, paths).map((path) => [describePath(path), path] as const))(
+  it.each(minimalCover(homeMachine, run).map((path) => [describePath(path), path] as const))(
     'path %s',
     async (_name, path) => {
       await replayPath<Ctx>(path, {

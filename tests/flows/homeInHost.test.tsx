@@ -9,7 +9,7 @@ import { createActor, fromPromise } from 'xstate';
 import { flagsOff } from '../../machines/experiments.ts';
 import { hostMachine, type HostConnection } from '../../machines/host.ts';
 import { freeTaxFilingUrl } from '../../src/flows/home/links.ts';
-import type { NotificationPermission } from '../../src/host/protocol.ts';
+import type { NotificationPermission } from '../../contract/hostProtocol.ts';
 import { active, recordingHost, renderApp } from '../support/renderApp.tsx';
 
 const home = {

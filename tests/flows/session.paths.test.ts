@@ -4,7 +4,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise, type AnyMachineSnapshot, type EventObject } from 'xstate';
-import { sessionMachine, snackbarTimeoutMs } from '../../machines/session.ts';
+import { sessionMachine, snackbarTimeoutMs, type SessionInput } from '../../machines/session.ts';
 import { coverageOf, describePath, generatePaths, minimalCover } from '../support/chartCoverage.ts';
 import { active, locked, signedOut } from '../support/renderApp.tsx';
 
@@ -47,14 +47,14 @@ describe('session chart', () => {
   afterEach(() => void vi.useRealTimers());
 
   it('generated paths reach every state and transition', () => {
-    expect(coverageOf(sessionMachine, runs.map(({ start, paths }) => ({ start, paths })))).toEqual({
+    expect(coverageOf(sessionMachine, runs)).toEqual({
       missingStates: [],
       missingTransitions: [],
     });
   });
 
   const cases = runs.flatMap((run) =>
-    minimalCover(sessionMachine, run.start, run.paths).map((path) => [describePath(path), run.input, path] as const),
+    minimalCover(sessionMachine, run).map((path) => [describePath(path), run.input, path] as const),
   );
 
   it.each(cases)('path %s', async (_name, input, path) => {
@@ -69,7 +69,7 @@ describe('session chart', () => {
           ),
         },
       }),
-      { input },
+      { input: input as SessionInput },
     ).start();
 
     for (const step of path.steps) {

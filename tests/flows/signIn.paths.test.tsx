@@ -18,17 +18,17 @@ const events = [
   { type: 'xstate.error.actor.signIn', error: new Error('no statusCode') },
 ];
 
-const { start, paths } = generatePaths(signInMachine, events);
+const run = generatePaths(signInMachine, events);
 type Ctx = Awaited<ReturnType<typeof renderApp>>;
 
 const alert = () => screen.queryByRole('alert');
 
 describe('sign-in chart', () => {
   it('generated paths reach every state and transition', () => {
-    expect(coverageOf(signInMachine, [{ start, paths }])).toEqual({ missingStates: [], missingTransitions: [] });
+    expect(coverageOf(signInMachine, [run])).toEqual({ missingStates: [], missingTransitions: [] });
   });
 
-  it.each(minimalCover(signInMachine, start, paths).map((path) => [describePath(path), path] as const))(
+  it.each(minimalCover(signInMachine, run).map((path) => [describePath(path), path] as const))(
     'path %s',
     async (_name, path) => {
       await replayPath<Ctx>(path, {

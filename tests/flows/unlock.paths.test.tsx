@@ -18,15 +18,15 @@ const events = [
   { type: 'xstate.error.actor.refreshTokens', error: new Error('no statusCode') },
 ];
 
-const { start, paths } = generatePaths(unlockMachine, events);
+const run = generatePaths(unlockMachine, events);
 type Ctx = Awaited<ReturnType<typeof renderApp>>;
 
 describe('unlock chart', () => {
   it('generated paths reach every state and transition', () => {
-    expect(coverageOf(unlockMachine, [{ start, paths }])).toEqual({ missingStates: [], missingTransitions: [] });
+    expect(coverageOf(unlockMachine, [run])).toEqual({ missingStates: [], missingTransitions: [] });
   });
 
-  it.each(minimalCover(unlockMachine, start, paths).map((path) => [describePath(path), path] as const))(
+  it.each(minimalCover(unlockMachine, run).map((path) => [describePath(path), path] as const))(
     'path %s',
     async (_name, path) => {
       await replayPath<Ctx>(path, {

@@ -106,8 +106,10 @@ describe('frame-ancestors from the configured origins', () => {
     );
     expect(csp(response)).not.toContain('localhost:8090');
     // The processor and account-linking pages are framed by the app, never the other way round.
-    expect(csp(response)).not.toContain('pin.processor.example');
-    expect(csp(response)).not.toContain('link.example.net');
+    const ancestors = directives.find((directive) => directive.startsWith('frame-ancestors')) ?? '';
+    expect(ancestors).not.toContain('pin.processor.example');
+    expect(ancestors).not.toContain('link.example.net');
+    expect(directives).toContain("frame-src 'self' https://pin.processor.example https://link.example.net");
   });
 
   it('allows only the app itself outside sandbox mode when no origins are configured', async () => {

@@ -20,6 +20,8 @@ beforeAll(async () => {
   writeFileSync(path.join(webRoot, 'index.html'), rawIndex);
   mkdirSync(path.join(webRoot, 'assets'));
   writeFileSync(path.join(webRoot, 'assets', 'index-abc123.js'), 'console.log("app");');
+  mkdirSync(path.join(webRoot, 'server', 'partners', 'companion-host'), { recursive: true });
+  writeFileSync(path.join(webRoot, 'server', 'partners', 'companion-host', 'index.html'), '<title>Companion host</title>');
   t = await startTestApp({
     webRoot,
     env: {
@@ -97,6 +99,19 @@ describe('index.html with the app config', () => {
     const api = await get('/api/v1/no-such-call');
     expect(api.statusCode).toBe(404);
     expect(api.json()).toEqual({ statusCode: StatusCode.NOT_ALLOWED });
+  });
+
+  it('does not serve the sandbox companion host page on the app origin (it has its own)', async () => {
+    const page = await get('/server/partners/companion-host/index.html');
+    expect(page.statusCode).toBe(404);
+    expect(page.body).not.toContain('Companion host');
+  });
+
+  it('lets the app frame only itself, the processor and the account-linking provider', async () => {
+    const policy = String((await get('/home')).headers['content-security-policy']);
+    expect(policy.split(';').map((directive) => directive.trim())).toContain(
+      "frame-src 'self' https://pin.processor.example https://link.example.net",
+    );
   });
 });
 

@@ -1,9 +1,20 @@
 /**
  * Model-based testing support (ARCHITECTURE.md §3): generate paths over a real chart with
- * xstate/graph, and measure which states and transitions those paths reach, so a test can
- * assert that every state and every transition of the chart is covered.
+ * xstate/graph, and measure which states and transitions those paths reach, so a test can assert
+ * that every state and every transition of the chart is covered. Coverage is what XState itself
+ * reports taking (inspection microsteps) when each path's events are sent to a live actor, so
+ * eventless transitions, guarded alternatives and root-level transitions all count exactly.
  */
-import { getNextSnapshot, type AnyMachineSnapshot, type AnyStateMachine, type AnyStateNode, type EventObject } from 'xstate';
+import {
+  createActor,
+  fromPromise,
+  getNextSnapshot,
+  type AnyMachineSnapshot,
+  type AnyStateMachine,
+  type AnyStateNode,
+  type EventObject,
+  type InspectionEvent,
+} from 'xstate';
 import { getSimplePaths, type StatePath } from 'xstate/graph';
 
 type Path = StatePath<AnyMachineSnapshot, EventObject>;
@@ -13,6 +24,8 @@ type TransitionLike = {
   eventType: string;
   guard?: unknown;
 };
+/** What generatePaths answers: the paths and the input the chart was started with. */
+export type PathRun = { paths: Path[]; input?: unknown };
 
 function allStateNodes(node: AnyStateNode): AnyStateNode[] {
   return [node, ...Object.values(node.states as Record<string, AnyStateNode>).flatMap(allStateNodes)];
@@ -37,65 +50,53 @@ function transitionsOf(node: AnyStateNode): TransitionLike[] {
   return [...onEvents, ...always.map((t) => ({ ...t, eventType: '' }))];
 }
 
+/** Every state (but the root) and every transition (the root's own included) of a chart. */
 export function chartInventory(machine: AnyStateMachine) {
-  const nodes = allStateNodes(machine.root).filter((node) => node !== machine.root);
+  const nodes = allStateNodes(machine.root);
   return {
-    states: nodes.map((node) => node.id),
+    states: nodes.filter((node) => node !== machine.root).map((node) => node.id),
     transitions: nodes.flatMap(transitionsOf).map(transitionKey),
   };
 }
 
-const active = (snapshot: AnyMachineSnapshot, node: AnyStateNode) =>
-  (snapshot._nodes as AnyStateNode[]).includes(node);
-
-/** The transition a step took: the first candidate for its event whose targets are all active after it. */
-function takenTransitions(machine: AnyStateMachine, before: AnyMachineSnapshot, event: EventObject, after: AnyMachineSnapshot): string[] {
-  const nodes = allStateNodes(machine.root);
-  const candidates = nodes
-    .filter((node) => active(before, node))
-    .flatMap(transitionsOf)
-    .filter((t) => t.eventType === event.type)
-    // Deepest source first, as XState selects them.
-    .sort((a, b) => b.source.id.split('.').length - a.source.id.split('.').length);
-  const taken = candidates.find((t) => (t.target ?? []).every((target) => active(after, target)));
-  const keys = taken ? [transitionKey(taken)] : [];
-  // Eventless transitions out of states entered by this step.
-  for (const node of nodes) {
-    for (const t of (node.always ?? []) as TransitionLike[]) {
-      if (!active(before, t.source) && (t.target ?? []).every((target) => active(after, target))) {
-        keys.push(transitionKey({ ...t, eventType: '' }));
-        break;
-      }
-    }
-  }
-  return keys;
-}
-
-export function coverageOf(machine: AnyStateMachine, starts: { start: AnyMachineSnapshot; paths: Path[] }[]) {
+/**
+ * Sends one path's events to a live actor and records the states it was in and the transitions
+ * XState took. Invoked actors never settle on their own: their outcomes are the path's done/error
+ * events, as generated.
+ */
+function walk(machine: AnyStateMachine, path: Path, input: unknown): { states: Set<string>; transitions: Set<string> } {
   const states = new Set<string>();
   const transitions = new Set<string>();
-  const nodes = allStateNodes(machine.root);
-  const visit = (snapshot: AnyMachineSnapshot) =>
-    nodes.filter((node) => active(snapshot, node) && node !== machine.root).forEach((node) => states.add(node.id));
-  for (const { start, paths } of starts) {
-    visit(start);
-    // The initial eventless transitions (e.g. restoring → active) happened while starting.
-    for (const node of nodes) {
-      for (const t of (node.always ?? []) as TransitionLike[]) {
-        if ((t.target ?? []).every((target) => active(start, target)) && t.target?.length) {
-          states.add(t.source.id);
-          transitions.add(transitionKey({ ...t, eventType: '' }));
-          break;
-        }
+  const never = fromPromise(() => new Promise<never>(() => {}));
+  const actors = Object.fromEntries(Object.keys(machine.implementations.actors).map((name) => [name, never]));
+  const record = (snapshot: AnyMachineSnapshot) =>
+    (snapshot._nodes as AnyStateNode[]).filter((node) => node !== machine.root).forEach((node) => states.add(node.id));
+  const actor = createActor(machine.provide({ actors } as never), {
+    input,
+    inspect: (event: InspectionEvent) => {
+      if (event.type !== '@xstate.microstep') return;
+      record(event.snapshot as AnyMachineSnapshot);
+      for (const t of (event as unknown as { _transitions: TransitionLike[] })._transitions) {
+        transitions.add(transitionKey({ ...t, eventType: t.eventType ?? '' }));
+        // A transient state (left at once by an eventless transition) shows only as a source.
+        if (t.source !== machine.root) states.add(t.source.id);
       }
-    }
-    for (const path of paths) {
-      let before = start;
-      for (const step of path.steps) {
-        visit(step.state);
-        takenTransitions(machine, before, step.event, step.state).forEach((key) => transitions.add(key));
-        before = step.state;
-      }
+    },
+  }).start();
+  record(actor.getSnapshot());
+  for (const step of path.steps) if (step.event.type !== 'xstate.init') actor.send(step.event as never);
+  actor.stop();
+  return { states, transitions };
+}
+
+export function coverageOf(machine: AnyStateMachine, runs: PathRun[]) {
+  const states = new Set<string>();
+  const transitions = new Set<string>();
+  for (const run of runs) {
+    for (const path of run.paths) {
+      const walked = walk(machine, path, run.input);
+      walked.states.forEach((id) => states.add(id));
+      walked.transitions.forEach((key) => transitions.add(key));
     }
   }
   const inventory = chartInventory(machine);
@@ -114,7 +115,7 @@ export function generatePaths<T extends AnyStateMachine>(
   machine: T,
   events: readonly EventObject[],
   input?: unknown,
-): { start: AnyMachineSnapshot; paths: Path[] } {
+): PathRun & { start: AnyMachineSnapshot } {
   const simple = getSimplePaths(machine, { events: events as never, input: input as never }) as unknown as Path[];
   const closing = simple.flatMap((path) =>
     events
@@ -128,23 +129,18 @@ export function generatePaths<T extends AnyStateMachine>(
   // getSimplePaths starts every path with the initial state reached by the xstate.init event.
   const start = simple[0]?.steps[0]?.state;
   if (!start) throw new Error(`${machine.id}: no paths generated`);
-  return { start, paths };
+  return { start, paths, input };
 }
 
 /** Picks a small set of paths that together still reach every covered state and transition. */
-export function minimalCover(machine: AnyStateMachine, start: AnyMachineSnapshot, paths: Path[]): Path[] {
+export function minimalCover(machine: AnyStateMachine, run: PathRun): Path[] {
   const chosen: Path[] = [];
   const seen = new Set<string>();
-  const sorted = [...paths].sort((a, b) => b.steps.length - a.steps.length);
+  const sorted = [...run.paths].sort((a, b) => b.steps.length - a.steps.length);
   for (const path of sorted) {
-    const keys = new Set<string>();
-    let before = start;
-    for (const step of path.steps) {
-      keys.add(`state:${(step.state._nodes as AnyStateNode[]).map((n) => n.id).join('|')}`);
-      takenTransitions(machine, before, step.event, step.state).forEach((key) => keys.add(key));
-      before = step.state;
-    }
-    if ([...keys].some((key) => !seen.has(key))) {
+    const walked = walk(machine, path, run.input);
+    const keys = [...[...walked.states].map((id) => `state:${id}`), ...walked.transitions];
+    if (keys.some((key) => !seen.has(key))) {
       chosen.push(path);
       keys.forEach((key) => seen.add(key));
     }

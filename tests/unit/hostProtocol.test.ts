@@ -1,5 +1,5 @@
 /**
- * The host protocol validators (src/host/protocol.ts): every message from another window is
+ * The host protocol validators (contract/hostProtocol.ts): every message from another window is
  * untrusted input, so well-formed messages are read back exactly and anything else is dropped
  * (undefined), never thrown on.
  */
@@ -12,7 +12,7 @@ import {
   queryMessage,
   replyChecks,
   type HostQueryType,
-} from '../../src/host/protocol.ts';
+} from '../../contract/hostProtocol.ts';
 
 const queryTypes = Object.keys(replyChecks) as HostQueryType[];
 

@@ -1,6 +1,6 @@
 /**
  * The sandbox companion host page: frames the card app and answers its host-protocol messages
- * (src/host/protocol.ts) the way the companion benefits app would, with values from the tester panel.
+ * (contract/hostProtocol.ts) the way the companion benefits app would, with values from the tester panel.
  * Plain DOM on purpose (no React): the page stays tiny. Everything it keeps lives in this origin's
  * localStorage (storageKeys), never in the card app's.
  */
@@ -20,7 +20,7 @@ import {
   type NotificationPermission,
   type PushMessage,
   type ReplyMessage,
-} from '../../../src/host/protocol.ts';
+} from '../../../contract/hostProtocol.ts';
 import {
   defaultCompanionUser,
   maxTokenTtlSeconds,

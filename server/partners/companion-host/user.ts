@@ -2,7 +2,7 @@
  * The companion benefits app's signed-in user, as the sandbox companion host's tester panel sets it
  * (spec §3 "Parent app state", "EBT link"). Pure: no DOM, so the e2e page model can import it too.
  */
-import { benefitKinds, notificationPermissions, type BenefitKind, type NotificationPermission } from '../../../src/host/protocol.ts';
+import { benefitKinds, notificationPermissions, type BenefitKind, type NotificationPermission } from '../../../contract/hostProtocol.ts';
 
 export type CompanionUser = {
   /** Empty: a signed-out companion user (the host answers `uuid: null`, no access token). */

@@ -7,7 +7,7 @@ import { Trans } from '@lingui/react/macro';
 import { useSelector } from '@xstate/react';
 import { useServices } from '../../app/services.tsx';
 import type { HostActor } from '../../host/host.ts';
-import type { BenefitKind } from '../../host/protocol.ts';
+import type { BenefitKind } from '../../../contract/hostProtocol.ts';
 import { freeTaxFilingUrl } from './links.ts';
 
 export function CopyAccountNumber({ prn }: { prn: string }) {

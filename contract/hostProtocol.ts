@@ -100,11 +100,29 @@ const isPermission = (value: unknown): value is NotificationPermission =>
 const isBenefit = (value: unknown): value is BenefitKind => benefitKinds.includes(value as BenefitKind);
 const hasPermission = (value: unknown): value is { permission: NotificationPermission } =>
   isRecord(value) && isPermission(value.permission);
+/** Saved state must be plain JSON of bounded size (a structured clone may carry cycles or BigInts). */
+const isSavedState = (value: unknown): value is HostSavedState => {
+  if (!isRecord(value)) return false;
+  try {
+    return JSON.stringify(value).length <= 16_384;
+  } catch {
+    return false;
+  }
+};
+
+/** Runs a parser so that nothing it meets (throwing getters, proxies) can make it throw. */
+function safely<T>(parse: () => T | undefined): T | undefined {
+  try {
+    return parse();
+  } catch {
+    return undefined;
+  }
+}
 
 /** Reply payload validators, one per query. */
 export const replyChecks: { [K in HostQueryType]: Check<HostQueries[K]> } = {
   'state.load': (value): value is HostQueries['state.load'] =>
-    isRecord(value) && (value.state === null || (isRecord(value.state) && JSON.stringify(value.state).length <= 16_384)),
+    isRecord(value) && (value.state === null || isSavedState(value.state)),
   'deviceId.get': (value): value is HostQueries['deviceId.get'] =>
     isRecord(value) && isShortString(value.deviceId, 128) && value.deviceId.length > 0,
   'notificationPermission.get': hasPermission,
@@ -132,6 +150,10 @@ const pushChecks: { [K in HostPushType]: Check<HostPushes[K]> } = {
  * undefined (never throws): the caller drops it.
  */
 export function parseHostMessage(data: unknown): HostMessage | undefined {
+  return safely(() => readHostMessage(data));
+}
+
+function readHostMessage(data: unknown): HostMessage | undefined {
   if (!isRecord(data) || data.protocol !== hostProtocol) return undefined;
   if (data.type === 'reply') {
     if (!isShortString(data.replyTo, 64)) return undefined;
@@ -146,6 +168,10 @@ export function parseHostMessage(data: unknown): HostMessage | undefined {
 
 /** Reads a message from the app (used by hosts, including the sandbox companion host). */
 export function parseAppMessage(data: unknown): AppMessage | undefined {
+  return safely(() => readAppMessage(data));
+}
+
+function readAppMessage(data: unknown): AppMessage | undefined {
   if (!isRecord(data) || data.protocol !== hostProtocol || typeof data.type !== 'string') return undefined;
   if (Object.hasOwn(replyChecks, data.type)) {
     return isShortString(data.id, 64) ? { protocol: hostProtocol, type: data.type as HostQueryType, id: data.id } : undefined;
@@ -154,7 +180,7 @@ export function parseAppMessage(data: unknown): AppMessage | undefined {
   if (!isRecord(payload)) return undefined;
   switch (data.type) {
     case 'state.save':
-      return isRecord(payload.state) ? noticeMessage('state.save', { state: payload.state }) : undefined;
+      return isSavedState(payload.state) ? noticeMessage('state.save', { state: payload.state }) : undefined;
     case 'url.open':
       return isShortString(payload.url) && /^https?:\/\//.test(payload.url) ? noticeMessage('url.open', { url: payload.url }) : undefined;
     case 'clipboard.copy':
