@@ -35,6 +35,11 @@ for (const locale of readdirSync(localesDir)) {
 
 export default defineConfig({
   testDir: 'e2e',
+  // The experiment config is global to the server: its spec runs alone, after every other spec.
+  projects: [
+    { name: 'app', testIgnore: /experiments\.spec\.ts/ },
+    { name: 'experiments', testMatch: /experiments\.spec\.ts/, dependencies: ['app'] },
+  ],
   outputDir: 'test-results',
   fullyParallel: true,
   forbidOnly: !!process.env.CI,

@@ -1,0 +1,69 @@
+/**
+ * Experiment config through the real server: a tester flips showNewDebitDetails in the sandbox, /home
+ * goes to /home2 with the new debit details, the exposure reaches analytics as a user property, and
+ * with no config /home stays. The config is global, so this file runs alone after the others
+ * (playwright.config.ts project "experiments").
+ */
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test } from '@playwright/test';
+import { signInViaApi } from './support/api.ts';
+import { shown } from './support/catalog.ts';
+import { seedStoredState } from './support/storage.ts';
+
+const flags = { virtualCards: false, directDeposit: false, cashLoadMap: false, showNewDebitDetails: true };
+
+test.describe.configure({ mode: 'serial' });
+
+test.afterAll(async ({ request }) => {
+  await request.delete('/sandbox/experiments');
+});
+
+for (const locale of ['en', 'es'] as const) {
+  test(`with showNewDebitDetails on, /home opens the new home with debit details (${locale})`, async ({ page, request }) => {
+    expect((await request.put('/sandbox/experiments', { data: { audience: 'everyone', flags } })).status()).toBe(200);
+    const tokens = await signInViaApi(request);
+    await seedStoredState(page, { accessToken: tokens.access, refreshToken: tokens.refresh, locale });
+
+    await page.goto('/home');
+    await expect(page).toHaveURL((url) => url.pathname === '/home2');
+    const details = page.getByRole('region', { name: shown(locale, 'Debit card details'), exact: true });
+    await expect(details).toBeVisible();
+    await expect(details.getByText(shown(locale, 'Works for purchases online, in stores and at ATMs.'))).toBeVisible();
+    await expect(details.getByText(shown(locale, 'Activate it when it arrives to start using it.'))).toBeVisible();
+
+    const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
+    expect(axe.violations.map((violation) => violation.id)).toEqual([]);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+  });
+}
+
+test('the exposure is an analytics user property, readable in the sandbox', async ({ page, request }) => {
+  await request.put('/sandbox/experiments', { data: { audience: 'everyone', flags } });
+  const tokens = await signInViaApi(request);
+  await seedStoredState(page, { accessToken: tokens.access, refreshToken: tokens.refresh, locale: 'en' });
+  await page.goto('/home');
+  await expect(page).toHaveURL((url) => url.pathname === '/home2');
+
+  type StoredEvent = { name: string; userProperties: Record<string, unknown> };
+  await expect
+    .poll(
+      async () => {
+        const answer = await request.get('/sandbox/analytics-events?name=route.visit&limit=100');
+        const { events } = (await answer.json()) as { events: StoredEvent[] };
+        return events.some((event) => event.userProperties['experiment.showNewDebitDetails'] === true);
+      },
+      { timeout: 10_000 },
+    )
+    .toBe(true);
+});
+
+test('with no config (404), /home stays the home screen', async ({ page, request }) => {
+  await request.delete('/sandbox/experiments');
+  expect((await request.get('/api/v1/experiments?isInternal=false')).status()).toBe(404);
+  const tokens = await signInViaApi(request);
+  await seedStoredState(page, { accessToken: tokens.access, refreshToken: tokens.refresh, locale: 'en' });
+  await page.goto('/home');
+  await expect(page.getByRole('heading', { name: 'Available balance' })).toBeVisible();
+  await expect(page).toHaveURL((url) => url.pathname === '/home');
+  await expect(page.getByRole('region', { name: 'Debit card details' })).toHaveCount(0);
+});
