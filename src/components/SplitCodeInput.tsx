@@ -1,0 +1,128 @@
+/**
+ * The split code input of spec §4: one box per digit. Touched after the first input; typing a digit
+ * moves focus to the next box and the complete code is reported after the last one; backspace in an
+ * empty box moves back; a paste spreads over the boxes from the one it lands in. Digits only: spaces,
+ * newlines and anything else typed or pasted are dropped.
+ */
+import { useLingui } from '@lingui/react/macro';
+import { useRef, type ClipboardEvent, type KeyboardEvent, type ReactNode } from 'react';
+
+type SplitCodeInputProps = {
+  id: string;
+  label: ReactNode;
+  length: number;
+  /** The boxes' digits in order, a space for an empty box (trailing spaces dropped). */
+  value: string;
+  onChange: (code: string) => void;
+  /** Every box is filled: the whole code (again after each change while complete). */
+  onComplete?: (code: string) => void;
+  /** The first input in any box. */
+  onTouched?: () => void;
+  type?: 'text' | 'tel';
+  error?: ReactNode;
+  disabled?: boolean;
+};
+
+export const digitsOnly = (text: string) => text.replace(/\D/g, '');
+const serialize = (boxes: string[]) => boxes.map((digit) => digit || ' ').join('').trimEnd();
+
+export function SplitCodeInput({ id, label, length, value, onChange, onComplete, onTouched, type = 'tel', error, disabled }: SplitCodeInputProps) {
+  const { t } = useLingui();
+  const boxes = useRef<(HTMLInputElement | null)[]>([]);
+  const touched = useRef(false);
+  const digits = Array.from({ length }, (_, index) => digitsOnly(value[index] ?? ''));
+  const errorId = `${id}-error`;
+
+  function focusBox(index: number) {
+    boxes.current[Math.max(0, Math.min(length - 1, index))]?.focus();
+  }
+
+  /** Writes `typed` digits from box `start` on, then moves focus and reports. */
+  function fill(start: number, typed: string) {
+    const incoming = digitsOnly(typed);
+    if (!touched.current) {
+      touched.current = true;
+      onTouched?.();
+    }
+    if (incoming === '') return;
+    const next = [...digits];
+    const count = Math.min(incoming.length, length - start);
+    for (let offset = 0; offset < count; offset++) next[start + offset] = incoming[offset]!;
+    onChange(serialize(next));
+    if (next.every((digit) => digit !== '')) onComplete?.(next.join(''));
+    else focusBox(start + count);
+  }
+
+  /** What the user put in box `index`: a replacement, an extra digit typed after, or an autofilled code. */
+  function onInput(index: number, typed: string) {
+    const current = digits[index];
+    if (typed === '') {
+      const next = [...digits];
+      next[index] = '';
+      onChange(serialize(next));
+      return;
+    }
+    const fresh = current && typed.length > 1 && typed.startsWith(current) ? typed.slice(current.length) : typed;
+    fill(index, fresh);
+  }
+
+  function onKeyDown(index: number, event: KeyboardEvent<HTMLInputElement>) {
+    if (event.key !== 'Backspace') return;
+    event.preventDefault();
+    const next = [...digits];
+    if (next[index]) {
+      next[index] = '';
+    } else if (index > 0) {
+      next[index - 1] = '';
+      focusBox(index - 1);
+    }
+    // An emptied box in the middle stays empty: later digits keep their places.
+    onChange(serialize(next));
+  }
+
+  function onPaste(index: number, event: ClipboardEvent<HTMLInputElement>) {
+    event.preventDefault();
+    fill(index, event.clipboardData.getData('text'));
+  }
+
+  return (
+    <div className="field">
+      <span id={`${id}-label`} className="field-label">
+        {label}
+      </span>
+      <div
+        className="split-code"
+        role="group"
+        aria-labelledby={`${id}-label`}
+        aria-describedby={error ? errorId : undefined}
+      >
+        {digits.map((digit, index) => (
+          <input
+            key={index}
+            ref={(element) => {
+              boxes.current[index] = element;
+            }}
+            id={index === 0 ? id : undefined}
+            className="split-code-box"
+            type={type}
+            inputMode="numeric"
+            autoComplete={index === 0 ? 'one-time-code' : 'off'}
+            aria-label={t`Digit ${index + 1} of ${length}`}
+            aria-invalid={error ? true : undefined}
+            disabled={disabled}
+            value={digit}
+            onChange={(event) => onInput(index, event.target.value)}
+            onKeyDown={(event) => onKeyDown(index, event)}
+            onPaste={(event) => onPaste(index, event)}
+            onFocus={(event) => event.target.select()}
+          />
+        ))}
+      </div>
+      {error ? (
+        <p id={errorId} className="field-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}

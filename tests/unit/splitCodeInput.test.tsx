@@ -1,0 +1,155 @@
+/**
+ * The split code input of spec §4, as a user types, pastes and deletes: focus movement, the
+ * complete code reported once after the last box, digits only, and what a screen reader hears.
+ */
+import { i18n } from '@lingui/core';
+import { I18nProvider } from '@lingui/react';
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { useState } from 'react';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { SplitCodeInput } from '../../src/components/SplitCodeInput.tsx';
+import { activateLocale } from '../../src/i18n/locale.ts';
+
+function Harness(props: { onComplete?: (code: string) => void; onTouched?: () => void; onChange?: (code: string) => void; error?: string }) {
+  const [value, setValue] = useState('');
+  return (
+    <I18nProvider i18n={i18n}>
+      <SplitCodeInput
+        id="code"
+        label="Texted code"
+        length={4}
+        value={value}
+        onChange={(code) => {
+          setValue(code);
+          props.onChange?.(code);
+        }}
+        onComplete={props.onComplete}
+        onTouched={props.onTouched}
+        error={props.error}
+      />
+      <output data-testid="value">{value}</output>
+    </I18nProvider>
+  );
+}
+
+const box = (n: number) => screen.getByLabelText(`Digit ${n} of 4`);
+const value = () => screen.getByTestId('value').textContent;
+
+function setup(props: Parameters<typeof Harness>[0] = {}) {
+  const user = userEvent.setup();
+  render(<Harness {...props} />);
+  return user;
+}
+
+beforeAll(async () => {
+  await activateLocale('en');
+});
+
+describe('SplitCodeInput', () => {
+  it('is one labelled group of four numeric boxes, each named for screen readers', () => {
+    setup();
+    const group = screen.getByRole('group', { name: 'Texted code' });
+    expect(group).toBeTruthy();
+    for (let n = 1; n <= 4; n++) {
+      expect(box(n).getAttribute('inputmode')).toBe('numeric');
+      expect(group.contains(box(n))).toBe(true);
+    }
+    expect(box(1).getAttribute('autocomplete')).toBe('one-time-code');
+  });
+
+  it('moves focus forward as each box fills and reports the code once, after the last box', async () => {
+    const onComplete = vi.fn();
+    const onTouched = vi.fn();
+    const user = setup({ onComplete, onTouched });
+    await user.click(box(1));
+    await user.keyboard('1');
+    expect(onTouched).toHaveBeenCalledTimes(1);
+    expect(document.activeElement).toBe(box(2));
+    await user.keyboard('2');
+    await user.keyboard('3');
+    expect(document.activeElement).toBe(box(4));
+    expect(onComplete).not.toHaveBeenCalled();
+    await user.keyboard('4');
+    expect(onComplete).toHaveBeenCalledTimes(1);
+    expect(onComplete).toHaveBeenCalledWith('1234');
+    expect(onTouched).toHaveBeenCalledTimes(1);
+    expect(value()).toBe('1234');
+  });
+
+  it('ignores letters, spaces and other characters', async () => {
+    const user = setup();
+    await user.click(box(1));
+    await user.keyboard('a');
+    await user.keyboard(' ');
+    await user.keyboard('-');
+    expect(value()).toBe('');
+    expect(document.activeElement).toBe(box(1));
+    await user.keyboard('7');
+    expect(value()).toBe('7');
+  });
+
+  it('backspace in an empty box clears the one before and moves back to it', async () => {
+    const user = setup();
+    await user.click(box(1));
+    await user.keyboard('12');
+    expect(document.activeElement).toBe(box(3));
+    await user.keyboard('{Backspace}');
+    expect(value()).toBe('1');
+    expect(document.activeElement).toBe(box(2));
+    await user.keyboard('{Backspace}');
+    expect(value()).toBe('');
+    expect(document.activeElement).toBe(box(1));
+  });
+
+  it('backspace in a filled box clears it and stays; later digits keep their places', async () => {
+    const user = setup();
+    await user.click(box(1));
+    await user.keyboard('123');
+    await user.click(box(2));
+    await user.keyboard('{Backspace}');
+    expect(document.activeElement).toBe(box(2));
+    expect(value()).toBe('1 3');
+    await user.keyboard('9');
+    expect(value()).toBe('193');
+  });
+
+  it('a pasted code spreads over the boxes from where it lands, stripping spaces and newlines', async () => {
+    const onComplete = vi.fn();
+    const user = setup({ onComplete });
+    await user.click(box(1));
+    await user.paste(' 12 3\n4 ');
+    expect(value()).toBe('1234');
+    expect(onComplete).toHaveBeenCalledWith('1234');
+  });
+
+  it('pasted overflow past the last box is dropped; a paste in the middle fills from there', async () => {
+    const onComplete = vi.fn();
+    const user = setup({ onComplete });
+    await user.click(box(3));
+    await user.paste('567890');
+    expect(value()).toBe('  56');
+    expect(onComplete).not.toHaveBeenCalled();
+    await user.click(box(1));
+    await user.paste('12');
+    expect(value()).toBe('1256');
+    expect(onComplete).toHaveBeenCalledWith('1256');
+  });
+
+  it('a pasted text with no digits changes nothing', async () => {
+    const onChange = vi.fn();
+    const user = setup({ onChange });
+    await user.click(box(1));
+    await user.paste('abc \n');
+    expect(onChange).not.toHaveBeenCalled();
+  });
+
+  it('an error marks every box invalid and is announced, tied to the group', () => {
+    setup({ error: "This isn't the right code." });
+    const group = screen.getByRole('group', { name: 'Texted code' });
+    const alert = screen.getByRole('alert');
+    expect(alert.textContent).toBe("This isn't the right code.");
+    expect(group.getAttribute('aria-describedby')).toBe(alert.id);
+    for (let n = 1; n <= 4; n++) expect(box(n).getAttribute('aria-invalid')).toBe('true');
+  });
+});
