@@ -32,11 +32,28 @@ export type ServerConfig = {
   logLevel: string;
   /** Believe X-Forwarded-* headers only behind a known proxy (TRUST_PROXY=true). */
   trustProxy: boolean;
+  /** AES-256-GCM key for SSNs at rest (SSN_ENCRYPTION_KEY, 32 bytes in base64). */
+  ssnEncryptionKey: Buffer;
+  /** HMAC-SHA256 key for the SSN's keyed hash and the texted codes' hashes (SSN_HASH_KEY, 32 bytes in base64). */
+  ssnHashKey: Buffer;
 };
 
 /** Fixed sandbox signing keys: only ever used when SANDBOX is on and the real ones are unset. */
 const sandboxTokenSecret = 'sandbox-only-token-secret-never-use-in-production-0001';
 const sandboxCompanionTokenSecret = 'sandbox-only-companion-token-secret-not-for-production';
+/** Fixed sandbox SSN keys ('sandbox-only-ssn-encryption-key!', 'sandbox-only-ssn-hash-key-000001'). */
+const sandboxSsnEncryptionKey = 'c2FuZGJveC1vbmx5LXNzbi1lbmNyeXB0aW9uLWtleSE=';
+const sandboxSsnHashKey = 'c2FuZGJveC1vbmx5LXNzbi1oYXNoLWtleS0wMDAwMDE=';
+
+/** A 32-byte key given in base64; the sandbox value applies only in sandbox mode. */
+function key32(name: string, value: string | undefined, sandboxDefault: string, sandbox: boolean): Buffer {
+  const given = value ?? (sandbox ? sandboxDefault : undefined);
+  const key = given && /^[A-Za-z0-9+/]+={0,2}$/.test(given.trim()) ? Buffer.from(given.trim(), 'base64') : undefined;
+  if (!key || key.length !== 32) {
+    throw new Error(`${name} must be 32 random bytes in base64 (\`openssl rand -base64 32\`); it is required outside sandbox mode.`);
+  }
+  return key;
+}
 
 /** A comma-separated list of exact origins (scheme://host[:port]); sandbox values apply when unset. */
 function originList(value: string | undefined, sandboxDefault: string, sandbox: boolean): string[] {
@@ -57,6 +74,9 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   if (!companionSecret || companionSecret.length < 32) {
     throw new Error('COMPANION_TOKEN_SECRET (at least 32 characters) is required outside sandbox mode.');
   }
+  const ssnEncryptionKey = key32('SSN_ENCRYPTION_KEY', env.SSN_ENCRYPTION_KEY, sandboxSsnEncryptionKey, sandbox);
+  const ssnHashKey = key32('SSN_HASH_KEY', env.SSN_HASH_KEY, sandboxSsnHashKey, sandbox);
+  if (ssnEncryptionKey.equals(ssnHashKey)) throw new Error('SSN_ENCRYPTION_KEY and SSN_HASH_KEY must differ.');
   const companionPort = Number(env.COMPANION_PORT ?? 8090);
   return {
     port: Number(env.PORT ?? 8080),
@@ -78,5 +98,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     webRoot: env.WEB_ROOT === '' ? undefined : path.resolve(env.WEB_ROOT ?? 'dist'),
     logLevel: env.LOG_LEVEL ?? 'info',
     trustProxy: env.TRUST_PROXY === 'true',
+    ssnEncryptionKey,
+    ssnHashKey,
   };
 }

@@ -1,5 +1,8 @@
-/** Hashing of secrets at rest: scrypt for what a person chooses, SHA-256 for random tokens. */
-import { createHash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+/**
+ * Hashing of secrets at rest: scrypt for what a person chooses, SHA-256 for random tokens, a keyed
+ * HMAC-SHA256 for short values that a plain hash would not hide (SSNs, 6-digit texted codes).
+ */
+import { createHash, createHmac, randomBytes, randomInt, scrypt, timingSafeEqual } from 'node:crypto';
 
 const cost = { N: 16384, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
 const keyLength = 32;
@@ -34,4 +37,26 @@ export function randomToken(): string {
 
 export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('base64url');
+}
+
+/**
+ * HMAC-SHA256 of `value` under `key`, separated by `purpose` so one key never gives the same hash for
+ * two uses. Only the key holder can test guesses, so even a 10^6 code space stays closed offline.
+ */
+export function keyedHash(key: Buffer, purpose: string, value: string): string {
+  return createHmac('sha256', key).update(`${purpose}\0${value}`).digest('base64url');
+}
+
+/** Compares two hashes (or tokens) in constant time for their length. */
+export function sameSecret(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+/** `length` random decimal digits from the system's CSPRNG (texted codes, account numbers). */
+export function randomDigits(length: number): string {
+  let digits = '';
+  for (let i = 0; i < length; i += 1) digits += String(randomInt(10));
+  return digits;
 }

@@ -3,9 +3,11 @@
  * card on its way, and four months of activity. Running it again changes nothing.
  */
 import { and, eq, isNull, sql } from 'drizzle-orm';
+import { readConfig } from './config.ts';
 import type { Database } from './db/database.ts';
-import { accounts, cards, ledgerTransactions, users } from './db/schema.ts';
+import { accounts, addressKeyOf, cards, ledgerTransactions, users } from './db/schema.ts';
 import { hashSecret } from './secrets.ts';
+import { encryptSsn, ssnHash, type SsnKeys } from './ssn.ts';
 
 export const demoCardholder = {
   email: 'demo@providers.test',
@@ -15,6 +17,16 @@ export const demoCardholder = {
   lastName: 'Lopez',
   /** Her user uuid in the companion benefits app: the sandbox companion host signs her in with it. */
   providersUuid: '3f6c2a1e-5b7d-4c8e-9a10-2b3c4d5e6f70',
+  /**
+   * A well-known specimen SSN (valid by spec §5's rules, never issued). Registering with it answers
+   * CIP_TAKEN, as do her email, phone, address and EBT account id (docs/sandbox.md).
+   */
+  ssn: '123-45-6789',
+  dob: '04/12/1986',
+  phone: '5592014477',
+  address: { street1: '1420 N Blackstone Ave', street2: 'Apt 12', city: 'Fresno', state: 'CA', zip: '93703' },
+  /** The EBT account id of the sandbox companion host's demo user. */
+  ebtAccountId: 'EBT-4417-2209',
 } as const;
 
 type LedgerSeed = { days: number; cents: number; kind: string; description: string; location: string | null };
@@ -49,17 +61,32 @@ export function demoActivity(): LedgerSeed[] {
   return entries.sort((a, b) => b.days - a.days);
 }
 
-export async function seedDemoData(db: Database): Promise<void> {
+/**
+ * `keys` encrypt and hash her SSN; by default the environment's, as the server reads them, so the
+ * server finds her SSN taken.
+ */
+export async function seedDemoData(db: Database, keys: SsnKeys = readConfig()): Promise<void> {
   const existing = await db
     .select({ id: users.id })
     .from(users)
     .where(sql`lower(${users.email}) = lower(${demoCardholder.email})`);
   if (existing.length > 0) {
+    const id = existing[0]!.id;
     // Databases seeded before embedded mode existed get the companion link too.
     await db
       .update(users)
       .set({ providersUuid: demoCardholder.providersUuid })
-      .where(and(eq(users.id, existing[0]!.id), isNull(users.providersUuid)));
+      .where(and(eq(users.id, id), isNull(users.providersUuid)));
+    // Databases seeded before registration existed get her SSN, date of birth and EBT account id.
+    await db
+      .update(users)
+      .set({ ssnEncrypted: encryptSsn(demoCardholder.ssn, keys.ssnEncryptionKey, id), ssnHash: ssnHash(demoCardholder.ssn, keys.ssnHashKey) })
+      .where(and(eq(users.id, id), isNull(users.ssnHash)));
+    await db.update(users).set({ dob: demoCardholder.dob }).where(and(eq(users.id, id), isNull(users.dob)));
+    await db
+      .update(users)
+      .set({ ebtAccountId: demoCardholder.ebtAccountId })
+      .where(and(eq(users.id, id), isNull(users.ebtAccountId)));
     return;
   }
 
@@ -68,19 +95,23 @@ export async function seedDemoData(db: Database): Promise<void> {
     hashSecret(demoCardholder.unlockCode),
   ]);
   const now = Date.now();
+  // The id is chosen here: the SSN's ciphertext is bound to it.
+  const userId = crypto.randomUUID();
   await db.transaction(async (tx) => {
     const [user] = await tx
       .insert(users)
       .values({
+        id: userId,
         email: demoCardholder.email,
         firstName: demoCardholder.firstName,
         lastName: demoCardholder.lastName,
-        phone: '5592014477',
-        street1: '1420 N Blackstone Ave',
-        street2: 'Apt 12',
-        city: 'Fresno',
-        state: 'CA',
-        zip: '93703',
+        dob: demoCardholder.dob,
+        ssnEncrypted: encryptSsn(demoCardholder.ssn, keys.ssnEncryptionKey, userId),
+        ssnHash: ssnHash(demoCardholder.ssn, keys.ssnHashKey),
+        phone: demoCardholder.phone,
+        ...demoCardholder.address,
+        addressKey: addressKeyOf(demoCardholder.address),
+        ebtAccountId: demoCardholder.ebtAccountId,
         passwordHash,
         unlockCodeHash,
         providersUuid: demoCardholder.providersUuid,

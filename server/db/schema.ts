@@ -1,9 +1,11 @@
 /**
  * The card API's data model. Money is integer cents; a balance is always the sum of its ledger.
- * Secrets (passwords, unlock codes, refresh tokens) are stored only as hashes.
+ * Secrets (passwords, unlock codes, refresh tokens, texted codes, mfa tokens) are stored only as
+ * hashes; SSNs are encrypted (AES-256-GCM) with a keyed hash beside them for uniqueness (server/ssn.ts).
  */
 import { sql } from 'drizzle-orm';
 import type { ExperimentFlags } from '../../contract/api.ts';
+import { agreementKinds } from '../../contract/registration.ts';
 import {
   bigint,
   boolean,
@@ -17,19 +19,41 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 
+/**
+ * One account per residential address: street1 + street2 lower-cased with every run of other
+ * characters than a-z and 0-9 made one space, and the 5-digit ZIP. Migration 0002 fills existing rows
+ * with the same rule in SQL. `1420 N. Blackstone Ave, Apt #12` and `1420 n blackstone ave apt 12` match.
+ */
+export function addressKeyOf(address: { street1: string; street2: string; zip: string }): string {
+  const street = `${address.street1} ${address.street2}`.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
+  return `${street}|${address.zip.replace(/\D/g, '').slice(0, 5)}`;
+}
+
 export const users = pgTable('users', {
   id: uuid('id').primaryKey().defaultRandom(),
   email: text('email').notNull(),
   firstName: text('first_name').notNull(),
   middleName: text('middle_name'),
   lastName: text('last_name').notNull(),
+  /** Date of birth, `mm/dd/yyyy` as registered (spec §5). */
+  dob: text('dob'),
+  /** AES-256-GCM, `aesgcm$<iv>$<ciphertext>$<tag>`, the user id as associated data (server/ssn.ts). */
+  ssnEncrypted: text('ssn_encrypted'),
+  /** HMAC-SHA256 of the 9 digits under SSN_HASH_KEY: finds an SSN already used without decrypting. */
+  ssnHash: text('ssn_hash').unique('users_ssn_hash_unique'),
+  /** 10 digits, unique among users. */
   phone: text('phone').notNull(),
   street1: text('street1').notNull(),
   street2: text('street2').notNull().default(''),
   city: text('city').notNull(),
   state: text('state').notNull(),
   zip: text('zip').notNull(),
-  passwordHash: text('password_hash').notNull(),
+  /** `addressKeyOf` the legal address: one account per address. */
+  addressKey: text('address_key').unique('users_address_key_unique'),
+  /** The EBT account id the companion app linked at registration (EBT-Account-ID header), upper case. */
+  ebtAccountId: text('ebt_account_id').unique('users_ebt_account_id_unique'),
+  /** Null until the cardholder sets one (registration has no password; reset-password sets it). */
+  passwordHash: text('password_hash'),
   unlockCodeHash: text('unlock_code_hash'),
   /** Wrong unlock codes since the last success; the lockout is enforced from this row. */
   unlockFailures: integer('unlock_failures').notNull().default(0),
@@ -40,7 +64,10 @@ export const users = pgTable('users', {
   addressChangedAt: timestamp('address_changed_at', { withTimezone: true }),
   phoneChangedAt: timestamp('phone_changed_at', { withTimezone: true }),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-}, (t) => [uniqueIndex('users_email_unique').on(sql`lower(${t.email})`)]);
+}, (t) => [
+  uniqueIndex('users_email_unique').on(sql`lower(${t.email})`),
+  uniqueIndex('users_phone_unique').on(t.phone),
+]);
 
 export const accounts = pgTable('accounts', {
   id: uuid('id').primaryKey().defaultRandom(),
@@ -125,3 +152,56 @@ export const errorReports = pgTable('error_reports', {
   occurredAt: timestamp('occurred_at', { withTimezone: true }).notNull(),
   receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/** Agreements a cardholder accepted (spec §3: E-Sign, Terms of use, Cardholder Agreement); the first acceptance is kept. */
+export const agreementAcceptances = pgTable('agreement_acceptances', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  userId: uuid('user_id').notNull().references(() => users.id),
+  kind: text('kind', { enum: agreementKinds }).notNull(),
+  acceptedAt: timestamp('accepted_at', { withTimezone: true }).notNull().defaultNow(),
+}, (t) => [uniqueIndex('agreement_acceptances_user_kind_unique').on(t.userId, t.kind)]);
+
+/** Texted one-time codes (spec §7 request-verification): keyed hash only, 10-minute expiry, single use. */
+export const phoneVerificationCodes = pgTable('phone_verification_codes', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  /** 10 digits. */
+  phone: text('phone').notNull(),
+  codeHash: text('code_hash').notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  usedAt: timestamp('used_at', { withTimezone: true }),
+  /** Wrong codes entered while this was the live code (the lockout counts per phone, in phoneVerificationLimits). */
+  attempts: integer('attempts').notNull().default(0),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+}, (t) => [index('phone_verification_codes_phone_idx').on(t.phone, t.createdAt)]);
+
+/**
+ * Per-phone limits, in the database so they hold across restarts and instances: wrong codes since the
+ * last success (5 → locked for 10 minutes) and codes sent in the current 10-minute window (at most 5).
+ * Changed only with bounded updates, so parallel requests cannot pass a limit.
+ */
+export const phoneVerificationLimits = pgTable('phone_verification_limits', {
+  phone: text('phone').primaryKey(),
+  failures: integer('failures').notNull().default(0),
+  lockedUntil: timestamp('locked_until', { withTimezone: true }),
+  windowStartedAt: timestamp('window_started_at', { withTimezone: true }),
+  codesSent: integer('codes_sent').notNull().default(0),
+});
+
+/** Proof of a verified phone for POST /register: random, stored hashed, single use, 30 minutes, bound to the phone. */
+export const mfaTokens = pgTable('mfa_tokens', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  tokenHash: text('token_hash').notNull().unique(),
+  phone: text('phone').notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  usedAt: timestamp('used_at', { withTimezone: true }),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** The sandbox SMS gateway's outbox (sandbox mode only): the one place a texted code is kept in clear. */
+export const sandboxSmsOutbox = pgTable('sandbox_sms_outbox', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  phone: text('phone').notNull(),
+  text: text('text').notNull(),
+  code: text('code'),
+  sentAt: timestamp('sent_at', { withTimezone: true }).notNull().defaultNow(),
+}, (t) => [index('sandbox_sms_outbox_phone_idx').on(t.phone, t.sentAt)]);

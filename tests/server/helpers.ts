@@ -25,11 +25,13 @@ export type TestApp = {
   close: () => Promise<void>;
 };
 
-/** Production configuration for tests: both signing keys set, as a real deployment must. */
+/** Production configuration for tests: both signing keys and both SSN keys set, as a real deployment must. */
 export const productionEnv = {
   NODE_ENV: 'production',
   TOKEN_SECRET: 'a-production-token-secret-for-tests-only-0123456789',
   COMPANION_TOKEN_SECRET: 'a-production-companion-secret-for-tests-only-012345',
+  SSN_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
+  SSN_HASH_KEY: Buffer.alloc(32, 9).toString('base64'),
 };
 
 /**
@@ -38,12 +40,22 @@ export const productionEnv = {
  * app is served only when a `webRoot` folder (with an index.html) is given.
  */
 export async function startTestApp(
-  options: { env?: NodeJS.ProcessEnv; databaseUrl?: string; webRoot?: string } = {},
+  options: {
+    env?: NodeJS.ProcessEnv;
+    databaseUrl?: string;
+    /** A file-backed PGlite folder (reopened by a second app to show what survives a restart). */
+    dataDir?: string;
+    webRoot?: string;
+    /** Request logs go here (at the configured LOG_LEVEL) instead of nowhere. */
+    logStream?: NodeJS.WritableStream;
+  } = {},
 ): Promise<TestApp> {
   const config = readConfig({ COMPANION_ORIGINS: 'http://localhost:8090', ...options.env, WEB_ROOT: options.webRoot ?? '' });
-  const database = await openDatabase(options.databaseUrl ? { databaseUrl: options.databaseUrl } : {});
-  await seedDemoData(database.db);
-  const app = await buildApp(config, database.db, { logger: false });
+  const database = await openDatabase(
+    options.databaseUrl ? { databaseUrl: options.databaseUrl } : options.dataDir ? { dataDir: options.dataDir } : {},
+  );
+  await seedDemoData(database.db, config);
+  const app = await buildApp(config, database.db, options.logStream ? { logStream: options.logStream } : { logger: false });
   await app.ready();
   return {
     app,
