@@ -116,9 +116,11 @@ export function checkDob(value: unknown, today = new Date()): ValidationMessage 
   const [month, day, year] = [Number(match[1]), Number(match[2]), Number(match[3])];
   const date = new Date(Date.UTC(year, month - 1, day));
   const real = date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
-  if (!real || year < 1900 || date.getTime() > today.getTime()) return ValidationMessage.dobInvalid;
-  const eighteenth = Date.UTC(year + minimumAge, month - 1, day);
+  // Today's calendar date where the check runs, as a UTC midnight like the date of birth: comparing
+  // with the instant instead would call today's date "in the future" east of UTC.
   const todayUtc = Date.UTC(today.getFullYear(), today.getMonth(), today.getDate());
+  if (!real || year < 1900 || date.getTime() > todayUtc) return ValidationMessage.dobInvalid;
+  const eighteenth = Date.UTC(year + minimumAge, month - 1, day);
   return eighteenth <= todayUtc ? null : ValidationMessage.dobUnder18;
 }
 

@@ -1,16 +1,37 @@
 /**
  * The card API's request schemas (yup, strict). Field rules of spec §5 come from the plain checks of
- * rules.ts, which the forms use too; the server answers a failure with statusCode 2.
+ * rules.ts, which the forms use too. Sign-in and unlock answer any failure with statusCode 2; the
+ * registration calls tell a malformed body (statusCode 2) from a broken rule (statusCode 4 with
+ * fieldErrors) with `checkBody`.
  */
-import { array, boolean, mixed, object, string } from 'yup';
-import { checkEmail, checkPassword, checkUnlockCode, type Check } from './rules.ts';
+import { array, boolean, mixed, object, type ObjectSchema, string, ValidationError } from 'yup';
+import { agreed, agreementKinds, type AgreementKind } from './registration.ts';
+import {
+  addressChecks,
+  checkDob,
+  checkEmail,
+  checkFirstName,
+  checkLastName,
+  checkMiddleName,
+  checkNewUnlockCode,
+  checkPassword,
+  checkPhone,
+  checkSsn,
+  checkUnlockCode,
+} from './rules.ts';
+
+/** The name of every test made from a rule: its failures are field errors, everything else is malformed. */
+const ruleTest = 'rule';
 
 /** A yup rule from a plain check of rules.ts: a string the check accepts. */
-const fromCheck = (check: Check) =>
-  string().test('rule', function rule(value) {
+const fromCheck = (check: (value: unknown) => string | null) =>
+  string().test(ruleTest, function rule(value) {
     const message = check(value);
     return message ? this.createError({ message }) : true;
   });
+
+/** A required key holding a string the check accepts: a missing key or a non-string is malformed, a broken rule a field error. */
+const ruleOf = (check: (value: unknown) => string | null) => fromCheck(check).defined();
 
 export const emailRule = fromCheck(checkEmail);
 export const unlockCodeRule = fromCheck(checkUnlockCode);
@@ -74,4 +95,105 @@ export const errorReportBatchSchema = object({
   )
     .required()
     .max(20),
+}).noUnknown();
+
+/**
+ * fieldErrors keys the card API uses beyond rules.ts's ValidationMessage: findings only the server
+ * can make. The app translates them like the rule messages.
+ */
+export const ServerFieldError = {
+  /** POST /register: the mfaToken is empty, unknown, expired, spent or for another phone. */
+  phoneUnverified: 'phone.unverified',
+  /** POST /register: not every agreement (esign, terms, cardholder3) is 'agreed'. */
+  legalRequired: 'legal.required',
+} as const;
+export type ServerFieldError = (typeof ServerFieldError)[keyof typeof ServerFieldError];
+
+/** POST /register: the address check's code (300-307) for the legal address, e.g. `address.304`. */
+export const addressFieldError = (statusCode: number) => `address.${statusCode}`;
+
+export type BodyCheck<T> =
+  | { kind: 'valid'; value: T }
+  | { kind: 'malformed' }
+  | { kind: 'invalid'; fieldErrors: Record<string, string> };
+
+/**
+ * Validates a body strictly against a schema of `ruleOf` fields. A missing key, a wrong type, an
+ * unknown key or a value outside a fixed list makes it malformed (statusCode 2); otherwise each field
+ * whose rule fails gets that rule's message key, by dotted path (`addressLegal.zip`), statusCode 4.
+ */
+export function checkBody<T extends object>(schema: ObjectSchema<T>, body: unknown): BodyCheck<T> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return { kind: 'malformed' };
+  try {
+    return { kind: 'valid', value: schema.validateSync(body, { strict: true, abortEarly: false }) as T };
+  } catch (error) {
+    if (!(error instanceof ValidationError)) throw error;
+    const failures = error.inner.length > 0 ? error.inner : [error];
+    if (failures.some((failure) => failure.type !== ruleTest || !failure.path)) return { kind: 'malformed' };
+    const fieldErrors: Record<string, string> = {};
+    for (const failure of failures) fieldErrors[failure.path!] ??= String(failure.message);
+    return { kind: 'invalid', fieldErrors };
+  }
+}
+
+export const phoneRule = ruleOf(checkPhone);
+
+/** POST /verify/email. */
+export const verifyEmailSchema = object({ email: ruleOf(checkEmail) }).noUnknown();
+/** POST /phone-number-in-use. */
+export const phoneNumberInUseSchema = object({ phone: phoneRule }).noUnknown();
+/** POST /request-verification: a phone failing checkPhone answers INVALID_PHONE_NUMBER (202). */
+export const requestVerificationSchema = object({ phone: phoneRule }).noUnknown();
+/** POST /verify-phone: the code is always 6 digits (the app's split input); anything else is malformed. */
+export const verifyPhoneSchema = object({
+  phone: phoneRule,
+  code: string().defined().matches(/^\d{6}$/),
+}).noUnknown();
+
+const addressFields = {
+  street1: ruleOf(addressChecks.street1),
+  street2: ruleOf(addressChecks.street2),
+  city: ruleOf(addressChecks.city),
+  state: ruleOf(addressChecks.state),
+  zip: ruleOf(addressChecks.zip),
+};
+/** The legal address of spec §3, inside POST /register. */
+export const legalAddressSchema = object(addressFields).noUnknown().defined();
+/** POST /verify-address; `addressType` is `legal` (the only kind spec §3 names). */
+export const verifyAddressSchema = object({ ...addressFields, addressType: string().defined().oneOf(['legal']) }).noUnknown();
+
+const agreementValue = string().nullable().defined().oneOf([agreed, null]);
+/** `{esign, terms, cardholder3}`, each 'agreed' or null (spec §3). */
+const legalShape = object({ esign: agreementValue, terms: agreementValue, cardholder3: agreementValue }).noUnknown().defined();
+
+/** POST /accept-agreement (access token): records each agreement marked 'agreed'. */
+export const acceptAgreementSchema = object({ legal: legalShape }).noUnknown();
+/** GET /accepted-agreement?agreement=. */
+export const acceptedAgreementQuery = object({ agreement: string().defined().oneOf(agreementKinds) }).noUnknown();
+export type AcceptedAgreementQuery = { agreement: AgreementKind };
+
+/** POST /set-unlock-code (access token): a new code, not an obvious one. */
+export const setUnlockCodeSchema = object({ unlockCode: ruleOf(checkNewUnlockCode) }).noUnknown();
+
+/** POST /register (spec §3). The server also checks the mfaToken, the address and uniqueness. */
+export const registrationSchema = object({
+  firstName: ruleOf(checkFirstName),
+  middleName: ruleOf(checkMiddleName),
+  lastName: ruleOf(checkLastName),
+  // The server's own today, on every request.
+  dob: ruleOf((value) => checkDob(value)),
+  ssn: ruleOf(checkSsn),
+  email: ruleOf(checkEmail),
+  phone: phoneRule,
+  mfaToken: ruleOf((value) =>
+    typeof value === 'string' && value.trim() !== '' && value.length <= 200 ? null : ServerFieldError.phoneUnverified,
+  ),
+  addressLegal: legalAddressSchema,
+  unlockCode: ruleOf(checkNewUnlockCode),
+  legal: legalShape.test(ruleTest, function allAgreed(value) {
+    const all = value !== undefined && value !== null && agreementKinds.every((kind) => value[kind] === agreed);
+    return all ? true : this.createError({ message: ServerFieldError.legalRequired });
+  }),
+  providersUuid: string().nullable().defined().matches(/^[A-Za-z0-9_-]{1,64}$/),
+  profile: string().nullable().defined().max(4000),
 }).noUnknown();
