@@ -13,21 +13,31 @@ import type { Database } from './db/database.ts';
 import { yupValidatorCompiler } from './http.ts';
 import { registerSandboxRoutes } from './partners/sandbox.ts';
 import { registerAccountRoutes } from './routes/account.ts';
+import { registerAgreementRoutes } from './routes/agreements.ts';
 import { registerAnalyticsRoutes } from './routes/analytics.ts';
 import { registerAuthRoutes } from './routes/auth.ts';
 import { registerContentRoutes } from './routes/content.ts';
 import { registerErrorReportRoutes } from './routes/errorReports.ts';
 import { registerExperimentRoutes } from './routes/experiments.ts';
 import { registerProvidersRoutes } from './routes/providers.ts';
+import { registerRegistrationRoutes } from './routes/registration.ts';
 import { registerSecurityHeaders } from './securityHeaders.ts';
 import { createSessions } from './sessions.ts';
 
 /** Never logged: credentials, codes and tokens travel in these. */
 const redactedPaths = ['req.headers.authorization', 'req.body', 'res.body'];
 
-export async function buildApp(config: ServerConfig, db: Database, options: { logger?: boolean } = {}) {
+export async function buildApp(
+  config: ServerConfig,
+  db: Database,
+  /** `logStream` receives the request logs instead of stdout (tests read what would be logged). */
+  options: { logger?: boolean; logStream?: NodeJS.WritableStream } = {},
+) {
   const app = Fastify({
-    logger: options.logger === false ? false : { level: config.logLevel, redact: redactedPaths },
+    logger:
+      options.logger === false
+        ? false
+        : { level: config.logLevel, redact: redactedPaths, ...(options.logStream ? { stream: options.logStream } : {}) },
     bodyLimit: 16 * 1024,
     trustProxy: config.trustProxy,
   });
@@ -60,6 +70,8 @@ export async function buildApp(config: ServerConfig, db: Database, options: { lo
       registerAnalyticsRoutes(api, db, sessions);
       registerProvidersRoutes(api, db, sessions, config);
       registerExperimentRoutes(api, db);
+      registerRegistrationRoutes(api, db, sessions, config);
+      registerAgreementRoutes(api, db, sessions);
       // Production reports errors to a vendor through its own adapter; this intake is the sandbox's.
       if (config.sandbox) registerErrorReportRoutes(api, db);
     },

@@ -5,7 +5,8 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { readConfig } from './config.ts';
 import type { Database } from './db/database.ts';
-import { accounts, addressKeyOf, cards, ledgerTransactions, users } from './db/schema.ts';
+import { agreementKinds } from '../contract/registration.ts';
+import { accounts, addressKeyOf, agreementAcceptances, cards, ledgerTransactions, users } from './db/schema.ts';
 import { hashSecret } from './secrets.ts';
 import { encryptSsn, ssnHash, type SsnKeys } from './ssn.ts';
 
@@ -87,6 +88,7 @@ export async function seedDemoData(db: Database, keys: SsnKeys = readConfig()): 
       .update(users)
       .set({ ebtAccountId: demoCardholder.ebtAccountId })
       .where(and(eq(users.id, id), isNull(users.ebtAccountId)));
+    await acceptDemoAgreements(db, id);
     return;
   }
 
@@ -118,6 +120,7 @@ export async function seedDemoData(db: Database, keys: SsnKeys = readConfig()): 
         registrationWave: 'ebt_rewards_test_group',
       })
       .returning({ id: users.id });
+    await acceptDemoAgreements(tx, user!.id);
     const [account] = await tx
       .insert(accounts)
       .values({ userId: user!.id, prn: '400012345678', ebtRewardOwedCents: 412, ebtRewardsClaimedThisPeriodCents: 936 })
@@ -138,4 +141,12 @@ export async function seedDemoData(db: Database, keys: SsnKeys = readConfig()): 
       })),
     );
   });
+}
+
+/** She accepted the three agreements when she registered (existing databases get them too). */
+async function acceptDemoAgreements(db: Pick<Database, 'insert'>, userId: string): Promise<void> {
+  await db
+    .insert(agreementAcceptances)
+    .values(agreementKinds.map((kind) => ({ userId, kind })))
+    .onConflictDoNothing();
 }

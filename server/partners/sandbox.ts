@@ -20,6 +20,7 @@ import {
   users,
 } from '../db/schema.ts';
 import type { Sessions } from '../sessions.ts';
+import { readSandboxOutbox } from './sms.ts';
 
 const sessionRequest = object({
   email: emailRule,
@@ -30,6 +31,8 @@ const sessionRequest = object({
 const limitRule = string().test('limit', (value) => value === undefined || (/^\d{1,3}$/.test(value) && Number(value) >= 1 && Number(value) <= 500));
 const defaultLimit = 50;
 
+/** A phone as typed (digits, spaces, dashes, brackets, a leading +1 is not expected). */
+const outboxQuery = object({ phone: string().matches(/^[\d\s()+-]{1,20}$/), limit: limitRule }).noUnknown();
 const analyticsQuery = object({ name: string().max(80), limit: limitRule }).noUnknown();
 const errorReportsQuery = object({ limit: limitRule }).noUnknown();
 const experimentRequest = object({
@@ -75,6 +78,18 @@ export function registerSandboxRoutes(app: FastifyInstance, db: Database, sessio
         .orderBy(desc(errorReports.receivedAt), desc(errorReports.occurredAt))
         .limit(Number(request.query.limit ?? defaultLimit));
       return { statusCode: StatusCode.SUCCESS, reports };
+    },
+  );
+
+  /** The sandbox SMS gateway's texts (verification codes in clear, for testers), newest first. */
+  app.get<{ Querystring: { phone?: string; limit?: string } }>(
+    '/outbox',
+    { schema: { querystring: outboxQuery } },
+    async (request) => {
+      const { phone, limit } = request.query;
+      const digits = phone === undefined ? undefined : phone.replace(/\D/g, '');
+      const messages = await readSandboxOutbox(db, digits, Number(limit ?? defaultLimit));
+      return { statusCode: StatusCode.SUCCESS, messages };
     },
   );
 

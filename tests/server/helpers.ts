@@ -6,6 +6,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import type { HomeAnswer, RefreshTokensAnswer, SignInAnswer } from '../../contract/api.ts';
+import type { RegisterAnswer, RegistrationPayload } from '../../contract/registration.ts';
 import { buildApp } from '../../server/app.ts';
 import { readConfig, type ServerConfig } from '../../server/config.ts';
 import { type Database, openDatabase } from '../../server/db/database.ts';
@@ -121,4 +122,96 @@ export async function demoUser(db: Database) {
 export async function unlockFailures(db: Database, userId: string): Promise<number> {
   const [row] = await db.select({ unlockFailures: users.unlockFailures }).from(users).where(eq(users.id, userId));
   return row!.unlockFailures;
+}
+
+// Registration -------------------------------------------------------------------------------------
+
+export type OutboxMessage = { phone: string; text: string; code: string | null; sentAt: string };
+
+/** GET /sandbox/outbox?phone=: the sandbox SMS gateway's texts to a phone, newest first. */
+export async function outbox(app: FastifyInstance, phone: string): Promise<OutboxMessage[]> {
+  const response = await app.inject({ method: 'GET', url: `/sandbox/outbox?phone=${encodeURIComponent(phone)}` });
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json<{ messages: OutboxMessage[] }>().messages;
+}
+
+export async function requestVerification(app: FastifyInstance, phone: string) {
+  return app.inject({ method: 'POST', url: '/api/v1/request-verification', payload: { phone } });
+}
+
+export async function verifyPhone(app: FastifyInstance, phone: string, code: string) {
+  return app.inject({ method: 'POST', url: '/api/v1/verify-phone', payload: { phone, code } });
+}
+
+/** The code the sandbox texted last to a phone. */
+export async function lastCode(app: FastifyInstance, phone: string): Promise<string> {
+  const [message] = await outbox(app, phone);
+  expect(message?.code).toMatch(/^\d{6}$/);
+  return message!.code!;
+}
+
+/** Texts a code to the phone, reads it from the sandbox outbox and answers it: the mfaToken. */
+export async function verifiedMfaToken(app: FastifyInstance, phone: string): Promise<string> {
+  const requested = await requestVerification(app, phone);
+  expect(requested.json(), requested.body).toEqual({ statusCode: 0 });
+  const verified = await verifyPhone(app, phone, await lastCode(app, phone));
+  expect(verified.statusCode, verified.body).toBe(200);
+  const { mfaToken } = verified.json<{ mfaToken: string }>();
+  expect(mfaToken).toBeTypeOf('string');
+  return mfaToken;
+}
+
+let applicantCount = 0;
+
+/**
+ * A new applicant nobody has registered: unique SSN, email, phone and address per call (within a
+ * process), valid by every rule, mfaToken still empty. Phones stay clear of the sandbox's landline
+ * (555) and failing-SMS (…0203) inputs.
+ */
+export function newApplicant(overrides: Partial<RegistrationPayload> = {}): RegistrationPayload {
+  applicantCount += 1;
+  const n = applicantCount + (process.pid % 100) * 1000;
+  const serial = String(1000 + (n % 8000)).padStart(4, '0');
+  const phone = `559${String(3000000 + n).padStart(7, '0')}`;
+  if (phone.endsWith('0203')) return newApplicant(overrides);
+  return {
+    firstName: 'Rosa',
+    middleName: 'María',
+    lastName: "D'Angelo",
+    dob: '07/04/1990',
+    ssn: `${String(201 + (n % 400)).padStart(3, '0')}-${String(10 + (Math.floor(n / 400) % 89))}-${serial}`,
+    email: `rosa.${n}@example.com`,
+    phone,
+    mfaToken: '',
+    addressLegal: { street1: `${100 + n} W Olive Ave`, street2: '', city: 'Fresno', state: 'CA', zip: '93728' },
+    unlockCode: '2468',
+    legal: { esign: 'agreed', terms: 'agreed', cardholder3: 'agreed' },
+    providersUuid: null,
+    profile: null,
+    ...overrides,
+  };
+}
+
+/** POST /register with a body as given (any shape) and optional headers. */
+export async function register(
+  app: FastifyInstance,
+  payload: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: RegisterAnswer }> {
+  const response = await app.inject({
+    method: 'POST',
+    url: '/api/v1/register',
+    headers: { 'content-type': 'application/json', ...headers },
+    payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
+  });
+  return { status: response.statusCode, body: response.json<RegisterAnswer>() };
+}
+
+/** A new applicant with a verified phone: ready to register. */
+export async function verifiedApplicant(
+  app: FastifyInstance,
+  overrides: Partial<RegistrationPayload> = {},
+): Promise<RegistrationPayload> {
+  const applicant = newApplicant(overrides);
+  return { ...applicant, mfaToken: await verifiedMfaToken(app, applicant.phone) };
 }

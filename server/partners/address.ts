@@ -1,0 +1,56 @@
+/**
+ * Address verification (spec §5, §8 codes 300-307). A real integration implements `AddressVerifier`
+ * with a postal/CIP vendor; the sandbox one answers from obvious words in the address (docs/sandbox.md).
+ */
+import type { LegalAddress } from '../../contract/registration.ts';
+import { StatusCode } from '../../contract/statusCodes.ts';
+
+export type AddressStatusCode =
+  | typeof StatusCode.ADDRESS_INVALID
+  | typeof StatusCode.ADDRESS_UNIT_INCORRECT
+  | typeof StatusCode.ADDRESS_UNIT_REQUIRED
+  | typeof StatusCode.ADDRESS_COMMERCIAL
+  | typeof StatusCode.ADDRESS_PO_BOX
+  | typeof StatusCode.ADDRESS_VACANT
+  | typeof StatusCode.ADDRESS_GENERAL_DELIVERY
+  | typeof StatusCode.ADDRESS_MAIL_DROP;
+
+export type AddressCheck = { ok: true } | { ok: false; statusCode: AddressStatusCode };
+
+export type AddressVerifier = { verify(address: LegalAddress): Promise<AddressCheck> };
+
+/** Codes 303-307: the cardholder may say they have no legal address (spec §8 opt-out link). */
+export const optOutAllowed = (statusCode: number) => statusCode >= StatusCode.ADDRESS_COMMERCIAL && statusCode <= StatusCode.ADDRESS_MAIL_DROP;
+/** Codes 301 and 302 are about the apartment or unit field. */
+export const isUnitProblem = (statusCode: number) =>
+  statusCode === StatusCode.ADDRESS_UNIT_INCORRECT || statusCode === StatusCode.ADDRESS_UNIT_REQUIRED;
+
+/** Sandbox rules, first match wins, case-insensitive (docs/sandbox.md "Registration partners"). */
+export function sandboxAddressCode(address: LegalAddress): AddressStatusCode | null {
+  const street1 = address.street1.toLowerCase();
+  const street2 = address.street2.trim().toLowerCase();
+  const both = `${street1} ${street2}`;
+  if (/\binvalid\b/.test(street1)) return StatusCode.ADDRESS_INVALID;
+  if (/\bp\.?\s?o\.?\s+box\b/.test(street1)) return StatusCode.ADDRESS_PO_BOX;
+  if (/\bgeneral delivery\b/.test(street1)) return StatusCode.ADDRESS_GENERAL_DELIVERY;
+  if (/\bmail drop\b/.test(street1)) return StatusCode.ADDRESS_MAIL_DROP;
+  if (/\bvacant\b/.test(street1)) return StatusCode.ADDRESS_VACANT;
+  if (/\b(office|suite)\b/.test(both)) return StatusCode.ADDRESS_COMMERCIAL;
+  if (/\bunit wrong\b/.test(both) || /\b999\b/.test(street2)) return StatusCode.ADDRESS_UNIT_INCORRECT;
+  if (/\bapartments\b/.test(street1) && street2 === '') return StatusCode.ADDRESS_UNIT_REQUIRED;
+  return null;
+}
+
+export const sandboxAddressVerifier: AddressVerifier = {
+  async verify(address) {
+    const statusCode = sandboxAddressCode(address);
+    return statusCode === null ? { ok: true } : { ok: false, statusCode };
+  },
+};
+
+/** Outside sandbox mode until a vendor is configured: registration cannot go on (500, UNEXPECTED_ERROR). */
+export const unconfiguredAddressVerifier: AddressVerifier = {
+  async verify() {
+    throw new Error('No address verification partner is configured.');
+  },
+};

@@ -1,0 +1,487 @@
+/**
+ * Registration (spec §3-§5, §7): email and phone checks, phone verification by texted code, address
+ * verification, POST /register, and setting a new unlock code. The card API is the authority on every
+ * rule: bodies are checked with the same rules as the forms (contract/rules.ts through
+ * contract/validation.ts), and limits, lockouts and uniqueness live in the database.
+ */
+import { and, desc, eq, isNull, or, sql } from 'drizzle-orm';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ObjectSchema } from 'yup';
+import { agreementKinds, type LegalAddress, type RegistrationPayload, RegistrationResult } from '../../contract/registration.ts';
+import { digitsOf } from '../../contract/rules.ts';
+import { StatusCode } from '../../contract/statusCodes.ts';
+import {
+  addressFieldError,
+  checkBody,
+  phoneNumberInUseSchema,
+  registrationSchema,
+  requestVerificationSchema,
+  ServerFieldError,
+  setUnlockCodeSchema,
+  verifyAddressSchema,
+  verifyEmailSchema,
+  verifyPhoneSchema,
+} from '../../contract/validation.ts';
+import type { ServerConfig } from '../config.ts';
+import type { Database } from '../db/database.ts';
+import {
+  accounts,
+  addressKeyOf,
+  agreementAcceptances,
+  cards,
+  mfaTokens,
+  phoneVerificationCodes,
+  phoneVerificationLimits,
+  users,
+} from '../db/schema.ts';
+import { requireAccess } from '../http.ts';
+import {
+  type AddressVerifier,
+  isUnitProblem,
+  optOutAllowed,
+  sandboxAddressVerifier,
+  unconfiguredAddressVerifier,
+} from '../partners/address.ts';
+import { type IdentityVerifier, sandboxIdentityVerifier, unconfiguredIdentityVerifier } from '../partners/identity.ts';
+import { createSandboxSmsGateway, type SmsGateway, unconfiguredSmsGateway } from '../partners/sms.ts';
+import { hashSecret, hashToken, keyedHash, randomDigits, randomToken, sameSecret } from '../secrets.ts';
+import type { Sessions } from '../sessions.ts';
+import { encryptSsn, ssnDigits, ssnHash } from '../ssn.ts';
+
+/** A texted code lives 10 minutes (spec §9 names the 10-minute wait; codes never outlive it). */
+export const codeTtlMinutes = 10;
+/** Wrong codes per phone before it is locked (spec §4: too many wrong texted codes → 10-minute wait). */
+export const wrongCodeLimit = 5;
+export const lockoutMinutes = 10;
+/** Codes texted to one phone per 10-minute window; the next request waits for the window to end. */
+export const codesPerWindow = 5;
+export const codeWindowMinutes = 10;
+/** An mfaToken proves a verified phone to POST /register for 30 minutes, once. */
+export const mfaTokenTtlMinutes = 30;
+
+/** Registration waves (spec §4) a `profile` may choose; anything else registers with no wave. */
+export const profileWaves = ['snapback_test', 'snapback_test_500', 'cdg_gpm_trial', 'ebt_rewards_test_group'] as const;
+
+export type RegistrationPartners = { identity: IdentityVerifier; address: AddressVerifier; sms: SmsGateway };
+
+/** Sandbox stand-ins in sandbox mode; outside it, nothing is configured yet (docs/sandbox.md). */
+export function registrationPartners(config: ServerConfig, db: Database): RegistrationPartners {
+  return config.sandbox
+    ? { identity: sandboxIdentityVerifier, address: sandboxAddressVerifier, sms: createSandboxSmsGateway(db) }
+    : { identity: unconfiguredIdentityVerifier, address: unconfiguredAddressVerifier, sms: unconfiguredSmsGateway };
+}
+
+/** Unique constraints that mean "this identity already has an account" (CIP_TAKEN). */
+const takenConstraints = new Set([
+  'users_ssn_hash_unique',
+  'users_email_unique',
+  'users_phone_unique',
+  'users_address_key_unique',
+  'users_ebt_account_id_unique',
+  'users_providers_uuid_unique',
+]);
+
+/** The unique constraint a database error broke (through drizzle's wrapper), if that is what it was. */
+function brokenUniqueConstraint(error: unknown): string | undefined {
+  for (let cause = error; cause && typeof cause === 'object'; cause = (cause as { cause?: unknown }).cause) {
+    const { code, constraint } = cause as { code?: unknown; constraint?: unknown };
+    if (code === '23505') return typeof constraint === 'string' ? constraint : '';
+  }
+  return undefined;
+}
+
+class MfaTokenNotUsable extends Error {}
+
+const badRequest = (reply: FastifyReply) => reply.code(400).send({ statusCode: StatusCode.INVALID_PARAMETERS });
+const failedValidation = (reply: FastifyReply, fieldErrors: Record<string, string>) =>
+  reply.code(400).send({ statusCode: StatusCode.FAILED_VALIDATION, fieldErrors });
+const tooManyCodes = (reply: FastifyReply, retryAfterSeconds: number) =>
+  reply
+    .code(429)
+    .header('Retry-After', String(retryAfterSeconds))
+    .send({ statusCode: StatusCode.INVALID_MFA_LIMIT, retryAfterSeconds });
+
+/** A body checked strictly: malformed → 400 {2}; a broken rule → 400 {4, fieldErrors}; else the value. */
+function validBody<T extends object>(schema: ObjectSchema<T>, request: FastifyRequest, reply: FastifyReply): T | undefined {
+  const body = checkBody(schema, request.body);
+  if (body.kind === 'valid') return body.value;
+  if (body.kind === 'malformed') badRequest(reply);
+  else failedValidation(reply, body.fieldErrors);
+  return undefined;
+}
+
+/** `12345`, `12345-` and `123456789`-ish input as `12345` or `12345-6789`. */
+function normalZip(zip: string): string {
+  const digits = zip.replace(/\D/g, '');
+  return digits.length === 9 ? `${digits.slice(0, 5)}-${digits.slice(5)}` : digits.slice(0, 5);
+}
+
+function normalAddress(address: LegalAddress): LegalAddress {
+  return {
+    street1: address.street1.trim(),
+    street2: address.street2.trim(),
+    city: address.city.trim(),
+    state: address.state,
+    zip: normalZip(address.zip),
+  };
+}
+
+function waveFromProfile(profile: string | null): string | null {
+  if (!profile) return null;
+  try {
+    const wave: unknown = (JSON.parse(profile) as { registrationWave?: unknown } | null)?.registrationWave;
+    return typeof wave === 'string' && (profileWaves as readonly string[]).includes(wave) ? wave : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Seconds as a whole number, at least 1, from a database interval in milliseconds. */
+const wholeSeconds = (milliseconds: number) => Math.max(1, Math.ceil(milliseconds / 1000));
+
+export function registerRegistrationRoutes(
+  app: FastifyInstance,
+  db: Database,
+  sessions: Sessions,
+  config: ServerConfig,
+  partners: RegistrationPartners = registrationPartners(config, db),
+): void {
+  const codeHash = (phone: string, code: string) => keyedHash(config.ssnHashKey, 'phone-code', `${phone}:${code}`);
+
+  /** The limits row of a phone, created on first use. */
+  async function ensureLimits(phone: string): Promise<void> {
+    await db.insert(phoneVerificationLimits).values({ phone }).onConflictDoNothing();
+  }
+
+  /** Seconds until a phone may try again: the wrong-code lockout, or (with `window`) the full code window. */
+  async function waitFor(phone: string, window: boolean): Promise<number> {
+    const [row] = await db
+      .select({
+        lockMs: sql<number>`greatest(0, extract(epoch from (${phoneVerificationLimits.lockedUntil} - now())) * 1000)`,
+        windowMs: sql<number>`case when ${phoneVerificationLimits.codesSent} >= ${codesPerWindow}
+          then greatest(0, extract(epoch from (${phoneVerificationLimits.windowStartedAt} + make_interval(mins => ${codeWindowMinutes}) - now())) * 1000)
+          else 0 end`,
+      })
+      .from(phoneVerificationLimits)
+      .where(eq(phoneVerificationLimits.phone, phone));
+    const lockMs = Number(row?.lockMs ?? 0);
+    const windowMs = window ? Number(row?.windowMs ?? 0) : 0;
+    const waitMs = Math.max(lockMs, windowMs);
+    return waitMs > 0 ? wholeSeconds(waitMs) : 0;
+  }
+
+  /**
+   * Takes one of the phone's codes in the current window, with a bounded update: parallel requests
+   * cannot pass the limit, and a locked phone gets none. Answers the wait when there is none left.
+   */
+  async function takeCodeSlot(phone: string): Promise<{ ok: true } | { ok: false; retryAfterSeconds: number }> {
+    await ensureLimits(phone);
+    const windowOver = sql`(${phoneVerificationLimits.windowStartedAt} is null or ${phoneVerificationLimits.windowStartedAt} <= now() - make_interval(mins => ${codeWindowMinutes}))`;
+    const taken = await db
+      .update(phoneVerificationLimits)
+      .set({
+        codesSent: sql`case when ${windowOver} then 1 else ${phoneVerificationLimits.codesSent} + 1 end`,
+        windowStartedAt: sql`case when ${windowOver} then now() else ${phoneVerificationLimits.windowStartedAt} end`,
+      })
+      .where(
+        sql`${phoneVerificationLimits.phone} = ${phone}
+          and (${phoneVerificationLimits.lockedUntil} is null or ${phoneVerificationLimits.lockedUntil} <= now())
+          and (${windowOver} or ${phoneVerificationLimits.codesSent} < ${codesPerWindow})`,
+      )
+      .returning({ phone: phoneVerificationLimits.phone });
+    if (taken.length > 0) return { ok: true };
+    return { ok: false, retryAfterSeconds: Math.max(1, await waitFor(phone, true)) };
+  }
+
+  /**
+   * Counts a wrong code with a bounded update (never past the limit, never while locked); the fifth
+   * locks the phone for 10 minutes. A lockout that has run out starts the count again.
+   */
+  async function countWrongCode(phone: string): Promise<{ failures: number } | { locked: true }> {
+    await ensureLimits(phone);
+    const lockOver = sql`(${phoneVerificationLimits.lockedUntil} is not null and ${phoneVerificationLimits.lockedUntil} <= now())`;
+    const failures = sql`case when ${lockOver} then 1 else ${phoneVerificationLimits.failures} + 1 end`;
+    const [counted] = await db
+      .update(phoneVerificationLimits)
+      .set({
+        failures,
+        lockedUntil: sql`case when ${failures} >= ${wrongCodeLimit} then now() + make_interval(mins => ${lockoutMinutes}) else null end`,
+      })
+      .where(
+        sql`${phoneVerificationLimits.phone} = ${phone}
+          and (${phoneVerificationLimits.lockedUntil} is null or ${phoneVerificationLimits.lockedUntil} <= now())
+          and (${phoneVerificationLimits.lockedUntil} is not null or ${phoneVerificationLimits.failures} < ${wrongCodeLimit})`,
+      )
+      .returning({ failures: phoneVerificationLimits.failures });
+    return counted ? { failures: counted.failures } : { locked: true };
+  }
+
+  /** The live mfaToken row for a presented token and phone, or undefined. */
+  async function usableMfaToken(token: string, phone: string) {
+    const [row] = await db
+      .select({ id: mfaTokens.id, phone: mfaTokens.phone })
+      .from(mfaTokens)
+      .where(and(eq(mfaTokens.tokenHash, hashToken(token)), isNull(mfaTokens.usedAt), sql`${mfaTokens.expiresAt} > now()`));
+    return row && row.phone === phone ? row : undefined;
+  }
+
+  app.post('/verify/email', async (request, reply) => {
+    const body = validBody(verifyEmailSchema, request, reply);
+    if (!body) return reply;
+    const [user] = await db
+      .select({ id: users.id })
+      .from(users)
+      .where(sql`lower(${users.email}) = lower(${body.email.trim()})`);
+    return user ? { statusCode: StatusCode.SUCCESS } : reply.code(404).send({ statusCode: StatusCode.NOT_ALLOWED });
+  });
+
+  app.post('/phone-number-in-use', async (request, reply) => {
+    const body = validBody(phoneNumberInUseSchema, request, reply);
+    if (!body) return reply;
+    const [user] = await db.select({ id: users.id }).from(users).where(eq(users.phone, digitsOf(body.phone)));
+    return { statusCode: StatusCode.SUCCESS, inUse: user !== undefined };
+  });
+
+  app.post('/request-verification', async (request, reply) => {
+    const body = checkBody(requestVerificationSchema, request.body);
+    if (body.kind === 'malformed') return badRequest(reply);
+    if (body.kind === 'invalid') return { statusCode: StatusCode.INVALID_PHONE_NUMBER };
+    const phone = digitsOf(body.value.phone);
+
+    const slot = await takeCodeSlot(phone);
+    if (!slot.ok) return tooManyCodes(reply, slot.retryAfterSeconds);
+    if ((await partners.sms.lineType(phone)) === 'landline') return { statusCode: StatusCode.INVALID_PHONE_LANDLINE };
+
+    const code = randomDigits(6);
+    const [row] = await db
+      .insert(phoneVerificationCodes)
+      .values({ phone, codeHash: codeHash(phone, code), expiresAt: sql`now() + make_interval(mins => ${codeTtlMinutes})` })
+      .returning({ id: phoneVerificationCodes.id });
+    const text = `Your Providers verification code is ${code}. It expires in ${codeTtlMinutes} minutes. Never share it.`;
+    const { sent } = await partners.sms.send({ phone, text });
+    if (!sent) {
+      // Nobody received it: it must never work.
+      await db.update(phoneVerificationCodes).set({ usedAt: sql`now()` }).where(eq(phoneVerificationCodes.id, row!.id));
+      return { statusCode: StatusCode.MFA_ERROR };
+    }
+    return { statusCode: StatusCode.SUCCESS };
+  });
+
+  app.post('/verify-phone', async (request, reply) => {
+    const body = checkBody(verifyPhoneSchema, request.body);
+    if (body.kind === 'malformed') return badRequest(reply);
+    if (body.kind === 'invalid') return { statusCode: StatusCode.INVALID_PHONE_NUMBER };
+    const phone = digitsOf(body.value.phone);
+
+    // Locked: no code is even looked at, the right one included.
+    const locked = await waitFor(phone, false);
+    if (locked > 0) return tooManyCodes(reply, locked);
+
+    // Only the newest code counts; an older one is replaced by it.
+    const [newest] = await db
+      .select({
+        id: phoneVerificationCodes.id,
+        codeHash: phoneVerificationCodes.codeHash,
+        live: sql<boolean>`(${phoneVerificationCodes.usedAt} is null and ${phoneVerificationCodes.expiresAt} > now())`,
+      })
+      .from(phoneVerificationCodes)
+      .where(eq(phoneVerificationCodes.phone, phone))
+      .orderBy(desc(phoneVerificationCodes.createdAt))
+      .limit(1);
+    // No code, or it expired or was used: nothing to guess against, so nothing is counted.
+    if (!newest?.live) return { statusCode: StatusCode.INVALID_MFA_CODE };
+
+    if (!sameSecret(codeHash(phone, body.value.code), newest.codeHash)) {
+      const counted = await countWrongCode(phone);
+      await db
+        .update(phoneVerificationCodes)
+        .set({ attempts: sql`${phoneVerificationCodes.attempts} + 1` })
+        .where(eq(phoneVerificationCodes.id, newest.id));
+      if ('locked' in counted || counted.failures >= wrongCodeLimit) {
+        // The code is void: after the wait a new one is needed.
+        await db.update(phoneVerificationCodes).set({ usedAt: sql`now()` }).where(eq(phoneVerificationCodes.id, newest.id));
+        return tooManyCodes(reply, Math.max(1, await waitFor(phone, false)));
+      }
+      return { statusCode: StatusCode.INVALID_MFA_CODE, attemptsLeft: wrongCodeLimit - counted.failures };
+    }
+
+    // Spent once, and not while a parallel wrong guess has just locked the phone.
+    const spent = await db
+      .update(phoneVerificationCodes)
+      .set({ usedAt: sql`now()` })
+      .where(
+        sql`${phoneVerificationCodes.id} = ${newest.id} and ${phoneVerificationCodes.usedAt} is null
+          and ${phoneVerificationCodes.expiresAt} > now()
+          and not exists (select 1 from ${phoneVerificationLimits} where ${phoneVerificationLimits.phone} = ${phone}
+            and ${phoneVerificationLimits.lockedUntil} > now())`,
+      )
+      .returning({ id: phoneVerificationCodes.id });
+    if (spent.length === 0) return { statusCode: StatusCode.INVALID_MFA_CODE };
+    await db
+      .update(phoneVerificationLimits)
+      .set({ failures: 0, lockedUntil: null })
+      .where(eq(phoneVerificationLimits.phone, phone));
+
+    const mfaToken = randomToken();
+    await db
+      .insert(mfaTokens)
+      .values({ tokenHash: hashToken(mfaToken), phone, expiresAt: sql`now() + make_interval(mins => ${mfaTokenTtlMinutes})` });
+    return { statusCode: StatusCode.SUCCESS, mfaToken };
+  });
+
+  app.post('/verify-address', async (request, reply) => {
+    const body = validBody(verifyAddressSchema, request, reply);
+    if (!body) return reply;
+    const check = await partners.address.verify(normalAddress(body));
+    if (check.ok) return { statusCode: StatusCode.SUCCESS };
+    return optOutAllowed(check.statusCode) ? { statusCode: check.statusCode, optOutAllowed: true } : { statusCode: check.statusCode };
+  });
+
+  app.post('/register', async (request, reply) => {
+    const body = checkBody(registrationSchema, request.body);
+    if (body.kind === 'malformed') return badRequest(reply);
+    const ebtHeader = request.headers['ebt-account-id'];
+    if (ebtHeader !== undefined && (typeof ebtHeader !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(ebtHeader.trim()))) {
+      return badRequest(reply);
+    }
+    const ebtAccountId = ebtHeader?.trim().toUpperCase() || null;
+
+    if (body.kind === 'invalid') {
+      const { mfaToken, ...fieldErrors } = body.fieldErrors;
+      // The token stands for the phone's verification: the phone field shows it.
+      if (mfaToken && !fieldErrors.phone) fieldErrors.phone = mfaToken;
+      return failedValidation(reply, fieldErrors);
+    }
+    const payload = body.value as RegistrationPayload;
+    const phone = digitsOf(payload.phone);
+    const token = await usableMfaToken(payload.mfaToken, phone);
+    if (!token) return failedValidation(reply, { phone: ServerFieldError.phoneUnverified });
+
+    // Checked again here, whatever the app saw at POST /verify-address.
+    const address = normalAddress(payload.addressLegal);
+    const addressCheck = await partners.address.verify(address);
+    if (!addressCheck.ok) {
+      const field = isUnitProblem(addressCheck.statusCode) ? 'addressLegal.street2' : 'addressLegal';
+      return failedValidation(reply, { [field]: addressFieldError(addressCheck.statusCode) });
+    }
+
+    const ssn = ssnDigits(payload.ssn);
+    const identity = {
+      ssnHash: ssnHash(ssn, config.ssnHashKey),
+      email: payload.email.trim(),
+      phone,
+      addressKey: addressKeyOf(address),
+      ebtAccountId,
+      providersUuid: payload.providersUuid,
+    };
+    const [taken] = await db
+      .select({ id: users.id })
+      .from(users)
+      .where(
+        or(
+          eq(users.ssnHash, identity.ssnHash),
+          sql`lower(${users.email}) = lower(${identity.email})`,
+          eq(users.phone, phone),
+          eq(users.addressKey, identity.addressKey),
+          ebtAccountId ? eq(users.ebtAccountId, ebtAccountId) : undefined,
+          identity.providersUuid ? eq(users.providersUuid, identity.providersUuid) : undefined,
+        ),
+      )
+      .limit(1);
+    if (taken) {
+      request.log.info('registration refused: identity already has an account (CIP_TAKEN)');
+      return reply.code(403).send({ statusCode: RegistrationResult.CIP_TAKEN });
+    }
+
+    const decision = await partners.identity.verify({
+      firstName: payload.firstName.trim(),
+      middleName: payload.middleName.trim(),
+      lastName: payload.lastName.trim(),
+      dob: payload.dob.trim(),
+      ssn,
+      address,
+    });
+    if (!decision.approved) {
+      request.log.info('registration refused by identity verification (APPLICATION_DENIED)');
+      return reply.code(403).send({ statusCode: RegistrationResult.APPLICATION_DENIED });
+    }
+
+    const unlockCodeHash = await hashSecret(payload.unlockCode);
+    const userId = crypto.randomUUID();
+    const user = {
+      id: userId,
+      email: identity.email,
+      firstName: payload.firstName.trim(),
+      middleName: payload.middleName.trim() || null,
+      lastName: payload.lastName.trim(),
+      dob: payload.dob.trim(),
+      ssnEncrypted: encryptSsn(ssn, config.ssnEncryptionKey, userId),
+      ssnHash: identity.ssnHash,
+      phone,
+      ...address,
+      addressKey: identity.addressKey,
+      ebtAccountId,
+      providersUuid: identity.providersUuid,
+      passwordHash: null,
+      unlockCodeHash,
+      registrationWave: waveFromProfile(payload.profile),
+    };
+
+    // One transaction: the token is spent, and the user, account, card and agreements exist, or none of it.
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        await db.transaction(async (tx) => {
+          const spent = await tx
+            .update(mfaTokens)
+            .set({ usedAt: sql`now()` })
+            .where(and(eq(mfaTokens.id, token.id), eq(mfaTokens.phone, phone), isNull(mfaTokens.usedAt), sql`${mfaTokens.expiresAt} > now()`))
+            .returning({ id: mfaTokens.id });
+          if (spent.length === 0) throw new MfaTokenNotUsable();
+          await tx.insert(users).values(user);
+          const [account] = await tx
+            .insert(accounts)
+            .values({ userId, prn: `4000${randomDigits(8)}` })
+            .returning({ id: accounts.id });
+          await tx.insert(cards).values({
+            accountId: account!.id,
+            type: 'VIRTUAL',
+            status: 'ACTIVE',
+            isActive: true,
+            lastFour: randomDigits(4),
+            expiry: virtualCardExpiry(new Date()),
+          });
+          await tx.insert(agreementAcceptances).values(agreementKinds.map((kind) => ({ userId, kind })));
+        });
+        break;
+      } catch (error) {
+        if (error instanceof MfaTokenNotUsable) return failedValidation(reply, { phone: ServerFieldError.phoneUnverified });
+        const constraint = brokenUniqueConstraint(error);
+        if (constraint !== undefined && takenConstraints.has(constraint)) {
+          // Another registration with the same identity committed first.
+          request.log.info('registration refused: identity already has an account (CIP_TAKEN)');
+          return reply.code(403).send({ statusCode: RegistrationResult.CIP_TAKEN });
+        }
+        // A new account number that happens to exist already: draw another.
+        if (constraint === 'accounts_prn_unique' && attempt < 3) continue;
+        throw error;
+      }
+    }
+
+    const tokens = await sessions.startSession(userId);
+    return { statusCode: StatusCode.SUCCESS, ...tokens, isInternal: false };
+  });
+
+  app.post('/set-unlock-code', { preHandler: requireAccess(sessions) }, async (request, reply) => {
+    const body = validBody(setUnlockCodeSchema, request, reply);
+    if (!body) return reply;
+    const unlockCodeHash = await hashSecret(body.unlockCode);
+    await db.update(users).set({ unlockCodeHash, unlockFailures: 0 }).where(eq(users.id, request.access.userId));
+    return { statusCode: StatusCode.SUCCESS };
+  });
+}
+
+/** A new virtual card's expiry, `MM/YY`, four years on. */
+function virtualCardExpiry(today: Date): string {
+  const month = String(today.getUTCMonth() + 1).padStart(2, '0');
+  return `${month}/${String((today.getUTCFullYear() + 4) % 100).padStart(2, '0')}`;
+}
