@@ -4,11 +4,23 @@
  * Navigation and the sign-out call are declared here and supplied by the app with `.provide()`.
  */
 import { assign, fromPromise, raise, setup } from 'xstate';
+import type { RegistrationDraft } from './registration.ts';
 
 export type Locale = 'en' | 'es';
 export type AuthReason = 'expired' | 'signInAgain';
 /** Snackbar messages are codes; views translate them. */
 export type SnackbarMessage = 'signedOut' | 'accountNumberCopied' | 'copyFailed';
+
+/**
+ * The refresh token after a denied or CIP-taken registration (spec §4). It opens nothing: every
+ * place that treats a refresh token as a session treats the marker as none (`isSessionToken`), and
+ * /register shows the failure screen while it is set. A sign-in replaces it.
+ */
+export const failedRegistrationMarker = 'registration-failed';
+
+/** A refresh token that stands for a session (not null, not the failed-registration marker). */
+export const isSessionToken = (refreshToken: string | null): refreshToken is string =>
+  refreshToken !== null && refreshToken !== failedRegistrationMarker;
 
 export type SessionContext = {
   accessToken: string | null;
@@ -18,13 +30,15 @@ export type SessionContext = {
   isInternal: boolean;
   ebtAccountId: string | null;
   locale: Locale;
+  /** Registration typed so far (never the SSN or unlock code), kept across reloads; null when none. */
+  registrationDraft: RegistrationDraft | null;
   snackbarMessage: SnackbarMessage | null;
   authReason: AuthReason | null;
 };
 
 export type SessionInput = Pick<
   SessionContext,
-  'accessToken' | 'refreshToken' | 'fingerprint' | 'deviceUUID' | 'isInternal' | 'ebtAccountId' | 'locale'
+  'accessToken' | 'refreshToken' | 'fingerprint' | 'deviceUUID' | 'isInternal' | 'ebtAccountId' | 'locale' | 'registrationDraft'
 >;
 
 export type SessionTokens = { access: string; refresh: string; isInternal: boolean };
@@ -33,6 +47,8 @@ export type SessionEvent =
   | ({ type: 'session.signedIn' } & SessionTokens)
   | { type: 'session.refreshRequired' }
   | { type: 'session.signInRequired' }
+  | { type: 'session.registrationFailed' }
+  | { type: 'registration.draftChanged'; draft: RegistrationDraft | null }
   | { type: 'user.signOut' }
   | { type: 'user.changeLocale'; locale: Locale }
   | { type: 'errorModal.open' }
@@ -49,8 +65,8 @@ export const sessionMachine = setup({
     input: {} as SessionInput,
   },
   guards: {
-    hasAccessToken: ({ context }) => context.accessToken !== null,
-    hasRefreshToken: ({ context }) => context.refreshToken !== null,
+    hasAccessToken: ({ context }) => context.accessToken !== null && context.refreshToken !== failedRegistrationMarker,
+    hasRefreshToken: ({ context }) => isSessionToken(context.refreshToken),
   },
   actions: {
     storeTokens: assign(({ event }) => {
@@ -60,6 +76,15 @@ export const sessionMachine = setup({
     dropAccessToken: assign({ accessToken: null, authReason: 'expired' as AuthReason }),
     dropTokens: assign({ accessToken: null, refreshToken: null, isInternal: false, authReason: 'signInAgain' as AuthReason }),
     clearSession: assign({ accessToken: null, refreshToken: null, isInternal: false, authReason: null, ebtAccountId: null }),
+    markRegistrationFailed: assign({
+      accessToken: null,
+      refreshToken: failedRegistrationMarker,
+      isInternal: false,
+      authReason: null,
+    }),
+    setRegistrationDraft: assign({
+      registrationDraft: ({ event }) => (event.type === 'registration.draftChanged' ? event.draft : null),
+    }),
     setLocale: assign({ locale: ({ event }) => (event.type === 'user.changeLocale' ? event.locale : 'en') }),
     setSnackbar: assign({ snackbarMessage: ({ event }) => (event.type === 'snackbar.show' ? event.message : null) }),
     clearSnackbar: assign({ snackbarMessage: null }),
@@ -78,12 +103,14 @@ export const sessionMachine = setup({
   context: ({ input }) => ({ ...input, snackbarMessage: null, authReason: null }),
   on: {
     'user.changeLocale': { actions: 'setLocale' },
+    'registration.draftChanged': { actions: 'setRegistrationDraft' },
   },
   states: {
     auth: {
       initial: 'restoring',
       on: {
         'session.signedIn': { target: '.active', actions: 'storeTokens' },
+        'session.registrationFailed': { target: '.signedOut', actions: 'markRegistrationFailed' },
       },
       states: {
         restoring: {

@@ -14,7 +14,19 @@ import type {
   StatusAnswer,
   UserAnswer,
 } from '../../contract/api.ts';
+import {
+  RegistrationResult,
+  type LegalAddress,
+  type PhoneInUseAnswer,
+  type RegisterAnswer,
+  type RegistrationPayload,
+  type RequestVerificationAnswer,
+  type VerifyAddressAnswer,
+  type VerifyEmailAnswer,
+  type VerifyPhoneAnswer,
+} from '../../contract/registration.ts';
 import { StatusCode } from '../../contract/statusCodes.ts';
+import type { RegisterOutcome } from '../../machines/registration.ts';
 
 export const apiBase = '/api/v1';
 export const requestTimeoutMs = 120_000;
@@ -74,7 +86,8 @@ function hasStatusCode(data: unknown): data is StatusAnswer {
 export function createApi(hooks: ApiHooks, fetcher = ofetch) {
   const http = fetcher.create({ baseURL: apiBase, timeout: requestTimeoutMs, retry: 0, ignoreResponseError: true });
 
-  async function call<T extends StatusAnswer>(path: string, options: CallOptions = {}): Promise<T> {
+  /** An answer with a statusCode, and the HTTP status it came with (some statusCodes mean different things per status). */
+  async function request<T extends StatusAnswer>(path: string, options: CallOptions = {}): Promise<{ answer: T; httpStatus: number | null }> {
     const session = hooks.session();
     const headers: Record<string, string> = { Fingerprint: session.fingerprint, 'Device-UUID': session.deviceUUID };
     if (session.ebtAccountId) headers['EBT-Account-ID'] = session.ebtAccountId;
@@ -106,7 +119,32 @@ export function createApi(hooks: ApiHooks, fetcher = ofetch) {
         throw new AuthRequiredError(data.statusCode);
       }
     }
-    return data as T;
+    return { answer: data as T, httpStatus };
+  }
+
+  async function call<T extends StatusAnswer>(path: string, options: CallOptions = {}): Promise<T> {
+    return (await request<T>(path, options)).answer;
+  }
+
+  /** Registration calls are anonymous: no bearer token, and no auth codes to act on. */
+  const anonymous = { method: 'POST', token: null, authCodesAreResults: true } as const;
+
+  /**
+   * POST /register (spec §7, 403 expected). The HTTP status tells the results apart: statusCode 2 on
+   * a 403 is CIP_TAKEN, while on a 400 it is INVALID_PARAMETERS (a refusal, not a result).
+   */
+  async function register(payload: RegistrationPayload): Promise<RegisterOutcome> {
+    const { answer, httpStatus } = await request<RegisterAnswer & StatusAnswer>('/register', { ...anonymous, body: payload });
+    const code: number = answer.statusCode;
+    if (httpStatus === 200 && code === RegistrationResult.SUCCESS && answer.access && answer.refresh) {
+      return { statusCode: StatusCode.SUCCESS, access: answer.access, refresh: answer.refresh, isInternal: answer.isInternal ?? false };
+    }
+    if (httpStatus === 403 && code === RegistrationResult.APPLICATION_DENIED) return { statusCode: RegistrationResult.APPLICATION_DENIED };
+    if (httpStatus === 403 && code === RegistrationResult.CIP_TAKEN) return { statusCode: RegistrationResult.CIP_TAKEN };
+    if (httpStatus === 400 && code === StatusCode.FAILED_VALIDATION) {
+      return { statusCode: StatusCode.FAILED_VALIDATION, fieldErrors: answer.fieldErrors ?? {} };
+    }
+    throw new ApiRefusedError(answer.statusCode);
   }
 
   async function succeeded<T extends StatusAnswer>(answer: Promise<T>): Promise<T> {
@@ -144,6 +182,26 @@ export function createApi(hooks: ApiHooks, fetcher = ofetch) {
       return (await succeeded(Promise.resolve(answer))).flags;
     },
     getUser: (options: { suppressErrorModal?: boolean } = {}) => succeeded(call<UserAnswer>('/user', options)),
+    /** SUCCESS when an account already uses the email, NOT_ALLOWED when it is free. */
+    verifyEmail: (email: string) => call<VerifyEmailAnswer>('/verify/email', { ...anonymous, body: { email } }),
+    phoneNumberInUse: (phone: string) => call<PhoneInUseAnswer>('/phone-number-in-use', { ...anonymous, body: { phone } }),
+    /** Texts a 6-digit code; 201-204 are results (too many codes, invalid phone, not sent, landline). */
+    requestVerification: (phone: string) => call<RequestVerificationAnswer>('/request-verification', { ...anonymous, body: { phone } }),
+    verifyPhone: (phone: string, code: string) => call<VerifyPhoneAnswer>('/verify-phone', { ...anonymous, body: { phone, code } }),
+    /** The legal address; 300-307 are results. */
+    verifyAddress: (address: LegalAddress) =>
+      call<VerifyAddressAnswer>('/verify-address', {
+        ...anonymous,
+        body: {
+          street1: address.street1,
+          street2: address.street2,
+          city: address.city,
+          state: address.state,
+          zip: address.zip,
+          addressType: 'legal',
+        },
+      }),
+    register,
   };
 }
 

@@ -7,7 +7,7 @@ import type { $Fetch } from 'ofetch';
 import { createActor, fromPromise } from 'xstate';
 import type { ExperimentFlags } from '../../contract/api.ts';
 import { experimentsMachine } from '../../machines/experiments.ts';
-import { sessionMachine, type SessionInput } from '../../machines/session.ts';
+import { isSessionToken, sessionMachine, type SessionInput } from '../../machines/session.ts';
 import { createApi } from '../api/client.ts';
 import type { Host } from '../host/host.ts';
 import { createAnalytics, type AnalyticsTransport } from './analytics.ts';
@@ -39,7 +39,7 @@ export function createApp(options: AppOptions) {
           const onAuthScreen = here.pathname === '/unlock' || here.pathname.startsWith('/signin');
           const remembered = onAuthScreen ? safeRedirect((here.search as { redirect?: unknown }).redirect) : here.href;
           const search = remembered && remembered !== '/' ? { redirect: remembered } : {};
-          void router.navigate({ to: context.refreshToken ? '/unlock' : '/signin/{-$step}', params: {}, search, replace: true });
+          void router.navigate({ to: isSessionToken(context.refreshToken) ? '/unlock' : '/signin/{-$step}', params: {}, search, replace: true });
         },
         goToSignIn: () => void router?.navigate({ to: '/signin/{-$step}', params: {}, replace: true }),
       },

@@ -3,27 +3,38 @@
  * 0 ms). Transient fields (modals, snackbar, auth reason) are never saved. Standalone, state goes to
  * localStorage; embedded, it goes to the host (state.save) without the tokens, which never leave
  * the app, and nothing is written to localStorage.
+ *
+ * The registration draft is core state too (both modes), through `draftFrom`, which keeps only the
+ * draft's known fields: an SSN or unlock code can never reach storage or the host. The
+ * failed-registration marker is not a token: it is kept in both modes (so /register keeps showing the
+ * failure after a reload) and never comes with an access token.
  */
-import type { Locale, SessionContext, SessionInput } from '../../machines/session.ts';
+import { draftFrom } from '../../machines/registration.ts';
+import { failedRegistrationMarker, type Locale, type SessionContext, type SessionInput } from '../../machines/session.ts';
 
-export const schemaVersion = 1;
+/** 2: the registration draft. */
+export const schemaVersion = 2;
 export const storageKey = 'providers-card:state';
 
 export type PersistedState = SessionInput & { schemaVersion: typeof schemaVersion };
 
 /** Migrations from older schema versions to the current one; an unknown version is discarded. */
-const migrations: Record<number, (old: Record<string, unknown>) => Record<string, unknown>> = {};
+const migrations: Record<number, (old: Record<string, unknown>) => Record<string, unknown>> = {
+  1: (old) => ({ ...old, registrationDraft: null, schemaVersion: 2 }),
+};
 
 export function persistedStateOf(context: SessionContext, options: { embedded: boolean } = { embedded: false }): PersistedState {
+  const failedRegistration = context.refreshToken === failedRegistrationMarker;
   return {
     schemaVersion,
-    accessToken: options.embedded ? null : context.accessToken,
-    refreshToken: options.embedded ? null : context.refreshToken,
+    accessToken: options.embedded || failedRegistration ? null : context.accessToken,
+    refreshToken: failedRegistration ? failedRegistrationMarker : options.embedded ? null : context.refreshToken,
     fingerprint: context.fingerprint,
     deviceUUID: context.deviceUUID,
     isInternal: context.isInternal,
     ebtAccountId: context.ebtAccountId,
     locale: context.locale,
+    registrationDraft: draftFrom(context.registrationDraft),
   };
 }
 
@@ -39,6 +50,7 @@ export function freshState(locale: Locale): SessionInput {
     isInternal: false,
     ebtAccountId: null,
     locale,
+    registrationDraft: null,
   };
 }
 
@@ -60,14 +72,16 @@ export function restoreState(saved: string | null, defaultLocale: Locale): Sessi
     version = raw.schemaVersion;
   }
   if (version !== schemaVersion) return fresh;
+  const refreshToken = stringOrNull(raw.refreshToken);
   return {
-    accessToken: stringOrNull(raw.accessToken),
-    refreshToken: stringOrNull(raw.refreshToken),
+    accessToken: refreshToken === failedRegistrationMarker ? null : stringOrNull(raw.accessToken),
+    refreshToken,
     fingerprint: stringOrNull(raw.fingerprint) ?? fresh.fingerprint,
     deviceUUID: stringOrNull(raw.deviceUUID) ?? fresh.deviceUUID,
     isInternal: raw.isInternal === true,
     ebtAccountId: stringOrNull(raw.ebtAccountId),
     locale: isLocale(raw.locale) ? raw.locale : defaultLocale,
+    registrationDraft: draftFrom(raw.registrationDraft),
   };
 }
 

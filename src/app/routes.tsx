@@ -104,7 +104,7 @@ const registerRoute = createRoute({
     // Outside the companion app registration is not offered: the navigation is cancelled.
     if (!registrationGuard(context.embedded, context)) throw redirect({ to: '/signin', replace: true });
   },
-  component: notYetAvailable,
+  component: lazyRouteComponent(() => import('../flows/register/RegisterView.tsx'), 'RegisterView'),
 });
 
 const activateRoute = createRoute({

@@ -2,6 +2,7 @@
 import { msg } from '@lingui/core/macro';
 import type { MessageDescriptor } from '@lingui/core';
 import { ValidationMessage } from '../../contract/rules.ts';
+import { StatusCode } from '../../contract/statusCodes.ts';
 
 export const validationMessages: Record<ValidationMessage, MessageDescriptor> = {
   [ValidationMessage.emailRequired]: msg`Email is required.`,
@@ -31,3 +32,16 @@ export const validationMessages: Record<ValidationMessage, MessageDescriptor> = 
 };
 
 export const unexpectedErrorMessage = msg`There was an unexpected error. Please try again.`;
+
+/** /verify-address answers 300-307, verbatim from spec §8. */
+export const addressMessages: Record<number, MessageDescriptor> = {
+  [StatusCode.ADDRESS_INVALID]: msg`This doesn't seem to be a valid address. Please try again.`,
+  [StatusCode.ADDRESS_UNIT_INCORRECT]: msg`This apartment or unit number is incorrect.`,
+  [StatusCode.ADDRESS_UNIT_REQUIRED]: msg`An apartment or unit number is required.`,
+  [StatusCode.ADDRESS_COMMERCIAL]: msg`We're unable to accept commercial/work addresses. Please enter a residential address.`,
+  [StatusCode.ADDRESS_PO_BOX]: msg`We're unable to accept PO Box addresses. Please try again.`,
+  [StatusCode.ADDRESS_VACANT]: msg`This address seems to be vacant. Please enter an occupied residential address.`,
+  [StatusCode.ADDRESS_GENERAL_DELIVERY]: msg`We're unable to accept "General Delivery" addresses. Please enter a residential address.`,
+  [StatusCode.ADDRESS_MAIL_DROP]: msg`We're unable to accept Mail Drop addresses. Please enter a residential address.`,
+};
+

@@ -19,6 +19,8 @@ export type Host = {
   /** Notification permission lives with the host; null when standalone. */
   actor: HostActor | null;
   sendSitevars: (sitevars: CmsSitevars) => void;
+  /** The parent-app user's uuid (spec §6 providers user), sent with a registration; null standalone. */
+  providersUuid: string | null;
 };
 
 export const standaloneHost = (window: Window): Host => ({
@@ -29,4 +31,5 @@ export const standaloneHost = (window: Window): Host => ({
   eligibleBenefits: [],
   actor: null,
   sendSitevars: () => {},
+  providersUuid: null,
 });

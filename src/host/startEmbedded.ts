@@ -81,6 +81,7 @@ export async function startEmbedded(
       eligibleBenefits: connection?.parentApp.eligibleBenefits ?? [],
       actor,
       sendSitevars: (sitevars) => bridge.tell('cms.sitevars', { sitevars }),
+      providersUuid: connection?.parentApp.uuid ?? null,
     },
   };
 }

@@ -4,7 +4,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise, type AnyMachineSnapshot, type EventObject } from 'xstate';
-import { sessionMachine, snackbarTimeoutMs, type SessionInput } from '../../machines/session.ts';
+import { failedRegistrationMarker, sessionMachine, snackbarTimeoutMs, type SessionInput } from '../../machines/session.ts';
 import { coverageOf, describePath, generatePaths, minimalCover } from '../support/chartCoverage.ts';
 import { active, locked, signedOut } from '../support/renderApp.tsx';
 
@@ -16,6 +16,7 @@ const authEvents = [
   { type: 'user.signOut' },
   { type: 'xstate.done.actor.signOut', output: undefined },
   { type: 'xstate.error.actor.signOut', error: new Error('offline') },
+  { type: 'session.registrationFailed' },
 ];
 const shellEvents = [
   { type: 'errorModal.open' },
@@ -24,6 +25,7 @@ const shellEvents = [
   { type: 'user.dismissSnackbar' },
   { type: afterSnackbar },
   { type: 'user.changeLocale', locale: 'es' },
+  { type: 'registration.draftChanged', draft: null },
 ];
 
 const runs = [
@@ -31,6 +33,7 @@ const runs = [
   { input: locked, events: authEvents },
   { input: active, events: authEvents },
   { input: signedOut, events: shellEvents },
+  { input: { ...locked, refreshToken: failedRegistrationMarker }, events: authEvents },
 ].map(({ input, events }) => ({ input, ...generatePaths(sessionMachine, events, input) }));
 
 /** What each auth state promises about the tokens. */
@@ -38,7 +41,8 @@ function checkInvariants(snapshot: AnyMachineSnapshot) {
   const { accessToken, refreshToken, snackbarMessage } = snapshot.context;
   if (snapshot.matches({ auth: 'active' })) expect(accessToken && refreshToken).toBeTruthy();
   if (snapshot.matches({ auth: 'locked' })) expect([accessToken, Boolean(refreshToken)]).toEqual([null, true]);
-  if (snapshot.matches({ auth: 'signedOut' })) expect([accessToken, refreshToken]).toEqual([null, null]);
+  // Signed out: no tokens, or only the failed-registration marker (which is no session).
+  if (snapshot.matches({ auth: 'signedOut' })) expect([accessToken, [null, failedRegistrationMarker].includes(refreshToken)]).toEqual([null, true]);
   if (snapshot.matches({ snackbar: 'visible' })) expect(snackbarMessage).toBe('signedOut');
 }
 

@@ -22,6 +22,7 @@ export const signedOut: SessionInput = {
   isInternal: false,
   ebtAccountId: null,
   locale: 'en',
+  registrationDraft: null,
 };
 
 export const locked: SessionInput = { ...signedOut, refreshToken: 'refresh-1' };
@@ -42,6 +43,7 @@ export function recordingHost(overrides: Partial<Host> = {}) {
     eligibleBenefits: [],
     actor: null,
     sendSitevars: () => {},
+    providersUuid: null,
     ...overrides,
   };
   return { host, asked };

@@ -1,6 +1,14 @@
 /** Route guards (spec §2): where an unauthenticated visit goes and what it remembers. */
 import { describe, expect, it } from 'vitest';
-import { accessTokenGuard, afterAuthRoute, refreshTokenGuard, registrationGuard, safeRedirect } from '../../src/app/guards.ts';
+import { failedRegistrationMarker } from '../../machines/session.ts';
+import {
+  accessTokenGuard,
+  afterAuthRoute,
+  hasFailedRegistration,
+  refreshTokenGuard,
+  registrationGuard,
+  safeRedirect,
+} from '../../src/app/guards.ts';
 
 const on = { guardsEnabled: true };
 const off = { guardsEnabled: false };
@@ -114,5 +122,24 @@ describe('registrationGuard', () => {
   it('offers registration everywhere when guards are disabled', () => {
     expect(registrationGuard(false, off)).toBe(true);
     expect(registrationGuard(true, off)).toBe(true);
+  });
+});
+
+describe('the failed-registration marker', () => {
+  const failed = { accessToken: null, refreshToken: failedRegistrationMarker };
+
+  it('is no session for the account screens: sign in', () => {
+    expect(accessTokenGuard(failed, '/home', on)).toEqual({ to: '/signin', search: { redirect: '/home' } });
+    expect(accessTokenGuard({ ...failed, accessToken: 'a1' }, '/home', on)).toEqual({ to: '/signin', search: { redirect: '/home' } });
+  });
+
+  it('is no refresh token for unlock: sign in', () => {
+    expect(refreshTokenGuard(failed, '/home', on)).toEqual({ to: '/signin', search: { redirect: '/home' } });
+  });
+
+  it('marks a failed registration, and nothing else does', () => {
+    expect(hasFailedRegistration(failed)).toBe(true);
+    expect(hasFailedRegistration(locked)).toBe(false);
+    expect(hasFailedRegistration(signedOut)).toBe(false);
   });
 });

@@ -1,6 +1,7 @@
 /** Core state persistence: what is saved, how saved state is read back, and when it is written. */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { SessionContext, SessionInput } from '../../machines/session.ts';
+import type { RegistrationDraft } from '../../machines/registration.ts';
+import { failedRegistrationMarker, type SessionContext, type SessionInput } from '../../machines/session.ts';
 import {
   createStateSaver,
   localStorageWriter,
@@ -12,6 +13,24 @@ import {
 
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
+const draft: RegistrationDraft = {
+  furthestStep: 3,
+  firstName: 'Ana',
+  middleName: '',
+  lastName: 'López',
+  dob: '01/15/1990',
+  email: 'ana@example.test',
+  phone: '2025550143',
+  verifiedPhone: '2025550143',
+  mfaToken: 'mfa-1',
+  street1: '1 Main St',
+  street2: '',
+  city: 'Columbus',
+  state: 'OH',
+  zip: '43004',
+  legal: { esign: 'agreed', terms: null, cardholder3: null },
+};
+
 const context: SessionContext = {
   accessToken: 'access-1',
   refreshToken: 'refresh-1',
@@ -20,6 +39,7 @@ const context: SessionContext = {
   isInternal: true,
   ebtAccountId: 'ebt-1',
   locale: 'es',
+  registrationDraft: draft,
   snackbarMessage: 'signedOut',
   authReason: 'expired',
 };
@@ -45,9 +65,19 @@ describe('persistedStateOf', () => {
   it('keeps exactly the core fields and the schema version', () => {
     const persisted = persistedStateOf(context);
     expect(Object.keys(persisted).sort()).toEqual(
-      ['schemaVersion', 'accessToken', 'refreshToken', 'fingerprint', 'deviceUUID', 'isInternal', 'ebtAccountId', 'locale'].sort(),
+      [
+        'schemaVersion',
+        'accessToken',
+        'refreshToken',
+        'fingerprint',
+        'deviceUUID',
+        'isInternal',
+        'ebtAccountId',
+        'locale',
+        'registrationDraft',
+      ].sort(),
     );
-    expect(persisted).toEqual({ schemaVersion: 1, ...inputOf(context) });
+    expect(persisted).toEqual({ schemaVersion: 2, ...inputOf(context) });
   });
 
   it('never saves transient fields or anything else that is in the context', () => {
@@ -77,7 +107,15 @@ describe('restoreState', () => {
 
   it('reads back exactly what was saved', () => {
     expect(restoreState(JSON.stringify(persistedStateOf(context)), 'en')).toEqual(inputOf(context));
-    const signedOut: SessionContext = { ...context, accessToken: null, refreshToken: null, isInternal: false, ebtAccountId: null, locale: 'en' };
+    const signedOut: SessionContext = {
+      ...context,
+      accessToken: null,
+      refreshToken: null,
+      isInternal: false,
+      ebtAccountId: null,
+      locale: 'en',
+      registrationDraft: null,
+    };
     expect(restoreState(JSON.stringify(persistedStateOf(signedOut)), 'es')).toEqual(inputOf(signedOut));
   });
 
@@ -95,8 +133,8 @@ describe('restoreState', () => {
 
   it.each([
     ['0', { schemaVersion: 0 }],
-    ['2', { schemaVersion: 2 }],
-    ['"1" (a string)', { schemaVersion: '1' }],
+    ['3', { schemaVersion: 3 }],
+    ['"2" (a string)', { schemaVersion: '2' }],
     ['null', { schemaVersion: null }],
   ])('discards saved tokens and ids when schemaVersion is %s', (_name, fields) => {
     expectFresh(restoreState(saved(fields), 'en'), 'en');
@@ -104,7 +142,7 @@ describe('restoreState', () => {
 
   it('discards saved tokens and ids when schemaVersion is missing', () => {
     const { schemaVersion: _v, ...withoutVersion } = persistedStateOf(context);
-    expect(schemaVersion).toBe(1);
+    expect(schemaVersion).toBe(2);
     expectFresh(restoreState(JSON.stringify(withoutVersion), 'en'), 'en');
   });
 
@@ -148,6 +186,74 @@ describe('restoreState', () => {
   it('ignores transient or unknown fields in saved state', () => {
     const state = restoreState(saved({ snackbarMessage: 'signedOut', authReason: 'expired', extra: 1 }), 'en');
     expect(state).toEqual(inputOf(context));
+  });
+});
+
+describe('schema migration', () => {
+  const version1 = {
+    schemaVersion: 1,
+    accessToken: 'access-1',
+    refreshToken: 'refresh-1',
+    fingerprint: 'fp-1',
+    deviceUUID: 'device-1',
+    isInternal: true,
+    ebtAccountId: 'ebt-1',
+    locale: 'es',
+  };
+
+  it('reads schema 1 (before the registration draft) as schema 2 without a draft', () => {
+    expect(restoreState(JSON.stringify(version1), 'en')).toEqual({ ...inputOf(context), registrationDraft: null });
+  });
+
+  it('ignores a draft-like field in schema 1 state', () => {
+    const restored = restoreState(JSON.stringify({ ...version1, registrationDraft: draft }), 'en');
+    expect(restored.registrationDraft).toBeNull();
+    expect(restored.accessToken).toBe('access-1');
+  });
+});
+
+describe('the registration draft', () => {
+  it('is saved and restored, standalone and embedded', () => {
+    expect(restoreState(JSON.stringify(persistedStateOf(context)), 'en').registrationDraft).toEqual(draft);
+    expect(restoreState(JSON.stringify(persistedStateOf(context, { embedded: true })), 'en').registrationDraft).toEqual(draft);
+  });
+
+  it('never saves an SSN or unlock code, whatever the draft object holds', () => {
+    const polluted = { ...draft, ssn: '123456789', unlockCode: '2580', unlockCodeConfirmation: '2580', profile: '{"ssn":"123-45-6789"}' };
+    const withSsn = { ...context, registrationDraft: polluted as RegistrationDraft };
+    for (const embedded of [false, true]) {
+      const json = JSON.stringify(persistedStateOf(withSsn, { embedded }));
+      expect(json).not.toMatch(/ssn|123456789|123-45-6789|unlockCode|2580|profile/i);
+      expect(JSON.parse(json).registrationDraft).toEqual(draft);
+    }
+  });
+
+  it('reads a malformed draft defensively: known fields only, each a short string', () => {
+    const restored = restoreState(
+      saved({
+        registrationDraft: { ...draft, furthestStep: 9, firstName: 42, lastName: { x: 1 }, city: 'x'.repeat(500), ssn: '123456789', legal: { esign: true } },
+      }),
+      'en',
+    );
+    expect(restored.registrationDraft).toMatchObject({ furthestStep: 1, firstName: '42', lastName: '', legal: { esign: null, terms: null, cardholder3: null } });
+    expect(restored.registrationDraft?.city).toHaveLength(100);
+    expect(JSON.stringify(restored)).not.toContain('123456789');
+    expect(restoreState(saved({ registrationDraft: 'draft' }), 'en').registrationDraft).toBeNull();
+  });
+});
+
+describe('the failed-registration marker', () => {
+  const failed: SessionContext = { ...context, accessToken: null, refreshToken: failedRegistrationMarker, registrationDraft: null };
+
+  it('is kept standalone and embedded (it is not a token), so /register still shows the failure after a reload', () => {
+    expect(persistedStateOf(failed).refreshToken).toBe(failedRegistrationMarker);
+    expect(persistedStateOf(failed, { embedded: true }).refreshToken).toBe(failedRegistrationMarker);
+    expect(restoreState(JSON.stringify(persistedStateOf(failed, { embedded: true })), 'en').refreshToken).toBe(failedRegistrationMarker);
+  });
+
+  it('never comes with an access token', () => {
+    expect(persistedStateOf({ ...failed, accessToken: 'access-1' }).accessToken).toBeNull();
+    expect(restoreState(saved({ accessToken: 'access-1', refreshToken: failedRegistrationMarker }), 'en').accessToken).toBeNull();
   });
 });
 

@@ -1,0 +1,126 @@
+import { Trans, useLingui } from '@lingui/react/macro';
+import { useRef, useState, type FormEvent } from 'react';
+import type { PersonalInfo } from '../../../machines/registration.ts';
+import { TextField } from '../../components/TextField.tsx';
+import { unexpectedErrorMessage } from '../messages.ts';
+import { maskDob } from './masks.ts';
+import { problemsOf, useFocusOnProblem, useHeadingFocus, type StepProps } from './stepSupport.ts';
+
+/** Step 1: legal name, date of birth, SSN and email (spec §3, §5); the email must not belong to an account. */
+export function PersonalInfoStep({ state, send }: StepProps) {
+  const { t, i18n } = useLingui();
+  const heading = useHeadingFocus();
+  const formRef = useRef<HTMLFormElement>(null);
+  const { form } = state.context;
+  const [dob, setDob] = useState(form.dob);
+  const invalid = state.matches({ inputting: { personalInfo: { editing: 'invalid' } } });
+  const emailTaken = state.matches({ inputting: { personalInfo: { editing: 'emailTaken' } } });
+  const failed = state.matches({ inputting: { personalInfo: { editing: 'failed' } } });
+  const ssnNeeded = state.matches({ inputting: { personalInfo: { editing: 'ssnNeeded' } } });
+  const checking = state.matches({ inputting: { personalInfo: 'checkingEmail' } });
+  const problem = problemsOf(state, invalid, i18n);
+  const emailProblem = emailTaken ? t`This email is already used by a Providers account.` : problem('email');
+  useFocusOnProblem(formRef, state.context.fieldErrors, invalid || emailTaken);
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const data = new FormData(event.currentTarget);
+    const text = (name: keyof PersonalInfo) => String(data.get(name) ?? '');
+    send({
+      type: 'user.submitPersonalInfo',
+      firstName: text('firstName'),
+      middleName: text('middleName'),
+      lastName: text('lastName'),
+      dob,
+      ssn: text('ssn'),
+      email: text('email'),
+    });
+  }
+
+  return (
+    <>
+      <h1 id="register-title" ref={heading} tabIndex={-1}>
+        <Trans>Tell us about yourself</Trans>
+      </h1>
+      {ssnNeeded ? (
+        <p className="notice" role="status">
+          <Trans>For your security, please enter your Social Security number again.</Trans>
+        </p>
+      ) : (
+        <p>
+          <Trans>Use your legal name, as it appears on your Social Security card.</Trans>
+        </p>
+      )}
+      <form ref={formRef} className="form" onSubmit={submit} noValidate aria-busy={checking}>
+        <TextField
+          id="first-name"
+          name="firstName"
+          label={t`First name`}
+          autoComplete="given-name"
+          maxLength={50}
+          defaultValue={form.firstName}
+          error={problem('firstName')}
+        />
+        <TextField
+          id="middle-name"
+          name="middleName"
+          label={t`Middle name (optional)`}
+          autoComplete="additional-name"
+          maxLength={50}
+          defaultValue={form.middleName}
+          error={problem('middleName')}
+        />
+        <TextField
+          id="last-name"
+          name="lastName"
+          label={t`Last name`}
+          autoComplete="family-name"
+          maxLength={50}
+          defaultValue={form.lastName}
+          error={problem('lastName')}
+        />
+        <TextField
+          id="dob"
+          name="dob"
+          label={t`Date of birth (MM/DD/YYYY)`}
+          autoComplete="bday"
+          inputMode="numeric"
+          placeholder={t`MM/DD/YYYY`}
+          maxLength={10}
+          value={dob}
+          onChange={(event) => setDob(maskDob(event.target.value))}
+          error={problem('dob')}
+        />
+        <TextField
+          id="ssn"
+          name="ssn"
+          label={t`Social Security number`}
+          autoComplete="off"
+          inputMode="numeric"
+          maxLength={11}
+          defaultValue={form.ssn}
+          error={problem('ssn')}
+        />
+        <TextField
+          id="email"
+          name="email"
+          type="email"
+          label={t`Email`}
+          autoComplete="email"
+          inputMode="email"
+          maxLength={254}
+          defaultValue={form.email}
+          error={emailProblem}
+        />
+        {failed ? (
+          <p className="form-error" role="alert">
+            {i18n._(unexpectedErrorMessage)}
+          </p>
+        ) : null}
+        <button type="submit" className="button" disabled={checking}>
+          <Trans>Continue</Trans>
+        </button>
+      </form>
+    </>
+  );
+}

@@ -1,0 +1,149 @@
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
+import { useRef, useState, type FormEvent } from 'react';
+import { digitsOf } from '../../../contract/rules.ts';
+import { SplitCodeInput } from '../../components/SplitCodeInput.tsx';
+import { TextField } from '../../components/TextField.tsx';
+import { formatPhone } from '../../format/phone.ts';
+import { unexpectedErrorMessage } from '../messages.ts';
+import { problemsOf, useFocusOnProblem, useHeadingFocus, type StepProps } from './stepSupport.ts';
+
+const codeLength = 6;
+
+/** Step 2: the mobile phone, verified with a texted 6-digit code (spec §4, §5, §8 MFA codes). */
+export function PhoneStep({ state, send }: StepProps) {
+  const heading = useHeadingFocus();
+  const enteringCode = state.matches({ inputting: { phone: 'enteringCode' } }) || state.matches({ inputting: { phone: 'verifyingCode' } });
+  return (
+    <>
+      <h1 id="register-title" ref={heading} tabIndex={-1}>
+        <Trans>Verify your phone</Trans>
+      </h1>
+      {enteringCode ? <CodeForm state={state} send={send} /> : <PhoneForm state={state} send={send} />}
+    </>
+  );
+}
+
+function PhoneForm({ state, send }: StepProps) {
+  const { t, i18n } = useLingui();
+  const formRef = useRef<HTMLFormElement>(null);
+  const { form, verifiedPhone, mfaToken, retryAt } = state.context;
+  const [typedPhone, setTypedPhone] = useState(form.phone);
+  const phone = formatPhone(form.phone);
+  const at = (substate: 'invalid' | 'inUse' | 'cannotText' | 'landline' | 'failed') =>
+    state.matches({ inputting: { phone: { editing: substate } } });
+  const waiting = state.matches({ inputting: { phone: 'waiting' } });
+  const busy = state.matches({ inputting: { phone: 'checkingInUse' } }) || state.matches({ inputting: { phone: 'requestingCode' } });
+  const alreadyVerified = mfaToken !== null && verifiedPhone === digitsOf(typedPhone);
+  const problem = problemsOf(state, at('invalid'), i18n);
+  const phoneProblem = at('inUse')
+    ? t`This phone number is already used by another account.`
+    : at('landline')
+      ? t`Please enter a mobile phone number. We can't text a landline.`
+      : problem('phone');
+  useFocusOnProblem(formRef, state.context.fieldErrors, at('invalid') || at('inUse') || at('landline'));
+  // Shown when the wait starts; the chart leaves the wait itself when the server's deadline passes.
+  const minutesLeft = retryAt === null ? 0 : Math.max(1, Math.ceil((retryAt - Date.now()) / 60_000));
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    send({ type: 'user.submitPhone', phone: typedPhone });
+  }
+
+  return (
+    <form ref={formRef} className="form" onSubmit={submit} noValidate aria-busy={busy}>
+      <p>
+        <Trans>We'll text a 6-digit code to your mobile phone to make sure it's yours.</Trans>
+      </p>
+      <TextField
+        id="phone"
+        name="phone"
+        type="tel"
+        label={t`Mobile phone number`}
+        autoComplete="tel-national"
+        inputMode="tel"
+        maxLength={20}
+        value={typedPhone}
+        onChange={(event) => setTypedPhone(event.target.value)}
+        error={phoneProblem}
+      />
+      {at('cannotText') ? (
+        <p className="form-error" role="alert">
+          <Trans>We weren't able to text a code to {phone}.</Trans>
+        </p>
+      ) : null}
+      {waiting ? (
+        <div className="notice" role="alert">
+          <p className="notice-title">
+            <Trans>Too many codes</Trans>
+          </p>
+          <p>
+            <Plural
+              value={minutesLeft}
+              one="For your security, please wait 1 minute before asking for a new code."
+              other="For your security, please wait # minutes before asking for a new code."
+            />
+          </p>
+        </div>
+      ) : null}
+      {at('failed') ? (
+        <p className="form-error" role="alert">
+          {i18n._(unexpectedErrorMessage)}
+        </p>
+      ) : null}
+      <button type="submit" className="button" disabled={busy || waiting}>
+        {alreadyVerified ? <Trans>Continue</Trans> : <Trans>Send code</Trans>}
+      </button>
+    </form>
+  );
+}
+
+function CodeForm({ state, send }: StepProps) {
+  const { t, i18n } = useLingui();
+  const [code, setCode] = useState('');
+  const { form, attemptsLeft } = state.context;
+  const phone = formatPhone(form.phone);
+  const at = (substate: 'invalid' | 'wrongCode' | 'failed') => state.matches({ inputting: { phone: { enteringCode: substate } } });
+  const verifying = state.matches({ inputting: { phone: 'verifyingCode' } });
+  const codeProblem = at('invalid') ? (
+    t`Please enter the 6-digit code we texted you.`
+  ) : at('wrongCode') ? (
+    <>
+      <Trans>This isn't the right code.</Trans>{' '}
+      {attemptsLeft !== null && attemptsLeft > 0 ? (
+        <Plural value={attemptsLeft} one="You can try 1 more time." other="You can try # more times." />
+      ) : (
+        <Trans>Please ask for a new code.</Trans>
+      )}
+    </>
+  ) : undefined;
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    send({ type: 'user.submitCode', code: digitsOf(code) });
+  }
+
+  return (
+    <form className="form" onSubmit={submit} noValidate aria-busy={verifying}>
+      <p>
+        <Trans>We texted a 6-digit code to {phone}.</Trans>
+      </p>
+      <SplitCodeInput id="code" label={t`Texted code`} length={codeLength} value={code} onChange={setCode} error={codeProblem} />
+      {at('failed') ? (
+        <p className="form-error" role="alert">
+          {i18n._(unexpectedErrorMessage)}
+        </p>
+      ) : null}
+      <button type="submit" className="button" disabled={verifying}>
+        <Trans>Verify</Trans>
+      </button>
+      <div className="screen-links">
+        <button type="button" className="link-button" disabled={verifying} onClick={() => send({ type: 'user.resendCode' })}>
+          <Trans>Send a new code</Trans>
+        </button>
+        <button type="button" className="link-button" disabled={verifying} onClick={() => send({ type: 'user.changePhone' })}>
+          <Trans>Change phone number</Trans>
+        </button>
+      </div>
+    </form>
+  );
+}

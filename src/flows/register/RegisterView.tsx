@@ -1,0 +1,113 @@
+import { useRouter, useParams, useSearch } from '@tanstack/react-router';
+import { useActorRef, useSelector } from '@xstate/react';
+import { useEffect, useRef, useState } from 'react';
+import { fromPromise } from 'xstate';
+import { registrationMachine, stepOfState, type RegisterOutcome, type RegistrationStep } from '../../../machines/registration.ts';
+import { hasFailedRegistration } from '../../app/guards.ts';
+import { useServices } from '../../app/services.tsx';
+import { StepIndicator } from '../../components/StepIndicator.tsx';
+import { storeSession } from '../sessionEffects.ts';
+import { AddressStep } from './AddressStep.tsx';
+import { AgreementsStep } from './AgreementsStep.tsx';
+import { routeStepOf } from './masks.ts';
+import { logRegistrationResult } from './registrationEffects.ts';
+import { PersonalInfoStep } from './PersonalInfoStep.tsx';
+import { PhoneStep } from './PhoneStep.tsx';
+import { AccountExists, ApplicationClosed, ApplicationDenied, OpeningAccount } from './RegistrationOutcome.tsx';
+import { UnlockCodeStep } from './UnlockCodeStep.tsx';
+
+/**
+ * /register/:step? (spec §2, only embedded): renders the registration chart's active state. After a
+ * denied or taken application on this device (the failed-registration marker) it shows the failure.
+ */
+export function RegisterView() {
+  const { session } = useServices();
+  const [failedBefore] = useState(() => hasFailedRegistration(session.getSnapshot().context));
+  return failedBefore ? <ApplicationClosed /> : <RegistrationFlow />;
+}
+
+function RegistrationFlow() {
+  const { session, api, analytics, host } = useServices();
+  const router = useRouter();
+  const { step: stepParam } = useParams({ strict: false }) as { step?: string };
+  const { profile } = useSearch({ strict: false }) as { profile?: string };
+  const routeStep = routeStepOf(stepParam);
+  const registration = useActorRef(
+    registrationMachine.provide({
+      actors: {
+        verifyEmail: fromPromise(({ input }) => api.verifyEmail(input.email)),
+        phoneNumberInUse: fromPromise(({ input }) => api.phoneNumberInUse(input.phone)),
+        requestVerification: fromPromise(({ input }) => api.requestVerification(input.phone)),
+        verifyPhone: fromPromise(({ input }) => api.verifyPhone(input.phone, input.code)),
+        verifyAddress: fromPromise(({ input }) => api.verifyAddress(input)),
+        register: fromPromise(({ input }) => api.register(input)),
+      },
+      actions: {
+        saveDraft: (_, draft) => session.send({ type: 'registration.draftChanged', draft }),
+        storeSession: (_, outcome) => storeSession(session, tokensOf(outcome)),
+        markRegistrationFailed: () => session.send({ type: 'session.registrationFailed' }),
+        logResult: (_, result) => logRegistrationResult(analytics, result),
+        continueToHome: () => void router.navigate({ to: '/home', replace: true }),
+      },
+    }),
+    {
+      input: {
+        draft: session.getSnapshot().context.registrationDraft,
+        requestedStep: routeStep,
+        profile: profile ?? null,
+        providersUuid: host.providersUuid,
+      },
+    },
+  );
+  const state = useSelector(registration, (snapshot) => snapshot);
+  const machineStep = useSelector(registration, stepOfState);
+  const shownStep = useRef<RegistrationStep | null>(null);
+
+  // The route's step is a request; the chart decides (back to any earlier step, forward only as far as reached).
+  useEffect(() => {
+    registration.send({ type: 'user.goToStep', step: routeStep });
+  }, [registration, routeStep]);
+
+  // The URL follows the chart: a step the chart moved to is a new history entry (so Back goes back a
+  // step); a step it refused is replaced by the one it shows.
+  useEffect(() => {
+    const live = stepOfState(registration.getSnapshot());
+    if (live === null) return;
+    const moved = shownStep.current !== null && shownStep.current !== live;
+    shownStep.current = live;
+    if (live !== routeStep) {
+      void router.navigate({
+        to: '/register/{-$step}',
+        params: { step: String(live) },
+        search: (previous: Record<string, unknown>) => previous,
+        replace: !moved,
+      });
+    }
+  }, [registration, router, machineStep, routeStep]);
+
+  const send = registration.send;
+  if (state.matches('processing') || state.matches('success')) return <OpeningAccount />;
+  if (state.matches({ failure: 'denied' })) return <ApplicationDenied />;
+  if (state.matches({ failure: 'taken' })) return <AccountExists />;
+  const { step } = state.context;
+  return (
+    <section className="screen register" aria-labelledby="register-title">
+      <StepIndicator current={step} />
+      {state.matches({ inputting: 'personalInfo' }) ? (
+        <PersonalInfoStep key="personalInfo" state={state} send={send} />
+      ) : state.matches({ inputting: 'phone' }) ? (
+        <PhoneStep key="phone" state={state} send={send} />
+      ) : state.matches({ inputting: 'address' }) ? (
+        <AddressStep key="address" state={state} send={send} />
+      ) : state.matches({ inputting: 'unlockCode' }) ? (
+        <UnlockCodeStep key="unlockCode" state={state} send={send} />
+      ) : (
+        <AgreementsStep key="agreements" state={state} send={send} />
+      )}
+    </section>
+  );
+}
+
+function tokensOf(outcome: RegisterOutcome | undefined) {
+  return outcome && 'access' in outcome ? outcome : {};
+}

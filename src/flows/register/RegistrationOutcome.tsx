@@ -1,0 +1,85 @@
+import { Trans } from '@lingui/react/macro';
+import { Link } from '@tanstack/react-router';
+import { useHeadingFocus } from './stepSupport.ts';
+
+/** PROCESSING (and the moment after SUCCESS, before home opens). */
+export function OpeningAccount() {
+  const heading = useHeadingFocus();
+  return (
+    <section className="screen" aria-labelledby="register-title" aria-busy="true">
+      <h1 id="register-title" ref={heading} tabIndex={-1}>
+        <Trans>Opening your account…</Trans>
+      </h1>
+      <p role="status">
+        <Trans>This can take a moment. Please keep the app open.</Trans>
+      </p>
+      <span className="spinner" aria-hidden="true" />
+    </section>
+  );
+}
+
+/** FAILURE, APPLICATION_DENIED (spec §8 text). */
+export function ApplicationDenied() {
+  const heading = useHeadingFocus();
+  return (
+    <section className="screen" aria-labelledby="register-title">
+      <h1 id="register-title" ref={heading} tabIndex={-1}>
+        <Trans>Unfortunately, we could not accept your application.</Trans>
+      </h1>
+      <p>
+        <Trans>Thank you for your interest in Providers. If you have questions, our support team can help.</Trans>
+      </p>
+      <p className="screen-links">
+        <Link to="/customer-support">
+          <Trans>Contact support</Trans>
+        </Link>
+      </p>
+    </section>
+  );
+}
+
+/** FAILURE, CIP_TAKEN: an account already exists for this person. */
+export function AccountExists() {
+  const heading = useHeadingFocus();
+  return (
+    <section className="screen" aria-labelledby="register-title">
+      <h1 id="register-title" ref={heading} tabIndex={-1}>
+        <Trans>You already have a Providers account</Trans>
+      </h1>
+      <p>
+        <Trans>An account already exists for this person. Please sign in, or contact support if you need help.</Trans>
+      </p>
+      <p className="screen-links">
+        <Link to="/signin/{-$step}" params={{}} className="button">
+          <Trans>Sign in</Trans>
+        </Link>
+        <Link to="/customer-support">
+          <Trans>Contact support</Trans>
+        </Link>
+      </p>
+    </section>
+  );
+}
+
+/** /register after a denied or taken application on this device (the failed-registration marker). */
+export function ApplicationClosed() {
+  const heading = useHeadingFocus();
+  return (
+    <section className="screen" aria-labelledby="register-title">
+      <h1 id="register-title" ref={heading} tabIndex={-1}>
+        <Trans>Unfortunately, we could not accept your application.</Trans>
+      </h1>
+      <p>
+        <Trans>If you already have a Providers account, please sign in. If you have questions, our support team can help.</Trans>
+      </p>
+      <p className="screen-links">
+        <Link to="/signin/{-$step}" params={{}} className="button">
+          <Trans>Sign in</Trans>
+        </Link>
+        <Link to="/customer-support">
+          <Trans>Contact support</Trans>
+        </Link>
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,64 @@
+import { Trans, useLingui } from '@lingui/react/macro';
+import { useRef, type FormEvent } from 'react';
+import { TextField } from '../../components/TextField.tsx';
+import { problemsOf, useFocusOnProblem, useHeadingFocus, type StepProps } from './stepSupport.ts';
+
+/** Step 4: the 4-digit unlock code that opens the app later (spec §5: not an obvious one, confirmed). */
+export function UnlockCodeStep({ state, send }: StepProps) {
+  const { t, i18n } = useLingui();
+  const heading = useHeadingFocus();
+  const formRef = useRef<HTMLFormElement>(null);
+  const invalid = state.matches({ inputting: { unlockCode: 'invalid' } });
+  const problem = problemsOf(state, invalid, i18n);
+  useFocusOnProblem(formRef, state.context.fieldErrors, invalid);
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const data = new FormData(event.currentTarget);
+    send({
+      type: 'user.submitUnlockCode',
+      unlockCode: String(data.get('unlockCode') ?? '').replace(/\s/g, ''),
+      unlockCodeConfirmation: String(data.get('unlockCodeConfirmation') ?? '').replace(/\s/g, ''),
+    });
+  }
+
+  return (
+    <>
+      <h1 id="register-title" ref={heading} tabIndex={-1}>
+        <Trans>Choose an unlock code</Trans>
+      </h1>
+      <p>
+        <Trans>You'll use this 4-digit code to open the app. Avoid codes that are easy to guess, like 1234.</Trans>
+      </p>
+      <form ref={formRef} className="form" onSubmit={submit} noValidate>
+        <TextField
+          id="unlock-code"
+          name="unlockCode"
+          type="password"
+          label={t`Unlock code`}
+          inputMode="numeric"
+          autoComplete="off"
+          maxLength={4}
+          pattern="[0-9]*"
+          className="code-input"
+          error={problem('unlockCode')}
+        />
+        <TextField
+          id="unlock-code-confirmation"
+          name="unlockCodeConfirmation"
+          type="password"
+          label={t`Confirm unlock code`}
+          inputMode="numeric"
+          autoComplete="off"
+          maxLength={4}
+          pattern="[0-9]*"
+          className="code-input"
+          error={problem('unlockCodeConfirmation')}
+        />
+        <button type="submit" className="button">
+          <Trans>Continue</Trans>
+        </button>
+      </form>
+    </>
+  );
+}

@@ -1,0 +1,28 @@
+/** Input masks of the registration forms: what a field shows as the user types. */
+
+/** ZIP `#####-####` (spec §5): digits only, a dash after the fifth. */
+export function maskZip(value: string): string {
+  const digits = value.replace(/\D/g, '').slice(0, 9);
+  return digits.length > 5 ? `${digits.slice(0, 5)}-${digits.slice(5)}` : digits;
+}
+
+/**
+ * Date of birth `MM/DD/YYYY`: slashes typed by the user are kept while each part fits (so `1/5/1990`
+ * stays, the chart pads it on submit); digits typed alone get the slashes put in for them.
+ */
+export function maskDob(value: string): string {
+  const cleaned = value.replace(/[^\d/]/g, '').slice(0, 10);
+  const parts = cleaned.split('/');
+  const limits = [2, 2, 4];
+  if (parts.length <= 3 && parts.every((part, index) => part.length <= limits[index]!)) return cleaned;
+  const digits = cleaned.replace(/\D/g, '').slice(0, 8);
+  if (digits.length <= 2) return digits;
+  if (digits.length <= 4) return `${digits.slice(0, 2)}/${digits.slice(2)}`;
+  return `${digits.slice(0, 2)}/${digits.slice(2, 4)}/${digits.slice(4)}`;
+}
+
+/** The route's optional step param as a step request: absent is 1, anything not 1-5 is 0 (refused). */
+export function routeStepOf(param: string | undefined): number {
+  if (param === undefined || param === '') return 1;
+  return /^[1-5]$/.test(param) ? Number(param) : 0;
+}

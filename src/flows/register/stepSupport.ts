@@ -1,0 +1,57 @@
+/** What every registration step view shares: its props, field problems as text, focus on problems. */
+import type { I18n } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import type { MessageDescriptor } from '@lingui/core';
+import { useEffect, useRef, type RefObject } from 'react';
+import {
+  RegistrationProblem,
+  type RegistrationEvent,
+  type RegistrationField,
+  type RegistrationSnapshot,
+} from '../../../machines/registration.ts';
+import { validationMessages } from '../messages.ts';
+
+export type StepProps = {
+  state: RegistrationSnapshot;
+  send: (event: RegistrationEvent) => void;
+};
+
+const registrationProblemMessages: Record<string, MessageDescriptor> = {
+  [RegistrationProblem.agreementRequired]: msg`Please accept this agreement to open your account.`,
+  [RegistrationProblem.phoneUnverified]: msg`Please verify your phone number again.`,
+};
+
+/** A field problem's text: a rules.ts key, a registration problem, else (a key only the server knows) a plain ask. */
+export function fieldProblemMessage(problem: string): MessageDescriptor {
+  return (
+    (validationMessages as Record<string, MessageDescriptor>)[problem] ??
+    registrationProblemMessages[problem] ??
+    msg`Please check this field.`
+  );
+}
+
+/** The translated problem of each field, shown only while `shown` (the step's invalid state). */
+export function problemsOf(state: RegistrationSnapshot, shown: boolean, i18n: I18n) {
+  return (field: RegistrationField): string | undefined => {
+    const problem = shown ? state.context.fieldErrors[field] : undefined;
+    return problem ? i18n._(fieldProblemMessage(problem)) : undefined;
+  };
+}
+
+/**
+ * Moves focus to the first invalid field whenever the step shows a new problem, so a screen reader
+ * reads the field with its error (tied by aria-describedby).
+ */
+export function useFocusOnProblem(form: RefObject<HTMLElement | null>, trigger: unknown, active: boolean) {
+  useEffect(() => {
+    if (!active) return;
+    form.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [form, trigger, active]);
+}
+
+/** The step's heading takes focus when the step appears, so the new step is announced. */
+export function useHeadingFocus() {
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
+  return heading;
+}
