@@ -90,6 +90,15 @@ function brokenUniqueConstraint(error: unknown): string | undefined {
   return undefined;
 }
 
+/** The PostgreSQL error code (SQLSTATE) behind a database error, if any. */
+function databaseErrorCode(error: unknown): string | undefined {
+  for (let cause = error; cause && typeof cause === 'object'; cause = (cause as { cause?: unknown }).cause) {
+    const { code } = cause as { code?: unknown };
+    if (typeof code === 'string') return code;
+  }
+  return undefined;
+}
+
 class MfaTokenNotUsable extends Error {}
 
 const badRequest = (reply: FastifyReply) => reply.code(400).send({ statusCode: StatusCode.INVALID_PARAMETERS });
@@ -463,7 +472,10 @@ export function registerRegistrationRoutes(
         }
         // A new account number that happens to exist already: draw another.
         if (constraint === 'accounts_prn_unique' && attempt < 3) continue;
-        throw error;
+        // The database error's text carries the insert's values (names, email, phone, date of birth):
+        // log only what identifies the failure.
+        request.log.error({ dbCode: databaseErrorCode(error), constraint }, 'registration could not be stored');
+        throw new Error('Registration could not be stored.');
       }
     }
 
