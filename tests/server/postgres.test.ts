@@ -9,9 +9,20 @@ import { decodeJwt } from 'jose';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { StatusCode } from '../../contract/statusCodes.ts';
-import { refreshTokens, users } from '../../server/db/schema.ts';
+import { accounts, cards, refreshTokens, users } from '../../server/db/schema.ts';
+import { ssnHash } from '../../server/ssn.ts';
 import { startTestPostgres, type TestPostgres } from '../support/postgres.ts';
-import { demoUser, getHome, signIn, startTestApp, type TestApp, unlock, unlockFailures } from './helpers.ts';
+import {
+  demoUser,
+  getHome,
+  register,
+  signIn,
+  startTestApp,
+  type TestApp,
+  unlock,
+  unlockFailures,
+  verifiedApplicant,
+} from './helpers.ts';
 
 describe.runIf(process.env.PG_TESTS !== '0')('on real PostgreSQL', { timeout: 60_000 }, () => {
   let postgres: TestPostgres | undefined;
@@ -83,6 +94,32 @@ describe.runIf(process.env.PG_TESTS !== '0')('on real PostgreSQL', { timeout: 60
       .from(refreshTokens)
       .where(eq(refreshTokens.familyId, String(decodeJwt(access).sid)));
     expect(family.length).toBeLessThanOrEqual(2);
+  });
+
+  it('opens exactly one account when ten registrations with the same SSN arrive at once', async () => {
+    const ssn = '345-67-8912';
+    // Ten people (own email, phone, address, verified phone) claiming one SSN.
+    const applicants = [];
+    for (let i = 0; i < 10; i += 1) applicants.push(await verifiedApplicant(t.app, { ssn }));
+    const [accountsBefore] = await t.db.select({ count: sql<number>`count(*)::int` }).from(accounts);
+    const [cardsBefore] = await t.db.select({ count: sql<number>`count(*)::int` }).from(cards);
+
+    const answers = await Promise.all(applicants.map((applicant) => register(t.app, applicant)));
+
+    const successes = answers.filter((answer) => answer.status === 200);
+    expect(successes).toHaveLength(1);
+    expect(successes[0]!.body.statusCode).toBe(StatusCode.SUCCESS);
+    for (const answer of answers.filter((each) => each.status !== 200)) {
+      expect(answer.status).toBe(403);
+      expect(answer.body).toEqual({ statusCode: 2 });
+    }
+    const holders = await t.db.select({ id: users.id }).from(users).where(eq(users.ssnHash, ssnHash(ssn, t.config.ssnHashKey)));
+    expect(holders).toHaveLength(1);
+    // The refused ones left nothing behind: one new account, one new card.
+    const [accountsAfter] = await t.db.select({ count: sql<number>`count(*)::int` }).from(accounts);
+    const [cardsAfter] = await t.db.select({ count: sql<number>`count(*)::int` }).from(cards);
+    expect(accountsAfter!.count - accountsBefore!.count).toBe(1);
+    expect(cardsAfter!.count - cardsBefore!.count).toBe(1);
   });
 
   it('keeps serving after PostgreSQL drops its idle connections', async () => {
