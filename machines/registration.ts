@@ -93,12 +93,18 @@ export const stepOfField: Record<RegistrationField, RegistrationStep> = {
   cardholder3: 5,
 };
 
-/** Problems the chart itself names (the rest are rules.ts ValidationMessage keys or the server's keys). */
+/**
+ * Problems beside the rules.ts ValidationMessage keys. The first two are the card API's own
+ * (contract/validation.ts ServerFieldError), the third the chart's; `address.<300-307>` is the
+ * server's key for an address its own check refused at /register.
+ */
 export const RegistrationProblem = {
-  /** An agreement was not accepted. */
-  agreementRequired: 'agreement.required',
   /** The server no longer accepts the phone verification (mfaToken): verify the phone again. */
   phoneUnverified: 'phone.unverified',
+  /** Not every agreement was accepted (server, for `legal` as a whole). */
+  legalRequired: 'legal.required',
+  /** This agreement was not accepted. */
+  agreementRequired: 'agreement.required',
 } as const;
 
 /** A field's problem: a rules.ts ValidationMessage, a RegistrationProblem, or a key the server sent. */
@@ -447,11 +453,16 @@ function agreementProblems(event: RegistrationEvent): FieldProblems {
 
 const isEmpty = (problems: FieldProblems) => Object.keys(problems).length === 0;
 
-/** A server field (`firstName`, `addressLegal.zip`, `legal.esign`, `mfaToken`) as the form field it belongs to. */
+/**
+ * A server field as the form field that shows its problem: `firstName`, `addressLegal.zip`,
+ * `legal.esign` as themselves; the whole address (`addressLegal`, e.g. `address.304`) on the street
+ * address; the agreements as a whole (`legal`) on the first one; the `mfaToken` on the phone.
+ */
 function formFieldOf(serverField: string): RegistrationField | null {
   if (serverField === 'mfaToken') return 'phone';
-  const leaf = serverField.replace(/^(addressLegal|legal)\./, '');
+  if (serverField === 'addressLegal') return 'street1';
   if (serverField === 'legal') return 'esign';
+  const leaf = serverField.replace(/^(addressLegal|legal)\./, '');
   return (registrationFields as readonly string[]).includes(leaf) ? (leaf as RegistrationField) : null;
 }
 

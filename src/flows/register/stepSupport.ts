@@ -9,7 +9,7 @@ import {
   type RegistrationField,
   type RegistrationSnapshot,
 } from '../../../machines/registration.ts';
-import { validationMessages } from '../messages.ts';
+import { addressMessages, validationMessages } from '../messages.ts';
 
 export type StepProps = {
   state: RegistrationSnapshot;
@@ -18,14 +18,20 @@ export type StepProps = {
 
 const registrationProblemMessages: Record<string, MessageDescriptor> = {
   [RegistrationProblem.agreementRequired]: msg`Please accept this agreement to open your account.`,
+  [RegistrationProblem.legalRequired]: msg`Please accept each agreement to open your account.`,
   [RegistrationProblem.phoneUnverified]: msg`Please verify your phone number again.`,
 };
 
-/** A field problem's text: a rules.ts key, a registration problem, else (a key only the server knows) a plain ask. */
+/**
+ * A field problem's text: a rules.ts key, a registration problem, the server's `address.<code>`
+ * (the spec §8 address texts), else (a key only the server knows) a plain ask.
+ */
 export function fieldProblemMessage(problem: string): MessageDescriptor {
+  const addressCode = /^address\.(\d{3})$/.exec(problem)?.[1];
   return (
     (validationMessages as Record<string, MessageDescriptor>)[problem] ??
     registrationProblemMessages[problem] ??
+    (addressCode ? addressMessages[Number(addressCode)] : undefined) ??
     msg`Please check this field.`
   );
 }
