@@ -99,7 +99,9 @@ const home1Route = createRoute({ getParentRoute: () => rootRoute, path: '/home1'
 const registerRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/register/{-$step}',
-  validateSearch: (search: Record<string, unknown>) => ({ profile: typeof search.profile === 'string' ? search.profile : undefined }),
+  // The router parses JSON in the query, so `profile` arrives as an object; kept as given, so it stays
+  // in the URL from step to step. The view reads its raw text from the URL (it is sent as typed).
+  validateSearch: (search: Record<string, unknown>): { profile?: unknown } => (search.profile === undefined ? {} : { profile: search.profile }),
   beforeLoad: ({ context }) => {
     // Outside the companion app registration is not offered: the navigation is cancelled.
     if (!registrationGuard(context.embedded, context)) throw redirect({ to: '/signin', replace: true });

@@ -1,4 +1,4 @@
-import { useRouter, useParams, useSearch } from '@tanstack/react-router';
+import { useParams, useRouter, useRouterState } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useRef, useState } from 'react';
 import { fromPromise } from 'xstate';
@@ -30,7 +30,9 @@ function RegistrationFlow() {
   const { session, api, analytics, host } = useServices();
   const router = useRouter();
   const { step: stepParam } = useParams({ strict: false }) as { step?: string };
-  const { profile } = useSearch({ strict: false }) as { profile?: string };
+  // The `profile` query as the companion app wrote it (the router would hand it over parsed).
+  const searchText = useRouterState({ select: (routerState) => routerState.location.searchStr });
+  const [profile] = useState(() => new URLSearchParams(searchText).get('profile'));
   const routeStep = routeStepOf(stepParam);
   const registration = useActorRef(
     registrationMachine.provide({
@@ -54,7 +56,7 @@ function RegistrationFlow() {
       input: {
         draft: session.getSnapshot().context.registrationDraft,
         requestedStep: routeStep,
-        profile: profile ?? null,
+        profile,
         providersUuid: host.providersUuid,
       },
     },

@@ -50,7 +50,7 @@ export function AccountExists() {
         <Trans>An account already exists for this person. Please sign in, or contact support if you need help.</Trans>
       </p>
       <p className="screen-links">
-        <Link to="/signin/{-$step}" params={{}} className="button">
+        <Link to="/signin/{-$step}" params={{ step: undefined }} className="button">
           <Trans>Sign in</Trans>
         </Link>
         <Link to="/customer-support">
@@ -73,7 +73,7 @@ export function ApplicationClosed() {
         <Trans>If you already have a Providers account, please sign in. If you have questions, our support team can help.</Trans>
       </p>
       <p className="screen-links">
-        <Link to="/signin/{-$step}" params={{}} className="button">
+        <Link to="/signin/{-$step}" params={{ step: undefined }} className="button">
           <Trans>Sign in</Trans>
         </Link>
         <Link to="/customer-support">

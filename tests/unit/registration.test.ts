@@ -1,0 +1,368 @@
+/**
+ * The registration chart's logic on its own: where it starts and which steps the route may move it
+ * to, the profile pre-fill, the submit normalisation and payload, the draft it lets be saved, and
+ * how the server's field errors find their step.
+ */
+import { describe, expect, it } from 'vitest';
+import { createActor, fromPromise } from 'xstate';
+import type { StatusAnswer } from '../../contract/api.ts';
+import type { StatusCode } from '../../contract/statusCodes.ts';
+import { ServerFieldError } from '../../contract/validation.ts';
+import {
+  draftFrom,
+  draftOf,
+  firstFailingStep,
+  initialContextOf,
+  normaliseDob,
+  normaliseZip,
+  payloadOf,
+  profileFieldsOf,
+  RegistrationProblem,
+  registrationMachine,
+  serverFieldProblems,
+  stepOfState,
+  type RegisterOutcome,
+  type RegistrationDraft,
+  type RegistrationInput,
+} from '../../machines/registration.ts';
+import type { PhoneInUseAnswer } from '../../contract/registration.ts';
+import { maskDob, maskZip, routeStepOf } from '../../src/flows/register/masks.ts';
+import { savedDraft } from '../support/registrationRuns.ts';
+
+const input = (overrides: Partial<RegistrationInput> = {}): RegistrationInput => ({
+  draft: null,
+  requestedStep: 1,
+  profile: null,
+  providersUuid: null,
+  ...overrides,
+});
+
+/** A live chart whose calls never answer unless a test says so. */
+function start(overrides: Partial<RegistrationInput> = {}, answers: { verifyEmail?: number } = {}) {
+  const never = <T,>() => new Promise<T>(() => {});
+  return createActor(
+    registrationMachine.provide({
+      actors: {
+        verifyEmail: fromPromise(async (): Promise<StatusAnswer> =>
+          answers.verifyEmail === undefined ? never<StatusAnswer>() : { statusCode: answers.verifyEmail as StatusCode },
+        ),
+        phoneNumberInUse: fromPromise(() => never<PhoneInUseAnswer>()),
+        requestVerification: fromPromise(() => never<StatusAnswer>()),
+        verifyPhone: fromPromise(() => never<StatusAnswer>()),
+        verifyAddress: fromPromise(() => never<StatusAnswer>()),
+        register: fromPromise(() => never<RegisterOutcome>()),
+      },
+    }),
+    { input: input(overrides) },
+  ).start();
+}
+
+const step = (actor: ReturnType<typeof start>) => stepOfState(actor.getSnapshot());
+
+describe('where registration starts', () => {
+  it('starts at step 1 without a draft, whatever step the route asks for', () => {
+    expect(step(start())).toBe(1);
+    expect(step(start({ requestedStep: 4 }))).toBe(1);
+  });
+
+  it('starts at the route step when the draft got that far, else at the furthest step reached', () => {
+    expect(step(start({ draft: savedDraft(3), requestedStep: 2 }))).toBe(2);
+    expect(step(start({ draft: savedDraft(3), requestedStep: 3 }))).toBe(3);
+    expect(step(start({ draft: savedDraft(3), requestedStep: 5 }))).toBe(3);
+    expect(step(start({ draft: savedDraft(3), requestedStep: 0 }))).toBe(1);
+  });
+
+  it('comes back at most to the unlock code step, which is never saved', () => {
+    expect(step(start({ draft: savedDraft(5), requestedStep: 5 }))).toBe(4);
+    expect(initialContextOf(input({ draft: savedDraft(5) })).furthestStep).toBe(4);
+  });
+});
+
+describe('the route step (user.goToStep)', () => {
+  it('moves back to any earlier step and forward again up to the furthest step reached', () => {
+    const actor = start({ draft: savedDraft(4), requestedStep: 4 });
+    actor.send({ type: 'user.goToStep', step: 1 });
+    expect(step(actor)).toBe(1);
+    actor.send({ type: 'user.goToStep', step: 3 });
+    expect(step(actor)).toBe(3);
+    actor.send({ type: 'user.goToStep', step: 4 });
+    expect(step(actor)).toBe(4);
+  });
+
+  it('refuses steps not reached yet, and anything that is not a step', () => {
+    const actor = start({ draft: savedDraft(2), requestedStep: 2 });
+    for (const refused of [3, 4, 5, 0, 6, Number.NaN]) {
+      actor.send({ type: 'user.goToStep', step: refused });
+      expect(step(actor)).toBe(2);
+    }
+  });
+
+  it('stays (without starting the step over) when asked for the step it shows', () => {
+    const actor = start({ draft: savedDraft(2), requestedStep: 1 });
+    actor.send({ type: 'user.submitPersonalInfo', firstName: 'Ana', middleName: '', lastName: 'Lopez', dob: '01/05/1990', ssn: '123456789', email: 'ana@example.test' });
+    expect(actor.getSnapshot().matches({ inputting: { personalInfo: 'checkingEmail' } })).toBe(true);
+    actor.send({ type: 'user.goToStep', step: 1 });
+    expect(actor.getSnapshot().matches({ inputting: { personalInfo: 'checkingEmail' } })).toBe(true);
+  });
+
+  it('is ignored while the application is being sent', async () => {
+    const actor = start({ draft: savedDraft(4), requestedStep: 4 }, { verifyEmail: 3 });
+    actor.send({ type: 'user.submitUnlockCode', unlockCode: '2580', unlockCodeConfirmation: '2580' });
+    actor.send({ type: 'user.submitAgreements', esign: true, terms: true, cardholder3: true });
+    // The SSN is never saved: the chart asks for it again, then goes straight back to the agreements.
+    expect(actor.getSnapshot().matches({ inputting: { personalInfo: { editing: 'ssnNeeded' } } })).toBe(true);
+    actor.send({ type: 'user.submitPersonalInfo', firstName: 'Ana', middleName: '', lastName: 'Lopez', dob: '01/05/1990', ssn: '123456789', email: 'ana@example.test' });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(step(actor)).toBe(5);
+    actor.send({ type: 'user.submitAgreements', esign: true, terms: true, cardholder3: true });
+    expect(actor.getSnapshot().matches('processing')).toBe(true);
+    actor.send({ type: 'user.goToStep', step: 1 });
+    expect(actor.getSnapshot().matches('processing')).toBe(true);
+  });
+
+  it('a new phone number must be verified again before the later steps', () => {
+    const actor = start({ draft: savedDraft(4), requestedStep: 2 });
+    actor.send({ type: 'user.submitPhone', phone: '(303) 555-0100' });
+    expect(actor.getSnapshot().context).toMatchObject({ verifiedPhone: null, mfaToken: null, furthestStep: 2 });
+    actor.send({ type: 'user.goToStep', step: 3 });
+    expect(step(actor)).toBe(2);
+  });
+
+  it('the verified number goes straight on to the address', () => {
+    const actor = start({ draft: savedDraft(3), requestedStep: 2 });
+    actor.send({ type: 'user.submitPhone', phone: '202-555-0143' });
+    expect(step(actor)).toBe(3);
+    expect(actor.getSnapshot().context.mfaToken).toBe('mfa-saved');
+  });
+});
+
+describe('routeStepOf', () => {
+  it.each([
+    [undefined, 1],
+    ['', 1],
+    ['1', 1],
+    ['5', 5],
+    ['6', 0],
+    ['0', 0],
+    ['2x', 0],
+    ['02', 0],
+  ])('reads %j as %i', (param, expected) => {
+    expect(routeStepOf(param)).toBe(expected);
+  });
+});
+
+describe('profile pre-fill', () => {
+  it('fills the fields the profile names, keeps the draft first, and never the SSN', () => {
+    const profile = JSON.stringify({
+      firstName: ' Ana ',
+      lastName: 'López',
+      middleName: 'María',
+      email: 'ana@example.test',
+      phone: 2025550143,
+      dob: '1990-01-05',
+      street1: '12 Elm St',
+      street2: 'Apt 4',
+      city: 'Columbus',
+      state: 'oh',
+      zip: '43004',
+      ssn: '123-45-6789',
+      unlockCode: '2580',
+      isAdmin: true,
+    });
+    expect(profileFieldsOf(profile)).toEqual({
+      firstName: 'Ana',
+      lastName: 'López',
+      middleName: 'María',
+      email: 'ana@example.test',
+      phone: '2025550143',
+      dob: '01/05/1990',
+      street1: '12 Elm St',
+      street2: 'Apt 4',
+      city: 'Columbus',
+      state: 'OH',
+      zip: '43004',
+    });
+    const context = initialContextOf(input({ profile, draft: { ...savedDraft(1), firstName: 'Anabel' } }));
+    expect(context.form).toMatchObject({ firstName: 'Anabel', lastName: 'López-Pérez', city: 'Columbus', ssn: '', unlockCode: '' });
+    // The profile is sent as given.
+    expect(context.profile).toBe(profile);
+  });
+
+  it.each([
+    ['malformed JSON', '{"firstName":'],
+    ['a JSON array', '["Ana"]'],
+    ['a JSON string', '"Ana"'],
+    ['null', 'null'],
+    ['nothing', null],
+  ])('ignores %s', (_name, profile) => {
+    expect(profileFieldsOf(profile)).toEqual({});
+    expect(initialContextOf(input({ profile })).form.firstName).toBe('');
+  });
+
+  it('ignores fields of the wrong type, empty ones and unknown state codes', () => {
+    expect(profileFieldsOf(JSON.stringify({ firstName: { x: 1 }, lastName: '', state: 'DC', city: ['x'], email: true }))).toEqual({});
+  });
+
+  it('ignores (and does not send) a profile longer than 4000 characters', () => {
+    const profile = JSON.stringify({ firstName: 'Ana', note: 'x'.repeat(4000) });
+    expect(profileFieldsOf(profile)).toEqual({});
+    expect(initialContextOf(input({ profile })).profile).toBeNull();
+  });
+});
+
+describe('normalisation and the payload (spec §5)', () => {
+  it.each([
+    ['1/5/1990', '01/05/1990'],
+    ['01-05-1990', '01/05/1990'],
+    ['01051990', '01/05/1990'],
+    ['1990-1-5', '01/05/1990'],
+    [' 12/31/1999 ', '12/31/1999'],
+    ['May 5 1990', 'May 5 1990'],
+  ])('dob %j → %j', (typed, normal) => {
+    expect(normaliseDob(typed)).toBe(normal);
+  });
+
+  it.each([
+    ['43004', '43004'],
+    ['43004-', '43004'],
+    ['430041234', '43004-1234'],
+    ['43004-1234', '43004-1234'],
+    [' 4300 ', '4300'],
+  ])('zip %j → %j', (typed, normal) => {
+    expect(normaliseZip(typed)).toBe(normal);
+  });
+
+  it('trims names and email, keeps only the digits of phone and SSN, formats the dob', () => {
+    const context = initialContextOf(input({ providersUuid: 'companion-1', profile: '{"firstName":"Ana"}' }));
+    const payload = payloadOf({
+      ...context,
+      form: {
+        ...context.form,
+        firstName: ' Ana ',
+        middleName: ' María ',
+        lastName: ' López ',
+        dob: '1/5/1990',
+        ssn: '123-45-6789',
+        email: ' ana@example.test ',
+        phone: '(202) 555-0143',
+        street1: ' 12 Elm St ',
+        street2: ' Apt 4 ',
+        city: ' Columbus ',
+        state: 'oh',
+        zip: '430041234',
+        unlockCode: '2580',
+        legal: { esign: 'agreed', terms: 'agreed', cardholder3: 'agreed' },
+      },
+      mfaToken: 'mfa-1',
+    });
+    expect(payload).toEqual({
+      firstName: 'Ana',
+      middleName: 'María',
+      lastName: 'López',
+      dob: '01/05/1990',
+      ssn: '123456789',
+      email: 'ana@example.test',
+      phone: '2025550143',
+      mfaToken: 'mfa-1',
+      addressLegal: { street1: '12 Elm St', street2: 'Apt 4', city: 'Columbus', state: 'OH', zip: '43004-1234' },
+      unlockCode: '2580',
+      legal: { esign: 'agreed', terms: 'agreed', cardholder3: 'agreed' },
+      providersUuid: 'companion-1',
+      profile: '{"firstName":"Ana"}',
+    });
+  });
+
+  it('sends the verified phone, and an empty mfaToken when there is none (the server says which step)', () => {
+    const context = initialContextOf(input({ draft: savedDraft(3) }));
+    expect(payloadOf({ ...context, form: { ...context.form, phone: '999' } }).phone).toBe('2025550143');
+    expect(payloadOf(initialContextOf(input())).mfaToken).toBe('');
+  });
+});
+
+describe('the draft', () => {
+  it('holds every typed field but the SSN and the unlock code', () => {
+    const context = initialContextOf(input({ draft: savedDraft(4), profile: '{"ssn":"123-45-6789"}' }));
+    const typed = { ...context, form: { ...context.form, ssn: '123456789', unlockCode: '2580', unlockCodeConfirmation: '2580' } };
+    const draft = draftOf(typed);
+    expect(draft).toEqual(savedDraft(4));
+    expect(JSON.stringify(draft)).not.toMatch(/ssn|123456789|123-45-6789|unlockCode|2580|profile/i);
+  });
+
+  it('is read back defensively', () => {
+    expect(draftFrom(null)).toBeNull();
+    expect(draftFrom('draft')).toBeNull();
+    expect(draftFrom([1])).toBeNull();
+    const polluted = { ...savedDraft(3), ssn: '123456789', furthestStep: '3', mfaToken: 7, legal: { esign: 'agreed', terms: 'yes' } };
+    expect(draftFrom(polluted)).toEqual({
+      ...savedDraft(3),
+      furthestStep: 1,
+      mfaToken: null,
+      legal: { esign: 'agreed', terms: null, cardholder3: null },
+    } satisfies RegistrationDraft);
+  });
+});
+
+describe("the server's field errors", () => {
+  it('land on the form field that shows them', () => {
+    expect(
+      serverFieldProblems({
+        firstName: 'name.invalid',
+        'addressLegal.zip': 'zip.invalid',
+        addressLegal: 'address.304',
+        'addressLegal.street2': 'address.301',
+        legal: ServerFieldError.legalRequired,
+        'legal.terms': ServerFieldError.legalRequired,
+        mfaToken: 'anything',
+        phone: ServerFieldError.phoneUnverified,
+        providersUuid: 'x',
+      }),
+    ).toEqual({
+      firstName: 'name.invalid',
+      zip: 'zip.invalid',
+      street1: 'address.304',
+      street2: 'address.301',
+      esign: 'legal.required',
+      terms: 'legal.required',
+      phone: 'phone.unverified',
+    });
+  });
+
+  it('use the same keys as the card API', () => {
+    expect(RegistrationProblem.phoneUnverified).toBe(ServerFieldError.phoneUnverified);
+    expect(RegistrationProblem.legalRequired).toBe(ServerFieldError.legalRequired);
+  });
+
+  it('send the user to the step of the first failing field, in the order of the steps', () => {
+    expect(firstFailingStep(serverFieldProblems({ 'addressLegal.zip': 'zip.invalid', dob: 'dob.under18' }))).toBe(1);
+    expect(firstFailingStep(serverFieldProblems({ unlockCode: 'unlockCode.obvious', phone: 'phone.unverified' }))).toBe(2);
+    expect(firstFailingStep(serverFieldProblems({ legal: 'legal.required' }))).toBe(5);
+    expect(firstFailingStep(serverFieldProblems({ profile: 'tooLong' }))).toBeNull();
+    expect(firstFailingStep({})).toBeNull();
+  });
+});
+
+describe('input masks', () => {
+  it.each([
+    ['43004', '43004'],
+    ['430041', '43004-1'],
+    ['43004-1234', '43004-1234'],
+    ['43004-12345', '43004-1234'],
+    ['4a3b0', '430'],
+  ])('zip %j shows as %j', (typed, shown) => {
+    expect(maskZip(typed)).toBe(shown);
+  });
+
+  it.each([
+    ['0', '0'],
+    ['01', '01'],
+    ['011', '01/1'],
+    ['01/15/1990', '01/15/1990'],
+    ['01/151', '01/15/1'],
+    ['01151990', '01/15/1990'],
+    ['1/5/1990', '1/5/1990'],
+    ['01/15/19901', '01/15/1990'],
+    ['ab12', '12'],
+  ])('dob %j shows as %j', (typed, shown) => {
+    expect(maskDob(typed)).toBe(shown);
+  });
+});

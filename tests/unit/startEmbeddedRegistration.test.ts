@@ -1,0 +1,92 @@
+/**
+ * Embedded start-up (src/host/startEmbedded.ts) as registration needs it: the companion user's uuid
+ * reaches the Host (and so the registration payload), and the saved registration draft and
+ * failed-registration marker come back from the host's saved state. A fake parent answers the
+ * host protocol the way the companion app does.
+ */
+import { describe, expect, it, vi } from 'vitest';
+import { hostProtocol, type QueryMessage } from '../../contract/hostProtocol.ts';
+import { failedRegistrationMarker } from '../../machines/session.ts';
+import { startEmbedded } from '../../src/host/startEmbedded.ts';
+import { savedDraft } from '../support/registrationRuns.ts';
+
+const ownOrigin = 'http://localhost:8080';
+const companion = 'https://companion.example.test';
+
+function companionHost(answers: { state: Record<string, unknown> | null; uuid: string | null }) {
+  const self = Object.assign(new EventTarget(), { location: { origin: ownOrigin } }) as EventTarget & { parent?: unknown };
+  const payloads: Record<string, unknown> = {
+    'state.load': { state: answers.state },
+    'deviceId.get': { deviceId: 'device-from-host' },
+    'notificationPermission.get': { permission: 'ENABLED' },
+    'parentApp.uuid.get': { uuid: answers.uuid },
+    'parentApp.authEmail.get': { authEmail: null, authSource: null },
+    'parentApp.userSettings.get': { userSettings: { eligibleBenefits: ['EBT'] } },
+    'parentApp.ebtLink.get': { ebtaccountId: null, uid: null },
+    // No companion token: the providers sign-in is refused and no card API call is made.
+    'parentApp.accessToken.get': { accessToken: null },
+  };
+  const parent = {
+    postMessage: vi.fn((message: QueryMessage) => {
+      if (!(message.type in payloads)) return;
+      queueMicrotask(() =>
+        self.dispatchEvent(
+          new MessageEvent('message', {
+            data: { protocol: hostProtocol, type: 'reply', replyTo: message.id, payload: payloads[message.type] },
+            origin: companion,
+            source: parent as unknown as MessageEventSource,
+          }),
+        ),
+      );
+    }),
+  };
+  self.parent = parent;
+  return self as unknown as Window;
+}
+
+const start = (self: Window) =>
+  startEmbedded(self, {
+    config: { sandbox: true, hostOrigins: [companion], processorOrigins: [], accountLinkingOrigins: [], cmsPreviewOrigins: [], testRunnerOrigins: [] },
+    parentOrigin: companion,
+    defaultLocale: 'en',
+    errors: { warning: vi.fn(), error: vi.fn() },
+  });
+
+const savedState = (fields: Record<string, unknown>) => ({
+  schemaVersion: 2,
+  accessToken: null,
+  refreshToken: null,
+  fingerprint: 'fp-1',
+  deviceUUID: 'device-1',
+  isInternal: false,
+  ebtAccountId: null,
+  locale: 'es',
+  registrationDraft: null,
+  ...fields,
+});
+
+describe('embedded start-up for registration', () => {
+  it("hands the companion user's uuid to the app as the Host's providersUuid", async () => {
+    const { host } = await start(companionHost({ state: null, uuid: 'companion-user-1' }));
+    expect(host.providersUuid).toBe('companion-user-1');
+  });
+
+  it('has no providersUuid for a companion user without one', async () => {
+    const { host } = await start(companionHost({ state: null, uuid: null }));
+    expect(host.providersUuid).toBeNull();
+  });
+
+  it('restores the registration draft the host kept', async () => {
+    const { initial } = await start(companionHost({ state: savedState({ registrationDraft: savedDraft(3) }), uuid: null }));
+    expect(initial.registrationDraft).toEqual(savedDraft(3));
+    expect(initial.locale).toBe('es');
+  });
+
+  it('restores the failed-registration marker, and reads state saved before the draft existed (schema 1)', async () => {
+    const failed = await start(companionHost({ state: savedState({ refreshToken: failedRegistrationMarker }), uuid: null }));
+    expect(failed.initial.refreshToken).toBe(failedRegistrationMarker);
+    const { registrationDraft: _draft, ...version1 } = savedState({ schemaVersion: 1 });
+    const old = await start(companionHost({ state: version1, uuid: null }));
+    expect(old.initial).toMatchObject({ registrationDraft: null, locale: 'es', fingerprint: 'fp-1' });
+  });
+});
