@@ -38,13 +38,21 @@ import {
   personalInfoChecks,
 } from '../contract/rules.ts';
 import { StatusCode } from '../contract/statusCodes.ts';
+import {
+  draftFrom,
+  fieldText,
+  isRecord,
+  isStep,
+  registrationSteps,
+  stepCount,
+  type RegistrationDraft,
+  type RegistrationStep,
+} from './registrationDraft.ts';
+
+export { draftFrom, registrationSteps, stepCount, type RegistrationDraft, type RegistrationStep };
 
 // ---------------------------------------------------------------------------------------------
 // Data
-
-export const registrationSteps = [1, 2, 3, 4, 5] as const;
-export type RegistrationStep = (typeof registrationSteps)[number];
-export const stepCount = registrationSteps.length;
 
 /** The step the user must come back to after a reload: the unlock code is never kept (see draftOf). */
 const lastRestorableStep: RegistrationStep = 4;
@@ -117,28 +125,6 @@ export type RegistrationForm = Omit<PersonalInfo, never> &
     phone: string;
     legal: Legal;
   };
-
-/**
- * What survives a reload (kept in the session's core state, saved like the rest of it): every typed
- * field but the SSN and the unlock code, the verified phone with its mfaToken, and how far the user got.
- */
-export type RegistrationDraft = {
-  furthestStep: RegistrationStep;
-  firstName: string;
-  middleName: string;
-  lastName: string;
-  dob: string;
-  email: string;
-  phone: string;
-  verifiedPhone: string | null;
-  mfaToken: string | null;
-  street1: string;
-  street2: string;
-  city: string;
-  state: string;
-  zip: string;
-  legal: Legal;
-};
 
 export type RegistrationInput = {
   /** The saved draft, or null. */
@@ -286,13 +272,6 @@ export const profileFields = ['firstName', 'middleName', 'lastName', 'email', 'p
 export type ProfileField = (typeof profileFields)[number];
 /** Longer `profile` texts are ignored (not read, not sent). */
 export const maxProfileLength = 4000;
-const maxFieldLength = 100;
-
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-const fieldText = (value: unknown): string | null => {
-  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-  return typeof value === 'string' ? value.trim().slice(0, maxFieldLength) : null;
-};
 
 /** The fields a `profile` query names (spec §2). Anything else in it, and malformed JSON, is ignored; never the SSN. */
 export function profileFieldsOf(profile: string | null): Partial<Record<ProfileField, string>> {
@@ -312,36 +291,6 @@ export function profileFieldsOf(profile: string | null): Partial<Record<ProfileF
     fields[field] = field === 'state' ? value.toUpperCase() : field === 'dob' ? normaliseDob(value) : value;
   }
   return fields;
-}
-
-const isStep = (value: unknown): value is RegistrationStep => (registrationSteps as readonly unknown[]).includes(value);
-const tokenText = (value: unknown): string | null => (typeof value === 'string' && value.length > 0 && value.length <= 2000 ? value : null);
-
-/**
- * A draft from anything (saved state is untrusted): known fields only, each a short string. This is
- * also what makes sure no SSN or unlock code is ever saved, whatever the object holds.
- */
-export function draftFrom(value: unknown): RegistrationDraft | null {
-  if (!isRecord(value)) return null;
-  const text = (key: string) => fieldText(value[key]) ?? '';
-  const legal = isRecord(value.legal) ? value.legal : {};
-  return {
-    furthestStep: isStep(value.furthestStep) ? value.furthestStep : 1,
-    firstName: text('firstName'),
-    middleName: text('middleName'),
-    lastName: text('lastName'),
-    dob: text('dob'),
-    email: text('email'),
-    phone: text('phone'),
-    verifiedPhone: tokenText(value.verifiedPhone),
-    mfaToken: tokenText(value.mfaToken),
-    street1: text('street1'),
-    street2: text('street2'),
-    city: text('city'),
-    state: text('state'),
-    zip: text('zip'),
-    legal: Object.fromEntries(agreementKinds.map((kind) => [kind, legal[kind] === agreed ? agreed : null])) as Legal,
-  };
 }
 
 /** What of the context is saved: no SSN, no unlock code, no profile text (it may hold anything). */

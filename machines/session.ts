@@ -4,7 +4,7 @@
  * Navigation and the sign-out call are declared here and supplied by the app with `.provide()`.
  */
 import { assign, fromPromise, raise, setup } from 'xstate';
-import type { RegistrationDraft } from './registration.ts';
+import type { RegistrationDraft } from './registrationDraft.ts';
 
 export type Locale = 'en' | 'es';
 export type AuthReason = 'expired' | 'signInAgain';
