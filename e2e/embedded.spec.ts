@@ -108,10 +108,10 @@ test.describe('the card app inside the companion host', () => {
     await expect(host.message('app → host', 'parentApp.accessToken.get')).toHaveCount(tokenQuestions);
   });
 
-  test('a companion user with no card account is not let in', async ({ page }) => {
+  test('a companion user with no card account is offered registration, not let in', async ({ page }) => {
     const host = await CompanionHostPage.open(page);
     await host.setUser({ uuid: '00000000-0000-4000-8000-000000000000' });
-    await expect(host.app.getByLabel('Email', { exact: true })).toBeVisible();
+    await expect(host.app.getByRole('heading', { name: 'Tell us about yourself' })).toBeVisible();
     await expect(host.app.getByRole('heading', { name: 'Available balance' })).toHaveCount(0);
   });
 

@@ -39,9 +39,10 @@ export function createApp(options: AppOptions) {
           const onAuthScreen = here.pathname === '/unlock' || here.pathname.startsWith('/signin');
           const remembered = onAuthScreen ? safeRedirect((here.search as { redirect?: unknown }).redirect) : here.href;
           const search = remembered && remembered !== '/' ? { redirect: remembered } : {};
-          void router.navigate({ to: isSessionToken(context.refreshToken) ? '/unlock' : '/signin/{-$step}', params: {}, search, replace: true });
+          void router.navigate({ to: isSessionToken(context.refreshToken) ? '/unlock' : '/signin/{-$step}', params: { step: undefined }, search, replace: true });
         },
-        goToSignIn: () => void router?.navigate({ to: '/signin/{-$step}', params: {}, replace: true }),
+        // `step: undefined`: an empty params object would carry the current screen's step over.
+        goToSignIn: () => void router?.navigate({ to: '/signin/{-$step}', params: { step: undefined }, replace: true }),
       },
       actors: {
         // `api` is created below; the actor only runs after start-up.

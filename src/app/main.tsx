@@ -40,7 +40,10 @@ const start = embedded
       initial: restoreState(localStorage.getItem(storageKey), detectLocale()),
       host: standaloneHost(window),
       saveState: localStorageWriter(localStorage),
+      needsRegistration: false,
     };
+// A companion user without a card account lands on registration rather than sign-in.
+if (start.needsRegistration && !location.pathname.startsWith('/register')) history.replaceState(null, '', '/register');
 
 const { services, router, session } = createApp({
   initial: start.initial,

@@ -14,7 +14,13 @@ import type { ErrorReporter } from '../app/errorReporting.ts';
 import { connectHostBridge } from './bridge.ts';
 import type { Host } from './host.ts';
 
-export type EmbeddedStart = { initial: SessionInput; host: Host; saveState: (state: PersistedState) => void };
+export type EmbeddedStart = {
+  initial: SessionInput;
+  host: Host;
+  saveState: (state: PersistedState) => void;
+  /** The companion user has no card account yet (providers sign-in answered NOT_ALLOWED): offer registration. */
+  needsRegistration: boolean;
+};
 
 export async function startEmbedded(
   self: Window,
@@ -29,6 +35,7 @@ export async function startEmbedded(
     onMalformed: (origin) => errors.warning('Malformed host message rejected', { origin }),
   });
 
+  let needsRegistration = false;
   const actor = createActor(
     hostMachine.provide({
       actors: {
@@ -55,6 +62,7 @@ export async function startEmbedded(
           if (!accessToken) throw new ProvidersSignInRefused('The companion app has no token');
           const answer = await providersSignIn(accessToken, initialSession(input.connection, options.defaultLocale));
           if (answer.statusCode !== StatusCode.SUCCESS || !answer.access || !answer.refresh) {
+            needsRegistration = answer.statusCode === StatusCode.NOT_ALLOWED;
             throw new ProvidersSignInRefused(`statusCode ${answer.statusCode}`);
           }
           return { access: answer.access, refresh: answer.refresh, isInternal: answer.isInternal ?? false };
@@ -73,6 +81,7 @@ export async function startEmbedded(
   return {
     initial: tokens ? { ...session, accessToken: tokens.access, refreshToken: tokens.refresh, isInternal: tokens.isInternal } : session,
     saveState: (state) => bridge.tell('state.save', { state }),
+    needsRegistration,
     host: {
       embedded: true,
       openUrl: (url) => bridge.tell('url.open', { url }),

@@ -13,7 +13,7 @@ import { savedDraft } from '../support/registrationRuns.ts';
 const ownOrigin = 'http://localhost:8080';
 const companion = 'https://companion.example.test';
 
-function companionHost(answers: { state: Record<string, unknown> | null; uuid: string | null }) {
+function companionHost(answers: { state: Record<string, unknown> | null; uuid: string | null; accessToken?: string }) {
   const self = Object.assign(new EventTarget(), { location: { origin: ownOrigin } }) as EventTarget & { parent?: unknown };
   const payloads: Record<string, unknown> = {
     'state.load': { state: answers.state },
@@ -24,7 +24,7 @@ function companionHost(answers: { state: Record<string, unknown> | null; uuid: s
     'parentApp.userSettings.get': { userSettings: { eligibleBenefits: ['EBT'] } },
     'parentApp.ebtLink.get': { ebtaccountId: null, uid: null },
     // No companion token: the providers sign-in is refused and no card API call is made.
-    'parentApp.accessToken.get': { accessToken: null },
+    'parentApp.accessToken.get': { accessToken: answers.accessToken ?? null },
   };
   const parent = {
     postMessage: vi.fn((message: QueryMessage) => {
@@ -88,5 +88,28 @@ describe('embedded start-up for registration', () => {
     const { registrationDraft: _draft, ...version1 } = savedState({ schemaVersion: 1 });
     const old = await start(companionHost({ state: version1, uuid: null }));
     expect(old.initial).toMatchObject({ registrationDraft: null, locale: 'es', fingerprint: 'fp-1' });
+  });
+
+  it('offers registration to a companion user the card API has no account for (providers sign-in 403 {3})', async () => {
+    const fetch = vi.fn(async () => new Response(JSON.stringify({ statusCode: 3 }), { status: 403 }));
+    vi.stubGlobal('fetch', fetch);
+    try {
+      const started = await start(companionHost({ state: null, uuid: 'companion-user-2', accessToken: 'companion-token' }));
+      expect(fetch).toHaveBeenCalledTimes(1);
+      expect(started.needsRegistration).toBe(true);
+      expect(started.initial.accessToken).toBeNull();
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
+  it('does not offer registration when the companion token is refused (401 {100})', async () => {
+    vi.stubGlobal('fetch', vi.fn(async () => new Response(JSON.stringify({ statusCode: 100 }), { status: 401 })));
+    try {
+      const started = await start(companionHost({ state: null, uuid: 'companion-user-3', accessToken: 'forged' }));
+      expect(started.needsRegistration).toBe(false);
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 });

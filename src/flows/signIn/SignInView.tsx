@@ -11,7 +11,7 @@ import { continueToApp, storeSession } from '../sessionEffects.ts';
 
 /** Sign in with email and password; continues to the remembered route or home. */
 export function SignInView() {
-  const { session, api } = useServices();
+  const { session, api, host } = useServices();
   const router = useRouter();
   const { redirect } = useSearch({ strict: false }) as { redirect?: string };
   const { t, i18n } = useLingui();
@@ -79,7 +79,13 @@ export function SignInView() {
         </button>
       </form>
       <p className="screen-links">
-        <Link to="/reset-password/{-$step}" params={{}}>
+        {host.embedded ? (
+          // Opening an account is offered only inside the companion app (spec §2).
+          <Link to="/register/{-$step}" params={{ step: undefined }}>
+            <Trans>New to Providers? Open an account</Trans>
+          </Link>
+        ) : null}
+        <Link to="/reset-password/{-$step}" params={{ step: undefined }}>
           <Trans>Forgot your password?</Trans>
         </Link>
         <Link to="/customer-support">
