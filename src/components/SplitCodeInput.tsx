@@ -49,8 +49,8 @@ export function SplitCodeInput({ id, label, length, value, onChange, onComplete,
     const count = Math.min(incoming.length, length - start);
     for (let offset = 0; offset < count; offset++) next[start + offset] = incoming[offset]!;
     onChange(serialize(next));
+    if (start + count < length) focusBox(start + count);
     if (next.every((digit) => digit !== '')) onComplete?.(next.join(''));
-    else focusBox(start + count);
   }
 
   /** What the user put in box `index`: a replacement, an extra digit typed after, or an autofilled code. */
@@ -62,7 +62,12 @@ export function SplitCodeInput({ id, label, length, value, onChange, onComplete,
       onChange(serialize(next));
       return;
     }
-    const fresh = current && typed.length > 1 && typed.startsWith(current) ? typed.slice(current.length) : typed;
+    // A digit typed next to the one already there (wherever the caret was) replaces it.
+    let fresh = typed;
+    if (current && typed.length === current.length + 1) {
+      if (typed.startsWith(current)) fresh = typed.slice(current.length);
+      else if (typed.endsWith(current)) fresh = typed.slice(0, 1);
+    }
     fill(index, fresh);
   }
 

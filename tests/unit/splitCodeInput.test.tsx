@@ -153,3 +153,17 @@ describe('SplitCodeInput', () => {
     for (let n = 1; n <= 4; n++) expect(box(n).getAttribute('aria-invalid')).toBe('true');
   });
 });
+
+describe('SplitCodeInput over a code already typed', () => {
+  it('typing a new code from the first box replaces every digit', async () => {
+    const onComplete = vi.fn();
+    const user = setup({ onComplete });
+    await user.click(box(1));
+    await user.keyboard('0000');
+    expect(onComplete).toHaveBeenLastCalledWith('0000');
+    await user.click(box(1));
+    await user.keyboard('1234');
+    expect(value()).toBe('1234');
+    expect(onComplete).toHaveBeenLastCalledWith('1234');
+  });
+});

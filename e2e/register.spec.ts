@@ -1,0 +1,92 @@
+/**
+ * Opening an account inside the companion app (spec §2 /register), across real origins, at phone
+ * size, against the real card API and its sandbox identity, address and SMS partners. A companion
+ * user the card API does not know is sent to registration; axe runs on every step.
+ */
+import { expect, test } from '@playwright/test';
+import { CompanionHostPage } from './pages/CompanionHostPage.ts';
+import { newApplicant, RegisterPage, textedCode, type Applicant } from './pages/RegisterPage.ts';
+import type { Locale } from './support/catalog.ts';
+
+/** The companion host with a brand-new companion user: the card app opens registration. */
+async function openRegistration(page: import('@playwright/test').Page, locale: Locale = 'en') {
+  const host = await CompanionHostPage.open(page);
+  // A companion user nobody has registered yet, with an EBT account of their own.
+  const ebtAccountId = `EBT-${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
+  await host.setUser({ uuid: crypto.randomUUID(), ebtAccountId });
+  const register = new RegisterPage(page, host.app, 'en');
+  await expect(register.heading('Tell us about yourself')).toBeVisible();
+  if (locale === 'es') {
+    await host.app.getByRole('button', { name: 'Español', exact: true }).click();
+  }
+  return { host, register: new RegisterPage(page, host.app, locale) };
+}
+
+async function verifyPhone(register: RegisterPage, request: import('@playwright/test').APIRequestContext, applicant: Applicant) {
+  await register.requestCode(applicant);
+  await register.enterCode(await textedCode(request, applicant.phone));
+}
+
+for (const locale of ['en', 'es'] as const) {
+  test(`a new cardholder opens an account and lands on home with a virtual card (${locale})`, async ({ page, request }) => {
+    const applicant = newApplicant();
+    const { register, host } = await openRegistration(page, locale);
+    await register.personalInfo(applicant);
+    await verifyPhone(register, request, applicant);
+    await register.address(applicant);
+    await register.unlockCode(applicant);
+    await register.agreements();
+
+    await expect(host.app.getByRole('heading', { name: register.t('Available balance'), exact: true })).toBeVisible({ timeout: 15_000 });
+    await expect(host.app.getByText(register.t('Virtual card ••{lastFour}').replace('{lastFour}', ''))).toBeVisible();
+    await register.expectAccessible();
+    // The draft is gone and the SSN never reached the host.
+    const saved = JSON.stringify(await host.savedState());
+    expect(saved).not.toContain(applicant.ssn.replace(/-/g, ''));
+    expect(saved).not.toContain(applicant.ssn);
+  });
+}
+
+test('an applicant the identity check turns down is told so', async ({ page, request }) => {
+  const applicant = newApplicant({ lastName: 'Denied' });
+  const { register } = await openRegistration(page);
+  await register.personalInfo(applicant);
+  await verifyPhone(register, request, applicant);
+  await register.address(applicant);
+  await register.unlockCode(applicant);
+  await register.agreements();
+  await expect(register.app.getByText('Unfortunately, we could not accept your application.')).toBeVisible();
+  await register.expectAccessible();
+});
+
+test('a PO Box address is refused with its message and the opt-out link explains what is needed', async ({ page, request }) => {
+  const applicant = newApplicant({ street1: 'PO Box 1234' });
+  const { register } = await openRegistration(page);
+  await register.personalInfo(applicant);
+  await verifyPhone(register, request, applicant);
+  await register.address(applicant);
+
+  await expect(register.app.getByText("We're unable to accept PO Box addresses. Please try again.")).toBeVisible();
+  await register.expectAccessible();
+  await register.button('If you don’t have a legal address, tap here.').click();
+  await expect(register.heading('A residential address is needed')).toBeVisible();
+  await register.expectAccessible();
+  await register.button('Back to the address form').click();
+  await expect(register.heading('Your legal address')).toBeVisible();
+  await expect(register.field('Street address')).toHaveValue('PO Box 1234');
+});
+
+test('a wrong texted code is refused, then the right one moves on', async ({ page, request }) => {
+  const applicant = newApplicant();
+  const { register } = await openRegistration(page);
+  await register.personalInfo(applicant);
+  await register.requestCode(applicant);
+  const code = await textedCode(request, applicant.phone);
+  const wrong = code === '000000' ? '111111' : '000000';
+
+  await register.enterCode(wrong);
+  await expect(register.app.getByText("This isn't the right code.")).toBeVisible();
+  await register.expectAccessible();
+  await register.enterCode(code);
+  await expect(register.heading('Your legal address')).toBeVisible();
+});
