@@ -106,6 +106,8 @@ export const ServerFieldError = {
   phoneUnverified: 'phone.unverified',
   /** POST /register: not every agreement (esign, terms, cardholder3) is 'agreed'. */
   legalRequired: 'legal.required',
+  /** POST /register: a providersUuid without the companion app's token for that user (Companion-Authorization). */
+  providersUuidUnverified: 'providersUuid.unverified',
 } as const;
 export type ServerFieldError = (typeof ServerFieldError)[keyof typeof ServerFieldError];
 

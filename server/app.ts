@@ -25,7 +25,7 @@ import { registerSecurityHeaders } from './securityHeaders.ts';
 import { createSessions } from './sessions.ts';
 
 /** Never logged: credentials, codes and tokens travel in these. */
-const redactedPaths = ['req.headers.authorization', 'req.body', 'res.body'];
+const redactedPaths = ['req.headers.authorization', 'req.headers["companion-authorization"]', 'req.body', 'res.body'];
 
 export async function buildApp(
   config: ServerConfig,

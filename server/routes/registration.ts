@@ -34,6 +34,7 @@ import {
   phoneVerificationLimits,
   users,
 } from '../db/schema.ts';
+import { verifyCompanionToken } from '../companionTokens.ts';
 import { requireAccess } from '../http.ts';
 import {
   type AddressVerifier,
@@ -362,6 +363,10 @@ export function registerRegistrationRoutes(
       return failedValidation(reply, fieldErrors);
     }
     const payload = body.value as RegistrationPayload;
+    // Linking a companion user takes that user's own token, so nobody can claim another's uuid.
+    if (payload.providersUuid && !(await isCompanionUser(request, payload.providersUuid, config))) {
+      return failedValidation(reply, { providersUuid: ServerFieldError.providersUuidUnverified });
+    }
     const phone = digitsOf(payload.phone);
     const token = await usableMfaToken(payload.mfaToken, phone);
     if (!token) return failedValidation(reply, { phone: ServerFieldError.phoneUnverified });
@@ -496,4 +501,13 @@ export function registerRegistrationRoutes(
 function virtualCardExpiry(today: Date): string {
   const month = String(today.getUTCMonth() + 1).padStart(2, '0');
   return `${month}/${String((today.getUTCFullYear() + 4) % 100).padStart(2, '0')}`;
+}
+
+/** The Companion-Authorization bearer token is the companion app's token for exactly this uuid. */
+async function isCompanionUser(request: FastifyRequest, providersUuid: string, config: ServerConfig): Promise<boolean> {
+  const header = String(request.headers['companion-authorization'] ?? '');
+  const token = /^Bearer (\S+)$/.exec(header)?.[1];
+  if (!token) return false;
+  const check = await verifyCompanionToken(token, config.companionTokenSecret);
+  return check.ok && check.claims.uuid === providersUuid;
 }

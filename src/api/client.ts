@@ -77,6 +77,7 @@ type CallOptions = {
   suppressErrorModal?: boolean;
   /** The auth codes are this call's own results (sign-in, unlock, sign-out), not a session event. */
   authCodesAreResults?: boolean;
+  headers?: Record<string, string>;
 };
 
 function hasStatusCode(data: unknown): data is StatusAnswer {
@@ -89,7 +90,7 @@ export function createApi(hooks: ApiHooks, fetcher = ofetch) {
   /** An answer with a statusCode, and the HTTP status it came with (some statusCodes mean different things per status). */
   async function request<T extends StatusAnswer>(path: string, options: CallOptions = {}): Promise<{ answer: T; httpStatus: number | null }> {
     const session = hooks.session();
-    const headers: Record<string, string> = { Fingerprint: session.fingerprint, 'Device-UUID': session.deviceUUID };
+    const headers: Record<string, string> = { ...options.headers, Fingerprint: session.fingerprint, 'Device-UUID': session.deviceUUID };
     if (session.ebtAccountId) headers['EBT-Account-ID'] = session.ebtAccountId;
     const token = options.token === undefined ? session.accessToken : options.token;
     if (token) headers.Authorization = `Bearer ${token}`;
@@ -133,8 +134,10 @@ export function createApi(hooks: ApiHooks, fetcher = ofetch) {
    * POST /register (spec §7, 403 expected). The HTTP status tells the results apart: statusCode 2 on
    * a 403 is CIP_TAKEN, while on a 400 it is INVALID_PARAMETERS (a refusal, not a result).
    */
-  async function register(payload: RegistrationPayload): Promise<RegisterOutcome> {
-    const { answer, httpStatus } = await request<RegisterAnswer & StatusAnswer>('/register', { ...anonymous, body: payload });
+  async function register(payload: RegistrationPayload, companionToken: string | null = null): Promise<RegisterOutcome> {
+    // Linking the companion user (providersUuid) takes that user's own companion token.
+    const headers = companionToken ? { 'Companion-Authorization': `Bearer ${companionToken}` } : undefined;
+    const { answer, httpStatus } = await request<RegisterAnswer & StatusAnswer>('/register', { ...anonymous, body: payload, headers });
     const code: number = answer.statusCode;
     if (httpStatus === 200 && code === RegistrationResult.SUCCESS && answer.access && answer.refresh) {
       return { statusCode: StatusCode.SUCCESS, access: answer.access, refresh: answer.refresh, isInternal: answer.isInternal ?? false };

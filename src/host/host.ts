@@ -19,6 +19,8 @@ export type Host = {
   /** Notification permission lives with the host; null when standalone. */
   actor: HostActor | null;
   sendSitevars: (sitevars: CmsSitevars) => void;
+  /** The companion app's own access token (proves the companion user at registration); null standalone. */
+  companionAccessToken: () => Promise<string | null>;
   /** The parent-app user's uuid (spec §6 providers user), sent with a registration; null standalone. */
   providersUuid: string | null;
 };
@@ -31,5 +33,6 @@ export const standaloneHost = (window: Window): Host => ({
   eligibleBenefits: [],
   actor: null,
   sendSitevars: () => {},
+  companionAccessToken: async () => null,
   providersUuid: null,
 });

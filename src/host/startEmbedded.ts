@@ -90,6 +90,7 @@ export async function startEmbedded(
       eligibleBenefits: connection?.parentApp.eligibleBenefits ?? [],
       actor,
       sendSitevars: (sitevars) => bridge.tell('cms.sitevars', { sitevars }),
+      companionAccessToken: async () => (await bridge.ask('parentApp.accessToken.get')).accessToken,
       providersUuid: connection?.parentApp.uuid ?? null,
     },
   };

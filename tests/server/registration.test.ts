@@ -242,7 +242,11 @@ describe('POST /register with every rule met', () => {
       addressLegal: { street1: ' 2231 E Shields Ave ', street2: 'Apt 4', city: 'Fresno', state: 'CA', zip: '93726-1234' },
       providersUuid: '0d9c6c1e-0000-4000-8000-00000000a11c',
     });
-    answer = await register(t.app, applicant, { 'ebt-account-id': 'ebt-5500-1234' });
+    const companionToken = await issueCompanionToken({ uuid: applicant.providersUuid!, email: null }, t.config.companionTokenSecret);
+    answer = await register(t.app, applicant, {
+      'ebt-account-id': 'ebt-5500-1234',
+      'companion-authorization': `Bearer ${companionToken}`,
+    });
   });
 
   it('answers SUCCESS with a card session', () => {
@@ -383,5 +387,35 @@ describe('POST /register details', () => {
     const answer = await register(t.app, await verifiedApplicant(t.app, { profile }));
     expect(answer.status).toBe(200);
     expect((await homeStatus(t.app, answer.body.access!)).body.registrationWave).toBeNull();
+  });
+});
+
+describe('POST /register linking a companion user', () => {
+  const uuid = '0d9c6c1e-0000-4000-8000-0000000b0b0b';
+  const refusal = { statusCode: StatusCode.FAILED_VALIDATION, fieldErrors: { providersUuid: 'providersUuid.unverified' } };
+
+  async function applicantWith(ssn: string, phone: string, street1: string) {
+    return verifiedApplicant(t.app, {
+      ssn,
+      phone,
+      email: `link-${ssn}@example.com`,
+      addressLegal: { street1, street2: '', city: 'Fresno', state: 'CA', zip: '93726' },
+      providersUuid: uuid,
+    });
+  }
+
+  it("refuses a providersUuid without the companion app's token for it, and opens no account", async () => {
+    const applicant = await applicantWith('287-65-1111', '(559) 314-1111', '11 E Shields Ave');
+    const missing = await register(t.app, applicant);
+    expect(missing).toEqual({ status: 400, body: refusal });
+
+    const otherUser = await issueCompanionToken({ uuid: crypto.randomUUID(), email: null }, t.config.companionTokenSecret);
+    const mismatched = await register(t.app, applicant, { 'companion-authorization': `Bearer ${otherUser}` });
+    expect(mismatched).toEqual({ status: 400, body: refusal });
+
+    const forged = await issueCompanionToken({ uuid, email: null }, new TextEncoder().encode('x'.repeat(40)));
+    const forgedAnswer = await register(t.app, applicant, { 'companion-authorization': `Bearer ${forged}` });
+    expect(forgedAnswer).toEqual({ status: 400, body: refusal });
+    expect(await userByEmail(applicant.email)).toBeUndefined();
   });
 });

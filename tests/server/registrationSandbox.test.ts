@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LegalAddress, RegistrationPayload } from '../../contract/registration.ts';
 import { ValidationMessage as M } from '../../contract/rules.ts';
 import { StatusCode } from '../../contract/statusCodes.ts';
+import { issueCompanionToken } from '../../server/companionTokens.ts';
 import { users } from '../../server/db/schema.ts';
 import {
   demoCardholder,
@@ -131,6 +132,10 @@ describe('POST /register: identity verification', () => {
 
 describe('POST /register: CIP taken (403 {2}) when the demo cardholder already holds', () => {
   const demoAddress: LegalAddress = { ...demoCardholder.address };
+  let demoCompanionToken = '';
+  beforeAll(async () => {
+    demoCompanionToken = await issueCompanionToken({ uuid: demoCardholder.providersUuid, email: null }, t.config.companionTokenSecret);
+  });
   const cases: [string, Partial<RegistrationPayload>, Record<string, string>][] = [
     ['her SSN', { ssn: demoCardholder.ssn }, {}],
     ['her SSN without dashes', { ssn: '123456789' }, {}],
@@ -143,7 +148,16 @@ describe('POST /register: CIP taken (403 {2}) when the demo cardholder already h
       {},
     ],
     ['her EBT account id (EBT-Account-ID header)', {}, { 'ebt-account-id': 'ebt-4417-2209' }],
-    ['her companion user (providersUuid)', { providersUuid: demoCardholder.providersUuid }, {}],
+    [
+      'her companion user (providersUuid, proven with its companion token)',
+      { providersUuid: demoCardholder.providersUuid },
+      // Read when the test runs, after beforeAll has issued the token.
+      {
+        get 'companion-authorization'() {
+          return `Bearer ${demoCompanionToken}`;
+        },
+      },
+    ],
   ];
 
   it.each(cases)('%s', async (_name, overrides, headers) => {

@@ -44,6 +44,7 @@ export function recordingHost(overrides: Partial<Host> = {}) {
     actor: null,
     sendSitevars: () => {},
     providersUuid: null,
+    companionAccessToken: async () => null,
     ...overrides,
   };
   return { host, asked };

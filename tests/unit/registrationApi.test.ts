@@ -42,6 +42,17 @@ async function register(answer: unknown, status: number) {
 }
 
 describe('registration calls', () => {
+  it("sends the companion app's token for the linked companion user, and nothing when there is none", async () => {
+    const { cardApi, api } = setup();
+    void api.register(payload, 'companion-token-1').catch(() => {});
+    void api.register({ ...payload, providersUuid: null }).catch(() => {});
+    await vi.waitFor(() => expect(cardApi.requests).toHaveLength(2));
+    const headers = cardApi.requests.map((request) => new Headers(request.init?.headers));
+    expect(headers[0]!.get('Companion-Authorization')).toBe('Bearer companion-token-1');
+    expect(headers[0]!.get('Authorization')).toBeNull();
+    expect(headers[1]!.get('Companion-Authorization')).toBeNull();
+  });
+
   it('post each body exactly as the contract says, with the device headers and no bearer token', async () => {
     const { cardApi, api } = setup();
     const address = { street1: '12 Elm St', street2: 'Apt 4', city: 'Columbus', state: 'OH', zip: '43004-1234' };

@@ -42,7 +42,9 @@ function RegistrationFlow() {
         requestVerification: fromPromise(({ input }) => api.requestVerification(input.phone)),
         verifyPhone: fromPromise(({ input }) => api.verifyPhone(input.phone, input.code)),
         verifyAddress: fromPromise(({ input }) => api.verifyAddress(input)),
-        register: fromPromise(({ input }) => api.register(input)),
+        register: fromPromise(async ({ input }) =>
+          api.register(input, input.providersUuid ? await host.companionAccessToken() : null),
+        ),
       },
       actions: {
         saveDraft: (_, draft) => session.send({ type: 'registration.draftChanged', draft }),
