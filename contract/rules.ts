@@ -10,6 +10,8 @@ export const ValidationMessage = {
   emailRequired: 'email.required',
   emailInvalid: 'email.invalid',
   passwordRequired: 'password.required',
+  passwordTooShort: 'password.tooShort',
+  passwordSpaces: 'password.spaces',
   unlockCodeRequired: 'unlockCode.required',
   unlockCodeInvalid: 'unlockCode.invalid',
   unlockCodeObvious: 'unlockCode.obvious',
@@ -52,6 +54,16 @@ export const checkEmail: Check = (value) => {
 export const checkPassword: Check = (value) => {
   const password = text(value);
   if (password === '') return ValidationMessage.passwordRequired;
+  return password.length > 128 ? ValidationMessage.tooLong : null;
+};
+
+/** A new password (spec §5): at least 8 characters, no spaces. */
+export const minimumPasswordLength = 8;
+export const checkNewPassword: Check = (value) => {
+  const password = text(value);
+  if (password === '') return ValidationMessage.passwordRequired;
+  if (/\s/.test(password)) return ValidationMessage.passwordSpaces;
+  if (password.length < minimumPasswordLength) return ValidationMessage.passwordTooShort;
   return password.length > 128 ? ValidationMessage.tooLong : null;
 };
 

@@ -8,6 +8,8 @@ export const validationMessages: Record<ValidationMessage, MessageDescriptor> = 
   [ValidationMessage.emailRequired]: msg`Email is required.`,
   [ValidationMessage.emailInvalid]: msg`Please enter a valid email address.`,
   [ValidationMessage.passwordRequired]: msg`Password is required.`,
+  [ValidationMessage.passwordTooShort]: msg`Password must be at least 8 characters.`,
+  [ValidationMessage.passwordSpaces]: msg`Password cannot contain spaces.`,
   [ValidationMessage.unlockCodeRequired]: msg`Unlock code is required.`,
   [ValidationMessage.unlockCodeInvalid]: msg`Please enter your 4-digit unlock code.`,
   [ValidationMessage.unlockCodeObvious]: msg`This code is easy to guess. Please choose another one.`,

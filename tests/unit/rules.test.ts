@@ -11,6 +11,7 @@ import {
   checkFirstName,
   checkLastName,
   checkMiddleName,
+  checkNewPassword,
   checkNewUnlockCode,
   checkPassword,
   checkPhone,
@@ -247,5 +248,20 @@ describe('fieldErrors', () => {
       ssn: M.ssnItin,
       email: M.emailInvalid,
     });
+  });
+});
+
+describe('checkNewPassword (spec §5)', () => {
+  it.each([
+    ['', M.passwordRequired],
+    ['short1', M.passwordTooShort],
+    ['seven77', M.passwordTooShort],
+    ['has space1', M.passwordSpaces],
+    ['tab\tinside', M.passwordSpaces],
+    ['x'.repeat(129), M.tooLong],
+    ['eight888', null],
+    ['Providers2026', null],
+  ])('%j → %s', (password, expected) => {
+    expect(checkNewPassword(password)).toBe(expected);
   });
 });
