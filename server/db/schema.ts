@@ -13,6 +13,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
@@ -58,6 +59,8 @@ export const users = pgTable('users', {
   /** Wrong unlock codes since the last success; the lockout is enforced from this row. */
   unlockFailures: integer('unlock_failures').notNull().default(0),
   isInternal: boolean('is_internal').notNull().default(false),
+  /** Sign-in needs a code texted to `phone` after the password (spec §8 MFA_REQUIRED). */
+  mfaRequired: boolean('mfa_required').notNull().default(false),
   /** The companion benefits app's user uuid: links that app's sign-in to this cardholder. */
   providersUuid: text('providers_uuid').unique(),
   registrationWave: text('registration_wave'),
@@ -167,6 +170,8 @@ export const phoneVerificationCodes = pgTable('phone_verification_codes', {
   /** 10 digits. */
   phone: text('phone').notNull(),
   codeHash: text('code_hash').notNull(),
+  /** What the code proves: a phone for registration, or the second factor of a sign-in; one never counts as the other. */
+  purpose: text('purpose', { enum: ['register', 'sign-in'] }).notNull().default('register'),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   usedAt: timestamp('used_at', { withTimezone: true }),
   /** Wrong codes entered while this was the live code (the lockout counts per phone, in phoneVerificationLimits). */
@@ -205,3 +210,30 @@ export const sandboxSmsOutbox = pgTable('sandbox_sms_outbox', {
   code: text('code'),
   sentAt: timestamp('sent_at', { withTimezone: true }).notNull().defaultNow(),
 }, (t) => [index('sandbox_sms_outbox_phone_idx').on(t.phone, t.sentAt)]);
+
+/**
+ * Attempt counters that hold across restarts and instances, one row per (scope, subject): `sign-in`
+ * by lower-cased email (unknown emails counted like known ones), `ssn` by the account's lower-cased
+ * email (wrong SSNs in password reset and unlock-code reset). Changed only with bounded updates
+ * (server/attemptLimits.ts), so parallel requests cannot pass a limit.
+ */
+export const attemptLimits = pgTable('attempt_limits', {
+  scope: text('scope', { enum: ['sign-in', 'ssn'] }).notNull(),
+  subject: text('subject').notNull(),
+  failures: integer('failures').notNull().default(0),
+  lockedUntil: timestamp('locked_until', { withTimezone: true }),
+}, (t) => [primaryKey({ columns: [t.scope, t.subject] })]);
+
+/**
+ * Proof of a verified SSN (spec §7 /verify/ssn, /verify/ssn/logged-in-refresh-token): 256 random bits,
+ * SHA-256 at rest, bound to the user and its purpose, single use, 10 minutes.
+ */
+export const ssnTokens = pgTable('ssn_tokens', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  tokenHash: text('token_hash').notNull().unique(),
+  userId: uuid('user_id').notNull().references(() => users.id),
+  purpose: text('purpose', { enum: ['reset-unlock-code', 'reset-password'] }).notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  usedAt: timestamp('used_at', { withTimezone: true }),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
