@@ -5,15 +5,14 @@
  */
 import { ofetch } from 'ofetch';
 import type {
-  Credentials,
   ExperimentFlags,
   ExperimentsAnswer,
   HomeAnswer,
   RefreshTokensAnswer,
-  SignInAnswer,
   StatusAnswer,
   UserAnswer,
 } from '../../contract/api.ts';
+import type { ChangePasswordRequest, ResetUnlockCodeAnswer, SignInRequest, SignInWithCodeAnswer, VerifySsnAnswer } from '../../contract/auth.ts';
 import {
   RegistrationResult,
   type LegalAddress,
@@ -157,8 +156,28 @@ export function createApi(hooks: ApiHooks, fetcher = ofetch) {
   }
 
   return {
-    signIn: (credentials: Credentials) =>
-      call<SignInAnswer>('/sign-in', { method: 'POST', body: credentials, token: null, authCodesAreResults: true }),
+    /**
+     * POST /sign-in {email, password, code?} (contract/auth.ts). Every answer is a result: 100, 105 and
+     * the MFA codes 200-204 come with HTTP 401 or 429.
+     */
+    signIn: ({ email, password, code }: SignInRequest) =>
+      call<SignInWithCodeAnswer>('/sign-in', {
+        method: 'POST',
+        body: code === undefined ? { email, password } : { email, password, code },
+        token: null,
+        authCodesAreResults: true,
+      }),
+    /** POST /verify/ssn/logged-in-refresh-token {ssn} with the refresh token: `{0, ssnToken}`, 401 `{4, attemptsLeft}`, 429 `{201}`. */
+    verifySsnWithRefreshToken: (refreshToken: string | null, ssn: string) =>
+      call<VerifySsnAnswer>('/verify/ssn/logged-in-refresh-token', { method: 'POST', body: { ssn }, token: refreshToken }),
+    /** POST /reset-unlock-code {ssnToken, unlockCode} with the refresh token: `{0, access, refresh, isInternal}`. */
+    resetUnlockCode: (refreshToken: string | null, ssnToken: string, unlockCode: string) =>
+      call<ResetUnlockCodeAnswer>('/reset-unlock-code', { method: 'POST', body: { ssnToken, unlockCode }, token: refreshToken }),
+    /** POST /verify/ssn {email, ssn} (password reset, anonymous): `{0, ssnToken}`, 401 `{4, attemptsLeft}`, 429 `{201}`. */
+    verifySsn: (email: string, ssn: string) => call<VerifySsnAnswer>('/verify/ssn', { ...anonymous, body: { email, ssn } }),
+    /** POST /change-password {email, ssn, password} (anonymous): `{0}` on success. */
+    changePassword: ({ email, ssn, password }: ChangePasswordRequest) =>
+      call<StatusAnswer>('/change-password', { ...anonymous, body: { email, ssn, password } }),
     signOut: (refreshToken: string | null) =>
       call<StatusAnswer>('/sign-out', {
         method: 'POST',
