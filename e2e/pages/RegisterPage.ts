@@ -95,11 +95,11 @@ export class RegisterPage {
     await expect(this.app.getByRole('group', { name: this.t('Texted code') })).toBeVisible();
   }
 
-  /** Types a code into the split boxes (focus moves along by itself) and submits it. */
+  /** Puts the code into the split boxes, one digit per box, checks they show it, and submits it. */
   async enterCode(code: string): Promise<void> {
     const boxes = this.app.getByRole('group', { name: this.t('Texted code') }).getByRole('textbox');
-    await boxes.first().click();
-    await this.page.keyboard.type(code);
+    for (const [index, digit] of [...code].entries()) await boxes.nth(index).fill(digit);
+    for (const [index, digit] of [...code].entries()) await expect(boxes.nth(index)).toHaveValue(digit);
     await this.button('Verify').click();
   }
 
