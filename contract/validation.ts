@@ -13,6 +13,7 @@ import {
   checkFirstName,
   checkLastName,
   checkMiddleName,
+  checkNewPassword,
   checkNewUnlockCode,
   checkPassword,
   checkPhone,
@@ -36,7 +37,12 @@ const ruleOf = (check: (value: unknown) => string | null) => fromCheck(check).de
 export const emailRule = fromCheck(checkEmail);
 export const unlockCodeRule = fromCheck(checkUnlockCode);
 
-export const signInSchema = object({ email: emailRule, password: fromCheck(checkPassword) }).noUnknown();
+/** POST /sign-in: `code` (6 digits) only on the second step of a sign-in with a texted code. */
+export const signInSchema = object({
+  email: emailRule,
+  password: fromCheck(checkPassword),
+  code: string().optional().matches(/^\d{6}$/),
+}).noUnknown();
 
 export const refreshTokensSchema = object({ unlockCode: unlockCodeRule }).noUnknown();
 
@@ -108,6 +114,8 @@ export const ServerFieldError = {
   legalRequired: 'legal.required',
   /** POST /register: a providersUuid without the companion app's token for that user (Companion-Authorization). */
   providersUuidUnverified: 'providersUuid.unverified',
+  /** POST /reset-unlock-code: the ssnToken is unknown, expired, spent or another user's: verify the SSN again. */
+  ssnTokenUnverified: 'ssnToken.unverified',
 } as const;
 export type ServerFieldError = (typeof ServerFieldError)[keyof typeof ServerFieldError];
 
@@ -198,4 +206,22 @@ export const registrationSchema = object({
   }),
   providersUuid: string().nullable().defined().matches(/^[A-Za-z0-9_-]{1,64}$/),
   profile: string().nullable().defined().max(4000),
+}).noUnknown();
+
+/** POST /verify/ssn (password reset, no token). */
+export const verifySsnSchema = object({ email: ruleOf(checkEmail), ssn: ruleOf(checkSsn) }).noUnknown();
+/** POST /verify/ssn/logged-in-refresh-token (refresh token). */
+export const verifySsnLoggedInSchema = object({ ssn: ruleOf(checkSsn) }).noUnknown();
+/** POST /reset-unlock-code (refresh token): the ssnToken of /verify/ssn/logged-in-refresh-token and a new code. */
+export const resetUnlockCodeSchema = object({
+  ssnToken: ruleOf((value) =>
+    typeof value === 'string' && value.trim() !== '' && value.length <= 200 ? null : ServerFieldError.ssnTokenUnverified,
+  ),
+  unlockCode: ruleOf(checkNewUnlockCode),
+}).noUnknown();
+/** POST /change-password (spec §3 reset password payload). */
+export const changePasswordSchema = object({
+  email: ruleOf(checkEmail),
+  ssn: ruleOf(checkSsn),
+  password: ruleOf(checkNewPassword),
 }).noUnknown();

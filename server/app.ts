@@ -19,8 +19,10 @@ import { registerAuthRoutes } from './routes/auth.ts';
 import { registerContentRoutes } from './routes/content.ts';
 import { registerErrorReportRoutes } from './routes/errorReports.ts';
 import { registerExperimentRoutes } from './routes/experiments.ts';
+import { registerPasswordResetRoutes } from './routes/passwordReset.ts';
 import { registerProvidersRoutes } from './routes/providers.ts';
 import { registerRegistrationRoutes } from './routes/registration.ts';
+import { registerUnlockCodeResetRoutes } from './routes/unlockCodeReset.ts';
 import { registerSecurityHeaders } from './securityHeaders.ts';
 import { createSessions } from './sessions.ts';
 
@@ -65,13 +67,15 @@ export async function buildApp(
 
   await app.register(
     async (api) => {
-      registerAuthRoutes(api, db, sessions);
+      registerAuthRoutes(api, db, sessions, config);
       registerAccountRoutes(api, db, sessions);
       registerAnalyticsRoutes(api, db, sessions);
       registerProvidersRoutes(api, db, sessions, config);
       registerExperimentRoutes(api, db);
       registerRegistrationRoutes(api, db, sessions, config);
       registerAgreementRoutes(api, db, sessions);
+      registerUnlockCodeResetRoutes(api, db, sessions, config);
+      registerPasswordResetRoutes(api, db, sessions, config);
       // Production reports errors to a vendor through its own adapter; this intake is the sandbox's.
       if (config.sandbox) registerErrorReportRoutes(api, db);
     },

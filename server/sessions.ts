@@ -75,6 +75,14 @@ export function createSessions(db: Database, config: ServerConfig) {
       .where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)));
   }
 
+  /** Ends every session of a user (a password change, an unlock lockout). */
+  async function revokeUserFamilies(userId: string): Promise<void> {
+    await db
+      .update(refreshTokens)
+      .set({ revokedAt: new Date() })
+      .where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)));
+  }
+
   /** The live refresh token row behind a presented token, or why there is none. */
   async function findRefreshToken(presented: string) {
     const [row] = await db.select().from(refreshTokens).where(eq(refreshTokens.tokenHash, hashToken(presented)));
@@ -103,7 +111,7 @@ export function createSessions(db: Database, config: ServerConfig) {
     return { access: await issueAccessToken({ userId: row.userId, familyId: row.familyId }), refresh };
   }
 
-  return { issueAccessToken, checkAccessToken, isFamilyRevoked, startSession, revokeFamily, findRefreshToken, rotate };
+  return { issueAccessToken, checkAccessToken, isFamilyRevoked, startSession, revokeFamily, revokeUserFamilies, findRefreshToken, rotate };
 }
 
 export type Sessions = ReturnType<typeof createSessions>;

@@ -5,8 +5,14 @@
  * The SSN in clear exists only in memory while a request is handled; it is never logged.
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import type { FastifyReply } from 'fastify';
 import { digitsOf } from '../contract/rules.ts';
-import { keyedHash } from './secrets.ts';
+import { StatusCode } from '../contract/statusCodes.ts';
+import { type AttemptLimits, emailSubject, ssnPolicy } from './attemptLimits.ts';
+import type { Database } from './db/database.ts';
+import { ssnTokens } from './db/schema.ts';
+import { hashToken, keyedHash, randomToken, sameSecret } from './secrets.ts';
 
 export type SsnKeys = { ssnEncryptionKey: Buffer; ssnHashKey: Buffer };
 
@@ -38,4 +44,73 @@ export function decryptSsn(stored: string, key: Buffer, userId: string): string 
 /** The keyed hash stored in users.ssn_hash (unique): equal SSNs, equal hashes, whatever the dashes. */
 export function ssnHash(ssn: string, key: Buffer): string {
   return keyedHash(key, 'ssn', ssnDigits(ssn));
+}
+
+/** An ssnToken (proof of a verified SSN) lives 10 minutes and is spent once. */
+export const ssnTokenTtlMinutes = 10;
+
+export type SsnCheck = { kind: 'match' } | { kind: 'wrong'; attemptsLeft: number } | { kind: 'locked'; retryAfterSeconds: number };
+
+/**
+ * Checks a typed SSN against an account's keyed hash, under the per-account wrong-SSN limit (5 → a
+ * 10-minute wait, in the database). `account` is undefined for an unknown email: it is counted and
+ * answered exactly like a wrong SSN, against the email, so answers do not tell accounts apart.
+ */
+export async function checkAccountSsn(
+  limits: AttemptLimits,
+  ssnHashKey: Buffer,
+  account: { email: string; ssnHash: string | null } | undefined,
+  email: string,
+  ssn: string,
+): Promise<SsnCheck> {
+  const subject = emailSubject(account?.email ?? email);
+  const wait = await limits.waitSeconds(ssnPolicy, subject);
+  if (wait > 0) return { kind: 'locked', retryAfterSeconds: wait };
+  const typed = ssnHash(ssn, ssnHashKey);
+  if (account?.ssnHash && sameSecret(typed, account.ssnHash)) {
+    await limits.reset(ssnPolicy, subject);
+    return { kind: 'match' };
+  }
+  const counted = await limits.countFailure(ssnPolicy, subject);
+  return counted.locked ? { kind: 'locked', retryAfterSeconds: counted.retryAfterSeconds } : { kind: 'wrong', attemptsLeft: counted.attemptsLeft };
+}
+
+/** 401 `{4, attemptsLeft}` for a wrong SSN; 429 `{201, retryAfterSeconds}` (and Retry-After) while locked. */
+export function refuseSsn(reply: FastifyReply, check: Exclude<SsnCheck, { kind: 'match' }>) {
+  if (check.kind === 'locked') {
+    return reply
+      .code(429)
+      .header('Retry-After', String(check.retryAfterSeconds))
+      .send({ statusCode: StatusCode.INVALID_MFA_LIMIT, retryAfterSeconds: check.retryAfterSeconds });
+  }
+  return reply.code(401).send({ statusCode: StatusCode.FAILED_VALIDATION, attemptsLeft: check.attemptsLeft });
+}
+
+/** A new ssnToken for a user and purpose: 256 random bits, only its SHA-256 stored. */
+export async function issueSsnToken(db: Database, userId: string, purpose: SsnTokenPurpose): Promise<string> {
+  const token = randomToken();
+  await db
+    .insert(ssnTokens)
+    .values({ tokenHash: hashToken(token), userId, purpose, expiresAt: sql`now() + make_interval(mins => ${ssnTokenTtlMinutes})` });
+  return token;
+}
+
+export type SsnTokenPurpose = (typeof ssnTokens.$inferSelect)['purpose'];
+
+/** Spends a live ssnToken of this user and purpose, once: true for exactly one caller. */
+export async function spendSsnToken(db: Database, token: string, userId: string, purpose: SsnTokenPurpose): Promise<boolean> {
+  const spent = await db
+    .update(ssnTokens)
+    .set({ usedAt: sql`now()` })
+    .where(
+      and(
+        eq(ssnTokens.tokenHash, hashToken(token)),
+        eq(ssnTokens.userId, userId),
+        eq(ssnTokens.purpose, purpose),
+        isNull(ssnTokens.usedAt),
+        sql`${ssnTokens.expiresAt} > now()`,
+      ),
+    )
+    .returning({ id: ssnTokens.id });
+  return spent.length === 1;
 }

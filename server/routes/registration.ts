@@ -4,7 +4,7 @@
  * rule: bodies are checked with the same rules as the forms (contract/rules.ts through
  * contract/validation.ts), and limits, lockouts and uniqueness live in the database.
  */
-import { and, desc, eq, isNull, or, sql } from 'drizzle-orm';
+import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ObjectSchema } from 'yup';
 import { agreementKinds, type LegalAddress, type RegistrationPayload, RegistrationResult } from '../../contract/registration.ts';
@@ -30,10 +30,9 @@ import {
   agreementAcceptances,
   cards,
   mfaTokens,
-  phoneVerificationCodes,
-  phoneVerificationLimits,
   users,
 } from '../db/schema.ts';
+import { unlockAttemptLimit } from '../attemptLimits.ts';
 import { verifyCompanionToken } from '../companionTokens.ts';
 import { requireAccess } from '../http.ts';
 import {
@@ -45,18 +44,12 @@ import {
 } from '../partners/address.ts';
 import { type IdentityVerifier, sandboxIdentityVerifier, unconfiguredIdentityVerifier } from '../partners/identity.ts';
 import { createSandboxSmsGateway, type SmsGateway, unconfiguredSmsGateway } from '../partners/sms.ts';
-import { hashSecret, hashToken, keyedHash, randomDigits, randomToken, sameSecret } from '../secrets.ts';
+import { codeTtlMinutes, createTextedCodes, tooManyCodes } from '../textedCodes.ts';
+import { hashSecret, hashToken, randomDigits, randomToken } from '../secrets.ts';
 import type { Sessions } from '../sessions.ts';
 import { encryptSsn, ssnDigits, ssnHash } from '../ssn.ts';
 
-/** A texted code lives 10 minutes (spec §9 names the 10-minute wait; codes never outlive it). */
-export const codeTtlMinutes = 10;
-/** Wrong codes per phone before it is locked (spec §4: too many wrong texted codes → 10-minute wait). */
-export const wrongCodeLimit = 5;
-export const lockoutMinutes = 10;
-/** Codes texted to one phone per 10-minute window; the next request waits for the window to end. */
-export const codesPerWindow = 5;
-export const codeWindowMinutes = 10;
+export { codeTtlMinutes, codesPerWindow, codeWindowMinutes, lockoutMinutes, wrongCodeLimit } from '../textedCodes.ts';
 /** An mfaToken proves a verified phone to POST /register for 30 minutes, once. */
 export const mfaTokenTtlMinutes = 30;
 
@@ -102,17 +95,11 @@ function databaseErrorCode(error: unknown): string | undefined {
 
 class MfaTokenNotUsable extends Error {}
 
-const badRequest = (reply: FastifyReply) => reply.code(400).send({ statusCode: StatusCode.INVALID_PARAMETERS });
-const failedValidation = (reply: FastifyReply, fieldErrors: Record<string, string>) =>
+export const badRequest = (reply: FastifyReply) => reply.code(400).send({ statusCode: StatusCode.INVALID_PARAMETERS });
+export const failedValidation = (reply: FastifyReply, fieldErrors: Record<string, string>) =>
   reply.code(400).send({ statusCode: StatusCode.FAILED_VALIDATION, fieldErrors });
-const tooManyCodes = (reply: FastifyReply, retryAfterSeconds: number) =>
-  reply
-    .code(429)
-    .header('Retry-After', String(retryAfterSeconds))
-    .send({ statusCode: StatusCode.INVALID_MFA_LIMIT, retryAfterSeconds });
-
 /** A body checked strictly: malformed → 400 {2}; a broken rule → 400 {4, fieldErrors}; else the value. */
-function validBody<T extends object>(schema: ObjectSchema<T>, request: FastifyRequest, reply: FastifyReply): T | undefined {
+export function validBody<T extends object>(schema: ObjectSchema<T>, request: FastifyRequest, reply: FastifyReply): T | undefined {
   const body = checkBody(schema, request.body);
   if (body.kind === 'valid') return body.value;
   if (body.kind === 'malformed') badRequest(reply);
@@ -146,9 +133,6 @@ function waveFromProfile(profile: string | null): string | null {
   }
 }
 
-/** Seconds as a whole number, at least 1, from a database interval in milliseconds. */
-const wholeSeconds = (milliseconds: number) => Math.max(1, Math.ceil(milliseconds / 1000));
-
 export function registerRegistrationRoutes(
   app: FastifyInstance,
   db: Database,
@@ -156,75 +140,7 @@ export function registerRegistrationRoutes(
   config: ServerConfig,
   partners: RegistrationPartners = registrationPartners(config, db),
 ): void {
-  const codeHash = (phone: string, code: string) => keyedHash(config.ssnHashKey, 'phone-code', `${phone}:${code}`);
-
-  /** The limits row of a phone, created on first use. */
-  async function ensureLimits(phone: string): Promise<void> {
-    await db.insert(phoneVerificationLimits).values({ phone }).onConflictDoNothing();
-  }
-
-  /** Seconds until a phone may try again: the wrong-code lockout, or (with `window`) the full code window. */
-  async function waitFor(phone: string, window: boolean): Promise<number> {
-    const [row] = await db
-      .select({
-        lockMs: sql<number>`greatest(0, extract(epoch from (${phoneVerificationLimits.lockedUntil} - now())) * 1000)`,
-        windowMs: sql<number>`case when ${phoneVerificationLimits.codesSent} >= ${codesPerWindow}
-          then greatest(0, extract(epoch from (${phoneVerificationLimits.windowStartedAt} + make_interval(mins => ${codeWindowMinutes}) - now())) * 1000)
-          else 0 end`,
-      })
-      .from(phoneVerificationLimits)
-      .where(eq(phoneVerificationLimits.phone, phone));
-    const lockMs = Number(row?.lockMs ?? 0);
-    const windowMs = window ? Number(row?.windowMs ?? 0) : 0;
-    const waitMs = Math.max(lockMs, windowMs);
-    return waitMs > 0 ? wholeSeconds(waitMs) : 0;
-  }
-
-  /**
-   * Takes one of the phone's codes in the current window, with a bounded update: parallel requests
-   * cannot pass the limit, and a locked phone gets none. Answers the wait when there is none left.
-   */
-  async function takeCodeSlot(phone: string): Promise<{ ok: true } | { ok: false; retryAfterSeconds: number }> {
-    await ensureLimits(phone);
-    const windowOver = sql`(${phoneVerificationLimits.windowStartedAt} is null or ${phoneVerificationLimits.windowStartedAt} <= now() - make_interval(mins => ${codeWindowMinutes}))`;
-    const taken = await db
-      .update(phoneVerificationLimits)
-      .set({
-        codesSent: sql`case when ${windowOver} then 1 else ${phoneVerificationLimits.codesSent} + 1 end`,
-        windowStartedAt: sql`case when ${windowOver} then now() else ${phoneVerificationLimits.windowStartedAt} end`,
-      })
-      .where(
-        sql`${phoneVerificationLimits.phone} = ${phone}
-          and (${phoneVerificationLimits.lockedUntil} is null or ${phoneVerificationLimits.lockedUntil} <= now())
-          and (${windowOver} or ${phoneVerificationLimits.codesSent} < ${codesPerWindow})`,
-      )
-      .returning({ phone: phoneVerificationLimits.phone });
-    if (taken.length > 0) return { ok: true };
-    return { ok: false, retryAfterSeconds: Math.max(1, await waitFor(phone, true)) };
-  }
-
-  /**
-   * Counts a wrong code with a bounded update (never past the limit, never while locked); the fifth
-   * locks the phone for 10 minutes. A lockout that has run out starts the count again.
-   */
-  async function countWrongCode(phone: string): Promise<{ failures: number } | { locked: true }> {
-    await ensureLimits(phone);
-    const lockOver = sql`(${phoneVerificationLimits.lockedUntil} is not null and ${phoneVerificationLimits.lockedUntil} <= now())`;
-    const failures = sql`case when ${lockOver} then 1 else ${phoneVerificationLimits.failures} + 1 end`;
-    const [counted] = await db
-      .update(phoneVerificationLimits)
-      .set({
-        failures,
-        lockedUntil: sql`case when ${failures} >= ${wrongCodeLimit} then now() + make_interval(mins => ${lockoutMinutes}) else null end`,
-      })
-      .where(
-        sql`${phoneVerificationLimits.phone} = ${phone}
-          and (${phoneVerificationLimits.lockedUntil} is null or ${phoneVerificationLimits.lockedUntil} <= now())
-          and (${phoneVerificationLimits.lockedUntil} is not null or ${phoneVerificationLimits.failures} < ${wrongCodeLimit})`,
-      )
-      .returning({ failures: phoneVerificationLimits.failures });
-    return counted ? { failures: counted.failures } : { locked: true };
-  }
+  const codes = createTextedCodes(db, config.ssnHashKey, partners.sms);
 
   /** The live mfaToken row for a presented token and phone, or undefined. */
   async function usableMfaToken(token: string, phone: string) {
@@ -258,22 +174,14 @@ export function registerRegistrationRoutes(
     if (body.kind === 'invalid') return { statusCode: StatusCode.INVALID_PHONE_NUMBER };
     const phone = digitsOf(body.value.phone);
 
-    const slot = await takeCodeSlot(phone);
-    if (!slot.ok) return tooManyCodes(reply, slot.retryAfterSeconds);
-    if ((await partners.sms.lineType(phone)) === 'landline') return { statusCode: StatusCode.INVALID_PHONE_LANDLINE };
-
-    const code = randomDigits(6);
-    const [row] = await db
-      .insert(phoneVerificationCodes)
-      .values({ phone, codeHash: codeHash(phone, code), expiresAt: sql`now() + make_interval(mins => ${codeTtlMinutes})` })
-      .returning({ id: phoneVerificationCodes.id });
-    const text = `Your Providers verification code is ${code}. It expires in ${codeTtlMinutes} minutes. Never share it.`;
-    const { sent } = await partners.sms.send({ phone, text });
-    if (!sent) {
-      // Nobody received it: it must never work.
-      await db.update(phoneVerificationCodes).set({ usedAt: sql`now()` }).where(eq(phoneVerificationCodes.id, row!.id));
-      return { statusCode: StatusCode.MFA_ERROR };
-    }
+    const issued = await codes.issue(
+      phone,
+      'register',
+      (code) => `Your Providers verification code is ${code}. It expires in ${codeTtlMinutes} minutes. Never share it.`,
+    );
+    if (issued.kind === 'limit') return tooManyCodes(reply, issued.retryAfterSeconds);
+    if (issued.kind === 'landline') return { statusCode: StatusCode.INVALID_PHONE_LANDLINE };
+    if (issued.kind === 'failed') return { statusCode: StatusCode.MFA_ERROR };
     return { statusCode: StatusCode.SUCCESS };
   });
 
@@ -283,54 +191,13 @@ export function registerRegistrationRoutes(
     if (body.kind === 'invalid') return { statusCode: StatusCode.INVALID_PHONE_NUMBER };
     const phone = digitsOf(body.value.phone);
 
-    // Locked: no code is even looked at, the right one included.
-    const locked = await waitFor(phone, false);
-    if (locked > 0) return tooManyCodes(reply, locked);
-
-    // Only the newest code counts; an older one is replaced by it.
-    const [newest] = await db
-      .select({
-        id: phoneVerificationCodes.id,
-        codeHash: phoneVerificationCodes.codeHash,
-        live: sql<boolean>`(${phoneVerificationCodes.usedAt} is null and ${phoneVerificationCodes.expiresAt} > now())`,
-      })
-      .from(phoneVerificationCodes)
-      .where(eq(phoneVerificationCodes.phone, phone))
-      .orderBy(desc(phoneVerificationCodes.createdAt))
-      .limit(1);
-    // No code, or it expired or was used: nothing to guess against, so nothing is counted.
-    if (!newest?.live) return { statusCode: StatusCode.INVALID_MFA_CODE };
-
-    if (!sameSecret(codeHash(phone, body.value.code), newest.codeHash)) {
-      const counted = await countWrongCode(phone);
-      await db
-        .update(phoneVerificationCodes)
-        .set({ attempts: sql`${phoneVerificationCodes.attempts} + 1` })
-        .where(eq(phoneVerificationCodes.id, newest.id));
-      if ('locked' in counted || counted.failures >= wrongCodeLimit) {
-        // The code is void: after the wait a new one is needed.
-        await db.update(phoneVerificationCodes).set({ usedAt: sql`now()` }).where(eq(phoneVerificationCodes.id, newest.id));
-        return tooManyCodes(reply, Math.max(1, await waitFor(phone, false)));
-      }
-      return { statusCode: StatusCode.INVALID_MFA_CODE, attemptsLeft: wrongCodeLimit - counted.failures };
+    const checked = await codes.check(phone, 'register', body.value.code);
+    if (checked.kind === 'locked') return tooManyCodes(reply, checked.retryAfterSeconds);
+    if (checked.kind === 'wrong') {
+      return checked.attemptsLeft === undefined
+        ? { statusCode: StatusCode.INVALID_MFA_CODE }
+        : { statusCode: StatusCode.INVALID_MFA_CODE, attemptsLeft: checked.attemptsLeft };
     }
-
-    // Spent once, and not while a parallel wrong guess has just locked the phone.
-    const spent = await db
-      .update(phoneVerificationCodes)
-      .set({ usedAt: sql`now()` })
-      .where(
-        sql`${phoneVerificationCodes.id} = ${newest.id} and ${phoneVerificationCodes.usedAt} is null
-          and ${phoneVerificationCodes.expiresAt} > now()
-          and not exists (select 1 from ${phoneVerificationLimits} where ${phoneVerificationLimits.phone} = ${phone}
-            and ${phoneVerificationLimits.lockedUntil} > now())`,
-      )
-      .returning({ id: phoneVerificationCodes.id });
-    if (spent.length === 0) return { statusCode: StatusCode.INVALID_MFA_CODE };
-    await db
-      .update(phoneVerificationLimits)
-      .set({ failures: 0, lockedUntil: null })
-      .where(eq(phoneVerificationLimits.phone, phone));
 
     const mfaToken = randomToken();
     await db
@@ -492,7 +359,13 @@ export function registerRegistrationRoutes(
     const body = validBody(setUnlockCodeSchema, request, reply);
     if (!body) return reply;
     const unlockCodeHash = await hashSecret(body.unlockCode);
-    await db.update(users).set({ unlockCodeHash, unlockFailures: 0 }).where(eq(users.id, request.access.userId));
+    // After an unlock lockout only /reset-unlock-code (with the SSN) sets a new code: a password alone does not.
+    const updated = await db
+      .update(users)
+      .set({ unlockCodeHash, unlockFailures: 0 })
+      .where(and(eq(users.id, request.access.userId), lt(users.unlockFailures, unlockAttemptLimit)))
+      .returning({ id: users.id });
+    if (updated.length === 0) return reply.code(403).send({ statusCode: StatusCode.NOT_ALLOWED });
     return { statusCode: StatusCode.SUCCESS };
   });
 }

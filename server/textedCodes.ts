@@ -1,0 +1,196 @@
+/**
+ * Texted one-time codes, shared by phone verification (registration) and sign-in with a code (MFA):
+ * 6 digits from the CSPRNG, stored as a keyed hash, 10-minute expiry, single use, only the newest code
+ * of a phone and purpose counts. Per-phone limits live in the database (phone_verification_limits) and
+ * are shared by both purposes: at most 5 codes per 10 minutes; 5 wrong codes lock the phone for 10.
+ */
+import { and, desc, eq, sql } from 'drizzle-orm';
+import type { FastifyReply } from 'fastify';
+import { StatusCode } from '../contract/statusCodes.ts';
+import type { Database } from './db/database.ts';
+import { phoneVerificationCodes, phoneVerificationLimits } from './db/schema.ts';
+import type { SmsGateway } from './partners/sms.ts';
+import { keyedHash, randomDigits, sameSecret } from './secrets.ts';
+import { wholeSeconds } from './attemptLimits.ts';
+
+/** A texted code lives 10 minutes (spec §9 names the 10-minute wait; codes never outlive it). */
+export const codeTtlMinutes = 10;
+/** Wrong codes per phone before it is locked (spec §4: too many wrong texted codes → 10-minute wait). */
+export const wrongCodeLimit = 5;
+export const lockoutMinutes = 10;
+/** Codes texted to one phone per 10-minute window; the next request waits for the window to end. */
+export const codesPerWindow = 5;
+export const codeWindowMinutes = 10;
+
+export type CodePurpose = (typeof phoneVerificationCodes.$inferSelect)['purpose'];
+
+/** 429 INVALID_MFA_LIMIT with the wait, in the body and in Retry-After. */
+export const tooManyCodes = (reply: FastifyReply, retryAfterSeconds: number) =>
+  reply
+    .code(429)
+    .header('Retry-After', String(retryAfterSeconds))
+    .send({ statusCode: StatusCode.INVALID_MFA_LIMIT, retryAfterSeconds });
+
+/** A phone on file as the app shows it when a code was texted: `(XXX) XXX-1234`. */
+export const maskedPhone = (phone: string) => `(XXX) XXX-${phone.slice(-4)}`;
+
+export type IssueResult = { kind: 'sent' } | { kind: 'limit'; retryAfterSeconds: number } | { kind: 'landline' } | { kind: 'failed' };
+export type CheckResult =
+  | { kind: 'right' }
+  | { kind: 'wrong'; attemptsLeft?: number }
+  | { kind: 'locked'; retryAfterSeconds: number };
+
+export function createTextedCodes(db: Database, hashKey: Buffer, sms: SmsGateway) {
+  // Registration codes keep their original hash purpose, so codes issued before sign-in codes existed still work.
+  const codeHash = (purpose: CodePurpose, phone: string, code: string) =>
+    keyedHash(hashKey, purpose === 'register' ? 'phone-code' : `${purpose}-code`, `${phone}:${code}`);
+
+  /** The limits row of a phone, created on first use. */
+  async function ensureLimits(phone: string): Promise<void> {
+    await db.insert(phoneVerificationLimits).values({ phone }).onConflictDoNothing();
+  }
+
+  /** Seconds until a phone may try again: the wrong-code lockout, or (with `window`) the full code window. */
+  async function waitFor(phone: string, window: boolean): Promise<number> {
+    const [row] = await db
+      .select({
+        lockMs: sql<number>`greatest(0, extract(epoch from (${phoneVerificationLimits.lockedUntil} - now())) * 1000)`,
+        windowMs: sql<number>`case when ${phoneVerificationLimits.codesSent} >= ${codesPerWindow}
+          then greatest(0, extract(epoch from (${phoneVerificationLimits.windowStartedAt} + make_interval(mins => ${codeWindowMinutes}) - now())) * 1000)
+          else 0 end`,
+      })
+      .from(phoneVerificationLimits)
+      .where(eq(phoneVerificationLimits.phone, phone));
+    const lockMs = Number(row?.lockMs ?? 0);
+    const windowMs = window ? Number(row?.windowMs ?? 0) : 0;
+    const waitMs = Math.max(lockMs, windowMs);
+    return waitMs > 0 ? wholeSeconds(waitMs) : 0;
+  }
+
+  /**
+   * Takes one of the phone's codes in the current window, with a bounded update: parallel requests
+   * cannot pass the limit, and a locked phone gets none. Answers the wait when there is none left.
+   */
+  async function takeCodeSlot(phone: string): Promise<{ ok: true } | { ok: false; retryAfterSeconds: number }> {
+    await ensureLimits(phone);
+    const windowOver = sql`(${phoneVerificationLimits.windowStartedAt} is null or ${phoneVerificationLimits.windowStartedAt} <= now() - make_interval(mins => ${codeWindowMinutes}))`;
+    const taken = await db
+      .update(phoneVerificationLimits)
+      .set({
+        codesSent: sql`case when ${windowOver} then 1 else ${phoneVerificationLimits.codesSent} + 1 end`,
+        windowStartedAt: sql`case when ${windowOver} then now() else ${phoneVerificationLimits.windowStartedAt} end`,
+      })
+      .where(
+        sql`${phoneVerificationLimits.phone} = ${phone}
+          and (${phoneVerificationLimits.lockedUntil} is null or ${phoneVerificationLimits.lockedUntil} <= now())
+          and (${windowOver} or ${phoneVerificationLimits.codesSent} < ${codesPerWindow})`,
+      )
+      .returning({ phone: phoneVerificationLimits.phone });
+    if (taken.length > 0) return { ok: true };
+    return { ok: false, retryAfterSeconds: Math.max(1, await waitFor(phone, true)) };
+  }
+
+  /**
+   * Counts a wrong code with a bounded update (never past the limit, never while locked); the fifth
+   * locks the phone for 10 minutes. A lockout that has run out starts the count again.
+   */
+  async function countWrongCode(phone: string): Promise<{ failures: number } | { locked: true }> {
+    await ensureLimits(phone);
+    const lockOver = sql`(${phoneVerificationLimits.lockedUntil} is not null and ${phoneVerificationLimits.lockedUntil} <= now())`;
+    const failures = sql`case when ${lockOver} then 1 else ${phoneVerificationLimits.failures} + 1 end`;
+    const [counted] = await db
+      .update(phoneVerificationLimits)
+      .set({
+        failures,
+        lockedUntil: sql`case when ${failures} >= ${wrongCodeLimit} then now() + make_interval(mins => ${lockoutMinutes}) else null end`,
+      })
+      .where(
+        sql`${phoneVerificationLimits.phone} = ${phone}
+          and (${phoneVerificationLimits.lockedUntil} is null or ${phoneVerificationLimits.lockedUntil} <= now())
+          and (${phoneVerificationLimits.lockedUntil} is not null or ${phoneVerificationLimits.failures} < ${wrongCodeLimit})`,
+      )
+      .returning({ failures: phoneVerificationLimits.failures });
+    return counted ? { failures: counted.failures } : { locked: true };
+  }
+
+  /**
+   * Texts a new code for `purpose` to a 10-digit phone, within the per-phone window. A code the
+   * gateway could not send is void at once. `textOf` writes the message around the code.
+   */
+  async function issue(phone: string, purpose: CodePurpose, textOf: (code: string) => string): Promise<IssueResult> {
+    const slot = await takeCodeSlot(phone);
+    if (!slot.ok) return { kind: 'limit', retryAfterSeconds: slot.retryAfterSeconds };
+    if ((await sms.lineType(phone)) === 'landline') return { kind: 'landline' };
+
+    const code = randomDigits(6);
+    const [row] = await db
+      .insert(phoneVerificationCodes)
+      .values({ phone, purpose, codeHash: codeHash(purpose, phone, code), expiresAt: sql`now() + make_interval(mins => ${codeTtlMinutes})` })
+      .returning({ id: phoneVerificationCodes.id });
+    const { sent } = await sms.send({ phone, text: textOf(code) });
+    if (!sent) {
+      // Nobody received it: it must never work.
+      await db.update(phoneVerificationCodes).set({ usedAt: sql`now()` }).where(eq(phoneVerificationCodes.id, row!.id));
+      return { kind: 'failed' };
+    }
+    return { kind: 'sent' };
+  }
+
+  /**
+   * Checks a code against the newest code of the phone for `purpose` and spends it when right. A
+   * locked phone has no code looked at, the right one included; no live code means nothing to guess
+   * against, so nothing is counted. The wrong code that reaches the limit voids the code.
+   */
+  async function check(phone: string, purpose: CodePurpose, code: string): Promise<CheckResult> {
+    const locked = await waitFor(phone, false);
+    if (locked > 0) return { kind: 'locked', retryAfterSeconds: locked };
+
+    const [newest] = await db
+      .select({
+        id: phoneVerificationCodes.id,
+        codeHash: phoneVerificationCodes.codeHash,
+        live: sql<boolean>`(${phoneVerificationCodes.usedAt} is null and ${phoneVerificationCodes.expiresAt} > now())`,
+      })
+      .from(phoneVerificationCodes)
+      .where(and(eq(phoneVerificationCodes.phone, phone), eq(phoneVerificationCodes.purpose, purpose)))
+      .orderBy(desc(phoneVerificationCodes.createdAt))
+      .limit(1);
+    if (!newest?.live) return { kind: 'wrong' };
+
+    if (!sameSecret(codeHash(purpose, phone, code), newest.codeHash)) {
+      const counted = await countWrongCode(phone);
+      await db
+        .update(phoneVerificationCodes)
+        .set({ attempts: sql`${phoneVerificationCodes.attempts} + 1` })
+        .where(eq(phoneVerificationCodes.id, newest.id));
+      if ('locked' in counted || counted.failures >= wrongCodeLimit) {
+        // The code is void: after the wait a new one is needed.
+        await db.update(phoneVerificationCodes).set({ usedAt: sql`now()` }).where(eq(phoneVerificationCodes.id, newest.id));
+        return { kind: 'locked', retryAfterSeconds: Math.max(1, await waitFor(phone, false)) };
+      }
+      return { kind: 'wrong', attemptsLeft: wrongCodeLimit - counted.failures };
+    }
+
+    // Spent once, and not while a parallel wrong guess has just locked the phone.
+    const spent = await db
+      .update(phoneVerificationCodes)
+      .set({ usedAt: sql`now()` })
+      .where(
+        sql`${phoneVerificationCodes.id} = ${newest.id} and ${phoneVerificationCodes.usedAt} is null
+          and ${phoneVerificationCodes.expiresAt} > now()
+          and not exists (select 1 from ${phoneVerificationLimits} where ${phoneVerificationLimits.phone} = ${phone}
+            and ${phoneVerificationLimits.lockedUntil} > now())`,
+      )
+      .returning({ id: phoneVerificationCodes.id });
+    if (spent.length === 0) return { kind: 'wrong' };
+    await db
+      .update(phoneVerificationLimits)
+      .set({ failures: 0, lockedUntil: null })
+      .where(eq(phoneVerificationLimits.phone, phone));
+    return { kind: 'right' };
+  }
+
+  return { issue, check, waitFor };
+}
+
+export type TextedCodes = ReturnType<typeof createTextedCodes>;
