@@ -3,7 +3,7 @@ import { readConfig } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { buildApp } from './app.ts';
 import { startCompanionHost } from './partners/companionHost.ts';
-import { demoCardholder, seedDemoData } from './seed.ts';
+import { demoCardholder, mfaCardholder, seedDemoData } from './seed.ts';
 
 const config = readConfig();
 const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
@@ -36,6 +36,7 @@ if (config.sandbox) {
     `    email       ${demoCardholder.email}`,
     `    password    ${demoCardholder.password}`,
     `    unlock code ${demoCardholder.unlockCode}`,
+    `  cardholder with a texted sign-in code: ${mfaCardholder.email} / ${mfaCardholder.password}, unlock code ${mfaCardholder.unlockCode}, code in /sandbox/outbox?phone=${mfaCardholder.phone}`,
   );
 }
 console.log(lines.join('\n'));

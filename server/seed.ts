@@ -1,6 +1,7 @@
 /**
  * Idempotent demo data: one lived-in cardholder with a funded account, a virtual card, a physical
- * card on its way, and four months of activity. Running it again changes nothing.
+ * card on its way, and four months of activity; and a second one whose sign-in needs a texted code.
+ * Running it again changes nothing.
  */
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { readConfig } from './config.ts';
@@ -28,6 +29,23 @@ export const demoCardholder = {
   address: { street1: '1420 N Blackstone Ave', street2: 'Apt 12', city: 'Fresno', state: 'CA', zip: '93703' },
   /** The EBT account id of the sandbox companion host's demo user. */
   ebtAccountId: 'EBT-4417-2209',
+} as const;
+
+/**
+ * The second sandbox cardholder: signing in needs a code texted to his phone (MFA_REQUIRED, 105); the
+ * code is in the sandbox outbox (GET /sandbox/outbox?phone=5592017788).
+ */
+export const mfaCardholder = {
+  email: 'jordan@providers.test',
+  password: 'Providers2026',
+  unlockCode: '1357',
+  firstName: 'Jordan',
+  lastName: 'Kim',
+  /** Valid by spec §5's rules; outside the ranges the test applicants use. */
+  ssn: '142-58-3906',
+  dob: '09/23/1991',
+  phone: '5592017788',
+  address: { street1: '2150 E Shields Ave', street2: '', city: 'Fresno', state: 'CA', zip: '93726' },
 } as const;
 
 type LedgerSeed = { days: number; cents: number; kind: string; description: string; location: string | null };
@@ -67,6 +85,11 @@ export function demoActivity(): LedgerSeed[] {
  * server finds her SSN taken.
  */
 export async function seedDemoData(db: Database, keys: SsnKeys = readConfig()): Promise<void> {
+  await seedLopez(db, keys);
+  await seedMfaCardholder(db, keys);
+}
+
+async function seedLopez(db: Database, keys: SsnKeys): Promise<void> {
   const existing = await db
     .select({ id: users.id })
     .from(users)
@@ -149,4 +172,59 @@ async function acceptDemoAgreements(db: Pick<Database, 'insert'>, userId: string
     .insert(agreementAcceptances)
     .values(agreementKinds.map((kind) => ({ userId, kind })))
     .onConflictDoNothing();
+}
+
+/** Jordan Kim: a newer cardholder with a virtual card and a few weeks of activity; sign-in needs a texted code. */
+async function seedMfaCardholder(db: Database, keys: SsnKeys): Promise<void> {
+  const existing = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(sql`lower(${users.email}) = lower(${mfaCardholder.email})`);
+  if (existing.length > 0) return;
+
+  const [passwordHash, unlockCodeHash] = await Promise.all([
+    hashSecret(mfaCardholder.password),
+    hashSecret(mfaCardholder.unlockCode),
+  ]);
+  const now = Date.now();
+  const userId = crypto.randomUUID();
+  await db.transaction(async (tx) => {
+    await tx.insert(users).values({
+      id: userId,
+      email: mfaCardholder.email,
+      firstName: mfaCardholder.firstName,
+      lastName: mfaCardholder.lastName,
+      dob: mfaCardholder.dob,
+      ssnEncrypted: encryptSsn(mfaCardholder.ssn, keys.ssnEncryptionKey, userId),
+      ssnHash: ssnHash(mfaCardholder.ssn, keys.ssnHashKey),
+      phone: mfaCardholder.phone,
+      ...mfaCardholder.address,
+      addressKey: addressKeyOf(mfaCardholder.address),
+      passwordHash,
+      unlockCodeHash,
+      mfaRequired: true,
+    });
+    await acceptDemoAgreements(tx, userId);
+    const [account] = await tx.insert(accounts).values({ userId, prn: '400087654321' }).returning({ id: accounts.id });
+    await tx
+      .insert(cards)
+      .values({ accountId: account!.id, type: 'VIRTUAL', status: 'ACTIVE', isActive: true, lastFour: '3318', expiry: '02/30' });
+    const activity: LedgerSeed[] = [
+      { days: 20, cents: 48000, kind: 'deposit', description: 'Direct deposit: Valley Transit', location: null },
+      { days: 18, cents: -2315, kind: 'purchase', description: 'Purchase: Save Mart', location: 'Fresno, CA' },
+      { days: 12, cents: -4120, kind: 'purchase', description: 'Purchase: Chevron', location: 'Fresno, CA' },
+      { days: 6, cents: 48000, kind: 'deposit', description: 'Direct deposit: Valley Transit', location: null },
+      { days: 3, cents: -1899, kind: 'purchase', description: 'Purchase: Walgreens', location: 'Clovis, CA' },
+    ];
+    await tx.insert(ledgerTransactions).values(
+      activity.map((entry, index) => ({
+        accountId: account!.id,
+        amountCents: entry.cents,
+        kind: entry.kind,
+        description: entry.description,
+        location: entry.location,
+        occurredAt: new Date(now - entry.days * 86_400_000 + index * 3_600_000),
+      })),
+    );
+  });
 }
