@@ -2,15 +2,16 @@
  * Shared set-up for card API tests: a real app (no web root, no logging) over a freshly migrated and
  * seeded database, plus small wrappers for the calls most tests make.
  */
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import type { HomeAnswer, RefreshTokensAnswer, SignInAnswer } from '../../contract/api.ts';
+import type { SignInWithCodeAnswer } from '../../contract/auth.ts';
 import type { RegisterAnswer, RegistrationPayload } from '../../contract/registration.ts';
 import { buildApp } from '../../server/app.ts';
 import { readConfig, type ServerConfig } from '../../server/config.ts';
 import { type Database, openDatabase } from '../../server/db/database.ts';
-import { users } from '../../server/db/schema.ts';
+import { attemptLimits, users } from '../../server/db/schema.ts';
 import { demoCardholder, seedDemoData } from '../../server/seed.ts';
 
 export { demoCardholder };
@@ -214,4 +215,38 @@ export async function verifiedApplicant(
 ): Promise<RegistrationPayload> {
   const applicant = newApplicant(overrides);
   return { ...applicant, mfaToken: await verifiedMfaToken(app, applicant.phone) };
+}
+
+// Sign-in limits, texted sign-in codes, SSN checks ----------------------------------------------------
+
+export { mfaCardholder } from '../../server/seed.ts';
+
+/** POST /sign-in with any body. */
+export async function signInWith(app: FastifyInstance, payload: object): Promise<{ status: number; body: SignInWithCodeAnswer }> {
+  const response = await app.inject({ method: 'POST', url: '/api/v1/sign-in', payload });
+  return { status: response.statusCode, body: response.json<SignInWithCodeAnswer>() };
+}
+
+/** POST to a card API path with a JSON body and, optionally, a bearer token. */
+export async function post<T = Record<string, unknown>>(
+  app: FastifyInstance,
+  url: string,
+  payload: object,
+  token?: string,
+): Promise<{ status: number; body: T; headers: Record<string, unknown> }> {
+  const response = await app.inject({ method: 'POST', url: `/api/v1${url}`, payload, headers: token ? bearer(token) : {} });
+  return { status: response.statusCode, body: response.json<T>(), headers: response.headers };
+}
+
+/** Clears every sign-in and SSN counter (tests that share an app start from nothing). */
+export async function clearAttemptLimits(db: Database): Promise<void> {
+  await db.delete(attemptLimits);
+}
+
+/** Moves every running lockout of a scope into the past, as if its wait had passed. */
+export async function endLockouts(db: Database, scope: 'sign-in' | 'ssn'): Promise<void> {
+  await db
+    .update(attemptLimits)
+    .set({ lockedUntil: sql`now() - interval '1 second'` })
+    .where(and(eq(attemptLimits.scope, scope), isNotNull(attemptLimits.lockedUntil)));
 }

@@ -7,7 +7,7 @@ import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { StatusCode } from '../../contract/statusCodes.ts';
 import { refreshTokens, users } from '../../server/db/schema.ts';
-import { demoUser, homeStatus, signIn, startTestApp, type TestApp, unlock, unlockFailures } from './helpers.ts';
+import { demoCredentials, demoUser, homeStatus, signIn, startTestApp, type TestApp, unlock, unlockFailures } from './helpers.ts';
 
 const wrongCode = '1111';
 
@@ -152,22 +152,53 @@ describe('wrong unlock codes', () => {
     expect(answer.body).toEqual({ statusCode: StatusCode.INVALID_REFRESH_CREDENTIALS, attemptsLeft: 1 });
   });
 
-  it('resets the count after a successful sign-in', async () => {
+  it('keeps the count after a successful sign-in (a password does not undo wrong unlock codes)', async () => {
     await unlock(t.app, session.refresh, wrongCode);
     await unlock(t.app, session.refresh, wrongCode);
 
     const fresh = await signIn(t.app);
     const answer = await unlock(t.app, fresh.refresh, wrongCode);
-    expect(answer.body).toEqual({ statusCode: StatusCode.INVALID_REFRESH_CREDENTIALS, attemptsLeft: 4 });
+    expect(answer.body).toEqual({ statusCode: StatusCode.INVALID_REFRESH_CREDENTIALS, attemptsLeft: 2 });
   });
 
-  it('lets the cardholder back in with a new sign-in after a lockout', async () => {
+  it('ends every session of the cardholder at the lockout, other devices included', async () => {
+    const otherDevice = await signIn(t.app);
     for (let attempt = 0; attempt < 5; attempt += 1) await unlock(t.app, session.refresh, wrongCode);
 
+    expect((await homeStatus(t.app, otherDevice.access)).body).toEqual({ statusCode: StatusCode.SIGN_IN_REQUIRED });
+    expect((await unlock(t.app, otherDevice.refresh)).body).toEqual({ statusCode: StatusCode.SIGN_IN_REQUIRED });
+  });
+
+  it('after a lockout, a new sign-in says mustResetUnlockCode and its refresh token cannot unlock until the code is reset', async () => {
+    for (let attempt = 0; attempt < 5; attempt += 1) await unlock(t.app, session.refresh, wrongCode);
+
+    const response = await t.app.inject({ method: 'POST', url: '/api/v1/sign-in', payload: demoCredentials });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ statusCode: StatusCode.SUCCESS, mustResetUnlockCode: true });
+    const answer = await unlock(t.app, response.json().refresh);
+    expect(answer.status).toBe(401);
+    expect(answer.body).toEqual({ statusCode: StatusCode.SIGN_IN_REQUIRED });
+    expect(await unlockFailures(t.db, (await demoUser(t.db)).id)).toBe(5);
+  });
+
+  it('refuses /set-unlock-code with an access token during a lockout (only the SSN reset ends it)', async () => {
+    for (let attempt = 0; attempt < 5; attempt += 1) await unlock(t.app, session.refresh, wrongCode);
     const fresh = await signIn(t.app);
-    const answer = await unlock(t.app, fresh.refresh);
-    expect(answer.status).toBe(200);
-    expect(answer.body.statusCode).toBe(StatusCode.SUCCESS);
+
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/set-unlock-code',
+      headers: { authorization: `Bearer ${fresh.access}` },
+      payload: { unlockCode: '8642' },
+    });
+    expect(response.statusCode).toBe(403);
+    expect(response.json()).toEqual({ statusCode: StatusCode.NOT_ALLOWED });
+    expect(await unlockFailures(t.db, (await demoUser(t.db)).id)).toBe(5);
+  });
+
+  it('answers mustResetUnlockCode false on an ordinary sign-in', async () => {
+    const response = await t.app.inject({ method: 'POST', url: '/api/v1/sign-in', payload: demoCredentials });
+    expect(response.json()).toMatchObject({ statusCode: StatusCode.SUCCESS, mustResetUnlockCode: false });
   });
 
   it('resets the count after a successful unlock', async () => {
