@@ -25,7 +25,7 @@ beforeEach(async () => {
   await clearAttemptLimits(t.db);
 });
 
-async function failTimes(times: number, credentials = wrong) {
+async function failTimes(times: number, credentials: { email: string; password: string } = wrong) {
   const answers = [];
   for (let i = 0; i < times; i += 1) answers.push(await signInWith(t.app, credentials));
   return answers;

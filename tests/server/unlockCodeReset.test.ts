@@ -128,7 +128,7 @@ describe('POST /reset-unlock-code', () => {
 
   it('refuses an ssnToken of another user, an expired one, and a made-up one', async () => {
     const { ssnToken } = (await verifySsn(demoCardholder.ssn)).body;
-    const jordan = await post<{ refresh: string }>(t.app, '/sign-in', { email: mfaCardholder.email, password: mfaCardholder.password });
+    const jordan = await post<{ statusCode: number }>(t.app, '/sign-in', { email: mfaCardholder.email, password: mfaCardholder.password });
     expect(jordan.body.statusCode).toBe(StatusCode.MFA_REQUIRED); // no session without the code: use the row instead
     const [other] = await t.db.select().from(users).where(eq(users.email, mfaCardholder.email));
     await t.db.update(ssnTokens).set({ userId: other!.id });
