@@ -9,14 +9,19 @@ import { decodeJwt } from 'jose';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { StatusCode } from '../../contract/statusCodes.ts';
-import { accounts, cards, refreshTokens, users } from '../../server/db/schema.ts';
+import { accounts, attemptLimits, cards, refreshTokens, ssnTokens, users } from '../../server/db/schema.ts';
 import { ssnHash } from '../../server/ssn.ts';
 import { startTestPostgres, type TestPostgres } from '../support/postgres.ts';
 import {
+  clearAttemptLimits,
+  demoCardholder,
+  demoCredentials,
   demoUser,
   getHome,
+  post,
   register,
   signIn,
+  signInWith,
   startTestApp,
   type TestApp,
   unlock,
@@ -134,5 +139,58 @@ describe.runIf(process.env.PG_TESTS !== '0')('on real PostgreSQL', { timeout: 60
     const home = await getHome(t.app, access);
     expect(home.statusCode).toBe(200);
     expect(home.json().statusCode).toBe(StatusCode.SUCCESS);
+  });
+});
+
+describe.runIf(process.env.PG_TESTS !== '0')('auth limits on real PostgreSQL', { timeout: 60_000 }, () => {
+  let postgres: TestPostgres | undefined;
+  let t: TestApp;
+
+  beforeAll(async () => {
+    postgres = await startTestPostgres();
+    t = await startTestApp({ databaseUrl: postgres.url });
+  }, 120_000);
+  afterAll(async () => {
+    await t?.close();
+    await postgres?.stop();
+  }, 60_000);
+
+  it('never counts more than five wrong sign-ins, even when 20 arrive at once', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => signInWith(t.app, { email: demoCredentials.email, password: 'wrong-password' })),
+    );
+
+    for (const answer of answers) {
+      expect(answer.status).toBe(401);
+      expect(answer.body.statusCode).toBe(StatusCode.INVALID_CREDENTIALS);
+    }
+    const [row] = await t.db.select().from(attemptLimits).where(eq(attemptLimits.scope, 'sign-in'));
+    expect(row!.failures).toBe(5);
+    expect(row!.lockedUntil).not.toBeNull();
+    // The right password waits too.
+    expect((await signInWith(t.app, demoCredentials)).body.retryAfterSeconds).toBeGreaterThan(0);
+    await clearAttemptLimits(t.db);
+  });
+
+  it('resets the unlock code exactly once when 10 resets with the same ssnToken arrive at once', async () => {
+    // Ten sessions of the cardholder, so only the ssnToken is shared.
+    const sessions = [];
+    for (let i = 0; i < 10; i += 1) sessions.push(await signIn(t.app));
+    const verified = await post<{ ssnToken: string }>(t.app, '/verify/ssn/logged-in-refresh-token', { ssn: demoCardholder.ssn }, sessions[0]!.refresh);
+    expect(verified.status).toBe(200);
+
+    const answers = await Promise.all(
+      sessions.map((session, i) =>
+        post(t.app, '/reset-unlock-code', { ssnToken: verified.body.ssnToken, unlockCode: `86${String(10 + i)}` }, session.refresh),
+      ),
+    );
+
+    expect(answers.filter((answer) => answer.status === 200)).toHaveLength(1);
+    for (const answer of answers.filter((each) => each.status !== 200)) {
+      expect(answer.status).toBe(400);
+      expect(answer.body).toEqual({ statusCode: StatusCode.FAILED_VALIDATION, fieldErrors: { ssnToken: 'ssnToken.unverified' } });
+    }
+    const [token] = await t.db.select().from(ssnTokens);
+    expect(token!.usedAt).not.toBeNull();
   });
 });
