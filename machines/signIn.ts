@@ -1,54 +1,155 @@
 /**
- * Sign in with email and password (spec §2 /signin, §7 POST /sign-in, §8 sign-in codes).
- * MFA (statusCode 105) arrives with the auth issue; until then it is shown as unexpected.
+ * Sign in with email and password, and a texted code when the server asks for one (spec §2 /signin,
+ * §3 auth state, §4 auth, §7 POST /sign-in, §8 sign-in and MFA codes; contract/auth.ts).
+ *
+ * editing → submitting → signedIn, or → mfa when the server answers MFA_REQUIRED (105) with the
+ * masked phone: the code is sent with the same call (`verifyingCode`), a new one is asked for without
+ * it (`resendingCode`). Too many codes (201) waits for the server's deadline (`retryAt`), as does a
+ * wrong password while sign-in is paused (100 with `retryAfterSeconds`). After a lockout the answer
+ * says `mustResetUnlockCode`: the session is stored, then the app goes to /reset-unlock-code.
+ * The password stays in this chart's context only while it is needed to send the code; the chart is
+ * never persisted.
  */
 import { assign, fromPromise, setup } from 'xstate';
-import type { Credentials, SignInAnswer } from '../contract/api.ts';
+import type { Credentials } from '../contract/api.ts';
+import type { SignInRequest, SignInWithCodeAnswer } from '../contract/auth.ts';
 import { StatusCode } from '../contract/statusCodes.ts';
 import { fieldErrors, signInChecks, type ValidationMessage } from '../contract/rules.ts';
 
+export const mfaCodeLength = 6;
+/** The wait when the server does not say (spec §9: 10 minutes). */
+export const defaultWaitSeconds = 600;
+
 export type SignInContext = {
   email: string;
+  password: string;
   fieldErrors: Partial<Record<keyof Credentials, ValidationMessage>>;
+  /** The masked phone the code went to (105, 202-204). */
+  phone: string | null;
+  /** Why no code could be texted: 202 invalid phone, 203 not sent, 204 landline. */
+  textProblem: number | null;
+  attemptsLeft: number | null;
+  /** When the server allows another try (ms since the epoch, from retryAfterSeconds). */
+  retryAt: number | null;
 };
 
-export type SignInEvent = { type: 'user.submit'; email: string; password: string };
+export type SignInEvent =
+  | { type: 'user.submit'; email: string; password: string }
+  | { type: 'user.submitCode'; code: string }
+  | { type: 'user.resendCode' }
+  | { type: 'user.backToSignIn' };
+
+const cannotTextCodes: readonly number[] = [StatusCode.INVALID_PHONE_NUMBER, StatusCode.MFA_ERROR, StatusCode.INVALID_PHONE_LANDLINE];
+
+type Answer = SignInWithCodeAnswer | undefined;
+
+const output = ({ event }: { event: { output: Answer } }) => event.output;
+
+/** The answers every /sign-in call may get, in order; `fallback` is where anything else goes. */
+const answered = <Fallback extends string>(fallback: Fallback) =>
+  [
+  {
+    guard: { type: 'mustResetUnlockCode', params: output },
+    target: '#signIn.signedIn',
+    actions: [{ type: 'storeSession', params: output }, 'forgetPassword', 'goToResetUnlockCode'],
+  },
+  {
+    guard: { type: 'isSignedIn', params: output },
+    target: '#signIn.signedIn',
+    actions: [{ type: 'storeSession', params: output }, 'forgetPassword', 'continueToApp'],
+  },
+  {
+    guard: { type: 'isCodeTexted', params: output },
+    target: '#signIn.mfa.enteringCode',
+    actions: { type: 'storeCodeSent', params: output },
+  },
+  {
+    guard: { type: 'isWrongCode', params: output },
+    target: '#signIn.mfa.enteringCode.wrongCode',
+    actions: { type: 'countAttempts', params: output },
+  },
+  {
+    guard: { type: 'isTooManyCodes', params: output },
+    target: '#signIn.mfa.waiting',
+    actions: { type: 'storeRetryAt', params: output },
+  },
+  {
+    guard: { type: 'isCannotText', params: output },
+    target: '#signIn.mfa.cannotText',
+    actions: { type: 'storeTextProblem', params: output },
+  },
+  {
+    guard: { type: 'isRejectedWithWait', params: output },
+    target: '#signIn.paused',
+    actions: ['forgetPassword', { type: 'storeRetryAt', params: output }],
+  },
+  {
+    guard: { type: 'isRejected', params: output },
+    target: '#signIn.editing.rejected',
+    actions: 'forgetPassword',
+  },
+  { target: fallback },
+  ] as const;
 
 export const signInMachine = setup({
   types: {
     context: {} as SignInContext,
     events: {} as SignInEvent,
   },
+  delays: {
+    /** The server's deadline (retryAfterSeconds), checked again when it passes. */
+    untilRetry: ({ context }) => Math.max(0, (context.retryAt ?? 0) - Date.now()),
+  },
   guards: {
-    isFormValid: ({ event }) => Object.keys(fieldErrors(signInChecks, formOf(event))).length === 0,
-    isSignedIn: (_, answer: SignInAnswer) =>
-      answer.statusCode === StatusCode.SUCCESS && Boolean(answer.access && answer.refresh),
-    isRejected: (_, answer: SignInAnswer) => answer.statusCode === StatusCode.INVALID_CREDENTIALS,
+    isFormValid: ({ event }) => event.type === 'user.submit' && Object.keys(fieldErrors(signInChecks, formOf(event))).length === 0,
+    isCodeWellFormed: ({ event }) => event.type === 'user.submitCode' && new RegExp(`^\\d{${mfaCodeLength}}$`).test(event.code),
+    isSignedIn: (_, answer: Answer) => answer?.statusCode === StatusCode.SUCCESS && Boolean(answer.access && answer.refresh),
+    mustResetUnlockCode: (_, answer: Answer) =>
+      answer?.statusCode === StatusCode.SUCCESS && Boolean(answer.access && answer.refresh) && answer.mustResetUnlockCode === true,
+    isCodeTexted: (_, answer: Answer) => answer?.statusCode === StatusCode.MFA_REQUIRED,
+    isWrongCode: (_, answer: Answer) => answer?.statusCode === StatusCode.INVALID_MFA_CODE,
+    isTooManyCodes: (_, answer: Answer) => answer?.statusCode === StatusCode.INVALID_MFA_LIMIT,
+    isCannotText: (_, answer: Answer) => answer !== undefined && cannotTextCodes.includes(answer.statusCode),
+    isRejectedWithWait: (_, answer: Answer) =>
+      answer?.statusCode === StatusCode.INVALID_CREDENTIALS && (answer.retryAfterSeconds ?? 0) > 0,
+    isRejected: (_, answer: Answer) => answer?.statusCode === StatusCode.INVALID_CREDENTIALS,
   },
   actions: {
-    rememberEmail: assign({ email: ({ event }) => event.email.trim(), fieldErrors: {} }),
-    showFieldErrors: assign({
-      email: ({ event }) => event.email,
-      fieldErrors: ({ event }) => fieldErrors(signInChecks, formOf(event)),
-    }),
+    rememberCredentials: assign(({ event }) =>
+      event.type === 'user.submit' ? { email: event.email.trim(), password: event.password, fieldErrors: {} } : {},
+    ),
+    showFieldErrors: assign(({ event }) =>
+      event.type === 'user.submit' ? { email: event.email, password: '', fieldErrors: fieldErrors(signInChecks, formOf(event)) } : {},
+    ),
+    forgetPassword: assign({ password: '' }),
+    storeCodeSent: assign((_, answer: Answer) => ({ phone: answer?.phone ?? null, attemptsLeft: null, textProblem: null })),
+    countAttempts: assign((_, answer: Answer) => ({ attemptsLeft: answer?.attemptsLeft ?? null })),
+    storeTextProblem: assign((_, answer: Answer) => ({ phone: answer?.phone ?? null, textProblem: answer?.statusCode ?? null })),
+    storeRetryAt: assign((_, answer: Answer) => ({
+      retryAt: Date.now() + Math.max(0, answer?.retryAfterSeconds ?? defaultWaitSeconds) * 1000,
+    })),
+    clearRetryAt: assign({ retryAt: null }),
+    leaveMfa: assign({ password: '', phone: null, attemptsLeft: null, textProblem: null, retryAt: null }),
     /** Supplied by the app: store the tokens in the session. */
-    storeSession: (_, _answer: SignInAnswer) => {},
+    storeSession: (_, _answer: Answer) => {},
     /** Supplied by the app: continue to the remembered route or home. */
     continueToApp: () => {},
+    /** Supplied by the app: after an unlock lockout, the unlock code must be reset first. */
+    goToResetUnlockCode: () => {},
   },
   actors: {
-    signIn: fromPromise<SignInAnswer, Credentials>(async () => ({ statusCode: StatusCode.UNEXPECTED_ERROR })),
+    signIn: fromPromise<SignInWithCodeAnswer, SignInRequest>(async () => ({ statusCode: StatusCode.UNEXPECTED_ERROR })),
   },
 }).createMachine({
   id: 'signIn',
-  context: { email: '', fieldErrors: {} },
+  context: { email: '', password: '', fieldErrors: {}, phone: null, textProblem: null, attemptsLeft: null, retryAt: null },
   initial: 'editing',
   states: {
     editing: {
       initial: 'idle',
       on: {
         'user.submit': [
-          { guard: 'isFormValid', target: 'submitting', actions: 'rememberEmail' },
+          { guard: 'isFormValid', target: 'submitting', actions: 'rememberCredentials' },
           { target: '.invalid', actions: 'showFieldErrors' },
         ],
       },
@@ -61,21 +162,69 @@ export const signInMachine = setup({
         failed: {},
       },
     },
+    /** Wrong email or password, and sign-in paused by the server until `retryAt`. */
+    paused: {
+      after: { untilRetry: { target: 'editing.rejected', actions: 'clearRetryAt' } },
+    },
     submitting: {
       invoke: {
         id: 'signIn',
         src: 'signIn',
-        input: ({ event }) => (event.type === 'user.submit' ? formOf(event) : { email: '', password: '' }),
-        onDone: [
-          {
-            guard: { type: 'isSignedIn', params: ({ event }) => event.output },
-            target: 'signedIn',
-            actions: [{ type: 'storeSession', params: ({ event }) => event.output }, 'continueToApp'],
+        input: ({ context }) => ({ email: context.email, password: context.password }),
+        onDone: answered('#signIn.editing.failed'),
+        onError: { target: 'editing.failed', actions: 'forgetPassword' },
+      },
+    },
+    /** A texted code (105): the same call again with `code`. */
+    mfa: {
+      on: { 'user.backToSignIn': { target: 'editing', actions: 'leaveMfa' } },
+      initial: 'enteringCode',
+      states: {
+        enteringCode: {
+          initial: 'idle',
+          on: {
+            'user.submitCode': [{ guard: 'isCodeWellFormed', target: 'verifyingCode' }, { target: '.invalid' }],
+            'user.resendCode': { target: 'resendingCode' },
           },
-          { guard: { type: 'isRejected', params: ({ event }) => event.output }, target: 'editing.rejected' },
-          { target: 'editing.failed' },
-        ],
-        onError: { target: 'editing.failed' },
+          states: {
+            idle: {},
+            invalid: {},
+            /** 200 INVALID_MFA_CODE, with the tries left. */
+            wrongCode: {},
+            failed: {},
+          },
+        },
+        verifyingCode: {
+          invoke: {
+            id: 'verifyCode',
+            src: 'signIn',
+            input: ({ context, event }) => ({
+              email: context.email,
+              password: context.password,
+              code: event.type === 'user.submitCode' ? event.code : '',
+            }),
+            onDone: answered('#signIn.mfa.enteringCode.failed'),
+            onError: { target: 'enteringCode.failed' },
+          },
+        },
+        /** "Send a new code": POST /sign-in without a code. */
+        resendingCode: {
+          invoke: {
+            id: 'resendCode',
+            src: 'signIn',
+            input: ({ context }) => ({ email: context.email, password: context.password }),
+            onDone: answered('#signIn.mfa.enteringCode.failed'),
+            onError: { target: 'enteringCode.failed' },
+          },
+        },
+        /** 202, 203 or 204: no code could be texted to the phone on file. */
+        cannotText: {
+          on: { 'user.resendCode': { target: 'resendingCode' } },
+        },
+        /** 201: too many codes; the server's wait (10 minutes), then a new code may be asked for. */
+        waiting: {
+          after: { untilRetry: { target: 'enteringCode', actions: 'clearRetryAt' } },
+        },
       },
     },
     signedIn: { type: 'final' },
@@ -83,6 +232,6 @@ export const signInMachine = setup({
 });
 
 /** Submit normalisation: the email is trimmed, the password sent as typed. */
-function formOf(event: SignInEvent): Credentials {
+function formOf(event: { email: string; password: string }): Credentials {
   return { email: event.email.trim(), password: event.password };
 }

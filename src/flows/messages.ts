@@ -33,6 +33,11 @@ export const validationMessages: Record<ValidationMessage, MessageDescriptor> = 
   [ValidationMessage.tooLong]: msg`This is too long.`,
 };
 
+/** Whole minutes (at least 1) until a server deadline, as shown when a wait starts; the chart re-checks the deadline itself. */
+export function minutesUntil(deadline: number | null, now = Date.now()): number {
+  return deadline === null ? 1 : Math.max(1, Math.ceil((deadline - now) / 60_000));
+}
+
 export const unexpectedErrorMessage = msg`There was an unexpected error. Please try again.`;
 
 /** /verify-address answers 300-307, verbatim from spec §8. */

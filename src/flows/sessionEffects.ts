@@ -1,7 +1,7 @@
-/** Effects shared by the flows that open a session (sign-in, unlock): store tokens, continue. */
+/** Effects shared by the flows that open a session (sign-in, unlock, reset unlock code): store tokens, continue. */
 import type { AnyRouter } from '@tanstack/react-router';
 import type { SessionTokens } from '../../machines/session.ts';
-import { afterAuthRoute } from '../app/guards.ts';
+import { afterAuthRoute, safeRedirect } from '../app/guards.ts';
 import type { SessionActor } from '../app/context.ts';
 
 type TokenAnswer = { access?: string; refresh?: string; isInternal?: boolean };
@@ -15,4 +15,13 @@ export function storeSession(session: SessionActor, answer: TokenAnswer): void {
 /** Replaces the auth screen with the remembered route, or home. */
 export function continueToApp(router: AnyRouter, remembered: string | undefined): void {
   void router.navigate({ href: afterAuthRoute(remembered), replace: true });
+}
+
+/**
+ * After an unlock lockout the sign-in answer says mustResetUnlockCode: the unlock code is reset first,
+ * and the remembered route is kept for afterwards.
+ */
+export function goToResetUnlockCode(router: AnyRouter, remembered: string | undefined): void {
+  const redirect = safeRedirect(remembered);
+  void router.navigate({ to: '/reset-unlock-code/{-$step}', params: { step: undefined }, search: redirect ? { redirect } : {}, replace: true });
 }

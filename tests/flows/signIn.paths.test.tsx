@@ -1,38 +1,90 @@
-/** Generated path tests over the sign-in chart, replayed against the real app and router. */
+/** Generated path tests over the sign-in chart (with the texted code), replayed against the real app and router. */
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { signInMachine } from '../../machines/signIn.ts';
-import { coverageOf, describePath, generatePaths, minimalCover, replayPath } from '../support/chartCoverage.ts';
+import { coverageOf, describePath, minimalCover, replayPath } from '../support/chartCoverage.ts';
+import { generateListedPaths } from '../support/listedPaths.ts';
 import { renderApp } from '../support/renderApp.tsx';
 
+const signInPath = '/api/v1/sign-in';
+/** Seconds the fake server asks to wait (short, so a path can see the wait end). */
+const waitSeconds = 2;
+const phone = '(XXX) XXX-0143';
 const validForm = { type: 'user.submit', email: ' demo@providers.test ', password: 'Providers2026' } as const;
 const emptyForm = { type: 'user.submit', email: '', password: '' } as const;
-const signedIn = { statusCode: 0, access: 'access-2', refresh: 'refresh-2', isInternal: false };
+const signedIn = { statusCode: 0, access: 'access-2', refresh: 'refresh-2', isInternal: false, mustResetUnlockCode: false };
+const mustReset = { ...signedIn, mustResetUnlockCode: true };
 
-const events = [
-  validForm,
-  emptyForm,
-  { type: 'xstate.done.actor.signIn', output: signedIn },
-  { type: 'xstate.done.actor.signIn', output: { statusCode: 100 } },
-  { type: 'xstate.done.actor.signIn', output: { statusCode: 105 } },
-  { type: 'xstate.error.actor.signIn', error: new Error('no statusCode') },
+const done = (id: string, output: Record<string, unknown>) => ({ type: `xstate.done.actor.${id}`, output });
+const failed = (id: string) => ({ type: `xstate.error.actor.${id}`, error: new Error('no statusCode') });
+/** Every answer /sign-in may give (contract/auth.ts). */
+const answers = [
+  signedIn,
+  mustReset,
+  { statusCode: 100 },
+  { statusCode: 100, retryAfterSeconds: waitSeconds },
+  { statusCode: 105, phone },
+  { statusCode: 200, attemptsLeft: 2 },
+  { statusCode: 201, retryAfterSeconds: waitSeconds },
+  { statusCode: 204, phone },
+  { statusCode: 5 },
 ];
+const callEvents = ['signIn', 'verifyCode', 'resendCode'].flatMap((id) => [...answers.map((output) => done(id, output)), failed(id)]);
+const codeTexted = done('signIn', { statusCode: 105, phone });
+const rightCode = { type: 'user.submitCode', code: '123456' };
+const shortCode = { type: 'user.submitCode', code: '12' };
 
-const run = generatePaths(signInMachine, events);
+/**
+ * Three runs, each with the events of one part of the chart (listed events only, or the paths
+ * multiply without covering more): the credentials, the code sent with /sign-in, a new code and the waits.
+ */
+const runs = [
+  generateListedPaths(signInMachine, [
+    validForm,
+    emptyForm,
+    ...callEvents.filter((event) => event.type.endsWith('.signIn')),
+    { type: 'xstate.after.untilRetry.signIn.paused' },
+  ]),
+  generateListedPaths(signInMachine, [
+    validForm,
+    codeTexted,
+    rightCode,
+    shortCode,
+    ...callEvents.filter((event) => event.type.endsWith('.verifyCode')),
+  ]),
+  generateListedPaths(signInMachine, [
+    validForm,
+    codeTexted,
+    { type: 'user.resendCode' },
+    { type: 'user.backToSignIn' },
+    { type: 'xstate.after.untilRetry.signIn.mfa.waiting' },
+    ...callEvents.filter((event) => event.type.endsWith('.resendCode')),
+  ]),
+];
 type Ctx = Awaited<ReturnType<typeof renderApp>>;
 
-const alert = () => screen.queryByRole('alert');
+const alertText = () => screen.queryAllByRole('alert').map((element) => element.textContent).join(' ');
+const httpStatusOf = (answer: { statusCode: number }) => (answer.statusCode === 0 ? 200 : answer.statusCode === 201 ? 429 : 401);
+
+async function answer({ cardApi }: Ctx, event: { output?: unknown; type: string }) {
+  await waitFor(() => expect(cardApi.isWaiting(signInPath)).toBe(true));
+  if (event.type.startsWith('xstate.error')) return cardApi.fail(signInPath);
+  const output = event.output as { statusCode: number };
+  cardApi.answer(signInPath, output, httpStatusOf(output));
+}
+
+const lastBody = ({ cardApi }: Ctx) => JSON.parse(String(cardApi.requests.at(-1)?.init?.body));
 
 describe('sign-in chart', () => {
   it('generated paths reach every state and transition', () => {
-    expect(coverageOf(signInMachine, [run])).toEqual({ missingStates: [], missingTransitions: [] });
+    expect(coverageOf(signInMachine, runs)).toEqual({ missingStates: [], missingTransitions: [] });
   });
 
-  it.each(minimalCover(signInMachine, run).map((path) => [describePath(path), path] as const))(
+  it.each(runs.flatMap((run) => minimalCover(signInMachine, run)).map((path) => [describePath(path), path] as const))(
     'path %s',
     async (_name, path) => {
       await replayPath<Ctx>(path, {
-        start: () => renderApp('/signin'),
+        start: () => renderApp('/signin?redirect=%2Fstatements'),
         events: {
           'user.submit': async ({ user }, event) => {
             const form = event as typeof validForm;
@@ -43,22 +95,31 @@ describe('sign-in chart', () => {
             if (form.password) await user.type(screen.getByLabelText('Password'), form.password);
             await user.click(screen.getByRole('button', { name: 'Sign in' }));
           },
-          'xstate.done.actor.signIn': async ({ cardApi }, event) => {
-            const answer = event.output as { statusCode: number };
-            await waitFor(() => expect(cardApi.isWaiting('/api/v1/sign-in')).toBe(true));
-            cardApi.answer('/api/v1/sign-in', answer, answer.statusCode === 0 ? 200 : 401);
+          'user.submitCode': async ({ user }, event) => {
+            const boxes = await screen.findAllByLabelText(/^Digit \d of 6$/);
+            for (const box of boxes) await user.clear(box);
+            await user.type(boxes[0]!, String(event.code));
+            await user.click(screen.getByRole('button', { name: 'Verify' }));
           },
-          'xstate.error.actor.signIn': async ({ cardApi }) => {
-            await waitFor(() => expect(cardApi.isWaiting('/api/v1/sign-in')).toBe(true));
-            cardApi.fail('/api/v1/sign-in');
+          'user.resendCode': async ({ user }) => user.click(await screen.findByRole('button', { name: 'Send a new code' })),
+          'user.backToSignIn': async ({ user }) => user.click(await screen.findByRole('button', { name: 'Back to sign in' })),
+          // The server's deadline passed: the chart re-checks it and the screen is usable again.
+          'xstate.after.untilRetry.signIn.paused': async () => {
+            await waitFor(() => expect((screen.getByRole('button', { name: 'Sign in' }) as HTMLButtonElement).disabled).toBe(false), {
+              timeout: (waitSeconds + 3) * 1000,
+            });
           },
+          'xstate.after.untilRetry.signIn.mfa.waiting': async () => {
+            await waitFor(() => expect(screen.queryByText('Too many codes')).toBeNull(), { timeout: (waitSeconds + 3) * 1000 });
+          },
+          ...Object.fromEntries(callEvents.map((event) => [event.type, answer])),
         },
         states: [
           {
             when: (s) => s.matches({ editing: 'idle' }),
             then: async () => {
               expect(await screen.findByRole('heading', { name: 'Sign in' })).toBeTruthy();
-              expect(alert()).toBeNull();
+              expect(screen.queryByRole('alert')).toBeNull();
             },
           },
           {
@@ -70,42 +131,105 @@ describe('sign-in chart', () => {
           },
           {
             when: (s) => s.matches('submitting'),
-            then: async ({ cardApi }) => {
+            then: async (ctx) => {
               const button = await screen.findByRole('button', { name: 'Signing in…' });
               expect((button as HTMLButtonElement).disabled).toBe(true);
-              await waitFor(() => expect(cardApi.isWaiting('/api/v1/sign-in')).toBe(true));
-              const body = JSON.parse(String(cardApi.requests.at(-1)?.init?.body));
-              expect(body).toEqual({ email: 'demo@providers.test', password: 'Providers2026' });
+              await waitFor(() => expect(ctx.cardApi.isWaiting(signInPath)).toBe(true));
+              expect(lastBody(ctx)).toEqual({ email: 'demo@providers.test', password: 'Providers2026' });
             },
           },
           {
             when: (s) => s.matches({ editing: 'rejected' }),
             then: async () => {
               await waitFor(() =>
-                expect(alert()?.textContent).toBe(
-                  'Sorry, the email address or password you entered is incorrect. Please try again.',
-                ),
+                expect(alertText()).toBe('Sorry, the email address or password you entered is incorrect. Please try again.'),
               );
               expect((screen.getByLabelText('Email') as HTMLInputElement).value).toBe('demo@providers.test');
             },
           },
           {
-            when: (s) => s.matches({ editing: 'failed' }),
+            when: (s) => s.matches('paused'),
             then: async () => {
               await waitFor(() =>
-                expect(screen.getAllByText('There was an unexpected error. Please try again.').length).toBeGreaterThan(0),
+                expect(alertText()).toBe(
+                  'Sorry, the email address or password you entered is incorrect. Please try again.' +
+                    'For your security, please wait 1 minute before trying again.',
+                ),
               );
+              expect((screen.getByRole('button', { name: 'Sign in' }) as HTMLButtonElement).disabled).toBe(true);
+            },
+          },
+          {
+            when: (s) => s.matches({ editing: 'failed' }),
+            then: async () => {
+              await waitFor(() => expect(screen.getAllByText('There was an unexpected error. Please try again.').length).toBeGreaterThan(0));
+            },
+          },
+          {
+            when: (s) => s.matches({ mfa: 'enteringCode' }),
+            then: async (_ctx, s) => {
+              expect(await screen.findByRole('heading', { name: 'Enter your code' })).toBeTruthy();
+              expect(screen.getByRole('group', { name: 'Texted code' })).toBeTruthy();
+              expect(screen.getAllByLabelText(/^Digit \d of 6$/)).toHaveLength(6);
+              const expected = s.matches({ mfa: { enteringCode: 'invalid' } })
+                ? 'Please enter the 6-digit code we texted you.'
+                : s.matches({ mfa: { enteringCode: 'wrongCode' } })
+                  ? "This isn't the right code. You can try 2 more times."
+                  : s.matches({ mfa: { enteringCode: 'failed' } })
+                    ? 'There was an unexpected error. Please try again.'
+                    : '';
+              await waitFor(() => expect(alertText()).toBe(expected));
+              if (s.context.phone) expect(screen.getByText(`We texted a 6-digit code to ${phone}.`)).toBeTruthy();
+            },
+          },
+          {
+            when: (s) => s.matches({ mfa: 'verifyingCode' }),
+            then: async (ctx) => {
+              expect(((await screen.findByRole('button', { name: 'Verifying…' })) as HTMLButtonElement).disabled).toBe(true);
+              await waitFor(() => expect(ctx.cardApi.isWaiting(signInPath)).toBe(true));
+              expect(lastBody(ctx)).toEqual({ email: 'demo@providers.test', password: 'Providers2026', code: '123456' });
+            },
+          },
+          {
+            when: (s) => s.matches({ mfa: 'resendingCode' }),
+            then: async (ctx) => {
+              await waitFor(() => expect(ctx.cardApi.isWaiting(signInPath)).toBe(true));
+              expect(lastBody(ctx)).toEqual({ email: 'demo@providers.test', password: 'Providers2026' });
+            },
+          },
+          {
+            when: (s) => s.matches({ mfa: 'cannotText' }),
+            then: async () => {
+              await waitFor(() =>
+                expect(alertText()).toBe(
+                  `We weren't able to text a code to ${phone}.` +
+                    'We can only text a mobile phone. Please contact support to change the phone number on your account.',
+                ),
+              );
+              expect(screen.getByRole('button', { name: 'Send a new code' })).toBeTruthy();
+            },
+          },
+          {
+            when: (s) => s.matches({ mfa: 'waiting' }),
+            then: async () => {
+              await waitFor(() =>
+                expect(alertText()).toBe('Too many codesFor your security, please wait 1 minute before asking for a new code.'),
+              );
+              expect(screen.queryByRole('button', { name: 'Send a new code' })).toBeNull();
             },
           },
           {
             when: (s) => s.matches('signedIn'),
             then: async ({ router, session }) => {
-              await waitFor(() => expect(router.state.location.pathname).toBe('/home'));
+              const mustResetUnlockCode = path.steps.at(-1)?.event && (path.steps.at(-1)!.event as { output?: { mustResetUnlockCode?: boolean } }).output?.mustResetUnlockCode;
+              await waitFor(() => expect(router.state.location.pathname).toBe(mustResetUnlockCode ? '/reset-unlock-code' : '/statements'));
+              if (mustResetUnlockCode) expect(router.state.location.search).toEqual({ redirect: '/statements' });
               expect(session.getSnapshot().context).toMatchObject({ accessToken: 'access-2', refreshToken: 'refresh-2' });
             },
           },
         ],
       });
     },
+    30_000,
   );
 });

@@ -1,38 +1,53 @@
-import { Trans, useLingui } from '@lingui/react/macro';
-import { Link, useRouter, useSearch } from '@tanstack/react-router';
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
+import { Link, useRouter, useRouterState, useSearch } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
-import type { FormEvent } from 'react';
-import { fromPromise } from 'xstate';
-import { signInMachine } from '../../../machines/signIn.ts';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { fromPromise, type SnapshotFrom } from 'xstate';
+import { StatusCode } from '../../../contract/statusCodes.ts';
+import { thenSignInParam } from '../../../machines/resetPassword.ts';
+import { mfaCodeLength, signInMachine, type SignInEvent } from '../../../machines/signIn.ts';
 import { useServices } from '../../app/services.tsx';
+import { SplitCodeInput } from '../../components/SplitCodeInput.tsx';
 import { TextField } from '../../components/TextField.tsx';
-import { unexpectedErrorMessage, validationMessages } from '../messages.ts';
-import { continueToApp, storeSession } from '../sessionEffects.ts';
+import { minutesUntil, unexpectedErrorMessage, validationMessages } from '../messages.ts';
+import { continueToApp, goToResetUnlockCode, storeSession } from '../sessionEffects.ts';
 
-/** Sign in with email and password; continues to the remembered route or home. */
+type SignInSnapshot = SnapshotFrom<typeof signInMachine>;
+type Send = (event: SignInEvent) => void;
+
+/** Sign in with email and password, then a texted code when asked; continues to the remembered route or home. */
 export function SignInView() {
-  const { session, api, host } = useServices();
+  const { session, api } = useServices();
   const router = useRouter();
   const { redirect } = useSearch({ strict: false }) as { redirect?: string };
-  const { t, i18n } = useLingui();
-  const authReason = useSelector(session, (s) => s.context.authReason);
   const signIn = useActorRef(
     signInMachine.provide({
       actors: { signIn: fromPromise(({ input }) => api.signIn(input)) },
       actions: {
-        storeSession: (_, answer) => storeSession(session, answer),
+        storeSession: (_, answer) => storeSession(session, answer ?? {}),
         continueToApp: () => continueToApp(router, redirect),
+        goToResetUnlockCode: () => goToResetUnlockCode(router, redirect),
       },
     }),
   );
   const state = useSelector(signIn, (s) => s);
+  const inMfa = state.matches('mfa');
+  return inMfa ? <CodeForm state={state} send={signIn.send} /> : <CredentialsForm state={state} send={signIn.send} />;
+}
+
+function CredentialsForm({ state, send }: { state: SignInSnapshot; send: Send }) {
+  const { session, host } = useServices();
+  const { t, i18n } = useLingui();
+  const authReason = useSelector(session, (s) => s.context.authReason);
+  const passwordChanged = useRouterState({ select: (s) => (s.location.state as { passwordChanged?: boolean }).passwordChanged === true });
   const submitting = state.matches('submitting') || state.matches('signedIn');
-  const { fieldErrors } = state.context;
+  const paused = state.matches('paused');
+  const { fieldErrors, retryAt } = state.context;
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    signIn.send({ type: 'user.submit', email: String(form.get('email') ?? ''), password: String(form.get('password') ?? '') });
+    send({ type: 'user.submit', email: String(form.get('email') ?? ''), password: String(form.get('password') ?? '') });
   }
 
   return (
@@ -40,7 +55,11 @@ export function SignInView() {
       <h1 id="signin-title">
         <Trans>Sign in</Trans>
       </h1>
-      {authReason === 'signInAgain' ? (
+      {passwordChanged ? (
+        <p className="notice" role="status">
+          <Trans>Your password has been changed. Please sign in with your new password.</Trans>
+        </p>
+      ) : authReason === 'signInAgain' ? (
         <p className="notice" role="status">
           <Trans>For your security, please sign in again.</Trans>
         </p>
@@ -64,17 +83,28 @@ export function SignInView() {
           autoComplete="current-password"
           error={fieldErrors.password ? i18n._(validationMessages[fieldErrors.password]) : undefined}
         />
-        {state.matches({ editing: 'rejected' }) ? (
-          <p className="form-error" role="alert">
-            <Trans>Sorry, the email address or password you entered is incorrect. Please try again.</Trans>
-          </p>
+        {state.matches({ editing: 'rejected' }) || paused ? (
+          <div className="form-error" role="alert">
+            <p>
+              <Trans>Sorry, the email address or password you entered is incorrect. Please try again.</Trans>
+            </p>
+            {paused ? (
+              <p>
+                <Plural
+                  value={minutesUntil(retryAt)}
+                  one="For your security, please wait 1 minute before trying again."
+                  other="For your security, please wait # minutes before trying again."
+                />
+              </p>
+            ) : null}
+          </div>
         ) : null}
         {state.matches({ editing: 'failed' }) ? (
           <p className="form-error" role="alert">
             {i18n._(unexpectedErrorMessage)}
           </p>
         ) : null}
-        <button type="submit" className="button" disabled={submitting}>
+        <button type="submit" className="button" disabled={submitting || paused}>
           {submitting ? <Trans>Signing in…</Trans> : <Trans>Sign in</Trans>}
         </button>
       </form>
@@ -85,13 +115,106 @@ export function SignInView() {
             <Trans>New to Providers? Open an account</Trans>
           </Link>
         ) : null}
-        <Link to="/reset-password/{-$step}" params={{ step: undefined }}>
+        <Link to="/reset-password/{-$step}" params={{ step: undefined }} search={thenSignInParam}>
           <Trans>Forgot your password?</Trans>
         </Link>
         <Link to="/customer-support">
           <Trans>Contact support</Trans>
         </Link>
       </p>
+    </section>
+  );
+}
+
+/** The texted code (105): six boxes, sent with the same /sign-in call. */
+function CodeForm({ state, send }: { state: SignInSnapshot; send: Send }) {
+  const { t, i18n } = useLingui();
+  const [code, setCode] = useState('');
+  const heading = useRef<HTMLHeadingElement>(null);
+  const { phone, attemptsLeft, textProblem, retryAt } = state.context;
+  const at = (substate: 'invalid' | 'wrongCode' | 'failed') => state.matches({ mfa: { enteringCode: substate } });
+  const busy = state.matches({ mfa: 'verifyingCode' }) || state.matches({ mfa: 'resendingCode' }) || state.matches('signedIn');
+  const cannotText = state.matches({ mfa: 'cannotText' });
+  const waiting = state.matches({ mfa: 'waiting' });
+  const sentTo = phone ?? '';
+  useEffect(() => heading.current?.focus(), []);
+  // A new code was asked for: the boxes start empty again.
+  useEffect(() => {
+    if (state.matches({ mfa: 'resendingCode' })) setCode('');
+  }, [state]);
+
+  const codeProblem = at('invalid') ? (
+    t`Please enter the 6-digit code we texted you.`
+  ) : at('wrongCode') ? (
+    <>
+      <Trans>This isn't the right code.</Trans>{' '}
+      {attemptsLeft !== null && attemptsLeft > 0 ? (
+        <Plural value={attemptsLeft} one="You can try 1 more time." other="You can try # more times." />
+      ) : (
+        <Trans>Please ask for a new code.</Trans>
+      )}
+    </>
+  ) : undefined;
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    send({ type: 'user.submitCode', code: code.replace(/\D/g, '') });
+  }
+
+  return (
+    <section className="screen" aria-labelledby="signin-code-title">
+      <h1 id="signin-code-title" ref={heading} tabIndex={-1}>
+        <Trans>Enter your code</Trans>
+      </h1>
+      {cannotText ? (
+        <div className="form-error" role="alert">
+          <p>{sentTo ? <Trans>We weren't able to text a code to {sentTo}.</Trans> : <Trans>We weren't able to text you a code.</Trans>}</p>
+          {textProblem === StatusCode.INVALID_PHONE_LANDLINE ? (
+            <p>
+              <Trans>We can only text a mobile phone. Please contact support to change the phone number on your account.</Trans>
+            </p>
+          ) : null}
+        </div>
+      ) : waiting ? (
+        <div className="notice" role="alert">
+          <p className="notice-title">
+            <Trans>Too many codes</Trans>
+          </p>
+          <p>
+            <Plural
+              value={minutesUntil(retryAt)}
+              one="For your security, please wait 1 minute before asking for a new code."
+              other="For your security, please wait # minutes before asking for a new code."
+            />
+          </p>
+        </div>
+      ) : (
+        <form className="form" onSubmit={submit} noValidate aria-busy={busy}>
+          <p>{sentTo ? <Trans>We texted a 6-digit code to {sentTo}.</Trans> : <Trans>We texted you a 6-digit code.</Trans>}</p>
+          <SplitCodeInput id="signin-code" label={t`Texted code`} length={mfaCodeLength} value={code} onChange={setCode} error={codeProblem} disabled={busy} />
+          {at('failed') ? (
+            <p className="form-error" role="alert">
+              {i18n._(unexpectedErrorMessage)}
+            </p>
+          ) : null}
+          <button type="submit" className="button" disabled={busy}>
+            {state.matches({ mfa: 'verifyingCode' }) || state.matches('signedIn') ? <Trans>Verifying…</Trans> : <Trans>Verify</Trans>}
+          </button>
+        </form>
+      )}
+      <div className="screen-links">
+        {waiting ? null : (
+          <button type="button" className="link-button" disabled={busy} onClick={() => send({ type: 'user.resendCode' })}>
+            <Trans>Send a new code</Trans>
+          </button>
+        )}
+        <button type="button" className="link-button" disabled={busy} onClick={() => send({ type: 'user.backToSignIn' })}>
+          <Trans>Back to sign in</Trans>
+        </button>
+        <Link to="/customer-support">
+          <Trans>Contact support</Trans>
+        </Link>
+      </div>
     </section>
   );
 }

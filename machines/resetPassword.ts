@@ -1,0 +1,241 @@
+/**
+ * Reset a forgotten password (spec §2 /reset-password/:step?, §3 reset password payload, §4 password
+ * reset, §5 password and SSN, §7 /verify/email, /verify/ssn, /change-password; contract/auth.ts).
+ *
+ * Step 1 email (POST /verify/email: SUCCESS when an account has it, 404 NOT_ALLOWED when none), step 2
+ * SSN (POST /verify/ssn: ssnToken; 401 {4, attemptsLeft} no match; 201 the server's wait), step 3 the
+ * new password (POST /change-password {email, ssn, password}). On success the form (SSN included) is
+ * cleared, then sign-in when the user came from there (`thenSignIn`), else step 4, the done step.
+ * The route's step param is fed back as `user.goToStep`: back to an earlier step only; the view follows.
+ * This chart lives in the view only: nothing of it is persisted.
+ */
+import { assign, fromPromise, setup } from 'xstate';
+import type { ChangePasswordRequest, VerifySsnAnswer } from '../contract/auth.ts';
+import type { StatusAnswer } from '../contract/api.ts';
+import { checkEmail, checkNewPassword, checkSsn, digitsOf, type ValidationMessage } from '../contract/rules.ts';
+import { StatusCode } from '../contract/statusCodes.ts';
+
+/** The search param the sign-in screen's "Forgot your password?" link sets: sign in again afterwards. */
+export const thenSignInParam = { then: 'signin' } as const;
+export const doneStep = 4;
+export type ResetPasswordStep = 1 | 2 | 3 | 4;
+export const defaultWaitSeconds = 600;
+
+export type ResetPasswordContext = {
+  thenSignIn: boolean;
+  email: string;
+  /** Kept only between steps 2 and 3 (the call takes it); cleared on success and when going back. */
+  ssn: string;
+  fieldError: ValidationMessage | null;
+  attemptsLeft: number | null;
+  retryAt: number | null;
+};
+
+export type ResetPasswordEvent =
+  | { type: 'user.submitEmail'; email: string }
+  | { type: 'user.submitSsn'; ssn: string }
+  | { type: 'user.submitPassword'; password: string }
+  | { type: 'user.goToStep'; step: number };
+
+export type ResetPasswordInput = { thenSignIn: boolean };
+
+export const resetPasswordMachine = setup({
+  types: {
+    context: {} as ResetPasswordContext,
+    events: {} as ResetPasswordEvent,
+    input: {} as ResetPasswordInput,
+  },
+  delays: {
+    untilRetry: ({ context }) => Math.max(0, (context.retryAt ?? 0) - Date.now()),
+  },
+  guards: {
+    isEmailValid: ({ event }) => event.type === 'user.submitEmail' && checkEmail(event.email) === null,
+    isSsnValid: ({ event }) => event.type === 'user.submitSsn' && checkSsn(event.ssn) === null,
+    isPasswordValid: ({ event }) => event.type === 'user.submitPassword' && checkNewPassword(event.password) === null,
+    isStep: ({ event }, params: { step: ResetPasswordStep }) => event.type === 'user.goToStep' && event.step === params.step,
+    isSuccess: (_, answer: StatusAnswer | undefined) => answer?.statusCode === StatusCode.SUCCESS,
+    isUnknownEmail: (_, answer: StatusAnswer | undefined) => answer?.statusCode === StatusCode.NOT_ALLOWED,
+    isSsnVerified: (_, answer: VerifySsnAnswer | undefined) => answer?.statusCode === StatusCode.SUCCESS,
+    isSsnMismatch: (_, answer: VerifySsnAnswer | undefined) => answer?.statusCode === StatusCode.FAILED_VALIDATION,
+    isTooMany: (_, answer: VerifySsnAnswer | undefined) => answer?.statusCode === StatusCode.INVALID_MFA_LIMIT,
+    isChangedThenSignIn: ({ context }, answer: StatusAnswer | undefined) => context.thenSignIn && answer?.statusCode === StatusCode.SUCCESS,
+  },
+  actions: {
+    storeEmail: assign(({ event }) =>
+      event.type === 'user.submitEmail' ? { email: event.email.trim(), fieldError: checkEmail(event.email) } : {},
+    ),
+    storeSsn: assign(({ event }) => (event.type === 'user.submitSsn' ? { ssn: digitsOf(event.ssn), fieldError: null, attemptsLeft: null } : {})),
+    showSsnError: assign(({ event }) => (event.type === 'user.submitSsn' ? { ssn: '', fieldError: checkSsn(event.ssn) } : {})),
+    showPasswordError: assign(({ event }) => (event.type === 'user.submitPassword' ? { fieldError: checkNewPassword(event.password) } : {})),
+    clearProblems: assign({ fieldError: null, attemptsLeft: null }),
+    forgetSsn: assign({ ssn: '' }),
+    countAttempts: assign((_, answer: VerifySsnAnswer | undefined) => ({ ssn: '', attemptsLeft: answer?.attemptsLeft ?? null })),
+    storeRetryAt: assign((_, answer: { retryAfterSeconds?: number } | undefined) => ({
+      ssn: '',
+      retryAt: Date.now() + Math.max(0, answer?.retryAfterSeconds ?? defaultWaitSeconds) * 1000,
+    })),
+    clearRetryAt: assign({ retryAt: null }),
+    /** Spec §4: the form is cleared on success. */
+    clearForm: assign({ email: '', ssn: '', fieldError: null, attemptsLeft: null, retryAt: null }),
+    /** Supplied by the app: sign-in, saying the password changed. */
+    goToSignIn: () => {},
+  },
+  actors: {
+    verifyEmail: fromPromise<StatusAnswer, { email: string }>(async () => ({ statusCode: StatusCode.UNEXPECTED_ERROR })),
+    verifySsn: fromPromise<VerifySsnAnswer, { email: string; ssn: string }>(async () => ({ statusCode: StatusCode.UNEXPECTED_ERROR })),
+    changePassword: fromPromise<StatusAnswer, ChangePasswordRequest>(async () => ({ statusCode: StatusCode.UNEXPECTED_ERROR })),
+  },
+}).createMachine({
+  id: 'resetPassword',
+  context: ({ input }) => ({ thenSignIn: input.thenSignIn, email: '', ssn: '', fieldError: null, attemptsLeft: null, retryAt: null }),
+  initial: 'email',
+  states: {
+    /** Step 1. */
+    email: {
+      initial: 'editing',
+      states: {
+        editing: {
+          initial: 'idle',
+          on: {
+            'user.submitEmail': [
+              { guard: 'isEmailValid', target: 'verifying', actions: 'storeEmail' },
+              { target: '.invalid', actions: 'storeEmail' },
+            ],
+          },
+          states: {
+            idle: {},
+            invalid: {},
+            /** 404 {3}: "That email doesn't match an existing account." */
+            unknown: {},
+            failed: {},
+          },
+        },
+        verifying: {
+          invoke: {
+            id: 'verifyEmail',
+            src: 'verifyEmail',
+            input: ({ context }) => ({ email: context.email }),
+            onDone: [
+              { guard: { type: 'isSuccess', params: ({ event }) => event.output }, target: '#resetPassword.ssn' },
+              { guard: { type: 'isUnknownEmail', params: ({ event }) => event.output }, target: 'editing.unknown' },
+              { target: 'editing.failed' },
+            ],
+            onError: { target: 'editing.failed' },
+          },
+        },
+      },
+    },
+    /** Step 2. */
+    ssn: {
+      entry: ['clearProblems', 'forgetSsn'],
+      on: { 'user.goToStep': { guard: { type: 'isStep', params: { step: 1 } }, target: 'email' } },
+      initial: 'editing',
+      states: {
+        editing: {
+          initial: 'idle',
+          on: {
+            'user.submitSsn': [
+              { guard: 'isSsnValid', target: 'verifying', actions: 'storeSsn' },
+              { target: '.invalid', actions: 'showSsnError' },
+            ],
+          },
+          states: {
+            idle: {},
+            invalid: {},
+            /** 401 {4, attemptsLeft}: the SSN does not match the account. */
+            mismatch: {},
+            failed: {},
+          },
+        },
+        verifying: {
+          invoke: {
+            id: 'verifySsn',
+            src: 'verifySsn',
+            input: ({ context }) => ({ email: context.email, ssn: context.ssn }),
+            onDone: [
+              { guard: { type: 'isSsnVerified', params: ({ event }) => event.output }, target: '#resetPassword.password' },
+              {
+                guard: { type: 'isSsnMismatch', params: ({ event }) => event.output },
+                target: 'editing.mismatch',
+                actions: { type: 'countAttempts', params: ({ event }) => event.output },
+              },
+              {
+                guard: { type: 'isTooMany', params: ({ event }) => event.output },
+                target: 'waiting',
+                actions: { type: 'storeRetryAt', params: ({ event }) => event.output },
+              },
+              { target: 'editing.failed', actions: 'forgetSsn' },
+            ],
+            onError: { target: 'editing.failed', actions: 'forgetSsn' },
+          },
+        },
+        /** 201: too many tries; the server's wait, then the SSN may be tried again. */
+        waiting: {
+          after: { untilRetry: { target: 'editing', actions: 'clearRetryAt' } },
+        },
+      },
+    },
+    /** Step 3. */
+    password: {
+      entry: 'clearProblems',
+      on: {
+        'user.goToStep': [
+          { guard: { type: 'isStep', params: { step: 1 } }, target: 'email' },
+          { guard: { type: 'isStep', params: { step: 2 } }, target: 'ssn' },
+        ],
+      },
+      initial: 'editing',
+      states: {
+        editing: {
+          initial: 'idle',
+          on: {
+            'user.submitPassword': [
+              { guard: 'isPasswordValid', target: 'changing', actions: 'clearProblems' },
+              { target: '.invalid', actions: 'showPasswordError' },
+            ],
+          },
+          states: {
+            idle: {},
+            invalid: {},
+            failed: {},
+          },
+        },
+        changing: {
+          invoke: {
+            id: 'changePassword',
+            src: 'changePassword',
+            input: ({ context, event }) => ({
+              email: context.email,
+              ssn: context.ssn,
+              password: event.type === 'user.submitPassword' ? event.password : '',
+            }),
+            onDone: [
+              {
+                guard: { type: 'isChangedThenSignIn', params: ({ event }) => event.output },
+                target: '#resetPassword.backToSignIn',
+                actions: ['clearForm', 'goToSignIn'],
+              },
+              { guard: { type: 'isSuccess', params: ({ event }) => event.output }, target: '#resetPassword.done', actions: 'clearForm' },
+              { target: 'editing.failed' },
+            ],
+            onError: { target: 'editing.failed' },
+          },
+        },
+      },
+    },
+    /** Step 4, the done step: "Your password has been changed." with a sign-in link. */
+    done: { type: 'final' },
+    /** Came from sign-in: back there, with a notice. */
+    backToSignIn: { type: 'final' },
+  },
+});
+
+export type ResetPasswordSnapshot = ReturnType<typeof resetPasswordMachine.getInitialSnapshot>;
+
+/** The step a state shows (the route's step param follows it). */
+export function stepOfResetPassword(snapshot: { matches: (value: string) => boolean }): ResetPasswordStep {
+  if (snapshot.matches('done') || snapshot.matches('backToSignIn')) return doneStep;
+  if (snapshot.matches('password')) return 3;
+  if (snapshot.matches('ssn')) return 2;
+  return 1;
+}
