@@ -233,9 +233,10 @@ export const resetPasswordMachine = setup({
 export type ResetPasswordSnapshot = ReturnType<typeof resetPasswordMachine.getInitialSnapshot>;
 
 /** The step a state shows (the route's step param follows it). */
-export function stepOfResetPassword(snapshot: { matches: (value: string) => boolean }): ResetPasswordStep {
-  if (snapshot.matches('done') || snapshot.matches('backToSignIn')) return doneStep;
-  if (snapshot.matches('password')) return 3;
-  if (snapshot.matches('ssn')) return 2;
+export function stepOfResetPassword(snapshot: { matches: (value: never) => boolean }): ResetPasswordStep {
+  const at = (value: string) => snapshot.matches(value as never);
+  if (at('done') || at('backToSignIn')) return doneStep;
+  if (at('password')) return 3;
+  if (at('ssn')) return 2;
   return 1;
 }

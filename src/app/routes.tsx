@@ -208,7 +208,6 @@ const accessTokenPages = [
 ].map((path) => page(path, { beforeLoad: needsAccessToken }));
 
 const openPages = [
-  '/reset-password/{-$step}',
   '/customer-support',
   '/preview',
   '/change-address/{-$step}',
@@ -216,9 +215,20 @@ const openPages = [
   '/replacement-card/{-$step}',
 ].map((path) => page(path));
 
-const resetUnlockCodeRoute = page('/reset-unlock-code/{-$step}', {
+const resetUnlockCodeRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/reset-unlock-code/{-$step}',
   validateSearch: rememberedSearch,
   beforeLoad: needsRefreshToken,
+  component: lazyRouteComponent(() => import('../flows/resetUnlockCode/ResetUnlockCodeView.tsx'), 'ResetUnlockCodeView'),
+});
+
+/** Public (spec §2); `then=signin` when sign-in sent the user here, so the flow ends there. */
+const resetPasswordRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/reset-password/{-$step}',
+  validateSearch: (search: Record<string, unknown>): { then?: 'signin' } => (search.then === 'signin' ? { then: 'signin' } : {}),
+  component: lazyRouteComponent(() => import('../flows/resetPassword/ResetPasswordView.tsx'), 'ResetPasswordView'),
 });
 
 export const routeTree = rootRoute.addChildren([
@@ -238,6 +248,7 @@ export const routeTree = rootRoute.addChildren([
   debuggerRoute,
   manageCardRoute,
   resetUnlockCodeRoute,
+  resetPasswordRoute,
   ...(accessTokenPages as AnyRoute[]),
   ...(openPages as AnyRoute[]),
 ]);

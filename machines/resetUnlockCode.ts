@@ -1,0 +1,187 @@
+/**
+ * Reset the unlock code (spec §2 /reset-unlock-code/:step?, §4 auth and unlock attempts, §5 SSN and
+ * unlock code, §7 /verify/ssn/logged-in-refresh-token and /reset-unlock-code with the refresh token;
+ * contract/auth.ts). Needed after an unlock lockout (sign-in answers mustResetUnlockCode).
+ *
+ * Step 1 the SSN → ssnToken (401 {4, attemptsLeft} no match; 201 the server's wait), step 2 a new
+ * code and its confirmation → new tokens, stored like unlock does, then the remembered route or home.
+ * The SSN goes from the event straight to the call: it is never in context.
+ */
+import { assign, fromPromise, setup } from 'xstate';
+import type { ResetUnlockCodeAnswer, VerifySsnAnswer } from '../contract/auth.ts';
+import { checkNewUnlockCode, checkSsn, checkUnlockCodeConfirmation, digitsOf, type ValidationMessage } from '../contract/rules.ts';
+import { StatusCode } from '../contract/statusCodes.ts';
+
+export const defaultWaitSeconds = 600;
+export type ResetUnlockCodeStep = 1 | 2;
+
+export type ResetUnlockCodeContext = {
+  ssnToken: string | null;
+  fieldErrors: Partial<Record<'ssn' | 'unlockCode' | 'unlockCodeConfirmation', ValidationMessage>>;
+  attemptsLeft: number | null;
+  retryAt: number | null;
+};
+
+export type ResetUnlockCodeEvent =
+  | { type: 'user.submitSsn'; ssn: string }
+  | { type: 'user.submitCode'; unlockCode: string; unlockCodeConfirmation: string }
+  | { type: 'user.goToStep'; step: number };
+
+const codeProblems = (event: ResetUnlockCodeEvent): ResetUnlockCodeContext['fieldErrors'] => {
+  if (event.type !== 'user.submitCode') return {};
+  const unlockCode = checkNewUnlockCode(event.unlockCode);
+  const confirmation = unlockCode ? null : checkUnlockCodeConfirmation(event.unlockCode, event.unlockCodeConfirmation);
+  return { ...(unlockCode ? { unlockCode } : {}), ...(confirmation ? { unlockCodeConfirmation: confirmation } : {}) };
+};
+
+export const resetUnlockCodeMachine = setup({
+  types: {
+    context: {} as ResetUnlockCodeContext,
+    events: {} as ResetUnlockCodeEvent,
+  },
+  delays: {
+    untilRetry: ({ context }) => Math.max(0, (context.retryAt ?? 0) - Date.now()),
+  },
+  guards: {
+    isSsnValid: ({ event }) => event.type === 'user.submitSsn' && checkSsn(event.ssn) === null,
+    isCodeValid: ({ event }) => Object.keys(codeProblems(event)).length === 0 && event.type === 'user.submitCode',
+    isBackToSsn: ({ event }) => event.type === 'user.goToStep' && event.step === 1,
+    isSsnVerified: (_, answer: VerifySsnAnswer | undefined) => answer?.statusCode === StatusCode.SUCCESS && Boolean(answer.ssnToken),
+    isSsnMismatch: (_, answer: VerifySsnAnswer | undefined) => answer?.statusCode === StatusCode.FAILED_VALIDATION,
+    isTooMany: (_, answer: VerifySsnAnswer | undefined) => answer?.statusCode === StatusCode.INVALID_MFA_LIMIT,
+    isReset: (_, answer: ResetUnlockCodeAnswer | undefined) =>
+      answer?.statusCode === StatusCode.SUCCESS && Boolean(answer.access && answer.refresh),
+    /** The server refused the new code (an obvious one, or the SSN check expired): choose again or start over. */
+    isCodeRefused: (_, answer: ResetUnlockCodeAnswer | undefined) =>
+      answer?.statusCode === StatusCode.FAILED_VALIDATION || answer?.statusCode === StatusCode.INVALID_PARAMETERS,
+  },
+  actions: {
+    showSsnError: assign(({ event }) => ({ fieldErrors: event.type === 'user.submitSsn' ? { ssn: checkSsn(event.ssn) ?? undefined } : {} })),
+    showCodeErrors: assign(({ event }) => ({ fieldErrors: codeProblems(event) })),
+    clearProblems: assign({ fieldErrors: {}, attemptsLeft: null }),
+    storeSsnToken: assign((_, answer: VerifySsnAnswer | undefined) => ({ ssnToken: answer?.ssnToken ?? null, attemptsLeft: null })),
+    forgetSsnToken: assign({ ssnToken: null }),
+    countAttempts: assign((_, answer: VerifySsnAnswer | undefined) => ({ attemptsLeft: answer?.attemptsLeft ?? null })),
+    storeRetryAt: assign((_, answer: { retryAfterSeconds?: number } | undefined) => ({
+      retryAt: Date.now() + Math.max(0, answer?.retryAfterSeconds ?? defaultWaitSeconds) * 1000,
+    })),
+    clearRetryAt: assign({ retryAt: null }),
+    /** Supplied by the app: store access, refresh and isInternal in the session (spec §4). */
+    storeSession: (_, _answer: ResetUnlockCodeAnswer | undefined) => {},
+    /** Supplied by the app: continue to the remembered route or home. */
+    continueToApp: () => {},
+  },
+  actors: {
+    verifySsn: fromPromise<VerifySsnAnswer, { ssn: string }>(async () => ({ statusCode: StatusCode.UNEXPECTED_ERROR })),
+    resetUnlockCode: fromPromise<ResetUnlockCodeAnswer, { ssnToken: string; unlockCode: string }>(async () => ({
+      statusCode: StatusCode.UNEXPECTED_ERROR,
+    })),
+  },
+}).createMachine({
+  id: 'resetUnlockCode',
+  context: { ssnToken: null, fieldErrors: {}, attemptsLeft: null, retryAt: null },
+  initial: 'ssn',
+  states: {
+    /** Step 1: "Verify your identity". */
+    ssn: {
+      entry: 'forgetSsnToken',
+      initial: 'editing',
+      states: {
+        editing: {
+          initial: 'idle',
+          on: {
+            'user.submitSsn': [
+              { guard: 'isSsnValid', target: 'verifying', actions: 'clearProblems' },
+              { target: '.invalid', actions: 'showSsnError' },
+            ],
+          },
+          states: {
+            idle: {},
+            invalid: {},
+            /** 401 {4, attemptsLeft}. */
+            mismatch: {},
+            failed: {},
+          },
+        },
+        verifying: {
+          invoke: {
+            id: 'verifySsn',
+            src: 'verifySsn',
+            input: ({ event }) => ({ ssn: event.type === 'user.submitSsn' ? digitsOf(event.ssn) : '' }),
+            onDone: [
+              {
+                guard: { type: 'isSsnVerified', params: ({ event }) => event.output },
+                target: '#resetUnlockCode.code',
+                actions: { type: 'storeSsnToken', params: ({ event }) => event.output },
+              },
+              {
+                guard: { type: 'isSsnMismatch', params: ({ event }) => event.output },
+                target: 'editing.mismatch',
+                actions: { type: 'countAttempts', params: ({ event }) => event.output },
+              },
+              {
+                guard: { type: 'isTooMany', params: ({ event }) => event.output },
+                target: 'waiting',
+                actions: { type: 'storeRetryAt', params: ({ event }) => event.output },
+              },
+              { target: 'editing.failed' },
+            ],
+            onError: { target: 'editing.failed' },
+          },
+        },
+        /** 201: too many tries; the server's wait, then the SSN may be tried again. */
+        waiting: {
+          after: { untilRetry: { target: 'editing', actions: 'clearRetryAt' } },
+        },
+      },
+    },
+    /** Step 2: a new unlock code, confirmed. */
+    code: {
+      on: { 'user.goToStep': { guard: 'isBackToSsn', target: 'ssn' } },
+      initial: 'editing',
+      states: {
+        editing: {
+          initial: 'idle',
+          on: {
+            'user.submitCode': [
+              { guard: 'isCodeValid', target: 'resetting', actions: 'clearProblems' },
+              { target: '.invalid', actions: 'showCodeErrors' },
+            ],
+          },
+          states: {
+            idle: {},
+            invalid: {},
+            refused: {},
+            failed: {},
+          },
+        },
+        resetting: {
+          invoke: {
+            id: 'resetUnlockCode',
+            src: 'resetUnlockCode',
+            input: ({ context, event }) => ({
+              ssnToken: context.ssnToken ?? '',
+              unlockCode: event.type === 'user.submitCode' ? event.unlockCode : '',
+            }),
+            onDone: [
+              {
+                guard: { type: 'isReset', params: ({ event }) => event.output },
+                target: '#resetUnlockCode.reset',
+                actions: [{ type: 'storeSession', params: ({ event }) => event.output }, 'continueToApp'],
+              },
+              { guard: { type: 'isCodeRefused', params: ({ event }) => event.output }, target: 'editing.refused' },
+              { target: 'editing.failed' },
+            ],
+            onError: { target: 'editing.failed' },
+          },
+        },
+      },
+    },
+    reset: { type: 'final' },
+  },
+});
+
+export function stepOfResetUnlockCode(snapshot: { matches: (value: never) => boolean }): ResetUnlockCodeStep {
+  const at = (value: string) => snapshot.matches(value as never);
+  return at('code') || at('reset') ? 2 : 1;
+}

@@ -1,0 +1,261 @@
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
+import { Link, useParams, useRouter, useSearch } from '@tanstack/react-router';
+import { useActorRef, useSelector } from '@xstate/react';
+import { useEffect, useRef, type FormEvent } from 'react';
+import { fromPromise } from 'xstate';
+import { doneStep, resetPasswordMachine, stepOfResetPassword, thenSignInParam, type ResetPasswordEvent, type ResetPasswordSnapshot } from '../../../machines/resetPassword.ts';
+import { useServices } from '../../app/services.tsx';
+import { StepIndicator } from '../../components/StepIndicator.tsx';
+import { TextField } from '../../components/TextField.tsx';
+import { minutesUntil, unexpectedErrorMessage, validationMessages } from '../messages.ts';
+import { routeStepOf, useStepParam } from './stepRoute.ts';
+
+const formSteps = 3;
+
+/** /reset-password/:step? (spec §2, §4): email, SSN, new password, then step 4 (done) or sign-in. */
+export function ResetPasswordView() {
+  const { api } = useServices();
+  const router = useRouter();
+  const { step: stepParam } = useParams({ strict: false }) as { step?: string };
+  const { then } = useSearch({ strict: false }) as { then?: string };
+  const resetPassword = useActorRef(
+    resetPasswordMachine.provide({
+      actors: {
+        verifyEmail: fromPromise(({ input }) => api.verifyEmail(input.email)),
+        verifySsn: fromPromise(({ input }) => api.verifySsn(input.email, input.ssn)),
+        changePassword: fromPromise(({ input }) => api.changePassword(input)),
+      },
+      actions: {
+        goToSignIn: () =>
+          void router.navigate({ to: '/signin/{-$step}', params: { step: undefined }, state: (previous) => ({ ...previous, passwordChanged: true }), replace: true }),
+      },
+    }),
+    { input: { thenSignIn: then === thenSignInParam.then } },
+  );
+  const state = useSelector(resetPassword, (s) => s);
+  const machineStep = useSelector(resetPassword, (s) => (s.matches('backToSignIn') ? null : stepOfResetPassword(s)));
+  useStepParam({
+    routeStep: routeStepOf(stepParam),
+    machineStep,
+    goToStep: (step) => resetPassword.send({ type: 'user.goToStep', step }),
+    showStep: (step, replace) =>
+      void router.navigate({ to: '/reset-password/{-$step}', params: { step: String(step) }, search: (previous: Record<string, unknown>) => previous, replace }),
+  });
+
+  if (state.matches('done') || state.matches('backToSignIn')) return <Done />;
+  const step = stepOfResetPassword(state);
+  return (
+    <section className="screen" aria-labelledby="reset-password-title">
+      <StepIndicator current={step} total={formSteps} />
+      {state.matches('email') ? (
+        <EmailStep key="email" state={state} send={resetPassword.send} />
+      ) : state.matches('ssn') ? (
+        <SsnStep key="ssn" state={state} send={resetPassword.send} />
+      ) : (
+        <PasswordStep key="password" state={state} send={resetPassword.send} />
+      )}
+    </section>
+  );
+}
+
+type StepProps = { state: ResetPasswordSnapshot; send: (event: ResetPasswordEvent) => void };
+
+function useHeading() {
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
+  return heading;
+}
+
+function EmailStep({ state, send }: StepProps) {
+  const { t, i18n } = useLingui();
+  const heading = useHeading();
+  const busy = state.matches({ email: 'verifying' });
+  const { fieldError, email } = state.context;
+  const invalid = state.matches({ email: { editing: 'invalid' } });
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    send({ type: 'user.submitEmail', email: String(new FormData(event.currentTarget).get('email') ?? '') });
+  }
+
+  return (
+    <>
+      <h1 id="reset-password-title" ref={heading} tabIndex={-1}>
+        <Trans>Reset your password</Trans>
+      </h1>
+      <form className="form" onSubmit={submit} noValidate aria-busy={busy}>
+        <p>
+          <Trans>Enter the email address of your Providers account.</Trans>
+        </p>
+        <TextField
+          id="reset-email"
+          name="email"
+          type="email"
+          label={t`Email`}
+          autoComplete="email"
+          inputMode="email"
+          defaultValue={email}
+          error={invalid && fieldError ? i18n._(validationMessages[fieldError]) : undefined}
+        />
+        {state.matches({ email: { editing: 'unknown' } }) ? (
+          <p className="form-error" role="alert">
+            <Trans>That email doesn't match an existing account.</Trans>
+          </p>
+        ) : null}
+        {state.matches({ email: { editing: 'failed' } }) ? (
+          <p className="form-error" role="alert">
+            {i18n._(unexpectedErrorMessage)}
+          </p>
+        ) : null}
+        <button type="submit" className="button" disabled={busy}>
+          {busy ? <Trans>Checking…</Trans> : <Trans>Continue</Trans>}
+        </button>
+      </form>
+      <p className="screen-links">
+        <Link to="/signin/{-$step}" params={{ step: undefined }}>
+          <Trans>Back to sign in</Trans>
+        </Link>
+      </p>
+    </>
+  );
+}
+
+function SsnStep({ state, send }: StepProps) {
+  const { t, i18n } = useLingui();
+  const heading = useHeading();
+  const busy = state.matches({ ssn: 'verifying' });
+  const waiting = state.matches({ ssn: 'waiting' });
+  const { fieldError, attemptsLeft, retryAt } = state.context;
+  const invalid = state.matches({ ssn: { editing: 'invalid' } });
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    send({ type: 'user.submitSsn', ssn: String(new FormData(event.currentTarget).get('ssn') ?? '') });
+  }
+
+  return (
+    <>
+      <h1 id="reset-password-title" ref={heading} tabIndex={-1}>
+        <Trans>Verify your identity</Trans>
+      </h1>
+      <form className="form" onSubmit={submit} noValidate aria-busy={busy}>
+        <p>
+          <Trans>For your security, please enter your Social Security number.</Trans>
+        </p>
+        <TextField
+          id="reset-ssn"
+          name="ssn"
+          type="password"
+          label={t`Social Security number`}
+          autoComplete="off"
+          inputMode="numeric"
+          maxLength={11}
+          error={invalid && fieldError ? i18n._(validationMessages[fieldError]) : undefined}
+        />
+        <SsnProblems mismatch={state.matches({ ssn: { editing: 'mismatch' } })} attemptsLeft={attemptsLeft} waiting={waiting} retryAt={retryAt} />
+        {state.matches({ ssn: { editing: 'failed' } }) ? (
+          <p className="form-error" role="alert">
+            {i18n._(unexpectedErrorMessage)}
+          </p>
+        ) : null}
+        <button type="submit" className="button" disabled={busy || waiting}>
+          {busy ? <Trans>Checking…</Trans> : <Trans>Continue</Trans>}
+        </button>
+      </form>
+    </>
+  );
+}
+
+/** An SSN that does not match the account (with the tries left), or the server's wait after too many. */
+export function SsnProblems({ mismatch, attemptsLeft, waiting, retryAt }: { mismatch: boolean; attemptsLeft: number | null; waiting: boolean; retryAt: number | null }) {
+  if (waiting) {
+    return (
+      <div className="notice" role="alert">
+        <p className="notice-title">
+          <Trans>Too many tries</Trans>
+        </p>
+        <p>
+          <Plural
+            value={minutesUntil(retryAt)}
+            one="For your security, please wait 1 minute before trying again."
+            other="For your security, please wait # minutes before trying again."
+          />
+        </p>
+      </div>
+    );
+  }
+  if (!mismatch) return null;
+  return (
+    <p className="form-error" role="alert">
+      <Trans>That Social Security number doesn't match your account.</Trans>
+      {attemptsLeft !== null && attemptsLeft > 0 ? (
+        <>
+          {' '}
+          <Plural value={attemptsLeft} one="You have 1 more try." other="You have # more tries." />
+        </>
+      ) : null}
+    </p>
+  );
+}
+
+function PasswordStep({ state, send }: StepProps) {
+  const { t, i18n } = useLingui();
+  const heading = useHeading();
+  const busy = state.matches({ password: 'changing' });
+  const { fieldError } = state.context;
+  const invalid = state.matches({ password: { editing: 'invalid' } });
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    send({ type: 'user.submitPassword', password: String(new FormData(event.currentTarget).get('password') ?? '') });
+  }
+
+  return (
+    <>
+      <h1 id="reset-password-title" ref={heading} tabIndex={-1}>
+        <Trans>Choose a new password</Trans>
+      </h1>
+      <form className="form" onSubmit={submit} noValidate aria-busy={busy}>
+        <p>
+          <Trans>Use at least 8 characters, with no spaces.</Trans>
+        </p>
+        <TextField
+          id="new-password"
+          name="password"
+          type="password"
+          label={t`New password`}
+          autoComplete="new-password"
+          error={invalid && fieldError ? i18n._(validationMessages[fieldError]) : undefined}
+        />
+        {state.matches({ password: { editing: 'failed' } }) ? (
+          <p className="form-error" role="alert">
+            {i18n._(unexpectedErrorMessage)}
+          </p>
+        ) : null}
+        <button type="submit" className="button" disabled={busy}>
+          {busy ? <Trans>Changing your password…</Trans> : <Trans>Change password</Trans>}
+        </button>
+      </form>
+    </>
+  );
+}
+
+/** Step 4, the done step. */
+function Done() {
+  const heading = useHeading();
+  return (
+    <section className="screen" aria-labelledby="reset-password-title" data-step={doneStep}>
+      <h1 id="reset-password-title" ref={heading} tabIndex={-1}>
+        <Trans>Password changed</Trans>
+      </h1>
+      <p role="status">
+        <Trans>Your password has been changed.</Trans>
+      </p>
+      <p className="screen-links">
+        <Link to="/signin/{-$step}" params={{ step: undefined }} className="button">
+          <Trans>Sign in</Trans>
+        </Link>
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,31 @@
+/**
+ * The route's step param and a chart's step (ARCHITECTURE.md §3, as registration does): the param is
+ * a request fed to the chart as `user.goToStep`; the URL follows the chart. A step the chart moved to
+ * is a new history entry (Back goes back a step); a step it refused is replaced by the one it shows.
+ */
+import { useEffect, useRef } from 'react';
+
+export function routeStepOf(param: string | undefined): number {
+  const step = Number(param ?? '1');
+  return Number.isInteger(step) && step > 0 ? step : 1;
+}
+
+export function useStepParam(options: {
+  routeStep: number;
+  /** The chart's step; null while the URL must not follow (the flow is leaving the screen). */
+  machineStep: number | null;
+  goToStep: (step: number) => void;
+  showStep: (step: number, replace: boolean) => void;
+}) {
+  const { routeStep, machineStep, goToStep, showStep } = options;
+  const shown = useRef<number | null>(null);
+  useEffect(() => {
+    goToStep(routeStep);
+  }, [routeStep]);
+  useEffect(() => {
+    if (machineStep === null) return;
+    const moved = shown.current !== null && shown.current !== machineStep;
+    shown.current = machineStep;
+    if (machineStep !== routeStep) showStep(machineStep, !moved);
+  }, [machineStep, routeStep]);
+}

@@ -1,0 +1,175 @@
+import { Trans, useLingui } from '@lingui/react/macro';
+import { useParams, useRouter, useSearch } from '@tanstack/react-router';
+import { useActorRef, useSelector } from '@xstate/react';
+import { useEffect, useRef, type FormEvent } from 'react';
+import { fromPromise, type SnapshotFrom } from 'xstate';
+import { resetUnlockCodeMachine, stepOfResetUnlockCode, type ResetUnlockCodeEvent } from '../../../machines/resetUnlockCode.ts';
+import { useServices } from '../../app/services.tsx';
+import { StepIndicator } from '../../components/StepIndicator.tsx';
+import { TextField } from '../../components/TextField.tsx';
+import { unexpectedErrorMessage, validationMessages } from '../messages.ts';
+import { SsnProblems } from '../resetPassword/ResetPasswordView.tsx';
+import { routeStepOf, useStepParam } from '../resetPassword/stepRoute.ts';
+import { continueToApp, storeSession } from '../sessionEffects.ts';
+
+type Snapshot = SnapshotFrom<typeof resetUnlockCodeMachine>;
+type StepProps = { state: Snapshot; send: (event: ResetUnlockCodeEvent) => void };
+
+/** /reset-unlock-code/:step? (spec §2, §4): the SSN, then a new unlock code; then the remembered route or home. */
+export function ResetUnlockCodeView() {
+  const { session, api } = useServices();
+  const router = useRouter();
+  const { step: stepParam } = useParams({ strict: false }) as { step?: string };
+  const { redirect } = useSearch({ strict: false }) as { redirect?: string };
+  const reset = useActorRef(
+    resetUnlockCodeMachine.provide({
+      actors: {
+        verifySsn: fromPromise(({ input }) => api.verifySsnWithRefreshToken(session.getSnapshot().context.refreshToken, input.ssn)),
+        resetUnlockCode: fromPromise(({ input }) =>
+          api.resetUnlockCode(session.getSnapshot().context.refreshToken, input.ssnToken, input.unlockCode),
+        ),
+      },
+      actions: {
+        storeSession: (_, answer) => storeSession(session, answer ?? {}),
+        continueToApp: () => continueToApp(router, redirect),
+      },
+    }),
+  );
+  const state = useSelector(reset, (s) => s);
+  const machineStep = useSelector(reset, (s) => (s.matches('reset') ? null : stepOfResetUnlockCode(s)));
+  useStepParam({
+    routeStep: routeStepOf(stepParam),
+    machineStep,
+    goToStep: (step) => reset.send({ type: 'user.goToStep', step }),
+    showStep: (step, replace) =>
+      void router.navigate({ to: '/reset-unlock-code/{-$step}', params: { step: String(step) }, search: (previous: Record<string, unknown>) => previous, replace }),
+  });
+
+  return (
+    <section className="screen" aria-labelledby="reset-unlock-code-title">
+      <StepIndicator current={stepOfResetUnlockCode(state)} total={2} />
+      {state.matches('ssn') ? <SsnStep key="ssn" state={state} send={reset.send} /> : <CodeStep key="code" state={state} send={reset.send} />}
+    </section>
+  );
+}
+
+function useHeading() {
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
+  return heading;
+}
+
+function SsnStep({ state, send }: StepProps) {
+  const { t, i18n } = useLingui();
+  const heading = useHeading();
+  const busy = state.matches({ ssn: 'verifying' });
+  const waiting = state.matches({ ssn: 'waiting' });
+  const { fieldErrors, attemptsLeft, retryAt } = state.context;
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    send({ type: 'user.submitSsn', ssn: String(new FormData(event.currentTarget).get('ssn') ?? '') });
+  }
+
+  return (
+    <>
+      <h1 id="reset-unlock-code-title" ref={heading} tabIndex={-1}>
+        <Trans>Verify your identity</Trans>
+      </h1>
+      <form className="form" onSubmit={submit} noValidate aria-busy={busy}>
+        <p>
+          <Trans>To reset your unlock code, please enter your Social Security number.</Trans>
+        </p>
+        <TextField
+          id="unlock-reset-ssn"
+          name="ssn"
+          type="password"
+          label={t`Social Security number`}
+          autoComplete="off"
+          inputMode="numeric"
+          maxLength={11}
+          error={state.matches({ ssn: { editing: 'invalid' } }) && fieldErrors.ssn ? i18n._(validationMessages[fieldErrors.ssn]) : undefined}
+        />
+        <SsnProblems mismatch={state.matches({ ssn: { editing: 'mismatch' } })} attemptsLeft={attemptsLeft} waiting={waiting} retryAt={retryAt} />
+        {state.matches({ ssn: { editing: 'failed' } }) ? (
+          <p className="form-error" role="alert">
+            {i18n._(unexpectedErrorMessage)}
+          </p>
+        ) : null}
+        <button type="submit" className="button" disabled={busy || waiting}>
+          {busy ? <Trans>Checking…</Trans> : <Trans>Continue</Trans>}
+        </button>
+      </form>
+    </>
+  );
+}
+
+function CodeStep({ state, send }: StepProps) {
+  const { t, i18n } = useLingui();
+  const heading = useHeading();
+  const busy = state.matches({ code: 'resetting' }) || state.matches('reset');
+  const { fieldErrors } = state.context;
+  const invalid = state.matches({ code: { editing: 'invalid' } });
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    send({
+      type: 'user.submitCode',
+      unlockCode: String(form.get('unlockCode') ?? '').replace(/\s/g, ''),
+      unlockCodeConfirmation: String(form.get('unlockCodeConfirmation') ?? '').replace(/\s/g, ''),
+    });
+  }
+
+  return (
+    <>
+      <h1 id="reset-unlock-code-title" ref={heading} tabIndex={-1}>
+        <Trans>Choose a new unlock code</Trans>
+      </h1>
+      <form className="form" onSubmit={submit} noValidate aria-busy={busy}>
+        <p>
+          <Trans>Your unlock code is 4 digits. Avoid codes that are easy to guess, like 1234 or 1111.</Trans>
+        </p>
+        <TextField
+          id="new-unlock-code"
+          name="unlockCode"
+          type="password"
+          label={t`New unlock code`}
+          inputMode="numeric"
+          autoComplete="off"
+          maxLength={4}
+          pattern="[0-9]*"
+          className="code-input"
+          error={invalid && fieldErrors.unlockCode ? i18n._(validationMessages[fieldErrors.unlockCode]) : undefined}
+        />
+        <TextField
+          id="confirm-unlock-code"
+          name="unlockCodeConfirmation"
+          type="password"
+          label={t`Confirm new unlock code`}
+          inputMode="numeric"
+          autoComplete="off"
+          maxLength={4}
+          pattern="[0-9]*"
+          className="code-input"
+          error={
+            invalid && fieldErrors.unlockCodeConfirmation ? i18n._(validationMessages[fieldErrors.unlockCodeConfirmation]) : undefined
+          }
+        />
+        {state.matches({ code: { editing: 'refused' } }) ? (
+          <p className="form-error" role="alert">
+            <Trans>We couldn't save this unlock code. Please choose another one.</Trans>
+          </p>
+        ) : null}
+        {state.matches({ code: { editing: 'failed' } }) ? (
+          <p className="form-error" role="alert">
+            {i18n._(unexpectedErrorMessage)}
+          </p>
+        ) : null}
+        <button type="submit" className="button" disabled={busy}>
+          {busy ? <Trans>Saving…</Trans> : <Trans>Save unlock code</Trans>}
+        </button>
+      </form>
+    </>
+  );
+}
