@@ -1,11 +1,11 @@
 // @vitest-environment node
-import { desc } from 'drizzle-orm';
+import { desc, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HomeAnswer, UserAnswer } from '../../contract/api.ts';
 import { StatusCode } from '../../contract/statusCodes.ts';
-import { ledgerTransactions } from '../../server/db/schema.ts';
+import { accounts, ledgerTransactions } from '../../server/db/schema.ts';
 import { demoActivity } from '../../server/seed.ts';
-import { bearer, demoCardholder, getHome, signIn, startTestApp, type TestApp } from './helpers.ts';
+import { bearer, demoCardholder, demoUser, getHome, signIn, startTestApp, type TestApp } from './helpers.ts';
 
 let t: TestApp;
 let home: HomeAnswer;
@@ -70,9 +70,12 @@ describe('GET /api/v1/home', () => {
   });
 
   it('returns the 20 most recent ledger entries, not just any 20', async () => {
+    // The demo cardholder's own account: the sandbox has a second cardholder with activity too.
+    const own = t.db.select({ id: accounts.id }).from(accounts).where(eq(accounts.userId, (await demoUser(t.db)).id));
     const newest = await t.db
       .select({ id: ledgerTransactions.id })
       .from(ledgerTransactions)
+      .where(inArray(ledgerTransactions.accountId, own))
       .orderBy(desc(ledgerTransactions.occurredAt))
       .limit(20);
 
