@@ -128,12 +128,13 @@ export const resetPasswordMachine = setup({
     /** Step 2. */
     ssn: {
       entry: ['clearProblems', 'forgetSsn'],
-      on: { 'user.goToStep': { guard: { type: 'isStep', params: { step: 1 } }, target: 'email' } },
       initial: 'editing',
       states: {
         editing: {
           initial: 'idle',
           on: {
+            // Back to an earlier step (the route's step param); not while a call is under way.
+            'user.goToStep': { guard: { type: 'isStep', params: { step: 1 } }, target: '#resetPassword.email' },
             'user.submitSsn': [
               { guard: 'isSsnValid', target: 'verifying', actions: 'storeSsn' },
               { target: '.invalid', actions: 'showSsnError' },
@@ -178,17 +179,15 @@ export const resetPasswordMachine = setup({
     /** Step 3. */
     password: {
       entry: 'clearProblems',
-      on: {
-        'user.goToStep': [
-          { guard: { type: 'isStep', params: { step: 1 } }, target: 'email' },
-          { guard: { type: 'isStep', params: { step: 2 } }, target: 'ssn' },
-        ],
-      },
       initial: 'editing',
       states: {
         editing: {
           initial: 'idle',
           on: {
+            'user.goToStep': [
+              { guard: { type: 'isStep', params: { step: 1 } }, target: '#resetPassword.email' },
+              { guard: { type: 'isStep', params: { step: 2 } }, target: '#resetPassword.ssn' },
+            ],
             'user.submitPassword': [
               { guard: 'isPasswordValid', target: 'changing', actions: 'clearProblems' },
               { target: '.invalid', actions: 'showPasswordError' },

@@ -137,12 +137,13 @@ export const resetUnlockCodeMachine = setup({
     },
     /** Step 2: a new unlock code, confirmed. */
     code: {
-      on: { 'user.goToStep': { guard: 'isBackToSsn', target: 'ssn' } },
       initial: 'editing',
       states: {
         editing: {
           initial: 'idle',
           on: {
+            // Back to step 1 (the route's step param); not while the new code is being saved.
+            'user.goToStep': { guard: 'isBackToSsn', target: '#resetUnlockCode.ssn' },
             'user.submitCode': [
               { guard: 'isCodeValid', target: 'resetting', actions: 'clearProblems' },
               { target: '.invalid', actions: 'showCodeErrors' },

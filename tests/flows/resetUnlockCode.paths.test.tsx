@@ -1,0 +1,170 @@
+/** Generated path tests over the reset-unlock-code chart, replayed against the real app and router. */
+import { screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { resetUnlockCodeMachine } from '../../machines/resetUnlockCode.ts';
+import { coverageOf, describePath, minimalCover, replayPath } from '../support/chartCoverage.ts';
+import { generateListedPaths } from '../support/listedPaths.ts';
+import { locked, renderApp } from '../support/renderApp.tsx';
+
+const ssnPath = '/api/v1/verify/ssn/logged-in-refresh-token';
+const resetPath = '/api/v1/reset-unlock-code';
+const waitSeconds = 2;
+const done = (id: string, output: Record<string, unknown>) => ({ type: `xstate.done.actor.${id}`, output });
+const failed = (id: string) => ({ type: `xstate.error.actor.${id}`, error: new Error('no statusCode') });
+const validSsn = { type: 'user.submitSsn', ssn: '123-45-6789' };
+const newCode = { type: 'user.submitCode', unlockCode: '2468', unlockCodeConfirmation: '2468' };
+const obviousCode = { type: 'user.submitCode', unlockCode: '1234', unlockCodeConfirmation: '1234' };
+const mismatchedCode = { type: 'user.submitCode', unlockCode: '2468', unlockCodeConfirmation: '2469' };
+const ssnVerified = done('verifySsn', { statusCode: 0, ssnToken: 'ssn-token-1' });
+
+const runs = [
+  generateListedPaths(resetUnlockCodeMachine, [
+    validSsn,
+    { type: 'user.submitSsn', ssn: '12' },
+    ssnVerified,
+    done('verifySsn', { statusCode: 4, attemptsLeft: 2 }),
+    done('verifySsn', { statusCode: 201, retryAfterSeconds: waitSeconds }),
+    done('verifySsn', { statusCode: 5 }),
+    failed('verifySsn'),
+    { type: 'xstate.after.untilRetry.resetUnlockCode.ssn.waiting' },
+  ]),
+  generateListedPaths(resetUnlockCodeMachine, [
+    validSsn,
+    ssnVerified,
+    newCode,
+    obviousCode,
+    mismatchedCode,
+    { type: 'user.goToStep', step: 1 },
+    done('resetUnlockCode', { statusCode: 0, access: 'access-7', refresh: 'refresh-7', isInternal: true }),
+    done('resetUnlockCode', { statusCode: 4 }),
+    done('resetUnlockCode', { statusCode: 5 }),
+    failed('resetUnlockCode'),
+  ]),
+];
+
+type Ctx = Awaited<ReturnType<typeof renderApp>>;
+const alertText = () => screen.queryAllByRole('alert').map((element) => element.textContent).join(' ');
+const pathOf: Record<string, string> = { verifySsn: ssnPath, resetUnlockCode: resetPath };
+
+async function answer({ cardApi }: Ctx, event: { type: string; output?: unknown }) {
+  const path = pathOf[event.type.split('.').at(-1)!]!;
+  await waitFor(() => expect(cardApi.isWaiting(path)).toBe(true));
+  if (event.type.startsWith('xstate.error')) return cardApi.fail(path);
+  const output = event.output as { statusCode: number };
+  cardApi.answer(path, output, output.statusCode === 0 ? 200 : output.statusCode === 201 ? 429 : output.statusCode === 5 ? 500 : 401);
+}
+
+async function fill({ user }: Ctx, label: string, value: string) {
+  const input = await screen.findByLabelText(label);
+  await user.clear(input);
+  if (value) await user.type(input, value);
+}
+
+describe('reset-unlock-code chart', () => {
+  it('generated paths reach every state and transition', () => {
+    expect(coverageOf(resetUnlockCodeMachine, runs)).toEqual({ missingStates: [], missingTransitions: [] });
+  });
+
+  it.each(runs.flatMap((run) => minimalCover(resetUnlockCodeMachine, run)).map((path) => [describePath(path), path] as const))(
+    'path %s',
+    async (_name, path) => {
+      await replayPath<Ctx>(path, {
+        start: () => renderApp('/reset-unlock-code?redirect=%2Fstatements', locked),
+        events: {
+          'user.submitSsn': async (ctx, event) => {
+            await fill(ctx, 'Social Security number', String(event.ssn));
+            await ctx.user.click(screen.getByRole('button', { name: 'Continue' }));
+          },
+          'user.submitCode': async (ctx, event) => {
+            await fill(ctx, 'New unlock code', String(event.unlockCode));
+            await fill(ctx, 'Confirm new unlock code', String(event.unlockCodeConfirmation));
+            await ctx.user.click(screen.getByRole('button', { name: 'Save unlock code' }));
+          },
+          'user.goToStep': async ({ router }, event) => {
+            await router.navigate({ to: '/reset-unlock-code/{-$step}', params: { step: String(event.step) }, search: (previous: Record<string, unknown>) => previous });
+          },
+          'xstate.after.untilRetry.resetUnlockCode.ssn.waiting': async () => {
+            await waitFor(() => expect(screen.queryByText('Too many tries')).toBeNull(), { timeout: (waitSeconds + 3) * 1000 });
+          },
+          ...Object.fromEntries(runs.flatMap((run) => run.paths.flatMap((p) => p.steps.map((step) => step.event.type))).filter((type) => type.startsWith('xstate.done') || type.startsWith('xstate.error')).map((type) => [type, answer])),
+        },
+        states: [
+          {
+            when: (s) => s.matches({ ssn: 'editing' }),
+            then: async ({ router }, s) => {
+              expect(await screen.findByRole('heading', { name: 'Verify your identity' })).toBeTruthy();
+              expect(screen.getByLabelText('Social Security number')).toBeTruthy();
+              expect(router.state.location.pathname).not.toBe('/reset-unlock-code/2');
+              const expected = s.matches({ ssn: { editing: 'invalid' } })
+                ? 'Please enter a valid 9-digit Social Security number.'
+                : s.matches({ ssn: { editing: 'mismatch' } })
+                  ? "That Social Security number doesn't match your account. You have 2 more tries."
+                  : s.matches({ ssn: { editing: 'failed' } })
+                    ? 'There was an unexpected error. Please try again.'
+                    : '';
+              if (expected === 'Please enter a valid 9-digit Social Security number.') expect(await screen.findByText(expected)).toBeTruthy();
+              else await waitFor(() => expect(alertText()).toBe(expected));
+            },
+          },
+          {
+            when: (s) => s.matches({ ssn: 'verifying' }),
+            then: async ({ cardApi }) => {
+              await waitFor(() => expect(cardApi.isWaiting(ssnPath)).toBe(true));
+              const request = cardApi.requests.at(-1)!;
+              expect(JSON.parse(String(request.init?.body))).toEqual({ ssn: '123456789' });
+              expect(new Headers(request.init?.headers).get('authorization')).toBe('Bearer refresh-1');
+            },
+          },
+          {
+            when: (s) => s.matches({ ssn: 'waiting' }),
+            then: async () => {
+              await waitFor(() => expect(alertText()).toBe('Too many triesFor your security, please wait 1 minute before trying again.'));
+              expect((screen.getByRole('button', { name: 'Continue' }) as HTMLButtonElement).disabled).toBe(true);
+            },
+          },
+          {
+            when: (s) => s.matches({ code: 'editing' }),
+            then: async ({ router, session }, s) => {
+              expect(await screen.findByRole('heading', { name: 'Choose a new unlock code' })).toBeTruthy();
+              await waitFor(() => expect(router.state.location.pathname).toBe('/reset-unlock-code/2'));
+              expect(JSON.stringify(session.getSnapshot().context)).not.toContain('123456789');
+              if (s.matches({ code: { editing: 'invalid' } })) {
+                const fieldErrors = s.context.fieldErrors;
+                expect(
+                  await screen.findByText(
+                    fieldErrors.unlockCode ? 'This code is easy to guess. Please choose another one.' : "The unlock codes don't match.",
+                  ),
+                ).toBeTruthy();
+              } else {
+                const expected = s.matches({ code: { editing: 'refused' } })
+                  ? "We couldn't save this unlock code. Please choose another one."
+                  : s.matches({ code: { editing: 'failed' } })
+                    ? 'There was an unexpected error. Please try again.'
+                    : '';
+                await waitFor(() => expect(alertText()).toBe(expected));
+              }
+            },
+          },
+          {
+            when: (s) => s.matches({ code: 'resetting' }),
+            then: async ({ cardApi }) => {
+              expect(((await screen.findByRole('button', { name: 'Saving…' })) as HTMLButtonElement).disabled).toBe(true);
+              await waitFor(() => expect(cardApi.isWaiting(resetPath)).toBe(true));
+              const request = cardApi.requests.at(-1)!;
+              expect(JSON.parse(String(request.init?.body))).toEqual({ ssnToken: 'ssn-token-1', unlockCode: '2468' });
+              expect(new Headers(request.init?.headers).get('authorization')).toBe('Bearer refresh-1');
+            },
+          },
+          {
+            when: (s) => s.matches('reset'),
+            then: async ({ router, session }) => {
+              await waitFor(() => expect(router.state.location.pathname).toBe('/statements'));
+              expect(session.getSnapshot().context).toMatchObject({ accessToken: 'access-7', refreshToken: 'refresh-7', isInternal: true });
+            },
+          },
+        ],
+      });
+    },
+    30_000,
+  );
+});
