@@ -28,7 +28,7 @@ export type SignInWithCodeAnswer = StatusAnswer & {
   retryAfterSeconds?: number;
 };
 
-/** POST /verify/ssn {email, ssn} and /verify/ssn/logged-in-refresh-token {ssn}: `{0, ssnToken}`; 401 `{4, attemptsLeft}` no match; 401 `{201, retryAfterSeconds}` too many. */
+/** POST /verify/ssn {email, ssn} and /verify/ssn/logged-in-refresh-token {ssn}: `{0, ssnToken}`; 401 `{4, attemptsLeft}` no match; 429 `{201, retryAfterSeconds}` too many. */
 export type VerifySsnAnswer = StatusAnswer & { ssnToken?: string; attemptsLeft?: number; retryAfterSeconds?: number };
 
 /** POST /reset-unlock-code {ssnToken, unlockCode} with the refresh token: 200 `{0, access, refresh, isInternal}`. */

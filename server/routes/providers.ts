@@ -6,6 +6,7 @@ import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { object } from 'yup';
 import { StatusCode } from '../../contract/statusCodes.ts';
+import { unlockAttemptLimit } from '../attemptLimits.ts';
 import { verifyCompanionToken } from '../companionTokens.ts';
 import type { ServerConfig } from '../config.ts';
 import type { Database } from '../db/database.ts';
@@ -26,9 +27,13 @@ export function registerProvidersRoutes(app: FastifyInstance, db: Database, sess
     // A companion user without a card account: registration (embedded only) comes first.
     if (!user) return reply.code(403).send({ statusCode: StatusCode.NOT_ALLOWED });
 
-    // Like a password sign-in, the companion app has just proven who this is.
-    await db.update(users).set({ unlockFailures: 0 }).where(eq(users.id, user.id));
+    // Like a password sign-in, this does not end an unlock-code lockout: that takes the SSN reset.
     const tokens = await sessions.startSession(user.id);
-    return { statusCode: StatusCode.SUCCESS, ...tokens, isInternal: user.isInternal };
+    return {
+      statusCode: StatusCode.SUCCESS,
+      ...tokens,
+      isInternal: user.isInternal,
+      mustResetUnlockCode: user.unlockFailures >= unlockAttemptLimit,
+    };
   });
 }

@@ -47,7 +47,13 @@ describe('POST /api/v1/providers/sign-in', () => {
 
     expect(response.statusCode, response.body).toBe(200);
     const body = response.json();
-    expect(body).toEqual({ statusCode: StatusCode.SUCCESS, access: expect.any(String), refresh: expect.any(String), isInternal: false });
+    expect(body).toEqual({
+      statusCode: StatusCode.SUCCESS,
+      access: expect.any(String),
+      refresh: expect.any(String),
+      isInternal: false,
+      mustResetUnlockCode: false,
+    });
     const home = await homeStatus(t.app, body.access);
     expect(home.status).toBe(200);
     expect(home.body.prn).toBe('400012345678');
@@ -117,3 +123,26 @@ function unsignedToken(): string {
   const claims = { sub: demoCardholder.providersUuid, iss: companionTokenIssuer, aud: companionTokenAudience, exp: Math.floor(Date.now() / 1000) + 600 };
   return `${encode({ alg: 'none' })}.${encode(claims)}`;
 }
+
+describe('POST /providers/sign-in after an unlock-code lockout', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('signs in but does not end the lockout: the answer says the unlock code must be reset', async () => {
+    const user = await demoUser(t.db);
+    await t.db.update(users).set({ unlockFailures: 5 }).where(eq(users.id, user.id));
+    const token = await issueCompanionToken({ uuid: demoCardholder.providersUuid, email: null }, t.config.companionTokenSecret);
+
+    const response = await t.app.inject({ method: 'POST', url: '/api/v1/providers/sign-in', headers: bearer(token) });
+
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ statusCode: StatusCode.SUCCESS, mustResetUnlockCode: true });
+    const [after] = await t.db.select({ unlockFailures: users.unlockFailures }).from(users).where(eq(users.id, user.id));
+    expect(after!.unlockFailures).toBe(5);
+  });
+});
