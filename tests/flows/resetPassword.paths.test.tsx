@@ -1,0 +1,218 @@
+/** Generated path tests over the reset-password chart, replayed against the real app and router. */
+import { screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { resetPasswordMachine } from '../../machines/resetPassword.ts';
+import { coverageOf, describePath, minimalCover, replayPath } from '../support/chartCoverage.ts';
+import { generateListedPaths } from '../support/listedPaths.ts';
+import { renderApp } from '../support/renderApp.tsx';
+
+const waitSeconds = 2;
+const pathOf: Record<string, string> = {
+  verifyEmail: '/api/v1/verify/email',
+  verifySsn: '/api/v1/verify/ssn',
+  changePassword: '/api/v1/change-password',
+};
+const done = (id: string, output: Record<string, unknown>) => ({ type: `xstate.done.actor.${id}`, output });
+const failed = (id: string) => ({ type: `xstate.error.actor.${id}`, error: new Error('no statusCode') });
+const email = { type: 'user.submitEmail', email: ' ana@example.test ' };
+const emailKnown = done('verifyEmail', { statusCode: 0 });
+const ssn = { type: 'user.submitSsn', ssn: '123-45-6789' };
+const ssnVerified = done('verifySsn', { statusCode: 0, ssnToken: 'ssn-token-1' });
+const password = { type: 'user.submitPassword', password: 'NewPass2026' };
+const toPassword = [email, emailKnown, ssn, ssnVerified];
+
+const runs = [
+  generateListedPaths(
+    resetPasswordMachine,
+    [email, { type: 'user.submitEmail', email: 'not-an-email' }, emailKnown, done('verifyEmail', { statusCode: 3 }), done('verifyEmail', { statusCode: 5 }), failed('verifyEmail')],
+    { thenSignIn: false },
+  ),
+  generateListedPaths(
+    resetPasswordMachine,
+    [
+      email,
+      emailKnown,
+      ssn,
+      { type: 'user.submitSsn', ssn: '12' },
+      ssnVerified,
+      done('verifySsn', { statusCode: 4, attemptsLeft: 2 }),
+      done('verifySsn', { statusCode: 201, retryAfterSeconds: waitSeconds }),
+      done('verifySsn', { statusCode: 5 }),
+      failed('verifySsn'),
+      { type: 'xstate.after.untilRetry.resetPassword.ssn.waiting' },
+      { type: 'user.goToStep', step: 1 },
+    ],
+    { thenSignIn: false },
+  ),
+  generateListedPaths(
+    resetPasswordMachine,
+    [
+      ...toPassword,
+      password,
+      { type: 'user.submitPassword', password: 'has space' },
+      { type: 'user.submitPassword', password: 'short' },
+      done('changePassword', { statusCode: 0 }),
+      done('changePassword', { statusCode: 5 }),
+      failed('changePassword'),
+      { type: 'user.goToStep', step: 1 },
+      { type: 'user.goToStep', step: 2 },
+    ],
+    { thenSignIn: false },
+  ),
+  generateListedPaths(resetPasswordMachine, [...toPassword, password, done('changePassword', { statusCode: 0 })], { thenSignIn: true }),
+];
+
+type Ctx = Awaited<ReturnType<typeof renderApp>>;
+const alertText = () => screen.queryAllByRole('alert').map((element) => element.textContent).join(' ');
+
+async function answer({ cardApi }: Ctx, event: { type: string; output?: unknown }) {
+  const path = pathOf[event.type.split('.').at(-1)!]!;
+  await waitFor(() => expect(cardApi.isWaiting(path)).toBe(true));
+  if (event.type.startsWith('xstate.error')) return cardApi.fail(path);
+  const output = event.output as { statusCode: number };
+  const status = output.statusCode === 0 ? 200 : output.statusCode === 3 ? 404 : output.statusCode === 201 ? 429 : output.statusCode === 5 ? 500 : 401;
+  cardApi.answer(path, output, status);
+}
+
+async function fill({ user }: Ctx, label: string, value: string) {
+  const input = await screen.findByLabelText(label);
+  await user.clear(input);
+  if (value) await user.type(input, value);
+}
+
+const lastBody = ({ cardApi }: Ctx) => JSON.parse(String(cardApi.requests.at(-1)?.init?.body));
+
+describe('reset-password chart', () => {
+  it('generated paths reach every state and transition', () => {
+    expect(coverageOf(resetPasswordMachine, runs)).toEqual({ missingStates: [], missingTransitions: [] });
+  });
+
+  const cases = runs.flatMap((run) =>
+    minimalCover(resetPasswordMachine, run).map((path) => [describePath(path), path, (run.input as { thenSignIn: boolean }).thenSignIn] as const),
+  );
+
+  it.each(cases)(
+    'path %s',
+    async (_name, path, thenSignIn) => {
+      await replayPath<Ctx>(path, {
+        start: () => renderApp(thenSignIn ? '/reset-password?then=signin' : '/reset-password'),
+        events: {
+          'user.submitEmail': async (ctx, event) => {
+            await fill(ctx, 'Email', String(event.email));
+            await ctx.user.click(screen.getByRole('button', { name: 'Continue' }));
+          },
+          'user.submitSsn': async (ctx, event) => {
+            await fill(ctx, 'Social Security number', String(event.ssn));
+            await ctx.user.click(screen.getByRole('button', { name: 'Continue' }));
+          },
+          'user.submitPassword': async (ctx, event) => {
+            await fill(ctx, 'New password', String(event.password));
+            await ctx.user.click(screen.getByRole('button', { name: 'Change password' }));
+          },
+          'user.goToStep': async ({ router }, event) => {
+            await router.navigate({ to: '/reset-password/{-$step}', params: { step: String(event.step) }, search: (previous: Record<string, unknown>) => previous });
+          },
+          'xstate.after.untilRetry.resetPassword.ssn.waiting': async () => {
+            await waitFor(() => expect(screen.queryByText('Too many tries')).toBeNull(), { timeout: (waitSeconds + 3) * 1000 });
+          },
+          ...Object.fromEntries(
+            Object.keys(pathOf).flatMap((id) => [
+              [`xstate.done.actor.${id}`, answer],
+              [`xstate.error.actor.${id}`, answer],
+            ]),
+          ),
+        },
+        states: [
+          {
+            when: (s) => s.matches({ email: 'editing' }),
+            then: async ({ router }, s) => {
+              expect(await screen.findByRole('heading', { name: 'Reset your password' })).toBeTruthy();
+              expect(screen.getByText('Step 1 of 3')).toBeTruthy();
+              expect(router.state.location.pathname).not.toMatch(/\/reset-password\/[234]$/);
+              if (s.matches({ email: { editing: 'invalid' } })) expect(await screen.findByText('Please enter a valid email address.')).toBeTruthy();
+              const expected = s.matches({ email: { editing: 'unknown' } })
+                ? "That email doesn't match an existing account."
+                : s.matches({ email: { editing: 'failed' } })
+                  ? 'There was an unexpected error. Please try again.'
+                  : '';
+              await waitFor(() => expect(alertText()).toBe(expected));
+            },
+          },
+          {
+            when: (s) => s.matches({ email: 'verifying' }),
+            then: async (ctx) => {
+              await waitFor(() => expect(ctx.cardApi.isWaiting(pathOf.verifyEmail!)).toBe(true));
+              expect(lastBody(ctx)).toEqual({ email: 'ana@example.test' });
+            },
+          },
+          {
+            when: (s) => s.matches({ ssn: 'editing' }),
+            then: async ({ router }, s) => {
+              expect(await screen.findByRole('heading', { name: 'Verify your identity' })).toBeTruthy();
+              await waitFor(() => expect(router.state.location.pathname).toBe('/reset-password/2'));
+              if (s.matches({ ssn: { editing: 'invalid' } })) {
+                expect(await screen.findByText('Please enter a valid 9-digit Social Security number.')).toBeTruthy();
+              }
+              const expected = s.matches({ ssn: { editing: 'mismatch' } })
+                ? "That Social Security number doesn't match your account. You have 2 more tries."
+                : s.matches({ ssn: { editing: 'failed' } })
+                  ? 'There was an unexpected error. Please try again.'
+                  : '';
+              await waitFor(() => expect(alertText()).toBe(expected));
+            },
+          },
+          {
+            when: (s) => s.matches({ ssn: 'verifying' }),
+            then: async (ctx) => {
+              await waitFor(() => expect(ctx.cardApi.isWaiting(pathOf.verifySsn!)).toBe(true));
+              expect(lastBody(ctx)).toEqual({ email: 'ana@example.test', ssn: '123456789' });
+            },
+          },
+          {
+            when: (s) => s.matches({ ssn: 'waiting' }),
+            then: async () => {
+              await waitFor(() => expect(alertText()).toBe('Too many triesFor your security, please wait 1 minute before trying again.'));
+            },
+          },
+          {
+            when: (s) => s.matches({ password: 'editing' }),
+            then: async ({ router }, s) => {
+              expect(await screen.findByRole('heading', { name: 'Choose a new password' })).toBeTruthy();
+              await waitFor(() => expect(router.state.location.pathname).toBe('/reset-password/3'));
+              if (s.matches({ password: { editing: 'invalid' } })) {
+                const text = s.context.fieldError === 'password.spaces' ? 'Password cannot contain spaces.' : 'Password must be at least 8 characters.';
+                expect(await screen.findByText(text)).toBeTruthy();
+              }
+              const expected = s.matches({ password: { editing: 'failed' } }) ? 'There was an unexpected error. Please try again.' : '';
+              await waitFor(() => expect(alertText()).toBe(expected));
+            },
+          },
+          {
+            when: (s) => s.matches({ password: 'changing' }),
+            then: async (ctx) => {
+              await waitFor(() => expect(ctx.cardApi.isWaiting(pathOf.changePassword!)).toBe(true));
+              expect(lastBody(ctx)).toEqual({ email: 'ana@example.test', ssn: '123456789', password: 'NewPass2026' });
+            },
+          },
+          {
+            when: (s) => s.matches('done'),
+            then: async ({ router }) => {
+              expect(await screen.findByRole('heading', { name: 'Password changed' })).toBeTruthy();
+              expect(screen.getByText('Your password has been changed.')).toBeTruthy();
+              expect(screen.getByRole('link', { name: 'Sign in' })).toBeTruthy();
+              await waitFor(() => expect(router.state.location.pathname).toBe('/reset-password/4'));
+            },
+          },
+          {
+            when: (s) => s.matches('backToSignIn'),
+            then: async ({ router }) => {
+              await waitFor(() => expect(router.state.location.pathname).toBe('/signin'));
+              expect(await screen.findByText('Your password has been changed. Please sign in with your new password.')).toBeTruthy();
+            },
+          },
+        ],
+      });
+    },
+    30_000,
+  );
+});
