@@ -41,9 +41,12 @@ const start = embedded
       host: standaloneHost(window),
       saveState: localStorageWriter(localStorage),
       needsRegistration: false,
+      mustResetUnlockCode: false,
     };
-// A companion user without a card account lands on registration rather than sign-in.
+// A companion user without a card account lands on registration rather than sign-in; one whose unlock
+// code is locked resets it first.
 if (start.needsRegistration && !location.pathname.startsWith('/register')) history.replaceState(null, '', '/register');
+if (start.mustResetUnlockCode) history.replaceState(null, '', '/reset-unlock-code');
 
 const { services, router, session } = createApp({
   initial: start.initial,

@@ -5,7 +5,7 @@
  */
 import { createActor, fromPromise, waitFor } from 'xstate';
 import type { AppConfig } from '../../contract/appConfig.ts';
-import type { SignInAnswer } from '../../contract/api.ts';
+import type { SignInWithCodeAnswer } from '../../contract/auth.ts';
 import { StatusCode } from '../../contract/statusCodes.ts';
 import { hostMachine, ProvidersSignInRefused, type HostConnection } from '../../machines/host.ts';
 import type { Locale, SessionInput } from '../../machines/session.ts';
@@ -20,6 +20,8 @@ export type EmbeddedStart = {
   saveState: (state: PersistedState) => void;
   /** The companion user has no card account yet (providers sign-in answered NOT_ALLOWED): offer registration. */
   needsRegistration: boolean;
+  /** Signed in, but wrong unlock codes locked the unlock code: it must be reset first. */
+  mustResetUnlockCode: boolean;
 };
 
 export async function startEmbedded(
@@ -36,6 +38,7 @@ export async function startEmbedded(
   });
 
   let needsRegistration = false;
+  let mustResetUnlockCode = false;
   const actor = createActor(
     hostMachine.provide({
       actors: {
@@ -65,6 +68,7 @@ export async function startEmbedded(
             needsRegistration = answer.statusCode === StatusCode.NOT_ALLOWED;
             throw new ProvidersSignInRefused(`statusCode ${answer.statusCode}`);
           }
+          mustResetUnlockCode = answer.mustResetUnlockCode === true;
           return { access: answer.access, refresh: answer.refresh, isInternal: answer.isInternal ?? false };
         }),
         requestNotificationPermission: fromPromise(async () => (await bridge.ask('notificationPermission.request')).permission),
@@ -82,6 +86,7 @@ export async function startEmbedded(
     initial: tokens ? { ...session, accessToken: tokens.access, refreshToken: tokens.refresh, isInternal: tokens.isInternal } : session,
     saveState: (state) => bridge.tell('state.save', { state }),
     needsRegistration,
+    mustResetUnlockCode,
     host: {
       embedded: true,
       openUrl: (url) => bridge.tell('url.open', { url }),
@@ -107,7 +112,7 @@ function initialSession(connection: HostConnection, defaultLocale: Locale): Sess
 }
 
 /** Before the app (and its API client) exist: one plain call with the companion app's token. */
-async function providersSignIn(companionToken: string, session: SessionInput): Promise<SignInAnswer> {
+async function providersSignIn(companionToken: string, session: SessionInput): Promise<SignInWithCodeAnswer> {
   const headers: Record<string, string> = {
     'Content-Type': 'application/json',
     Authorization: `Bearer ${companionToken}`,
@@ -116,7 +121,7 @@ async function providersSignIn(companionToken: string, session: SessionInput): P
   };
   if (session.ebtAccountId) headers['EBT-Account-ID'] = session.ebtAccountId;
   const response = await fetch('/api/v1/providers/sign-in', { method: 'POST', headers, body: '{}' });
-  const answer = (await response.json()) as SignInAnswer;
+  const answer = (await response.json()) as SignInWithCodeAnswer;
   if (typeof answer.statusCode !== 'number') throw new Error('No statusCode');
   return answer;
 }

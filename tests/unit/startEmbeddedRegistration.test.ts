@@ -112,4 +112,16 @@ describe('embedded start-up for registration', () => {
       vi.unstubAllGlobals();
     }
   });
+
+  it('signs a locked-out companion user in but sends them to reset the unlock code first', async () => {
+    const answer = { statusCode: 0, access: 'access-1', refresh: 'refresh-1', isInternal: false, mustResetUnlockCode: true };
+    vi.stubGlobal('fetch', vi.fn(async () => new Response(JSON.stringify(answer), { status: 200 })));
+    try {
+      const started = await start(companionHost({ state: null, uuid: 'companion-user-4', accessToken: 'companion-token' }));
+      expect(started.mustResetUnlockCode).toBe(true);
+      expect(started.initial).toMatchObject({ accessToken: 'access-1', refreshToken: 'refresh-1' });
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
 });
