@@ -1,6 +1,7 @@
 /** Generated path tests over the reset-unlock-code chart, replayed against the real app and router. */
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import type { EventObject } from 'xstate';
 import { resetUnlockCodeMachine } from '../../machines/resetUnlockCode.ts';
 import { coverageOf, describePath, minimalCover, replayPath } from '../support/chartCoverage.ts';
 import { generateListedPaths } from '../support/listedPaths.ts';
@@ -9,6 +10,8 @@ import { locked, renderApp } from '../support/renderApp.tsx';
 const ssnPath = '/api/v1/verify/ssn/logged-in-refresh-token';
 const resetPath = '/api/v1/reset-unlock-code';
 const waitSeconds = 2;
+/** An event for a generated run (any fields). */
+const listed = (event: EventObject & Record<string, unknown>): EventObject => event;
 const done = (id: string, output: Record<string, unknown>) => ({ type: `xstate.done.actor.${id}`, output });
 const failed = (id: string) => ({ type: `xstate.error.actor.${id}`, error: new Error('no statusCode') });
 const validSsn = { type: 'user.submitSsn', ssn: '123-45-6789' };
@@ -20,7 +23,7 @@ const ssnVerified = done('verifySsn', { statusCode: 0, ssnToken: 'ssn-token-1' }
 const runs = [
   generateListedPaths(resetUnlockCodeMachine, [
     validSsn,
-    { type: 'user.submitSsn', ssn: '12' },
+    listed({ type: 'user.submitSsn', ssn: '12' }),
     ssnVerified,
     done('verifySsn', { statusCode: 4, attemptsLeft: 2 }),
     done('verifySsn', { statusCode: 201, retryAfterSeconds: waitSeconds }),
@@ -34,7 +37,7 @@ const runs = [
     newCode,
     obviousCode,
     mismatchedCode,
-    { type: 'user.goToStep', step: 1 },
+    listed({ type: 'user.goToStep', step: 1 }),
     done('resetUnlockCode', { statusCode: 0, access: 'access-7', refresh: 'refresh-7', isInternal: true }),
     done('resetUnlockCode', { statusCode: 4 }),
     done('resetUnlockCode', { statusCode: 5 }),
