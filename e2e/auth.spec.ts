@@ -1,0 +1,145 @@
+/**
+ * Account security through the real server at phone size: sign-in with a texted code (read from the
+ * sandbox outbox), unlock attempts down to the lockout and recovery by resetting the unlock code,
+ * and a full password reset; axe on each new screen, one flow in Spanish.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { textedCode } from './pages/RegisterPage.ts';
+import { openAccountViaApi, setPasswordViaApi, signInViaApiAs } from './support/accounts.ts';
+import { shown, type Locale } from './support/catalog.ts';
+import { seedStoredState } from './support/storage.ts';
+
+const jordan = { email: 'jordan@providers.test', password: 'Providers2026', phone: '5592017788' };
+
+async function expectAccessible(page: Page) {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
+  expect(results.violations.map((violation) => `${violation.id}: ${violation.nodes[0]?.target}`)).toEqual([]);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+}
+
+async function fillCode(page: Page, locale: Locale, code: string) {
+  const boxes = page.getByRole('group', { name: shown(locale, 'Texted code') }).getByRole('textbox');
+  for (const [index, digit] of [...code].entries()) await boxes.nth(index).fill(digit);
+}
+
+// Both runs sign the same sandbox cardholder in, and a new code replaces the last one: one at a time.
+test.describe('signing in with a texted code', () => {
+  test.describe.configure({ mode: 'serial' });
+  for (const locale of ['en', 'es'] as const) {
+    test(`a wrong code, then the right one (${locale})`, async ({ page, request }) => {
+      const t = (source: string) => shown(locale, source);
+      await seedStoredState(page, { accessToken: null, refreshToken: null, locale });
+      await page.goto('/signin');
+      await page.getByLabel(t('Email'), { exact: true }).fill(jordan.email);
+      await page.getByLabel(t('Password'), { exact: true }).fill(jordan.password);
+      await page.getByRole('main').getByRole('button', { name: t('Sign in'), exact: true }).click();
+
+      await expect(page.getByRole('heading', { name: t('Enter your code'), exact: true })).toBeVisible();
+      await expectAccessible(page);
+      const code = await textedCode(request, jordan.phone);
+      await fillCode(page, locale, code === '000000' ? '111111' : '000000');
+      await page.getByRole('button', { name: t('Verify'), exact: true }).click();
+      await expect(page.getByText(t("This isn't the right code."))).toBeVisible();
+
+      await fillCode(page, locale, code);
+      await page.getByRole('button', { name: t('Verify'), exact: true }).click();
+      await expect(page.getByRole('heading', { name: t('Available balance'), exact: true })).toBeVisible();
+      await expect(page).toHaveURL((url) => url.pathname === '/home');
+    });
+  }
+});
+
+test('wrong unlock codes count down to a lockout; sign-in then asks for a new unlock code through the SSN', async ({ page, request }) => {
+  const { applicant } = await openAccountViaApi(request);
+  // Setting a password ends every earlier session, so the session to lock comes after it.
+  await setPasswordViaApi(request, applicant, 'Opening2026');
+  const tokens = await signInViaApiAs(request, applicant.email, 'Opening2026');
+  await seedStoredState(page, { accessToken: null, refreshToken: tokens.refresh, locale: 'en' });
+  await page.goto('/unlock');
+
+  const code = page.getByLabel('Unlock code', { exact: true });
+  const unlock = page.getByRole('main').getByRole('button', { name: 'Unlock', exact: true });
+  for (const left of [4, 3, 2]) {
+    await code.fill('9999');
+    await unlock.click();
+    await expect(page.getByText(`You have ${left} more unlock attempts.`)).toBeVisible();
+  }
+  await code.fill('9999');
+  await unlock.click();
+  await expect(page.getByText('You have 1 more unlock attempt.')).toBeVisible();
+  await expectAccessible(page);
+  await code.fill('9999');
+  await unlock.click();
+
+  // Locked out: sign in again, then the unlock code must be reset.
+  await expect(page.getByLabel('Password', { exact: true })).toBeVisible();
+  await page.getByLabel('Email', { exact: true }).fill(applicant.email);
+  await page.getByLabel('Password', { exact: true }).fill('Opening2026');
+  await page.getByRole('main').getByRole('button', { name: 'Sign in', exact: true }).click();
+
+  await expect(page).toHaveURL((url) => url.pathname.startsWith('/reset-unlock-code'));
+  await expect(page.getByRole('heading', { name: 'Verify your identity', exact: true })).toBeVisible();
+  await expectAccessible(page);
+  await page.getByLabel('Social Security number', { exact: true }).fill(applicant.ssn);
+  await page.getByRole('button', { name: 'Continue', exact: true }).click();
+
+  await expect(page.getByRole('heading', { name: 'Choose a new unlock code', exact: true })).toBeVisible();
+  await expectAccessible(page);
+  await page.getByLabel('New unlock code', { exact: true }).fill('3691');
+  await page.getByLabel('Confirm new unlock code', { exact: true }).fill('3691');
+  await page.getByRole('button', { name: 'Save unlock code', exact: true }).click();
+  await expect(page.getByRole('heading', { name: 'Available balance', exact: true })).toBeVisible();
+});
+
+test('a forgotten password is reset with the email and SSN, then the new one signs in', async ({ page, request }) => {
+  const { applicant } = await openAccountViaApi(request);
+  await seedStoredState(page, { accessToken: null, refreshToken: null, locale: 'en' });
+  await page.goto('/signin');
+  await page.getByRole('link', { name: 'Forgot your password?' }).click();
+
+  await expect(page.getByRole('heading', { name: 'Reset your password', exact: true })).toBeVisible();
+  await expectAccessible(page);
+  await page.getByLabel('Email', { exact: true }).fill('nobody-here@providers.test');
+  await page.getByRole('button', { name: 'Continue', exact: true }).click();
+  await expect(page.getByText("That email doesn't match an existing account.")).toBeVisible();
+  await page.getByLabel('Email', { exact: true }).fill(applicant.email);
+  await page.getByRole('button', { name: 'Continue', exact: true }).click();
+
+  await expect(page.getByLabel('Social Security number', { exact: true })).toBeVisible();
+  await expectAccessible(page);
+  await page.getByLabel('Social Security number', { exact: true }).fill(applicant.ssn);
+  await page.getByRole('button', { name: 'Continue', exact: true }).click();
+
+  await expect(page.getByRole('heading', { name: 'Choose a new password', exact: true })).toBeVisible();
+  await expectAccessible(page);
+  await page.getByLabel('New password', { exact: true }).fill('short');
+  await page.getByRole('button', { name: 'Change password', exact: true }).click();
+  await expect(page.getByText('Password must be at least 8 characters.')).toBeVisible();
+  await page.getByLabel('New password', { exact: true }).fill('Fresh Start');
+  await page.getByRole('button', { name: 'Change password', exact: true }).click();
+  await expect(page.getByText('Password cannot contain spaces.')).toBeVisible();
+  await page.getByLabel('New password', { exact: true }).fill('FreshStart2026');
+  await page.getByRole('button', { name: 'Change password', exact: true }).click();
+
+  // Started from sign-in: back there with a notice, then the new password works.
+  await expect(page.getByText('Your password has been changed. Please sign in with your new password.')).toBeVisible();
+  await page.getByLabel('Email', { exact: true }).fill(applicant.email);
+  await page.getByLabel('Password', { exact: true }).fill('FreshStart2026');
+  await page.getByRole('main').getByRole('button', { name: 'Sign in', exact: true }).click();
+  await expect(page.getByRole('heading', { name: 'Available balance', exact: true })).toBeVisible();
+});
+
+test('after sign-out, the back button cannot reach account screens', async ({ page }) => {
+  await seedStoredState(page, { accessToken: null, refreshToken: null, locale: 'en' });
+  await page.goto('/signin');
+  await page.getByLabel('Email', { exact: true }).fill('demo@providers.test');
+  await page.getByLabel('Password', { exact: true }).fill('Providers2026');
+  await page.getByRole('main').getByRole('button', { name: 'Sign in', exact: true }).click();
+  await expect(page.getByRole('heading', { name: 'Available balance', exact: true })).toBeVisible();
+  await page.getByRole('button', { name: 'Sign out', exact: true }).click();
+  await expect(page.getByLabel('Password', { exact: true })).toBeVisible();
+  await page.goBack();
+  await expect(page.getByRole('heading', { name: 'Available balance', exact: true })).toHaveCount(0);
+  await expect(page).not.toHaveURL((url) => url.pathname === '/home');
+});
