@@ -1,10 +1,10 @@
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { useRef, useState, type FormEvent } from 'react';
 import { digitsOf } from '../../../contract/rules.ts';
-import { SplitCodeInput } from '../../components/SplitCodeInput.tsx';
 import { TextField } from '../../components/TextField.tsx';
 import { formatPhone } from '../../format/phone.ts';
 import { unexpectedErrorMessage } from '../messages.ts';
+import { TextedCodeEntry } from '../textedCode/TextedCodeEntry.tsx';
 import { problemsOf, useFocusOnProblem, useHeadingFocus, type StepProps } from './stepSupport.ts';
 
 const codeLength = 6;
@@ -98,44 +98,20 @@ function PhoneForm({ state, send }: StepProps) {
 }
 
 function CodeForm({ state, send }: StepProps) {
-  const { t, i18n } = useLingui();
-  const [code, setCode] = useState('');
-  const { form, attemptsLeft } = state.context;
-  const phone = formatPhone(form.phone);
   const at = (substate: 'invalid' | 'wrongCode' | 'failed') => state.matches({ inputting: { phone: { enteringCode: substate } } });
   const verifying = state.matches({ inputting: { phone: 'verifyingCode' } });
-  const codeProblem = at('invalid') ? (
-    t`Please enter the 6-digit code we texted you.`
-  ) : at('wrongCode') ? (
-    <>
-      <Trans>This isn't the right code.</Trans>{' '}
-      {attemptsLeft !== null && attemptsLeft > 0 ? (
-        <Plural value={attemptsLeft} one="You can try 1 more time." other="You can try # more times." />
-      ) : (
-        <Trans>Please ask for a new code.</Trans>
-      )}
-    </>
-  ) : undefined;
-
-  function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    send({ type: 'user.submitCode', code: digitsOf(code) });
-  }
-
   return (
-    <form className="form" onSubmit={submit} noValidate aria-busy={verifying}>
-      <p>
-        <Trans>We texted a 6-digit code to {phone}.</Trans>
-      </p>
-      <SplitCodeInput id="code" label={t`Texted code`} length={codeLength} value={code} onChange={setCode} error={codeProblem} />
-      {at('failed') ? (
-        <p className="form-error" role="alert">
-          {i18n._(unexpectedErrorMessage)}
-        </p>
-      ) : null}
-      <button type="submit" className="button" disabled={verifying}>
-        <Trans>Verify</Trans>
-      </button>
+    <TextedCodeEntry
+      id="code"
+      phone={formatPhone(state.context.form.phone)}
+      codeLength={codeLength}
+      invalid={at('invalid')}
+      wrongCode={at('wrongCode')}
+      failed={at('failed')}
+      attemptsLeft={state.context.attemptsLeft}
+      busy={verifying}
+      onSubmit={(code) => send({ type: 'user.submitCode', code })}
+    >
       <div className="screen-links">
         <button type="button" className="link-button" disabled={verifying} onClick={() => send({ type: 'user.resendCode' })}>
           <Trans>Send a new code</Trans>
@@ -144,6 +120,6 @@ function CodeForm({ state, send }: StepProps) {
           <Trans>Change phone number</Trans>
         </button>
       </div>
-    </form>
+    </TextedCodeEntry>
   );
 }

@@ -1,6 +1,6 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useRef, type FormEvent } from 'react';
-import { TextField } from '../../components/TextField.tsx';
+import { NewUnlockCodeFields, newUnlockCodesOf } from '../../components/NewUnlockCodeFields.tsx';
 import { problemsOf, useFocusOnProblem, useHeadingFocus, type StepProps } from './stepSupport.ts';
 
 /** Step 4: the 4-digit unlock code that opens the app later (spec §5: not an obvious one, confirmed). */
@@ -14,12 +14,7 @@ export function UnlockCodeStep({ state, send }: StepProps) {
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const data = new FormData(event.currentTarget);
-    send({
-      type: 'user.submitUnlockCode',
-      unlockCode: String(data.get('unlockCode') ?? '').replace(/\s/g, ''),
-      unlockCodeConfirmation: String(data.get('unlockCodeConfirmation') ?? '').replace(/\s/g, ''),
-    });
+    send({ type: 'user.submitUnlockCode', ...newUnlockCodesOf(event.currentTarget) });
   }
 
   return (
@@ -31,29 +26,9 @@ export function UnlockCodeStep({ state, send }: StepProps) {
         <Trans>You'll use this 4-digit code to open the app. Avoid codes that are easy to guess, like 1234.</Trans>
       </p>
       <form ref={formRef} className="form" onSubmit={submit} noValidate>
-        <TextField
-          id="unlock-code"
-          name="unlockCode"
-          type="password"
-          label={t`Unlock code`}
-          inputMode="numeric"
-          autoComplete="off"
-          maxLength={4}
-          pattern="[0-9]*"
-          className="code-input"
-          error={problem('unlockCode')}
-        />
-        <TextField
-          id="unlock-code-confirmation"
-          name="unlockCodeConfirmation"
-          type="password"
-          label={t`Confirm unlock code`}
-          inputMode="numeric"
-          autoComplete="off"
-          maxLength={4}
-          pattern="[0-9]*"
-          className="code-input"
-          error={problem('unlockCodeConfirmation')}
+        <NewUnlockCodeFields
+          unlockCode={{ id: 'unlock-code', label: t`Unlock code`, error: problem('unlockCode') }}
+          confirmation={{ id: 'unlock-code-confirmation', label: t`Confirm unlock code`, error: problem('unlockCodeConfirmation') }}
         />
         <button type="submit" className="button">
           <Trans>Continue</Trans>

@@ -2,7 +2,7 @@
 import type { I18n } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import type { MessageDescriptor } from '@lingui/core';
-import { useEffect, useRef, type RefObject } from 'react';
+import { useEffect, type RefObject } from 'react';
 import {
   RegistrationProblem,
   type RegistrationEvent,
@@ -55,9 +55,4 @@ export function useFocusOnProblem(form: RefObject<HTMLElement | null>, trigger: 
   }, [form, trigger, active]);
 }
 
-/** The step's heading takes focus when the step appears, so the new step is announced. */
-export function useHeadingFocus() {
-  const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => heading.current?.focus(), []);
-  return heading;
-}
+export { useHeadingFocus } from '../../components/useHeadingFocus.ts';

@@ -1,13 +1,15 @@
-import { Plural, Trans, useLingui } from '@lingui/react/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Link, useParams, useRouter, useSearch } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
-import { useEffect, useRef, type FormEvent } from 'react';
+import type { FormEvent } from 'react';
 import { fromPromise } from 'xstate';
 import { doneStep, resetPasswordMachine, stepOfResetPassword, thenSignInParam, type ResetPasswordEvent, type ResetPasswordSnapshot } from '../../../machines/resetPassword.ts';
 import { useServices } from '../../app/services.tsx';
 import { StepIndicator } from '../../components/StepIndicator.tsx';
 import { TextField } from '../../components/TextField.tsx';
-import { minutesUntil, unexpectedErrorMessage, validationMessages } from '../messages.ts';
+import { useHeadingFocus } from '../../components/useHeadingFocus.ts';
+import { SsnCheckStep } from '../identity/SsnCheckStep.tsx';
+import { unexpectedErrorMessage, validationMessages } from '../messages.ts';
 import { routeStepOf, useStepParam } from './stepRoute.ts';
 
 const formSteps = 3;
@@ -60,15 +62,9 @@ export function ResetPasswordView() {
 
 type StepProps = { state: ResetPasswordSnapshot; send: (event: ResetPasswordEvent) => void };
 
-function useHeading() {
-  const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => heading.current?.focus(), []);
-  return heading;
-}
-
 function EmailStep({ state, send }: StepProps) {
   const { t, i18n } = useLingui();
-  const heading = useHeading();
+  const heading = useHeadingFocus();
   const busy = state.matches({ email: 'verifying' });
   const { fieldError, email } = state.context;
   const invalid = state.matches({ email: { editing: 'invalid' } });
@@ -121,86 +117,26 @@ function EmailStep({ state, send }: StepProps) {
 }
 
 function SsnStep({ state, send }: StepProps) {
-  const { t, i18n } = useLingui();
-  const heading = useHeading();
-  const busy = state.matches({ ssn: 'verifying' });
-  const waiting = state.matches({ ssn: 'waiting' });
-  const { fieldError, attemptsLeft, retryAt } = state.context;
-  const invalid = state.matches({ ssn: { editing: 'invalid' } });
-
-  function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    send({ type: 'user.submitSsn', ssn: String(new FormData(event.currentTarget).get('ssn') ?? '') });
-  }
-
   return (
-    <>
-      <h1 id="reset-password-title" ref={heading} tabIndex={-1}>
-        <Trans>Verify your identity</Trans>
-      </h1>
-      <form className="form" onSubmit={submit} noValidate aria-busy={busy}>
-        <p>
-          <Trans>For your security, please enter your Social Security number.</Trans>
-        </p>
-        <TextField
-          id="reset-ssn"
-          name="ssn"
-          type="password"
-          label={t`Social Security number`}
-          autoComplete="off"
-          inputMode="numeric"
-          maxLength={11}
-          error={invalid && fieldError ? i18n._(validationMessages[fieldError]) : undefined}
-        />
-        <SsnProblems mismatch={state.matches({ ssn: { editing: 'mismatch' } })} attemptsLeft={attemptsLeft} waiting={waiting} retryAt={retryAt} />
-        {state.matches({ ssn: { editing: 'failed' } }) ? (
-          <p className="form-error" role="alert">
-            {i18n._(unexpectedErrorMessage)}
-          </p>
-        ) : null}
-        <button type="submit" className="button" disabled={busy || waiting}>
-          {busy ? <Trans>Checking…</Trans> : <Trans>Continue</Trans>}
-        </button>
-      </form>
-    </>
-  );
-}
-
-/** An SSN that does not match the account (with the tries left), or the server's wait after too many. */
-export function SsnProblems({ mismatch, attemptsLeft, waiting, retryAt }: { mismatch: boolean; attemptsLeft: number | null; waiting: boolean; retryAt: number | null }) {
-  if (waiting) {
-    return (
-      <div className="notice" role="alert">
-        <p className="notice-title">
-          <Trans>Too many tries</Trans>
-        </p>
-        <p>
-          <Plural
-            value={minutesUntil(retryAt)}
-            one="For your security, please wait 1 minute before trying again."
-            other="For your security, please wait # minutes before trying again."
-          />
-        </p>
-      </div>
-    );
-  }
-  if (!mismatch) return null;
-  return (
-    <p className="form-error" role="alert">
-      <Trans>That Social Security number doesn't match your account.</Trans>
-      {attemptsLeft !== null && attemptsLeft > 0 ? (
-        <>
-          {' '}
-          <Plural value={attemptsLeft} one="You have 1 more try." other="You have # more tries." />
-        </>
-      ) : null}
-    </p>
+    <SsnCheckStep
+      titleId="reset-password-title"
+      fieldId="reset-ssn"
+      intro={<Trans>For your security, please enter your Social Security number.</Trans>}
+      busy={state.matches({ ssn: 'verifying' })}
+      waiting={state.matches({ ssn: 'waiting' })}
+      problem={state.matches({ ssn: { editing: 'invalid' } }) ? state.context.fieldError : null}
+      mismatch={state.matches({ ssn: { editing: 'mismatch' } })}
+      failed={state.matches({ ssn: { editing: 'failed' } })}
+      attemptsLeft={state.context.attemptsLeft}
+      retryAt={state.context.retryAt}
+      onSubmit={(ssn) => send({ type: 'user.submitSsn', ssn })}
+    />
   );
 }
 
 function PasswordStep({ state, send }: StepProps) {
   const { t, i18n } = useLingui();
-  const heading = useHeading();
+  const heading = useHeadingFocus();
   const busy = state.matches({ password: 'changing' });
   const { fieldError } = state.context;
   const invalid = state.matches({ password: { editing: 'invalid' } });
@@ -242,7 +178,7 @@ function PasswordStep({ state, send }: StepProps) {
 
 /** Step 4, the done step. */
 function Done() {
-  const heading = useHeading();
+  const heading = useHeadingFocus();
   return (
     <section className="screen" aria-labelledby="reset-password-title" data-step={doneStep}>
       <h1 id="reset-password-title" ref={heading} tabIndex={-1}>

@@ -1,14 +1,15 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useParams, useRouter, useSearch } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
-import { useEffect, useRef, type FormEvent } from 'react';
+import type { FormEvent } from 'react';
 import { fromPromise, type SnapshotFrom } from 'xstate';
 import { resetUnlockCodeMachine, stepOfResetUnlockCode, type ResetUnlockCodeEvent } from '../../../machines/resetUnlockCode.ts';
 import { useServices } from '../../app/services.tsx';
 import { StepIndicator } from '../../components/StepIndicator.tsx';
-import { TextField } from '../../components/TextField.tsx';
+import { NewUnlockCodeFields, newUnlockCodesOf } from '../../components/NewUnlockCodeFields.tsx';
+import { useHeadingFocus } from '../../components/useHeadingFocus.ts';
 import { unexpectedErrorMessage, validationMessages } from '../messages.ts';
-import { SsnProblems } from '../resetPassword/ResetPasswordView.tsx';
+import { SsnCheckStep } from '../identity/SsnCheckStep.tsx';
 import { routeStepOf, useStepParam } from '../resetPassword/stepRoute.ts';
 import { continueToApp, storeSession } from '../sessionEffects.ts';
 
@@ -53,72 +54,38 @@ export function ResetUnlockCodeView() {
   );
 }
 
-function useHeading() {
-  const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => heading.current?.focus(), []);
-  return heading;
-}
-
 function SsnStep({ state, send }: StepProps) {
-  const { t, i18n } = useLingui();
-  const heading = useHeading();
-  const busy = state.matches({ ssn: 'verifying' });
-  const waiting = state.matches({ ssn: 'waiting' });
-  const { fieldErrors, attemptsLeft, retryAt } = state.context;
-
-  function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    send({ type: 'user.submitSsn', ssn: String(new FormData(event.currentTarget).get('ssn') ?? '') });
-  }
-
   return (
-    <>
-      <h1 id="reset-unlock-code-title" ref={heading} tabIndex={-1}>
-        <Trans>Verify your identity</Trans>
-      </h1>
-      <form className="form" onSubmit={submit} noValidate aria-busy={busy}>
-        <p>
-          <Trans>To reset your unlock code, please enter your Social Security number.</Trans>
-        </p>
-        <TextField
-          id="unlock-reset-ssn"
-          name="ssn"
-          type="password"
-          label={t`Social Security number`}
-          autoComplete="off"
-          inputMode="numeric"
-          maxLength={11}
-          error={state.matches({ ssn: { editing: 'invalid' } }) && fieldErrors.ssn ? i18n._(validationMessages[fieldErrors.ssn]) : undefined}
-        />
-        <SsnProblems mismatch={state.matches({ ssn: { editing: 'mismatch' } })} attemptsLeft={attemptsLeft} waiting={waiting} retryAt={retryAt} />
-        {state.matches({ ssn: { editing: 'failed' } }) ? (
-          <p className="form-error" role="alert">
-            {i18n._(unexpectedErrorMessage)}
-          </p>
-        ) : null}
-        <button type="submit" className="button" disabled={busy || waiting}>
-          {busy ? <Trans>Checking…</Trans> : <Trans>Continue</Trans>}
-        </button>
-      </form>
-    </>
+    <SsnCheckStep
+      titleId="reset-unlock-code-title"
+      fieldId="unlock-reset-ssn"
+      intro={<Trans>To reset your unlock code, please enter your Social Security number.</Trans>}
+      busy={state.matches({ ssn: 'verifying' })}
+      waiting={state.matches({ ssn: 'waiting' })}
+      problem={state.matches({ ssn: { editing: 'invalid' } }) ? state.context.fieldErrors.ssn : null}
+      mismatch={state.matches({ ssn: { editing: 'mismatch' } })}
+      failed={state.matches({ ssn: { editing: 'failed' } })}
+      attemptsLeft={state.context.attemptsLeft}
+      retryAt={state.context.retryAt}
+      onSubmit={(ssn) => send({ type: 'user.submitSsn', ssn })}
+    />
   );
 }
 
 function CodeStep({ state, send }: StepProps) {
   const { t, i18n } = useLingui();
-  const heading = useHeading();
+  const heading = useHeadingFocus();
   const busy = state.matches({ code: 'resetting' }) || state.matches('reset');
   const { fieldErrors } = state.context;
   const invalid = state.matches({ code: { editing: 'invalid' } });
+  const problem = (field: 'unlockCode' | 'unlockCodeConfirmation') => {
+    const key = invalid ? fieldErrors[field] : undefined;
+    return key ? i18n._(validationMessages[key]) : undefined;
+  };
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    send({
-      type: 'user.submitCode',
-      unlockCode: String(form.get('unlockCode') ?? '').replace(/\s/g, ''),
-      unlockCodeConfirmation: String(form.get('unlockCodeConfirmation') ?? '').replace(/\s/g, ''),
-    });
+    send({ type: 'user.submitCode', ...newUnlockCodesOf(event.currentTarget) });
   }
 
   return (
@@ -130,31 +97,9 @@ function CodeStep({ state, send }: StepProps) {
         <p>
           <Trans>Your unlock code is 4 digits. Avoid codes that are easy to guess, like 1234 or 1111.</Trans>
         </p>
-        <TextField
-          id="new-unlock-code"
-          name="unlockCode"
-          type="password"
-          label={t`New unlock code`}
-          inputMode="numeric"
-          autoComplete="off"
-          maxLength={4}
-          pattern="[0-9]*"
-          className="code-input"
-          error={invalid && fieldErrors.unlockCode ? i18n._(validationMessages[fieldErrors.unlockCode]) : undefined}
-        />
-        <TextField
-          id="confirm-unlock-code"
-          name="unlockCodeConfirmation"
-          type="password"
-          label={t`Confirm new unlock code`}
-          inputMode="numeric"
-          autoComplete="off"
-          maxLength={4}
-          pattern="[0-9]*"
-          className="code-input"
-          error={
-            invalid && fieldErrors.unlockCodeConfirmation ? i18n._(validationMessages[fieldErrors.unlockCodeConfirmation]) : undefined
-          }
+        <NewUnlockCodeFields
+          unlockCode={{ id: 'new-unlock-code', label: t`New unlock code`, error: problem('unlockCode') }}
+          confirmation={{ id: 'confirm-unlock-code', label: t`Confirm new unlock code`, error: problem('unlockCodeConfirmation') }}
         />
         {state.matches({ code: { editing: 'refused' } }) ? (
           <p className="form-error" role="alert">

@@ -1,15 +1,15 @@
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { Link, useRouter, useRouterState, useSearch } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, type FormEvent } from 'react';
 import { fromPromise, type SnapshotFrom } from 'xstate';
 import { StatusCode } from '../../../contract/statusCodes.ts';
 import { thenSignInParam } from '../../../machines/resetPassword.ts';
 import { mfaCodeLength, signInMachine, type SignInEvent } from '../../../machines/signIn.ts';
 import { useServices } from '../../app/services.tsx';
-import { SplitCodeInput } from '../../components/SplitCodeInput.tsx';
 import { TextField } from '../../components/TextField.tsx';
 import { minutesUntil, unexpectedErrorMessage, validationMessages } from '../messages.ts';
+import { TextedCodeEntry } from '../textedCode/TextedCodeEntry.tsx';
 import { continueToApp, goToResetUnlockCode, storeSession } from '../sessionEffects.ts';
 
 type SignInSnapshot = SnapshotFrom<typeof signInMachine>;
@@ -128,38 +128,15 @@ function CredentialsForm({ state, send }: { state: SignInSnapshot; send: Send })
 
 /** The texted code (105): six boxes, sent with the same /sign-in call. */
 function CodeForm({ state, send }: { state: SignInSnapshot; send: Send }) {
-  const { t, i18n } = useLingui();
-  const [code, setCode] = useState('');
   const heading = useRef<HTMLHeadingElement>(null);
   const { phone, attemptsLeft, textProblem, retryAt } = state.context;
   const at = (substate: 'invalid' | 'wrongCode' | 'failed') => state.matches({ mfa: { enteringCode: substate } });
-  const busy = state.matches({ mfa: 'verifyingCode' }) || state.matches({ mfa: 'resendingCode' }) || state.matches('signedIn');
+  const verifying = state.matches({ mfa: 'verifyingCode' }) || state.matches('signedIn');
+  const busy = verifying || state.matches({ mfa: 'resendingCode' });
   const cannotText = state.matches({ mfa: 'cannotText' });
   const waiting = state.matches({ mfa: 'waiting' });
   const sentTo = phone ?? '';
   useEffect(() => heading.current?.focus(), []);
-  // A new code was asked for: the boxes start empty again.
-  useEffect(() => {
-    if (state.matches({ mfa: 'resendingCode' })) setCode('');
-  }, [state]);
-
-  const codeProblem = at('invalid') ? (
-    t`Please enter the 6-digit code we texted you.`
-  ) : at('wrongCode') ? (
-    <>
-      <Trans>This isn't the right code.</Trans>{' '}
-      {attemptsLeft !== null && attemptsLeft > 0 ? (
-        <Plural value={attemptsLeft} one="You can try 1 more time." other="You can try # more times." />
-      ) : (
-        <Trans>Please ask for a new code.</Trans>
-      )}
-    </>
-  ) : undefined;
-
-  function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    send({ type: 'user.submitCode', code: code.replace(/\D/g, '') });
-  }
 
   return (
     <section className="screen" aria-labelledby="signin-code-title">
@@ -189,18 +166,20 @@ function CodeForm({ state, send }: { state: SignInSnapshot; send: Send }) {
           </p>
         </div>
       ) : (
-        <form className="form" onSubmit={submit} noValidate aria-busy={busy}>
-          <p>{sentTo ? <Trans>We texted a 6-digit code to {sentTo}.</Trans> : <Trans>We texted you a 6-digit code.</Trans>}</p>
-          <SplitCodeInput id="signin-code" label={t`Texted code`} length={mfaCodeLength} value={code} onChange={setCode} error={codeProblem} disabled={busy} />
-          {at('failed') ? (
-            <p className="form-error" role="alert">
-              {i18n._(unexpectedErrorMessage)}
-            </p>
-          ) : null}
-          <button type="submit" className="button" disabled={busy}>
-            {state.matches({ mfa: 'verifyingCode' }) || state.matches('signedIn') ? <Trans>Verifying…</Trans> : <Trans>Verify</Trans>}
-          </button>
-        </form>
+        <TextedCodeEntry
+          id="signin-code"
+          phone={sentTo}
+          codeLength={mfaCodeLength}
+          invalid={at('invalid')}
+          wrongCode={at('wrongCode')}
+          failed={at('failed')}
+          attemptsLeft={attemptsLeft}
+          busy={busy}
+          disabled={busy}
+          verifying={verifying}
+          resending={state.matches({ mfa: 'resendingCode' })}
+          onSubmit={(code) => send({ type: 'user.submitCode', code })}
+        />
       )}
       <div className="screen-links">
         {waiting ? null : (
