@@ -15,8 +15,6 @@ import type { StatusAnswer } from '../contract/api.ts';
 import { checkEmail, checkNewPassword, checkSsn, digitsOf, type ValidationMessage } from '../contract/rules.ts';
 import { StatusCode } from '../contract/statusCodes.ts';
 
-/** The search param the sign-in screen's "Forgot your password?" link sets: sign in again afterwards. */
-export const thenSignInParam = { then: 'signin' } as const;
 export const doneStep = 4;
 export type ResetPasswordStep = 1 | 2 | 3 | 4;
 export const defaultWaitSeconds = 600;

@@ -4,11 +4,11 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useRef, type FormEvent } from 'react';
 import { fromPromise, type SnapshotFrom } from 'xstate';
 import { StatusCode } from '../../../contract/statusCodes.ts';
-import { thenSignInParam } from '../../../machines/resetPassword.ts';
 import { mfaCodeLength, signInMachine, type SignInEvent } from '../../../machines/signIn.ts';
 import { useServices } from '../../app/services.tsx';
 import { TextField } from '../../components/TextField.tsx';
 import { minutesUntil, unexpectedErrorMessage, validationMessages } from '../messages.ts';
+import { thenSignInParam } from '../resetPassword/thenSignIn.ts';
 import { TextedCodeEntry } from '../textedCode/TextedCodeEntry.tsx';
 import { continueToApp, goToResetUnlockCode, storeSession } from '../sessionEffects.ts';
 
