@@ -48,6 +48,7 @@ import {
   type RegistrationDraft,
   type RegistrationStep,
 } from './registrationDraft.ts';
+import { retryAtOf, untilRetry } from './serverWait.ts';
 
 export { draftFrom, registrationSteps, stepCount, type RegistrationDraft, type RegistrationStep };
 
@@ -462,7 +463,7 @@ export const registrationMachine = setup({
   },
   delays: {
     /** The server's deadline for a new code (retryAfterSeconds), checked again when it passes. */
-    untilRetry: ({ context }) => Math.max(0, (context.retryAt ?? 0) - Date.now()),
+    untilRetry,
   },
   guards: {
     startsAt: ({ context }, params: { step: RegistrationStep }) => context.step === params.step,
@@ -537,7 +538,7 @@ export const registrationMachine = setup({
     })),
     countAttempts: assign((_, answer: VerifyPhoneAnswer | undefined) => ({ attemptsLeft: answer?.attemptsLeft ?? null })),
     storeRetryAt: assign((_, answer: { retryAfterSeconds?: number } | undefined) => ({
-      retryAt: Date.now() + Math.max(0, answer?.retryAfterSeconds ?? 600) * 1000,
+      retryAt: retryAtOf(answer),
     })),
     clearRetryAt: assign({ retryAt: null }),
     storeAddress: assign(({ context, event }) => ({

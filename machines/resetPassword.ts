@@ -14,10 +14,10 @@ import type { ChangePasswordRequest, VerifySsnAnswer } from '../contract/auth.ts
 import type { StatusAnswer } from '../contract/api.ts';
 import { checkEmail, checkNewPassword, checkSsn, digitsOf, type ValidationMessage } from '../contract/rules.ts';
 import { StatusCode } from '../contract/statusCodes.ts';
+import { retryAtOf, untilRetry } from './serverWait.ts';
 
 export const doneStep = 4;
 export type ResetPasswordStep = 1 | 2 | 3 | 4;
-export const defaultWaitSeconds = 600;
 
 export type ResetPasswordContext = {
   thenSignIn: boolean;
@@ -44,7 +44,7 @@ export const resetPasswordMachine = setup({
     input: {} as ResetPasswordInput,
   },
   delays: {
-    untilRetry: ({ context }) => Math.max(0, (context.retryAt ?? 0) - Date.now()),
+    untilRetry,
   },
   guards: {
     isEmailValid: ({ event }) => event.type === 'user.submitEmail' && checkEmail(event.email) === null,
@@ -70,7 +70,7 @@ export const resetPasswordMachine = setup({
     countAttempts: assign((_, answer: VerifySsnAnswer | undefined) => ({ ssn: '', attemptsLeft: answer?.attemptsLeft ?? null })),
     storeRetryAt: assign((_, answer: { retryAfterSeconds?: number } | undefined) => ({
       ssn: '',
-      retryAt: Date.now() + Math.max(0, answer?.retryAfterSeconds ?? defaultWaitSeconds) * 1000,
+      retryAt: retryAtOf(answer),
     })),
     clearRetryAt: assign({ retryAt: null }),
     /** Spec §4: the form is cleared on success. */

@@ -11,8 +11,8 @@ import { assign, fromPromise, setup } from 'xstate';
 import type { ResetUnlockCodeAnswer, VerifySsnAnswer } from '../contract/auth.ts';
 import { checkNewUnlockCode, checkSsn, checkUnlockCodeConfirmation, digitsOf, type ValidationMessage } from '../contract/rules.ts';
 import { StatusCode } from '../contract/statusCodes.ts';
+import { retryAtOf, untilRetry } from './serverWait.ts';
 
-export const defaultWaitSeconds = 600;
 export type ResetUnlockCodeStep = 1 | 2;
 
 export type ResetUnlockCodeContext = {
@@ -40,7 +40,7 @@ export const resetUnlockCodeMachine = setup({
     events: {} as ResetUnlockCodeEvent,
   },
   delays: {
-    untilRetry: ({ context }) => Math.max(0, (context.retryAt ?? 0) - Date.now()),
+    untilRetry,
   },
   guards: {
     isSsnValid: ({ event }) => event.type === 'user.submitSsn' && checkSsn(event.ssn) === null,
@@ -63,7 +63,7 @@ export const resetUnlockCodeMachine = setup({
     forgetSsnToken: assign({ ssnToken: null }),
     countAttempts: assign((_, answer: VerifySsnAnswer | undefined) => ({ attemptsLeft: answer?.attemptsLeft ?? null })),
     storeRetryAt: assign((_, answer: { retryAfterSeconds?: number } | undefined) => ({
-      retryAt: Date.now() + Math.max(0, answer?.retryAfterSeconds ?? defaultWaitSeconds) * 1000,
+      retryAt: retryAtOf(answer),
     })),
     clearRetryAt: assign({ retryAt: null }),
     /** Supplied by the app: store access, refresh and isInternal in the session (spec §4). */

@@ -15,10 +15,10 @@ import type { Credentials } from '../contract/api.ts';
 import type { SignInRequest, SignInWithCodeAnswer } from '../contract/auth.ts';
 import { StatusCode } from '../contract/statusCodes.ts';
 import { fieldErrors, signInChecks, type ValidationMessage } from '../contract/rules.ts';
+import { retryAtOf, untilRetry } from './serverWait.ts';
 
 export const mfaCodeLength = 6;
 /** The wait when the server does not say (spec §9: 10 minutes). */
-export const defaultWaitSeconds = 600;
 
 export type SignInContext = {
   email: string;
@@ -98,7 +98,7 @@ export const signInMachine = setup({
   },
   delays: {
     /** The server's deadline (retryAfterSeconds), checked again when it passes. */
-    untilRetry: ({ context }) => Math.max(0, (context.retryAt ?? 0) - Date.now()),
+    untilRetry,
   },
   guards: {
     isFormValid: ({ event }) => event.type === 'user.submit' && Object.keys(fieldErrors(signInChecks, formOf(event))).length === 0,
@@ -126,7 +126,7 @@ export const signInMachine = setup({
     countAttempts: assign((_, answer: Answer) => ({ attemptsLeft: answer?.attemptsLeft ?? null })),
     storeTextProblem: assign((_, answer: Answer) => ({ phone: answer?.phone ?? null, textProblem: answer?.statusCode ?? null })),
     storeRetryAt: assign((_, answer: Answer) => ({
-      retryAt: Date.now() + Math.max(0, answer?.retryAfterSeconds ?? defaultWaitSeconds) * 1000,
+      retryAt: retryAtOf(answer),
     })),
     clearRetryAt: assign({ retryAt: null }),
     leaveMfa: assign({ password: '', phone: null, attemptsLeft: null, textProblem: null, retryAt: null }),
