@@ -36,3 +36,13 @@ export type ResetUnlockCodeAnswer = StatusAnswer & { access?: string; refresh?: 
 
 /** POST /change-password {email, ssn, password}: `{0}` on success (spec §7 "true on SUCCESS"). */
 export type ChangePasswordRequest = { email: string; ssn: string; password: string };
+
+/** POST /set-unlock-code {unlockCode} with the access token (Manage account): a new code for the signed-in cardholder. */
+export type SetUnlockCodeRequest = { unlockCode: string };
+
+/**
+ * POST /set-unlock-code answers: 200 `{0}`; 400 `{4, fieldErrors: {unlockCode}}` the code breaks a rule
+ * (`unlockCode.obvious` …); 400 `{2}` a malformed body; 403 `{3}` during an unlock lockout (only
+ * /reset-unlock-code ends it).
+ */
+export type SetUnlockCodeAnswer = StatusAnswer & { fieldErrors?: Record<string, string> };

@@ -1,4 +1,4 @@
-/** REFRESH_REQUIRED (103) → unlock code → back where the user was; unlock needs a refresh token. */
+/** REFRESH_REQUIRED (103) → the unlock code in the auth modal over home → home; unlock needs a refresh token. */
 import { expect, test } from '@playwright/test';
 import { UnlockPage } from './pages/UnlockPage.ts';
 import { SignInPage } from './pages/SignInPage.ts';
@@ -8,7 +8,7 @@ import { dollars } from './support/text.ts';
 
 const REFRESH_REQUIRED = 103;
 
-test('an expired session asks for the unlock code and returns to home', async ({ page, request }) => {
+test('an expired session asks for the unlock code over home, then home loads', async ({ page, request }) => {
   const { accountOverview: overview } = await demoHome(request);
   const tokens = await sandboxSession(request, 1);
   await seedStoredState(page, { accessToken: tokens.access, refreshToken: tokens.refresh, locale: 'en' });
@@ -27,7 +27,7 @@ test('an expired session asks for the unlock code and returns to home', async ({
     REFRESH_REQUIRED,
   );
 
-  const unlock = await UnlockPage.expectOn(page);
+  const unlock = await UnlockPage.expectModal(page);
   await expect(page).toHaveURL((url) => url.searchParams.get('redirect') === '/home');
   await expect(unlock.status('Your session has expired.')).toBeVisible();
 

@@ -9,8 +9,9 @@
  */
 import { assign, fromPromise, setup } from 'xstate';
 import type { ResetUnlockCodeAnswer, VerifySsnAnswer } from '../contract/auth.ts';
-import { checkNewUnlockCode, checkSsn, checkUnlockCodeConfirmation, digitsOf, type ValidationMessage } from '../contract/rules.ts';
+import { checkSsn, digitsOf, type ValidationMessage } from '../contract/rules.ts';
 import { StatusCode } from '../contract/statusCodes.ts';
+import { newUnlockCodeErrors } from './newUnlockCode.ts';
 import { retryAtOf, untilRetry } from './serverWait.ts';
 
 export type ResetUnlockCodeStep = 1 | 2;
@@ -27,12 +28,8 @@ export type ResetUnlockCodeEvent =
   | { type: 'user.submitCode'; unlockCode: string; unlockCodeConfirmation: string }
   | { type: 'user.goToStep'; step: number };
 
-const codeProblems = (event: ResetUnlockCodeEvent): ResetUnlockCodeContext['fieldErrors'] => {
-  if (event.type !== 'user.submitCode') return {};
-  const unlockCode = checkNewUnlockCode(event.unlockCode);
-  const confirmation = unlockCode ? null : checkUnlockCodeConfirmation(event.unlockCode, event.unlockCodeConfirmation);
-  return { ...(unlockCode ? { unlockCode } : {}), ...(confirmation ? { unlockCodeConfirmation: confirmation } : {}) };
-};
+const codeProblems = (event: ResetUnlockCodeEvent): ResetUnlockCodeContext['fieldErrors'] =>
+  event.type === 'user.submitCode' ? newUnlockCodeErrors(event) : {};
 
 export const resetUnlockCodeMachine = setup({
   types: {

@@ -1,9 +1,15 @@
 /**
  * The app-level session chart (spec §3 core state, §4 auth). Holds the tokens and device ids, and
- * the shared UI flags: error modal, snackbar and why authentication was asked for again.
+ * the shared UI flags: error modal, snackbar, auth modal and why authentication was asked for again.
  * Navigation and the sign-out call are declared here and supplied by the app with `.provide()`.
+ *
+ * The auth modal (spec §4 auth): when a call made during an active session answers REFRESH_REQUIRED
+ * or SIGN_IN_REQUIRED, the modal asks for the unlock code (or a sign-in) over the screen the user was
+ * on, which stays mounted, so whatever they typed stays; the route shows /unlock or /signin meanwhile.
+ * Signing in again as the same account resumes that screen (and the calls waiting on it); another
+ * account signing in, signing out, or navigating away gives the interrupted work up.
  */
-import { assign, fromPromise, raise, setup } from 'xstate';
+import { assign, fromPromise, not, raise, setup, stateIn } from 'xstate';
 import type { RegistrationDraft } from './registrationDraft.ts';
 
 export type Locale = 'en' | 'es';
@@ -34,7 +40,29 @@ export type SessionContext = {
   registrationDraft: RegistrationDraft | null;
   snackbarMessage: SnackbarMessage | null;
   authReason: AuthReason | null;
+  /** What the auth modal interrupted: where the user was and whose screen it was. */
+  interruption: Interruption | null;
+  /** Bumped when another account signs in over interrupted work: the screens start over. */
+  screensGeneration: number;
 };
+
+export type Interruption = { location: string; account: string | null };
+
+/**
+ * The account an access token belongs to (its `sub`), read without verifying it: it only decides
+ * whether interrupted work may be shown again, and the server checks every call anyway.
+ */
+export function accountOf(accessToken: string | null): string | null {
+  const payload = accessToken?.split('.')[1];
+  if (!payload) return null;
+  try {
+    const claims: unknown = JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/')));
+    const sub = (claims as { sub?: unknown } | null)?.sub;
+    return typeof sub === 'string' ? sub : null;
+  } catch {
+    return null;
+  }
+}
 
 export type SessionInput = Pick<
   SessionContext,
@@ -43,10 +71,14 @@ export type SessionInput = Pick<
 
 export type SessionTokens = { access: string; refresh: string; isInternal: boolean };
 
+/** `location`: where the user was when a call answered the auth code (the app's current route). */
 export type SessionEvent =
   | ({ type: 'session.signedIn' } & SessionTokens)
-  | { type: 'session.refreshRequired' }
-  | { type: 'session.signInRequired' }
+  | { type: 'session.refreshRequired'; location?: string }
+  | { type: 'session.signInRequired'; location?: string }
+  | { type: 'authModal.open'; interruption: Interruption }
+  /** The router settled somewhere other than the interrupted screen while the auth modal was open. */
+  | { type: 'authModal.left' }
   | { type: 'session.registrationFailed' }
   | { type: 'registration.draftChanged'; draft: RegistrationDraft | null }
   | { type: 'user.signOut' }
@@ -67,6 +99,15 @@ export const sessionMachine = setup({
   guards: {
     hasAccessToken: ({ context }) => context.accessToken !== null && context.refreshToken !== failedRegistrationMarker,
     hasRefreshToken: ({ context }) => isSessionToken(context.refreshToken),
+    /**
+     * The interrupted screen may come back: an unlock (same refresh-token family, so same account), or
+     * a sign-in by the account whose screen it was.
+     */
+    isSameAccount: ({ context, event }) =>
+      event.type === 'session.signedIn' &&
+      (context.interruption?.account ?? null) !== null &&
+      accountOf(event.access) === context.interruption?.account,
+    isAuthModalClosed: not(stateIn({ authModal: 'open' })),
   },
   actions: {
     storeTokens: assign(({ event }) => {
@@ -89,8 +130,29 @@ export const sessionMachine = setup({
     setSnackbar: assign({ snackbarMessage: ({ event }) => (event.type === 'snackbar.show' ? event.message : null) }),
     clearSnackbar: assign({ snackbarMessage: null }),
     showSignedOut: raise({ type: 'snackbar.show', message: 'signedOut' } as const),
+    /** Taken before the access token is dropped, which names the account. */
+    openAuthModal: raise(({ context, event }) => ({
+      type: 'authModal.open' as const,
+      interruption: {
+        location: 'location' in event && event.location ? event.location : '/home',
+        account: accountOf(context.accessToken),
+      },
+    })),
+    rememberInterruption: assign({
+      interruption: ({ event }) => (event.type === 'authModal.open' ? event.interruption : null),
+    }),
+    forgetInterruption: assign({ interruption: null }),
+    startScreensOver: assign({ screensGeneration: ({ context }) => context.screensGeneration + 1 }),
     /** Supplied by the app: replace the route with unlock or sign-in, remembering where the user was. */
     openAuth: () => {},
+    /** Supplied by the app: show /unlock or /signin in the address bar over the interrupted screen. */
+    maskRoute: () => {},
+    /** Supplied by the app: the interrupted screen's route again, and its waiting calls go on with the new token. */
+    resumeInterruption: (_, _params: { access: string }) => {},
+    /** Supplied by the app: the waiting calls give up (they end as auth-required). */
+    abandonInterruption: () => {},
+    /** Supplied by the app: home, for the account that signed in instead. */
+    goHome: () => {},
     /** Supplied by the app: go to sign-in after signing out. */
     goToSignIn: () => {},
   },
@@ -100,7 +162,7 @@ export const sessionMachine = setup({
 }).createMachine({
   id: 'session',
   type: 'parallel',
-  context: ({ input }) => ({ ...input, snackbarMessage: null, authReason: null }),
+  context: ({ input }) => ({ ...input, snackbarMessage: null, authReason: null, interruption: null, screensGeneration: 0 }),
   on: {
     'user.changeLocale': { actions: 'setLocale' },
     'registration.draftChanged': { actions: 'setRegistrationDraft' },
@@ -124,14 +186,20 @@ export const sessionMachine = setup({
         /** A refresh token but no usable access token: the unlock code opens the session again. */
         locked: {
           on: {
-            'session.signInRequired': { target: 'signedOut', actions: ['dropTokens', 'openAuth'] },
+            'session.signInRequired': [
+              // On the unlock screen (a guard sent the user there): on to the sign-in screen.
+              { guard: 'isAuthModalClosed', target: 'signedOut', actions: ['dropTokens', 'openAuth'] },
+              // In the auth modal: it asks for a sign-in instead, over the same screen.
+              { target: 'signedOut', actions: ['dropTokens', 'maskRoute'] },
+            ],
             'user.signOut': 'signingOut',
           },
         },
+        /** A call answering an auth code here opens the auth modal over the screen. */
         active: {
           on: {
-            'session.refreshRequired': { target: 'locked', actions: ['dropAccessToken', 'openAuth'] },
-            'session.signInRequired': { target: 'signedOut', actions: ['dropTokens', 'openAuth'] },
+            'session.refreshRequired': { target: 'locked', actions: ['openAuthModal', 'dropAccessToken'] },
+            'session.signInRequired': { target: 'signedOut', actions: ['openAuthModal', 'dropTokens'] },
             'user.signOut': 'signingOut',
           },
         },
@@ -143,6 +211,28 @@ export const sessionMachine = setup({
             input: ({ context }) => ({ refreshToken: context.refreshToken }),
             onDone: { target: 'signedOut', actions: ['clearSession', 'showSignedOut', 'goToSignIn'] },
             onError: { target: 'signedOut', actions: ['clearSession', 'showSignedOut', 'goToSignIn'] },
+          },
+        },
+      },
+    },
+    authModal: {
+      initial: 'closed',
+      states: {
+        closed: {
+          on: { 'authModal.open': { target: 'open', actions: ['rememberInterruption', 'maskRoute'] } },
+        },
+        open: {
+          on: {
+            'session.signedIn': [
+              {
+                guard: 'isSameAccount',
+                target: 'closed',
+                actions: [{ type: 'resumeInterruption', params: ({ event }) => ({ access: event.access }) }, 'forgetInterruption'],
+              },
+              { target: 'closed', actions: ['abandonInterruption', 'forgetInterruption', 'startScreensOver', 'goHome'] },
+            ],
+            'user.signOut': { target: 'closed', actions: ['abandonInterruption', 'forgetInterruption'] },
+            'authModal.left': { target: 'closed', actions: ['abandonInterruption', 'forgetInterruption'] },
           },
         },
       },

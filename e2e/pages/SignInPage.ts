@@ -6,6 +6,31 @@ import { AppPage } from './AppPage.ts';
 import { HomePage } from './HomePage.ts';
 
 export class SignInPage extends AppPage {
+  constructor(
+    page: Page,
+    locale: Locale = 'en',
+    readonly inModal = false,
+  ) {
+    super(page, locale);
+  }
+
+  /** Expects the auth modal asking for a sign-in over the screen the user was on. */
+  static async expectModal(page: Page, locale: Locale = 'en'): Promise<SignInPage> {
+    const signIn = new SignInPage(page, locale, true);
+    await signIn.expectShown();
+    await expect(signIn.surface.getByRole('heading', { level: 2, name: signIn.t('Sign in'), exact: true })).toBeVisible();
+    return signIn;
+  }
+
+  /** Where the sign-in form is: the screen, or the auth modal. */
+  get surface(): Locator {
+    return this.inModal ? this.page.getByRole('dialog', { name: this.t('Sign in') }) : this.page.getByRole('main');
+  }
+
+  override get alert(): Locator {
+    return this.surface.getByRole('alert');
+  }
+
   /** Opens /signin (optionally remembering where to go after) and waits for the form. */
   static async open(page: Page, options: { redirect?: string; locale?: Locale } = {}): Promise<SignInPage> {
     const search = options.redirect ? `?redirect=${encodeURIComponent(options.redirect)}` : '';
@@ -20,15 +45,15 @@ export class SignInPage extends AppPage {
   }
 
   get email(): Locator {
-    return this.page.getByLabel(this.t('Email'), { exact: true });
+    return this.surface.getByLabel(this.t('Email'), { exact: true });
   }
 
   get password(): Locator {
-    return this.page.getByLabel(this.t('Password'), { exact: true });
+    return this.surface.getByLabel(this.t('Password'), { exact: true });
   }
 
   get submitButton(): Locator {
-    return this.page.getByRole('main').getByRole('button', { name: this.t('Sign in'), exact: true });
+    return this.surface.getByRole('button', { name: this.t('Sign in'), exact: true });
   }
 
   async expectShown(): Promise<void> {

@@ -28,9 +28,9 @@ export async function signInViaApi(request: APIRequestContext): Promise<Tokens> 
   return { access: answer.access!, refresh: answer.refresh!, isInternal: answer.isInternal ?? false };
 }
 
-/** POST /sandbox/sessions: a session for the demo cardholder whose access token lives `accessTtlSeconds`. */
-export async function sandboxSession(request: APIRequestContext, accessTtlSeconds: number): Promise<Tokens> {
-  const response = await request.post('/sandbox/sessions', { data: { email: demo.email, accessTtlSeconds } });
+/** POST /sandbox/sessions: a session (the demo cardholder's by default) whose access token lives `accessTtlSeconds`. */
+export async function sandboxSession(request: APIRequestContext, accessTtlSeconds: number, email: string = demo.email): Promise<Tokens> {
+  const response = await request.post('/sandbox/sessions', { data: { email, accessTtlSeconds } });
   expect(response.status(), 'sandbox session is created').toBe(200);
   const answer = (await response.json()) as SignInAnswer;
   return { access: answer.access!, refresh: answer.refresh!, isInternal: answer.isInternal ?? false };
@@ -50,4 +50,11 @@ export async function demoHome(request: APIRequestContext): Promise<HomeAnswer> 
   const home = await getHome(request, access);
   expect(home.statusCode, 'GET /home succeeds').toBe(0);
   return home;
+}
+
+/** Waits (about a second at most) until the sandbox access token has expired: GET /home then answers REFRESH_REQUIRED. */
+export async function untilExpired(request: APIRequestContext, access: string): Promise<void> {
+  await expect
+    .poll(async () => (await getHome(request, access)).statusCode, { message: 'the sandbox access token expires', intervals: [250], timeout: 5_000 })
+    .toBe(103);
 }

@@ -1,7 +1,9 @@
 /**
  * The card API client: one ofetch instance, one typed function per spec §7 call.
  * Every answer carries a statusCode. REFRESH_REQUIRED and SIGN_IN_REQUIRED go to the session
- * (unlock or sign-in); an answer without a statusCode is reported and opens the error modal.
+ * (the auth modal, or unlock or sign-in); a call made with the access token then waits, and is sent
+ * once more with the new token if the user authenticates again and the interrupted work resumes.
+ * An answer without a statusCode is reported and opens the error modal.
  */
 import { ofetch } from 'ofetch';
 import type {
@@ -39,8 +41,11 @@ export type ApiSession = {
 
 export type ApiHooks = {
   session: () => ApiSession;
-  onRefreshRequired: () => void;
-  onSignInRequired: () => void;
+  /**
+   * REFRESH_REQUIRED or SIGN_IN_REQUIRED: resolves with the new access token once the interrupted work
+   * resumes (same account authenticated again), or null when it was given up.
+   */
+  onAuthRequired: (statusCode: AuthStatusCode) => Promise<string | null>;
   /** No statusCode in the answer (network failure, timeout, proxy page, server crash). */
   onNoStatusCode: (details: { path: string; httpStatus: number | null; suppressErrorModal: boolean }) => void;
   /** An answer with statusCode UNEXPECTED_ERROR (5): reported as a warning (spec §8). */
@@ -54,7 +59,12 @@ export class ApiUnavailableError extends Error {
   }
 }
 
-/** The session needs the unlock code or a sign-in; the session chart has taken the user there. */
+export type AuthStatusCode = typeof StatusCode.REFRESH_REQUIRED | typeof StatusCode.SIGN_IN_REQUIRED;
+
+const isAuthStatusCode = (code: number): code is AuthStatusCode =>
+  code === StatusCode.REFRESH_REQUIRED || code === StatusCode.SIGN_IN_REQUIRED;
+
+/** The session needed the unlock code or a sign-in, and the call was not resumed. */
 export class AuthRequiredError extends Error {
   constructor(readonly statusCode: StatusCode) {
     super(`Authentication required (${statusCode})`);
@@ -87,7 +97,11 @@ export function createApi(hooks: ApiHooks, fetcher = ofetch) {
   const http = fetcher.create({ baseURL: apiBase, timeout: requestTimeoutMs, retry: 0, ignoreResponseError: true });
 
   /** An answer with a statusCode, and the HTTP status it came with (some statusCodes mean different things per status). */
-  async function request<T extends StatusAnswer>(path: string, options: CallOptions = {}): Promise<{ answer: T; httpStatus: number | null }> {
+  async function request<T extends StatusAnswer>(
+    path: string,
+    options: CallOptions = {},
+    isRetry = false,
+  ): Promise<{ answer: T; httpStatus: number | null }> {
     const session = hooks.session();
     const headers: Record<string, string> = { ...options.headers, Fingerprint: session.fingerprint, 'Device-UUID': session.deviceUUID };
     if (session.ebtAccountId) headers['EBT-Account-ID'] = session.ebtAccountId;
@@ -109,15 +123,12 @@ export function createApi(hooks: ApiHooks, fetcher = ofetch) {
       throw new ApiUnavailableError(path);
     }
     if (data.statusCode === StatusCode.UNEXPECTED_ERROR) hooks.onUnexpectedError({ path });
-    if (!options.authCodesAreResults) {
-      if (data.statusCode === StatusCode.REFRESH_REQUIRED) {
-        hooks.onRefreshRequired();
-        throw new AuthRequiredError(data.statusCode);
-      }
-      if (data.statusCode === StatusCode.SIGN_IN_REQUIRED) {
-        hooks.onSignInRequired();
-        throw new AuthRequiredError(data.statusCode);
-      }
+    if (!options.authCodesAreResults && isAuthStatusCode(data.statusCode)) {
+      const renewed = await hooks.onAuthRequired(data.statusCode);
+      // Only a call made with the session's access token is sent again, once, with the new one
+      // (the server refused it before doing anything; money calls keep their Idempotency-Key).
+      if (renewed && options.token === undefined && !isRetry) return request<T>(path, options, true);
+      throw new AuthRequiredError(data.statusCode);
     }
     return { answer: data as T, httpStatus };
   }
@@ -204,6 +215,13 @@ export function createApi(hooks: ApiHooks, fetcher = ofetch) {
       return (await succeeded(Promise.resolve(answer))).flags;
     },
     getUser: (options: { suppressErrorModal?: boolean } = {}) => succeeded(call<UserAnswer>('/user', options)),
+    /**
+     * POST /set-unlock-code {unlockCode} with the access token. Every statusCode answer is a result for
+     * the chart: 0 saved, 400 `{4, fieldErrors}` the code breaks a rule, anything else a failure
+     * (contract/auth.ts SetUnlockCodeAnswer).
+     */
+    setUnlockCode: (unlockCode: string) =>
+      call<StatusAnswer & { fieldErrors?: Record<string, string> }>('/set-unlock-code', { method: 'POST', body: { unlockCode } }),
     /** SUCCESS when an account already uses the email, NOT_ALLOWED when it is free. */
     verifyEmail: (email: string) => call<VerifyEmailAnswer>('/verify/email', { ...anonymous, body: { email } }),
     phoneNumberInUse: (phone: string) => call<PhoneInUseAnswer>('/phone-number-in-use', { ...anonymous, body: { phone } }),

@@ -8,6 +8,7 @@ import { createActor, fromPromise } from 'xstate';
 import type { ExperimentFlags } from '../../contract/api.ts';
 import { experimentsMachine } from '../../machines/experiments.ts';
 import { isSessionToken, sessionMachine, type SessionInput } from '../../machines/session.ts';
+import { StatusCode } from '../../contract/statusCodes.ts';
 import { createApi } from '../api/client.ts';
 import type { Host } from '../host/host.ts';
 import { createAnalytics, type AnalyticsTransport } from './analytics.ts';
@@ -29,6 +30,13 @@ export type AppOptions = {
 
 export function createApp(options: AppOptions) {
   let router: AppRouter | undefined;
+  /** Calls waiting for the auth modal: each gets the new access token, or null when the work is given up. */
+  let waitingCalls: ((accessToken: string | null) => void)[] = [];
+  const settleWaitingCalls = (accessToken: string | null) => {
+    const waiting = waitingCalls;
+    waitingCalls = [];
+    for (const resume of waiting) resume(accessToken);
+  };
 
   const session = createActor(
     sessionMachine.provide({
@@ -43,6 +51,20 @@ export function createApp(options: AppOptions) {
         },
         // `step: undefined`: an empty params object would carry the current screen's step over.
         goToSignIn: () => void router?.navigate({ to: '/signin/{-$step}', params: { step: undefined }, replace: true }),
+        // Navigation waits for the chart's step to finish, so the guards see the auth modal open.
+        maskRoute: ({ context }) => {
+          const at = context.interruption?.location;
+          if (!at) return;
+          const authRoute = isSessionToken(context.refreshToken) ? '/unlock' : '/signin';
+          queueMicrotask(() => void (router && maskWithAuthRoute(router, at, authRoute)));
+        },
+        resumeInterruption: ({ context }, { access }) => {
+          const at = context.interruption?.location;
+          settleWaitingCalls(access);
+          if (at) queueMicrotask(() => void router?.navigate({ href: at, replace: true, resetScroll: false }));
+        },
+        abandonInterruption: () => settleWaitingCalls(null),
+        goHome: () => void router?.navigate({ to: '/home', replace: true }),
       },
       actors: {
         // `api` is created below; the actor only runs after start-up.
@@ -58,8 +80,12 @@ export function createApp(options: AppOptions) {
   const api = createApi(
     {
       session: () => session.getSnapshot().context,
-      onRefreshRequired: () => session.send({ type: 'session.refreshRequired' }),
-      onSignInRequired: () => session.send({ type: 'session.signInRequired' }),
+      onAuthRequired: (statusCode) => {
+        const location = router?.state.location.href;
+        session.send({ type: statusCode === StatusCode.REFRESH_REQUIRED ? 'session.refreshRequired' : 'session.signInRequired', location });
+        if (!session.getSnapshot().matches({ authModal: 'open' })) return Promise.resolve(null);
+        return new Promise<string | null>((resume) => waitingCalls.push(resume));
+      },
       onNoStatusCode: ({ path, httpStatus, suppressErrorModal }) => {
         analytics.track('api.noStatusCode', { path, httpStatus });
         if (!suppressErrorModal) session.send({ type: 'errorModal.open' });
@@ -94,11 +120,12 @@ export function createApp(options: AppOptions) {
   };
   router = createAppRouter(services, options.history);
 
-  // Guards read the session snapshot, so they run again whenever the auth state changes.
+  // Guards read the session snapshot, so they run again whenever the auth state changes (except
+  // under the auth modal: the interrupted screen stays as it is until the modal is done).
   let lastAuth = session.getSnapshot().value.auth;
   let lastInternal = options.initial.isInternal;
   session.subscribe((snapshot) => {
-    if (snapshot.value.auth !== lastAuth) void router?.invalidate();
+    if (snapshot.value.auth !== lastAuth && !snapshot.matches({ authModal: 'open' })) void router?.invalidate();
     lastAuth = snapshot.value.auth;
     // Internal users may see other experiments: fetch the config again when that changes.
     if (snapshot.context.isInternal !== lastInternal) {
@@ -106,10 +133,33 @@ export function createApp(options: AppOptions) {
       experiments.send({ type: 'session.internalChanged', isInternal: lastInternal });
     }
   });
+  // Going anywhere but the interrupted screen while the auth modal is open gives that work up.
+  router.subscribe('onResolved', ({ toLocation }) => {
+    const snapshot = session.getSnapshot();
+    if (snapshot.matches({ authModal: 'open' }) && toLocation.href !== snapshot.context.interruption?.location) {
+      session.send({ type: 'authModal.left' });
+    }
+  });
   experiments.start();
   session.start();
 
   return { services, router, session };
+}
+
+/**
+ * The interrupted screen stays, with /unlock or /signin (remembering the screen) in the address bar.
+ * A reload drops the mask and opens that auth route for real.
+ */
+function maskWithAuthRoute(router: AppRouter, location: string, authRoute: '/unlock' | '/signin') {
+  const mask = { search: { redirect: location }, unmaskOnReload: true };
+  return router.navigate({
+    href: location,
+    mask: authRoute === '/unlock' ? { ...mask, to: '/unlock' } : { ...mask, to: '/signin/{-$step}', params: { step: undefined } },
+    replace: true,
+    resetScroll: false,
+    // A marker, so the router commits the mask although the screen's own location does not change.
+    state: (previous) => ({ ...previous, underAuthModal: true }),
+  });
 }
 
 /** Experiment exposures as analytics user properties (spec §7). */

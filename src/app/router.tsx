@@ -23,6 +23,8 @@ export function createAppRouter(context: AppContext, history?: RouterHistory) {
   router.subscribe('onResolved', ({ fromLocation, toLocation }) => {
     const leaf = router.state.matches.at(-1);
     if (!leaf || toLocation.pathname === '/') return;
+    // The auth modal showing or leaving /unlock or /signin over a screen is not a visit to it.
+    if (toLocation.maskedLocation || (fromLocation?.maskedLocation && fromLocation.href === toLocation.href)) return;
     const previous = fromLocation ? router.matchRoutes(fromLocation).at(-1)?.routeId : undefined;
     context.analytics.track('route.visit', {
       name: leaf.routeId,

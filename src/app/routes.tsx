@@ -37,6 +37,9 @@ function tokensOf(context: AppContext) {
 }
 
 function needsAccessToken({ context, location }: GuardArgs): void {
+  const session = context.session.getSnapshot();
+  // The auth modal is asking for authentication over this very screen, which stays as it is.
+  if (session.matches({ authModal: 'open' }) && session.context.interruption?.location === location.href) return;
   const decision = accessTokenGuard(tokensOf(context), location.href, context);
   if (decision) throw redirect({ to: decision.to, search: decision.search, replace: true });
 }
@@ -193,9 +196,15 @@ const manageCardRoute = page('/manage-card', {
   },
 });
 
+const manageAccountRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/manage-account',
+  beforeLoad: needsAccessToken,
+  component: lazyRouteComponent(() => import('../flows/manageAccount/ManageAccountView.tsx'), 'ManageAccountView'),
+});
+
 const accessTokenPages = [
   '/manage-cards',
-  '/manage-account',
   '/reset-pin/{-$step}',
   '/statements',
   '/tax',
@@ -247,6 +256,7 @@ export const routeTree = rootRoute.addChildren([
   transactionsRoute.addChildren([transactionsListRoute, transactionDetailRoute]),
   debuggerRoute,
   manageCardRoute,
+  manageAccountRoute,
   resetUnlockCodeRoute,
   resetPasswordRoute,
   ...(accessTokenPages as AnyRoute[]),

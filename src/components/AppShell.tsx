@@ -3,6 +3,7 @@ import { Outlet } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
 import type { SnackbarMessage } from '../../machines/session.ts';
 import { useServices } from '../app/services.tsx';
+import { AuthModal } from '../flows/authModal/AuthModal.tsx';
 import { ErrorModal } from './ErrorModal.tsx';
 import { LanguageSwitch } from './LanguageSwitch.tsx';
 import { Snackbar } from './Snackbar.tsx';
@@ -15,6 +16,7 @@ export function AppShell() {
   const signedIn = useSelector(session, (s) => s.matches({ auth: 'active' }) || s.matches({ auth: 'locked' }));
   const errorModalOpen = useSelector(session, (s) => s.matches({ errorModal: 'open' }));
   const snackbar = useSelector(session, (s) => (s.matches({ snackbar: 'visible' }) ? s.context.snackbarMessage : null));
+  const screensGeneration = useSelector(session, (s) => s.context.screensGeneration);
 
   return (
     <div className="app">
@@ -37,12 +39,14 @@ export function AppShell() {
           ) : null}
         </nav>
       </header>
-      <main className="app-main">
+      {/* A new generation when another account signs in over interrupted work: its screen starts over. */}
+      <main className="app-main" key={screensGeneration}>
         <Outlet />
       </main>
       {snackbar ? (
         <Snackbar message={<SnackbarText message={snackbar} />} onDismiss={() => session.send({ type: 'user.dismissSnackbar' })} />
       ) : null}
+      <AuthModal />
       <ErrorModal open={errorModalOpen} onClose={() => session.send({ type: 'user.closeErrorModal' })} />
     </div>
   );

@@ -4,19 +4,31 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise, type AnyMachineSnapshot, type EventObject } from 'xstate';
-import { failedRegistrationMarker, sessionMachine, snackbarTimeoutMs, type SessionInput } from '../../machines/session.ts';
+import { accountOf, failedRegistrationMarker, sessionMachine, snackbarTimeoutMs, type SessionInput } from '../../machines/session.ts';
+import { accessTokenFor } from '../support/accessTokens.ts';
 import { coverageOf, describePath, generatePaths, minimalCover } from '../support/chartCoverage.ts';
 import { active, locked, signedOut } from '../support/renderApp.tsx';
 
 const afterSnackbar = `xstate.after.${snackbarTimeoutMs}.session.snackbar.visible`;
+/** Access tokens name their account: the same one signs in again, or another one does. */
+const sameAccount = accessTokenFor('user-1');
+const otherAccount = accessTokenFor('user-2');
+const working: SessionInput = { ...active, accessToken: sameAccount };
+
 const authEvents = [
-  { type: 'session.signedIn', access: 'a2', refresh: 'r2', isInternal: false },
-  { type: 'session.refreshRequired' },
-  { type: 'session.signInRequired' },
+  { type: 'session.signedIn', access: sameAccount, refresh: 'r2', isInternal: false },
+  { type: 'session.refreshRequired', location: '/manage-account' },
+  { type: 'session.signInRequired', location: '/manage-account' },
   { type: 'user.signOut' },
   { type: 'xstate.done.actor.signOut', output: undefined },
   { type: 'xstate.error.actor.signOut', error: new Error('offline') },
   { type: 'session.registrationFailed' },
+];
+/** The auth modal over a screen: resumed by the same account, given up otherwise. */
+const authModalEvents = [
+  ...authEvents,
+  { type: 'session.signedIn', access: otherAccount, refresh: 'r3', isInternal: false },
+  { type: 'authModal.left' },
 ];
 const shellEvents = [
   { type: 'errorModal.open' },
@@ -28,22 +40,65 @@ const shellEvents = [
   { type: 'registration.draftChanged', draft: null },
 ];
 
+/** The screens' generation only ever counts up: states differing only in it are the same state. */
+function withoutCounters(snapshot: AnyMachineSnapshot): string {
+  const { screensGeneration: _generation, ...context } = snapshot.context as Record<string, unknown>;
+  return JSON.stringify({ value: snapshot.value, context });
+}
+
 const runs = [
   { input: signedOut, events: authEvents },
   { input: locked, events: authEvents },
   { input: active, events: authEvents },
+  { input: working, events: authModalEvents, shortest: true },
   { input: signedOut, events: shellEvents },
   { input: { ...locked, refreshToken: failedRegistrationMarker }, events: authEvents },
-].map(({ input, events }) => ({ input, ...generatePaths(sessionMachine, events, input) }));
+].map(({ input, events, shortest }: { input: SessionInput; events: EventObject[]; shortest?: boolean }) => ({
+  input,
+  ...generatePaths(sessionMachine, events, input, { serializeState: withoutCounters, shortest }),
+}));
 
 /** What each auth state promises about the tokens. */
 function checkInvariants(snapshot: AnyMachineSnapshot) {
-  const { accessToken, refreshToken, snackbarMessage } = snapshot.context;
+  const { accessToken, refreshToken, snackbarMessage, interruption } = snapshot.context;
   if (snapshot.matches({ auth: 'active' })) expect(accessToken && refreshToken).toBeTruthy();
   if (snapshot.matches({ auth: 'locked' })) expect([accessToken, Boolean(refreshToken)]).toEqual([null, true]);
   // Signed out: no tokens, or only the failed-registration marker (which is no session).
   if (snapshot.matches({ auth: 'signedOut' })) expect([accessToken, [null, failedRegistrationMarker].includes(refreshToken)]).toEqual([null, true]);
   if (snapshot.matches({ snackbar: 'visible' })) expect(snackbarMessage).toBe('signedOut');
+  // The auth modal is open exactly while there is interrupted work, and only while authenticating.
+  expect(snapshot.matches({ authModal: 'open' })).toBe(interruption !== null);
+  if (snapshot.matches({ authModal: 'open' })) {
+    expect(snapshot.matches({ auth: 'active' })).toBe(false);
+    expect(interruption?.location).toBe('/manage-account');
+  }
+}
+
+/** What the app is asked to do as the auth modal opens, switches and closes. */
+function checkAuthModalEffects(before: AnyMachineSnapshot, after: AnyMachineSnapshot, event: EventObject, effects: string[]) {
+  const wasOpen = before.matches({ authModal: 'open' });
+  const isOpen = after.matches({ authModal: 'open' });
+  if (!wasOpen && isOpen) {
+    // Opened by a call during an active session: the route shows the matching auth screen.
+    expect(before.matches({ auth: 'active' })).toBe(true);
+    expect(effects).toEqual([after.matches({ auth: 'locked' }) ? 'maskRoute unlock' : 'maskRoute signin']);
+    // The account is read from the access token before it is dropped.
+    expect(after.context.interruption?.account).toBe(accountOf(before.context.accessToken));
+  }
+  if (wasOpen && isOpen && event.type === 'session.signInRequired') expect(effects).toEqual(['maskRoute signin']);
+  if (wasOpen && !isOpen) {
+    const interrupted = before.context.interruption?.account ?? null;
+    const signedInAs = event.type === 'session.signedIn' ? accountOf((event as { access?: string }).access ?? null) : null;
+    // Only the account whose screen it was resumes it (an unknown account never does).
+    if (interrupted !== null && signedInAs === interrupted) expect(effects).toEqual([`resume ${interrupted}`]);
+    else if (event.type === 'session.signedIn') {
+      // Another account: the waiting calls give up and the screens start over from home.
+      expect(effects).toEqual(['abandon', 'goHome']);
+      expect(after.context.screensGeneration).toBe(before.context.screensGeneration + 1);
+    } else expect(effects).toContain('abandon');
+  }
+  // Without the modal, a sign-in required on the unlock screen goes to the sign-in screen.
+  if (!wasOpen && before.matches({ auth: 'locked' }) && event.type === 'session.signInRequired') expect(effects).toEqual(['openAuth']);
 }
 
 describe('session chart', () => {
@@ -66,7 +121,14 @@ describe('session chart', () => {
     let finishSignOut: (ok: boolean) => void = () => {};
     const actor = createActor(
       sessionMachine.provide({
-        actions: { openAuth: () => void effects.push('openAuth'), goToSignIn: () => void effects.push('goToSignIn') },
+        actions: {
+          openAuth: () => void effects.push('openAuth'),
+          goToSignIn: () => void effects.push('goToSignIn'),
+          maskRoute: ({ context }) => void effects.push(`maskRoute ${context.refreshToken ? 'unlock' : 'signin'}`),
+          resumeInterruption: (_, { access }) => void effects.push(`resume ${accountOf(access)}`),
+          abandonInterruption: () => void effects.push('abandon'),
+          goHome: () => void effects.push('goHome'),
+        },
         actors: {
           signOut: fromPromise(
             () => new Promise<void>((resolve, reject) => (finishSignOut = (ok) => (ok ? resolve() : reject(new Error('offline'))))),
@@ -78,6 +140,8 @@ describe('session chart', () => {
 
     for (const step of path.steps) {
       const event = step.event as EventObject;
+      const before = actor.getSnapshot();
+      effects.length = 0;
       if (event.type === 'xstate.done.actor.signOut') finishSignOut(true);
       else if (event.type === 'xstate.error.actor.signOut') finishSignOut(false);
       else if (event.type === afterSnackbar) {
@@ -89,9 +153,7 @@ describe('session chart', () => {
       await vi.advanceTimersByTimeAsync(0);
       expect(actor.getSnapshot().value).toEqual(step.state.value);
       checkInvariants(actor.getSnapshot());
-    }
-    if (path.steps.some((step) => step.event.type === 'session.refreshRequired' && step.state.matches({ auth: 'locked' }))) {
-      expect(effects).toContain('openAuth');
+      checkAuthModalEffects(before, actor.getSnapshot(), event, effects);
     }
     actor.stop();
   });

@@ -15,7 +15,7 @@ import {
   type EventObject,
   type InspectionEvent,
 } from 'xstate';
-import { getSimplePaths, type StatePath } from 'xstate/graph';
+import { getShortestPaths, getSimplePaths, type StatePath } from 'xstate/graph';
 
 type Path = StatePath<AnyMachineSnapshot, EventObject>;
 type TransitionLike = {
@@ -115,8 +115,22 @@ export function generatePaths<T extends AnyStateMachine>(
   machine: T,
   events: readonly EventObject[],
   input?: unknown,
+  options: {
+    /** How states are told apart, when the default (value and whole context) would never run out of them. */
+    serializeState?: (snapshot: AnyMachineSnapshot) => string;
+    /**
+     * Shortest paths instead of simple ones, for charts whose parallel regions make simple paths
+     * explode: with the closing step below they still take every transition from every state.
+     */
+    shortest?: boolean;
+  } = {},
 ): PathRun & { start: AnyMachineSnapshot } {
-  const simple = getSimplePaths(machine, { events: events as never, input: input as never }) as unknown as Path[];
+  const traverse = options.shortest ? getShortestPaths : getSimplePaths;
+  const simple = traverse(machine, {
+    events: events as never,
+    input: input as never,
+    ...(options.serializeState ? { serializeState: options.serializeState as never } : {}),
+  }) as unknown as Path[];
   const closing = simple.flatMap((path) =>
     events
       .filter((event) => path.state.status === 'active' && path.state.can(event))

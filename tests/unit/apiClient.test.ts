@@ -19,8 +19,7 @@ function setup(session: Partial<ApiSession> = {}, fetcher?: ReturnType<typeof cr
   const current: ApiSession = { accessToken: 'access-1', fingerprint: 'fp-1', deviceUUID: 'device-1', ebtAccountId: null, ...session };
   const hooks = {
     session: () => current,
-    onRefreshRequired: vi.fn(),
-    onSignInRequired: vi.fn(),
+    onAuthRequired: vi.fn(async (_statusCode: number): Promise<string | null> => null),
     onNoStatusCode: vi.fn(),
     onUnexpectedError: vi.fn(),
   };
@@ -192,9 +191,49 @@ describe('api client: auth status codes', () => {
     await waitingFor(cardApi, '/api/v1/home');
     cardApi.answer('/api/v1/home', { statusCode: StatusCode.REFRESH_REQUIRED }, 401);
     await outcome;
-    expect(hooks.onRefreshRequired).toHaveBeenCalledTimes(1);
-    expect(hooks.onSignInRequired).not.toHaveBeenCalled();
+    expect(hooks.onAuthRequired.mock.calls).toEqual([[StatusCode.REFRESH_REQUIRED]]);
     expect(hooks.onNoStatusCode).not.toHaveBeenCalled();
+  });
+
+  it('a call the session resumes is sent once more with the new access token, and answers as that one does', async () => {
+    const { cardApi, api, hooks, current } = setup();
+    hooks.onAuthRequired.mockImplementation(async () => {
+      current.accessToken = 'access-2';
+      return 'access-2';
+    });
+    const result = api.getHome();
+    await waitingFor(cardApi, '/api/v1/home');
+    cardApi.answer('/api/v1/home', { statusCode: StatusCode.REFRESH_REQUIRED }, 401);
+    await waitingFor(cardApi, '/api/v1/home');
+    expect(headersOf(cardApi, 1).get('Authorization')).toBe('Bearer access-2');
+    cardApi.answer('/api/v1/home', home);
+    await expect(result).resolves.toEqual(home);
+    expect(cardApi.requests.map((request) => request.path)).toEqual(['/api/v1/home', '/api/v1/home']);
+  });
+
+  it('a resumed call is sent again only once: a second auth answer ends it with AuthRequiredError', async () => {
+    const { cardApi, api, hooks } = setup();
+    hooks.onAuthRequired.mockImplementation(async () => 'access-2');
+    const result = api.getUser();
+    const outcome = expect(result).rejects.toBeInstanceOf(AuthRequiredError);
+    await waitingFor(cardApi, '/api/v1/user');
+    cardApi.answer('/api/v1/user', { statusCode: StatusCode.SIGN_IN_REQUIRED }, 401);
+    await waitingFor(cardApi, '/api/v1/user');
+    cardApi.answer('/api/v1/user', { statusCode: StatusCode.SIGN_IN_REQUIRED }, 401);
+    await outcome;
+    expect(hooks.onAuthRequired).toHaveBeenCalledTimes(2);
+    expect(cardApi.requests).toHaveLength(2);
+  });
+
+  it('a call made with another token (the refresh token) is not sent again when the session resumes', async () => {
+    const { cardApi, api, hooks } = setup();
+    hooks.onAuthRequired.mockImplementation(async () => 'access-2');
+    const result = api.verifySsnWithRefreshToken('refresh-1', '123456789');
+    const outcome = expect(result).rejects.toBeInstanceOf(AuthRequiredError);
+    await waitingFor(cardApi, '/api/v1/verify/ssn/logged-in-refresh-token');
+    cardApi.answer('/api/v1/verify/ssn/logged-in-refresh-token', { statusCode: StatusCode.SIGN_IN_REQUIRED }, 401);
+    await outcome;
+    expect(cardApi.requests).toHaveLength(1);
   });
 
   it('SIGN_IN_REQUIRED on getUser asks the session to sign in once and rejects with AuthRequiredError', async () => {
@@ -206,8 +245,7 @@ describe('api client: auth status codes', () => {
     await waitingFor(cardApi, '/api/v1/user');
     cardApi.answer('/api/v1/user', { statusCode: StatusCode.SIGN_IN_REQUIRED }, 401);
     await outcome;
-    expect(hooks.onSignInRequired).toHaveBeenCalledTimes(1);
-    expect(hooks.onRefreshRequired).not.toHaveBeenCalled();
+    expect(hooks.onAuthRequired.mock.calls).toEqual([[StatusCode.SIGN_IN_REQUIRED]]);
   });
 
   it.each([
@@ -227,8 +265,7 @@ describe('api client: auth status codes', () => {
     await waitingFor(cardApi, path);
     cardApi.answer(path, { statusCode }, 401);
     await expect(result).resolves.toEqual({ statusCode });
-    expect(hooks.onRefreshRequired).not.toHaveBeenCalled();
-    expect(hooks.onSignInRequired).not.toHaveBeenCalled();
+    expect(hooks.onAuthRequired).not.toHaveBeenCalled();
     expect(hooks.onNoStatusCode).not.toHaveBeenCalled();
   });
 
@@ -261,8 +298,7 @@ describe('api client: answers without a statusCode', () => {
     cardApi.fail('/api/v1/home');
     await outcome;
     expect(hooks.onNoStatusCode).toHaveBeenCalledExactlyOnceWith({ path: '/home', httpStatus: 502, suppressErrorModal: false });
-    expect(hooks.onRefreshRequired).not.toHaveBeenCalled();
-    expect(hooks.onSignInRequired).not.toHaveBeenCalled();
+    expect(hooks.onAuthRequired).not.toHaveBeenCalled();
   });
 
   it.each([
@@ -325,8 +361,7 @@ describe('api client: answers without a statusCode', () => {
     await expect(api.getHome()).rejects.toSatisfy((error) => error instanceof ApiUnavailableError && error.path === '/home');
     expect(hooks.onNoStatusCode).toHaveBeenCalledExactlyOnceWith({ path: '/home', httpStatus: null, suppressErrorModal: false });
     expect(fetch).toHaveBeenCalledTimes(1);
-    expect(hooks.onRefreshRequired).not.toHaveBeenCalled();
-    expect(hooks.onSignInRequired).not.toHaveBeenCalled();
+    expect(hooks.onAuthRequired).not.toHaveBeenCalled();
   });
 });
 
@@ -341,8 +376,7 @@ describe('api client: refused answers', () => {
     cardApi.answer('/api/v1/home', { statusCode: StatusCode.NOT_ALLOWED }, 403);
     await outcome;
     expect(hooks.onNoStatusCode).not.toHaveBeenCalled();
-    expect(hooks.onRefreshRequired).not.toHaveBeenCalled();
-    expect(hooks.onSignInRequired).not.toHaveBeenCalled();
+    expect(hooks.onAuthRequired).not.toHaveBeenCalled();
   });
 
   it('getUser with UNEXPECTED_ERROR rejects with ApiRefusedError', async () => {

@@ -6,7 +6,7 @@ import { createFakeCardApi } from '../support/fakeCardApi.ts';
 function setup() {
   const cardApi = createFakeCardApi();
   const session: ApiSession = { accessToken: 'access-1', fingerprint: 'fp-1', deviceUUID: 'device-1', ebtAccountId: null };
-  const hooks = { session: () => session, onRefreshRequired: vi.fn(), onSignInRequired: vi.fn(), onNoStatusCode: vi.fn(), onUnexpectedError: vi.fn() };
+  const hooks = { session: () => session, onAuthRequired: vi.fn(async (_statusCode: number): Promise<string | null> => null), onNoStatusCode: vi.fn(), onUnexpectedError: vi.fn() };
   return { cardApi, hooks, api: createApi(hooks, cardApi.fetcher) };
 }
 
@@ -62,6 +62,6 @@ describe('api client: auth calls', () => {
     cardApi.answer('/api/v1/verify/email', { statusCode: 3 }, 404);
     await expect(email).resolves.toEqual({ statusCode: 3 });
     expect(hooks.onNoStatusCode).not.toHaveBeenCalled();
-    expect(hooks.onSignInRequired).not.toHaveBeenCalled();
+    expect(hooks.onAuthRequired).not.toHaveBeenCalled();
   });
 });

@@ -15,8 +15,7 @@ function setup(session: Partial<ApiSession> = {}) {
   const fetcher = cardApi.fetcher.create({ onRequest: ({ request }) => void urls.push(String(request)) });
   const hooks = {
     session: () => ({ accessToken: 'access-1', fingerprint: 'fp-1', deviceUUID: 'device-1', ebtAccountId: 'ebt-1', ...session }),
-    onRefreshRequired: vi.fn(),
-    onSignInRequired: vi.fn(),
+    onAuthRequired: vi.fn(async (_statusCode: number): Promise<string | null> => null),
     onNoStatusCode: vi.fn(),
     onUnexpectedError: vi.fn(),
   };
@@ -82,8 +81,7 @@ describe('getExperiments', () => {
       await waiting(cardApi);
       cardApi.answer(path, { statusCode }, 401);
       await outcome;
-      expect(hooks.onRefreshRequired).not.toHaveBeenCalled();
-      expect(hooks.onSignInRequired).not.toHaveBeenCalled();
+      expect(hooks.onAuthRequired).not.toHaveBeenCalled();
     }
   });
 

@@ -42,9 +42,11 @@ const context: SessionContext = {
   registrationDraft: draft,
   snackbarMessage: 'signedOut',
   authReason: 'expired',
+  interruption: { location: '/home', account: 'user-1' },
+  screensGeneration: 3,
 };
 
-const inputOf = ({ snackbarMessage: _s, authReason: _a, ...input }: SessionContext): SessionInput => input;
+const inputOf = ({ snackbarMessage: _s, authReason: _a, interruption: _i, screensGeneration: _g, ...input }: SessionContext): SessionInput => input;
 
 const saved = (fields: Record<string, unknown>) => JSON.stringify({ ...persistedStateOf(context), ...fields });
 
@@ -85,6 +87,7 @@ describe('persistedStateOf', () => {
     const json = JSON.stringify(persistedStateOf(withExtra));
     expect(json).not.toContain('snackbarMessage');
     expect(json).not.toContain('authReason');
+    expect(json).not.toMatch(/interruption|screensGeneration/);
     expect(json).not.toContain('errorModalOpen');
     expect(json).not.toContain('secret');
   });

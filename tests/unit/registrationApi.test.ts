@@ -9,8 +9,7 @@ function setup() {
   const session: ApiSession = { accessToken: 'access-1', fingerprint: 'fp-1', deviceUUID: 'device-1', ebtAccountId: 'EBT-1' };
   const hooks = {
     session: () => session,
-    onRefreshRequired: vi.fn(),
-    onSignInRequired: vi.fn(),
+    onAuthRequired: vi.fn(async (_statusCode: number): Promise<string | null> => null),
     onNoStatusCode: vi.fn(),
     onUnexpectedError: vi.fn(),
   };
@@ -109,7 +108,7 @@ describe('registration calls', () => {
     await vi.waitFor(() => expect(cardApi.isWaiting('/api/v1/verify/email')).toBe(true));
     cardApi.answer('/api/v1/verify/email', { statusCode: 104 }, 401);
     await expect(answer).resolves.toEqual({ statusCode: 104 });
-    expect(hooks.onSignInRequired).not.toHaveBeenCalled();
+    expect(hooks.onAuthRequired).not.toHaveBeenCalled();
   });
 });
 

@@ -1,4 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro';
+import { Link } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
 import { fromPromise } from 'xstate';
 import type { Card, HomeAnswer, Transaction } from '../../../contract/api.ts';
@@ -59,6 +60,11 @@ export function HomeView({ newDebitDetails = false }: { newDebitDetails?: boolea
       ) : (
         <HomeSkeleton />
       )}
+      <p className="screen-links">
+        <Link to="/manage-account">
+          <Trans>Manage account</Trans>
+        </Link>
+      </p>
     </section>
   );
 }

@@ -10,32 +10,46 @@ import { TextField } from '../../components/TextField.tsx';
 import { minutesUntil, unexpectedErrorMessage, validationMessages } from '../messages.ts';
 import { thenSignInParam } from '../resetPassword/thenSignIn.ts';
 import { TextedCodeEntry } from '../textedCode/TextedCodeEntry.tsx';
+import { authModalTitleId, viewHeading, type ViewHeading } from '../authModal/authModalTitle.ts';
 import { continueToApp, goToResetUnlockCode, storeSession } from '../sessionEffects.ts';
 
 type SignInSnapshot = SnapshotFrom<typeof signInMachine>;
 type Send = (event: SignInEvent) => void;
 
-/** Sign in with email and password, then a texted code when asked; continues to the remembered route or home. */
-export function SignInView() {
+/**
+ * Sign in with email and password, then a texted code when asked. On /signin it continues to the
+ * remembered route or home; in the auth modal the session chart resumes the interrupted screen.
+ */
+export function SignInView({ inModal = false }: { inModal?: boolean }) {
   const { session, api } = useServices();
   const router = useRouter();
   const { redirect } = useSearch({ strict: false }) as { redirect?: string };
+  const interrupted = useSelector(session, (s) => s.context.interruption?.location);
   const signIn = useActorRef(
     signInMachine.provide({
       actors: { signIn: fromPromise(({ input }) => api.signIn(input)) },
       actions: {
         storeSession: (_, answer) => storeSession(session, answer ?? {}),
-        continueToApp: () => continueToApp(router, redirect),
-        goToResetUnlockCode: () => goToResetUnlockCode(router, redirect),
+        continueToApp: () => {
+          if (!inModal) continueToApp(router, redirect);
+        },
+        goToResetUnlockCode: () => goToResetUnlockCode(router, inModal ? interrupted : redirect),
       },
     }),
   );
   const state = useSelector(signIn, (s) => s);
   const inMfa = state.matches('mfa');
-  return inMfa ? <CodeForm state={state} send={signIn.send} /> : <CredentialsForm state={state} send={signIn.send} />;
+  const Heading = viewHeading(inModal);
+  return inMfa ? (
+    <CodeForm state={state} send={signIn.send} Heading={Heading} inModal={inModal} />
+  ) : (
+    <CredentialsForm state={state} send={signIn.send} Heading={Heading} inModal={inModal} />
+  );
 }
 
-function CredentialsForm({ state, send }: { state: SignInSnapshot; send: Send }) {
+type FormProps = { state: SignInSnapshot; send: Send; Heading: ViewHeading; inModal: boolean };
+
+function CredentialsForm({ state, send, Heading, inModal }: FormProps) {
   const { session, host } = useServices();
   const { t, i18n } = useLingui();
   const authReason = useSelector(session, (s) => s.context.authReason);
@@ -50,11 +64,12 @@ function CredentialsForm({ state, send }: { state: SignInSnapshot; send: Send })
     send({ type: 'user.submit', email: String(form.get('email') ?? ''), password: String(form.get('password') ?? '') });
   }
 
+  const headingId = inModal ? authModalTitleId : 'signin-title';
   return (
-    <section className="screen" aria-labelledby="signin-title">
-      <h1 id="signin-title">
+    <section className="screen" aria-labelledby={headingId}>
+      <Heading id={headingId}>
         <Trans>Sign in</Trans>
-      </h1>
+      </Heading>
       {passwordChanged ? (
         <p className="notice" role="status">
           <Trans>Your password has been changed. Please sign in with your new password.</Trans>
@@ -109,7 +124,7 @@ function CredentialsForm({ state, send }: { state: SignInSnapshot; send: Send })
         </button>
       </form>
       <p className="screen-links">
-        {host.embedded ? (
+        {host.embedded && !inModal ? (
           // Opening an account is offered only inside the companion app (spec §2).
           <Link to="/register/{-$step}" params={{ step: undefined }}>
             <Trans>New to Providers? Open an account</Trans>
@@ -127,7 +142,7 @@ function CredentialsForm({ state, send }: { state: SignInSnapshot; send: Send })
 }
 
 /** The texted code (105): six boxes, sent with the same /sign-in call. */
-function CodeForm({ state, send }: { state: SignInSnapshot; send: Send }) {
+function CodeForm({ state, send, Heading, inModal }: FormProps) {
   const heading = useRef<HTMLHeadingElement>(null);
   const { phone, attemptsLeft, textProblem, retryAt } = state.context;
   const at = (substate: 'invalid' | 'wrongCode' | 'failed') => state.matches({ mfa: { enteringCode: substate } });
@@ -138,11 +153,12 @@ function CodeForm({ state, send }: { state: SignInSnapshot; send: Send }) {
   const sentTo = phone ?? '';
   useEffect(() => heading.current?.focus(), []);
 
+  const headingId = inModal ? authModalTitleId : 'signin-code-title';
   return (
-    <section className="screen" aria-labelledby="signin-code-title">
-      <h1 id="signin-code-title" ref={heading} tabIndex={-1}>
+    <section className="screen" aria-labelledby={headingId}>
+      <Heading id={headingId} ref={heading} tabIndex={-1}>
         <Trans>Enter your code</Trans>
-      </h1>
+      </Heading>
       {cannotText ? (
         <div className="form-error" role="alert">
           <p>{sentTo ? <Trans>We weren't able to text a code to {sentTo}.</Trans> : <Trans>We weren't able to text you a code.</Trans>}</p>

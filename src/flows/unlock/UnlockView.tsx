@@ -7,10 +7,14 @@ import { unlockMachine } from '../../../machines/unlock.ts';
 import { useServices } from '../../app/services.tsx';
 import { TextField } from '../../components/TextField.tsx';
 import { unexpectedErrorMessage, validationMessages } from '../messages.ts';
+import { authModalTitleId, viewHeading } from '../authModal/authModalTitle.ts';
 import { continueToApp, storeSession } from '../sessionEffects.ts';
 
-/** Unlock with the 4-digit code when the session needs refreshing; returns to the remembered route. */
-export function UnlockView() {
+/**
+ * Unlock with the 4-digit code when the session needs refreshing: on /unlock it returns to the
+ * remembered route; in the auth modal the session chart resumes the interrupted screen.
+ */
+export function UnlockView({ inModal = false }: { inModal?: boolean }) {
   const { session, api } = useServices();
   const router = useRouter();
   const { redirect } = useSearch({ strict: false }) as { redirect?: string };
@@ -25,7 +29,9 @@ export function UnlockView() {
       },
       actions: {
         storeSession: (_, answer) => storeSession(session, answer),
-        continueToApp: () => continueToApp(router, redirect),
+        continueToApp: () => {
+          if (!inModal) continueToApp(router, redirect);
+        },
         requireSignIn: () => session.send({ type: 'session.signInRequired' }),
       },
     }),
@@ -40,11 +46,13 @@ export function UnlockView() {
     unlock.send({ type: 'user.submit', unlockCode: String(form.get('unlockCode') ?? '').replace(/\s/g, '') });
   }
 
+  const Heading = viewHeading(inModal);
+  const headingId = inModal ? authModalTitleId : 'unlock-title';
   return (
-    <section className="screen" aria-labelledby="unlock-title">
-      <h1 id="unlock-title">
+    <section className="screen" aria-labelledby={headingId}>
+      <Heading id={headingId}>
         <Trans>Enter your unlock code</Trans>
-      </h1>
+      </Heading>
       {authReason === 'expired' ? (
         <p className="notice" role="status">
           <Trans>Your session has expired.</Trans>

@@ -1,0 +1,110 @@
+/**
+ * The auth modal through the real server at phone size (spec §4 auth): a session expires while a
+ * cardholder is changing the unlock code; the modal asks for the unlock code (or a sign-in) over the
+ * form, the address bar shows the auth route, and afterwards the same form, with what was typed,
+ * saves. The saved code is then checked against the server. axe on the modal in both languages.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import path from 'node:path';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { ManageAccountPage } from './pages/ManageAccountPage.ts';
+import { SignInPage } from './pages/SignInPage.ts';
+import { UnlockPage } from './pages/UnlockPage.ts';
+import { sandboxSession, untilExpired } from './support/api.ts';
+import { openAccountViaApi, setPasswordViaApi, signInViaApiAs } from './support/accounts.ts';
+import { readStoredState, seedStoredState } from './support/storage.ts';
+
+async function expectAccessible(page: Page) {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
+  expect(results.violations.map((violation) => `${violation.id}: ${violation.nodes[0]?.target}`)).toEqual([]);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth), 'no horizontal scrolling at 360 px').toBeLessThanOrEqual(360);
+}
+
+/** The app's saved refresh token now (the unlock rotated it), and whether /refresh-tokens takes `unlockCode` with it. */
+async function unlocksWith(page: Page, request: APIRequestContext, unlockCode: string): Promise<number> {
+  const refresh = String((await readStoredState(page))?.refreshToken);
+  const response = await request.post('/api/v1/refresh-tokens', {
+    headers: { Authorization: `Bearer ${refresh}`, 'content-type': 'application/json' },
+    data: { unlockCode },
+  });
+  return response.status();
+}
+
+test('the session expires mid-form: unlock in the modal, and the typed new code is saved', async ({ page, request }, testInfo) => {
+  const { applicant } = await openAccountViaApi(request);
+  const tokens = await sandboxSession(request, 1, applicant.email);
+  await seedStoredState(page, { accessToken: tokens.access, refreshToken: tokens.refresh, locale: 'en' });
+  await page.goto('/manage-account');
+  const manage = new ManageAccountPage(page);
+  await manage.expectShown();
+  await manage.newCode.fill('4826');
+  await manage.confirmation.fill('4826');
+  await untilExpired(request, tokens.access);
+
+  await manage.saveButton.click();
+  const unlock = await UnlockPage.expectModal(page);
+  await expect(page).toHaveURL((url) => url.searchParams.get('redirect') === '/manage-account');
+  await expect(unlock.surface.getByRole('status')).toHaveText('Your session has expired.');
+  // The form is still there underneath, as typed, waiting to save.
+  await expect(manage.newCode).toHaveValue('4826');
+  await expect(manage.confirmation).toHaveValue('4826');
+  await expect(unlock.code).toBeFocused();
+  await expectAccessible(page);
+  await page.screenshot({ path: path.join(testInfo.project.outputDir, 'screens', 'auth-modal-unlock-en.png') });
+
+  await unlock.unlockRejected('9999');
+  await expect(unlock.alert).toContainText('You have 4 more unlock attempts.');
+  await unlock.unlockOverScreen('/manage-account', applicant.unlockCode);
+  await manage.expectSaved();
+
+  expect(await unlocksWith(page, request, applicant.unlockCode), 'the old unlock code no longer works').toBe(401);
+  expect(await unlocksWith(page, request, '4826'), 'the code typed before the session expired was saved').toBe(200);
+});
+
+test('signed out elsewhere mid-form (es): sign in again in the modal, and the typed code is saved', async ({ page, request }, testInfo) => {
+  const { applicant } = await openAccountViaApi(request);
+  await setPasswordViaApi(request, applicant, 'Nueva2026pass');
+  const tokens = await signInViaApiAs(request, applicant.email, 'Nueva2026pass');
+  await seedStoredState(page, { accessToken: tokens.access, refreshToken: tokens.refresh, locale: 'es' });
+  await page.goto('/manage-account');
+  const manage = new ManageAccountPage(page, 'es');
+  await manage.expectShown();
+  await manage.newCode.fill('7315');
+  await manage.confirmation.fill('7315');
+  // The session ends on the server (as a password change elsewhere would): the next call says sign in.
+  expect((await request.post('/api/v1/sign-out', { headers: { Authorization: `Bearer ${tokens.refresh}` } })).status()).toBe(200);
+
+  await manage.saveButton.click();
+  const signIn = await SignInPage.expectModal(page, 'es');
+  await expect(page).toHaveURL((url) => url.searchParams.get('redirect') === '/manage-account');
+  await expect(signIn.surface.getByRole('status')).toHaveText('Por tu seguridad, vuelve a iniciar sesión.');
+  await expect(manage.newCode).toHaveValue('7315');
+  await expectAccessible(page);
+  await page.screenshot({ path: path.join(testInfo.project.outputDir, 'screens', 'auth-modal-signin-es.png') });
+
+  await signIn.submit(applicant.email, 'Nueva2026pass');
+  await expect(signIn.surface).toBeHidden();
+  await expect(page).toHaveURL((url) => url.pathname === '/manage-account' && url.search === '');
+  await manage.expectSaved();
+  expect(await unlocksWith(page, request, '7315'), 'the code typed before signing in again was saved').toBe(200);
+});
+
+test('a reload while the modal is open opens the unlock screen for real, then returns to the screen', async ({ page, request }) => {
+  const { applicant } = await openAccountViaApi(request);
+  const tokens = await sandboxSession(request, 1, applicant.email);
+  await seedStoredState(page, { accessToken: tokens.access, refreshToken: tokens.refresh, locale: 'en' });
+  await page.goto('/manage-account');
+  const manage = new ManageAccountPage(page);
+  await manage.expectShown();
+  await untilExpired(request, tokens.access);
+  await manage.save('4826');
+  await UnlockPage.expectModal(page);
+
+  await page.reload();
+  const unlock = await UnlockPage.expectOn(page);
+  await expect(page.getByRole('dialog')).toBeHidden();
+  await unlock.submit(applicant.unlockCode);
+  await manage.expectShown();
+  // What was typed lived only on the screen: after a reload the form starts empty.
+  await expect(manage.newCode).toHaveValue('');
+});

@@ -1,0 +1,66 @@
+/**
+ * Manage account through the real server at phone size: a fresh cardholder follows home's link,
+ * is told about a mismatched confirmation and an obvious code, saves a new unlock code in English and
+ * another in Spanish, and /refresh-tokens then accepts only the last one. axe on each state, in both
+ * languages.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { HomePage } from './pages/HomePage.ts';
+import { ManageAccountPage } from './pages/ManageAccountPage.ts';
+import { openAccountViaApi } from './support/accounts.ts';
+import { seedStoredState } from './support/storage.ts';
+
+async function expectAccessible(page: Page) {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
+  expect(results.violations.map((violation) => `${violation.id}: ${violation.nodes[0]?.target}`)).toEqual([]);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth), 'no horizontal scrolling at 360 px').toBeLessThanOrEqual(360);
+}
+
+/** POST /refresh-tokens with a refresh token and an unlock code: the HTTP status and statusCode. */
+async function unlockWith(request: APIRequestContext, refresh: string, unlockCode: string) {
+  const response = await request.post('/api/v1/refresh-tokens', {
+    headers: { Authorization: `Bearer ${refresh}`, 'content-type': 'application/json' },
+    data: { unlockCode },
+  });
+  return { status: response.status(), statusCode: ((await response.json()) as { statusCode: number }).statusCode };
+}
+
+test('a cardholder changes the unlock code from home, in English and then in Spanish', async ({ page, request }) => {
+  const { applicant, tokens } = await openAccountViaApi(request);
+  await seedStoredState(page, { accessToken: tokens.access, refreshToken: tokens.refresh, locale: 'en' });
+  const home = await HomePage.open(page);
+
+  const manage = await ManageAccountPage.fromHome(home);
+  await expect(manage.sectionHeading).toBeVisible();
+  await expectAccessible(page);
+
+  await manage.save('3971', '3917');
+  await manage.expectFieldError(manage.confirmation, "The unlock codes don't match.");
+  await manage.save('1234');
+  await manage.expectFieldError(manage.newCode, 'This code is easy to guess. Please choose another one.');
+  await expectAccessible(page);
+  await manage.save('3971');
+  await manage.expectSaved();
+  await expectAccessible(page);
+
+  const spanish = await manage.switchLanguage();
+  await expect(spanish.sectionHeading).toBeVisible();
+  await expectAccessible(page);
+  await spanish.save('5802', '5820');
+  await spanish.expectFieldError(spanish.confirmation, "The unlock codes don't match.");
+  await spanish.save('1111');
+  await spanish.expectFieldError(spanish.newCode, 'This code is easy to guess. Please choose another one.');
+  await expectAccessible(page);
+  await spanish.save('5802');
+  await spanish.expectSaved();
+  await expectAccessible(page);
+
+  await spanish.backToHome.click();
+  await new HomePage(page, 'es').expectShown();
+
+  // The code really changed on the server: only the last one unlocks now (wrong tries do not spend the token).
+  expect(await unlockWith(request, tokens.refresh, applicant.unlockCode)).toEqual({ status: 401, statusCode: 101 });
+  expect(await unlockWith(request, tokens.refresh, '3971')).toEqual({ status: 401, statusCode: 101 });
+  expect(await unlockWith(request, tokens.refresh, '5802')).toEqual({ status: 200, statusCode: 0 });
+});

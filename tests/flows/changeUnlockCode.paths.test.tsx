@@ -1,0 +1,158 @@
+/** Generated path tests over the change-unlock-code chart (Manage account), replayed against the real app and router. */
+import { screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { createActor, fromPromise, waitFor as waitForState } from 'xstate';
+import { StatusCode } from '../../contract/statusCodes.ts';
+import { changeUnlockCodeMachine } from '../../machines/changeUnlockCode.ts';
+import { ApiUnavailableError, AuthRequiredError } from '../../src/api/client.ts';
+import { coverageOf, describePath, generatePaths, minimalCover, replayPath } from '../support/chartCoverage.ts';
+import { active, renderApp } from '../support/renderApp.tsx';
+
+const setPath = '/api/v1/set-unlock-code';
+const goodCode = { type: 'user.submit', unlockCode: '2468', unlockCodeConfirmation: '2468' };
+const events = [
+  goodCode,
+  { type: 'user.submit', unlockCode: '1234', unlockCodeConfirmation: '1234' },
+  { type: 'user.submit', unlockCode: '2468', unlockCodeConfirmation: '2469' },
+  { type: 'xstate.done.actor.setUnlockCode', output: { statusCode: 0 } },
+  { type: 'xstate.done.actor.setUnlockCode', output: { statusCode: 4, fieldErrors: { unlockCode: 'unlockCode.obvious' } } },
+  { type: 'xstate.done.actor.setUnlockCode', output: { statusCode: 5 } },
+  { type: 'xstate.error.actor.setUnlockCode', error: new Error('no statusCode') },
+];
+
+const refusedWithoutFieldError = { type: 'xstate.done.actor.setUnlockCode', output: { statusCode: 4 } };
+
+const runs = [
+  generatePaths(changeUnlockCodeMachine, events),
+  // A refusal without a field error the app knows: the general refusal shows on the field instead.
+  generatePaths(changeUnlockCodeMachine, [goodCode, refusedWithoutFieldError]),
+];
+type Ctx = Awaited<ReturnType<typeof renderApp>> & {
+  /** The form as first rendered: it must be the same element throughout (never unmounted). */
+  form: HTMLFormElement;
+  /** What the user last typed, which must still be there after a call that got no answer. */
+  typed: { unlockCode: string; unlockCodeConfirmation: string } | null;
+};
+
+const alertText = () => screen.queryAllByRole('alert').map((element) => element.textContent).join(' ');
+const input = (label: string) => screen.getByLabelText(label) as HTMLInputElement;
+const typedValues = () => ({ unlockCode: input('New unlock code').value, unlockCodeConfirmation: input('Confirm new unlock code').value });
+const statusOfHttp: Record<number, number> = { 0: 200, 4: 400, 5: 500 };
+
+async function fill({ user }: Ctx, label: string, value: string) {
+  const field = input(label);
+  await user.clear(field);
+  if (value) await user.type(field, value);
+}
+
+describe('change-unlock-code chart', () => {
+  it('generated paths reach every state and transition', () => {
+    expect(coverageOf(changeUnlockCodeMachine, runs)).toEqual({ missingStates: [], missingTransitions: [] });
+  });
+
+  it.each(runs.flatMap((run) => minimalCover(changeUnlockCodeMachine, run)).map((path) => [describePath(path), path] as const))(
+    'path %s',
+    async (_name, path) => {
+      await replayPath<Ctx>(path, {
+        start: async () => {
+          const app = await renderApp('/manage-account', active);
+          const heading = await screen.findByRole('heading', { level: 1, name: 'Manage account' });
+          await waitFor(() => expect(document.activeElement).toBe(heading));
+          return { ...app, form: screen.getByRole('button', { name: 'Save unlock code' }).closest('form')!, typed: null };
+        },
+        events: {
+          'user.submit': async (ctx, event) => {
+            ctx.typed = { unlockCode: String(event.unlockCode), unlockCodeConfirmation: String(event.unlockCodeConfirmation) };
+            await fill(ctx, 'New unlock code', ctx.typed.unlockCode);
+            await fill(ctx, 'Confirm new unlock code', ctx.typed.unlockCodeConfirmation);
+            await ctx.user.click(screen.getByRole('button', { name: 'Save unlock code' }));
+          },
+          'xstate.done.actor.setUnlockCode': async ({ cardApi }, event) => {
+            const answer = event.output as { statusCode: number };
+            await waitFor(() => expect(cardApi.isWaiting(setPath)).toBe(true));
+            cardApi.answer(setPath, answer, statusOfHttp[answer.statusCode] ?? 400);
+          },
+          'xstate.error.actor.setUnlockCode': async ({ cardApi, session }) => {
+            await waitFor(() => expect(cardApi.isWaiting(setPath)).toBe(true));
+            cardApi.fail(setPath);
+            // The app's error modal says it; the modal is closed so the next step starts clean.
+            await waitFor(() => expect(session.getSnapshot().matches({ errorModal: 'open' })).toBe(true));
+            session.send({ type: 'user.closeErrorModal' });
+          },
+        },
+        states: [
+          {
+            when: (s) => s.matches('editing'),
+            then: async (ctx, s) => {
+              const { router, form } = ctx;
+              expect(router.state.location.pathname).toBe('/manage-account');
+              expect(screen.getByRole('heading', { level: 2, name: 'Change your unlock code' })).toBeTruthy();
+              expect(form.isConnected).toBe(true);
+              const button = await screen.findByRole('button', { name: 'Save unlock code' });
+              expect((button as HTMLButtonElement).disabled).toBe(false);
+              expect(form.getAttribute('aria-busy')).toBe('false');
+              expect(screen.getByRole('link', { name: 'Back to home' }).getAttribute('href')).toBe('/home');
+
+              const codeError = s.matches({ editing: 'invalid' })
+                ? 'This code is easy to guess. Please choose another one.'
+                : s.matches({ editing: 'refused' })
+                  ? s.context.fieldErrors.unlockCode
+                    ? 'This code is easy to guess. Please choose another one.'
+                    : "We couldn't save this unlock code. Please choose another one."
+                  : null;
+              const confirmationError = s.matches({ editing: 'mismatch' }) ? "The unlock codes don't match." : null;
+              await waitFor(() => {
+                expect(document.getElementById('changed-unlock-code-error')?.textContent ?? null).toBe(codeError);
+                expect(document.getElementById('confirm-changed-unlock-code-error')?.textContent ?? null).toBe(confirmationError);
+              });
+              expect(input('New unlock code').getAttribute('aria-invalid')).toBe(codeError ? 'true' : null);
+              expect(input('Confirm new unlock code').getAttribute('aria-invalid')).toBe(confirmationError ? 'true' : null);
+              await waitFor(() =>
+                expect(alertText()).toBe(s.matches({ editing: 'failed' }) ? 'There was an unexpected error. Please try again.' : ''),
+              );
+
+              const notice = screen.getByRole('status');
+              if (s.matches({ editing: 'saved' })) {
+                await waitFor(() => expect(notice.textContent).toBe('Your unlock code has been changed.'));
+                expect(typedValues()).toEqual({ unlockCode: '', unlockCodeConfirmation: '' });
+              } else {
+                expect(notice.textContent).toBe('');
+                // Nothing typed is lost: refused, failed, no answer at all (error modal, or re-authentication given up).
+                expect(typedValues()).toEqual(ctx.typed ?? { unlockCode: '', unlockCodeConfirmation: '' });
+              }
+            },
+          },
+          {
+            when: (s) => s.matches('saving'),
+            then: async ({ cardApi, form, typed }) => {
+              expect(((await screen.findByRole('button', { name: 'Saving…' })) as HTMLButtonElement).disabled).toBe(true);
+              expect(form.isConnected).toBe(true);
+              expect(form.getAttribute('aria-busy')).toBe('true');
+              expect(typedValues()).toEqual(typed);
+              await waitFor(() => expect(cardApi.isWaiting(setPath)).toBe(true));
+              const request = cardApi.requests.at(-1)!;
+              expect(request.init?.method).toBe('POST');
+              expect(JSON.parse(String(request.init?.body))).toEqual({ unlockCode: '2468' });
+              expect(new Headers(request.init?.headers).get('authorization')).toBe('Bearer access-1');
+            },
+          },
+        ],
+      });
+    },
+    30_000,
+  );
+
+  it.each([
+    ['re-authentication was given up (AuthRequiredError)', new AuthRequiredError(StatusCode.REFRESH_REQUIRED)],
+    ['no statusCode (ApiUnavailableError, the error modal says it)', new ApiUnavailableError('/set-unlock-code')],
+  ])('goes back to editing with no error of its own when %s', async (_name, error) => {
+    const actor = createActor(
+      changeUnlockCodeMachine.provide({ actors: { setUnlockCode: fromPromise(() => Promise.reject(error)) } }),
+    ).start();
+    actor.send({ type: 'user.submit', unlockCode: '2468', unlockCodeConfirmation: '2468' });
+    const settled = await waitForState(actor, (s) => s.matches('editing'));
+    expect(settled.value).toEqual({ editing: 'idle' });
+    expect(settled.context.fieldErrors).toEqual({});
+    actor.stop();
+  });
+});
