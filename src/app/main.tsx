@@ -19,72 +19,79 @@ import { createStateSaver, localStorageWriter, restoreState, storageKey } from '
 import { ServicesProvider } from './services.tsx';
 import '../styles.css';
 
-const config = readAppConfig(document);
-const framing = framingOf(window);
-const embedded = isEmbedded(framing, config);
+// No top-level await: it would make the bundler split everything the lazy views share with this
+// entry into separate chunks (a lazy chunk importing from an entry that awaits would deadlock), and on
+// a slow phone every extra chunk before the first screen costs a round trip.
+void start();
 
-let deviceHeaders = (): Record<string, string> => ({});
-const errors = createErrorReporter(
-  config.sandbox ? [consoleTransport, cardApiErrorTransport(() => deviceHeaders())] : [consoleTransport],
-);
+async function start() {
+  const config = readAppConfig(document);
+  const framing = framingOf(window);
+  const embedded = isEmbedded(framing, config);
 
-// Embedded, the host keeps state and answers for the device; its code loads only then.
-const start = embedded
-  ? await (await import('../host/startEmbedded.ts')).startEmbedded(window, {
-      config,
-      parentOrigin: framing.parentOrigin,
-      defaultLocale: detectLocale(),
-      errors,
-    })
-  : {
-      initial: restoreState(localStorage.getItem(storageKey), detectLocale()),
-      host: standaloneHost(window),
-      saveState: localStorageWriter(localStorage),
-      needsRegistration: false,
-      mustResetUnlockCode: false,
-    };
-// A companion user without a card account lands on registration rather than sign-in; one whose unlock
-// code is locked resets it first.
-if (start.needsRegistration && !location.pathname.startsWith('/register')) history.replaceState(null, '', '/register');
-if (start.mustResetUnlockCode) history.replaceState(null, '', '/reset-unlock-code');
+  let deviceHeaders = (): Record<string, string> => ({});
+  const errors = createErrorReporter(
+    config.sandbox ? [consoleTransport, cardApiErrorTransport(() => deviceHeaders())] : [consoleTransport],
+  );
 
-const { services, router, session } = createApp({
-  initial: start.initial,
-  embedded,
-  host: start.host,
-  errors,
-  guardsEnabled: import.meta.env.VITE_GUARDS !== 'off',
-  analyticsTransport: cardApiAnalyticsTransport(() => deviceHeaders()),
-});
-deviceHeaders = () => {
-  const { fingerprint, deviceUUID } = session.getSnapshot().context;
-  return { Fingerprint: fingerprint, 'Device-UUID': deviceUUID };
-};
-addEventListener('pagehide', () => services.analytics.flushOnExit());
-// A page restored from the back-forward cache shows its old screen (maybe a balance after sign-out):
-// start again from the stored state instead.
-addEventListener('pageshow', (event) => {
-  if (event.persisted) location.reload();
-});
+  // Embedded, the host keeps state and answers for the device; its code loads only then.
+  const started = embedded
+    ? await (await import('../host/startEmbedded.ts')).startEmbedded(window, {
+        config,
+        parentOrigin: framing.parentOrigin,
+        defaultLocale: detectLocale(),
+        errors,
+      })
+    : {
+        initial: restoreState(localStorage.getItem(storageKey), detectLocale()),
+        host: standaloneHost(window),
+        saveState: localStorageWriter(localStorage),
+        needsRegistration: false,
+        mustResetUnlockCode: false,
+      };
+  // A companion user without a card account lands on registration rather than sign-in; one whose unlock
+  // code is locked resets it first.
+  if (started.needsRegistration && !location.pathname.startsWith('/register')) history.replaceState(null, '', '/register');
+  if (started.mustResetUnlockCode) history.replaceState(null, '', '/reset-unlock-code');
 
-const saveState = createStateSaver(start.saveState, { embedded });
-session.subscribe((snapshot) => {
-  saveState(snapshot.context);
-  void activateLocale(snapshot.context.locale);
-});
+  const { services, router, session } = createApp({
+    initial: started.initial,
+    embedded,
+    host: started.host,
+    errors,
+    guardsEnabled: import.meta.env.VITE_GUARDS !== 'off',
+    analyticsTransport: cardApiAnalyticsTransport(() => deviceHeaders()),
+  });
+  deviceHeaders = () => {
+    const { fingerprint, deviceUUID } = session.getSnapshot().context;
+    return { Fingerprint: fingerprint, 'Device-UUID': deviceUUID };
+  };
+  addEventListener('pagehide', () => services.analytics.flushOnExit());
+  // A page restored from the back-forward cache shows its old screen (maybe a balance after sign-out):
+  // start again from the stored state instead.
+  addEventListener('pageshow', (event) => {
+    if (event.persisted) location.reload();
+  });
 
-const hideLoader = router.subscribe('onResolved', () => {
-  document.getElementById('loader-overlay')?.remove();
-  hideLoader();
-});
+  const saveState = createStateSaver(started.saveState, { embedded });
+  session.subscribe((snapshot) => {
+    saveState(snapshot.context);
+    void activateLocale(snapshot.context.locale);
+  });
 
-await activateLocale(session.getSnapshot().context.locale);
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <I18nProvider i18n={i18n}>
-      <ServicesProvider services={services}>
-        <RouterProvider router={router} />
-      </ServicesProvider>
-    </I18nProvider>
-  </StrictMode>,
-);
+  const hideLoader = router.subscribe('onResolved', () => {
+    document.getElementById('loader-overlay')?.remove();
+    hideLoader();
+  });
+
+  await activateLocale(session.getSnapshot().context.locale);
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <I18nProvider i18n={i18n}>
+        <ServicesProvider services={services}>
+          <RouterProvider router={router} />
+        </ServicesProvider>
+      </I18nProvider>
+    </StrictMode>,
+  );
+}
