@@ -1,78 +1,83 @@
 /** Account reads for the home and user calls. Balances are always summed from the ledger. */
-import { desc, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Card, HomeAnswer, User } from '../contract/api.ts';
 import { StatusCode } from '../contract/statusCodes.ts';
 import type { Database } from './db/database.ts';
-import { accounts, cards, ledgerTransactions, users } from './db/schema.ts';
+import { users } from './db/schema.ts';
 
 const recentActivityCount = 20;
 const oneYearMs = 365 * 24 * 60 * 60 * 1000;
 
-function toCard(row: typeof cards.$inferSelect): Card {
-  return {
-    id: row.id,
-    type: row.type,
-    status: row.status,
-    frozen: row.frozen,
-    isActive: row.isActive,
-    isPending: row.isPending,
-    lastFour: row.lastFour,
-  };
-}
+/** What the home query answers: the account with its cards, recent activity and ledger totals. */
+type HomeRow = {
+  prn: string;
+  ebtRewardOwed: number;
+  ebtRewardsClaimedThisPeriod: number;
+  registrationWave: string | null;
+  cards: Card[];
+  transactions: { id: string; amount: number; timestamp: string; description: string; location: string | null }[];
+  totals: { balance: number; deposits: number; credits: number };
+};
 
+/**
+ * One statement, so one round trip: on the embedded database every query costs a fixed overhead
+ * that would otherwise be paid five times per home call. The balance is still summed from the ledger.
+ */
 export async function loadHome(db: Database, userId: string): Promise<HomeAnswer | null> {
-  const [row] = await db
-    .select({ account: accounts, registrationWave: users.registrationWave })
-    .from(accounts)
-    .innerJoin(users, eq(users.id, accounts.userId))
-    .where(eq(accounts.userId, userId));
-  if (!row) return null;
-  const { account } = row;
+  const { rows } = (await db.execute(sql`
+    select json_build_object(
+      'prn', a.prn,
+      'ebtRewardOwed', a.ebt_reward_owed_cents,
+      'ebtRewardsClaimedThisPeriod', a.ebt_rewards_claimed_this_period_cents,
+      'registrationWave', u.registration_wave,
+      'cards', coalesce((
+        select json_agg(json_build_object(
+          'id', c.id, 'type', c.type, 'status', c.status, 'frozen', c.frozen,
+          'isActive', c.is_active, 'isPending', c.is_pending, 'lastFour', c.last_four
+        ) order by c.created_at)
+        from cards c where c.account_id = a.id), '[]'::json),
+      'transactions', coalesce((
+        select json_agg(json_build_object(
+          'id', t.id, 'amount', t.amount_cents, 'timestamp', t.occurred_at,
+          'description', t.description, 'location', t.location
+        ) order by t.occurred_at desc)
+        from (
+          select * from ledger_transactions where account_id = a.id order by occurred_at desc limit ${recentActivityCount}
+        ) t), '[]'::json),
+      'totals', (
+        select json_build_object(
+          'balance', coalesce(sum(l.amount_cents), 0),
+          'deposits', count(*) filter (where l.kind = 'deposit'),
+          'credits', count(*) filter (where l.amount_cents > 0)
+        )
+        from ledger_transactions l where l.account_id = a.id)
+    ) as home
+    from accounts a join users u on u.id = a.user_id
+    where a.user_id = ${userId}
+  `)) as unknown as { rows: { home: HomeRow }[] };
+  const home = rows[0]?.home;
+  if (!home) return null;
 
-  const [cardRows, transactionRows, [totals]] = await Promise.all([
-    db.select().from(cards).where(eq(cards.accountId, account.id)).orderBy(cards.createdAt),
-    db
-      .select()
-      .from(ledgerTransactions)
-      .where(eq(ledgerTransactions.accountId, account.id))
-      .orderBy(desc(ledgerTransactions.occurredAt))
-      .limit(recentActivityCount),
-    db
-      .select({
-        balance: sql<string>`coalesce(sum(${ledgerTransactions.amountCents}), 0)`,
-        deposits: sql<string>`count(*) filter (where ${ledgerTransactions.kind} = 'deposit')`,
-        credits: sql<string>`count(*) filter (where ${ledgerTransactions.amountCents} > 0)`,
-      })
-      .from(ledgerTransactions)
-      .where(eq(ledgerTransactions.accountId, account.id)),
-  ]);
-
-  const cardList = cardRows.map(toCard);
-  const pendingCard = cardList.find((card) => card.isPending) ?? null;
-  const virtualCard = cardList.find((card) => card.type === 'VIRTUAL');
-  const hasFundedAnyKind = Number(totals?.credits ?? 0) > 0;
+  const pendingCard = home.cards.find((card) => card.isPending) ?? null;
+  const virtualCard = home.cards.find((card) => card.type === 'VIRTUAL');
+  const hasFundedAnyKind = Number(home.totals.credits) > 0;
 
   return {
     statusCode: StatusCode.SUCCESS,
     accountOverview: {
-      balance: Number(totals?.balance ?? 0),
-      cards: cardList,
-      transactions: transactionRows.map((t) => ({
-        id: t.id,
-        amount: t.amountCents,
-        timestamp: t.occurredAt.toISOString(),
-        description: t.description,
-        location: t.location,
-      })),
-      prn: account.prn,
-      flags: { hasFunded: Number(totals?.deposits ?? 0) > 0, hasFundedAnyKind },
-      ebtRewardOwed: account.ebtRewardOwedCents,
-      ebtRewardsClaimedThisPeriod: account.ebtRewardsClaimedThisPeriodCents,
+      balance: Number(home.totals.balance),
+      cards: home.cards,
+      // JSON timestamps come as Postgres writes them; the API sends ISO 8601 in UTC.
+      transactions: home.transactions.map((t) => ({ ...t, timestamp: new Date(t.timestamp).toISOString() })),
+      prn: home.prn,
+      flags: { hasFunded: Number(home.totals.deposits) > 0, hasFundedAnyKind },
+      ebtRewardOwed: Number(home.ebtRewardOwed),
+      ebtRewardsClaimedThisPeriod: Number(home.ebtRewardsClaimedThisPeriod),
     },
-    registrationWave: row.registrationWave,
+    registrationWave: home.registrationWave,
     pendingCard,
     virtualCard: virtualCard ? { id: virtualCard.id } : null,
-    prn: account.prn,
+    prn: home.prn,
     hasFundedAnyKind,
   };
 }
