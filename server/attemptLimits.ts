@@ -1,9 +1,10 @@
 /**
  * Attempt counters in the database (table attempt_limits), so they hold across restarts and across
- * several server instances: wrong sign-ins per email and wrong SSNs per account. Every change is a
- * bounded update: parallel requests cannot count past the limit, and nothing is counted while locked.
- * A lockout that has run out starts the count again.
+ * several server instances: wrong sign-ins per email and wrong SSNs per account, and account lookups
+ * per client (countRequest). Every change is a bounded update: parallel requests cannot count past the
+ * limit, and nothing is counted while locked. A lockout that has run out starts the count again.
  */
+import { isIP } from 'node:net';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Database } from './db/database.ts';
 import { attemptLimits } from './db/schema.ts';
@@ -16,16 +17,67 @@ export const signInPolicy: AttemptPolicy = { scope: 'sign-in', limit: 5, lockout
 /** 5 wrong SSNs in a row → SSN checks of that account wait 10 minutes (spec §4's 10-minute wait). */
 export const ssnPolicy: AttemptPolicy = { scope: 'ssn', limit: 5, lockoutMinutes: 10 };
 
+/**
+ * A limit on requests, successful or not, per subject in a fixed window (countRequest): `limit`
+ * requests from the subject's first one, then every request waits until `windowMinutes` have passed.
+ */
+export type RequestPolicy = { scope: RequestScope; limit: number; windowMinutes: number };
+/** Scopes counted by countRequest (`attempt_limits.scope` is plain text: no migration needed). */
+export type RequestScope = Extract<AttemptScope, 'lookup'>;
+
+/**
+ * Account lookups (POST /verify/email, /phone-number-in-use answer whether an account has an email or
+ * phone) per Device-UUID: 30 per 10 minutes. Registration makes one of each and reset-password one
+ * email lookup, a few more after typos; 30 only stops someone trying email after email.
+ */
+export const lookupPerDevicePolicy: RequestPolicy = { scope: 'lookup', limit: 30, windowMinutes: 10 };
+/**
+ * The same lookups per client IP (IPv6 per /64), always counted: the Device-UUID is chosen by the
+ * client, so a new one per request would escape the device limit. Higher than the device limit, as
+ * people behind one address (an office, a carrier's NAT) share it: 100 per 10 minutes.
+ */
+export const lookupPerIpPolicy: RequestPolicy = { scope: 'lookup', limit: 100, windowMinutes: 10 };
+
 /** Wrong unlock codes before a lockout that only an unlock-code reset (with the SSN) ends; counted in users.unlock_failures. */
 export const unlockAttemptLimit = 5;
 
 /** The subject of a per-email counter: emails are unique whatever their case. */
 export const emailSubject = (email: string) => email.trim().toLowerCase();
 
+/**
+ * The subject of a per-device counter: the `Device-UUID` header when well-formed (the web app sends a
+ * UUID, a host app its own device id of up to 128 characters), else null (count by IP alone).
+ */
+export function deviceSubject(header: unknown): string | null {
+  return typeof header === 'string' && /^[A-Za-z0-9._:-]{8,128}$/.test(header) ? `device:${header}` : null;
+}
+
+/**
+ * The subject of a per-IP counter: an IPv4 address (also when IPv4-mapped), or an IPv6 address's /64,
+ * since one subscriber usually holds a whole /64 and could change addresses within it at will.
+ */
+export function ipSubject(ip: string): string {
+  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(ip);
+  if (mapped) return `ip:${mapped[1]}`;
+  const address = ip.split('%')[0] ?? '';
+  if (isIP(address) !== 6) return `ip:${ip}`;
+  const [head = '', tail] = address.split('::');
+  const groupsOf = (part: string) => (part ? part.split(':') : []);
+  const groups =
+    tail === undefined
+      ? groupsOf(head)
+      : [...groupsOf(head), ...Array<string>(8 - groupsOf(head).length - groupsOf(tail).length).fill('0'), ...groupsOf(tail)];
+  return `ip:${groups
+    .slice(0, 4)
+    .map((group) => parseInt(group, 16).toString(16))
+    .join(':')}::/64`;
+}
+
 /** Seconds as a whole number, at least 1, from milliseconds. */
 export const wholeSeconds = (milliseconds: number) => Math.max(1, Math.ceil(milliseconds / 1000));
 
 export type CountedFailure = { locked: false; attemptsLeft: number } | { locked: true; retryAfterSeconds: number };
+export type CountedRequest = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
 export function createAttemptLimits(db: Database) {
   const row = (policy: AttemptPolicy, subject: string) =>
@@ -67,7 +119,35 @@ export function createAttemptLimits(db: Database) {
     await db.update(attemptLimits).set({ failures: 0, lockedUntil: null }).where(row(policy, subject));
   }
 
-  return { waitSeconds, countFailure, reset };
+  /**
+   * Counts one request in the subject's window (bounded), whatever its outcome: for calls where every
+   * answer tells something (does an account have this email?), so counting only failures would not
+   * limit them. The row's columns mean, for these scopes: `failures` the requests counted in the
+   * window, `locked_until` the window's end (set by the window's first request). A refused request is
+   * not counted; the first request after the window ends starts a new one.
+   */
+  async function countRequest(policy: RequestPolicy, subject: string): Promise<CountedRequest> {
+    const scope = policy.scope;
+    const requestRow = and(eq(attemptLimits.scope, scope), eq(attemptLimits.subject, subject));
+    await db.insert(attemptLimits).values({ scope, subject }).onConflictDoNothing();
+    const windowOver = sql`(${attemptLimits.lockedUntil} is null or ${attemptLimits.lockedUntil} <= now())`;
+    const counted = await db
+      .update(attemptLimits)
+      .set({
+        failures: sql`case when ${windowOver} then 1 else ${attemptLimits.failures} + 1 end`,
+        lockedUntil: sql`case when ${windowOver} then now() + make_interval(mins => ${policy.windowMinutes}) else ${attemptLimits.lockedUntil} end`,
+      })
+      .where(sql`${requestRow} and (${windowOver} or ${attemptLimits.failures} < ${policy.limit})`)
+      .returning({ failures: attemptLimits.failures });
+    if (counted.length > 0) return { allowed: true };
+    const [found] = await db
+      .select({ windowMs: sql<number>`greatest(0, extract(epoch from (${attemptLimits.lockedUntil} - now())) * 1000)` })
+      .from(attemptLimits)
+      .where(requestRow);
+    return { allowed: false, retryAfterSeconds: wholeSeconds(Number(found?.windowMs ?? 0)) };
+  }
+
+  return { waitSeconds, countFailure, reset, countRequest };
 }
 
 export type AttemptLimits = ReturnType<typeof createAttemptLimits>;

@@ -214,11 +214,13 @@ export const sandboxSmsOutbox = pgTable('sandbox_sms_outbox', {
 /**
  * Attempt counters that hold across restarts and instances, one row per (scope, subject): `sign-in`
  * by lower-cased email (unknown emails counted like known ones), `ssn` by the account's lower-cased
- * email (wrong SSNs in password reset and unlock-code reset). Changed only with bounded updates
+ * email (wrong SSNs in password reset and unlock-code reset), `lookup` by client (account lookups per
+ * Device-UUID and per IP, counted in a window: `failures` is the count, `locked_until` the window's
+ * end). Changed only with bounded updates
  * (server/attemptLimits.ts), so parallel requests cannot pass a limit.
  */
 export const attemptLimits = pgTable('attempt_limits', {
-  scope: text('scope', { enum: ['sign-in', 'ssn'] }).notNull(),
+  scope: text('scope', { enum: ['sign-in', 'ssn', 'lookup'] }).notNull(),
   subject: text('subject').notNull(),
   failures: integer('failures').notNull().default(0),
   lockedUntil: timestamp('locked_until', { withTimezone: true }),

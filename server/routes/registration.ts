@@ -32,7 +32,14 @@ import {
   mfaTokens,
   users,
 } from '../db/schema.ts';
-import { unlockAttemptLimit } from '../attemptLimits.ts';
+import {
+  createAttemptLimits,
+  deviceSubject,
+  ipSubject,
+  lookupPerDevicePolicy,
+  lookupPerIpPolicy,
+  unlockAttemptLimit,
+} from '../attemptLimits.ts';
 import { verifyCompanionToken } from '../companionTokens.ts';
 import { requireAccess } from '../http.ts';
 import {
@@ -141,6 +148,21 @@ export function registerRegistrationRoutes(
   partners: RegistrationPartners = registrationPartners(config, db),
 ): void {
   const codes = createTextedCodes(db, config.ssnHashKey, partners.sms);
+  const limits = createAttemptLimits(db);
+
+  /**
+   * Counts an account lookup per IP, then per Device-UUID when one is sent (IP first: a client over
+   * its IP limit adds no rows with made-up device ids). The wait in seconds when over a limit, else 0;
+   * a wait is answered like every other limit of this API: 429 `{201, retryAfterSeconds}` and
+   * Retry-After (tooManyCodes).
+   */
+  async function lookupWait(request: FastifyRequest): Promise<number> {
+    const perIp = await limits.countRequest(lookupPerIpPolicy, ipSubject(request.ip));
+    if (!perIp.allowed) return perIp.retryAfterSeconds;
+    const device = deviceSubject(request.headers['device-uuid']);
+    const perDevice = device ? await limits.countRequest(lookupPerDevicePolicy, device) : perIp;
+    return perDevice.allowed ? 0 : perDevice.retryAfterSeconds;
+  }
 
   /** The live mfaToken row for a presented token and phone, or undefined. */
   async function usableMfaToken(token: string, phone: string) {
@@ -154,6 +176,8 @@ export function registerRegistrationRoutes(
   app.post('/verify/email', async (request, reply) => {
     const body = validBody(verifyEmailSchema, request, reply);
     if (!body) return reply;
+    const wait = await lookupWait(request);
+    if (wait > 0) return tooManyCodes(reply, wait);
     const [user] = await db
       .select({ id: users.id })
       .from(users)
@@ -164,6 +188,8 @@ export function registerRegistrationRoutes(
   app.post('/phone-number-in-use', async (request, reply) => {
     const body = validBody(phoneNumberInUseSchema, request, reply);
     if (!body) return reply;
+    const wait = await lookupWait(request);
+    if (wait > 0) return tooManyCodes(reply, wait);
     const [user] = await db.select({ id: users.id }).from(users).where(eq(users.phone, digitsOf(body.phone)));
     return { statusCode: StatusCode.SUCCESS, inUse: user !== undefined };
   });
