@@ -14,19 +14,18 @@ import type { ChangePasswordRequest, VerifySsnAnswer } from '../contract/auth.ts
 import type { StatusAnswer } from '../contract/api.ts';
 import { checkEmail, checkNewPassword, checkSsn, digitsOf, type ValidationMessage } from '../contract/rules.ts';
 import { StatusCode } from '../contract/statusCodes.ts';
-import { retryAtOf, untilRetry } from './serverWait.ts';
+import { untilRetry } from './serverWait.ts';
+import { ssnCheckAssigners, ssnCheckGuards, ssnCheckStates, type SsnCheckContext } from './ssnCheck.ts';
 
 export const doneStep = 4;
 export type ResetPasswordStep = 1 | 2 | 3 | 4;
 
-export type ResetPasswordContext = {
+export type ResetPasswordContext = SsnCheckContext & {
   thenSignIn: boolean;
   email: string;
   /** Kept only between steps 2 and 3 (the call takes it); cleared on success and when going back. */
   ssn: string;
   fieldError: ValidationMessage | null;
-  attemptsLeft: number | null;
-  retryAt: number | null;
 };
 
 export type ResetPasswordEvent =
@@ -47,15 +46,13 @@ export const resetPasswordMachine = setup({
     untilRetry,
   },
   guards: {
+    ...ssnCheckGuards,
     isEmailValid: ({ event }) => event.type === 'user.submitEmail' && checkEmail(event.email) === null,
-    isSsnValid: ({ event }) => event.type === 'user.submitSsn' && checkSsn(event.ssn) === null,
     isPasswordValid: ({ event }) => event.type === 'user.submitPassword' && checkNewPassword(event.password) === null,
     isStep: ({ event }, params: { step: ResetPasswordStep }) => event.type === 'user.goToStep' && event.step === params.step,
     isSuccess: (_, answer: StatusAnswer | undefined) => answer?.statusCode === StatusCode.SUCCESS,
     isUnknownEmail: (_, answer: StatusAnswer | undefined) => answer?.statusCode === StatusCode.NOT_ALLOWED,
     isSsnVerified: (_, answer: VerifySsnAnswer | undefined) => answer?.statusCode === StatusCode.SUCCESS,
-    isSsnMismatch: (_, answer: VerifySsnAnswer | undefined) => answer?.statusCode === StatusCode.FAILED_VALIDATION,
-    isTooMany: (_, answer: VerifySsnAnswer | undefined) => answer?.statusCode === StatusCode.INVALID_MFA_LIMIT,
     isChangedThenSignIn: ({ context }, answer: StatusAnswer | undefined) => context.thenSignIn && answer?.statusCode === StatusCode.SUCCESS,
   },
   actions: {
@@ -67,12 +64,9 @@ export const resetPasswordMachine = setup({
     showPasswordError: assign(({ event }) => (event.type === 'user.submitPassword' ? { fieldError: checkNewPassword(event.password) } : {})),
     clearProblems: assign({ fieldError: null, attemptsLeft: null }),
     forgetSsn: assign({ ssn: '' }),
-    countAttempts: assign((_, answer: VerifySsnAnswer | undefined) => ({ ssn: '', attemptsLeft: answer?.attemptsLeft ?? null })),
-    storeRetryAt: assign((_, answer: { retryAfterSeconds?: number } | undefined) => ({
-      ssn: '',
-      retryAt: retryAtOf(answer),
-    })),
-    clearRetryAt: assign({ retryAt: null }),
+    countAttempts: assign(ssnCheckAssigners.countAttempts),
+    storeRetryAt: assign(ssnCheckAssigners.storeRetryAt),
+    clearRetryAt: assign(ssnCheckAssigners.clearRetryAt),
     /** Spec §4: the form is cleared on success. */
     clearForm: assign({ email: '', ssn: '', fieldError: null, attemptsLeft: null, retryAt: null }),
     /** Supplied by the app: sign-in, saying the password changed. */
@@ -123,56 +117,17 @@ export const resetPasswordMachine = setup({
         },
       },
     },
-    /** Step 2. */
+    /** Step 2: "Verify your identity" (machines/ssnCheck.ts). The SSN is kept for step 3's call, and forgotten unless verified. */
     ssn: {
       entry: ['clearProblems', 'forgetSsn'],
       initial: 'editing',
-      states: {
-        editing: {
-          initial: 'idle',
-          on: {
-            // Back to an earlier step (the route's step param); not while a call is under way.
-            'user.goToStep': { guard: { type: 'isStep', params: { step: 1 } }, target: '#resetPassword.email' },
-            'user.submitSsn': [
-              { guard: 'isSsnValid', target: 'verifying', actions: 'storeSsn' },
-              { target: '.invalid', actions: 'showSsnError' },
-            ],
-          },
-          states: {
-            idle: {},
-            invalid: {},
-            /** 401 {4, attemptsLeft}: the SSN does not match the account. */
-            mismatch: {},
-            failed: {},
-          },
-        },
-        verifying: {
-          invoke: {
-            id: 'verifySsn',
-            src: 'verifySsn',
-            input: ({ context }) => ({ email: context.email, ssn: context.ssn }),
-            onDone: [
-              { guard: { type: 'isSsnVerified', params: ({ event }) => event.output }, target: '#resetPassword.password' },
-              {
-                guard: { type: 'isSsnMismatch', params: ({ event }) => event.output },
-                target: 'editing.mismatch',
-                actions: { type: 'countAttempts', params: ({ event }) => event.output },
-              },
-              {
-                guard: { type: 'isTooMany', params: ({ event }) => event.output },
-                target: 'waiting',
-                actions: { type: 'storeRetryAt', params: ({ event }) => event.output },
-              },
-              { target: 'editing.failed', actions: 'forgetSsn' },
-            ],
-            onError: { target: 'editing.failed', actions: 'forgetSsn' },
-          },
-        },
-        /** 201: too many tries; the server's wait, then the SSN may be tried again. */
-        waiting: {
-          after: { untilRetry: { target: 'editing', actions: 'clearRetryAt' } },
-        },
-      },
+      states: ssnCheckStates({
+        on: { 'user.goToStep': { guard: { type: 'isStep', params: { step: 1 } }, target: '#resetPassword.email' } },
+        submitted: 'storeSsn',
+        input: ({ context }: { context: ResetPasswordContext }) => ({ email: context.email, ssn: context.ssn }),
+        verified: { target: '#resetPassword.password' },
+        notVerified: ['forgetSsn'],
+      }),
     },
     /** Step 3. */
     password: {

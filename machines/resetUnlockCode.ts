@@ -12,15 +12,14 @@ import type { ResetUnlockCodeAnswer, VerifySsnAnswer } from '../contract/auth.ts
 import { checkSsn, digitsOf, type ValidationMessage } from '../contract/rules.ts';
 import { StatusCode } from '../contract/statusCodes.ts';
 import { newUnlockCodeErrors } from './newUnlockCode.ts';
-import { retryAtOf, untilRetry } from './serverWait.ts';
+import { untilRetry } from './serverWait.ts';
+import { ssnCheckAssigners, ssnCheckGuards, ssnCheckStates, verifySsnOutput, type SsnCheckContext } from './ssnCheck.ts';
 
 export type ResetUnlockCodeStep = 1 | 2;
 
-export type ResetUnlockCodeContext = {
+export type ResetUnlockCodeContext = SsnCheckContext & {
   ssnToken: string | null;
   fieldErrors: Partial<Record<'ssn' | 'unlockCode' | 'unlockCodeConfirmation', ValidationMessage>>;
-  attemptsLeft: number | null;
-  retryAt: number | null;
 };
 
 export type ResetUnlockCodeEvent =
@@ -40,12 +39,10 @@ export const resetUnlockCodeMachine = setup({
     untilRetry,
   },
   guards: {
-    isSsnValid: ({ event }) => event.type === 'user.submitSsn' && checkSsn(event.ssn) === null,
+    ...ssnCheckGuards,
     isCodeValid: ({ event }) => Object.keys(codeProblems(event)).length === 0 && event.type === 'user.submitCode',
     isBackToSsn: ({ event }) => event.type === 'user.goToStep' && event.step === 1,
     isSsnVerified: (_, answer: VerifySsnAnswer | undefined) => answer?.statusCode === StatusCode.SUCCESS && Boolean(answer.ssnToken),
-    isSsnMismatch: (_, answer: VerifySsnAnswer | undefined) => answer?.statusCode === StatusCode.FAILED_VALIDATION,
-    isTooMany: (_, answer: VerifySsnAnswer | undefined) => answer?.statusCode === StatusCode.INVALID_MFA_LIMIT,
     isReset: (_, answer: ResetUnlockCodeAnswer | undefined) =>
       answer?.statusCode === StatusCode.SUCCESS && Boolean(answer.access && answer.refresh),
     /** The server refused the new code (an obvious one, or the SSN check expired): choose again or start over. */
@@ -58,11 +55,9 @@ export const resetUnlockCodeMachine = setup({
     clearProblems: assign({ fieldErrors: {}, attemptsLeft: null }),
     storeSsnToken: assign((_, answer: VerifySsnAnswer | undefined) => ({ ssnToken: answer?.ssnToken ?? null, attemptsLeft: null })),
     forgetSsnToken: assign({ ssnToken: null }),
-    countAttempts: assign((_, answer: VerifySsnAnswer | undefined) => ({ attemptsLeft: answer?.attemptsLeft ?? null })),
-    storeRetryAt: assign((_, answer: { retryAfterSeconds?: number } | undefined) => ({
-      retryAt: retryAtOf(answer),
-    })),
-    clearRetryAt: assign({ retryAt: null }),
+    countAttempts: assign(ssnCheckAssigners.countAttempts),
+    storeRetryAt: assign(ssnCheckAssigners.storeRetryAt),
+    clearRetryAt: assign(ssnCheckAssigners.clearRetryAt),
     /** Supplied by the app: store access, refresh and isInternal in the session (spec §4). */
     storeSession: (_, _answer: ResetUnlockCodeAnswer | undefined) => {},
     /** Supplied by the app: continue to the remembered route or home. */
@@ -79,58 +74,15 @@ export const resetUnlockCodeMachine = setup({
   context: { ssnToken: null, fieldErrors: {}, attemptsLeft: null, retryAt: null },
   initial: 'ssn',
   states: {
-    /** Step 1: "Verify your identity". */
+    /** Step 1: "Verify your identity" (machines/ssnCheck.ts). The SSN goes from the event to the call. */
     ssn: {
       entry: 'forgetSsnToken',
       initial: 'editing',
-      states: {
-        editing: {
-          initial: 'idle',
-          on: {
-            'user.submitSsn': [
-              { guard: 'isSsnValid', target: 'verifying', actions: 'clearProblems' },
-              { target: '.invalid', actions: 'showSsnError' },
-            ],
-          },
-          states: {
-            idle: {},
-            invalid: {},
-            /** 401 {4, attemptsLeft}. */
-            mismatch: {},
-            failed: {},
-          },
-        },
-        verifying: {
-          invoke: {
-            id: 'verifySsn',
-            src: 'verifySsn',
-            input: ({ event }) => ({ ssn: event.type === 'user.submitSsn' ? digitsOf(event.ssn) : '' }),
-            onDone: [
-              {
-                guard: { type: 'isSsnVerified', params: ({ event }) => event.output },
-                target: '#resetUnlockCode.code',
-                actions: { type: 'storeSsnToken', params: ({ event }) => event.output },
-              },
-              {
-                guard: { type: 'isSsnMismatch', params: ({ event }) => event.output },
-                target: 'editing.mismatch',
-                actions: { type: 'countAttempts', params: ({ event }) => event.output },
-              },
-              {
-                guard: { type: 'isTooMany', params: ({ event }) => event.output },
-                target: 'waiting',
-                actions: { type: 'storeRetryAt', params: ({ event }) => event.output },
-              },
-              { target: 'editing.failed' },
-            ],
-            onError: { target: 'editing.failed' },
-          },
-        },
-        /** 201: too many tries; the server's wait, then the SSN may be tried again. */
-        waiting: {
-          after: { untilRetry: { target: 'editing', actions: 'clearRetryAt' } },
-        },
-      },
+      states: ssnCheckStates({
+        submitted: 'clearProblems',
+        input: ({ event }: { event: ResetUnlockCodeEvent }) => ({ ssn: event.type === 'user.submitSsn' ? digitsOf(event.ssn) : '' }),
+        verified: { target: '#resetUnlockCode.code', actions: { type: 'storeSsnToken', params: verifySsnOutput } },
+      }),
     },
     /** Step 2: a new unlock code, confirmed. */
     code: {

@@ -7,6 +7,7 @@ import { optOutCodes } from '../../../machines/registration.ts';
 import { SelectField } from '../../components/SelectField.tsx';
 import { TextField } from '../../components/TextField.tsx';
 import { addressMessages, unexpectedErrorMessage } from '../messages.ts';
+import { fieldPropsOf } from './fieldProps.ts';
 import { maskZip } from './masks.ts';
 import { stateNames } from './stateNames.ts';
 import { problemsOf, useFocusOnProblem, useHeadingFocus, type StepProps } from './stepSupport.ts';
@@ -28,6 +29,7 @@ function AddressForm({ state, send }: StepProps) {
   const at = (substate: 'invalid' | 'rejected' | 'failed') => state.matches({ inputting: { address: { editing: substate } } });
   const verifying = state.matches({ inputting: { address: 'verifying' } });
   const problem = problemsOf(state, at('invalid'), i18n);
+  const field = fieldPropsOf(state, problem);
   const rejection = at('rejected') && addressCode !== null ? addressMessages[addressCode] : undefined;
   const unitRejected = rejection !== undefined && addressCode !== null && unitCodes.includes(addressCode);
   const canOptOut = at('rejected') && optOutAllowed && addressCode !== null && optOutCodes.includes(addressCode);
@@ -49,34 +51,16 @@ function AddressForm({ state, send }: StepProps) {
         <Trans>The residential address where you live. We can't accept PO Boxes or work addresses.</Trans>
       </p>
       <form ref={formRef} className="form" onSubmit={submit} noValidate aria-busy={verifying}>
+        <TextField {...field('street1')} label={t`Street address`} autoComplete="address-line1" maxLength={100} />
         <TextField
-          id="street1"
-          name="street1"
-          label={t`Street address`}
-          autoComplete="address-line1"
-          maxLength={100}
-          defaultValue={form.street1}
-          error={problem('street1')}
-        />
-        <TextField
-          id="street2"
-          name="street2"
+          {...field('street2')}
           label={t`Apartment or unit (optional)`}
           autoComplete="address-line2"
           maxLength={50}
-          defaultValue={form.street2}
           error={unitRejected && rejection ? i18n._(rejection) : problem('street2')}
         />
-        <TextField
-          id="city"
-          name="city"
-          label={t`City`}
-          autoComplete="address-level2"
-          maxLength={50}
-          defaultValue={form.city}
-          error={problem('city')}
-        />
-        <SelectField id="state" name="state" label={t`State`} autoComplete="address-level1" defaultValue={form.state} error={problem('state')}>
+        <TextField {...field('city')} label={t`City`} autoComplete="address-level2" maxLength={50} />
+        <SelectField {...field('state')} label={t`State`} autoComplete="address-level1">
           <option value="">{t`Choose a state`}</option>
           {stateCodes.map((code) => (
             <option key={code} value={code}>

@@ -3,6 +3,7 @@ import { useRef, useState, type FormEvent } from 'react';
 import type { PersonalInfo } from '../../../machines/registration.ts';
 import { TextField } from '../../components/TextField.tsx';
 import { unexpectedErrorMessage } from '../messages.ts';
+import { fieldPropsOf } from './fieldProps.ts';
 import { maskDob } from './masks.ts';
 import { problemsOf, useFocusOnProblem, useHeadingFocus, type StepProps } from './stepSupport.ts';
 
@@ -19,6 +20,7 @@ export function PersonalInfoStep({ state, send }: StepProps) {
   const ssnNeeded = state.matches({ inputting: { personalInfo: { editing: 'ssnNeeded' } } });
   const checking = state.matches({ inputting: { personalInfo: 'checkingEmail' } });
   const problem = problemsOf(state, invalid, i18n);
+  const field = fieldPropsOf(state, problem);
   const emailProblem = emailTaken ? t`This email is already used by a Providers account.` : problem('email');
   useFocusOnProblem(formRef, state.context.fieldErrors, invalid || emailTaken);
 
@@ -52,33 +54,9 @@ export function PersonalInfoStep({ state, send }: StepProps) {
         </p>
       )}
       <form ref={formRef} className="form" onSubmit={submit} noValidate aria-busy={checking}>
-        <TextField
-          id="first-name"
-          name="firstName"
-          label={t`First name`}
-          autoComplete="given-name"
-          maxLength={50}
-          defaultValue={form.firstName}
-          error={problem('firstName')}
-        />
-        <TextField
-          id="middle-name"
-          name="middleName"
-          label={t`Middle name (optional)`}
-          autoComplete="additional-name"
-          maxLength={50}
-          defaultValue={form.middleName}
-          error={problem('middleName')}
-        />
-        <TextField
-          id="last-name"
-          name="lastName"
-          label={t`Last name`}
-          autoComplete="family-name"
-          maxLength={50}
-          defaultValue={form.lastName}
-          error={problem('lastName')}
-        />
+        <TextField {...field('firstName')} id="first-name" label={t`First name`} autoComplete="given-name" maxLength={50} />
+        <TextField {...field('middleName')} id="middle-name" label={t`Middle name (optional)`} autoComplete="additional-name" maxLength={50} />
+        <TextField {...field('lastName')} id="last-name" label={t`Last name`} autoComplete="family-name" maxLength={50} />
         <TextField
           id="dob"
           name="dob"
@@ -91,27 +69,8 @@ export function PersonalInfoStep({ state, send }: StepProps) {
           onChange={(event) => setDob(maskDob(event.target.value))}
           error={problem('dob')}
         />
-        <TextField
-          id="ssn"
-          name="ssn"
-          label={t`Social Security number`}
-          autoComplete="off"
-          inputMode="numeric"
-          maxLength={11}
-          defaultValue={form.ssn}
-          error={problem('ssn')}
-        />
-        <TextField
-          id="email"
-          name="email"
-          type="email"
-          label={t`Email`}
-          autoComplete="email"
-          inputMode="email"
-          maxLength={254}
-          defaultValue={form.email}
-          error={emailProblem}
-        />
+        <TextField {...field('ssn')} label={t`Social Security number`} autoComplete="off" inputMode="numeric" maxLength={11} />
+        <TextField {...field('email')} type="email" label={t`Email`} autoComplete="email" inputMode="email" maxLength={254} error={emailProblem} />
         {failed ? (
           <p className="form-error" role="alert">
             {i18n._(unexpectedErrorMessage)}

@@ -1,5 +1,6 @@
 import { Trans } from '@lingui/react/macro';
 import { Link } from '@tanstack/react-router';
+import type { ReactNode } from 'react';
 import { useHeadingFocus } from './stepSupport.ts';
 
 /** PROCESSING (and the moment after SUCCESS, before home opens). */
@@ -20,62 +21,58 @@ export function OpeningAccount() {
 
 /** FAILURE, APPLICATION_DENIED (spec §8 text). */
 export function ApplicationDenied() {
-  const heading = useHeadingFocus();
   return (
-    <section className="screen" aria-labelledby="register-title">
-      <h1 id="register-title" ref={heading} tabIndex={-1}>
-        <Trans>Unfortunately, we could not accept your application.</Trans>
-      </h1>
-      <p>
-        <Trans>Thank you for your interest in Providers. If you have questions, our support team can help.</Trans>
-      </p>
-      <p className="screen-links">
-        <Link to="/customer-support">
-          <Trans>Contact support</Trans>
-        </Link>
-      </p>
-    </section>
+    <ClosedApplication
+      title={<Trans>Unfortunately, we could not accept your application.</Trans>}
+      explanation={<Trans>Thank you for your interest in Providers. If you have questions, our support team can help.</Trans>}
+    />
   );
 }
 
 /** FAILURE, CIP_TAKEN: an account already exists for this person. */
 export function AccountExists() {
-  const heading = useHeadingFocus();
   return (
-    <section className="screen" aria-labelledby="register-title">
-      <h1 id="register-title" ref={heading} tabIndex={-1}>
-        <Trans>You already have a Providers account</Trans>
-      </h1>
-      <p>
-        <Trans>An account already exists for this person. Please sign in, or contact support if you need help.</Trans>
-      </p>
-      <p className="screen-links">
-        <Link to="/signin/{-$step}" params={{ step: undefined }} className="button">
-          <Trans>Sign in</Trans>
-        </Link>
-        <Link to="/customer-support">
-          <Trans>Contact support</Trans>
-        </Link>
-      </p>
-    </section>
+    <ClosedApplication
+      title={<Trans>You already have a Providers account</Trans>}
+      explanation={<Trans>An account already exists for this person. Please sign in, or contact support if you need help.</Trans>}
+      offerSignIn
+    />
   );
 }
 
 /** /register after a denied or taken application on this device (the failed-registration marker). */
 export function ApplicationClosed() {
+  return (
+    <ClosedApplication
+      title={<Trans>Unfortunately, we could not accept your application.</Trans>}
+      explanation={<Trans>If you already have a Providers account, please sign in. If you have questions, our support team can help.</Trans>}
+      offerSignIn
+    />
+  );
+}
+
+type ClosedApplicationProps = {
+  title: ReactNode;
+  explanation: ReactNode;
+  /** Sign-in first (an account may exist), then support; else support only. */
+  offerSignIn?: boolean;
+};
+
+/** An application that cannot go on: why, and where to go from here. */
+function ClosedApplication({ title, explanation, offerSignIn = false }: ClosedApplicationProps) {
   const heading = useHeadingFocus();
   return (
     <section className="screen" aria-labelledby="register-title">
       <h1 id="register-title" ref={heading} tabIndex={-1}>
-        <Trans>Unfortunately, we could not accept your application.</Trans>
+        {title}
       </h1>
-      <p>
-        <Trans>If you already have a Providers account, please sign in. If you have questions, our support team can help.</Trans>
-      </p>
+      <p>{explanation}</p>
       <p className="screen-links">
-        <Link to="/signin/{-$step}" params={{ step: undefined }} className="button">
-          <Trans>Sign in</Trans>
-        </Link>
+        {offerSignIn ? (
+          <Link to="/signin/{-$step}" params={{ step: undefined }} className="button">
+            <Trans>Sign in</Trans>
+          </Link>
+        ) : null}
         <Link to="/customer-support">
           <Trans>Contact support</Trans>
         </Link>
