@@ -40,8 +40,29 @@ function companionHostIsolation(): Plugin {
   };
 }
 
+/**
+ * The stylesheet first in <head>: the splash in index.html needs only it to paint, so the browser
+ * fetches it before the app's scripts and can show the splash while they are still loading.
+ */
+function stylesheetFirst(): Plugin {
+  const stylesheet = /\s*<link rel="stylesheet"[^>]*>/g;
+  return {
+    name: 'providers:stylesheet-first',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html) {
+        const links = html.match(stylesheet) ?? [];
+        const rest = html.replace(stylesheet, '');
+        return rest.replace('</title>', `</title>${links.join('')}`);
+      },
+    },
+  };
+}
+
 export default defineConfig({
   plugins: [
+    stylesheetFirst(),
     companionHostIsolation(),
     react(),
     babel({ plugins: ['@lingui/babel-plugin-lingui-macro'] }),

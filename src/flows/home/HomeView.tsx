@@ -60,11 +60,14 @@ export function HomeView({ newDebitDetails = false }: { newDebitDetails?: boolea
       ) : (
         <HomeSkeleton />
       )}
-      <p className="screen-links">
-        <Link to="/manage-account">
-          <Trans>Manage account</Trans>
-        </Link>
-      </p>
+      {/* Not under the skeleton: the account arriving would push it down (layout shift). */}
+      {data || state.matches('failed') ? (
+        <p className="screen-links">
+          <Link to="/manage-account">
+            <Trans>Manage account</Trans>
+          </Link>
+        </p>
+      ) : null}
     </section>
   );
 }
