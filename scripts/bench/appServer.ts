@@ -1,6 +1,7 @@
 /**
- * Starts the real server for benchmarks: buildApp on an in-memory PGlite seeded with the demo
- * cardholder, listening on an ephemeral port on 127.0.0.1. Also a bare Fastify 5 baseline.
+ * Starts the real server for benchmarks: buildApp on an in-memory PGlite (or the PostgreSQL at
+ * `databaseUrl`) seeded with the demo cardholder, listening on an ephemeral port on 127.0.0.1.
+ * Also a bare Fastify 5 baseline.
  */
 import Fastify from 'fastify';
 import { buildApp } from '../../server/app.ts';
@@ -12,9 +13,9 @@ export type RunningServer = { port: number; close: () => Promise<void> };
 
 const host = '127.0.0.1';
 
-export async function startAppServer(webRoot: string | undefined = 'dist'): Promise<RunningServer> {
+export async function startAppServer(webRoot: string | undefined = 'dist', databaseUrl?: string): Promise<RunningServer> {
   const config = readConfig({ ...process.env, PORT: '0', HOST: host, WEB_ROOT: webRoot ?? '' });
-  const database = await openDatabase({}); // no dataDir: in-memory PGlite
+  const database = await openDatabase({ databaseUrl }); // no dataDir: in-memory PGlite unless a URL is given
   await seedDemoData(database.db);
   const app = await buildApp(config, database.db, { logger: false });
   await app.listen({ port: 0, host });

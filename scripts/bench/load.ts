@@ -43,11 +43,12 @@ export function killChildren(): void {
 
 export type ChildServer = { port: number; stop: () => Promise<void> };
 
-export async function spawnServer(mode: 'app' | 'bare', cwd: string): Promise<ChildServer> {
+/** `databaseUrl`: run the app on that PostgreSQL instead of in-memory PGlite. */
+export async function spawnServer(mode: 'app' | 'bare', cwd: string, databaseUrl?: string): Promise<ChildServer> {
   const child = spawn(process.execPath, ['--import', 'tsx', serveScript, mode], {
     cwd,
     stdio: ['pipe', 'pipe', 'inherit'],
-    env: { ...process.env, NODE_ENV: 'development' },
+    env: { ...process.env, NODE_ENV: 'development', BENCH_DATABASE_URL: databaseUrl ?? '' },
   });
   children.add(child);
   const port = await new Promise<number>((resolve, reject) => {

@@ -1,5 +1,6 @@
 /**
- * Child process for the API load test: `node --import tsx scripts/bench/serve.ts app|bare`.
+ * Child process for the API load test: `node --import tsx scripts/bench/serve.ts app|bare`. The app
+ * runs on in-memory PGlite, or on the PostgreSQL named by BENCH_DATABASE_URL.
  * Prints one JSON line {"port": n} once listening. Exits when its parent closes stdin (so it never
  * outlives the bench), or on SIGTERM/SIGINT.
  */
@@ -11,7 +12,8 @@ if (mode !== 'app' && mode !== 'bare') {
   process.exit(2);
 }
 
-const server: RunningServer = mode === 'app' ? await startAppServer('dist') : await startBareServer();
+const server: RunningServer =
+  mode === 'app' ? await startAppServer('dist', process.env.BENCH_DATABASE_URL || undefined) : await startBareServer();
 
 let stopping = false;
 async function stop() {
