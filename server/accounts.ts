@@ -10,6 +10,7 @@ const oneYearMs = 365 * 24 * 60 * 60 * 1000;
 
 /** What the home query answers: the account with its cards, recent activity and ledger totals. */
 type HomeRow = {
+  revoked: boolean;
   prn: string;
   ebtRewardOwed: number;
   ebtRewardsClaimedThisPeriod: number;
@@ -21,11 +22,14 @@ type HomeRow = {
 
 /**
  * One statement, so one round trip: on the embedded database every query costs a fixed overhead
- * that would otherwise be paid five times per home call. The balance is still summed from the ledger.
+ * that would otherwise be paid six times per home call. The balance is still summed from the ledger.
+ * It also tells whether the access token's session was revoked ('revoked'), which the route's
+ * preHandler leaves to it.
  */
-export async function loadHome(db: Database, userId: string): Promise<HomeAnswer | null> {
+export async function loadHome(db: Database, access: { userId: string; familyId: string }): Promise<HomeAnswer | 'revoked' | null> {
   const { rows } = (await db.execute(sql`
     select json_build_object(
+      'revoked', exists(select 1 from refresh_tokens r where r.family_id = ${access.familyId} and r.revoked_at is not null),
       'prn', a.prn,
       'ebtRewardOwed', a.ebt_reward_owed_cents,
       'ebtRewardsClaimedThisPeriod', a.ebt_rewards_claimed_this_period_cents,
@@ -53,10 +57,11 @@ export async function loadHome(db: Database, userId: string): Promise<HomeAnswer
         from ledger_transactions l where l.account_id = a.id)
     ) as home
     from accounts a join users u on u.id = a.user_id
-    where a.user_id = ${userId}
+    where a.user_id = ${access.userId}
   `)) as unknown as { rows: { home: HomeRow }[] };
   const home = rows[0]?.home;
   if (!home) return null;
+  if (home.revoked) return 'revoked';
 
   const pendingCard = home.cards.find((card) => card.isPending) ?? null;
   const virtualCard = home.cards.find((card) => card.type === 'VIRTUAL');

@@ -9,8 +9,12 @@ import type { Sessions } from '../sessions.ts';
 export function registerAccountRoutes(app: FastifyInstance, db: Database, sessions: Sessions): void {
   const preHandler = requireAccess(sessions);
 
-  app.get('/home', { preHandler }, async (request, reply) => {
-    const home = await loadHome(db, request.access.userId);
+  // The home query itself refuses a revoked session (one round trip instead of two).
+  app.get('/home', { preHandler: requireAccess(sessions, { familyCheckedByHandler: true }) }, async (request, reply) => {
+    const home = await loadHome(db, request.access);
+    // Without an account row the query cannot tell, so the session is checked on its own then.
+    const revoked = home === 'revoked' || (home === null && (await sessions.isFamilyRevoked(request.access.familyId)));
+    if (revoked) return reply.code(401).send({ statusCode: StatusCode.SIGN_IN_REQUIRED });
     return home ?? reply.code(404).send({ statusCode: StatusCode.NOT_ALLOWED });
   });
 
