@@ -30,13 +30,19 @@ async function unlocksWith(page: Page, request: APIRequestContext, unlockCode: s
   return response.status();
 }
 
-test('the session expires mid-form: unlock in the modal, and the typed new code is saved', async ({ page, request }, testInfo) => {
+/** A fresh cardholder on Manage account with a session whose access token lives 1 second. */
+async function manageAccountWithShortSession(page: Page, request: APIRequestContext) {
   const { applicant } = await openAccountViaApi(request);
   const tokens = await sandboxSession(request, 1, applicant.email);
   await seedStoredState(page, { accessToken: tokens.access, refreshToken: tokens.refresh, locale: 'en' });
   await page.goto('/manage-account');
   const manage = new ManageAccountPage(page);
   await manage.expectShown();
+  return { applicant, tokens, manage };
+}
+
+test('the session expires mid-form: unlock in the modal, and the typed new code is saved', async ({ page, request }, testInfo) => {
+  const { applicant, tokens, manage } = await manageAccountWithShortSession(page, request);
   await manage.newCode.fill('4826');
   await manage.confirmation.fill('4826');
   await untilExpired(request, tokens.access);
@@ -90,12 +96,7 @@ test('signed out elsewhere mid-form (es): sign in again in the modal, and the ty
 });
 
 test('a reload while the modal is open opens the unlock screen for real, then returns to the screen', async ({ page, request }) => {
-  const { applicant } = await openAccountViaApi(request);
-  const tokens = await sandboxSession(request, 1, applicant.email);
-  await seedStoredState(page, { accessToken: tokens.access, refreshToken: tokens.refresh, locale: 'en' });
-  await page.goto('/manage-account');
-  const manage = new ManageAccountPage(page);
-  await manage.expectShown();
+  const { applicant, tokens, manage } = await manageAccountWithShortSession(page, request);
   await untilExpired(request, tokens.access);
   await manage.save('4826');
   await UnlockPage.expectModal(page);
