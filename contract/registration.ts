@@ -56,10 +56,12 @@ export type RegisterAnswer = {
   fieldErrors?: Record<string, string>;
 };
 
+/** Too many account lookups from this client: 429 {201, retryAfterSeconds} (docs/api.md). */
+type LookupLimited = { retryAfterSeconds?: number };
 /** POST /verify/email {email}: SUCCESS when the email belongs to an existing account, else NOT_ALLOWED. */
-export type VerifyEmailAnswer = StatusAnswer;
+export type VerifyEmailAnswer = StatusAnswer & LookupLimited;
 /** POST /phone-number-in-use {phone}. */
-export type PhoneInUseAnswer = StatusAnswer & { inUse: boolean };
+export type PhoneInUseAnswer = StatusAnswer & { inUse: boolean } & LookupLimited;
 /**
  * POST /request-verification {phone}: texts a 6-digit code. 202 invalid phone, 204 landline,
  * 201 too many codes (with `retryAfterSeconds`), 203 the text could not be sent.

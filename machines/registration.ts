@@ -644,6 +644,8 @@ export const registrationMachine = setup({
                 ssnNeeded: {},
                 /** /verify/email SUCCESS: a Providers account already uses this email. */
                 emailTaken: {},
+                /** 429 {201}: too many account lookups from this device or network; says how long to wait. */
+                tooManyLookups: {},
                 failed: {},
               },
             },
@@ -663,6 +665,11 @@ export const registrationMachine = setup({
                     guard: { type: 'isEmailFree', params: ({ event }) => event.output },
                     target: '#registration.inputting.phone',
                     actions: [{ type: 'completeStep', params: { step: 1 } }, saveDraftNow],
+                  },
+                  {
+                    guard: { type: 'isTooManyCodes', params: ({ event }) => event.output },
+                    target: 'editing.tooManyLookups',
+                    actions: { type: 'storeRetryAt', params: ({ event }) => event.output },
                   },
                   { target: 'editing.failed' },
                 ],
@@ -709,6 +716,12 @@ export const registrationMachine = setup({
                 onDone: [
                   { guard: { type: 'isPhoneInUse', params: ({ event }) => event.output }, target: 'editing.inUse' },
                   { guard: { type: 'isPhoneFree', params: ({ event }) => event.output }, target: 'requestingCode' },
+                  // 429 {201}: too many lookups; the same wait as too many codes.
+                  {
+                    guard: { type: 'isTooManyCodes', params: ({ event }) => event.output },
+                    target: 'waiting',
+                    actions: { type: 'storeRetryAt', params: ({ event }) => event.output },
+                  },
                   { target: 'editing.failed' },
                 ],
                 onError: { target: 'editing.failed' },

@@ -12,6 +12,7 @@
 import { assign, fromPromise, setup } from 'xstate';
 import type { ChangePasswordRequest, VerifySsnAnswer } from '../contract/auth.ts';
 import type { StatusAnswer } from '../contract/api.ts';
+import type { VerifyEmailAnswer } from '../contract/registration.ts';
 import { checkEmail, checkNewPassword, checkSsn, digitsOf, type ValidationMessage } from '../contract/rules.ts';
 import { StatusCode } from '../contract/statusCodes.ts';
 import { untilRetry } from './serverWait.ts';
@@ -73,7 +74,7 @@ export const resetPasswordMachine = setup({
     goToSignIn: () => {},
   },
   actors: {
-    verifyEmail: fromPromise<StatusAnswer, { email: string }>(async () => ({ statusCode: StatusCode.UNEXPECTED_ERROR })),
+    verifyEmail: fromPromise<VerifyEmailAnswer, { email: string }>(async () => ({ statusCode: StatusCode.UNEXPECTED_ERROR })),
     verifySsn: fromPromise<VerifySsnAnswer, { email: string; ssn: string }>(async () => ({ statusCode: StatusCode.UNEXPECTED_ERROR })),
     changePassword: fromPromise<StatusAnswer, ChangePasswordRequest>(async () => ({ statusCode: StatusCode.UNEXPECTED_ERROR })),
   },
@@ -99,6 +100,8 @@ export const resetPasswordMachine = setup({
             invalid: {},
             /** 404 {3}: "That email doesn't match an existing account." */
             unknown: {},
+            /** 429 {201}: too many account lookups from this device or network; says how long to wait. */
+            tooManyLookups: {},
             failed: {},
           },
         },
@@ -110,6 +113,11 @@ export const resetPasswordMachine = setup({
             onDone: [
               { guard: { type: 'isSuccess', params: ({ event }) => event.output }, target: '#resetPassword.ssn' },
               { guard: { type: 'isUnknownEmail', params: ({ event }) => event.output }, target: 'editing.unknown' },
+              {
+                guard: { type: 'isTooMany', params: ({ event }) => event.output },
+                target: 'editing.tooManyLookups',
+                actions: { type: 'storeRetryAt', params: ({ event }) => event.output },
+              },
               { target: 'editing.failed' },
             ],
             onError: { target: 'editing.failed' },

@@ -177,6 +177,14 @@ const states: { when: (s: AnyMachineSnapshot) => boolean; then: (app: App, s: An
     },
   },
   {
+    when: (s) => at(s, { inputting: { personalInfo: { editing: 'tooManyLookups' } } }),
+    then: async () => {
+      await waitFor(() => expect(screen.getByRole('alert').textContent).toBe('For your security, please wait 5 minutes before trying again.'));
+      // What was typed stays, to send again once the wait is over.
+      expect((screen.getByLabelText('Email') as HTMLInputElement).value).toBe('ana@example.test');
+    },
+  },
+  {
     when: (s) => at(s, { inputting: { personalInfo: { editing: 'failed' } } }),
     then: async () => {
       await waitFor(() => expect(screen.getByRole('alert').textContent).toBe(unexpected));

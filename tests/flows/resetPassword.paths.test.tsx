@@ -27,7 +27,7 @@ const toPassword = [email, emailKnown, ssn, ssnVerified];
 const runs = [
   generateListedPaths(
     resetPasswordMachine,
-    [email, { type: 'user.submitEmail', email: 'not-an-email' }, emailKnown, done('verifyEmail', { statusCode: 3 }), done('verifyEmail', { statusCode: 5 }), failed('verifyEmail')],
+    [email, { type: 'user.submitEmail', email: 'not-an-email' }, emailKnown, done('verifyEmail', { statusCode: 3 }), done('verifyEmail', { statusCode: 5 }), done('verifyEmail', { statusCode: 201, retryAfterSeconds: 300 }), failed('verifyEmail')],
     { thenSignIn: false },
   ),
   generateListedPaths(
@@ -137,7 +137,9 @@ describe('reset-password chart', () => {
                 ? "That email doesn't match an existing account."
                 : s.matches({ email: { editing: 'failed' } })
                   ? 'There was an unexpected error. Please try again.'
-                  : '';
+                  : s.matches({ email: { editing: 'tooManyLookups' } })
+                    ? 'For your security, please wait 5 minutes before trying again.'
+                    : '';
               await waitFor(() => expect(alertText()).toBe(expected));
             },
           },

@@ -1,8 +1,8 @@
-import { Trans, useLingui } from '@lingui/react/macro';
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { useRef, useState, type FormEvent } from 'react';
 import type { PersonalInfo } from '../../../machines/registration.ts';
 import { TextField } from '../../components/TextField.tsx';
-import { unexpectedErrorMessage } from '../messages.ts';
+import { minutesUntil, unexpectedErrorMessage } from '../messages.ts';
 import { fieldPropsOf } from './fieldProps.ts';
 import { maskDob } from './masks.ts';
 import { problemsOf, useFocusOnProblem, useHeadingFocus, type StepProps } from './stepSupport.ts';
@@ -17,6 +17,7 @@ export function PersonalInfoStep({ state, send }: StepProps) {
   const invalid = state.matches({ inputting: { personalInfo: { editing: 'invalid' } } });
   const emailTaken = state.matches({ inputting: { personalInfo: { editing: 'emailTaken' } } });
   const failed = state.matches({ inputting: { personalInfo: { editing: 'failed' } } });
+  const tooManyLookups = state.matches({ inputting: { personalInfo: { editing: 'tooManyLookups' } } });
   const ssnNeeded = state.matches({ inputting: { personalInfo: { editing: 'ssnNeeded' } } });
   const checking = state.matches({ inputting: { personalInfo: 'checkingEmail' } });
   const problem = problemsOf(state, invalid, i18n);
@@ -74,6 +75,15 @@ export function PersonalInfoStep({ state, send }: StepProps) {
         {failed ? (
           <p className="form-error" role="alert">
             {i18n._(unexpectedErrorMessage)}
+          </p>
+        ) : null}
+        {tooManyLookups ? (
+          <p className="form-error" role="alert">
+            <Plural
+              value={minutesUntil(state.context.retryAt)}
+              one="For your security, please wait 1 minute before trying again."
+              other="For your security, please wait # minutes before trying again."
+            />
           </p>
         ) : null}
         <button type="submit" className="button" disabled={checking}>

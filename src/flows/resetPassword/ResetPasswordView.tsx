@@ -1,4 +1,4 @@
-import { Trans, useLingui } from '@lingui/react/macro';
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { Link, useParams, useRouter, useSearch } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
 import type { FormEvent } from 'react';
@@ -10,7 +10,7 @@ import { StepIndicator } from '../../components/StepIndicator.tsx';
 import { TextField } from '../../components/TextField.tsx';
 import { useHeadingFocus } from '../../components/useHeadingFocus.ts';
 import { SsnCheckStep } from '../identity/SsnCheckStep.tsx';
-import { unexpectedErrorMessage, validationMessages } from '../messages.ts';
+import { minutesUntil, unexpectedErrorMessage, validationMessages } from '../messages.ts';
 import { routeStepOf, useStepParam } from './stepRoute.ts';
 
 const formSteps = 3;
@@ -102,6 +102,15 @@ function EmailStep({ state, send }: StepProps) {
         {state.matches({ email: { editing: 'failed' } }) ? (
           <p className="form-error" role="alert">
             {i18n._(unexpectedErrorMessage)}
+          </p>
+        ) : null}
+        {state.matches({ email: { editing: 'tooManyLookups' } }) ? (
+          <p className="form-error" role="alert">
+            <Plural
+              value={minutesUntil(state.context.retryAt)}
+              one="For your security, please wait 1 minute before trying again."
+              other="For your security, please wait # minutes before trying again."
+            />
           </p>
         ) : null}
         <button type="submit" className="button" disabled={busy}>
