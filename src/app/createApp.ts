@@ -58,10 +58,12 @@ export function createApp(options: AppOptions) {
           const authRoute = isSessionToken(context.refreshToken) ? '/unlock' : '/signin';
           queueMicrotask(() => void (router && maskWithAuthRoute(router, at, authRoute)));
         },
+        // At once, not after the step: a navigation the flow starts next (sign-in's "reset your unlock
+        // code first") must come later and win.
         resumeInterruption: ({ context }, { access }) => {
           const at = context.interruption?.location;
           settleWaitingCalls(access);
-          if (at) queueMicrotask(() => void router?.navigate({ href: at, replace: true, resetScroll: false }));
+          if (at) void router?.navigate({ href: at, replace: true, resetScroll: false });
         },
         abandonInterruption: () => settleWaitingCalls(null),
         goHome: () => void router?.navigate({ to: '/home', replace: true }),

@@ -98,6 +98,23 @@ describe('auth modal', () => {
     expect(app.router.state.location.href).toBe('/manage-account');
   });
 
+  it('a sign-in that must reset the unlock code first goes there, remembering the interrupted screen', async () => {
+    const app = await submitNewCode();
+    await answer(app, setPath, { statusCode: StatusCode.SIGN_IN_REQUIRED }, 401);
+    const dialog = await screen.findByRole('dialog', { name: 'Sign in' });
+    await app.user.type(within(dialog).getByLabelText('Email'), 'demo@providers.test');
+    await app.user.type(within(dialog).getByLabelText('Password'), 'Providers2026');
+    await app.user.click(within(dialog).getByRole('button', { name: 'Sign in' }));
+    const access = accessTokenFor('user-1').replace('signature', 'locked-out');
+    await answer(app, '/api/v1/sign-in', { statusCode: 0, access, refresh: 'refresh-4', isInternal: false, mustResetUnlockCode: true });
+
+    await waitFor(() => expect(app.router.state.location.pathname).toBe('/reset-unlock-code'));
+    expect(app.router.state.location.search).toEqual({ redirect: '/manage-account' });
+    expect(app.router.state.location.maskedLocation).toBeUndefined();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Verify your identity' })).toBeTruthy();
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
   it('another account signing in never sees the interrupted screen: home starts over, the call is not sent again', async () => {
     const app = await submitNewCode();
     await answer(app, setPath, { statusCode: StatusCode.SIGN_IN_REQUIRED }, 401);
