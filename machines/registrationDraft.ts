@@ -72,3 +72,15 @@ export function draftFrom(value: unknown): RegistrationDraft | null {
     legal: Object.fromEntries(agreementKinds.map((kind) => [kind, legal[kind] === agreed ? agreed : null])) as Legal,
   };
 }
+
+/** The draft's fields a step's form types in (never the SSN or unlock code, which are not among them). */
+const typedFields = ['firstName', 'middleName', 'lastName', 'dob', 'email', 'phone', 'street1', 'street2', 'city', 'state', 'zip'] as const;
+
+/**
+ * The draft with what a step's form holds right now, so a reload keeps what was typed even before
+ * the step is sent. Only the known text fields are taken (`draftFrom` checks each again).
+ */
+export function withTypedFields(draft: RegistrationDraft, typed: Record<string, unknown>): RegistrationDraft {
+  const fields = Object.fromEntries(typedFields.filter((name) => typeof typed[name] === 'string').map((name) => [name, typed[name]]));
+  return draftFrom({ ...draft, ...fields }) ?? draft;
+}

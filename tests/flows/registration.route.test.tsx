@@ -3,11 +3,12 @@
  * reload mid-flow, the profile query, what is persisted (never the SSN), and the failed-registration
  * marker. The chart's own paths are in registration.paths.test.tsx.
  */
-import { screen, waitFor } from '@testing-library/react';
+import { cleanup, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { failedRegistrationMarker, type SessionInput } from '../../machines/session.ts';
 import { activateLocale } from '../../src/i18n/locale.ts';
 import { createStateSaver, localStorageWriter, restoreState, type PersistedState } from '../../src/app/persistence.ts';
+import { typingDraftDelayMs } from '../../src/flows/register/RegisterView.tsx';
 import { savedDraft } from '../support/registrationRuns.ts';
 import { recordingHost, renderApp, signedOut } from '../support/renderApp.tsx';
 
@@ -97,6 +98,25 @@ describe('a reload mid-flow', () => {
     expect(await screen.findByRole('heading', { name: 'Choose an unlock code' })).toBeTruthy();
   });
 
+  it('keeps what is typed before the step is sent (never the SSN), so a reload shows it again', async () => {
+    const app = await renderApp('/register', signedOut, inHost());
+    await screen.findByRole('heading', { name: 'Tell us about yourself' });
+    await app.user.type(screen.getByLabelText('First name'), 'Ana');
+    await app.user.type(screen.getByLabelText('Social Security number'), '123-45-6789');
+    await app.user.type(screen.getByLabelText('Email'), 'ana@example.test');
+    await waitFor(() => expect(app.session.getSnapshot().context.registrationDraft?.email).toBe('ana@example.test'), { timeout: 2000 });
+    const draft = app.session.getSnapshot().context.registrationDraft;
+    expect(draft).toMatchObject({ furthestStep: 1, firstName: 'Ana', email: 'ana@example.test' });
+    expect(JSON.stringify(draft)).not.toMatch(/123-45-6789|123456789|ssn/);
+    cleanup();
+
+    await renderApp('/register', withDraft(draft), inHost());
+    await screen.findByRole('heading', { name: 'Tell us about yourself' });
+    expect((screen.getByLabelText('First name') as HTMLInputElement).value).toBe('Ana');
+    expect((screen.getByLabelText('Email') as HTMLInputElement).value).toBe('ana@example.test');
+    expect((screen.getByLabelText('Social Security number') as HTMLInputElement).value).toBe('');
+  });
+
   it('keeps the draft in core state as each step is submitted', async () => {
     const app = await renderApp('/register', signedOut, inHost());
     await completePersonalInfo(app);
@@ -124,7 +144,8 @@ describe('the SSN is never persisted', () => {
     await completePersonalInfo(app);
     app.router.history.back();
     await screen.findByRole('heading', { name: 'Tell us about yourself' });
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    // Past the typing delay too: what is saved while typing is checked as well.
+    await new Promise((resolve) => setTimeout(resolve, typingDraftDelayMs + 50));
     expect(writes.length).toBeGreaterThan(0);
     for (const written of writes) expect(written).not.toMatch(/123456789|123-45-6789|987654321|987-65-4321|"ssn"/);
     // And what was saved restores the draft without it.
@@ -138,7 +159,8 @@ describe('the SSN is never persisted', () => {
     const save = createStateSaver(localStorageWriter({ setItem: (key, value) => void stored.set(key, value) }), { embedded: false });
     app.session.subscribe((snapshot) => save(snapshot.context));
     await completePersonalInfo(app, { ssn: '123 45 6789' });
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    // Past the typing delay too: what is saved while typing is checked as well.
+    await new Promise((resolve) => setTimeout(resolve, typingDraftDelayMs + 50));
     expect([...stored.values()].join()).not.toMatch(/123456789|123 45 6789/);
     expect([...stored.values()].join()).toContain('ana@example.test');
   });

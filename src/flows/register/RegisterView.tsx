@@ -1,8 +1,9 @@
 import { useParams, useRouter, useRouterState } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { fromPromise } from 'xstate';
-import { registrationMachine, stepOfState, type RegisterOutcome, type RegistrationStep } from '../../../machines/registration.ts';
+import { draftOf, registrationMachine, stepOfState, type RegisterOutcome, type RegistrationStep } from '../../../machines/registration.ts';
+import { withTypedFields } from '../../../machines/registrationDraft.ts';
 import { hasFailedRegistration } from '../../app/guards.ts';
 import { useServices } from '../../app/services.tsx';
 import { StepIndicator } from '../../components/StepIndicator.tsx';
@@ -15,6 +16,9 @@ import { PersonalInfoStep } from './PersonalInfoStep.tsx';
 import { PhoneStep } from './PhoneStep.tsx';
 import { AccountExists, ApplicationClosed, ApplicationDenied, OpeningAccount } from './RegistrationOutcome.tsx';
 import { UnlockCodeStep } from './UnlockCodeStep.tsx';
+
+/** How long after the last key the typed fields are saved to the draft. */
+export const typingDraftDelayMs = 300;
 
 /**
  * /register/:step? (spec §2, only embedded): renders the registration chart's active state. After a
@@ -89,13 +93,27 @@ function RegistrationFlow() {
     }
   }, [registration, router, machineStep, routeStep]);
 
+  // What is typed goes to the draft as it is typed (a little after the last key), not only when a
+  // step is sent: a reload or a dropped frame in the companion app then loses nothing.
+  const typingTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(typingTimer.current), []);
+  function keepTyped(event: FormEvent<HTMLElement>) {
+    const form = (event.target as HTMLInputElement).form;
+    if (!form) return;
+    clearTimeout(typingTimer.current);
+    typingTimer.current = setTimeout(() => {
+      const typed = Object.fromEntries(new FormData(form).entries());
+      session.send({ type: 'registration.draftChanged', draft: withTypedFields(draftOf(registration.getSnapshot().context), typed) });
+    }, typingDraftDelayMs);
+  }
+
   const send = registration.send;
   if (state.matches('processing') || state.matches('success')) return <OpeningAccount />;
   if (state.matches({ failure: 'denied' })) return <ApplicationDenied />;
   if (state.matches({ failure: 'taken' })) return <AccountExists />;
   const { step } = state.context;
   return (
-    <section className="screen register" aria-labelledby="register-title">
+    <section className="screen register" aria-labelledby="register-title" onInput={keepTyped}>
       <StepIndicator current={step} />
       {state.matches({ inputting: 'personalInfo' }) ? (
         <PersonalInfoStep key="personalInfo" state={state} send={send} />
