@@ -17,6 +17,7 @@ import { startAppServer } from './bench/appServer.ts';
 import { analyseBundle } from './bench/bundle.ts';
 import { openLighthouseSession, type LighthouseRun, type SignedInState } from './bench/lighthouse.ts';
 import { killChildren, loadShape, runLoad, spawnServer, type LoadResult } from './bench/load.ts';
+import { measureRepeatVisit } from './bench/repeatVisit.ts';
 import { startTestPostgres } from '../tests/support/postgres.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -31,6 +32,7 @@ const budgets = {
   lhLcpMs: 1500,
   lhTbtMs: 100,
   lhCls: 0.02,
+  repeatVisitBytes: 10 * KB,
   homeP99Ms: 25,
 };
 
@@ -221,6 +223,32 @@ async function lighthouseSection() {
   }
 }
 
+/** ARCHITECTURE.md §11: a repeat visit transfers at most 10 KB besides API JSON (assets are hashed and immutable). */
+async function repeatVisitSection() {
+  const server = await startAppServer('dist');
+  const origin = `http://localhost:${server.port}`;
+  try {
+    const tokens = await signInOverApi(server.port);
+    const signedIn = JSON.stringify({
+      schemaVersion: 1,
+      accessToken: tokens.access,
+      refreshToken: tokens.refresh,
+      fingerprint: crypto.randomUUID(),
+      deviceUUID: crypto.randomUUID(),
+      isInternal: false,
+      ebtAccountId: null,
+      locale: 'en',
+    });
+    for (const [route, storage] of [['/signin', {}], ['/home', { 'providers-card:state': signedIn }]] as const) {
+      const visit = await measureRepeatVisit(origin, route, storage);
+      console.log(`  ${route}: ${visit.bytes.toLocaleString('en-US')} B over the network  [${visit.requests.join(', ') || 'nothing'}]`);
+      check(`Repeat visit ${route} (non-API)`, kb(visit.bytes), `≤ ${kb(budgets.repeatVisitBytes)}`, visit.bytes <= budgets.repeatVisitBytes);
+    }
+  } finally {
+    await server.close();
+  }
+}
+
 function printLoad(result: LoadResult) {
   console.log(
     `  ${pad(result.label, 18)} p50 ${result.p50Ms.toFixed(2)} ms, p99 ${result.p99Ms.toFixed(2)} ms, max ${result.maxMs.toFixed(1)} ms, ` +
@@ -323,6 +351,7 @@ async function main() {
   ensureBuild();
   await section('1. Bundle: first-load JS+CSS per route (gzip, from dist/.vite/manifest.json)', async () => bundleSection());
   await section('2. Lighthouse 12 mobile preset (simulated throttling), performance category', lighthouseSection);
+  await section('2b. Repeat visit: bytes over the network besides API JSON (HTTP cache kept)', repeatVisitSection);
   await section('3. API load (autocannon)', loadSection);
   printSummary();
   console.log(`  bench took ${((performance.now() - started) / 1000).toFixed(0)} s`);
