@@ -705,6 +705,8 @@ export const registrationMachine = setup({
                 cannotText: {},
                 /** 204 INVALID_PHONE_LANDLINE. */
                 landline: {},
+                /** 429 {201} from the in-use check: too many account lookups; says how long to wait. */
+                tooManyLookups: {},
                 failed: {},
               },
             },
@@ -716,10 +718,9 @@ export const registrationMachine = setup({
                 onDone: [
                   { guard: { type: 'isPhoneInUse', params: ({ event }) => event.output }, target: 'editing.inUse' },
                   { guard: { type: 'isPhoneFree', params: ({ event }) => event.output }, target: 'requestingCode' },
-                  // 429 {201}: too many lookups; the same wait as too many codes.
                   {
                     guard: { type: 'isTooManyCodes', params: ({ event }) => event.output },
-                    target: 'waiting',
+                    target: 'editing.tooManyLookups',
                     actions: { type: 'storeRetryAt', params: ({ event }) => event.output },
                   },
                   { target: 'editing.failed' },

@@ -234,6 +234,13 @@ const states: { when: (s: AnyMachineSnapshot) => boolean; then: (app: App, s: An
     },
   },
   {
+    when: (s) => at(s, { inputting: { phone: { editing: 'tooManyLookups' } } }),
+    then: async () => {
+      await waitFor(() => expect(screen.getByRole('alert').textContent).toBe('For your security, please wait 5 minutes before trying again.'));
+      expect((screen.getByLabelText('Mobile phone number') as HTMLInputElement).value).toBe(phone);
+    },
+  },
+  {
     when: (s) => at(s, { inputting: { phone: { editing: 'failed' } } }),
     then: async () => {
       await waitFor(() => expect(screen.getByRole('alert').textContent).toBe(unexpected));

@@ -29,7 +29,7 @@ function PhoneForm({ state, send }: StepProps) {
   const { form, verifiedPhone, mfaToken, retryAt } = state.context;
   const [typedPhone, setTypedPhone] = useState(form.phone);
   const phone = formatPhone(form.phone);
-  const at = (substate: 'invalid' | 'inUse' | 'cannotText' | 'landline' | 'failed') =>
+  const at = (substate: 'invalid' | 'inUse' | 'cannotText' | 'landline' | 'tooManyLookups' | 'failed') =>
     state.matches({ inputting: { phone: { editing: substate } } });
   const waiting = state.matches({ inputting: { phone: 'waiting' } });
   const busy = state.matches({ inputting: { phone: 'checkingInUse' } }) || state.matches({ inputting: { phone: 'requestingCode' } });
@@ -84,6 +84,15 @@ function PhoneForm({ state, send }: StepProps) {
             />
           </p>
         </div>
+      ) : null}
+      {at('tooManyLookups') ? (
+        <p className="form-error" role="alert">
+          <Plural
+            value={minutesLeft}
+            one="For your security, please wait 1 minute before trying again."
+            other="For your security, please wait # minutes before trying again."
+          />
+        </p>
       ) : null}
       {at('failed') ? (
         <p className="form-error" role="alert">
