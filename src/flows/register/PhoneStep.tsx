@@ -3,7 +3,7 @@ import { useRef, useState, type FormEvent } from 'react';
 import { digitsOf } from '../../../contract/rules.ts';
 import { TextField } from '../../components/TextField.tsx';
 import { formatPhone } from '../../format/phone.ts';
-import { unexpectedErrorMessage } from '../messages.ts';
+import { minutesUntil, unexpectedErrorMessage } from '../messages.ts';
 import { TextedCodeEntry } from '../textedCode/TextedCodeEntry.tsx';
 import { problemsOf, useFocusOnProblem, useHeadingFocus, type StepProps } from './stepSupport.ts';
 
@@ -41,8 +41,6 @@ function PhoneForm({ state, send }: StepProps) {
       ? t`Please enter a mobile phone number. We can't text a landline.`
       : problem('phone');
   useFocusOnProblem(formRef, state.context.fieldErrors, at('invalid') || at('inUse') || at('landline'));
-  // Shown when the wait starts; the chart leaves the wait itself when the server's deadline passes.
-  const minutesLeft = retryAt === null ? 0 : Math.max(1, Math.ceil((retryAt - Date.now()) / 60_000));
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -78,7 +76,7 @@ function PhoneForm({ state, send }: StepProps) {
           </p>
           <p>
             <Plural
-              value={minutesLeft}
+              value={minutesUntil(retryAt)}
               one="For your security, please wait 1 minute before asking for a new code."
               other="For your security, please wait # minutes before asking for a new code."
             />
@@ -88,7 +86,7 @@ function PhoneForm({ state, send }: StepProps) {
       {at('tooManyLookups') ? (
         <p className="form-error" role="alert">
           <Plural
-            value={minutesLeft}
+            value={minutesUntil(retryAt)}
             one="For your security, please wait 1 minute before trying again."
             other="For your security, please wait # minutes before trying again."
           />
