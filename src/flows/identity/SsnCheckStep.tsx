@@ -1,10 +1,11 @@
 /** "Verify your identity": the SSN step both resets share (reset password step 2, reset unlock code step 1). */
+import { WaitToTryAgain } from '../waitNotices.tsx';
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import type { FormEvent, ReactNode } from 'react';
 import type { ValidationMessage } from '../../../contract/rules.ts';
 import { TextField } from '../../components/TextField.tsx';
 import { useHeadingFocus } from '../../components/useHeadingFocus.ts';
-import { minutesUntil, unexpectedErrorMessage, validationMessages } from '../messages.ts';
+import { unexpectedErrorMessage, validationMessages } from '../messages.ts';
 
 type SsnCheckStepProps = {
   /** The heading's id (the screen is labelled by it). */
@@ -73,11 +74,7 @@ function SsnProblems({ mismatch, attemptsLeft, waiting, retryAt }: { mismatch: b
           <Trans>Too many tries</Trans>
         </p>
         <p>
-          <Plural
-            value={minutesUntil(retryAt)}
-            one="For your security, please wait 1 minute before trying again."
-            other="For your security, please wait # minutes before trying again."
-          />
+          <WaitToTryAgain retryAt={retryAt} />
         </p>
       </div>
     );

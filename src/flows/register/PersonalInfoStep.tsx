@@ -1,8 +1,9 @@
-import { Plural, Trans, useLingui } from '@lingui/react/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
+import { WaitToTryAgain } from '../waitNotices.tsx';
 import { useRef, useState, type FormEvent } from 'react';
 import type { PersonalInfo } from '../../../machines/registration.ts';
 import { TextField } from '../../components/TextField.tsx';
-import { minutesUntil, unexpectedErrorMessage } from '../messages.ts';
+import { unexpectedErrorMessage } from '../messages.ts';
 import { fieldPropsOf } from './fieldProps.ts';
 import { maskDob } from './masks.ts';
 import { problemsOf, useFocusOnProblem, useHeadingFocus, type StepProps } from './stepSupport.ts';
@@ -79,11 +80,7 @@ export function PersonalInfoStep({ state, send }: StepProps) {
         ) : null}
         {tooManyLookups ? (
           <p className="form-error" role="alert">
-            <Plural
-              value={minutesUntil(state.context.retryAt)}
-              one="For your security, please wait 1 minute before trying again."
-              other="For your security, please wait # minutes before trying again."
-            />
+            <WaitToTryAgain retryAt={state.context.retryAt} />
           </p>
         ) : null}
         <button type="submit" className="button" disabled={checking}>

@@ -1,9 +1,10 @@
-import { Plural, Trans, useLingui } from '@lingui/react/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
+import { TooManyCodesNotice, WaitToTryAgain } from '../waitNotices.tsx';
 import { useRef, useState, type FormEvent } from 'react';
 import { digitsOf } from '../../../contract/rules.ts';
 import { TextField } from '../../components/TextField.tsx';
 import { formatPhone } from '../../format/phone.ts';
-import { minutesUntil, unexpectedErrorMessage } from '../messages.ts';
+import { unexpectedErrorMessage } from '../messages.ts';
 import { TextedCodeEntry } from '../textedCode/TextedCodeEntry.tsx';
 import { problemsOf, useFocusOnProblem, useHeadingFocus, type StepProps } from './stepSupport.ts';
 
@@ -70,26 +71,11 @@ function PhoneForm({ state, send }: StepProps) {
         </p>
       ) : null}
       {waiting ? (
-        <div className="notice" role="alert">
-          <p className="notice-title">
-            <Trans>Too many codes</Trans>
-          </p>
-          <p>
-            <Plural
-              value={minutesUntil(retryAt)}
-              one="For your security, please wait 1 minute before asking for a new code."
-              other="For your security, please wait # minutes before asking for a new code."
-            />
-          </p>
-        </div>
+        <TooManyCodesNotice retryAt={retryAt} />
       ) : null}
       {at('tooManyLookups') ? (
         <p className="form-error" role="alert">
-          <Plural
-            value={minutesUntil(retryAt)}
-            one="For your security, please wait 1 minute before trying again."
-            other="For your security, please wait # minutes before trying again."
-          />
+          <WaitToTryAgain retryAt={retryAt} />
         </p>
       ) : null}
       {at('failed') ? (

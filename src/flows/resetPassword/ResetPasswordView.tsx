@@ -1,4 +1,5 @@
-import { Plural, Trans, useLingui } from '@lingui/react/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
+import { WaitToTryAgain } from '../waitNotices.tsx';
 import { Link, useParams, useRouter, useSearch } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
 import type { FormEvent } from 'react';
@@ -10,7 +11,7 @@ import { StepIndicator } from '../../components/StepIndicator.tsx';
 import { TextField } from '../../components/TextField.tsx';
 import { useHeadingFocus } from '../../components/useHeadingFocus.ts';
 import { SsnCheckStep } from '../identity/SsnCheckStep.tsx';
-import { minutesUntil, unexpectedErrorMessage, validationMessages } from '../messages.ts';
+import { unexpectedErrorMessage, validationMessages } from '../messages.ts';
 import { routeStepOf, useStepParam } from './stepRoute.ts';
 
 const formSteps = 3;
@@ -106,11 +107,7 @@ function EmailStep({ state, send }: StepProps) {
         ) : null}
         {state.matches({ email: { editing: 'tooManyLookups' } }) ? (
           <p className="form-error" role="alert">
-            <Plural
-              value={minutesUntil(state.context.retryAt)}
-              one="For your security, please wait 1 minute before trying again."
-              other="For your security, please wait # minutes before trying again."
-            />
+            <WaitToTryAgain retryAt={state.context.retryAt} />
           </p>
         ) : null}
         <button type="submit" className="button" disabled={busy}>

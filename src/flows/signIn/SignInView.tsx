@@ -1,4 +1,5 @@
-import { Plural, Trans, useLingui } from '@lingui/react/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
+import { TooManyCodesNotice, WaitToTryAgain } from '../waitNotices.tsx';
 import { Link, useRouter, useRouterState, useSearch } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useRef, type FormEvent } from 'react';
@@ -7,7 +8,7 @@ import { StatusCode } from '../../../contract/statusCodes.ts';
 import { mfaCodeLength, signInMachine, type SignInEvent } from '../../../machines/signIn.ts';
 import { useServices } from '../../app/services.tsx';
 import { TextField } from '../../components/TextField.tsx';
-import { minutesUntil, unexpectedErrorMessage, validationMessages } from '../messages.ts';
+import { unexpectedErrorMessage, validationMessages } from '../messages.ts';
 import { thenSignInParam } from '../resetPassword/thenSignIn.ts';
 import { TextedCodeEntry } from '../textedCode/TextedCodeEntry.tsx';
 import { authModalTitleId, viewHeading, type ViewHeading } from '../authModal/authModalTitle.ts';
@@ -105,11 +106,7 @@ function CredentialsForm({ state, send, Heading, inModal }: FormProps) {
             </p>
             {paused ? (
               <p>
-                <Plural
-                  value={minutesUntil(retryAt)}
-                  one="For your security, please wait 1 minute before trying again."
-                  other="For your security, please wait # minutes before trying again."
-                />
+                <WaitToTryAgain retryAt={retryAt} />
               </p>
             ) : null}
           </div>
@@ -169,18 +166,7 @@ function CodeForm({ state, send, Heading, inModal }: FormProps) {
           ) : null}
         </div>
       ) : waiting ? (
-        <div className="notice" role="alert">
-          <p className="notice-title">
-            <Trans>Too many codes</Trans>
-          </p>
-          <p>
-            <Plural
-              value={minutesUntil(retryAt)}
-              one="For your security, please wait 1 minute before asking for a new code."
-              other="For your security, please wait # minutes before asking for a new code."
-            />
-          </p>
-        </div>
+        <TooManyCodesNotice retryAt={retryAt} />
       ) : (
         <TextedCodeEntry
           id="signin-code"

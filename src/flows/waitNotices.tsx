@@ -1,0 +1,32 @@
+/** The texts of the server's waits (spec §9: too many tries or codes), shared by every flow that waits. */
+import { Plural, Trans } from '@lingui/react/macro';
+import { minutesUntil } from './messages.ts';
+
+/** "For your security, please wait N minutes before trying again." until `retryAt`. */
+export function WaitToTryAgain({ retryAt }: { retryAt: number | null }) {
+  return (
+    <Plural
+      value={minutesUntil(retryAt)}
+      one="For your security, please wait 1 minute before trying again."
+      other="For your security, please wait # minutes before trying again."
+    />
+  );
+}
+
+/** Too many texted codes (201): the notice with the wait before a new code may be asked for. */
+export function TooManyCodesNotice({ retryAt }: { retryAt: number | null }) {
+  return (
+    <div className="notice" role="alert">
+      <p className="notice-title">
+        <Trans>Too many codes</Trans>
+      </p>
+      <p>
+        <Plural
+          value={minutesUntil(retryAt)}
+          one="For your security, please wait 1 minute before asking for a new code."
+          other="For your security, please wait # minutes before asking for a new code."
+        />
+      </p>
+    </div>
+  );
+}
