@@ -169,7 +169,7 @@ function printRun(run: LighthouseRun, index: number) {
 async function lighthouseSection() {
   const server = await startAppServer('dist');
   const origin = `http://localhost:${server.port}`;
-  console.log(`  app served in-process at ${origin} (in-memory PGlite, demo data seeded)`);
+  console.log(`  app served in-process at ${origin} (file-backed PGlite in a throwaway folder, demo data seeded)`);
   const session = await openLighthouseSession();
   try {
     const results: Record<string, LighthouseRun> = {};

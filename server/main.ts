@@ -8,6 +8,7 @@ import { demoCardholder, mfaCardholder, seedDemoData } from './seed.ts';
 const config = readConfig();
 const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
 if (config.sandbox) await seedDemoData(database.db);
+await database.gatherStatistics();
 const app = await buildApp(config, database.db);
 let companionHost: Awaited<ReturnType<typeof startCompanionHost>> | undefined;
 

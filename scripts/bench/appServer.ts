@@ -1,8 +1,11 @@
 /**
- * Starts the real server for benchmarks: buildApp on an in-memory PGlite (or the PostgreSQL at
+ * Starts the real server for benchmarks: buildApp on a file-backed PGlite (or the PostgreSQL at
  * `databaseUrl`) seeded with the demo cardholder, listening on an ephemeral port on 127.0.0.1.
  * Also a bare Fastify 5 baseline.
  */
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import Fastify from 'fastify';
 import { buildApp } from '../../server/app.ts';
 import { readConfig } from '../../server/config.ts';
@@ -15,8 +18,11 @@ const host = '127.0.0.1';
 
 export async function startAppServer(webRoot: string | undefined = 'dist', databaseUrl?: string): Promise<RunningServer> {
   const config = readConfig({ ...process.env, PORT: '0', HOST: host, WEB_ROOT: webRoot ?? '' });
-  const database = await openDatabase({ databaseUrl }); // no dataDir: in-memory PGlite unless a URL is given
+  // As `npm start` runs it: PGlite in a folder (a throwaway one here), unless a URL is given.
+  const dataDir = databaseUrl ? undefined : await mkdtemp(path.join(os.tmpdir(), 'bench-pglite-'));
+  const database = await openDatabase({ databaseUrl, dataDir });
   await seedDemoData(database.db);
+  await database.gatherStatistics(); // as server/main.ts does
   const app = await buildApp(config, database.db, { logger: false });
   await app.listen({ port: 0, host });
   return {
@@ -24,6 +30,7 @@ export async function startAppServer(webRoot: string | undefined = 'dist', datab
     close: async () => {
       await app.close();
       await database.close();
+      if (dataDir) await rm(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -43,7 +43,7 @@ export function killChildren(): void {
 
 export type ChildServer = { port: number; stop: () => Promise<void> };
 
-/** `databaseUrl`: run the app on that PostgreSQL instead of in-memory PGlite. */
+/** `databaseUrl`: run the app on that PostgreSQL instead of the file-backed PGlite. */
 export async function spawnServer(mode: 'app' | 'bare', cwd: string, databaseUrl?: string): Promise<ChildServer> {
   const child = spawn(process.execPath, ['--import', 'tsx', serveScript, mode], {
     cwd,

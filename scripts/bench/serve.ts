@@ -1,6 +1,6 @@
 /**
  * Child process for the API load test: `node --import tsx scripts/bench/serve.ts app|bare`. The app
- * runs on in-memory PGlite, or on the PostgreSQL named by BENCH_DATABASE_URL.
+ * runs on a file-backed PGlite in a throwaway folder, or on the PostgreSQL named by BENCH_DATABASE_URL.
  * Prints one JSON line {"port": n} once listening. Exits when its parent closes stdin (so it never
  * outlives the bench), or on SIGTERM/SIGINT.
  */

@@ -1,0 +1,79 @@
+/**
+ * The embedded database's client (server/db/pgliteClient.ts) sets Drizzle's parsers once on the
+ * instance instead of per query. Drizzle must see exactly what it saw before: dates as Postgres writes
+ * them, transactions that commit and roll back, and database errors with their codes.
+ */
+import { PGlite } from '@electric-sql/pglite';
+import { eq, sql } from 'drizzle-orm';
+import { drizzle } from 'drizzle-orm/pglite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type OpenDatabase, openDatabase } from '../../server/db/database.ts';
+import { accounts, ledgerTransactions } from '../../server/db/schema.ts';
+import { seedDemoData } from '../../server/seed.ts';
+
+let database: OpenDatabase;
+let accountId: string;
+
+beforeAll(async () => {
+  database = await openDatabase({});
+  await seedDemoData(database.db);
+  const [account] = await database.db.select({ id: accounts.id }).from(accounts).limit(1);
+  accountId = account!.id;
+});
+afterAll(() => database.close());
+
+describe('the embedded database client', () => {
+  it('reads timestamps, dates and intervals as a plain per-query PGlite with Drizzle does', async () => {
+    const plain = new PGlite();
+    try {
+      const reference = drizzle({ client: plain });
+      const query = sql`select now()::timestamp as "local", timestamptz '2026-11-22 08:00:00+00' as "zoned",
+        date '2026-11-22' as "day", interval '90 minutes' as "wait", array[date '2026-01-01'] as "days"`;
+      type Row = Record<string, unknown>;
+      const expected = (await reference.execute(query)).rows as Row[];
+      const actual = ((await database.db.execute(query)) as unknown as { rows: Row[] }).rows;
+      expect(actual[0]).toMatchObject({
+        zoned: expected[0]!.zoned,
+        day: '2026-11-22',
+        wait: expected[0]!.wait,
+        days: expected[0]!.days,
+      });
+      expect(typeof actual[0]!.local).toBe('string');
+      expect(expected[0]!.zoned).toBe('2026-11-22 08:00:00+00');
+    } finally {
+      await plain.close();
+    }
+  });
+
+  it('maps typed selects: a timestamp column comes back as a Date', async () => {
+    const [row] = await database.db
+      .select({ occurredAt: ledgerTransactions.occurredAt, amount: ledgerTransactions.amountCents })
+      .from(ledgerTransactions)
+      .where(eq(ledgerTransactions.accountId, accountId))
+      .limit(1);
+    expect(row!.occurredAt).toBeInstanceOf(Date);
+    expect(Number.isNaN(row!.occurredAt.getTime())).toBe(false);
+    expect(typeof row!.amount).toBe('number');
+  });
+
+  it('commits a transaction, and rolls one back entirely when it fails', async () => {
+    const count = async () =>
+      (await database.db.select({ id: ledgerTransactions.id }).from(ledgerTransactions).where(eq(ledgerTransactions.accountId, accountId))).length;
+    const before = await count();
+    const entry = { accountId, amountCents: 100, kind: 'credit', description: 'Test credit', occurredAt: new Date() };
+
+    await database.db.transaction(async (tx) => {
+      await tx.insert(ledgerTransactions).values({ ...entry, idempotencyKey: 'pglite-client-commit' });
+    });
+    expect(await count()).toBe(before + 1);
+
+    await expect(
+      database.db.transaction(async (tx) => {
+        await tx.insert(ledgerTransactions).values({ ...entry, idempotencyKey: 'pglite-client-rollback' });
+        // The same idempotency key again: a unique violation ends the transaction.
+        await tx.insert(ledgerTransactions).values({ ...entry, idempotencyKey: 'pglite-client-commit' });
+      }),
+    ).rejects.toMatchObject({ cause: { code: '23505' } });
+    expect(await count()).toBe(before + 1);
+  });
+});
