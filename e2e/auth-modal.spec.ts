@@ -58,6 +58,16 @@ test('the session expires mid-form: unlock in the modal, and the typed new code 
   await expectAccessible(page);
   await page.screenshot({ path: path.join(testInfo.project.outputDir, 'screens', 'auth-modal-unlock-en.png') });
 
+  // The header is behind the modal, so the modal has its own language switch (es, and back).
+  await unlock.surface.getByRole('button', { name: 'Español' }).click();
+  const spanish = page.getByRole('dialog', { name: 'Ingresa tu código de desbloqueo' });
+  await expect(spanish.getByRole('status')).toHaveText('Tu sesión ha vencido.');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'es');
+  await expectAccessible(page);
+  await page.screenshot({ path: path.join(testInfo.project.outputDir, 'screens', 'auth-modal-unlock-es.png') });
+  await spanish.getByRole('button', { name: 'English' }).click();
+  await expect(unlock.surface.getByRole('status')).toHaveText('Your session has expired.');
+
   await unlock.unlockRejected('9999');
   await expect(unlock.alert).toContainText('You have 4 more unlock attempts.');
   await unlock.unlockOverScreen('/manage-account', applicant.unlockCode);

@@ -4,6 +4,7 @@ import { useSelector } from '@xstate/react';
 import type { SnackbarMessage } from '../../machines/session.ts';
 import { useServices } from '../app/services.tsx';
 import { AuthModal } from '../flows/authModal/AuthModal.tsx';
+import { BackToBenefits } from './BackToBenefits.tsx';
 import { ErrorModal } from './ErrorModal.tsx';
 import { LanguageSwitch } from './LanguageSwitch.tsx';
 import { Snackbar } from './Snackbar.tsx';
@@ -12,7 +13,6 @@ import { Snackbar } from './Snackbar.tsx';
 export function AppShell() {
   const { session, host } = useServices();
   const { t } = useLingui();
-  const locale = useSelector(session, (s) => s.context.locale);
   const signedIn = useSelector(session, (s) => s.matches({ auth: 'active' }) || s.matches({ auth: 'locked' }));
   const errorModalOpen = useSelector(session, (s) => s.matches({ errorModal: 'open' }));
   const snackbar = useSelector(session, (s) => (s.matches({ snackbar: 'visible' }) ? s.context.snackbarMessage : null));
@@ -22,16 +22,13 @@ export function AppShell() {
     <div className="app">
       <header className="app-header">
         {host.returnToHostRoute ? (
-          <button type="button" className="link-button back-to-host" onClick={() => host.returnToHostRoute?.('home')}>
-            <span aria-hidden="true">‹ </span>
-            <Trans>Back to benefits</Trans>
-          </button>
+          <BackToBenefits />
         ) : (
           // Inside the companion app its own frame carries the brand; the way back takes the space.
           <span className="brand">Providers</span>
         )}
         <nav className="header-actions" aria-label={t`Account and language`}>
-          <LanguageSwitch locale={locale} onChange={(next) => session.send({ type: 'user.changeLocale', locale: next })} />
+          <LanguageSwitch />
           {signedIn ? (
             <button type="button" className="link-button" onClick={() => session.send({ type: 'user.signOut' })}>
               <Trans>Sign out</Trans>

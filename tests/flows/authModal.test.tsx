@@ -134,6 +134,22 @@ describe('auth modal', () => {
     expect(app.cardApi.requests.filter((r) => r.path === setPath)).toHaveLength(1);
   });
 
+  it('the language can be switched in the modal (the header is behind it), and the work waits on', async () => {
+    const app = await submitNewCode();
+    await answer(app, setPath, { statusCode: StatusCode.REFRESH_REQUIRED }, 401);
+    const dialog = await screen.findByRole('dialog', { name: 'Enter your unlock code' });
+    // Standalone, there is no companion app to go back to.
+    expect(within(dialog).queryByRole('button', { name: /Back to benefits/ })).toBeNull();
+
+    // The catalogue follows the session's locale in main.tsx (the Spanish modal: e2e/auth-modal.spec.ts).
+    await app.user.click(within(dialog).getByRole('button', { name: 'Español' }));
+    expect(app.session.getSnapshot().context.locale).toBe('es');
+    expect(app.session.getSnapshot().matches({ authModal: 'open' })).toBe(true);
+    expect(within(dialog).getByRole('button', { name: 'English' })).toBeTruthy();
+    expectTypedWorkIntact(app.form);
+    expect(app.cardApi.requests.filter((r) => r.path === setPath)).toHaveLength(1);
+  });
+
   it('leaving through a link in the modal gives the work up: the waiting save ends, nothing is sent again', async () => {
     const app = await submitNewCode();
     await answer(app, setPath, { statusCode: StatusCode.SIGN_IN_REQUIRED }, 401);

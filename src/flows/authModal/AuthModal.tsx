@@ -7,6 +7,8 @@
 import { useSelector } from '@xstate/react';
 import { lazy, Suspense, useEffect, type RefObject } from 'react';
 import { useServices } from '../../app/services.tsx';
+import { BackToBenefits } from '../../components/BackToBenefits.tsx';
+import { LanguageSwitch } from '../../components/LanguageSwitch.tsx';
 import { Spinner } from '../../components/Spinner.tsx';
 import { useModalDialog } from '../../components/useModalDialog.ts';
 import { authModalTitleId } from './authModalTitle.ts';
@@ -24,6 +26,11 @@ export function AuthModal() {
     <dialog ref={dialog} className="modal auth-modal" aria-labelledby={authModalTitleId} onCancel={(event) => event.preventDefault()}>
       {open ? (
         <Suspense fallback={<Spinner />}>
+          {/* The header is behind the modal: its way back to the benefits app and the language stay at hand. */}
+          <div className="auth-modal-bar">
+            <BackToBenefits />
+            <LanguageSwitch />
+          </div>
           {unlocking ? <UnlockView inModal /> : <SignInView inModal />}
           <FocusFirstField key={String(unlocking)} dialog={dialog} />
         </Suspense>
