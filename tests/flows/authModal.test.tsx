@@ -8,7 +8,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { StatusCode } from '../../contract/statusCodes.ts';
 import { accessTokenFor } from '../support/accessTokens.ts';
-import { active, renderApp } from '../support/renderApp.tsx';
+import { active, recordingHost, renderApp, type RenderOptions } from '../support/renderApp.tsx';
 
 const setPath = '/api/v1/set-unlock-code';
 const working = { ...active, accessToken: accessTokenFor('user-1') };
@@ -17,8 +17,8 @@ type App = Awaited<ReturnType<typeof renderApp>>;
 const field = (label: string) => screen.getByLabelText(label) as HTMLInputElement;
 
 /** Manage account with a new code typed and submitted; the call waits for the test's answer. */
-async function submitNewCode(): Promise<App & { form: HTMLFormElement }> {
-  const app = await renderApp('/manage-account', working);
+async function submitNewCode(options: RenderOptions = {}): Promise<App & { form: HTMLFormElement }> {
+  const app = await renderApp('/manage-account', working, options);
   await screen.findByRole('heading', { level: 1, name: 'Manage account' });
   const form = field('New unlock code').closest('form')!;
   await app.user.type(field('New unlock code'), '2468');
@@ -148,6 +148,16 @@ describe('auth modal', () => {
     expect(within(dialog).getByRole('button', { name: 'English' })).toBeTruthy();
     expectTypedWorkIntact(app.form);
     expect(app.cardApi.requests.filter((r) => r.path === setPath)).toHaveLength(1);
+  });
+
+  it('inside the companion app the modal also offers the way back to it', async () => {
+    const { host, asked } = recordingHost({ returnToHostRoute: (route) => void asked.returnToHostRoute.push(route) });
+    const app = await submitNewCode({ host });
+    await answer(app, setPath, { statusCode: StatusCode.REFRESH_REQUIRED }, 401);
+    const dialog = await screen.findByRole('dialog', { name: 'Enter your unlock code' });
+
+    await app.user.click(within(dialog).getByRole('button', { name: /Back to benefits/ }));
+    expect(asked.returnToHostRoute).toEqual(['home']);
   });
 
   it('leaving through a link in the modal gives the work up: the waiting save ends, nothing is sent again', async () => {
