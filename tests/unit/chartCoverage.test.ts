@@ -3,6 +3,7 @@
  * incomplete event list have to be reported as missing states and transitions.
  */
 import { describe, expect, it } from 'vitest';
+import { assign, setup } from 'xstate';
 import type { HomeAnswer } from '../../contract/api.ts';
 import { homeMachine } from '../../machines/home.ts';
 import { chartInventory, coverageOf, generatePaths, minimalCover } from '../support/chartCoverage.ts';
@@ -67,5 +68,34 @@ describe('chart coverage on the home chart', () => {
     expect(cover.length).toBeGreaterThan(0);
     expect(cover.length).toBeLessThan(run.paths.length);
     expect(coverageOf(homeMachine, [{ paths: cover }])).toEqual({ missingStates: [], missingTransitions: [] });
+  });
+});
+
+describe('path generation and the clock', () => {
+  // A retry loop that keeps a deadline in context, as the charts do (machines/serverWait.ts). The
+  // guard only keeps this test finite if generation ever follows the clock again.
+  const waiting = setup({
+    types: { context: {} as { since: number; retryAt: number }, events: {} as { type: 'user.submit' } | { type: 'server.tooMany' } },
+  }).createMachine({
+    id: 'wait',
+    initial: 'idle',
+    context: () => ({ since: Date.now(), retryAt: Date.now() }),
+    states: {
+      idle: { on: { 'user.submit': { guard: ({ context }) => context.retryAt - context.since < 20, target: 'checking' } } },
+      checking: { on: { 'server.tooMany': { target: 'idle', actions: assign({ retryAt: () => Date.now() }) } } },
+    },
+  });
+  const events = [{ type: 'user.submit' }, { type: 'server.tooMany' }];
+
+  it('gives the same paths on a slow machine, where the clock moves between any two reads', () => {
+    const onTime = generatePaths(waiting, events).paths.map((path) => path.steps.length);
+    const now = Date.now;
+    let tick = now();
+    Date.now = () => ++tick;
+    try {
+      expect(generatePaths(waiting, events).paths.map((path) => path.steps.length)).toEqual(onTime);
+    } finally {
+      Date.now = now;
+    }
   });
 });
