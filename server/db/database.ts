@@ -1,5 +1,6 @@
 /**
- * Opens the database: PGlite (file-backed, embedded) by default, PostgreSQL when a URL is given.
+ * Opens the database: PGlite (file-backed, embedded, in its own thread) by default, PostgreSQL when a
+ * URL is given.
  * Migrations are applied on every open; they are idempotent.
  */
 import { mkdirSync } from 'node:fs';

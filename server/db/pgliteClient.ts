@@ -1,55 +1,129 @@
 /**
- * The embedded PGlite client as Drizzle uses it, without a per-query cost.
+ * The embedded database (PGlite) in its own thread, as a client Drizzle can use.
  *
- * Drizzle passes the same `parsers` option (dates, timestamps and intervals left as Postgres writes
- * them) with every query. Given per query, PGlite takes about 0.09 ms more per call on this machine
- * than with the same parsers set once on the instance (PGlite merges them
- * into its table of about 300 parsers for every query), so the parsers are set on the instance and
- * dropped from each query and transaction query. Results are the same (tests/server/pgliteClient.test.ts).
+ * PGlite is Postgres compiled to WebAssembly: a query runs on the thread that holds it. On the thread
+ * that also serves HTTP, the home query's ~0.65 ms left that thread nearly saturated at 1,000 req/s
+ * (p99 over the budget). In a worker thread (pgliteThread.ts) the database works beside the HTTP
+ * work, on the other core.
+ *
+ * Drizzle uses query, exec and transaction. There is one database session, so while a transaction
+ * runs, every other query waits for it to end (sent meanwhile, it would run inside the transaction).
  */
-import { PGlite, types, type Transaction } from '@electric-sql/pglite';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { PGlite } from '@electric-sql/pglite';
+import type { DatabaseErrorFields, DatabaseReply, DatabaseRequest } from './pgliteMessages.ts';
 
-const asWritten = (value: string) => value;
+/**
+ * The thread registers tsx itself, then loads pgliteThread.ts: on Node 20 a worker does not take over
+ * the `--import tsx` the process started with. A path, not `new URL(…, import.meta.url)`, which Vite
+ * (and so Vitest) would rewrite as an asset URL.
+ */
+const threadFile = pathToFileURL(path.join(path.dirname(fileURLToPath(import.meta.url)), 'pgliteThread.ts')).href;
+const tsxApi = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
+const threadStart = `import(${JSON.stringify(tsxApi)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(threadFile)}); });`;
 
-/** Drizzle's PGlite parsers (drizzle-orm/pglite/session.js), once for the instance. */
-export const drizzleParsers = {
-  [types.TIMESTAMP]: asWritten,
-  [types.TIMESTAMPTZ]: asWritten,
-  [types.INTERVAL]: asWritten,
-  [types.DATE]: asWritten,
-  1231: asWritten, // numeric[]
-  1115: asWritten, // timestamp[]
-  1185: asWritten, // timestamptz[]
-  1187: asWritten, // interval[]
-  1182: asWritten, // date[]
-};
+type QueryOptions = { rowMode?: 'array' | 'object' };
+type Send = (request: DistributiveOmit<DatabaseRequest, 'id'>) => Promise<unknown>;
+type DistributiveOmit<T, K extends keyof T> = T extends unknown ? Omit<T, K> : never;
 
-type QueryOptions = Parameters<PGlite['query']>[2];
-type Query = (query: string, params?: unknown[], options?: QueryOptions) => Promise<unknown>;
-
-function withoutParsers(query: Query): Query {
-  return (text, params, options) => query(text, params, options && { ...options, parsers: undefined });
+/** A database error as the caller would have seen it in-thread: message, code, constraint… */
+function databaseError(fields: DatabaseErrorFields): Error {
+  return Object.assign(new Error(fields.message), fields);
 }
 
-/** `query` without per-query parsers; every other member of the target, bound to it. */
-function forwarding<T extends object>(target: T, query: Query): T {
-  return new Proxy(target, {
-    get(object, property) {
-      if (property === 'query') return query;
-      if (property === 'transaction' && object instanceof PGlite) {
-        return <R>(run: (tx: Transaction) => Promise<R>) =>
-          object.transaction((tx) => run(forwarding(tx, withoutParsers(tx.query.bind(tx) as Query))));
+function startThread(dataDir: string | undefined): Promise<{ worker: Worker; send: Send }> {
+  const worker = new Worker(threadStart, { eval: true, workerData: { dataDir } });
+  const calls = new Map<number, { resolve: (result: unknown) => void; reject: (error: Error) => void }>();
+  let nextId = 1;
+  let stopped: Error | null = null;
+
+  const failAll = (error: Error) => {
+    stopped = error;
+    for (const call of calls.values()) call.reject(error);
+    calls.clear();
+  };
+  const send: Send = (request) =>
+    new Promise((resolve, reject) => {
+      if (stopped) return reject(stopped);
+      const id = nextId++;
+      // The thread keeps the process alive only while it has work, like a socket with a query on it.
+      if (calls.size === 0) worker.ref();
+      calls.set(id, { resolve, reject });
+      worker.postMessage({ ...request, id } as DatabaseRequest);
+    });
+
+  return new Promise((ready, failed) => {
+    worker.on('message', (message: DatabaseReply) => {
+      if ('ready' in message) {
+        worker.unref();
+        return ready({ worker, send });
       }
-      const value: unknown = Reflect.get(object, property, object);
-      return typeof value === 'function' ? value.bind(object) : value;
-    },
+      if ('failed' in message) return failed(databaseError(message.failed));
+      const call = calls.get(message.id);
+      calls.delete(message.id);
+      if (calls.size === 0) worker.unref();
+      if (message.ok) call?.resolve(message.result);
+      else call?.reject(databaseError(message.error));
+    });
+    worker.on('error', (error) => {
+      failAll(error);
+      failed(error);
+    });
+    worker.on('exit', (code) => {
+      const error = new Error(`The embedded database stopped (thread exit ${code}).`);
+      failAll(error);
+      failed(error);
+    });
   });
 }
 
+/** PGlite in a worker thread, with the part of PGlite's interface Drizzle calls. */
 export async function openPGlite(dataDir: string | undefined): Promise<PGlite> {
-  const client = new PGlite(dataDir);
-  await client.waitReady;
-  // After start-up: PGlite sets its array parsers (date[], timestamp[]…) while starting.
-  Object.assign(client.parsers, drizzleParsers);
-  return forwarding(client, withoutParsers(client.query.bind(client) as Query));
+  const { worker, send } = await startThread(dataDir);
+  const query = (text: string, params: unknown[] = [], options?: QueryOptions) =>
+    send({ op: 'query', text, params, rowMode: options?.rowMode ?? 'object' });
+  const exec = (text: string) => send({ op: 'exec', text });
+
+  /** Ends when the running transaction ends; null when none runs. */
+  let transactionEnd: Promise<void> | null = null;
+  /** Starts `work` once no transaction runs, in the same tick as the check. */
+  async function outsideTransactions<T>(work: () => Promise<T>): Promise<T> {
+    while (transactionEnd) await transactionEnd;
+    return work();
+  }
+
+  async function transaction<T>(run: (tx: { query: typeof query; exec: typeof exec }) => Promise<T>): Promise<T> {
+    while (transactionEnd) await transactionEnd;
+    let end = () => {};
+    transactionEnd = new Promise<void>((resolve) => (end = resolve));
+    try {
+      await exec('BEGIN');
+      const result = await run({ query, exec });
+      const [committed] = (await exec('COMMIT')) as { command?: string }[];
+      // A statement failed inside and the caller went on: Postgres ends such a transaction with ROLLBACK.
+      if (committed?.command === 'ROLLBACK') throw new Error('The transaction was rolled back.');
+      return result;
+    } catch (error) {
+      await exec('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      transactionEnd = null;
+      end();
+    }
+  }
+
+  const client = {
+    query: (text: string, params?: unknown[], options?: QueryOptions) => outsideTransactions(() => query(text, params, options)),
+    exec: (text: string) => outsideTransactions(() => exec(text)),
+    transaction,
+    close: async () => {
+      await outsideTransactions(() => send({ op: 'close' })).catch(() => undefined);
+      await worker.terminate();
+    },
+  };
+  // Drizzle's PGlite driver types its client as PGlite; it calls only the members above.
+  return client as unknown as PGlite;
 }

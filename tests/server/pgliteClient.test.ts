@@ -1,7 +1,8 @@
 /**
- * The embedded database's client (server/db/pgliteClient.ts) sets Drizzle's parsers once on the
- * instance instead of per query. Drizzle must see exactly what it saw before: dates as Postgres writes
- * them, transactions that commit and roll back, and database errors with their codes.
+ * The embedded database's client (server/db/pgliteClient.ts) runs PGlite in a worker thread, with
+ * Drizzle's parsers set once there. Drizzle must see exactly what it would see in-thread: dates as
+ * Postgres writes them, transactions that commit and roll back, database errors with their codes, and
+ * queries from elsewhere never running inside someone else's transaction.
  */
 import { PGlite } from '@electric-sql/pglite';
 import { eq, sql } from 'drizzle-orm';
@@ -73,7 +74,31 @@ describe('the embedded database client', () => {
         // The same idempotency key again: a unique violation ends the transaction.
         await tx.insert(ledgerTransactions).values({ ...entry, idempotencyKey: 'pglite-client-commit' });
       }),
-    ).rejects.toMatchObject({ cause: { code: '23505' } });
+    ).rejects.toMatchObject({ cause: { code: '23505', constraint: 'ledger_transactions_idempotency_key_unique' } });
     expect(await count()).toBe(before + 1);
+  });
+
+  it('runs queries sent during a transaction after it, never inside it', async () => {
+    const keys = async () =>
+      (await database.db.select({ key: ledgerTransactions.idempotencyKey }).from(ledgerTransactions)).map((row) => row.key);
+    const entry = { accountId, amountCents: 100, kind: 'credit', description: 'Test credit', occurredAt: new Date() };
+    let inserted = () => {};
+    const insertDone = new Promise<void>((resolve) => (inserted = resolve));
+    const failing = database.db.transaction(async (tx) => {
+      await tx.insert(ledgerTransactions).values({ ...entry, idempotencyKey: 'inside-the-transaction' });
+      inserted();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      throw new Error('given up');
+    });
+    await insertDone;
+    // Sent while the transaction is open: neither sees its insert nor is rolled back with it.
+    const seen = keys();
+    const outside = database.db.insert(ledgerTransactions).values({ ...entry, idempotencyKey: 'outside-the-transaction' });
+
+    await expect(failing).rejects.toThrow('given up');
+    await outside;
+    expect(await seen).not.toContain('inside-the-transaction');
+    expect(await keys()).toContain('outside-the-transaction');
+    expect(await keys()).not.toContain('inside-the-transaction');
   });
 });
