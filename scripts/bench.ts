@@ -22,7 +22,12 @@ import { startTestPostgres } from '../tests/support/postgres.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const distDir = path.join(root, 'dist');
-const lighthouseRunsPerUrl = 2; // best of 2
+/**
+ * Lantern (Lighthouse's simulated throttling) builds its estimate from one observed, unthrottled load,
+ * and on this machine the same page scores FCP/LCP 0.8 s in one run and 1.9 s in the next. Lighthouse's
+ * guidance is the median of five runs, so that is what is reported (with the spread).
+ */
+const lighthouseRunsPerUrl = 5;
 
 const KB = 1024;
 const budgets = {
@@ -152,8 +157,9 @@ function bundleSection() {
   }
 }
 
-function best(runs: LighthouseRun[]): LighthouseRun {
-  return [...runs].sort((a, b) => b.score - a.score || a.lcpMs - b.lcpMs)[0]!;
+/** The run with the median LCP (an odd number of runs), as Lighthouse's own median run picks by paint. */
+function medianRun(runs: LighthouseRun[]): LighthouseRun {
+  return [...runs].sort((a, b) => a.lcpMs - b.lcpMs)[Math.floor(runs.length / 2)]!;
 }
 
 function printRun(run: LighthouseRun, index: number) {
@@ -202,10 +208,12 @@ async function lighthouseSection() {
         }
         runs.push(run);
       }
-      results[route] = best(runs);
+      results[route] = medianRun(runs);
+      const lcps = runs.map((run) => run.lcpMs).sort((a, b) => a - b);
+      console.log(`  ${route} LCP over ${runs.length} runs: ${ms(lcps[0]!)} to ${ms(lcps.at(-1)!)}, median ${ms(results[route].lcpMs)}`);
     }
     for (const [route, run] of Object.entries(results)) {
-      console.log(`  ${route} (best of ${lighthouseRunsPerUrl}): ${kb(run.transferBytes)} transferred`);
+      console.log(`  ${route} (median of ${lighthouseRunsPerUrl}): ${kb(run.transferBytes)} transferred`);
       if (run.compressionSavings) {
         console.log(
           `    Lighthouse: text compression would save ${kb(run.compressionSavings.bytes)} and ~${ms(run.compressionSavings.lcpMs)} of LCP ` +
