@@ -8,6 +8,7 @@ import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { type AppConfig, appConfigElementId } from '../contract/appConfig.ts';
 import { StatusCode } from '../contract/statusCodes.ts';
+import { createAttemptLimits } from './attemptLimits.ts';
 import type { ServerConfig } from './config.ts';
 import type { Database } from './db/database.ts';
 import { yupValidatorCompiler } from './http.ts';
@@ -29,6 +30,17 @@ import { createSessions } from './sessions.ts';
 /** Never logged: credentials, codes and tokens travel in these. */
 const redactedPaths = ['req.headers.authorization', 'req.headers["companion-authorization"]', 'req.body', 'res.body'];
 
+/** Spent attempt counters go at start and every hour after (attemptLimits.ts deleteSpent). */
+async function deleteSpentAttemptCounters(app: FastifyInstance, db: Database): Promise<void> {
+  const limits = createAttemptLimits(db);
+  const deleteSpent = () =>
+    limits.deleteSpent().catch((error: unknown) => app.log.warn({ err: error }, 'could not delete spent attempt counters'));
+  await deleteSpent();
+  const hourly = setInterval(() => void deleteSpent(), 60 * 60 * 1000);
+  hourly.unref();
+  app.addHook('onClose', async () => clearInterval(hourly));
+}
+
 export async function buildApp(
   config: ServerConfig,
   db: Database,
@@ -44,6 +56,7 @@ export async function buildApp(
     trustProxy: config.trustProxy,
   });
   const sessions = createSessions(db, config);
+  await deleteSpentAttemptCounters(app, db);
 
   registerSecurityHeaders(app, config);
   // Phones on slow data: scripts, styles and JSON travel compressed (brotli when accepted).

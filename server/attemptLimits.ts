@@ -94,7 +94,7 @@ export function createAttemptLimits(db: Database) {
   }
 
   /** Counts one failure (bounded); the `limit`-th locks the subject for the policy's wait. */
-  async function countFailure(policy: AttemptPolicy, subject: string): Promise<CountedFailure> {
+  async function countFailure(policy: AttemptPolicy, subject: string, again = true): Promise<CountedFailure> {
     await db.insert(attemptLimits).values({ scope: policy.scope, subject }).onConflictDoNothing();
     const lockOver = sql`(${attemptLimits.lockedUntil} is not null and ${attemptLimits.lockedUntil} <= now())`;
     const failures = sql`case when ${lockOver} then 1 else ${attemptLimits.failures} + 1 end`;
@@ -111,7 +111,11 @@ export function createAttemptLimits(db: Database) {
       )
       .returning({ failures: attemptLimits.failures });
     if (counted && counted.failures < policy.limit) return { locked: false, attemptsLeft: policy.limit - counted.failures };
-    return { locked: true, retryAfterSeconds: Math.max(1, await waitSeconds(policy, subject)) };
+    const wait = await waitSeconds(policy, subject);
+    // Nothing counted and no wait: the row was deleted as spent (deleteSpent) between the insert and
+    // the update, or its lock ended just then. Either way the count starts again: count once more.
+    if (!counted && wait === 0 && again) return countFailure(policy, subject, false);
+    return { locked: true, retryAfterSeconds: Math.max(1, wait) };
   }
 
   /** A success: the count starts again. */
@@ -126,7 +130,7 @@ export function createAttemptLimits(db: Database) {
    * window, `locked_until` the window's end (set by the window's first request). A refused request is
    * not counted; the first request after the window ends starts a new one.
    */
-  async function countRequest(policy: RequestPolicy, subject: string): Promise<CountedRequest> {
+  async function countRequest(policy: RequestPolicy, subject: string, again = true): Promise<CountedRequest> {
     const scope = policy.scope;
     const requestRow = and(eq(attemptLimits.scope, scope), eq(attemptLimits.subject, subject));
     await db.insert(attemptLimits).values({ scope, subject }).onConflictDoNothing();
@@ -144,10 +148,26 @@ export function createAttemptLimits(db: Database) {
       .select({ windowMs: sql<number>`greatest(0, extract(epoch from (${attemptLimits.lockedUntil} - now())) * 1000)` })
       .from(attemptLimits)
       .where(requestRow);
+    // No row: deleted as spent (deleteSpent) between the insert and the update; count once more.
+    if (!found && again) return countRequest(policy, subject, false);
     return { allowed: false, retryAfterSeconds: wholeSeconds(Number(found?.windowMs ?? 0)) };
   }
 
-  return { waitSeconds, countFailure, reset, countRequest };
+  /**
+   * Deletes the counters that no longer count, so the table does not grow with every email, device
+   * and address ever seen: a lock or window that has ended (the next attempt starts the count again)
+   * and a count reset to zero. Such a row means exactly what no row means. Counts of failures in a
+   * row without a lock stay. Answers how many rows went.
+   */
+  async function deleteSpent(): Promise<number> {
+    const deleted = await db
+      .delete(attemptLimits)
+      .where(sql`${attemptLimits.lockedUntil} <= now() or (${attemptLimits.failures} = 0 and ${attemptLimits.lockedUntil} is null)`)
+      .returning({ subject: attemptLimits.subject });
+    return deleted.length;
+  }
+
+  return { waitSeconds, countFailure, reset, countRequest, deleteSpent };
 }
 
 export type AttemptLimits = ReturnType<typeof createAttemptLimits>;

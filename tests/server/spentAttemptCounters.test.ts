@@ -1,0 +1,94 @@
+// @vitest-environment node
+/**
+ * Spent attempt counters are deleted (attemptLimits.ts deleteSpent, at start and hourly), so the
+ * table does not grow with every email, device and address ever seen: only rows that mean exactly
+ * what no row means go, so every limit answers as before.
+ */
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  createAttemptLimits,
+  lookupPerDevicePolicy,
+  signInPolicy,
+  ssnPolicy,
+  type AttemptLimits,
+} from '../../server/attemptLimits.ts';
+import { buildApp } from '../../server/app.ts';
+import { attemptLimits } from '../../server/db/schema.ts';
+import { clearAttemptLimits, startTestApp, type TestApp } from './helpers.ts';
+
+let t: TestApp;
+let limits: AttemptLimits;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  limits = createAttemptLimits(t.db);
+});
+afterAll(async () => {
+  await t?.close();
+});
+beforeEach(async () => {
+  await clearAttemptLimits(t.db);
+});
+
+const subjects = async () => (await t.db.select({ subject: attemptLimits.subject }).from(attemptLimits)).map((row) => row.subject).sort();
+
+/** Moves a subject's lock or window `minutes` into the past (as if that much time had gone by). */
+async function endedMinutesAgo(subject: string, minutes: number) {
+  await t.db
+    .update(attemptLimits)
+    .set({ lockedUntil: sql`now() - make_interval(mins => ${minutes})` })
+    .where(sql`${attemptLimits.subject} = ${subject}`);
+}
+
+/** Five wrong sign-ins: a locked subject. */
+async function lock(subject: string) {
+  for (let i = 0; i < signInPolicy.limit; i += 1) await limits.countFailure(signInPolicy, subject);
+}
+
+describe('deleting spent attempt counters', () => {
+  it('deletes ended locks and windows and counts reset to zero; keeps counts in a row and running locks', async () => {
+    await lock('ended-lock');
+    await endedMinutesAgo('ended-lock', 1);
+    await limits.countRequest(lookupPerDevicePolicy, 'ended-window');
+    await endedMinutesAgo('ended-window', 1);
+    await limits.countFailure(ssnPolicy, 'reset-count');
+    await limits.reset(ssnPolicy, 'reset-count');
+    await limits.countFailure(signInPolicy, 'two-in-a-row');
+    await limits.countFailure(signInPolicy, 'two-in-a-row');
+    await lock('running-lock');
+    await limits.countRequest(lookupPerDevicePolicy, 'running-window');
+
+    expect(await limits.deleteSpent()).toBe(3);
+    expect(await subjects()).toEqual(['running-lock', 'running-window', 'two-in-a-row']);
+  });
+
+  it('leaves every limit answering as before', async () => {
+    await lock('ended-lock');
+    await endedMinutesAgo('ended-lock', 1);
+    await limits.countFailure(signInPolicy, 'two-in-a-row');
+    await limits.countFailure(signInPolicy, 'two-in-a-row');
+    await lock('running-lock');
+    await limits.deleteSpent();
+
+    // An ended lock starts the count again, as it did with its row.
+    expect(await limits.countFailure(signInPolicy, 'ended-lock')).toEqual({ locked: false, attemptsLeft: 4 });
+    expect(await limits.countFailure(signInPolicy, 'two-in-a-row')).toEqual({ locked: false, attemptsLeft: 2 });
+    const running = await limits.countFailure(signInPolicy, 'running-lock');
+    expect(running.locked).toBe(true);
+    expect(await limits.waitSeconds(signInPolicy, 'running-lock')).toBeGreaterThan(14 * 60);
+  });
+
+  it('happens when the server starts', async () => {
+    await lock('ended-lock');
+    await endedMinutesAgo('ended-lock', 1);
+    await lock('running-lock');
+
+    const restarted = await buildApp(t.config, t.db, { logger: false });
+    try {
+      expect(await subjects()).toEqual(['running-lock']);
+    } finally {
+      await restarted.close();
+    }
+  });
+});
