@@ -4,7 +4,7 @@
  */
 import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
 import type { HomeAnswer, RefreshTokensAnswer, SignInAnswer } from '../../contract/api.ts';
 import type { SignInWithCodeAnswer } from '../../contract/auth.ts';
 import type { RegisterAnswer, RegistrationPayload } from '../../contract/registration.ts';
@@ -13,6 +13,7 @@ import { readConfig, type ServerConfig } from '../../server/config.ts';
 import { type Database, openDatabase } from '../../server/db/database.ts';
 import { attemptLimits, users } from '../../server/db/schema.ts';
 import { demoCardholder, seedDemoData } from '../../server/seed.ts';
+import { startTestPostgres, type TestPostgres } from '../support/postgres.ts';
 
 export { demoCardholder };
 
@@ -69,6 +70,27 @@ export async function startTestApp(
       await database.close();
     },
   };
+}
+
+/** describe() for blocks on a real PostgreSQL; PG_TESTS=0 leaves them out where none can start. */
+export const describeOnPostgres = describe.runIf(process.env.PG_TESTS !== '0');
+
+/**
+ * In a describe block: a throwaway real PostgreSQL and the app on it, started before the block's
+ * tests and stopped after them. `started` receives the app (and does the block's own set-up).
+ */
+export function appOnPostgres(started: (app: TestApp) => void | Promise<void>): void {
+  let postgres: TestPostgres | undefined;
+  let app: TestApp | undefined;
+  beforeAll(async () => {
+    postgres = await startTestPostgres();
+    app = await startTestApp({ databaseUrl: postgres.url });
+    await started(app);
+  }, 120_000);
+  afterAll(async () => {
+    await app?.close();
+    await postgres?.stop();
+  }, 60_000);
 }
 
 export function bearer(token: string): { authorization: string } {

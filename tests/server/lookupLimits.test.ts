@@ -16,8 +16,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { StatusCode } from '../../contract/statusCodes.ts';
 import { deviceSubject, ipSubject, lookupPerDevicePolicy, lookupPerIpPolicy } from '../../server/attemptLimits.ts';
 import { attemptLimits } from '../../server/db/schema.ts';
-import { startTestPostgres, type TestPostgres } from '../support/postgres.ts';
-import { clearAttemptLimits, demoCardholder, startTestApp, type TestApp } from './helpers.ts';
+import { appOnPostgres, clearAttemptLimits, demoCardholder, describeOnPostgres, startTestApp, type TestApp } from './helpers.ts';
 
 let t: TestApp;
 
@@ -232,18 +231,9 @@ describe('the lookup wait across a restart', () => {
   }, 60_000);
 });
 
-describe.runIf(process.env.PG_TESTS !== '0')('the lookup limit on real PostgreSQL', { timeout: 60_000 }, () => {
-  let postgres: TestPostgres | undefined;
+describeOnPostgres('the lookup limit on real PostgreSQL', { timeout: 60_000 }, () => {
   let pg: TestApp;
-
-  beforeAll(async () => {
-    postgres = await startTestPostgres();
-    pg = await startTestApp({ databaseUrl: postgres.url });
-  }, 120_000);
-  afterAll(async () => {
-    await pg?.close();
-    await postgres?.stop();
-  }, 60_000);
+  appOnPostgres((app) => void (pg = app));
 
   it('lets 40 parallel lookups from one device through only up to the limit', async () => {
     expect(pg.kind).toBe('postgres');

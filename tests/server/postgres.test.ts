@@ -7,42 +7,36 @@
 import { eq, sql } from 'drizzle-orm';
 import { decodeJwt } from 'jose';
 import { setTimeout as delay } from 'node:timers/promises';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, expect, it } from 'vitest';
 import { StatusCode } from '../../contract/statusCodes.ts';
 import { accounts, attemptLimits, cards, refreshTokens, ssnTokens, users } from '../../server/db/schema.ts';
 import { ssnHash } from '../../server/ssn.ts';
-import { startTestPostgres, type TestPostgres } from '../support/postgres.ts';
 import {
+  appOnPostgres,
   clearAttemptLimits,
   demoCardholder,
   demoCredentials,
   demoUser,
+  describeOnPostgres,
   getHome,
   post,
   register,
   signIn,
   signInWith,
-  startTestApp,
   type TestApp,
   unlock,
   unlockFailures,
   verifiedApplicant,
 } from './helpers.ts';
 
-describe.runIf(process.env.PG_TESTS !== '0')('on real PostgreSQL', { timeout: 60_000 }, () => {
-  let postgres: TestPostgres | undefined;
+describeOnPostgres('on real PostgreSQL', { timeout: 60_000 }, () => {
   let t: TestApp;
   let userId: string;
 
-  beforeAll(async () => {
-    postgres = await startTestPostgres();
-    t = await startTestApp({ databaseUrl: postgres.url });
+  appOnPostgres(async (app) => {
+    t = app;
     userId = (await demoUser(t.db)).id;
-  }, 120_000);
-  afterAll(async () => {
-    await t?.close();
-    await postgres?.stop();
-  }, 60_000);
+  });
   beforeEach(async () => {
     await t.db.update(users).set({ unlockFailures: 0 }).where(eq(users.id, userId));
   });
@@ -142,18 +136,9 @@ describe.runIf(process.env.PG_TESTS !== '0')('on real PostgreSQL', { timeout: 60
   });
 });
 
-describe.runIf(process.env.PG_TESTS !== '0')('auth limits on real PostgreSQL', { timeout: 60_000 }, () => {
-  let postgres: TestPostgres | undefined;
+describeOnPostgres('auth limits on real PostgreSQL', { timeout: 60_000 }, () => {
   let t: TestApp;
-
-  beforeAll(async () => {
-    postgres = await startTestPostgres();
-    t = await startTestApp({ databaseUrl: postgres.url });
-  }, 120_000);
-  afterAll(async () => {
-    await t?.close();
-    await postgres?.stop();
-  }, 60_000);
+  appOnPostgres((app) => void (t = app));
 
   it('never counts more than five wrong sign-ins, even when 20 arrive at once', async () => {
     const answers = await Promise.all(

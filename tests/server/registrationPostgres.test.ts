@@ -6,24 +6,23 @@
  * in postgres.test.ts.) Set PG_TESTS=0 to leave these out where a server cannot start.
  */
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { StatusCode } from '../../contract/statusCodes.ts';
 import { mfaTokens, phoneVerificationLimits } from '../../server/db/schema.ts';
-import { startTestPostgres, type TestPostgres } from '../support/postgres.ts';
-import { lastCode, newApplicant, outbox, requestVerification, startTestApp, type TestApp, verifyPhone } from './helpers.ts';
+import {
+  appOnPostgres,
+  describeOnPostgres,
+  lastCode,
+  newApplicant,
+  outbox,
+  requestVerification,
+  type TestApp,
+  verifyPhone,
+} from './helpers.ts';
 
-describe.runIf(process.env.PG_TESTS !== '0')('phone verification on real PostgreSQL', { timeout: 60_000 }, () => {
-  let postgres: TestPostgres | undefined;
+describeOnPostgres('phone verification on real PostgreSQL', { timeout: 60_000 }, () => {
   let t: TestApp;
-
-  beforeAll(async () => {
-    postgres = await startTestPostgres();
-    t = await startTestApp({ databaseUrl: postgres.url });
-  }, 120_000);
-  afterAll(async () => {
-    await t?.close();
-    await postgres?.stop();
-  }, 60_000);
+  appOnPostgres((app) => void (t = app));
 
   it('runs against PostgreSQL (control)', () => {
     expect(t.kind).toBe('postgres');
