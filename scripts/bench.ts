@@ -130,6 +130,21 @@ async function signInOverApi(port: number): Promise<{ access: string; refresh: s
   return { access: body.access, refresh: body.refresh };
 }
 
+/** The app's saved state for the demo cardholder, signed in over the API (as the app would save it). */
+async function signedInState(port: number): Promise<SignedInState> {
+  const tokens = await signInOverApi(port);
+  return {
+    schemaVersion: 1,
+    accessToken: tokens.access,
+    refreshToken: tokens.refresh,
+    fingerprint: crypto.randomUUID(),
+    deviceUUID: crypto.randomUUID(),
+    isInternal: false,
+    ebtAccountId: null,
+    locale: 'en',
+  };
+}
+
 function bundleSection() {
   const bundle = analyseBundle(distDir);
   console.log(`  entry chunk: ${bundle.entryFile}`);
@@ -181,18 +196,7 @@ async function lighthouseSection() {
     const results: Record<string, LighthouseRun> = {};
     for (const route of ['/signin', '/home'] as const) {
       if (route === '/home') {
-        const tokens = await signInOverApi(server.port);
-        const state: SignedInState = {
-          schemaVersion: 1,
-          accessToken: tokens.access,
-          refreshToken: tokens.refresh,
-          fingerprint: crypto.randomUUID(),
-          deviceUUID: crypto.randomUUID(),
-          isInternal: false,
-          ebtAccountId: null,
-          locale: 'en',
-        };
-        await session.signIn(origin, state);
+        await session.signIn(origin, await signedInState(server.port));
         console.log(`  signed in as ${demoCardholder.email} (POST /api/v1/sign-in, state written to localStorage)`);
       }
       const runs: LighthouseRun[] = [];
@@ -236,17 +240,7 @@ async function repeatVisitSection() {
   const server = await startAppServer('dist');
   const origin = `http://localhost:${server.port}`;
   try {
-    const tokens = await signInOverApi(server.port);
-    const signedIn = JSON.stringify({
-      schemaVersion: 1,
-      accessToken: tokens.access,
-      refreshToken: tokens.refresh,
-      fingerprint: crypto.randomUUID(),
-      deviceUUID: crypto.randomUUID(),
-      isInternal: false,
-      ebtAccountId: null,
-      locale: 'en',
-    });
+    const signedIn = JSON.stringify(await signedInState(server.port));
     for (const [route, storage] of [['/signin', {}], ['/home', { 'providers-card:state': signedIn }]] as const) {
       const visit = await measureRepeatVisit(origin, route, storage);
       console.log(`  ${route}: ${visit.bytes.toLocaleString('en-US')} B over the network  [${visit.requests.join(', ') || 'nothing'}]`);
