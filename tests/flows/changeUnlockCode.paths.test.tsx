@@ -6,7 +6,7 @@ import { StatusCode } from '../../contract/statusCodes.ts';
 import { changeUnlockCodeMachine } from '../../machines/changeUnlockCode.ts';
 import { ApiUnavailableError, AuthRequiredError } from '../../src/api/client.ts';
 import { coverageOf, describePath, generatePaths, minimalCover, replayPath } from '../support/chartCoverage.ts';
-import { active, renderApp } from '../support/renderApp.tsx';
+import { active, alertText, renderApp } from '../support/renderApp.tsx';
 
 const setPath = '/api/v1/set-unlock-code';
 const goodCode = { type: 'user.submit', unlockCode: '2468', unlockCodeConfirmation: '2468' };
@@ -34,7 +34,6 @@ type Ctx = Awaited<ReturnType<typeof renderApp>> & {
   typed: { unlockCode: string; unlockCodeConfirmation: string } | null;
 };
 
-const alertText = () => screen.queryAllByRole('alert').map((element) => element.textContent).join(' ');
 const input = (label: string) => screen.getByLabelText(label) as HTMLInputElement;
 const typedValues = () => ({ unlockCode: input('New unlock code').value, unlockCodeConfirmation: input('Confirm new unlock code').value });
 const statusOfHttp: Record<number, number> = { 0: 200, 4: 400, 5: 500 };

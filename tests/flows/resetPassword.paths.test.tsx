@@ -5,7 +5,8 @@ import type { EventObject } from 'xstate';
 import { resetPasswordMachine } from '../../machines/resetPassword.ts';
 import { coverageOf, describePath, minimalCover, replayPath } from '../support/chartCoverage.ts';
 import { generateListedPaths } from '../support/listedPaths.ts';
-import { renderApp } from '../support/renderApp.tsx';
+import { alertText, renderApp } from '../support/renderApp.tsx';
+import { expectSsnStepShown, expectSsnWait } from '../support/ssnStep.ts';
 
 const waitSeconds = 2;
 const pathOf: Record<string, string> = {
@@ -66,7 +67,6 @@ const runs = [
 ];
 
 type Ctx = Awaited<ReturnType<typeof renderApp>>;
-const alertText = () => screen.queryAllByRole('alert').map((element) => element.textContent).join(' ');
 
 async function answer({ cardApi }: Ctx, event: { type: string; output?: unknown }) {
   const path = pathOf[event.type.split('.').at(-1)!]!;
@@ -153,17 +153,8 @@ describe('reset-password chart', () => {
           {
             when: (s) => s.matches({ ssn: 'editing' }),
             then: async ({ router }, s) => {
-              expect(await screen.findByRole('heading', { name: 'Verify your identity' })).toBeTruthy();
+              await expectSsnStepShown(s);
               await waitFor(() => expect(router.state.location.pathname).toBe('/reset-password/2'));
-              if (s.matches({ ssn: { editing: 'invalid' } })) {
-                expect(await screen.findByText('Please enter a valid 9-digit Social Security number.')).toBeTruthy();
-              }
-              const expected = s.matches({ ssn: { editing: 'mismatch' } })
-                ? "That Social Security number doesn't match your account. You have 2 more tries."
-                : s.matches({ ssn: { editing: 'failed' } })
-                  ? 'There was an unexpected error. Please try again.'
-                  : '';
-              await waitFor(() => expect(alertText()).toBe(expected));
             },
           },
           {
@@ -175,9 +166,7 @@ describe('reset-password chart', () => {
           },
           {
             when: (s) => s.matches({ ssn: 'waiting' }),
-            then: async () => {
-              await waitFor(() => expect(alertText()).toBe('Too many triesFor your security, please wait 1 minute before trying again.'));
-            },
+            then: expectSsnWait,
           },
           {
             when: (s) => s.matches({ password: 'editing' }),

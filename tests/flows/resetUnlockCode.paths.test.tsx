@@ -5,7 +5,8 @@ import type { EventObject } from 'xstate';
 import { resetUnlockCodeMachine } from '../../machines/resetUnlockCode.ts';
 import { coverageOf, describePath, minimalCover, replayPath } from '../support/chartCoverage.ts';
 import { generateListedPaths } from '../support/listedPaths.ts';
-import { locked, renderApp } from '../support/renderApp.tsx';
+import { alertText, locked, renderApp } from '../support/renderApp.tsx';
+import { expectSsnStepShown, expectSsnWait } from '../support/ssnStep.ts';
 
 const ssnPath = '/api/v1/verify/ssn/logged-in-refresh-token';
 const resetPath = '/api/v1/reset-unlock-code';
@@ -46,7 +47,6 @@ const runs = [
 ];
 
 type Ctx = Awaited<ReturnType<typeof renderApp>>;
-const alertText = () => screen.queryAllByRole('alert').map((element) => element.textContent).join(' ');
 const pathOf: Record<string, string> = { verifySsn: ssnPath, resetUnlockCode: resetPath };
 
 async function answer({ cardApi }: Ctx, event: { type: string; output?: unknown }) {
@@ -95,18 +95,8 @@ describe('reset-unlock-code chart', () => {
           {
             when: (s) => s.matches({ ssn: 'editing' }),
             then: async ({ router }, s) => {
-              expect(await screen.findByRole('heading', { name: 'Verify your identity' })).toBeTruthy();
-              expect(screen.getByLabelText('Social Security number')).toBeTruthy();
+              await expectSsnStepShown(s);
               expect(router.state.location.pathname).not.toBe('/reset-unlock-code/2');
-              const expected = s.matches({ ssn: { editing: 'invalid' } })
-                ? 'Please enter a valid 9-digit Social Security number.'
-                : s.matches({ ssn: { editing: 'mismatch' } })
-                  ? "That Social Security number doesn't match your account. You have 2 more tries."
-                  : s.matches({ ssn: { editing: 'failed' } })
-                    ? 'There was an unexpected error. Please try again.'
-                    : '';
-              if (expected === 'Please enter a valid 9-digit Social Security number.') expect(await screen.findByText(expected)).toBeTruthy();
-              else await waitFor(() => expect(alertText()).toBe(expected));
             },
           },
           {
@@ -120,10 +110,7 @@ describe('reset-unlock-code chart', () => {
           },
           {
             when: (s) => s.matches({ ssn: 'waiting' }),
-            then: async () => {
-              await waitFor(() => expect(alertText()).toBe('Too many triesFor your security, please wait 1 minute before trying again.'));
-              expect((screen.getByRole('button', { name: 'Continue' }) as HTMLButtonElement).disabled).toBe(true);
-            },
+            then: expectSsnWait,
           },
           {
             when: (s) => s.matches({ code: 'editing' }),

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { signInMachine } from '../../machines/signIn.ts';
 import { coverageOf, describePath, minimalCover, replayPath } from '../support/chartCoverage.ts';
 import { generateListedPaths } from '../support/listedPaths.ts';
-import { renderApp } from '../support/renderApp.tsx';
+import { alertText, renderApp } from '../support/renderApp.tsx';
 
 const signInPath = '/api/v1/sign-in';
 /** Seconds the fake server asks to wait (short, so a path can see the wait end). */
@@ -63,7 +63,6 @@ const runs = [
 ];
 type Ctx = Awaited<ReturnType<typeof renderApp>>;
 
-const alertText = () => screen.queryAllByRole('alert').map((element) => element.textContent).join(' ');
 const httpStatusOf = (answer: { statusCode: number }) => (answer.statusCode === 0 ? 200 : answer.statusCode === 201 ? 429 : 401);
 
 async function answer({ cardApi }: Ctx, event: { output?: unknown; type: string }) {

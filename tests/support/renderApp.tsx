@@ -96,3 +96,10 @@ export async function renderApp(path: string, initial: SessionInput = signedOut,
   await screen.findByRole('main');
   return { ...app, cardApi, user, tracked, reports };
 }
+
+/** Every alert on the screen, as one text. */
+export const alertText = () =>
+  screen
+    .queryAllByRole('alert')
+    .map((element) => element.textContent)
+    .join(' ');

@@ -1,0 +1,29 @@
+/**
+ * What the SSN step (machines/ssnCheck.ts, "Verify your identity") shows in each of its states, for
+ * the path tests of both resets (forgotten password, unlock code).
+ */
+import { screen, waitFor } from '@testing-library/react';
+import { expect } from 'vitest';
+import type { AnyMachineSnapshot } from 'xstate';
+import { alertText } from './renderApp.tsx';
+
+/** The SSN step is on screen, with the message its editing state means (a field error or an alert). */
+export async function expectSsnStepShown(s: AnyMachineSnapshot): Promise<void> {
+  expect(await screen.findByRole('heading', { name: 'Verify your identity' })).toBeTruthy();
+  expect(screen.getByLabelText('Social Security number')).toBeTruthy();
+  if (s.matches({ ssn: { editing: 'invalid' } })) {
+    expect(await screen.findByText('Please enter a valid 9-digit Social Security number.')).toBeTruthy();
+  }
+  const expected = s.matches({ ssn: { editing: 'mismatch' } })
+    ? "That Social Security number doesn't match your account. You have 2 more tries."
+    : s.matches({ ssn: { editing: 'failed' } })
+      ? 'There was an unexpected error. Please try again.'
+      : '';
+  await waitFor(() => expect(alertText()).toBe(expected));
+}
+
+/** The server's wait after too many wrong SSNs (1 minute in the path tests), with Continue disabled. */
+export async function expectSsnWait(): Promise<void> {
+  await waitFor(() => expect(alertText()).toBe('Too many triesFor your security, please wait 1 minute before trying again.'));
+  expect((screen.getByRole('button', { name: 'Continue' }) as HTMLButtonElement).disabled).toBe(true);
+}
