@@ -105,7 +105,8 @@ describe('session chart', () => {
   beforeEach(() => void vi.useFakeTimers());
   afterEach(() => void vi.useRealTimers());
 
-  it('generated paths reach every state and transition', () => {
+  // CPU-bound (every path walked on a live actor): slow when the other test worker is busy too.
+  it('generated paths reach every state and transition', { timeout: 120_000 }, () => {
     expect(coverageOf(sessionMachine, runs)).toEqual({
       missingStates: [],
       missingTransitions: [],
