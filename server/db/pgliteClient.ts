@@ -34,11 +34,12 @@ function databaseError(fields: DatabaseErrorFields): Error {
   return Object.assign(new Error(fields.message), fields);
 }
 
-function startThread(dataDir: string | undefined): Promise<{ worker: Worker; send: Send }> {
+function startThread(dataDir: string | undefined): Promise<{ send: Send; stop: () => Promise<void> }> {
   const worker = new Worker(threadStart, { eval: true, workerData: { dataDir } });
   const calls = new Map<number, { resolve: (result: unknown) => void; reject: (error: Error) => void }>();
   let nextId = 1;
   let stopped: Error | null = null;
+  let stopping = false;
 
   const failAll = (error: Error) => {
     stopped = error;
@@ -59,7 +60,12 @@ function startThread(dataDir: string | undefined): Promise<{ worker: Worker; sen
     worker.on('message', (message: DatabaseReply) => {
       if ('ready' in message) {
         worker.unref();
-        return ready({ worker, send });
+        const stop = async () => {
+          stopping = true;
+          await send({ op: 'close' }).catch(() => undefined);
+          await worker.terminate();
+        };
+        return ready({ send, stop });
       }
       if ('failed' in message) return failed(databaseError(message.failed));
       const call = calls.get(message.id);
@@ -74,6 +80,8 @@ function startThread(dataDir: string | undefined): Promise<{ worker: Worker; sen
     });
     worker.on('exit', (code) => {
       const error = new Error(`The embedded database stopped (thread exit ${code}).`);
+      // Not on the way down: say so, as every database call fails from now on.
+      if (!stopping) console.error(`${error.message} Every call that needs the database fails until the server restarts.`);
       failAll(error);
       failed(error);
     });
@@ -82,7 +90,7 @@ function startThread(dataDir: string | undefined): Promise<{ worker: Worker; sen
 
 /** PGlite in a worker thread, with the part of PGlite's interface Drizzle calls. */
 export async function openPGlite(dataDir: string | undefined): Promise<PGlite> {
-  const { worker, send } = await startThread(dataDir);
+  const { send, stop } = await startThread(dataDir);
   const query = (text: string, params: unknown[] = [], options?: QueryOptions) =>
     send({ op: 'query', text, params, rowMode: options?.rowMode ?? 'object' });
   const exec = (text: string) => send({ op: 'exec', text });
@@ -119,10 +127,7 @@ export async function openPGlite(dataDir: string | undefined): Promise<PGlite> {
     query: (text: string, params?: unknown[], options?: QueryOptions) => outsideTransactions(() => query(text, params, options)),
     exec: (text: string) => outsideTransactions(() => exec(text)),
     transaction,
-    close: async () => {
-      await outsideTransactions(() => send({ op: 'close' })).catch(() => undefined);
-      await worker.terminate();
-    },
+    close: () => outsideTransactions(stop),
   };
   // Drizzle's PGlite driver types its client as PGlite; it calls only the members above.
   return client as unknown as PGlite;

@@ -7,7 +7,7 @@
 import { PGlite } from '@electric-sql/pglite';
 import { eq, sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/pglite';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type OpenDatabase, openDatabase } from '../../server/db/database.ts';
 import { accounts, ledgerTransactions } from '../../server/db/schema.ts';
 import { seedDemoData } from '../../server/seed.ts';
@@ -24,6 +24,18 @@ beforeAll(async () => {
 afterAll(() => database.close());
 
 describe('the embedded database client', () => {
+  it('refuses calls once closed, and a normal close is not reported as a failure', async () => {
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      const closing = await openDatabase({});
+      await closing.close();
+      await expect(closing.db.execute(sql`select 1`)).rejects.toMatchObject({ cause: { message: expect.stringContaining('stopped') } });
+      expect(errors).not.toHaveBeenCalled();
+    } finally {
+      errors.mockRestore();
+    }
+  });
+
   it('reads timestamps, dates and intervals as a plain per-query PGlite with Drizzle does', async () => {
     const plain = new PGlite();
     try {
