@@ -30,3 +30,17 @@ export function TooManyCodesNotice({ retryAt }: { retryAt: number | null }) {
     </div>
   );
 }
+
+/** Too many wrong tries (the SSN step): the notice with the wait before trying again. */
+export function TooManyTriesNotice({ retryAt }: { retryAt: number | null }) {
+  return (
+    <div className="notice" role="alert">
+      <p className="notice-title">
+        <Trans>Too many tries</Trans>
+      </p>
+      <p>
+        <WaitToTryAgain retryAt={retryAt} />
+      </p>
+    </div>
+  );
+}

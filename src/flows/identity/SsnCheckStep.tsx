@@ -1,11 +1,11 @@
 /** "Verify your identity": the SSN step both resets share (reset password step 2, reset unlock code step 1). */
-import { WaitToTryAgain } from '../waitNotices.tsx';
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import type { FormEvent, ReactNode } from 'react';
 import type { ValidationMessage } from '../../../contract/rules.ts';
 import { TextField } from '../../components/TextField.tsx';
 import { useHeadingFocus } from '../../components/useHeadingFocus.ts';
 import { unexpectedErrorMessage, validationMessages } from '../messages.ts';
+import { TooManyTriesNotice } from '../waitNotices.tsx';
 
 type SsnCheckStepProps = {
   /** The heading's id (the screen is labelled by it). */
@@ -67,18 +67,7 @@ export function SsnCheckStep({ titleId, fieldId, intro, busy, waiting, problem, 
 
 /** An SSN that does not match the account (with the tries left), or the server's wait after too many. */
 function SsnProblems({ mismatch, attemptsLeft, waiting, retryAt }: { mismatch: boolean; attemptsLeft: number | null; waiting: boolean; retryAt: number | null }) {
-  if (waiting) {
-    return (
-      <div className="notice" role="alert">
-        <p className="notice-title">
-          <Trans>Too many tries</Trans>
-        </p>
-        <p>
-          <WaitToTryAgain retryAt={retryAt} />
-        </p>
-      </div>
-    );
-  }
+  if (waiting) return <TooManyTriesNotice retryAt={retryAt} />;
   if (!mismatch) return null;
   return (
     <p className="form-error" role="alert">

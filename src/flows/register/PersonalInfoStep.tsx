@@ -1,9 +1,9 @@
 import { Trans, useLingui } from '@lingui/react/macro';
-import { WaitToTryAgain } from '../waitNotices.tsx';
 import { useRef, useState, type FormEvent } from 'react';
 import type { PersonalInfo } from '../../../machines/registration.ts';
 import { TextField } from '../../components/TextField.tsx';
 import { unexpectedErrorMessage } from '../messages.ts';
+import { WaitToTryAgain } from '../waitNotices.tsx';
 import { fieldPropsOf } from './fieldProps.ts';
 import { maskDob } from './masks.ts';
 import { problemsOf, useFocusOnProblem, useHeadingFocus, type StepProps } from './stepSupport.ts';

@@ -1,11 +1,11 @@
 import { Trans, useLingui } from '@lingui/react/macro';
-import { TooManyCodesNotice, WaitToTryAgain } from '../waitNotices.tsx';
 import { useRef, useState, type FormEvent } from 'react';
 import { digitsOf } from '../../../contract/rules.ts';
 import { TextField } from '../../components/TextField.tsx';
 import { formatPhone } from '../../format/phone.ts';
 import { unexpectedErrorMessage } from '../messages.ts';
 import { TextedCodeEntry } from '../textedCode/TextedCodeEntry.tsx';
+import { TooManyCodesNotice, WaitToTryAgain } from '../waitNotices.tsx';
 import { problemsOf, useFocusOnProblem, useHeadingFocus, type StepProps } from './stepSupport.ts';
 
 const codeLength = 6;

@@ -1,5 +1,4 @@
 import { Trans, useLingui } from '@lingui/react/macro';
-import { WaitToTryAgain } from '../waitNotices.tsx';
 import { Link, useParams, useRouter, useSearch } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
 import type { FormEvent } from 'react';
@@ -12,6 +11,7 @@ import { TextField } from '../../components/TextField.tsx';
 import { useHeadingFocus } from '../../components/useHeadingFocus.ts';
 import { SsnCheckStep } from '../identity/SsnCheckStep.tsx';
 import { unexpectedErrorMessage, validationMessages } from '../messages.ts';
+import { WaitToTryAgain } from '../waitNotices.tsx';
 import { routeStepOf, useStepParam } from './stepRoute.ts';
 
 const formSteps = 3;

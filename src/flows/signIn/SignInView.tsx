@@ -1,5 +1,4 @@
 import { Trans, useLingui } from '@lingui/react/macro';
-import { TooManyCodesNotice, WaitToTryAgain } from '../waitNotices.tsx';
 import { Link, useRouter, useRouterState, useSearch } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useRef, type FormEvent } from 'react';
@@ -13,6 +12,7 @@ import { thenSignInParam } from '../resetPassword/thenSignIn.ts';
 import { TextedCodeEntry } from '../textedCode/TextedCodeEntry.tsx';
 import { authModalTitleId, viewHeading, type ViewHeading } from '../authModal/authModalTitle.ts';
 import { continueToApp, goToResetUnlockCode, storeSession } from '../sessionEffects.ts';
+import { TooManyCodesNotice, WaitToTryAgain } from '../waitNotices.tsx';
 
 type SignInSnapshot = SnapshotFrom<typeof signInMachine>;
 type Send = (event: SignInEvent) => void;
