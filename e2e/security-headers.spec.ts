@@ -1,6 +1,7 @@
 /** Every response (document, assets, API) carries a Content-Security-Policy that limits framing. */
 import { expect, test, type Response } from '@playwright/test';
 import { SignInPage } from './pages/SignInPage.ts';
+import { appURL } from './support/origins.ts';
 
 function frameAncestors(csp: string | undefined): string | undefined {
   return csp
@@ -22,7 +23,7 @@ test('the sign-in document and everything it loads carry a CSP with frame-ancest
   expect(ancestors).not.toContain('*');
   await new SignInPage(page).expectShown();
 
-  const sameOrigin = responses.filter((response) => response.url().startsWith('http://localhost:8181/'));
+  const sameOrigin = responses.filter((response) => response.url().startsWith(`${appURL}/`));
   expect(sameOrigin.length).toBeGreaterThan(1);
   for (const response of sameOrigin) {
     const headers = await response.allHeaders();
