@@ -35,6 +35,10 @@ import {
   checkUnlockCodeConfirmation,
   digitsOf,
   fieldErrors,
+  isTextedCode,
+  normaliseAddress,
+  normaliseEmail,
+  normaliseName,
   personalInfoChecks,
 } from '../contract/rules.ts';
 import { StatusCode } from '../contract/statusCodes.ts';
@@ -216,32 +220,14 @@ export function normaliseDob(value: string): string {
   return text;
 }
 
-/** `12345`, `12345-` and `123456789` become `12345` or `12345-6789`; anything else is kept (trimmed). */
-export function normaliseZip(value: string): string {
-  const text = value.trim();
-  if (!/^\d{5}(-?\d{4})?-?$/.test(text)) return text;
-  const digits = digitsOf(text);
-  return digits.length === 9 ? `${digits.slice(0, 5)}-${digits.slice(5)}` : digits;
-}
-
 function normalisePersonalInfo(info: PersonalInfo): PersonalInfo {
   return {
-    firstName: info.firstName.trim(),
-    middleName: info.middleName.trim(),
-    lastName: info.lastName.trim(),
+    firstName: normaliseName(info.firstName),
+    middleName: normaliseName(info.middleName),
+    lastName: normaliseName(info.lastName),
     dob: normaliseDob(info.dob),
     ssn: info.ssn,
-    email: info.email.trim(),
-  };
-}
-
-function normaliseAddress(address: LegalAddress): LegalAddress {
-  return {
-    street1: address.street1.trim(),
-    street2: address.street2.trim(),
-    city: address.city.trim(),
-    state: address.state.trim().toUpperCase(),
-    zip: normaliseZip(address.zip),
+    email: normaliseEmail(info.email),
   };
 }
 
@@ -489,7 +475,7 @@ export const registrationMachine = setup({
     isCannotText: (_, answer: RequestVerificationAnswer | undefined) =>
       answer?.statusCode === StatusCode.INVALID_PHONE_NUMBER || answer?.statusCode === StatusCode.MFA_ERROR,
     isLandline: (_, answer: RequestVerificationAnswer | undefined) => answer?.statusCode === StatusCode.INVALID_PHONE_LANDLINE,
-    isCodeWellFormed: ({ event }) => event.type === 'user.submitCode' && typeof event.code === 'string' && /^\d{6}$/.test(event.code),
+    isCodeWellFormed: ({ event }) => event.type === 'user.submitCode' && isTextedCode(event.code),
     isPhoneVerified: (_, answer: VerifyPhoneAnswer | undefined) => answer?.statusCode === StatusCode.SUCCESS && Boolean(answer.mfaToken),
     isWrongCode: (_, answer: VerifyPhoneAnswer | undefined) => answer?.statusCode === StatusCode.INVALID_MFA_CODE,
     isAddressValid: ({ event }) => isEmpty(addressProblems(event)),

@@ -14,10 +14,9 @@ import { assign, fromPromise, setup } from 'xstate';
 import type { Credentials } from '../contract/api.ts';
 import type { SignInRequest, SignInWithCodeAnswer } from '../contract/auth.ts';
 import { StatusCode } from '../contract/statusCodes.ts';
-import { fieldErrors, signInChecks, type ValidationMessage } from '../contract/rules.ts';
+import { fieldErrors, isTextedCode, normaliseEmail, signInChecks, type ValidationMessage } from '../contract/rules.ts';
 import { retryAtOf, untilRetry } from './serverWait.ts';
 
-export const mfaCodeLength = 6;
 /** The wait when the server does not say (spec §9: 10 minutes). */
 
 export type SignInContext = {
@@ -102,7 +101,7 @@ export const signInMachine = setup({
   },
   guards: {
     isFormValid: ({ event }) => event.type === 'user.submit' && Object.keys(fieldErrors(signInChecks, formOf(event))).length === 0,
-    isCodeWellFormed: ({ event }) => event.type === 'user.submitCode' && new RegExp(`^\\d{${mfaCodeLength}}$`).test(event.code),
+    isCodeWellFormed: ({ event }) => event.type === 'user.submitCode' && isTextedCode(event.code),
     isSignedIn: (_, answer: Answer) => answer?.statusCode === StatusCode.SUCCESS && Boolean(answer.access && answer.refresh),
     mustResetUnlockCode: (_, answer: Answer) =>
       answer?.statusCode === StatusCode.SUCCESS && Boolean(answer.access && answer.refresh) && answer.mustResetUnlockCode === true,
@@ -116,7 +115,7 @@ export const signInMachine = setup({
   },
   actions: {
     rememberCredentials: assign(({ event }) =>
-      event.type === 'user.submit' ? { email: event.email.trim(), password: event.password, fieldErrors: {} } : {},
+      event.type === 'user.submit' ? { email: normaliseEmail(event.email), password: event.password, fieldErrors: {} } : {},
     ),
     showFieldErrors: assign(({ event }) =>
       event.type === 'user.submit' ? { email: event.email, password: '', fieldErrors: fieldErrors(signInChecks, formOf(event)) } : {},
@@ -233,5 +232,5 @@ export const signInMachine = setup({
 
 /** Submit normalisation: the email is trimmed, the password sent as typed. */
 function formOf(event: { email: string; password: string }): Credentials {
-  return { email: event.email.trim(), password: event.password };
+  return { email: normaliseEmail(event.email), password: event.password };
 }

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise } from 'xstate';
 import type { StatusAnswer } from '../../contract/api.ts';
+import { normaliseZip } from '../../contract/rules.ts';
 import type { StatusCode } from '../../contract/statusCodes.ts';
 import { ServerFieldError } from '../../contract/validation.ts';
 import {
@@ -14,7 +15,6 @@ import {
   firstFailingStep,
   initialContextOf,
   normaliseDob,
-  normaliseZip,
   payloadOf,
   profileFieldsOf,
   RegistrationProblem,

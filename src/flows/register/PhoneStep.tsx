@@ -1,14 +1,12 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useRef, useState, type FormEvent } from 'react';
-import { digitsOf } from '../../../contract/rules.ts';
+import { digitsOf, textedCodeLength } from '../../../contract/rules.ts';
 import { TextField } from '../../components/TextField.tsx';
 import { formatPhone } from '../../format/phone.ts';
 import { unexpectedErrorMessage } from '../messages.ts';
 import { TextedCodeEntry } from '../textedCode/TextedCodeEntry.tsx';
 import { TooManyCodesNotice, WaitToTryAgain } from '../waitNotices.tsx';
 import { problemsOf, useFocusOnProblem, useHeadingFocus, type StepProps } from './stepSupport.ts';
-
-const codeLength = 6;
 
 /** Step 2: the mobile phone, verified with a texted 6-digit code (spec §4, §5, §8 MFA codes). */
 export function PhoneStep({ state, send }: StepProps) {
@@ -97,7 +95,7 @@ function CodeForm({ state, send }: StepProps) {
     <TextedCodeEntry
       id="code"
       phone={formatPhone(state.context.form.phone)}
-      codeLength={codeLength}
+      codeLength={textedCodeLength}
       invalid={at('invalid')}
       wrongCode={at('wrongCode')}
       failed={at('failed')}

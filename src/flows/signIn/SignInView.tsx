@@ -3,8 +3,9 @@ import { Link, useRouter, useRouterState, useSearch } from '@tanstack/react-rout
 import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useRef, type FormEvent } from 'react';
 import { fromPromise, type SnapshotFrom } from 'xstate';
+import { textedCodeLength } from '../../../contract/rules.ts';
 import { StatusCode } from '../../../contract/statusCodes.ts';
-import { mfaCodeLength, signInMachine, type SignInEvent } from '../../../machines/signIn.ts';
+import { signInMachine, type SignInEvent } from '../../../machines/signIn.ts';
 import { useServices } from '../../app/services.tsx';
 import { TextField } from '../../components/TextField.tsx';
 import { unexpectedErrorMessage, validationMessages } from '../messages.ts';
@@ -171,7 +172,7 @@ function CodeForm({ state, send, Heading, inModal }: FormProps) {
         <TextedCodeEntry
           id="signin-code"
           phone={sentTo}
-          codeLength={mfaCodeLength}
+          codeLength={textedCodeLength}
           invalid={at('invalid')}
           wrongCode={at('wrongCode')}
           failed={at('failed')}
