@@ -1,8 +1,10 @@
-/** The router: route table, context with the root actors, lazy-view spinner, scroll and analytics. */
+/** The router: route table, context with the root actors, lazy-view spinner, not-found screen, scroll and analytics. */
 import { createRouter, type RouterHistory } from '@tanstack/react-router';
 import { Spinner } from '../components/Spinner.tsx';
+import { NotFoundView } from '../flows/notFound/NotFoundView.tsx';
 import type { AppContext } from './context.ts';
-import { routeTree } from './routes.tsx';
+import { registrationGuard } from './guards.ts';
+import { registerRoute, routeTree } from './routes.tsx';
 
 /** Lazy views show the spinner only when they take longer than this. */
 export const lazyViewSpinnerMs = 100;
@@ -16,18 +18,30 @@ export function createAppRouter(context: AppContext, history?: RouterHistory) {
     defaultPendingMs: lazyViewSpinnerMs,
     defaultPendingMinMs: 200,
     defaultPreload: false,
+    // Any address outside the route table, at any depth, inside the app's frame.
+    defaultNotFoundComponent: NotFoundView,
     // The window scrolls to top on navigation, except on the transactions list (spec §2).
     scrollRestoration: ({ location }) => location.pathname !== '/transactions',
   });
 
+  // Outside the companion app a navigation to /register is cancelled (spec §2): the address never
+  // changes and the user stays on their screen. A first load has nothing to cancel: the route guards it.
+  router.history.block({
+    blockerFn: ({ nextLocation }) =>
+      !registrationGuard(context.embedded, context) && router.getMatchedRoutes(nextLocation.pathname)[2]?.id === registerRoute.id,
+    enableBeforeUnload: false,
+  });
+
   router.subscribe('onResolved', ({ fromLocation, toLocation }) => {
     const leaf = router.state.matches.at(-1);
-    if (!leaf || toLocation.pathname === '/') return;
+    // An address outside the route table is no named route (the router marks the match showing not-found).
+    if (!leaf || toLocation.pathname === '/' || router.state.matches.some((match) => match._notFound)) return;
     // The auth modal showing or leaving /unlock or /signin over a screen is not a visit to it.
     if (toLocation.maskedLocation || (fromLocation?.maskedLocation && fromLocation.href === toLocation.href)) return;
-    const previous = fromLocation ? router.matchRoutes(fromLocation).at(-1)?.routeId : undefined;
+    // Named by path pattern: the pathless layout around the account screens is not part of the name.
+    const previous = fromLocation ? router.matchRoutes(fromLocation).at(-1)?.fullPath : undefined;
     context.analytics.track('route.visit', {
-      name: leaf.routeId,
+      name: leaf.fullPath,
       params: leaf.params,
       query: toLocation.search,
       previousRouteName: previous ?? null,
