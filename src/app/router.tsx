@@ -33,21 +33,27 @@ export function createAppRouter(context: AppContext, history?: RouterHistory) {
   });
 
   router.subscribe('onResolved', ({ fromLocation, toLocation }) => {
-    const leaf = router.state.matches.at(-1);
-    // An address outside the route table is no named route (the router marks the match showing not-found).
-    if (!leaf || toLocation.pathname === '/' || router.state.matches.some((match) => match._notFound)) return;
+    const name = routeName(router.state.matches);
+    if (!name || toLocation.pathname === '/') return;
     // The auth modal showing or leaving /unlock or /signin over a screen is not a visit to it.
     if (toLocation.maskedLocation || (fromLocation?.maskedLocation && fromLocation.href === toLocation.href)) return;
-    // Named by path pattern: the pathless layout around the account screens is not part of the name.
-    const previous = fromLocation ? router.matchRoutes(fromLocation).at(-1)?.fullPath : undefined;
     context.analytics.track('route.visit', {
-      name: leaf.fullPath,
-      params: leaf.params,
+      name,
+      params: router.state.matches.at(-1)?.params,
       query: toLocation.search,
-      previousRouteName: previous ?? null,
+      previousRouteName: (fromLocation && routeName(router.matchRoutes(fromLocation))) ?? null,
     });
   });
   return router;
+}
+
+/**
+ * A route's name in analytics is its path pattern (the pathless layout around the account screens is
+ * no part of it). An address outside the route table has none (the router marks its not-found match).
+ */
+function routeName(matches: readonly { fullPath: string; _notFound?: boolean }[]): string | undefined {
+  if (matches.some((match) => match._notFound)) return undefined;
+  return matches.at(-1)?.fullPath;
 }
 
 export type AppRouter = ReturnType<typeof createAppRouter>;
