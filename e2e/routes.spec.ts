@@ -1,10 +1,13 @@
 /**
- * An address outside the route table, through the real server (which answers every app address with
- * the app): the not-found screen in both languages, axe-clean at 360 px, with a way home.
+ * The route table through the real server (which answers every app address with the app): an address
+ * outside it shows the not-found screen in both languages, axe-clean at 360 px, with a way home; and
+ * /register opened outside the companion app goes home, where home's guard decides.
  */
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
+import { HomePage } from './pages/HomePage.ts';
 import { NotFoundPage } from './pages/NotFoundPage.ts';
+import { SignInPage } from './pages/SignInPage.ts';
 import { signInViaApi } from './support/api.ts';
 import { seedStoredState } from './support/storage.ts';
 
@@ -32,4 +35,18 @@ test('signed out, the way home asks for a sign-in first', async ({ page }) => {
   await seedStoredState(page, { accessToken: null, refreshToken: null, locale: 'en' });
   const notFound = await NotFoundPage.open(page, '/nowhere/deeper');
   await notFound.goHomeSignedOut();
+});
+
+test('/register opened outside the companion app goes home: a signed-in cardholder stays signed in', async ({ page, request }) => {
+  const tokens = await signInViaApi(request);
+  await seedStoredState(page, { accessToken: tokens.access, refreshToken: tokens.refresh, locale: 'en' });
+  await page.goto('/register');
+  await new HomePage(page).expectShown();
+});
+
+test('/register opened outside the companion app without a session goes to sign-in for home', async ({ page }) => {
+  await seedStoredState(page, { accessToken: null, refreshToken: null, locale: 'en' });
+  await page.goto('/register/2');
+  await new SignInPage(page).expectShown();
+  await expect(page).toHaveURL((url) => url.searchParams.get('redirect') === '/home');
 });
