@@ -20,7 +20,7 @@ export type AppContext = {
   guardsEnabled: boolean;
   embedded: boolean;
   /** Where the user was before the navigation under way (for guards that depend on it). */
-  previousPathname: () => string | undefined;
+  previousLocation: () => { pathname: string; href: string } | undefined;
   /** Experiment flags (spec §6); every flag is off until and unless the config says otherwise. */
   experiments: ExperimentsActor;
 };

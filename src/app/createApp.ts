@@ -117,7 +117,7 @@ export function createApp(options: AppOptions) {
     host: options.host,
     guardsEnabled: options.guardsEnabled,
     embedded: options.embedded,
-    previousPathname: () => router?.state.resolvedLocation?.pathname,
+    previousLocation: () => router?.state.resolvedLocation,
     experiments,
   };
   router = createAppRouter(services, options.history);

@@ -1,8 +1,10 @@
-/** The router: route table, context with the root actors, lazy-view spinner, scroll and analytics. */
+/** The router: route table, context with the root actors, lazy-view spinner, not-found screen, scroll and analytics. */
 import { createRouter, type RouterHistory } from '@tanstack/react-router';
 import { Spinner } from '../components/Spinner.tsx';
+import { NotFoundView } from '../flows/notFound/NotFoundView.tsx';
 import type { AppContext } from './context.ts';
-import { routeTree } from './routes.tsx';
+import { registrationGuard } from './guards.ts';
+import { registerRoute, routeTree } from './routes.tsx';
 
 /** Lazy views show the spinner only when they take longer than this. */
 export const lazyViewSpinnerMs = 100;
@@ -16,24 +18,42 @@ export function createAppRouter(context: AppContext, history?: RouterHistory) {
     defaultPendingMs: lazyViewSpinnerMs,
     defaultPendingMinMs: 200,
     defaultPreload: false,
+    // Any address outside the route table, at any depth, inside the app's frame.
+    defaultNotFoundComponent: NotFoundView,
     // The window scrolls to top on navigation, except on the transactions list (spec §2).
     scrollRestoration: ({ location }) => location.pathname !== '/transactions',
   });
 
+  // Outside the companion app a navigation to /register is cancelled (spec §2): the address never
+  // changes and the user stays on their screen. A first load has nothing to cancel: the route guards it.
+  router.history.block({
+    blockerFn: ({ nextLocation }) =>
+      !registrationGuard(context.embedded, context) && router.getMatchedRoutes(nextLocation.pathname)[2]?.id === registerRoute.id,
+    enableBeforeUnload: false,
+  });
+
   router.subscribe('onResolved', ({ fromLocation, toLocation }) => {
-    const leaf = router.state.matches.at(-1);
-    if (!leaf || toLocation.pathname === '/') return;
+    const name = routeName(router.state.matches);
+    if (!name || toLocation.pathname === '/') return;
     // The auth modal showing or leaving /unlock or /signin over a screen is not a visit to it.
     if (toLocation.maskedLocation || (fromLocation?.maskedLocation && fromLocation.href === toLocation.href)) return;
-    const previous = fromLocation ? router.matchRoutes(fromLocation).at(-1)?.routeId : undefined;
     context.analytics.track('route.visit', {
-      name: leaf.routeId,
-      params: leaf.params,
+      name,
+      params: router.state.matches.at(-1)?.params,
       query: toLocation.search,
-      previousRouteName: previous ?? null,
+      previousRouteName: (fromLocation && routeName(router.matchRoutes(fromLocation))) ?? null,
     });
   });
   return router;
+}
+
+/**
+ * A route's name in analytics is its path pattern (the pathless layout around the account screens is
+ * no part of it). An address outside the route table has none (the router marks its not-found match).
+ */
+function routeName(matches: readonly { fullPath: string; _notFound?: boolean }[]): string | undefined {
+  if (matches.some((match) => match._notFound)) return undefined;
+  return matches.at(-1)?.fullPath;
 }
 
 export type AppRouter = ReturnType<typeof createAppRouter>;

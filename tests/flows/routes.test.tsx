@@ -1,7 +1,7 @@
 /** Route table behaviour of spec §2 through the real router: redirects, data-dependent guards, visits. */
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { active, renderApp, signedOut } from '../support/renderApp.tsx';
+import { active, locked, renderApp, signedOut } from '../support/renderApp.tsx';
 
 const homeWith = (overrides: Record<string, unknown>) => ({
   statusCode: 0,
@@ -88,5 +88,119 @@ describe('route table', () => {
       { name: '/statements', params: {}, query: { from: 'test' }, previousRouteName: null },
       { name: '/tax', params: {}, query: {}, previousRouteName: '/statements' },
     ]);
+  });
+});
+
+/** Spec §2's screens that need an access token, each under the one guarded layout route. */
+const accessTokenPaths = [
+  '/home',
+  '/home1',
+  '/home2',
+  '/activate/1',
+  '/order-card',
+  '/direct-deposit',
+  '/direct-deposit/form/1',
+  '/direct-deposit/where',
+  '/transactions',
+  '/transactions/detail',
+  '/manage-card',
+  '/manage-cards',
+  '/manage-account',
+  '/reset-pin/1',
+  '/statements',
+  '/tax',
+  '/add-money',
+  '/load-cash',
+  '/cash-load-map',
+  '/transfer-money',
+  '/manage-prime',
+  '/manage-snapback',
+];
+
+describe('the access-token screens', () => {
+  it.each(accessTokenPaths)('%s sends a visitor without tokens to sign-in, remembering it', async (path) => {
+    const app = await renderApp(path, signedOut);
+    await waitFor(() => expect(app.router.state.location.pathname).toBe('/signin'));
+    expect(app.router.state.location.search).toEqual({ redirect: path });
+  });
+
+  it.each(accessTokenPaths)('%s sends a locked session to unlock, remembering it', async (path) => {
+    const app = await renderApp(path, locked);
+    await waitFor(() => expect(app.router.state.location.pathname).toBe('/unlock'));
+    expect(app.router.state.location.search).toEqual({ redirect: path });
+  });
+
+  it('sit under one pathless layout route, which holds the guard; public screens do not', async () => {
+    const app = await renderApp('/tax', active);
+    const layoutOf = (path: string) => app.router.matchRoutes(path, {})[1]?.routeId;
+    expect(new Set(accessTokenPaths.map(layoutOf))).toEqual(new Set(['/_accessToken']));
+    expect(app.router.routesById['/_accessToken'].options.beforeLoad).toBeDefined();
+    for (const path of ['/signin', '/unlock', '/reset-password', '/faq', '/customer-support', '/change-address']) {
+      expect(layoutOf(path)).not.toBe('/_accessToken');
+    }
+  });
+});
+
+describe('an address outside the route table', () => {
+  it('shows the not-found screen inside the app, its heading focused, with a way home', async () => {
+    const app = await renderApp('/definitely-not-a-route', active);
+    const heading = await screen.findByRole('heading', { level: 1, name: "We can't find this page." });
+    expect(document.activeElement).toBe(heading);
+    expect(screen.getByText('The address may be mistyped, or this page may no longer exist.')).toBeTruthy();
+    expect(screen.getByRole('navigation', { name: 'Account and language' })).toBeTruthy();
+    await app.user.click(screen.getByRole('link', { name: 'Go to home' }));
+    await waitFor(() => expect(app.router.state.location.pathname).toBe('/home'));
+  });
+
+  it('says so in Spanish', async () => {
+    await renderApp('/no-existe', { ...signedOut, locale: 'es' });
+    expect(await screen.findByRole('heading', { level: 1, name: 'No encontramos esta página.' })).toBeTruthy();
+    expect(screen.getByText('Es posible que la dirección esté mal escrita o que esta página ya no exista.')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Ir al inicio' })).toBeTruthy();
+  });
+
+  it('below a known route shows the same screen', async () => {
+    const app = await renderApp('/transactions/nowhere', active);
+    expect(await screen.findByRole('heading', { level: 1, name: "We can't find this page." })).toBeTruthy();
+    expect(app.router.state.location.pathname).toBe('/transactions/nowhere');
+  });
+
+  it('is not logged as a route visit', async () => {
+    const app = await renderApp('/definitely-not-a-route', active);
+    await screen.findByRole('heading', { level: 1, name: "We can't find this page." });
+    await app.router.navigate({ to: '/tax' });
+    await screen.findByText('This screen is not available yet.');
+    await app.services.analytics.flush();
+    const visits = app.tracked.filter((event) => event.name === 'route.visit').map((event) => event.properties);
+    expect(visits).toEqual([{ name: '/tax', params: {}, query: {}, previousRouteName: null }]);
+  });
+});
+
+describe('/register outside the companion app', () => {
+  it('cancels the navigation: the screen, the address and the history stay', async () => {
+    const app = await renderApp('/statements?from=test', active);
+    await screen.findByText('This screen is not available yet.');
+    const entries = app.router.history.length;
+    void app.router.navigate({ to: '/register/{-$step}', params: { step: undefined } });
+    // Navigations commit in order: when /tax is shown, the one to /register was decided before it.
+    await app.router.navigate({ to: '/tax' });
+    expect(app.router.history.length).toBe(entries + 1);
+    app.router.history.back();
+    await waitFor(() => expect(app.router.state.location.href).toBe('/statements?from=test'));
+    expect(app.tracked.some((event) => event.properties.name === '/register/{-$step}')).toBe(false);
+  });
+
+  it('returns to the screen the user was on when the navigation was not cancelled first', async () => {
+    const app = await renderApp('/statements?from=test', active);
+    await screen.findByText('This screen is not available yet.');
+    await app.router.navigate({ to: '/register/{-$step}', params: { step: undefined }, ignoreBlocker: true });
+    await waitFor(() => expect(app.router.state.location.href).toBe('/statements?from=test'));
+    expect(await screen.findByText('This screen is not available yet.')).toBeTruthy();
+  });
+
+  it('opened directly, goes home (nowhere to stay), where a signed-in user stays signed in', async () => {
+    const app = await renderApp('/register/2', active);
+    await answerHome(app, homeWith({}));
+    expect(app.router.state.location.pathname).toBe('/home');
   });
 });

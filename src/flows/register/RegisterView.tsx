@@ -1,4 +1,4 @@
-import { useParams, useRouter, useRouterState } from '@tanstack/react-router';
+import { getRouteApi, useRouter, useRouterState } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { fromPromise } from 'xstate';
@@ -17,6 +17,8 @@ import { PhoneStep } from './PhoneStep.tsx';
 import { AccountExists, ApplicationClosed, ApplicationDenied, OpeningAccount } from './RegistrationOutcome.tsx';
 import { UnlockCodeStep } from './UnlockCodeStep.tsx';
 
+const registerRoute = getRouteApi('/register/{-$step}');
+
 /** How long after the last key the typed fields are saved to the draft. */
 export const typingDraftDelayMs = 300;
 
@@ -33,7 +35,7 @@ export function RegisterView() {
 function RegistrationFlow() {
   const { session, api, analytics, host } = useServices();
   const router = useRouter();
-  const { step: stepParam } = useParams({ strict: false }) as { step?: string };
+  const { step: stepParam } = registerRoute.useParams();
   // The `profile` query as the companion app wrote it (the router would hand it over parsed).
   const searchText = useRouterState({ select: (routerState) => routerState.location.searchStr });
   const [profile] = useState(() => new URLSearchParams(searchText).get('profile'));

@@ -1,5 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro';
-import { Link, useParams, useRouter, useSearch } from '@tanstack/react-router';
+import { getRouteApi, Link, useRouter } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
 import type { FormEvent } from 'react';
 import { fromPromise } from 'xstate';
@@ -15,13 +15,14 @@ import { WaitToTryAgain } from '../waitNotices.tsx';
 import { routeStepOf, useStepParam } from './stepRoute.ts';
 
 const formSteps = 3;
+const resetPasswordRoute = getRouteApi('/reset-password/{-$step}');
 
 /** /reset-password/:step? (spec §2, §4): email, SSN, new password, then step 4 (done) or sign-in. */
 export function ResetPasswordView() {
   const { api } = useServices();
   const router = useRouter();
-  const { step: stepParam } = useParams({ strict: false }) as { step?: string };
-  const { then } = useSearch({ strict: false }) as { then?: string };
+  const { step: stepParam } = resetPasswordRoute.useParams();
+  const { then } = resetPasswordRoute.useSearch();
   const resetPassword = useActorRef(
     resetPasswordMachine.provide({
       actors: {

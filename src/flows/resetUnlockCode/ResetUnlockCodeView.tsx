@@ -1,5 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro';
-import { useParams, useRouter, useSearch } from '@tanstack/react-router';
+import { getRouteApi, useRouter } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
 import type { FormEvent } from 'react';
 import { fromPromise, type SnapshotFrom } from 'xstate';
@@ -13,6 +13,8 @@ import { SsnCheckStep } from '../identity/SsnCheckStep.tsx';
 import { routeStepOf, useStepParam } from '../resetPassword/stepRoute.ts';
 import { continueToApp, storeSession } from '../sessionEffects.ts';
 
+const resetUnlockCodeRoute = getRouteApi('/reset-unlock-code/{-$step}');
+
 type Snapshot = SnapshotFrom<typeof resetUnlockCodeMachine>;
 type StepProps = { state: Snapshot; send: (event: ResetUnlockCodeEvent) => void };
 
@@ -20,8 +22,8 @@ type StepProps = { state: Snapshot; send: (event: ResetUnlockCodeEvent) => void 
 export function ResetUnlockCodeView() {
   const { session, api } = useServices();
   const router = useRouter();
-  const { step: stepParam } = useParams({ strict: false }) as { step?: string };
-  const { redirect } = useSearch({ strict: false }) as { redirect?: string };
+  const { step: stepParam } = resetUnlockCodeRoute.useParams();
+  const { redirect } = resetUnlockCodeRoute.useSearch();
   const reset = useActorRef(
     resetUnlockCodeMachine.provide({
       actors: {

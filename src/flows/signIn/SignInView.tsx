@@ -1,5 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro';
-import { Link, useRouter, useRouterState, useSearch } from '@tanstack/react-router';
+import { getRouteApi, Link, useRouter, useRouterState } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useRef, type FormEvent } from 'react';
 import { fromPromise, type SnapshotFrom } from 'xstate';
@@ -15,6 +15,8 @@ import { authModalTitleId, viewHeading, type ViewHeading } from '../authModal/au
 import { continueToApp, goToResetUnlockCode, storeSession } from '../sessionEffects.ts';
 import { TooManyCodesNotice, WaitToTryAgain } from '../waitNotices.tsx';
 
+const signInRoute = getRouteApi('/signin/{-$step}');
+
 type SignInSnapshot = SnapshotFrom<typeof signInMachine>;
 type Send = (event: SignInEvent) => void;
 
@@ -25,7 +27,8 @@ type Send = (event: SignInEvent) => void;
 export function SignInView({ inModal = false }: { inModal?: boolean }) {
   const { session, api } = useServices();
   const router = useRouter();
-  const { redirect } = useSearch({ strict: false }) as { redirect?: string };
+  // In the auth modal the /signin route is not matched: nothing is remembered there.
+  const redirect = signInRoute.useSearch({ shouldThrow: false })?.redirect;
   const interrupted = useSelector(session, (s) => s.context.interruption?.location);
   const signIn = useActorRef(
     signInMachine.provide({

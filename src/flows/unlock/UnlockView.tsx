@@ -1,5 +1,5 @@
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
-import { useRouter, useSearch } from '@tanstack/react-router';
+import { getRouteApi, useRouter } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
 import type { FormEvent } from 'react';
 import { fromPromise } from 'xstate';
@@ -10,6 +10,8 @@ import { unexpectedErrorMessage, validationMessages } from '../messages.ts';
 import { authModalTitleId, viewHeading } from '../authModal/authModalTitle.ts';
 import { continueToApp, storeSession } from '../sessionEffects.ts';
 
+const unlockRoute = getRouteApi('/unlock');
+
 /**
  * Unlock with the 4-digit code when the session needs refreshing: on /unlock it returns to the
  * remembered route; in the auth modal the session chart resumes the interrupted screen.
@@ -17,7 +19,8 @@ import { continueToApp, storeSession } from '../sessionEffects.ts';
 export function UnlockView({ inModal = false }: { inModal?: boolean }) {
   const { session, api } = useServices();
   const router = useRouter();
-  const { redirect } = useSearch({ strict: false }) as { redirect?: string };
+  // In the auth modal the /unlock route is not matched: nothing is remembered there.
+  const redirect = unlockRoute.useSearch({ shouldThrow: false })?.redirect;
   const { t, i18n } = useLingui();
   const authReason = useSelector(session, (s) => s.context.authReason);
   const unlock = useActorRef(

@@ -1,0 +1,52 @@
+/**
+ * The route table through the real server (which answers every app address with the app): an address
+ * outside it shows the not-found screen in both languages, axe-clean at 360 px, with a way home; and
+ * /register opened outside the companion app goes home, where home's guard decides.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test } from '@playwright/test';
+import { HomePage } from './pages/HomePage.ts';
+import { NotFoundPage } from './pages/NotFoundPage.ts';
+import { SignInPage } from './pages/SignInPage.ts';
+import { signInViaApi } from './support/api.ts';
+import { seedStoredState } from './support/storage.ts';
+
+for (const locale of ['en', 'es'] as const) {
+  test(`an unknown address shows the not-found screen (${locale}), axe-clean at 360 px, with a way home`, async ({ page, request }) => {
+    const tokens = await signInViaApi(request);
+    await seedStoredState(page, { accessToken: tokens.access, refreshToken: tokens.refresh, locale });
+    const notFound = await NotFoundPage.open(page, '/definitely-not-a-route', locale);
+    await notFound.expectLanguage(locale);
+    await expect(notFound.header, 'the app frame stays around it').toBeVisible();
+
+    const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
+    const summary = results.violations.map((v) => ({ rule: v.id, help: v.help, targets: v.nodes.map((node) => node.target.join(' ')) }));
+    expect(summary, 'axe violations').toEqual([]);
+    const { scrollWidth, viewportWidth } = await notFound.horizontalOverflow();
+    expect(viewportWidth).toBe(360);
+    expect(scrollWidth, 'no horizontal scrolling at 360 px').toBeLessThanOrEqual(360);
+
+    const home = await notFound.goHome();
+    await home.expectLanguage(locale);
+  });
+}
+
+test('signed out, the way home asks for a sign-in first', async ({ page }) => {
+  await seedStoredState(page, { accessToken: null, refreshToken: null, locale: 'en' });
+  const notFound = await NotFoundPage.open(page, '/nowhere/deeper');
+  await notFound.goHomeSignedOut();
+});
+
+test('/register opened outside the companion app goes home: a signed-in cardholder stays signed in', async ({ page, request }) => {
+  const tokens = await signInViaApi(request);
+  await seedStoredState(page, { accessToken: tokens.access, refreshToken: tokens.refresh, locale: 'en' });
+  await page.goto('/register');
+  await new HomePage(page).expectShown();
+});
+
+test('/register opened outside the companion app without a session goes to sign-in for home', async ({ page }) => {
+  await seedStoredState(page, { accessToken: null, refreshToken: null, locale: 'en' });
+  await page.goto('/register/2');
+  await new SignInPage(page).expectShown();
+  await expect(page).toHaveURL((url) => url.searchParams.get('redirect') === '/home');
+});
