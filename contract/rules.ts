@@ -4,7 +4,7 @@
  * (validation.ts) are built from the same checks, so the two can never disagree.
  * A check answers the first failing message key, or null. Messages are keys: views translate them.
  */
-import { stateCodes } from './registration.ts';
+import { stateCodes } from './shared/address.ts';
 
 export const ValidationMessage = {
   emailRequired: 'email.required',

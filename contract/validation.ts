@@ -5,7 +5,7 @@
  * fieldErrors) with `checkBody`.
  */
 import { array, boolean, mixed, object, type ObjectSchema, string, ValidationError } from 'yup';
-import { agreed, agreementKinds, type AgreementKind } from './registration.ts';
+import { agreed, agreementKinds, type AgreementKind } from './identity/types.ts';
 import {
   addressChecks,
   checkDob,

@@ -10,9 +10,9 @@
  * what was typed survives a session that expires while saving.
  */
 import { assign, fromPromise, setup } from 'xstate';
-import type { SetUnlockCodeAnswer } from '../contract/auth.ts';
+import type { SetUnlockCodeAnswer } from '../contract/account/types.ts';
 import { ValidationMessage } from '../contract/rules.ts';
-import { StatusCode } from '../contract/statusCodes.ts';
+import { StatusCode } from '../contract/shared/statusCodes.ts';
 import { newUnlockCodeErrors, type NewUnlockCodeErrors, type NewUnlockCodes } from './newUnlockCode.ts';
 
 export type ChangeUnlockCodeContext = { fieldErrors: NewUnlockCodeErrors };

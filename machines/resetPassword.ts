@@ -10,11 +10,12 @@
  * This chart lives in the view only: nothing of it is persisted.
  */
 import { assign, fromPromise, setup } from 'xstate';
-import type { ChangePasswordRequest, VerifySsnAnswer } from '../contract/auth.ts';
-import type { StatusAnswer } from '../contract/api.ts';
-import type { VerifyEmailAnswer } from '../contract/registration.ts';
+import type { ChangePasswordRequest } from '../contract/session/types.ts';
+import type { VerifySsnAnswer } from '../contract/identity/types.ts';
+import type { StatusAnswer } from '../contract/shared/answers.ts';
+import type { VerifyEmailAnswer } from '../contract/identity/types.ts';
 import { checkEmail, checkNewPassword, checkSsn, digitsOf, type ValidationMessage } from '../contract/rules.ts';
-import { StatusCode } from '../contract/statusCodes.ts';
+import { StatusCode } from '../contract/shared/statusCodes.ts';
 import { untilRetry } from './serverWait.ts';
 import { ssnCheckAssigners, ssnCheckGuards, ssnCheckStates, type SsnCheckContext } from './ssnCheck.ts';
 

@@ -8,9 +8,10 @@
  * The SSN goes from the event straight to the call: it is never in context.
  */
 import { assign, fromPromise, setup } from 'xstate';
-import type { ResetUnlockCodeAnswer, VerifySsnAnswer } from '../contract/auth.ts';
+import type { ResetUnlockCodeAnswer } from '../contract/session/types.ts';
+import type { VerifySsnAnswer } from '../contract/identity/types.ts';
 import { checkSsn, digitsOf, type ValidationMessage } from '../contract/rules.ts';
-import { StatusCode } from '../contract/statusCodes.ts';
+import { StatusCode } from '../contract/shared/statusCodes.ts';
 import { newUnlockCodeErrors } from './newUnlockCode.ts';
 import { untilRetry } from './serverWait.ts';
 import { ssnCheckAssigners, ssnCheckGuards, ssnCheckStates, verifySsnOutput, type SsnCheckContext } from './ssnCheck.ts';

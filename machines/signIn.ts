@@ -11,9 +11,9 @@
  * never persisted.
  */
 import { assign, fromPromise, setup } from 'xstate';
-import type { Credentials } from '../contract/api.ts';
-import type { SignInRequest, SignInWithCodeAnswer } from '../contract/auth.ts';
-import { StatusCode } from '../contract/statusCodes.ts';
+import type { Credentials } from '../contract/session/types.ts';
+import type { SignInRequest, SignInAnswer } from '../contract/session/types.ts';
+import { StatusCode } from '../contract/shared/statusCodes.ts';
 import { fieldErrors, signInChecks, type ValidationMessage } from '../contract/rules.ts';
 import { retryAtOf, untilRetry } from './serverWait.ts';
 
@@ -41,7 +41,7 @@ export type SignInEvent =
 
 const cannotTextCodes: readonly number[] = [StatusCode.INVALID_PHONE_NUMBER, StatusCode.MFA_ERROR, StatusCode.INVALID_PHONE_LANDLINE];
 
-type Answer = SignInWithCodeAnswer | undefined;
+type Answer = SignInAnswer | undefined;
 
 const output = ({ event }: { event: { output: Answer } }) => event.output;
 
@@ -138,7 +138,7 @@ export const signInMachine = setup({
     goToResetUnlockCode: () => {},
   },
   actors: {
-    signIn: fromPromise<SignInWithCodeAnswer, SignInRequest>(async () => ({ statusCode: StatusCode.UNEXPECTED_ERROR })),
+    signIn: fromPromise<SignInAnswer, SignInRequest>(async () => ({ statusCode: StatusCode.UNEXPECTED_ERROR })),
   },
 }).createMachine({
   id: 'signIn',

@@ -1,7 +1,8 @@
 /** Account reads for the home and user calls. Balances are always summed from the ledger. */
 import { eq, sql } from 'drizzle-orm';
-import type { Card, HomeAnswer, User } from '../contract/api.ts';
-import { StatusCode } from '../contract/statusCodes.ts';
+import type { Card, HomeAnswer } from '../contract/home/types.ts';
+import type { User } from '../contract/account/types.ts';
+import { StatusCode } from '../contract/shared/statusCodes.ts';
 import type { Database } from './db/database.ts';
 import { users } from './db/schema.ts';
 

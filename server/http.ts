@@ -1,7 +1,7 @@
 /** Shared HTTP plumbing: statusCode answers, yup body validation, bearer tokens, the access guard. */
 import type { FastifyReply, FastifyRequest, FastifySchemaCompiler } from 'fastify';
 import type { AnySchema } from 'yup';
-import { StatusCode } from '../contract/statusCodes.ts';
+import { StatusCode } from '../contract/shared/statusCodes.ts';
 import type { AccessClaims, Sessions } from './sessions.ts';
 
 /** Bodies are checked strictly (no casting): a number where a string belongs is a bad request. */

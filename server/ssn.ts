@@ -8,7 +8,7 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { FastifyReply } from 'fastify';
 import { digitsOf } from '../contract/rules.ts';
-import { StatusCode } from '../contract/statusCodes.ts';
+import { StatusCode } from '../contract/shared/statusCodes.ts';
 import { type AttemptLimits, emailSubject, ssnPolicy } from './attemptLimits.ts';
 import type { Database } from './db/database.ts';
 import { ssnTokens } from './db/schema.ts';

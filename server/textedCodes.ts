@@ -6,7 +6,7 @@
  */
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { FastifyReply } from 'fastify';
-import { StatusCode } from '../contract/statusCodes.ts';
+import { StatusCode } from '../contract/shared/statusCodes.ts';
 import type { Database } from './db/database.ts';
 import { phoneVerificationCodes, phoneVerificationLimits } from './db/schema.ts';
 import type { SmsGateway } from './partners/sms.ts';

@@ -4,8 +4,8 @@
  * hashes; SSNs are encrypted (AES-256-GCM) with a keyed hash beside them for uniqueness (server/ssn.ts).
  */
 import { sql } from 'drizzle-orm';
-import type { ExperimentFlags } from '../../contract/api.ts';
-import { agreementKinds } from '../../contract/registration.ts';
+import type { ExperimentFlags } from '../../contract/experiments/types.ts';
+import { agreementKinds } from '../../contract/identity/types.ts';
 import {
   bigint,
   boolean,

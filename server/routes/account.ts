@@ -1,6 +1,6 @@
 /** Account calls that need an access token: home and user (spec §7). */
 import type { FastifyInstance } from 'fastify';
-import { StatusCode } from '../../contract/statusCodes.ts';
+import { StatusCode } from '../../contract/shared/statusCodes.ts';
 import { loadHome, loadUser } from '../accounts.ts';
 import type { Database } from '../db/database.ts';
 import { requireAccess } from '../http.ts';

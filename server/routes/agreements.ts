@@ -1,8 +1,8 @@
 /** Agreements (spec §3: E-Sign, Terms of use, Cardholder Agreement) a signed-in cardholder accepts, and the check. */
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { agreed, agreementKinds, type Legal } from '../../contract/registration.ts';
-import { StatusCode } from '../../contract/statusCodes.ts';
+import { agreed, agreementKinds, type Legal } from '../../contract/identity/types.ts';
+import { StatusCode } from '../../contract/shared/statusCodes.ts';
 import { acceptAgreementSchema, acceptedAgreementQuery, type AcceptedAgreementQuery } from '../../contract/validation.ts';
 import type { Database } from '../db/database.ts';
 import { agreementAcceptances } from '../db/schema.ts';

@@ -1,8 +1,8 @@
 /** Analytics intake: the app sends events in batches; they are stored for product analysis. */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AnalyticsBatch } from '../../contract/api.ts';
-import { redactStrings } from '../../contract/redaction.ts';
-import { StatusCode } from '../../contract/statusCodes.ts';
+import type { AnalyticsBatch } from '../../contract/analytics/types.ts';
+import { redactStrings } from '../../contract/shared/redaction.ts';
+import { StatusCode } from '../../contract/shared/statusCodes.ts';
 import { analyticsBatchSchema } from '../../contract/validation.ts';
 import type { Database } from '../db/database.ts';
 import { analyticsEvents } from '../db/schema.ts';

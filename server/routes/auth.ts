@@ -1,10 +1,10 @@
 /** Sign-in (with a texted code when the cardholder needs one), sign-out and unlock (refresh-tokens) calls of spec §7. */
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import type { RefreshTokensRequest } from '../../contract/api.ts';
-import type { SignInRequest } from '../../contract/auth.ts';
+import type { RefreshTokensRequest } from '../../contract/session/types.ts';
+import type { SignInRequest } from '../../contract/session/types.ts';
 import { checkPhone } from '../../contract/rules.ts';
-import { StatusCode } from '../../contract/statusCodes.ts';
+import { StatusCode } from '../../contract/shared/statusCodes.ts';
 import { refreshTokensSchema, signInSchema } from '../../contract/validation.ts';
 import { createAttemptLimits, emailSubject, signInPolicy, unlockAttemptLimit } from '../attemptLimits.ts';
 import type { ServerConfig } from '../config.ts';

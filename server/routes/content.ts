@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
-import { StatusCode } from '../../contract/statusCodes.ts';
+import { StatusCode } from '../../contract/shared/statusCodes.ts';
 
 const contentFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'content');
 const keyPattern = /^[a-z0-9-]{1,80}$/;

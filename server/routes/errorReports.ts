@@ -3,9 +3,9 @@
  * vendor's adapter). Reports are redacted again here: the app's own redaction might have missed one.
  */
 import type { FastifyInstance } from 'fastify';
-import type { ErrorReportBatch } from '../../contract/api.ts';
-import { redactContext, redactText } from '../../contract/redaction.ts';
-import { StatusCode } from '../../contract/statusCodes.ts';
+import type { ErrorReportBatch } from '../../contract/analytics/types.ts';
+import { redactContext, redactText } from '../../contract/shared/redaction.ts';
+import { StatusCode } from '../../contract/shared/statusCodes.ts';
 import { errorReportBatchSchema } from '../../contract/validation.ts';
 import type { Database } from '../db/database.ts';
 import { errorReports } from '../db/schema.ts';

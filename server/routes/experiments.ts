@@ -2,7 +2,7 @@
 import { inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { object, string } from 'yup';
-import { StatusCode } from '../../contract/statusCodes.ts';
+import { StatusCode } from '../../contract/shared/statusCodes.ts';
 import type { Database } from '../db/database.ts';
 import { type ExperimentAudience, experimentConfigs } from '../db/schema.ts';
 

@@ -6,8 +6,8 @@
  */
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import type { ChangePasswordRequest } from '../../contract/auth.ts';
-import { StatusCode } from '../../contract/statusCodes.ts';
+import type { ChangePasswordRequest } from '../../contract/session/types.ts';
+import { StatusCode } from '../../contract/shared/statusCodes.ts';
 import { changePasswordSchema, verifySsnSchema } from '../../contract/validation.ts';
 import { createAttemptLimits, emailSubject, signInPolicy } from '../attemptLimits.ts';
 import type { ServerConfig } from '../config.ts';

@@ -5,7 +5,7 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { object } from 'yup';
-import { StatusCode } from '../../contract/statusCodes.ts';
+import { StatusCode } from '../../contract/shared/statusCodes.ts';
 import { unlockAttemptLimit } from '../attemptLimits.ts';
 import { verifyCompanionToken } from '../companionTokens.ts';
 import type { ServerConfig } from '../config.ts';

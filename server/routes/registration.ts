@@ -7,9 +7,10 @@
 import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ObjectSchema } from 'yup';
-import { agreementKinds, type LegalAddress, type RegistrationPayload, RegistrationResult } from '../../contract/registration.ts';
+import { agreementKinds, type RegistrationPayload, RegistrationResult } from '../../contract/identity/types.ts';
+import { type Address } from '../../contract/shared/address.ts';
 import { digitsOf } from '../../contract/rules.ts';
-import { StatusCode } from '../../contract/statusCodes.ts';
+import { StatusCode } from '../../contract/shared/statusCodes.ts';
 import {
   addressFieldError,
   checkBody,
@@ -120,7 +121,7 @@ function normalZip(zip: string): string {
   return digits.length === 9 ? `${digits.slice(0, 5)}-${digits.slice(5)}` : digits.slice(0, 5);
 }
 
-function normalAddress(address: LegalAddress): LegalAddress {
+function normalAddress(address: Address): Address {
   return {
     street1: address.street1.trim(),
     street2: address.street2.trim(),

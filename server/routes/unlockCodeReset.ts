@@ -6,7 +6,7 @@
  */
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { StatusCode } from '../../contract/statusCodes.ts';
+import { StatusCode } from '../../contract/shared/statusCodes.ts';
 import { resetUnlockCodeSchema, ServerFieldError, verifySsnLoggedInSchema } from '../../contract/validation.ts';
 import { createAttemptLimits } from '../attemptLimits.ts';
 import type { ServerConfig } from '../config.ts';

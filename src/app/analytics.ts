@@ -3,7 +3,7 @@
  * timeout, §8 answers without a statusCode): events are queued and sent in batches to the card API,
  * which stores them. A vendor adapter replaces the transport without touching callers.
  */
-import type { AnalyticsBatch, AnalyticsEvent, UserProperties } from '../../contract/api.ts';
+import type { AnalyticsBatch, AnalyticsEvent, UserProperties } from '../../contract/analytics/types.ts';
 
 export const maxBatchSize = 50;
 export const flushDelayMs = 2000;

@@ -1,11 +1,11 @@
 /**
  * Error reporting (spec §8): warnings for UNEXPECTED_ERROR answers and for messages from unknown
  * origins, reported errors for failed statement and experiment loads. Every report is scrubbed
- * (contract/redaction.ts) before any transport sees it: no tokens, SSNs or card numbers.
+ * (contract/shared/redaction.ts) before any transport sees it: no tokens, SSNs or card numbers.
  * Transports: the console always, the card API in sandbox; a vendor adapter is one more transport.
  */
-import type { ErrorReport, ErrorReportBatch } from '../../contract/api.ts';
-import { redactContext, redactText } from '../../contract/redaction.ts';
+import type { ErrorReport, ErrorReportBatch } from '../../contract/analytics/types.ts';
+import { redactContext, redactText } from '../../contract/shared/redaction.ts';
 
 export type ErrorReportTransport = (report: ErrorReport) => void;
 export type ReportContext = Record<string, string | number | boolean | null | undefined>;

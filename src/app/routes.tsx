@@ -12,7 +12,7 @@ import {
 } from '@tanstack/react-router';
 import { AppShell } from '../components/AppShell.tsx';
 import { waitFor } from 'xstate';
-import type { ExperimentFlags } from '../../contract/api.ts';
+import type { ExperimentFlags } from '../../contract/experiments/types.ts';
 import type { AppContext } from './context.ts';
 import { accessTokenGuard, refreshTokenGuard, registrationGuard, safeRedirect } from './guards.ts';
 

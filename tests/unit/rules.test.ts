@@ -29,7 +29,7 @@ import {
   personalInfoChecks,
   ValidationMessage as M,
 } from '../../contract/rules.ts';
-import { stateCodes } from '../../contract/registration.ts';
+import { stateCodes } from '../../contract/shared/address.ts';
 
 describe('checkEmail', () => {
   it.each(['ana@example.com', ' ana@example.com ', "o'brien+card@mail.example.org", 'a.b-c_d%e@sub-domain.example.co'])(

@@ -3,7 +3,7 @@ import { Link, useRouter, useRouterState, useSearch } from '@tanstack/react-rout
 import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useRef, type FormEvent } from 'react';
 import { fromPromise, type SnapshotFrom } from 'xstate';
-import { StatusCode } from '../../../contract/statusCodes.ts';
+import { StatusCode } from '../../../contract/shared/statusCodes.ts';
 import { mfaCodeLength, signInMachine, type SignInEvent } from '../../../machines/signIn.ts';
 import { useServices } from '../../app/services.tsx';
 import { TextField } from '../../components/TextField.tsx';
