@@ -1,13 +1,10 @@
-/** Account reads for the home and user calls. Balances are always summed from the ledger. */
-import { eq, sql } from 'drizzle-orm';
-import type { Card, HomeAnswer } from '../contract/home/types.ts';
-import type { User } from '../contract/account/types.ts';
-import { StatusCode } from '../contract/shared/statusCodes.ts';
-import type { Database } from './db/database.ts';
-import { users } from './db/schema.ts';
+/** The home query. Balances are always summed from the ledger. */
+import { sql } from 'drizzle-orm';
+import type { Card, HomeAnswer } from '../../../contract/home/types.ts';
+import { StatusCode } from '../../../contract/shared/statusCodes.ts';
+import type { Database } from '../../db/database.ts';
 
 const recentActivityCount = 20;
-const oneYearMs = 365 * 24 * 60 * 60 * 1000;
 
 /** What the home query answers: the account with its cards, recent activity and ledger totals. */
 type HomeRow = {
@@ -87,22 +84,3 @@ export async function loadHome(db: Database, access: { userId: string; familyId:
     hasFundedAnyKind,
   };
 }
-
-function changedWithinAYear(at: Date | null): boolean {
-  return at !== null && Date.now() - at.getTime() < oneYearMs;
-}
-
-export async function loadUser(db: Database, userId: string): Promise<User | null> {
-  const [user] = await db.select().from(users).where(eq(users.id, userId));
-  if (!user) return null;
-  return {
-    fullName: [user.firstName, user.middleName, user.lastName].filter(Boolean).join(' '),
-    email: user.email,
-    phone: user.phone,
-    address: { street1: user.street1, street2: user.street2, city: user.city, state: user.state, zip: user.zip },
-    isInternal: user.isInternal,
-    canUpdateAddress: !changedWithinAYear(user.addressChangedAt),
-    canUpdatePhone: !changedWithinAYear(user.phoneChangedAt),
-  };
-}
-
