@@ -3,8 +3,9 @@
  * schema's yup `describe()`: served at GET /api/v1/openapi.json, and the source of docs/api.md's
  * generated call list.
  */
-import type { SchemaDescription, SchemaFieldDescription, SchemaInnerTypeDescription, SchemaObjectDescription } from 'yup';
+import type { AnySchema, SchemaDescription, SchemaFieldDescription, SchemaInnerTypeDescription, SchemaObjectDescription } from 'yup';
 import { allRoutes } from './routes.ts';
+import { requestSchemas } from './schemas.ts';
 import { type Caller, cardApiBase, type Route } from './shared/route.ts';
 
 type JsonSchema = Record<string, unknown>;
@@ -60,14 +61,14 @@ const statusAnswer: JsonSchema = {
   properties: { statusCode: { type: 'integer' } },
 };
 
-function operationOf(route: Route): JsonSchema {
+function operationOf(route: Route, schema: AnySchema | null): JsonSchema {
   const pathParameters = [...route.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({
     name,
     in: 'path',
     required: true,
     schema: { type: 'string' },
   }));
-  const request = route.request ? jsonSchemaOf(route.request.describe()) : undefined;
+  const request = schema ? jsonSchemaOf(schema.describe()) : undefined;
   const queryParameters =
     route.method === 'GET' && request
       ? Object.entries((request.properties as Record<string, JsonSchema>) ?? {}).map(([name, schema]) => ({
@@ -94,17 +95,17 @@ function operationOf(route: Route): JsonSchema {
     security: route.tokenOptional ? [{}, ...securityOf[route.caller]] : securityOf[route.caller],
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(route.method === 'POST' && request
-      ? { requestBody: { required: route.request?.spec.optional === false, content: { 'application/json': { schema: request } } } }
+      ? { requestBody: { required: schema?.spec.optional === false && !schema.spec.nullable, content: { 'application/json': { schema: request } } } }
       : {}),
     responses,
   };
 }
 
-export function openApiDocument(routes: readonly Route[] = allRoutes): JsonSchema {
+export function openApiDocument(routes: readonly Route[] = allRoutes, schemas = requestSchemas): JsonSchema {
   const paths: Record<string, Record<string, JsonSchema>> = {};
   for (const route of routes) {
     const path = `${route.base}${route.path}`;
-    paths[path] = { ...paths[path], [route.method.toLowerCase()]: operationOf(route) };
+    paths[path] = { ...paths[path], [route.method.toLowerCase()]: operationOf(route, schemas[route.name] ?? null) };
   }
   const bearer = (description: string) => ({ type: 'http', scheme: 'bearer', description });
   return {

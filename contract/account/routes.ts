@@ -1,6 +1,5 @@
 /** The signed-in cardholder's account calls (spec §7): the user record and a new unlock code. */
 import { route } from '../shared/route.ts';
-import { setUnlockCodeSchema } from '../validation.ts';
 import type { SetUnlockCodeAnswer, SetUnlockCodeRequest, UserAnswer } from './types.ts';
 
 export const accountRoutes = {
@@ -10,7 +9,6 @@ export const accountRoutes = {
     path: '/user',
     caller: 'accessToken',
     summary: "The cardholder's name, contact details and address.",
-    request: null,
     answers: { 200: [0], 401: [103, 104], 404: [3] },
   }),
   setUnlockCode: route<SetUnlockCodeRequest, SetUnlockCodeAnswer>({
@@ -19,7 +17,6 @@ export const accountRoutes = {
     path: '/set-unlock-code',
     caller: 'accessToken',
     summary: 'Set a new unlock code (registration, Manage account); refused during an unlock lockout.',
-    request: setUnlockCodeSchema,
     answers: { 200: [0], 400: [2, 4], 401: [103, 104], 403: [3] },
   }),
 };

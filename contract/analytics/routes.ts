@@ -1,7 +1,6 @@
 /** What the app reports about itself (spec §7 analytics): events in batches, and error reports in sandbox mode. */
 import type { StatusAnswer } from '../shared/answers.ts';
 import { route } from '../shared/route.ts';
-import { analyticsBatchSchema, errorReportBatchSchema } from '../validation.ts';
 import type { AnalyticsBatch, ErrorReportBatch } from './types.ts';
 
 export const analyticsRoutes = {
@@ -12,7 +11,6 @@ export const analyticsRoutes = {
     caller: 'accessToken',
     tokenOptional: true,
     summary: 'Store a batch of analytics events (at most 50), with the user when the access token is live.',
-    request: analyticsBatchSchema,
     answers: { 200: [0], 400: [2], 413: [2] },
   }),
   sendErrorReports: route<ErrorReportBatch, StatusAnswer>({
@@ -21,7 +19,6 @@ export const analyticsRoutes = {
     path: '/error-reports',
     caller: 'anonymous',
     summary: "Store the app's error reports (at most 20; sandbox mode only, a vendor's adapter in production).",
-    request: errorReportBatchSchema,
     answers: { 200: [0], 400: [2], 413: [2] },
   }),
 };

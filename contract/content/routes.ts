@@ -12,7 +12,6 @@ export const contentRoutes = {
     path: '/config/{key}',
     caller: 'anonymous',
     summary: 'A content document (FAQ, rewards, contact form categories …); 404 when there is none.',
-    request: null,
     answers: { 200: [0], 404: [3] },
   }),
 };

@@ -9,7 +9,6 @@ export const homeRoutes = {
     path: '/home',
     caller: 'accessToken',
     summary: 'Balance, cards, recent transactions and the registration wave.',
-    request: null,
     answers: { 200: [0], 401: [103, 104], 404: [3] },
   }),
 };

@@ -1,19 +1,7 @@
 /** Identity calls (spec §7): registration, email/phone/address/SSN verification, agreements. */
 import type { StatusAnswer } from '../shared/answers.ts';
 import { route } from '../shared/route.ts';
-import {
-  acceptAgreementSchema,
-  type AcceptedAgreementQuery,
-  acceptedAgreementQuery,
-  phoneNumberInUseSchema,
-  registrationSchema,
-  requestVerificationSchema,
-  verifyAddressSchema,
-  verifyEmailSchema,
-  verifyPhoneSchema,
-  verifySsnLoggedInSchema,
-  verifySsnSchema,
-} from '../validation.ts';
+import type { AcceptedAgreementQuery } from '../validation.ts';
 import type {
   AcceptedAgreementAnswer,
   Legal,
@@ -35,7 +23,6 @@ export const identityRoutes = {
     path: '/verify/email',
     caller: 'anonymous',
     summary: 'Whether an account uses this email (SUCCESS) or not (NOT_ALLOWED).',
-    request: verifyEmailSchema,
     answers: { 200: [0], 400: [2, 4], 404: [3], 429: [201] },
   }),
   phoneNumberInUse: route<{ phone: string }, PhoneInUseAnswer>({
@@ -44,7 +31,6 @@ export const identityRoutes = {
     path: '/phone-number-in-use',
     caller: 'anonymous',
     summary: 'Whether an account uses this phone.',
-    request: phoneNumberInUseSchema,
     answers: { 200: [0], 400: [2, 4], 429: [201] },
   }),
   requestVerification: route<{ phone: string }, RequestVerificationAnswer>({
@@ -53,7 +39,6 @@ export const identityRoutes = {
     path: '/request-verification',
     caller: 'anonymous',
     summary: 'Text a 6-digit code to the phone.',
-    request: requestVerificationSchema,
     answers: { 200: [0, 202, 203, 204], 400: [2], 429: [201] },
   }),
   verifyPhone: route<{ phone: string; code: string }, VerifyPhoneAnswer>({
@@ -62,7 +47,6 @@ export const identityRoutes = {
     path: '/verify-phone',
     caller: 'anonymous',
     summary: 'Check the texted code: an mfaToken that proves the phone to POST /register.',
-    request: verifyPhoneSchema,
     answers: { 200: [0, 200, 202], 400: [2], 429: [201] },
   }),
   verifyAddress: route<VerifyAddressRequest, VerifyAddressAnswer>({
@@ -71,7 +55,6 @@ export const identityRoutes = {
     path: '/verify-address',
     caller: 'anonymous',
     summary: 'Check the legal address (300-307 are results; optOutAllowed on 303-307).',
-    request: verifyAddressSchema,
     answers: { 200: [0, 300, 301, 302, 303, 304, 305, 306, 307], 400: [2, 4] },
   }),
   register: route<RegistrationPayload, RegisterAnswer>({
@@ -80,7 +63,6 @@ export const identityRoutes = {
     path: '/register',
     caller: 'anonymous',
     summary: 'Open a card account (Companion-Authorization links the companion user named by providersUuid).',
-    request: registrationSchema,
     answers: { 200: [0], 400: [2, 4], 403: [1, 2] },
   }),
   verifySsn: route<{ email: string; ssn: string }, VerifySsnAnswer>({
@@ -89,7 +71,6 @@ export const identityRoutes = {
     path: '/verify/ssn',
     caller: 'anonymous',
     summary: "Check the SSN of an email's account (password reset): a single-use ssnToken.",
-    request: verifySsnSchema,
     answers: { 200: [0], 400: [2, 4], 401: [4], 429: [201] },
   }),
   verifySsnWithRefreshToken: route<{ ssn: string }, VerifySsnAnswer>({
@@ -98,7 +79,6 @@ export const identityRoutes = {
     path: '/verify/ssn/logged-in-refresh-token',
     caller: 'refreshToken',
     summary: "Check the refresh token holder's SSN (unlock-code reset): a single-use ssnToken.",
-    request: verifySsnLoggedInSchema,
     answers: { 200: [0], 400: [2, 4], 401: [4, 104], 429: [201] },
   }),
   acceptAgreement: route<{ legal: Legal }, StatusAnswer>({
@@ -107,7 +87,6 @@ export const identityRoutes = {
     path: '/accept-agreement',
     caller: 'accessToken',
     summary: "Record each agreement marked 'agreed'.",
-    request: acceptAgreementSchema,
     answers: { 200: [0], 400: [2], 401: [103, 104] },
   }),
   acceptedAgreement: route<AcceptedAgreementQuery, AcceptedAgreementAnswer>({
@@ -116,7 +95,6 @@ export const identityRoutes = {
     path: '/accepted-agreement',
     caller: 'accessToken',
     summary: 'Whether the cardholder accepted an agreement.',
-    request: acceptedAgreementQuery,
     answers: { 200: [0], 400: [2], 401: [103, 104] },
   }),
 };

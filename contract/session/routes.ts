@@ -1,8 +1,6 @@
 /** The session's calls (spec §7): sign-in, companion sign-in, sign-out, unlock, unlock-code reset, password reset. */
-import { object } from 'yup';
 import type { StatusAnswer } from '../shared/answers.ts';
 import { route } from '../shared/route.ts';
-import { changePasswordSchema, refreshTokensSchema, resetUnlockCodeSchema, signInSchema } from '../validation.ts';
 import type {
   ChangePasswordRequest,
   RefreshTokensAnswer,
@@ -13,9 +11,6 @@ import type {
   SignInRequest,
 } from './types.ts';
 
-/** The companion token travels in the Authorization header; a body, when sent, must be an empty object. */
-const noBody = object({}).noUnknown().nullable();
-
 export const sessionRoutes = {
   signIn: route<SignInRequest, SignInAnswer>({
     name: 'signIn',
@@ -23,7 +18,6 @@ export const sessionRoutes = {
     path: '/sign-in',
     caller: 'anonymous',
     summary: 'Sign in with email and password, and the texted code when the cardholder needs one.',
-    request: signInSchema,
     answers: { 200: [0], 400: [2], 401: [100, 105, 200, 202, 203, 204], 429: [201] },
   }),
   providersSignIn: route<Record<string, never> | null, SignInAnswer>({
@@ -32,7 +26,6 @@ export const sessionRoutes = {
     path: '/providers/sign-in',
     caller: 'companionToken',
     summary: "Sign in inside the companion app with that app's token for its user.",
-    request: noBody,
     answers: { 200: [0], 400: [2], 401: [100], 403: [3] },
   }),
   signOut: route<null, StatusAnswer>({
@@ -42,7 +35,6 @@ export const sessionRoutes = {
     caller: 'refreshToken',
     tokenOptional: true,
     summary: "End the session: the presented token's family (refresh or access token) is revoked.",
-    request: null,
     answers: { 200: [0] },
   }),
   refreshTokens: route<RefreshTokensRequest, RefreshTokensAnswer>({
@@ -51,7 +43,6 @@ export const sessionRoutes = {
     path: '/refresh-tokens',
     caller: 'refreshToken',
     summary: 'Unlock: new tokens for the refresh token and the unlock code (the refresh token rotates).',
-    request: refreshTokensSchema,
     answers: { 200: [0], 400: [2], 401: [101, 104] },
   }),
   resetUnlockCode: route<ResetUnlockCodeRequest, ResetUnlockCodeAnswer>({
@@ -60,7 +51,6 @@ export const sessionRoutes = {
     path: '/reset-unlock-code',
     caller: 'refreshToken',
     summary: 'Set a new unlock code with an ssnToken: ends an unlock lockout and rotates the refresh token.',
-    request: resetUnlockCodeSchema,
     answers: { 200: [0], 400: [2, 4], 401: [104] },
   }),
   changePassword: route<ChangePasswordRequest, StatusAnswer>({
@@ -69,7 +59,6 @@ export const sessionRoutes = {
     path: '/change-password',
     caller: 'anonymous',
     summary: 'Reset a forgotten password with the SSN: every session of the cardholder ends.',
-    request: changePasswordSchema,
     answers: { 200: [0], 400: [2, 4], 401: [4], 429: [201] },
   }),
 };

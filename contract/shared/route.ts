@@ -1,7 +1,9 @@
 /**
  * One route table entry per API call (spec §7): the server registers and validates from it, the
  * client's typed functions are made from it, and the OpenAPI document and docs/api.md are generated
- * from it. Request and answer types ride along as type parameters only.
+ * from it. Request and answer types ride along as type parameters only. Each feature's request
+ * schemas sit beside its table (contract/<feature>/schemas.ts, one per entry, checked complete by
+ * type), so the web app can use the table without loading yup.
  */
 import type { AnySchema } from 'yup';
 
@@ -29,8 +31,6 @@ export type Route<Request = unknown, Answer = unknown> = {
   /** The caller's token is read when sent but not required: without a live one the call still answers. */
   tokenOptional?: true;
   summary: string;
-  /** The body (POST) or query (GET) schema, checked strictly; null when the call takes none. */
-  request: AnySchema | null;
   /**
    * The statusCodes (spec §8, and /register's results) each HTTP status carries as a result of this call. Non-2xx statuses listed here
    * are expected (spec §7 "401 expected"): the client reads them as answers, not failures.
@@ -39,6 +39,9 @@ export type Route<Request = unknown, Answer = unknown> = {
   /** Type-only: never set at run time. */
   readonly types?: { request: Request; answer: Answer };
 };
+
+/** A feature's request schemas: the body (POST) or query (GET) of every entry, null when it takes none. */
+export type RequestSchemas<Table> = { readonly [Name in keyof Table]: AnySchema | null };
 
 export type RequestOf<R> = R extends { types?: { request: infer Request } } ? Request : never;
 export type AnswerOf<R> = R extends { types?: { answer: infer Answer } } ? Answer : never;
@@ -49,6 +52,9 @@ export function route<Request, Answer>(
 ): Route<Request, Answer> {
   return { ...definition, base: definition.base ?? cardApiBase };
 }
+
+/** The entry's address as the browser calls it: base and path. */
+export const urlOf = (route: Route, params: Record<string, string> = {}) => `${route.base}${fillPath(route.path, params)}`;
 
 /** `/config/{key}` with `{key: 'faq'}` → `/config/faq` (each value URI-encoded). */
 export function fillPath(path: string, params: Record<string, string>): string {

@@ -4,8 +4,9 @@
  * entry's schema. Handlers get the checked input and stay thin.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AnySchema } from 'yup';
 import { StatusCode } from '../../contract/shared/statusCodes.ts';
-import type { RequestOf, Route } from '../../contract/shared/route.ts';
+import type { RequestOf, RequestSchemas, Route } from '../../contract/shared/route.ts';
 import { type BodyCheck, checkBody } from '../../contract/validation.ts';
 import { type CompanionClaims, verifyCompanionToken } from '../companionTokens.ts';
 import type { Services } from '../services.ts';
@@ -41,7 +42,10 @@ type Handler<Input> = (input: Input, request: FastifyRequest, reply: FastifyRepl
 /** `/config/{key}` as Fastify writes it: `/config/:key`. */
 const fastifyPath = (route: Route) => `${route.base}${route.path.replace(/\{(\w+)\}/g, ':$1')}`;
 
-export function routeServer(app: FastifyInstance, { sessions, config }: Services) {
+/** `schemas`: the feature's request schemas (contract/<feature>/schemas.ts), found by entry name. */
+export function routeServer<Table>(app: FastifyInstance, { sessions, config }: Services, schemas: RequestSchemas<Table>) {
+  const schemaOf = (route: Route) => (schemas as Record<string, AnySchema | null>)[route.name] ?? null;
+
   /**
    * An expired access token answers REFRESH_REQUIRED (the app asks for the unlock code); a missing,
    * forged or revoked one SIGN_IN_REQUIRED.
@@ -100,7 +104,7 @@ export function routeServer(app: FastifyInstance, { sessions, config }: Services
     /** The entry's handler gets the input only when it is well formed and keeps every rule. */
     serve<R extends Route>(route: R, handler: Handler<RequestOf<R>>, options: ServeOptions = {}) {
       register(route, options, async (request, reply) => {
-        const schema = route.request;
+        const schema = schemaOf(route);
         if (!schema) return handler(null as RequestOf<R>, request, reply);
         const input = inputOf(route, request);
         if (options.brokenRule === 'badRequest') {
@@ -121,7 +125,7 @@ export function routeServer(app: FastifyInstance, { sessions, config }: Services
     /** The handler answers broken rules itself (a malformed request is still 400 `{2}`). */
     serveChecked<R extends Route>(route: R, handler: Handler<Exclude<BodyCheck<RequestOf<R> & object>, { kind: 'malformed' }>>, options: ServeOptions = {}) {
       register(route, options, async (request, reply) => {
-        const check = checkBody(route.request as never, inputOf(route, request)) as BodyCheck<RequestOf<R> & object>;
+        const check = checkBody(schemaOf(route) as never, inputOf(route, request)) as BodyCheck<RequestOf<R> & object>;
         if (check.kind === 'malformed') return badRequest(reply);
         return handler(check, request, reply);
       });

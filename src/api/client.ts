@@ -7,7 +7,7 @@
  * An answer without a statusCode is reported and opens the error modal.
  */
 import { ofetch } from 'ofetch';
-import type { RegisterAnswer, RegistrationPayload } from '../../contract/identity/types.ts';
+import type { AgreementKind, Legal, RegisterAnswer, RegistrationPayload } from '../../contract/identity/types.ts';
 import { RegistrationResult } from '../../contract/identity/types.ts';
 import { routeTables } from '../../contract/routes.ts';
 import type { Address } from '../../contract/shared/address.ts';
@@ -219,6 +219,9 @@ export function createApi(hooks: ApiHooks, fetcher = ofetch) {
     verifyAddress: ({ street1, street2, city, state, zip }: Address) =>
       call(identity.verifyAddress, { street1, street2, city, state, zip, addressType: 'legal' }),
     register,
+    /** Records each agreement marked 'agreed' (access token). */
+    acceptAgreement: (legal: Legal) => call(identity.acceptAgreement, { legal }),
+    acceptedAgreement: (agreement: AgreementKind) => call(identity.acceptedAgreement, { agreement }),
   };
 }
 

@@ -4,7 +4,9 @@
  * (contract/shared/redaction.ts) before any transport sees it: no tokens, SSNs or card numbers.
  * Transports: the console always, the card API in sandbox; a vendor adapter is one more transport.
  */
+import { analyticsRoutes } from '../../contract/analytics/routes.ts';
 import type { ErrorReport, ErrorReportBatch } from '../../contract/analytics/types.ts';
+import { urlOf } from '../../contract/shared/route.ts';
 import { redactContext, redactText } from '../../contract/shared/redaction.ts';
 
 export type ErrorReportTransport = (report: ErrorReport) => void;
@@ -52,7 +54,7 @@ export function cardApiErrorTransport(headers: () => Record<string, string>): Er
       // The intake takes at most 20 reports a batch.
       for (let start = 0; start < reports.length; start += 20) {
         const batch: ErrorReportBatch = { reports: reports.slice(start, start + 20) };
-        void fetch('/api/v1/error-reports', {
+        void fetch(urlOf(analyticsRoutes.sendErrorReports), {
           method: 'POST',
           headers: { 'Content-Type': 'application/json', ...headers() },
           body: JSON.stringify(batch),

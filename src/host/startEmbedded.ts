@@ -5,7 +5,9 @@
  */
 import { createActor, fromPromise, waitFor } from 'xstate';
 import type { AppConfig } from '../../contract/shared/appConfig.ts';
+import { sessionRoutes } from '../../contract/session/routes.ts';
 import type { SignInAnswer } from '../../contract/session/types.ts';
+import { urlOf } from '../../contract/shared/route.ts';
 import { StatusCode } from '../../contract/shared/statusCodes.ts';
 import { hostMachine, ProvidersSignInRefused, type HostConnection } from '../../machines/host.ts';
 import type { Locale, SessionInput } from '../../machines/session.ts';
@@ -120,7 +122,7 @@ async function providersSignIn(companionToken: string, session: SessionInput): P
     'Device-UUID': session.deviceUUID,
   };
   if (session.ebtAccountId) headers['EBT-Account-ID'] = session.ebtAccountId;
-  const response = await fetch('/api/v1/providers/sign-in', { method: 'POST', headers, body: '{}' });
+  const response = await fetch(urlOf(sessionRoutes.providersSignIn), { method: 'POST', headers, body: '{}' });
   const answer = (await response.json()) as SignInAnswer;
   if (typeof answer.statusCode !== 'number') throw new Error('No statusCode');
   return answer;

@@ -1,6 +1,7 @@
 /** The signed-in cardholder's account (spec §7): GET /user and POST /set-unlock-code. */
 import type { FastifyInstance } from 'fastify';
 import { accountRoutes as routes } from '../../../contract/account/routes.ts';
+import { accountSchemas } from '../../../contract/account/schemas.ts';
 import { StatusCode } from '../../../contract/shared/statusCodes.ts';
 import { hashSecret } from '../../secrets.ts';
 import type { Services } from '../../services.ts';
@@ -8,7 +9,7 @@ import { routeServer } from '../../shared/routeServer.ts';
 import { loadUser, storeUnlockCode } from './queries.ts';
 
 export function accountFeature(app: FastifyInstance, services: Services): void {
-  const { serve } = routeServer(app, services);
+  const { serve } = routeServer(app, services, accountSchemas);
   const { db } = services;
 
   serve(routes.getUser, async (_query, request, reply) => {

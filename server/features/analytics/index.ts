@@ -5,6 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { analyticsRoutes as routes } from '../../../contract/analytics/routes.ts';
+import { analyticsSchemas } from '../../../contract/analytics/schemas.ts';
 import { redactContext, redactStrings, redactText } from '../../../contract/shared/redaction.ts';
 import { StatusCode } from '../../../contract/shared/statusCodes.ts';
 import { analyticsEvents, errorReports } from '../../db/schema.ts';
@@ -15,7 +16,7 @@ import { routeServer } from '../../shared/routeServer.ts';
 const batchLimit = 64 * 1024;
 
 export function analyticsFeature(app: FastifyInstance, services: Services): void {
-  const { serve } = routeServer(app, services);
+  const { serve } = routeServer(app, services, analyticsSchemas);
   const { db, sessions, config } = services;
 
   serve(

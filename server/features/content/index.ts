@@ -7,6 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { contentRoutes as routes } from '../../../contract/content/routes.ts';
+import { contentSchemas } from '../../../contract/content/schemas.ts';
 import { StatusCode } from '../../../contract/shared/statusCodes.ts';
 import type { Services } from '../../services.ts';
 import { routeServer } from '../../shared/routeServer.ts';
@@ -15,7 +16,7 @@ const documentsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 
 const keyPattern = /^[a-z0-9-]{1,80}$/;
 
 export function contentFeature(app: FastifyInstance, services: Services): void {
-  const { serve } = routeServer(app, services);
+  const { serve } = routeServer(app, services, contentSchemas);
 
   serve(routes.getContent, async (_query, request: FastifyRequest, reply) => {
     const { key } = request.params as { key: string };

@@ -2,13 +2,14 @@
 import { inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { experimentsRoutes as routes } from '../../../contract/experiments/routes.ts';
+import { experimentsSchemas } from '../../../contract/experiments/schemas.ts';
 import { StatusCode } from '../../../contract/shared/statusCodes.ts';
 import { type ExperimentAudience, experimentConfigs } from '../../db/schema.ts';
 import type { Services } from '../../services.ts';
 import { routeServer } from '../../shared/routeServer.ts';
 
 export function experimentsFeature(app: FastifyInstance, services: Services): void {
-  const { serve } = routeServer(app, services);
+  const { serve } = routeServer(app, services, experimentsSchemas);
   const { db } = services;
 
   serve(routes.getExperiments, async ({ isInternal }, _request, reply) => {

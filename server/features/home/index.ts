@@ -1,6 +1,7 @@
 /** The home screen's data (spec §7 GET /home). */
 import type { FastifyInstance } from 'fastify';
 import { homeRoutes as routes } from '../../../contract/home/routes.ts';
+import { homeSchemas } from '../../../contract/home/schemas.ts';
 import { StatusCode } from '../../../contract/shared/statusCodes.ts';
 import type { Services } from '../../services.ts';
 import { signInRequired } from '../../shared/http.ts';
@@ -8,7 +9,7 @@ import { routeServer } from '../../shared/routeServer.ts';
 import { loadHome } from './queries.ts';
 
 export function homeFeature(app: FastifyInstance, services: Services): void {
-  const { serve } = routeServer(app, services);
+  const { serve } = routeServer(app, services, homeSchemas);
   const { db, sessions } = services;
 
   // The home query itself refuses a revoked session (one round trip instead of two).

@@ -6,6 +6,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { identityRoutes as routes } from '../../../contract/identity/routes.ts';
+import { identitySchemas } from '../../../contract/identity/schemas.ts';
 import { digitsOf } from '../../../contract/rules.ts';
 import { StatusCode } from '../../../contract/shared/statusCodes.ts';
 import { ServerFieldError } from '../../../contract/validation.ts';
@@ -36,7 +37,7 @@ async function isCompanionUser(request: FastifyRequest, providersUuid: string, c
 }
 
 export function identityFeature(app: FastifyInstance, services: Services): void {
-  const { serve, serveChecked } = routeServer(app, services);
+  const { serve, serveChecked } = routeServer(app, services, identitySchemas);
   const { db, limits, textedCodes, partners, config } = services;
 
   serve(routes.verifyEmail, async ({ email }, request, reply) => {

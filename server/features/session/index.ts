@@ -5,6 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { checkPhone } from '../../../contract/rules.ts';
 import { sessionRoutes as routes } from '../../../contract/session/routes.ts';
+import { sessionSchemas } from '../../../contract/session/schemas.ts';
 import { StatusCode } from '../../../contract/shared/statusCodes.ts';
 import { ServerFieldError } from '../../../contract/validation.ts';
 import { emailSubject, signInPolicy, unlockAttemptLimit } from '../../attemptLimits.ts';
@@ -26,7 +27,7 @@ import {
 } from './unlock.ts';
 
 export function sessionFeature(app: FastifyInstance, services: Services): void {
-  const { serve } = routeServer(app, services);
+  const { serve } = routeServer(app, services, sessionSchemas);
   const { db, sessions, limits, textedCodes, config } = services;
 
   /**
