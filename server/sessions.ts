@@ -8,7 +8,7 @@ import { errors, jwtVerify, SignJWT } from 'jose';
 import type { SessionTokens } from '../contract/shared/answers.ts';
 import type { ServerConfig } from './config.ts';
 import type { Database } from './db/database.ts';
-import { refreshTokens } from './db/schema.ts';
+import { refreshTokens } from './db/schema/index.ts';
 import { hashToken, randomToken } from './secrets.ts';
 
 const audience = 'providers-card-app';

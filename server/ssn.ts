@@ -11,7 +11,7 @@ import { digitsOf } from '../contract/rules.ts';
 import { StatusCode } from '../contract/shared/statusCodes.ts';
 import { type AttemptLimits, emailSubject, ssnPolicy } from './attemptLimits.ts';
 import type { Database } from './db/database.ts';
-import { ssnTokens } from './db/schema.ts';
+import { ssnTokens } from './db/schema/index.ts';
 import { hashToken, keyedHash, randomToken, sameSecret } from './secrets.ts';
 import { tooMany } from './shared/http.ts';
 

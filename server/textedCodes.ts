@@ -6,7 +6,7 @@
  */
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Database } from './db/database.ts';
-import { phoneVerificationCodes, phoneVerificationLimits } from './db/schema.ts';
+import { phoneVerificationCodes, phoneVerificationLimits } from './db/schema/index.ts';
 import type { SmsGateway } from './partners/sms.ts';
 import { keyedHash, randomDigits, sameSecret } from './secrets.ts';
 import { wholeSeconds } from './attemptLimits.ts';

@@ -18,7 +18,7 @@ import {
   experimentConfigs,
   errorReports,
   users,
-} from '../db/schema.ts';
+} from '../db/schema/index.ts';
 import type { Sessions } from '../sessions.ts';
 import { readSandboxOutbox } from './sms.ts';
 

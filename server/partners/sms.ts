@@ -5,7 +5,7 @@
  */
 import { desc, eq } from 'drizzle-orm';
 import type { Database } from '../db/database.ts';
-import { sandboxSmsOutbox } from '../db/schema.ts';
+import { sandboxSmsOutbox } from '../db/schema/index.ts';
 
 export type LineType = 'mobile' | 'landline';
 

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ExperimentFlags } from '../../contract/experiments/types.ts';
 import { StatusCode } from '../../contract/shared/statusCodes.ts';
-import { experimentConfigs } from '../../server/db/schema.ts';
+import { experimentConfigs } from '../../server/db/schema/index.ts';
 import { startTestApp, type TestApp } from './helpers.ts';
 
 let t: TestApp;

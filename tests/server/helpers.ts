@@ -12,7 +12,7 @@ import type { FieldErrors, SessionTokens } from '../../contract/shared/answers.t
 import { buildApp } from '../../server/app.ts';
 import { readConfig, type ServerConfig } from '../../server/config.ts';
 import { type Database, openDatabase } from '../../server/db/database.ts';
-import { attemptLimits, users } from '../../server/db/schema.ts';
+import { attemptLimits, users } from '../../server/db/schema/index.ts';
 import { demoCardholder, seedDemoData } from '../../server/seed.ts';
 import { startTestPostgres, type TestPostgres } from '../support/postgres.ts';
 

@@ -10,7 +10,7 @@ import { agreementKinds, type RegistrationPayload } from '../../contract/identit
 import { ValidationMessage as M } from '../../contract/rules.ts';
 import { StatusCode } from '../../contract/shared/statusCodes.ts';
 import { issueCompanionToken } from '../../server/companionTokens.ts';
-import { accounts, agreementAcceptances, cards, mfaTokens, users } from '../../server/db/schema.ts';
+import { accounts, agreementAcceptances, cards, mfaTokens, users } from '../../server/db/schema/index.ts';
 import { hashSecret, hashToken, verifySecret } from '../../server/secrets.ts';
 import { decryptSsn, ssnHash } from '../../server/ssn.ts';
 import {

@@ -11,7 +11,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ValidationMessage as M } from '../../contract/rules.ts';
 import { StatusCode } from '../../contract/shared/statusCodes.ts';
-import { phoneVerificationCodes, phoneVerificationLimits, sandboxSmsOutbox } from '../../server/db/schema.ts';
+import { phoneVerificationCodes, phoneVerificationLimits, sandboxSmsOutbox } from '../../server/db/schema/index.ts';
 import {
   demoCardholder,
   lastCode,

@@ -11,7 +11,7 @@ import type { RegistrationPayload } from '../../contract/identity/types.ts';
 import { ValidationMessage as M } from '../../contract/rules.ts';
 import { StatusCode } from '../../contract/shared/statusCodes.ts';
 import { issueCompanionToken } from '../../server/companionTokens.ts';
-import { users } from '../../server/db/schema.ts';
+import { users } from '../../server/db/schema/index.ts';
 import {
   demoCardholder,
   productionEnv,

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { StatusCode } from '../../contract/shared/statusCodes.ts';
 import { readConfig } from '../../server/config.ts';
 import type { ExperimentFlags } from '../../contract/experiments/types.ts';
-import { analyticsEvents, errorReports } from '../../server/db/schema.ts';
+import { analyticsEvents, errorReports } from '../../server/db/schema/index.ts';
 import { demoCardholder, getHome, productionEnv, startTestApp, type TestApp } from './helpers.ts';
 
 

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ResetUnlockCodeAnswer } from '../../contract/session/types.ts';
 import type { VerifySsnAnswer } from '../../contract/identity/types.ts';
 import { StatusCode } from '../../contract/shared/statusCodes.ts';
-import { refreshTokens, ssnTokens, users } from '../../server/db/schema.ts';
+import { refreshTokens, ssnTokens, users } from '../../server/db/schema/index.ts';
 import {
   clearAttemptLimits,
   demoCardholder,

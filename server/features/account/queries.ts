@@ -3,7 +3,7 @@ import { and, eq, lt } from 'drizzle-orm';
 import type { User } from '../../../contract/account/types.ts';
 import { unlockAttemptLimit } from '../../attemptLimits.ts';
 import type { Database } from '../../db/database.ts';
-import { users } from '../../db/schema.ts';
+import { users } from '../../db/schema/index.ts';
 
 const oneYearMs = 365 * 24 * 60 * 60 * 1000;
 

@@ -8,7 +8,7 @@ import { analyticsRoutes as routes } from '../../../contract/analytics/routes.ts
 import { analyticsSchemas } from '../../../contract/analytics/schemas.ts';
 import { redactContext, redactStrings, redactText } from '../../../contract/shared/redaction.ts';
 import { StatusCode } from '../../../contract/shared/statusCodes.ts';
-import { analyticsEvents, errorReports } from '../../db/schema.ts';
+import { analyticsEvents, errorReports } from '../../db/schema/index.ts';
 import type { Services } from '../../services.ts';
 import { bearerToken, deviceUuidOf, reportedTime } from '../../shared/http.ts';
 import { routeServer } from '../../shared/routeServer.ts';

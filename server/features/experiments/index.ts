@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { experimentsRoutes as routes } from '../../../contract/experiments/routes.ts';
 import { experimentsSchemas } from '../../../contract/experiments/schemas.ts';
 import { StatusCode } from '../../../contract/shared/statusCodes.ts';
-import { type ExperimentAudience, experimentConfigs } from '../../db/schema.ts';
+import { type ExperimentAudience, experimentConfigs } from '../../db/schema/index.ts';
 import type { Services } from '../../services.ts';
 import { routeServer } from '../../shared/routeServer.ts';
 

@@ -2,7 +2,7 @@
 import { and, eq } from 'drizzle-orm';
 import { agreed, agreementKinds, type AgreementKind, type Legal } from '../../../contract/identity/types.ts';
 import type { Database } from '../../db/database.ts';
-import { agreementAcceptances } from '../../db/schema.ts';
+import { agreementAcceptances } from '../../db/schema/index.ts';
 
 /** Records every agreement marked 'agreed' (the first acceptance's time is kept); null ones are left alone. */
 export async function acceptAgreements(db: Database, userId: string, legal: Legal): Promise<void> {

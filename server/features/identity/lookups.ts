@@ -3,7 +3,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { deviceSubject, ipSubject, lookupPerDevicePolicy, lookupPerIpPolicy, type AttemptLimits } from '../../attemptLimits.ts';
 import type { Database } from '../../db/database.ts';
-import { users } from '../../db/schema.ts';
+import { users } from '../../db/schema/index.ts';
 
 /**
  * Counts an account lookup per IP, then per Device-UUID when one is sent (IP first: a client over

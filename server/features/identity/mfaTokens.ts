@@ -1,7 +1,7 @@
 /** An mfaToken proves a verified phone to POST /register for 30 minutes, once. */
 import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/database.ts';
-import { mfaTokens } from '../../db/schema.ts';
+import { mfaTokens } from '../../db/schema/index.ts';
 import { hashToken, randomToken } from '../../secrets.ts';
 
 export const mfaTokenTtlMinutes = 30;

@@ -11,7 +11,7 @@ import type { FieldErrors } from '../../../contract/shared/answers.ts';
 import { digitsOf } from '../../../contract/rules.ts';
 import { addressFieldError, ServerFieldError } from '../../../contract/validation.ts';
 import type { Database } from '../../db/database.ts';
-import { accounts, addressKeyOf, agreementAcceptances, cards, mfaTokens, users } from '../../db/schema.ts';
+import { accounts, addressKeyOf, agreementAcceptances, cards, mfaTokens, users } from '../../db/schema/index.ts';
 import { isUnitProblem } from '../../partners/address.ts';
 import { hashSecret, hashToken, randomDigits } from '../../secrets.ts';
 import type { Services } from '../../services.ts';

@@ -2,7 +2,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { unlockAttemptLimit } from '../../attemptLimits.ts';
 import type { Database } from '../../db/database.ts';
-import { users } from '../../db/schema.ts';
+import { users } from '../../db/schema/index.ts';
 
 export async function userById(db: Database, userId: string) {
   const [user] = await db.select().from(users).where(eq(users.id, userId));
