@@ -1,6 +1,6 @@
 /**
  * Change the unlock code on Manage account (spec §2 /manage-account, §5 PIN and unlock code, §7
- * POST /set-unlock-code {unlockCode} with the access token; contract/auth.ts).
+ * POST /set-unlock-code {unlockCode} with the access token; contract/account/types.ts).
  *
  * The new code and its confirmation are checked with the shared rules (machines/newUnlockCode.ts),
  * then saved. The server's own refusal (400 {4, fieldErrors}) shows on the field; any other answer

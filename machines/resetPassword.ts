@@ -1,6 +1,6 @@
 /**
  * Reset a forgotten password (spec §2 /reset-password/:step?, §3 reset password payload, §4 password
- * reset, §5 password and SSN, §7 /verify/email, /verify/ssn, /change-password; contract/auth.ts).
+ * reset, §5 password and SSN, §7 /verify/email, /verify/ssn, /change-password; contract/session/types.ts).
  *
  * Step 1 email (POST /verify/email: SUCCESS when an account has it, 404 NOT_ALLOWED when none), step 2
  * SSN (POST /verify/ssn: ssnToken; 401 {4, attemptsLeft} no match; 201 the server's wait), step 3 the

@@ -1,7 +1,7 @@
 /**
  * Reset the unlock code (spec §2 /reset-unlock-code/:step?, §4 auth and unlock attempts, §5 SSN and
  * unlock code, §7 /verify/ssn/logged-in-refresh-token and /reset-unlock-code with the refresh token;
- * contract/auth.ts). Needed after an unlock lockout (sign-in answers mustResetUnlockCode).
+ * contract/session/types.ts). Needed after an unlock lockout (sign-in answers mustResetUnlockCode).
  *
  * Step 1 the SSN → ssnToken (401 {4, attemptsLeft} no match; 201 the server's wait), step 2 a new
  * code and its confirmation → new tokens, stored like unlock does, then the remembered route or home.

@@ -1,6 +1,6 @@
 /**
  * Sign in with email and password, and a texted code when the server asks for one (spec §2 /signin,
- * §3 auth state, §4 auth, §7 POST /sign-in, §8 sign-in and MFA codes; contract/auth.ts).
+ * §3 auth state, §4 auth, §7 POST /sign-in, §8 sign-in and MFA codes; contract/session/types.ts).
  *
  * editing → submitting → signedIn, or → mfa when the server answers MFA_REQUIRED (105) with the
  * masked phone: the code is sent with the same call (`verifyingCode`), a new one is asked for without
