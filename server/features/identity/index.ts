@@ -23,9 +23,8 @@ import { emailInUse, lookupWait, phoneInUse, ssnAccountByEmail, ssnAccountById }
 import { issueMfaToken } from './mfaTokens.ts';
 import { normalAddress, registerCardholder } from './registration.ts';
 
+/** Password reset's /change-password (session) checks the SSN of the same account. */
 export { ssnAccountByEmail } from './lookups.ts';
-export { mfaTokenTtlMinutes } from './mfaTokens.ts';
-export { profileWaves } from './registration.ts';
 
 /** The Companion-Authorization bearer token is the companion app's token for exactly this uuid. */
 async function isCompanionUser(request: FastifyRequest, providersUuid: string, config: ServerConfig): Promise<boolean> {

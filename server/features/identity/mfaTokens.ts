@@ -4,7 +4,7 @@ import type { Database } from '../../db/database.ts';
 import { mfaTokens } from '../../db/schema/index.ts';
 import { hashToken, randomToken } from '../../secrets.ts';
 
-export const mfaTokenTtlMinutes = 30;
+const mfaTokenTtlMinutes = 30;
 
 export async function issueMfaToken(db: Database, phone: string): Promise<string> {
   const mfaToken = randomToken();

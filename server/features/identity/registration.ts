@@ -18,7 +18,7 @@ import type { Services } from '../../services.ts';
 import { encryptSsn, ssnDigits, ssnHash } from '../../ssn.ts';
 
 /** Registration waves (spec §4) a `profile` may choose; anything else registers with no wave. */
-export const profileWaves = ['snapback_test', 'snapback_test_500', 'cdg_gpm_trial', 'ebt_rewards_test_group'] as const;
+const profileWaves = ['snapback_test', 'snapback_test_500', 'cdg_gpm_trial', 'ebt_rewards_test_group'] as const;
 
 /** Unique constraints that mean "this identity already has an account" (CIP_TAKEN). */
 const takenConstraints = new Set([
