@@ -2,6 +2,7 @@ import { defineConfig } from 'drizzle-kit';
 
 export default defineConfig({
   dialect: 'postgresql',
-  schema: './server/db/schema.ts',
+  // One schema file per feature; index.ts only re-exports them.
+  schema: ['analytics', 'experiments', 'home', 'identity', 'session', 'shared'].map((file) => `./server/db/schema/${file}.ts`),
   out: './server/db/migrations',
 });

@@ -4,7 +4,7 @@
  * (validation.ts) are built from the same checks, so the two can never disagree.
  * A check answers the first failing message key, or null. Messages are keys: views translate them.
  */
-import { type LegalAddress, stateCodes } from './registration.ts';
+import { type Address, stateCodes } from './shared/address.ts';
 
 export const ValidationMessage = {
   emailRequired: 'email.required',
@@ -155,8 +155,9 @@ export const checkPhone: Check = (value) => {
 
 /** A texted code (registration's phone check, sign-in's second step): exactly 6 digits, as the split input sends it. */
 export const textedCodeLength = 6;
-export const isTextedCode = (value: unknown): value is string =>
-  typeof value === 'string' && value.length === textedCodeLength && /^\d+$/.test(value);
+/** A whole texted code: exactly textedCodeLength digits. */
+export const textedCodePattern = new RegExp(`^\\d{${textedCodeLength}}$`);
+export const isTextedCode = (value: unknown): value is string => typeof value === 'string' && textedCodePattern.test(value);
 
 /** A valid SSN: 9 digits, area not 000 or 666, group not 00, serial not 0000; 9xx is an ITIN. */
 export const checkSsn: Check = (value) => {
@@ -217,7 +218,7 @@ export function normaliseZip(value: string): string {
 }
 
 /** The address as the app sends it and the card API verifies and stores it: trimmed, state upper case, ZIP normalised. */
-export function normaliseAddress(address: LegalAddress): LegalAddress {
+export function normaliseAddress(address: Address): Address {
   return {
     street1: address.street1.trim(),
     street2: address.street2.trim(),

@@ -5,7 +5,7 @@
  * fieldErrors) with `checkBody`.
  */
 import { array, boolean, mixed, object, type ObjectSchema, string, ValidationError } from 'yup';
-import { agreed, agreementKinds, type AgreementKind } from './registration.ts';
+import { agreed, agreementKinds, type AgreementKind } from './identity/types.ts';
 import {
   addressChecks,
   checkDob,
@@ -19,7 +19,7 @@ import {
   checkPhone,
   checkSsn,
   checkUnlockCode,
-  isTextedCode,
+  textedCodePattern,
 } from './rules.ts';
 
 /** The name of every test made from a rule: its failures are field errors, everything else is malformed. */
@@ -37,8 +37,8 @@ const ruleOf = (check: (value: unknown) => string | null) => fromCheck(check).de
 
 export const emailRule = fromCheck(checkEmail);
 export const unlockCodeRule = fromCheck(checkUnlockCode);
-/** A texted code (rules.ts isTextedCode); the app's split input only sends whole codes, so anything else is malformed. */
-const textedCodeRule = string().test('texted-code', (value) => value === undefined || isTextedCode(value));
+/** A texted code (rules.ts textedCodePattern); the app's split input only sends whole codes, so anything else is malformed. */
+const textedCodeRule = string().matches(textedCodePattern);
 
 /** POST /sign-in: `code` (6 digits) only on the second step of a sign-in with a texted code. */
 export const signInSchema = object({

@@ -1,6 +1,6 @@
 /**
  * Change the unlock code on Manage account (spec §2 /manage-account, §5 PIN and unlock code, §7
- * POST /set-unlock-code {unlockCode} with the access token; contract/auth.ts).
+ * POST /set-unlock-code {unlockCode} with the access token; contract/account/types.ts).
  *
  * The new code and its confirmation are checked with the shared rules (machines/newUnlockCode.ts),
  * then saved. The server's own refusal (400 {4, fieldErrors}) shows on the field; any other answer
@@ -10,9 +10,9 @@
  * what was typed survives a session that expires while saving.
  */
 import { assign, fromPromise, setup } from 'xstate';
-import type { SetUnlockCodeAnswer } from '../contract/auth.ts';
+import type { SetUnlockCodeAnswer } from '../contract/account/types.ts';
 import { ValidationMessage } from '../contract/rules.ts';
-import { StatusCode } from '../contract/statusCodes.ts';
+import { StatusCode } from '../contract/shared/statusCodes.ts';
 import { newUnlockCodeErrors, type NewUnlockCodeErrors, type NewUnlockCodes } from './newUnlockCode.ts';
 
 export type ChangeUnlockCodeContext = { fieldErrors: NewUnlockCodeErrors };

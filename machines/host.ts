@@ -7,7 +7,7 @@
  */
 import { assign, fromPromise, setup } from 'xstate';
 import type { BenefitKind, EbtLink, HostSavedState, NotificationPermission } from '../contract/hostProtocol.ts';
-import type { SessionTokens } from './session.ts';
+import type { SessionTokens } from '../contract/shared/answers.ts';
 
 export type ParentAppUser = {
   uuid: string | null;

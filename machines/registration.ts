@@ -13,21 +13,8 @@
  * The draft the app persists (`draftOf`) never holds the SSN or the unlock code.
  */
 import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate';
-import {
-  agreed,
-  agreementKinds,
-  stateCodes,
-  type AgreementKind,
-  type LegalAddress,
-  type Legal,
-  type PhoneInUseAnswer,
-  type RegistrationPayload,
-  type RegistrationResult,
-  type RequestVerificationAnswer,
-  type VerifyAddressAnswer,
-  type VerifyEmailAnswer,
-  type VerifyPhoneAnswer,
-} from '../contract/registration.ts';
+import { agreed, agreementKinds, type AgreementKind, type Legal, type PhoneInUseAnswer, type RegisterAnswer, type RegistrationPayload, type RequestVerificationAnswer, type VerifyAddressAnswer, type VerifyEmailAnswer, type VerifyPhoneAnswer } from '../contract/identity/types.ts';
+import { stateCodes, type Address } from '../contract/shared/address.ts';
 import {
   addressChecks,
   checkNewUnlockCode,
@@ -41,7 +28,7 @@ import {
   normaliseName,
   personalInfoChecks,
 } from '../contract/rules.ts';
-import { StatusCode } from '../contract/statusCodes.ts';
+import { StatusCode } from '../contract/shared/statusCodes.ts';
 import {
   draftFrom,
   fieldText,
@@ -125,7 +112,7 @@ export type FieldProblems = Partial<Record<RegistrationField, string>>;
 
 /** Everything the user typed, normalised as each step is submitted (spec §5). */
 export type RegistrationForm = Omit<PersonalInfo, never> &
-  LegalAddress &
+  Address &
   UnlockCodeChoice & {
     phone: string;
     legal: Legal;
@@ -165,15 +152,6 @@ export type RegistrationContext = {
   resumeAtAgreements: boolean;
 };
 
-/**
- * POST /register as the client classifies it by HTTP status (a 403 `{2}` is CIP_TAKEN, a 400 `{2}` is
- * not a result at all): 200 `{0}`, 403 `{1}`, 403 `{2}`, 400 `{4, fieldErrors}`. Anything else fails the actor.
- */
-export type RegisterOutcome =
-  | { statusCode: typeof StatusCode.SUCCESS; access: string; refresh: string; isInternal: boolean }
-  | { statusCode: typeof StatusCode.FAILED_VALIDATION; fieldErrors: Record<string, string> }
-  | { statusCode: Exclude<RegistrationResult, 0> };
-
 export type RegistrationResultName = 'success' | 'denied' | 'taken';
 
 export type RegistrationEvent =
@@ -182,7 +160,7 @@ export type RegistrationEvent =
   | { type: 'user.submitCode'; code: string }
   | { type: 'user.resendCode' }
   | { type: 'user.changePhone' }
-  | ({ type: 'user.submitAddress' } & LegalAddress)
+  | ({ type: 'user.submitAddress' } & Address)
   | { type: 'user.optOut' }
   | { type: 'user.backToAddress' }
   | ({ type: 'user.submitUnlockCode' } & UnlockCodeChoice)
@@ -190,7 +168,7 @@ export type RegistrationEvent =
   | { type: 'user.goToStep'; step: number };
 
 const noLegal: Legal = { esign: null, terms: null, cardholder3: null };
-const emptyAddress: LegalAddress = { street1: '', street2: '', city: '', state: '', zip: '' };
+const emptyAddress: Address = { street1: '', street2: '', city: '', state: '', zip: '' };
 export const emptyForm: RegistrationForm = {
   firstName: '',
   middleName: '',
@@ -349,7 +327,7 @@ function personalInfoOf(event: RegistrationEvent): PersonalInfo {
 
 const personalInfoProblems = (event: RegistrationEvent): FieldProblems => fieldErrors(personalInfoChecks, personalInfoOf(event));
 
-function addressOf(event: RegistrationEvent): LegalAddress {
+function addressOf(event: RegistrationEvent): Address {
   if (event.type !== 'user.submitAddress') return emptyAddress;
   const text = (value: unknown) => (typeof value === 'string' ? value : '');
   return normaliseAddress({
@@ -485,11 +463,11 @@ export const registrationMachine = setup({
     isUnlockCodeValid: ({ event }) => isEmpty(unlockCodeProblems(event)),
     isReadyToRegister: ({ context, event }) => isEmpty(agreementProblems(event)) && digitsOf(context.form.ssn).length === 9,
     areAgreementsAccepted: ({ event }) => isEmpty(agreementProblems(event)),
-    isRegistered: (_, outcome: RegisterOutcome | undefined) =>
+    isRegistered: (_, outcome: RegisterAnswer | undefined) =>
       outcome?.statusCode === StatusCode.SUCCESS && Boolean(outcome.access && outcome.refresh),
-    isDenied: (_, outcome: RegisterOutcome | undefined) => outcome?.statusCode === 1,
-    isTaken: (_, outcome: RegisterOutcome | undefined) => outcome?.statusCode === 2,
-    isRejectedAt: (_, params: { outcome: RegisterOutcome | undefined; step: RegistrationStep }) =>
+    isDenied: (_, outcome: RegisterAnswer | undefined) => outcome?.statusCode === 1,
+    isTaken: (_, outcome: RegisterAnswer | undefined) => outcome?.statusCode === 2,
+    isRejectedAt: (_, params: { outcome: RegisterAnswer | undefined; step: RegistrationStep }) =>
       params.outcome?.statusCode === StatusCode.FAILED_VALIDATION &&
       firstFailingStep(serverFieldProblems(params.outcome.fieldErrors)) === params.step,
   },
@@ -551,14 +529,14 @@ export const registrationMachine = setup({
       resumeAtAgreements: true,
     })),
     clearResume: assign({ resumeAtAgreements: false }),
-    showServerProblems: assign((_, outcome: RegisterOutcome | undefined) => ({
+    showServerProblems: assign((_, outcome: RegisterAnswer | undefined) => ({
       fieldErrors: serverFieldProblems(outcome?.statusCode === StatusCode.FAILED_VALIDATION ? outcome.fieldErrors : undefined),
     })),
     clearForm: assign({ form: emptyForm, verifiedPhone: null, mfaToken: null, fieldErrors: {}, furthestStep: 1 as RegistrationStep }),
     /** Supplied by the app: keep the draft in core state (null clears it). */
     saveDraft: (_, _draft: RegistrationDraft | null) => {},
     /** Supplied by the app: store the new session's tokens, as sign-in does. */
-    storeSession: (_, _outcome: RegisterOutcome | undefined) => {},
+    storeSession: (_, _outcome: RegisterAnswer | undefined) => {},
     /** Supplied by the app: the session's refresh token becomes the failed-registration marker. */
     markRegistrationFailed: () => {},
     /** Supplied by the app: analytics event `registration.result` (no personal data). */
@@ -578,8 +556,8 @@ export const registrationMachine = setup({
     verifyPhone: fromPromise<VerifyPhoneAnswer, { phone: string; code: string }>(async () => ({
       statusCode: StatusCode.UNEXPECTED_ERROR,
     })),
-    verifyAddress: fromPromise<VerifyAddressAnswer, LegalAddress>(async () => ({ statusCode: StatusCode.UNEXPECTED_ERROR })),
-    register: fromPromise<RegisterOutcome, RegistrationPayload>(async () => {
+    verifyAddress: fromPromise<VerifyAddressAnswer, Address>(async () => ({ statusCode: StatusCode.UNEXPECTED_ERROR })),
+    register: fromPromise<RegisterAnswer, RegistrationPayload>(async () => {
       throw new Error('register is supplied by the app');
     }),
   },

@@ -3,7 +3,7 @@
  * in the session's core state and saved like the rest of it. Apart from the chart so that restoring
  * and saving state at start-up (src/app/persistence.ts) does not load the registration chart.
  */
-import { agreed, agreementKinds, type Legal } from '../contract/registration.ts';
+import { agreed, agreementKinds, type Legal } from '../contract/identity/types.ts';
 
 export const registrationSteps = [1, 2, 3, 4, 5] as const;
 export type RegistrationStep = (typeof registrationSteps)[number];

@@ -1,6 +1,6 @@
 /**
  * Reset a forgotten password (spec §2 /reset-password/:step?, §3 reset password payload, §4 password
- * reset, §5 password and SSN, §7 /verify/email, /verify/ssn, /change-password; contract/auth.ts).
+ * reset, §5 password and SSN, §7 /verify/email, /verify/ssn, /change-password; contract/session/types.ts).
  *
  * Step 1 email (POST /verify/email: SUCCESS when an account has it, 404 NOT_ALLOWED when none), step 2
  * SSN (POST /verify/ssn: ssnToken; 401 {4, attemptsLeft} no match; 201 the server's wait), step 3 the
@@ -10,11 +10,12 @@
  * This chart lives in the view only: nothing of it is persisted.
  */
 import { assign, fromPromise, setup } from 'xstate';
-import type { ChangePasswordRequest, VerifySsnAnswer } from '../contract/auth.ts';
-import type { StatusAnswer } from '../contract/api.ts';
-import type { VerifyEmailAnswer } from '../contract/registration.ts';
+import type { ChangePasswordRequest } from '../contract/session/types.ts';
+import type { VerifySsnAnswer } from '../contract/identity/types.ts';
+import type { StatusAnswer } from '../contract/shared/answers.ts';
+import type { VerifyEmailAnswer } from '../contract/identity/types.ts';
 import { checkEmail, checkNewPassword, checkSsn, digitsOf, normaliseEmail, type ValidationMessage } from '../contract/rules.ts';
-import { StatusCode } from '../contract/statusCodes.ts';
+import { StatusCode } from '../contract/shared/statusCodes.ts';
 import { untilRetry } from './serverWait.ts';
 import { ssnCheckAssigners, ssnCheckGuards, ssnCheckStates, type SsnCheckContext } from './ssnCheck.ts';
 

@@ -1,16 +1,17 @@
 /**
  * Reset the unlock code (spec §2 /reset-unlock-code/:step?, §4 auth and unlock attempts, §5 SSN and
  * unlock code, §7 /verify/ssn/logged-in-refresh-token and /reset-unlock-code with the refresh token;
- * contract/auth.ts). Needed after an unlock lockout (sign-in answers mustResetUnlockCode).
+ * contract/session/types.ts). Needed after an unlock lockout (sign-in answers mustResetUnlockCode).
  *
  * Step 1 the SSN → ssnToken (401 {4, attemptsLeft} no match; 201 the server's wait), step 2 a new
  * code and its confirmation → new tokens, stored like unlock does, then the remembered route or home.
  * The SSN goes from the event straight to the call: it is never in context.
  */
 import { assign, fromPromise, setup } from 'xstate';
-import type { ResetUnlockCodeAnswer, VerifySsnAnswer } from '../contract/auth.ts';
+import type { ResetUnlockCodeAnswer } from '../contract/session/types.ts';
+import type { VerifySsnAnswer } from '../contract/identity/types.ts';
 import { checkSsn, digitsOf, type ValidationMessage } from '../contract/rules.ts';
-import { StatusCode } from '../contract/statusCodes.ts';
+import { StatusCode } from '../contract/shared/statusCodes.ts';
 import { newUnlockCodeErrors } from './newUnlockCode.ts';
 import { untilRetry } from './serverWait.ts';
 import { ssnCheckAssigners, ssnCheckGuards, ssnCheckStates, verifySsnOutput, type SsnCheckContext } from './ssnCheck.ts';

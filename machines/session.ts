@@ -10,6 +10,7 @@
  * account signing in, signing out, or navigating away gives the interrupted work up.
  */
 import { assign, fromPromise, not, raise, setup, stateIn } from 'xstate';
+import type { SessionTokens } from '../contract/shared/answers.ts';
 import type { RegistrationDraft } from './registrationDraft.ts';
 
 export type Locale = 'en' | 'es';
@@ -68,8 +69,6 @@ export type SessionInput = Pick<
   SessionContext,
   'accessToken' | 'refreshToken' | 'fingerprint' | 'deviceUUID' | 'isInternal' | 'ebtAccountId' | 'locale' | 'registrationDraft'
 >;
-
-export type SessionTokens = { access: string; refresh: string; isInternal: boolean };
 
 /** `location`: where the user was when a call answered the auth code (the app's current route). */
 export type SessionEvent =

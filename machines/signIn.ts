@@ -1,6 +1,6 @@
 /**
  * Sign in with email and password, and a texted code when the server asks for one (spec §2 /signin,
- * §3 auth state, §4 auth, §7 POST /sign-in, §8 sign-in and MFA codes; contract/auth.ts).
+ * §3 auth state, §4 auth, §7 POST /sign-in, §8 sign-in and MFA codes; contract/session/types.ts).
  *
  * editing → submitting → signedIn, or → mfa when the server answers MFA_REQUIRED (105) with the
  * masked phone: the code is sent with the same call (`verifyingCode`), a new one is asked for without
@@ -11,9 +11,9 @@
  * never persisted.
  */
 import { assign, fromPromise, setup } from 'xstate';
-import type { Credentials } from '../contract/api.ts';
-import type { SignInRequest, SignInWithCodeAnswer } from '../contract/auth.ts';
-import { StatusCode } from '../contract/statusCodes.ts';
+import type { Credentials } from '../contract/session/types.ts';
+import type { SignInRequest, SignInAnswer } from '../contract/session/types.ts';
+import { StatusCode } from '../contract/shared/statusCodes.ts';
 import { fieldErrors, isTextedCode, normaliseEmail, signInChecks, type ValidationMessage } from '../contract/rules.ts';
 import { retryAtOf, untilRetry } from './serverWait.ts';
 
@@ -40,7 +40,7 @@ export type SignInEvent =
 
 const cannotTextCodes: readonly number[] = [StatusCode.INVALID_PHONE_NUMBER, StatusCode.MFA_ERROR, StatusCode.INVALID_PHONE_LANDLINE];
 
-type Answer = SignInWithCodeAnswer | undefined;
+type Answer = SignInAnswer | undefined;
 
 const output = ({ event }: { event: { output: Answer } }) => event.output;
 
@@ -137,7 +137,7 @@ export const signInMachine = setup({
     goToResetUnlockCode: () => {},
   },
   actors: {
-    signIn: fromPromise<SignInWithCodeAnswer, SignInRequest>(async () => ({ statusCode: StatusCode.UNEXPECTED_ERROR })),
+    signIn: fromPromise<SignInAnswer, SignInRequest>(async () => ({ statusCode: StatusCode.UNEXPECTED_ERROR })),
   },
 }).createMachine({
   id: 'signIn',

@@ -11,9 +11,9 @@
  * and whether it keeps the SSN it sent.
  */
 import type { EventObject } from 'xstate';
-import type { VerifySsnAnswer } from '../contract/auth.ts';
+import type { VerifySsnAnswer } from '../contract/identity/types.ts';
 import { checkSsn } from '../contract/rules.ts';
-import { StatusCode } from '../contract/statusCodes.ts';
+import { StatusCode } from '../contract/shared/statusCodes.ts';
 import { retryAtOf } from './serverWait.ts';
 
 /** What the check keeps in a chart's context: the tries left after a mismatch, the end of the server's wait. */

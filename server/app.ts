@@ -6,33 +6,28 @@ import path from 'node:path';
 import fastifyCompress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { type AppConfig, appConfigElementId } from '../contract/appConfig.ts';
-import { StatusCode } from '../contract/statusCodes.ts';
-import { createAttemptLimits } from './attemptLimits.ts';
+import { type AppConfig, appConfigElementId } from '../contract/shared/appConfig.ts';
+import { StatusCode } from '../contract/shared/statusCodes.ts';
 import type { ServerConfig } from './config.ts';
 import type { Database } from './db/database.ts';
-import { yupValidatorCompiler } from './http.ts';
+import { accountFeature } from './features/account/index.ts';
+import { analyticsFeature } from './features/analytics/index.ts';
+import { contentFeature } from './features/content/index.ts';
+import { experimentsFeature } from './features/experiments/index.ts';
+import { homeFeature } from './features/home/index.ts';
+import { identityFeature } from './features/identity/index.ts';
+import { sessionFeature } from './features/session/index.ts';
+import { registerOpenApi } from './openApi.ts';
 import { registerSandboxRoutes } from './partners/sandbox.ts';
-import { registerAccountRoutes } from './routes/account.ts';
-import { registerAgreementRoutes } from './routes/agreements.ts';
-import { registerAnalyticsRoutes } from './routes/analytics.ts';
-import { registerAuthRoutes } from './routes/auth.ts';
-import { registerContentRoutes } from './routes/content.ts';
-import { registerErrorReportRoutes } from './routes/errorReports.ts';
-import { registerExperimentRoutes } from './routes/experiments.ts';
-import { registerPasswordResetRoutes } from './routes/passwordReset.ts';
-import { registerProvidersRoutes } from './routes/providers.ts';
-import { registerRegistrationRoutes } from './routes/registration.ts';
-import { registerUnlockCodeResetRoutes } from './routes/unlockCodeReset.ts';
 import { registerSecurityHeaders } from './securityHeaders.ts';
-import { createSessions } from './sessions.ts';
+import { createServices, type Services } from './services.ts';
+import { yupValidatorCompiler } from './shared/http.ts';
 
 /** Never logged: credentials, codes and tokens travel in these. */
 const redactedPaths = ['req.headers.authorization', 'req.headers["companion-authorization"]', 'req.body', 'res.body'];
 
 /** Spent attempt counters go at start and every hour after (attemptLimits.ts deleteSpent). */
-async function deleteSpentAttemptCounters(app: FastifyInstance, db: Database): Promise<void> {
-  const limits = createAttemptLimits(db);
+async function deleteSpentAttemptCounters(app: FastifyInstance, { limits }: Services): Promise<void> {
   const deleteSpent = () =>
     limits.deleteSpent().catch((error: unknown) => app.log.warn({ err: error }, 'could not delete spent attempt counters'));
   await deleteSpent();
@@ -55,8 +50,8 @@ export async function buildApp(
     bodyLimit: 16 * 1024,
     trustProxy: config.trustProxy,
   });
-  const sessions = createSessions(db, config);
-  await deleteSpentAttemptCounters(app, db);
+  const services = createServices(config, db);
+  await deleteSpentAttemptCounters(app, services);
 
   registerSecurityHeaders(app, config);
   // Phones on slow data: scripts, styles and JSON travel compressed (brotli when accepted).
@@ -78,25 +73,13 @@ export async function buildApp(
     return reply.code(500).send({ statusCode: StatusCode.UNEXPECTED_ERROR });
   });
 
-  await app.register(
-    async (api) => {
-      registerAuthRoutes(api, db, sessions, config);
-      registerAccountRoutes(api, db, sessions);
-      registerAnalyticsRoutes(api, db, sessions);
-      registerProvidersRoutes(api, db, sessions, config);
-      registerExperimentRoutes(api, db);
-      registerRegistrationRoutes(api, db, sessions, config);
-      registerAgreementRoutes(api, db, sessions);
-      registerUnlockCodeResetRoutes(api, db, sessions, config);
-      registerPasswordResetRoutes(api, db, sessions, config);
-      // Production reports errors to a vendor through its own adapter; this intake is the sandbox's.
-      if (config.sandbox) registerErrorReportRoutes(api, db);
-    },
-    { prefix: '/api/v1' },
-  );
-  await app.register(async (cms) => registerContentRoutes(cms), { prefix: '/cms' });
+  // Each feature registers its route table's entries at their own paths (/api/v1/…, /cms/…).
+  for (const feature of [identityFeature, sessionFeature, accountFeature, homeFeature, experimentsFeature, analyticsFeature, contentFeature]) {
+    feature(app, services);
+  }
+  registerOpenApi(app);
   if (config.sandbox) {
-    await app.register(async (sandbox) => registerSandboxRoutes(sandbox, db, sessions), { prefix: '/sandbox' });
+    await app.register(async (sandbox) => registerSandboxRoutes(sandbox, db, services.sessions), { prefix: '/sandbox' });
   }
   await registerWebApp(app, config);
   return app;

@@ -7,7 +7,7 @@
 import { isIP } from 'node:net';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Database } from './db/database.ts';
-import { attemptLimits } from './db/schema.ts';
+import { attemptLimits } from './db/schema/index.ts';
 
 export type AttemptScope = (typeof attemptLimits.$inferSelect)['scope'];
 export type AttemptPolicy = { scope: AttemptScope; limit: number; lockoutMinutes: number };

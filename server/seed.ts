@@ -6,8 +6,8 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { readConfig } from './config.ts';
 import type { Database } from './db/database.ts';
-import { agreementKinds } from '../contract/registration.ts';
-import { accounts, addressKeyOf, agreementAcceptances, cards, ledgerTransactions, users } from './db/schema.ts';
+import { agreementKinds } from '../contract/identity/types.ts';
+import { accounts, addressKeyOf, agreementAcceptances, cards, ledgerTransactions, users } from './db/schema/index.ts';
 import { hashSecret } from './secrets.ts';
 import { encryptSsn, ssnHash, type SsnKeys } from './ssn.ts';
 

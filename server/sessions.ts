@@ -5,9 +5,10 @@
  */
 import { and, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import { errors, jwtVerify, SignJWT } from 'jose';
+import type { SessionTokens } from '../contract/shared/answers.ts';
 import type { ServerConfig } from './config.ts';
 import type { Database } from './db/database.ts';
-import { refreshTokens } from './db/schema.ts';
+import { refreshTokens } from './db/schema/index.ts';
 import { hashToken, randomToken } from './secrets.ts';
 
 const audience = 'providers-card-app';
@@ -16,7 +17,8 @@ const algorithm = 'HS256';
 
 export type AccessClaims = { userId: string; familyId: string };
 export type AccessCheck = { ok: true; claims: AccessClaims } | { ok: false; reason: 'expired' | 'invalid' };
-export type SessionTokens = { access: string; refresh: string };
+/** The two tokens of a session (contract SessionTokens without isInternal, which the caller adds). */
+export type IssuedTokens = Pick<SessionTokens, 'access' | 'refresh'>;
 
 export function createSessions(db: Database, config: ServerConfig) {
   async function issueAccessToken(claims: AccessClaims, ttlSeconds = config.accessTokenTtl): Promise<string> {
@@ -61,7 +63,7 @@ export function createSessions(db: Database, config: ServerConfig) {
     return refresh;
   }
 
-  async function startSession(userId: string, accessTtlSeconds = config.accessTokenTtl): Promise<SessionTokens> {
+  async function startSession(userId: string, accessTtlSeconds = config.accessTokenTtl): Promise<IssuedTokens> {
     const familyId = crypto.randomUUID();
     const expiresAt = new Date(Date.now() + config.refreshTokenTtl * 1000);
     const refresh = await insertRefreshToken(userId, familyId, expiresAt);
@@ -96,7 +98,7 @@ export function createSessions(db: Database, config: ServerConfig) {
   }
 
   /** Spends a refresh token and issues its successor in the same family (same absolute expiry). */
-  async function rotate(row: typeof refreshTokens.$inferSelect): Promise<SessionTokens | null> {
+  async function rotate(row: typeof refreshTokens.$inferSelect): Promise<IssuedTokens | null> {
     const spent = await db
       .update(refreshTokens)
       .set({ usedAt: sql`now()` })

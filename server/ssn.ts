@@ -1,5 +1,5 @@
 /**
- * SSNs at rest (ARCHITECTURE.md §6): AES-256-GCM with a random 96-bit IV per value and the user id as
+ * SSNs at rest (docs/security.md): AES-256-GCM with a random 96-bit IV per value and the user id as
  * associated data (a ciphertext copied to another row does not decrypt), plus a keyed hash
  * (HMAC-SHA256 under a second key) that finds an SSN already in use without decrypting anything.
  * The SSN in clear exists only in memory while a request is handled; it is never logged.
@@ -8,11 +8,12 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { FastifyReply } from 'fastify';
 import { digitsOf } from '../contract/rules.ts';
-import { StatusCode } from '../contract/statusCodes.ts';
+import { StatusCode } from '../contract/shared/statusCodes.ts';
 import { type AttemptLimits, emailSubject, ssnPolicy } from './attemptLimits.ts';
 import type { Database } from './db/database.ts';
-import { ssnTokens } from './db/schema.ts';
+import { ssnTokens } from './db/schema/index.ts';
 import { hashToken, keyedHash, randomToken, sameSecret } from './secrets.ts';
+import { tooMany } from './shared/http.ts';
 
 export type SsnKeys = { ssnEncryptionKey: Buffer; ssnHashKey: Buffer };
 
@@ -77,12 +78,7 @@ export async function checkAccountSsn(
 
 /** 401 `{4, attemptsLeft}` for a wrong SSN; 429 `{201, retryAfterSeconds}` (and Retry-After) while locked. */
 export function refuseSsn(reply: FastifyReply, check: Exclude<SsnCheck, { kind: 'match' }>) {
-  if (check.kind === 'locked') {
-    return reply
-      .code(429)
-      .header('Retry-After', String(check.retryAfterSeconds))
-      .send({ statusCode: StatusCode.INVALID_MFA_LIMIT, retryAfterSeconds: check.retryAfterSeconds });
-  }
+  if (check.kind === 'locked') return tooMany(reply, check.retryAfterSeconds);
   return reply.code(401).send({ statusCode: StatusCode.FAILED_VALIDATION, attemptsLeft: check.attemptsLeft });
 }
 

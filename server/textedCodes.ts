@@ -5,11 +5,9 @@
  * are shared by both purposes: at most 5 codes per 10 minutes; 5 wrong codes lock the phone for 10.
  */
 import { and, desc, eq, sql } from 'drizzle-orm';
-import type { FastifyReply } from 'fastify';
 import { textedCodeLength } from '../contract/rules.ts';
-import { StatusCode } from '../contract/statusCodes.ts';
 import type { Database } from './db/database.ts';
-import { phoneVerificationCodes, phoneVerificationLimits } from './db/schema.ts';
+import { phoneVerificationCodes, phoneVerificationLimits } from './db/schema/index.ts';
 import type { SmsGateway } from './partners/sms.ts';
 import { keyedHash, randomDigits, sameSecret } from './secrets.ts';
 import { wholeSeconds } from './attemptLimits.ts';
@@ -24,13 +22,6 @@ export const codesPerWindow = 5;
 export const codeWindowMinutes = 10;
 
 export type CodePurpose = (typeof phoneVerificationCodes.$inferSelect)['purpose'];
-
-/** 429 INVALID_MFA_LIMIT with the wait, in the body and in Retry-After. */
-export const tooManyCodes = (reply: FastifyReply, retryAfterSeconds: number) =>
-  reply
-    .code(429)
-    .header('Retry-After', String(retryAfterSeconds))
-    .send({ statusCode: StatusCode.INVALID_MFA_LIMIT, retryAfterSeconds });
 
 /** A phone on file as the app shows it when a code was texted: `(XXX) XXX-1234`. */
 export const maskedPhone = (phone: string) => `(XXX) XXX-${phone.slice(-4)}`;

@@ -1,6 +1,7 @@
 /** Direct calls to the card API and sandbox, used to set up state and to compute expected values. */
 import { expect, type APIRequestContext } from '@playwright/test';
-import type { HomeAnswer, SignInAnswer } from '../../contract/api.ts';
+import type { HomeAnswer } from '../../contract/home/types.ts';
+import type { SignInAnswer } from '../../contract/session/types.ts';
 
 /** The seeded demo cardholder (server/seed.ts). */
 export const demo = {

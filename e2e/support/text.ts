@@ -1,5 +1,5 @@
 /** Expected on-screen text built from API data. */
-import type { Transaction } from '../../contract/api.ts';
+import type { Transaction } from '../../contract/home/types.ts';
 
 export function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');

@@ -7,7 +7,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import * as schema from './schema.ts';
+import * as schema from './schema/index.ts';
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 export type OpenDatabase = {

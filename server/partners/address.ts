@@ -2,8 +2,8 @@
  * Address verification (spec §5, §8 codes 300-307). A real integration implements `AddressVerifier`
  * with a postal/CIP vendor; the sandbox one answers from obvious words in the address (docs/sandbox.md).
  */
-import type { LegalAddress } from '../../contract/registration.ts';
-import { StatusCode } from '../../contract/statusCodes.ts';
+import type { Address } from '../../contract/shared/address.ts';
+import { StatusCode } from '../../contract/shared/statusCodes.ts';
 
 export type AddressStatusCode =
   | typeof StatusCode.ADDRESS_INVALID
@@ -17,7 +17,7 @@ export type AddressStatusCode =
 
 export type AddressCheck = { ok: true } | { ok: false; statusCode: AddressStatusCode };
 
-export type AddressVerifier = { verify(address: LegalAddress): Promise<AddressCheck> };
+export type AddressVerifier = { verify(address: Address): Promise<AddressCheck> };
 
 /** Codes 303-307: the cardholder may say they have no legal address (spec §8 opt-out link). */
 export const optOutAllowed = (statusCode: number) => statusCode >= StatusCode.ADDRESS_COMMERCIAL && statusCode <= StatusCode.ADDRESS_MAIL_DROP;
@@ -26,7 +26,7 @@ export const isUnitProblem = (statusCode: number) =>
   statusCode === StatusCode.ADDRESS_UNIT_INCORRECT || statusCode === StatusCode.ADDRESS_UNIT_REQUIRED;
 
 /** Sandbox rules, first match wins, case-insensitive (docs/sandbox.md "Registration partners"). */
-export function sandboxAddressCode(address: LegalAddress): AddressStatusCode | null {
+export function sandboxAddressCode(address: Address): AddressStatusCode | null {
   const street1 = address.street1.toLowerCase();
   const street2 = address.street2.trim().toLowerCase();
   const both = `${street1} ${street2}`;

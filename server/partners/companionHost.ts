@@ -15,7 +15,7 @@ import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import { number, object, string } from 'yup';
 import { issueCompanionToken } from '../companionTokens.ts';
 import type { ServerConfig } from '../config.ts';
-import { yupValidatorCompiler } from '../http.ts';
+import { yupValidatorCompiler } from '../shared/http.ts';
 import { maxTokenTtlSeconds, minTokenTtlSeconds } from './companion-host/user.ts';
 
 export type CompanionHostOptions = {

@@ -3,7 +3,7 @@
  * implements `IdentityVerifier` with the bank's CIP vendor; the sandbox one denies one obvious name.
  * Uniqueness (CIP_TAKEN) is the card API's own check against its database, not the vendor's.
  */
-import type { LegalAddress } from '../../contract/registration.ts';
+import type { Address } from '../../contract/shared/address.ts';
 
 export type IdentityApplicant = {
   firstName: string;
@@ -13,7 +13,7 @@ export type IdentityApplicant = {
   dob: string;
   /** 9 digits; never logged. */
   ssn: string;
-  address: LegalAddress;
+  address: Address;
 };
 
 export type IdentityDecision = { approved: boolean };

@@ -7,8 +7,8 @@
 import { desc, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { number, object, string } from 'yup';
-import type { ExperimentFlags } from '../../contract/api.ts';
-import { StatusCode } from '../../contract/statusCodes.ts';
+import type { ExperimentFlags } from '../../contract/experiments/types.ts';
+import { StatusCode } from '../../contract/shared/statusCodes.ts';
 import { emailRule, experimentFlagsSchema } from '../../contract/validation.ts';
 import type { Database } from '../db/database.ts';
 import {
@@ -18,7 +18,7 @@ import {
   experimentConfigs,
   errorReports,
   users,
-} from '../db/schema.ts';
+} from '../db/schema/index.ts';
 import type { Sessions } from '../sessions.ts';
 import { readSandboxOutbox } from './sms.ts';
 

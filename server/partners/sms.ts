@@ -6,7 +6,7 @@
 import { desc, eq } from 'drizzle-orm';
 import { textedCodeLength } from '../../contract/rules.ts';
 import type { Database } from '../db/database.ts';
-import { sandboxSmsOutbox } from '../db/schema.ts';
+import { sandboxSmsOutbox } from '../db/schema/index.ts';
 
 export type LineType = 'mobile' | 'landline';
 

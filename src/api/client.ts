@@ -1,35 +1,25 @@
 /**
- * The card API client: one ofetch instance, one typed function per spec §7 call.
+ * The card API client: one ofetch instance, one typed function per spec §7 call, each made from its
+ * route table entry (contract/<feature>/routes.ts) by `call`.
  * Every answer carries a statusCode. REFRESH_REQUIRED and SIGN_IN_REQUIRED go to the session
  * (the auth modal, or unlock or sign-in); a call made with the access token then waits, and is sent
  * once more with the new token if the user authenticates again and the interrupted work resumes.
  * An answer without a statusCode is reported and opens the error modal.
  */
 import { ofetch } from 'ofetch';
-import type {
-  ExperimentFlags,
-  ExperimentsAnswer,
-  HomeAnswer,
-  RefreshTokensAnswer,
-  StatusAnswer,
-  UserAnswer,
-} from '../../contract/api.ts';
-import type { ChangePasswordRequest, ResetUnlockCodeAnswer, SignInRequest, SignInWithCodeAnswer, VerifySsnAnswer } from '../../contract/auth.ts';
-import {
-  RegistrationResult,
-  type LegalAddress,
-  type PhoneInUseAnswer,
-  type RegisterAnswer,
-  type RegistrationPayload,
-  type RequestVerificationAnswer,
-  type VerifyAddressAnswer,
-  type VerifyEmailAnswer,
-  type VerifyPhoneAnswer,
-} from '../../contract/registration.ts';
-import { StatusCode } from '../../contract/statusCodes.ts';
-import type { RegisterOutcome } from '../../machines/registration.ts';
+import type { AgreementKind, Legal, RegisterAnswer, RegistrationPayload } from '../../contract/identity/types.ts';
+import { RegistrationResult } from '../../contract/identity/types.ts';
+import { routeTables } from '../../contract/routes.ts';
+import type { Address } from '../../contract/shared/address.ts';
+import type { FieldErrors, SessionTokens, StatusAnswer } from '../../contract/shared/answers.ts';
+import { type AnswerOf, cardApiBase, type RequestOf, type Route } from '../../contract/shared/route.ts';
+import { StatusCode } from '../../contract/shared/statusCodes.ts';
+import type { ExperimentFlags } from '../../contract/experiments/types.ts';
+import type { ChangePasswordRequest, SignInRequest } from '../../contract/session/types.ts';
 
-export const apiBase = '/api/v1';
+const { identity, session, account, home, experiments } = routeTables;
+
+export const apiBase = cardApiBase;
 export const requestTimeoutMs = 120_000;
 
 export type ApiSession = {
@@ -78,10 +68,8 @@ export class ApiRefusedError extends Error {
   }
 }
 
-type CallOptions = {
-  method?: 'GET' | 'POST';
-  body?: Record<string, unknown>;
-  /** Use this bearer token instead of the access token; null sends none. */
+type SendOptions = {
+  /** The bearer token for a refresh-token or companion-token call (null sends none). */
   token?: string | null;
   suppressErrorModal?: boolean;
   /** The auth codes are this call's own results (sign-in, unlock, sign-out), not a session event. */
@@ -89,15 +77,20 @@ type CallOptions = {
   headers?: Record<string, string>;
 };
 
-function hasStatusCode(data: unknown): data is StatusAnswer {
-  return typeof data === 'object' && data !== null && typeof (data as StatusAnswer).statusCode === 'number';
+type CallOptions = SendOptions & { method?: 'GET' | 'POST'; body?: Record<string, unknown> };
+
+/** Any answer with a numeric statusCode (POST /register's results 1 and 2 are not spec §8 codes). */
+type CodedAnswer = { statusCode: number };
+
+function hasStatusCode(data: unknown): data is CodedAnswer {
+  return typeof data === 'object' && data !== null && typeof (data as CodedAnswer).statusCode === 'number';
 }
 
 export function createApi(hooks: ApiHooks, fetcher = ofetch) {
   const http = fetcher.create({ baseURL: apiBase, timeout: requestTimeoutMs, retry: 0, ignoreResponseError: true });
 
   /** An answer with a statusCode, and the HTTP status it came with (some statusCodes mean different things per status). */
-  async function request<T extends StatusAnswer>(
+  async function request<T extends CodedAnswer>(
     path: string,
     options: CallOptions = {},
     isRetry = false,
@@ -133,31 +126,52 @@ export function createApi(hooks: ApiHooks, fetcher = ofetch) {
     return { answer: data as T, httpStatus };
   }
 
-  async function call<T extends StatusAnswer>(path: string, options: CallOptions = {}): Promise<T> {
-    return (await request<T>(path, options)).answer;
+  /**
+   * One call of a route table entry. The entry says where it goes and whose token it carries: an
+   * access-token call takes the session's (and may wait for a new one), an anonymous call none (its
+   * auth codes are results), a refresh-token or companion-token call the one given.
+   */
+  async function send<R extends Route>(
+    route: R,
+    input: RequestOf<R>,
+    options: SendOptions = {},
+  ): Promise<{ answer: AnswerOf<R>; httpStatus: number | null }> {
+    const query = route.method === 'GET' && input ? `?${new URLSearchParams(input as Record<string, string>)}` : '';
+    const byCaller: SendOptions =
+      route.caller === 'accessToken' ? {} : route.caller === 'anonymous' ? { token: null, authCodesAreResults: true } : { token: null };
+    const { answer, httpStatus } = await request<CodedAnswer>(`${route.path}${query}`, {
+      ...byCaller,
+      ...options,
+      method: route.method,
+      body: route.method === 'POST' && input ? (input as Record<string, unknown>) : undefined,
+    });
+    return { answer: answer as AnswerOf<R>, httpStatus };
   }
 
-  /** Registration calls are anonymous: no bearer token, and no auth codes to act on. */
-  const anonymous = { method: 'POST', token: null, authCodesAreResults: true } as const;
+  async function call<R extends Route>(route: R, input: RequestOf<R>, options: SendOptions = {}): Promise<AnswerOf<R>> {
+    return (await send(route, input, options)).answer;
+  }
 
   /**
    * POST /register (spec §7, 403 expected). The HTTP status tells the results apart: statusCode 2 on
    * a 403 is CIP_TAKEN, while on a 400 it is INVALID_PARAMETERS (a refusal, not a result).
    */
-  async function register(payload: RegistrationPayload, companionToken: string | null = null): Promise<RegisterOutcome> {
+  async function register(payload: RegistrationPayload, companionToken: string | null = null): Promise<RegisterAnswer> {
     // Linking the companion user (providersUuid) takes that user's own companion token.
     const headers = companionToken ? { 'Companion-Authorization': `Bearer ${companionToken}` } : undefined;
-    const { answer, httpStatus } = await request<RegisterAnswer & StatusAnswer>('/register', { ...anonymous, body: payload, headers });
-    const code: number = answer.statusCode;
-    if (httpStatus === 200 && code === RegistrationResult.SUCCESS && answer.access && answer.refresh) {
-      return { statusCode: StatusCode.SUCCESS, access: answer.access, refresh: answer.refresh, isInternal: answer.isInternal ?? false };
+    const { answer, httpStatus } = await send(identity.register, payload, { headers });
+    // Read before narrowing: the HTTP status decides which answer this is.
+    const raw = answer as RegisterAnswer & Partial<SessionTokens> & { fieldErrors?: FieldErrors };
+    const code: number = raw.statusCode;
+    if (httpStatus === 200 && code === RegistrationResult.SUCCESS && raw.access && raw.refresh) {
+      return { statusCode: StatusCode.SUCCESS, access: raw.access, refresh: raw.refresh, isInternal: raw.isInternal ?? false };
     }
     if (httpStatus === 403 && code === RegistrationResult.APPLICATION_DENIED) return { statusCode: RegistrationResult.APPLICATION_DENIED };
     if (httpStatus === 403 && code === RegistrationResult.CIP_TAKEN) return { statusCode: RegistrationResult.CIP_TAKEN };
     if (httpStatus === 400 && code === StatusCode.FAILED_VALIDATION) {
-      return { statusCode: StatusCode.FAILED_VALIDATION, fieldErrors: answer.fieldErrors ?? {} };
+      return { statusCode: StatusCode.FAILED_VALIDATION, fieldErrors: raw.fieldErrors ?? {} };
     }
-    throw new ApiRefusedError(answer.statusCode);
+    throw new ApiRefusedError(raw.statusCode as StatusCode);
   }
 
   async function succeeded<T extends StatusAnswer>(answer: Promise<T>): Promise<T> {
@@ -167,81 +181,47 @@ export function createApi(hooks: ApiHooks, fetcher = ofetch) {
   }
 
   return {
-    /**
-     * POST /sign-in {email, password, code?} (contract/auth.ts). Every answer is a result: 100, 105 and
-     * the MFA codes 200-204 come with HTTP 401 or 429.
-     */
+    /** Every answer is a result: 100, 105 and the MFA codes 200-204 come with HTTP 401 or 429. */
     signIn: ({ email, password, code }: SignInRequest) =>
-      call<SignInWithCodeAnswer>('/sign-in', {
-        method: 'POST',
-        body: code === undefined ? { email, password } : { email, password, code },
-        token: null,
-        authCodesAreResults: true,
-      }),
-    /** POST /verify/ssn/logged-in-refresh-token {ssn} with the refresh token: `{0, ssnToken}`, 401 `{4, attemptsLeft}`, 429 `{201}`. */
+      call(session.signIn, code === undefined ? { email, password } : { email, password, code }),
+    /** With the refresh token: `{0, ssnToken}`, 401 `{4, attemptsLeft}`, 429 `{201}`. */
     verifySsnWithRefreshToken: (refreshToken: string | null, ssn: string) =>
-      call<VerifySsnAnswer>('/verify/ssn/logged-in-refresh-token', { method: 'POST', body: { ssn }, token: refreshToken }),
-    /** POST /reset-unlock-code {ssnToken, unlockCode} with the refresh token: `{0, access, refresh, isInternal}`. */
+      call(identity.verifySsnWithRefreshToken, { ssn }, { token: refreshToken }),
     resetUnlockCode: (refreshToken: string | null, ssnToken: string, unlockCode: string) =>
-      call<ResetUnlockCodeAnswer>('/reset-unlock-code', { method: 'POST', body: { ssnToken, unlockCode }, token: refreshToken }),
-    /** POST /verify/ssn {email, ssn} (password reset, anonymous): `{0, ssnToken}`, 401 `{4, attemptsLeft}`, 429 `{201}`. */
-    verifySsn: (email: string, ssn: string) => call<VerifySsnAnswer>('/verify/ssn', { ...anonymous, body: { email, ssn } }),
-    /** POST /change-password {email, ssn, password} (anonymous): `{0}` on success. */
-    changePassword: ({ email, ssn, password }: ChangePasswordRequest) =>
-      call<StatusAnswer>('/change-password', { ...anonymous, body: { email, ssn, password } }),
+      call(session.resetUnlockCode, { ssnToken, unlockCode }, { token: refreshToken }),
+    /** Password reset, anonymous: `{0, ssnToken}`, 401 `{4, attemptsLeft}`, 429 `{201}`. */
+    verifySsn: (email: string, ssn: string) => call(identity.verifySsn, { email, ssn }),
+    changePassword: ({ email, ssn, password }: ChangePasswordRequest) => call(session.changePassword, { email, ssn, password }),
     signOut: (refreshToken: string | null) =>
-      call<StatusAnswer>('/sign-out', {
-        method: 'POST',
-        token: refreshToken,
-        suppressErrorModal: true,
-        authCodesAreResults: true,
-      }),
+      call(session.signOut, null, { token: refreshToken, suppressErrorModal: true, authCodesAreResults: true }),
     refreshTokens: (refreshToken: string | null, unlockCode: string) =>
-      call<RefreshTokensAnswer>('/refresh-tokens', {
-        method: 'POST',
-        body: { unlockCode },
-        token: refreshToken,
-        authCodesAreResults: true,
-      }),
-    getHome: () => succeeded(call<HomeAnswer>('/home')),
+      call(session.refreshTokens, { unlockCode }, { token: refreshToken, authCodesAreResults: true }),
+    getHome: () => succeeded(call(home.getHome, null)),
     /** The experiment config for this user; null when none exists (404). Failures only get reported. */
     getExperiments: async (isInternal: boolean): Promise<ExperimentFlags | null> => {
-      const answer = await call<ExperimentsAnswer>(`/experiments?isInternal=${isInternal}`, {
-        token: null,
-        suppressErrorModal: true,
-        authCodesAreResults: true,
-      });
+      const answer = await call(experiments.getExperiments, { isInternal: isInternal ? 'true' : 'false' }, { suppressErrorModal: true });
       if (answer.statusCode === StatusCode.NOT_ALLOWED) return null;
       return (await succeeded(Promise.resolve(answer))).flags;
     },
-    getUser: (options: { suppressErrorModal?: boolean } = {}) => succeeded(call<UserAnswer>('/user', options)),
+    getUser: (options: { suppressErrorModal?: boolean } = {}) => succeeded(call(account.getUser, null, options)),
     /**
-     * POST /set-unlock-code {unlockCode} with the access token. Every statusCode answer is a result for
-     * the chart: 0 saved, 400 `{4, fieldErrors}` the code breaks a rule, anything else a failure
-     * (contract/auth.ts SetUnlockCodeAnswer).
+     * Every statusCode answer is a result for the chart: 0 saved, 400 `{4, fieldErrors}` the code
+     * breaks a rule, anything else a failure.
      */
-    setUnlockCode: (unlockCode: string) =>
-      call<StatusAnswer & { fieldErrors?: Record<string, string> }>('/set-unlock-code', { method: 'POST', body: { unlockCode } }),
+    setUnlockCode: (unlockCode: string) => call(account.setUnlockCode, { unlockCode }),
     /** SUCCESS when an account already uses the email, NOT_ALLOWED when it is free. */
-    verifyEmail: (email: string) => call<VerifyEmailAnswer>('/verify/email', { ...anonymous, body: { email } }),
-    phoneNumberInUse: (phone: string) => call<PhoneInUseAnswer>('/phone-number-in-use', { ...anonymous, body: { phone } }),
+    verifyEmail: (email: string) => call(identity.verifyEmail, { email }),
+    phoneNumberInUse: (phone: string) => call(identity.phoneNumberInUse, { phone }),
     /** Texts a 6-digit code; 201-204 are results (too many codes, invalid phone, not sent, landline). */
-    requestVerification: (phone: string) => call<RequestVerificationAnswer>('/request-verification', { ...anonymous, body: { phone } }),
-    verifyPhone: (phone: string, code: string) => call<VerifyPhoneAnswer>('/verify-phone', { ...anonymous, body: { phone, code } }),
+    requestVerification: (phone: string) => call(identity.requestVerification, { phone }),
+    verifyPhone: (phone: string, code: string) => call(identity.verifyPhone, { phone, code }),
     /** The legal address; 300-307 are results. */
-    verifyAddress: (address: LegalAddress) =>
-      call<VerifyAddressAnswer>('/verify-address', {
-        ...anonymous,
-        body: {
-          street1: address.street1,
-          street2: address.street2,
-          city: address.city,
-          state: address.state,
-          zip: address.zip,
-          addressType: 'legal',
-        },
-      }),
+    verifyAddress: ({ street1, street2, city, state, zip }: Address) =>
+      call(identity.verifyAddress, { street1, street2, city, state, zip, addressType: 'legal' }),
     register,
+    /** Records each agreement marked 'agreed' (access token). */
+    acceptAgreement: (legal: Legal) => call(identity.acceptAgreement, { legal }),
+    acceptedAgreement: (agreement: AgreementKind) => call(identity.acceptedAgreement, { agreement }),
   };
 }
 

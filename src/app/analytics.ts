@@ -3,7 +3,9 @@
  * timeout, §8 answers without a statusCode): events are queued and sent in batches to the card API,
  * which stores them. A vendor adapter replaces the transport without touching callers.
  */
-import type { AnalyticsBatch, AnalyticsEvent, UserProperties } from '../../contract/api.ts';
+import { analyticsRoutes } from '../../contract/analytics/routes.ts';
+import type { AnalyticsBatch, AnalyticsEvent, UserProperties } from '../../contract/analytics/types.ts';
+import { urlOf } from '../../contract/shared/route.ts';
 
 export const maxBatchSize = 50;
 export const flushDelayMs = 2000;
@@ -76,7 +78,7 @@ export type Analytics = ReturnType<typeof createAnalytics>;
 
 /** Sends batches to POST /api/v1/analytics/events. */
 export function cardApiAnalyticsTransport(headers: () => Record<string, string>): AnalyticsTransport {
-  const url = '/api/v1/analytics/events';
+  const url = urlOf(analyticsRoutes.sendAnalyticsEvents);
   return {
     send: async (batch) => {
       await fetch(url, {

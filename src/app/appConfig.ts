@@ -1,8 +1,8 @@
 /**
- * Reads the runtime configuration the server puts into index.html (contract/appConfig.ts). Without it
+ * Reads the runtime configuration the server puts into index.html (contract/shared/appConfig.ts). Without it
  * (Vite dev server, unit tests) the sandbox defaults of server/config.ts apply.
  */
-import { appConfigElementId, type AppConfig } from '../../contract/appConfig.ts';
+import { appConfigElementId, type AppConfig } from '../../contract/shared/appConfig.ts';
 
 export const sandboxAppConfig: AppConfig = {
   sandbox: true,

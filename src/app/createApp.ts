@@ -5,10 +5,10 @@
 import type { RouterHistory } from '@tanstack/react-router';
 import type { $Fetch } from 'ofetch';
 import { createActor, fromPromise } from 'xstate';
-import type { ExperimentFlags } from '../../contract/api.ts';
+import type { ExperimentFlags } from '../../contract/experiments/types.ts';
 import { experimentsMachine } from '../../machines/experiments.ts';
 import { isSessionToken, sessionMachine, type SessionInput } from '../../machines/session.ts';
-import { StatusCode } from '../../contract/statusCodes.ts';
+import { StatusCode } from '../../contract/shared/statusCodes.ts';
 import { createApi } from '../api/client.ts';
 import type { Host } from '../host/host.ts';
 import { createAnalytics, type AnalyticsTransport } from './analytics.ts';

@@ -1,11 +1,13 @@
 /**
  * Error reporting (spec §8): warnings for UNEXPECTED_ERROR answers and for messages from unknown
  * origins, reported errors for failed statement and experiment loads. Every report is scrubbed
- * (contract/redaction.ts) before any transport sees it: no tokens, SSNs or card numbers.
+ * (contract/shared/redaction.ts) before any transport sees it: no tokens, SSNs or card numbers.
  * Transports: the console always, the card API in sandbox; a vendor adapter is one more transport.
  */
-import type { ErrorReport, ErrorReportBatch } from '../../contract/api.ts';
-import { redactContext, redactText } from '../../contract/redaction.ts';
+import { analyticsRoutes } from '../../contract/analytics/routes.ts';
+import type { ErrorReport, ErrorReportBatch } from '../../contract/analytics/types.ts';
+import { urlOf } from '../../contract/shared/route.ts';
+import { redactContext, redactText } from '../../contract/shared/redaction.ts';
 
 export type ErrorReportTransport = (report: ErrorReport) => void;
 export type ReportContext = Record<string, string | number | boolean | null | undefined>;
@@ -52,7 +54,7 @@ export function cardApiErrorTransport(headers: () => Record<string, string>): Er
       // The intake takes at most 20 reports a batch.
       for (let start = 0; start < reports.length; start += 20) {
         const batch: ErrorReportBatch = { reports: reports.slice(start, start + 20) };
-        void fetch('/api/v1/error-reports', {
+        void fetch(urlOf(analyticsRoutes.sendErrorReports), {
           method: 'POST',
           headers: { 'Content-Type': 'application/json', ...headers() },
           body: JSON.stringify(batch),

@@ -7,7 +7,7 @@
 import { createRootRouteWithContext, createRoute, lazyRouteComponent, redirect } from '@tanstack/react-router';
 import { AppShell } from '../components/AppShell.tsx';
 import { waitFor } from 'xstate';
-import type { ExperimentFlags } from '../../contract/api.ts';
+import type { ExperimentFlags } from '../../contract/experiments/types.ts';
 import type { AppContext } from './context.ts';
 import { accessTokenGuard, refreshTokenGuard, registrationGuard, safeRedirect, type AuthRedirect } from './guards.ts';
 

@@ -2,7 +2,7 @@
 import { msg } from '@lingui/core/macro';
 import type { MessageDescriptor } from '@lingui/core';
 import { ValidationMessage } from '../../contract/rules.ts';
-import { StatusCode } from '../../contract/statusCodes.ts';
+import { StatusCode } from '../../contract/shared/statusCodes.ts';
 
 export const validationMessages: Record<ValidationMessage, MessageDescriptor> = {
   [ValidationMessage.emailRequired]: msg`Email is required.`,

@@ -2,7 +2,7 @@
  * Embedded mode (spec §1): the app is embedded when a parent window frames it and that parent is
  * neither a CMS preview host nor a test runner. Standalone otherwise.
  */
-import type { AppConfig } from '../../contract/appConfig.ts';
+import type { AppConfig } from '../../contract/shared/appConfig.ts';
 
 export type Framing = {
   /** window.parent !== window */

@@ -4,9 +4,11 @@
  * session and the Host the views use. State is then saved through the host, never localStorage.
  */
 import { createActor, fromPromise, waitFor } from 'xstate';
-import type { AppConfig } from '../../contract/appConfig.ts';
-import type { SignInWithCodeAnswer } from '../../contract/auth.ts';
-import { StatusCode } from '../../contract/statusCodes.ts';
+import type { AppConfig } from '../../contract/shared/appConfig.ts';
+import { sessionRoutes } from '../../contract/session/routes.ts';
+import type { SignInAnswer } from '../../contract/session/types.ts';
+import { urlOf } from '../../contract/shared/route.ts';
+import { StatusCode } from '../../contract/shared/statusCodes.ts';
 import { hostMachine, ProvidersSignInRefused, type HostConnection } from '../../machines/host.ts';
 import type { Locale, SessionInput } from '../../machines/session.ts';
 import { restoreState, type PersistedState } from '../app/persistence.ts';
@@ -112,7 +114,7 @@ function initialSession(connection: HostConnection, defaultLocale: Locale): Sess
 }
 
 /** Before the app (and its API client) exist: one plain call with the companion app's token. */
-async function providersSignIn(companionToken: string, session: SessionInput): Promise<SignInWithCodeAnswer> {
+async function providersSignIn(companionToken: string, session: SessionInput): Promise<SignInAnswer> {
   const headers: Record<string, string> = {
     'Content-Type': 'application/json',
     Authorization: `Bearer ${companionToken}`,
@@ -120,8 +122,8 @@ async function providersSignIn(companionToken: string, session: SessionInput): P
     'Device-UUID': session.deviceUUID,
   };
   if (session.ebtAccountId) headers['EBT-Account-ID'] = session.ebtAccountId;
-  const response = await fetch('/api/v1/providers/sign-in', { method: 'POST', headers, body: '{}' });
-  const answer = (await response.json()) as SignInWithCodeAnswer;
+  const response = await fetch(urlOf(sessionRoutes.providersSignIn), { method: 'POST', headers, body: '{}' });
+  const answer = (await response.json()) as SignInAnswer;
   if (typeof answer.statusCode !== 'number') throw new Error('No statusCode');
   return answer;
 }

@@ -6,7 +6,7 @@
  */
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { StatusCode } from '../../contract/statusCodes.ts';
+import { StatusCode } from '../../contract/shared/statusCodes.ts';
 import { accessTokenFor } from '../support/accessTokens.ts';
 import { active, recordingHost, renderApp, type RenderOptions } from '../support/renderApp.tsx';
 

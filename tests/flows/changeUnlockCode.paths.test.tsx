@@ -2,7 +2,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise, waitFor as waitForState } from 'xstate';
-import { StatusCode } from '../../contract/statusCodes.ts';
+import { StatusCode } from '../../contract/shared/statusCodes.ts';
 import { changeUnlockCodeMachine } from '../../machines/changeUnlockCode.ts';
 import { ApiUnavailableError, AuthRequiredError } from '../../src/api/client.ts';
 import { coverageOf, describePath, generatePaths, minimalCover, replayPath } from '../support/chartCoverage.ts';

@@ -13,7 +13,7 @@ import {
   type AnyStateNode,
   type EventObject,
 } from 'xstate';
-import type { ExperimentFlags } from '../../contract/api.ts';
+import type { ExperimentFlags } from '../../contract/experiments/types.ts';
 import { experimentsMachine, flagsOff } from '../../machines/experiments.ts';
 import { coverageOf, describePath, generatePaths } from '../support/chartCoverage.ts';
 

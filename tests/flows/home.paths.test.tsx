@@ -1,7 +1,7 @@
 /** Generated path tests over the home-data chart, replayed against the real app and router. */
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import type { HomeAnswer } from '../../contract/api.ts';
+import type { HomeAnswer } from '../../contract/home/types.ts';
 import { homeMachine } from '../../machines/home.ts';
 import { coverageOf, describePath, generatePaths, minimalCover, replayPath } from '../support/chartCoverage.ts';
 import { active, renderApp } from '../support/renderApp.tsx';

@@ -14,7 +14,7 @@ import {
   type EventObject,
 } from 'xstate';
 import { hostMachine, ProvidersSignInRefused, type HostConnection, type HostContext } from '../../machines/host.ts';
-import type { SessionTokens } from '../../machines/session.ts';
+import type { SessionTokens } from '../../contract/shared/answers.ts';
 import type { NotificationPermission } from '../../contract/hostProtocol.ts';
 import { coverageOf, describePath, generatePaths } from '../support/chartCoverage.ts';
 

@@ -17,7 +17,7 @@ const mustReset = { ...signedIn, mustResetUnlockCode: true };
 
 const done = (id: string, output: Record<string, unknown>) => ({ type: `xstate.done.actor.${id}`, output });
 const failed = (id: string) => ({ type: `xstate.error.actor.${id}`, error: new Error('no statusCode') });
-/** Every answer /sign-in may give (contract/auth.ts). */
+/** Every answer /sign-in may give (contract/session/types.ts). */
 const answers = [
   signedIn,
   mustReset,

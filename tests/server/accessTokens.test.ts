@@ -5,7 +5,7 @@
  */
 import { decodeJwt, SignJWT, UnsecuredJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { StatusCode } from '../../contract/statusCodes.ts';
+import { StatusCode } from '../../contract/shared/statusCodes.ts';
 import { createSessions } from '../../server/sessions.ts';
 import { bearer, getHome, signIn, startTestApp, type TestApp } from './helpers.ts';
 

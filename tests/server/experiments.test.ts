@@ -1,9 +1,9 @@
 // @vitest-environment node
 /** GET /experiments: the remote experiment config, set through the sandbox controls. */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { ExperimentFlags } from '../../contract/api.ts';
-import { StatusCode } from '../../contract/statusCodes.ts';
-import { experimentConfigs } from '../../server/db/schema.ts';
+import type { ExperimentFlags } from '../../contract/experiments/types.ts';
+import { StatusCode } from '../../contract/shared/statusCodes.ts';
+import { experimentConfigs } from '../../server/db/schema/index.ts';
 import { startTestApp, type TestApp } from './helpers.ts';
 
 let t: TestApp;

@@ -5,13 +5,14 @@
 import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
-import type { HomeAnswer, RefreshTokensAnswer, SignInAnswer } from '../../contract/api.ts';
-import type { SignInWithCodeAnswer } from '../../contract/auth.ts';
-import type { RegisterAnswer, RegistrationPayload } from '../../contract/registration.ts';
+import type { HomeAnswer } from '../../contract/home/types.ts';
+import type { RefreshTokensAnswer, SignInAnswer } from '../../contract/session/types.ts';
+import type { RegisterAnswer, RegistrationPayload } from '../../contract/identity/types.ts';
+import type { FieldErrors, SessionTokens } from '../../contract/shared/answers.ts';
 import { buildApp } from '../../server/app.ts';
 import { readConfig, type ServerConfig } from '../../server/config.ts';
 import { type Database, openDatabase } from '../../server/db/database.ts';
-import { attemptLimits, users } from '../../server/db/schema.ts';
+import { attemptLimits, users } from '../../server/db/schema/index.ts';
 import { demoCardholder, seedDemoData } from '../../server/seed.ts';
 import { startTestPostgres, type TestPostgres } from '../support/postgres.ts';
 
@@ -215,19 +216,22 @@ export function newApplicant(overrides: Partial<RegistrationPayload> = {}): Regi
   };
 }
 
+/** A /register answer read without narrowing on its statusCode first (tests assert the fields). */
+export type RegisterBody = RegisterAnswer & Partial<SessionTokens> & { fieldErrors?: FieldErrors };
+
 /** POST /register with a body as given (any shape) and optional headers. */
 export async function register(
   app: FastifyInstance,
   payload: unknown,
   headers: Record<string, string> = {},
-): Promise<{ status: number; body: RegisterAnswer }> {
+): Promise<{ status: number; body: RegisterBody }> {
   const response = await app.inject({
     method: 'POST',
     url: '/api/v1/register',
     headers: { 'content-type': 'application/json', ...headers },
     payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
   });
-  return { status: response.statusCode, body: response.json<RegisterAnswer>() };
+  return { status: response.statusCode, body: response.json<RegisterBody>() };
 }
 
 /** A new applicant with a verified phone: ready to register. */
@@ -244,9 +248,9 @@ export async function verifiedApplicant(
 export { mfaCardholder } from '../../server/seed.ts';
 
 /** POST /sign-in with any body. */
-export async function signInWith(app: FastifyInstance, payload: object): Promise<{ status: number; body: SignInWithCodeAnswer }> {
+export async function signInWith(app: FastifyInstance, payload: object): Promise<{ status: number; body: SignInAnswer }> {
   const response = await app.inject({ method: 'POST', url: '/api/v1/sign-in', payload });
-  return { status: response.statusCode, body: response.json<SignInWithCodeAnswer>() };
+  return { status: response.statusCode, body: response.json<SignInAnswer>() };
 }
 
 /** POST to a card API path with a JSON body and, optionally, a bearer token. */

@@ -7,9 +7,9 @@
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { VerifySsnAnswer } from '../../contract/auth.ts';
-import { StatusCode } from '../../contract/statusCodes.ts';
-import { attemptLimits, users } from '../../server/db/schema.ts';
+import type { VerifySsnAnswer } from '../../contract/identity/types.ts';
+import { StatusCode } from '../../contract/shared/statusCodes.ts';
+import { attemptLimits, users } from '../../server/db/schema/index.ts';
 import { hashSecret } from '../../server/secrets.ts';
 import {
   clearAttemptLimits,

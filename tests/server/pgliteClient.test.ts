@@ -9,7 +9,7 @@ import { eq, sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/pglite';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type OpenDatabase, openDatabase } from '../../server/db/database.ts';
-import { accounts, ledgerTransactions } from '../../server/db/schema.ts';
+import { accounts, ledgerTransactions } from '../../server/db/schema/index.ts';
 import { seedDemoData } from '../../server/seed.ts';
 
 let database: OpenDatabase;

@@ -8,8 +8,8 @@ import { eq, sql } from 'drizzle-orm';
 import { decodeJwt } from 'jose';
 import { setTimeout as delay } from 'node:timers/promises';
 import { beforeEach, expect, it } from 'vitest';
-import { StatusCode } from '../../contract/statusCodes.ts';
-import { accounts, attemptLimits, cards, refreshTokens, ssnTokens, users } from '../../server/db/schema.ts';
+import { StatusCode } from '../../contract/shared/statusCodes.ts';
+import { accounts, attemptLimits, cards, refreshTokens, ssnTokens, users } from '../../server/db/schema/index.ts';
 import { ssnHash } from '../../server/ssn.ts';
 import {
   appOnPostgres,

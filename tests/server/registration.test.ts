@@ -6,11 +6,11 @@
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agreementKinds, type RegistrationPayload } from '../../contract/registration.ts';
+import { agreementKinds, type RegistrationPayload } from '../../contract/identity/types.ts';
 import { ValidationMessage as M } from '../../contract/rules.ts';
-import { StatusCode } from '../../contract/statusCodes.ts';
+import { StatusCode } from '../../contract/shared/statusCodes.ts';
 import { issueCompanionToken } from '../../server/companionTokens.ts';
-import { accounts, agreementAcceptances, cards, mfaTokens, users } from '../../server/db/schema.ts';
+import { accounts, agreementAcceptances, cards, mfaTokens, users } from '../../server/db/schema/index.ts';
 import { hashSecret, hashToken, verifySecret } from '../../server/secrets.ts';
 import { decryptSsn, ssnHash } from '../../server/ssn.ts';
 import {

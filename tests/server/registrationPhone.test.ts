@@ -10,8 +10,8 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ValidationMessage as M } from '../../contract/rules.ts';
-import { StatusCode } from '../../contract/statusCodes.ts';
-import { phoneVerificationCodes, phoneVerificationLimits, sandboxSmsOutbox } from '../../server/db/schema.ts';
+import { StatusCode } from '../../contract/shared/statusCodes.ts';
+import { phoneVerificationCodes, phoneVerificationLimits, sandboxSmsOutbox } from '../../server/db/schema/index.ts';
 import {
   demoCardholder,
   lastCode,

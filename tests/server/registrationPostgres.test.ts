@@ -7,8 +7,8 @@
  */
 import { eq } from 'drizzle-orm';
 import { expect, it } from 'vitest';
-import { StatusCode } from '../../contract/statusCodes.ts';
-import { mfaTokens, phoneVerificationLimits } from '../../server/db/schema.ts';
+import { StatusCode } from '../../contract/shared/statusCodes.ts';
+import { mfaTokens, phoneVerificationLimits } from '../../server/db/schema/index.ts';
 import {
   appOnPostgres,
   describeOnPostgres,

@@ -6,11 +6,12 @@
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LegalAddress, RegistrationPayload } from '../../contract/registration.ts';
+import type { Address } from '../../contract/shared/address.ts';
+import type { RegistrationPayload } from '../../contract/identity/types.ts';
 import { ValidationMessage as M } from '../../contract/rules.ts';
-import { StatusCode } from '../../contract/statusCodes.ts';
+import { StatusCode } from '../../contract/shared/statusCodes.ts';
 import { issueCompanionToken } from '../../server/companionTokens.ts';
-import { users } from '../../server/db/schema.ts';
+import { users } from '../../server/db/schema/index.ts';
 import {
   demoCardholder,
   productionEnv,
@@ -30,9 +31,9 @@ afterAll(async () => {
   await t?.close();
 });
 
-const home: LegalAddress = { street1: '845 E Dakota Ave', street2: '', city: 'Fresno', state: 'CA', zip: '93704' };
+const home: Address = { street1: '845 E Dakota Ave', street2: '', city: 'Fresno', state: 'CA', zip: '93704' };
 
-function verifyAddress(address: Partial<LegalAddress>, type: { addressType?: unknown } = { addressType: 'legal' }) {
+function verifyAddress(address: Partial<Address>, type: { addressType?: unknown } = { addressType: 'legal' }) {
   return t.app.inject({ method: 'POST', url: '/api/v1/verify-address', payload: { ...home, ...address, ...type } });
 }
 
@@ -40,7 +41,7 @@ async function usersCount(): Promise<number> {
   return (await t.db.select({ id: users.id }).from(users)).length;
 }
 
-const addressCases: [string, Partial<LegalAddress>, number][] = [
+const addressCases: [string, Partial<Address>, number][] = [
   ['"Invalid" in the street', { street1: '12 Invalid Rd' }, StatusCode.ADDRESS_INVALID],
   ['"Unit Wrong" in the unit', { street2: 'Unit Wrong' }, StatusCode.ADDRESS_UNIT_INCORRECT],
   ['unit 999', { street2: '999' }, StatusCode.ADDRESS_UNIT_INCORRECT],
@@ -131,7 +132,7 @@ describe('POST /register: identity verification', () => {
 });
 
 describe('POST /register: CIP taken (403 {2}) when the demo cardholder already holds', () => {
-  const demoAddress: LegalAddress = { ...demoCardholder.address };
+  const demoAddress: Address = { ...demoCardholder.address };
   let demoCompanionToken = '';
   beforeAll(async () => {
     demoCompanionToken = await issueCompanionToken({ uuid: demoCardholder.providersUuid, email: null }, t.config.companionTokenSecret);

@@ -8,7 +8,7 @@ import { eq, sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addressKeyOf, agreementAcceptances, users } from '../../server/db/schema.ts';
+import { addressKeyOf, agreementAcceptances, users } from '../../server/db/schema/index.ts';
 import { seedDemoData } from '../../server/seed.ts';
 import { decryptSsn, ssnHash } from '../../server/ssn.ts';
 import { demoCardholder, demoUser, startTestApp, type TestApp } from './helpers.ts';

@@ -6,8 +6,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ValidationMessage as M } from '../../contract/rules.ts';
-import { StatusCode } from '../../contract/statusCodes.ts';
-import { users } from '../../server/db/schema.ts';
+import { StatusCode } from '../../contract/shared/statusCodes.ts';
+import { users } from '../../server/db/schema/index.ts';
 import {
   demoCardholder,
   mfaCardholder,

@@ -1,10 +1,10 @@
 // @vitest-environment node
 /** The sandbox controls exist for testers only: never in production mode. */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { StatusCode } from '../../contract/statusCodes.ts';
+import { StatusCode } from '../../contract/shared/statusCodes.ts';
 import { readConfig } from '../../server/config.ts';
-import type { ExperimentFlags } from '../../contract/api.ts';
-import { analyticsEvents, errorReports } from '../../server/db/schema.ts';
+import type { ExperimentFlags } from '../../contract/experiments/types.ts';
+import { analyticsEvents, errorReports } from '../../server/db/schema/index.ts';
 import { demoCardholder, getHome, productionEnv, startTestApp, type TestApp } from './helpers.ts';
 
 

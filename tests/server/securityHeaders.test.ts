@@ -1,7 +1,7 @@
 // @vitest-environment node
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { StatusCode } from '../../contract/statusCodes.ts';
+import { StatusCode } from '../../contract/shared/statusCodes.ts';
 import { demoCredentials, productionEnv, startTestApp, type TestApp } from './helpers.ts';
 
 let t: TestApp;

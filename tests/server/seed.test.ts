@@ -2,7 +2,7 @@
 /** The demo data: seeding again changes nothing, and the demo cardholder is linked to her companion user. */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { users } from '../../server/db/schema.ts';
+import { users } from '../../server/db/schema/index.ts';
 import { seedDemoData } from '../../server/seed.ts';
 import { demoCardholder, demoUser, startTestApp, type TestApp } from './helpers.ts';
 

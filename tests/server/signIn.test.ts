@@ -1,7 +1,7 @@
 // @vitest-environment node
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { StatusCode } from '../../contract/statusCodes.ts';
+import { StatusCode } from '../../contract/shared/statusCodes.ts';
 import { demoCardholder, demoCredentials, demoUser, startTestApp, type TestApp } from './helpers.ts';
 
 let t: TestApp;

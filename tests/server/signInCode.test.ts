@@ -6,8 +6,8 @@
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { StatusCode } from '../../contract/statusCodes.ts';
-import { phoneVerificationCodes, phoneVerificationLimits, users } from '../../server/db/schema.ts';
+import { StatusCode } from '../../contract/shared/statusCodes.ts';
+import { phoneVerificationCodes, phoneVerificationLimits, users } from '../../server/db/schema/index.ts';
 import {
   clearAttemptLimits,
   getHome,

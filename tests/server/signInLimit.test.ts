@@ -8,8 +8,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { StatusCode } from '../../contract/statusCodes.ts';
-import { attemptLimits } from '../../server/db/schema.ts';
+import { StatusCode } from '../../contract/shared/statusCodes.ts';
+import { attemptLimits } from '../../server/db/schema/index.ts';
 import { clearAttemptLimits, demoCardholder, demoCredentials, endLockouts, signInWith, startTestApp, type TestApp } from './helpers.ts';
 
 let t: TestApp;

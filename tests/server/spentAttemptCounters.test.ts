@@ -14,7 +14,7 @@ import {
   type AttemptLimits,
 } from '../../server/attemptLimits.ts';
 import { buildApp } from '../../server/app.ts';
-import { attemptLimits } from '../../server/db/schema.ts';
+import { attemptLimits } from '../../server/db/schema/index.ts';
 import { clearAttemptLimits, startTestApp, type TestApp } from './helpers.ts';
 
 let t: TestApp;

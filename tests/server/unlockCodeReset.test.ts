@@ -5,9 +5,10 @@
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { ResetUnlockCodeAnswer, VerifySsnAnswer } from '../../contract/auth.ts';
-import { StatusCode } from '../../contract/statusCodes.ts';
-import { refreshTokens, ssnTokens, users } from '../../server/db/schema.ts';
+import type { ResetUnlockCodeAnswer } from '../../contract/session/types.ts';
+import type { VerifySsnAnswer } from '../../contract/identity/types.ts';
+import { StatusCode } from '../../contract/shared/statusCodes.ts';
+import { refreshTokens, ssnTokens, users } from '../../server/db/schema/index.ts';
 import {
   clearAttemptLimits,
   demoCardholder,

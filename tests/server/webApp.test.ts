@@ -1,12 +1,12 @@
 // @vitest-environment node
-/** The built app's index.html, served with the runtime app config the server injects (contract/appConfig.ts). */
+/** The built app's index.html, served with the runtime app config the server injects (contract/shared/appConfig.ts). */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AppConfig, appConfigElementId } from '../../contract/appConfig.ts';
-import { StatusCode } from '../../contract/statusCodes.ts';
+import { type AppConfig, appConfigElementId } from '../../contract/shared/appConfig.ts';
+import { StatusCode } from '../../contract/shared/statusCodes.ts';
 import { injectAppConfig } from '../../server/app.ts';
 import { startTestApp, type TestApp } from './helpers.ts';
 

@@ -1,6 +1,6 @@
 /** Analytics batching: when events are sent, in what batches, and that failures stay invisible. */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { AnalyticsBatch } from '../../contract/api.ts';
+import type { AnalyticsBatch } from '../../contract/analytics/types.ts';
 import { createAnalytics, flushDelayMs, maxBatchSize, sessionTimeoutMs } from '../../src/app/analytics.ts';
 
 const at = '2026-11-20T15:00:00.000Z';

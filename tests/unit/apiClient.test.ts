@@ -9,7 +9,7 @@ import {
   requestTimeoutMs,
   type ApiSession,
 } from '../../src/api/client.ts';
-import { StatusCode } from '../../contract/statusCodes.ts';
+import { StatusCode } from '../../contract/shared/statusCodes.ts';
 import { createFakeCardApi } from '../support/fakeCardApi.ts';
 
 const home = { statusCode: StatusCode.SUCCESS, accountOverview: { balance: 100 } };

@@ -1,4 +1,4 @@
-/** The auth calls of contract/auth.ts: paths, bodies, bearer tokens, and 401/429 answers as results. */
+/** The auth calls of contract/session/types.ts: paths, bodies, bearer tokens, and 401/429 answers as results. */
 import { describe, expect, it, vi } from 'vitest';
 import { createApi, type ApiSession } from '../../src/api/client.ts';
 import { createFakeCardApi } from '../support/fakeCardApi.ts';
@@ -14,7 +14,7 @@ const bodyOf = (request: { init?: RequestInit | undefined }) => JSON.parse(Strin
 const bearerOf = (request: { init?: RequestInit | undefined }) => new Headers(request.init?.headers).get('authorization');
 
 describe('api client: auth calls', () => {
-  it('sends each call to its path with the body of contract/auth.ts and the right bearer', async () => {
+  it('sends each call to its path with the body of contract/session/types.ts and the right bearer', async () => {
     const { cardApi, api } = setup();
     void api.signIn({ email: 'ana@example.test', password: 'pw' });
     void api.signIn({ email: 'ana@example.test', password: 'pw', code: '123456' });

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { assign, setup } from 'xstate';
-import type { HomeAnswer } from '../../contract/api.ts';
+import type { HomeAnswer } from '../../contract/home/types.ts';
 import { homeMachine } from '../../machines/home.ts';
 import { chartInventory, coverageOf, generatePaths, minimalCover } from '../support/chartCoverage.ts';
 

@@ -4,7 +4,7 @@
  * nothing secret may be in it.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { ErrorReport, ErrorReportBatch } from '../../contract/api.ts';
+import type { ErrorReport, ErrorReportBatch } from '../../contract/analytics/types.ts';
 import { cardApiErrorTransport, createErrorReporter, type ErrorReportTransport } from '../../src/app/errorReporting.ts';
 
 const at = new Date('2026-11-20T15:00:00.000Z');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { redactContext, redactedMark, redactStrings, redactText } from '../../contract/redaction.ts';
+import { redactContext, redactedMark, redactStrings, redactText } from '../../contract/shared/redaction.ts';
 
 const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIzZjZjMmExZSJ9.Q2h1bmstb2Ytc2lnbmF0dXJlLWJ5dGVz';
 const refreshToken = 'q9X2vYk3_Lm0Pz-7wRt5uNb8cJd1fHg4sAe6iKo2Mv'; // 42 base64url characters

@@ -5,9 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise } from 'xstate';
-import type { StatusAnswer } from '../../contract/api.ts';
+import type { StatusAnswer } from '../../contract/shared/answers.ts';
 import { normaliseZip } from '../../contract/rules.ts';
-import type { StatusCode } from '../../contract/statusCodes.ts';
+import type { StatusCode } from '../../contract/shared/statusCodes.ts';
 import { ServerFieldError } from '../../contract/validation.ts';
 import {
   draftFrom,
@@ -21,11 +21,10 @@ import {
   registrationMachine,
   serverFieldProblems,
   stepOfState,
-  type RegisterOutcome,
   type RegistrationDraft,
   type RegistrationInput,
 } from '../../machines/registration.ts';
-import type { PhoneInUseAnswer } from '../../contract/registration.ts';
+import type { PhoneInUseAnswer, RegisterAnswer } from '../../contract/identity/types.ts';
 import { maskDob, maskZip, routeStepOf } from '../../src/flows/register/masks.ts';
 import { savedDraft } from '../support/registrationRuns.ts';
 
@@ -50,7 +49,7 @@ function start(overrides: Partial<RegistrationInput> = {}, answers: { verifyEmai
         requestVerification: fromPromise(() => never<StatusAnswer>()),
         verifyPhone: fromPromise(() => never<StatusAnswer>()),
         verifyAddress: fromPromise(() => never<StatusAnswer>()),
-        register: fromPromise(() => never<RegisterOutcome>()),
+        register: fromPromise(() => never<RegisterAnswer>()),
       },
     }),
     { input: input(overrides) },

@@ -1,6 +1,6 @@
 /** The registration calls of the API client: paths, bodies, no bearer token, and results by HTTP status. */
 import { describe, expect, it, vi } from 'vitest';
-import type { RegistrationPayload } from '../../contract/registration.ts';
+import type { RegistrationPayload } from '../../contract/identity/types.ts';
 import { ApiRefusedError, ApiUnavailableError, createApi, type ApiSession } from '../../src/api/client.ts';
 import { createFakeCardApi } from '../support/fakeCardApi.ts';
 

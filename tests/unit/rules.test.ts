@@ -40,7 +40,7 @@ import {
   textedCodeLength,
   ValidationMessage as M,
 } from '../../contract/rules.ts';
-import { stateCodes } from '../../contract/registration.ts';
+import { stateCodes } from '../../contract/shared/address.ts';
 
 describe('checkEmail', () => {
   it.each(['ana@example.com', ' ana@example.com ', "o'brien+card@mail.example.org", 'a.b-c_d%e@sub-domain.example.co'])(

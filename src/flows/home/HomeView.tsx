@@ -2,7 +2,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { Link } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
 import { fromPromise } from 'xstate';
-import type { Card, HomeAnswer, Transaction } from '../../../contract/api.ts';
+import type { Card, HomeAnswer, Transaction } from '../../../contract/home/types.ts';
 import { homeMachine } from '../../../machines/home.ts';
 import { useServices } from '../../app/services.tsx';
 import { maskAccountNumber } from '../../format/account.ts';

@@ -1,8 +1,8 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Link } from '@tanstack/react-router';
 import { useRef, useState, type FormEvent } from 'react';
-import { stateCodes, type LegalAddress } from '../../../contract/registration.ts';
-import { StatusCode } from '../../../contract/statusCodes.ts';
+import { stateCodes, type Address } from '../../../contract/shared/address.ts';
+import { StatusCode } from '../../../contract/shared/statusCodes.ts';
 import { optOutCodes } from '../../../machines/registration.ts';
 import { SelectField } from '../../components/SelectField.tsx';
 import { TextField } from '../../components/TextField.tsx';
@@ -38,7 +38,7 @@ function AddressForm({ state, send }: StepProps) {
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const data = new FormData(event.currentTarget);
-    const text = (name: keyof LegalAddress) => String(data.get(name) ?? '');
+    const text = (name: keyof Address) => String(data.get(name) ?? '');
     send({ type: 'user.submitAddress', street1: text('street1'), street2: text('street2'), city: text('city'), state: text('state'), zip });
   }
 

@@ -1,6 +1,6 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useRef, type FormEvent } from 'react';
-import { agreed } from '../../../contract/registration.ts';
+import { agreed } from '../../../contract/identity/types.ts';
 import { CheckboxField } from '../../components/CheckboxField.tsx';
 import { unexpectedErrorMessage } from '../messages.ts';
 import { problemsOf, useFocusOnProblem, useHeadingFocus, type StepProps } from './stepSupport.ts';

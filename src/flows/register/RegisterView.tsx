@@ -2,7 +2,8 @@ import { getRouteApi, useRouter, useRouterState } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { fromPromise } from 'xstate';
-import { draftOf, registrationMachine, stepOfState, type RegisterOutcome, type RegistrationStep } from '../../../machines/registration.ts';
+import type { RegisterAnswer } from '../../../contract/identity/types.ts';
+import { draftOf, registrationMachine, stepOfState, type RegistrationStep } from '../../../machines/registration.ts';
 import { withTypedFields } from '../../../machines/registrationDraft.ts';
 import { hasFailedRegistration } from '../../app/guards.ts';
 import { useServices } from '../../app/services.tsx';
@@ -132,6 +133,6 @@ function RegistrationFlow() {
   );
 }
 
-function tokensOf(outcome: RegisterOutcome | undefined) {
+function tokensOf(outcome: RegisterAnswer | undefined) {
   return outcome && 'access' in outcome ? outcome : {};
 }

@@ -1,5 +1,5 @@
-/** The 50 states by code (contract/registration.ts), named as the Postal Service names them. */
-import type { StateCode } from '../../../contract/registration.ts';
+/** The 50 states by code (contract/shared/address.ts), named as the Postal Service names them. */
+import type { StateCode } from '../../../contract/shared/address.ts';
 
 export const stateNames: Record<StateCode, string> = {
   AL: 'Alabama',

@@ -4,7 +4,7 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useRef, type FormEvent } from 'react';
 import { fromPromise, type SnapshotFrom } from 'xstate';
 import { textedCodeLength } from '../../../contract/rules.ts';
-import { StatusCode } from '../../../contract/statusCodes.ts';
+import { StatusCode } from '../../../contract/shared/statusCodes.ts';
 import { signInMachine, type SignInEvent } from '../../../machines/signIn.ts';
 import { useServices } from '../../app/services.tsx';
 import { TextField } from '../../components/TextField.tsx';

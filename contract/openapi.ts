@@ -1,0 +1,127 @@
+/**
+ * The OpenAPI 3.1 document of every route table (contract/routes.ts), made by hand from each request
+ * schema's yup `describe()`: served at GET /api/v1/openapi.json, and the source of docs/api.md's
+ * generated call list.
+ */
+import type { AnySchema, SchemaDescription, SchemaFieldDescription, SchemaInnerTypeDescription, SchemaObjectDescription } from 'yup';
+import { allRoutes } from './routes.ts';
+import { requestSchemas } from './schemas.ts';
+import { type Caller, cardApiBase, type Route } from './shared/route.ts';
+
+type JsonSchema = Record<string, unknown>;
+
+/** Spec §5 field rules run as custom yup tests named `rule` (contract/validation.ts); the schema names them. */
+const ruleNote = 'A spec §5 rule (contract/rules.ts) applies: a broken rule is a field error.';
+
+function jsonSchemaOf(field: SchemaFieldDescription): JsonSchema {
+  const description = field as SchemaDescription;
+  const tests = description.tests ?? [];
+  const param = (name: string, key: string) => tests.find((test) => test.name === name)?.params?.[key];
+  const schema: JsonSchema = {};
+  const kind = description.type;
+  if (kind === 'object') {
+    const object = description as SchemaObjectDescription;
+    const fields = Object.entries(object.fields);
+    schema.type = 'object';
+    schema.properties = Object.fromEntries(fields.map(([name, inner]) => [name, jsonSchemaOf(inner)]));
+    const required = fields.filter(([, inner]) => (inner as SchemaDescription).optional === false).map(([name]) => name);
+    if (required.length > 0) schema.required = required;
+    if (tests.some((test) => test.name === 'noUnknown')) schema.additionalProperties = false;
+  } else if (kind === 'array') {
+    schema.type = 'array';
+    const inner = (description as SchemaInnerTypeDescription).innerType;
+    if (inner && !Array.isArray(inner)) schema.items = jsonSchemaOf(inner);
+    const max = param('max', 'max');
+    if (typeof max === 'number') schema.maxItems = max;
+  } else if (kind === 'string' || kind === 'boolean' || kind === 'number') {
+    schema.type = kind;
+    const max = param('max', 'max');
+    if (kind === 'string' && typeof max === 'number') schema.maxLength = max;
+    const regex = param('matches', 'regex');
+    if (regex instanceof RegExp) schema.pattern = regex.source;
+  }
+  // `mixed` (flat scalar maps) is any JSON value the server then checks: no type keyword.
+  if (description.nullable && typeof schema.type === 'string') schema.type = [schema.type, 'null'];
+  const values = description.oneOf.filter((value) => value !== undefined);
+  if (values.length > 0) schema.enum = values;
+  if (tests.some((test) => test.name === 'rule')) schema.description = ruleNote;
+  return schema;
+}
+
+const securityOf: Record<Caller, { [scheme: string]: [] }[]> = {
+  anonymous: [],
+  accessToken: [{ accessToken: [] }],
+  refreshToken: [{ refreshToken: [] }],
+  companionToken: [{ companionToken: [] }],
+};
+
+const statusAnswer: JsonSchema = {
+  type: 'object',
+  required: ['statusCode'],
+  properties: { statusCode: { type: 'integer' } },
+};
+
+function operationOf(route: Route, schema: AnySchema | null): JsonSchema {
+  const pathParameters = [...route.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({
+    name,
+    in: 'path',
+    required: true,
+    schema: { type: 'string' },
+  }));
+  const request = schema ? jsonSchemaOf(schema.describe()) : undefined;
+  const queryParameters =
+    route.method === 'GET' && request
+      ? Object.entries((request.properties as Record<string, JsonSchema>) ?? {}).map(([name, schema]) => ({
+          name,
+          in: 'query',
+          required: ((request.required as string[] | undefined) ?? []).includes(name),
+          schema,
+        }))
+      : [];
+  const parameters = [...pathParameters, ...queryParameters];
+  const responses = Object.fromEntries(
+    Object.entries(route.answers).map(([status, codes]) => [
+      status,
+      {
+        description: `statusCode ${codes.join(', ')}`,
+        content: { 'application/json': { schema: { ...statusAnswer, properties: { statusCode: { type: 'integer', enum: codes } } } } },
+      },
+    ]),
+  );
+  return {
+    operationId: route.name,
+    summary: route.summary,
+    ...(route.tokenOptional ? { 'x-token-optional': true } : {}),
+    security: route.tokenOptional ? [{}, ...securityOf[route.caller]] : securityOf[route.caller],
+    ...(parameters.length > 0 ? { parameters } : {}),
+    ...(route.method === 'POST' && request
+      ? { requestBody: { required: schema?.spec.optional === false && !schema.spec.nullable, content: { 'application/json': { schema: request } } } }
+      : {}),
+    responses,
+  };
+}
+
+export function openApiDocument(routes: readonly Route[] = allRoutes, schemas = requestSchemas): JsonSchema {
+  const paths: Record<string, Record<string, JsonSchema>> = {};
+  for (const route of routes) {
+    const path = `${route.base}${route.path}`;
+    paths[path] = { ...paths[path], [route.method.toLowerCase()]: operationOf(route, schemas[route.name] ?? null) };
+  }
+  const bearer = (description: string) => ({ type: 'http', scheme: 'bearer', description });
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Providers card API',
+      version: cardApiBase.replace('/api/', ''),
+      description: 'Every answer is JSON with a numeric statusCode (spec §8); docs/api.md tells what each one means.',
+    },
+    paths,
+    components: {
+      securitySchemes: {
+        accessToken: bearer('The access token of a signed-in cardholder.'),
+        refreshToken: bearer('The refresh token of a session (unlock, unlock-code reset, sign-out).'),
+        companionToken: bearer("The companion app's token for its user."),
+      },
+    },
+  };
+}

@@ -1,0 +1,43 @@
+/**
+ * Sign-in (with a texted code when needed), unlock, sign-out, unlock-code reset and password reset on
+ * the wire (spec §3 auth state and reset password payload, §4, §7, §8 sign-in and MFA codes).
+ */
+import type { MayBeTooMany, SessionTokens, StatusAnswer } from '../shared/answers.ts';
+
+/**
+ * POST /sign-in body. Without `code`, a cardholder who needs a texted code gets MFA_REQUIRED (105) and
+ * a code is texted to the phone on file; the same call with `code` finishes the sign-in.
+ */
+export type Credentials = { email: string; password: string };
+export type SignInRequest = Credentials & { code?: string };
+
+/**
+ * POST /sign-in (and /providers/sign-in) answers:
+ * - 200 `{0, access, refresh, isInternal, mustResetUnlockCode}`; `mustResetUnlockCode` after an unlock lockout.
+ * - 401 `{100, retryAfterSeconds?}` wrong email or password (`retryAfterSeconds` while too many failures wait).
+ * - 401 `{105, phone}` a code was texted to `phone` (masked `(XXX) XXX-1234`).
+ * - 401 `{200, attemptsLeft}` wrong code; 429 `{201, retryAfterSeconds}` too many codes or wrong codes;
+ *   `{202 | 204, phone}` the phone on file cannot get texts; `{203, phone}` the text could not be sent.
+ */
+export type SignInAnswer = StatusAnswer &
+  Partial<SessionTokens> &
+  MayBeTooMany & {
+    mustResetUnlockCode?: boolean;
+    phone?: string;
+    attemptsLeft?: number;
+  };
+
+export type RefreshTokensRequest = { unlockCode: string };
+
+export type RefreshTokensAnswer = StatusAnswer &
+  Partial<SessionTokens> & {
+    /** Present on INVALID_REFRESH_CREDENTIALS: unlock attempts left before lockout. */
+    attemptsLeft?: number;
+  };
+
+/** POST /reset-unlock-code {ssnToken, unlockCode} with the refresh token: 200 `{0, access, refresh, isInternal}`. */
+export type ResetUnlockCodeRequest = { ssnToken: string; unlockCode: string };
+export type ResetUnlockCodeAnswer = StatusAnswer & Partial<SessionTokens>;
+
+/** POST /change-password {email, ssn, password}: `{0}` on success (spec §7 "true on SUCCESS"). */
+export type ChangePasswordRequest = { email: string; ssn: string; password: string };

@@ -1,0 +1,54 @@
+/** Tables of the services several features use: attempt limits, texted codes and their per-phone limits, the sandbox SMS outbox. */
+import { index, integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+
+/**
+ * Attempt counters that hold across restarts and instances, one row per (scope, subject): `sign-in`
+ * by lower-cased email (unknown emails counted like known ones), `ssn` by the account's lower-cased
+ * email (wrong SSNs in password reset and unlock-code reset), `lookup` by client (account lookups per
+ * Device-UUID and per IP, counted in a window: `failures` is the count, `locked_until` the window's
+ * end). Changed only with bounded updates
+ * (server/attemptLimits.ts), so parallel requests cannot pass a limit.
+ */
+export const attemptLimits = pgTable('attempt_limits', {
+  scope: text('scope', { enum: ['sign-in', 'ssn', 'lookup'] }).notNull(),
+  subject: text('subject').notNull(),
+  failures: integer('failures').notNull().default(0),
+  lockedUntil: timestamp('locked_until', { withTimezone: true }),
+}, (t) => [primaryKey({ columns: [t.scope, t.subject] })]);
+
+/** Texted one-time codes (spec §7 request-verification): keyed hash only, 10-minute expiry, single use. */
+export const phoneVerificationCodes = pgTable('phone_verification_codes', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  /** 10 digits. */
+  phone: text('phone').notNull(),
+  codeHash: text('code_hash').notNull(),
+  /** What the code proves: a phone for registration, or the second factor of a sign-in; one never counts as the other. */
+  purpose: text('purpose', { enum: ['register', 'sign-in'] }).notNull().default('register'),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  usedAt: timestamp('used_at', { withTimezone: true }),
+  /** Wrong codes entered while this was the live code (the lockout counts per phone, in phoneVerificationLimits). */
+  attempts: integer('attempts').notNull().default(0),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+}, (t) => [index('phone_verification_codes_phone_idx').on(t.phone, t.createdAt)]);
+
+/**
+ * Per-phone limits, in the database so they hold across restarts and instances: wrong codes since the
+ * last success (5 → locked for 10 minutes) and codes sent in the current 10-minute window (at most 5).
+ * Changed only with bounded updates, so parallel requests cannot pass a limit.
+ */
+export const phoneVerificationLimits = pgTable('phone_verification_limits', {
+  phone: text('phone').primaryKey(),
+  failures: integer('failures').notNull().default(0),
+  lockedUntil: timestamp('locked_until', { withTimezone: true }),
+  windowStartedAt: timestamp('window_started_at', { withTimezone: true }),
+  codesSent: integer('codes_sent').notNull().default(0),
+});
+
+/** The sandbox SMS gateway's outbox (sandbox mode only): the one place a texted code is kept in clear. */
+export const sandboxSmsOutbox = pgTable('sandbox_sms_outbox', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  phone: text('phone').notNull(),
+  text: text('text').notNull(),
+  code: text('code'),
+  sentAt: timestamp('sent_at', { withTimezone: true }).notNull().defaultNow(),
+}, (t) => [index('sandbox_sms_outbox_phone_idx').on(t.phone, t.sentAt)]);

@@ -1,0 +1,143 @@
+/**
+ * Identity (spec §3-§5, §7): email and phone lookups, phone verification by texted code, address
+ * verification, POST /register, SSN verification and agreements. The card API is the authority on
+ * every rule: requests are checked with the same rules as the forms (contract/rules.ts through
+ * contract/validation.ts), and limits, lockouts and uniqueness live in the database.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { identityRoutes as routes } from '../../../contract/identity/routes.ts';
+import { identitySchemas } from '../../../contract/identity/schemas.ts';
+import { digitsOf, normaliseAddress } from '../../../contract/rules.ts';
+import { StatusCode } from '../../../contract/shared/statusCodes.ts';
+import { ServerFieldError } from '../../../contract/validation.ts';
+import { verifyCompanionToken } from '../../companionTokens.ts';
+import type { ServerConfig } from '../../config.ts';
+import { optOutAllowed } from '../../partners/address.ts';
+import type { Services } from '../../services.ts';
+import { badRequest, failedValidation, tooMany } from '../../shared/http.ts';
+import { routeServer } from '../../shared/routeServer.ts';
+import { checkAccountSsn, issueSsnToken, refuseSsn } from '../../ssn.ts';
+import { codeTtlMinutes } from '../../textedCodes.ts';
+import { acceptAgreements, hasAccepted } from './agreements.ts';
+import { emailInUse, lookupWait, phoneInUse, ssnAccountByEmail, ssnAccountById } from './lookups.ts';
+import { issueMfaToken } from './mfaTokens.ts';
+import { registerCardholder } from './registration.ts';
+
+/** Password reset's /change-password (session) checks the SSN of the same account. */
+export { ssnAccountByEmail } from './lookups.ts';
+
+/** The Companion-Authorization bearer token is the companion app's token for exactly this uuid. */
+async function isCompanionUser(request: FastifyRequest, providersUuid: string, config: ServerConfig): Promise<boolean> {
+  const header = String(request.headers['companion-authorization'] ?? '');
+  const token = /^Bearer (\S+)$/.exec(header)?.[1];
+  if (!token) return false;
+  const check = await verifyCompanionToken(token, config.companionTokenSecret);
+  return check.ok && check.claims.uuid === providersUuid;
+}
+
+export function identityFeature(app: FastifyInstance, services: Services): void {
+  const { serve, serveChecked } = routeServer(app, services, identitySchemas);
+  const { db, limits, textedCodes, partners, config } = services;
+
+  serve(routes.verifyEmail, async ({ email }, request, reply) => {
+    const wait = await lookupWait(limits, request);
+    if (wait > 0) return tooMany(reply, wait);
+    return (await emailInUse(db, email)) ? { statusCode: StatusCode.SUCCESS } : reply.code(404).send({ statusCode: StatusCode.NOT_ALLOWED });
+  });
+
+  serve(routes.phoneNumberInUse, async ({ phone }, request, reply) => {
+    const wait = await lookupWait(limits, request);
+    if (wait > 0) return tooMany(reply, wait);
+    return { statusCode: StatusCode.SUCCESS, inUse: await phoneInUse(db, digitsOf(phone)) };
+  });
+
+  // A phone that breaks the phone rule is a result here (INVALID_PHONE_NUMBER), not a field error.
+  serveChecked(routes.requestVerification, async (body, _request, reply) => {
+    if (body.kind === 'invalid') return { statusCode: StatusCode.INVALID_PHONE_NUMBER };
+    const issued = await textedCodes.issue(
+      digitsOf(body.value.phone),
+      'register',
+      (code) => `Your Providers verification code is ${code}. It expires in ${codeTtlMinutes} minutes. Never share it.`,
+    );
+    if (issued.kind === 'limit') return tooMany(reply, issued.retryAfterSeconds);
+    if (issued.kind === 'landline') return { statusCode: StatusCode.INVALID_PHONE_LANDLINE };
+    if (issued.kind === 'failed') return { statusCode: StatusCode.MFA_ERROR };
+    return { statusCode: StatusCode.SUCCESS };
+  });
+
+  serveChecked(routes.verifyPhone, async (body, _request, reply) => {
+    if (body.kind === 'invalid') return { statusCode: StatusCode.INVALID_PHONE_NUMBER };
+    const phone = digitsOf(body.value.phone);
+    const checked = await textedCodes.check(phone, 'register', body.value.code);
+    if (checked.kind === 'locked') return tooMany(reply, checked.retryAfterSeconds);
+    if (checked.kind === 'wrong') {
+      return checked.attemptsLeft === undefined
+        ? { statusCode: StatusCode.INVALID_MFA_CODE }
+        : { statusCode: StatusCode.INVALID_MFA_CODE, attemptsLeft: checked.attemptsLeft };
+    }
+    return { statusCode: StatusCode.SUCCESS, mfaToken: await issueMfaToken(db, phone) };
+  });
+
+  serve(routes.verifyAddress, async (address) => {
+    const check = await partners.address.verify(normaliseAddress(address));
+    if (check.ok) return { statusCode: StatusCode.SUCCESS };
+    return optOutAllowed(check.statusCode) ? { statusCode: check.statusCode, optOutAllowed: true } : { statusCode: check.statusCode };
+  });
+
+  serveChecked(routes.register, async (body, request, reply) => {
+    const ebtHeader = request.headers['ebt-account-id'];
+    if (ebtHeader !== undefined && (typeof ebtHeader !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(ebtHeader.trim()))) {
+      return badRequest(reply);
+    }
+    if (body.kind === 'invalid') {
+      const { mfaToken, ...fieldErrors } = body.fieldErrors;
+      // The token stands for the phone's verification: the phone field shows it.
+      if (mfaToken && !fieldErrors.phone) fieldErrors.phone = mfaToken;
+      return failedValidation(reply, fieldErrors);
+    }
+    const payload = body.value;
+    // Linking a companion user takes that user's own token, so nobody can claim another's uuid.
+    if (payload.providersUuid && !(await isCompanionUser(request, payload.providersUuid, config))) {
+      return failedValidation(reply, { providersUuid: ServerFieldError.providersUuidUnverified });
+    }
+    const registration = await registerCardholder(services, payload, ebtHeader?.trim().toUpperCase() || null, request.log);
+    if (registration.kind === 'invalid') return failedValidation(reply, registration.fieldErrors);
+    if (registration.kind === 'refused') return reply.code(403).send({ statusCode: registration.statusCode });
+    const tokens = await services.sessions.startSession(registration.userId);
+    return { statusCode: StatusCode.SUCCESS, ...tokens, isInternal: false };
+  });
+
+  // Password reset, no token: an unknown email is answered exactly like a wrong SSN.
+  serve(routes.verifySsn, async ({ email, ssn }, request, reply) => {
+    const user = await ssnAccountByEmail(db, email);
+    const check = await checkAccountSsn(limits, config.ssnHashKey, user, email, ssn);
+    if (check.kind !== 'match' || !user) return refuseSsn(reply, check.kind === 'match' ? { kind: 'wrong', attemptsLeft: 0 } : check);
+    request.log.info('SSN verified for a password reset');
+    return { statusCode: StatusCode.SUCCESS, ssnToken: await issueSsnToken(db, user.id, 'reset-password') };
+  });
+
+  // Unlock-code reset: the SSN of the refresh token's holder, for POST /reset-unlock-code.
+  serve(routes.verifySsnWithRefreshToken, async ({ ssn }, request, reply) => {
+    const user = await ssnAccountById(db, request.refreshSession.userId);
+    if (!user) return reply.code(401).send({ statusCode: StatusCode.SIGN_IN_REQUIRED });
+    const check = await checkAccountSsn(limits, config.ssnHashKey, user, user.email, ssn);
+    if (check.kind !== 'match') return refuseSsn(reply, check);
+    request.log.info('SSN verified for an unlock-code reset');
+    return { statusCode: StatusCode.SUCCESS, ssnToken: await issueSsnToken(db, user.id, 'reset-unlock-code') };
+  });
+
+  serve(
+    routes.acceptAgreement,
+    async ({ legal }, request) => {
+      await acceptAgreements(db, request.access.userId, legal);
+      return { statusCode: StatusCode.SUCCESS };
+    },
+    { brokenRule: 'badRequest' },
+  );
+
+  serve(
+    routes.acceptedAgreement,
+    async ({ agreement }, request) => ({ statusCode: StatusCode.SUCCESS, agreed: await hasAccepted(db, request.access.userId, agreement) }),
+    { brokenRule: 'badRequest' },
+  );
+}

@@ -1,0 +1,196 @@
+/**
+ * The session (spec §7): sign-in (with a texted code when the cardholder needs one), sign-in inside
+ * the companion app, sign-out, unlock (refresh-tokens), unlock-code reset and password reset.
+ */
+import type { FastifyInstance } from 'fastify';
+import { checkPhone } from '../../../contract/rules.ts';
+import { sessionRoutes as routes } from '../../../contract/session/routes.ts';
+import { sessionSchemas } from '../../../contract/session/schemas.ts';
+import { StatusCode } from '../../../contract/shared/statusCodes.ts';
+import { ServerFieldError } from '../../../contract/validation.ts';
+import { emailSubject, signInPolicy, unlockAttemptLimit } from '../../attemptLimits.ts';
+import { decoySecretHash, hashSecret, verifySecret } from '../../secrets.ts';
+import type { Services } from '../../services.ts';
+import { bearerToken, failedValidation, signInRequired, tooMany } from '../../shared/http.ts';
+import { routeServer } from '../../shared/routeServer.ts';
+import { checkAccountSsn, refuseSsn, spendSsnToken } from '../../ssn.ts';
+import { codeTtlMinutes, maskedPhone } from '../../textedCodes.ts';
+import { ssnAccountByEmail } from '../identity/index.ts';
+import {
+  clearWrongUnlockCodes,
+  countWrongUnlockCode,
+  storePassword,
+  storeResetUnlockCode,
+  userByCompanionUuid,
+  userByEmail,
+  userById,
+} from './unlock.ts';
+
+export function sessionFeature(app: FastifyInstance, services: Services): void {
+  const { serve } = routeServer(app, services, sessionSchemas);
+  const { db, sessions, limits, textedCodes, config } = services;
+
+  /**
+   * Spec §7 /sign-in, with a texted code for cardholders who need one (spec §8 MFA_REQUIRED). Wrong
+   * email or password is counted per email in the database (unknown emails too); the fifth in a row
+   * makes every sign-in for that email wait 15 minutes, right password included.
+   */
+  serve(
+    routes.signIn,
+    async ({ email, password, code }, _request, reply) => {
+      const subject = emailSubject(email);
+      const wait = await limits.waitSeconds(signInPolicy, subject);
+      if (wait > 0) return reply.code(401).send({ statusCode: StatusCode.INVALID_CREDENTIALS, retryAfterSeconds: wait });
+
+      const user = await userByEmail(db, email);
+      const passwordMatches = await verifySecret(password, user?.passwordHash ?? decoySecretHash);
+      if (!user || !passwordMatches) {
+        const counted = await limits.countFailure(signInPolicy, subject);
+        return reply
+          .code(401)
+          .send(
+            counted.locked
+              ? { statusCode: StatusCode.INVALID_CREDENTIALS, retryAfterSeconds: counted.retryAfterSeconds }
+              : { statusCode: StatusCode.INVALID_CREDENTIALS },
+          );
+      }
+
+      if (user.mfaRequired) {
+        const phone = maskedPhone(user.phone);
+        if (checkPhone(user.phone)) return reply.code(401).send({ statusCode: StatusCode.INVALID_PHONE_NUMBER, phone });
+        if (code === undefined) {
+          const issued = await textedCodes.issue(
+            user.phone,
+            'sign-in',
+            (sent) => `Your Providers sign-in code is ${sent}. It expires in ${codeTtlMinutes} minutes. Never share it.`,
+          );
+          if (issued.kind === 'limit') return tooMany(reply, issued.retryAfterSeconds);
+          const statusCode = {
+            landline: StatusCode.INVALID_PHONE_LANDLINE,
+            failed: StatusCode.MFA_ERROR,
+            sent: StatusCode.MFA_REQUIRED,
+          }[issued.kind];
+          return reply.code(401).send({ statusCode, phone });
+        }
+        const checked = await textedCodes.check(user.phone, 'sign-in', code);
+        if (checked.kind === 'locked') return tooMany(reply, checked.retryAfterSeconds);
+        if (checked.kind === 'wrong') {
+          return reply
+            .code(401)
+            .send(
+              checked.attemptsLeft === undefined
+                ? { statusCode: StatusCode.INVALID_MFA_CODE }
+                : { statusCode: StatusCode.INVALID_MFA_CODE, attemptsLeft: checked.attemptsLeft },
+            );
+        }
+      }
+
+      await limits.reset(signInPolicy, subject);
+      // Earlier wrong unlock codes still count: after a lockout only an unlock-code reset (SSN) clears them.
+      const tokens = await sessions.startSession(user.id);
+      return {
+        statusCode: StatusCode.SUCCESS,
+        ...tokens,
+        isInternal: user.isInternal,
+        mustResetUnlockCode: user.unlockFailures >= unlockAttemptLimit,
+      };
+    },
+    { brokenRule: 'badRequest' },
+  );
+
+  /** Sign-in from inside the companion benefits app: the cardholder linked to the companion user gets a card session. */
+  serve(
+    routes.providersSignIn,
+    async (_body, request, reply) => {
+      const user = await userByCompanionUuid(db, request.companion.uuid);
+      // A companion user without a card account: registration (embedded only) comes first.
+      if (!user) return reply.code(403).send({ statusCode: StatusCode.NOT_ALLOWED });
+      // Like a password sign-in, this does not end an unlock-code lockout: that takes the SSN reset.
+      const tokens = await sessions.startSession(user.id);
+      return {
+        statusCode: StatusCode.SUCCESS,
+        ...tokens,
+        isInternal: user.isInternal,
+        mustResetUnlockCode: user.unlockFailures >= unlockAttemptLimit,
+      };
+    },
+    { brokenRule: 'badRequest' },
+  );
+
+  /** Ends the session on the server: the refresh-token family is revoked, so its access tokens stop too. */
+  serve(routes.signOut, async (_body, request) => {
+    const presented = bearerToken(request);
+    if (presented) {
+      const found = await sessions.findRefreshToken(presented);
+      if (found.ok) await sessions.revokeFamily(found.row.familyId);
+      else {
+        const access = await sessions.checkAccessToken(presented);
+        if (access.ok) await sessions.revokeFamily(access.claims.familyId);
+      }
+    }
+    return { statusCode: StatusCode.SUCCESS };
+  });
+
+  serve(
+    routes.refreshTokens,
+    async ({ unlockCode }, request, reply) => {
+      const session = request.refreshSession;
+      const user = await userById(db, session.userId);
+      if (!user?.unlockCodeHash) {
+        await sessions.revokeFamily(session.familyId);
+        return signInRequired(reply);
+      }
+      // Locked out: every session ended when the limit was reached; a session from a later sign-in
+      // is kept, as /reset-unlock-code needs it, but it cannot unlock until the code is reset.
+      if (user.unlockFailures >= unlockAttemptLimit) return signInRequired(reply);
+
+      if (!(await verifySecret(unlockCode, user.unlockCodeHash))) {
+        const attemptsLeft = await countWrongUnlockCode(db, user.id);
+        if (attemptsLeft === 0) await sessions.revokeUserFamilies(user.id);
+        return reply.code(401).send({ statusCode: StatusCode.INVALID_REFRESH_CREDENTIALS, attemptsLeft });
+      }
+
+      const tokens = await sessions.rotate(session);
+      if (!tokens) return signInRequired(reply);
+      await clearWrongUnlockCodes(db, user.id);
+      return { statusCode: StatusCode.SUCCESS, ...tokens, isInternal: user.isInternal };
+    },
+    { brokenRule: 'badRequest' },
+  );
+
+  /**
+   * Spends the ssnToken of POST /verify/ssn/logged-in-refresh-token, stores the new code, ends the
+   * unlock lockout and rotates the refresh token: the only way out of an unlock lockout.
+   */
+  serve(routes.resetUnlockCode, async ({ ssnToken, unlockCode }, request, reply) => {
+    const session = request.refreshSession;
+    // Hashed before the token is spent, so the spend and what follows stay close together.
+    const unlockCodeHash = await hashSecret(unlockCode);
+    if (!(await spendSsnToken(db, ssnToken, session.userId, 'reset-unlock-code'))) {
+      return failedValidation(reply, { ssnToken: ServerFieldError.ssnTokenUnverified });
+    }
+    // Same rules as /refresh-tokens: a spent refresh token presented again revokes its family.
+    const tokens = await sessions.rotate(session);
+    if (!tokens) return signInRequired(reply);
+    const isInternal = await storeResetUnlockCode(db, session.userId, unlockCodeHash);
+    request.log.info('unlock code reset');
+    return { statusCode: StatusCode.SUCCESS, ...tokens, isInternal };
+  });
+
+  /**
+   * A forgotten password (spec §2 /reset-password): the SSN is checked again here under the same
+   * per-account limit as /verify/ssn. A new password ends every session of the user.
+   */
+  serve(routes.changePassword, async ({ email, ssn, password }, request, reply) => {
+    const user = await ssnAccountByEmail(db, email);
+    const check = await checkAccountSsn(limits, config.ssnHashKey, user, email, ssn);
+    if (check.kind !== 'match' || !user) return refuseSsn(reply, check.kind === 'match' ? { kind: 'wrong', attemptsLeft: 0 } : check);
+
+    await storePassword(db, user.id, await hashSecret(password));
+    // Sessions elsewhere end (someone else may have known the old password), and sign-in starts afresh.
+    await sessions.revokeUserFamilies(user.id);
+    await limits.reset(signInPolicy, emailSubject(user.email));
+    request.log.info('password changed by reset');
+    return { statusCode: StatusCode.SUCCESS };
+  });
+}

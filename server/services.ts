@@ -1,0 +1,42 @@
+/**
+ * The composition root: every server service built once, over one database and one configuration, and
+ * handed to the feature plugins (server/features/<feature>/). No feature builds its own copy.
+ */
+import { type AttemptLimits, createAttemptLimits } from './attemptLimits.ts';
+import type { ServerConfig } from './config.ts';
+import type { Database } from './db/database.ts';
+import { type AddressVerifier, sandboxAddressVerifier, unconfiguredAddressVerifier } from './partners/address.ts';
+import { type IdentityVerifier, sandboxIdentityVerifier, unconfiguredIdentityVerifier } from './partners/identity.ts';
+import { createSandboxSmsGateway, type SmsGateway, unconfiguredSmsGateway } from './partners/sms.ts';
+import { createSessions, type Sessions } from './sessions.ts';
+import { createTextedCodes, type TextedCodes } from './textedCodes.ts';
+
+export type Partners = { identity: IdentityVerifier; address: AddressVerifier; sms: SmsGateway };
+
+export type Services = {
+  config: ServerConfig;
+  db: Database;
+  sessions: Sessions;
+  limits: AttemptLimits;
+  textedCodes: TextedCodes;
+  partners: Partners;
+};
+
+/** Sandbox stand-ins in sandbox mode; outside it, nothing is configured yet (docs/sandbox.md). */
+function partnersFor(config: ServerConfig, db: Database): Partners {
+  return config.sandbox
+    ? { identity: sandboxIdentityVerifier, address: sandboxAddressVerifier, sms: createSandboxSmsGateway(db) }
+    : { identity: unconfiguredIdentityVerifier, address: unconfiguredAddressVerifier, sms: unconfiguredSmsGateway };
+}
+
+export function createServices(config: ServerConfig, db: Database): Services {
+  const partners = partnersFor(config, db);
+  return {
+    config,
+    db,
+    sessions: createSessions(db, config),
+    limits: createAttemptLimits(db),
+    textedCodes: createTextedCodes(db, config.ssnHashKey, partners.sms),
+    partners,
+  };
+}

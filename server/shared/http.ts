@@ -1,0 +1,44 @@
+/** Shared HTTP plumbing: yup validation, bearer tokens, and the answers every feature sends alike. */
+import type { FastifyReply, FastifyRequest, FastifySchemaCompiler } from 'fastify';
+import type { AnySchema } from 'yup';
+import type { FieldErrors, TooManyAnswer } from '../../contract/shared/answers.ts';
+import { StatusCode } from '../../contract/shared/statusCodes.ts';
+
+/** Bodies are checked strictly (no casting): a number where a string belongs is a bad request. */
+export const yupValidatorCompiler: FastifySchemaCompiler<AnySchema> = ({ schema }) => (data) => {
+  try {
+    return { value: schema.validateSync(data, { strict: true, abortEarly: false }) };
+  } catch (error) {
+    return { error: error as Error };
+  }
+};
+
+export function bearerToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (!header?.startsWith('Bearer ')) return undefined;
+  const token = header.slice('Bearer '.length).trim();
+  return token.length > 0 && token.length < 4096 ? token : undefined;
+}
+
+/** The Device-UUID header the app sends with every call; absent or empty is null. */
+export function deviceUuidOf(request: FastifyRequest): string | null {
+  return String(request.headers['device-uuid'] ?? '').slice(0, 64) || null;
+}
+
+/** The time the app says something happened; an unreadable one becomes the time it arrived. */
+export function reportedTime(at: string): Date {
+  return Number.isNaN(Date.parse(at)) ? new Date() : new Date(at);
+}
+
+export const badRequest = (reply: FastifyReply) => reply.code(400).send({ statusCode: StatusCode.INVALID_PARAMETERS });
+
+export const failedValidation = (reply: FastifyReply, fieldErrors: FieldErrors) =>
+  reply.code(400).send({ statusCode: StatusCode.FAILED_VALIDATION, fieldErrors });
+
+/** The one "too many" answer: 429 `{201, retryAfterSeconds}`, the wait in Retry-After too. */
+export const tooMany = (reply: FastifyReply, retryAfterSeconds: number) => {
+  const answer: TooManyAnswer = { statusCode: StatusCode.INVALID_MFA_LIMIT, retryAfterSeconds };
+  return reply.code(429).header('Retry-After', String(retryAfterSeconds)).send(answer);
+};
+
+export const signInRequired = (reply: FastifyReply) => reply.code(401).send({ statusCode: StatusCode.SIGN_IN_REQUIRED });

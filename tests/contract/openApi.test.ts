@@ -1,0 +1,59 @@
+// @vitest-environment node
+/**
+ * The OpenAPI 3.1 document made from the route tables: valid, served at GET /api/v1/openapi.json,
+ * and the call list of docs/api.md is exactly what the tables say.
+ */
+import { readFileSync } from 'node:fs';
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openApiDocument } from '../../contract/openapi.ts';
+import { routeTables } from '../../contract/routes.ts';
+import { requestSchemas } from '../../contract/schemas.ts';
+import { apiDocPath, documentedCallList, renderCallList } from '../../scripts/apiDocs.ts';
+import { startTestApp, type TestApp } from '../server/helpers.ts';
+
+let t: TestApp;
+
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('the OpenAPI document', () => {
+  it('validates as OpenAPI 3.1', async () => {
+    const document = openApiDocument();
+    expect(document.openapi).toBe('3.1.0');
+    await expect(SwaggerParser.validate(structuredClone(document) as never)).resolves.toBeTruthy();
+  });
+
+  it('is served at GET /api/v1/openapi.json', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/api/v1/openapi.json' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual(JSON.parse(JSON.stringify(openApiDocument())));
+  });
+
+  it('has one operation per route table entry, named as in its table', () => {
+    const paths = openApiDocument().paths as Record<string, Record<string, { operationId: string }>>;
+    const operationIds = Object.values(paths).flatMap((operations) => Object.values(operations).map((operation) => operation.operationId));
+    const entries = Object.values(routeTables).flatMap((table) => Object.entries(table));
+    for (const [key, route] of entries) expect(route.name).toBe(key);
+    expect(operationIds.sort()).toEqual(entries.map(([key]) => key).sort());
+    // Names are unique across features: the request schemas are found by name.
+    expect(Object.keys(requestSchemas).sort()).toEqual(operationIds.sort());
+  });
+
+  it('describes a request body from its yup schema, rules and limits included', () => {
+    const paths = openApiDocument().paths as Record<string, Record<string, { requestBody?: { content: Record<string, { schema: Record<string, unknown> }> } }>>;
+    const signIn = paths['/api/v1/sign-in']!.post!.requestBody!.content['application/json']!.schema;
+    expect(signIn).toMatchObject({ type: 'object', additionalProperties: false });
+    expect(signIn.properties).toMatchObject({ code: { type: 'string', pattern: '^\\d{6}$' } });
+  });
+});
+
+describe('docs/api.md', () => {
+  it('lists the calls exactly as the route tables do (npm run docs:api rewrites the list)', () => {
+    expect(documentedCallList(readFileSync(apiDocPath, 'utf8'))).toBe(renderCallList());
+  });
+});
