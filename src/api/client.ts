@@ -27,7 +27,7 @@ import {
   type VerifyPhoneAnswer,
 } from '../../contract/registration.ts';
 import { StatusCode } from '../../contract/statusCodes.ts';
-import type { RegisterOutcome } from '../../machines/registration.ts';
+import type { RegisterOutcome } from '../../machines/identity/registration.ts';
 
 export const apiBase = '/api/v1';
 export const requestTimeoutMs = 120_000;

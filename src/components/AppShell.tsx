@@ -1,7 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Outlet } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
-import type { SnackbarMessage } from '../../machines/session.ts';
+import type { SnackbarMessage } from '../../machines/session/session.ts';
 import { useServices } from '../app/services.tsx';
 import { AuthModal } from '../flows/authModal/AuthModal.tsx';
 import { BackToBenefits } from './BackToBenefits.tsx';

@@ -1,6 +1,6 @@
 /** Effects shared by the flows that open a session (sign-in, unlock, reset unlock code): store tokens, continue. */
 import type { AnyRouter } from '@tanstack/react-router';
-import type { SessionTokens } from '../../machines/session.ts';
+import type { SessionTokens } from '../../machines/session/session.ts';
 import { afterAuthRoute, safeRedirect } from '../app/guards.ts';
 import type { SessionActor } from '../app/context.ts';
 

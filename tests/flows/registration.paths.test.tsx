@@ -1,5 +1,5 @@
 /**
- * Generated path tests over the registration chart (machines/registration.ts), replayed through the
+ * Generated path tests over the registration chart (machines/identity/registration.ts), replayed through the
  * real app and router inside a companion host, with the card API answering at the fetch level as each
  * path says. After every step the screen must show what the chart's state means.
  */
@@ -13,8 +13,8 @@ import {
   stepOfField,
   type RegistrationContext,
   type RegistrationField,
-} from '../../machines/registration.ts';
-import { failedRegistrationMarker } from '../../machines/session.ts';
+} from '../../machines/identity/registration.ts';
+import { failedRegistrationMarker } from '../../machines/session/session.ts';
 import { addressMessages } from '../../src/flows/messages.ts';
 import { fieldProblemMessage } from '../../src/flows/register/stepSupport.ts';
 import { coverageOf, minimalCover, replayPath, type PathRun } from '../support/chartCoverage.ts';

@@ -24,7 +24,7 @@ import {
   type RegisterOutcome,
   type RegistrationDraft,
   type RegistrationInput,
-} from '../../machines/registration.ts';
+} from '../../machines/identity/registration.ts';
 import type { PhoneInUseAnswer } from '../../contract/registration.ts';
 import { maskDob, maskZip, routeStepOf } from '../../src/flows/register/masks.ts';
 import { savedDraft } from '../support/registrationRuns.ts';

@@ -3,7 +3,7 @@ import { Link } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
 import { fromPromise } from 'xstate';
 import type { Card, HomeAnswer, Transaction } from '../../../contract/api.ts';
-import { homeMachine } from '../../../machines/home.ts';
+import { homeMachine } from '../../../machines/home/home.ts';
 import { useServices } from '../../app/services.tsx';
 import { maskAccountNumber } from '../../format/account.ts';
 import { formatDate } from '../../format/date.ts';

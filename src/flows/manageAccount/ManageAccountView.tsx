@@ -4,7 +4,7 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { useRef, type FormEvent } from 'react';
 import { fromPromise } from 'xstate';
 import type { ValidationMessage } from '../../../contract/rules.ts';
-import { changeUnlockCodeMachine } from '../../../machines/changeUnlockCode.ts';
+import { changeUnlockCodeMachine } from '../../../machines/account/changeUnlockCode.ts';
 import { useServices } from '../../app/services.tsx';
 import { NewUnlockCodeFields, newUnlockCodesOf } from '../../components/NewUnlockCodeFields.tsx';
 import { useHeadingFocus } from '../../components/useHeadingFocus.ts';

@@ -3,7 +3,7 @@ import { Link } from '@tanstack/react-router';
 import { useRef, useState, type FormEvent } from 'react';
 import { stateCodes, type LegalAddress } from '../../../contract/registration.ts';
 import { StatusCode } from '../../../contract/statusCodes.ts';
-import { optOutCodes } from '../../../machines/registration.ts';
+import { optOutCodes } from '../../../machines/identity/registration.ts';
 import { SelectField } from '../../components/SelectField.tsx';
 import { TextField } from '../../components/TextField.tsx';
 import { addressMessages, unexpectedErrorMessage } from '../messages.ts';

@@ -1,6 +1,6 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useRef, useState, type FormEvent } from 'react';
-import type { PersonalInfo } from '../../../machines/registration.ts';
+import type { PersonalInfo } from '../../../machines/identity/registration.ts';
 import { TextField } from '../../components/TextField.tsx';
 import { unexpectedErrorMessage } from '../messages.ts';
 import { WaitToTryAgain } from '../waitNotices.tsx';

@@ -1,5 +1,5 @@
 /** The props a registration step repeats for each field it lets the cardholder type into. */
-import type { RegistrationField, RegistrationForm, RegistrationSnapshot } from '../../../machines/registration.ts';
+import type { RegistrationField, RegistrationForm, RegistrationSnapshot } from '../../../machines/identity/registration.ts';
 
 /** A field typed as text (every form field but the agreements). */
 type TypedField = Exclude<keyof RegistrationForm, 'legal'> & RegistrationField;

@@ -8,7 +8,7 @@ import {
   type RegistrationEvent,
   type RegistrationField,
   type RegistrationSnapshot,
-} from '../../../machines/registration.ts';
+} from '../../../machines/identity/registration.ts';
 import { addressMessages, validationMessages } from '../messages.ts';
 
 export type StepProps = {

@@ -3,7 +3,7 @@ import { Link, useParams, useRouter, useSearch } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
 import type { FormEvent } from 'react';
 import { fromPromise } from 'xstate';
-import { doneStep, resetPasswordMachine, stepOfResetPassword, type ResetPasswordEvent, type ResetPasswordSnapshot } from '../../../machines/resetPassword.ts';
+import { doneStep, resetPasswordMachine, stepOfResetPassword, type ResetPasswordEvent, type ResetPasswordSnapshot } from '../../../machines/session/resetPassword.ts';
 import { thenSignInParam } from './thenSignIn.ts';
 import { useServices } from '../../app/services.tsx';
 import { StepIndicator } from '../../components/StepIndicator.tsx';

@@ -4,7 +4,7 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useRef, type FormEvent } from 'react';
 import { fromPromise, type SnapshotFrom } from 'xstate';
 import { StatusCode } from '../../../contract/statusCodes.ts';
-import { mfaCodeLength, signInMachine, type SignInEvent } from '../../../machines/signIn.ts';
+import { mfaCodeLength, signInMachine, type SignInEvent } from '../../../machines/session/signIn.ts';
 import { useServices } from '../../app/services.tsx';
 import { TextField } from '../../components/TextField.tsx';
 import { unexpectedErrorMessage, validationMessages } from '../messages.ts';

@@ -1,9 +1,9 @@
 /**
- * The registration draft (machines/registration.ts): what of a registration survives a reload, kept
+ * The registration draft (machines/identity/registration.ts): what of a registration survives a reload, kept
  * in the session's core state and saved like the rest of it. Apart from the chart so that restoring
  * and saving state at start-up (src/app/persistence.ts) does not load the registration chart.
  */
-import { agreed, agreementKinds, type Legal } from '../contract/registration.ts';
+import { agreed, agreementKinds, type Legal } from '../../contract/registration.ts';
 
 export const registrationSteps = [1, 2, 3, 4, 5] as const;
 export type RegistrationStep = (typeof registrationSteps)[number];

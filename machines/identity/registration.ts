@@ -27,7 +27,7 @@ import {
   type VerifyAddressAnswer,
   type VerifyEmailAnswer,
   type VerifyPhoneAnswer,
-} from '../contract/registration.ts';
+} from '../../contract/registration.ts';
 import {
   addressChecks,
   checkNewUnlockCode,
@@ -36,8 +36,8 @@ import {
   digitsOf,
   fieldErrors,
   personalInfoChecks,
-} from '../contract/rules.ts';
-import { StatusCode } from '../contract/statusCodes.ts';
+} from '../../contract/rules.ts';
+import { StatusCode } from '../../contract/statusCodes.ts';
 import {
   draftFrom,
   fieldText,
@@ -48,7 +48,7 @@ import {
   type RegistrationDraft,
   type RegistrationStep,
 } from './registrationDraft.ts';
-import { retryAtOf, untilRetry } from './serverWait.ts';
+import { retryAtOf, untilRetry } from '../shared/serverWait.ts';
 
 export { draftFrom, registrationSteps, stepCount, type RegistrationDraft, type RegistrationStep };
 

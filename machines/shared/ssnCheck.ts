@@ -3,7 +3,7 @@
  * code step 1; spec §4 attempts, §5 SSN, §7 /verify/ssn and /verify/ssn/logged-in-refresh-token).
  * The SSN must pass the shared rule (contract/rules.ts) before it is sent; the server answers SUCCESS
  * (with an ssnToken), 401 {4, attemptsLeft} when it does not match the account, or 201 with its wait
- * after too many tries (machines/serverWait.ts).
+ * after too many tries (machines/shared/serverWait.ts).
  *
  * What both charts share is here: guards (spread into the chart's `setup`), what its actions assign,
  * and the step's states (`ssnCheckStates`). Each chart keeps what differs: what the call is sent, what
@@ -11,9 +11,9 @@
  * and whether it keeps the SSN it sent.
  */
 import type { EventObject } from 'xstate';
-import type { VerifySsnAnswer } from '../contract/auth.ts';
-import { checkSsn } from '../contract/rules.ts';
-import { StatusCode } from '../contract/statusCodes.ts';
+import type { VerifySsnAnswer } from '../../contract/auth.ts';
+import { checkSsn } from '../../contract/rules.ts';
+import { StatusCode } from '../../contract/statusCodes.ts';
 import { retryAtOf } from './serverWait.ts';
 
 /** What the check keeps in a chart's context: the tries left after a mismatch, the end of the server's wait. */

@@ -11,11 +11,11 @@
  * never persisted.
  */
 import { assign, fromPromise, setup } from 'xstate';
-import type { Credentials } from '../contract/api.ts';
-import type { SignInRequest, SignInWithCodeAnswer } from '../contract/auth.ts';
-import { StatusCode } from '../contract/statusCodes.ts';
-import { fieldErrors, signInChecks, type ValidationMessage } from '../contract/rules.ts';
-import { retryAtOf, untilRetry } from './serverWait.ts';
+import type { Credentials } from '../../contract/api.ts';
+import type { SignInRequest, SignInWithCodeAnswer } from '../../contract/auth.ts';
+import { StatusCode } from '../../contract/statusCodes.ts';
+import { fieldErrors, signInChecks, type ValidationMessage } from '../../contract/rules.ts';
+import { retryAtOf, untilRetry } from '../shared/serverWait.ts';
 
 export const mfaCodeLength = 6;
 /** The wait when the server does not say (spec §9: 10 minutes). */

@@ -1,6 +1,6 @@
 /** Home data (spec §7 GET /home): load, show, refresh with a loading flag, retry after a failure. */
 import { assign, fromPromise, setup } from 'xstate';
-import type { HomeAnswer } from '../contract/api.ts';
+import type { HomeAnswer } from '../../contract/api.ts';
 
 export type HomeContext = { home: HomeAnswer | null };
 export type HomeEvent = { type: 'user.refresh' } | { type: 'user.retry' };

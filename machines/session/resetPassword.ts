@@ -10,13 +10,13 @@
  * This chart lives in the view only: nothing of it is persisted.
  */
 import { assign, fromPromise, setup } from 'xstate';
-import type { ChangePasswordRequest, VerifySsnAnswer } from '../contract/auth.ts';
-import type { StatusAnswer } from '../contract/api.ts';
-import type { VerifyEmailAnswer } from '../contract/registration.ts';
-import { checkEmail, checkNewPassword, checkSsn, digitsOf, type ValidationMessage } from '../contract/rules.ts';
-import { StatusCode } from '../contract/statusCodes.ts';
-import { untilRetry } from './serverWait.ts';
-import { ssnCheckAssigners, ssnCheckGuards, ssnCheckStates, type SsnCheckContext } from './ssnCheck.ts';
+import type { ChangePasswordRequest, VerifySsnAnswer } from '../../contract/auth.ts';
+import type { StatusAnswer } from '../../contract/api.ts';
+import type { VerifyEmailAnswer } from '../../contract/registration.ts';
+import { checkEmail, checkNewPassword, checkSsn, digitsOf, type ValidationMessage } from '../../contract/rules.ts';
+import { StatusCode } from '../../contract/statusCodes.ts';
+import { untilRetry } from '../shared/serverWait.ts';
+import { ssnCheckAssigners, ssnCheckGuards, ssnCheckStates, type SsnCheckContext } from '../shared/ssnCheck.ts';
 
 export const doneStep = 4;
 export type ResetPasswordStep = 1 | 2 | 3 | 4;
@@ -125,7 +125,7 @@ export const resetPasswordMachine = setup({
         },
       },
     },
-    /** Step 2: "Verify your identity" (machines/ssnCheck.ts). The SSN is kept for step 3's call, and forgotten unless verified. */
+    /** Step 2: "Verify your identity" (machines/shared/ssnCheck.ts). The SSN is kept for step 3's call, and forgotten unless verified. */
     ssn: {
       entry: ['clearProblems', 'forgetSsn'],
       initial: 'editing',

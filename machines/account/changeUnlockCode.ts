@@ -2,7 +2,7 @@
  * Change the unlock code on Manage account (spec §2 /manage-account, §5 PIN and unlock code, §7
  * POST /set-unlock-code {unlockCode} with the access token; contract/auth.ts).
  *
- * The new code and its confirmation are checked with the shared rules (machines/newUnlockCode.ts),
+ * The new code and its confirmation are checked with the shared rules (machines/shared/newUnlockCode.ts),
  * then saved. The server's own refusal (400 {4, fieldErrors}) shows on the field; any other answer
  * is a failure to report. A call that ends without an answer goes back to editing with nothing said:
  * either the app has already shown the error modal (no statusCode), or the cardholder gave up
@@ -10,10 +10,10 @@
  * what was typed survives a session that expires while saving.
  */
 import { assign, fromPromise, setup } from 'xstate';
-import type { SetUnlockCodeAnswer } from '../contract/auth.ts';
-import { ValidationMessage } from '../contract/rules.ts';
-import { StatusCode } from '../contract/statusCodes.ts';
-import { newUnlockCodeErrors, type NewUnlockCodeErrors, type NewUnlockCodes } from './newUnlockCode.ts';
+import type { SetUnlockCodeAnswer } from '../../contract/auth.ts';
+import { ValidationMessage } from '../../contract/rules.ts';
+import { StatusCode } from '../../contract/statusCodes.ts';
+import { newUnlockCodeErrors, type NewUnlockCodeErrors, type NewUnlockCodes } from '../shared/newUnlockCode.ts';
 
 export type ChangeUnlockCodeContext = { fieldErrors: NewUnlockCodeErrors };
 

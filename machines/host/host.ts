@@ -6,8 +6,8 @@
  * may ask for notifications. Talking to the host and the API are actors the app supplies.
  */
 import { assign, fromPromise, setup } from 'xstate';
-import type { BenefitKind, EbtLink, HostSavedState, NotificationPermission } from '../contract/hostProtocol.ts';
-import type { SessionTokens } from './session.ts';
+import type { BenefitKind, EbtLink, HostSavedState, NotificationPermission } from '../../contract/hostProtocol.ts';
+import type { SessionTokens } from '../session/session.ts';
 
 export type ParentAppUser = {
   uuid: string | null;

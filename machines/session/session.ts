@@ -10,7 +10,7 @@
  * account signing in, signing out, or navigating away gives the interrupted work up.
  */
 import { assign, fromPromise, not, raise, setup, stateIn } from 'xstate';
-import type { RegistrationDraft } from './registrationDraft.ts';
+import type { RegistrationDraft } from '../identity/registrationDraft.ts';
 
 export type Locale = 'en' | 'es';
 export type AuthReason = 'expired' | 'signInAgain';

@@ -8,12 +8,12 @@
  * The SSN goes from the event straight to the call: it is never in context.
  */
 import { assign, fromPromise, setup } from 'xstate';
-import type { ResetUnlockCodeAnswer, VerifySsnAnswer } from '../contract/auth.ts';
-import { checkSsn, digitsOf, type ValidationMessage } from '../contract/rules.ts';
-import { StatusCode } from '../contract/statusCodes.ts';
-import { newUnlockCodeErrors } from './newUnlockCode.ts';
-import { untilRetry } from './serverWait.ts';
-import { ssnCheckAssigners, ssnCheckGuards, ssnCheckStates, verifySsnOutput, type SsnCheckContext } from './ssnCheck.ts';
+import type { ResetUnlockCodeAnswer, VerifySsnAnswer } from '../../contract/auth.ts';
+import { checkSsn, digitsOf, type ValidationMessage } from '../../contract/rules.ts';
+import { StatusCode } from '../../contract/statusCodes.ts';
+import { newUnlockCodeErrors } from '../shared/newUnlockCode.ts';
+import { untilRetry } from '../shared/serverWait.ts';
+import { ssnCheckAssigners, ssnCheckGuards, ssnCheckStates, verifySsnOutput, type SsnCheckContext } from '../shared/ssnCheck.ts';
 
 export type ResetUnlockCodeStep = 1 | 2;
 
@@ -74,7 +74,7 @@ export const resetUnlockCodeMachine = setup({
   context: { ssnToken: null, fieldErrors: {}, attemptsLeft: null, retryAt: null },
   initial: 'ssn',
   states: {
-    /** Step 1: "Verify your identity" (machines/ssnCheck.ts). The SSN goes from the event to the call. */
+    /** Step 1: "Verify your identity" (machines/shared/ssnCheck.ts). The SSN goes from the event to the call. */
     ssn: {
       entry: 'forgetSsnToken',
       initial: 'editing',

@@ -4,9 +4,9 @@
  * or the refresh token is no longer valid, the user must sign in again.
  */
 import { assign, fromPromise, setup } from 'xstate';
-import type { RefreshTokensAnswer } from '../contract/api.ts';
-import { StatusCode } from '../contract/statusCodes.ts';
-import { fieldErrors, refreshTokensChecks, type ValidationMessage } from '../contract/rules.ts';
+import type { RefreshTokensAnswer } from '../../contract/api.ts';
+import { StatusCode } from '../../contract/statusCodes.ts';
+import { fieldErrors, refreshTokensChecks, type ValidationMessage } from '../../contract/rules.ts';
 
 export type UnlockContext = {
   attemptsLeft: number | null;
