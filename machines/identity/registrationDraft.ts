@@ -1,47 +1,21 @@
 /**
- * The registration draft (machines/identity/registration.ts): what of a registration survives a reload, kept
- * in the session's core state and saved like the rest of it. Apart from the chart so that restoring
- * and saving state at start-up (src/app/persistence.ts) does not load the registration chart.
+ * The registration draft (machines/identity/registration.ts): what of a registration survives a
+ * reload, kept in the session's core state and saved like the rest of it. Apart from the chart so that
+ * restoring and saving state at start-up (src/app/persistence.ts) does not load the registration chart.
+ * Which fields it keeps is the field table's `kept` column (registrationFields.ts).
  */
 import { agreed, agreementKinds, type Legal } from '../../contract/registration.ts';
-
-export const registrationSteps = [1, 2, 3, 4, 5] as const;
-export type RegistrationStep = (typeof registrationSteps)[number];
-export const stepCount = registrationSteps.length;
+import { fieldText, isRecord, keptFields, registrationSteps, type KeptField, type RegistrationForm, type RegistrationStep } from './registrationFields.ts';
 
 /**
  * Every typed field but the SSN and the unlock code, the verified phone with its mfaToken, and the
  * furthest step reached.
  */
-export type RegistrationDraft = {
-  furthestStep: RegistrationStep;
-  firstName: string;
-  middleName: string;
-  lastName: string;
-  dob: string;
-  email: string;
-  phone: string;
-  verifiedPhone: string | null;
-  mfaToken: string | null;
-  street1: string;
-  street2: string;
-  city: string;
-  state: string;
-  zip: string;
-  legal: Legal;
-};
-
-/** Typed fields are cut to this length when read back (the forms' own limits are lower). */
-export const maxFieldLength = 100;
-
-export const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/** A short trimmed string from a string or a finite number, else null. */
-export const fieldText = (value: unknown): string | null => {
-  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-  return typeof value === 'string' ? value.trim().slice(0, maxFieldLength) : null;
-};
+export type RegistrationDraft = { furthestStep: RegistrationStep } & Record<KeptField, string> & {
+    verifiedPhone: string | null;
+    mfaToken: string | null;
+    legal: Legal;
+  };
 
 export const isStep = (value: unknown): value is RegistrationStep => (registrationSteps as readonly unknown[]).includes(value);
 const tokenText = (value: unknown): string | null => (typeof value === 'string' && value.length > 0 && value.length <= 2000 ? value : null);
@@ -52,35 +26,38 @@ const tokenText = (value: unknown): string | null => (typeof value === 'string' 
  */
 export function draftFrom(value: unknown): RegistrationDraft | null {
   if (!isRecord(value)) return null;
-  const text = (key: string) => fieldText(value[key]) ?? '';
   const legal = isRecord(value.legal) ? value.legal : {};
   return {
     furthestStep: isStep(value.furthestStep) ? value.furthestStep : 1,
-    firstName: text('firstName'),
-    middleName: text('middleName'),
-    lastName: text('lastName'),
-    dob: text('dob'),
-    email: text('email'),
-    phone: text('phone'),
+    ...(Object.fromEntries(keptFields.map((field) => [field, fieldText(value[field]) ?? ''])) as Record<KeptField, string>),
     verifiedPhone: tokenText(value.verifiedPhone),
     mfaToken: tokenText(value.mfaToken),
-    street1: text('street1'),
-    street2: text('street2'),
-    city: text('city'),
-    state: text('state'),
-    zip: text('zip'),
     legal: Object.fromEntries(agreementKinds.map((kind) => [kind, legal[kind] === agreed ? agreed : null])) as Legal,
   };
 }
 
-/** The draft's fields a step's form types in (never the SSN or unlock code, which are not among them). */
-const typedFields = ['firstName', 'middleName', 'lastName', 'dob', 'email', 'phone', 'street1', 'street2', 'city', 'state', 'zip'] as const;
-
 /**
  * The draft with what a step's form holds right now, so a reload keeps what was typed even before
- * the step is sent. Only the known text fields are taken (`draftFrom` checks each again).
+ * the step is sent. Only the kept text fields are taken (`draftFrom` checks each again).
  */
 export function withTypedFields(draft: RegistrationDraft, typed: Record<string, unknown>): RegistrationDraft {
-  const fields = Object.fromEntries(typedFields.filter((name) => typeof typed[name] === 'string').map((name) => [name, typed[name]]));
+  const fields = Object.fromEntries(keptFields.filter((name) => typeof typed[name] === 'string').map((name) => [name, typed[name]]));
   return draftFrom({ ...draft, ...fields }) ?? draft;
+}
+
+/** What of a registration is saved: no SSN, no unlock code, no profile text (it may hold anything). */
+export function draftOf(registration: {
+  furthestStep: RegistrationStep;
+  form: RegistrationForm;
+  verifiedPhone: string | null;
+  mfaToken: string | null;
+}): RegistrationDraft {
+  const { form } = registration;
+  return {
+    furthestStep: registration.furthestStep,
+    ...(Object.fromEntries(keptFields.map((field) => [field, form[field]])) as Record<KeptField, string>),
+    verifiedPhone: registration.verifiedPhone,
+    mfaToken: registration.mfaToken,
+    legal: form.legal,
+  };
 }

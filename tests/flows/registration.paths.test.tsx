@@ -7,13 +7,8 @@ import { i18n, type MessageDescriptor } from '@lingui/core';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { AnyMachineSnapshot, EventObject } from 'xstate';
-import {
-  payloadOf,
-  registrationMachine,
-  stepOfField,
-  type RegistrationContext,
-  type RegistrationField,
-} from '../../machines/identity/registration.ts';
+import { registrationMachine, type RegistrationContext } from '../../machines/identity/registration.ts';
+import { payloadOf, stepOfField, type RegistrationField } from '../../machines/identity/registrationFields.ts';
 import { failedRegistrationMarker } from '../../machines/session/session.ts';
 import { addressMessages } from '../../src/flows/messages.ts';
 import { fieldProblemMessage } from '../../src/flows/register/stepSupport.ts';

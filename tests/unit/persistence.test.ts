@@ -1,6 +1,6 @@
 /** Core state persistence: what is saved, how saved state is read back, and when it is written. */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { RegistrationDraft } from '../../machines/identity/registration.ts';
+import type { RegistrationDraft } from '../../machines/identity/registrationDraft.ts';
 import { failedRegistrationMarker, type SessionContext, type SessionInput } from '../../machines/session/session.ts';
 import {
   createStateSaver,

@@ -9,22 +9,22 @@ import type { StatusAnswer } from '../../contract/api.ts';
 import type { StatusCode } from '../../contract/statusCodes.ts';
 import { ServerFieldError } from '../../contract/validation.ts';
 import {
-  draftFrom,
-  draftOf,
-  firstFailingStep,
   initialContextOf,
+  registrationMachine,
+  stepOfState,
+  type RegisterOutcome,
+  type RegistrationInput,
+} from '../../machines/identity/registration.ts';
+import { draftFrom, draftOf, type RegistrationDraft } from '../../machines/identity/registrationDraft.ts';
+import {
+  firstFailingStep,
   normaliseDob,
   normaliseZip,
   payloadOf,
   profileFieldsOf,
   RegistrationProblem,
-  registrationMachine,
   serverFieldProblems,
-  stepOfState,
-  type RegisterOutcome,
-  type RegistrationDraft,
-  type RegistrationInput,
-} from '../../machines/identity/registration.ts';
+} from '../../machines/identity/registrationFields.ts';
 import type { PhoneInUseAnswer } from '../../contract/registration.ts';
 import { maskDob, maskZip, routeStepOf } from '../../src/flows/register/masks.ts';
 import { savedDraft } from '../support/registrationRuns.ts';
