@@ -37,7 +37,15 @@ import {
 } from '../../contract/registration.ts';
 import { checkPhone, digitsOf } from '../../contract/rules.ts';
 import { StatusCode } from '../../contract/statusCodes.ts';
-import { retryAtOf, untilRetry } from '../shared/serverWait.ts';
+import { untilRetry } from '../shared/serverWait.ts';
+import {
+  submittedCode,
+  textedCodeAnswers,
+  textedCodeAssigners,
+  textedCodeGuards,
+  textedCodeStates,
+  type TextedCodeTag,
+} from '../shared/textedCode.ts';
 import { newUnlockCodeErrors } from '../shared/newUnlockCode.ts';
 import { draftFrom, draftOf, isStep, type RegistrationDraft } from './registrationDraft.ts';
 import {
@@ -200,7 +208,11 @@ const addressCodes: readonly number[] = [
   StatusCode.ADDRESS_MAIL_DROP,
 ];
 /** 303-307 may offer "If you don’t have a legal address, tap here." (spec §8). */
-export const optOutCodes: readonly number[] = addressCodes.slice(3);
+const optOutCodes: readonly number[] = addressCodes.slice(3);
+
+/** The last /verify-address answer offered the way out for someone without a legal address. */
+const optOutOffered = ({ optOutAllowed, addressCode }: RegistrationContext) =>
+  optOutAllowed && addressCode !== null && optOutCodes.includes(addressCode);
 
 /** The saveDraft action with the draft of the context as it is now (after the assigns before it). */
 const saveDraftNow = { type: 'saveDraft', params: ({ context }: { context: RegistrationContext }) => draftOf(context) } as const;
@@ -211,11 +223,30 @@ const completed = (context: RegistrationContext, step: RegistrationStep): Regist
 // ---------------------------------------------------------------------------------------------
 // The chart
 
+/**
+ * What views ask the chart: `busy` while a call is under way, `invalid` when the step's check refused
+ * what was typed, `failed` when a call gave no answer or an unexpected one, `waiting` for the server's
+ * deadline before a new code, `tooManyLookups` for the deadline before another lookup, and the step's
+ * own outcomes (`emailTaken`, `ssnNeeded`, `inUse`, `cannotText`, `landline`, `rejected`,
+ * `noLegalAddress`); the texted code's tags besides. Which screen shows is `registrationScreen`.
+ */
+export type RegistrationTag =
+  | TextedCodeTag
+  | 'emailTaken'
+  | 'ssnNeeded'
+  | 'tooManyLookups'
+  | 'inUse'
+  | 'cannotText'
+  | 'landline'
+  | 'rejected'
+  | 'noLegalAddress';
+
 export const registrationMachine = setup({
   types: {
     context: {} as RegistrationContext,
     events: {} as RegistrationEvent,
     input: {} as RegistrationInput,
+    tags: {} as RegistrationTag,
   },
   delays: {
     /** The server's deadline for a new code (retryAfterSeconds), checked again when it passes. */
@@ -241,17 +272,15 @@ export const registrationMachine = setup({
     isPhoneInUse: (_, answer: PhoneInUseAnswer | undefined) => answer?.statusCode === StatusCode.SUCCESS && answer.inUse === true,
     isPhoneFree: (_, answer: PhoneInUseAnswer | undefined) => answer?.statusCode === StatusCode.SUCCESS && answer.inUse === false,
     isCodeSent: (_, answer: RequestVerificationAnswer | undefined) => answer?.statusCode === StatusCode.SUCCESS,
-    isTooManyCodes: (_, answer: { statusCode?: number } | undefined) => answer?.statusCode === StatusCode.INVALID_MFA_LIMIT,
+    ...textedCodeGuards,
     isCannotText: (_, answer: RequestVerificationAnswer | undefined) =>
       answer?.statusCode === StatusCode.INVALID_PHONE_NUMBER || answer?.statusCode === StatusCode.MFA_ERROR,
     isLandline: (_, answer: RequestVerificationAnswer | undefined) => answer?.statusCode === StatusCode.INVALID_PHONE_LANDLINE,
-    isCodeWellFormed: ({ event }) => event.type === 'user.submitCode' && typeof event.code === 'string' && /^\d{6}$/.test(event.code),
     isPhoneVerified: (_, answer: VerifyPhoneAnswer | undefined) => answer?.statusCode === StatusCode.SUCCESS && Boolean(answer.mfaToken),
-    isWrongCode: (_, answer: VerifyPhoneAnswer | undefined) => answer?.statusCode === StatusCode.INVALID_MFA_CODE,
     isAddressValid: ({ event }) => isEmpty(addressProblems(event)),
     isAddressVerified: (_, answer: VerifyAddressAnswer | undefined) => answer?.statusCode === StatusCode.SUCCESS,
     isAddressRejected: (_, answer: VerifyAddressAnswer | undefined) => answer !== undefined && addressCodes.includes(answer.statusCode),
-    canOptOut: ({ context }) => context.optOutAllowed && context.addressCode !== null && optOutCodes.includes(context.addressCode),
+    canOptOut: ({ context }) => optOutOffered(context),
     isUnlockCodeValid: ({ event }) => isEmpty(unlockCodeProblems(event)),
     isReadyToRegister: ({ context, event }) => isEmpty(agreementProblems(event)) && digitsOf(context.form.ssn).length === 9,
     areAgreementsAccepted: ({ event }) => isEmpty(agreementProblems(event)),
@@ -292,11 +321,9 @@ export const registrationMachine = setup({
       verifiedPhone: digitsOf(context.form.phone),
       attemptsLeft: null,
     })),
-    countAttempts: assign((_, answer: VerifyPhoneAnswer | undefined) => ({ attemptsLeft: answer?.attemptsLeft ?? null })),
-    storeRetryAt: assign((_, answer: { retryAfterSeconds?: number } | undefined) => ({
-      retryAt: retryAtOf(answer),
-    })),
-    clearRetryAt: assign({ retryAt: null }),
+    countAttempts: assign(textedCodeAssigners.countAttempts),
+    storeRetryAt: assign(textedCodeAssigners.storeRetryAt),
+    clearRetryAt: assign(textedCodeAssigners.clearRetryAt),
     storeAddress: assign(({ context, event }) => ({
       form: { ...context.form, ...addressOf(event) },
       fieldErrors: addressProblems(event),
@@ -395,17 +422,18 @@ export const registrationMachine = setup({
               },
               states: {
                 idle: {},
-                invalid: {},
+                invalid: { tags: ['invalid'] },
                 /** Back from the agreements after a reload: the SSN is never kept. */
-                ssnNeeded: {},
+                ssnNeeded: { tags: ['ssnNeeded'] },
                 /** /verify/email SUCCESS: a Providers account already uses this email. */
-                emailTaken: {},
+                emailTaken: { tags: ['emailTaken'] },
                 /** 429 {201}: too many account lookups from this device or network; says how long to wait. */
-                tooManyLookups: {},
-                failed: {},
+                tooManyLookups: { tags: ['tooManyLookups'] },
+                failed: { tags: ['failed'] },
               },
             },
             checkingEmail: {
+              tags: ['busy'],
               invoke: {
                 id: 'verifyEmail',
                 src: 'verifyEmail',
@@ -454,19 +482,20 @@ export const registrationMachine = setup({
               },
               states: {
                 idle: {},
-                invalid: {},
+                invalid: { tags: ['invalid'] },
                 /** Another account uses this number. */
-                inUse: {},
+                inUse: { tags: ['inUse'] },
                 /** 202 INVALID_PHONE_NUMBER or 203 MFA_ERROR: no text could be sent. */
-                cannotText: {},
+                cannotText: { tags: ['cannotText'] },
                 /** 204 INVALID_PHONE_LANDLINE. */
-                landline: {},
+                landline: { tags: ['landline'] },
                 /** 429 {201} from the in-use check: too many account lookups; says how long to wait. */
-                tooManyLookups: {},
-                failed: {},
+                tooManyLookups: { tags: ['tooManyLookups'] },
+                failed: { tags: ['failed'] },
               },
             },
             checkingInUse: {
+              tags: ['busy'],
               invoke: {
                 id: 'phoneNumberInUse',
                 src: 'phoneNumberInUse',
@@ -485,6 +514,7 @@ export const registrationMachine = setup({
               },
             },
             requestingCode: {
+              tags: ['busy'],
               invoke: {
                 id: 'requestVerification',
                 src: 'requestVerification',
@@ -503,58 +533,32 @@ export const registrationMachine = setup({
                 onError: { target: 'editing.failed' },
               },
             },
-            enteringCode: {
-              initial: 'idle',
-              on: {
-                'user.submitCode': [{ guard: 'isCodeWellFormed', target: 'verifyingCode' }, { target: '.invalid' }],
-                'user.resendCode': { target: 'requestingCode' },
-                'user.changePhone': { target: 'editing' },
-              },
-              states: {
-                idle: {},
-                invalid: {},
-                /** 200 INVALID_MFA_CODE, with the tries left. */
-                wrongCode: {},
-                failed: {},
-              },
-            },
-            verifyingCode: {
-              invoke: {
+            ...textedCodeStates({
+              on: { 'user.changePhone': { target: 'editing' } },
+              resend: 'requestingCode',
+              verify: {
                 id: 'verifyPhone',
                 src: 'verifyPhone',
-                input: ({ context, event }) => ({
+                input: ({ context, event }: { context: RegistrationContext; event: RegistrationEvent }) => ({
                   phone: digitsOf(context.form.phone),
-                  code: event.type === 'user.submitCode' ? event.code : '',
+                  code: submittedCode(event),
                 }),
                 onDone: [
                   {
-                    guard: { type: 'isPhoneVerified', params: ({ event }) => event.output },
+                    guard: { type: 'isPhoneVerified', params: ({ event }: { event: { output: VerifyPhoneAnswer } }) => event.output },
                     target: '#registration.inputting.address',
                     actions: [
-                      { type: 'storeMfaToken', params: ({ event }) => event.output },
+                      { type: 'storeMfaToken', params: ({ event }: { event: { output: VerifyPhoneAnswer } }) => event.output },
                       { type: 'completeStep', params: { step: 2 } },
                       saveDraftNow,
                     ],
                   },
-                  {
-                    guard: { type: 'isWrongCode', params: ({ event }) => event.output },
-                    target: 'enteringCode.wrongCode',
-                    actions: { type: 'countAttempts', params: ({ event }) => event.output },
-                  },
-                  {
-                    guard: { type: 'isTooManyCodes', params: ({ event }) => event.output },
-                    target: 'waiting',
-                    actions: { type: 'storeRetryAt', params: ({ event }) => event.output },
-                  },
+                  ...textedCodeAnswers(''),
                   { target: 'enteringCode.failed' },
                 ],
-                onError: { target: 'enteringCode.failed' },
               },
-            },
-            /** Too many codes (201): the server's wait (10 minutes), then a new code may be asked for. */
-            waiting: {
-              after: { untilRetry: { target: 'editing', actions: 'clearRetryAt' } },
-            },
+              afterWait: 'editing',
+            }),
           },
         },
         /** Step 3: the legal (residential) address, checked by POST /verify-address. */
@@ -573,13 +577,14 @@ export const registrationMachine = setup({
               },
               states: {
                 idle: {},
-                invalid: {},
+                invalid: { tags: ['invalid'] },
                 /** 300-307: `addressCode` says which; 301 and 302 are about the unit. */
-                rejected: {},
-                failed: {},
+                rejected: { tags: ['rejected'] },
+                failed: { tags: ['failed'] },
               },
             },
             verifying: {
+              tags: ['busy'],
               invoke: {
                 id: 'verifyAddress',
                 src: 'verifyAddress',
@@ -602,6 +607,7 @@ export const registrationMachine = setup({
             },
             /** "If you don’t have a legal address": an account can only be opened online with one. */
             noLegalAddress: {
+              tags: ['noLegalAddress'],
               on: { 'user.backToAddress': { target: 'editing.rejected' } },
             },
           },
@@ -622,7 +628,7 @@ export const registrationMachine = setup({
           },
           states: {
             idle: {},
-            invalid: {},
+            invalid: { tags: ['invalid'] },
           },
         },
         /** Step 5: E-Sign, Terms of use and the Cardholder Agreement, then POST /register. */
@@ -642,15 +648,16 @@ export const registrationMachine = setup({
           },
           states: {
             idle: {},
-            invalid: {},
+            invalid: { tags: ['invalid'] },
             /** No answer from /register (network, timeout) or an unexpected one: nothing is lost. */
-            failed: {},
+            failed: { tags: ['failed'] },
           },
         },
       },
     },
     /** PROCESSING (spec §4). */
     processing: {
+      tags: ['busy'],
       invoke: {
         id: 'register',
         src: 'register',
@@ -723,6 +730,21 @@ export const registrationMachine = setup({
 });
 
 export type RegistrationSnapshot = SnapshotFrom<typeof registrationMachine>;
+
+/** The screen a chart state shows: a step's form, the account being opened, or a FAILURE. */
+export type RegistrationScreen = 'personalInfo' | 'phone' | 'address' | 'unlockCode' | 'agreements' | 'opening' | 'denied' | 'taken';
+
+const stepScreens = ['personalInfo', 'phone', 'address', 'unlockCode', 'agreements'] as const satisfies readonly RegistrationScreen[];
+
+export function registrationScreen(snapshot: RegistrationSnapshot): RegistrationScreen {
+  if (snapshot.matches('processing') || snapshot.matches('success')) return 'opening';
+  if (snapshot.matches({ failure: 'denied' })) return 'denied';
+  if (snapshot.matches({ failure: 'taken' })) return 'taken';
+  return stepScreens.find((step) => snapshot.matches({ inputting: step })) ?? 'personalInfo';
+}
+
+/** The address was refused with the way out offered (spec §8 303-307): the view shows the link. */
+export const offersOptOut = (snapshot: RegistrationSnapshot) => snapshot.hasTag('rejected') && optOutOffered(snapshot.context);
 
 /** Which step a chart state shows (processing stays on the agreements), null when no step is shown. */
 export function stepOfState(snapshot: RegistrationSnapshot): RegistrationStep | null {
