@@ -27,10 +27,15 @@ const serverErrors = (answer: SetUnlockCodeAnswer | undefined): NewUnlockCodeErr
   return unlockCode !== undefined && ruleMessages.has(unlockCode) ? { unlockCode: unlockCode as ValidationMessage } : {};
 };
 
+/** What views ask the chart: `busy` while saving, and why the form is back (`invalid`, `mismatch`, `refused`, `failed`, `saved`). */
+export type ChangeUnlockCodeTag = 'busy' | 'invalid' | 'mismatch' | 'refused' | 'failed' | 'saved';
+
 export const changeUnlockCodeMachine = setup({
   types: {
     context: {} as ChangeUnlockCodeContext,
     events: {} as ChangeUnlockCodeEvent,
+
+    tags: {} as ChangeUnlockCodeTag,
   },
   guards: {
     isCodeInvalid: ({ event }) => newUnlockCodeErrors(event).unlockCode !== undefined,
@@ -66,18 +71,19 @@ export const changeUnlockCodeMachine = setup({
       states: {
         idle: {},
         /** Not 4 digits, or an obvious code (checkNewUnlockCode). */
-        invalid: {},
+        invalid: { tags: ['invalid'] },
         /** The confirmation differs. */
-        mismatch: {},
+        mismatch: { tags: ['mismatch'] },
         /** 400 {4}: the server refused the code. */
-        refused: {},
+        refused: { tags: ['refused'] },
         /** Any other answer (5, or 403 {3} during an unlock lockout). */
-        failed: {},
+        failed: { tags: ['failed'] },
         /** Saved: the success notice shows over the emptied form, which can change the code again. */
-        saved: {},
+        saved: { tags: ['saved'] },
       },
     },
     saving: {
+      tags: ['busy'],
       invoke: {
         id: 'setUnlockCode',
         src: 'setUnlockCode',

@@ -13,7 +13,7 @@ import { checkSsn, digitsOf, type ValidationMessage } from '../../contract/rules
 import { StatusCode } from '../../contract/statusCodes.ts';
 import { newUnlockCodeErrors } from '../shared/newUnlockCode.ts';
 import { untilRetry } from '../shared/serverWait.ts';
-import { ssnCheckAssigners, ssnCheckGuards, ssnCheckStates, verifySsnOutput, type SsnCheckContext } from '../shared/ssnCheck.ts';
+import { ssnCheckAssigners, ssnCheckGuards, ssnCheckStates, verifySsnOutput, type SsnCheckContext, type SsnCheckTag } from '../shared/ssnCheck.ts';
 
 export type ResetUnlockCodeStep = 1 | 2;
 
@@ -30,10 +30,14 @@ export type ResetUnlockCodeEvent =
 const codeProblems = (event: ResetUnlockCodeEvent): ResetUnlockCodeContext['fieldErrors'] =>
   event.type === 'user.submitCode' ? newUnlockCodeErrors(event) : {};
 
+/** What views ask the chart: the SSN step's tags, and `refused` when the server refuses the new code. */
+export type ResetUnlockCodeTag = SsnCheckTag | 'refused';
+
 export const resetUnlockCodeMachine = setup({
   types: {
     context: {} as ResetUnlockCodeContext,
     events: {} as ResetUnlockCodeEvent,
+    tags: {} as ResetUnlockCodeTag,
   },
   delays: {
     untilRetry,
@@ -100,12 +104,13 @@ export const resetUnlockCodeMachine = setup({
           },
           states: {
             idle: {},
-            invalid: {},
-            refused: {},
-            failed: {},
+            invalid: { tags: ['invalid'] },
+            refused: { tags: ['refused'] },
+            failed: { tags: ['failed'] },
           },
         },
         resetting: {
+          tags: ['busy'],
           invoke: {
             id: 'resetUnlockCode',
             src: 'resetUnlockCode',
@@ -127,9 +132,13 @@ export const resetUnlockCodeMachine = setup({
         },
       },
     },
-    reset: { type: 'final' },
+    /** The new code is saved: the app moves on; the form stays busy until it does. */
+    reset: { type: 'final', tags: ['busy'] },
   },
 });
+
+/** The new code is saved: the route's step param no longer follows the chart. */
+export const isUnlockCodeReset = (snapshot: { status: string }) => snapshot.status === 'done';
 
 export function stepOfResetUnlockCode(snapshot: { matches: (value: never) => boolean }): ResetUnlockCodeStep {
   const at = (value: string) => snapshot.matches(value as never);

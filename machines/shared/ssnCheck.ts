@@ -40,6 +40,20 @@ export const ssnCheckAssigners = {
   clearRetryAt: () => ({ retryAt: null }),
 };
 
+/** The tags the step's states carry: `busy` while the SSN is checked, `invalid`, `mismatch` and `failed` on why it is back, `waiting`. */
+export type SsnCheckTag = 'busy' | 'invalid' | 'mismatch' | 'failed' | 'waiting';
+
+/** What the SSN step shows (SsnCheckStep's `busy`, `waiting`, `mismatch`, `failed`, and whether to show the rule's problem), from the chart's tags. */
+export function ssnCheckShows(snapshot: { hasTag: (tag: SsnCheckTag) => boolean }) {
+  return {
+    busy: snapshot.hasTag('busy'),
+    waiting: snapshot.hasTag('waiting'),
+    invalid: snapshot.hasTag('invalid'),
+    mismatch: snapshot.hasTag('mismatch'),
+    failed: snapshot.hasTag('failed'),
+  };
+}
+
 /**
  * The step's states: `editing` sends a valid SSN to `verifying` (the call `verifySsn`); its substates
  * say why it is back (invalid: the rule refused the SSN; mismatch: 401 {4, attemptsLeft}; failed: any
@@ -77,12 +91,13 @@ export function ssnCheckStates<
       },
       states: {
         idle: {},
-        invalid: {},
-        mismatch: {},
-        failed: {},
+        invalid: { tags: ['invalid'] },
+        mismatch: { tags: ['mismatch'] },
+        failed: { tags: ['failed'] },
       },
     },
     verifying: {
+      tags: ['busy'],
       invoke: {
         id: 'verifySsn',
         src: 'verifySsn',
@@ -105,6 +120,7 @@ export function ssnCheckStates<
       },
     },
     waiting: {
+      tags: ['waiting'],
       after: { untilRetry: { target: 'editing', actions: 'clearRetryAt' } },
     },
   } as const;

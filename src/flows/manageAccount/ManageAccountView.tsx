@@ -26,9 +26,9 @@ export function ManageAccountView() {
     }),
   );
   const state = useSelector(change, (s) => s);
-  const saving = state.matches('saving');
+  const saving = state.hasTag('busy');
   const { fieldErrors } = state.context;
-  const at = (editing: 'invalid' | 'mismatch' | 'refused' | 'failed' | 'saved') => state.matches({ editing });
+  const at = (tag: 'invalid' | 'mismatch' | 'refused' | 'failed' | 'saved') => state.hasTag(tag);
 
   const said = (key: ValidationMessage | undefined) => (key ? i18n._(validationMessages[key]) : undefined);
   const codeError = at('invalid')

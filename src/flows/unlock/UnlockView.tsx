@@ -37,7 +37,7 @@ export function UnlockView({ inModal = false }: { inModal?: boolean }) {
     }),
   );
   const state = useSelector(unlock, (s) => s);
-  const submitting = state.matches('submitting') || state.matches('unlocked');
+  const submitting = state.hasTag('busy');
   const { attemptsLeft, fieldError } = state.context;
 
   function submit(event: FormEvent<HTMLFormElement>) {
@@ -71,13 +71,13 @@ export function UnlockView({ inModal = false }: { inModal?: boolean }) {
           className="code-input"
           error={fieldError ? i18n._(validationMessages[fieldError]) : undefined}
         />
-        {state.matches({ editing: 'wrongCode' }) && attemptsLeft !== null ? (
+        {state.hasTag('wrongCode') && attemptsLeft !== null ? (
           <p className="form-error" role="alert">
             <Trans>This isn't the right code.</Trans>{' '}
             <Plural value={attemptsLeft} one="You have 1 more unlock attempt." other="You have # more unlock attempts." />
           </p>
         ) : null}
-        {state.matches({ editing: 'failed' }) ? (
+        {state.hasTag('failed') ? (
           <p className="form-error" role="alert">
             {i18n._(unexpectedErrorMessage)}
           </p>
