@@ -4,7 +4,7 @@
  * (validation.ts) are built from the same checks, so the two can never disagree.
  * A check answers the first failing message key, or null. Messages are keys: views translate them.
  */
-import { stateCodes } from './registration.ts';
+import { type LegalAddress, stateCodes } from './registration.ts';
 
 export const ValidationMessage = {
   emailRequired: 'email.required',
@@ -39,22 +39,53 @@ export type ValidationMessage = (typeof ValidationMessage)[keyof typeof Validati
 
 export type Check = (value: unknown) => ValidationMessage | null;
 
-/** ASCII only: the spec rejects accented characters in email addresses. */
-const emailPattern = /^[A-Za-z0-9._%+'-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}$/;
-
 const text = (value: unknown) => (typeof value === 'string' ? value : '');
 
+/** Length in Unicode code points, not UTF-16 units: an emoji or a CJK extension letter is one character. */
+const codePoints = (value: string) => [...value].length;
+
+/**
+ * Email (docs/rules.md): RFC 5322 §3.4.1 addr-spec with a dot-atom local part (§3.2.3: atext runs
+ * joined by single dots; quoted strings are refused) and RFC 5321 §4.5.3.1 limits: local part at most
+ * 64 octets, each domain label at most 63, the whole address at most 254 (the path limit of 256 less
+ * its angle brackets). The domain must be deliverable on the public internet: at least two labels,
+ * no trailing dot, no address literal, and a top-level label of letters (or an `xn--` IDN label).
+ * ASCII only: the spec rejects accented characters (so every length is also an octet count).
+ */
+const atext = "[A-Za-z0-9!#$%&'*+\\-/=?^_`{|}~]";
+const dotAtom = new RegExp(`^${atext}+(\\.${atext}+)*$`);
+const domainLabel = /^[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
+const topLevelLabel = /^([A-Za-z]{2,63}|xn--[A-Za-z0-9-]{1,59})$/;
+export const maxEmailLength = 254;
+export const maxEmailLocalPartLength = 64;
+
+function isDeliverableAddress(email: string): boolean {
+  const at = email.lastIndexOf('@');
+  const [local, domain] = [email.slice(0, at), email.slice(at + 1)];
+  if (at < 1 || local.length > maxEmailLocalPartLength || !dotAtom.test(local)) return false;
+  const labels = domain.split('.');
+  return labels.length >= 2 && labels.every((label) => domainLabel.test(label)) && topLevelLabel.test(labels.at(-1)!);
+}
+
+/** The email as sent and stored: surrounding spaces dropped. */
+export const normaliseEmail = (value: string) => value.trim();
+
 export const checkEmail: Check = (value) => {
-  const email = text(value).trim();
+  const email = normaliseEmail(text(value));
   if (email === '') return ValidationMessage.emailRequired;
-  if (email.length > 254) return ValidationMessage.tooLong;
-  return emailPattern.test(email) ? null : ValidationMessage.emailInvalid;
+  if (email.length > maxEmailLength) return ValidationMessage.tooLong;
+  return isDeliverableAddress(email) ? null : ValidationMessage.emailInvalid;
 };
 
+/**
+ * Passwords (NIST SP 800-63B §5.1.1.2, rev. 4 §3.1.1.2): length in code points, and long
+ * passphrases welcome (at least 64 must be allowed; 128 here, far under the body limit and scrypt's).
+ */
+export const maxPasswordLength = 128;
 export const checkPassword: Check = (value) => {
   const password = text(value);
   if (password === '') return ValidationMessage.passwordRequired;
-  return password.length > 128 ? ValidationMessage.tooLong : null;
+  return codePoints(password) > maxPasswordLength ? ValidationMessage.tooLong : null;
 };
 
 /** A new password (spec §5): at least 8 characters, no spaces. */
@@ -63,8 +94,8 @@ export const checkNewPassword: Check = (value) => {
   const password = text(value);
   if (password === '') return ValidationMessage.passwordRequired;
   if (/\s/.test(password)) return ValidationMessage.passwordSpaces;
-  if (password.length < minimumPasswordLength) return ValidationMessage.passwordTooShort;
-  return password.length > 128 ? ValidationMessage.tooLong : null;
+  if (codePoints(password) < minimumPasswordLength) return ValidationMessage.passwordTooShort;
+  return codePoints(password) > maxPasswordLength ? ValidationMessage.tooLong : null;
 };
 
 export const checkUnlockCode: Check = (value) => {
@@ -86,14 +117,21 @@ export function isObviousCode(code: string): boolean {
 export const checkUnlockCodeConfirmation = (code: unknown, confirmation: unknown): ValidationMessage | null =>
   text(confirmation) === text(code) ? null : ValidationMessage.unlockCodeMismatch;
 
-/** Names: letters (accented too), spaces, hyphens and apostrophes (spec §5). */
+/**
+ * A name as checked, sent and stored: Unicode NFC (so `e` + combining acute, as some keyboards and
+ * pasted text give it, is the one letter `é`, UAX #15) and trimmed.
+ */
+export const normaliseName = (value: string) => value.normalize('NFC').trim();
+
+/** Names: letters (accented too), spaces, hyphens and apostrophes (spec §5); at most 50 characters. */
 const namePattern = /^[\p{L}][\p{L} '’-]*$/u;
+export const maxNameLength = 50;
 const nameCheck =
   (required: ValidationMessage | null): Check =>
   (value) => {
-    const name = text(value).trim();
+    const name = normaliseName(text(value));
     if (name === '') return required;
-    if (name.length > 50) return ValidationMessage.tooLong;
+    if (codePoints(name) > maxNameLength) return ValidationMessage.tooLong;
     return namePattern.test(name) ? null : ValidationMessage.nameInvalid;
   };
 export const checkFirstName = nameCheck(ValidationMessage.firstNameRequired);
@@ -103,12 +141,22 @@ export const checkMiddleName = nameCheck(null);
 /** Digits only: phone, SSN and ZIP may be typed with spaces, dashes or brackets. */
 export const digitsOf = (value: unknown) => text(value).replace(/\D/g, '');
 
+/**
+ * A US phone under the North American Numbering Plan (docs/rules.md): NPA-NXX-XXXX, where the area
+ * code (NPA) and the exchange (NXX) each start with 2-9 and neither is an N11 service code (211-911).
+ */
+const isNanpCode = (code: string) => /^[2-9]\d\d$/.test(code) && code.slice(1) !== '11';
 export const checkPhone: Check = (value) => {
   const phone = digitsOf(value);
   if (phone === '') return ValidationMessage.phoneRequired;
   if (phone.length !== 10) return ValidationMessage.phoneLength;
-  return phone.startsWith('1') || phone.startsWith('0') ? ValidationMessage.phoneInvalid : null;
+  return isNanpCode(phone.slice(0, 3)) && isNanpCode(phone.slice(3, 6)) ? null : ValidationMessage.phoneInvalid;
 };
+
+/** A texted code (registration's phone check, sign-in's second step): exactly 6 digits, as the split input sends it. */
+export const textedCodeLength = 6;
+export const isTextedCode = (value: unknown): value is string =>
+  typeof value === 'string' && value.length === textedCodeLength && /^\d+$/.test(value);
 
 /** A valid SSN: 9 digits, area not 000 or 666, group not 00, serial not 0000; 9xx is an ITIN. */
 export const checkSsn: Check = (value) => {
@@ -159,6 +207,25 @@ export const checkZip: Check = (value) => {
   if (zip === '') return ValidationMessage.zipRequired;
   return /^\d{5}(-?|-\d{4})$/.test(zip) ? null : ValidationMessage.zipInvalid;
 };
+
+/** `12345`, `12345-` and `123456789` become `12345` or `12345-6789`; anything else is kept (trimmed) for the check to refuse. */
+export function normaliseZip(value: string): string {
+  const zip = value.trim();
+  if (!/^\d{5}(-?\d{4})?-?$/.test(zip)) return zip;
+  const digits = digitsOf(zip);
+  return digits.length === 9 ? `${digits.slice(0, 5)}-${digits.slice(5)}` : digits;
+}
+
+/** The address as the app sends it and the card API verifies and stores it: trimmed, state upper case, ZIP normalised. */
+export function normaliseAddress(address: LegalAddress): LegalAddress {
+  return {
+    street1: address.street1.trim(),
+    street2: address.street2.trim(),
+    city: address.city.trim(),
+    state: address.state.trim().toUpperCase(),
+    zip: normaliseZip(address.zip),
+  };
+}
 
 export const signInChecks = { email: checkEmail, password: checkPassword };
 export const personalInfoChecks = {

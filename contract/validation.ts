@@ -19,6 +19,7 @@ import {
   checkPhone,
   checkSsn,
   checkUnlockCode,
+  isTextedCode,
 } from './rules.ts';
 
 /** The name of every test made from a rule: its failures are field errors, everything else is malformed. */
@@ -36,12 +37,14 @@ const ruleOf = (check: (value: unknown) => string | null) => fromCheck(check).de
 
 export const emailRule = fromCheck(checkEmail);
 export const unlockCodeRule = fromCheck(checkUnlockCode);
+/** A texted code (rules.ts isTextedCode); the app's split input only sends whole codes, so anything else is malformed. */
+const textedCodeRule = string().test('texted-code', (value) => value === undefined || isTextedCode(value));
 
 /** POST /sign-in: `code` (6 digits) only on the second step of a sign-in with a texted code. */
 export const signInSchema = object({
   email: emailRule,
   password: fromCheck(checkPassword),
-  code: string().optional().matches(/^\d{6}$/),
+  code: textedCodeRule.optional(),
 }).noUnknown();
 
 export const refreshTokensSchema = object({ unlockCode: unlockCodeRule }).noUnknown();
@@ -157,7 +160,7 @@ export const requestVerificationSchema = object({ phone: phoneRule }).noUnknown(
 /** POST /verify-phone: the code is always 6 digits (the app's split input); anything else is malformed. */
 export const verifyPhoneSchema = object({
   phone: phoneRule,
-  code: string().defined().matches(/^\d{6}$/),
+  code: textedCodeRule.defined(),
 }).noUnknown();
 
 const addressFields = {

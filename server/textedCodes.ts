@@ -6,6 +6,7 @@
  */
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { FastifyReply } from 'fastify';
+import { textedCodeLength } from '../contract/rules.ts';
 import { StatusCode } from '../contract/statusCodes.ts';
 import type { Database } from './db/database.ts';
 import { phoneVerificationCodes, phoneVerificationLimits } from './db/schema.ts';
@@ -122,7 +123,7 @@ export function createTextedCodes(db: Database, hashKey: Buffer, sms: SmsGateway
     if (!slot.ok) return { kind: 'limit', retryAfterSeconds: slot.retryAfterSeconds };
     if ((await sms.lineType(phone)) === 'landline') return { kind: 'landline' };
 
-    const code = randomDigits(6);
+    const code = randomDigits(textedCodeLength);
     const [row] = await db
       .insert(phoneVerificationCodes)
       .values({ phone, purpose, codeHash: codeHash(purpose, phone, code), expiresAt: sql`now() + make_interval(mins => ${codeTtlMinutes})` })

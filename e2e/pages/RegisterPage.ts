@@ -32,7 +32,8 @@ export function newApplicant(overrides: Partial<Applicant> = {}): Applicant {
     dob: '04/12/1990',
     ssn: `${pick(100, 665)}-${pick(10, 99)}-${pick(1000, 9999)}`,
     email: `applicant-${run}@providers.test`,
-    phone: `${pick(2, 8)}${pick(10, 54)}${pick(200, 999)}${pick(1000, 9999)}`,
+    // NANP: area code and exchange start with 2-9 and are never N11 (second digit 2-9); no 555 landline.
+    phone: `${pick(2, 8)}${pick(20, 54)}${pick(2, 9)}${pick(20, 99)}${pick(1000, 9999)}`,
     street1: `${pick(100, 9999)} N Fresno St`,
     street2: '',
     city: 'Fresno',

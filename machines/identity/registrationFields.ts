@@ -30,6 +30,9 @@ import {
   checkStreet2,
   checkZip,
   digitsOf,
+  normaliseAddress,
+  normaliseEmail,
+  normaliseName,
   type ValidationMessage,
 } from '../../contract/rules.ts';
 
@@ -38,11 +41,14 @@ export type RegistrationStep = (typeof registrationSteps)[number];
 export const stepCount = registrationSteps.length;
 
 // ---------------------------------------------------------------------------------------------
-// Normalisers (spec §5: on submit, names and email trimmed, phone digits only, dob mm/dd/yyyy)
+// Normalisers (spec §5: on submit, names and email trimmed, phone digits only, dob mm/dd/yyyy). Names,
+// email and the address use the contract's, which the card API applies too (docs/rules.md).
 
 const asTyped = (value: string) => value;
 const trimmed = (value: string) => value.trim();
-const stateCode = (value: string) => value.trim().toUpperCase();
+const blankAddress: LegalAddress = { street1: '', street2: '', city: '', state: '', zip: '' };
+/** One address field as the contract's address normaliser leaves it. */
+const addressPart = (field: keyof LegalAddress) => (value: string) => normaliseAddress({ ...blankAddress, [field]: value })[field];
 
 /** `1/2/1990`, `01-02-1990`, `01021990` and `1990-01-02` all become `01/02/1990`; anything else is kept. */
 export function normaliseDob(value: string): string {
@@ -54,14 +60,6 @@ export function normaliseDob(value: string): string {
   if (iso) return `${pad(iso[2]!)}/${pad(iso[3]!)}/${iso[1]}`;
   if (/^\d{8}$/.test(text)) return `${text.slice(0, 2)}/${text.slice(2, 4)}/${text.slice(4)}`;
   return text;
-}
-
-/** `12345`, `12345-` and `123456789` become `12345` or `12345-6789`; anything else is kept (trimmed). */
-export function normaliseZip(value: string): string {
-  const text = value.trim();
-  if (!/^\d{5}(-?\d{4})?-?$/.test(text)) return text;
-  const digits = digitsOf(text);
-  return digits.length === 9 ? `${digits.slice(0, 5)}-${digits.slice(5)}` : digits;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -82,18 +80,18 @@ type TypedFieldRow = {
 
 /** Every field typed as text, in the order of the steps (the "first failing field" order). */
 export const typedFieldTable = {
-  firstName: { step: 1, normalise: trimmed, check: checkFirstName, kept: true, prefilled: true },
-  middleName: { step: 1, normalise: trimmed, check: checkMiddleName, kept: true, prefilled: true },
-  lastName: { step: 1, normalise: trimmed, check: checkLastName, kept: true, prefilled: true },
+  firstName: { step: 1, normalise: normaliseName, check: checkFirstName, kept: true, prefilled: true },
+  middleName: { step: 1, normalise: normaliseName, check: checkMiddleName, kept: true, prefilled: true },
+  lastName: { step: 1, normalise: normaliseName, check: checkLastName, kept: true, prefilled: true },
   dob: { step: 1, normalise: normaliseDob, check: (value) => checkDob(value), kept: true, prefilled: true },
   ssn: { step: 1, normalise: asTyped, check: checkSsn, kept: false, prefilled: false },
-  email: { step: 1, normalise: trimmed, check: checkEmail, kept: true, prefilled: true },
+  email: { step: 1, normalise: normaliseEmail, check: checkEmail, kept: true, prefilled: true },
   phone: { step: 2, normalise: trimmed, check: checkPhone, kept: true, prefilled: true },
-  street1: { step: 3, normalise: trimmed, check: checkStreet1, kept: true, prefilled: true, part: 'addressLegal' },
-  street2: { step: 3, normalise: trimmed, check: checkStreet2, kept: true, prefilled: true, part: 'addressLegal' },
-  city: { step: 3, normalise: trimmed, check: checkCity, kept: true, prefilled: true, part: 'addressLegal' },
-  state: { step: 3, normalise: stateCode, check: checkState, kept: true, prefilled: true, part: 'addressLegal' },
-  zip: { step: 3, normalise: normaliseZip, check: checkZip, kept: true, prefilled: true, part: 'addressLegal' },
+  street1: { step: 3, normalise: addressPart('street1'), check: checkStreet1, kept: true, prefilled: true, part: 'addressLegal' },
+  street2: { step: 3, normalise: addressPart('street2'), check: checkStreet2, kept: true, prefilled: true, part: 'addressLegal' },
+  city: { step: 3, normalise: addressPart('city'), check: checkCity, kept: true, prefilled: true, part: 'addressLegal' },
+  state: { step: 3, normalise: addressPart('state'), check: checkState, kept: true, prefilled: true, part: 'addressLegal' },
+  zip: { step: 3, normalise: addressPart('zip'), check: checkZip, kept: true, prefilled: true, part: 'addressLegal' },
   unlockCode: { step: 4, normalise: asTyped, check: checkNewUnlockCode, kept: false, prefilled: false },
   unlockCodeConfirmation: { step: 4, normalise: asTyped, check: null, kept: false, prefilled: false },
 } as const satisfies Record<string, TypedFieldRow>;
@@ -154,7 +152,7 @@ export function fieldProblems<F extends TypedField>(fields: readonly F[], values
 const addressFields = typedFields.filter((field): field is keyof LegalAddress => 'part' in typedFieldTable[field]);
 
 /** The legal address as typed, normalised. */
-export const addressOfForm = (form: Partial<Record<TypedField, unknown>>): LegalAddress => normalisedFields(addressFields, form);
+export const addressOfForm = (form: Partial<Record<TypedField, unknown>>): LegalAddress => normaliseAddress(normalisedFields(addressFields, form));
 
 /** What POST /register is built from: the form, the verified phone with its token, the companion app's part. */
 export type PayloadSource = {

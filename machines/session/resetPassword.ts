@@ -13,7 +13,7 @@ import { assign, fromPromise, setup } from 'xstate';
 import type { ChangePasswordRequest, VerifySsnAnswer } from '../../contract/auth.ts';
 import type { StatusAnswer } from '../../contract/api.ts';
 import type { VerifyEmailAnswer } from '../../contract/registration.ts';
-import { checkEmail, checkNewPassword, checkSsn, digitsOf, type ValidationMessage } from '../../contract/rules.ts';
+import { checkEmail, checkNewPassword, checkSsn, digitsOf, normaliseEmail, type ValidationMessage } from '../../contract/rules.ts';
 import { StatusCode } from '../../contract/statusCodes.ts';
 import { untilRetry } from '../shared/serverWait.ts';
 import { ssnCheckAssigners, ssnCheckGuards, ssnCheckStates, type SsnCheckContext, type SsnCheckTag } from '../shared/ssnCheck.ts';
@@ -65,7 +65,7 @@ export const resetPasswordMachine = setup({
   },
   actions: {
     storeEmail: assign(({ event }) =>
-      event.type === 'user.submitEmail' ? { email: event.email.trim(), fieldError: checkEmail(event.email) } : {},
+      event.type === 'user.submitEmail' ? { email: normaliseEmail(event.email), fieldError: checkEmail(event.email) } : {},
     ),
     storeSsn: assign(({ event }) => (event.type === 'user.submitSsn' ? { ssn: digitsOf(event.ssn), fieldError: null, attemptsLeft: null } : {})),
     showSsnError: assign(({ event }) => (event.type === 'user.submitSsn' ? { ssn: '', fieldError: checkSsn(event.ssn) } : {})),

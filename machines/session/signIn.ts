@@ -18,7 +18,7 @@ import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate';
 import type { Credentials } from '../../contract/api.ts';
 import type { SignInRequest, SignInWithCodeAnswer } from '../../contract/auth.ts';
 import { StatusCode } from '../../contract/statusCodes.ts';
-import { fieldErrors, signInChecks, type ValidationMessage } from '../../contract/rules.ts';
+import { fieldErrors, normaliseEmail, signInChecks, type ValidationMessage } from '../../contract/rules.ts';
 import { untilRetry } from '../shared/serverWait.ts';
 import {
   submittedCode,
@@ -123,7 +123,7 @@ export const signInMachine = setup({
   },
   actions: {
     rememberCredentials: assign(({ event }) =>
-      event.type === 'user.submit' ? { email: event.email.trim(), password: event.password, fieldErrors: {} } : {},
+      event.type === 'user.submit' ? { email: normaliseEmail(event.email), password: event.password, fieldErrors: {} } : {},
     ),
     showFieldErrors: assign(({ event }) =>
       event.type === 'user.submit' ? { email: event.email, password: '', fieldErrors: fieldErrors(signInChecks, formOf(event)) } : {},
@@ -227,7 +227,7 @@ export const signInMachine = setup({
 
 /** Submit normalisation: the email is trimmed, the password sent as typed. */
 function formOf(event: { email: string; password: string }): Credentials {
-  return { email: event.email.trim(), password: event.password };
+  return { email: normaliseEmail(event.email), password: event.password };
 }
 
 export type SignInSnapshot = SnapshotFrom<typeof signInMachine>;

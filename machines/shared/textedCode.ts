@@ -2,7 +2,7 @@
  * The texted code (spec §4 attempts, §8 MFA codes): the 6-digit code both registration (verifying the
  * phone) and sign-in (105 MFA_REQUIRED) ask for; the view is src/flows/textedCode/TextedCodeEntry.tsx.
  *
- * How each failure ends: a code that is not 6 digits → `enteringCode.invalid` (nothing sent); a wrong
+ * How each failure ends: a code that is not 6 digits (contract/rules.ts isTextedCode) → `enteringCode.invalid` (nothing sent); a wrong
  * code (200 INVALID_MFA_CODE) → `enteringCode.wrongCode` with the tries left; too many codes (201) →
  * `waiting` until the server's deadline (machines/shared/serverWait.ts), then the chart's
  * `afterWait` state; no answer or an unexpected one → `enteringCode.failed`.
@@ -13,10 +13,9 @@
  * asked for.
  */
 import type { EventObject } from 'xstate';
+import { isTextedCode } from '../../contract/rules.ts';
 import { StatusCode } from '../../contract/statusCodes.ts';
 import { retryAtOf } from './serverWait.ts';
-
-export const textedCodeLength = 6;
 
 /** What the fragment keeps in a chart's context: the tries left after a wrong code, the end of the server's wait. */
 export type TextedCodeContext = { attemptsLeft: number | null; retryAt: number | null };
@@ -30,10 +29,8 @@ const isCodeSubmitted = (event: EventObject): event is CodeSubmitted => event.ty
 /** The code the user typed, as the check's input takes it. */
 export const submittedCode = (event: EventObject): string => (isCodeSubmitted(event) && typeof event.code === 'string' ? event.code : '');
 
-const wellFormed = new RegExp(`^\\d{${textedCodeLength}}$`);
-
 export const textedCodeGuards = {
-  isCodeWellFormed: ({ event }: { event: EventObject }) => wellFormed.test(submittedCode(event)),
+  isCodeWellFormed: ({ event }: { event: EventObject }) => isTextedCode(submittedCode(event)),
   isWrongCode: (_: unknown, answer: CodeAnswer) => answer?.statusCode === StatusCode.INVALID_MFA_CODE,
   isTooManyCodes: (_: unknown, answer: CodeAnswer) => answer?.statusCode === StatusCode.INVALID_MFA_LIMIT,
 };

@@ -4,6 +4,7 @@
  * table that testers read at GET /sandbox/outbox. Nothing here logs a text or a code.
  */
 import { desc, eq } from 'drizzle-orm';
+import { textedCodeLength } from '../../contract/rules.ts';
 import type { Database } from '../db/database.ts';
 import { sandboxSmsOutbox } from '../db/schema.ts';
 
@@ -27,7 +28,7 @@ export function createSandboxSmsGateway(db: Database): SmsGateway {
     async send({ phone, text }) {
       if (phone.endsWith(sandboxSmsRules.failingLineNumber)) return { sent: false };
       // The code is kept beside the text so tests and testers need not parse it.
-      const code = /\b(\d{6})\b/.exec(text)?.[1] ?? null;
+      const code = new RegExp(`\\b(\\d{${textedCodeLength}})\\b`).exec(text)?.[1] ?? null;
       await db.insert(sandboxSmsOutbox).values({ phone, text, code });
       return { sent: true };
     },

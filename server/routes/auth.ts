@@ -3,7 +3,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { RefreshTokensRequest } from '../../contract/api.ts';
 import type { SignInRequest } from '../../contract/auth.ts';
-import { checkPhone } from '../../contract/rules.ts';
+import { checkPhone, normaliseEmail } from '../../contract/rules.ts';
 import { StatusCode } from '../../contract/statusCodes.ts';
 import { refreshTokensSchema, signInSchema } from '../../contract/validation.ts';
 import { createAttemptLimits, emailSubject, signInPolicy, unlockAttemptLimit } from '../attemptLimits.ts';
@@ -40,7 +40,7 @@ export function registerAuthRoutes(
     const wait = await limits.waitSeconds(signInPolicy, subject);
     if (wait > 0) return reply.code(401).send({ statusCode: StatusCode.INVALID_CREDENTIALS, retryAfterSeconds: wait });
 
-    const [user] = await db.select().from(users).where(sql`lower(${users.email}) = lower(${email})`);
+    const [user] = await db.select().from(users).where(sql`lower(${users.email}) = lower(${normaliseEmail(email)})`);
     const passwordMatches = await verifySecret(password, user?.passwordHash ?? decoySecretHash);
     if (!user || !passwordMatches) {
       const counted = await limits.countFailure(signInPolicy, subject);

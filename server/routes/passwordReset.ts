@@ -7,6 +7,7 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ChangePasswordRequest } from '../../contract/auth.ts';
+import { normaliseEmail } from '../../contract/rules.ts';
 import { StatusCode } from '../../contract/statusCodes.ts';
 import { changePasswordSchema, verifySsnSchema } from '../../contract/validation.ts';
 import { createAttemptLimits, emailSubject, signInPolicy } from '../attemptLimits.ts';
@@ -25,7 +26,7 @@ export function registerPasswordResetRoutes(app: FastifyInstance, db: Database, 
     const [user] = await db
       .select({ id: users.id, email: users.email, ssnHash: users.ssnHash })
       .from(users)
-      .where(sql`lower(${users.email}) = lower(${email.trim()})`);
+      .where(sql`lower(${users.email}) = lower(${normaliseEmail(email)})`);
     return user;
   }
 

@@ -7,8 +7,8 @@
 import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ObjectSchema } from 'yup';
-import { agreementKinds, type LegalAddress, type RegistrationPayload, RegistrationResult } from '../../contract/registration.ts';
-import { digitsOf } from '../../contract/rules.ts';
+import { agreementKinds, type RegistrationPayload, RegistrationResult } from '../../contract/registration.ts';
+import { digitsOf, normaliseAddress, normaliseEmail, normaliseName } from '../../contract/rules.ts';
 import { StatusCode } from '../../contract/statusCodes.ts';
 import {
   addressFieldError,
@@ -114,22 +114,6 @@ export function validBody<T extends object>(schema: ObjectSchema<T>, request: Fa
   return undefined;
 }
 
-/** `12345`, `12345-` and `123456789`-ish input as `12345` or `12345-6789`. */
-function normalZip(zip: string): string {
-  const digits = zip.replace(/\D/g, '');
-  return digits.length === 9 ? `${digits.slice(0, 5)}-${digits.slice(5)}` : digits.slice(0, 5);
-}
-
-function normalAddress(address: LegalAddress): LegalAddress {
-  return {
-    street1: address.street1.trim(),
-    street2: address.street2.trim(),
-    city: address.city.trim(),
-    state: address.state,
-    zip: normalZip(address.zip),
-  };
-}
-
 function waveFromProfile(profile: string | null): string | null {
   if (!profile) return null;
   try {
@@ -181,7 +165,7 @@ export function registerRegistrationRoutes(
     const [user] = await db
       .select({ id: users.id })
       .from(users)
-      .where(sql`lower(${users.email}) = lower(${body.email.trim()})`);
+      .where(sql`lower(${users.email}) = lower(${normaliseEmail(body.email)})`);
     return user ? { statusCode: StatusCode.SUCCESS } : reply.code(404).send({ statusCode: StatusCode.NOT_ALLOWED });
   });
 
@@ -235,7 +219,7 @@ export function registerRegistrationRoutes(
   app.post('/verify-address', async (request, reply) => {
     const body = validBody(verifyAddressSchema, request, reply);
     if (!body) return reply;
-    const check = await partners.address.verify(normalAddress(body));
+    const check = await partners.address.verify(normaliseAddress(body));
     if (check.ok) return { statusCode: StatusCode.SUCCESS };
     return optOutAllowed(check.statusCode) ? { statusCode: check.statusCode, optOutAllowed: true } : { statusCode: check.statusCode };
   });
@@ -265,7 +249,7 @@ export function registerRegistrationRoutes(
     if (!token) return failedValidation(reply, { phone: ServerFieldError.phoneUnverified });
 
     // Checked again here, whatever the app saw at POST /verify-address.
-    const address = normalAddress(payload.addressLegal);
+    const address = normaliseAddress(payload.addressLegal);
     const addressCheck = await partners.address.verify(address);
     if (!addressCheck.ok) {
       const field = isUnitProblem(addressCheck.statusCode) ? 'addressLegal.street2' : 'addressLegal';
@@ -275,7 +259,7 @@ export function registerRegistrationRoutes(
     const ssn = ssnDigits(payload.ssn);
     const identity = {
       ssnHash: ssnHash(ssn, config.ssnHashKey),
-      email: payload.email.trim(),
+      email: normaliseEmail(payload.email),
       phone,
       addressKey: addressKeyOf(address),
       ebtAccountId,
@@ -301,9 +285,9 @@ export function registerRegistrationRoutes(
     }
 
     const decision = await partners.identity.verify({
-      firstName: payload.firstName.trim(),
-      middleName: payload.middleName.trim(),
-      lastName: payload.lastName.trim(),
+      firstName: normaliseName(payload.firstName),
+      middleName: normaliseName(payload.middleName),
+      lastName: normaliseName(payload.lastName),
       dob: payload.dob.trim(),
       ssn,
       address,
@@ -318,9 +302,9 @@ export function registerRegistrationRoutes(
     const user = {
       id: userId,
       email: identity.email,
-      firstName: payload.firstName.trim(),
-      middleName: payload.middleName.trim() || null,
-      lastName: payload.lastName.trim(),
+      firstName: normaliseName(payload.firstName),
+      middleName: normaliseName(payload.middleName) || null,
+      lastName: normaliseName(payload.lastName),
       dob: payload.dob.trim(),
       ssnEncrypted: encryptSsn(ssn, config.ssnEncryptionKey, userId),
       ssnHash: identity.ssnHash,

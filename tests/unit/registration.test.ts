@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise } from 'xstate';
 import type { StatusAnswer } from '../../contract/api.ts';
+import { normaliseZip } from '../../contract/rules.ts';
 import type { StatusCode } from '../../contract/statusCodes.ts';
 import { ServerFieldError } from '../../contract/validation.ts';
 import {
@@ -19,7 +20,6 @@ import { draftFrom, draftOf, type RegistrationDraft } from '../../machines/ident
 import {
   firstFailingStep,
   normaliseDob,
-  normaliseZip,
   payloadOf,
   profileFieldsOf,
   RegistrationProblem,

@@ -1,6 +1,7 @@
 /**
- * Every spec §5 rule of contract/rules.ts, valid and failing. The forms run these checks as the user
- * types; the card API runs the same ones through contract/validation.ts (tests/server/registration*).
+ * Every spec §5 rule of contract/rules.ts, valid and failing, with cases taken from the standards the
+ * rules follow (docs/rules.md). The forms run these checks as the user types; the card API runs the
+ * same ones through contract/validation.ts (tests/server/rules.test.ts, tests/server/registration*).
  */
 import { describe, expect, it } from 'vitest';
 import {
@@ -25,8 +26,18 @@ import {
   digitsOf,
   fieldErrors,
   isObviousCode,
+  isTextedCode,
+  maxEmailLength,
+  maxEmailLocalPartLength,
+  maxNameLength,
+  maxPasswordLength,
   minimumAge,
+  minimumPasswordLength,
+  normaliseAddress,
+  normaliseName,
+  normaliseZip,
   personalInfoChecks,
+  textedCodeLength,
   ValidationMessage as M,
 } from '../../contract/rules.ts';
 import { stateCodes } from '../../contract/registration.ts';
@@ -264,4 +275,162 @@ describe('checkNewPassword (spec §5)', () => {
   ])('%j → %s', (password, expected) => {
     expect(checkNewPassword(password)).toBe(expected);
   });
+});
+
+describe('email: RFC 5322 §3.4.1 addr-spec with a dot-atom local part (§3.2.3)', () => {
+  const atextSpecials = "!#$%&'*+-/=?^_`{|}~";
+
+  it('accepts every atext character in the local part', () => {
+    expect(checkEmail(`${atextSpecials}@example.com`)).toBeNull();
+    for (const special of atextSpecials) expect(checkEmail(`ana${special}card@example.com`), special).toBeNull();
+    expect(checkEmail('AZaz09@example.com')).toBeNull();
+  });
+  it('accepts atext runs joined by single dots', () => expect(checkEmail('ana.maria.lopez@example.com')).toBeNull());
+  it.each([
+    ['.ana@example.com', 'a leading dot'],
+    ['ana.@example.com', 'a trailing dot'],
+    ['ana..maria@example.com', 'a doubled dot'],
+    ['"ana maria"@example.com', 'a quoted string (obsolete for new addresses, refused here)'],
+    ['ana(comment)@example.com', 'a comment'],
+    ['ana,maria@example.com', 'a special (",") that is not atext'],
+    ['ana\\@maria@example.com', 'a quoted-pair outside quotes'],
+    ['@example.com', 'an empty local part'],
+  ])('refuses %j: %s', (email) => expect(checkEmail(email)).toBe(M.emailInvalid));
+  it.each(['josé@example.com', 'ana@exámple.com', 'ñandú@example.com'])('still refuses the accented %j (spec §5)', (email) =>
+    expect(checkEmail(email)).toBe(M.emailInvalid),
+  );
+});
+
+describe('email: RFC 5321 §4.5.3.1 size limits and deliverable domains', () => {
+  it(`allows a local part of ${maxEmailLocalPartLength} octets (§4.5.3.1.1), not one more`, () => {
+    expect(maxEmailLocalPartLength).toBe(64);
+    expect(checkEmail(`${'a'.repeat(64)}@example.com`)).toBeNull();
+    expect(checkEmail(`${'a'.repeat(65)}@example.com`)).toBe(M.emailInvalid);
+  });
+  it('allows domain labels of 63 octets (§4.5.3.1.2, RFC 1035 §2.3.4), not 64', () => {
+    expect(checkEmail(`ana@${'b'.repeat(63)}.com`)).toBeNull();
+    expect(checkEmail(`ana@${'b'.repeat(64)}.com`)).toBe(M.emailInvalid);
+  });
+  it(`allows a whole address of ${maxEmailLength} octets (the 256-octet path of §4.5.3.1.3 less its brackets), not 255`, () => {
+    const address = (lastLabel: number) => `${'a'.repeat(64)}@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(lastLabel)}.com`;
+    expect(address(57)).toHaveLength(254);
+    expect(checkEmail(address(57))).toBeNull();
+    expect(address(58)).toHaveLength(255);
+    expect(checkEmail(address(58))).toBe(M.tooLong);
+  });
+  it.each(['ana@sub-domain.example.com', 'ana@3com.example', 'ana@a.co', 'ana@example.xn--p1ai'])(
+    'accepts the domain of %j (letters, digits, inner hyphens; an IDN top-level label in its xn-- form)',
+    (email) => expect(checkEmail(email)).toBeNull(),
+  );
+  it.each([
+    ['ana@-example.com', 'a label starting with a hyphen'],
+    ['ana@example-.com', 'a label ending with a hyphen'],
+    ['ana@example..com', 'an empty label'],
+    ['ana@.example.com', 'a leading dot'],
+    ['ana@example.com.', 'a trailing dot (the root): refused, the app stores the address as people write it'],
+    ['ana@localhost', 'a single label: not deliverable on the public internet'],
+    ['ana@[192.0.2.1]', 'an address literal'],
+    ['ana@example.123', 'an all-digit top-level label'],
+    ['ana@exam_ple.com', 'an underscore'],
+  ])('refuses %j: %s', (email) => expect(checkEmail(email)).toBe(M.emailInvalid));
+});
+
+describe('phone: the North American Numbering Plan (NPA-NXX-XXXX)', () => {
+  it.each(['(559) 201-4477', '2025550143', '(212) 555-0199', '(907) 222-3333', '(989) 999-9999', '(200) 200-0000'])(
+    'accepts %j: area code and exchange start with 2-9 and are not N11',
+    (phone) => expect(checkPhone(phone)).toBeNull(),
+  );
+  it.each(['211', '311', '411', '511', '611', '711', '811', '911'])('refuses the N11 service code %s as an area code', (code) =>
+    expect(checkPhone(`${code}2014477`)).toBe(M.phoneInvalid),
+  );
+  it.each(['211', '311', '411', '511', '611', '711', '811', '911'])('refuses the N11 service code %s as an exchange', (code) =>
+    expect(checkPhone(`559${code}4477`)).toBe(M.phoneInvalid),
+  );
+  it.each([
+    ['(059) 201-4477', 'an area code starting with 0'],
+    ['(159) 201-4477', 'an area code starting with 1'],
+    ['(559) 001-4477', 'an exchange starting with 0'],
+    ['(559) 101-4477', 'an exchange starting with 1'],
+  ])('refuses %j: %s', (phone) => expect(checkPhone(phone)).toBe(M.phoneInvalid));
+  it('keeps the length message for anything but 10 digits (spec §5)', () => {
+    expect(checkPhone('(911) 201-447')).toBe(M.phoneLength);
+    expect(checkPhone('1 (559) 201-4477')).toBe(M.phoneLength);
+  });
+  it('refuses only N11 codes: 221 as an area code or exchange is fine', () => {
+    expect(checkPhone('2215554477')).toBeNull();
+    expect(checkPhone('5592214477')).toBeNull();
+  });
+});
+
+describe('passwords: NIST SP 800-63B §5.1.1.2 (rev. 4 §3.1.1.2), length in Unicode code points', () => {
+  const key = '\u{1F511}'; // one code point, two UTF-16 units
+
+  it('counts each code point as one character', () => {
+    expect(key).toHaveLength(2);
+    expect(checkNewPassword(key.repeat(minimumPasswordLength))).toBeNull();
+    expect(checkNewPassword(key.repeat(minimumPasswordLength - 1))).toBe(M.passwordTooShort);
+    expect(checkNewPassword(`Contrase\u00f1a`)).toBeNull(); // 10 code points
+    expect(checkNewPassword('Se\u00f1or1')).toBe(M.passwordTooShort); // 7 code points
+  });
+  it('allows at least 64 characters (here up to 128), astral ones too', () => {
+    expect(maxPasswordLength).toBeGreaterThanOrEqual(64);
+    for (const check of [checkPassword, checkNewPassword]) {
+      expect(check('x'.repeat(64))).toBeNull();
+      expect(check(key.repeat(maxPasswordLength))).toBeNull();
+      expect(check(key.repeat(maxPasswordLength + 1))).toBe(M.tooLong);
+    }
+  });
+  it('accepts printing characters of any script and still refuses spaces (spec §5)', () => {
+    expect(checkNewPassword('пароль-Ω-密码-2026')).toBeNull();
+    expect(checkNewPassword('correct horse battery staple')).toBe(M.passwordSpaces);
+  });
+});
+
+describe('names: Unicode NFC (UAX #15) before the check', () => {
+  it('composes a decomposed accent into its letter', () => {
+    expect(normaliseName('Jose\u0301')).toBe('José');
+    expect(normaliseName(' Nguye\u0302\u0303n ')).toBe('Nguyễn');
+    expect(normaliseName('Jose\u0301')).toHaveLength(4);
+  });
+  it.each(['Jose\u0301', 'Zoe\u0308', 'Nguye\u0302\u0303n', 'Mu\u0308ller-Pen\u0303a'])('accepts the decomposed %j', (name) => {
+    expect(checkFirstName(name)).toBeNull();
+    expect(checkLastName(name)).toBeNull();
+  });
+  it('counts the length after composition, in code points', () => {
+    expect(checkFirstName('e\u0301'.repeat(maxNameLength))).toBeNull();
+    expect(checkFirstName('e\u0301'.repeat(maxNameLength + 1))).toBe(M.tooLong);
+  });
+  it('still refuses a mark with no letter to sit on', () => expect(checkFirstName('\u0301Ana')).toBe(M.nameInvalid));
+});
+
+describe('texted codes: one rule for registration and sign-in', () => {
+  it.each(['123456', '000000', '909090'])('accepts %j', (code) => expect(isTextedCode(code)).toBe(true));
+  it.each(['', '12345', '1234567', '12345a', ' 123456', '123 456', '１２３４５６', 123456, undefined])('refuses %j', (code) =>
+    expect(isTextedCode(code)).toBe(false),
+  );
+  it('is 6 digits', () => expect(textedCodeLength).toBe(6));
+});
+
+describe('the address normaliser (app before sending, card API before verifying and storing)', () => {
+  it('trims, upper-cases the state and writes the ZIP as 12345 or 12345-6789', () => {
+    expect(normaliseAddress({ street1: ' 1420 N Blackstone Ave ', street2: ' Apt 12 ', city: ' Fresno ', state: ' ca ', zip: ' 937031234 ' })).toEqual({
+      street1: '1420 N Blackstone Ave',
+      street2: 'Apt 12',
+      city: 'Fresno',
+      state: 'CA',
+      zip: '93703-1234',
+    });
+  });
+  it('gives the address checks a value they accept', () => {
+    const typed = { street1: '1420 N Blackstone Ave', street2: '', city: 'Fresno', state: 'ca', zip: '93703-' };
+    expect(fieldErrors(addressChecks, typed)).toEqual({ state: M.stateInvalid });
+    expect(fieldErrors(addressChecks, normaliseAddress(typed))).toEqual({});
+  });
+  it.each([
+    ['93703', '93703'],
+    ['93703-', '93703'],
+    ['937031234', '93703-1234'],
+    ['93703-1234', '93703-1234'],
+    ['9370', '9370'],
+  ])('ZIP %j → %j', (typed, normal) => expect(normaliseZip(typed)).toBe(normal));
 });

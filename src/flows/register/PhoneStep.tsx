@@ -1,7 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useRef, useState, type FormEvent } from 'react';
-import { digitsOf } from '../../../contract/rules.ts';
-import { textedCodeLength, textedCodeProblems } from '../../../machines/shared/textedCode.ts';
+import { digitsOf, textedCodeLength } from '../../../contract/rules.ts';
+import { textedCodeProblems } from '../../../machines/shared/textedCode.ts';
 import { TextField } from '../../components/TextField.tsx';
 import { formatPhone } from '../../format/phone.ts';
 import { unexpectedErrorMessage } from '../messages.ts';

@@ -3,9 +3,10 @@ import { Link, useRouter, useRouterState, useSearch } from '@tanstack/react-rout
 import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useRef, type FormEvent } from 'react';
 import { fromPromise } from 'xstate';
+import { textedCodeLength } from '../../../contract/rules.ts';
 import { StatusCode } from '../../../contract/statusCodes.ts';
 import { signInMachine, type SignInEvent, type SignInSnapshot } from '../../../machines/session/signIn.ts';
-import { textedCodeLength, textedCodeProblems } from '../../../machines/shared/textedCode.ts';
+import { textedCodeProblems } from '../../../machines/shared/textedCode.ts';
 import { useServices } from '../../app/services.tsx';
 import { TextField } from '../../components/TextField.tsx';
 import { unexpectedErrorMessage, validationMessages } from '../messages.ts';
