@@ -81,7 +81,7 @@ export default tseslint.config(
           ignore: ['^[^a-zA-Z]*$', '^(Providers|Español|English)$'],
           ignoreNames: [{ regex: { pattern: 'className|Id$|^id$|testid|^type$|^to$|^href$|^name$|autoComplete|inputMode|pattern|^lang$|^key$|^other$' } }],
           useTsTypes: true,
-          ignoreFunctions: ['Error', 'console.*', '*.send', '*.matches', '*.get', '*.setAttribute', '*.removeAttribute', '*.querySelector', '*.getData', 'String', 'getRouteApi'],
+          ignoreFunctions: ['Error', 'console.*', '*.send', '*.matches', '*.hasTag', '*.get', '*.setAttribute', '*.removeAttribute', '*.querySelector', '*.getData', 'String', 'getRouteApi'],
         },
       ],
       'lingui/t-call-in-function': 'error',

@@ -1,7 +1,7 @@
 /** What every route and view can reach: the root actors, the API client and configuration. */
 import type { ActorRefFrom } from 'xstate';
-import type { experimentsMachine } from '../../machines/experiments.ts';
-import type { sessionMachine } from '../../machines/session.ts';
+import type { experimentsMachine } from '../../machines/experiments/experiments.ts';
+import type { sessionMachine } from '../../machines/session/session.ts';
 import type { Api } from '../api/client.ts';
 import type { Host } from '../host/host.ts';
 import type { Analytics } from './analytics.ts';

@@ -6,8 +6,8 @@ import type { RouterHistory } from '@tanstack/react-router';
 import type { $Fetch } from 'ofetch';
 import { createActor, fromPromise } from 'xstate';
 import type { ExperimentFlags } from '../../contract/experiments/types.ts';
-import { experimentsMachine } from '../../machines/experiments.ts';
-import { isSessionToken, sessionMachine, type SessionInput } from '../../machines/session.ts';
+import { experimentsMachine } from '../../machines/experiments/experiments.ts';
+import { isSessionToken, sessionMachine, type SessionInput } from '../../machines/session/session.ts';
 import { StatusCode } from '../../contract/shared/statusCodes.ts';
 import { createApi } from '../api/client.ts';
 import type { Host } from '../host/host.ts';
@@ -85,7 +85,7 @@ export function createApp(options: AppOptions) {
       onAuthRequired: (statusCode) => {
         const location = router?.state.location.href;
         session.send({ type: statusCode === StatusCode.REFRESH_REQUIRED ? 'session.refreshRequired' : 'session.signInRequired', location });
-        if (!session.getSnapshot().matches({ authModal: 'open' })) return Promise.resolve(null);
+        if (!session.getSnapshot().hasTag('authModalOpen')) return Promise.resolve(null);
         return new Promise<string | null>((resume) => waitingCalls.push(resume));
       },
       onNoStatusCode: ({ path, httpStatus, suppressErrorModal }) => {
@@ -127,7 +127,7 @@ export function createApp(options: AppOptions) {
   let lastAuth = session.getSnapshot().value.auth;
   let lastInternal = options.initial.isInternal;
   session.subscribe((snapshot) => {
-    if (snapshot.value.auth !== lastAuth && !snapshot.matches({ authModal: 'open' })) void router?.invalidate();
+    if (snapshot.value.auth !== lastAuth && !snapshot.hasTag('authModalOpen')) void router?.invalidate();
     lastAuth = snapshot.value.auth;
     // Internal users may see other experiments: fetch the config again when that changes.
     if (snapshot.context.isInternal !== lastInternal) {
@@ -138,7 +138,7 @@ export function createApp(options: AppOptions) {
   // Going anywhere but the interrupted screen while the auth modal is open gives that work up.
   router.subscribe('onResolved', ({ toLocation }) => {
     const snapshot = session.getSnapshot();
-    if (snapshot.matches({ authModal: 'open' }) && toLocation.href !== snapshot.context.interruption?.location) {
+    if (snapshot.hasTag('authModalOpen') && toLocation.href !== snapshot.context.interruption?.location) {
       session.send({ type: 'authModal.left' });
     }
   });

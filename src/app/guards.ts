@@ -4,7 +4,7 @@
  * The intended route is remembered in the `redirect` search param of unlock and sign-in.
  * The failed-registration marker (spec §4) is not a session: guards treat it as no refresh token.
  */
-import { failedRegistrationMarker, isSessionToken } from '../../machines/session.ts';
+import { failedRegistrationMarker, isSessionToken } from '../../machines/session/session.ts';
 
 export type Tokens = { accessToken: string | null; refreshToken: string | null };
 export type GuardOptions = { guardsEnabled: boolean };

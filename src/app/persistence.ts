@@ -9,8 +9,8 @@
  * failed-registration marker is not a token: it is kept in both modes (so /register keeps showing the
  * failure after a reload) and never comes with an access token.
  */
-import { draftFrom } from '../../machines/registrationDraft.ts';
-import { failedRegistrationMarker, type Locale, type SessionContext, type SessionInput } from '../../machines/session.ts';
+import { draftFrom } from '../../machines/identity/registrationDraft.ts';
+import { failedRegistrationMarker, type Locale, type SessionContext, type SessionInput } from '../../machines/session/session.ts';
 
 /** 2: the registration draft. */
 export const schemaVersion = 2;

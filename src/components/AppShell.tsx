@@ -1,7 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Outlet } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
-import type { SnackbarMessage } from '../../machines/session.ts';
+import type { SnackbarMessage } from '../../machines/session/session.ts';
 import { useServices } from '../app/services.tsx';
 import { AuthModal } from '../flows/authModal/AuthModal.tsx';
 import { BackToBenefits } from './BackToBenefits.tsx';
@@ -13,9 +13,9 @@ import { Snackbar } from './Snackbar.tsx';
 export function AppShell() {
   const { session, host } = useServices();
   const { t } = useLingui();
-  const signedIn = useSelector(session, (s) => s.matches({ auth: 'active' }) || s.matches({ auth: 'locked' }));
-  const errorModalOpen = useSelector(session, (s) => s.matches({ errorModal: 'open' }));
-  const snackbar = useSelector(session, (s) => (s.matches({ snackbar: 'visible' }) ? s.context.snackbarMessage : null));
+  const signedIn = useSelector(session, (s) => s.hasTag('signedIn'));
+  const errorModalOpen = useSelector(session, (s) => s.hasTag('errorModalOpen'));
+  const snackbar = useSelector(session, (s) => (s.hasTag('snackbarShown') ? s.context.snackbarMessage : null));
   const screensGeneration = useSelector(session, (s) => s.context.screensGeneration);
 
   return (

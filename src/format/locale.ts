@@ -1,4 +1,4 @@
-import type { Locale } from '../../machines/session.ts';
+import type { Locale } from '../../machines/session/session.ts';
 
 export type { Locale };
 

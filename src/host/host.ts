@@ -3,7 +3,7 @@
  * host does (startEmbedded.ts). Views use this and never know which.
  */
 import type { ActorRefFrom } from 'xstate';
-import type { hostMachine } from '../../machines/host.ts';
+import type { hostMachine } from '../../machines/host/host.ts';
 import type { BenefitKind, CmsSitevars } from '../../contract/hostProtocol.ts';
 
 export type HostActor = ActorRefFrom<typeof hostMachine>;

@@ -1,6 +1,6 @@
 /** Lingui activation and locale detection. Catalogues load on demand; `<html lang>` follows. */
 import { i18n } from '@lingui/core';
-import type { Locale } from '../../machines/session.ts';
+import type { Locale } from '../../machines/session/session.ts';
 
 export const locales: readonly Locale[] = ['en', 'es'];
 

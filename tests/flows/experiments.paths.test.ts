@@ -1,5 +1,5 @@
 /**
- * Generated path tests over the experiments chart (machines/experiments.ts). The fetch's outcomes
+ * Generated path tests over the experiments chart (machines/experiments/experiments.ts). The fetch's outcomes
  * and the session's isInternal changes are environment events; each path is replayed on a live
  * actor whose fetch is a deferred promise the test settles as the path says. After every step the
  * live chart must be in the path's state, and what the app sees (flags, the fetch's input, what
@@ -14,7 +14,7 @@ import {
   type EventObject,
 } from 'xstate';
 import type { ExperimentFlags } from '../../contract/experiments/types.ts';
-import { experimentsMachine, flagsOff } from '../../machines/experiments.ts';
+import { experimentsMachine, flagsOff } from '../../machines/experiments/experiments.ts';
 import { coverageOf, describePath, generatePaths } from '../support/chartCoverage.ts';
 
 

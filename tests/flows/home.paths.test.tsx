@@ -2,7 +2,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { HomeAnswer } from '../../contract/home/types.ts';
-import { homeMachine } from '../../machines/home.ts';
+import { homeMachine } from '../../machines/home/home.ts';
 import { coverageOf, describePath, generatePaths, minimalCover, replayPath } from '../support/chartCoverage.ts';
 import { active, renderApp } from '../support/renderApp.tsx';
 

@@ -6,8 +6,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise } from 'xstate';
-import { flagsOff } from '../../machines/experiments.ts';
-import { hostMachine, type HostConnection } from '../../machines/host.ts';
+import { flagsOff } from '../../machines/experiments/experiments.ts';
+import { hostMachine, type HostConnection } from '../../machines/host/host.ts';
 import { freeTaxFilingUrl } from '../../src/flows/home/links.ts';
 import type { NotificationPermission } from '../../contract/hostProtocol.ts';
 import { active, recordingHost, renderApp } from '../support/renderApp.tsx';

@@ -1,5 +1,5 @@
 /**
- * Generated path tests over the host chart (machines/host.ts): start-up inside the companion app.
+ * Generated path tests over the host chart (machines/host/host.ts): start-up inside the companion app.
  * Actor outcomes are environment events; each path is replayed on a live actor whose actors are
  * deferred promises the test settles as the path says, and after every step the live state must be
  * the path's state and keep what that state promises, computed independently from the events so far.
@@ -13,7 +13,7 @@ import {
   type AnyStateNode,
   type EventObject,
 } from 'xstate';
-import { hostMachine, ProvidersSignInRefused, type HostConnection, type HostContext } from '../../machines/host.ts';
+import { hostMachine, ProvidersSignInRefused, type HostConnection, type HostContext } from '../../machines/host/host.ts';
 import type { SessionTokens } from '../../contract/shared/answers.ts';
 import type { NotificationPermission } from '../../contract/hostProtocol.ts';
 import { coverageOf, describePath, generatePaths } from '../support/chartCoverage.ts';

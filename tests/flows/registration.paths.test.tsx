@@ -1,5 +1,5 @@
 /**
- * Generated path tests over the registration chart (machines/registration.ts), replayed through the
+ * Generated path tests over the registration chart (machines/identity/registration.ts), replayed through the
  * real app and router inside a companion host, with the card API answering at the fetch level as each
  * path says. After every step the screen must show what the chart's state means.
  */
@@ -7,14 +7,9 @@ import { i18n, type MessageDescriptor } from '@lingui/core';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { AnyMachineSnapshot, EventObject } from 'xstate';
-import {
-  payloadOf,
-  registrationMachine,
-  stepOfField,
-  type RegistrationContext,
-  type RegistrationField,
-} from '../../machines/registration.ts';
-import { failedRegistrationMarker } from '../../machines/session.ts';
+import { registrationMachine, type RegistrationContext } from '../../machines/identity/registration.ts';
+import { payloadOf, stepOfField, type RegistrationField } from '../../machines/identity/registrationFields.ts';
+import { failedRegistrationMarker } from '../../machines/session/session.ts';
 import { addressMessages } from '../../src/flows/messages.ts';
 import { fieldProblemMessage } from '../../src/flows/register/stepSupport.ts';
 import { coverageOf, minimalCover, replayPath, type PathRun } from '../support/chartCoverage.ts';

@@ -5,7 +5,7 @@
  */
 import { cleanup, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { failedRegistrationMarker, type SessionInput } from '../../machines/session.ts';
+import { failedRegistrationMarker, type SessionInput } from '../../machines/session/session.ts';
 import { activateLocale } from '../../src/i18n/locale.ts';
 import { createStateSaver, localStorageWriter, restoreState, type PersistedState } from '../../src/app/persistence.ts';
 import { typingDraftDelayMs } from '../../src/flows/register/RegisterView.tsx';

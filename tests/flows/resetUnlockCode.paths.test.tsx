@@ -2,7 +2,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { EventObject } from 'xstate';
-import { resetUnlockCodeMachine } from '../../machines/resetUnlockCode.ts';
+import { resetUnlockCodeMachine } from '../../machines/session/resetUnlockCode.ts';
 import { coverageOf, describePath, minimalCover, replayPath } from '../support/chartCoverage.ts';
 import { generateListedPaths } from '../support/listedPaths.ts';
 import { alertText, locked, renderApp } from '../support/renderApp.tsx';

@@ -4,7 +4,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise, type AnyMachineSnapshot, type EventObject } from 'xstate';
-import { accountOf, failedRegistrationMarker, sessionMachine, snackbarTimeoutMs, type SessionInput } from '../../machines/session.ts';
+import { accountOf, failedRegistrationMarker, sessionMachine, snackbarTimeoutMs, type SessionInput } from '../../machines/session/session.ts';
 import { accessTokenFor } from '../support/accessTokens.ts';
 import { coverageOf, describePath, generatePaths, minimalCover } from '../support/chartCoverage.ts';
 import { active, locked, signedOut } from '../support/renderApp.tsx';

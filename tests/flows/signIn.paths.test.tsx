@@ -1,7 +1,7 @@
 /** Generated path tests over the sign-in chart (with the texted code), replayed against the real app and router. */
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { signInMachine } from '../../machines/signIn.ts';
+import { signInMachine } from '../../machines/session/signIn.ts';
 import { coverageOf, describePath, minimalCover, replayPath } from '../support/chartCoverage.ts';
 import { generateListedPaths } from '../support/listedPaths.ts';
 import { alertText, renderApp } from '../support/renderApp.tsx';

@@ -1,7 +1,7 @@
 /** Generated path tests over the unlock chart, replayed against the real app and router. */
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { unlockMachine } from '../../machines/unlock.ts';
+import { unlockMachine } from '../../machines/session/unlock.ts';
 import { coverageOf, describePath, generatePaths, minimalCover, replayPath } from '../support/chartCoverage.ts';
 import { locked, renderApp } from '../support/renderApp.tsx';
 

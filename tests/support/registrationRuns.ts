@@ -3,8 +3,8 @@
  * draft and the route's step, as the app restores them) and lists the events of that part.
  * Together they reach every state and transition (tests/flows/registration.paths.test.tsx asserts it).
  */
-import type { RegistrationDraft, RegistrationInput } from '../../machines/registration.ts';
-import { registrationMachine } from '../../machines/registration.ts';
+import { registrationMachine, type RegistrationInput } from '../../machines/identity/registration.ts';
+import type { RegistrationDraft } from '../../machines/identity/registrationDraft.ts';
 import { generateListedPaths } from './listedPaths.ts';
 
 export const providersUuid = 'companion-user-1';

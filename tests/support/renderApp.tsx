@@ -6,7 +6,7 @@ import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { vi } from 'vitest';
 import type { ExperimentFlags } from '../../contract/experiments/types.ts';
-import type { SessionInput } from '../../machines/session.ts';
+import type { SessionInput } from '../../machines/session/session.ts';
 import type { ErrorReport } from '../../contract/analytics/types.ts';
 import type { Host } from '../../src/host/host.ts';
 import { createApp } from '../../src/app/createApp.ts';

@@ -1,5 +1,5 @@
 /**
- * What the SSN step (machines/ssnCheck.ts, "Verify your identity") shows in each of its states, for
+ * What the SSN step (machines/shared/ssnCheck.ts, "Verify your identity") shows in each of its states, for
  * the path tests of both resets (forgotten password, unlock code).
  */
 import { screen, waitFor } from '@testing-library/react';

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { assign, setup } from 'xstate';
 import type { HomeAnswer } from '../../contract/home/types.ts';
-import { homeMachine } from '../../machines/home.ts';
+import { homeMachine } from '../../machines/home/home.ts';
 import { chartInventory, coverageOf, generatePaths, minimalCover } from '../support/chartCoverage.ts';
 
 const home = { statusCode: 0 } as HomeAnswer;
@@ -72,7 +72,7 @@ describe('chart coverage on the home chart', () => {
 });
 
 describe('path generation and the clock', () => {
-  // A retry loop that keeps a deadline in context, as the charts do (machines/serverWait.ts). The
+  // A retry loop that keeps a deadline in context, as the charts do (machines/shared/serverWait.ts). The
   // guard only keeps this test finite if generation ever follows the clock again.
   const waiting = setup({
     types: { context: {} as { since: number; retryAt: number }, events: {} as { type: 'user.submit' } | { type: 'server.tooMany' } },

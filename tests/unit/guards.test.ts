@@ -1,6 +1,6 @@
 /** Route guards (spec §2): where an unauthenticated visit goes and what it remembers. */
 import { describe, expect, it } from 'vitest';
-import { failedRegistrationMarker } from '../../machines/session.ts';
+import { failedRegistrationMarker } from '../../machines/session/session.ts';
 import {
   accessTokenGuard,
   afterAuthRoute,

@@ -1,7 +1,7 @@
 /** Core state persistence: what is saved, how saved state is read back, and when it is written. */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { RegistrationDraft } from '../../machines/registration.ts';
-import { failedRegistrationMarker, type SessionContext, type SessionInput } from '../../machines/session.ts';
+import type { RegistrationDraft } from '../../machines/identity/registrationDraft.ts';
+import { failedRegistrationMarker, type SessionContext, type SessionInput } from '../../machines/session/session.ts';
 import {
   createStateSaver,
   localStorageWriter,

@@ -10,20 +10,20 @@ import { normaliseZip } from '../../contract/rules.ts';
 import type { StatusCode } from '../../contract/shared/statusCodes.ts';
 import { ServerFieldError } from '../../contract/validation.ts';
 import {
-  draftFrom,
-  draftOf,
-  firstFailingStep,
   initialContextOf,
+  registrationMachine,
+  stepOfState,
+  type RegistrationInput,
+} from '../../machines/identity/registration.ts';
+import { draftFrom, draftOf, type RegistrationDraft } from '../../machines/identity/registrationDraft.ts';
+import {
+  firstFailingStep,
   normaliseDob,
   payloadOf,
   profileFieldsOf,
   RegistrationProblem,
-  registrationMachine,
   serverFieldProblems,
-  stepOfState,
-  type RegistrationDraft,
-  type RegistrationInput,
-} from '../../machines/registration.ts';
+} from '../../machines/identity/registrationFields.ts';
 import type { PhoneInUseAnswer, RegisterAnswer } from '../../contract/identity/types.ts';
 import { maskDob, maskZip, routeStepOf } from '../../src/flows/register/masks.ts';
 import { savedDraft } from '../support/registrationRuns.ts';

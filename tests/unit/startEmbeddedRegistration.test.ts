@@ -6,7 +6,7 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import { hostProtocol, type QueryMessage } from '../../contract/hostProtocol.ts';
-import { failedRegistrationMarker } from '../../machines/session.ts';
+import { failedRegistrationMarker } from '../../machines/session/session.ts';
 import { startEmbedded } from '../../src/host/startEmbedded.ts';
 import { savedDraft } from '../support/registrationRuns.ts';
 

@@ -19,8 +19,8 @@ const SignInView = lazy(() => import('../signIn/SignInView.tsx').then((module) =
 
 export function AuthModal() {
   const { session } = useServices();
-  const open = useSelector(session, (s) => s.matches({ authModal: 'open' }));
-  const unlocking = useSelector(session, (s) => s.matches({ auth: 'locked' }));
+  const open = useSelector(session, (s) => s.hasTag('authModalOpen'));
+  const unlocking = useSelector(session, (s) => s.hasTag('locked'));
   const dialog = useModalDialog(open);
   return (
     <dialog ref={dialog} className="modal auth-modal" aria-labelledby={authModalTitleId} onCancel={(event) => event.preventDefault()}>

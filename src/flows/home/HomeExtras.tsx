@@ -31,7 +31,7 @@ export function NotificationsPrompt() {
 
 function NotificationsPromptFor({ actor }: { actor: HostActor }) {
   const permission = useSelector(actor, (s) => s.context.notificationPermission);
-  const asking = useSelector(actor, (s) => s.matches('requestingPermission'));
+  const asking = useSelector(actor, (s) => s.hasTag('askingPermission'));
   if (permission === 'NOT_YET_REQUESTED') {
     return (
       <section className="tile" aria-labelledby="notifications-title">

@@ -3,7 +3,7 @@ import { Link } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
 import { fromPromise } from 'xstate';
 import type { Card, HomeAnswer, Transaction } from '../../../contract/home/types.ts';
-import { homeMachine } from '../../../machines/home.ts';
+import { homeMachine } from '../../../machines/home/home.ts';
 import { useServices } from '../../app/services.tsx';
 import { maskAccountNumber } from '../../format/account.ts';
 import { formatDate } from '../../format/date.ts';
@@ -36,11 +36,11 @@ export function HomeView({ newDebitDetails = false }: { newDebitDetails?: boolea
   const data = state.context.home;
 
   return (
-    <section className="screen" aria-labelledby="home-title" aria-busy={state.matches('loading')}>
+    <section className="screen" aria-labelledby="home-title" aria-busy={state.hasTag('busy')}>
       <h1 id="home-title" className="visually-hidden">
         <Trans>Your account</Trans>
       </h1>
-      {state.matches('failed') ? (
+      {state.hasTag('failed') ? (
         <div className="notice" role="alert">
           <p>
             <Trans>We couldn't load your account. Check your connection and try again.</Trans>
@@ -54,14 +54,14 @@ export function HomeView({ newDebitDetails = false }: { newDebitDetails?: boolea
           home={data}
           locale={locale}
           newDebitDetails={newDebitDetails}
-          refreshing={state.matches('loading')}
+          refreshing={state.hasTag('busy')}
           onRefresh={() => home.send({ type: 'user.refresh' })}
         />
       ) : (
         <HomeSkeleton />
       )}
       {/* Not under the skeleton: the account arriving would push it down (layout shift). */}
-      {data || state.matches('failed') ? (
+      {data || state.hasTag('failed') ? (
         <p className="screen-links">
           <Link to="/manage-account">
             <Trans>Manage account</Trans>

@@ -4,7 +4,7 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { useRef, type FormEvent } from 'react';
 import { fromPromise } from 'xstate';
 import type { ValidationMessage } from '../../../contract/rules.ts';
-import { changeUnlockCodeMachine } from '../../../machines/changeUnlockCode.ts';
+import { changeUnlockCodeMachine } from '../../../machines/account/changeUnlockCode.ts';
 import { useServices } from '../../app/services.tsx';
 import { NewUnlockCodeFields, newUnlockCodesOf } from '../../components/NewUnlockCodeFields.tsx';
 import { useHeadingFocus } from '../../components/useHeadingFocus.ts';
@@ -26,9 +26,9 @@ export function ManageAccountView() {
     }),
   );
   const state = useSelector(change, (s) => s);
-  const saving = state.matches('saving');
+  const saving = state.hasTag('busy');
   const { fieldErrors } = state.context;
-  const at = (editing: 'invalid' | 'mismatch' | 'refused' | 'failed' | 'saved') => state.matches({ editing });
+  const at = (tag: 'invalid' | 'mismatch' | 'refused' | 'failed' | 'saved') => state.hasTag(tag);
 
   const said = (key: ValidationMessage | undefined) => (key ? i18n._(validationMessages[key]) : undefined);
   const codeError = at('invalid')

@@ -3,7 +3,7 @@ import { Link } from '@tanstack/react-router';
 import { useRef, useState, type FormEvent } from 'react';
 import { stateCodes, type Address } from '../../../contract/shared/address.ts';
 import { StatusCode } from '../../../contract/shared/statusCodes.ts';
-import { optOutCodes } from '../../../machines/registration.ts';
+import { offersOptOut } from '../../../machines/identity/registration.ts';
 import { SelectField } from '../../components/SelectField.tsx';
 import { TextField } from '../../components/TextField.tsx';
 import { addressMessages, unexpectedErrorMessage } from '../messages.ts';
@@ -16,7 +16,7 @@ const unitCodes: readonly number[] = [StatusCode.ADDRESS_UNIT_INCORRECT, StatusC
 
 /** Step 3: the legal (residential) address, checked by the address service (spec §3, §5, §8 codes 300-307). */
 export function AddressStep({ state, send }: StepProps) {
-  if (state.matches({ inputting: { address: 'noLegalAddress' } })) return <NoLegalAddress send={send} />;
+  if (state.hasTag('noLegalAddress')) return <NoLegalAddress send={send} />;
   return <AddressForm state={state} send={send} />;
 }
 
@@ -24,15 +24,15 @@ function AddressForm({ state, send }: StepProps) {
   const { t, i18n } = useLingui();
   const heading = useHeadingFocus();
   const formRef = useRef<HTMLFormElement>(null);
-  const { form, addressCode, optOutAllowed } = state.context;
+  const { form, addressCode } = state.context;
   const [zip, setZip] = useState(form.zip);
-  const at = (substate: 'invalid' | 'rejected' | 'failed') => state.matches({ inputting: { address: { editing: substate } } });
-  const verifying = state.matches({ inputting: { address: 'verifying' } });
+  const at = (tag: 'invalid' | 'rejected' | 'failed') => state.hasTag(tag);
+  const verifying = state.hasTag('busy');
   const problem = problemsOf(state, at('invalid'), i18n);
   const field = fieldPropsOf(state, problem);
   const rejection = at('rejected') && addressCode !== null ? addressMessages[addressCode] : undefined;
   const unitRejected = rejection !== undefined && addressCode !== null && unitCodes.includes(addressCode);
-  const canOptOut = at('rejected') && optOutAllowed && addressCode !== null && optOutCodes.includes(addressCode);
+  const canOptOut = offersOptOut(state);
   useFocusOnProblem(formRef, state.context.fieldErrors, at('invalid') || unitRejected);
 
   function submit(event: FormEvent<HTMLFormElement>) {

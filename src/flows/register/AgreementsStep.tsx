@@ -11,8 +11,8 @@ export function AgreementsStep({ state, send }: StepProps) {
   const heading = useHeadingFocus();
   const formRef = useRef<HTMLFormElement>(null);
   const { legal } = state.context.form;
-  const invalid = state.matches({ inputting: { agreements: 'invalid' } });
-  const failed = state.matches({ inputting: { agreements: 'failed' } });
+  const invalid = state.hasTag('invalid');
+  const failed = state.hasTag('failed');
   const problem = problemsOf(state, invalid, i18n);
   useFocusOnProblem(formRef, state.context.fieldErrors, invalid);
 

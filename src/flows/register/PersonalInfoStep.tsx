@@ -1,6 +1,6 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useRef, useState, type FormEvent } from 'react';
-import type { PersonalInfo } from '../../../machines/registration.ts';
+import type { PersonalInfo } from '../../../machines/identity/registration.ts';
 import { TextField } from '../../components/TextField.tsx';
 import { unexpectedErrorMessage } from '../messages.ts';
 import { WaitToTryAgain } from '../waitNotices.tsx';
@@ -15,12 +15,12 @@ export function PersonalInfoStep({ state, send }: StepProps) {
   const formRef = useRef<HTMLFormElement>(null);
   const { form } = state.context;
   const [dob, setDob] = useState(form.dob);
-  const invalid = state.matches({ inputting: { personalInfo: { editing: 'invalid' } } });
-  const emailTaken = state.matches({ inputting: { personalInfo: { editing: 'emailTaken' } } });
-  const failed = state.matches({ inputting: { personalInfo: { editing: 'failed' } } });
-  const tooManyLookups = state.matches({ inputting: { personalInfo: { editing: 'tooManyLookups' } } });
-  const ssnNeeded = state.matches({ inputting: { personalInfo: { editing: 'ssnNeeded' } } });
-  const checking = state.matches({ inputting: { personalInfo: 'checkingEmail' } });
+  const invalid = state.hasTag('invalid');
+  const emailTaken = state.hasTag('emailTaken');
+  const failed = state.hasTag('failed');
+  const tooManyLookups = state.hasTag('tooManyLookups');
+  const ssnNeeded = state.hasTag('ssnNeeded');
+  const checking = state.hasTag('busy');
   const problem = problemsOf(state, invalid, i18n);
   const field = fieldPropsOf(state, problem);
   const emailProblem = emailTaken ? t`This email is already used by a Providers account.` : problem('email');

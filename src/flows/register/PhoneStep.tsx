@@ -1,6 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useRef, useState, type FormEvent } from 'react';
 import { digitsOf, textedCodeLength } from '../../../contract/rules.ts';
+import { textedCodeProblems } from '../../../machines/shared/textedCode.ts';
 import { TextField } from '../../components/TextField.tsx';
 import { formatPhone } from '../../format/phone.ts';
 import { unexpectedErrorMessage } from '../messages.ts';
@@ -11,7 +12,7 @@ import { problemsOf, useFocusOnProblem, useHeadingFocus, type StepProps } from '
 /** Step 2: the mobile phone, verified with a texted 6-digit code (spec §4, §5, §8 MFA codes). */
 export function PhoneStep({ state, send }: StepProps) {
   const heading = useHeadingFocus();
-  const enteringCode = state.matches({ inputting: { phone: 'enteringCode' } }) || state.matches({ inputting: { phone: 'verifyingCode' } });
+  const enteringCode = state.hasTag('textedCode');
   return (
     <>
       <h1 id="register-title" ref={heading} tabIndex={-1}>
@@ -28,10 +29,9 @@ function PhoneForm({ state, send }: StepProps) {
   const { form, verifiedPhone, mfaToken, retryAt } = state.context;
   const [typedPhone, setTypedPhone] = useState(form.phone);
   const phone = formatPhone(form.phone);
-  const at = (substate: 'invalid' | 'inUse' | 'cannotText' | 'landline' | 'tooManyLookups' | 'failed') =>
-    state.matches({ inputting: { phone: { editing: substate } } });
-  const waiting = state.matches({ inputting: { phone: 'waiting' } });
-  const busy = state.matches({ inputting: { phone: 'checkingInUse' } }) || state.matches({ inputting: { phone: 'requestingCode' } });
+  const at = (tag: 'invalid' | 'inUse' | 'cannotText' | 'landline' | 'tooManyLookups' | 'failed') => state.hasTag(tag);
+  const waiting = state.hasTag('waiting');
+  const busy = state.hasTag('busy');
   const alreadyVerified = mfaToken !== null && verifiedPhone === digitsOf(typedPhone);
   const problem = problemsOf(state, at('invalid'), i18n);
   const phoneProblem = at('inUse')
@@ -89,16 +89,13 @@ function PhoneForm({ state, send }: StepProps) {
 }
 
 function CodeForm({ state, send }: StepProps) {
-  const at = (substate: 'invalid' | 'wrongCode' | 'failed') => state.matches({ inputting: { phone: { enteringCode: substate } } });
-  const verifying = state.matches({ inputting: { phone: 'verifyingCode' } });
+  const verifying = state.hasTag('verifying');
   return (
     <TextedCodeEntry
       id="code"
       phone={formatPhone(state.context.form.phone)}
       codeLength={textedCodeLength}
-      invalid={at('invalid')}
-      wrongCode={at('wrongCode')}
-      failed={at('failed')}
+      {...textedCodeProblems(state)}
       attemptsLeft={state.context.attemptsLeft}
       busy={verifying}
       onSubmit={(code) => send({ type: 'user.submitCode', code })}

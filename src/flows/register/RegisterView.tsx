@@ -3,8 +3,9 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { fromPromise } from 'xstate';
 import type { RegisterAnswer } from '../../../contract/identity/types.ts';
-import { draftOf, registrationMachine, stepOfState, type RegistrationStep } from '../../../machines/registration.ts';
-import { withTypedFields } from '../../../machines/registrationDraft.ts';
+import { registrationMachine, registrationScreen, stepOfState } from '../../../machines/identity/registration.ts';
+import { draftOf, withTypedFields } from '../../../machines/identity/registrationDraft.ts';
+import type { RegistrationStep } from '../../../machines/identity/registrationFields.ts';
 import { hasFailedRegistration } from '../../app/guards.ts';
 import { useServices } from '../../app/services.tsx';
 import { StepIndicator } from '../../components/StepIndicator.tsx';
@@ -111,20 +112,21 @@ function RegistrationFlow() {
   }
 
   const send = registration.send;
-  if (state.matches('processing') || state.matches('success')) return <OpeningAccount />;
-  if (state.matches({ failure: 'denied' })) return <ApplicationDenied />;
-  if (state.matches({ failure: 'taken' })) return <AccountExists />;
+  const screen = registrationScreen(state);
+  if (screen === 'opening') return <OpeningAccount />;
+  if (screen === 'denied') return <ApplicationDenied />;
+  if (screen === 'taken') return <AccountExists />;
   const { step } = state.context;
   return (
     <section className="screen register" aria-labelledby="register-title" onInput={keepTyped}>
       <StepIndicator current={step} />
-      {state.matches({ inputting: 'personalInfo' }) ? (
+      {screen === 'personalInfo' ? (
         <PersonalInfoStep key="personalInfo" state={state} send={send} />
-      ) : state.matches({ inputting: 'phone' }) ? (
+      ) : screen === 'phone' ? (
         <PhoneStep key="phone" state={state} send={send} />
-      ) : state.matches({ inputting: 'address' }) ? (
+      ) : screen === 'address' ? (
         <AddressStep key="address" state={state} send={send} />
-      ) : state.matches({ inputting: 'unlockCode' }) ? (
+      ) : screen === 'unlockCode' ? (
         <UnlockCodeStep key="unlockCode" state={state} send={send} />
       ) : (
         <AgreementsStep key="agreements" state={state} send={send} />

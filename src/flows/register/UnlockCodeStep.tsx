@@ -8,7 +8,7 @@ export function UnlockCodeStep({ state, send }: StepProps) {
   const { t, i18n } = useLingui();
   const heading = useHeadingFocus();
   const formRef = useRef<HTMLFormElement>(null);
-  const invalid = state.matches({ inputting: { unlockCode: 'invalid' } });
+  const invalid = state.hasTag('invalid');
   const problem = problemsOf(state, invalid, i18n);
   useFocusOnProblem(formRef, state.context.fieldErrors, invalid);
 

@@ -1,5 +1,6 @@
 /** The props a registration step repeats for each field it lets the cardholder type into. */
-import type { RegistrationField, RegistrationForm, RegistrationSnapshot } from '../../../machines/registration.ts';
+import type { RegistrationSnapshot } from '../../../machines/identity/registration.ts';
+import type { RegistrationField, RegistrationForm } from '../../../machines/identity/registrationFields.ts';
 
 /** A field typed as text (every form field but the agreements). */
 type TypedField = Exclude<keyof RegistrationForm, 'legal'> & RegistrationField;

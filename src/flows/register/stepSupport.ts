@@ -3,12 +3,8 @@ import type { I18n } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import type { MessageDescriptor } from '@lingui/core';
 import { useEffect, type RefObject } from 'react';
-import {
-  RegistrationProblem,
-  type RegistrationEvent,
-  type RegistrationField,
-  type RegistrationSnapshot,
-} from '../../../machines/registration.ts';
+import type { RegistrationEvent, RegistrationSnapshot } from '../../../machines/identity/registration.ts';
+import { RegistrationProblem, type RegistrationField } from '../../../machines/identity/registrationFields.ts';
 import { addressMessages, validationMessages } from '../messages.ts';
 
 export type StepProps = {

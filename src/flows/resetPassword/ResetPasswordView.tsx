@@ -3,7 +3,15 @@ import { getRouteApi, Link, useRouter } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
 import type { FormEvent } from 'react';
 import { fromPromise } from 'xstate';
-import { doneStep, resetPasswordMachine, stepOfResetPassword, type ResetPasswordEvent, type ResetPasswordSnapshot } from '../../../machines/resetPassword.ts';
+import {
+  doneStep,
+  resetPasswordMachine,
+  stepOfResetPassword,
+  wentBackToSignIn,
+  type ResetPasswordEvent,
+  type ResetPasswordSnapshot,
+} from '../../../machines/session/resetPassword.ts';
+import { ssnCheckShows } from '../../../machines/shared/ssnCheck.ts';
 import { thenSignInParam } from './thenSignIn.ts';
 import { useServices } from '../../app/services.tsx';
 import { StepIndicator } from '../../components/StepIndicator.tsx';
@@ -38,7 +46,7 @@ export function ResetPasswordView() {
     { input: { thenSignIn: then === thenSignInParam.then } },
   );
   const state = useSelector(resetPassword, (s) => s);
-  const machineStep = useSelector(resetPassword, (s) => (s.matches('backToSignIn') ? null : stepOfResetPassword(s)));
+  const machineStep = useSelector(resetPassword, (s) => (wentBackToSignIn(s) ? null : stepOfResetPassword(s)));
   useStepParam({
     routeStep: routeStepOf(stepParam),
     machineStep,
@@ -47,14 +55,14 @@ export function ResetPasswordView() {
       void router.navigate({ to: '/reset-password/{-$step}', params: { step: String(step) }, search: (previous: Record<string, unknown>) => previous, replace }),
   });
 
-  if (state.matches('done') || state.matches('backToSignIn')) return <Done />;
   const step = stepOfResetPassword(state);
+  if (step === doneStep) return <Done />;
   return (
     <section className="screen" aria-labelledby="reset-password-title">
       <StepIndicator current={step} total={formSteps} />
-      {state.matches('email') ? (
+      {step === 1 ? (
         <EmailStep key="email" state={state} send={resetPassword.send} />
-      ) : state.matches('ssn') ? (
+      ) : step === 2 ? (
         <SsnStep key="ssn" state={state} send={resetPassword.send} />
       ) : (
         <PasswordStep key="password" state={state} send={resetPassword.send} />
@@ -68,9 +76,9 @@ type StepProps = { state: ResetPasswordSnapshot; send: (event: ResetPasswordEven
 function EmailStep({ state, send }: StepProps) {
   const { t, i18n } = useLingui();
   const heading = useHeadingFocus();
-  const busy = state.matches({ email: 'verifying' });
+  const busy = state.hasTag('busy');
   const { fieldError, email } = state.context;
-  const invalid = state.matches({ email: { editing: 'invalid' } });
+  const invalid = state.hasTag('invalid');
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -96,17 +104,17 @@ function EmailStep({ state, send }: StepProps) {
           defaultValue={email}
           error={invalid && fieldError ? i18n._(validationMessages[fieldError]) : undefined}
         />
-        {state.matches({ email: { editing: 'unknown' } }) ? (
+        {state.hasTag('unknown') ? (
           <p className="form-error" role="alert">
             <Trans>That email doesn't match an existing account.</Trans>
           </p>
         ) : null}
-        {state.matches({ email: { editing: 'failed' } }) ? (
+        {state.hasTag('failed') ? (
           <p className="form-error" role="alert">
             {i18n._(unexpectedErrorMessage)}
           </p>
         ) : null}
-        {state.matches({ email: { editing: 'tooManyLookups' } }) ? (
+        {state.hasTag('tooManyLookups') ? (
           <p className="form-error" role="alert">
             <WaitToTryAgain retryAt={state.context.retryAt} />
           </p>
@@ -125,16 +133,14 @@ function EmailStep({ state, send }: StepProps) {
 }
 
 function SsnStep({ state, send }: StepProps) {
+  const { invalid, ...ssnShows } = ssnCheckShows(state);
   return (
     <SsnCheckStep
       titleId="reset-password-title"
       fieldId="reset-ssn"
       intro={<Trans>For your security, please enter your Social Security number.</Trans>}
-      busy={state.matches({ ssn: 'verifying' })}
-      waiting={state.matches({ ssn: 'waiting' })}
-      problem={state.matches({ ssn: { editing: 'invalid' } }) ? state.context.fieldError : null}
-      mismatch={state.matches({ ssn: { editing: 'mismatch' } })}
-      failed={state.matches({ ssn: { editing: 'failed' } })}
+      {...ssnShows}
+      problem={invalid ? state.context.fieldError : null}
       attemptsLeft={state.context.attemptsLeft}
       retryAt={state.context.retryAt}
       onSubmit={(ssn) => send({ type: 'user.submitSsn', ssn })}
@@ -145,9 +151,9 @@ function SsnStep({ state, send }: StepProps) {
 function PasswordStep({ state, send }: StepProps) {
   const { t, i18n } = useLingui();
   const heading = useHeadingFocus();
-  const busy = state.matches({ password: 'changing' });
+  const busy = state.hasTag('busy');
   const { fieldError } = state.context;
-  const invalid = state.matches({ password: { editing: 'invalid' } });
+  const invalid = state.hasTag('invalid');
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -171,7 +177,7 @@ function PasswordStep({ state, send }: StepProps) {
           autoComplete="new-password"
           error={invalid && fieldError ? i18n._(validationMessages[fieldError]) : undefined}
         />
-        {state.matches({ password: { editing: 'failed' } }) ? (
+        {state.hasTag('failed') ? (
           <p className="form-error" role="alert">
             {i18n._(unexpectedErrorMessage)}
           </p>

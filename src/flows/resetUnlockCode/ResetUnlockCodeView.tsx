@@ -3,7 +3,8 @@ import { getRouteApi, useRouter } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
 import type { FormEvent } from 'react';
 import { fromPromise, type SnapshotFrom } from 'xstate';
-import { resetUnlockCodeMachine, stepOfResetUnlockCode, type ResetUnlockCodeEvent } from '../../../machines/resetUnlockCode.ts';
+import { isUnlockCodeReset, resetUnlockCodeMachine, stepOfResetUnlockCode, type ResetUnlockCodeEvent } from '../../../machines/session/resetUnlockCode.ts';
+import { ssnCheckShows } from '../../../machines/shared/ssnCheck.ts';
 import { useServices } from '../../app/services.tsx';
 import { StepIndicator } from '../../components/StepIndicator.tsx';
 import { NewUnlockCodeFields, newUnlockCodesOf } from '../../components/NewUnlockCodeFields.tsx';
@@ -39,7 +40,7 @@ export function ResetUnlockCodeView() {
     }),
   );
   const state = useSelector(reset, (s) => s);
-  const machineStep = useSelector(reset, (s) => (s.matches('reset') ? null : stepOfResetUnlockCode(s)));
+  const machineStep = useSelector(reset, (s) => (isUnlockCodeReset(s) ? null : stepOfResetUnlockCode(s)));
   useStepParam({
     routeStep: routeStepOf(stepParam),
     machineStep,
@@ -51,22 +52,20 @@ export function ResetUnlockCodeView() {
   return (
     <section className="screen" aria-labelledby="reset-unlock-code-title">
       <StepIndicator current={stepOfResetUnlockCode(state)} total={2} />
-      {state.matches('ssn') ? <SsnStep key="ssn" state={state} send={reset.send} /> : <CodeStep key="code" state={state} send={reset.send} />}
+      {stepOfResetUnlockCode(state) === 1 ? <SsnStep key="ssn" state={state} send={reset.send} /> : <CodeStep key="code" state={state} send={reset.send} />}
     </section>
   );
 }
 
 function SsnStep({ state, send }: StepProps) {
+  const { invalid, ...ssnShows } = ssnCheckShows(state);
   return (
     <SsnCheckStep
       titleId="reset-unlock-code-title"
       fieldId="unlock-reset-ssn"
       intro={<Trans>To reset your unlock code, please enter your Social Security number.</Trans>}
-      busy={state.matches({ ssn: 'verifying' })}
-      waiting={state.matches({ ssn: 'waiting' })}
-      problem={state.matches({ ssn: { editing: 'invalid' } }) ? state.context.fieldErrors.ssn : null}
-      mismatch={state.matches({ ssn: { editing: 'mismatch' } })}
-      failed={state.matches({ ssn: { editing: 'failed' } })}
+      {...ssnShows}
+      problem={invalid ? state.context.fieldErrors.ssn : null}
       attemptsLeft={state.context.attemptsLeft}
       retryAt={state.context.retryAt}
       onSubmit={(ssn) => send({ type: 'user.submitSsn', ssn })}
@@ -77,9 +76,9 @@ function SsnStep({ state, send }: StepProps) {
 function CodeStep({ state, send }: StepProps) {
   const { t, i18n } = useLingui();
   const heading = useHeadingFocus();
-  const busy = state.matches({ code: 'resetting' }) || state.matches('reset');
+  const busy = state.hasTag('busy');
   const { fieldErrors } = state.context;
-  const invalid = state.matches({ code: { editing: 'invalid' } });
+  const invalid = state.hasTag('invalid');
   const problem = (field: 'unlockCode' | 'unlockCodeConfirmation') => {
     const key = invalid ? fieldErrors[field] : undefined;
     return key ? i18n._(validationMessages[key]) : undefined;
@@ -103,12 +102,12 @@ function CodeStep({ state, send }: StepProps) {
           unlockCode={{ id: 'new-unlock-code', label: t`New unlock code`, error: problem('unlockCode') }}
           confirmation={{ id: 'confirm-unlock-code', label: t`Confirm new unlock code`, error: problem('unlockCodeConfirmation') }}
         />
-        {state.matches({ code: { editing: 'refused' } }) ? (
+        {state.hasTag('refused') ? (
           <p className="form-error" role="alert">
             <Trans>We couldn't save this unlock code. Please choose another one.</Trans>
           </p>
         ) : null}
-        {state.matches({ code: { editing: 'failed' } }) ? (
+        {state.hasTag('failed') ? (
           <p className="form-error" role="alert">
             {i18n._(unexpectedErrorMessage)}
           </p>

@@ -2,10 +2,11 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { getRouteApi, Link, useRouter, useRouterState } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useRef, type FormEvent } from 'react';
-import { fromPromise, type SnapshotFrom } from 'xstate';
+import { fromPromise } from 'xstate';
 import { textedCodeLength } from '../../../contract/rules.ts';
 import { StatusCode } from '../../../contract/shared/statusCodes.ts';
-import { signInMachine, type SignInEvent } from '../../../machines/signIn.ts';
+import { signInMachine, type SignInEvent, type SignInSnapshot } from '../../../machines/session/signIn.ts';
+import { textedCodeProblems } from '../../../machines/shared/textedCode.ts';
 import { useServices } from '../../app/services.tsx';
 import { TextField } from '../../components/TextField.tsx';
 import { unexpectedErrorMessage, validationMessages } from '../messages.ts';
@@ -16,8 +17,6 @@ import { continueToApp, goToResetUnlockCode, storeSession } from '../sessionEffe
 import { TooManyCodesNotice, WaitToTryAgain } from '../waitNotices.tsx';
 
 const signInRoute = getRouteApi('/signin/{-$step}');
-
-type SignInSnapshot = SnapshotFrom<typeof signInMachine>;
 type Send = (event: SignInEvent) => void;
 
 /**
@@ -43,7 +42,7 @@ export function SignInView({ inModal = false }: { inModal?: boolean }) {
     }),
   );
   const state = useSelector(signIn, (s) => s);
-  const inMfa = state.matches('mfa');
+  const inMfa = state.hasTag('askingForCode');
   const Heading = viewHeading(inModal);
   return inMfa ? (
     <CodeForm state={state} send={signIn.send} Heading={Heading} inModal={inModal} />
@@ -59,8 +58,8 @@ function CredentialsForm({ state, send, Heading, inModal }: FormProps) {
   const { t, i18n } = useLingui();
   const authReason = useSelector(session, (s) => s.context.authReason);
   const passwordChanged = useRouterState({ select: (s) => (s.location.state as { passwordChanged?: boolean }).passwordChanged === true });
-  const submitting = state.matches('submitting') || state.matches('signedIn');
-  const paused = state.matches('paused');
+  const submitting = state.hasTag('busy');
+  const paused = state.hasTag('waiting');
   const { fieldErrors, retryAt } = state.context;
 
   function submit(event: FormEvent<HTMLFormElement>) {
@@ -103,7 +102,7 @@ function CredentialsForm({ state, send, Heading, inModal }: FormProps) {
           autoComplete="current-password"
           error={fieldErrors.password ? i18n._(validationMessages[fieldErrors.password]) : undefined}
         />
-        {state.matches({ editing: 'rejected' }) || paused ? (
+        {state.hasTag('rejected') ? (
           <div className="form-error" role="alert">
             <p>
               <Trans>Sorry, the email address or password you entered is incorrect. Please try again.</Trans>
@@ -115,7 +114,7 @@ function CredentialsForm({ state, send, Heading, inModal }: FormProps) {
             ) : null}
           </div>
         ) : null}
-        {state.matches({ editing: 'failed' }) ? (
+        {state.hasTag('failed') ? (
           <p className="form-error" role="alert">
             {i18n._(unexpectedErrorMessage)}
           </p>
@@ -146,11 +145,10 @@ function CredentialsForm({ state, send, Heading, inModal }: FormProps) {
 function CodeForm({ state, send, Heading, inModal }: FormProps) {
   const heading = useRef<HTMLHeadingElement>(null);
   const { phone, attemptsLeft, textProblem, retryAt } = state.context;
-  const at = (substate: 'invalid' | 'wrongCode' | 'failed') => state.matches({ mfa: { enteringCode: substate } });
-  const verifying = state.matches({ mfa: 'verifyingCode' }) || state.matches('signedIn');
-  const busy = verifying || state.matches({ mfa: 'resendingCode' });
-  const cannotText = state.matches({ mfa: 'cannotText' });
-  const waiting = state.matches({ mfa: 'waiting' });
+  const verifying = state.hasTag('verifying');
+  const busy = state.hasTag('busy');
+  const cannotText = state.hasTag('cannotText');
+  const waiting = state.hasTag('waiting');
   const sentTo = phone ?? '';
   useEffect(() => heading.current?.focus(), []);
 
@@ -176,14 +174,12 @@ function CodeForm({ state, send, Heading, inModal }: FormProps) {
           id="signin-code"
           phone={sentTo}
           codeLength={textedCodeLength}
-          invalid={at('invalid')}
-          wrongCode={at('wrongCode')}
-          failed={at('failed')}
+          {...textedCodeProblems(state)}
           attemptsLeft={attemptsLeft}
           busy={busy}
           disabled={busy}
           verifying={verifying}
-          resending={state.matches({ mfa: 'resendingCode' })}
+          resending={state.hasTag('resending')}
           onSubmit={(code) => send({ type: 'user.submitCode', code })}
         />
       )}

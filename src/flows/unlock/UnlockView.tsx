@@ -3,7 +3,7 @@ import { getRouteApi, useRouter } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
 import type { FormEvent } from 'react';
 import { fromPromise } from 'xstate';
-import { unlockMachine } from '../../../machines/unlock.ts';
+import { unlockMachine } from '../../../machines/session/unlock.ts';
 import { useServices } from '../../app/services.tsx';
 import { TextField } from '../../components/TextField.tsx';
 import { unexpectedErrorMessage, validationMessages } from '../messages.ts';
@@ -40,7 +40,7 @@ export function UnlockView({ inModal = false }: { inModal?: boolean }) {
     }),
   );
   const state = useSelector(unlock, (s) => s);
-  const submitting = state.matches('submitting') || state.matches('unlocked');
+  const submitting = state.hasTag('busy');
   const { attemptsLeft, fieldError } = state.context;
 
   function submit(event: FormEvent<HTMLFormElement>) {
@@ -74,13 +74,13 @@ export function UnlockView({ inModal = false }: { inModal?: boolean }) {
           className="code-input"
           error={fieldError ? i18n._(validationMessages[fieldError]) : undefined}
         />
-        {state.matches({ editing: 'wrongCode' }) && attemptsLeft !== null ? (
+        {state.hasTag('wrongCode') && attemptsLeft !== null ? (
           <p className="form-error" role="alert">
             <Trans>This isn't the right code.</Trans>{' '}
             <Plural value={attemptsLeft} one="You have 1 more unlock attempt." other="You have # more unlock attempts." />
           </p>
         ) : null}
-        {state.matches({ editing: 'failed' }) ? (
+        {state.hasTag('failed') ? (
           <p className="form-error" role="alert">
             {i18n._(unexpectedErrorMessage)}
           </p>

@@ -6,8 +6,8 @@
  * may ask for notifications. Talking to the host and the API are actors the app supplies.
  */
 import { assign, fromPromise, setup } from 'xstate';
-import type { BenefitKind, EbtLink, HostSavedState, NotificationPermission } from '../contract/hostProtocol.ts';
-import type { SessionTokens } from '../contract/shared/answers.ts';
+import type { BenefitKind, EbtLink, HostSavedState, NotificationPermission } from '../../contract/hostProtocol.ts';
+import type { SessionTokens } from '../../contract/shared/answers.ts';
 
 export type ParentAppUser = {
   uuid: string | null;
@@ -42,10 +42,14 @@ export type HostEvent =
 /** Thrown by the providersSignIn actor when the card API answers with a refusal statusCode. */
 export class ProvidersSignInRefused extends Error {}
 
+/** What the app asks the chart: `started` once start-up is over (whatever its outcome), `askingPermission` while the companion app asks for notifications. */
+export type HostTag = 'started' | 'askingPermission';
+
 export const hostMachine = setup({
   types: {
     context: {} as HostContext,
     events: {} as HostEvent,
+    tags: {} as HostTag,
   },
   guards: {
     isProvidersUser: ({ context }) => Boolean(context.connection?.parentApp.uuid),
@@ -107,7 +111,7 @@ export const hostMachine = setup({
       },
     },
     requestingPermission: {
-      tags: ['started'],
+      tags: ['started', 'askingPermission'],
       invoke: {
         src: 'requestNotificationPermission',
         onDone: { target: 'ready', actions: { type: 'storePermission', params: ({ event }) => event.output } },

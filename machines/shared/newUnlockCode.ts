@@ -3,7 +3,7 @@
  * twice. The rules are contract/rules.ts's; this is how the charts that ask for a new code
  * (unlock-code reset, change unlock code) combine them into what each field shows.
  */
-import { checkNewUnlockCode, checkUnlockCodeConfirmation, type ValidationMessage } from '../contract/rules.ts';
+import { checkNewUnlockCode, checkUnlockCodeConfirmation, type ValidationMessage } from '../../contract/rules.ts';
 
 export type NewUnlockCodes = { unlockCode: string; unlockCodeConfirmation: string };
 

@@ -4,9 +4,9 @@
  * or the refresh token is no longer valid, the user must sign in again.
  */
 import { assign, fromPromise, setup } from 'xstate';
-import type { RefreshTokensAnswer } from '../contract/session/types.ts';
-import { StatusCode } from '../contract/shared/statusCodes.ts';
-import { fieldErrors, refreshTokensChecks, type ValidationMessage } from '../contract/rules.ts';
+import type { RefreshTokensAnswer } from '../../contract/session/types.ts';
+import { StatusCode } from '../../contract/shared/statusCodes.ts';
+import { fieldErrors, refreshTokensChecks, type ValidationMessage } from '../../contract/rules.ts';
 
 export type UnlockContext = {
   attemptsLeft: number | null;
@@ -15,10 +15,15 @@ export type UnlockContext = {
 
 export type UnlockEvent = { type: 'user.submit'; unlockCode: string } | { type: 'user.useSignIn' };
 
+/** What views ask the chart: `busy` while the code is checked (and once unlocked), `invalid`, `wrongCode`, `failed`. */
+export type UnlockTag = 'busy' | 'invalid' | 'wrongCode' | 'failed';
+
 export const unlockMachine = setup({
   types: {
     context: {} as UnlockContext,
     events: {} as UnlockEvent,
+
+    tags: {} as UnlockTag,
   },
   guards: {
     isCodeWellFormed: ({ event }) =>
@@ -67,13 +72,14 @@ export const unlockMachine = setup({
       },
       states: {
         idle: {},
-        invalid: {},
+        invalid: { tags: ['invalid'] },
         /** INVALID_REFRESH_CREDENTIALS with attempts left. */
-        wrongCode: {},
-        failed: {},
+        wrongCode: { tags: ['wrongCode'] },
+        failed: { tags: ['failed'] },
       },
     },
     submitting: {
+      tags: ['busy'],
       invoke: {
         id: 'refreshTokens',
         src: 'refreshTokens',
@@ -99,7 +105,8 @@ export const unlockMachine = setup({
         onError: { target: 'editing.failed' },
       },
     },
-    unlocked: { type: 'final' },
+    /** Unlocked: the app moves on; the form stays busy until it does. */
+    unlocked: { type: 'final', tags: ['busy'] },
     /** Locked out or the session ended on the server: sign in with the password. */
     signInRequired: { type: 'final' },
   },

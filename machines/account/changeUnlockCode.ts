@@ -2,7 +2,7 @@
  * Change the unlock code on Manage account (spec §2 /manage-account, §5 PIN and unlock code, §7
  * POST /set-unlock-code {unlockCode} with the access token; contract/account/types.ts).
  *
- * The new code and its confirmation are checked with the shared rules (machines/newUnlockCode.ts),
+ * The new code and its confirmation are checked with the shared rules (machines/shared/newUnlockCode.ts),
  * then saved. The server's own refusal (400 {4, fieldErrors}) shows on the field; any other answer
  * is a failure to report. A call that ends without an answer goes back to editing with nothing said:
  * either the app has already shown the error modal (no statusCode), or the cardholder gave up
@@ -10,10 +10,10 @@
  * what was typed survives a session that expires while saving.
  */
 import { assign, fromPromise, setup } from 'xstate';
-import type { SetUnlockCodeAnswer } from '../contract/account/types.ts';
-import { ValidationMessage } from '../contract/rules.ts';
-import { StatusCode } from '../contract/shared/statusCodes.ts';
-import { newUnlockCodeErrors, type NewUnlockCodeErrors, type NewUnlockCodes } from './newUnlockCode.ts';
+import type { SetUnlockCodeAnswer } from '../../contract/account/types.ts';
+import { ValidationMessage } from '../../contract/rules.ts';
+import { StatusCode } from '../../contract/shared/statusCodes.ts';
+import { newUnlockCodeErrors, type NewUnlockCodeErrors, type NewUnlockCodes } from '../shared/newUnlockCode.ts';
 
 export type ChangeUnlockCodeContext = { fieldErrors: NewUnlockCodeErrors };
 
@@ -27,10 +27,15 @@ const serverErrors = (answer: SetUnlockCodeAnswer | undefined): NewUnlockCodeErr
   return unlockCode !== undefined && ruleMessages.has(unlockCode) ? { unlockCode: unlockCode as ValidationMessage } : {};
 };
 
+/** What views ask the chart: `busy` while saving, and why the form is back (`invalid`, `mismatch`, `refused`, `failed`, `saved`). */
+export type ChangeUnlockCodeTag = 'busy' | 'invalid' | 'mismatch' | 'refused' | 'failed' | 'saved';
+
 export const changeUnlockCodeMachine = setup({
   types: {
     context: {} as ChangeUnlockCodeContext,
     events: {} as ChangeUnlockCodeEvent,
+
+    tags: {} as ChangeUnlockCodeTag,
   },
   guards: {
     isCodeInvalid: ({ event }) => newUnlockCodeErrors(event).unlockCode !== undefined,
@@ -66,18 +71,19 @@ export const changeUnlockCodeMachine = setup({
       states: {
         idle: {},
         /** Not 4 digits, or an obvious code (checkNewUnlockCode). */
-        invalid: {},
+        invalid: { tags: ['invalid'] },
         /** The confirmation differs. */
-        mismatch: {},
+        mismatch: { tags: ['mismatch'] },
         /** 400 {4}: the server refused the code. */
-        refused: {},
+        refused: { tags: ['refused'] },
         /** Any other answer (5, or 403 {3} during an unlock lockout). */
-        failed: {},
+        failed: { tags: ['failed'] },
         /** Saved: the success notice shows over the emptied form, which can change the code again. */
-        saved: {},
+        saved: { tags: ['saved'] },
       },
     },
     saving: {
+      tags: ['busy'],
       invoke: {
         id: 'setUnlockCode',
         src: 'setUnlockCode',

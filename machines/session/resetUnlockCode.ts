@@ -8,13 +8,13 @@
  * The SSN goes from the event straight to the call: it is never in context.
  */
 import { assign, fromPromise, setup } from 'xstate';
-import type { ResetUnlockCodeAnswer } from '../contract/session/types.ts';
-import type { VerifySsnAnswer } from '../contract/identity/types.ts';
-import { checkSsn, digitsOf, type ValidationMessage } from '../contract/rules.ts';
-import { StatusCode } from '../contract/shared/statusCodes.ts';
-import { newUnlockCodeErrors } from './newUnlockCode.ts';
-import { untilRetry } from './serverWait.ts';
-import { ssnCheckAssigners, ssnCheckGuards, ssnCheckStates, verifySsnOutput, type SsnCheckContext } from './ssnCheck.ts';
+import type { ResetUnlockCodeAnswer } from '../../contract/session/types.ts';
+import type { VerifySsnAnswer } from '../../contract/identity/types.ts';
+import { checkSsn, digitsOf, type ValidationMessage } from '../../contract/rules.ts';
+import { StatusCode } from '../../contract/shared/statusCodes.ts';
+import { newUnlockCodeErrors } from '../shared/newUnlockCode.ts';
+import { untilRetry } from '../shared/serverWait.ts';
+import { ssnCheckAssigners, ssnCheckGuards, ssnCheckStates, verifySsnOutput, type SsnCheckContext, type SsnCheckTag } from '../shared/ssnCheck.ts';
 
 export type ResetUnlockCodeStep = 1 | 2;
 
@@ -31,10 +31,14 @@ export type ResetUnlockCodeEvent =
 const codeProblems = (event: ResetUnlockCodeEvent): ResetUnlockCodeContext['fieldErrors'] =>
   event.type === 'user.submitCode' ? newUnlockCodeErrors(event) : {};
 
+/** What views ask the chart: the SSN step's tags, and `refused` when the server refuses the new code. */
+export type ResetUnlockCodeTag = SsnCheckTag | 'refused';
+
 export const resetUnlockCodeMachine = setup({
   types: {
     context: {} as ResetUnlockCodeContext,
     events: {} as ResetUnlockCodeEvent,
+    tags: {} as ResetUnlockCodeTag,
   },
   delays: {
     untilRetry,
@@ -75,7 +79,7 @@ export const resetUnlockCodeMachine = setup({
   context: { ssnToken: null, fieldErrors: {}, attemptsLeft: null, retryAt: null },
   initial: 'ssn',
   states: {
-    /** Step 1: "Verify your identity" (machines/ssnCheck.ts). The SSN goes from the event to the call. */
+    /** Step 1: "Verify your identity" (machines/shared/ssnCheck.ts). The SSN goes from the event to the call. */
     ssn: {
       entry: 'forgetSsnToken',
       initial: 'editing',
@@ -101,12 +105,13 @@ export const resetUnlockCodeMachine = setup({
           },
           states: {
             idle: {},
-            invalid: {},
-            refused: {},
-            failed: {},
+            invalid: { tags: ['invalid'] },
+            refused: { tags: ['refused'] },
+            failed: { tags: ['failed'] },
           },
         },
         resetting: {
+          tags: ['busy'],
           invoke: {
             id: 'resetUnlockCode',
             src: 'resetUnlockCode',
@@ -128,9 +133,13 @@ export const resetUnlockCodeMachine = setup({
         },
       },
     },
-    reset: { type: 'final' },
+    /** The new code is saved: the app moves on; the form stays busy until it does. */
+    reset: { type: 'final', tags: ['busy'] },
   },
 });
+
+/** The new code is saved: the route's step param no longer follows the chart. */
+export const isUnlockCodeReset = (snapshot: { status: string }) => snapshot.status === 'done';
 
 export function stepOfResetUnlockCode(snapshot: { matches: (value: never) => boolean }): ResetUnlockCodeStep {
   const at = (value: string) => snapshot.matches(value as never);

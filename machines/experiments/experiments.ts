@@ -4,7 +4,7 @@
  * failure is reported and also leaves every flag off. Loaded flags are exposed to analytics.
  */
 import { assign, fromPromise, setup } from 'xstate';
-import type { ExperimentFlags } from '../contract/experiments/types.ts';
+import type { ExperimentFlags } from '../../contract/experiments/types.ts';
 
 export const flagsOff: ExperimentFlags = {
   virtualCards: false,

@@ -10,8 +10,8 @@
  * account signing in, signing out, or navigating away gives the interrupted work up.
  */
 import { assign, fromPromise, not, raise, setup, stateIn } from 'xstate';
-import type { SessionTokens } from '../contract/shared/answers.ts';
-import type { RegistrationDraft } from './registrationDraft.ts';
+import type { SessionTokens } from '../../contract/shared/answers.ts';
+import type { RegistrationDraft } from '../identity/registrationDraft.ts';
 
 export type Locale = 'en' | 'es';
 export type AuthReason = 'expired' | 'signInAgain';
@@ -89,11 +89,18 @@ export type SessionEvent =
 
 export const snackbarTimeoutMs = 5000;
 
+/**
+ * What views and the app ask the chart: `signedIn` while there is a session (unlocked or not),
+ * `locked` while the unlock code must open it again, `authModalOpen`, `errorModalOpen`, `snackbarShown`.
+ */
+export type SessionTag = 'signedIn' | 'locked' | 'authModalOpen' | 'errorModalOpen' | 'snackbarShown';
+
 export const sessionMachine = setup({
   types: {
     context: {} as SessionContext,
     events: {} as SessionEvent,
     input: {} as SessionInput,
+    tags: {} as SessionTag,
   },
   guards: {
     hasAccessToken: ({ context }) => context.accessToken !== null && context.refreshToken !== failedRegistrationMarker,
@@ -184,6 +191,7 @@ export const sessionMachine = setup({
         signedOut: {},
         /** A refresh token but no usable access token: the unlock code opens the session again. */
         locked: {
+          tags: ['signedIn', 'locked'],
           on: {
             'session.signInRequired': [
               // On the unlock screen (a guard sent the user there): on to the sign-in screen.
@@ -196,6 +204,7 @@ export const sessionMachine = setup({
         },
         /** A call answering an auth code here opens the auth modal over the screen. */
         active: {
+          tags: ['signedIn'],
           on: {
             'session.refreshRequired': { target: 'locked', actions: ['openAuthModal', 'dropAccessToken'] },
             'session.signInRequired': { target: 'signedOut', actions: ['openAuthModal', 'dropTokens'] },
@@ -221,6 +230,7 @@ export const sessionMachine = setup({
           on: { 'authModal.open': { target: 'open', actions: ['rememberInterruption', 'maskRoute'] } },
         },
         open: {
+          tags: ['authModalOpen'],
           on: {
             'session.signedIn': [
               {
@@ -240,7 +250,7 @@ export const sessionMachine = setup({
       initial: 'closed',
       states: {
         closed: { on: { 'errorModal.open': 'open' } },
-        open: { on: { 'user.closeErrorModal': 'closed' } },
+        open: { tags: ['errorModalOpen'], on: { 'user.closeErrorModal': 'closed' } },
       },
     },
     snackbar: {
@@ -248,6 +258,7 @@ export const sessionMachine = setup({
       states: {
         hidden: { on: { 'snackbar.show': { target: 'visible', actions: 'setSnackbar' } } },
         visible: {
+          tags: ['snackbarShown'],
           after: { [snackbarTimeoutMs]: { target: 'hidden', actions: 'clearSnackbar' } },
           on: {
             'snackbar.show': { target: 'visible', reenter: true, actions: 'setSnackbar' },

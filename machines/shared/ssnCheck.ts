@@ -3,7 +3,7 @@
  * code step 1; spec §4 attempts, §5 SSN, §7 /verify/ssn and /verify/ssn/logged-in-refresh-token).
  * The SSN must pass the shared rule (contract/rules.ts) before it is sent; the server answers SUCCESS
  * (with an ssnToken), 401 {4, attemptsLeft} when it does not match the account, or 201 with its wait
- * after too many tries (machines/serverWait.ts).
+ * after too many tries (machines/shared/serverWait.ts).
  *
  * What both charts share is here: guards (spread into the chart's `setup`), what its actions assign,
  * and the step's states (`ssnCheckStates`). Each chart keeps what differs: what the call is sent, what
@@ -11,9 +11,9 @@
  * and whether it keeps the SSN it sent.
  */
 import type { EventObject } from 'xstate';
-import type { VerifySsnAnswer } from '../contract/identity/types.ts';
-import { checkSsn } from '../contract/rules.ts';
-import { StatusCode } from '../contract/shared/statusCodes.ts';
+import type { VerifySsnAnswer } from '../../contract/identity/types.ts';
+import { checkSsn } from '../../contract/rules.ts';
+import { StatusCode } from '../../contract/shared/statusCodes.ts';
 import { retryAtOf } from './serverWait.ts';
 
 /** What the check keeps in a chart's context: the tries left after a mismatch, the end of the server's wait. */
@@ -39,6 +39,20 @@ export const ssnCheckAssigners = {
   storeRetryAt: (_: unknown, answer: VerifySsnAnswer | undefined) => ({ retryAt: retryAtOf(answer) }),
   clearRetryAt: () => ({ retryAt: null }),
 };
+
+/** The tags the step's states carry: `busy` while the SSN is checked, `invalid`, `mismatch` and `failed` on why it is back, `waiting`. */
+export type SsnCheckTag = 'busy' | 'invalid' | 'mismatch' | 'failed' | 'waiting';
+
+/** What the SSN step shows (SsnCheckStep's `busy`, `waiting`, `mismatch`, `failed`, and whether to show the rule's problem), from the chart's tags. */
+export function ssnCheckShows(snapshot: { hasTag: (tag: SsnCheckTag) => boolean }) {
+  return {
+    busy: snapshot.hasTag('busy'),
+    waiting: snapshot.hasTag('waiting'),
+    invalid: snapshot.hasTag('invalid'),
+    mismatch: snapshot.hasTag('mismatch'),
+    failed: snapshot.hasTag('failed'),
+  };
+}
 
 /**
  * The step's states: `editing` sends a valid SSN to `verifying` (the call `verifySsn`); its substates
@@ -77,12 +91,13 @@ export function ssnCheckStates<
       },
       states: {
         idle: {},
-        invalid: {},
-        mismatch: {},
-        failed: {},
+        invalid: { tags: ['invalid'] },
+        mismatch: { tags: ['mismatch'] },
+        failed: { tags: ['failed'] },
       },
     },
     verifying: {
+      tags: ['busy'],
       invoke: {
         id: 'verifySsn',
         src: 'verifySsn',
@@ -105,6 +120,7 @@ export function ssnCheckStates<
       },
     },
     waiting: {
+      tags: ['waiting'],
       after: { untilRetry: { target: 'editing', actions: 'clearRetryAt' } },
     },
   } as const;

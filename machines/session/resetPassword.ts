@@ -10,14 +10,14 @@
  * This chart lives in the view only: nothing of it is persisted.
  */
 import { assign, fromPromise, setup } from 'xstate';
-import type { ChangePasswordRequest } from '../contract/session/types.ts';
-import type { VerifySsnAnswer } from '../contract/identity/types.ts';
-import type { StatusAnswer } from '../contract/shared/answers.ts';
-import type { VerifyEmailAnswer } from '../contract/identity/types.ts';
-import { checkEmail, checkNewPassword, checkSsn, digitsOf, normaliseEmail, type ValidationMessage } from '../contract/rules.ts';
-import { StatusCode } from '../contract/shared/statusCodes.ts';
-import { untilRetry } from './serverWait.ts';
-import { ssnCheckAssigners, ssnCheckGuards, ssnCheckStates, type SsnCheckContext } from './ssnCheck.ts';
+import type { ChangePasswordRequest } from '../../contract/session/types.ts';
+import type { VerifySsnAnswer } from '../../contract/identity/types.ts';
+import type { StatusAnswer } from '../../contract/shared/answers.ts';
+import type { VerifyEmailAnswer } from '../../contract/identity/types.ts';
+import { checkEmail, checkNewPassword, checkSsn, digitsOf, normaliseEmail, type ValidationMessage } from '../../contract/rules.ts';
+import { StatusCode } from '../../contract/shared/statusCodes.ts';
+import { untilRetry } from '../shared/serverWait.ts';
+import { ssnCheckAssigners, ssnCheckGuards, ssnCheckStates, type SsnCheckContext, type SsnCheckTag } from '../shared/ssnCheck.ts';
 
 export const doneStep = 4;
 export type ResetPasswordStep = 1 | 2 | 3 | 4;
@@ -38,11 +38,18 @@ export type ResetPasswordEvent =
 
 export type ResetPasswordInput = { thenSignIn: boolean };
 
+/**
+ * What views ask the chart: the SSN step's tags (`busy` while a call is under way, `invalid`,
+ * `failed`, `waiting`, `mismatch`), and step 1's `unknown` (no such account) and `tooManyLookups`.
+ */
+export type ResetPasswordTag = SsnCheckTag | 'unknown' | 'tooManyLookups';
+
 export const resetPasswordMachine = setup({
   types: {
     context: {} as ResetPasswordContext,
     events: {} as ResetPasswordEvent,
     input: {} as ResetPasswordInput,
+    tags: {} as ResetPasswordTag,
   },
   delays: {
     untilRetry,
@@ -98,15 +105,16 @@ export const resetPasswordMachine = setup({
           },
           states: {
             idle: {},
-            invalid: {},
+            invalid: { tags: ['invalid'] },
             /** 404 {3}: "That email doesn't match an existing account." */
-            unknown: {},
+            unknown: { tags: ['unknown'] },
             /** 429 {201}: too many account lookups from this device or network; says how long to wait. */
-            tooManyLookups: {},
-            failed: {},
+            tooManyLookups: { tags: ['tooManyLookups'] },
+            failed: { tags: ['failed'] },
           },
         },
         verifying: {
+          tags: ['busy'],
           invoke: {
             id: 'verifyEmail',
             src: 'verifyEmail',
@@ -126,7 +134,7 @@ export const resetPasswordMachine = setup({
         },
       },
     },
-    /** Step 2: "Verify your identity" (machines/ssnCheck.ts). The SSN is kept for step 3's call, and forgotten unless verified. */
+    /** Step 2: "Verify your identity" (machines/shared/ssnCheck.ts). The SSN is kept for step 3's call, and forgotten unless verified. */
     ssn: {
       entry: ['clearProblems', 'forgetSsn'],
       initial: 'editing',
@@ -157,11 +165,12 @@ export const resetPasswordMachine = setup({
           },
           states: {
             idle: {},
-            invalid: {},
-            failed: {},
+            invalid: { tags: ['invalid'] },
+            failed: { tags: ['failed'] },
           },
         },
         changing: {
+          tags: ['busy'],
           invoke: {
             id: 'changePassword',
             src: 'changePassword',
@@ -192,6 +201,9 @@ export const resetPasswordMachine = setup({
 });
 
 export type ResetPasswordSnapshot = ReturnType<typeof resetPasswordMachine.getInitialSnapshot>;
+
+/** The reset is over and the app went back to sign-in: the route's step param no longer follows the chart. */
+export const wentBackToSignIn = (snapshot: ResetPasswordSnapshot) => snapshot.matches('backToSignIn');
 
 /** The step a state shows (the route's step param follows it). */
 export function stepOfResetPassword(snapshot: { matches: (value: never) => boolean }): ResetPasswordStep {

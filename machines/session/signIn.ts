@@ -7,17 +7,26 @@
  * it (`resendingCode`). Too many codes (201) waits for the server's deadline (`retryAt`), as does a
  * wrong password while sign-in is paused (100 with `retryAfterSeconds`). After a lockout the answer
  * says `mustResetUnlockCode`: the session is stored, then the app goes to /reset-unlock-code.
+ * The code entry is the shared texted-code fragment (machines/shared/textedCode.ts). How each failure
+ * ends: a form the rules refuse → `editing.invalid`; wrong credentials → `editing.rejected` (or
+ * `paused` while the server waits); no answer or an unexpected one → `editing.failed`, or
+ * `mfa.enteringCode.failed` once a code was asked for; no code could be texted → `mfa.cannotText`.
  * The password stays in this chart's context only while it is needed to send the code; the chart is
  * never persisted.
  */
-import { assign, fromPromise, setup } from 'xstate';
-import type { Credentials } from '../contract/session/types.ts';
-import type { SignInRequest, SignInAnswer } from '../contract/session/types.ts';
-import { StatusCode } from '../contract/shared/statusCodes.ts';
-import { fieldErrors, isTextedCode, normaliseEmail, signInChecks, type ValidationMessage } from '../contract/rules.ts';
-import { retryAtOf, untilRetry } from './serverWait.ts';
-
-/** The wait when the server does not say (spec §9: 10 minutes). */
+import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate';
+import type { Credentials, SignInAnswer, SignInRequest } from '../../contract/session/types.ts';
+import { StatusCode } from '../../contract/shared/statusCodes.ts';
+import { fieldErrors, normaliseEmail, signInChecks, type ValidationMessage } from '../../contract/rules.ts';
+import { untilRetry } from '../shared/serverWait.ts';
+import {
+  submittedCode,
+  textedCodeAnswers,
+  textedCodeAssigners,
+  textedCodeGuards,
+  textedCodeStates,
+  type TextedCodeTag,
+} from '../shared/textedCode.ts';
 
 export type SignInContext = {
   email: string;
@@ -62,16 +71,7 @@ const answered = <Fallback extends string>(fallback: Fallback) =>
     target: '#signIn.mfa.enteringCode',
     actions: { type: 'storeCodeSent', params: output },
   },
-  {
-    guard: { type: 'isWrongCode', params: output },
-    target: '#signIn.mfa.enteringCode.wrongCode',
-    actions: { type: 'countAttempts', params: output },
-  },
-  {
-    guard: { type: 'isTooManyCodes', params: output },
-    target: '#signIn.mfa.waiting',
-    actions: { type: 'storeRetryAt', params: output },
-  },
+  ...textedCodeAnswers('#signIn.mfa.'),
   {
     guard: { type: 'isCannotText', params: output },
     target: '#signIn.mfa.cannotText',
@@ -90,10 +90,19 @@ const answered = <Fallback extends string>(fallback: Fallback) =>
   { target: fallback },
   ] as const;
 
+/**
+ * What views ask the chart (src/flows/signIn/SignInView.tsx): `askingForCode` while the texted code is
+ * asked for (105), `busy` while a call is under way or the app moves on, `rejected` after a wrong email
+ * or password, `waiting` for the server's deadline (paused sign-in, too many codes), `resending` while
+ * a new code is asked for, `cannotText` when none could be sent; the texted code's tags besides.
+ */
+export type SignInTag = TextedCodeTag | 'askingForCode' | 'rejected' | 'resending' | 'cannotText';
+
 export const signInMachine = setup({
   types: {
     context: {} as SignInContext,
     events: {} as SignInEvent,
+    tags: {} as SignInTag,
   },
   delays: {
     /** The server's deadline (retryAfterSeconds), checked again when it passes. */
@@ -101,13 +110,11 @@ export const signInMachine = setup({
   },
   guards: {
     isFormValid: ({ event }) => event.type === 'user.submit' && Object.keys(fieldErrors(signInChecks, formOf(event))).length === 0,
-    isCodeWellFormed: ({ event }) => event.type === 'user.submitCode' && isTextedCode(event.code),
+    ...textedCodeGuards,
     isSignedIn: (_, answer: Answer) => answer?.statusCode === StatusCode.SUCCESS && Boolean(answer.access && answer.refresh),
     mustResetUnlockCode: (_, answer: Answer) =>
       answer?.statusCode === StatusCode.SUCCESS && Boolean(answer.access && answer.refresh) && answer.mustResetUnlockCode === true,
     isCodeTexted: (_, answer: Answer) => answer?.statusCode === StatusCode.MFA_REQUIRED,
-    isWrongCode: (_, answer: Answer) => answer?.statusCode === StatusCode.INVALID_MFA_CODE,
-    isTooManyCodes: (_, answer: Answer) => answer?.statusCode === StatusCode.INVALID_MFA_LIMIT,
     isCannotText: (_, answer: Answer) => answer !== undefined && cannotTextCodes.includes(answer.statusCode),
     isRejectedWithWait: (_, answer: Answer) =>
       answer?.statusCode === StatusCode.INVALID_CREDENTIALS && (answer.retryAfterSeconds ?? 0) > 0,
@@ -122,12 +129,10 @@ export const signInMachine = setup({
     ),
     forgetPassword: assign({ password: '' }),
     storeCodeSent: assign((_, answer: Answer) => ({ phone: answer?.phone ?? null, attemptsLeft: null, textProblem: null })),
-    countAttempts: assign((_, answer: Answer) => ({ attemptsLeft: answer?.attemptsLeft ?? null })),
+    countAttempts: assign(textedCodeAssigners.countAttempts),
     storeTextProblem: assign((_, answer: Answer) => ({ phone: answer?.phone ?? null, textProblem: answer?.statusCode ?? null })),
-    storeRetryAt: assign((_, answer: Answer) => ({
-      retryAt: retryAtOf(answer),
-    })),
-    clearRetryAt: assign({ retryAt: null }),
+    storeRetryAt: assign(textedCodeAssigners.storeRetryAt),
+    clearRetryAt: assign(textedCodeAssigners.clearRetryAt),
     leaveMfa: assign({ password: '', phone: null, attemptsLeft: null, textProblem: null, retryAt: null }),
     /** Supplied by the app: store the tokens in the session. */
     storeSession: (_, _answer: Answer) => {},
@@ -154,18 +159,20 @@ export const signInMachine = setup({
       },
       states: {
         idle: {},
-        invalid: {},
+        invalid: { tags: ['invalid'] },
         /** INVALID_CREDENTIALS: wrong email or password. */
-        rejected: {},
+        rejected: { tags: ['rejected'] },
         /** No answer or an unexpected one. */
-        failed: {},
+        failed: { tags: ['failed'] },
       },
     },
     /** Wrong email or password, and sign-in paused by the server until `retryAt`. */
     paused: {
+      tags: ['rejected', 'waiting'],
       after: { untilRetry: { target: 'editing.rejected', actions: 'clearRetryAt' } },
     },
     submitting: {
+      tags: ['busy'],
       invoke: {
         id: 'signIn',
         src: 'signIn',
@@ -176,38 +183,27 @@ export const signInMachine = setup({
     },
     /** A texted code (105): the same call again with `code`. */
     mfa: {
+      tags: ['askingForCode'],
       on: { 'user.backToSignIn': { target: 'editing', actions: 'leaveMfa' } },
       initial: 'enteringCode',
       states: {
-        enteringCode: {
-          initial: 'idle',
-          on: {
-            'user.submitCode': [{ guard: 'isCodeWellFormed', target: 'verifyingCode' }, { target: '.invalid' }],
-            'user.resendCode': { target: 'resendingCode' },
-          },
-          states: {
-            idle: {},
-            invalid: {},
-            /** 200 INVALID_MFA_CODE, with the tries left. */
-            wrongCode: {},
-            failed: {},
-          },
-        },
-        verifyingCode: {
-          invoke: {
+        ...textedCodeStates({
+          resend: 'resendingCode',
+          verify: {
             id: 'verifyCode',
             src: 'signIn',
-            input: ({ context, event }) => ({
+            input: ({ context, event }: { context: SignInContext; event: SignInEvent }) => ({
               email: context.email,
               password: context.password,
-              code: event.type === 'user.submitCode' ? event.code : '',
+              code: submittedCode(event),
             }),
             onDone: answered('#signIn.mfa.enteringCode.failed'),
-            onError: { target: 'enteringCode.failed' },
           },
-        },
+          afterWait: 'enteringCode',
+        }),
         /** "Send a new code": POST /sign-in without a code. */
         resendingCode: {
+          tags: ['busy', 'resending'],
           invoke: {
             id: 'resendCode',
             src: 'signIn',
@@ -218,15 +214,13 @@ export const signInMachine = setup({
         },
         /** 202, 203 or 204: no code could be texted to the phone on file. */
         cannotText: {
+          tags: ['cannotText'],
           on: { 'user.resendCode': { target: 'resendingCode' } },
-        },
-        /** 201: too many codes; the server's wait (10 minutes), then a new code may be asked for. */
-        waiting: {
-          after: { untilRetry: { target: 'enteringCode', actions: 'clearRetryAt' } },
         },
       },
     },
-    signedIn: { type: 'final' },
+    /** Signed in: the app moves on; the form stays busy until it does. */
+    signedIn: { type: 'final', tags: ['busy', 'verifying'] },
   },
 });
 
@@ -234,3 +228,5 @@ export const signInMachine = setup({
 function formOf(event: { email: string; password: string }): Credentials {
   return { email: normaliseEmail(event.email), password: event.password };
 }
+
+export type SignInSnapshot = SnapshotFrom<typeof signInMachine>;

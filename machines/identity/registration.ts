@@ -1,47 +1,72 @@
 /**
  * Registration (spec §2 /register/:step?, §3 registration payload, §4 registration status, §5 rules,
- * §7 calls, §8 codes): INPUTTING (five steps) → PROCESSING → SUCCESS | FAILURE (denied, CIP taken).
+ * §7 calls, §8 codes; docs/charts.md): INPUTTING (five steps) → PROCESSING → SUCCESS | FAILURE.
  *
  * Steps, in order: 1 personal info (then POST /verify/email), 2 phone (POST /phone-number-in-use,
  * /request-verification, /verify-phone), 3 legal address (POST /verify-address), 4 unlock code,
  * 5 agreements, then POST /register. The route's step param is fed back as `user.goToStep`: the chart
  * moves back to any earlier step, or forward to a step it has already reached; the view follows it.
  *
- * The calls are `fromPromise` actors named after them; storing the session, saving the draft,
- * analytics and navigation are named actions. The app supplies all of them with `.provide()`.
+ * How each failure ends: a step's check refuses → the step again, `invalid`, with `fieldErrors`;
+ * no answer or an unexpected one from a step's call → the step again, `failed`, nothing lost; too
+ * many lookups or codes (201) → the step's wait (`retryAt`); /register's 400 → the step of the first
+ * failing field; 403 `{1}` → FAILURE denied, 403 `{2}` → FAILURE taken (the form is cleared and the
+ * session carries the failed-registration marker); no answer from /register → the agreements, `failed`.
+ *
+ * The fields, their normalisers, checks, and what the draft keeps are the table in
+ * registrationFields.ts. The calls are `fromPromise` actors named after them; storing the session,
+ * saving the draft, analytics and navigation are named actions, supplied by the app with `.provide()`.
  * Context holds the typed fields and codes (validation keys, statusCodes), never translated text.
- * The draft the app persists (`draftOf`) never holds the SSN or the unlock code.
+ * Views ask the chart through its tags (`busy`, `invalid`, `failed`, `waiting`) and the selectors
+ * at the end of this file.
  */
 import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate';
-import { agreed, agreementKinds, type AgreementKind, type Legal, type PhoneInUseAnswer, type RegisterAnswer, type RegistrationPayload, type RequestVerificationAnswer, type VerifyAddressAnswer, type VerifyEmailAnswer, type VerifyPhoneAnswer } from '../contract/identity/types.ts';
-import { stateCodes, type Address } from '../contract/shared/address.ts';
 import {
-  addressChecks,
-  checkNewUnlockCode,
-  checkPhone,
-  checkUnlockCodeConfirmation,
-  digitsOf,
-  fieldErrors,
-  isTextedCode,
-  normaliseAddress,
-  normaliseEmail,
-  normaliseName,
-  personalInfoChecks,
-} from '../contract/rules.ts';
-import { StatusCode } from '../contract/shared/statusCodes.ts';
+  agreed,
+  agreementKinds,
+  type AgreementKind,
+  type Legal,
+  type PhoneInUseAnswer,
+  type RegisterAnswer,
+  type RegistrationPayload,
+  type RequestVerificationAnswer,
+  type VerifyAddressAnswer,
+  type VerifyEmailAnswer,
+  type VerifyPhoneAnswer,
+} from '../../contract/identity/types.ts';
+import type { Address } from '../../contract/shared/address.ts';
+import { checkPhone, digitsOf } from '../../contract/rules.ts';
+import { StatusCode } from '../../contract/shared/statusCodes.ts';
+import { untilRetry } from '../shared/serverWait.ts';
 import {
-  draftFrom,
-  fieldText,
-  isRecord,
-  isStep,
-  registrationSteps,
+  submittedCode,
+  textedCodeAnswers,
+  textedCodeAssigners,
+  textedCodeGuards,
+  textedCodeStates,
+  type TextedCodeTag,
+} from '../shared/textedCode.ts';
+import { newUnlockCodeErrors } from '../shared/newUnlockCode.ts';
+import { draftFrom, draftOf, isStep, type RegistrationDraft } from './registrationDraft.ts';
+import {
+  addressOfForm,
+  emptyForm,
+  fieldProblems,
+  fieldsOfStep,
+  firstFailingStep,
+  maxProfileLength,
+  noLegal,
+  normalisedFields,
+  payloadOf,
+  profileFields,
+  profileFieldsOf,
+  RegistrationProblem,
+  serverFieldProblems,
   stepCount,
-  type RegistrationDraft,
+  type FieldProblems,
+  type RegistrationForm,
   type RegistrationStep,
-} from './registrationDraft.ts';
-import { retryAtOf, untilRetry } from './serverWait.ts';
-
-export { draftFrom, registrationSteps, stepCount, type RegistrationDraft, type RegistrationStep };
+} from './registrationFields.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Data
@@ -49,74 +74,12 @@ export { draftFrom, registrationSteps, stepCount, type RegistrationDraft, type R
 /** The step the user must come back to after a reload: the unlock code is never kept (see draftOf). */
 const lastRestorableStep: RegistrationStep = 4;
 
+const personalInfoFields = fieldsOfStep(1) as (keyof PersonalInfo)[];
+const addressFields = fieldsOfStep(3) as (keyof Address)[];
+
 export type PersonalInfo = { firstName: string; middleName: string; lastName: string; dob: string; ssn: string; email: string };
 export type UnlockCodeChoice = { unlockCode: string; unlockCodeConfirmation: string };
 export type Agreements = Record<AgreementKind, boolean>;
-
-/** Every field a registration form has, in the order of the steps (the "first failing field" order). */
-export const registrationFields = [
-  'firstName',
-  'middleName',
-  'lastName',
-  'dob',
-  'ssn',
-  'email',
-  'phone',
-  'street1',
-  'street2',
-  'city',
-  'state',
-  'zip',
-  'unlockCode',
-  'unlockCodeConfirmation',
-  ...agreementKinds,
-] as const;
-export type RegistrationField = (typeof registrationFields)[number];
-
-export const stepOfField: Record<RegistrationField, RegistrationStep> = {
-  firstName: 1,
-  middleName: 1,
-  lastName: 1,
-  dob: 1,
-  ssn: 1,
-  email: 1,
-  phone: 2,
-  street1: 3,
-  street2: 3,
-  city: 3,
-  state: 3,
-  zip: 3,
-  unlockCode: 4,
-  unlockCodeConfirmation: 4,
-  esign: 5,
-  terms: 5,
-  cardholder3: 5,
-};
-
-/**
- * Problems beside the rules.ts ValidationMessage keys. The first two are the card API's own
- * (contract/validation.ts ServerFieldError), the third the chart's; `address.<300-307>` is the
- * server's key for an address its own check refused at /register.
- */
-export const RegistrationProblem = {
-  /** The server no longer accepts the phone verification (mfaToken): verify the phone again. */
-  phoneUnverified: 'phone.unverified',
-  /** Not every agreement was accepted (server, for `legal` as a whole). */
-  legalRequired: 'legal.required',
-  /** This agreement was not accepted. */
-  agreementRequired: 'agreement.required',
-} as const;
-
-/** A field's problem: a rules.ts ValidationMessage, a RegistrationProblem, or a key the server sent. */
-export type FieldProblems = Partial<Record<RegistrationField, string>>;
-
-/** Everything the user typed, normalised as each step is submitted (spec §5). */
-export type RegistrationForm = Omit<PersonalInfo, never> &
-  Address &
-  UnlockCodeChoice & {
-    phone: string;
-    legal: Legal;
-  };
 
 export type RegistrationInput = {
   /** The saved draft, or null. */
@@ -167,119 +130,6 @@ export type RegistrationEvent =
   | ({ type: 'user.submitAgreements' } & Agreements)
   | { type: 'user.goToStep'; step: number };
 
-const noLegal: Legal = { esign: null, terms: null, cardholder3: null };
-const emptyAddress: Address = { street1: '', street2: '', city: '', state: '', zip: '' };
-export const emptyForm: RegistrationForm = {
-  firstName: '',
-  middleName: '',
-  lastName: '',
-  dob: '',
-  ssn: '',
-  email: '',
-  phone: '',
-  ...emptyAddress,
-  unlockCode: '',
-  unlockCodeConfirmation: '',
-  legal: noLegal,
-};
-
-// ---------------------------------------------------------------------------------------------
-// Normalisation (spec §5: on submit, names and email trimmed, phone digits only, dob mm/dd/yyyy)
-
-/** `1/2/1990`, `01-02-1990`, `01021990` and `1990-01-02` all become `01/02/1990`; anything else is kept. */
-export function normaliseDob(value: string): string {
-  const text = value.trim();
-  const pad = (part: string) => part.padStart(2, '0');
-  const us = /^(\d{1,2})[/.\s-](\d{1,2})[/.\s-](\d{4})$/.exec(text);
-  if (us) return `${pad(us[1]!)}/${pad(us[2]!)}/${us[3]}`;
-  const iso = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(text);
-  if (iso) return `${pad(iso[2]!)}/${pad(iso[3]!)}/${iso[1]}`;
-  if (/^\d{8}$/.test(text)) return `${text.slice(0, 2)}/${text.slice(2, 4)}/${text.slice(4)}`;
-  return text;
-}
-
-function normalisePersonalInfo(info: PersonalInfo): PersonalInfo {
-  return {
-    firstName: normaliseName(info.firstName),
-    middleName: normaliseName(info.middleName),
-    lastName: normaliseName(info.lastName),
-    dob: normaliseDob(info.dob),
-    ssn: info.ssn,
-    email: normaliseEmail(info.email),
-  };
-}
-
-/** POST /register's body from what was typed, normalised once more (spec §5). */
-export function payloadOf(context: RegistrationContext): RegistrationPayload {
-  const { form } = context;
-  const info = normalisePersonalInfo(form);
-  return {
-    firstName: info.firstName,
-    middleName: info.middleName,
-    lastName: info.lastName,
-    dob: info.dob,
-    ssn: digitsOf(form.ssn),
-    email: info.email,
-    phone: digitsOf(context.verifiedPhone ?? form.phone),
-    mfaToken: context.mfaToken ?? '',
-    addressLegal: normaliseAddress(form),
-    unlockCode: form.unlockCode,
-    legal: form.legal,
-    providersUuid: context.providersUuid,
-    profile: context.profile,
-  };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Profile pre-fill and the persisted draft
-
-export const profileFields = ['firstName', 'middleName', 'lastName', 'email', 'phone', 'dob', 'street1', 'street2', 'city', 'state', 'zip'] as const;
-export type ProfileField = (typeof profileFields)[number];
-/** Longer `profile` texts are ignored (not read, not sent). */
-export const maxProfileLength = 4000;
-
-/** The fields a `profile` query names (spec §2). Anything else in it, and malformed JSON, is ignored; never the SSN. */
-export function profileFieldsOf(profile: string | null): Partial<Record<ProfileField, string>> {
-  if (!profile || profile.length > maxProfileLength) return {};
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(profile);
-  } catch {
-    return {};
-  }
-  if (!isRecord(parsed)) return {};
-  const fields: Partial<Record<ProfileField, string>> = {};
-  for (const field of profileFields) {
-    const value = fieldText(parsed[field]);
-    if (value === null || value === '') continue;
-    if (field === 'state' && !(stateCodes as readonly string[]).includes(value.toUpperCase())) continue;
-    fields[field] = field === 'state' ? value.toUpperCase() : field === 'dob' ? normaliseDob(value) : value;
-  }
-  return fields;
-}
-
-/** What of the context is saved: no SSN, no unlock code, no profile text (it may hold anything). */
-export function draftOf(context: RegistrationContext): RegistrationDraft {
-  const { form } = context;
-  return {
-    furthestStep: context.furthestStep,
-    firstName: form.firstName,
-    middleName: form.middleName,
-    lastName: form.lastName,
-    dob: form.dob,
-    email: form.email,
-    phone: form.phone,
-    verifiedPhone: context.verifiedPhone,
-    mfaToken: context.mfaToken,
-    street1: form.street1,
-    street2: form.street2,
-    city: form.city,
-    state: form.state,
-    zip: form.zip,
-    legal: form.legal,
-  };
-}
-
 /** The chart's starting context: the draft, then the profile for fields the draft leaves empty. */
 export function initialContextOf(input: RegistrationInput): RegistrationContext {
   const draft = draftFrom(input.draft);
@@ -310,50 +160,21 @@ export function initialContextOf(input: RegistrationInput): RegistrationContext 
 }
 
 // ---------------------------------------------------------------------------------------------
-// Checks
+// Checks: each step's event, normalised and checked by the field table
 
-function personalInfoOf(event: RegistrationEvent): PersonalInfo {
-  if (event.type !== 'user.submitPersonalInfo') return { firstName: '', middleName: '', lastName: '', dob: '', ssn: '', email: '' };
-  const text = (value: unknown) => (typeof value === 'string' ? value : '');
-  return normalisePersonalInfo({
-    firstName: text(event.firstName),
-    middleName: text(event.middleName),
-    lastName: text(event.lastName),
-    dob: text(event.dob),
-    ssn: text(event.ssn),
-    email: text(event.email),
-  });
-}
+const personalInfoOf = (event: RegistrationEvent): PersonalInfo =>
+  normalisedFields(personalInfoFields, event.type === 'user.submitPersonalInfo' ? event : {});
 
-const personalInfoProblems = (event: RegistrationEvent): FieldProblems => fieldErrors(personalInfoChecks, personalInfoOf(event));
+const personalInfoProblems = (event: RegistrationEvent): FieldProblems => fieldProblems(personalInfoFields, personalInfoOf(event));
 
-function addressOf(event: RegistrationEvent): Address {
-  if (event.type !== 'user.submitAddress') return emptyAddress;
-  const text = (value: unknown) => (typeof value === 'string' ? value : '');
-  return normaliseAddress({
-    street1: text(event.street1),
-    street2: text(event.street2),
-    city: text(event.city),
-    state: text(event.state),
-    zip: text(event.zip),
-  });
-}
+const addressOf = (event: RegistrationEvent): Address => addressOfForm(event.type === 'user.submitAddress' ? event : {});
 
-const addressProblems = (event: RegistrationEvent): FieldProblems => fieldErrors(addressChecks, addressOf(event));
+const addressProblems = (event: RegistrationEvent): FieldProblems => fieldProblems(addressFields, addressOf(event));
 
-const phoneOf = (event: RegistrationEvent) => (event.type === 'user.submitPhone' && typeof event.phone === 'string' ? event.phone.trim() : '');
+const phoneOf = (event: RegistrationEvent) => normalisedFields(['phone'], event.type === 'user.submitPhone' ? event : {}).phone;
 
-function unlockCodeProblems(event: RegistrationEvent): FieldProblems {
-  if (event.type !== 'user.submitUnlockCode') return { unlockCode: checkNewUnlockCode('') ?? undefined };
-  const problems: FieldProblems = {};
-  const code = checkNewUnlockCode(event.unlockCode);
-  if (code) problems.unlockCode = code;
-  else {
-    const confirmation = checkUnlockCodeConfirmation(event.unlockCode, event.unlockCodeConfirmation);
-    if (confirmation) problems.unlockCodeConfirmation = confirmation;
-  }
-  return problems;
-}
+const unlockCodeProblems = (event: RegistrationEvent): FieldProblems =>
+  newUnlockCodeErrors(event.type === 'user.submitUnlockCode' ? event : { unlockCode: '', unlockCodeConfirmation: '' });
 
 function legalOf(event: RegistrationEvent): Legal {
   const accepted = (kind: AgreementKind) => (event.type === 'user.submitAgreements' && event[kind] === true ? agreed : null);
@@ -367,36 +188,6 @@ function agreementProblems(event: RegistrationEvent): FieldProblems {
 
 const isEmpty = (problems: FieldProblems) => Object.keys(problems).length === 0;
 
-/**
- * A server field as the form field that shows its problem: `firstName`, `addressLegal.zip`,
- * `legal.esign` as themselves; the whole address (`addressLegal`, e.g. `address.304`) on the street
- * address; the agreements as a whole (`legal`) on the first one; the `mfaToken` on the phone.
- */
-function formFieldOf(serverField: string): RegistrationField | null {
-  if (serverField === 'mfaToken') return 'phone';
-  if (serverField === 'addressLegal') return 'street1';
-  if (serverField === 'legal') return 'esign';
-  const leaf = serverField.replace(/^(addressLegal|legal)\./, '');
-  return (registrationFields as readonly string[]).includes(leaf) ? (leaf as RegistrationField) : null;
-}
-
-/** The server's 400 `fieldErrors` on the form's fields; the mfaToken's problem shows on the phone. */
-export function serverFieldProblems(serverErrors: Record<string, string> | undefined): FieldProblems {
-  const problems: FieldProblems = {};
-  for (const [serverField, message] of Object.entries(serverErrors ?? {})) {
-    const field = formFieldOf(serverField);
-    if (!field || typeof message !== 'string') continue;
-    problems[field] = serverField === 'mfaToken' ? RegistrationProblem.phoneUnverified : message;
-  }
-  return problems;
-}
-
-/** The step owning the first failing field, or null when no field the form knows failed. */
-export function firstFailingStep(problems: FieldProblems): RegistrationStep | null {
-  const first = registrationFields.find((field) => problems[field] !== undefined);
-  return first ? stepOfField[first] : null;
-}
-
 const addressCodes: readonly number[] = [
   StatusCode.ADDRESS_INVALID,
   StatusCode.ADDRESS_UNIT_INCORRECT,
@@ -408,7 +199,11 @@ const addressCodes: readonly number[] = [
   StatusCode.ADDRESS_MAIL_DROP,
 ];
 /** 303-307 may offer "If you don’t have a legal address, tap here." (spec §8). */
-export const optOutCodes: readonly number[] = addressCodes.slice(3);
+const optOutCodes: readonly number[] = addressCodes.slice(3);
+
+/** The last /verify-address answer offered the way out for someone without a legal address. */
+const optOutOffered = ({ optOutAllowed, addressCode }: RegistrationContext) =>
+  optOutAllowed && addressCode !== null && optOutCodes.includes(addressCode);
 
 /** The saveDraft action with the draft of the context as it is now (after the assigns before it). */
 const saveDraftNow = { type: 'saveDraft', params: ({ context }: { context: RegistrationContext }) => draftOf(context) } as const;
@@ -419,11 +214,30 @@ const completed = (context: RegistrationContext, step: RegistrationStep): Regist
 // ---------------------------------------------------------------------------------------------
 // The chart
 
+/**
+ * What views ask the chart: `busy` while a call is under way, `invalid` when the step's check refused
+ * what was typed, `failed` when a call gave no answer or an unexpected one, `waiting` for the server's
+ * deadline before a new code, `tooManyLookups` for the deadline before another lookup, and the step's
+ * own outcomes (`emailTaken`, `ssnNeeded`, `inUse`, `cannotText`, `landline`, `rejected`,
+ * `noLegalAddress`); the texted code's tags besides. Which screen shows is `registrationScreen`.
+ */
+export type RegistrationTag =
+  | TextedCodeTag
+  | 'emailTaken'
+  | 'ssnNeeded'
+  | 'tooManyLookups'
+  | 'inUse'
+  | 'cannotText'
+  | 'landline'
+  | 'rejected'
+  | 'noLegalAddress';
+
 export const registrationMachine = setup({
   types: {
     context: {} as RegistrationContext,
     events: {} as RegistrationEvent,
     input: {} as RegistrationInput,
+    tags: {} as RegistrationTag,
   },
   delays: {
     /** The server's deadline for a new code (retryAfterSeconds), checked again when it passes. */
@@ -449,17 +263,15 @@ export const registrationMachine = setup({
     isPhoneInUse: (_, answer: PhoneInUseAnswer | undefined) => answer?.statusCode === StatusCode.SUCCESS && answer.inUse === true,
     isPhoneFree: (_, answer: PhoneInUseAnswer | undefined) => answer?.statusCode === StatusCode.SUCCESS && answer.inUse === false,
     isCodeSent: (_, answer: RequestVerificationAnswer | undefined) => answer?.statusCode === StatusCode.SUCCESS,
-    isTooManyCodes: (_, answer: { statusCode?: number } | undefined) => answer?.statusCode === StatusCode.INVALID_MFA_LIMIT,
+    ...textedCodeGuards,
     isCannotText: (_, answer: RequestVerificationAnswer | undefined) =>
       answer?.statusCode === StatusCode.INVALID_PHONE_NUMBER || answer?.statusCode === StatusCode.MFA_ERROR,
     isLandline: (_, answer: RequestVerificationAnswer | undefined) => answer?.statusCode === StatusCode.INVALID_PHONE_LANDLINE,
-    isCodeWellFormed: ({ event }) => event.type === 'user.submitCode' && isTextedCode(event.code),
     isPhoneVerified: (_, answer: VerifyPhoneAnswer | undefined) => answer?.statusCode === StatusCode.SUCCESS && Boolean(answer.mfaToken),
-    isWrongCode: (_, answer: VerifyPhoneAnswer | undefined) => answer?.statusCode === StatusCode.INVALID_MFA_CODE,
     isAddressValid: ({ event }) => isEmpty(addressProblems(event)),
     isAddressVerified: (_, answer: VerifyAddressAnswer | undefined) => answer?.statusCode === StatusCode.SUCCESS,
     isAddressRejected: (_, answer: VerifyAddressAnswer | undefined) => answer !== undefined && addressCodes.includes(answer.statusCode),
-    canOptOut: ({ context }) => context.optOutAllowed && context.addressCode !== null && optOutCodes.includes(context.addressCode),
+    canOptOut: ({ context }) => optOutOffered(context),
     isUnlockCodeValid: ({ event }) => isEmpty(unlockCodeProblems(event)),
     isReadyToRegister: ({ context, event }) => isEmpty(agreementProblems(event)) && digitsOf(context.form.ssn).length === 9,
     areAgreementsAccepted: ({ event }) => isEmpty(agreementProblems(event)),
@@ -500,11 +312,9 @@ export const registrationMachine = setup({
       verifiedPhone: digitsOf(context.form.phone),
       attemptsLeft: null,
     })),
-    countAttempts: assign((_, answer: VerifyPhoneAnswer | undefined) => ({ attemptsLeft: answer?.attemptsLeft ?? null })),
-    storeRetryAt: assign((_, answer: { retryAfterSeconds?: number } | undefined) => ({
-      retryAt: retryAtOf(answer),
-    })),
-    clearRetryAt: assign({ retryAt: null }),
+    countAttempts: assign(textedCodeAssigners.countAttempts),
+    storeRetryAt: assign(textedCodeAssigners.storeRetryAt),
+    clearRetryAt: assign(textedCodeAssigners.clearRetryAt),
     storeAddress: assign(({ context, event }) => ({
       form: { ...context.form, ...addressOf(event) },
       fieldErrors: addressProblems(event),
@@ -603,17 +413,18 @@ export const registrationMachine = setup({
               },
               states: {
                 idle: {},
-                invalid: {},
+                invalid: { tags: ['invalid'] },
                 /** Back from the agreements after a reload: the SSN is never kept. */
-                ssnNeeded: {},
+                ssnNeeded: { tags: ['ssnNeeded'] },
                 /** /verify/email SUCCESS: a Providers account already uses this email. */
-                emailTaken: {},
+                emailTaken: { tags: ['emailTaken'] },
                 /** 429 {201}: too many account lookups from this device or network; says how long to wait. */
-                tooManyLookups: {},
-                failed: {},
+                tooManyLookups: { tags: ['tooManyLookups'] },
+                failed: { tags: ['failed'] },
               },
             },
             checkingEmail: {
+              tags: ['busy'],
               invoke: {
                 id: 'verifyEmail',
                 src: 'verifyEmail',
@@ -662,19 +473,20 @@ export const registrationMachine = setup({
               },
               states: {
                 idle: {},
-                invalid: {},
+                invalid: { tags: ['invalid'] },
                 /** Another account uses this number. */
-                inUse: {},
+                inUse: { tags: ['inUse'] },
                 /** 202 INVALID_PHONE_NUMBER or 203 MFA_ERROR: no text could be sent. */
-                cannotText: {},
+                cannotText: { tags: ['cannotText'] },
                 /** 204 INVALID_PHONE_LANDLINE. */
-                landline: {},
+                landline: { tags: ['landline'] },
                 /** 429 {201} from the in-use check: too many account lookups; says how long to wait. */
-                tooManyLookups: {},
-                failed: {},
+                tooManyLookups: { tags: ['tooManyLookups'] },
+                failed: { tags: ['failed'] },
               },
             },
             checkingInUse: {
+              tags: ['busy'],
               invoke: {
                 id: 'phoneNumberInUse',
                 src: 'phoneNumberInUse',
@@ -693,6 +505,7 @@ export const registrationMachine = setup({
               },
             },
             requestingCode: {
+              tags: ['busy'],
               invoke: {
                 id: 'requestVerification',
                 src: 'requestVerification',
@@ -711,58 +524,32 @@ export const registrationMachine = setup({
                 onError: { target: 'editing.failed' },
               },
             },
-            enteringCode: {
-              initial: 'idle',
-              on: {
-                'user.submitCode': [{ guard: 'isCodeWellFormed', target: 'verifyingCode' }, { target: '.invalid' }],
-                'user.resendCode': { target: 'requestingCode' },
-                'user.changePhone': { target: 'editing' },
-              },
-              states: {
-                idle: {},
-                invalid: {},
-                /** 200 INVALID_MFA_CODE, with the tries left. */
-                wrongCode: {},
-                failed: {},
-              },
-            },
-            verifyingCode: {
-              invoke: {
+            ...textedCodeStates({
+              on: { 'user.changePhone': { target: 'editing' } },
+              resend: 'requestingCode',
+              verify: {
                 id: 'verifyPhone',
                 src: 'verifyPhone',
-                input: ({ context, event }) => ({
+                input: ({ context, event }: { context: RegistrationContext; event: RegistrationEvent }) => ({
                   phone: digitsOf(context.form.phone),
-                  code: event.type === 'user.submitCode' ? event.code : '',
+                  code: submittedCode(event),
                 }),
                 onDone: [
                   {
-                    guard: { type: 'isPhoneVerified', params: ({ event }) => event.output },
+                    guard: { type: 'isPhoneVerified', params: ({ event }: { event: { output: VerifyPhoneAnswer } }) => event.output },
                     target: '#registration.inputting.address',
                     actions: [
-                      { type: 'storeMfaToken', params: ({ event }) => event.output },
+                      { type: 'storeMfaToken', params: ({ event }: { event: { output: VerifyPhoneAnswer } }) => event.output },
                       { type: 'completeStep', params: { step: 2 } },
                       saveDraftNow,
                     ],
                   },
-                  {
-                    guard: { type: 'isWrongCode', params: ({ event }) => event.output },
-                    target: 'enteringCode.wrongCode',
-                    actions: { type: 'countAttempts', params: ({ event }) => event.output },
-                  },
-                  {
-                    guard: { type: 'isTooManyCodes', params: ({ event }) => event.output },
-                    target: 'waiting',
-                    actions: { type: 'storeRetryAt', params: ({ event }) => event.output },
-                  },
+                  ...textedCodeAnswers(''),
                   { target: 'enteringCode.failed' },
                 ],
-                onError: { target: 'enteringCode.failed' },
               },
-            },
-            /** Too many codes (201): the server's wait (10 minutes), then a new code may be asked for. */
-            waiting: {
-              after: { untilRetry: { target: 'editing', actions: 'clearRetryAt' } },
-            },
+              afterWait: 'editing',
+            }),
           },
         },
         /** Step 3: the legal (residential) address, checked by POST /verify-address. */
@@ -781,17 +568,18 @@ export const registrationMachine = setup({
               },
               states: {
                 idle: {},
-                invalid: {},
+                invalid: { tags: ['invalid'] },
                 /** 300-307: `addressCode` says which; 301 and 302 are about the unit. */
-                rejected: {},
-                failed: {},
+                rejected: { tags: ['rejected'] },
+                failed: { tags: ['failed'] },
               },
             },
             verifying: {
+              tags: ['busy'],
               invoke: {
                 id: 'verifyAddress',
                 src: 'verifyAddress',
-                input: ({ context }) => normaliseAddress(context.form),
+                input: ({ context }) => addressOfForm(context.form),
                 onDone: [
                   {
                     guard: { type: 'isAddressVerified', params: ({ event }) => event.output },
@@ -810,6 +598,7 @@ export const registrationMachine = setup({
             },
             /** "If you don’t have a legal address": an account can only be opened online with one. */
             noLegalAddress: {
+              tags: ['noLegalAddress'],
               on: { 'user.backToAddress': { target: 'editing.rejected' } },
             },
           },
@@ -830,7 +619,7 @@ export const registrationMachine = setup({
           },
           states: {
             idle: {},
-            invalid: {},
+            invalid: { tags: ['invalid'] },
           },
         },
         /** Step 5: E-Sign, Terms of use and the Cardholder Agreement, then POST /register. */
@@ -850,15 +639,16 @@ export const registrationMachine = setup({
           },
           states: {
             idle: {},
-            invalid: {},
+            invalid: { tags: ['invalid'] },
             /** No answer from /register (network, timeout) or an unexpected one: nothing is lost. */
-            failed: {},
+            failed: { tags: ['failed'] },
           },
         },
       },
     },
     /** PROCESSING (spec §4). */
     processing: {
+      tags: ['busy'],
       invoke: {
         id: 'register',
         src: 'register',
@@ -931,6 +721,21 @@ export const registrationMachine = setup({
 });
 
 export type RegistrationSnapshot = SnapshotFrom<typeof registrationMachine>;
+
+/** The screen a chart state shows: a step's form, the account being opened, or a FAILURE. */
+export type RegistrationScreen = 'personalInfo' | 'phone' | 'address' | 'unlockCode' | 'agreements' | 'opening' | 'denied' | 'taken';
+
+const stepScreens = ['personalInfo', 'phone', 'address', 'unlockCode', 'agreements'] as const satisfies readonly RegistrationScreen[];
+
+export function registrationScreen(snapshot: RegistrationSnapshot): RegistrationScreen {
+  if (snapshot.matches('processing') || snapshot.matches('success')) return 'opening';
+  if (snapshot.matches({ failure: 'denied' })) return 'denied';
+  if (snapshot.matches({ failure: 'taken' })) return 'taken';
+  return stepScreens.find((step) => snapshot.matches({ inputting: step })) ?? 'personalInfo';
+}
+
+/** The address was refused with the way out offered (spec §8 303-307): the view shows the link. */
+export const offersOptOut = (snapshot: RegistrationSnapshot) => snapshot.hasTag('rejected') && optOutOffered(snapshot.context);
 
 /** Which step a chart state shows (processing stays on the agreements), null when no step is shown. */
 export function stepOfState(snapshot: RegistrationSnapshot): RegistrationStep | null {

@@ -1,0 +1,63 @@
+/**
+ * The registration draft (machines/identity/registration.ts): what of a registration survives a
+ * reload, kept in the session's core state and saved like the rest of it. Apart from the chart so that
+ * restoring and saving state at start-up (src/app/persistence.ts) does not load the registration chart.
+ * Which fields it keeps is the field table's `kept` column (registrationFields.ts).
+ */
+import { agreed, agreementKinds, type Legal } from '../../contract/identity/types.ts';
+import { fieldText, isRecord, keptFields, registrationSteps, type KeptField, type RegistrationForm, type RegistrationStep } from './registrationFields.ts';
+
+/**
+ * Every typed field but the SSN and the unlock code, the verified phone with its mfaToken, and the
+ * furthest step reached.
+ */
+export type RegistrationDraft = { furthestStep: RegistrationStep } & Record<KeptField, string> & {
+    verifiedPhone: string | null;
+    mfaToken: string | null;
+    legal: Legal;
+  };
+
+export const isStep = (value: unknown): value is RegistrationStep => (registrationSteps as readonly unknown[]).includes(value);
+const tokenText = (value: unknown): string | null => (typeof value === 'string' && value.length > 0 && value.length <= 2000 ? value : null);
+
+/**
+ * A draft from anything (saved state is untrusted): known fields only, each a short string. This is
+ * also what makes sure no SSN or unlock code is ever saved, whatever the object holds.
+ */
+export function draftFrom(value: unknown): RegistrationDraft | null {
+  if (!isRecord(value)) return null;
+  const legal = isRecord(value.legal) ? value.legal : {};
+  return {
+    furthestStep: isStep(value.furthestStep) ? value.furthestStep : 1,
+    ...(Object.fromEntries(keptFields.map((field) => [field, fieldText(value[field]) ?? ''])) as Record<KeptField, string>),
+    verifiedPhone: tokenText(value.verifiedPhone),
+    mfaToken: tokenText(value.mfaToken),
+    legal: Object.fromEntries(agreementKinds.map((kind) => [kind, legal[kind] === agreed ? agreed : null])) as Legal,
+  };
+}
+
+/**
+ * The draft with what a step's form holds right now, so a reload keeps what was typed even before
+ * the step is sent. Only the kept text fields are taken (`draftFrom` checks each again).
+ */
+export function withTypedFields(draft: RegistrationDraft, typed: Record<string, unknown>): RegistrationDraft {
+  const fields = Object.fromEntries(keptFields.filter((name) => typeof typed[name] === 'string').map((name) => [name, typed[name]]));
+  return draftFrom({ ...draft, ...fields }) ?? draft;
+}
+
+/** What of a registration is saved: no SSN, no unlock code, no profile text (it may hold anything). */
+export function draftOf(registration: {
+  furthestStep: RegistrationStep;
+  form: RegistrationForm;
+  verifiedPhone: string | null;
+  mfaToken: string | null;
+}): RegistrationDraft {
+  const { form } = registration;
+  return {
+    furthestStep: registration.furthestStep,
+    ...(Object.fromEntries(keptFields.map((field) => [field, form[field]])) as Record<KeptField, string>),
+    verifiedPhone: registration.verifiedPhone,
+    mfaToken: registration.mfaToken,
+    legal: form.legal,
+  };
+}
