@@ -1,7 +1,7 @@
 /** Renders the real app (router, route table, session, views) over a fake card API. */
 import { i18n } from '@lingui/core';
 import { I18nProvider } from '@lingui/react';
-import { createMemoryHistory, RouterProvider } from '@tanstack/react-router';
+import { createMemoryHistory, RouterProvider, type AnyRoute } from '@tanstack/react-router';
 import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { vi } from 'vitest';
@@ -10,6 +10,7 @@ import type { SessionInput } from '../../machines/session.ts';
 import type { ErrorReport } from '../../contract/api.ts';
 import type { Host } from '../../src/host/host.ts';
 import { createApp } from '../../src/app/createApp.ts';
+import type { AppRouter } from '../../src/app/router.tsx';
 import { ServicesProvider } from '../../src/app/services.tsx';
 import { activateLocale } from '../../src/i18n/locale.ts';
 import { createFakeCardApi } from './fakeCardApi.ts';
@@ -56,6 +57,18 @@ export type RenderOptions = {
   host?: Host;
 };
 
+let everyViewLoaded: Promise<unknown> | undefined;
+
+/**
+ * The code of every screen, loaded once per test file before the first render. Views load lazily,
+ * and the first import of one compiles its whole module graph: seconds on a loaded machine, which a
+ * check's short wait for the screen (findBy…) must not race.
+ */
+function loadEveryView(router: AppRouter): Promise<unknown> {
+  everyViewLoaded ??= Promise.all(Object.values(router.routesById).map((route) => router.loadRouteChunk(route as AnyRoute)));
+  return everyViewLoaded;
+}
+
 export async function renderApp(path: string, initial: SessionInput = signedOut, options: RenderOptions = {}) {
   await activateLocale(initial.locale);
   const cardApi = createFakeCardApi();
@@ -77,13 +90,15 @@ export async function renderApp(path: string, initial: SessionInput = signedOut,
       beacon: () => {},
     },
   });
+  await loadEveryView(app.router);
   const experiments = options.experiments === undefined ? null : options.experiments;
   if (experiments !== 'pending') {
     await vi.waitFor(() => cardApi.isWaiting('/api/v1/experiments') || Promise.reject(new Error('no experiments call')));
     if (experiments) cardApi.answer('/api/v1/experiments', { statusCode: 0, flags: experiments });
     else cardApi.answer('/api/v1/experiments', { statusCode: 3 }, 404);
   }
-  const user = userEvent.setup();
+  // On a replay's fake clock (replayClock.ts), user-event's pauses between keys move it along.
+  const user = userEvent.setup({ advanceTimers: (ms) => (vi.isFakeTimers() ? vi.advanceTimersByTime(ms) : undefined) });
   await act(async () => {
     render(
       <I18nProvider i18n={i18n}>
