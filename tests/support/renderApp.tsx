@@ -4,13 +4,13 @@ import { I18nProvider } from '@lingui/react';
 import { createMemoryHistory, RouterProvider, type AnyRoute } from '@tanstack/react-router';
 import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { vi } from 'vitest';
+import { beforeAll, vi } from 'vitest';
 import type { ExperimentFlags } from '../../contract/api.ts';
 import type { SessionInput } from '../../machines/session.ts';
 import type { ErrorReport } from '../../contract/api.ts';
 import type { Host } from '../../src/host/host.ts';
 import { createApp } from '../../src/app/createApp.ts';
-import type { AppRouter } from '../../src/app/router.tsx';
+import { routeTree } from '../../src/app/routes.tsx';
 import { ServicesProvider } from '../../src/app/services.tsx';
 import { activateLocale } from '../../src/i18n/locale.ts';
 import { createFakeCardApi } from './fakeCardApi.ts';
@@ -57,17 +57,16 @@ export type RenderOptions = {
   host?: Host;
 };
 
-let everyViewLoaded: Promise<unknown> | undefined;
-
-/**
- * The code of every screen, loaded once per test file before the first render. Views load lazily,
- * and the first import of one compiles its whole module graph: seconds on a loaded machine, which a
- * check's short wait for the screen (findBy…) must not race.
- */
-function loadEveryView(router: AppRouter): Promise<unknown> {
-  everyViewLoaded ??= Promise.all(Object.values(router.routesById).map((route) => router.loadRouteChunk(route as AnyRoute)));
-  return everyViewLoaded;
+/** The lazy views of a route and of every route under it. */
+function viewsOf(route: AnyRoute): { preload?: () => Promise<void> | undefined }[] {
+  const children = Object.values((route.children ?? {}) as Record<string, AnyRoute>);
+  return [route.options.component ?? {}, ...children.flatMap(viewsOf)];
 }
+
+// The code of every screen, loaded before a file's first test (a hook, under hookTimeout). Views load
+// lazily, and the first import of one compiles its whole module graph: seconds on a loaded machine,
+// which a check's short wait for the screen (findBy…) must not race.
+beforeAll(() => Promise.all(viewsOf(routeTree).map((view) => view.preload?.())));
 
 export async function renderApp(path: string, initial: SessionInput = signedOut, options: RenderOptions = {}) {
   await activateLocale(initial.locale);
@@ -90,7 +89,6 @@ export async function renderApp(path: string, initial: SessionInput = signedOut,
       beacon: () => {},
     },
   });
-  await loadEveryView(app.router);
   const experiments = options.experiments === undefined ? null : options.experiments;
   if (experiments !== 'pending') {
     await vi.waitFor(() => cardApi.isWaiting('/api/v1/experiments') || Promise.reject(new Error('no experiments call')));
