@@ -90,5 +90,7 @@ export default defineConfig({
     setupFiles: ['tests/setup.ts'],
     testTimeout: 20000,
     hookTimeout: 60000,
+    // Ends the run when one file runs past its limit, naming it (a synchronous hang blocks the timers above).
+    reporters: ['default', './scripts/vitestWatchdog.ts'],
   },
 });

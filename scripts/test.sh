@@ -1,12 +1,20 @@
 #!/usr/bin/env bash
-# `npm test`: every check the product must pass, in the order of ARCHITECTURE.md §10.
+# `npm test`: every check the product must pass, cheapest first.
 #
 # Each step writes its whole output to .test-logs/<step>.log and prints one line; a failing step also
 # prints the end of its log. Output stays a few kilobytes whatever the machine's speed (a CI runner
-# that reads only part of a long output can otherwise stall the run), and every step has a time
-# limit, so a hang fails with its step's name instead of running until CI gives up.
+# that reads only part of a long output can otherwise stall the run).
+#
+# Budget: from a clean clone, on 2 cores with half the machine busy (.ci/run), the whole run takes at
+# most 12 minutes and Vitest at most 5. Each step has a share of it, printed with its time, and a time
+# limit of three times that share: a machine three times slower still passes (over budget, and told
+# so); a step slower than that is hung or broken, and fails within minutes, naming itself. The end
+# prints the totals against the budget and says when they are over it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+budget_seconds=720
+vitest_budget_seconds=300
 
 # Playwright drives Debian's Chromium (its own browser download cannot work here).
 if [ ! -x /usr/bin/chromium ]; then
@@ -24,32 +32,68 @@ logs=.test-logs
 rm -rf "$logs" && mkdir -p "$logs"
 export NO_COLOR=1 FORCE_COLOR=0
 
-# step NAME MINUTES COMMAND...: runs COMMAND with a time limit, its output in $logs/NAME.log.
+started=$SECONDS
+declare -A took=()
+over=0
+
+minutes() { printf '%dm%02ds' "$(($1 / 60))" "$(($1 % 60))"; }
+
+# against LABEL SECONDS BUDGET: one line, and OVER BUDGET when it is.
+against() {
+  if [ "$2" -gt "$3" ]; then
+    printf '%s: %s, OVER BUDGET (%s)\n' "$1" "$(minutes "$2")" "$(minutes "$3")"
+    over=1
+  else
+    printf '%s: %s, within budget (%s)\n' "$1" "$(minutes "$2")" "$(minutes "$3")"
+  fi
+}
+
+# The totals, also when a step fails. RUN_STARTED_AT (epoch seconds, set by .ci/run before `npm ci`)
+# adds the whole run from the clean clone, install included.
+report() {
+  local status=$?
+  echo "=== time"
+  against "npm test" "$((SECONDS - started))" "$budget_seconds"
+  if [ -n "${RUN_STARTED_AT:-}" ]; then
+    against "clean clone to here (npm ci && npm test)" "$(($(date +%s) - RUN_STARTED_AT))" "$budget_seconds"
+  fi
+  against "vitest" "${took[vitest]:-0}" "$vitest_budget_seconds"
+  if [ "$over" = 1 ]; then
+    echo "The suite is over its budget: find the slow step above (its log is in $logs/) and make it cheaper."
+  fi
+  exit "$status"
+}
+trap report EXIT
+
+# step NAME SHARE_SECONDS COMMAND...: runs COMMAND, its output in $logs/NAME.log, with a time limit of
+# three times its share of the budget (the shares add up to the 12 minutes).
 step() {
-  local name=$1 minutes=$2 log="$logs/$1.log" started=$SECONDS status=0
+  local name=$1 share=$2 log="$logs/$1.log" step_started=$SECONDS status=0
   shift 2
   printf '=== %s … ' "$name"
-  timeout --kill-after=30 "$((minutes * 60))" "$@" >"$log" 2>&1 || status=$?
+  timeout --kill-after=30 "$((share * 3))" "$@" >"$log" 2>&1 || status=$?
+  took[$name]=$((SECONDS - step_started))
   if [ "$status" = 0 ]; then
-    printf 'passed (%ss)\n' "$((SECONDS - started))"
+    printf 'passed (%ss; share %ss)\n' "${took[$name]}" "$share"
     return 0
   fi
   if [ "$status" = 124 ] || [ "$status" = 137 ]; then
-    printf 'TIMED OUT after %s minutes\n' "$minutes"
+    printf 'TIMED OUT after %s (three times its share of the budget)\n' "$(minutes "$((share * 3))")"
   else
-    printf 'FAILED (exit %s)\n' "$status"
+    printf 'FAILED (exit %s, after %ss)\n' "$status" "${took[$name]}"
   fi
   echo "--- the end of $log (the whole output is in that file) ---"
   tail -c 48000 "$log"
   exit 1
 }
 
-step typecheck 10 npm run --silent typecheck
-step lint 10 npm run --silent lint
-step catalogue 5 npx lingui extract --clean
-# Dot reporter and console output only of failing tests: the path tests' names are long.
-step vitest 30 npx vitest run --reporter=dot --silent=passed-only
+step typecheck 45 npm run --silent typecheck
+step lint 45 npm run --silent lint
+step catalogue 15 npx lingui extract --clean
+# Dot reporter and console output only of failing tests: the path tests' names are long. The watchdog
+# (scripts/vitestWatchdog.ts) ends the run when one file hangs, naming it, well before the step's limit.
+step vitest "$vitest_budget_seconds" npx vitest run --reporter=dot --reporter=./scripts/vitestWatchdog.ts --silent=passed-only
 grep -aE '^ *(Test Files|Tests) ' "$logs/vitest.log" || true
-step build 10 npx vite build --logLevel warn
-step playwright 25 npx playwright test --reporter=dot
+step build 45 npx vite build --logLevel warn
+step playwright 270 npx playwright test --reporter=dot
 grep -aE '^ *[0-9]+ (passed|flaky|skipped)' "$logs/playwright.log" || true

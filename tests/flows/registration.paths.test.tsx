@@ -14,7 +14,8 @@ import { addressMessages } from '../../src/flows/messages.ts';
 import { fieldProblemMessage } from '../../src/flows/register/stepSupport.ts';
 import { coverageOf, minimalCover, replayPath, type PathRun } from '../support/chartCoverage.ts';
 import { recordingHost, renderApp, signedOut } from '../support/renderApp.tsx';
-import { phone, phoneDigits, providersUuid, registrationRuns, replayWaitSeconds } from '../support/registrationRuns.ts';
+import { phone, phoneDigits, providersUuid, registrationRuns } from '../support/registrationRuns.ts';
+import { passServerWait } from '../support/replayClock.ts';
 
 type App = Awaited<ReturnType<typeof renderApp>>;
 type Path = PathRun['paths'][number];
@@ -522,7 +523,8 @@ const events: Record<string, (app: App, event: Event) => Promise<void>> = {
   },
   // The server's wait is over: the form is usable again (the chart re-checks at the deadline).
   'xstate.after.untilRetry.registration.inputting.phone.waiting': async () => {
-    await waitFor(() => expect(screen.queryByText('Too many codes')).toBeNull(), { timeout: (replayWaitSeconds + 3) * 1000 });
+    await passServerWait();
+    await waitFor(() => expect(screen.queryByText('Too many codes')).toBeNull());
   },
   ...Object.fromEntries(
     Object.keys(callOf).flatMap((actor) => [

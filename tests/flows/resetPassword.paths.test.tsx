@@ -6,9 +6,9 @@ import { resetPasswordMachine } from '../../machines/session/resetPassword.ts';
 import { coverageOf, describePath, minimalCover, replayPath } from '../support/chartCoverage.ts';
 import { generateListedPaths } from '../support/listedPaths.ts';
 import { alertText, renderApp } from '../support/renderApp.tsx';
+import { passServerWait, serverWaitSeconds } from '../support/replayClock.ts';
 import { expectSsnStepShown, expectSsnWait } from '../support/ssnStep.ts';
 
-const waitSeconds = 2;
 const pathOf: Record<string, string> = {
   verifyEmail: '/api/v1/verify/email',
   verifySsn: '/api/v1/verify/ssn',
@@ -40,7 +40,7 @@ const runs = [
       listed({ type: 'user.submitSsn', ssn: '12' }),
       ssnVerified,
       done('verifySsn', { statusCode: 4, attemptsLeft: 2 }),
-      done('verifySsn', { statusCode: 201, retryAfterSeconds: waitSeconds }),
+      done('verifySsn', { statusCode: 201, retryAfterSeconds: serverWaitSeconds }),
       done('verifySsn', { statusCode: 5 }),
       failed('verifySsn'),
       { type: 'xstate.after.untilRetry.resetPassword.ssn.waiting' },
@@ -116,7 +116,8 @@ describe('reset-password chart', () => {
             await router.navigate({ to: '/reset-password/{-$step}', params: { step: String(event.step) }, search: (previous: Record<string, unknown>) => previous });
           },
           'xstate.after.untilRetry.resetPassword.ssn.waiting': async () => {
-            await waitFor(() => expect(screen.queryByText('Too many tries')).toBeNull(), { timeout: (waitSeconds + 3) * 1000 });
+            await passServerWait();
+            await waitFor(() => expect(screen.queryByText('Too many tries')).toBeNull());
           },
           ...Object.fromEntries(
             Object.keys(pathOf).flatMap((id) => [

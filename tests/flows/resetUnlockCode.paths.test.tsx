@@ -6,11 +6,11 @@ import { resetUnlockCodeMachine } from '../../machines/session/resetUnlockCode.t
 import { coverageOf, describePath, minimalCover, replayPath } from '../support/chartCoverage.ts';
 import { generateListedPaths } from '../support/listedPaths.ts';
 import { alertText, locked, renderApp } from '../support/renderApp.tsx';
+import { passServerWait, serverWaitSeconds } from '../support/replayClock.ts';
 import { expectSsnStepShown, expectSsnWait } from '../support/ssnStep.ts';
 
 const ssnPath = '/api/v1/verify/ssn/logged-in-refresh-token';
 const resetPath = '/api/v1/reset-unlock-code';
-const waitSeconds = 2;
 /** An event for a generated run (any fields). */
 const listed = (event: EventObject & Record<string, unknown>): EventObject => event;
 const done = (id: string, output: Record<string, unknown>) => ({ type: `xstate.done.actor.${id}`, output });
@@ -27,7 +27,7 @@ const runs = [
     listed({ type: 'user.submitSsn', ssn: '12' }),
     ssnVerified,
     done('verifySsn', { statusCode: 4, attemptsLeft: 2 }),
-    done('verifySsn', { statusCode: 201, retryAfterSeconds: waitSeconds }),
+    done('verifySsn', { statusCode: 201, retryAfterSeconds: serverWaitSeconds }),
     done('verifySsn', { statusCode: 5 }),
     failed('verifySsn'),
     { type: 'xstate.after.untilRetry.resetUnlockCode.ssn.waiting' },
@@ -87,7 +87,8 @@ describe('reset-unlock-code chart', () => {
             await router.navigate({ to: '/reset-unlock-code/{-$step}', params: { step: String(event.step) }, search: (previous: Record<string, unknown>) => previous });
           },
           'xstate.after.untilRetry.resetUnlockCode.ssn.waiting': async () => {
-            await waitFor(() => expect(screen.queryByText('Too many tries')).toBeNull(), { timeout: (waitSeconds + 3) * 1000 });
+            await passServerWait();
+            await waitFor(() => expect(screen.queryByText('Too many tries')).toBeNull());
           },
           ...Object.fromEntries(runs.flatMap((run) => run.paths.flatMap((p) => p.steps.map((step) => step.event.type))).filter((type) => type.startsWith('xstate.done') || type.startsWith('xstate.error')).map((type) => [type, answer])),
         },

@@ -5,10 +5,9 @@ import { signInMachine } from '../../machines/session/signIn.ts';
 import { coverageOf, describePath, minimalCover, replayPath } from '../support/chartCoverage.ts';
 import { generateListedPaths } from '../support/listedPaths.ts';
 import { alertText, renderApp } from '../support/renderApp.tsx';
+import { passServerWait, serverWaitSeconds } from '../support/replayClock.ts';
 
 const signInPath = '/api/v1/sign-in';
-/** Seconds the fake server asks to wait (short, so a path can see the wait end). */
-const waitSeconds = 2;
 const phone = '(XXX) XXX-0143';
 const validForm = { type: 'user.submit', email: ' demo@providers.test ', password: 'Providers2026' } as const;
 const emptyForm = { type: 'user.submit', email: '', password: '' } as const;
@@ -22,10 +21,10 @@ const answers = [
   signedIn,
   mustReset,
   { statusCode: 100 },
-  { statusCode: 100, retryAfterSeconds: waitSeconds },
+  { statusCode: 100, retryAfterSeconds: serverWaitSeconds },
   { statusCode: 105, phone },
   { statusCode: 200, attemptsLeft: 2 },
-  { statusCode: 201, retryAfterSeconds: waitSeconds },
+  { statusCode: 201, retryAfterSeconds: serverWaitSeconds },
   { statusCode: 204, phone },
   { statusCode: 5 },
 ];
@@ -104,12 +103,12 @@ describe('sign-in chart', () => {
           'user.backToSignIn': async ({ user }) => user.click(await screen.findByRole('button', { name: 'Back to sign in' })),
           // The server's deadline passed: the chart re-checks it and the screen is usable again.
           'xstate.after.untilRetry.signIn.paused': async () => {
-            await waitFor(() => expect((screen.getByRole('button', { name: 'Sign in' }) as HTMLButtonElement).disabled).toBe(false), {
-              timeout: (waitSeconds + 3) * 1000,
-            });
+            await passServerWait();
+            await waitFor(() => expect((screen.getByRole('button', { name: 'Sign in' }) as HTMLButtonElement).disabled).toBe(false));
           },
           'xstate.after.untilRetry.signIn.mfa.waiting': async () => {
-            await waitFor(() => expect(screen.queryByText('Too many codes')).toBeNull(), { timeout: (waitSeconds + 3) * 1000 });
+            await passServerWait();
+            await waitFor(() => expect(screen.queryByText('Too many codes')).toBeNull());
           },
           ...Object.fromEntries(callEvents.map((event) => [event.type, answer])),
         },

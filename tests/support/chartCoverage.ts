@@ -8,24 +8,22 @@
 import {
   createActor,
   fromPromise,
-  getNextSnapshot,
   type AnyMachineSnapshot,
   type AnyStateMachine,
   type AnyStateNode,
   type EventObject,
   type InspectionEvent,
 } from 'xstate';
-import { getShortestPaths, getSimplePaths, type StatePath } from 'xstate/graph';
+import { onAStoppedClock, traverseChart, type Path, type PathRun, type TraversalOptions } from './chartPaths.ts';
+import { startReplayClock, stopReplayClock } from './replayClock.ts';
 
-type Path = StatePath<AnyMachineSnapshot, EventObject>;
+export type { PathRun };
 type TransitionLike = {
   source: AnyStateNode;
   target?: readonly AnyStateNode[] | undefined;
   eventType: string;
   guard?: unknown;
 };
-/** What generatePaths answers: the paths and the input the chart was started with. */
-export type PathRun = { paths: Path[]; input?: unknown };
 
 function allStateNodes(node: AnyStateNode): AnyStateNode[] {
   return [node, ...Object.values(node.states as Record<string, AnyStateNode>).flatMap(allStateNodes)];
@@ -59,12 +57,25 @@ export function chartInventory(machine: AnyStateMachine) {
   };
 }
 
+type Walked = { states: Set<string>; transitions: Set<string> };
+/** Each path is walked once: the coverage check and minimalCover both ask. */
+const walks = new WeakMap<Path, Walked>();
+
+function walk(machine: AnyStateMachine, path: Path, input: unknown): Walked {
+  let walked = walks.get(path);
+  if (!walked) {
+    walked = onAStoppedClock(() => walkOnALiveActor(machine, path, input));
+    walks.set(path, walked);
+  }
+  return walked;
+}
+
 /**
  * Sends one path's events to a live actor and records the states it was in and the transitions
  * XState took. Invoked actors never settle on their own: their outcomes are the path's done/error
- * events, as generated.
+ * events, as generated. Time stands still, as it did when the path was generated.
  */
-function walk(machine: AnyStateMachine, path: Path, input: unknown): { states: Set<string>; transitions: Set<string> } {
+function walkOnALiveActor(machine: AnyStateMachine, path: Path, input: unknown): Walked {
   const states = new Set<string>();
   const transitions = new Set<string>();
   const never = fromPromise(() => new Promise<never>(() => {}));
@@ -106,70 +117,14 @@ export function coverageOf(machine: AnyStateMachine, runs: PathRun[]) {
   };
 }
 
-/**
- * All simple paths from the chart's start under the given events, each also extended by one more
- * step for every event its last state accepts: simple paths never revisit a state, so without that
- * step the transitions back to earlier states (retry, try again) would never be walked.
- */
+/** Paths over a chart under the given events (chartPaths.ts: the traversal every generator shares). */
 export function generatePaths<T extends AnyStateMachine>(
   machine: T,
   events: readonly EventObject[],
   input?: unknown,
-  options: {
-    /** How states are told apart, when the default (value and whole context) would never run out of them. */
-    serializeState?: (snapshot: AnyMachineSnapshot) => string;
-    /**
-     * Shortest paths instead of simple ones, for charts whose parallel regions make simple paths
-     * explode: with the closing step below they still take every transition from every state.
-     */
-    shortest?: boolean;
-  } = {},
+  options: Omit<TraversalOptions, 'listedOnly'> = {},
 ): PathRun & { start: AnyMachineSnapshot } {
-  return onAStoppedClock(() => traversal(machine, events, input, options));
-}
-
-/**
- * Runs `work` with Date.now() stopped. Charts keep deadlines in context (serverWait.ts `retryAt`,
- * Date.now() + the wait), and states are told apart by their context: when the clock ticks between
- * two transitions, a state never repeats, so on a slow machine the simple paths through a retry loop
- * never ran out (a CI run spent its 90 minutes generating them).
- */
-export function onAStoppedClock<T>(work: () => T): T {
-  const now = Date.now;
-  const stopped = now();
-  Date.now = () => stopped;
-  try {
-    return work();
-  } finally {
-    Date.now = now;
-  }
-}
-
-function traversal<T extends AnyStateMachine>(
-  machine: T,
-  events: readonly EventObject[],
-  input: unknown,
-  options: { serializeState?: (snapshot: AnyMachineSnapshot) => string; shortest?: boolean },
-): PathRun & { start: AnyMachineSnapshot } {
-  const traverse = options.shortest ? getShortestPaths : getSimplePaths;
-  const simple = traverse(machine, {
-    events: events as never,
-    input: input as never,
-    ...(options.serializeState ? { serializeState: options.serializeState as never } : {}),
-  }) as unknown as Path[];
-  const closing = simple.flatMap((path) =>
-    events
-      .filter((event) => path.state.status === 'active' && path.state.can(event))
-      .map((event) => {
-        const state = getNextSnapshot(machine, path.state as never, event as never) as AnyMachineSnapshot;
-        return { ...path, state, steps: [...path.steps, { event, state }], weight: path.weight + 1 };
-      }),
-  );
-  const paths = [...simple, ...closing];
-  // getSimplePaths starts every path with the initial state reached by the xstate.init event.
-  const start = simple[0]?.steps[0]?.state;
-  if (!start) throw new Error(`${machine.id}: no paths generated`);
-  return { start, paths, input };
+  return traverseChart(machine, events, input, options);
 }
 
 /** Picks a small set of paths that together still reach every covered state and transition. */
@@ -192,7 +147,8 @@ type StateCheck<Ctx> = { when: (snapshot: AnyMachineSnapshot) => boolean; then: 
 
 /**
  * Replays a generated path against the rendered flow: each event is performed as the user or the
- * server would, and after each step the screen must show what the chart's state means.
+ * server would, and after each step the screen must show what the chart's state means. The replay
+ * keeps time as generation does (replayClock.ts): a server's wait ends at the path's own step.
  */
 export async function replayPath<Ctx>(
   path: Path,
@@ -202,16 +158,21 @@ export async function replayPath<Ctx>(
     states: StateCheck<Ctx>[];
   },
 ): Promise<void> {
-  const ctx = await plan.start();
-  for (const step of path.steps) {
-    if (step.event.type !== 'xstate.init') {
-      const perform = plan.events[step.event.type];
-      if (!perform) throw new Error(`No executor for event ${step.event.type}`);
-      await perform(ctx, step.event as EventObject & Record<string, unknown>);
+  startReplayClock();
+  try {
+    const ctx = await plan.start();
+    for (const step of path.steps) {
+      if (step.event.type !== 'xstate.init') {
+        const perform = plan.events[step.event.type];
+        if (!perform) throw new Error(`No executor for event ${step.event.type}`);
+        await perform(ctx, step.event as EventObject & Record<string, unknown>);
+      }
+      const check = plan.states.find((candidate) => candidate.when(step.state));
+      if (!check) throw new Error(`No check for state ${JSON.stringify(step.state.value)}`);
+      await check.then(ctx, step.state);
     }
-    const check = plan.states.find((candidate) => candidate.when(step.state));
-    if (!check) throw new Error(`No check for state ${JSON.stringify(step.state.value)}`);
-    await check.then(ctx, step.state);
+  } finally {
+    stopReplayClock();
   }
 }
 

@@ -6,12 +6,11 @@
 import { registrationMachine, type RegistrationInput } from '../../machines/identity/registration.ts';
 import type { RegistrationDraft } from '../../machines/identity/registrationDraft.ts';
 import { generateListedPaths } from './listedPaths.ts';
+import { serverWaitSeconds } from './replayClock.ts';
 
 export const providersUuid = 'companion-user-1';
 export const phone = '(202) 555-0143';
 export const phoneDigits = '2025550143';
-/** Seconds the fake server asks to wait after too many codes (short, so a path can see it end). */
-export const replayWaitSeconds = 2;
 
 export const personalInfo = {
   type: 'user.submitPersonalInfo',
@@ -84,7 +83,7 @@ export function registrationRuns() {
         done('phoneNumberInUse', { statusCode: 5 }),
         failed('phoneNumberInUse'),
         done('requestVerification', { statusCode: 0 }),
-        done('requestVerification', { statusCode: 201, retryAfterSeconds: replayWaitSeconds }),
+        done('requestVerification', { statusCode: 201, retryAfterSeconds: serverWaitSeconds }),
         done('requestVerification', { statusCode: 202 }),
         done('requestVerification', { statusCode: 203 }),
         done('requestVerification', { statusCode: 204 }),
@@ -114,7 +113,7 @@ export function registrationRuns() {
         { type: 'user.changePhone' },
         done('verifyPhone', { statusCode: 0, mfaToken: 'mfa-new' }),
         done('verifyPhone', { statusCode: 200, attemptsLeft: 2 }),
-        done('verifyPhone', { statusCode: 201, retryAfterSeconds: replayWaitSeconds }),
+        done('verifyPhone', { statusCode: 201, retryAfterSeconds: serverWaitSeconds }),
         done('verifyPhone', { statusCode: 5 }),
         failed('verifyPhone'),
       ],

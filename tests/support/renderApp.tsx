@@ -1,15 +1,16 @@
 /** Renders the real app (router, route table, session, views) over a fake card API. */
 import { i18n } from '@lingui/core';
 import { I18nProvider } from '@lingui/react';
-import { createMemoryHistory, RouterProvider } from '@tanstack/react-router';
+import { createMemoryHistory, RouterProvider, type AnyRoute } from '@tanstack/react-router';
 import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { vi } from 'vitest';
+import { beforeAll, vi } from 'vitest';
 import type { ExperimentFlags } from '../../contract/experiments/types.ts';
 import type { SessionInput } from '../../machines/session/session.ts';
 import type { ErrorReport } from '../../contract/analytics/types.ts';
 import type { Host } from '../../src/host/host.ts';
 import { createApp } from '../../src/app/createApp.ts';
+import { routeTree } from '../../src/app/routes.tsx';
 import { ServicesProvider } from '../../src/app/services.tsx';
 import { activateLocale } from '../../src/i18n/locale.ts';
 import { createFakeCardApi } from './fakeCardApi.ts';
@@ -56,6 +57,17 @@ export type RenderOptions = {
   host?: Host;
 };
 
+/** The lazy views of a route and of every route under it. */
+function viewsOf(route: AnyRoute): { preload?: () => Promise<void> | undefined }[] {
+  const children = Object.values((route.children ?? {}) as Record<string, AnyRoute>);
+  return [route.options.component ?? {}, ...children.flatMap(viewsOf)];
+}
+
+// The code of every screen, loaded before a file's first test (a hook, under hookTimeout). Views load
+// lazily, and the first import of one compiles its whole module graph: seconds on a loaded machine,
+// which a check's short wait for the screen (findBy…) must not race.
+beforeAll(() => Promise.all(viewsOf(routeTree).map((view) => view.preload?.())));
+
 export async function renderApp(path: string, initial: SessionInput = signedOut, options: RenderOptions = {}) {
   await activateLocale(initial.locale);
   const cardApi = createFakeCardApi();
@@ -83,7 +95,8 @@ export async function renderApp(path: string, initial: SessionInput = signedOut,
     if (experiments) cardApi.answer('/api/v1/experiments', { statusCode: 0, flags: experiments });
     else cardApi.answer('/api/v1/experiments', { statusCode: 3 }, 404);
   }
-  const user = userEvent.setup();
+  // On a replay's fake clock (replayClock.ts), user-event's pauses between keys move it along.
+  const user = userEvent.setup({ advanceTimers: (ms) => (vi.isFakeTimers() ? vi.advanceTimersByTime(ms) : undefined) });
   await act(async () => {
     render(
       <I18nProvider i18n={i18n}>

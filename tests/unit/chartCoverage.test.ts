@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { assign, setup } from 'xstate';
 import type { HomeAnswer } from '../../contract/home/types.ts';
 import { homeMachine } from '../../machines/home/home.ts';
-import { chartInventory, coverageOf, generatePaths, minimalCover } from '../support/chartCoverage.ts';
+import { chartInventory, coverageOf, generatePaths, minimalCover, type PathRun } from '../support/chartCoverage.ts';
+import { generateListedPaths } from '../support/listedPaths.ts';
 
 const home = { statusCode: 0 } as HomeAnswer;
 const done = { type: 'xstate.done.actor.getHome', output: home };
@@ -86,16 +87,48 @@ describe('path generation and the clock', () => {
     },
   });
   const events = [{ type: 'user.submit' }, { type: 'server.tooMany' }];
+  /** The paths as their events, the states they lead to and the wait in context (the clock's reading itself differs). */
+  const described = (run: PathRun) =>
+    run.paths.map((path) =>
+      path.steps
+        .map(({ event, state }) => `${event.type}→${JSON.stringify(state.value)} wait ${state.context.retryAt - state.context.since}`)
+        .join(' ; '),
+    );
 
-  it('gives the same paths on a slow machine, where the clock moves between any two reads', () => {
-    const onTime = generatePaths(waiting, events).paths.map((path) => path.steps.length);
+  /** Runs `work` on a slow machine's clock: it moves on every read. */
+  function onATickingClock<T>(work: () => T): T {
     const now = Date.now;
     let tick = now();
     Date.now = () => ++tick;
     try {
-      expect(generatePaths(waiting, events).paths.map((path) => path.steps.length)).toEqual(onTime);
+      return work();
     } finally {
       Date.now = now;
     }
+  }
+
+  it.each([
+    ['generatePaths', generatePaths],
+    ['generateListedPaths', generateListedPaths],
+  ] as const)('%s gives the same paths on a slow machine, where the clock moves between any two reads', (_name, generate) => {
+    const onTime = described(generate(waiting, events));
+    expect(onTime.length).toBeGreaterThan(0);
+    expect(described(onATickingClock(() => generate(waiting, events)))).toEqual(onTime);
+  });
+
+  // A chart whose states never repeat: a count in context that every event raises.
+  const counting = setup({ types: { context: {} as { count: number }, events: {} as { type: 'user.add' } } }).createMachine({
+    id: 'counting',
+    context: { count: 0 },
+    on: { 'user.add': { actions: assign({ count: ({ context }) => context.count + 1 }) } },
+  });
+
+  it.each([
+    ['generatePaths', generatePaths],
+    ['generateListedPaths', generateListedPaths],
+  ] as const)('%s stops a generation without end at once, naming the chart', (_name, generate) => {
+    expect(() => generate(counting, [{ type: 'user.add' }], undefined, { limit: 500 })).toThrow(
+      'counting: path generation looked at more than 500 states and stopped.',
+    );
   });
 });

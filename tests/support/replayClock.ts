@@ -1,0 +1,25 @@
+/**
+ * Time in a replayed path agrees with its generation (chartPaths.ts): a server's wait ends only where
+ * the path says so, at the chart's `xstate.after.*` step, never because the machine was slow.
+ *
+ * The fake card API asks for waits far longer than a test may run (`serverWaitSeconds`), and a replay
+ * runs on Vitest's fake clock, which that step moves past the wait. Between steps the fake clock
+ * follows real time, so short timers (a field's debounce, waitFor's own limit) behave as usual.
+ */
+import { vi } from 'vitest';
+
+/** What the fake server answers as `retryAfterSeconds`: longer than any test's time limit. */
+export const serverWaitSeconds = 60;
+
+export function startReplayClock(): void {
+  vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout'], shouldAdvanceTime: true });
+}
+
+export function stopReplayClock(): void {
+  vi.useRealTimers();
+}
+
+/** The path's `xstate.after.*` step: the server's wait is over. */
+export async function passServerWait(): Promise<void> {
+  await vi.advanceTimersByTimeAsync(serverWaitSeconds * 1000);
+}
