@@ -235,7 +235,7 @@ async function lighthouseSection() {
   }
 }
 
-/** ARCHITECTURE.md §11: a repeat visit transfers at most 10 KB besides API JSON (assets are hashed and immutable). */
+/** docs/architecture.md §11: a repeat visit transfers at most 10 KB besides API JSON (assets are hashed and immutable). */
 async function repeatVisitSection() {
   const server = await startAppServer('dist');
   const origin = `http://localhost:${server.port}`;

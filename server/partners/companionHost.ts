@@ -1,5 +1,5 @@
 /**
- * Sandbox companion host (ARCHITECTURE §7, §8): a stand-in for the companion benefits app on its own
+ * Sandbox companion host (docs/architecture.md §7, §8): a stand-in for the companion benefits app on its own
  * origin (http://localhost:COMPANION_PORT). Its page (server/partners/companion-host/, built by Vite
  * into dist/server/partners/companion-host/index.html) shows a phone frame of the benefits app with
  * the card app in an iframe, answers every message of the host protocol (contract/hostProtocol.ts) and

@@ -1,7 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 
 /**
- * Where the user is in a multi-step flow (ARCHITECTURE.md §9: progress always visible; spec §9:
+ * Where the user is in a multi-step flow (docs/architecture.md §9: progress always visible; spec §9:
  * default max 5 steps). "Step N of M" as text, and a list with one item per step, the current
  * one marked with aria-current="step" and each named for screen readers.
  */

@@ -1,5 +1,5 @@
 /**
- * Model-based testing support (ARCHITECTURE.md §3): generate paths over a real chart with
+ * Model-based testing support (docs/architecture.md §3): generate paths over a real chart with
  * xstate/graph, and measure which states and transitions those paths reach, so a test can assert
  * that every state and every transition of the chart is covered. Coverage is what XState itself
  * reports taking (inspection microsteps) when each path's events are sent to a live actor, so

@@ -1,5 +1,5 @@
 /**
- * The route's step param and a chart's step (ARCHITECTURE.md §3, as registration does): the param is
+ * The route's step param and a chart's step (docs/architecture.md §3, as registration does): the param is
  * a request fed to the chart as `user.goToStep`; the URL follows the chart. A step the chart moved to
  * is a new history entry (Back goes back a step); a step it refused is replaced by the one it shows.
  */
