@@ -60,8 +60,8 @@ test('the session expires mid-form: unlock in the modal, and the typed new code 
 
   // The header is behind the modal, so the modal has its own language switch (es, and back).
   await unlock.surface.getByRole('button', { name: 'Español' }).click();
-  const spanish = page.getByRole('dialog', { name: 'Ingresa tu código de desbloqueo' });
-  await expect(spanish.getByRole('status')).toHaveText('Tu sesión ha vencido.');
+  const spanish = page.getByRole('dialog', { name: 'Ingrese su código de desbloqueo' });
+  await expect(spanish.getByRole('status')).toHaveText('Su sesión ha vencido.');
   await expect(page.locator('html')).toHaveAttribute('lang', 'es');
   await expectAccessible(page);
   await page.screenshot({ path: path.join(testInfo.project.outputDir, 'screens', 'auth-modal-unlock-es.png') });
@@ -93,7 +93,7 @@ test('signed out elsewhere mid-form (es): sign in again in the modal, and the ty
   await manage.saveButton.click();
   const signIn = await SignInPage.expectModal(page, 'es');
   await expect(page).toHaveURL((url) => url.searchParams.get('redirect') === '/manage-account');
-  await expect(signIn.surface.getByRole('status')).toHaveText('Por tu seguridad, vuelve a iniciar sesión.');
+  await expect(signIn.surface.getByRole('status')).toHaveText('Por su seguridad, vuelva a iniciar sesión.');
   await expect(manage.newCode).toHaveValue('7315');
   await expectAccessible(page);
   await page.screenshot({ path: path.join(testInfo.project.outputDir, 'screens', 'auth-modal-signin-es.png') });
