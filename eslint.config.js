@@ -36,7 +36,7 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.browser, ...globals.node } },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
-      'no-restricted-syntax': ['error', { selector: 'TSEnumDeclaration', message: 'Use a const object (see contract/statusCodes.ts).' }],
+      'no-restricted-syntax': ['error', { selector: 'TSEnumDeclaration', message: 'Use a const object (see contract/shared/statusCodes.ts).' }],
     },
   },
   // Import direction between tiers: contract ← machines ← src; contract ← server. Each block lists

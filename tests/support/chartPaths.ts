@@ -3,7 +3,7 @@
  * generateListedPaths in listedPaths.ts, and any later one): it alone decides what a path is, so what
  * keeps generation finite and repeatable holds for all of them.
  *
- * - Time stands still: charts keep deadlines in context (machines/serverWait.ts `retryAt`, Date.now()
+ * - Time stands still: charts keep deadlines in context (machines/shared/serverWait.ts `retryAt`, Date.now()
  *   + the wait) and states are told apart by their context, so with a ticking clock no state repeats
  *   and retry loops generate paths without end on a slow machine. Time passes in a path only where
  *   the path says so, with the chart's own `xstate.after.*` event; replays do the same (replayClock.ts).
