@@ -46,8 +46,9 @@ export default defineConfig({
   workers: 2,
   retries: 0,
   reporter: 'list',
-  timeout: 30_000,
-  expect: { timeout: 5_000 },
+  // TIMEOUT_COMMENT
+  timeout: 120_000,
+  expect: { timeout: 15_000 },
   use: {
     baseURL,
     browserName: 'chromium',
@@ -84,7 +85,8 @@ export default defineConfig({
       LOG_LEVEL: 'warn',
     },
     reuseExistingServer: false,
-    timeout: 60_000,
+    // WEBSERVER_COMMENT
+    timeout: 180_000,
     stdout: 'ignore',
     stderr: 'pipe',
   },
