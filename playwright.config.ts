@@ -46,8 +46,15 @@ export default defineConfig({
   workers: 2,
   retries: 0,
   reporter: 'list',
-  timeout: 30_000,
-  expect: { timeout: 5_000 },
+  // Limits from measured need, not a guess. The slowest test, opening an account in the companion
+  // frame (five screens, axe on each, then home), took 95 s beside one busy loop per core on a
+  // 2-core machine that other work also shared (load average about 10); the 30 s limit killed it
+  // and the browser under the tests after it. Twice that, rounded up: a hung test still fails in
+  // three minutes, well inside the step's limit (scripts/test.sh). One expect waits for at most one
+  // screen change with its API calls; the longest, the account opening after "Agree and open my
+  // account", needed its own 15 s wait before, so every wait gets that.
+  timeout: 180_000,
+  expect: { timeout: 15_000 },
   use: {
     baseURL,
     browserName: 'chromium',
@@ -84,7 +91,8 @@ export default defineConfig({
       LOG_LEVEL: 'warn',
     },
     reuseExistingServer: false,
-    timeout: 60_000,
+    // Migrations and seed on a fresh PGlite: up within 22-37 s under that load; about three times that.
+    timeout: 120_000,
     stdout: 'ignore',
     stderr: 'pipe',
   },

@@ -10,7 +10,7 @@ import { expect, test, type APIRequestContext, type Page } from '@playwright/tes
 import { ManageAccountPage } from './pages/ManageAccountPage.ts';
 import { SignInPage } from './pages/SignInPage.ts';
 import { UnlockPage } from './pages/UnlockPage.ts';
-import { sandboxSession, untilExpired } from './support/api.ts';
+import { expireAccessToken, sandboxSession } from './support/api.ts';
 import { openAccountViaApi, setPasswordViaApi, signInViaApiAs } from './support/accounts.ts';
 import { readStoredState, seedStoredState } from './support/storage.ts';
 
@@ -30,10 +30,10 @@ async function unlocksWith(page: Page, request: APIRequestContext, unlockCode: s
   return response.status();
 }
 
-/** A fresh cardholder on Manage account with a session whose access token lives 1 second. */
-async function manageAccountWithShortSession(page: Page, request: APIRequestContext) {
+/** A fresh cardholder on Manage account with a sandbox session, whose access token the test ends with expireAccessToken. */
+async function manageAccountWithSandboxSession(page: Page, request: APIRequestContext) {
   const { applicant } = await openAccountViaApi(request);
-  const tokens = await sandboxSession(request, 1, applicant.email);
+  const tokens = await sandboxSession(request, 3600, applicant.email);
   await seedStoredState(page, { accessToken: tokens.access, refreshToken: tokens.refresh, locale: 'en' });
   await page.goto('/manage-account');
   const manage = new ManageAccountPage(page);
@@ -42,10 +42,10 @@ async function manageAccountWithShortSession(page: Page, request: APIRequestCont
 }
 
 test('the session expires mid-form: unlock in the modal, and the typed new code is saved', async ({ page, request }, testInfo) => {
-  const { applicant, tokens, manage } = await manageAccountWithShortSession(page, request);
+  const { applicant, tokens, manage } = await manageAccountWithSandboxSession(page, request);
   await manage.newCode.fill('4826');
   await manage.confirmation.fill('4826');
-  await untilExpired(request, tokens.access);
+  await expireAccessToken(request, tokens.access);
 
   await manage.saveButton.click();
   const unlock = await UnlockPage.expectModal(page);
@@ -106,8 +106,8 @@ test('signed out elsewhere mid-form (es): sign in again in the modal, and the ty
 });
 
 test('a reload while the modal is open opens the unlock screen for real, then returns to the screen', async ({ page, request }) => {
-  const { applicant, tokens, manage } = await manageAccountWithShortSession(page, request);
-  await untilExpired(request, tokens.access);
+  const { applicant, tokens, manage } = await manageAccountWithSandboxSession(page, request);
+  await expireAccessToken(request, tokens.access);
   await manage.save('4826');
   await UnlockPage.expectModal(page);
 

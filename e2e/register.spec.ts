@@ -1,15 +1,19 @@
 /**
  * Opening an account inside the companion app (spec §2 /register), across real origins, at phone
  * size, against the real card API and its sandbox identity, address and SMS partners. A companion
- * user the card API does not know is sent to registration; axe runs on every step.
+ * user the card API does not know is sent to registration; axe runs on every screen, once per language.
  */
 import { expect, test } from '@playwright/test';
 import { CompanionHostPage } from './pages/CompanionHostPage.ts';
 import { newApplicant, RegisterPage, textedCode, type Applicant } from './pages/RegisterPage.ts';
 import type { Locale } from './support/catalog.ts';
 
-/** The companion host with a brand-new companion user: the card app opens registration. */
-async function openRegistration(page: import('@playwright/test').Page, locale: Locale = 'en') {
+/**
+ * The companion host with a brand-new companion user: the card app opens registration. Only the
+ * account-opening flows run axe on every step (`checksEachStep`); the other tests check the screens
+ * only they reach, so each screen is checked once per language rather than once per test.
+ */
+async function openRegistration(page: import('@playwright/test').Page, locale: Locale = 'en', checksEachStep = false) {
   const host = await CompanionHostPage.open(page);
   // A companion user nobody has registered yet, with an EBT account of their own.
   const ebtAccountId = `EBT-${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
@@ -19,7 +23,7 @@ async function openRegistration(page: import('@playwright/test').Page, locale: L
   if (locale === 'es') {
     await host.app.getByRole('button', { name: 'Español', exact: true }).click();
   }
-  return { host, register: new RegisterPage(page, host.app, locale) };
+  return { host, register: new RegisterPage(page, host.app, locale, checksEachStep) };
 }
 
 async function verifyPhone(register: RegisterPage, request: import('@playwright/test').APIRequestContext, applicant: Applicant) {
@@ -30,14 +34,14 @@ async function verifyPhone(register: RegisterPage, request: import('@playwright/
 for (const locale of ['en', 'es'] as const) {
   test(`a new cardholder opens an account and lands on home with a virtual card (${locale})`, async ({ page, request }) => {
     const applicant = newApplicant();
-    const { register, host } = await openRegistration(page, locale);
+    const { register, host } = await openRegistration(page, locale, true);
     await register.personalInfo(applicant);
     await verifyPhone(register, request, applicant);
     await register.address(applicant);
     await register.unlockCode(applicant);
     await register.agreements();
 
-    await expect(host.app.getByRole('heading', { name: register.t('Available balance'), exact: true })).toBeVisible({ timeout: 15_000 });
+    await expect(host.app.getByRole('heading', { name: register.t('Available balance'), exact: true })).toBeVisible();
     await expect(host.app.getByText(register.t('Virtual card ••{lastFour}').replace('{lastFour}', ''))).toBeVisible();
     await register.expectAccessible();
     // The draft is gone and the SSN never reached the host.

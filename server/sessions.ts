@@ -4,7 +4,7 @@
  * refresh token revokes the whole family (it was stolen or replayed).
  */
 import { and, eq, isNotNull, isNull, sql } from 'drizzle-orm';
-import { errors, jwtVerify, SignJWT } from 'jose';
+import { decodeJwt, errors, jwtVerify, SignJWT } from 'jose';
 import type { SessionTokens } from '../contract/shared/answers.ts';
 import type { ServerConfig } from './config.ts';
 import type { Database } from './db/database.ts';
@@ -21,6 +21,10 @@ export type AccessCheck = { ok: true; claims: AccessClaims } | { ok: false; reas
 export type IssuedTokens = Pick<SessionTokens, 'access' | 'refresh'>;
 
 export function createSessions(db: Database, config: ServerConfig) {
+  // Access tokens (by jti) ended early by the sandbox (POST /sandbox/sessions/expire): session expiry
+  // happens when a test says so, not when a clock runs out. Stays empty outside sandbox mode.
+  const expiredEarly = new Set<string>();
+
   async function issueAccessToken(claims: AccessClaims, ttlSeconds = config.accessTokenTtl): Promise<string> {
     return new SignJWT({ sid: claims.familyId })
       .setProtectedHeader({ alg: algorithm })
@@ -42,10 +46,19 @@ export function createSessions(db: Database, config: ServerConfig) {
         issuer,
         requiredClaims: ['sub', 'exp', 'sid'],
       });
+      if (payload.jti !== undefined && expiredEarly.has(payload.jti)) return { ok: false, reason: 'expired' };
       return { ok: true, claims: { userId: String(payload.sub), familyId: String(payload.sid) } };
     } catch (error) {
       return { ok: false, reason: error instanceof errors.JWTExpired ? 'expired' : 'invalid' };
     }
+  }
+
+  /** Makes a valid access token answer as expired from now on (sandbox only); false when it is not valid. */
+  async function expireAccessToken(token: string): Promise<boolean> {
+    const check = await checkAccessToken(token);
+    if (!check.ok) return false;
+    expiredEarly.add(String(decodeJwt(token).jti));
+    return true;
   }
 
   async function isFamilyRevoked(familyId: string): Promise<boolean> {
@@ -113,7 +126,7 @@ export function createSessions(db: Database, config: ServerConfig) {
     return { access: await issueAccessToken({ userId: row.userId, familyId: row.familyId }), refresh };
   }
 
-  return { issueAccessToken, checkAccessToken, isFamilyRevoked, startSession, revokeFamily, revokeUserFamilies, findRefreshToken, rotate };
+  return { issueAccessToken, checkAccessToken, expireAccessToken, isFamilyRevoked, startSession, revokeFamily, revokeUserFamilies, findRefreshToken, rotate };
 }
 
 export type Sessions = ReturnType<typeof createSessions>;

@@ -2,6 +2,7 @@
 import { expect, type APIRequestContext } from '@playwright/test';
 import type { HomeAnswer } from '../../contract/home/types.ts';
 import type { SignInAnswer } from '../../contract/session/types.ts';
+import { StatusCode } from '../../contract/shared/statusCodes.ts';
 
 /** The seeded demo cardholder (server/seed.ts). */
 export const demo = {
@@ -53,9 +54,12 @@ export async function demoHome(request: APIRequestContext): Promise<HomeAnswer> 
   return home;
 }
 
-/** Waits (about a second at most) until the sandbox access token has expired: GET /home then answers REFRESH_REQUIRED. */
-export async function untilExpired(request: APIRequestContext, access: string): Promise<void> {
-  await expect
-    .poll(async () => (await getHome(request, access)).statusCode, { message: 'the sandbox access token expires', intervals: [250], timeout: 5_000 })
-    .toBe(103);
+/**
+ * Ends the session's access token now (POST /sandbox/sessions/expire), as 15 minutes without a call
+ * would: GET /home then answers REFRESH_REQUIRED. Expiry is a step of the test, never a race with a clock.
+ */
+export async function expireAccessToken(request: APIRequestContext, access: string): Promise<void> {
+  const response = await request.post('/sandbox/sessions/expire', { data: { access } });
+  expect(response.status(), 'the sandbox ends the access token').toBe(200);
+  expect((await getHome(request, access)).statusCode, 'the access token has expired').toBe(StatusCode.REFRESH_REQUIRED);
 }

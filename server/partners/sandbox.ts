@@ -1,7 +1,8 @@
 /**
  * Sandbox controls for testers and e2e tests (sandbox mode only, never in production).
  * POST /sandbox/sessions signs a user in with a chosen access-token lifetime, so session expiry
- * (REFRESH_REQUIRED → unlock) can be shown without waiting 15 minutes. The readers show what the app
+ * (REFRESH_REQUIRED → unlock) can be shown without waiting 15 minutes; POST /sandbox/sessions/expire ends
+ * a session's access token at once, so a test decides when expiry happens instead of racing a clock. The readers show what the app
  * reported (analytics, error reports); the experiment controls stand in for the remote config service.
  */
 import { desc, eq, sql } from 'drizzle-orm';
@@ -26,6 +27,8 @@ const sessionRequest = object({
   email: emailRule,
   accessTtlSeconds: number().integer().min(1).max(3600).required(),
 }).noUnknown();
+
+const expireRequest = object({ access: string().required() }).noUnknown();
 
 /** Query strings arrive as text: a whole number from 1 to 500. */
 const limitRule = string().test('limit', (value) => value === undefined || (/^\d{1,3}$/.test(value) && Number(value) >= 1 && Number(value) <= 500));
@@ -52,6 +55,11 @@ export function registerSandboxRoutes(app: FastifyInstance, db: Database, sessio
       return { statusCode: StatusCode.SUCCESS, ...tokens, isInternal: user.isInternal };
     },
   );
+
+  app.post<{ Body: { access: string } }>('/sessions/expire', { schema: { body: expireRequest } }, async (request, reply) => {
+    if (!(await sessions.expireAccessToken(request.body.access))) return reply.code(404).send({ statusCode: StatusCode.NOT_ALLOWED });
+    return { statusCode: StatusCode.SUCCESS };
+  });
 
   app.get<{ Querystring: { name?: string; limit?: string } }>(
     '/analytics-events',

@@ -33,6 +33,37 @@ describe('POST /sandbox/sessions in sandbox mode', () => {
     expect(home.statusCode).toBe(401);
     expect(home.json()).toEqual({ statusCode: StatusCode.REFRESH_REQUIRED });
   });
+
+  it('ends an access token at once on POST /sandbox/sessions/expire, leaving the next one of its session alive', async () => {
+    const session = await t.app.inject({
+      method: 'POST',
+      url: '/sandbox/sessions',
+      payload: { email: demoCardholder.email, accessTtlSeconds: 3600 },
+    });
+    const { access, refresh } = session.json();
+    expect((await getHome(t.app, access)).statusCode).toBe(200);
+
+    const expire = await t.app.inject({ method: 'POST', url: '/sandbox/sessions/expire', payload: { access } });
+    expect(expire.statusCode).toBe(200);
+    const home = await getHome(t.app, access);
+    expect(home.statusCode).toBe(401);
+    expect(home.json()).toEqual({ statusCode: StatusCode.REFRESH_REQUIRED });
+
+    const renewed = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/refresh-tokens',
+      headers: { authorization: `Bearer ${refresh}` },
+      payload: { unlockCode: demoCardholder.unlockCode },
+    });
+    expect(renewed.statusCode).toBe(200);
+    expect((await getHome(t.app, renewed.json().access)).statusCode).toBe(200);
+  });
+
+  it('answers 404 for a token that is not a live access token', async () => {
+    const expire = await t.app.inject({ method: 'POST', url: '/sandbox/sessions/expire', payload: { access: 'not-a-token' } });
+    expect(expire.statusCode).toBe(404);
+    expect(expire.json()).toEqual({ statusCode: StatusCode.NOT_ALLOWED });
+  });
 });
 
 const flagsOn: ExperimentFlags = { virtualCards: true, directDeposit: true, cashLoadMap: true, showNewDebitDetails: true };
