@@ -88,6 +88,8 @@ export default defineConfig({
     environment: 'jsdom',
     include: ['tests/**/*.test.{ts,tsx}'],
     setupFiles: ['tests/setup.ts'],
+    // A folder for this run's seeded database snapshots (tests/support/pgliteSnapshot.ts).
+    globalSetup: ['tests/support/snapshotFolder.ts'],
     testTimeout: 20000,
     hookTimeout: 60000,
     // Ends the run when one file runs past its limit, naming it (a synchronous hang blocks the timers above).

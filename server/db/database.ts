@@ -22,9 +22,14 @@ export type OpenDatabase = {
   gatherStatistics: () => Promise<void>;
 };
 
-const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+export const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
-export async function openDatabase(options: { databaseUrl?: string; dataDir?: string }): Promise<OpenDatabase> {
+export async function openDatabase(options: {
+  databaseUrl?: string;
+  dataDir?: string;
+  /** A PGlite data folder dump (`dumpDataDir()`) to start an in-memory database from (tests). */
+  snapshot?: Uint8Array;
+}): Promise<OpenDatabase> {
   if (options.databaseUrl) {
     const { default: pg } = await import('pg');
     const { drizzle } = await import('drizzle-orm/node-postgres');
@@ -42,7 +47,7 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir?: st
   const { migrate } = await import('drizzle-orm/pglite/migrator');
   // PGlite does not create parent folders; undefined dataDir means in-memory (tests).
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
-  const client = await openPGlite(options.dataDir);
+  const client = await openPGlite(options.dataDir, options.snapshot);
   const db = drizzle({ client, schema });
   await migrate(db, { migrationsFolder });
   return {

@@ -34,8 +34,8 @@ function databaseError(fields: DatabaseErrorFields): Error {
   return Object.assign(new Error(fields.message), fields);
 }
 
-function startThread(dataDir: string | undefined): Promise<{ send: Send; stop: () => Promise<void> }> {
-  const worker = new Worker(threadStart, { eval: true, workerData: { dataDir } });
+function startThread(dataDir: string | undefined, snapshot: Uint8Array | undefined): Promise<{ send: Send; stop: () => Promise<void> }> {
+  const worker = new Worker(threadStart, { eval: true, workerData: { dataDir, snapshot } });
   const calls = new Map<number, { resolve: (result: unknown) => void; reject: (error: Error) => void }>();
   let nextId = 1;
   let stopped: Error | null = null;
@@ -88,9 +88,12 @@ function startThread(dataDir: string | undefined): Promise<{ send: Send; stop: (
   });
 }
 
-/** PGlite in a worker thread, with the part of PGlite's interface Drizzle calls. */
-export async function openPGlite(dataDir: string | undefined): Promise<PGlite> {
-  const { send, stop } = await startThread(dataDir);
+/**
+ * PGlite in a worker thread, with the part of PGlite's interface Drizzle calls. `snapshot`, a data
+ * folder dump, is loaded at start-up instead of creating an empty cluster.
+ */
+export async function openPGlite(dataDir: string | undefined, snapshot?: Uint8Array): Promise<PGlite> {
+  const { send, stop } = await startThread(dataDir, snapshot);
   const query = (text: string, params: unknown[] = [], options?: QueryOptions) =>
     send({ op: 'query', text, params, rowMode: options?.rowMode ?? 'object' });
   const exec = (text: string) => send({ op: 'exec', text });

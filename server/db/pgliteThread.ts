@@ -25,7 +25,9 @@ const port = parentPort!;
 const reply = (message: DatabaseReply) => port.postMessage(message);
 
 try {
-  const client = new PGlite((workerData as { dataDir?: string }).dataDir);
+  const { dataDir, snapshot } = workerData as { dataDir?: string; snapshot?: Uint8Array<ArrayBuffer> };
+  // Options form: `new PGlite(undefined, options)` ignores the options.
+  const client = new PGlite({ dataDir, ...(snapshot && { loadDataDir: new Blob([snapshot]) }) });
   await client.waitReady;
   // After start-up: PGlite sets its array parsers (date[], timestamp[]…) while starting.
   Object.assign(client.parsers, drizzleParsers);

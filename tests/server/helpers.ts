@@ -1,6 +1,7 @@
 /**
- * Shared set-up for card API tests: a real app (no web root, no logging) over a freshly migrated and
- * seeded database, plus small wrappers for the calls most tests make.
+ * Shared set-up for card API tests: a real app (no web root, no logging) over its own migrated and
+ * seeded database (in-memory ones loaded from this run's seeded snapshot), plus small wrappers for the
+ * calls most tests make.
  */
 import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
@@ -14,6 +15,7 @@ import { readConfig, type ServerConfig } from '../../server/config.ts';
 import { type Database, openDatabase } from '../../server/db/database.ts';
 import { attemptLimits, users } from '../../server/db/schema/index.ts';
 import { demoCardholder, seedDemoData } from '../../server/seed.ts';
+import { seededSnapshot } from '../support/pgliteSnapshot.ts';
 import { startTestPostgres, type TestPostgres } from '../support/postgres.ts';
 
 export { demoCardholder };
@@ -52,13 +54,26 @@ export async function startTestApp(
     webRoot?: string;
     /** Request logs go here (at the configured LOG_LEVEL) instead of nowhere. */
     logStream?: NodeJS.WritableStream;
+    /**
+     * Create, migrate and seed the in-memory database here, as production does, instead of loading
+     * this run's seeded snapshot (for tests of migrations and seeding themselves).
+     */
+    freshDatabase?: boolean;
   } = {},
 ): Promise<TestApp> {
   const config = readConfig({ COMPANION_ORIGINS: 'http://localhost:8090', ...options.env, WEB_ROOT: options.webRoot ?? '' });
+  const fromSnapshot = !options.databaseUrl && !options.dataDir && !options.freshDatabase;
   const database = await openDatabase(
-    options.databaseUrl ? { databaseUrl: options.databaseUrl } : options.dataDir ? { dataDir: options.dataDir } : {},
+    options.databaseUrl
+      ? { databaseUrl: options.databaseUrl }
+      : options.dataDir
+        ? { dataDir: options.dataDir }
+        : fromSnapshot
+          ? { snapshot: await seededSnapshot(config) }
+          : {},
   );
-  await seedDemoData(database.db, config);
+  // The snapshot was seeded with these SSN keys already.
+  if (!fromSnapshot) await seedDemoData(database.db, config);
   const app = await buildApp(config, database.db, options.logStream ? { logStream: options.logStream } : { logger: false });
   await app.ready();
   return {

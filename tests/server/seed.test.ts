@@ -9,7 +9,7 @@ import { demoCardholder, demoUser, startTestApp, type TestApp } from './helpers.
 let t: TestApp;
 
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startTestApp({ freshDatabase: true });
 });
 afterAll(async () => {
   await t?.close();
