@@ -68,7 +68,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/flows/**/*.tsx', 'src/components/**/*.tsx'],
+    files: ['src/features/**/*.tsx', 'src/shared/**/*.tsx'],
     plugins: { 'react-hooks': reactHooks, lingui },
     // Types let the untranslated-string rule tell UI text from literal-typed values (state names, codes).
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
