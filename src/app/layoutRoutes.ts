@@ -7,7 +7,7 @@
 import { createRootRouteWithContext, createRoute, redirect } from '@tanstack/react-router';
 import { waitFor } from 'xstate';
 import type { ExperimentFlags } from '../../contract/experiments/types.ts';
-import { AppShell } from '../shared/components/AppShell.tsx';
+import { AppShell } from './AppShell.tsx';
 import type { AppContext } from './context.ts';
 import { accessTokenGuard, safeRedirect, type AuthRedirect } from './guards.ts';
 

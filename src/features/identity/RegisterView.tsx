@@ -9,7 +9,7 @@ import type { RegistrationStep } from '../../../machines/identity/registrationFi
 import { hasFailedRegistration } from '../../app/guards.ts';
 import { useServices } from '../../app/services.tsx';
 import { StepIndicator } from '../../shared/components/StepIndicator.tsx';
-import { storeSession } from '../session/sessionEffects.ts';
+import { storeSession } from '../../shared/sessionEffects.ts';
 import { AddressStep } from './AddressStep.tsx';
 import { AgreementsStep } from './AgreementsStep.tsx';
 import { routeStepOf } from './masks.ts';

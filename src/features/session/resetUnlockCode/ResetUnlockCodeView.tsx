@@ -12,7 +12,7 @@ import { useHeadingFocus } from '../../../shared/components/useHeadingFocus.ts';
 import { unexpectedErrorMessage, validationMessages } from '../../../shared/messages.ts';
 import { SsnCheckStep } from '../../../shared/ssnCheck/SsnCheckStep.tsx';
 import { routeStepOf, useStepParam } from '../resetPassword/stepRoute.ts';
-import { continueToApp, storeSession } from '../sessionEffects.ts';
+import { continueToApp, storeSession } from '../../../shared/sessionEffects.ts';
 
 const resetUnlockCodeRoute = getRouteApi('/reset-unlock-code/{-$step}');
 

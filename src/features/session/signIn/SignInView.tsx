@@ -13,7 +13,7 @@ import { unexpectedErrorMessage, validationMessages } from '../../../shared/mess
 import { thenSignInParam } from '../resetPassword/thenSignIn.ts';
 import { TextedCodeEntry } from '../../../shared/textedCode/TextedCodeEntry.tsx';
 import { authModalTitleId, viewHeading, type ViewHeading } from '../authModal/authModalTitle.ts';
-import { continueToApp, goToResetUnlockCode, storeSession } from '../sessionEffects.ts';
+import { continueToApp, goToResetUnlockCode, storeSession } from '../../../shared/sessionEffects.ts';
 import { TooManyCodesNotice, WaitToTryAgain } from '../../../shared/waitNotices.tsx';
 
 const signInRoute = getRouteApi('/signin/{-$step}');

@@ -8,7 +8,7 @@ import { useServices } from '../../../app/services.tsx';
 import { TextField } from '../../../shared/components/TextField.tsx';
 import { unexpectedErrorMessage, validationMessages } from '../../../shared/messages.ts';
 import { authModalTitleId, viewHeading } from '../authModal/authModalTitle.ts';
-import { continueToApp, storeSession } from '../sessionEffects.ts';
+import { continueToApp, storeSession } from '../../../shared/sessionEffects.ts';
 
 const unlockRoute = getRouteApi('/unlock');
 

@@ -1,8 +1,8 @@
-/** Effects shared by the flows that open a session (sign-in, unlock, reset unlock code): store tokens, continue. */
+/** Effects shared by the flows that open a session (sign-in, unlock, reset unlock code, registration): store tokens, continue. */
 import type { AnyRouter } from '@tanstack/react-router';
-import type { SessionTokens } from '../../../contract/shared/answers.ts';
-import { afterAuthRoute, safeRedirect } from '../../app/guards.ts';
-import type { SessionActor } from '../../app/context.ts';
+import type { SessionTokens } from '../../contract/shared/answers.ts';
+import { afterAuthRoute, safeRedirect } from '../app/guards.ts';
+import type { SessionActor } from '../app/context.ts';
 
 type TokenAnswer = { access?: string; refresh?: string; isInternal?: boolean };
 

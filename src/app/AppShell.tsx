@@ -1,13 +1,13 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Outlet } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
-import type { SnackbarMessage } from '../../../machines/session/session.ts';
-import { useServices } from '../../app/services.tsx';
-import { AuthModal } from '../../features/session/authModal/AuthModal.tsx';
-import { BackToBenefits } from './BackToBenefits.tsx';
-import { ErrorModal } from './ErrorModal.tsx';
-import { LanguageSwitch } from './LanguageSwitch.tsx';
-import { Snackbar } from './Snackbar.tsx';
+import type { SnackbarMessage } from '../../machines/session/session.ts';
+import { useServices } from './services.tsx';
+import { AuthModal } from '../features/session/authModal/AuthModal.tsx';
+import { BackToBenefits } from '../shared/components/BackToBenefits.tsx';
+import { ErrorModal } from '../shared/components/ErrorModal.tsx';
+import { LanguageSwitch } from '../shared/components/LanguageSwitch.tsx';
+import { Snackbar } from '../shared/components/Snackbar.tsx';
 
 /** The frame around every screen: brand, language, sign out, and the shared modal and snackbar. */
 export function AppShell() {
