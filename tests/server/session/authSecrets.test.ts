@@ -6,8 +6,8 @@
  */
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { StatusCode } from '../../contract/shared/statusCodes.ts';
-import { demoCardholder, lastCode, mfaCardholder, post, signInWith, startTestApp, type TestApp } from './helpers.ts';
+import { StatusCode } from '../../../contract/shared/statusCodes.ts';
+import { demoCardholder, lastCode, mfaCardholder, post, signInWith, startTestApp, type TestApp } from '../helpers.ts';
 
 const logLines: string[] = [];
 const logStream = new Writable({

@@ -1,10 +1,10 @@
 // @vitest-environment node
 /** GET /experiments: the remote experiment config, set through the sandbox controls. */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { ExperimentFlags } from '../../contract/experiments/types.ts';
-import { StatusCode } from '../../contract/shared/statusCodes.ts';
-import { experimentConfigs } from '../../server/db/schema/index.ts';
-import { startTestApp, type TestApp } from './helpers.ts';
+import type { ExperimentFlags } from '../../../contract/experiments/types.ts';
+import { StatusCode } from '../../../contract/shared/statusCodes.ts';
+import { experimentConfigs } from '../../../server/db/schema/index.ts';
+import { startTestApp, type TestApp } from '../helpers.ts';
 
 let t: TestApp;
 

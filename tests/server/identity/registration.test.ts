@@ -6,13 +6,13 @@
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agreementKinds, type RegistrationPayload } from '../../contract/identity/types.ts';
-import { ValidationMessage as M } from '../../contract/rules.ts';
-import { StatusCode } from '../../contract/shared/statusCodes.ts';
-import { issueCompanionToken } from '../../server/companionTokens.ts';
-import { accounts, agreementAcceptances, cards, mfaTokens, users } from '../../server/db/schema/index.ts';
-import { hashSecret, hashToken, verifySecret } from '../../server/secrets.ts';
-import { decryptSsn, ssnHash } from '../../server/ssn.ts';
+import { agreementKinds, type RegistrationPayload } from '../../../contract/identity/types.ts';
+import { ValidationMessage as M } from '../../../contract/rules.ts';
+import { StatusCode } from '../../../contract/shared/statusCodes.ts';
+import { issueCompanionToken } from '../../../server/companionTokens.ts';
+import { accounts, agreementAcceptances, cards, mfaTokens, users } from '../../../server/db/schema/index.ts';
+import { hashSecret, hashToken, verifySecret } from '../../../server/secrets.ts';
+import { decryptSsn, ssnHash } from '../../../server/ssn.ts';
 import {
   bearer,
   homeStatus,
@@ -24,7 +24,7 @@ import {
   unlock,
   verifiedApplicant,
   verifiedMfaToken,
-} from './helpers.ts';
+} from '../helpers.ts';
 
 let t: TestApp;
 

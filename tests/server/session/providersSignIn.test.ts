@@ -3,10 +3,10 @@
 import { eq } from 'drizzle-orm';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { StatusCode } from '../../contract/shared/statusCodes.ts';
-import { companionTokenAudience, companionTokenIssuer, issueCompanionToken } from '../../server/companionTokens.ts';
-import { users } from '../../server/db/schema/index.ts';
-import { bearer, demoCardholder, demoUser, homeStatus, startTestApp, type TestApp, unlock } from './helpers.ts';
+import { StatusCode } from '../../../contract/shared/statusCodes.ts';
+import { companionTokenAudience, companionTokenIssuer, issueCompanionToken } from '../../../server/companionTokens.ts';
+import { users } from '../../../server/db/schema/index.ts';
+import { bearer, demoCardholder, demoUser, homeStatus, startTestApp, type TestApp, unlock } from '../helpers.ts';
 
 let t: TestApp;
 

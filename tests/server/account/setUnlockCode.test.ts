@@ -11,11 +11,11 @@ import { decodeJwt } from 'jose';
 import { eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ValidationMessage as M } from '../../contract/rules.ts';
-import { StatusCode } from '../../contract/shared/statusCodes.ts';
-import { users } from '../../server/db/schema/index.ts';
-import { createSessions } from '../../server/sessions.ts';
-import { bearer, homeStatus, post, register, startTestApp, type TestApp, unlock, unlockFailures, verifiedApplicant } from './helpers.ts';
+import { ValidationMessage as M } from '../../../contract/rules.ts';
+import { StatusCode } from '../../../contract/shared/statusCodes.ts';
+import { users } from '../../../server/db/schema/index.ts';
+import { createSessions } from '../../../server/sessions.ts';
+import { bearer, homeStatus, post, register, startTestApp, type TestApp, unlock, unlockFailures, verifiedApplicant } from '../helpers.ts';
 
 const logLines: string[] = [];
 const logStream = new Writable({

@@ -8,7 +8,7 @@
 import { Writable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { StatusCode } from '../../contract/shared/statusCodes.ts';
+import { StatusCode } from '../../../contract/shared/statusCodes.ts';
 import {
   bearer,
   demoCardholder,
@@ -22,7 +22,7 @@ import {
   type TestApp,
   unlock,
   verifyPhone,
-} from './helpers.ts';
+} from '../helpers.ts';
 
 const logLines: string[] = [];
 const logStream = new Writable({

@@ -1,10 +1,10 @@
 // @vitest-environment node
 /** POST /error-reports: the sandbox's error-report intake, redacting again before it stores. */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { ErrorReport } from '../../contract/analytics/types.ts';
-import { StatusCode } from '../../contract/shared/statusCodes.ts';
-import { errorReports } from '../../server/db/schema/index.ts';
-import { productionEnv, startTestApp, type TestApp } from './helpers.ts';
+import type { ErrorReport } from '../../../contract/analytics/types.ts';
+import { StatusCode } from '../../../contract/shared/statusCodes.ts';
+import { errorReports } from '../../../server/db/schema/index.ts';
+import { productionEnv, startTestApp, type TestApp } from '../helpers.ts';
 
 const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjMifQ.c2lnbmF0dXJlLXNpZ25hdHVyZQ';
 

@@ -9,9 +9,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ValidationMessage as M } from '../../contract/rules.ts';
-import { StatusCode } from '../../contract/shared/statusCodes.ts';
-import { phoneVerificationCodes, phoneVerificationLimits, sandboxSmsOutbox } from '../../server/db/schema/index.ts';
+import { ValidationMessage as M } from '../../../contract/rules.ts';
+import { StatusCode } from '../../../contract/shared/statusCodes.ts';
+import { phoneVerificationCodes, phoneVerificationLimits, sandboxSmsOutbox } from '../../../server/db/schema/index.ts';
 import {
   demoCardholder,
   lastCode,
@@ -22,7 +22,7 @@ import {
   startTestApp,
   type TestApp,
   verifyPhone,
-} from './helpers.ts';
+} from '../helpers.ts';
 
 let t: TestApp;
 

@@ -8,10 +8,10 @@ import { eq, sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addressKeyOf, agreementAcceptances, users } from '../../server/db/schema/index.ts';
-import { seedDemoData } from '../../server/seed.ts';
-import { decryptSsn, ssnHash } from '../../server/ssn.ts';
-import { demoCardholder, demoUser, startTestApp, type TestApp } from './helpers.ts';
+import { addressKeyOf, agreementAcceptances, users } from '../../../server/db/schema/index.ts';
+import { seedDemoData } from '../../../server/seed.ts';
+import { decryptSsn, ssnHash } from '../../../server/ssn.ts';
+import { demoCardholder, demoUser, startTestApp, type TestApp } from '../helpers.ts';
 
 let t: TestApp;
 
@@ -56,7 +56,7 @@ describe('the demo cardholder', () => {
 
 describe('migration 0002 on a database from before registration', () => {
   it('turns phones into digits and gives every user the address key the card API computes', async () => {
-    const migrations = path.join(import.meta.dirname, '../../server/db/migrations');
+    const migrations = path.join(import.meta.dirname, '../../../server/db/migrations');
     const before = await mkdtemp(path.join(os.tmpdir(), 'cards-migrations-'));
     const client = new PGlite();
     try {

@@ -6,12 +6,12 @@
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Address } from '../../contract/shared/address.ts';
-import type { RegistrationPayload } from '../../contract/identity/types.ts';
-import { ValidationMessage as M } from '../../contract/rules.ts';
-import { StatusCode } from '../../contract/shared/statusCodes.ts';
-import { issueCompanionToken } from '../../server/companionTokens.ts';
-import { users } from '../../server/db/schema/index.ts';
+import type { Address } from '../../../contract/shared/address.ts';
+import type { RegistrationPayload } from '../../../contract/identity/types.ts';
+import { ValidationMessage as M } from '../../../contract/rules.ts';
+import { StatusCode } from '../../../contract/shared/statusCodes.ts';
+import { issueCompanionToken } from '../../../server/companionTokens.ts';
+import { users } from '../../../server/db/schema/index.ts';
 import {
   demoCardholder,
   productionEnv,
@@ -20,7 +20,7 @@ import {
   startTestApp,
   type TestApp,
   verifiedApplicant,
-} from './helpers.ts';
+} from '../helpers.ts';
 
 let t: TestApp;
 
@@ -215,13 +215,13 @@ describe('outside sandbox mode', () => {
 
   it('refuses the demo SSN too: the seed used the production keys', async () => {
     const [demo] = await production.db.select().from(users).where(eq(users.email, demoCardholder.email));
-    const { ssnHash } = await import('../../server/ssn.ts');
+    const { ssnHash } = await import('../../../server/ssn.ts');
     expect(demo!.ssnHash).toBe(ssnHash(demoCardholder.ssn, production.config.ssnHashKey));
     expect(demo!.ssnHash).not.toBe(ssnHash(demoCardholder.ssn, t.config.ssnHashKey));
   });
 
   it('needs both SSN keys, 32 bytes each and different', async () => {
-    const { readConfig } = await import('../../server/config.ts');
+    const { readConfig } = await import('../../../server/config.ts');
     const { SSN_ENCRYPTION_KEY: _key, ...withoutEncryptionKey } = productionEnv;
     const { SSN_HASH_KEY: _hashKey, ...withoutHashKey } = productionEnv;
     expect(() => readConfig({ ...withoutEncryptionKey, WEB_ROOT: '' })).toThrow(/SSN_ENCRYPTION_KEY/);

@@ -8,9 +8,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { StatusCode } from '../../contract/shared/statusCodes.ts';
-import { attemptLimits } from '../../server/db/schema/index.ts';
-import { clearAttemptLimits, demoCardholder, demoCredentials, endLockouts, signInWith, startTestApp, type TestApp } from './helpers.ts';
+import { StatusCode } from '../../../contract/shared/statusCodes.ts';
+import { attemptLimits } from '../../../server/db/schema/index.ts';
+import { clearAttemptLimits, demoCardholder, demoCredentials, endLockouts, signInWith, startTestApp, type TestApp } from '../helpers.ts';
 
 let t: TestApp;
 const wrong = { email: demoCardholder.email, password: 'not-the-password' };

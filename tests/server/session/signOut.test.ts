@@ -1,7 +1,7 @@
 // @vitest-environment node
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { StatusCode } from '../../contract/shared/statusCodes.ts';
-import { bearer, homeStatus, signIn, startTestApp, type TestApp, unlock } from './helpers.ts';
+import { StatusCode } from '../../../contract/shared/statusCodes.ts';
+import { bearer, homeStatus, signIn, startTestApp, type TestApp, unlock } from '../helpers.ts';
 
 let t: TestApp;
 

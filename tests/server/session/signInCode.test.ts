@@ -6,8 +6,8 @@
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { StatusCode } from '../../contract/shared/statusCodes.ts';
-import { phoneVerificationCodes, phoneVerificationLimits, users } from '../../server/db/schema/index.ts';
+import { StatusCode } from '../../../contract/shared/statusCodes.ts';
+import { phoneVerificationCodes, phoneVerificationLimits, users } from '../../../server/db/schema/index.ts';
 import {
   clearAttemptLimits,
   getHome,
@@ -18,7 +18,7 @@ import {
   signInWith,
   startTestApp,
   type TestApp,
-} from './helpers.ts';
+} from '../helpers.ts';
 
 let t: TestApp;
 const credentials = { email: mfaCardholder.email, password: mfaCardholder.password };

@@ -7,8 +7,8 @@
  */
 import { eq } from 'drizzle-orm';
 import { expect, it } from 'vitest';
-import { StatusCode } from '../../contract/shared/statusCodes.ts';
-import { mfaTokens, phoneVerificationLimits } from '../../server/db/schema/index.ts';
+import { StatusCode } from '../../../contract/shared/statusCodes.ts';
+import { mfaTokens, phoneVerificationLimits } from '../../../server/db/schema/index.ts';
 import {
   appOnPostgres,
   describeOnPostgres,
@@ -18,7 +18,7 @@ import {
   requestVerification,
   type TestApp,
   verifyPhone,
-} from './helpers.ts';
+} from '../helpers.ts';
 
 describeOnPostgres('phone verification on real PostgreSQL', { timeout: 60_000 }, () => {
   let t: TestApp;

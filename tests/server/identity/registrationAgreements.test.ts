@@ -2,11 +2,11 @@
 /** Calls with an access token that registration needs: accept-agreement, accepted-agreement, set-unlock-code. */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { agreementKinds } from '../../contract/identity/types.ts';
-import { ValidationMessage as M } from '../../contract/rules.ts';
-import { StatusCode } from '../../contract/shared/statusCodes.ts';
-import { agreementAcceptances, users } from '../../server/db/schema/index.ts';
-import { bearer, demoCardholder, demoUser, signIn, startTestApp, type TestApp, unlock } from './helpers.ts';
+import { agreementKinds } from '../../../contract/identity/types.ts';
+import { ValidationMessage as M } from '../../../contract/rules.ts';
+import { StatusCode } from '../../../contract/shared/statusCodes.ts';
+import { agreementAcceptances, users } from '../../../server/db/schema/index.ts';
+import { bearer, demoCardholder, demoUser, signIn, startTestApp, type TestApp, unlock } from '../helpers.ts';
 
 let t: TestApp;
 let access: string;

@@ -5,9 +5,9 @@
  */
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { StatusCode } from '../../contract/shared/statusCodes.ts';
-import { refreshTokens, users } from '../../server/db/schema/index.ts';
-import { demoCredentials, demoUser, homeStatus, signIn, startTestApp, type TestApp, unlock, unlockFailures } from './helpers.ts';
+import { StatusCode } from '../../../contract/shared/statusCodes.ts';
+import { refreshTokens, users } from '../../../server/db/schema/index.ts';
+import { demoCredentials, demoUser, homeStatus, signIn, startTestApp, type TestApp, unlock, unlockFailures } from '../helpers.ts';
 
 const wrongCode = '1111';
 

@@ -1,10 +1,10 @@
 // @vitest-environment node
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { AnalyticsEvent } from '../../contract/analytics/types.ts';
-import { StatusCode } from '../../contract/shared/statusCodes.ts';
-import { analyticsEvents } from '../../server/db/schema/index.ts';
-import { bearer, demoUser, signIn, startTestApp, type TestApp } from './helpers.ts';
+import type { AnalyticsEvent } from '../../../contract/analytics/types.ts';
+import { StatusCode } from '../../../contract/shared/statusCodes.ts';
+import { analyticsEvents } from '../../../server/db/schema/index.ts';
+import { bearer, demoUser, signIn, startTestApp, type TestApp } from '../helpers.ts';
 
 let t: TestApp;
 

@@ -1,8 +1,8 @@
 // @vitest-environment node
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { StatusCode } from '../../contract/shared/statusCodes.ts';
-import { demoCardholder, demoCredentials, demoUser, startTestApp, type TestApp } from './helpers.ts';
+import { StatusCode } from '../../../contract/shared/statusCodes.ts';
+import { demoCardholder, demoCredentials, demoUser, startTestApp, type TestApp } from '../helpers.ts';
 
 let t: TestApp;
 

@@ -1,12 +1,12 @@
 // @vitest-environment node
 import { desc, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { HomeAnswer } from '../../contract/home/types.ts';
-import type { UserAnswer } from '../../contract/account/types.ts';
-import { StatusCode } from '../../contract/shared/statusCodes.ts';
-import { accounts, ledgerTransactions } from '../../server/db/schema/index.ts';
-import { demoActivity } from '../../server/seed.ts';
-import { bearer, demoCardholder, demoUser, getHome, signIn, startTestApp, type TestApp } from './helpers.ts';
+import type { HomeAnswer } from '../../../contract/home/types.ts';
+import type { UserAnswer } from '../../../contract/account/types.ts';
+import { StatusCode } from '../../../contract/shared/statusCodes.ts';
+import { accounts, ledgerTransactions } from '../../../server/db/schema/index.ts';
+import { demoActivity } from '../../../server/seed.ts';
+import { bearer, demoCardholder, demoUser, getHome, signIn, startTestApp, type TestApp } from '../helpers.ts';
 
 let t: TestApp;
 let home: HomeAnswer;

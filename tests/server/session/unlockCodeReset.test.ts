@@ -5,10 +5,10 @@
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { ResetUnlockCodeAnswer } from '../../contract/session/types.ts';
-import type { VerifySsnAnswer } from '../../contract/identity/types.ts';
-import { StatusCode } from '../../contract/shared/statusCodes.ts';
-import { refreshTokens, ssnTokens, users } from '../../server/db/schema/index.ts';
+import type { ResetUnlockCodeAnswer } from '../../../contract/session/types.ts';
+import type { VerifySsnAnswer } from '../../../contract/identity/types.ts';
+import { StatusCode } from '../../../contract/shared/statusCodes.ts';
+import { refreshTokens, ssnTokens, users } from '../../../server/db/schema/index.ts';
 import {
   clearAttemptLimits,
   demoCardholder,
@@ -21,7 +21,7 @@ import {
   type TestApp,
   unlock,
   unlockFailures,
-} from './helpers.ts';
+} from '../helpers.ts';
 
 let t: TestApp;
 let session: { access: string; refresh: string };

@@ -13,10 +13,10 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { StatusCode } from '../../contract/shared/statusCodes.ts';
-import { deviceSubject, ipSubject, lookupPerDevicePolicy, lookupPerIpPolicy } from '../../server/attemptLimits.ts';
-import { attemptLimits } from '../../server/db/schema/index.ts';
-import { appOnPostgres, clearAttemptLimits, demoCardholder, describeOnPostgres, startTestApp, type TestApp } from './helpers.ts';
+import { StatusCode } from '../../../contract/shared/statusCodes.ts';
+import { deviceSubject, ipSubject, lookupPerDevicePolicy, lookupPerIpPolicy } from '../../../server/attemptLimits.ts';
+import { attemptLimits } from '../../../server/db/schema/index.ts';
+import { appOnPostgres, clearAttemptLimits, demoCardholder, describeOnPostgres, startTestApp, type TestApp } from '../helpers.ts';
 
 let t: TestApp;
 

@@ -7,10 +7,10 @@
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { VerifySsnAnswer } from '../../contract/identity/types.ts';
-import { StatusCode } from '../../contract/shared/statusCodes.ts';
-import { attemptLimits, users } from '../../server/db/schema/index.ts';
-import { hashSecret } from '../../server/secrets.ts';
+import type { VerifySsnAnswer } from '../../../contract/identity/types.ts';
+import { StatusCode } from '../../../contract/shared/statusCodes.ts';
+import { attemptLimits, users } from '../../../server/db/schema/index.ts';
+import { hashSecret } from '../../../server/secrets.ts';
 import {
   clearAttemptLimits,
   demoCardholder,
@@ -24,7 +24,7 @@ import {
   startTestApp,
   type TestApp,
   unlock,
-} from './helpers.ts';
+} from '../helpers.ts';
 
 let t: TestApp;
 const newPassword = 'Sunflower-2027';
