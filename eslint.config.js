@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import jsxA11y from 'eslint-plugin-jsx-a11y';
 import lingui from 'eslint-plugin-lingui';
@@ -22,6 +23,26 @@ const otherFeatureInternals = {
   regex: '^\\.\\./[^./][^/]*/(?!index\\.ts$)',
   message: "Import another server feature through its index.ts, not its internals.",
 };
+
+/** The feature folders of a tier (machines/shared is the tier's shared folder, not a feature). */
+const featuresIn = (dir) =>
+  readdirSync(new URL(dir, import.meta.url), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && entry.name !== 'shared')
+    .map((entry) => entry.name);
+const srcFeatures = featuresIn('./src/features/');
+const machineFeatures = featuresIn('./machines/');
+
+/** Inside a feature of `tier`, no import reaches another of its features (only the tier's shared folder). */
+const otherFeatures = (tierName, own, all) => ({
+  regex: `^(\\.\\./)+(features/)?(${all.filter((name) => name !== own).join('|')})/`,
+  message: `${tierName}/${own}/ may not import another feature; move what both need to the shared folder (docs/decisions.md).`,
+});
+
+/** src/shared and machines/shared serve every feature, so they import none. */
+const anyFeature = (tierName, all) => ({
+  regex: `^(\\.\\./)+(features/)?(${all.join('|')})/`,
+  message: `${tierName} may not import a feature (docs/decisions.md).`,
+});
 
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', '.data/', 'test-results/', 'playwright-report/', 'locales/**/*.ts', 'server/db/migrations/'] },
@@ -49,9 +70,45 @@ export default tseslint.config(
     files: ['machines/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [tier('machines', ['src', 'server', 'tests', 'scripts', 'e2e'])] }] },
   },
+  ...machineFeatures.map((feature) => ({
+    files: [`machines/${feature}/**/*.ts`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [tier('machines', ['src', 'server', 'tests', 'scripts', 'e2e']), otherFeatures('machines', feature, machineFeatures)] },
+      ],
+    },
+  })),
+  {
+    files: ['machines/shared/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [tier('machines', ['src', 'server', 'tests', 'scripts', 'e2e']), anyFeature('machines/shared', machineFeatures)] },
+      ],
+    },
+  },
   {
     files: ['src/**/*.{ts,tsx}'],
     rules: { 'no-restricted-imports': ['error', { patterns: [tier('src', ['server', 'tests', 'scripts', 'e2e'])] }] },
+  },
+  ...srcFeatures.map((feature) => ({
+    files: [`src/features/${feature}/**/*.{ts,tsx}`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [tier('src', ['server', 'tests', 'scripts', 'e2e']), otherFeatures('src/features', feature, srcFeatures)] },
+      ],
+    },
+  })),
+  {
+    files: ['src/shared/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [tier('src', ['server', 'tests', 'scripts', 'e2e']), anyFeature('src/shared', srcFeatures)] },
+      ],
+    },
   },
   {
     files: ['server/**/*.ts'],
@@ -68,7 +125,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/flows/**/*.tsx', 'src/components/**/*.tsx'],
+    files: ['src/features/**/*.tsx', 'src/shared/**/*.tsx', 'src/app/AppShell.tsx'],
     plugins: { 'react-hooks': reactHooks, lingui },
     // Types let the untranslated-string rule tell UI text from literal-typed values (state names, codes).
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },

@@ -5,9 +5,9 @@
 import AxeBuilder from '@axe-core/playwright';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { HomePage } from './pages/HomePage.ts';
-import { SignInPage } from './pages/SignInPage.ts';
-import { UnlockPage } from './pages/UnlockPage.ts';
+import { HomePage } from './pages/home/HomePage.ts';
+import { SignInPage } from './pages/session/SignInPage.ts';
+import { UnlockPage } from './pages/session/UnlockPage.ts';
 import type { AppPage } from './pages/AppPage.ts';
 import { sandboxSession, signInViaApi } from './support/api.ts';
 import type { Locale } from './support/catalog.ts';

@@ -7,9 +7,9 @@
 import AxeBuilder from '@axe-core/playwright';
 import path from 'node:path';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { ManageAccountPage } from './pages/ManageAccountPage.ts';
-import { SignInPage } from './pages/SignInPage.ts';
-import { UnlockPage } from './pages/UnlockPage.ts';
+import { ManageAccountPage } from './pages/account/ManageAccountPage.ts';
+import { SignInPage } from './pages/session/SignInPage.ts';
+import { UnlockPage } from './pages/session/UnlockPage.ts';
 import { expireAccessToken, sandboxSession } from './support/api.ts';
 import { openAccountViaApi, setPasswordViaApi, signInViaApiAs } from './support/accounts.ts';
 import { readStoredState, seedStoredState } from './support/storage.ts';

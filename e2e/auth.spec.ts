@@ -5,7 +5,7 @@
  */
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { textedCode } from './pages/RegisterPage.ts';
+import { textedCode } from './pages/identity/RegisterPage.ts';
 import { openAccountViaApi, setPasswordViaApi, signInViaApiAs } from './support/accounts.ts';
 import { shown, type Locale } from './support/catalog.ts';
 import { seedStoredState } from './support/storage.ts';

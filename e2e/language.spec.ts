@@ -3,8 +3,8 @@
  * soft, so the rest of the flow still runs and reports while the catalogue is empty.
  */
 import { expect, test } from '@playwright/test';
-import { HomePage } from './pages/HomePage.ts';
-import { SignInPage } from './pages/SignInPage.ts';
+import { HomePage } from './pages/home/HomePage.ts';
+import { SignInPage } from './pages/session/SignInPage.ts';
 import { demo, demoHome } from './support/api.ts';
 import { readStoredState, seedStoredState } from './support/storage.ts';
 import { dollars, spanishShortDate } from './support/text.ts';

@@ -6,8 +6,8 @@
  */
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { HomePage } from './pages/HomePage.ts';
-import { ManageAccountPage } from './pages/ManageAccountPage.ts';
+import { HomePage } from './pages/home/HomePage.ts';
+import { ManageAccountPage } from './pages/account/ManageAccountPage.ts';
 import { openAccountViaApi } from './support/accounts.ts';
 import { seedStoredState } from './support/storage.ts';
 

@@ -5,7 +5,7 @@
  */
 import { expect, test } from '@playwright/test';
 import { CompanionHostPage } from './pages/CompanionHostPage.ts';
-import { newApplicant, RegisterPage, textedCode, type Applicant } from './pages/RegisterPage.ts';
+import { newApplicant, RegisterPage, textedCode, type Applicant } from './pages/identity/RegisterPage.ts';
 import type { Locale } from './support/catalog.ts';
 
 /**

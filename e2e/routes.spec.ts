@@ -5,9 +5,9 @@
  */
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
-import { HomePage } from './pages/HomePage.ts';
+import { HomePage } from './pages/home/HomePage.ts';
 import { NotFoundPage } from './pages/NotFoundPage.ts';
-import { SignInPage } from './pages/SignInPage.ts';
+import { SignInPage } from './pages/session/SignInPage.ts';
 import { signInViaApi } from './support/api.ts';
 import { seedStoredState } from './support/storage.ts';
 

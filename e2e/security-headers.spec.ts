@@ -1,6 +1,6 @@
 /** Every response (document, assets, API) carries a Content-Security-Policy that limits framing. */
 import { expect, test, type Response } from '@playwright/test';
-import { SignInPage } from './pages/SignInPage.ts';
+import { SignInPage } from './pages/session/SignInPage.ts';
 import { appURL } from './support/origins.ts';
 
 function frameAncestors(csp: string | undefined): string | undefined {

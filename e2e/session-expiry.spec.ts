@@ -1,7 +1,7 @@
 /** REFRESH_REQUIRED (103) → the unlock code in the auth modal over home → home; unlock needs a refresh token. */
 import { expect, test } from '@playwright/test';
-import { UnlockPage } from './pages/UnlockPage.ts';
-import { SignInPage } from './pages/SignInPage.ts';
+import { UnlockPage } from './pages/session/UnlockPage.ts';
+import { SignInPage } from './pages/session/SignInPage.ts';
 import { demoHome, expireAccessToken, sandboxSession } from './support/api.ts';
 import { readStoredState, seedStoredState } from './support/storage.ts';
 import { dollars } from './support/text.ts';

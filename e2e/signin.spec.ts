@@ -1,7 +1,7 @@
 /** Sign-in: success, wrong password, and the guard that remembers where the user was going. */
 import { expect, test } from '@playwright/test';
-import { HomePage } from './pages/HomePage.ts';
-import { SignInPage } from './pages/SignInPage.ts';
+import { HomePage } from './pages/home/HomePage.ts';
+import { SignInPage } from './pages/session/SignInPage.ts';
 import { demo, demoHome } from './support/api.ts';
 import { activityRowPattern, dollars, englishShortDate } from './support/text.ts';
 

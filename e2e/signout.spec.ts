@@ -1,7 +1,7 @@
 /** Sign-out ends the session; the browser's back button must not bring account data back. */
 import { expect, test, type Page } from '@playwright/test';
-import { HomePage } from './pages/HomePage.ts';
-import { SignInPage } from './pages/SignInPage.ts';
+import { HomePage } from './pages/home/HomePage.ts';
+import { SignInPage } from './pages/session/SignInPage.ts';
 import { readStoredState } from './support/storage.ts';
 
 /** Signs in, then builds the history home (1st document) → statements (2nd) → home (in-app link), and signs out. */

@@ -2,8 +2,8 @@
 import { expect, type Locator, type Page } from '@playwright/test';
 import type { Locale } from '../support/catalog.ts';
 import { AppPage } from './AppPage.ts';
-import { HomePage } from './HomePage.ts';
-import { SignInPage } from './SignInPage.ts';
+import { HomePage } from './home/HomePage.ts';
+import { SignInPage } from './session/SignInPage.ts';
 
 export class NotFoundPage extends AppPage {
   /** Opens `path` (not a route) and waits for the screen; the address stays as typed. */

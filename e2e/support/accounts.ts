@@ -4,7 +4,7 @@
  * (texted code from the sandbox outbox, /register), then given a password through /change-password.
  */
 import { expect, type APIRequestContext } from '@playwright/test';
-import { newApplicant, textedCode, type Applicant } from '../pages/RegisterPage.ts';
+import { newApplicant, textedCode, type Applicant } from '../pages/identity/RegisterPage.ts';
 import type { Tokens } from './api.ts';
 
 const json = (data: unknown) => ({ data, headers: { 'content-type': 'application/json' } });

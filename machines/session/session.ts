@@ -11,6 +11,9 @@
  */
 import { assign, fromPromise, not, raise, setup, stateIn } from 'xstate';
 import type { SessionTokens } from '../../contract/shared/answers.ts';
+// The one allowed reach across machine features: the session keeps registration's draft as identity
+// shapes it (a type only, so no chart code crosses), so what was typed survives a reload.
+// eslint-disable-next-line no-restricted-imports
 import type { RegistrationDraft } from '../identity/registrationDraft.ts';
 
 export type Locale = 'en' | 'es';

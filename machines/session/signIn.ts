@@ -91,7 +91,7 @@ const answered = <Fallback extends string>(fallback: Fallback) =>
   ] as const;
 
 /**
- * What views ask the chart (src/flows/signIn/SignInView.tsx): `askingForCode` while the texted code is
+ * What views ask the chart (src/features/session/signIn/SignInView.tsx): `askingForCode` while the texted code is
  * asked for (105), `busy` while a call is under way or the app moves on, `rejected` after a wrong email
  * or password, `waiting` for the server's deadline (paused sign-in, too many codes), `resending` while
  * a new code is asked for, `cannotText` when none could be sent; the texted code's tags besides.

@@ -1,6 +1,6 @@
 /**
  * The texted code (spec §4 attempts, §8 MFA codes): the 6-digit code both registration (verifying the
- * phone) and sign-in (105 MFA_REQUIRED) ask for; the view is src/flows/textedCode/TextedCodeEntry.tsx.
+ * phone) and sign-in (105 MFA_REQUIRED) ask for; the view is src/shared/textedCode/TextedCodeEntry.tsx.
  *
  * How each failure ends: a code that is not 6 digits (contract/rules.ts isTextedCode) → `enteringCode.invalid` (nothing sent); a wrong
  * code (200 INVALID_MFA_CODE) → `enteringCode.wrongCode` with the tries left; too many codes (201) →

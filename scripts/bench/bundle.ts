@@ -37,8 +37,8 @@ export type BundleReport = {
 };
 
 export const routeViews = [
-  { route: '/signin', viewSrc: 'src/flows/signIn/SignInView.tsx' },
-  { route: '/home', viewSrc: 'src/flows/home/HomeView.tsx' },
+  { route: '/signin', viewSrc: 'src/features/session/signIn/SignInView.tsx' },
+  { route: '/home', viewSrc: 'src/features/home/HomeView.tsx' },
 ] as const;
 
 export function analyseBundle(distDir: string): BundleReport {

@@ -2,8 +2,8 @@
 import type { ActorRefFrom } from 'xstate';
 import type { experimentsMachine } from '../../machines/experiments/experiments.ts';
 import type { sessionMachine } from '../../machines/session/session.ts';
-import type { Api } from '../api/client.ts';
-import type { Host } from '../host/host.ts';
+import type { Api } from '../shared/api/client.ts';
+import type { Host } from '../shared/host/host.ts';
 import type { Analytics } from './analytics.ts';
 import type { ErrorReporter } from './errorReporting.ts';
 

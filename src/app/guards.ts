@@ -8,7 +8,7 @@ import { failedRegistrationMarker, isSessionToken } from '../../machines/session
 
 export type Tokens = { accessToken: string | null; refreshToken: string | null };
 export type GuardOptions = { guardsEnabled: boolean };
-/** Which auth screen, by its address; the route table turns it into a typed redirect (routes.tsx). */
+/** Which auth screen, by its address; the route table turns it into a typed redirect (layoutRoutes.ts). */
 export type AuthRedirect = { to: '/signin' | '/unlock'; search: { redirect?: string } };
 
 /** Only same-app paths are accepted as a place to return to (no other origins, no `//host`). */

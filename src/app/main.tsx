@@ -8,9 +8,9 @@ import { I18nProvider } from '@lingui/react';
 import { RouterProvider } from '@tanstack/react-router';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { framingOf, isEmbedded } from '../host/detection.ts';
-import { standaloneHost } from '../host/host.ts';
-import { activateLocale, detectLocale } from '../i18n/locale.ts';
+import { framingOf, isEmbedded } from '../shared/host/detection.ts';
+import { standaloneHost } from '../shared/host/host.ts';
+import { activateLocale, detectLocale } from '../shared/i18n/locale.ts';
 import { cardApiAnalyticsTransport } from './analytics.ts';
 import { readAppConfig } from './appConfig.ts';
 import { createApp } from './createApp.ts';
@@ -36,7 +36,7 @@ async function start() {
 
   // Embedded, the host keeps state and answers for the device; its code loads only then.
   const started = embedded
-    ? await (await import('../host/startEmbedded.ts')).startEmbedded(window, {
+    ? await (await import('../shared/host/startEmbedded.ts')).startEmbedded(window, {
         config,
         parentOrigin: framing.parentOrigin,
         defaultLocale: detectLocale(),

@@ -1,10 +1,11 @@
 /** The router: route table, context with the root actors, lazy-view spinner, not-found screen, scroll and analytics. */
 import { createRouter, type RouterHistory } from '@tanstack/react-router';
-import { Spinner } from '../components/Spinner.tsx';
-import { NotFoundView } from '../flows/notFound/NotFoundView.tsx';
+import { Spinner } from '../shared/components/Spinner.tsx';
+import { NotFoundView } from '../shared/screens/NotFoundView.tsx';
 import type { AppContext } from './context.ts';
 import { registrationGuard } from './guards.ts';
-import { registerRoute, routeTree } from './routes.tsx';
+import { registerRoute } from '../features/identity/routes.ts';
+import { routeTree } from './routes.tsx';
 
 /** Lazy views show the spinner only when they take longer than this. */
 export const lazyViewSpinnerMs = 100;

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise, waitFor as waitForState } from 'xstate';
 import { StatusCode } from '../../contract/shared/statusCodes.ts';
 import { changeUnlockCodeMachine } from '../../machines/account/changeUnlockCode.ts';
-import { ApiUnavailableError, AuthRequiredError } from '../../src/api/client.ts';
+import { ApiUnavailableError, AuthRequiredError } from '../../src/shared/api/client.ts';
 import { coverageOf, describePath, generatePaths, minimalCover, replayPath } from '../support/chartCoverage.ts';
 import { active, alertText, renderApp } from '../support/renderApp.tsx';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { maskAccountNumber } from '../../src/format/account.ts';
+import { maskAccountNumber } from '../../src/shared/format/account.ts';
 
 describe('maskAccountNumber', () => {
   it('keeps only the last 4 characters', () => {

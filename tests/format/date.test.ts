@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate, formatTime } from '../../src/format/date.ts';
+import { formatDate, formatTime } from '../../src/shared/format/date.ts';
 
 const NY = 'America/New_York';
 const AFTERNOON = '2026-11-22T20:05:00Z'; // 3:05 PM in New York (EST, UTC-5)

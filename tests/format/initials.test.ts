@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { initials } from '../../src/format/initials.ts';
+import { initials } from '../../src/shared/format/initials.ts';
 
 describe('initials', () => {
   it('takes the first letter of the first and last words', () => {

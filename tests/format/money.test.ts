@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatCents, formatDollars } from '../../src/format/money.ts';
+import { formatCents, formatDollars } from '../../src/shared/format/money.ts';
 
 describe('formatDollars', () => {
   it('formats with the dollar sign and grouping in English', () => {

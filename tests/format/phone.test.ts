@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatPhone, maskPhone } from '../../src/format/phone.ts';
+import { formatPhone, maskPhone } from '../../src/shared/format/phone.ts';
 
 describe('formatPhone', () => {
   it('formats 10 digits', () => {

@@ -8,11 +8,11 @@ import { beforeAll, vi } from 'vitest';
 import type { ExperimentFlags } from '../../contract/experiments/types.ts';
 import type { SessionInput } from '../../machines/session/session.ts';
 import type { ErrorReport } from '../../contract/analytics/types.ts';
-import type { Host } from '../../src/host/host.ts';
+import type { Host } from '../../src/shared/host/host.ts';
 import { createApp } from '../../src/app/createApp.ts';
 import { routeTree } from '../../src/app/routes.tsx';
 import { ServicesProvider } from '../../src/app/services.tsx';
-import { activateLocale } from '../../src/i18n/locale.ts';
+import { activateLocale } from '../../src/shared/i18n/locale.ts';
 import { createFakeCardApi } from './fakeCardApi.ts';
 
 export const signedOut: SessionInput = {

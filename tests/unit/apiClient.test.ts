@@ -8,7 +8,7 @@ import {
   createApi,
   requestTimeoutMs,
   type ApiSession,
-} from '../../src/api/client.ts';
+} from '../../src/shared/api/client.ts';
 import { StatusCode } from '../../contract/shared/statusCodes.ts';
 import { createFakeCardApi } from '../support/fakeCardApi.ts';
 

@@ -1,6 +1,6 @@
 /** The auth calls of contract/session/types.ts: paths, bodies, bearer tokens, and 401/429 answers as results. */
 import { describe, expect, it, vi } from 'vitest';
-import { createApi, type ApiSession } from '../../src/api/client.ts';
+import { createApi, type ApiSession } from '../../src/shared/api/client.ts';
 import { createFakeCardApi } from '../support/fakeCardApi.ts';
 
 function setup() {

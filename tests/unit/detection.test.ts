@@ -1,9 +1,9 @@
 /**
- * Embedded-mode detection (src/host/detection.ts): whether the app runs inside the companion app,
+ * Embedded-mode detection (src/shared/host/detection.ts): whether the app runs inside the companion app,
  * from what the browser tells a framed page about its parent.
  */
 import { describe, expect, it } from 'vitest';
-import { framingOf, isEmbedded, type Framing } from '../../src/host/detection.ts';
+import { framingOf, isEmbedded, type Framing } from '../../src/shared/host/detection.ts';
 
 const companion = 'https://companion.example.test';
 const cmsPreview = 'https://cms.example.test';

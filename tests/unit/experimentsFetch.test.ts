@@ -1,6 +1,6 @@
 /** The experiments call of the card API client (createApi(...).getExperiments) against the fake card API. */
 import { describe, expect, it, vi } from 'vitest';
-import { ApiRefusedError, ApiUnavailableError, createApi, type ApiSession } from '../../src/api/client.ts';
+import { ApiRefusedError, ApiUnavailableError, createApi, type ApiSession } from '../../src/shared/api/client.ts';
 import { StatusCode } from '../../contract/shared/statusCodes.ts';
 import type { ExperimentFlags } from '../../contract/experiments/types.ts';
 import { createFakeCardApi } from '../support/fakeCardApi.ts';

@@ -1,11 +1,11 @@
 /**
- * The host bridge (src/host/bridge.ts) in jsdom: a fake window (an EventTarget with a location and
+ * The host bridge (src/shared/host/bridge.ts) in jsdom: a fake window (an EventTarget with a location and
  * a parent whose postMessage is recorded) receives MessageEvents as the browser would deliver them.
  * What is checked is what another window could observe or exploit: where our messages go, which
  * messages we act on, and what the app's code gets back.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { connectHostBridge, HostUnavailableError, hostReplyTimeoutMs, type HostBridge } from '../../src/host/bridge.ts';
+import { connectHostBridge, HostUnavailableError, hostReplyTimeoutMs, type HostBridge } from '../../src/shared/host/bridge.ts';
 import { hostProtocol, type QueryMessage } from '../../contract/hostProtocol.ts';
 
 const ownOrigin = 'http://localhost:8080';

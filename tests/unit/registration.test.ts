@@ -25,7 +25,7 @@ import {
   serverFieldProblems,
 } from '../../machines/identity/registrationFields.ts';
 import type { PhoneInUseAnswer, RegisterAnswer } from '../../contract/identity/types.ts';
-import { maskDob, maskZip, routeStepOf } from '../../src/flows/register/masks.ts';
+import { maskDob, maskZip, routeStepOf } from '../../src/features/identity/masks.ts';
 import { savedDraft } from '../support/registrationRuns.ts';
 
 const input = (overrides: Partial<RegistrationInput> = {}): RegistrationInput => ({

@@ -1,7 +1,7 @@
 /** The registration calls of the API client: paths, bodies, no bearer token, and results by HTTP status. */
 import { describe, expect, it, vi } from 'vitest';
 import type { RegistrationPayload } from '../../contract/identity/types.ts';
-import { ApiRefusedError, ApiUnavailableError, createApi, type ApiSession } from '../../src/api/client.ts';
+import { ApiRefusedError, ApiUnavailableError, createApi, type ApiSession } from '../../src/shared/api/client.ts';
 import { createFakeCardApi } from '../support/fakeCardApi.ts';
 
 function setup() {

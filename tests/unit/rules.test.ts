@@ -1,7 +1,7 @@
 /**
  * Every spec §5 rule of contract/rules.ts, valid and failing, with cases taken from the standards the
  * rules follow (docs/rules.md). The forms run these checks as the user types; the card API runs the
- * same ones through contract/validation.ts (tests/server/rules.test.ts, tests/server/registration*).
+ * same ones through contract/validation.ts (tests/server/rules.test.ts, tests/server/identity/registration*).
  */
 import { describe, expect, it } from 'vitest';
 import {

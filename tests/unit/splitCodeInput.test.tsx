@@ -8,8 +8,8 @@ import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { SplitCodeInput } from '../../src/components/SplitCodeInput.tsx';
-import { activateLocale } from '../../src/i18n/locale.ts';
+import { SplitCodeInput } from '../../src/shared/components/SplitCodeInput.tsx';
+import { activateLocale } from '../../src/shared/i18n/locale.ts';
 
 function Harness(props: { onComplete?: (code: string) => void; onTouched?: () => void; onChange?: (code: string) => void; error?: string }) {
   const [value, setValue] = useState('');

@@ -1,5 +1,5 @@
 /**
- * Embedded start-up (src/host/startEmbedded.ts) as registration needs it: the companion user's uuid
+ * Embedded start-up (src/shared/host/startEmbedded.ts) as registration needs it: the companion user's uuid
  * reaches the Host (and so the registration payload), and the saved registration draft and
  * failed-registration marker come back from the host's saved state. A fake parent answers the
  * host protocol the way the companion app does.
@@ -7,7 +7,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { hostProtocol, type QueryMessage } from '../../contract/hostProtocol.ts';
 import { failedRegistrationMarker } from '../../machines/session/session.ts';
-import { startEmbedded } from '../../src/host/startEmbedded.ts';
+import { startEmbedded } from '../../src/shared/host/startEmbedded.ts';
 import { savedDraft } from '../support/registrationRuns.ts';
 
 const ownOrigin = 'http://localhost:8080';

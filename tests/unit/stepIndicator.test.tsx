@@ -3,8 +3,8 @@ import { i18n } from '@lingui/core';
 import { I18nProvider } from '@lingui/react';
 import { render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { StepIndicator } from '../../src/components/StepIndicator.tsx';
-import { activateLocale } from '../../src/i18n/locale.ts';
+import { StepIndicator } from '../../src/shared/components/StepIndicator.tsx';
+import { activateLocale } from '../../src/shared/i18n/locale.ts';
 
 async function show(current: number, total?: number, locale: 'en' | 'es' = 'en') {
   await activateLocale(locale);

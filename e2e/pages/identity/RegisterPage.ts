@@ -1,0 +1,154 @@
+/**
+ * /register inside the sandbox companion host: the five steps of opening an account, driven by the
+ * labels a person sees (in either language), with the texted code read from the sandbox outbox.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type APIRequestContext, type FrameLocator, type Page } from '@playwright/test';
+import { shown, type Locale } from '../../support/catalog.ts';
+
+export type Applicant = {
+  firstName: string;
+  lastName: string;
+  dob: string;
+  ssn: string;
+  email: string;
+  phone: string;
+  street1: string;
+  street2: string;
+  city: string;
+  state: string;
+  zip: string;
+  unlockCode: string;
+};
+
+const pick = (from: number, to: number) => from + Math.floor(Math.random() * (to - from + 1));
+
+/** A new applicant nobody has used: random SSN, phone, email and house number (sandbox rules avoided). */
+export function newApplicant(overrides: Partial<Applicant> = {}): Applicant {
+  const run = crypto.randomUUID().slice(0, 8);
+  return {
+    firstName: 'Ana',
+    lastName: 'Reyes',
+    dob: '04/12/1990',
+    ssn: `${pick(100, 665)}-${pick(10, 99)}-${pick(1000, 9999)}`,
+    email: `applicant-${run}@providers.test`,
+    // NANP: area code and exchange start with 2-9 and are never N11 (second digit 2-9); no 555 landline.
+    phone: `${pick(2, 8)}${pick(20, 54)}${pick(2, 9)}${pick(20, 99)}${pick(1000, 9999)}`,
+    street1: `${pick(100, 9999)} N Fresno St`,
+    street2: '',
+    city: 'Fresno',
+    state: 'CA',
+    zip: '93701',
+    unlockCode: '2468',
+    ...overrides,
+  };
+}
+
+export class RegisterPage {
+  constructor(
+    readonly page: Page,
+    readonly app: FrameLocator,
+    readonly locale: Locale = 'en',
+    /** Whether each step runs axe on its screen: one flow per language does, so each screen is checked once. */
+    readonly checksEachStep = true,
+  ) {}
+
+  t(source: string): string {
+    return shown(this.locale, source);
+  }
+
+  heading(source: string) {
+    return this.app.getByRole('heading', { name: this.t(source), exact: true });
+  }
+
+  field(source: string) {
+    return this.app.getByLabel(this.t(source), { exact: true });
+  }
+
+  button(source: string) {
+    return this.app.getByRole('button', { name: this.t(source), exact: true });
+  }
+
+  private async expectStepAccessible(): Promise<void> {
+    if (this.checksEachStep) await this.expectAccessible();
+  }
+
+  /** axe (WCAG 2.2 AA) on the card app frame only. */
+  async expectAccessible(): Promise<void> {
+    const results = await new AxeBuilder({ page: this.page })
+      .include('iframe[name="card-app"]')
+      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
+      .analyze();
+    expect(results.violations.map((violation) => `${violation.id}: ${violation.nodes[0]?.target}`)).toEqual([]);
+  }
+
+  async personalInfo(applicant: Applicant): Promise<void> {
+    await expect(this.heading('Tell us about yourself')).toBeVisible();
+    await this.expectStepAccessible();
+    await this.field('First name').fill(applicant.firstName);
+    await this.field('Last name').fill(applicant.lastName);
+    await this.field('Date of birth (MM/DD/YYYY)').fill(applicant.dob);
+    await this.field('Social Security number').fill(applicant.ssn);
+    await this.field('Email').fill(applicant.email);
+    await this.button('Continue').click();
+  }
+
+  /** Sends the texted code request for the applicant's phone. */
+  async requestCode(applicant: Applicant): Promise<void> {
+    await expect(this.heading('Verify your phone')).toBeVisible();
+    await this.expectStepAccessible();
+    await this.field('Mobile phone number').fill(applicant.phone);
+    await this.button('Send code').click();
+    await expect(this.app.getByRole('group', { name: this.t('Texted code') })).toBeVisible();
+  }
+
+  /** Puts the code into the split boxes, one digit per box, checks they show it, and submits it. */
+  async enterCode(code: string): Promise<void> {
+    const boxes = this.app.getByRole('group', { name: this.t('Texted code') }).getByRole('textbox');
+    for (const [index, digit] of [...code].entries()) await boxes.nth(index).fill(digit);
+    for (const [index, digit] of [...code].entries()) await expect(boxes.nth(index)).toHaveValue(digit);
+    await this.button('Verify').click();
+  }
+
+  async address(applicant: Applicant): Promise<void> {
+    await expect(this.heading('Your legal address')).toBeVisible();
+    await this.expectStepAccessible();
+    await this.field('Street address').fill(applicant.street1);
+    await this.field('Apartment or unit (optional)').fill(applicant.street2);
+    await this.field('City').fill(applicant.city);
+    await this.field('State').selectOption(applicant.state);
+    await this.field('ZIP code').fill(applicant.zip);
+    await this.button('Continue').click();
+  }
+
+  async unlockCode(applicant: Applicant): Promise<void> {
+    await expect(this.heading('Choose an unlock code')).toBeVisible();
+    await this.expectStepAccessible();
+    await this.field('Unlock code').fill(applicant.unlockCode);
+    await this.field('Confirm unlock code').fill(applicant.unlockCode);
+    await this.button('Continue').click();
+  }
+
+  async agreements(): Promise<void> {
+    await expect(this.heading('Review and accept the agreements')).toBeVisible();
+    await this.expectStepAccessible();
+    for (const agreement of ['I agree to the E-Sign Agreement', 'I agree to the Terms of use', 'I agree to the Cardholder Agreement']) {
+      await this.field(agreement).check();
+    }
+    await this.button('Agree and open my account').click();
+  }
+}
+
+/** The newest code the sandbox SMS partner texted to `phone` (digits). */
+export async function textedCode(request: APIRequestContext, phone: string): Promise<string> {
+  let code = '';
+  await expect
+    .poll(async () => {
+      const answer = await request.get(`/sandbox/outbox?phone=${phone}`);
+      const { messages } = (await answer.json()) as { messages: { code: string }[] };
+      code = messages[0]?.code ?? '';
+      return code;
+    })
+    .toMatch(/^\d{6}$/);
+  return code;
+}

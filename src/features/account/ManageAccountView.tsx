@@ -1,0 +1,90 @@
+import { Trans, useLingui } from '@lingui/react/macro';
+import { Link } from '@tanstack/react-router';
+import { useActorRef, useSelector } from '@xstate/react';
+import { useRef, type FormEvent } from 'react';
+import { fromPromise } from 'xstate';
+import type { ValidationMessage } from '../../../contract/rules.ts';
+import { changeUnlockCodeMachine } from '../../../machines/account/changeUnlockCode.ts';
+import { useServices } from '../../app/services.tsx';
+import { NewUnlockCodeFields, newUnlockCodesOf } from '../../shared/components/NewUnlockCodeFields.tsx';
+import { useHeadingFocus } from '../../shared/components/useHeadingFocus.ts';
+import { unexpectedErrorMessage, validationMessages } from '../../shared/messages.ts';
+
+/**
+ * /manage-account (spec §2, access token): change the unlock code (spec §7 /set-unlock-code). The form
+ * never leaves the screen while saving, so a session that expires meanwhile resumes with what was typed.
+ */
+export function ManageAccountView() {
+  const { api } = useServices();
+  const { t, i18n } = useLingui();
+  const heading = useHeadingFocus();
+  const form = useRef<HTMLFormElement>(null);
+  const change = useActorRef(
+    changeUnlockCodeMachine.provide({
+      actors: { setUnlockCode: fromPromise(({ input }) => api.setUnlockCode(input.unlockCode)) },
+      actions: { clearForm: () => form.current?.reset() },
+    }),
+  );
+  const state = useSelector(change, (s) => s);
+  const saving = state.hasTag('busy');
+  const { fieldErrors } = state.context;
+  const at = (tag: 'invalid' | 'mismatch' | 'refused' | 'failed' | 'saved') => state.hasTag(tag);
+
+  const said = (key: ValidationMessage | undefined) => (key ? i18n._(validationMessages[key]) : undefined);
+  const codeError = at('invalid')
+    ? said(fieldErrors.unlockCode)
+    : at('refused')
+      ? (said(fieldErrors.unlockCode) ?? t`We couldn't save this unlock code. Please choose another one.`)
+      : undefined;
+  const confirmationError = at('mismatch') ? said(fieldErrors.unlockCodeConfirmation) : undefined;
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    change.send({ type: 'user.submit', ...newUnlockCodesOf(event.currentTarget) });
+  }
+
+  return (
+    <section className="screen" aria-labelledby="manage-account-title">
+      <h1 id="manage-account-title" ref={heading} tabIndex={-1}>
+        <Trans>Manage account</Trans>
+      </h1>
+      <section aria-labelledby="change-unlock-code-title">
+        <h2 id="change-unlock-code-title">
+          <Trans>Change your unlock code</Trans>
+        </h2>
+        <p>
+          <Trans>Your unlock code opens the app when your session has expired.</Trans>
+        </p>
+        <div role="status">
+          {at('saved') ? (
+            <p className="notice">
+              <Trans>Your unlock code has been changed.</Trans>
+            </p>
+          ) : null}
+        </div>
+        <form ref={form} className="form" onSubmit={submit} noValidate aria-busy={saving}>
+          <p>
+            <Trans>Your unlock code is 4 digits. Avoid codes that are easy to guess, like 1234 or 1111.</Trans>
+          </p>
+          <NewUnlockCodeFields
+            unlockCode={{ id: 'changed-unlock-code', label: t`New unlock code`, error: codeError }}
+            confirmation={{ id: 'confirm-changed-unlock-code', label: t`Confirm new unlock code`, error: confirmationError }}
+          />
+          {at('failed') ? (
+            <p className="form-error" role="alert">
+              {i18n._(unexpectedErrorMessage)}
+            </p>
+          ) : null}
+          <button type="submit" className="button" disabled={saving}>
+            {saving ? <Trans>Saving…</Trans> : <Trans>Save unlock code</Trans>}
+          </button>
+        </form>
+      </section>
+      <p className="screen-links">
+        <Link to="/home">
+          <Trans>Back to home</Trans>
+        </Link>
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,232 @@
+import { Trans, useLingui } from '@lingui/react/macro';
+import { Link } from '@tanstack/react-router';
+import { useActorRef, useSelector } from '@xstate/react';
+import { fromPromise } from 'xstate';
+import type { Card, HomeAnswer, Transaction } from '../../../contract/home/types.ts';
+import { homeMachine } from '../../../machines/home/home.ts';
+import { useServices } from '../../app/services.tsx';
+import { maskAccountNumber } from '../../shared/format/account.ts';
+import { formatDate } from '../../shared/format/date.ts';
+import { formatDollars } from '../../shared/format/money.ts';
+import type { Locale } from '../../shared/format/locale.ts';
+import type { Host } from '../../shared/host/host.ts';
+import { BenefitsContent, CopyAccountNumber, FreeTaxFilingHelp, NotificationsPrompt } from './HomeExtras.tsx';
+
+/** /home2 (spec §2, experiment showNewDebitDetails): home with the new debit card details. */
+export function Home2View() {
+  return <HomeView newDebitDetails />;
+}
+
+/** Home: balance, cards and recent activity from GET /home. */
+export function HomeView({ newDebitDetails = false }: { newDebitDetails?: boolean }) {
+  const { api, session, host } = useServices();
+  const locale = useSelector(session, (s) => s.context.locale);
+  const home = useActorRef(
+    homeMachine.provide({
+      actors: {
+        getHome: fromPromise(async () => {
+          const answer = await api.getHome();
+          sendSitevars(host, answer, session.getSnapshot().context.refreshToken !== null);
+          return answer;
+        }),
+      },
+    }),
+  );
+  const state = useSelector(home, (s) => s);
+  const data = state.context.home;
+
+  return (
+    <section className="screen" aria-labelledby="home-title" aria-busy={state.hasTag('busy')}>
+      <h1 id="home-title" className="visually-hidden">
+        <Trans>Your account</Trans>
+      </h1>
+      {state.hasTag('failed') ? (
+        <div className="notice" role="alert">
+          <p>
+            <Trans>We couldn't load your account. Check your connection and try again.</Trans>
+          </p>
+          <button type="button" className="button" onClick={() => home.send({ type: 'user.retry' })}>
+            <Trans>Try again</Trans>
+          </button>
+        </div>
+      ) : data ? (
+        <AccountSummary
+          home={data}
+          locale={locale}
+          newDebitDetails={newDebitDetails}
+          refreshing={state.hasTag('busy')}
+          onRefresh={() => home.send({ type: 'user.refresh' })}
+        />
+      ) : (
+        <HomeSkeleton />
+      )}
+      {/* Not under the skeleton: the account arriving would push it down (layout shift). */}
+      {data || state.hasTag('failed') ? (
+        <p className="screen-links">
+          <Link to="/manage-account">
+            <Trans>Manage account</Trans>
+          </Link>
+        </p>
+      ) : null}
+    </section>
+  );
+}
+
+function HomeSkeleton() {
+  const { t } = useLingui();
+  return (
+    <div className="skeleton" role="status" aria-label={t`Loading your account`}>
+      <div className="skeleton-block skeleton-balance" />
+      <div className="skeleton-block" />
+      <div className="skeleton-block" />
+    </div>
+  );
+}
+
+type SummaryProps = { home: HomeAnswer; locale: Locale; newDebitDetails: boolean; refreshing: boolean; onRefresh: () => void };
+
+function AccountSummary({ home, locale, newDebitDetails, refreshing, onRefresh }: SummaryProps) {
+  const { accountOverview: overview } = home;
+  const accountNumber = maskAccountNumber(overview.prn);
+  const rewardOwed = formatDollars(overview.ebtRewardOwed, locale);
+  return (
+    <>
+      <div className="balance-card">
+        <h2 className="balance-label">
+          <Trans>Available balance</Trans>
+        </h2>
+        <p className="balance-amount" data-testid="balance">
+          {formatDollars(overview.balance, locale)}
+        </p>
+        <p className="balance-account">
+          <Trans>Account {accountNumber}</Trans>
+        </p>
+        <div className="balance-actions">
+          <button type="button" className="link-button" onClick={onRefresh} disabled={refreshing}>
+            {refreshing ? <Trans>Refreshing…</Trans> : <Trans>Refresh</Trans>}
+          </button>
+          <CopyAccountNumber prn={overview.prn} />
+        </div>
+      </div>
+      <NotificationsPrompt />
+      {overview.ebtRewardOwed > 0 ? (
+        <p className="notice">
+          <Trans>You have {rewardOwed} in EBT rewards to claim.</Trans>
+        </p>
+      ) : null}
+      <h2>
+        <Trans>Your cards</Trans>
+      </h2>
+      <ul className="card-list">
+        {overview.cards.map((card) => (
+          <CardRow key={card.id} card={card} />
+        ))}
+      </ul>
+      {newDebitDetails ? <DebitDetails cards={overview.cards} /> : null}
+      <BenefitsContent />
+      <h2>
+        <Trans>Recent activity</Trans>
+      </h2>
+      {overview.transactions.length === 0 ? (
+        <p>
+          <Trans>No activity yet. Money you add and spend will show here.</Trans>
+        </p>
+      ) : (
+        <ul className="activity-list">
+          {overview.transactions.map((transaction) => (
+            <ActivityRow key={transaction.id} transaction={transaction} locale={locale} />
+          ))}
+        </ul>
+      )}
+      <FreeTaxFilingHelp />
+    </>
+  );
+}
+
+/** The new debit details (experiment showNewDebitDetails): what each card can do right now. */
+function DebitDetails({ cards }: { cards: Card[] }) {
+  return (
+    <section aria-labelledby="debit-details-title">
+      <h2 id="debit-details-title">
+        <Trans>Debit card details</Trans>
+      </h2>
+      <dl className="debit-details">
+        {cards.map((card) => (
+          <div key={card.id} className="debit-detail">
+            <dt>
+              <CardName card={card} />
+            </dt>
+            <dd>
+              {card.isActive && !card.frozen ? (
+                <Trans>Works for purchases online, in stores and at ATMs.</Trans>
+              ) : card.isPending ? (
+                <Trans>Activate it when it arrives to start using it.</Trans>
+              ) : (
+                <Trans>Can't be used right now.</Trans>
+              )}
+            </dd>
+          </div>
+        ))}
+      </dl>
+    </section>
+  );
+}
+
+/** Tells the companion app what its CMS content may depend on (spec §3 sitevars). */
+function sendSitevars(host: Host, home: HomeAnswer, hasRefreshToken: boolean): void {
+  const cards = home.accountOverview.cards;
+  host.sendSitevars({
+    hasRefreshToken,
+    hostname: location.hostname,
+    inEmbedded: host.embedded,
+    registrationWave: home.registrationWave,
+    hasActivated: cards.some((card) => card.type === 'PHYSICAL' && card.isActive),
+    hasFundedAnyKind: home.hasFundedAnyKind,
+    hasPhysicalCard: cards.some((card) => card.type === 'PHYSICAL'),
+  });
+}
+
+function CardName({ card }: { card: Card }) {
+  const lastFour = card.lastFour;
+  return card.type === 'VIRTUAL' ? <Trans>Virtual card ••{lastFour}</Trans> : <Trans>Physical card ••{lastFour}</Trans>;
+}
+
+function CardRow({ card }: { card: Card }) {
+  return (
+    <li className="card-row">
+      <span>
+        <CardName card={card} />
+      </span>
+      <span className="card-status">
+        <CardStatusText card={card} />
+      </span>
+    </li>
+  );
+}
+
+function CardStatusText({ card }: { card: Card }) {
+  if (card.status === 'LOST') return <Trans>Reported lost</Trans>;
+  if (card.status === 'STOLEN') return <Trans>Reported stolen</Trans>;
+  if (card.isPending || card.status === 'SHIPPED') return <Trans>On its way</Trans>;
+  if (card.frozen) return <Trans>Locked</Trans>;
+  return <Trans>Active</Trans>;
+}
+
+function ActivityRow({ transaction, locale }: { transaction: Transaction; locale: Locale }) {
+  const credit = transaction.amount > 0;
+  return (
+    <li className="activity-row">
+      <span className="activity-what">
+        <span className="activity-description">{transaction.description}</span>
+        <span className="activity-when">
+          {formatDate(transaction.timestamp, locale)}
+          {transaction.location ? ` · ${transaction.location}` : ''}
+        </span>
+      </span>
+      <span className={credit ? 'amount amount-credit' : 'amount'}>
+        {credit ? '+' : ''}
+        {formatDollars(transaction.amount, locale)}
+      </span>
+    </li>
+  );
+}

@@ -1,0 +1,113 @@
+import { Trans, useLingui } from '@lingui/react/macro';
+import { useRef, useState, type FormEvent } from 'react';
+import { digitsOf, textedCodeLength } from '../../../contract/rules.ts';
+import { textedCodeProblems } from '../../../machines/shared/textedCode.ts';
+import { TextField } from '../../shared/components/TextField.tsx';
+import { formatPhone } from '../../shared/format/phone.ts';
+import { unexpectedErrorMessage } from '../../shared/messages.ts';
+import { TextedCodeEntry } from '../../shared/textedCode/TextedCodeEntry.tsx';
+import { TooManyCodesNotice, WaitToTryAgain } from '../../shared/waitNotices.tsx';
+import { problemsOf, useFocusOnProblem, useHeadingFocus, type StepProps } from './stepSupport.ts';
+
+/** Step 2: the mobile phone, verified with a texted 6-digit code (spec §4, §5, §8 MFA codes). */
+export function PhoneStep({ state, send }: StepProps) {
+  const heading = useHeadingFocus();
+  const enteringCode = state.hasTag('textedCode');
+  return (
+    <>
+      <h1 id="register-title" ref={heading} tabIndex={-1}>
+        <Trans>Verify your phone</Trans>
+      </h1>
+      {enteringCode ? <CodeForm state={state} send={send} /> : <PhoneForm state={state} send={send} />}
+    </>
+  );
+}
+
+function PhoneForm({ state, send }: StepProps) {
+  const { t, i18n } = useLingui();
+  const formRef = useRef<HTMLFormElement>(null);
+  const { form, verifiedPhone, mfaToken, retryAt } = state.context;
+  const [typedPhone, setTypedPhone] = useState(form.phone);
+  const phone = formatPhone(form.phone);
+  const at = (tag: 'invalid' | 'inUse' | 'cannotText' | 'landline' | 'tooManyLookups' | 'failed') => state.hasTag(tag);
+  const waiting = state.hasTag('waiting');
+  const busy = state.hasTag('busy');
+  const alreadyVerified = mfaToken !== null && verifiedPhone === digitsOf(typedPhone);
+  const problem = problemsOf(state, at('invalid'), i18n);
+  const phoneProblem = at('inUse')
+    ? t`This phone number is already used by another account.`
+    : at('landline')
+      ? t`Please enter a mobile phone number. We can't text a landline.`
+      : problem('phone');
+  useFocusOnProblem(formRef, state.context.fieldErrors, at('invalid') || at('inUse') || at('landline'));
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    send({ type: 'user.submitPhone', phone: typedPhone });
+  }
+
+  return (
+    <form ref={formRef} className="form" onSubmit={submit} noValidate aria-busy={busy}>
+      <p>
+        <Trans>We'll text a 6-digit code to your mobile phone to make sure it's yours.</Trans>
+      </p>
+      <TextField
+        id="phone"
+        name="phone"
+        type="tel"
+        label={t`Mobile phone number`}
+        autoComplete="tel-national"
+        inputMode="tel"
+        maxLength={20}
+        value={typedPhone}
+        onChange={(event) => setTypedPhone(event.target.value)}
+        error={phoneProblem}
+      />
+      {at('cannotText') ? (
+        <p className="form-error" role="alert">
+          <Trans>We weren't able to text a code to {phone}.</Trans>
+        </p>
+      ) : null}
+      {waiting ? (
+        <TooManyCodesNotice retryAt={retryAt} />
+      ) : null}
+      {at('tooManyLookups') ? (
+        <p className="form-error" role="alert">
+          <WaitToTryAgain retryAt={retryAt} />
+        </p>
+      ) : null}
+      {at('failed') ? (
+        <p className="form-error" role="alert">
+          {i18n._(unexpectedErrorMessage)}
+        </p>
+      ) : null}
+      <button type="submit" className="button" disabled={busy || waiting}>
+        {alreadyVerified ? <Trans>Continue</Trans> : <Trans>Send code</Trans>}
+      </button>
+    </form>
+  );
+}
+
+function CodeForm({ state, send }: StepProps) {
+  const verifying = state.hasTag('verifying');
+  return (
+    <TextedCodeEntry
+      id="code"
+      phone={formatPhone(state.context.form.phone)}
+      codeLength={textedCodeLength}
+      {...textedCodeProblems(state)}
+      attemptsLeft={state.context.attemptsLeft}
+      busy={verifying}
+      onSubmit={(code) => send({ type: 'user.submitCode', code })}
+    >
+      <div className="screen-links">
+        <button type="button" className="link-button" disabled={verifying} onClick={() => send({ type: 'user.resendCode' })}>
+          <Trans>Send a new code</Trans>
+        </button>
+        <button type="button" className="link-button" disabled={verifying} onClick={() => send({ type: 'user.changePhone' })}>
+          <Trans>Change phone number</Trans>
+        </button>
+      </div>
+    </TextedCodeEntry>
+  );
+}

@@ -1,0 +1,211 @@
+import { Trans, useLingui } from '@lingui/react/macro';
+import { getRouteApi, Link, useRouter } from '@tanstack/react-router';
+import { useActorRef, useSelector } from '@xstate/react';
+import type { FormEvent } from 'react';
+import { fromPromise } from 'xstate';
+import {
+  doneStep,
+  resetPasswordMachine,
+  stepOfResetPassword,
+  wentBackToSignIn,
+  type ResetPasswordEvent,
+  type ResetPasswordSnapshot,
+} from '../../../../machines/session/resetPassword.ts';
+import { ssnCheckShows } from '../../../../machines/shared/ssnCheck.ts';
+import { thenSignInParam } from './thenSignIn.ts';
+import { useServices } from '../../../app/services.tsx';
+import { StepIndicator } from '../../../shared/components/StepIndicator.tsx';
+import { TextField } from '../../../shared/components/TextField.tsx';
+import { useHeadingFocus } from '../../../shared/components/useHeadingFocus.ts';
+import { SsnCheckStep } from '../../../shared/ssnCheck/SsnCheckStep.tsx';
+import { unexpectedErrorMessage, validationMessages } from '../../../shared/messages.ts';
+import { WaitToTryAgain } from '../../../shared/waitNotices.tsx';
+import { routeStepOf, useStepParam } from './stepRoute.ts';
+
+const formSteps = 3;
+const resetPasswordRoute = getRouteApi('/reset-password/{-$step}');
+
+/** /reset-password/:step? (spec §2, §4): email, SSN, new password, then step 4 (done) or sign-in. */
+export function ResetPasswordView() {
+  const { api } = useServices();
+  const router = useRouter();
+  const { step: stepParam } = resetPasswordRoute.useParams();
+  const { then } = resetPasswordRoute.useSearch();
+  const resetPassword = useActorRef(
+    resetPasswordMachine.provide({
+      actors: {
+        verifyEmail: fromPromise(({ input }) => api.verifyEmail(input.email)),
+        verifySsn: fromPromise(({ input }) => api.verifySsn(input.email, input.ssn)),
+        changePassword: fromPromise(({ input }) => api.changePassword(input)),
+      },
+      actions: {
+        goToSignIn: () =>
+          void router.navigate({ to: '/signin/{-$step}', params: { step: undefined }, state: (previous) => ({ ...previous, passwordChanged: true }), replace: true }),
+      },
+    }),
+    { input: { thenSignIn: then === thenSignInParam.then } },
+  );
+  const state = useSelector(resetPassword, (s) => s);
+  const machineStep = useSelector(resetPassword, (s) => (wentBackToSignIn(s) ? null : stepOfResetPassword(s)));
+  useStepParam({
+    routeStep: routeStepOf(stepParam),
+    machineStep,
+    goToStep: (step) => resetPassword.send({ type: 'user.goToStep', step }),
+    showStep: (step, replace) =>
+      void router.navigate({ to: '/reset-password/{-$step}', params: { step: String(step) }, search: (previous: Record<string, unknown>) => previous, replace }),
+  });
+
+  const step = stepOfResetPassword(state);
+  if (step === doneStep) return <Done />;
+  return (
+    <section className="screen" aria-labelledby="reset-password-title">
+      <StepIndicator current={step} total={formSteps} />
+      {step === 1 ? (
+        <EmailStep key="email" state={state} send={resetPassword.send} />
+      ) : step === 2 ? (
+        <SsnStep key="ssn" state={state} send={resetPassword.send} />
+      ) : (
+        <PasswordStep key="password" state={state} send={resetPassword.send} />
+      )}
+    </section>
+  );
+}
+
+type StepProps = { state: ResetPasswordSnapshot; send: (event: ResetPasswordEvent) => void };
+
+function EmailStep({ state, send }: StepProps) {
+  const { t, i18n } = useLingui();
+  const heading = useHeadingFocus();
+  const busy = state.hasTag('busy');
+  const { fieldError, email } = state.context;
+  const invalid = state.hasTag('invalid');
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    send({ type: 'user.submitEmail', email: String(new FormData(event.currentTarget).get('email') ?? '') });
+  }
+
+  return (
+    <>
+      <h1 id="reset-password-title" ref={heading} tabIndex={-1}>
+        <Trans>Reset your password</Trans>
+      </h1>
+      <form className="form" onSubmit={submit} noValidate aria-busy={busy}>
+        <p>
+          <Trans>Enter the email address of your Providers account.</Trans>
+        </p>
+        <TextField
+          id="reset-email"
+          name="email"
+          type="email"
+          label={t`Email`}
+          autoComplete="email"
+          inputMode="email"
+          defaultValue={email}
+          error={invalid && fieldError ? i18n._(validationMessages[fieldError]) : undefined}
+        />
+        {state.hasTag('unknown') ? (
+          <p className="form-error" role="alert">
+            <Trans>That email doesn't match an existing account.</Trans>
+          </p>
+        ) : null}
+        {state.hasTag('failed') ? (
+          <p className="form-error" role="alert">
+            {i18n._(unexpectedErrorMessage)}
+          </p>
+        ) : null}
+        {state.hasTag('tooManyLookups') ? (
+          <p className="form-error" role="alert">
+            <WaitToTryAgain retryAt={state.context.retryAt} />
+          </p>
+        ) : null}
+        <button type="submit" className="button" disabled={busy}>
+          {busy ? <Trans>Checking…</Trans> : <Trans>Continue</Trans>}
+        </button>
+      </form>
+      <p className="screen-links">
+        <Link to="/signin/{-$step}" params={{ step: undefined }}>
+          <Trans>Back to sign in</Trans>
+        </Link>
+      </p>
+    </>
+  );
+}
+
+function SsnStep({ state, send }: StepProps) {
+  const { invalid, ...ssnShows } = ssnCheckShows(state);
+  return (
+    <SsnCheckStep
+      titleId="reset-password-title"
+      fieldId="reset-ssn"
+      intro={<Trans>For your security, please enter your Social Security number.</Trans>}
+      {...ssnShows}
+      problem={invalid ? state.context.fieldError : null}
+      attemptsLeft={state.context.attemptsLeft}
+      retryAt={state.context.retryAt}
+      onSubmit={(ssn) => send({ type: 'user.submitSsn', ssn })}
+    />
+  );
+}
+
+function PasswordStep({ state, send }: StepProps) {
+  const { t, i18n } = useLingui();
+  const heading = useHeadingFocus();
+  const busy = state.hasTag('busy');
+  const { fieldError } = state.context;
+  const invalid = state.hasTag('invalid');
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    send({ type: 'user.submitPassword', password: String(new FormData(event.currentTarget).get('password') ?? '') });
+  }
+
+  return (
+    <>
+      <h1 id="reset-password-title" ref={heading} tabIndex={-1}>
+        <Trans>Choose a new password</Trans>
+      </h1>
+      <form className="form" onSubmit={submit} noValidate aria-busy={busy}>
+        <p>
+          <Trans>Use at least 8 characters, with no spaces.</Trans>
+        </p>
+        <TextField
+          id="new-password"
+          name="password"
+          type="password"
+          label={t`New password`}
+          autoComplete="new-password"
+          error={invalid && fieldError ? i18n._(validationMessages[fieldError]) : undefined}
+        />
+        {state.hasTag('failed') ? (
+          <p className="form-error" role="alert">
+            {i18n._(unexpectedErrorMessage)}
+          </p>
+        ) : null}
+        <button type="submit" className="button" disabled={busy}>
+          {busy ? <Trans>Changing your password…</Trans> : <Trans>Change password</Trans>}
+        </button>
+      </form>
+    </>
+  );
+}
+
+/** Step 4, the done step. */
+function Done() {
+  const heading = useHeadingFocus();
+  return (
+    <section className="screen" aria-labelledby="reset-password-title" data-step={doneStep}>
+      <h1 id="reset-password-title" ref={heading} tabIndex={-1}>
+        <Trans>Password changed</Trans>
+      </h1>
+      <p role="status">
+        <Trans>Your password has been changed.</Trans>
+      </p>
+      <p className="screen-links">
+        <Link to="/signin/{-$step}" params={{ step: undefined }} className="button">
+          <Trans>Sign in</Trans>
+        </Link>
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,121 @@
+import { Trans, useLingui } from '@lingui/react/macro';
+import { getRouteApi, useRouter } from '@tanstack/react-router';
+import { useActorRef, useSelector } from '@xstate/react';
+import type { FormEvent } from 'react';
+import { fromPromise, type SnapshotFrom } from 'xstate';
+import { isUnlockCodeReset, resetUnlockCodeMachine, stepOfResetUnlockCode, type ResetUnlockCodeEvent } from '../../../../machines/session/resetUnlockCode.ts';
+import { ssnCheckShows } from '../../../../machines/shared/ssnCheck.ts';
+import { useServices } from '../../../app/services.tsx';
+import { StepIndicator } from '../../../shared/components/StepIndicator.tsx';
+import { NewUnlockCodeFields, newUnlockCodesOf } from '../../../shared/components/NewUnlockCodeFields.tsx';
+import { useHeadingFocus } from '../../../shared/components/useHeadingFocus.ts';
+import { unexpectedErrorMessage, validationMessages } from '../../../shared/messages.ts';
+import { SsnCheckStep } from '../../../shared/ssnCheck/SsnCheckStep.tsx';
+import { routeStepOf, useStepParam } from '../resetPassword/stepRoute.ts';
+import { continueToApp, storeSession } from '../../../shared/sessionEffects.ts';
+
+const resetUnlockCodeRoute = getRouteApi('/reset-unlock-code/{-$step}');
+
+type Snapshot = SnapshotFrom<typeof resetUnlockCodeMachine>;
+type StepProps = { state: Snapshot; send: (event: ResetUnlockCodeEvent) => void };
+
+/** /reset-unlock-code/:step? (spec §2, §4): the SSN, then a new unlock code; then the remembered route or home. */
+export function ResetUnlockCodeView() {
+  const { session, api } = useServices();
+  const router = useRouter();
+  const { step: stepParam } = resetUnlockCodeRoute.useParams();
+  const { redirect } = resetUnlockCodeRoute.useSearch();
+  const reset = useActorRef(
+    resetUnlockCodeMachine.provide({
+      actors: {
+        verifySsn: fromPromise(({ input }) => api.verifySsnWithRefreshToken(session.getSnapshot().context.refreshToken, input.ssn)),
+        resetUnlockCode: fromPromise(({ input }) =>
+          api.resetUnlockCode(session.getSnapshot().context.refreshToken, input.ssnToken, input.unlockCode),
+        ),
+      },
+      actions: {
+        storeSession: (_, answer) => storeSession(session, answer ?? {}),
+        continueToApp: () => continueToApp(router, redirect),
+      },
+    }),
+  );
+  const state = useSelector(reset, (s) => s);
+  const machineStep = useSelector(reset, (s) => (isUnlockCodeReset(s) ? null : stepOfResetUnlockCode(s)));
+  useStepParam({
+    routeStep: routeStepOf(stepParam),
+    machineStep,
+    goToStep: (step) => reset.send({ type: 'user.goToStep', step }),
+    showStep: (step, replace) =>
+      void router.navigate({ to: '/reset-unlock-code/{-$step}', params: { step: String(step) }, search: (previous: Record<string, unknown>) => previous, replace }),
+  });
+
+  return (
+    <section className="screen" aria-labelledby="reset-unlock-code-title">
+      <StepIndicator current={stepOfResetUnlockCode(state)} total={2} />
+      {stepOfResetUnlockCode(state) === 1 ? <SsnStep key="ssn" state={state} send={reset.send} /> : <CodeStep key="code" state={state} send={reset.send} />}
+    </section>
+  );
+}
+
+function SsnStep({ state, send }: StepProps) {
+  const { invalid, ...ssnShows } = ssnCheckShows(state);
+  return (
+    <SsnCheckStep
+      titleId="reset-unlock-code-title"
+      fieldId="unlock-reset-ssn"
+      intro={<Trans>To reset your unlock code, please enter your Social Security number.</Trans>}
+      {...ssnShows}
+      problem={invalid ? state.context.fieldErrors.ssn : null}
+      attemptsLeft={state.context.attemptsLeft}
+      retryAt={state.context.retryAt}
+      onSubmit={(ssn) => send({ type: 'user.submitSsn', ssn })}
+    />
+  );
+}
+
+function CodeStep({ state, send }: StepProps) {
+  const { t, i18n } = useLingui();
+  const heading = useHeadingFocus();
+  const busy = state.hasTag('busy');
+  const { fieldErrors } = state.context;
+  const invalid = state.hasTag('invalid');
+  const problem = (field: 'unlockCode' | 'unlockCodeConfirmation') => {
+    const key = invalid ? fieldErrors[field] : undefined;
+    return key ? i18n._(validationMessages[key]) : undefined;
+  };
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    send({ type: 'user.submitCode', ...newUnlockCodesOf(event.currentTarget) });
+  }
+
+  return (
+    <>
+      <h1 id="reset-unlock-code-title" ref={heading} tabIndex={-1}>
+        <Trans>Choose a new unlock code</Trans>
+      </h1>
+      <form className="form" onSubmit={submit} noValidate aria-busy={busy}>
+        <p>
+          <Trans>Your unlock code is 4 digits. Avoid codes that are easy to guess, like 1234 or 1111.</Trans>
+        </p>
+        <NewUnlockCodeFields
+          unlockCode={{ id: 'new-unlock-code', label: t`New unlock code`, error: problem('unlockCode') }}
+          confirmation={{ id: 'confirm-unlock-code', label: t`Confirm new unlock code`, error: problem('unlockCodeConfirmation') }}
+        />
+        {state.hasTag('refused') ? (
+          <p className="form-error" role="alert">
+            <Trans>We couldn't save this unlock code. Please choose another one.</Trans>
+          </p>
+        ) : null}
+        {state.hasTag('failed') ? (
+          <p className="form-error" role="alert">
+            {i18n._(unexpectedErrorMessage)}
+          </p>
+        ) : null}
+        <button type="submit" className="button" disabled={busy}>
+          {busy ? <Trans>Saving…</Trans> : <Trans>Save unlock code</Trans>}
+        </button>
+      </form>
+    </>
+  );
+}

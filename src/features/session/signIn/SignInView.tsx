@@ -1,0 +1,201 @@
+import { Trans, useLingui } from '@lingui/react/macro';
+import { getRouteApi, Link, useRouter, useRouterState } from '@tanstack/react-router';
+import { useActorRef, useSelector } from '@xstate/react';
+import { useEffect, useRef, type FormEvent } from 'react';
+import { fromPromise } from 'xstate';
+import { textedCodeLength } from '../../../../contract/rules.ts';
+import { StatusCode } from '../../../../contract/shared/statusCodes.ts';
+import { signInMachine, type SignInEvent, type SignInSnapshot } from '../../../../machines/session/signIn.ts';
+import { textedCodeProblems } from '../../../../machines/shared/textedCode.ts';
+import { useServices } from '../../../app/services.tsx';
+import { TextField } from '../../../shared/components/TextField.tsx';
+import { unexpectedErrorMessage, validationMessages } from '../../../shared/messages.ts';
+import { thenSignInParam } from '../resetPassword/thenSignIn.ts';
+import { TextedCodeEntry } from '../../../shared/textedCode/TextedCodeEntry.tsx';
+import { authModalTitleId, viewHeading, type ViewHeading } from '../authModal/authModalTitle.ts';
+import { continueToApp, goToResetUnlockCode, storeSession } from '../../../shared/sessionEffects.ts';
+import { TooManyCodesNotice, WaitToTryAgain } from '../../../shared/waitNotices.tsx';
+
+const signInRoute = getRouteApi('/signin/{-$step}');
+type Send = (event: SignInEvent) => void;
+
+/**
+ * Sign in with email and password, then a texted code when asked. On /signin it continues to the
+ * remembered route or home; in the auth modal the session chart resumes the interrupted screen.
+ */
+export function SignInView({ inModal = false }: { inModal?: boolean }) {
+  const { session, api } = useServices();
+  const router = useRouter();
+  // In the auth modal the /signin route is not matched: nothing is remembered there.
+  const redirect = signInRoute.useSearch({ shouldThrow: false })?.redirect;
+  const interrupted = useSelector(session, (s) => s.context.interruption?.location);
+  const signIn = useActorRef(
+    signInMachine.provide({
+      actors: { signIn: fromPromise(({ input }) => api.signIn(input)) },
+      actions: {
+        storeSession: (_, answer) => storeSession(session, answer ?? {}),
+        continueToApp: () => {
+          if (!inModal) continueToApp(router, redirect);
+        },
+        goToResetUnlockCode: () => goToResetUnlockCode(router, inModal ? interrupted : redirect),
+      },
+    }),
+  );
+  const state = useSelector(signIn, (s) => s);
+  const inMfa = state.hasTag('askingForCode');
+  const Heading = viewHeading(inModal);
+  return inMfa ? (
+    <CodeForm state={state} send={signIn.send} Heading={Heading} inModal={inModal} />
+  ) : (
+    <CredentialsForm state={state} send={signIn.send} Heading={Heading} inModal={inModal} />
+  );
+}
+
+type FormProps = { state: SignInSnapshot; send: Send; Heading: ViewHeading; inModal: boolean };
+
+function CredentialsForm({ state, send, Heading, inModal }: FormProps) {
+  const { session, host } = useServices();
+  const { t, i18n } = useLingui();
+  const authReason = useSelector(session, (s) => s.context.authReason);
+  const passwordChanged = useRouterState({ select: (s) => (s.location.state as { passwordChanged?: boolean }).passwordChanged === true });
+  const submitting = state.hasTag('busy');
+  const paused = state.hasTag('waiting');
+  const { fieldErrors, retryAt } = state.context;
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    send({ type: 'user.submit', email: String(form.get('email') ?? ''), password: String(form.get('password') ?? '') });
+  }
+
+  const headingId = inModal ? authModalTitleId : 'signin-title';
+  return (
+    <section className="screen" aria-labelledby={headingId}>
+      <Heading id={headingId}>
+        <Trans>Sign in</Trans>
+      </Heading>
+      {passwordChanged ? (
+        <p className="notice" role="status">
+          <Trans>Your password has been changed. Please sign in with your new password.</Trans>
+        </p>
+      ) : authReason === 'signInAgain' ? (
+        <p className="notice" role="status">
+          <Trans>For your security, please sign in again.</Trans>
+        </p>
+      ) : null}
+      <form className="form" onSubmit={submit} noValidate aria-busy={submitting}>
+        <TextField
+          id="email"
+          name="email"
+          type="email"
+          label={t`Email`}
+          autoComplete="email"
+          inputMode="email"
+          defaultValue={state.context.email}
+          error={fieldErrors.email ? i18n._(validationMessages[fieldErrors.email]) : undefined}
+        />
+        <TextField
+          id="password"
+          name="password"
+          type="password"
+          label={t`Password`}
+          autoComplete="current-password"
+          error={fieldErrors.password ? i18n._(validationMessages[fieldErrors.password]) : undefined}
+        />
+        {state.hasTag('rejected') ? (
+          <div className="form-error" role="alert">
+            <p>
+              <Trans>Sorry, the email address or password you entered is incorrect. Please try again.</Trans>
+            </p>
+            {paused ? (
+              <p>
+                <WaitToTryAgain retryAt={retryAt} />
+              </p>
+            ) : null}
+          </div>
+        ) : null}
+        {state.hasTag('failed') ? (
+          <p className="form-error" role="alert">
+            {i18n._(unexpectedErrorMessage)}
+          </p>
+        ) : null}
+        <button type="submit" className="button" disabled={submitting || paused}>
+          {submitting ? <Trans>Signing in…</Trans> : <Trans>Sign in</Trans>}
+        </button>
+      </form>
+      <p className="screen-links">
+        {host.embedded && !inModal ? (
+          // Opening an account is offered only inside the companion app (spec §2).
+          <Link to="/register/{-$step}" params={{ step: undefined }}>
+            <Trans>New to Providers? Open an account</Trans>
+          </Link>
+        ) : null}
+        <Link to="/reset-password/{-$step}" params={{ step: undefined }} search={thenSignInParam}>
+          <Trans>Forgot your password?</Trans>
+        </Link>
+        <Link to="/customer-support">
+          <Trans>Contact support</Trans>
+        </Link>
+      </p>
+    </section>
+  );
+}
+
+/** The texted code (105): six boxes, sent with the same /sign-in call. */
+function CodeForm({ state, send, Heading, inModal }: FormProps) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  const { phone, attemptsLeft, textProblem, retryAt } = state.context;
+  const verifying = state.hasTag('verifying');
+  const busy = state.hasTag('busy');
+  const cannotText = state.hasTag('cannotText');
+  const waiting = state.hasTag('waiting');
+  const sentTo = phone ?? '';
+  useEffect(() => heading.current?.focus(), []);
+
+  const headingId = inModal ? authModalTitleId : 'signin-code-title';
+  return (
+    <section className="screen" aria-labelledby={headingId}>
+      <Heading id={headingId} ref={heading} tabIndex={-1}>
+        <Trans>Enter your code</Trans>
+      </Heading>
+      {cannotText ? (
+        <div className="form-error" role="alert">
+          <p>{sentTo ? <Trans>We weren't able to text a code to {sentTo}.</Trans> : <Trans>We weren't able to text you a code.</Trans>}</p>
+          {textProblem === StatusCode.INVALID_PHONE_LANDLINE ? (
+            <p>
+              <Trans>We can only text a mobile phone. Please contact support to change the phone number on your account.</Trans>
+            </p>
+          ) : null}
+        </div>
+      ) : waiting ? (
+        <TooManyCodesNotice retryAt={retryAt} />
+      ) : (
+        <TextedCodeEntry
+          id="signin-code"
+          phone={sentTo}
+          codeLength={textedCodeLength}
+          {...textedCodeProblems(state)}
+          attemptsLeft={attemptsLeft}
+          busy={busy}
+          disabled={busy}
+          verifying={verifying}
+          resending={state.hasTag('resending')}
+          onSubmit={(code) => send({ type: 'user.submitCode', code })}
+        />
+      )}
+      <div className="screen-links">
+        {waiting ? null : (
+          <button type="button" className="link-button" disabled={busy} onClick={() => send({ type: 'user.resendCode' })}>
+            <Trans>Send a new code</Trans>
+          </button>
+        )}
+        <button type="button" className="link-button" disabled={busy} onClick={() => send({ type: 'user.backToSignIn' })}>
+          <Trans>Back to sign in</Trans>
+        </button>
+        <Link to="/customer-support">
+          <Trans>Contact support</Trans>
+        </Link>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,99 @@
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
+import { getRouteApi, useRouter } from '@tanstack/react-router';
+import { useActorRef, useSelector } from '@xstate/react';
+import type { FormEvent } from 'react';
+import { fromPromise } from 'xstate';
+import { unlockMachine } from '../../../../machines/session/unlock.ts';
+import { useServices } from '../../../app/services.tsx';
+import { TextField } from '../../../shared/components/TextField.tsx';
+import { unexpectedErrorMessage, validationMessages } from '../../../shared/messages.ts';
+import { authModalTitleId, viewHeading } from '../authModal/authModalTitle.ts';
+import { continueToApp, storeSession } from '../../../shared/sessionEffects.ts';
+
+const unlockRoute = getRouteApi('/unlock');
+
+/**
+ * Unlock with the 4-digit code when the session needs refreshing: on /unlock it returns to the
+ * remembered route; in the auth modal the session chart resumes the interrupted screen.
+ */
+export function UnlockView({ inModal = false }: { inModal?: boolean }) {
+  const { session, api } = useServices();
+  const router = useRouter();
+  // In the auth modal the /unlock route is not matched: nothing is remembered there.
+  const redirect = unlockRoute.useSearch({ shouldThrow: false })?.redirect;
+  const { t, i18n } = useLingui();
+  const authReason = useSelector(session, (s) => s.context.authReason);
+  const unlock = useActorRef(
+    unlockMachine.provide({
+      actors: {
+        refreshTokens: fromPromise(({ input }) =>
+          api.refreshTokens(session.getSnapshot().context.refreshToken, input.unlockCode),
+        ),
+      },
+      actions: {
+        storeSession: (_, answer) => storeSession(session, answer),
+        continueToApp: () => {
+          if (!inModal) continueToApp(router, redirect);
+        },
+        requireSignIn: () => session.send({ type: 'session.signInRequired' }),
+      },
+    }),
+  );
+  const state = useSelector(unlock, (s) => s);
+  const submitting = state.hasTag('busy');
+  const { attemptsLeft, fieldError } = state.context;
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    unlock.send({ type: 'user.submit', unlockCode: String(form.get('unlockCode') ?? '').replace(/\s/g, '') });
+  }
+
+  const Heading = viewHeading(inModal);
+  const headingId = inModal ? authModalTitleId : 'unlock-title';
+  return (
+    <section className="screen" aria-labelledby={headingId}>
+      <Heading id={headingId}>
+        <Trans>Enter your unlock code</Trans>
+      </Heading>
+      {authReason === 'expired' ? (
+        <p className="notice" role="status">
+          <Trans>Your session has expired.</Trans>
+        </p>
+      ) : null}
+      <form className="form" onSubmit={submit} noValidate aria-busy={submitting}>
+        <TextField
+          id="unlock-code"
+          name="unlockCode"
+          type="password"
+          label={t`Unlock code`}
+          inputMode="numeric"
+          autoComplete="off"
+          maxLength={4}
+          pattern="[0-9]*"
+          className="code-input"
+          error={fieldError ? i18n._(validationMessages[fieldError]) : undefined}
+        />
+        {state.hasTag('wrongCode') && attemptsLeft !== null ? (
+          <p className="form-error" role="alert">
+            <Trans>This isn't the right code.</Trans>{' '}
+            <Plural value={attemptsLeft} one="You have 1 more unlock attempt." other="You have # more unlock attempts." />
+          </p>
+        ) : null}
+        {state.hasTag('failed') ? (
+          <p className="form-error" role="alert">
+            {i18n._(unexpectedErrorMessage)}
+          </p>
+        ) : null}
+        <button type="submit" className="button" disabled={submitting}>
+          {submitting ? <Trans>Unlocking…</Trans> : <Trans>Unlock</Trans>}
+        </button>
+      </form>
+      <p className="screen-links">
+        <button type="button" className="link-button" onClick={() => unlock.send({ type: 'user.useSignIn' })}>
+          <Trans>Sign in with your email and password instead</Trans>
+        </button>
+      </p>
+    </section>
+  );
+}

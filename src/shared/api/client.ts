@@ -1,0 +1,228 @@
+/**
+ * The card API client: one ofetch instance, one typed function per spec §7 call, each made from its
+ * route table entry (contract/<feature>/routes.ts) by `call`.
+ * Every answer carries a statusCode. REFRESH_REQUIRED and SIGN_IN_REQUIRED go to the session
+ * (the auth modal, or unlock or sign-in); a call made with the access token then waits, and is sent
+ * once more with the new token if the user authenticates again and the interrupted work resumes.
+ * An answer without a statusCode is reported and opens the error modal.
+ */
+import { ofetch } from 'ofetch';
+import type { AgreementKind, Legal, RegisterAnswer, RegistrationPayload } from '../../../contract/identity/types.ts';
+import { RegistrationResult } from '../../../contract/identity/types.ts';
+import { routeTables } from '../../../contract/routes.ts';
+import type { Address } from '../../../contract/shared/address.ts';
+import type { FieldErrors, SessionTokens, StatusAnswer } from '../../../contract/shared/answers.ts';
+import { type AnswerOf, cardApiBase, type RequestOf, type Route } from '../../../contract/shared/route.ts';
+import { StatusCode } from '../../../contract/shared/statusCodes.ts';
+import type { ExperimentFlags } from '../../../contract/experiments/types.ts';
+import type { ChangePasswordRequest, SignInRequest } from '../../../contract/session/types.ts';
+
+const { identity, session, account, home, experiments } = routeTables;
+
+export const apiBase = cardApiBase;
+export const requestTimeoutMs = 120_000;
+
+export type ApiSession = {
+  accessToken: string | null;
+  fingerprint: string;
+  deviceUUID: string;
+  ebtAccountId: string | null;
+};
+
+export type ApiHooks = {
+  session: () => ApiSession;
+  /**
+   * REFRESH_REQUIRED or SIGN_IN_REQUIRED: resolves with the new access token once the interrupted work
+   * resumes (same account authenticated again), or null when it was given up.
+   */
+  onAuthRequired: (statusCode: AuthStatusCode) => Promise<string | null>;
+  /** No statusCode in the answer (network failure, timeout, proxy page, server crash). */
+  onNoStatusCode: (details: { path: string; httpStatus: number | null; suppressErrorModal: boolean }) => void;
+  /** An answer with statusCode UNEXPECTED_ERROR (5): reported as a warning (spec §8). */
+  onUnexpectedError: (details: { path: string }) => void;
+};
+
+/** The call got no usable answer; the user has already been told through the error modal. */
+export class ApiUnavailableError extends Error {
+  constructor(readonly path: string) {
+    super(`No statusCode from ${path}`);
+  }
+}
+
+export type AuthStatusCode = typeof StatusCode.REFRESH_REQUIRED | typeof StatusCode.SIGN_IN_REQUIRED;
+
+const isAuthStatusCode = (code: number): code is AuthStatusCode =>
+  code === StatusCode.REFRESH_REQUIRED || code === StatusCode.SIGN_IN_REQUIRED;
+
+/** The session needed the unlock code or a sign-in, and the call was not resumed. */
+export class AuthRequiredError extends Error {
+  constructor(readonly statusCode: StatusCode) {
+    super(`Authentication required (${statusCode})`);
+  }
+}
+
+/** A call answered with a statusCode the caller does not treat as a result. */
+export class ApiRefusedError extends Error {
+  constructor(readonly statusCode: StatusCode) {
+    super(`Refused with statusCode ${statusCode}`);
+  }
+}
+
+type SendOptions = {
+  /** The bearer token for a refresh-token or companion-token call (null sends none). */
+  token?: string | null;
+  suppressErrorModal?: boolean;
+  /** The auth codes are this call's own results (sign-in, unlock, sign-out), not a session event. */
+  authCodesAreResults?: boolean;
+  headers?: Record<string, string>;
+};
+
+type CallOptions = SendOptions & { method?: 'GET' | 'POST'; body?: Record<string, unknown> };
+
+/** Any answer with a numeric statusCode (POST /register's results 1 and 2 are not spec §8 codes). */
+type CodedAnswer = { statusCode: number };
+
+function hasStatusCode(data: unknown): data is CodedAnswer {
+  return typeof data === 'object' && data !== null && typeof (data as CodedAnswer).statusCode === 'number';
+}
+
+export function createApi(hooks: ApiHooks, fetcher = ofetch) {
+  const http = fetcher.create({ baseURL: apiBase, timeout: requestTimeoutMs, retry: 0, ignoreResponseError: true });
+
+  /** An answer with a statusCode, and the HTTP status it came with (some statusCodes mean different things per status). */
+  async function request<T extends CodedAnswer>(
+    path: string,
+    options: CallOptions = {},
+    isRetry = false,
+  ): Promise<{ answer: T; httpStatus: number | null }> {
+    const session = hooks.session();
+    const headers: Record<string, string> = { ...options.headers, Fingerprint: session.fingerprint, 'Device-UUID': session.deviceUUID };
+    if (session.ebtAccountId) headers['EBT-Account-ID'] = session.ebtAccountId;
+    const token = options.token === undefined ? session.accessToken : options.token;
+    if (token) headers.Authorization = `Bearer ${token}`;
+    const suppressErrorModal = options.suppressErrorModal ?? false;
+
+    let data: unknown;
+    let httpStatus: number | null = null;
+    try {
+      const response = await http.raw(path, { method: options.method ?? 'GET', body: options.body, headers });
+      httpStatus = response.status;
+      data = response._data;
+    } catch {
+      data = undefined;
+    }
+    if (!hasStatusCode(data)) {
+      hooks.onNoStatusCode({ path, httpStatus, suppressErrorModal });
+      throw new ApiUnavailableError(path);
+    }
+    if (data.statusCode === StatusCode.UNEXPECTED_ERROR) hooks.onUnexpectedError({ path });
+    if (!options.authCodesAreResults && isAuthStatusCode(data.statusCode)) {
+      const renewed = await hooks.onAuthRequired(data.statusCode);
+      // Only a call made with the session's access token is sent again, once, with the new one
+      // (the server refused it before doing anything; money calls keep their Idempotency-Key).
+      if (renewed && options.token === undefined && !isRetry) return request<T>(path, options, true);
+      throw new AuthRequiredError(data.statusCode);
+    }
+    return { answer: data as T, httpStatus };
+  }
+
+  /**
+   * One call of a route table entry. The entry says where it goes and whose token it carries: an
+   * access-token call takes the session's (and may wait for a new one), an anonymous call none (its
+   * auth codes are results), a refresh-token or companion-token call the one given.
+   */
+  async function send<R extends Route>(
+    route: R,
+    input: RequestOf<R>,
+    options: SendOptions = {},
+  ): Promise<{ answer: AnswerOf<R>; httpStatus: number | null }> {
+    const query = route.method === 'GET' && input ? `?${new URLSearchParams(input as Record<string, string>)}` : '';
+    const byCaller: SendOptions =
+      route.caller === 'accessToken' ? {} : route.caller === 'anonymous' ? { token: null, authCodesAreResults: true } : { token: null };
+    const { answer, httpStatus } = await request<CodedAnswer>(`${route.path}${query}`, {
+      ...byCaller,
+      ...options,
+      method: route.method,
+      body: route.method === 'POST' && input ? (input as Record<string, unknown>) : undefined,
+    });
+    return { answer: answer as AnswerOf<R>, httpStatus };
+  }
+
+  async function call<R extends Route>(route: R, input: RequestOf<R>, options: SendOptions = {}): Promise<AnswerOf<R>> {
+    return (await send(route, input, options)).answer;
+  }
+
+  /**
+   * POST /register (spec §7, 403 expected). The HTTP status tells the results apart: statusCode 2 on
+   * a 403 is CIP_TAKEN, while on a 400 it is INVALID_PARAMETERS (a refusal, not a result).
+   */
+  async function register(payload: RegistrationPayload, companionToken: string | null = null): Promise<RegisterAnswer> {
+    // Linking the companion user (providersUuid) takes that user's own companion token.
+    const headers = companionToken ? { 'Companion-Authorization': `Bearer ${companionToken}` } : undefined;
+    const { answer, httpStatus } = await send(identity.register, payload, { headers });
+    // Read before narrowing: the HTTP status decides which answer this is.
+    const raw = answer as RegisterAnswer & Partial<SessionTokens> & { fieldErrors?: FieldErrors };
+    const code: number = raw.statusCode;
+    if (httpStatus === 200 && code === RegistrationResult.SUCCESS && raw.access && raw.refresh) {
+      return { statusCode: StatusCode.SUCCESS, access: raw.access, refresh: raw.refresh, isInternal: raw.isInternal ?? false };
+    }
+    if (httpStatus === 403 && code === RegistrationResult.APPLICATION_DENIED) return { statusCode: RegistrationResult.APPLICATION_DENIED };
+    if (httpStatus === 403 && code === RegistrationResult.CIP_TAKEN) return { statusCode: RegistrationResult.CIP_TAKEN };
+    if (httpStatus === 400 && code === StatusCode.FAILED_VALIDATION) {
+      return { statusCode: StatusCode.FAILED_VALIDATION, fieldErrors: raw.fieldErrors ?? {} };
+    }
+    throw new ApiRefusedError(raw.statusCode as StatusCode);
+  }
+
+  async function succeeded<T extends StatusAnswer>(answer: Promise<T>): Promise<T> {
+    const result = await answer;
+    if (result.statusCode !== StatusCode.SUCCESS) throw new ApiRefusedError(result.statusCode);
+    return result;
+  }
+
+  return {
+    /** Every answer is a result: 100, 105 and the MFA codes 200-204 come with HTTP 401 or 429. */
+    signIn: ({ email, password, code }: SignInRequest) =>
+      call(session.signIn, code === undefined ? { email, password } : { email, password, code }),
+    /** With the refresh token: `{0, ssnToken}`, 401 `{4, attemptsLeft}`, 429 `{201}`. */
+    verifySsnWithRefreshToken: (refreshToken: string | null, ssn: string) =>
+      call(identity.verifySsnWithRefreshToken, { ssn }, { token: refreshToken }),
+    resetUnlockCode: (refreshToken: string | null, ssnToken: string, unlockCode: string) =>
+      call(session.resetUnlockCode, { ssnToken, unlockCode }, { token: refreshToken }),
+    /** Password reset, anonymous: `{0, ssnToken}`, 401 `{4, attemptsLeft}`, 429 `{201}`. */
+    verifySsn: (email: string, ssn: string) => call(identity.verifySsn, { email, ssn }),
+    changePassword: ({ email, ssn, password }: ChangePasswordRequest) => call(session.changePassword, { email, ssn, password }),
+    signOut: (refreshToken: string | null) =>
+      call(session.signOut, null, { token: refreshToken, suppressErrorModal: true, authCodesAreResults: true }),
+    refreshTokens: (refreshToken: string | null, unlockCode: string) =>
+      call(session.refreshTokens, { unlockCode }, { token: refreshToken, authCodesAreResults: true }),
+    getHome: () => succeeded(call(home.getHome, null)),
+    /** The experiment config for this user; null when none exists (404). Failures only get reported. */
+    getExperiments: async (isInternal: boolean): Promise<ExperimentFlags | null> => {
+      const answer = await call(experiments.getExperiments, { isInternal: isInternal ? 'true' : 'false' }, { suppressErrorModal: true });
+      if (answer.statusCode === StatusCode.NOT_ALLOWED) return null;
+      return (await succeeded(Promise.resolve(answer))).flags;
+    },
+    getUser: (options: { suppressErrorModal?: boolean } = {}) => succeeded(call(account.getUser, null, options)),
+    /**
+     * Every statusCode answer is a result for the chart: 0 saved, 400 `{4, fieldErrors}` the code
+     * breaks a rule, anything else a failure.
+     */
+    setUnlockCode: (unlockCode: string) => call(account.setUnlockCode, { unlockCode }),
+    /** SUCCESS when an account already uses the email, NOT_ALLOWED when it is free. */
+    verifyEmail: (email: string) => call(identity.verifyEmail, { email }),
+    phoneNumberInUse: (phone: string) => call(identity.phoneNumberInUse, { phone }),
+    /** Texts a 6-digit code; 201-204 are results (too many codes, invalid phone, not sent, landline). */
+    requestVerification: (phone: string) => call(identity.requestVerification, { phone }),
+    verifyPhone: (phone: string, code: string) => call(identity.verifyPhone, { phone, code }),
+    /** The legal address; 300-307 are results. */
+    verifyAddress: ({ street1, street2, city, state, zip }: Address) =>
+      call(identity.verifyAddress, { street1, street2, city, state, zip, addressType: 'legal' }),
+    register,
+    /** Records each agreement marked 'agreed' (access token). */
+    acceptAgreement: (legal: Legal) => call(identity.acceptAgreement, { legal }),
+    acceptedAgreement: (agreement: AgreementKind) => call(identity.acceptedAgreement, { agreement }),
+  };
+}
+
+export type Api = ReturnType<typeof createApi>;

@@ -1,0 +1,129 @@
+/**
+ * Start-up inside the companion app (loaded only when embedded): connect to the host, load the
+ * saved state, device id and parent-app user, sign a providers user in, and hand back the initial
+ * session and the Host the views use. State is then saved through the host, never localStorage.
+ */
+import { createActor, fromPromise, waitFor } from 'xstate';
+import type { AppConfig } from '../../../contract/shared/appConfig.ts';
+import { sessionRoutes } from '../../../contract/session/routes.ts';
+import type { SignInAnswer } from '../../../contract/session/types.ts';
+import { urlOf } from '../../../contract/shared/route.ts';
+import { StatusCode } from '../../../contract/shared/statusCodes.ts';
+import { hostMachine, ProvidersSignInRefused, type HostConnection } from '../../../machines/host/host.ts';
+import type { Locale, SessionInput } from '../../../machines/session/session.ts';
+import { restoreState, type PersistedState } from '../../app/persistence.ts';
+import type { ErrorReporter } from '../../app/errorReporting.ts';
+import { connectHostBridge } from './bridge.ts';
+import type { Host } from './host.ts';
+
+export type EmbeddedStart = {
+  initial: SessionInput;
+  host: Host;
+  saveState: (state: PersistedState) => void;
+  /** The companion user has no card account yet (providers sign-in answered NOT_ALLOWED): offer registration. */
+  needsRegistration: boolean;
+  /** Signed in, but wrong unlock codes locked the unlock code: it must be reset first. */
+  mustResetUnlockCode: boolean;
+};
+
+export async function startEmbedded(
+  self: Window,
+  options: { config: AppConfig; parentOrigin: string | null; defaultLocale: Locale; errors: ErrorReporter },
+): Promise<EmbeddedStart> {
+  const { config, errors } = options;
+  const bridge = connectHostBridge(self, {
+    parentOrigin: options.parentOrigin,
+    hostOrigins: config.hostOrigins,
+    otherTrustedOrigins: [...config.processorOrigins, ...config.accountLinkingOrigins],
+    onUnknownOrigin: (origin) => errors.warning('Message from an unknown origin ignored', { origin }),
+    onMalformed: (origin) => errors.warning('Malformed host message rejected', { origin }),
+  });
+
+  let needsRegistration = false;
+  let mustResetUnlockCode = false;
+  const actor = createActor(
+    hostMachine.provide({
+      actors: {
+        connectToHost: fromPromise(async (): Promise<HostConnection> => {
+          // The first answer also tells the bridge which origin the parent is.
+          const { state } = await bridge.ask('state.load');
+          const [device, permission, uuid, authEmail, settings, ebtLink] = await Promise.all([
+            bridge.ask('deviceId.get'),
+            bridge.ask('notificationPermission.get'),
+            bridge.ask('parentApp.uuid.get'),
+            bridge.ask('parentApp.authEmail.get'),
+            bridge.ask('parentApp.userSettings.get'),
+            bridge.ask('parentApp.ebtLink.get'),
+          ]);
+          return {
+            savedState: state,
+            deviceId: device.deviceId,
+            notificationPermission: permission.permission,
+            parentApp: { uuid: uuid.uuid, ...authEmail, eligibleBenefits: settings.userSettings.eligibleBenefits, ebtLink },
+          };
+        }),
+        providersSignIn: fromPromise(async ({ input }) => {
+          const { accessToken } = await bridge.ask('parentApp.accessToken.get');
+          if (!accessToken) throw new ProvidersSignInRefused('The companion app has no token');
+          const answer = await providersSignIn(accessToken, initialSession(input.connection, options.defaultLocale));
+          if (answer.statusCode !== StatusCode.SUCCESS || !answer.access || !answer.refresh) {
+            needsRegistration = answer.statusCode === StatusCode.NOT_ALLOWED;
+            throw new ProvidersSignInRefused(`statusCode ${answer.statusCode}`);
+          }
+          mustResetUnlockCode = answer.mustResetUnlockCode === true;
+          return { access: answer.access, refresh: answer.refresh, isInternal: answer.isInternal ?? false };
+        }),
+        requestNotificationPermission: fromPromise(async () => (await bridge.ask('notificationPermission.request')).permission),
+      },
+    }),
+  );
+  bridge.onPush((message) => actor.send({ type: 'host.notificationPermissionChanged', permission: message.payload.permission }));
+  actor.start();
+  const started = await waitFor(actor, (snapshot) => snapshot.hasTag('started'), { timeout: Infinity });
+
+  const { connection, tokens } = started.context;
+  if (!connection) errors.warning('The companion host did not answer; running without it');
+  const session = connection ? initialSession(connection, options.defaultLocale) : restoreState(null, options.defaultLocale);
+  return {
+    initial: tokens ? { ...session, accessToken: tokens.access, refreshToken: tokens.refresh, isInternal: tokens.isInternal } : session,
+    saveState: (state) => bridge.tell('state.save', { state }),
+    needsRegistration,
+    mustResetUnlockCode,
+    host: {
+      embedded: true,
+      openUrl: (url) => bridge.tell('url.open', { url }),
+      copyText: async (text) => bridge.tell('clipboard.copy', { text }),
+      returnToHostRoute: (route) => bridge.tell('hostRoute.return', { route }),
+      eligibleBenefits: connection?.parentApp.eligibleBenefits ?? [],
+      actor,
+      sendSitevars: (sitevars) => bridge.tell('cms.sitevars', { sitevars }),
+      companionAccessToken: async () => (await bridge.ask('parentApp.accessToken.get')).accessToken,
+      providersUuid: connection?.parentApp.uuid ?? null,
+    },
+  };
+}
+
+/** Saved state from the host, with the host's device id and EBT link (the host knows them best). */
+function initialSession(connection: HostConnection, defaultLocale: Locale): SessionInput {
+  const restored = restoreState(connection.savedState ? JSON.stringify(connection.savedState) : null, defaultLocale);
+  return {
+    ...restored,
+    deviceUUID: connection.deviceId,
+    ebtAccountId: connection.parentApp.ebtLink.ebtaccountId ?? restored.ebtAccountId,
+  };
+}
+
+/** Before the app (and its API client) exist: one plain call with the companion app's token. */
+async function providersSignIn(companionToken: string, session: SessionInput): Promise<SignInAnswer> {
+  const headers: Record<string, string> = {
+    'Content-Type': 'application/json',
+    Authorization: `Bearer ${companionToken}`,
+    Fingerprint: session.fingerprint,
+    'Device-UUID': session.deviceUUID,
+  };
+  if (session.ebtAccountId) headers['EBT-Account-ID'] = session.ebtAccountId;
+  const response = await fetch(urlOf(sessionRoutes.providersSignIn), { method: 'POST', headers, body: '{}' });
+  const answer = (await response.json()) as SignInAnswer;
+  if (typeof answer.statusCode !== 'number') throw new Error('No statusCode');
+  return answer;
+}

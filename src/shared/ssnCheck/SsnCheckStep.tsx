@@ -1,0 +1,83 @@
+/** "Verify your identity": the SSN step both resets share (reset password step 2, reset unlock code step 1). */
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
+import type { FormEvent, ReactNode } from 'react';
+import type { ValidationMessage } from '../../../contract/rules.ts';
+import { TextField } from '../components/TextField.tsx';
+import { useHeadingFocus } from '../components/useHeadingFocus.ts';
+import { unexpectedErrorMessage, validationMessages } from '../messages.ts';
+import { TooManyTriesNotice } from '../waitNotices.tsx';
+
+type SsnCheckStepProps = {
+  /** The heading's id (the screen is labelled by it). */
+  titleId: string;
+  fieldId: string;
+  /** Why the SSN is asked for. */
+  intro: ReactNode;
+  busy: boolean;
+  /** The server's wait after too many tries. */
+  waiting: boolean;
+  /** The SSN's problem, shown while the chart is in its invalid state. */
+  problem: ValidationMessage | null | undefined;
+  mismatch: boolean;
+  failed: boolean;
+  attemptsLeft: number | null;
+  retryAt: number | null;
+  onSubmit: (ssn: string) => void;
+};
+
+export function SsnCheckStep({ titleId, fieldId, intro, busy, waiting, problem, mismatch, failed, attemptsLeft, retryAt, onSubmit }: SsnCheckStepProps) {
+  const { t, i18n } = useLingui();
+  const heading = useHeadingFocus();
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    onSubmit(String(new FormData(event.currentTarget).get('ssn') ?? ''));
+  }
+
+  return (
+    <>
+      <h1 id={titleId} ref={heading} tabIndex={-1}>
+        <Trans>Verify your identity</Trans>
+      </h1>
+      <form className="form" onSubmit={submit} noValidate aria-busy={busy}>
+        <p>{intro}</p>
+        <TextField
+          id={fieldId}
+          name="ssn"
+          type="password"
+          label={t`Social Security number`}
+          autoComplete="off"
+          inputMode="numeric"
+          maxLength={11}
+          error={problem ? i18n._(validationMessages[problem]) : undefined}
+        />
+        <SsnProblems mismatch={mismatch} attemptsLeft={attemptsLeft} waiting={waiting} retryAt={retryAt} />
+        {failed ? (
+          <p className="form-error" role="alert">
+            {i18n._(unexpectedErrorMessage)}
+          </p>
+        ) : null}
+        <button type="submit" className="button" disabled={busy || waiting}>
+          {busy ? <Trans>Checking…</Trans> : <Trans>Continue</Trans>}
+        </button>
+      </form>
+    </>
+  );
+}
+
+/** An SSN that does not match the account (with the tries left), or the server's wait after too many. */
+function SsnProblems({ mismatch, attemptsLeft, waiting, retryAt }: { mismatch: boolean; attemptsLeft: number | null; waiting: boolean; retryAt: number | null }) {
+  if (waiting) return <TooManyTriesNotice retryAt={retryAt} />;
+  if (!mismatch) return null;
+  return (
+    <p className="form-error" role="alert">
+      <Trans>That Social Security number doesn't match your account.</Trans>
+      {attemptsLeft !== null && attemptsLeft > 0 ? (
+        <>
+          {' '}
+          <Plural value={attemptsLeft} one="You have 1 more try." other="You have # more tries." />
+        </>
+      ) : null}
+    </p>
+  );
+}

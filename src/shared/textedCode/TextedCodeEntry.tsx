@@ -1,0 +1,70 @@
+/** The texted code (spec §4, §8 MFA codes): split boxes with its problems, sent on Verify; the caller adds its links. */
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
+import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
+import { digitsOnly, SplitCodeInput } from '../components/SplitCodeInput.tsx';
+import { unexpectedErrorMessage } from '../messages.ts';
+
+type TextedCodeEntryProps = {
+  id: string;
+  /** The phone the code went to, formatted; empty when not known. */
+  phone: string;
+  codeLength: number;
+  invalid: boolean;
+  wrongCode: boolean;
+  /** The unexpected error. */
+  failed: boolean;
+  attemptsLeft: number | null;
+  /** A call is under way: the code cannot be sent. */
+  busy: boolean;
+  /** The boxes cannot be changed either. */
+  disabled?: boolean;
+  /** The button says Verifying… (sign-in, while the code is checked). */
+  verifying?: boolean;
+  /** A new code was asked for: the boxes start empty again. */
+  resending?: boolean;
+  onSubmit: (code: string) => void;
+  /** Links shown under the Verify button, inside the form. */
+  children?: ReactNode;
+};
+
+export function TextedCodeEntry({ id, phone, codeLength, invalid, wrongCode, failed, attemptsLeft, busy, disabled, verifying, resending, onSubmit, children }: TextedCodeEntryProps) {
+  const { t, i18n } = useLingui();
+  const [code, setCode] = useState('');
+  useEffect(() => {
+    if (resending) setCode('');
+  }, [resending]);
+
+  const codeProblem = invalid ? (
+    t`Please enter the 6-digit code we texted you.`
+  ) : wrongCode ? (
+    <>
+      <Trans>This isn't the right code.</Trans>{' '}
+      {attemptsLeft !== null && attemptsLeft > 0 ? (
+        <Plural value={attemptsLeft} one="You can try 1 more time." other="You can try # more times." />
+      ) : (
+        <Trans>Please ask for a new code.</Trans>
+      )}
+    </>
+  ) : undefined;
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    onSubmit(digitsOnly(code));
+  }
+
+  return (
+    <form className="form" onSubmit={submit} noValidate aria-busy={busy}>
+      <p>{phone ? <Trans>We texted a 6-digit code to {phone}.</Trans> : <Trans>We texted you a 6-digit code.</Trans>}</p>
+      <SplitCodeInput id={id} label={t`Texted code`} length={codeLength} value={code} onChange={setCode} error={codeProblem} disabled={disabled} />
+      {failed ? (
+        <p className="form-error" role="alert">
+          {i18n._(unexpectedErrorMessage)}
+        </p>
+      ) : null}
+      <button type="submit" className="button" disabled={busy}>
+        {verifying ? <Trans>Verifying…</Trans> : <Trans>Verify</Trans>}
+      </button>
+      {children}
+    </form>
+  );
+}

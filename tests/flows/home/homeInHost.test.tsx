@@ -1,0 +1,165 @@
+/**
+ * Home as the companion app shows it, through the real router: the experiment that moves /home to
+ * /home2, content for the benefits the host reports, and what home asks of its host (copy, open a
+ * link, go back to the host, ask for notifications).
+ */
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { createActor, fromPromise } from 'xstate';
+import { flagsOff } from '../../../machines/experiments/experiments.ts';
+import { hostMachine, type HostConnection } from '../../../machines/host/host.ts';
+import { freeTaxFilingUrl } from '../../../src/features/home/links.ts';
+import type { NotificationPermission } from '../../../contract/hostProtocol.ts';
+import { active, recordingHost, renderApp } from '../../support/renderApp.tsx';
+
+const home = {
+  statusCode: 0,
+  accountOverview: {
+    balance: 12_345,
+    cards: [
+      { id: 'v1', type: 'VIRTUAL', status: 'ACTIVE', frozen: false, isActive: true, isPending: false, lastFour: '4821' },
+      { id: 'p1', type: 'PHYSICAL', status: 'SHIPPED', frozen: false, isActive: false, isPending: true, lastFour: '7390' },
+    ],
+    transactions: [],
+    prn: '400012345678',
+    flags: { hasFunded: true, hasFundedAnyKind: true },
+    ebtRewardOwed: 0,
+    ebtRewardsClaimedThisPeriod: 0,
+  },
+  registrationWave: 'ebt_rewards_test_group',
+  pendingCard: null,
+  virtualCard: { id: 'v1' },
+  prn: '400012345678',
+  hasFundedAnyKind: true,
+};
+
+async function answerHome(app: Awaited<ReturnType<typeof renderApp>>) {
+  await waitFor(() => expect(app.cardApi.isWaiting('/api/v1/home')).toBe(true));
+  app.cardApi.answer('/api/v1/home', home);
+  await screen.findByTestId('balance');
+}
+
+/** A host actor already connected, as startEmbedded leaves it. */
+function connectedHost(permission: HostConnection['notificationPermission'], grant: 'ENABLED' | 'DISABLED') {
+  const connection: HostConnection = {
+    savedState: null,
+    deviceId: 'device-from-host',
+    notificationPermission: permission,
+    parentApp: { uuid: null, authEmail: null, authSource: null, eligibleBenefits: [], ebtLink: { ebtaccountId: null, uid: null } },
+  };
+  let asked = 0;
+  const actor = createActor(
+    hostMachine.provide({
+      actors: {
+        connectToHost: fromPromise(async () => connection),
+        requestNotificationPermission: fromPromise(async (): Promise<NotificationPermission> => {
+          asked += 1;
+          return grant;
+        }),
+      },
+    }),
+  ).start();
+  return { actor, asked: () => asked };
+}
+
+describe('experiments on the route table', () => {
+  it('/home waits for the experiment config, then goes to /home2 when showNewDebitDetails is on', async () => {
+    const app = await renderApp('/home', active, { experiments: 'pending' });
+    expect(app.cardApi.isWaiting('/api/v1/home')).toBe(false);
+    expect(app.router.state.location.pathname).toBe('/home');
+
+    app.cardApi.answer('/api/v1/experiments', { statusCode: 0, flags: { ...flagsOff, showNewDebitDetails: true } });
+    await waitFor(() => expect(app.router.state.location.pathname).toBe('/home2'));
+    await answerHome(app);
+    const details = screen.getByRole('region', { name: 'Debit card details' });
+    expect(within(details).getByText('Works for purchases online, in stores and at ATMs.')).toBeTruthy();
+    expect(within(details).getByText('Activate it when it arrives to start using it.')).toBeTruthy();
+  });
+
+  it('stays on /home without the debit-details panel when the config does not exist (404)', async () => {
+    const app = await renderApp('/home', active, { experiments: null });
+    await answerHome(app);
+    expect(app.router.state.location.pathname).toBe('/home');
+    expect(screen.queryByRole('region', { name: 'Debit card details' })).toBeNull();
+  });
+
+  it('reports a failed config load, keeps every flag off and still shows home', async () => {
+    const app = await renderApp('/home', active, { experiments: 'pending' });
+    app.cardApi.answer('/api/v1/experiments', { statusCode: 5 }, 500);
+    await answerHome(app);
+    expect(app.router.state.location.pathname).toBe('/home');
+    expect(app.reports).toContainEqual({ level: 'error', message: 'Experiment config failed to load' });
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('sends /manage-card to /manage-cards when the virtual-cards experiment is on', async () => {
+    const app = await renderApp('/manage-card', active, { experiments: { ...flagsOff, virtualCards: true } });
+    await waitFor(() => expect(app.router.state.location.pathname).toBe('/manage-cards'));
+  });
+});
+
+describe('home and its host', () => {
+  it('copies the account number through the host and says so', async () => {
+    const { host, asked } = recordingHost();
+    const app = await renderApp('/home', active, { host });
+    await answerHome(app);
+    await app.user.click(screen.getByRole('button', { name: 'Copy account number' }));
+    expect(asked.copyText).toEqual(['400012345678']);
+    expect(await screen.findByText('Account number copied.')).toBeTruthy();
+  });
+
+  it('says so when copying fails', async () => {
+    const { host } = recordingHost({ copyText: () => Promise.reject(new Error('denied')) });
+    const app = await renderApp('/home', active, { host });
+    await answerHome(app);
+    await app.user.click(screen.getByRole('button', { name: 'Copy account number' }));
+    expect(await screen.findByText("We couldn't copy the account number.")).toBeTruthy();
+  });
+
+  it('opens free tax filing help outside the app', async () => {
+    const { host, asked } = recordingHost();
+    const app = await renderApp('/home', active, { host });
+    await answerHome(app);
+    await app.user.click(screen.getByRole('button', { name: /File your taxes for free with IRS Free File/ }));
+    expect(asked.openUrl).toEqual([freeTaxFilingUrl]);
+  });
+
+  it('shows SSI/SSDI and CTC content only for those benefits', async () => {
+    const app = await renderApp('/home', active, { host: recordingHost({ eligibleBenefits: ['EBT', 'SSI_SSDI'] }).host });
+    await answerHome(app);
+    expect(screen.getByRole('region', { name: 'Get SSI or SSDI up to 5 days early' })).toBeTruthy();
+    expect(screen.queryByRole('region', { name: 'Child Tax Credit' })).toBeNull();
+  });
+
+  it('has no way back to a host when standalone', async () => {
+    const app = await renderApp('/home', active);
+    await answerHome(app);
+    expect(screen.queryByRole('button', { name: /Back to benefits/ })).toBeNull();
+  });
+
+  it('goes back to the host home screen', async () => {
+    const routes: string[] = [];
+    const { host } = recordingHost({ embedded: true, returnToHostRoute: (route) => void routes.push(route) });
+    const app = await renderApp('/home', active, { host });
+    await answerHome(app);
+    await app.user.click(screen.getByRole('button', { name: /Back to benefits/ }));
+    expect(routes).toEqual(['home']);
+  });
+
+  it('asks the host for notifications and hides the prompt once they are on', async () => {
+    const hostActor = connectedHost('NOT_YET_REQUESTED', 'ENABLED');
+    const app = await renderApp('/home', active, { host: recordingHost({ embedded: true, actor: hostActor.actor }).host });
+    await answerHome(app);
+    await app.user.click(screen.getByRole('button', { name: 'Turn on notifications' }));
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Turn on notifications' })).toBeNull());
+    expect(hostActor.asked()).toBe(1);
+  });
+
+  it('tells the cardholder where to turn notifications on when they said no', async () => {
+    const hostActor = connectedHost('NOT_YET_REQUESTED', 'DISABLED');
+    const app = await renderApp('/home', active, { host: recordingHost({ embedded: true, actor: hostActor.actor }).host });
+    await answerHome(app);
+    await app.user.click(screen.getByRole('button', { name: 'Turn on notifications' }));
+    expect(await screen.findByText("Notifications are off. You can turn them on in your phone's settings.")).toBeTruthy();
+  });
+});

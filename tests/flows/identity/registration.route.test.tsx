@@ -1,0 +1,223 @@
+/**
+ * Registration through the real router and session: the route's step and the browser's history, a
+ * reload mid-flow, the profile query, what is persisted (never the SSN), and the failed-registration
+ * marker. The chart's own paths are in registration.paths.test.tsx.
+ */
+import { cleanup, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { failedRegistrationMarker, type SessionInput } from '../../../machines/session/session.ts';
+import { activateLocale } from '../../../src/shared/i18n/locale.ts';
+import { createStateSaver, localStorageWriter, restoreState, type PersistedState } from '../../../src/app/persistence.ts';
+import { typingDraftDelayMs } from '../../../src/features/identity/RegisterView.tsx';
+import { savedDraft } from '../../support/registrationRuns.ts';
+import { recordingHost, renderApp, signedOut } from '../../support/renderApp.tsx';
+
+type App = Awaited<ReturnType<typeof renderApp>>;
+
+const inHost = () => ({ host: recordingHost({ embedded: true, providersUuid: 'companion-user-1' }).host });
+const withDraft = (draft: SessionInput['registrationDraft']): SessionInput => ({ ...signedOut, registrationDraft: draft });
+const pathname = (app: App) => app.router.state.location.pathname;
+
+afterEach(async () => {
+  await activateLocale('en');
+});
+
+async function completePersonalInfo(app: App, fields: { ssn?: string } = {}) {
+  await screen.findByRole('heading', { name: 'Tell us about yourself' });
+  const type = async (label: string, value: string) => {
+    const input = screen.getByLabelText(label);
+    await app.user.clear(input);
+    await app.user.type(input, value);
+  };
+  await type('First name', 'Ana');
+  await type('Last name', 'López');
+  await type('Date of birth (MM/DD/YYYY)', '01051990');
+  await type('Social Security number', fields.ssn ?? '123-45-6789');
+  await type('Email', 'ana@example.test');
+  await app.user.click(screen.getByRole('button', { name: 'Continue' }));
+  await waitFor(() => expect(app.cardApi.isWaiting('/api/v1/verify/email')).toBe(true));
+  app.cardApi.answer('/api/v1/verify/email', { statusCode: 3 }, 404);
+  await screen.findByRole('heading', { name: 'Verify your phone' });
+}
+
+describe('the route step and the browser history', () => {
+  it('a finished step adds a history entry, so Back and Forward move through the steps', async () => {
+    const app = await renderApp('/register', signedOut, inHost());
+    await completePersonalInfo(app);
+    await waitFor(() => expect(pathname(app)).toBe('/register/2'));
+
+    app.router.history.back();
+    expect(await screen.findByRole('heading', { name: 'Tell us about yourself' })).toBeTruthy();
+    expect(pathname(app)).toBe('/register');
+    // What was typed is still there (the SSN too: it stays in memory, it is only never saved).
+    expect((screen.getByLabelText('Date of birth (MM/DD/YYYY)') as HTMLInputElement).value).toBe('01/05/1990');
+    expect((screen.getByLabelText('Social Security number') as HTMLInputElement).value).toBe('123-45-6789');
+
+    app.router.history.forward();
+    expect(await screen.findByRole('heading', { name: 'Verify your phone' })).toBeTruthy();
+    expect(screen.getByText('Step 2 of 5')).toBeTruthy();
+  });
+
+  it('a step not reached yet is refused: the URL is replaced by the step the chart shows', async () => {
+    const app = await renderApp('/register/2', withDraft(savedDraft(2)), inHost());
+    await screen.findByRole('heading', { name: 'Verify your phone' });
+    const entries = app.router.history.length;
+    await app.router.navigate({ to: '/register/{-$step}', params: { step: '4' } });
+    await waitFor(() => expect(pathname(app)).toBe('/register/2'));
+    expect(screen.getByRole('heading', { name: 'Verify your phone' })).toBeTruthy();
+    // The refused entry was replaced, not added to.
+    expect(app.router.history.length).toBe(entries + 1);
+    app.router.history.back();
+    await waitFor(() => expect(pathname(app)).toBe('/register/2'));
+  });
+
+  it('opening a later step than the draft reached starts at the furthest step reached', async () => {
+    const app = await renderApp('/register/5', withDraft(savedDraft(3)), inHost());
+    expect(await screen.findByRole('heading', { name: 'Your legal address' })).toBeTruthy();
+    await waitFor(() => expect(pathname(app)).toBe('/register/3'));
+  });
+
+  it('a step param that is not a step is replaced', async () => {
+    const app = await renderApp('/register/abc', signedOut, inHost());
+    expect(await screen.findByRole('heading', { name: 'Tell us about yourself' })).toBeTruthy();
+    await waitFor(() => expect(pathname(app)).toBe('/register/1'));
+  });
+});
+
+describe('a reload mid-flow', () => {
+  it('comes back where the user was, with what they typed, and asks for the unlock code again', async () => {
+    const app = await renderApp('/register/3', withDraft(savedDraft(5)), inHost());
+    expect(await screen.findByRole('heading', { name: 'Your legal address' })).toBeTruthy();
+    expect((screen.getByLabelText('Street address') as HTMLInputElement).value).toBe('12 Elm St');
+    expect((screen.getByLabelText('State') as HTMLSelectElement).value).toBe('OH');
+    expect((screen.getByLabelText('ZIP code') as HTMLInputElement).value).toBe('43004-1234');
+    await app.router.navigate({ to: '/register/{-$step}', params: { step: '5' } });
+    // The unlock code is never saved, so step 4 is as far as a reload can go.
+    await waitFor(() => expect(pathname(app)).toBe('/register/3'));
+    await app.router.navigate({ to: '/register/{-$step}', params: { step: '4' } });
+    expect(await screen.findByRole('heading', { name: 'Choose an unlock code' })).toBeTruthy();
+  });
+
+  it('keeps what is typed before the step is sent (never the SSN), so a reload shows it again', async () => {
+    const app = await renderApp('/register', signedOut, inHost());
+    await screen.findByRole('heading', { name: 'Tell us about yourself' });
+    await app.user.type(screen.getByLabelText('First name'), 'Ana');
+    await app.user.type(screen.getByLabelText('Social Security number'), '123-45-6789');
+    await app.user.type(screen.getByLabelText('Email'), 'ana@example.test');
+    await waitFor(() => expect(app.session.getSnapshot().context.registrationDraft?.email).toBe('ana@example.test'), { timeout: 2000 });
+    const draft = app.session.getSnapshot().context.registrationDraft;
+    expect(draft).toMatchObject({ furthestStep: 1, firstName: 'Ana', email: 'ana@example.test' });
+    expect(JSON.stringify(draft)).not.toMatch(/123-45-6789|123456789|ssn/);
+    cleanup();
+
+    await renderApp('/register', withDraft(draft), inHost());
+    await screen.findByRole('heading', { name: 'Tell us about yourself' });
+    expect((screen.getByLabelText('First name') as HTMLInputElement).value).toBe('Ana');
+    expect((screen.getByLabelText('Email') as HTMLInputElement).value).toBe('ana@example.test');
+    expect((screen.getByLabelText('Social Security number') as HTMLInputElement).value).toBe('');
+  });
+
+  it('keeps the draft in core state as each step is submitted', async () => {
+    const app = await renderApp('/register', signedOut, inHost());
+    await completePersonalInfo(app);
+    expect(app.session.getSnapshot().context.registrationDraft).toMatchObject({
+      furthestStep: 2,
+      firstName: 'Ana',
+      lastName: 'López',
+      dob: '01/05/1990',
+      email: 'ana@example.test',
+    });
+  });
+});
+
+describe('the SSN is never persisted', () => {
+  it.each([false, true])('embedded %s: nothing saved ever holds it, through submitting, errors and going back', async (embedded) => {
+    const writes: string[] = [];
+    const app = await renderApp('/register', signedOut, inHost());
+    const save = createStateSaver((state: PersistedState) => void writes.push(JSON.stringify(state)), { embedded });
+    app.session.subscribe((snapshot) => save(snapshot.context));
+    // An invalid submit first (the SSN is kept in the chart, the others are checked).
+    await screen.findByRole('heading', { name: 'Tell us about yourself' });
+    await app.user.type(screen.getByLabelText('Social Security number'), '987-65-4321');
+    await app.user.click(screen.getByRole('button', { name: 'Continue' }));
+    await screen.findByText('First name is required.');
+    await completePersonalInfo(app);
+    app.router.history.back();
+    await screen.findByRole('heading', { name: 'Tell us about yourself' });
+    // Past the typing delay too: what is saved while typing is checked as well.
+    await new Promise((resolve) => setTimeout(resolve, typingDraftDelayMs + 50));
+    expect(writes.length).toBeGreaterThan(0);
+    for (const written of writes) expect(written).not.toMatch(/123456789|123-45-6789|987654321|987-65-4321|"ssn"/);
+    // And what was saved restores the draft without it.
+    const restored = restoreState(writes.at(-1)!, 'en');
+    expect(restored.registrationDraft).toMatchObject({ firstName: 'Ana', furthestStep: 2 });
+  });
+
+  it('standalone storage (localStorage) does not get it either', async () => {
+    const stored = new Map<string, string>();
+    const app = await renderApp('/register', signedOut, inHost());
+    const save = createStateSaver(localStorageWriter({ setItem: (key, value) => void stored.set(key, value) }), { embedded: false });
+    app.session.subscribe((snapshot) => save(snapshot.context));
+    await completePersonalInfo(app, { ssn: '123 45 6789' });
+    // Past the typing delay too: what is saved while typing is checked as well.
+    await new Promise((resolve) => setTimeout(resolve, typingDraftDelayMs + 50));
+    expect([...stored.values()].join()).not.toMatch(/123456789|123 45 6789/);
+    expect([...stored.values()].join()).toContain('ana@example.test');
+  });
+});
+
+describe('the profile query', () => {
+  it('pre-fills the fields it names (never the SSN), and stays in the URL from step to step', async () => {
+    const profile = JSON.stringify({ firstName: 'Ana', lastName: 'López', email: 'ana@example.test', dob: '1990-01-05', ssn: '123-45-6789', phone: '2025550143' });
+    const app = await renderApp(`/register?profile=${encodeURIComponent(profile)}`, signedOut, inHost());
+    await screen.findByRole('heading', { name: 'Tell us about yourself' });
+    expect((screen.getByLabelText('First name') as HTMLInputElement).value).toBe('Ana');
+    expect((screen.getByLabelText('Date of birth (MM/DD/YYYY)') as HTMLInputElement).value).toBe('01/05/1990');
+    expect((screen.getByLabelText('Social Security number') as HTMLInputElement).value).toBe('');
+    await completePersonalInfo(app);
+    await waitFor(() => expect(pathname(app)).toBe('/register/2'));
+    expect(app.router.state.location.search).toEqual({ profile: JSON.parse(profile) });
+    expect((screen.getByLabelText('Mobile phone number') as HTMLInputElement).value).toBe('2025550143');
+  });
+
+  it('ignores a malformed profile', async () => {
+    await renderApp('/register?profile=%7Bnot-json', signedOut, inHost());
+    await screen.findByRole('heading', { name: 'Tell us about yourself' });
+    expect((screen.getByLabelText('First name') as HTMLInputElement).value).toBe('');
+  });
+});
+
+describe('after a denied or taken application (the failed-registration marker)', () => {
+  const failed: SessionInput = { ...signedOut, refreshToken: failedRegistrationMarker };
+
+  it('/register shows the failure, with a way to sign in', async () => {
+    const app = await renderApp('/register/3', failed, inHost());
+    expect(await screen.findByRole('heading', { name: 'Unfortunately, we could not accept your application.' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Sign in' }).getAttribute('href')).toBe('/signin');
+    expect(screen.queryByRole('button', { name: 'Continue' })).toBeNull();
+    expect(pathname(app)).toBe('/register/3');
+    expect(app.cardApi.requests.filter((request) => request.path !== '/api/v1/experiments')).toEqual([]);
+  });
+
+  it('is no session: account screens go to sign-in, and sign-out is not offered', async () => {
+    const app = await renderApp('/home', failed, inHost());
+    await waitFor(() => expect(pathname(app)).toBe('/signin'));
+    expect(screen.queryByRole('button', { name: 'Sign out' })).toBeNull();
+    expect(app.session.getSnapshot().matches({ auth: 'signedOut' })).toBe(true);
+  });
+
+  it('unlock goes to sign-in too', async () => {
+    const app = await renderApp('/unlock', failed, inHost());
+    await waitFor(() => expect(pathname(app)).toBe('/signin'));
+  });
+});
+
+describe('registration in Spanish', () => {
+  it('shows the steps in Spanish', async () => {
+    await renderApp('/register', { ...signedOut, locale: 'es' }, inHost());
+    expect(await screen.findByRole('heading', { name: 'Cuéntenos sobre usted' })).toBeTruthy();
+    expect(screen.getByText('Paso 1 de 5')).toBeTruthy();
+    expect(screen.getByLabelText('Número de Seguro Social')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Continuar' })).toBeTruthy();
+  });
+});

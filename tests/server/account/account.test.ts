@@ -1,0 +1,133 @@
+// @vitest-environment node
+import { desc, eq, inArray } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { HomeAnswer } from '../../../contract/home/types.ts';
+import type { UserAnswer } from '../../../contract/account/types.ts';
+import { StatusCode } from '../../../contract/shared/statusCodes.ts';
+import { accounts, ledgerTransactions } from '../../../server/db/schema/index.ts';
+import { demoActivity } from '../../../server/seed.ts';
+import { bearer, demoCardholder, demoUser, getHome, signIn, startTestApp, type TestApp } from '../helpers.ts';
+
+let t: TestApp;
+let home: HomeAnswer;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  const { access } = await signIn(t.app);
+  const response = await getHome(t.app, access);
+  expect(response.statusCode).toBe(200);
+  home = response.json<HomeAnswer>();
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('GET /api/v1/home', () => {
+  it('answers SUCCESS', () => {
+    expect(home.statusCode).toBe(StatusCode.SUCCESS);
+  });
+
+  it('reports a balance equal to the sum of every seeded ledger entry', () => {
+    const ledgerSum = demoActivity().reduce((sum, entry) => sum + entry.cents, 0);
+
+    expect(Number.isInteger(home.accountOverview.balance)).toBe(true);
+    expect(home.accountOverview.balance).toBe(ledgerSum);
+  });
+
+  it('lists the active virtual card and the shipped physical card', () => {
+    const { cards } = home.accountOverview;
+
+    expect(cards).toHaveLength(2);
+    expect(cards.filter((card) => card.type === 'VIRTUAL' && card.status === 'ACTIVE')).toEqual([
+      expect.objectContaining({ isActive: true, isPending: false, frozen: false, lastFour: '4821' }),
+    ]);
+    expect(cards.filter((card) => card.type === 'PHYSICAL' && card.status === 'SHIPPED')).toEqual([
+      expect.objectContaining({ isActive: false, isPending: true, frozen: false, lastFour: '7390' }),
+    ]);
+  });
+
+  it('never exposes full card numbers or expiry dates', () => {
+    for (const card of home.accountOverview.cards) {
+      expect(Object.keys(card).sort()).toEqual(['frozen', 'id', 'isActive', 'isPending', 'lastFour', 'status', 'type']);
+      expect(card.lastFour).toMatch(/^\d{4}$/);
+    }
+  });
+
+  it('sets pendingCard to the shipped physical card and virtualCard to the virtual card', () => {
+    const physical = home.accountOverview.cards.find((card) => card.type === 'PHYSICAL')!;
+    const virtual = home.accountOverview.cards.find((card) => card.type === 'VIRTUAL')!;
+
+    expect(home.pendingCard).toEqual(physical);
+    expect(home.virtualCard).toEqual({ id: virtual.id });
+  });
+
+  it('returns at most 20 transactions, newest first', () => {
+    const { transactions } = home.accountOverview;
+    const times = transactions.map((transaction) => Date.parse(transaction.timestamp));
+
+    expect(transactions).toHaveLength(Math.min(20, demoActivity().length));
+    expect(times.every((time) => !Number.isNaN(time))).toBe(true);
+    expect(times).toEqual([...times].sort((a, b) => b - a));
+  });
+
+  it('returns the 20 most recent ledger entries, not just any 20', async () => {
+    // The demo cardholder's own account: the sandbox has a second cardholder with activity too.
+    const own = t.db.select({ id: accounts.id }).from(accounts).where(eq(accounts.userId, (await demoUser(t.db)).id));
+    const newest = await t.db
+      .select({ id: ledgerTransactions.id })
+      .from(ledgerTransactions)
+      .where(inArray(ledgerTransactions.accountId, own))
+      .orderBy(desc(ledgerTransactions.occurredAt))
+      .limit(20);
+
+    expect(home.accountOverview.transactions.map((transaction) => transaction.id)).toEqual(newest.map((row) => row.id));
+  });
+
+  it('returns transactions with signed integer cent amounts that come from the ledger', () => {
+    const seededAmounts = new Set(demoActivity().map((entry) => entry.cents));
+
+    for (const transaction of home.accountOverview.transactions) {
+      expect(Number.isInteger(transaction.amount)).toBe(true);
+      expect(seededAmounts.has(transaction.amount)).toBe(true);
+      expect(transaction.description).toEqual(expect.any(String));
+    }
+    expect(home.accountOverview.transactions.some((transaction) => transaction.amount < 0)).toBe(true);
+    expect(home.accountOverview.transactions.some((transaction) => transaction.amount > 0)).toBe(true);
+  });
+
+  it("carries the account's PRN 400012345678", () => {
+    expect(home.prn).toBe('400012345678');
+    expect(home.accountOverview.prn).toBe('400012345678');
+  });
+
+  it('flags the account as funded', () => {
+    expect(home.hasFundedAnyKind).toBe(true);
+    expect(home.accountOverview.flags).toEqual({ hasFunded: true, hasFundedAnyKind: true });
+  });
+});
+
+describe('GET /api/v1/user', () => {
+  it("answers the cardholder's profile", async () => {
+    const { access } = await signIn(t.app);
+    const response = await t.app.inject({ method: 'GET', url: '/api/v1/user', headers: bearer(access) });
+
+    expect(response.statusCode).toBe(200);
+    const body = response.json<UserAnswer>();
+    expect(body.statusCode).toBe(StatusCode.SUCCESS);
+    expect(body.user).toMatchObject({
+      fullName: 'Maria Lopez',
+      email: demoCardholder.email,
+      isInternal: false,
+      canUpdateAddress: true,
+      canUpdatePhone: true,
+      address: { street1: '1420 N Blackstone Ave', street2: 'Apt 12', city: 'Fresno', state: 'CA', zip: '93703' },
+    });
+  });
+
+  it('never returns password or unlock code hashes', async () => {
+    const { access } = await signIn(t.app);
+    const response = await t.app.inject({ method: 'GET', url: '/api/v1/user', headers: bearer(access) });
+
+    expect(response.body).not.toMatch(/scrypt|hash|password|unlock/i);
+  });
+});

@@ -1,0 +1,186 @@
+// @vitest-environment node
+/**
+ * POST /set-unlock-code {unlockCode} with the access token (Manage account): the new code is what
+ * /refresh-tokens accepts afterwards, the old one no longer; the session goes on. Guarded like every
+ * account call (none, spent or revoked → 104, expired → 103); bodies answer like the other calls
+ * (malformed 400 {2}, broken rule 400 {4, fieldErrors}); the code never reaches the logs.
+ * Runs on a cardholder of its own, opened through /register, so no seeded account changes.
+ */
+import { Writable } from 'node:stream';
+import { decodeJwt } from 'jose';
+import { eq } from 'drizzle-orm';
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ValidationMessage as M } from '../../../contract/rules.ts';
+import { StatusCode } from '../../../contract/shared/statusCodes.ts';
+import { users } from '../../../server/db/schema/index.ts';
+import { createSessions } from '../../../server/sessions.ts';
+import { bearer, homeStatus, post, register, startTestApp, type TestApp, unlock, unlockFailures, verifiedApplicant } from '../helpers.ts';
+
+const logLines: string[] = [];
+const logStream = new Writable({
+  write(chunk, _encoding, done) {
+    logLines.push(String(chunk));
+    done();
+  },
+});
+
+let t: TestApp;
+let userId: string;
+/** The cardholder's code right now (registration chose '2468'); tests that change it update it. */
+let currentCode = '';
+
+/** A new session of the test cardholder: access and refresh of a fresh unlock with the current code. */
+let session = { access: '', refresh: '' };
+
+beforeAll(async () => {
+  t = await startTestApp({ env: { LOG_LEVEL: 'trace' }, logStream });
+  const applicant = await verifiedApplicant(t.app, { firstName: 'Casey', lastName: 'Codechanger' });
+  const registered = await register(t.app, applicant);
+  expect(registered.status, JSON.stringify(registered.body)).toBe(200);
+  session = { access: registered.body.access!, refresh: registered.body.refresh! };
+  currentCode = applicant.unlockCode;
+  userId = String(decodeJwt(session.access).sub);
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const setUnlockCode = (payload: unknown, token: string | null = session.access, contentType = 'application/json') =>
+  t.app.inject({
+    method: 'POST',
+    url: '/api/v1/set-unlock-code',
+    headers: { 'content-type': contentType, ...(token ? bearer(token) : {}) },
+    payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
+  });
+
+const storedHash = async () => (await t.db.select({ hash: users.unlockCodeHash }).from(users).where(eq(users.id, userId)))[0]!.hash;
+
+function expectPlainAnswer(response: LightMyRequestResponse, status: number, body: Record<string, unknown>) {
+  expect(response.statusCode).toBe(status);
+  expect(response.headers['content-type']).toMatch(/^application\/json/);
+  expect(response.json()).toEqual(body);
+  expect(response.body).not.toMatch(/stack/i);
+  expect(response.body).not.toMatch(/\/(work|home|usr|tmp|node_modules|server)\/|\.ts\b|\.js\b/);
+}
+
+describe('POST /set-unlock-code with the access token', () => {
+  it('stores the new code: /refresh-tokens then unlocks with it and not with the old one, and the session goes on', async () => {
+    // A wrong code first: a new code starts the count of wrong codes again.
+    expect((await unlock(t.app, session.refresh, '9075')).body).toEqual({ statusCode: StatusCode.INVALID_REFRESH_CREDENTIALS, attemptsLeft: 4 });
+    const before = await storedHash();
+
+    const response = await setUnlockCode({ unlockCode: '3971' });
+
+    expectPlainAnswer(response, 200, { statusCode: StatusCode.SUCCESS });
+    const after = await storedHash();
+    expect(after).toMatch(/^scrypt\$/);
+    expect(after).not.toBe(before);
+    expect(after).not.toContain('3971');
+    expect(await unlockFailures(t.db, userId)).toBe(0);
+    // The unlock code is the cardholder's, not the session's: the same tokens still work.
+    expect((await homeStatus(t.app, session.access)).status).toBe(200);
+
+    const old = await unlock(t.app, session.refresh, currentCode);
+    expect(old.status).toBe(401);
+    expect(old.body).toEqual({ statusCode: StatusCode.INVALID_REFRESH_CREDENTIALS, attemptsLeft: 4 });
+    const unlocked = await unlock(t.app, session.refresh, '3971');
+    expect(unlocked.status).toBe(200);
+    expect(unlocked.body.statusCode).toBe(StatusCode.SUCCESS);
+    currentCode = '3971';
+    session = { access: unlocked.body.access!, refresh: unlocked.body.refresh! };
+  });
+
+  it('can change the code again with the same session', async () => {
+    expectPlainAnswer(await setUnlockCode({ unlockCode: '6203' }), 200, { statusCode: StatusCode.SUCCESS });
+    const unlocked = await unlock(t.app, session.refresh, '6203');
+    expect(unlocked.body.statusCode).toBe(StatusCode.SUCCESS);
+    currentCode = '6203';
+    session = { access: unlocked.body.access!, refresh: unlocked.body.refresh! };
+  });
+
+  it.each([
+    ['1111', M.unlockCodeObvious],
+    ['0000', M.unlockCodeObvious],
+    ['1234', M.unlockCodeObvious],
+    ['4321', M.unlockCodeObvious],
+    ['6789', M.unlockCodeObvious],
+    ['123', M.unlockCodeInvalid],
+    ['12345', M.unlockCodeInvalid],
+    ['12a4', M.unlockCodeInvalid],
+    ['1'.repeat(10_000), M.unlockCodeInvalid],
+    ['', M.unlockCodeRequired],
+  ])('refuses %j with FAILED_VALIDATION on the field, as /reset-unlock-code does, and keeps the code', async (unlockCode, message) => {
+    const before = await storedHash();
+    const response = await setUnlockCode({ unlockCode });
+    expectPlainAnswer(response, 400, { statusCode: StatusCode.FAILED_VALIDATION, fieldErrors: { unlockCode: message } });
+    expect(await storedHash()).toBe(before);
+  });
+
+  it.each([
+    ['no body', ''],
+    ['an empty object', {}],
+    ['a number as code', { unlockCode: 3971 }],
+    ['an array as code', { unlockCode: ['3971'] }],
+    ['null as code', { unlockCode: null }],
+    ['an unknown extra key', { unlockCode: '3971', userId: 'someone-else' }],
+    ['a JSON array', ['3971']],
+    ['JSON null', 'null'],
+    ['a body that is not JSON', '{"unlockCode": '],
+  ])('answers INVALID_PARAMETERS for %s, without stack or paths', async (_name, payload) => {
+    const before = await storedHash();
+    expectPlainAnswer(await setUnlockCode(payload), 400, { statusCode: StatusCode.INVALID_PARAMETERS });
+    expect(await storedHash()).toBe(before);
+  });
+
+  it('answers a form-encoded body with INVALID_PARAMETERS', async () => {
+    const response = await setUnlockCode('unlockCode=3971', session.access, 'application/x-www-form-urlencoded');
+    expectPlainAnswer(response, 400, { statusCode: StatusCode.INVALID_PARAMETERS });
+  });
+
+  it('answers a body over 16 KB with 413 INVALID_PARAMETERS', async () => {
+    const response = await setUnlockCode({ unlockCode: '1'.repeat(17 * 1024) });
+    expectPlainAnswer(response, 413, { statusCode: StatusCode.INVALID_PARAMETERS });
+  });
+});
+
+describe('POST /set-unlock-code without a usable access token', () => {
+  it('answers SIGN_IN_REQUIRED without a token, before looking at the body', async () => {
+    expectPlainAnswer(await setUnlockCode({ unlockCode: '5802' }, null), 401, { statusCode: StatusCode.SIGN_IN_REQUIRED });
+    expectPlainAnswer(await setUnlockCode({ nonsense: 1 }, null), 401, { statusCode: StatusCode.SIGN_IN_REQUIRED });
+  });
+
+  it('answers SIGN_IN_REQUIRED for a forged token and for the refresh token', async () => {
+    expectPlainAnswer(await setUnlockCode({ unlockCode: '5802' }, 'not-a-token'), 401, { statusCode: StatusCode.SIGN_IN_REQUIRED });
+    expectPlainAnswer(await setUnlockCode({ unlockCode: '5802' }, session.refresh), 401, { statusCode: StatusCode.SIGN_IN_REQUIRED });
+  });
+
+  it('answers REFRESH_REQUIRED for a genuine access token that has expired, and keeps the code', async () => {
+    const before = await storedHash();
+    const claims = decodeJwt(session.access);
+    const expired = await createSessions(t.db, t.config).issueAccessToken({ userId, familyId: String(claims.sid) }, -60);
+
+    expectPlainAnswer(await setUnlockCode({ unlockCode: '5802' }, expired), 401, { statusCode: StatusCode.REFRESH_REQUIRED });
+    expect(await storedHash()).toBe(before);
+  });
+
+  it('answers SIGN_IN_REQUIRED once the session has signed out, and keeps the code', async () => {
+    const unlocked = await unlock(t.app, session.refresh, currentCode);
+    const access = unlocked.body.access!;
+    expect((await post(t.app, '/sign-out', {}, unlocked.body.refresh!)).body).toEqual({ statusCode: StatusCode.SUCCESS });
+    const before = await storedHash();
+
+    expectPlainAnswer(await setUnlockCode({ unlockCode: '5802' }, access), 401, { statusCode: StatusCode.SIGN_IN_REQUIRED });
+    expect(await storedHash()).toBe(before);
+  });
+});
+
+describe('the request logs', () => {
+  it('show the calls (control) but never an unlock code', () => {
+    const logs = logLines.join('');
+    expect(logs).toContain('/api/v1/set-unlock-code');
+    expect(logs).toContain('request completed');
+    expect(logs).not.toContain('unlockCode');
+    for (const code of ['3971', '6203', '5802']) expect(logs).not.toContain(`"${code}"`);
+  });
+});

@@ -1,0 +1,133 @@
+// @vitest-environment node
+/** Calls with an access token that registration needs: accept-agreement, accepted-agreement, set-unlock-code. */
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { agreementKinds } from '../../../contract/identity/types.ts';
+import { ValidationMessage as M } from '../../../contract/rules.ts';
+import { StatusCode } from '../../../contract/shared/statusCodes.ts';
+import { agreementAcceptances, users } from '../../../server/db/schema/index.ts';
+import { bearer, demoCardholder, demoUser, signIn, startTestApp, type TestApp, unlock } from '../helpers.ts';
+
+let t: TestApp;
+let access: string;
+let userId: string;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  userId = (await demoUser(t.db)).id;
+});
+afterAll(async () => {
+  await t?.close();
+});
+beforeEach(async () => {
+  ({ access } = await signIn(t.app));
+});
+
+const acceptedAgreement = async (agreement: string, token = access) =>
+  t.app.inject({ method: 'GET', url: `/api/v1/accepted-agreement?agreement=${agreement}`, headers: bearer(token) });
+const acceptAgreement = async (payload: unknown, token = access) =>
+  t.app.inject({ method: 'POST', url: '/api/v1/accept-agreement', headers: bearer(token), payload: payload as object });
+
+describe('GET /accepted-agreement and POST /accept-agreement', () => {
+  it('knows the seeded demo cardholder accepted all three', async () => {
+    for (const agreement of agreementKinds) {
+      expect((await acceptedAgreement(agreement)).json()).toEqual({ statusCode: StatusCode.SUCCESS, agreed: true });
+    }
+  });
+
+  it("records only the agreements marked 'agreed'", async () => {
+    await t.db.delete(agreementAcceptances).where(eq(agreementAcceptances.userId, userId));
+    expect((await acceptedAgreement('esign')).json()).toEqual({ statusCode: StatusCode.SUCCESS, agreed: false });
+
+    const response = await acceptAgreement({ legal: { esign: 'agreed', terms: null, cardholder3: null } });
+
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ statusCode: StatusCode.SUCCESS });
+    expect((await acceptedAgreement('esign')).json().agreed).toBe(true);
+    expect((await acceptedAgreement('terms')).json().agreed).toBe(false);
+    expect((await acceptedAgreement('cardholder3')).json().agreed).toBe(false);
+
+    // Accepting again keeps the first acceptance and adds the rest.
+    const [first] = await t.db.select().from(agreementAcceptances).where(eq(agreementAcceptances.userId, userId));
+    await acceptAgreement({ legal: { esign: 'agreed', terms: 'agreed', cardholder3: 'agreed' } });
+    const rows = await t.db.select().from(agreementAcceptances).where(eq(agreementAcceptances.userId, userId));
+    expect(rows).toHaveLength(3);
+    expect(rows.find((row) => row.kind === 'esign')!.acceptedAt).toEqual(first!.acceptedAt);
+  });
+
+  it.each([
+    ['an unknown agreement', { legal: { esign: 'agreed', terms: null, cardholder3: null, privacy: 'agreed' } }],
+    ['a missing agreement', { legal: { esign: 'agreed', terms: null } }],
+    ['true instead of agreed', { legal: { esign: true, terms: null, cardholder3: null } }],
+    ['no legal', {}],
+    ['an unknown key', { legal: { esign: null, terms: null, cardholder3: null }, userId: 'someone-else' }],
+  ])('answers INVALID_PARAMETERS for %s', async (_name, payload) => {
+    const response = await acceptAgreement(payload);
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ statusCode: StatusCode.INVALID_PARAMETERS });
+  });
+
+  it.each(['privacy', '', 'ESIGN'])('answers INVALID_PARAMETERS for agreement=%j', async (agreement) => {
+    const response = await acceptedAgreement(agreement);
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ statusCode: StatusCode.INVALID_PARAMETERS });
+  });
+
+  it('needs an access token (before looking at the body)', async () => {
+    const noToken = await t.app.inject({ method: 'POST', url: '/api/v1/accept-agreement', payload: { nonsense: 1 } });
+    expect(noToken.statusCode).toBe(401);
+    expect(noToken.json()).toEqual({ statusCode: StatusCode.SIGN_IN_REQUIRED });
+    const forged = await acceptedAgreement('esign', 'not-a-token');
+    expect(forged.statusCode).toBe(401);
+    expect(forged.json()).toEqual({ statusCode: StatusCode.SIGN_IN_REQUIRED });
+  });
+});
+
+describe('POST /set-unlock-code', () => {
+  const setUnlockCode = (payload: unknown, token = access) =>
+    t.app.inject({ method: 'POST', url: '/api/v1/set-unlock-code', headers: bearer(token), payload: payload as object });
+
+  it('sets a new unlock code, hashed, which then unlocks', async () => {
+    const { refresh } = await signIn(t.app);
+    const response = await setUnlockCode({ unlockCode: '3971' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ statusCode: StatusCode.SUCCESS });
+    const [row] = await t.db.select({ hash: users.unlockCodeHash }).from(users).where(eq(users.id, userId));
+    expect(row!.hash).toMatch(/^scrypt\$/);
+    expect(row!.hash).not.toContain('3971');
+
+    expect((await unlock(t.app, refresh, '3971')).body.statusCode).toBe(StatusCode.SUCCESS);
+
+    // Back to the documented demo code for the other tests.
+    await setUnlockCode({ unlockCode: demoCardholder.unlockCode });
+  });
+
+  it.each([
+    ['1234', M.unlockCodeObvious],
+    ['0000', M.unlockCodeObvious],
+    ['9876', M.unlockCodeObvious],
+    ['123', M.unlockCodeInvalid],
+    ['12a4', M.unlockCodeInvalid],
+    ['', M.unlockCodeRequired],
+  ])('refuses %j with FAILED_VALIDATION', async (unlockCode, message) => {
+    const response = await setUnlockCode({ unlockCode });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ statusCode: StatusCode.FAILED_VALIDATION, fieldErrors: { unlockCode: message } });
+  });
+
+  it.each([
+    ['a number', { unlockCode: 3971 }],
+    ['an unknown key', { unlockCode: '3971', userId: 'x' }],
+    ['no code', {}],
+  ])('answers INVALID_PARAMETERS for %s', async (_name, payload) => {
+    const response = await setUnlockCode(payload);
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ statusCode: StatusCode.INVALID_PARAMETERS });
+  });
+
+  it('needs an access token', async () => {
+    const response = await t.app.inject({ method: 'POST', url: '/api/v1/set-unlock-code', payload: { unlockCode: '3971' } });
+    expect(response.statusCode).toBe(401);
+    expect(response.json()).toEqual({ statusCode: StatusCode.SIGN_IN_REQUIRED });
+  });
+});

@@ -1,0 +1,387 @@
+// @vitest-environment node
+/**
+ * Phone verification for registration: texted codes (random, keyed-hashed at rest, 10 minutes, single
+ * use, only the newest counts), wrong-code counting and the 10-minute lockout, the code-request limit,
+ * all kept in the database so a restart changes nothing; plus the email and phone look-ups.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ValidationMessage as M } from '../../../contract/rules.ts';
+import { StatusCode } from '../../../contract/shared/statusCodes.ts';
+import { phoneVerificationCodes, phoneVerificationLimits, sandboxSmsOutbox } from '../../../server/db/schema/index.ts';
+import {
+  demoCardholder,
+  lastCode,
+  newApplicant,
+  outbox,
+  register,
+  requestVerification,
+  startTestApp,
+  type TestApp,
+  verifyPhone,
+} from '../helpers.ts';
+
+let t: TestApp;
+
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const freshPhone = () => newApplicant().phone;
+/** A 6-digit code that is not `code`. */
+const wrongCodeFor = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, '0');
+
+async function limitsOf(phone: string) {
+  const [row] = await t.db.select().from(phoneVerificationLimits).where(eq(phoneVerificationLimits.phone, phone));
+  return row;
+}
+
+describe('POST /request-verification', () => {
+  it('texts a random 6-digit code, readable only in the sandbox outbox', async () => {
+    const phone = freshPhone();
+
+    const response = await requestVerification(t.app, `(${phone.slice(0, 3)}) ${phone.slice(3, 6)}-${phone.slice(6)}`);
+
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ statusCode: StatusCode.SUCCESS });
+    const [message, ...older] = await outbox(t.app, phone);
+    expect(older).toEqual([]);
+    expect(message).toEqual({ phone, text: expect.stringContaining(message!.code!), code: expect.stringMatching(/^\d{6}$/), sentAt: expect.any(String) });
+    expect(message!.text).toMatch(/expires in 10 minutes/);
+  });
+
+  it('stores the code only as a keyed hash that expires within 10 minutes', async () => {
+    const phone = freshPhone();
+    const before = Date.now();
+    await requestVerification(t.app, phone);
+    const code = await lastCode(t.app, phone);
+
+    const rows = await t.db.select().from(phoneVerificationCodes).where(eq(phoneVerificationCodes.phone, phone));
+
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.codeHash).not.toContain(code);
+    expect(rows[0]!.codeHash).toMatch(/^[\w-]{43}$/);
+    expect(rows[0]!.usedAt).toBeNull();
+    expect(rows[0]!.expiresAt.getTime()).toBeGreaterThan(before + 9 * 60_000);
+    expect(rows[0]!.expiresAt.getTime()).toBeLessThanOrEqual(Date.now() + 10 * 60_000);
+  });
+
+  it('draws a different code each time', async () => {
+    const phone = freshPhone();
+    for (let i = 0; i < 4; i += 1) await requestVerification(t.app, phone);
+    const codes = (await outbox(t.app, phone)).map((message) => message.code);
+    expect(codes).toHaveLength(4);
+    expect(new Set(codes).size).toBeGreaterThan(1);
+  });
+
+  it.each([
+    ['a 9-digit phone', '559201447'],
+    ['a phone starting with 1', '1592014477'],
+    ['a phone starting with 0', '0592014477'],
+    ['an empty phone', ''],
+  ])('answers INVALID_PHONE_NUMBER (202) for %s and texts nothing', async (_name, phone) => {
+    const response = await requestVerification(t.app, phone);
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ statusCode: StatusCode.INVALID_PHONE_NUMBER });
+  });
+
+  it.each([
+    ['a number', { phone: 5592014477 }],
+    ['an unknown key', { phone: '5592014477', channel: 'voice' }],
+    ['no phone', {}],
+  ])('answers INVALID_PARAMETERS for %s', async (_name, payload) => {
+    const response = await t.app.inject({ method: 'POST', url: '/api/v1/request-verification', payload });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ statusCode: StatusCode.INVALID_PARAMETERS });
+  });
+
+  it('answers INVALID_PHONE_LANDLINE (204) for a landline (sandbox: area code 555) and texts nothing', async () => {
+    const response = await requestVerification(t.app, '555-201-4477');
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ statusCode: StatusCode.INVALID_PHONE_LANDLINE });
+    expect(await outbox(t.app, '5552014477')).toEqual([]);
+  });
+
+  it('answers MFA_ERROR (203) when the SMS gateway fails (sandbox: line number 0203), and that code never works', async () => {
+    const phone = '5593010203';
+    const response = await requestVerification(t.app, phone);
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ statusCode: StatusCode.MFA_ERROR });
+    expect(await outbox(t.app, phone)).toEqual([]);
+    const rows = await t.db.select().from(phoneVerificationCodes).where(eq(phoneVerificationCodes.phone, phone));
+    expect(rows.every((row) => row.usedAt !== null)).toBe(true);
+  });
+
+  it('texts at most 5 codes per phone in 10 minutes, then answers INVALID_MFA_LIMIT (201) with the wait', async () => {
+    const phone = freshPhone();
+    for (let i = 0; i < 5; i += 1) expect((await requestVerification(t.app, phone)).json().statusCode).toBe(StatusCode.SUCCESS);
+
+    const sixth = await requestVerification(t.app, phone);
+
+    expect(sixth.statusCode).toBe(429);
+    const body = sixth.json();
+    expect(body).toEqual({ statusCode: StatusCode.INVALID_MFA_LIMIT, retryAfterSeconds: expect.any(Number) });
+    expect(body.retryAfterSeconds).toBeGreaterThan(590);
+    expect(body.retryAfterSeconds).toBeLessThanOrEqual(600);
+    expect(sixth.headers['retry-after']).toBe(String(body.retryAfterSeconds));
+    expect(await outbox(t.app, phone)).toHaveLength(5);
+
+    // Ten minutes later (the window moved into the past), codes flow again.
+    await t.db
+      .update(phoneVerificationLimits)
+      .set({ windowStartedAt: new Date(Date.now() - 10 * 60_000 - 1000) })
+      .where(eq(phoneVerificationLimits.phone, phone));
+    expect((await requestVerification(t.app, phone)).json()).toEqual({ statusCode: StatusCode.SUCCESS });
+  });
+});
+
+describe('POST /verify-phone', () => {
+  it('answers SUCCESS with an mfaToken for the right code, and spends the code', async () => {
+    const phone = freshPhone();
+    await requestVerification(t.app, phone);
+    const code = await lastCode(t.app, phone);
+
+    const right = await verifyPhone(t.app, phone, code);
+
+    expect(right.statusCode).toBe(200);
+    expect(right.json()).toEqual({ statusCode: StatusCode.SUCCESS, mfaToken: expect.stringMatching(/^[\w-]{43}$/) });
+    const again = await verifyPhone(t.app, phone, code);
+    expect(again.json()).toEqual({ statusCode: StatusCode.INVALID_MFA_CODE });
+  });
+
+  it('counts wrong codes down, then locks the phone for 10 minutes, the right code included', async () => {
+    const phone = freshPhone();
+    await requestVerification(t.app, phone);
+    const code = await lastCode(t.app, phone);
+    const wrong = wrongCodeFor(code);
+
+    const answers = [];
+    for (let i = 0; i < 4; i += 1) answers.push((await verifyPhone(t.app, phone, wrong)).json());
+    expect(answers).toEqual([4, 3, 2, 1].map((attemptsLeft) => ({ statusCode: StatusCode.INVALID_MFA_CODE, attemptsLeft })));
+
+    const fifth = await verifyPhone(t.app, phone, wrong);
+    expect(fifth.statusCode).toBe(429);
+    expect(fifth.json()).toEqual({ statusCode: StatusCode.INVALID_MFA_LIMIT, retryAfterSeconds: expect.any(Number) });
+    expect(fifth.json().retryAfterSeconds).toBeGreaterThan(590);
+    expect(fifth.json().retryAfterSeconds).toBeLessThanOrEqual(600);
+
+    const rightDuringWait = await verifyPhone(t.app, phone, code);
+    expect(rightDuringWait.statusCode).toBe(429);
+    expect(rightDuringWait.json().statusCode).toBe(StatusCode.INVALID_MFA_LIMIT);
+    const newCodeDuringWait = await requestVerification(t.app, phone);
+    expect(newCodeDuringWait.statusCode).toBe(429);
+    expect(newCodeDuringWait.json().statusCode).toBe(StatusCode.INVALID_MFA_LIMIT);
+    expect((await limitsOf(phone))!.failures).toBe(5);
+  });
+
+  it('after the wait, the old code is void, a new one works and the count starts again', async () => {
+    const phone = freshPhone();
+    await requestVerification(t.app, phone);
+    const oldCode = await lastCode(t.app, phone);
+    for (let i = 0; i < 5; i += 1) await verifyPhone(t.app, phone, wrongCodeFor(oldCode));
+    await t.db
+      .update(phoneVerificationLimits)
+      .set({ lockedUntil: new Date(Date.now() - 1000) })
+      .where(eq(phoneVerificationLimits.phone, phone));
+
+    expect((await verifyPhone(t.app, phone, oldCode)).json()).toEqual({ statusCode: StatusCode.INVALID_MFA_CODE });
+    await requestVerification(t.app, phone);
+    const newCode = await lastCode(t.app, phone);
+    expect((await verifyPhone(t.app, phone, wrongCodeFor(newCode))).json()).toEqual({
+      statusCode: StatusCode.INVALID_MFA_CODE,
+      attemptsLeft: 4,
+    });
+    expect((await verifyPhone(t.app, phone, newCode)).json().statusCode).toBe(StatusCode.SUCCESS);
+    expect(await limitsOf(phone)).toMatchObject({ failures: 0, lockedUntil: null });
+  });
+
+  it('keeps counting across new codes: asking for another code does not reset the wrong guesses', async () => {
+    const phone = freshPhone();
+    await requestVerification(t.app, phone);
+    for (let i = 0; i < 3; i += 1) await verifyPhone(t.app, phone, wrongCodeFor(await lastCode(t.app, phone)));
+    await requestVerification(t.app, phone);
+
+    const answer = await verifyPhone(t.app, phone, wrongCodeFor(await lastCode(t.app, phone)));
+
+    expect(answer.json()).toEqual({ statusCode: StatusCode.INVALID_MFA_CODE, attemptsLeft: 1 });
+  });
+
+  it('refuses an expired code without counting it', async () => {
+    const phone = freshPhone();
+    await requestVerification(t.app, phone);
+    const code = await lastCode(t.app, phone);
+    await t.db
+      .update(phoneVerificationCodes)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(phoneVerificationCodes.phone, phone));
+
+    const answer = await verifyPhone(t.app, phone, code);
+
+    expect(answer.statusCode).toBe(200);
+    expect(answer.json()).toEqual({ statusCode: StatusCode.INVALID_MFA_CODE });
+    expect((await limitsOf(phone))!.failures).toBe(0);
+  });
+
+  it('refuses a code once used', async () => {
+    const phone = freshPhone();
+    await requestVerification(t.app, phone);
+    const code = await lastCode(t.app, phone);
+    expect((await verifyPhone(t.app, phone, code)).json().statusCode).toBe(StatusCode.SUCCESS);
+
+    expect((await verifyPhone(t.app, phone, code)).json()).toEqual({ statusCode: StatusCode.INVALID_MFA_CODE });
+  });
+
+  it('accepts only the newest code', async () => {
+    const phone = freshPhone();
+    await requestVerification(t.app, phone);
+    const first = await lastCode(t.app, phone);
+    await requestVerification(t.app, phone);
+    const second = await lastCode(t.app, phone);
+    if (first === second) return; // one in a million: nothing to tell apart
+
+    expect((await verifyPhone(t.app, phone, first)).json().statusCode).toBe(StatusCode.INVALID_MFA_CODE);
+    expect((await verifyPhone(t.app, phone, second)).json().statusCode).toBe(StatusCode.SUCCESS);
+  });
+
+  it("refuses another phone's code", async () => {
+    const [phone, other] = [freshPhone(), freshPhone()];
+    await requestVerification(t.app, phone);
+    await requestVerification(t.app, other);
+
+    const answer = await verifyPhone(t.app, other, await lastCode(t.app, phone));
+
+    expect(answer.json().statusCode).toBe(StatusCode.INVALID_MFA_CODE);
+  });
+
+  it('answers INVALID_MFA_CODE without counting when no code was ever sent', async () => {
+    const answer = await verifyPhone(t.app, freshPhone(), '123456');
+    expect(answer.json()).toEqual({ statusCode: StatusCode.INVALID_MFA_CODE });
+  });
+
+  it('answers INVALID_PHONE_NUMBER for a phone that breaks the rules', async () => {
+    expect((await verifyPhone(t.app, '1592014477', '123456')).json()).toEqual({ statusCode: StatusCode.INVALID_PHONE_NUMBER });
+  });
+
+  it.each([
+    ['5 digits', '12345'],
+    ['7 digits', '1234567'],
+    ['letters', '12a456'],
+  ])('answers INVALID_PARAMETERS for a code of %s, without counting it', async (_name, code) => {
+    const phone = freshPhone();
+    await requestVerification(t.app, phone);
+    const answer = await verifyPhone(t.app, phone, code);
+    expect(answer.statusCode).toBe(400);
+    expect(answer.json()).toEqual({ statusCode: StatusCode.INVALID_PARAMETERS });
+    expect((await limitsOf(phone))!.failures).toBe(0);
+  });
+});
+
+describe('the lockout across a restart', () => {
+  it('still holds in a new app instance on the same database', async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'cards-lockout-'));
+    try {
+      const phone = freshPhone();
+      const first = await startTestApp({ dataDir });
+      let code: string;
+      try {
+        await requestVerification(first.app, phone);
+        code = await lastCode(first.app, phone);
+        for (let i = 0; i < 5; i += 1) await verifyPhone(first.app, phone, wrongCodeFor(code));
+      } finally {
+        await first.close();
+      }
+
+      const second = await startTestApp({ dataDir });
+      try {
+        const answer = await verifyPhone(second.app, phone, code);
+        expect(answer.statusCode).toBe(429);
+        expect(answer.json()).toEqual({ statusCode: StatusCode.INVALID_MFA_LIMIT, retryAfterSeconds: expect.any(Number) });
+        expect(answer.json().retryAfterSeconds).toBeGreaterThan(500);
+        expect((await requestVerification(second.app, phone)).statusCode).toBe(429);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
+
+describe('GET /sandbox/outbox', () => {
+  it('lists texts newest first, for one phone or all', async () => {
+    const phone = freshPhone();
+    await requestVerification(t.app, phone);
+    await requestVerification(t.app, phone);
+    const messages = await outbox(t.app, phone);
+    expect(messages).toHaveLength(2);
+    expect(Date.parse(messages[0]!.sentAt)).toBeGreaterThanOrEqual(Date.parse(messages[1]!.sentAt));
+    const [newest] = await t.db.select().from(sandboxSmsOutbox).where(eq(sandboxSmsOutbox.phone, phone)).orderBy(sandboxSmsOutbox.sentAt);
+    expect(messages.map((message) => message.code)).toContain(newest!.code);
+
+    const all = await t.app.inject({ method: 'GET', url: '/sandbox/outbox' });
+    expect(all.json().messages.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('refuses a query it does not know', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/sandbox/outbox?phone=5592014477&code=1' });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ statusCode: StatusCode.INVALID_PARAMETERS });
+  });
+});
+
+describe('POST /verify/email', () => {
+  it.each([demoCardholder.email, 'DEMO@Providers.test', ` ${demoCardholder.email} `])('answers SUCCESS for %j', async (email) => {
+    const response = await t.app.inject({ method: 'POST', url: '/api/v1/verify/email', payload: { email } });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ statusCode: StatusCode.SUCCESS });
+  });
+
+  it('answers NOT_ALLOWED (404) for an email without an account', async () => {
+    const response = await t.app.inject({ method: 'POST', url: '/api/v1/verify/email', payload: { email: 'nobody@example.com' } });
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toEqual({ statusCode: StatusCode.NOT_ALLOWED });
+  });
+
+  it('answers FAILED_VALIDATION for a malformed email, INVALID_PARAMETERS for a malformed body', async () => {
+    const invalid = await t.app.inject({ method: 'POST', url: '/api/v1/verify/email', payload: { email: 'demo@' } });
+    expect(invalid.statusCode).toBe(400);
+    expect(invalid.json()).toEqual({ statusCode: StatusCode.FAILED_VALIDATION, fieldErrors: { email: M.emailInvalid } });
+    const malformed = await t.app.inject({ method: 'POST', url: '/api/v1/verify/email', payload: { email: demoCardholder.email, x: 1 } });
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.json()).toEqual({ statusCode: StatusCode.INVALID_PARAMETERS });
+  });
+});
+
+describe('POST /phone-number-in-use', () => {
+  it.each(['5592014477', '(559) 201-4477', '559-201-4477'])('knows the demo phone as %j', async (phone) => {
+    const response = await t.app.inject({ method: 'POST', url: '/api/v1/phone-number-in-use', payload: { phone } });
+    expect(response.json()).toEqual({ statusCode: StatusCode.SUCCESS, inUse: true });
+  });
+
+  it('answers inUse false for a phone nobody has', async () => {
+    const response = await t.app.inject({ method: 'POST', url: '/api/v1/phone-number-in-use', payload: { phone: freshPhone() } });
+    expect(response.json()).toEqual({ statusCode: StatusCode.SUCCESS, inUse: false });
+  });
+
+  it('answers inUse true once a registration has taken the phone', async () => {
+    const applicant = newApplicant();
+    await requestVerification(t.app, applicant.phone);
+    const verified = await verifyPhone(t.app, applicant.phone, await lastCode(t.app, applicant.phone));
+    expect((await register(t.app, { ...applicant, mfaToken: verified.json().mfaToken })).status).toBe(200);
+
+    const response = await t.app.inject({ method: 'POST', url: '/api/v1/phone-number-in-use', payload: { phone: applicant.phone } });
+    expect(response.json()).toEqual({ statusCode: StatusCode.SUCCESS, inUse: true });
+  });
+
+  it('answers FAILED_VALIDATION for a phone that breaks the rules', async () => {
+    const response = await t.app.inject({ method: 'POST', url: '/api/v1/phone-number-in-use', payload: { phone: '1592014477' } });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ statusCode: StatusCode.FAILED_VALIDATION, fieldErrors: { phone: M.phoneInvalid } });
+  });
+});

@@ -1,0 +1,72 @@
+// @vitest-environment node
+/**
+ * Phone-verification races on a real PostgreSQL (PGlite runs one statement at a time): parallel wrong
+ * codes never pass the limit of five, parallel code requests never text more than five codes, and a
+ * right code answered ten times at once gives exactly one mfaToken. (The same-SSN registration race is
+ * in postgres.test.ts.) Set PG_TESTS=0 to leave these out where a server cannot start.
+ */
+import { eq } from 'drizzle-orm';
+import { expect, it } from 'vitest';
+import { StatusCode } from '../../../contract/shared/statusCodes.ts';
+import { mfaTokens, phoneVerificationLimits } from '../../../server/db/schema/index.ts';
+import {
+  appOnPostgres,
+  describeOnPostgres,
+  lastCode,
+  newApplicant,
+  outbox,
+  requestVerification,
+  type TestApp,
+  verifyPhone,
+} from '../helpers.ts';
+
+describeOnPostgres('phone verification on real PostgreSQL', { timeout: 60_000 }, () => {
+  let t: TestApp;
+  appOnPostgres((app) => void (t = app));
+
+  it('runs against PostgreSQL (control)', () => {
+    expect(t.kind).toBe('postgres');
+  });
+
+  it('never counts more than five wrong codes for a phone, even when 20 arrive at once', async () => {
+    const { phone } = newApplicant();
+    await requestVerification(t.app, phone);
+    const code = await lastCode(t.app, phone);
+    const wrong = String((Number(code) + 1) % 1_000_000).padStart(6, '0');
+
+    const answers = await Promise.all(Array.from({ length: 20 }, () => verifyPhone(t.app, phone, wrong)));
+
+    const counted = answers.filter((answer) => answer.statusCode === 200).map((answer) => answer.json());
+    for (const answer of counted) expect(answer.statusCode).toBe(StatusCode.INVALID_MFA_CODE);
+    expect(counted.map((answer) => answer.attemptsLeft).sort()).toEqual([1, 2, 3, 4]);
+    for (const answer of answers.filter((each) => each.statusCode !== 200)) {
+      expect(answer.statusCode).toBe(429);
+      expect(answer.json().statusCode).toBe(StatusCode.INVALID_MFA_LIMIT);
+    }
+    const [limits] = await t.db.select().from(phoneVerificationLimits).where(eq(phoneVerificationLimits.phone, phone));
+    expect(limits!.failures).toBe(5);
+    expect((await verifyPhone(t.app, phone, code)).statusCode).toBe(429);
+  });
+
+  it('texts at most five codes when 20 requests arrive at once', async () => {
+    const { phone } = newApplicant();
+
+    const answers = await Promise.all(Array.from({ length: 20 }, () => requestVerification(t.app, phone)));
+
+    expect(answers.filter((answer) => answer.statusCode === 200)).toHaveLength(5);
+    expect(answers.filter((answer) => answer.statusCode === 429)).toHaveLength(15);
+    expect(await outbox(t.app, phone)).toHaveLength(5);
+  });
+
+  it('gives one mfaToken when the right code arrives ten times at once', async () => {
+    const { phone } = newApplicant();
+    await requestVerification(t.app, phone);
+    const code = await lastCode(t.app, phone);
+
+    const answers = await Promise.all(Array.from({ length: 10 }, () => verifyPhone(t.app, phone, code)));
+
+    const tokens = answers.map((answer) => answer.json()).filter((answer) => answer.statusCode === StatusCode.SUCCESS);
+    expect(tokens).toHaveLength(1);
+    expect(await t.db.select().from(mfaTokens).where(eq(mfaTokens.phone, phone))).toHaveLength(1);
+  });
+});

@@ -1,0 +1,212 @@
+// @vitest-environment node
+/**
+ * Unlock (POST /refresh-tokens): rotation of single-use refresh tokens, reuse detection that ends the
+ * whole session, and the five-attempt limit on wrong unlock codes.
+ */
+import { decodeJwt } from 'jose';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { StatusCode } from '../../../contract/shared/statusCodes.ts';
+import { refreshTokens, users } from '../../../server/db/schema/index.ts';
+import { demoCredentials, demoUser, homeStatus, signIn, startTestApp, type TestApp, unlock, unlockFailures } from '../helpers.ts';
+
+const wrongCode = '1111';
+
+let t: TestApp;
+let session: { access: string; refresh: string };
+
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(async () => {
+  await t?.close();
+});
+// The unlock counter and token families must not leak between cases.
+beforeEach(async () => {
+  await t.db.delete(refreshTokens);
+  await t.db.update(users).set({ unlockFailures: 0 });
+  session = await signIn(t.app);
+});
+
+describe('POST /api/v1/refresh-tokens with the right unlock code', () => {
+  it('answers SUCCESS with a new access token and a new refresh token', async () => {
+    const answer = await unlock(t.app, session.refresh);
+
+    expect(answer.status).toBe(200);
+    expect(answer.body.statusCode).toBe(StatusCode.SUCCESS);
+    expect(answer.body.isInternal).toBe(false);
+    expect(answer.body.access).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
+    expect(answer.body.access).not.toBe(session.access);
+    expect(answer.body.refresh).toEqual(expect.any(String));
+    expect(answer.body.refresh).not.toBe(session.refresh);
+  });
+
+  it('keeps the session: the new access token carries the same session id and opens home', async () => {
+    const answer = await unlock(t.app, session.refresh);
+
+    expect(decodeJwt(answer.body.access!).sid).toBe(decodeJwt(session.access).sid);
+    expect((await homeStatus(t.app, answer.body.access!)).status).toBe(200);
+  });
+
+  it('lets the new refresh token unlock again (rotation continues)', async () => {
+    const first = await unlock(t.app, session.refresh);
+    const second = await unlock(t.app, first.body.refresh!);
+
+    expect(second.status).toBe(200);
+    expect(second.body.statusCode).toBe(StatusCode.SUCCESS);
+    expect(second.body.refresh).not.toBe(first.body.refresh);
+  });
+
+  it('answers SIGN_IN_REQUIRED without a refresh token', async () => {
+    const response = await t.app.inject({ method: 'POST', url: '/api/v1/refresh-tokens', payload: { unlockCode: '2580' } });
+
+    expect(response.statusCode).toBe(401);
+    expect(response.json()).toEqual({ statusCode: StatusCode.SIGN_IN_REQUIRED });
+  });
+
+  it('does not accept an access token in place of the refresh token', async () => {
+    const answer = await unlock(t.app, session.access);
+
+    expect(answer.status).toBe(401);
+    expect(answer.body).toEqual({ statusCode: StatusCode.SIGN_IN_REQUIRED });
+  });
+});
+
+describe('reuse of a spent refresh token', () => {
+  it('answers SIGN_IN_REQUIRED for the spent token', async () => {
+    await unlock(t.app, session.refresh);
+    const replay = await unlock(t.app, session.refresh);
+
+    expect(replay.status).toBe(401);
+    expect(replay.body).toEqual({ statusCode: StatusCode.SIGN_IN_REQUIRED });
+  });
+
+  it('revokes the whole family: the newest refresh token and the newest access token stop working', async () => {
+    const rotated = await unlock(t.app, session.refresh);
+    expect(rotated.body.statusCode).toBe(StatusCode.SUCCESS);
+
+    await unlock(t.app, session.refresh); // replay, e.g. by a thief holding the old token
+
+    const successor = await unlock(t.app, rotated.body.refresh!);
+    expect(successor.status).toBe(401);
+    expect(successor.body).toEqual({ statusCode: StatusCode.SIGN_IN_REQUIRED });
+    const home = await homeStatus(t.app, rotated.body.access!);
+    expect(home.status).toBe(401);
+    expect(home.body).toEqual({ statusCode: StatusCode.SIGN_IN_REQUIRED });
+  });
+
+  it('leaves other sessions of the same cardholder alone', async () => {
+    const other = await signIn(t.app);
+    await unlock(t.app, session.refresh);
+    await unlock(t.app, session.refresh);
+
+    expect((await homeStatus(t.app, other.access)).status).toBe(200);
+    expect((await unlock(t.app, other.refresh)).body.statusCode).toBe(StatusCode.SUCCESS);
+  });
+});
+
+describe('wrong unlock codes', () => {
+  it('answers INVALID_REFRESH_CREDENTIALS with attemptsLeft counting down 4, 3, 2, 1, 0', async () => {
+    const answers = [];
+    for (let attempt = 0; attempt < 5; attempt += 1) answers.push(await unlock(t.app, session.refresh, wrongCode));
+
+    expect(answers.map((answer) => answer.status)).toEqual([401, 401, 401, 401, 401]);
+    expect(answers.map((answer) => answer.body)).toEqual([4, 3, 2, 1, 0].map((attemptsLeft) => ({
+      statusCode: StatusCode.INVALID_REFRESH_CREDENTIALS,
+      attemptsLeft,
+    })));
+  });
+
+  it('does not spend the refresh token: the right code still works after a wrong one', async () => {
+    await unlock(t.app, session.refresh, wrongCode);
+    const answer = await unlock(t.app, session.refresh);
+
+    expect(answer.status).toBe(200);
+    expect(answer.body.statusCode).toBe(StatusCode.SUCCESS);
+  });
+
+  it('ends the session after the fifth wrong code, even for the right code', async () => {
+    for (let attempt = 0; attempt < 5; attempt += 1) await unlock(t.app, session.refresh, wrongCode);
+
+    const rightCode = await unlock(t.app, session.refresh);
+    expect(rightCode.status).toBe(401);
+    expect(rightCode.body).toEqual({ statusCode: StatusCode.SIGN_IN_REQUIRED });
+    const home = await homeStatus(t.app, session.access);
+    expect(home.status).toBe(401);
+    expect(home.body).toEqual({ statusCode: StatusCode.SIGN_IN_REQUIRED });
+  });
+
+  it('stores the failure count on the cardholder, capped at five', async () => {
+    const user = await demoUser(t.db);
+    for (let attempt = 0; attempt < 3; attempt += 1) await unlock(t.app, session.refresh, wrongCode);
+    expect(await unlockFailures(t.db, user.id)).toBe(3);
+
+    for (let attempt = 0; attempt < 4; attempt += 1) await unlock(t.app, session.refresh, wrongCode);
+    expect(await unlockFailures(t.db, user.id)).toBe(5);
+  });
+
+  it('counts per cardholder: guesses on one device count against a session on another device', async () => {
+    const otherDevice = await signIn(t.app); // signed in before any guessing
+    for (let attempt = 0; attempt < 3; attempt += 1) await unlock(t.app, session.refresh, wrongCode);
+
+    const answer = await unlock(t.app, otherDevice.refresh, wrongCode);
+    expect(answer.body).toEqual({ statusCode: StatusCode.INVALID_REFRESH_CREDENTIALS, attemptsLeft: 1 });
+  });
+
+  it('keeps the count after a successful sign-in (a password does not undo wrong unlock codes)', async () => {
+    await unlock(t.app, session.refresh, wrongCode);
+    await unlock(t.app, session.refresh, wrongCode);
+
+    const fresh = await signIn(t.app);
+    const answer = await unlock(t.app, fresh.refresh, wrongCode);
+    expect(answer.body).toEqual({ statusCode: StatusCode.INVALID_REFRESH_CREDENTIALS, attemptsLeft: 2 });
+  });
+
+  it('ends every session of the cardholder at the lockout, other devices included', async () => {
+    const otherDevice = await signIn(t.app);
+    for (let attempt = 0; attempt < 5; attempt += 1) await unlock(t.app, session.refresh, wrongCode);
+
+    expect((await homeStatus(t.app, otherDevice.access)).body).toEqual({ statusCode: StatusCode.SIGN_IN_REQUIRED });
+    expect((await unlock(t.app, otherDevice.refresh)).body).toEqual({ statusCode: StatusCode.SIGN_IN_REQUIRED });
+  });
+
+  it('after a lockout, a new sign-in says mustResetUnlockCode and its refresh token cannot unlock until the code is reset', async () => {
+    for (let attempt = 0; attempt < 5; attempt += 1) await unlock(t.app, session.refresh, wrongCode);
+
+    const response = await t.app.inject({ method: 'POST', url: '/api/v1/sign-in', payload: demoCredentials });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ statusCode: StatusCode.SUCCESS, mustResetUnlockCode: true });
+    const answer = await unlock(t.app, response.json().refresh);
+    expect(answer.status).toBe(401);
+    expect(answer.body).toEqual({ statusCode: StatusCode.SIGN_IN_REQUIRED });
+    expect(await unlockFailures(t.db, (await demoUser(t.db)).id)).toBe(5);
+  });
+
+  it('refuses /set-unlock-code with an access token during a lockout (only the SSN reset ends it)', async () => {
+    for (let attempt = 0; attempt < 5; attempt += 1) await unlock(t.app, session.refresh, wrongCode);
+    const fresh = await signIn(t.app);
+
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/set-unlock-code',
+      headers: { authorization: `Bearer ${fresh.access}` },
+      payload: { unlockCode: '8642' },
+    });
+    expect(response.statusCode).toBe(403);
+    expect(response.json()).toEqual({ statusCode: StatusCode.NOT_ALLOWED });
+    expect(await unlockFailures(t.db, (await demoUser(t.db)).id)).toBe(5);
+  });
+
+  it('answers mustResetUnlockCode false on an ordinary sign-in', async () => {
+    const response = await t.app.inject({ method: 'POST', url: '/api/v1/sign-in', payload: demoCredentials });
+    expect(response.json()).toMatchObject({ statusCode: StatusCode.SUCCESS, mustResetUnlockCode: false });
+  });
+
+  it('resets the count after a successful unlock', async () => {
+    await unlock(t.app, session.refresh, wrongCode);
+    await unlock(t.app, session.refresh, wrongCode);
+    const success = await unlock(t.app, session.refresh);
+
+    const answer = await unlock(t.app, success.body.refresh!, wrongCode);
+    expect(answer.body).toEqual({ statusCode: StatusCode.INVALID_REFRESH_CREDENTIALS, attemptsLeft: 4 });
+  });
+});

@@ -1,0 +1,166 @@
+// @vitest-environment node
+/**
+ * Sign-in with a texted code (spec §8 MFA_REQUIRED) for the second sandbox cardholder: the right
+ * password texts a code through the same SMS gateway, outbox and per-phone limits as registration;
+ * the same call with the code finishes the sign-in.
+ */
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { StatusCode } from '../../../contract/shared/statusCodes.ts';
+import { phoneVerificationCodes, phoneVerificationLimits, users } from '../../../server/db/schema/index.ts';
+import {
+  clearAttemptLimits,
+  getHome,
+  lastCode,
+  mfaCardholder,
+  outbox,
+  requestVerification,
+  signInWith,
+  startTestApp,
+  type TestApp,
+} from '../helpers.ts';
+
+let t: TestApp;
+const credentials = { email: mfaCardholder.email, password: mfaCardholder.password };
+const masked = '(XXX) XXX-7788';
+const otherCode = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, '0');
+
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(async () => {
+  await t?.close();
+});
+beforeEach(async () => {
+  await clearAttemptLimits(t.db);
+  await t.db.delete(phoneVerificationLimits);
+  await t.db.update(users).set({ phone: mfaCardholder.phone }).where(eq(users.email, mfaCardholder.email));
+});
+
+describe('POST /sign-in for a cardholder who needs a texted code', () => {
+  it('answers 401 {105, phone masked} for the right password and texts a 6-digit code to the phone on file', async () => {
+    const answer = await signInWith(t.app, credentials);
+
+    expect(answer.status).toBe(401);
+    expect(answer.body).toEqual({ statusCode: StatusCode.MFA_REQUIRED, phone: masked });
+    const [message] = await outbox(t.app, mfaCardholder.phone);
+    expect(message!.code).toMatch(/^\d{6}$/);
+    expect(message!.text).toContain(message!.code);
+  });
+
+  it('signs in with the code: 200 {0, access, refresh, isInternal, mustResetUnlockCode} and the session opens home', async () => {
+    await signInWith(t.app, credentials);
+    const answer = await signInWith(t.app, { ...credentials, code: await lastCode(t.app, mfaCardholder.phone) });
+
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({
+      statusCode: StatusCode.SUCCESS,
+      access: expect.any(String),
+      refresh: expect.any(String),
+      isInternal: false,
+      mustResetUnlockCode: false,
+    });
+    const home = await getHome(t.app, answer.body.access);
+    expect(home.statusCode).toBe(200);
+    expect(home.json().virtualCard).toBeTruthy();
+  });
+
+  it('spends the code once', async () => {
+    await signInWith(t.app, credentials);
+    const code = await lastCode(t.app, mfaCardholder.phone);
+    expect((await signInWith(t.app, { ...credentials, code })).status).toBe(200);
+
+    const again = await signInWith(t.app, { ...credentials, code });
+    expect(again.status).toBe(401);
+    expect(again.body.statusCode).toBe(StatusCode.INVALID_MFA_CODE);
+  });
+
+  it('does not text a code, nor look at one, for a wrong password', async () => {
+    const before = (await outbox(t.app, mfaCardholder.phone)).length;
+    const answer = await signInWith(t.app, { ...credentials, password: 'Wrong-password1' });
+    expect(answer.body).toEqual({ statusCode: StatusCode.INVALID_CREDENTIALS });
+    expect((await outbox(t.app, mfaCardholder.phone)).length).toBe(before);
+
+    await signInWith(t.app, credentials);
+    const code = await lastCode(t.app, mfaCardholder.phone);
+    const withCode = await signInWith(t.app, { ...credentials, password: 'Wrong-password1', code });
+    expect(withCode.body).toEqual({ statusCode: StatusCode.INVALID_CREDENTIALS });
+    expect((await signInWith(t.app, { ...credentials, code })).status).toBe(200);
+  });
+
+  it('answers a wrong code 401 {200, attemptsLeft} counting down, then 429 {201, retryAfterSeconds}; the right code is refused during the wait', async () => {
+    await signInWith(t.app, credentials);
+    const code = await lastCode(t.app, mfaCardholder.phone);
+    const answers = [];
+    for (let i = 0; i < 5; i += 1) answers.push(await signInWith(t.app, { ...credentials, code: otherCode(code) }));
+
+    expect(answers.slice(0, 4).map((a) => [a.status, a.body])).toEqual(
+      [4, 3, 2, 1].map((attemptsLeft) => [401, { statusCode: StatusCode.INVALID_MFA_CODE, attemptsLeft }]),
+    );
+    expect(answers[4]!.status).toBe(429);
+    expect(answers[4]!.body).toEqual({ statusCode: StatusCode.INVALID_MFA_LIMIT, retryAfterSeconds: expect.any(Number) });
+    expect(answers[4]!.body.retryAfterSeconds).toBeGreaterThan(590);
+
+    const right = await signInWith(t.app, { ...credentials, code });
+    expect(right.status).toBe(429);
+    expect(right.body.statusCode).toBe(StatusCode.INVALID_MFA_LIMIT);
+    // No new code is texted during the wait either.
+    expect((await signInWith(t.app, credentials)).status).toBe(429);
+  });
+
+  it('shares the per-phone limit of 5 texts per 10 minutes with registration', async () => {
+    for (let i = 0; i < 3; i += 1) await requestVerification(t.app, mfaCardholder.phone);
+    const answers = [];
+    for (let i = 0; i < 3; i += 1) answers.push(await signInWith(t.app, credentials));
+
+    expect(answers.map((a) => a.body.statusCode)).toEqual([StatusCode.MFA_REQUIRED, StatusCode.MFA_REQUIRED, StatusCode.INVALID_MFA_LIMIT]);
+    expect(answers[2]!.status).toBe(429);
+  });
+
+  it('never takes a registration code for a sign-in code', async () => {
+    await signInWith(t.app, credentials);
+    await requestVerification(t.app, mfaCardholder.phone);
+    const registrationCode = await lastCode(t.app, mfaCardholder.phone);
+
+    const answer = await signInWith(t.app, { ...credentials, code: registrationCode });
+    expect(answer.status).toBe(401);
+    expect(answer.body.statusCode).toBe(StatusCode.INVALID_MFA_CODE);
+  });
+
+  it('stores only a keyed hash of the code', async () => {
+    await signInWith(t.app, credentials);
+    const code = await lastCode(t.app, mfaCardholder.phone);
+    const rows = await t.db.select().from(phoneVerificationCodes).where(eq(phoneVerificationCodes.phone, mfaCardholder.phone));
+    expect(rows.some((row) => row.purpose === 'sign-in')).toBe(true);
+    expect(JSON.stringify(rows)).not.toContain(code);
+  });
+
+  it('answers {204, phone} for a landline on file and {203, phone} when the text cannot be sent', async () => {
+    await t.db.update(users).set({ phone: '5552017788' }).where(eq(users.email, mfaCardholder.email));
+    expect(await signInWith(t.app, credentials)).toEqual({ status: 401, body: { statusCode: StatusCode.INVALID_PHONE_LANDLINE, phone: masked } });
+
+    await t.db.update(users).set({ phone: '5592010203' }).where(eq(users.email, mfaCardholder.email));
+    expect(await signInWith(t.app, credentials)).toEqual({
+      status: 401,
+      body: { statusCode: StatusCode.MFA_ERROR, phone: '(XXX) XXX-0203' },
+    });
+  });
+
+  it('answers {202, phone} for a phone on file that is not a valid US number', async () => {
+    await t.db.update(users).set({ phone: '1592017788' }).where(eq(users.email, mfaCardholder.email));
+    expect(await signInWith(t.app, credentials)).toEqual({ status: 401, body: { statusCode: StatusCode.INVALID_PHONE_NUMBER, phone: masked } });
+  });
+
+  it('rejects a code that is not 6 digits as a bad request', async () => {
+    for (const code of ['12345', '1234567', 'abcdef', 123456]) {
+      const response = await t.app.inject({ method: 'POST', url: '/api/v1/sign-in', payload: { ...credentials, code } });
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toEqual({ statusCode: StatusCode.INVALID_PARAMETERS });
+    }
+  });
+
+  it('ignores a code for a cardholder who does not need one (the demo cardholder)', async () => {
+    const answer = await signInWith(t.app, { email: 'demo@providers.test', password: 'Providers2026', code: '123456' });
+    expect(answer.status).toBe(200);
+  });
+});

@@ -1,0 +1,128 @@
+// @vitest-environment node
+/**
+ * The sign-in attempt limit: wrong sign-ins counted per email in the database; the fifth in a row makes
+ * every sign-in for that email wait 15 minutes (right password included); a success starts the count
+ * again; unknown emails are counted and answered alike; the wait survives a restart.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { StatusCode } from '../../../contract/shared/statusCodes.ts';
+import { attemptLimits } from '../../../server/db/schema/index.ts';
+import { clearAttemptLimits, demoCardholder, demoCredentials, endLockouts, signInWith, startTestApp, type TestApp } from '../helpers.ts';
+
+let t: TestApp;
+const wrong = { email: demoCardholder.email, password: 'not-the-password' };
+
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(async () => {
+  await t?.close();
+});
+beforeEach(async () => {
+  await clearAttemptLimits(t.db);
+});
+
+async function failTimes(times: number, credentials: { email: string; password: string } = wrong) {
+  const answers = [];
+  for (let i = 0; i < times; i += 1) answers.push(await signInWith(t.app, credentials));
+  return answers;
+}
+
+describe('POST /sign-in attempt limit', () => {
+  it('answers 401 {100} for the first four wrong passwords and 401 {100, retryAfterSeconds: 900} for the fifth', async () => {
+    const answers = await failTimes(5);
+
+    expect(answers.map((a) => a.status)).toEqual([401, 401, 401, 401, 401]);
+    expect(answers.slice(0, 4).map((a) => a.body)).toEqual(Array(4).fill({ statusCode: StatusCode.INVALID_CREDENTIALS }));
+    expect(answers[4]!.body.statusCode).toBe(StatusCode.INVALID_CREDENTIALS);
+    expect(answers[4]!.body.retryAfterSeconds).toBeGreaterThan(890);
+    expect(answers[4]!.body.retryAfterSeconds).toBeLessThanOrEqual(900);
+  });
+
+  it('refuses the right password while the wait runs, with the time left, and counts nothing more', async () => {
+    await failTimes(5);
+
+    const right = await signInWith(t.app, demoCredentials);
+    expect(right.status).toBe(401);
+    expect(right.body).toEqual({ statusCode: StatusCode.INVALID_CREDENTIALS, retryAfterSeconds: expect.any(Number) });
+    expect(right.body.access).toBeUndefined();
+    await failTimes(3);
+    const [row] = await t.db.select().from(attemptLimits);
+    expect(row!.failures).toBe(5);
+  });
+
+  it('lets the right password in once the 15 minutes have passed, and counts afresh', async () => {
+    await failTimes(5);
+    await endLockouts(t.db, 'sign-in');
+
+    expect((await signInWith(t.app, demoCredentials)).status).toBe(200);
+    const [row] = await t.db.select().from(attemptLimits);
+    expect(row!.failures).toBe(0);
+  });
+
+  it('starts the count again after a success (only failures in a row count)', async () => {
+    await failTimes(4);
+    expect((await signInWith(t.app, demoCredentials)).status).toBe(200);
+
+    const answers = await failTimes(4);
+    expect(answers.every((a) => a.body.retryAfterSeconds === undefined)).toBe(true);
+    expect((await signInWith(t.app, demoCredentials)).status).toBe(200);
+  });
+
+  it('counts per email, whatever its case, and leaves other emails alone', async () => {
+    await failTimes(3);
+    await failTimes(2, { email: demoCardholder.email.toUpperCase(), password: 'nope-nope' });
+
+    expect((await signInWith(t.app, demoCredentials)).body.retryAfterSeconds).toBeGreaterThan(0);
+    expect((await signInWith(t.app, { email: 'someone.else@providers.test', password: 'whatever1' })).body).toEqual({
+      statusCode: StatusCode.INVALID_CREDENTIALS,
+    });
+  });
+
+  it('answers an unknown email exactly like a known one, lockout included', async () => {
+    const unknown = await failTimes(5, { email: 'nobody@providers.test', password: 'not-the-password' });
+    await clearAttemptLimits(t.db);
+    const known = await failTimes(5);
+
+    expect(unknown.map((a) => a.status)).toEqual(known.map((a) => a.status));
+    expect(unknown.map((a) => Object.keys(a.body).sort())).toEqual(known.map((a) => Object.keys(a.body).sort()));
+  });
+
+  it('costs an unknown email about as much time as a known one (the decoy scrypt hash)', async () => {
+    const time = async (credentials: object) => {
+      const started = performance.now();
+      for (let i = 0; i < 3; i += 1) {
+        await clearAttemptLimits(t.db);
+        await signInWith(t.app, credentials);
+      }
+      return performance.now() - started;
+    };
+    const known = await time(wrong);
+    const unknown = await time({ email: 'nobody@providers.test', password: 'not-the-password' });
+
+    expect(unknown).toBeGreaterThan(known * 0.5);
+    expect(unknown).toBeLessThan(known * 2);
+  });
+});
+
+describe('the sign-in wait across a restart', () => {
+  it('still refuses the right password after the server restarts on the same database', async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'cards-sign-in-limit-'));
+    try {
+      const first = await startTestApp({ dataDir });
+      for (let i = 0; i < 5; i += 1) await signInWith(first.app, wrong);
+      await first.close();
+
+      const second = await startTestApp({ dataDir });
+      const right = await signInWith(second.app, demoCredentials);
+      await second.close();
+      expect(right.status).toBe(401);
+      expect(right.body.retryAfterSeconds).toBeGreaterThan(0);
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
