@@ -7,14 +7,17 @@
 #
 # Budget: from a clean clone, on 2 cores with half the machine busy (.ci/run), the whole run takes at
 # most 12 minutes and Vitest at most 5. Each step has a share of it, printed with its time, and a time
-# limit of three times that share: a machine three times slower still passes (over budget, and told
-# so); a step slower than that is hung or broken, and fails within minutes, naming itself. The end
+# limit of five times that share. Hangs are caught much sooner and by name, inside the steps: Vitest's
+# watchdog ends a file stuck for 4 minutes, Playwright a test stuck for 3. The step limit is only the
+# last net, so it is wide enough that a slow but working run still passes (over budget, and told so:
+# measured beside .ci/run's load, Vitest took about 13 minutes; see docs/performance.md). The end
 # prints the totals against the budget and says when they are over it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 budget_seconds=720
 vitest_budget_seconds=300
+limit_factor=5
 
 # Playwright drives Debian's Chromium (its own browser download cannot work here).
 if [ ! -x /usr/bin/chromium ]; then
@@ -66,19 +69,19 @@ report() {
 trap report EXIT
 
 # step NAME SHARE_SECONDS COMMAND...: runs COMMAND, its output in $logs/NAME.log, with a time limit of
-# three times its share of the budget (the shares add up to the 12 minutes).
+# five times its share of the budget (the shares add up to the 12 minutes).
 step() {
   local name=$1 share=$2 log="$logs/$1.log" step_started=$SECONDS status=0
   shift 2
   printf '=== %s … ' "$name"
-  timeout --kill-after=30 "$((share * 3))" "$@" >"$log" 2>&1 || status=$?
+  timeout --kill-after=30 "$((share * limit_factor))" "$@" >"$log" 2>&1 || status=$?
   took[$name]=$((SECONDS - step_started))
   if [ "$status" = 0 ]; then
     printf 'passed (%ss; share %ss)\n' "${took[$name]}" "$share"
     return 0
   fi
   if [ "$status" = 124 ] || [ "$status" = 137 ]; then
-    printf 'TIMED OUT after %s (three times its share of the budget)\n' "$(minutes "$((share * 3))")"
+    printf 'TIMED OUT after %s (%s times its share of the budget)\n' "$(minutes "$((share * limit_factor))")" "$limit_factor"
   else
     printf 'FAILED (exit %s, after %ss)\n' "$status" "${took[$name]}"
   fi

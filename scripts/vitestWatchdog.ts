@@ -12,10 +12,11 @@ import type { Reporter, TestModule } from 'vitest/node';
 
 /**
  * The longest a test file may run. The slowest today takes about a minute on a quiet 2-core
- * machine; this leaves room for a machine three times slower, and still ends a hang within the
- * Vitest step's limit (scripts/test.sh).
+ * machine, and the whole step runs about 2.5 times slower beside .ci/run's load; this leaves room
+ * for a CI machine slower again, and still ends a hang in minutes, well within the Vitest step's
+ * limit (scripts/test.sh).
  */
-export const fileLimitSeconds = 240;
+export const fileLimitSeconds = 360;
 
 /** The processes started by `pid`, and theirs, at any depth (from /proc, Linux). */
 function descendantsOf(pid: number): number[] {
