@@ -1,7 +1,9 @@
-import { cleanup } from '@testing-library/react';
-import { afterEach } from 'vitest';
+import { afterAll, vi } from 'vitest';
 
-afterEach(() => cleanup());
-
-// jsdom has no layout: the router's scroll-to-top on navigation has nothing to scroll.
-if (typeof window !== 'undefined') window.scrollTo = () => {};
+// Files share their worker (isolate: false in vite.config.ts): no file leaves its fake clock or
+// stubbed globals to the next.
+afterAll(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});

@@ -1,4 +1,3 @@
-// @vitest-environment node
 /**
  * The OpenAPI 3.1 document made from the route tables: valid, served at GET /api/v1/openapi.json,
  * and the call list of docs/api.md is exactly what the tables say.

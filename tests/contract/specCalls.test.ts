@@ -1,4 +1,3 @@
-// @vitest-environment node
 /**
  * Every call of spec §7, and what is left: a call marked built must have its route table entry, its
  * server route and a client function that calls it through the table (src/ names the entry);

@@ -1,4 +1,3 @@
-// @vitest-environment node
 /** The Spanish catalogue is complete and really Spanish (npm test extracts messages first). */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,3 @@
-// @vitest-environment node
 /**
  * The access guard on account calls: a missing, forged or foreign token answers SIGN_IN_REQUIRED;
  * only a genuine token that has run out answers REFRESH_REQUIRED (the app then asks for the code).

@@ -1,4 +1,3 @@
-// @vitest-environment node
 /**
  * Malformed bodies on the unauthenticated entry points: each answers a plain INVALID_PARAMETERS
  * statusCode, never an error page, a stack trace or a server file path.

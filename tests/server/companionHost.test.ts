@@ -1,4 +1,3 @@
-// @vitest-environment node
 /**
  * The sandbox companion host server (server/partners/companionHost.ts): its page with the injected
  * configuration, its security headers, and the companion access tokens it issues, which the card

@@ -1,4 +1,3 @@
-// @vitest-environment node
 /**
  * Races that only a real PostgreSQL can show (PGlite runs one statement at a time): parallel wrong
  * unlock codes must not get past the five-attempt limit, and one refresh token must not be spent

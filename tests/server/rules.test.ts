@@ -1,4 +1,3 @@
-// @vitest-environment node
 /**
  * The card API applies the very rules the forms run (contract/rules.ts, docs/rules.md): a client that
  * skips its own checks gets the same verdict. Unit cases from the standards are in tests/unit/rules.test.ts.

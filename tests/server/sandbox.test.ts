@@ -1,4 +1,3 @@
-// @vitest-environment node
 /** The sandbox controls exist for testers only: never in production mode. */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { StatusCode } from '../../contract/shared/statusCodes.ts';

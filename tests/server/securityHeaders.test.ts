@@ -1,4 +1,3 @@
-// @vitest-environment node
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StatusCode } from '../../contract/shared/statusCodes.ts';

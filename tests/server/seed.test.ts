@@ -1,4 +1,3 @@
-// @vitest-environment node
 /** The demo data: seeding again changes nothing, and the demo cardholder is linked to her companion user. */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,3 @@
-// @vitest-environment node
 /**
  * Spent attempt counters are deleted (attemptLimits.ts deleteSpent, at start and hourly), so the
  * table does not grow with every email, device and address ever seen: only rows that mean exactly

@@ -1,4 +1,3 @@
-// @vitest-environment node
 /** The built app's index.html, served with the runtime app config the server injects (contract/shared/appConfig.ts). */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

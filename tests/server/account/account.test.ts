@@ -1,4 +1,3 @@
-// @vitest-environment node
 import { desc, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HomeAnswer } from '../../../contract/home/types.ts';

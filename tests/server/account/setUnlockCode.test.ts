@@ -1,4 +1,3 @@
-// @vitest-environment node
 /**
  * POST /set-unlock-code {unlockCode} with the access token (Manage account): the new code is what
  * /refresh-tokens accepts afterwards, the old one no longer; the session goes on. Guarded like every

@@ -1,4 +1,3 @@
-// @vitest-environment node
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AnalyticsEvent } from '../../../contract/analytics/types.ts';

@@ -1,4 +1,3 @@
-// @vitest-environment node
 /** POST /error-reports: the sandbox's error-report intake, redacting again before it stores. */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ErrorReport } from '../../../contract/analytics/types.ts';

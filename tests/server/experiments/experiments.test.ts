@@ -1,4 +1,3 @@
-// @vitest-environment node
 /** GET /experiments: the remote experiment config, set through the sandbox controls. */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ExperimentFlags } from '../../../contract/experiments/types.ts';

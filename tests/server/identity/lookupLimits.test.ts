@@ -1,4 +1,3 @@
-// @vitest-environment node
 /**
  * The account-lookup limit: POST /verify/email and POST /phone-number-in-use say whether an account
  * has an email or phone, so every lookup (whatever its answer) is counted in the database per client:

@@ -1,4 +1,3 @@
-// @vitest-environment node
 /**
  * POST /register: every spec §5 rule is enforced by the card API even when the app is bypassed, a
  * malformed body is told apart from a broken rule, and a success creates a working card account in

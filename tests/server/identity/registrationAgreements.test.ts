@@ -1,4 +1,3 @@
-// @vitest-environment node
 /** Calls with an access token that registration needs: accept-agreement, accepted-agreement, set-unlock-code. */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';

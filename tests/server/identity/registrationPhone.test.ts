@@ -1,4 +1,3 @@
-// @vitest-environment node
 /**
  * Phone verification for registration: texted codes (random, keyed-hashed at rest, 10 minutes, single
  * use, only the newest counts), wrong-code counting and the 10-minute lockout, the code-request limit,

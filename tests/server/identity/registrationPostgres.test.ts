@@ -1,4 +1,3 @@
-// @vitest-environment node
 /**
  * Phone-verification races on a real PostgreSQL (PGlite runs one statement at a time): parallel wrong
  * codes never pass the limit of five, parallel code requests never text more than five codes, and a

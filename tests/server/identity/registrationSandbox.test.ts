@@ -1,4 +1,3 @@
-// @vitest-environment node
 /**
  * Every sandbox partner outcome of registration (docs/sandbox.md "Registration partners"): each
  * address code 300-307 (POST /verify-address and again inside POST /register), identity denied, and

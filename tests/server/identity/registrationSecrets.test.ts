@@ -1,4 +1,3 @@
-// @vitest-environment node
 /**
  * Secrets of registration stay secret: with the most verbose request logs captured, a whole
  * registration (code texted and answered, SSN sent, unlock code set) and a sign-in leave no SSN,

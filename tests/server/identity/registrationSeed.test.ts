@@ -1,4 +1,3 @@
-// @vitest-environment node
 /** The demo cardholder's registration details: her SSN (encrypted, keyed hash) and agreements, also on databases seeded before registration existed. */
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';

@@ -1,4 +1,3 @@
-// @vitest-environment node
 /**
  * No secret in the logs: a whole run of sign-in with a texted code (wrong code first), SSN checks
  * (wrong, then right) for a password reset and an unlock-code reset, a password change and an

@@ -1,4 +1,3 @@
-// @vitest-environment node
 /**
  * Resetting a forgotten password (spec §7): /verify/ssn {email, ssn} → ssnToken; /change-password
  * {email, ssn, password} checks the new password and the SSN again, stores the new scrypt hash, ends

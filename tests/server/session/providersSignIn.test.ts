@@ -1,4 +1,3 @@
-// @vitest-environment node
 /** POST /providers/sign-in: the companion app's access token opens a card session for its linked user. */
 import { eq } from 'drizzle-orm';
 import { SignJWT } from 'jose';

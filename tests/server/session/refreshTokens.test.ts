@@ -1,4 +1,3 @@
-// @vitest-environment node
 /**
  * Unlock (POST /refresh-tokens): rotation of single-use refresh tokens, reuse detection that ends the
  * whole session, and the five-attempt limit on wrong unlock codes.

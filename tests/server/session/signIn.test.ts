@@ -1,4 +1,3 @@
-// @vitest-environment node
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StatusCode } from '../../../contract/shared/statusCodes.ts';

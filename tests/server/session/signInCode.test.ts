@@ -1,4 +1,3 @@
-// @vitest-environment node
 /**
  * Sign-in with a texted code (spec §8 MFA_REQUIRED) for the second sandbox cardholder: the right
  * password texts a code through the same SMS gateway, outbox and per-phone limits as registration;

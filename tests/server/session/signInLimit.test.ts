@@ -1,4 +1,3 @@
-// @vitest-environment node
 /**
  * The sign-in attempt limit: wrong sign-ins counted per email in the database; the fifth in a row makes
  * every sign-in for that email wait 15 minutes (right password included); a success starts the count

@@ -1,4 +1,3 @@
-// @vitest-environment node
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StatusCode } from '../../../contract/shared/statusCodes.ts';
 import { bearer, homeStatus, signIn, startTestApp, type TestApp, unlock } from '../helpers.ts';

@@ -1,4 +1,3 @@
-// @vitest-environment node
 /**
  * Resetting the unlock code with the refresh token (spec §7): the SSN → a single-use ssnToken bound to
  * the user → /reset-unlock-code sets the new code, ends the lockout and rotates the refresh token.
