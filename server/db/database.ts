@@ -27,7 +27,7 @@ export const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta
 export async function openDatabase(options: {
   databaseUrl?: string;
   dataDir?: string;
-  /** A PGlite data folder dump (`dumpDataDir()`) to start an in-memory database from (tests). */
+  /** A PGlite data folder dump (`dumpDataDir()`) to start from: in memory, or into a new `dataDir` (tests). */
   snapshot?: Uint8Array;
 }): Promise<OpenDatabase> {
   if (options.databaseUrl) {

@@ -4,6 +4,7 @@
  */
 import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { readdir } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import type { HomeAnswer } from '../../contract/home/types.ts';
 import type { RefreshTokensAnswer, SignInAnswer } from '../../contract/session/types.ts';
@@ -83,8 +84,15 @@ async function openTestDatabase(
   options: { dataDir?: string; freshDatabase?: boolean },
 ): Promise<{ database: OpenDatabase; drop: () => Promise<void> }> {
   const keep = async () => {};
-  if (options.dataDir || options.freshDatabase) {
-    const database = await openDatabase(options.dataDir ? { dataDir: options.dataDir } : {});
+  if (options.dataDir) {
+    // A new folder starts from this run's seeded dump; a used one reopens, seeded again as at every start.
+    const isNew = (await readdir(options.dataDir)).length === 0;
+    const database = await openDatabase({ dataDir: options.dataDir, ...(isNew && { snapshot: await seededSnapshot(keys) }) });
+    if (!isNew) await seedDemoData(database.db, keys);
+    return { database, drop: keep };
+  }
+  if (options.freshDatabase) {
+    const database = await openDatabase({});
     await seedDemoData(database.db, keys);
     return { database, drop: keep };
   }
