@@ -9,9 +9,9 @@
 # most 12 minutes and Vitest at most 5. Each step has a share of it, printed with its time, and a time
 # limit of five times that share. Hangs are caught much sooner and by name, inside the steps: Vitest's
 # watchdog ends a file stuck for 4 minutes, Playwright a test stuck for 3. The step limit is only the
-# last net, so it is wide enough that a slow but working run still passes (over budget, and told so:
-# measured beside .ci/run's load, Vitest took about 13 minutes; see docs/performance.md). The end
-# prints the totals against the budget and says when they are over it.
+# last net, so it is wide enough that a slow but working run still passes (over budget, and told so).
+# The end prints the totals against the budget and says when they are over it; docs/performance.md
+# has the measured figures.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
