@@ -9,6 +9,7 @@
  */
 import { agreementKinds, type AgreementKind, type Legal, type RegistrationPayload } from '../../contract/identity/types.ts';
 import { stateCodes, type Address } from '../../contract/shared/address.ts';
+import type { FieldErrors } from '../../contract/shared/answers.ts';
 import {
   checkCity,
   checkDob,
@@ -211,7 +212,7 @@ export const RegistrationProblem = {
 export type FieldProblems = Partial<Record<RegistrationField, string>>;
 
 /** The server's 400 `fieldErrors` on the form's fields; the mfaToken's problem shows on the phone. */
-export function serverFieldProblems(serverErrors: Record<string, string> | undefined): FieldProblems {
+export function serverFieldProblems(serverErrors: FieldErrors | undefined): FieldProblems {
   const problems: FieldProblems = {};
   for (const [serverField, message] of Object.entries(serverErrors ?? {})) {
     const field = formFieldOf(serverField);

@@ -3,10 +3,12 @@
  * server says how long (`retryAfterSeconds`); charts keep the deadline in context and check again
  * when it passes, with the `untilRetry` delay.
  */
+import type { MayBeTooMany } from '../../contract/shared/answers.ts';
+
 export const defaultWaitSeconds = 600;
 
 /** The deadline (ms since the epoch) an answer's `retryAfterSeconds` sets, 10 minutes when it says none. */
-export const retryAtOf = (answer: { retryAfterSeconds?: number } | undefined): number =>
+export const retryAtOf = (answer: MayBeTooMany | undefined): number =>
   Date.now() + Math.max(0, answer?.retryAfterSeconds ?? defaultWaitSeconds) * 1000;
 
 /** `delays.untilRetry` for a chart whose context keeps `retryAt`. */

@@ -15,13 +15,14 @@
 import type { EventObject } from 'xstate';
 import { isTextedCode } from '../../contract/rules.ts';
 import { StatusCode } from '../../contract/shared/statusCodes.ts';
+import type { MayBeTooMany } from '../../contract/shared/answers.ts';
 import { retryAtOf } from './serverWait.ts';
 
 /** What the fragment keeps in a chart's context: the tries left after a wrong code, the end of the server's wait. */
 export type TextedCodeContext = { attemptsLeft: number | null; retryAt: number | null };
 
 /** The part of an answer the fragment reads. */
-type CodeAnswer = { statusCode?: number; attemptsLeft?: number; retryAfterSeconds?: number } | undefined;
+type CodeAnswer = ({ statusCode?: number; attemptsLeft?: number } & MayBeTooMany) | undefined;
 
 type CodeSubmitted = { type: 'user.submitCode'; code: string };
 const isCodeSubmitted = (event: EventObject): event is CodeSubmitted => event.type === 'user.submitCode';
