@@ -1,4 +1,10 @@
-/** Server configuration, read once from the environment. Sandbox is the default outside production. */
+/**
+ * Server configuration, read once from the environment. One switch chooses production:
+ * `NODE_ENV=production`. Anything else is the sandbox (the demo `npm start` runs), which binds to
+ * loopback only and falls back to keys committed in this repo. A configuration that would be unsafe
+ * refuses to start with a message naming the problem (ConfigError).
+ */
+import { isIP } from 'node:net';
 import path from 'node:path';
 
 export type ServerConfig = {
@@ -30,8 +36,12 @@ export type ServerConfig = {
   /** Built web app to serve; absent in API-only tests. */
   webRoot: string | undefined;
   logLevel: string;
-  /** Believe X-Forwarded-* headers only behind a known proxy (TRUST_PROXY=true). */
-  trustProxy: boolean;
+  /**
+   * Whose X-Forwarded-For to believe: nobody (false) or the listed proxies (TRUST_PROXY: addresses,
+   * CIDRs, or proxy-addr's `loopback`, `linklocal`, `uniquelocal`). Never every hop: a client could
+   * then name any IP and escape the per-IP limits.
+   */
+  trustProxy: false | string[];
   /** AES-256-GCM key for SSNs at rest (SSN_ENCRYPTION_KEY, 32 bytes in base64). */
   ssnEncryptionKey: Buffer;
   /** HMAC-SHA256 key for the SSN's keyed hash and the texted codes' hashes (SSN_HASH_KEY, 32 bytes in base64). */
@@ -45,14 +55,82 @@ const sandboxCompanionTokenSecret = 'sandbox-only-companion-token-secret-not-for
 const sandboxSsnEncryptionKey = 'c2FuZGJveC1vbmx5LXNzbi1lbmNyeXB0aW9uLWtleSE=';
 const sandboxSsnHashKey = 'c2FuZGJveC1vbmx5LXNzbi1oYXNoLWtleS0wMDAwMDE=';
 
+/** A configuration the server refuses to start with; the message says what to change. */
+export class ConfigError extends Error {}
+
+const nodeEnvs = ['development', 'test', 'production'];
+
+/** Bits of entropy the symbols of a secret show (Shannon, per symbol, times its length). */
+function entropyBits(symbols: (string | number)[]): number {
+  const counts = new Map<string | number, number>();
+  for (const symbol of symbols) counts.set(symbol, (counts.get(symbol) ?? 0) + 1);
+  let perSymbol = 0;
+  for (const count of counts.values()) perSymbol -= (count / symbols.length) * Math.log2(count / symbols.length);
+  return perSymbol * symbols.length;
+}
+
+/**
+ * Whether a secret looks chosen rather than random: few distinct symbols for its length (under 96
+ * bits: a random 32-character hex string shows ~118), or mostly runs like "abcd" / "4321" / "aaaa".
+ */
+function looksGuessable(symbols: number[]): boolean {
+  let steps = 0;
+  for (let i = 1; i < symbols.length; i += 1) if (Math.abs(symbols[i]! - symbols[i - 1]!) <= 1) steps += 1;
+  return entropyBits(symbols) < 96 || steps > (symbols.length - 1) / 2;
+}
+
+/** A signing secret: its sandbox value in sandbox mode only; in production at least 32 characters, random-looking, not committed. */
+function signingSecret(name: string, value: string | undefined, sandboxDefault: string, sandbox: boolean): string {
+  if (sandbox) return value ?? sandboxDefault;
+  if (!value || value.length < 32) throw new ConfigError(`${name} (at least 32 random characters) is required in production.`);
+  if (value === sandboxDefault) throw new ConfigError(`${name} is the sandbox's key, committed in this repository: set your own.`);
+  if (looksGuessable([...value].map((character) => character.codePointAt(0)!))) {
+    throw new ConfigError(`${name} looks guessable (repeated or sequential characters): use \`openssl rand -base64 48\`.`);
+  }
+  return value;
+}
+
 /** A 32-byte key given in base64; the sandbox value applies only in sandbox mode. */
 function key32(name: string, value: string | undefined, sandboxDefault: string, sandbox: boolean): Buffer {
   const given = value ?? (sandbox ? sandboxDefault : undefined);
   const key = given && /^[A-Za-z0-9+/]+={0,2}$/.test(given.trim()) ? Buffer.from(given.trim(), 'base64') : undefined;
   if (!key || key.length !== 32) {
-    throw new Error(`${name} must be 32 random bytes in base64 (\`openssl rand -base64 32\`); it is required outside sandbox mode.`);
+    throw new ConfigError(`${name} must be 32 random bytes in base64 (\`openssl rand -base64 32\`); it is required in production.`);
+  }
+  if (!sandbox && given!.trim() === sandboxDefault) {
+    throw new ConfigError(`${name} is the sandbox's key, committed in this repository: set your own.`);
+  }
+  if (!sandbox && looksGuessable([...key])) {
+    throw new ConfigError(`${name} is not random (repeated bytes): use \`openssl rand -base64 32\`.`);
   }
   return key;
+}
+
+export const isLoopback = (host: string) => host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
+
+const proxyRanges = ['loopback', 'linklocal', 'uniquelocal'];
+
+/** TRUST_PROXY: unset or false, or a comma-separated list of the proxies in front of the app. */
+function trustedProxies(value: string | undefined): false | string[] {
+  const given = value?.trim() ?? '';
+  if (given === '' || given === 'false') return false;
+  const fix = 'list the proxies in front of the app by address or CIDR (TRUST_PROXY=10.0.0.5,10.1.0.0/16)';
+  if (given === 'true') {
+    throw new ConfigError(`TRUST_PROXY=true would believe every X-Forwarded-For hop, so any client could pick its IP: ${fix}.`);
+  }
+  // Fastify trusts no hop for a count (it cannot tell a proxy from a client that way).
+  if (/^\d+$/.test(given)) throw new ConfigError(`TRUST_PROXY=${given}: a number of hops cannot tell a proxy from a client; ${fix}.`);
+  const proxies = given.split(',').map((entry) => entry.trim());
+  for (const proxy of proxies) {
+    if (proxyRanges.includes(proxy)) continue;
+    const [address, bits, extra] = proxy.split('/');
+    const family = isIP(address ?? '');
+    const width = family === 4 ? 32 : 128;
+    if (!family || extra !== undefined || (bits !== undefined && !(/^\d+$/.test(bits) && Number(bits) <= width))) {
+      throw new ConfigError(`TRUST_PROXY: "${proxy}" is not a proxy address or CIDR; ${fix}.`);
+    }
+  }
+  return proxies;
 }
 
 /** A comma-separated list of exact origins (scheme://host[:port]); sandbox values apply when unset. */
@@ -65,22 +143,36 @@ function originList(value: string | undefined, sandboxDefault: string, sandbox: 
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
-  const sandbox = env.SANDBOX ? env.SANDBOX === 'true' : env.NODE_ENV !== 'production';
-  const secret = env.TOKEN_SECRET ?? (sandbox ? sandboxTokenSecret : undefined);
-  if (!secret || secret.length < 32) {
-    throw new Error('TOKEN_SECRET (at least 32 characters) is required outside sandbox mode.');
+  if (env.NODE_ENV && !nodeEnvs.includes(env.NODE_ENV)) {
+    throw new ConfigError(`NODE_ENV="${env.NODE_ENV}" is none of ${nodeEnvs.join(', ')}; production is NODE_ENV=production.`);
   }
-  const companionSecret = env.COMPANION_TOKEN_SECRET ?? (sandbox ? sandboxCompanionTokenSecret : undefined);
-  if (!companionSecret || companionSecret.length < 32) {
-    throw new Error('COMPANION_TOKEN_SECRET (at least 32 characters) is required outside sandbox mode.');
+  const sandbox = env.NODE_ENV !== 'production';
+  if (env.SANDBOX && env.SANDBOX !== String(sandbox)) {
+    throw new ConfigError(
+      sandbox
+        ? 'SANDBOX=false needs production: production is chosen by NODE_ENV=production alone.'
+        : 'SANDBOX=true cannot run with NODE_ENV=production: the sandbox hands out sessions and texted codes to anyone.',
+    );
+  }
+  const secret = signingSecret('TOKEN_SECRET', env.TOKEN_SECRET, sandboxTokenSecret, sandbox);
+  const companionSecret = signingSecret('COMPANION_TOKEN_SECRET', env.COMPANION_TOKEN_SECRET, sandboxCompanionTokenSecret, sandbox);
+  if (!sandbox && secret === companionSecret) {
+    throw new ConfigError('TOKEN_SECRET and COMPANION_TOKEN_SECRET must differ: one signs our tokens, the other checks the companion app\'s.');
   }
   const ssnEncryptionKey = key32('SSN_ENCRYPTION_KEY', env.SSN_ENCRYPTION_KEY, sandboxSsnEncryptionKey, sandbox);
   const ssnHashKey = key32('SSN_HASH_KEY', env.SSN_HASH_KEY, sandboxSsnHashKey, sandbox);
-  if (ssnEncryptionKey.equals(ssnHashKey)) throw new Error('SSN_ENCRYPTION_KEY and SSN_HASH_KEY must differ.');
+  if (ssnEncryptionKey.equals(ssnHashKey)) throw new ConfigError('SSN_ENCRYPTION_KEY and SSN_HASH_KEY must differ.');
+  // The sandbox answers anyone with sessions and texted codes: it stays on this machine unless told.
+  const host = env.HOST ?? (sandbox ? 'localhost' : '0.0.0.0');
+  if (sandbox && !isLoopback(host) && env.SANDBOX_PUBLIC !== 'true') {
+    throw new ConfigError(
+      `HOST=${host}: the sandbox serves sessions for any email and every texted code, so it listens on loopback only. Set SANDBOX_PUBLIC=true to expose it anyway (never with real data).`,
+    );
+  }
   const companionPort = Number(env.COMPANION_PORT ?? 8090);
   return {
     port: Number(env.PORT ?? 8080),
-    host: env.HOST ?? '0.0.0.0',
+    host,
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir: path.resolve(env.DATA_DIR ?? '.data/pglite'),
     sandbox,
@@ -97,7 +189,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     companionPort,
     webRoot: env.WEB_ROOT === '' ? undefined : path.resolve(env.WEB_ROOT ?? 'dist'),
     logLevel: env.LOG_LEVEL ?? 'info',
-    trustProxy: env.TRUST_PROXY === 'true',
+    trustProxy: trustedProxies(env.TRUST_PROXY),
     ssnEncryptionKey,
     ssnHashKey,
   };

@@ -1,11 +1,21 @@
 /** `npm start`: one process serving the web app, card API, content API and sandbox. */
-import { readConfig } from './config.ts';
+import { ConfigError, isLoopback, readConfig, type ServerConfig } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { buildApp } from './app.ts';
 import { startCompanionHost } from './partners/companionHost.ts';
 import { demoCardholder, mfaCardholder, seedDemoData } from './seed.ts';
 
-const config = readConfig();
+function configOrExit(): ServerConfig {
+  try {
+    return readConfig();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(`Providers card will not start: ${error.message}`);
+    process.exit(1);
+  }
+}
+
+const config = configOrExit();
 const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
 if (config.sandbox) await seedDemoData(database.db);
 await database.gatherStatistics();
@@ -32,6 +42,9 @@ const lines = [
 ];
 if (config.sandbox) {
   lines.push(
+    `  sandbox mode (NODE_ENV is not production): demo data, sandbox partners and keys, on ${config.host}${
+      isLoopback(config.host) ? ', this machine only' : ', EXPOSED to the network (SANDBOX_PUBLIC=true)'
+    }`,
     `  companion host (sandbox): http://localhost:${config.companionPort}  (the app embedded, as in the benefits app)`,
     '  demo cardholder:',
     `    email       ${demoCardholder.email}`,

@@ -36,6 +36,19 @@ export function registerSecurityHeaders(app: FastifyInstance, config: ServerConf
     reply.header('Permissions-Policy', 'camera=(), microphone=(), geolocation=(self)');
     reply.header('Cross-Origin-Resource-Policy', 'same-site');
     const hostname = request.hostname.replace(/:\d+$/, '');
+    // API and sandbox answers carry tokens, personal data and balances: no cache (shared or the
+    // phone's own) may keep them. Pragma for HTTP/1.0 caches on the way.
+    if (/^\/(api|sandbox)(\/|\?|$)/.test(request.url)) {
+      reply.header('Cache-Control', 'no-store');
+      reply.header('Pragma', 'no-cache');
+    }
+    // The app shell gets a browsing context group of its own: a page it did not open cannot reach it
+    // through window.opener. "allow-popups" keeps windows the app opens (account linking) able to
+    // answer it; inside the companion app's frame the header has no effect, as COOP applies only to
+    // top-level pages.
+    if (String(reply.getHeader('content-type') ?? '').startsWith('text/html')) {
+      reply.header('Cross-Origin-Opener-Policy', 'same-origin-allow-popups');
+    }
     if (!localHosts.has(hostname)) {
       reply.header('Strict-Transport-Security', 'max-age=63072000; includeSubDomains');
     }

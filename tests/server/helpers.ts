@@ -4,6 +4,7 @@
  */
 import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { randomBytes } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import type { HomeAnswer } from '../../contract/home/types.ts';
@@ -32,13 +33,16 @@ export type TestApp = {
   close: () => Promise<void>;
 };
 
-/** Production configuration for tests: both signing keys and both SSN keys set, as a real deployment must. */
+/**
+ * Production configuration for tests: both signing keys and both SSN keys set, as a real deployment
+ * must, and random (production refuses keys committed anywhere, these included).
+ */
 export const productionEnv = {
   NODE_ENV: 'production',
-  TOKEN_SECRET: 'a-production-token-secret-for-tests-only-0123456789',
-  COMPANION_TOKEN_SECRET: 'a-production-companion-secret-for-tests-only-012345',
-  SSN_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
-  SSN_HASH_KEY: Buffer.alloc(32, 9).toString('base64'),
+  TOKEN_SECRET: randomBytes(36).toString('base64url'),
+  COMPANION_TOKEN_SECRET: randomBytes(36).toString('base64url'),
+  SSN_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+  SSN_HASH_KEY: randomBytes(32).toString('base64'),
 };
 
 /**

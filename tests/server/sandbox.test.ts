@@ -6,7 +6,6 @@ import type { ExperimentFlags } from '../../contract/experiments/types.ts';
 import { analyticsEvents, errorReports } from '../../server/db/schema/index.ts';
 import { demoCardholder, getHome, productionEnv, startTestApp, type TestApp } from './helpers.ts';
 
-
 describe('POST /sandbox/sessions in sandbox mode', () => {
   let t: TestApp;
 

@@ -1,5 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { allRoutes } from '../../contract/routes.ts';
+import { cardApiBase, fillPath } from '../../contract/shared/route.ts';
 import { StatusCode } from '../../contract/shared/statusCodes.ts';
 import { demoCredentials, productionEnv, startTestApp, type TestApp } from './helpers.ts';
 
@@ -120,5 +122,34 @@ describe('frame-ancestors from the configured origins', () => {
     } finally {
       await production.close();
     }
+  });
+});
+
+describe('no cache keeps an API answer', () => {
+  // Every call of the card API's route tables (new calls are covered as they are added), answered
+  // with whatever its empty request gets, plus the sandbox, an unknown call and a sign-in with tokens.
+  const calls = allRoutes
+    .filter((route) => route.base === cardApiBase)
+    .map((route) => [`${route.method} ${route.path}`, route.method, `${route.base}${fillPath(route.path, { id: '1' })}`] as const);
+  const more = [
+    ['an unknown API call', 'GET', '/api/v1/no-such-call'],
+    ['the sandbox outbox', 'GET', '/sandbox/outbox?phone=5595550100'],
+  ] as const;
+
+  it('covers every card API call (control)', () => {
+    expect(calls.length).toBeGreaterThan(20);
+  });
+
+  it.each([...calls, ...more])('sends Cache-Control: no-store and Pragma: no-cache on %s', async (_name, method, url) => {
+    const response = await t.app.inject({ method, url, ...(method === 'POST' && { payload: {} }) });
+    expect(response.statusCode).toBeLessThan(500);
+    expect(response.headers['cache-control']).toBe('no-store');
+    expect(response.headers.pragma).toBe('no-cache');
+  });
+
+  it('sends them with a session\'s tokens', async () => {
+    const response = await requests['a successful API answer']();
+    expect(response.json()).toHaveProperty('access');
+    expect(response.headers['cache-control']).toBe('no-store');
   });
 });

@@ -66,6 +66,7 @@ describe('index.html with the app config', () => {
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toMatch(/^text\/html/);
     expect(response.headers['cache-control']).toBe('no-cache');
+    expect(response.headers['cross-origin-opener-policy']).toBe('same-origin-allow-popups');
     expect(response.body).toContain('<title>Providers</title>');
     expect(response.body).toMatch(new RegExp(`<script id="${appConfigElementId}" type="application/json">[^<]*</script></head>`));
     expect(appConfigIn(response.body)).toEqual(expectedConfig);

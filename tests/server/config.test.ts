@@ -1,0 +1,133 @@
+/**
+ * Safe defaults: production is one explicit switch, a production start with a key that is missing,
+ * committed, guessable or shared refuses to start with a message naming it, the sandbox stays on this
+ * machine, and only listed proxies are believed.
+ */
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, readConfig } from '../../server/config.ts';
+import { productionEnv } from './helpers.ts';
+
+const production = { ...productionEnv, WEB_ROOT: '' };
+const refused = (env: NodeJS.ProcessEnv, reason: RegExp) => {
+  expect(() => readConfig(env)).toThrow(ConfigError);
+  expect(() => readConfig(env)).toThrow(reason);
+};
+
+describe('choosing production', () => {
+  it('is production with NODE_ENV=production and the sandbox otherwise', () => {
+    expect(readConfig(production).sandbox).toBe(false);
+    expect(readConfig({ WEB_ROOT: '' }).sandbox).toBe(true);
+    expect(readConfig({ NODE_ENV: 'development', WEB_ROOT: '' }).sandbox).toBe(true);
+  });
+
+  it.each(['prod', 'Production', 'staging', 'production '])('refuses NODE_ENV=%j', (nodeEnv) => {
+    refused({ ...production, NODE_ENV: nodeEnv }, /NODE_ENV/);
+  });
+
+  it('refuses SANDBOX=true with production, and SANDBOX=false without it', () => {
+    refused({ ...production, SANDBOX: 'true' }, /SANDBOX=true/);
+    refused({ SANDBOX: 'false', WEB_ROOT: '' }, /SANDBOX=false/);
+  });
+});
+
+describe('a production start refuses unsafe keys', () => {
+  const sandbox = readConfig({ WEB_ROOT: '' });
+  const sandboxKeys = {
+    TOKEN_SECRET: new TextDecoder().decode(sandbox.tokenSecret),
+    COMPANION_TOKEN_SECRET: new TextDecoder().decode(sandbox.companionTokenSecret),
+    SSN_ENCRYPTION_KEY: sandbox.ssnEncryptionKey.toString('base64'),
+    SSN_HASH_KEY: sandbox.ssnHashKey.toString('base64'),
+  };
+
+  it.each(Object.keys(sandboxKeys))('refuses the sandbox %s committed in the repo', (name) => {
+    refused({ ...production, [name]: sandboxKeys[name as keyof typeof sandboxKeys] }, new RegExp(`${name} is the sandbox's key`));
+  });
+
+  it.each(['TOKEN_SECRET', 'COMPANION_TOKEN_SECRET', 'SSN_ENCRYPTION_KEY', 'SSN_HASH_KEY'])('refuses a missing %s', (name) => {
+    refused({ ...production, [name]: undefined }, new RegExp(name));
+  });
+
+  it('refuses a short signing secret', () => {
+    refused({ ...production, TOKEN_SECRET: 'x7Q!p2' }, /TOKEN_SECRET \(at least 32/);
+  });
+
+  it.each([
+    ['one character repeated', 'a'.repeat(48)],
+    ['a short pattern repeated', 'abab'.repeat(12)],
+    ['a keyboard run', '1234567890123456789012345678901234567890'],
+  ])('refuses a guessable signing secret: %s', (_, secret) => {
+    refused({ ...production, COMPANION_TOKEN_SECRET: secret }, /COMPANION_TOKEN_SECRET looks guessable/);
+  });
+
+  it('refuses SSN keys that are not random bytes', () => {
+    refused({ ...production, SSN_HASH_KEY: Buffer.alloc(32, 9).toString('base64') }, /SSN_HASH_KEY is not random/);
+  });
+
+  it('refuses one secret for both token kinds, and one key for both SSN uses', () => {
+    refused({ ...production, COMPANION_TOKEN_SECRET: production.TOKEN_SECRET }, /must differ/);
+    refused({ ...production, SSN_HASH_KEY: production.SSN_ENCRYPTION_KEY }, /must differ/);
+  });
+
+  it('starts with random keys of its own', () => {
+    const fresh = { TOKEN_SECRET: randomBytes(32).toString('base64'), SSN_HASH_KEY: randomBytes(32).toString('base64') };
+    expect(readConfig({ ...production, ...fresh }).sandbox).toBe(false);
+  });
+
+  it('says so and exits with failure when the server process starts with one', async () => {
+    const start = execFile(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+      env: { ...process.env, ...production, TOKEN_SECRET: 'too-short', DATA_DIR: '/nonexistent/never-created' },
+    });
+    const exit = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      let stderr = '';
+      start.stderr?.on('data', (chunk: string) => (stderr += chunk));
+      start.on('exit', (code) => resolve({ code, stderr }));
+    });
+    expect(exit.code).toBe(1);
+    expect(exit.stderr).toContain('Providers card will not start: TOKEN_SECRET (at least 32 random characters) is required in production.');
+  }, 60_000);
+});
+
+describe('where the sandbox listens', () => {
+  it('listens on this machine only by default; production on every interface', () => {
+    expect(readConfig({ WEB_ROOT: '' }).host).toBe('localhost');
+    expect(readConfig(production).host).toBe('0.0.0.0');
+  });
+
+  it.each(['127.0.0.1', '::1', 'localhost'])('accepts the loopback HOST=%s', (host) => {
+    expect(readConfig({ HOST: host, WEB_ROOT: '' }).host).toBe(host);
+  });
+
+  it('refuses another HOST unless told to expose the sandbox', () => {
+    refused({ HOST: '0.0.0.0', WEB_ROOT: '' }, /loopback only/);
+    refused({ HOST: '192.168.1.20', WEB_ROOT: '' }, /SANDBOX_PUBLIC=true/);
+    expect(readConfig({ HOST: '0.0.0.0', SANDBOX_PUBLIC: 'true', WEB_ROOT: '' }).host).toBe('0.0.0.0');
+  });
+});
+
+describe('TRUST_PROXY', () => {
+  it('believes nobody by default', () => {
+    expect(readConfig({ WEB_ROOT: '' }).trustProxy).toBe(false);
+    expect(readConfig({ TRUST_PROXY: 'false', WEB_ROOT: '' }).trustProxy).toBe(false);
+  });
+
+  it('takes proxy addresses, CIDRs and proxy-addr ranges', () => {
+    expect(readConfig({ TRUST_PROXY: '10.0.0.5, 10.1.0.0/16,fd00::/8,loopback', WEB_ROOT: '' }).trustProxy).toEqual([
+      '10.0.0.5',
+      '10.1.0.0/16',
+      'fd00::/8',
+      'loopback',
+    ]);
+  });
+
+  it.each([
+    ['true', /every X-Forwarded-For hop/],
+    ['2', /number of hops/],
+    ['proxy.example.com', /not a proxy address/],
+    ['10.0.0.0/33', /not a proxy address/],
+    ['10.0.0.1/8/1', /not a proxy address/],
+  ])('refuses TRUST_PROXY=%s', (value, reason) => {
+    refused({ TRUST_PROXY: value, WEB_ROOT: '' }, reason);
+  });
+});
