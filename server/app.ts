@@ -19,9 +19,10 @@ import { identityFeature } from './features/identity/index.ts';
 import { sessionFeature } from './features/session/index.ts';
 import { registerOpenApi } from './openApi.ts';
 import { registerSandboxRoutes } from './partners/sandbox.ts';
-import { registerSecurityHeaders } from './securityHeaders.ts';
+import { registerSecurityHeaders, securityHeaderSetter } from './securityHeaders.ts';
 import { createServices, type Services } from './services.ts';
 import { yupValidatorCompiler } from './shared/http.ts';
+import { registerRequestSafety } from './shared/requestSafety.ts';
 
 /** Never logged: credentials, codes and tokens travel in these. */
 const redactedPaths = ['req.headers.authorization', 'req.headers["companion-authorization"]', 'req.body', 'res.body'];
@@ -42,18 +43,26 @@ export async function buildApp(
   /** `logStream` receives the request logs instead of stdout (tests read what would be logged). */
   options: { logger?: boolean; logStream?: NodeJS.WritableStream } = {},
 ) {
+  const setSecurityHeaders = securityHeaderSetter(config);
   const app = Fastify({
     logger:
       options.logger === false
         ? false
         : { level: config.logLevel, redact: redactedPaths, ...(options.logStream ? { stream: options.logStream } : {}) },
     bodyLimit: 16 * 1024,
+    // A body still arriving after 30 s is cut off (a slow-drip client holds a socket otherwise).
+    requestTimeout: 30_000,
     trustProxy: config.trustProxy,
+    // A URL that cannot be decoded: 400 with the security headers, the path not echoed back.
+    frameworkErrors: (_error, request, reply) => {
+      setSecurityHeaders(request, reply as FastifyReply);
+      (reply as FastifyReply).code(400).send({ statusCode: StatusCode.INVALID_PARAMETERS });
+    },
   });
   const services = createServices(config, db);
   await deleteSpentAttemptCounters(app, services);
 
-  registerSecurityHeaders(app, config);
+  registerSecurityHeaders(app, setSecurityHeaders);
   // Phones on slow data: scripts, styles and JSON travel compressed (brotli when accepted).
   await app.register(fastifyCompress, {
     global: true,
@@ -62,12 +71,16 @@ export async function buildApp(
     brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } },
   });
   app.setValidatorCompiler(yupValidatorCompiler);
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error.validation || error.statusCode === 400 || error.statusCode === 413 || error.statusCode === 415) {
-      return reply.code(error.statusCode === 413 ? 413 : 400).send({ statusCode: StatusCode.INVALID_PARAMETERS });
-    }
-    if (error.code === 'FST_ERR_VALIDATION' || error.name === 'ValidationError') {
-      return reply.code(400).send({ statusCode: StatusCode.INVALID_PARAMETERS });
+  registerRequestSafety(app);
+  app.setErrorHandler((error: FastifyError & { code?: string }, request, reply) => {
+    // A request the client got wrong (malformed body, too large, bad Range or If-Match on a file, a
+    // value PostgreSQL cannot hold: SQLSTATE class 22) is answered as such, never as our failure.
+    const dataException = typeof error.code === 'string' && /^22[0-9A-Z]{3}$/.test(error.code);
+    const asBadRequest = dataException || error.validation || error.name === 'ValidationError' || error.statusCode === 415;
+    const status = asBadRequest ? 400 : (error.statusCode ?? 500);
+    if (status >= 400 && status < 500) {
+      const statusCode = status === 403 || status === 404 ? StatusCode.NOT_ALLOWED : StatusCode.INVALID_PARAMETERS;
+      return reply.code(status).send({ statusCode });
     }
     request.log.error({ err: error }, 'unexpected error');
     return reply.code(500).send({ statusCode: StatusCode.UNEXPECTED_ERROR });

@@ -1,5 +1,5 @@
 /** Security headers on every response (HTML, JSON and assets alike). */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServerConfig } from './config.ts';
 
 const localHosts = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -27,9 +27,12 @@ export function contentSecurityPolicy(config: ServerConfig): string {
   ].join('; ');
 }
 
-export function registerSecurityHeaders(app: FastifyInstance, config: ServerConfig): void {
+type SetHeaders = (request: FastifyRequest, reply: FastifyReply) => void;
+
+/** Sets the headers on one answer (also used where Fastify answers before any hook runs). */
+export function securityHeaderSetter(config: ServerConfig): SetHeaders {
   const csp = contentSecurityPolicy(config);
-  app.addHook('onSend', async (request, reply) => {
+  return (request, reply) => {
     reply.header('Content-Security-Policy', csp);
     reply.header('X-Content-Type-Options', 'nosniff');
     reply.header('Referrer-Policy', 'no-referrer');
@@ -52,5 +55,9 @@ export function registerSecurityHeaders(app: FastifyInstance, config: ServerConf
     if (!localHosts.has(hostname)) {
       reply.header('Strict-Transport-Security', 'max-age=63072000; includeSubDomains');
     }
-  });
+  };
+}
+
+export function registerSecurityHeaders(app: FastifyInstance, setHeaders: SetHeaders): void {
+  app.addHook('onSend', async (request, reply) => setHeaders(request, reply));
 }

@@ -25,9 +25,14 @@ export function deviceUuidOf(request: FastifyRequest): string | null {
   return String(request.headers['device-uuid'] ?? '').slice(0, 64) || null;
 }
 
-/** The time the app says something happened; an unreadable one becomes the time it arrived. */
+/**
+ * The time the app says something happened; an unreadable one, or one outside 1970–9999 (a wrong
+ * clock, or a year PostgreSQL cannot store), becomes the time it arrived.
+ */
 export function reportedTime(at: string): Date {
-  return Number.isNaN(Date.parse(at)) ? new Date() : new Date(at);
+  const time = new Date(at);
+  const year = time.getUTCFullYear();
+  return Number.isNaN(time.getTime()) || year < 1970 || year > 9999 ? new Date() : time;
 }
 
 export const badRequest = (reply: FastifyReply) => reply.code(400).send({ statusCode: StatusCode.INVALID_PARAMETERS });

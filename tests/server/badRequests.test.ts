@@ -117,3 +117,49 @@ describe('POST /api/v1/refresh-tokens with a bad body', () => {
     expect(answer.body.statusCode).toBe(StatusCode.SUCCESS);
   });
 });
+
+describe('input no handler should see, refused in one place', () => {
+  const refusedAlike = (response: LightMyRequestResponse, status = 400) => {
+    expect(response.statusCode, response.body).toBe(status);
+    expect(response.json()).toHaveProperty('statusCode');
+    expect(response.body).not.toMatch(/\n\s+at |stack/);
+    expect(response.headers['content-security-policy']).toBeTruthy();
+  };
+
+  it.each([
+    ['a NUL in a string', json({ email: 'demo\u0000@providers.test', password: validPassword })],
+    ['a NUL in a key', json({ email: validEmail, password: validPassword, 'x\u0000': 1 })],
+    ['a lone high surrogate', json({ email: validEmail, password: 'pass\uD800word' })],
+    ['a lone low surrogate', json({ email: validEmail, password: '\uDC00password' })],
+    ['nesting 5,000 levels deep', `{"email":${'['.repeat(5000)}${']'.repeat(5000)}}`],
+  ])('answers 400 {2} to %s', async (_name, payload) => {
+    const response = await t.app.inject({ method: 'POST', url: '/api/v1/sign-in', headers: { 'content-type': 'application/json' }, payload });
+    refusedAlike(response);
+    expect(response.json()).toEqual({ statusCode: StatusCode.INVALID_PARAMETERS });
+  });
+
+  it('keeps a surrogate pair (an emoji) as text', async () => {
+    const response = await t.app.inject({ method: 'POST', url: '/api/v1/sign-in', payload: { email: validEmail, password: 'pass😀word' } });
+    expect(response.statusCode).toBe(401);
+  });
+
+  it('answers 400 {2} to a NUL in the query', async () => {
+    refusedAlike(await t.app.inject({ method: 'GET', url: '/cms/config/faq?e=%00' }));
+    refusedAlike(await t.app.inject({ method: 'GET', url: '/cms/config/fa%00q' }));
+  });
+
+  it('answers a URL that cannot be decoded with 400, the security headers and without echoing it', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/api/v1/%E0%A4%A/<script>' });
+    refusedAlike(response);
+    expect(response.body).not.toContain('script');
+  });
+
+  it('stores an analytics event sent with an impossible time at its arrival instead of failing', async () => {
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/analytics/events',
+      payload: { events: [{ name: 'screen_view', at: '-100000-01-01T00:00:00.000Z', sessionId: 's1', properties: {} }] },
+    });
+    expect(response.statusCode, response.body).toBe(200);
+  });
+});

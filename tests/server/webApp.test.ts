@@ -128,3 +128,20 @@ describe('app config escaping', () => {
     expect(appConfigIn(html)).toEqual(hostile);
   });
 });
+
+describe('static files asked for wrongly', () => {
+  it.each([
+    ['a range past the end', '/assets/index-abc123.js', { range: 'bytes=9999-10000' }],
+    ['a malformed range', '/assets/index-abc123.js', { range: 'bytes=abc' }],
+    ['a failed If-Match', '/assets/index-abc123.js', { 'if-match': '"not-this-one"' }],
+    ['a path out of the web root', '/assets/..%2F..%2F..%2Fetc%2Fpasswd', {}],
+    ['an encoded NUL in the path', '/assets/index%00.js', {}],
+  ])('answers %s with a 4xx and a statusCode, never a 500', async (_name, url, headers) => {
+    const response = await get(url, headers as Record<string, string>);
+    expect(response.statusCode, response.body).toBeGreaterThanOrEqual(200);
+    expect(response.statusCode, response.body).toBeLessThan(500);
+    if (response.statusCode >= 400) expect(response.json()).toHaveProperty('statusCode');
+    expect(response.body).not.toContain('root:');
+    expect(response.headers['content-security-policy']).toBeTruthy();
+  });
+});
