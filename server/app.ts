@@ -22,6 +22,7 @@ import { registerSandboxRoutes } from './partners/sandbox.ts';
 import { registerSecurityHeaders, securityHeaderSetter } from './securityHeaders.ts';
 import { createServices, type Services } from './services.ts';
 import { yupValidatorCompiler } from './shared/http.ts';
+import { loggableError, sqlStateOf } from './shared/errorLog.ts';
 import { registerRequestSafety } from './shared/requestSafety.ts';
 
 /** Never logged: credentials, codes and tokens travel in these. */
@@ -72,17 +73,17 @@ export async function buildApp(
   });
   app.setValidatorCompiler(yupValidatorCompiler);
   registerRequestSafety(app);
-  app.setErrorHandler((error: FastifyError & { code?: string }, request, reply) => {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
     // A request the client got wrong (malformed body, too large, bad Range or If-Match on a file, a
     // value PostgreSQL cannot hold: SQLSTATE class 22) is answered as such, never as our failure.
-    const dataException = typeof error.code === 'string' && /^22[0-9A-Z]{3}$/.test(error.code);
+    const dataException = sqlStateOf(error)?.startsWith('22') ?? false;
     const asBadRequest = dataException || error.validation || error.name === 'ValidationError' || error.statusCode === 415;
     const status = asBadRequest ? 400 : (error.statusCode ?? 500);
     if (status >= 400 && status < 500) {
       const statusCode = status === 403 || status === 404 ? StatusCode.NOT_ALLOWED : StatusCode.INVALID_PARAMETERS;
       return reply.code(status).send({ statusCode });
     }
-    request.log.error({ err: error }, 'unexpected error');
+    request.log.error(loggableError(error), 'unexpected error');
     return reply.code(500).send({ statusCode: StatusCode.UNEXPECTED_ERROR });
   });
 

@@ -52,3 +52,32 @@ export function redactContext<V>(record: Record<string, V>): Record<string, V | 
     Object.entries(record).map(([key, value]) => [key, isSensitiveKey(key) ? redactedMark : (redactStrings(value) as V)]),
   );
 }
+
+/** A field whose neighbours are the rest of a credentials form (what was typed beside a password). */
+const secretFieldKey = /password|passcode|unlock|(^|_)(pw|pwd|pin)(_|$)/;
+/** Keys of codes and PINs that sensitiveKey's words do not name. */
+const shortSecretKey = /(^|_)(pw|pwd|pin|otp|cvv|cvc|passcode)(_|$)/;
+/** A string that is nothing but 4 to 8 digits: a texted code, unlock code or PIN, whatever its key. */
+const codeLikeText = /^\s*\d{4,8}\s*$/;
+
+/**
+ * Analytics properties, however deeply nested, judged by content as well as by key: values under
+ * sensitive-looking keys (`pw`, `code`, `unlock`…), every value beside a password-like field (the rest
+ * of a credentials form), strings that are only a code's digits, and what redactText finds elsewhere.
+ */
+export function redactAnalytics(value: unknown): unknown {
+  if (typeof value === 'string') return codeLikeText.test(value) ? redactedMark : redactText(value);
+  if (Array.isArray(value)) return value.map(redactAnalytics);
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value);
+    const words = (key: string) => key.replace(/([a-z\d])([A-Z])/g, '$1_$2').toLowerCase();
+    const besideSecret = entries.some(([key]) => secretFieldKey.test(words(key)));
+    return Object.fromEntries(
+      entries.map(([key, inner]) => [
+        key,
+        besideSecret || isSensitiveKey(key) || shortSecretKey.test(words(key)) ? redactedMark : redactAnalytics(inner),
+      ]),
+    );
+  }
+  return redactStrings(value);
+}

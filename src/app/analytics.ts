@@ -5,6 +5,7 @@
  */
 import { analyticsRoutes } from '../../contract/analytics/routes.ts';
 import type { AnalyticsBatch, AnalyticsEvent, UserProperties } from '../../contract/analytics/types.ts';
+import { redactAnalytics } from '../../contract/shared/redaction.ts';
 import { urlOf } from '../../contract/shared/route.ts';
 
 export const maxBatchSize = 50;
@@ -55,7 +56,8 @@ export function createAnalytics(transport: AnalyticsTransport, now = () => new D
 
   function track(name: string, properties: Record<string, unknown> = {}): void {
     const at = now();
-    queue.push({ name, at: at.toISOString(), sessionId: sessionId(at.getTime()), properties });
+    // Redacted here and again by the card API (contract/shared/redaction.ts).
+    queue.push({ name, at: at.toISOString(), sessionId: sessionId(at.getTime()), properties: redactAnalytics(properties) as Record<string, unknown> });
     if (queue.length >= maxBatchSize) void flush();
     else timer ??= setTimeout(() => void flush(), flushDelayMs);
   }

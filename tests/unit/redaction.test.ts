@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { redactContext, redactedMark, redactStrings, redactText } from '../../contract/shared/redaction.ts';
+import { redactAnalytics, redactContext, redactedMark, redactStrings, redactText } from '../../contract/shared/redaction.ts';
 
 const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIzZjZjMmExZSJ9.Q2h1bmstb2Ytc2lnbmF0dXJlLWJ5dGVz';
 const refreshToken = 'q9X2vYk3_Lm0Pz-7wRt5uNb8cJd1fHg4sAe6iKo2Mv'; // 42 base64url characters
@@ -92,5 +92,36 @@ describe('redactStrings', () => {
     const properties = { route: '/activate', query: { next: `/home?token=${jwt}` }, params: ['4111111111111111', 7], visible: false };
 
     expect(redactStrings(properties)).toEqual({ route: '/activate', query: { next: '/home?token=[redacted]' }, params: ['[redacted]', 7], visible: false });
+  });
+});
+
+describe('redactAnalytics', () => {
+  it.each([
+    ['pw', { pw: 'hunter2' }],
+    ['code', { code: 'abc' }],
+    ['unlock', { unlock: 'x' }],
+    ['pin', { pin: 'x' }],
+    ['otp', { otp: 'x' }],
+  ])('redacts the value under the key %s', (_key, properties) => {
+    expect(Object.values(redactAnalytics(properties) as object)).toEqual([redactedMark]);
+  });
+
+  it('redacts strings that are only a code\'s digits, under any key and at any depth', () => {
+    expect(redactAnalytics({ value: '482913', nested: { list: [' 1234 ', 'step 2', 12] } })).toEqual({
+      value: redactedMark,
+      nested: { list: [redactedMark, 'step 2', 12] },
+    });
+  });
+
+  it('redacts everything typed beside a password field', () => {
+    expect(redactAnalytics({ form: { email: 'rosa@example.com', password: 'x', remember: true }, screen: 'signin' })).toEqual({
+      form: { email: redactedMark, password: redactedMark, remember: redactedMark },
+      screen: 'signin',
+    });
+  });
+
+  it('keeps what an event is about: names, steps, outcome codes, counts', () => {
+    const properties = { screen: 'register', step: 3, statusCode: 201, durationMs: 15000, locale: 'es' };
+    expect(redactAnalytics(properties)).toEqual(properties);
   });
 });

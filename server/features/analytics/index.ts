@@ -6,7 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import { analyticsRoutes as routes } from '../../../contract/analytics/routes.ts';
 import { analyticsSchemas } from '../../../contract/analytics/schemas.ts';
-import { redactContext, redactStrings, redactText } from '../../../contract/shared/redaction.ts';
+import { redactAnalytics, redactContext, redactText } from '../../../contract/shared/redaction.ts';
 import { StatusCode } from '../../../contract/shared/statusCodes.ts';
 import { analyticsEvents, errorReports } from '../../db/schema/index.ts';
 import type { Services } from '../../services.ts';
@@ -24,10 +24,12 @@ export function analyticsFeature(app: FastifyInstance, services: Services): void
     async (batch, request) => {
       const token = bearerToken(request);
       const access = token ? await sessions.checkAccessToken(token) : undefined;
+      // Events sent with a signed-out (revoked) session are dropped: nobody is acting in it any more.
+      if (access?.ok && (await sessions.isFamilyRevoked(access.claims.familyId))) return { statusCode: StatusCode.SUCCESS };
       const userId = access?.ok ? access.claims.userId : null;
       const deviceUuid = deviceUuidOf(request);
       // The app redacts too; this is the second line, in case a token slipped into a property.
-      const userProperties = redactStrings(batch.userProperties ?? {});
+      const userProperties = redactAnalytics(batch.userProperties ?? {});
       if (batch.events.length > 0) {
         await db.insert(analyticsEvents).values(
           batch.events.map((event) => ({
@@ -35,7 +37,7 @@ export function analyticsFeature(app: FastifyInstance, services: Services): void
             userId,
             deviceUuid,
             sessionId: event.sessionId,
-            properties: redactStrings(event.properties),
+            properties: redactAnalytics(event.properties),
             userProperties,
             occurredAt: reportedTime(event.at),
           })),

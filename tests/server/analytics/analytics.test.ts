@@ -184,3 +184,22 @@ describe('POST /api/v1/analytics/events', () => {
     expect(row!.userProperties).toEqual(userProperties);
   });
 });
+
+describe('analytics redaction by key and content, and signed-out sessions', () => {
+  it('stores no code, unlock code or password typed beside one, whatever its key', async () => {
+    const response = await sendEvents([event('form_error', { pw: 'hunter2', field: '582913', values: { email: 'a@b.co', password: 'x' } })]);
+    expect(response.statusCode).toBe(200);
+    const [stored] = await storedEvents();
+    expect(JSON.stringify(stored!.properties)).not.toMatch(/hunter2|582913|a@b\.co/);
+  });
+
+  it('drops events sent with a signed-out session', async () => {
+    const { access } = await signIn(t.app);
+    const signedOut = await t.app.inject({ method: 'POST', url: '/api/v1/sign-out', headers: bearer(access), payload: {} });
+    expect(signedOut.statusCode).toBe(200);
+
+    const response = await sendEvents([event('screen_view')], bearer(access));
+    expect(response.json()).toEqual({ statusCode: StatusCode.SUCCESS });
+    expect(await storedEvents()).toEqual([]);
+  });
+});
