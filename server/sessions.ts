@@ -1,8 +1,10 @@
 /**
  * Sessions: short-lived signed access tokens (JWT, HS256 pinned, exp/aud/iss checked) and rotating,
  * single-use refresh tokens stored hashed. One sign-in starts a token family; reusing a spent
- * refresh token revokes the whole family (it was stolen or replayed).
+ * refresh token revokes the whole family (it was stolen or replayed), except within a few seconds
+ * by the device that spent it: two tabs refreshing at once get the same successor.
  */
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { and, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import { decodeJwt, errors, jwtVerify, SignJWT } from 'jose';
 import type { SessionTokens } from '../contract/shared/answers.ts';
@@ -19,6 +21,33 @@ export type AccessClaims = { userId: string; familyId: string };
 export type AccessCheck = { ok: true; claims: AccessClaims } | { ok: false; reason: 'expired' | 'invalid' };
 /** The two tokens of a session (contract SessionTokens without isInternal, which the caller adds). */
 export type IssuedTokens = Pick<SessionTokens, 'access' | 'refresh'>;
+
+/** How a refresh token was presented: the token, the device, and the successor when within the grace. */
+export type RefreshUse = { presented: string; device: string | null; successor: string | null };
+
+/** How long the device that spent a refresh token may present it again and get the same successor. */
+export const refreshGraceSeconds = 10;
+
+/** The successor, sealed (AES-256-GCM) under a key only the spent token gives: never at rest in the clear. */
+const sealingKey = (spentToken: string) => createHash('sha256').update(`refresh-grace:${spentToken}`).digest();
+
+function sealSuccessor(spentToken: string, successor: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', sealingKey(spentToken), iv);
+  const sealed = Buffer.concat([cipher.update(successor, 'utf8'), cipher.final()]);
+  return [iv, sealed, cipher.getAuthTag()].map((part) => part.toString('base64url')).join('.');
+}
+
+function openSuccessor(spentToken: string, sealed: string): string | null {
+  try {
+    const [iv, data, tag] = sealed.split('.').map((part) => Buffer.from(part, 'base64url'));
+    const decipher = createDecipheriv('aes-256-gcm', sealingKey(spentToken), iv!);
+    decipher.setAuthTag(tag!);
+    return Buffer.concat([decipher.update(data!), decipher.final()]).toString('utf8');
+  } catch {
+    return null;
+  }
+}
 
 export function createSessions(db: Database, config: ServerConfig) {
   // Access tokens (by jti) ended early by the sandbox (POST /sandbox/sessions/expire): session expiry
@@ -98,32 +127,48 @@ export function createSessions(db: Database, config: ServerConfig) {
       .where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)));
   }
 
-  /** The live refresh token row behind a presented token, or why there is none. */
-  async function findRefreshToken(presented: string) {
+  /**
+   * The live refresh token row behind a presented token, or why there is none. A spent one is reuse
+   * (the family is revoked) unless the device that spent it presents it again within the grace: then
+   * the row comes with the successor it was given (`successor`).
+   */
+  async function findRefreshToken(presented: string, device: string | null = null) {
     const [row] = await db.select().from(refreshTokens).where(eq(refreshTokens.tokenHash, hashToken(presented)));
     if (!row) return { ok: false as const };
     if (row.revokedAt || row.expiresAt.getTime() <= Date.now()) return { ok: false as const };
     if (row.usedAt) {
+      const inGrace = Date.now() - row.usedAt.getTime() <= refreshGraceSeconds * 1000;
+      const successor = inGrace && device !== null && row.spentByDevice === device && row.successorSealed
+        ? openSuccessor(presented, row.successorSealed)
+        : null;
+      if (successor) return { ok: true as const, row, successor };
       await revokeFamily(row.familyId);
       return { ok: false as const };
     }
-    return { ok: true as const, row };
+    return { ok: true as const, row, successor: null };
   }
 
-  /** Spends a refresh token and issues its successor in the same family (same absolute expiry). */
-  async function rotate(row: typeof refreshTokens.$inferSelect): Promise<IssuedTokens | null> {
+  /**
+   * Spends a refresh token and issues its successor in the same family (same absolute expiry); for a
+   * token presented again within the grace, the successor it already has and a new access token.
+   */
+  async function rotate(row: typeof refreshTokens.$inferSelect, use: RefreshUse): Promise<IssuedTokens | null> {
+    const { presented, device } = use;
+    const access = () => issueAccessToken({ userId: row.userId, familyId: row.familyId });
+    if (use.successor) return { access: await access(), refresh: use.successor };
+    const refresh = randomToken();
     const spent = await db
       .update(refreshTokens)
-      .set({ usedAt: sql`now()` })
+      .set({ usedAt: sql`now()`, spentByDevice: device, successorSealed: sealSuccessor(presented, refresh) })
       .where(and(eq(refreshTokens.id, row.id), isNull(refreshTokens.usedAt), isNull(refreshTokens.revokedAt)))
       .returning({ id: refreshTokens.id });
     if (spent.length === 0) {
-      // Another request spent it first: treat as reuse.
-      await revokeFamily(row.familyId);
-      return null;
+      // Spent meanwhile by a parallel request: the same device within the grace gets that successor.
+      const again = await findRefreshToken(presented, device);
+      return again.ok && again.successor ? { access: await access(), refresh: again.successor } : null;
     }
-    const refresh = await insertRefreshToken(row.userId, row.familyId, row.expiresAt);
-    return { access: await issueAccessToken({ userId: row.userId, familyId: row.familyId }), refresh };
+    await db.insert(refreshTokens).values({ userId: row.userId, familyId: row.familyId, tokenHash: hashToken(refresh), expiresAt: row.expiresAt });
+    return { access: await access(), refresh };
   }
 
   return { issueAccessToken, checkAccessToken, expireAccessToken, isFamilyRevoked, startSession, revokeFamily, revokeUserFamilies, findRefreshToken, rotate };

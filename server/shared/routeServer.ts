@@ -10,8 +10,8 @@ import type { RequestOf, RequestSchemas, Route } from '../../contract/shared/rou
 import { type BodyCheck, checkBody } from '../../contract/validation.ts';
 import { type CompanionClaims, verifyCompanionToken } from '../companionTokens.ts';
 import type { Services } from '../services.ts';
-import type { AccessClaims, Sessions } from '../sessions.ts';
-import { badRequest, bearerToken, failedValidation, signInRequired } from './http.ts';
+import type { AccessClaims, RefreshUse, Sessions } from '../sessions.ts';
+import { badRequest, bearerToken, deviceUuidOf, failedValidation, signInRequired } from './http.ts';
 
 type RefreshSession = Extract<Awaited<ReturnType<Sessions['findRefreshToken']>>, { ok: true }>['row'];
 
@@ -21,6 +21,8 @@ declare module 'fastify' {
     access: AccessClaims;
     /** Set for refresh-token routes: the live refresh token presented. */
     refreshSession: RefreshSession;
+    /** Set with refreshSession: how it was presented (sessions.rotate needs it). */
+    refreshUse: RefreshUse;
     /** Set for companion-token routes: the companion app's user. */
     companion: CompanionClaims;
   }
@@ -65,9 +67,11 @@ export function routeServer<Table>(app: FastifyInstance, { sessions, config }: S
   /** The live refresh token presented as bearer, or 401 SIGN_IN_REQUIRED (expired, revoked family, spent). */
   const requireRefresh = async (request: FastifyRequest, reply: FastifyReply) => {
     const presented = bearerToken(request);
-    const found = presented ? await sessions.findRefreshToken(presented) : undefined;
-    if (!found?.ok) return signInRequired(reply);
+    const device = deviceUuidOf(request);
+    const found = presented ? await sessions.findRefreshToken(presented, device) : undefined;
+    if (!presented || !found?.ok) return signInRequired(reply);
     request.refreshSession = found.row;
+    request.refreshUse = { presented, device, successor: found.successor };
   };
 
   /** The companion app's token for its user, or 401 INVALID_CREDENTIALS (missing, forged, expired). */

@@ -94,6 +94,24 @@ describeOnPostgres('on real PostgreSQL', { timeout: 60_000 }, () => {
     expect(family.length).toBeLessThanOrEqual(2);
   });
 
+  it('keeps the session when two tabs of one device unlock with one refresh token at once', async () => {
+    const { refresh } = await signIn(t.app);
+    const device = 'c5e3d4f6-7081-4c3d-8e4f-5a6b7c8d9e0f';
+    const both = await Promise.all(
+      [1, 2].map(() =>
+        t.app.inject({
+          method: 'POST',
+          url: '/api/v1/refresh-tokens',
+          headers: { authorization: `Bearer ${refresh}`, 'device-uuid': device },
+          payload: { unlockCode: demoCardholder.unlockCode },
+        }),
+      ),
+    );
+    expect(both.map((answer) => answer.statusCode)).toEqual([200, 200]);
+    expect(both[0]!.json().refresh).toBe(both[1]!.json().refresh);
+    expect((await getHome(t.app, both[1]!.json().access)).statusCode).toBe(200);
+  });
+
   it('opens exactly one account when ten registrations with the same SSN arrive at once', async () => {
     const ssn = '345-67-8912';
     // Ten people (own email, phone, address, verified phone) claiming one SSN.

@@ -11,5 +11,12 @@ export const refreshTokens = pgTable('refresh_tokens', {
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   usedAt: timestamp('used_at', { withTimezone: true }),
   revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  /**
+   * When spent: the device that spent it and its successor, sealed with a key only the spent token
+   * gives (server/sessions.ts), so a second tab of that device that raced the first gets the same
+   * successor for a few seconds instead of revoking the family.
+   */
+  spentByDevice: text('spent_by_device'),
+  successorSealed: text('successor_sealed'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 }, (t) => [index('refresh_tokens_family_idx').on(t.familyId)]);

@@ -150,7 +150,7 @@ export function sessionFeature(app: FastifyInstance, services: Services): void {
         return reply.code(401).send({ statusCode: StatusCode.INVALID_REFRESH_CREDENTIALS, attemptsLeft });
       }
 
-      const tokens = await sessions.rotate(session);
+      const tokens = await sessions.rotate(session, request.refreshUse);
       if (!tokens) return signInRequired(reply);
       await clearWrongUnlockCodes(db, user.id);
       return { statusCode: StatusCode.SUCCESS, ...tokens, isInternal: user.isInternal };
@@ -170,7 +170,7 @@ export function sessionFeature(app: FastifyInstance, services: Services): void {
       return failedValidation(reply, { ssnToken: ServerFieldError.ssnTokenUnverified });
     }
     // Same rules as /refresh-tokens: a spent refresh token presented again revokes its family.
-    const tokens = await sessions.rotate(session);
+    const tokens = await sessions.rotate(session, request.refreshUse);
     if (!tokens) return signInRequired(reply);
     const isInternal = await storeResetUnlockCode(db, session.userId, unlockCodeHash);
     request.log.info('unlock code reset');

@@ -2,11 +2,13 @@
  * Unlock (POST /refresh-tokens): rotation of single-use refresh tokens, reuse detection that ends the
  * whole session, and the five-attempt limit on wrong unlock codes.
  */
+import { isNotNull } from 'drizzle-orm';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { StatusCode } from '../../../contract/shared/statusCodes.ts';
 import { refreshTokens, users } from '../../../server/db/schema/index.ts';
-import { demoCredentials, demoUser, homeStatus, signIn, startTestApp, type TestApp, unlock, unlockFailures } from '../helpers.ts';
+import { refreshGraceSeconds } from '../../../server/sessions.ts';
+import { demoCardholder, demoCredentials, demoUser, homeStatus, signIn, startTestApp, type TestApp, unlock, unlockFailures } from '../helpers.ts';
 
 const wrongCode = '1111';
 
@@ -207,5 +209,55 @@ describe('wrong unlock codes', () => {
 
     const answer = await unlock(t.app, success.body.refresh!, wrongCode);
     expect(answer.body).toEqual({ statusCode: StatusCode.INVALID_REFRESH_CREDENTIALS, attemptsLeft: 4 });
+  });
+});
+
+describe('two refreshes with one refresh token from one device (two tabs)', () => {
+  const device = 'a3c1b2d4-5e6f-4a1b-8c2d-3e4f5a6b7c8d';
+  const unlockFrom = async (refresh: string, from: string | null) => {
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/refresh-tokens',
+      headers: { authorization: `Bearer ${refresh}`, ...(from && { 'device-uuid': from }) },
+      payload: { unlockCode: demoCardholder.unlockCode },
+    });
+    return { status: response.statusCode, body: response.json() };
+  };
+
+  it('answers the second, within the grace, with the same new refresh token and keeps the session', async () => {
+    const first = await unlockFrom(session.refresh, device);
+    const second = await unlockFrom(session.refresh, device);
+
+    expect(first.status).toBe(200);
+    expect(second.status).toBe(200);
+    expect(second.body.refresh).toBe(first.body.refresh);
+    expect((await homeStatus(t.app, second.body.access)).status).toBe(200);
+    expect((await unlockFrom(first.body.refresh, device)).status).toBe(200);
+  });
+
+  it('keeps no successor in the clear: the stored seal does not contain it', async () => {
+    const first = await unlockFrom(session.refresh, device);
+    const rows = await t.db.select({ sealed: refreshTokens.successorSealed }).from(refreshTokens);
+    expect(rows.some((row) => row.sealed?.includes(first.body.refresh))).toBe(false);
+    expect(rows.some((row) => row.sealed)).toBe(true);
+  });
+
+  it('still treats the spent token as stolen from another device, or with no device, and ends the session', async () => {
+    for (const other of ['b4d2c3e5-6f70-4b2c-9d3e-4f5a6b7c8d9e', null]) {
+      session = await signIn(t.app);
+      const first = await unlockFrom(session.refresh, device);
+      const replay = await unlockFrom(session.refresh, other);
+      expect(replay).toEqual({ status: 401, body: { statusCode: StatusCode.SIGN_IN_REQUIRED } });
+      expect((await unlockFrom(first.body.refresh, device)).status).toBe(401);
+    }
+  });
+
+  it('ends the session when the same device presents it after the grace', async () => {
+    const first = await unlockFrom(session.refresh, device);
+    // The grace is counted from when the token was spent: move that back past it.
+    await t.db.update(refreshTokens).set({ usedAt: new Date(Date.now() - (refreshGraceSeconds + 1) * 1000) }).where(isNotNull(refreshTokens.usedAt));
+
+    expect(await unlockFrom(session.refresh, device)).toEqual({ status: 401, body: { statusCode: StatusCode.SIGN_IN_REQUIRED } });
+    expect((await unlockFrom(first.body.refresh, device)).status).toBe(401);
   });
 });
