@@ -5,15 +5,30 @@
  * limit, and nothing is counted while locked. A lockout that has run out starts the count again.
  */
 import { isIP } from 'node:net';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, or, sql } from 'drizzle-orm';
 import type { Database } from './db/database.ts';
 import { attemptLimits } from './db/schema/index.ts';
 
 export type AttemptScope = (typeof attemptLimits.$inferSelect)['scope'];
 export type AttemptPolicy = { scope: AttemptScope; limit: number; lockoutMinutes: number };
 
-/** 5 wrong sign-ins in a row → every sign-in waits 15 minutes. Counted per lower-cased email. */
+/**
+ * Wrong sign-ins are counted per client, so a stranger who knows an email slows only themselves, never
+ * its owner: 5 in a row for one email from one IP → that IP waits 15 minutes for that email.
+ */
 export const signInPolicy: AttemptPolicy = { scope: 'sign-in', limit: 5, lockoutMinutes: 15 };
+/**
+ * The account's own ceiling, against guessing spread over many IPs: 100 wrong in a row from anywhere
+ * (NIST SP 800-63B §5.2.2's most) → 15 minutes for every client.
+ */
+export const signInPerAccountPolicy: AttemptPolicy = { scope: 'sign-in', limit: 100, lockoutMinutes: 15 };
+/**
+ * Per client across all emails, against one password sprayed over many accounts: 30 wrong from one IP
+ * (people behind one NAT share it), or 10 from one Device-UUID, → that client waits 15 minutes,
+ * refused before any password is hashed.
+ */
+export const signInPerIpPolicy: AttemptPolicy = { scope: 'sign-in-client', limit: 30, lockoutMinutes: 15 };
+export const signInPerDevicePolicy: AttemptPolicy = { scope: 'sign-in-client', limit: 10, lockoutMinutes: 15 };
 /** 5 wrong SSNs in a row → SSN checks of that account wait 10 minutes (spec §4's 10-minute wait). */
 export const ssnPolicy: AttemptPolicy = { scope: 'ssn', limit: 5, lockoutMinutes: 10 };
 
@@ -93,6 +108,31 @@ export function createAttemptLimits(db: Database) {
     return lockMs > 0 ? wholeSeconds(lockMs) : 0;
   }
 
+  /** A new password: the account's sign-in counters end, from every client (email and email+IP). */
+  async function resetSignIns(email: string): Promise<void> {
+    const subject = emailSubject(email);
+    await db
+      .update(attemptLimits)
+      .set({ failures: 0, lockedUntil: null })
+      .where(
+        and(
+          eq(attemptLimits.scope, signInPolicy.scope),
+          or(eq(attemptLimits.subject, subject), sql`starts_with(${attemptLimits.subject}, ${`${subject} `})`),
+        ),
+      );
+  }
+
+  /** The longest wait among several counters, in one query (0 when none is locked). */
+  async function longestWait(counters: [AttemptPolicy, string][]): Promise<number> {
+    const matches = counters.map(([policy, subject]) => row(policy, subject));
+    const [found] = await db
+      .select({ lockMs: sql<number>`coalesce(max(greatest(0, extract(epoch from (${attemptLimits.lockedUntil} - now())) * 1000)), 0)` })
+      .from(attemptLimits)
+      .where(or(...matches));
+    const lockMs = Number(found?.lockMs ?? 0);
+    return lockMs > 0 ? wholeSeconds(lockMs) : 0;
+  }
+
   /** Counts one failure (bounded); the `limit`-th locks the subject for the policy's wait. */
   async function countFailure(policy: AttemptPolicy, subject: string, again = true): Promise<CountedFailure> {
     await db.insert(attemptLimits).values({ scope: policy.scope, subject }).onConflictDoNothing();
@@ -167,7 +207,7 @@ export function createAttemptLimits(db: Database) {
     return deleted.length;
   }
 
-  return { waitSeconds, countFailure, reset, countRequest, deleteSpent };
+  return { waitSeconds, longestWait, resetSignIns, countFailure, reset, countRequest, deleteSpent };
 }
 
 export type AttemptLimits = ReturnType<typeof createAttemptLimits>;

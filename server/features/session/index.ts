@@ -8,7 +8,17 @@ import { sessionRoutes as routes } from '../../../contract/session/routes.ts';
 import { sessionSchemas } from '../../../contract/session/schemas.ts';
 import { StatusCode } from '../../../contract/shared/statusCodes.ts';
 import { ServerFieldError } from '../../../contract/validation.ts';
-import { emailSubject, signInPolicy, unlockAttemptLimit } from '../../attemptLimits.ts';
+import {
+  type AttemptPolicy,
+  deviceSubject,
+  emailSubject,
+  ipSubject,
+  signInPerAccountPolicy,
+  signInPerDevicePolicy,
+  signInPerIpPolicy,
+  signInPolicy,
+  unlockAttemptLimit,
+} from '../../attemptLimits.ts';
 import { decoySecretHash, hashSecret, verifySecret } from '../../secrets.ts';
 import type { Services } from '../../services.ts';
 import { bearerToken, failedValidation, signInRequired, tooMany } from '../../shared/http.ts';
@@ -32,27 +42,34 @@ export function sessionFeature(app: FastifyInstance, services: Services): void {
 
   /**
    * Spec §7 /sign-in, with a texted code for cardholders who need one (spec §8 MFA_REQUIRED). Wrong
-   * email or password is counted per email in the database (unknown emails too); the fifth in a row
-   * makes every sign-in for that email wait 15 minutes, right password included.
+   * email or password is counted per client (server/attemptLimits.ts): per email and IP, per IP and
+   * per device across emails, and per email from anywhere at a much higher bar. A client over any of
+   * them is refused before the password is hashed; unknown emails are counted and answered alike.
    */
   serve(
     routes.signIn,
-    async ({ email, password, code }, _request, reply) => {
+    async ({ email, password, code }, request, reply) => {
       const subject = emailSubject(email);
-      const wait = await limits.waitSeconds(signInPolicy, subject);
+      const ip = ipSubject(request.ip);
+      const device = deviceSubject(request.headers['device-uuid']);
+      const counters: [AttemptPolicy, string][] = [
+        [signInPolicy, `${subject} ${ip}`],
+        [signInPerAccountPolicy, subject],
+        [signInPerIpPolicy, ip],
+        ...(device ? [[signInPerDevicePolicy, device] as [AttemptPolicy, string]] : []),
+      ];
+      const wait = await limits.longestWait(counters);
       if (wait > 0) return reply.code(401).send({ statusCode: StatusCode.INVALID_CREDENTIALS, retryAfterSeconds: wait });
 
       const user = await userByEmail(db, email);
       const passwordMatches = await verifySecret(password, user?.passwordHash ?? decoySecretHash);
       if (!user || !passwordMatches) {
-        const counted = await limits.countFailure(signInPolicy, subject);
+        const counted = await Promise.all(counters.map(([policy, counterSubject]) => limits.countFailure(policy, counterSubject)));
+        const waits = counted.map((each) => (each.locked ? each.retryAfterSeconds : 0));
+        const retryAfterSeconds = Math.max(...waits);
         return reply
           .code(401)
-          .send(
-            counted.locked
-              ? { statusCode: StatusCode.INVALID_CREDENTIALS, retryAfterSeconds: counted.retryAfterSeconds }
-              : { statusCode: StatusCode.INVALID_CREDENTIALS },
-          );
+          .send(retryAfterSeconds > 0 ? { statusCode: StatusCode.INVALID_CREDENTIALS, retryAfterSeconds } : { statusCode: StatusCode.INVALID_CREDENTIALS });
       }
 
       if (user.mfaRequired) {
@@ -85,7 +102,8 @@ export function sessionFeature(app: FastifyInstance, services: Services): void {
         }
       }
 
-      await limits.reset(signInPolicy, subject);
+      // The client's counters across emails stay: a sprayer's own account must not reset them.
+      await Promise.all(counters.slice(0, 2).map(([policy, counterSubject]) => limits.reset(policy, counterSubject)));
       // Earlier wrong unlock codes still count: after a lockout only an unlock-code reset (SSN) clears them.
       const tokens = await sessions.startSession(user.id);
       return {
@@ -189,7 +207,7 @@ export function sessionFeature(app: FastifyInstance, services: Services): void {
     await storePassword(db, user.id, await hashSecret(password));
     // Sessions elsewhere end (someone else may have known the old password), and sign-in starts afresh.
     await sessions.revokeUserFamilies(user.id);
-    await limits.reset(signInPolicy, emailSubject(user.email));
+    await limits.resetSignIns(user.email);
     request.log.info('password changed by reset');
     return { statusCode: StatusCode.SUCCESS };
   });

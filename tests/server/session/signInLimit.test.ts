@@ -1,13 +1,19 @@
 /**
- * The sign-in attempt limit: wrong sign-ins counted per email in the database; the fifth in a row makes
- * every sign-in for that email wait 15 minutes (right password included); a success starts the count
- * again; unknown emails are counted and answered alike; the wait survives a restart.
+ * The sign-in attempt limit: wrong sign-ins counted in the database per email and client; the fifth
+ * in a row makes every sign-in for that email from that client wait 15 minutes (right password
+ * included), while the owner elsewhere signs in; a client spraying one password over many emails is
+ * refused before any hash; a success starts the email's count again; unknown emails are counted and
+ * answered alike; the wait survives a restart.
  */
+import crypto from 'node:crypto';
+import { syncBuiltinESMExports } from 'node:module';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { StatusCode } from '../../../contract/shared/statusCodes.ts';
+import { and, eq } from 'drizzle-orm';
+import { signInPerAccountPolicy, signInPerDevicePolicy, signInPerIpPolicy } from '../../../server/attemptLimits.ts';
 import { attemptLimits } from '../../../server/db/schema/index.ts';
 import { clearAttemptLimits, demoCardholder, demoCredentials, endLockouts, signInWith, startTestApp, type TestApp } from '../helpers.ts';
 
@@ -58,8 +64,11 @@ describe('POST /sign-in attempt limit', () => {
     await endLockouts(t.db, 'sign-in');
 
     expect((await signInWith(t.app, demoCredentials)).status).toBe(200);
-    const [row] = await t.db.select().from(attemptLimits);
-    expect(row!.failures).toBe(0);
+    const rows = await t.db.select().from(attemptLimits);
+    // The email's counters start again; the client's across emails keeps its five (a sprayer's own
+    // account must not reset it).
+    expect(rows.filter((row) => row.scope === 'sign-in').map((row) => row.failures)).toEqual([0, 0]);
+    expect(rows.filter((row) => row.scope === 'sign-in-client').map((row) => row.failures)).toEqual([5]);
   });
 
   it('starts the count again after a success (only failures in a row count)', async () => {
@@ -124,4 +133,63 @@ describe('the sign-in wait across a restart', () => {
       await rm(dataDir, { recursive: true, force: true });
     }
   }, 60_000);
+});
+
+describe('limits per client, not a weapon against the owner', () => {
+  const from = (remoteAddress: string, payload: object, device?: string) =>
+    t.app
+      .inject({ method: 'POST', url: '/api/v1/sign-in', remoteAddress, payload, headers: device ? { 'device-uuid': device } : {} })
+      .then((response) => ({ status: response.statusCode, body: response.json<{ statusCode: number; retryAfterSeconds?: number }>() }));
+
+  it('lets the owner sign in from elsewhere while a stranger who guessed five times waits', async () => {
+    for (let i = 0; i < 5; i += 1) await from('203.0.113.9', wrong);
+    expect((await from('203.0.113.9', demoCredentials)).body.retryAfterSeconds).toBeGreaterThan(0);
+
+    expect((await from('198.51.100.20', demoCredentials)).status).toBe(200);
+  });
+
+  it('slows a client spraying one password over many accounts, and refuses it before hashing', async () => {
+    const answers = [];
+    for (let i = 0; i < signInPerIpPolicy.limit; i += 1) answers.push(await from('203.0.113.50', { email: `sprayed.${i}@example.com`, password: 'Summer2026!' }));
+    expect(answers.slice(0, -1).every((answer) => answer.body.retryAfterSeconds === undefined)).toBe(true);
+    expect(answers.at(-1)!.body.retryAfterSeconds).toBeGreaterThan(890);
+
+    // The next accounts, the real one included, are refused without a password being hashed.
+    const scrypt = vi.spyOn(crypto, 'scrypt');
+    syncBuiltinESMExports();
+    try {
+      for (let i = 0; i < 10; i += 1) {
+        const refused = await from('203.0.113.50', { email: `more.${i}@example.com`, password: 'Summer2026!' });
+        expect(refused).toEqual({ status: 401, body: { statusCode: StatusCode.INVALID_CREDENTIALS, retryAfterSeconds: expect.any(Number) } });
+      }
+      expect((await from('203.0.113.50', demoCredentials)).status).toBe(401);
+      expect(scrypt).not.toHaveBeenCalled();
+    } finally {
+      scrypt.mockRestore();
+      syncBuiltinESMExports();
+    }
+    // Another client is not slowed.
+    expect((await from('198.51.100.21', demoCredentials)).status).toBe(200);
+  });
+
+  it('slows one Device-UUID sooner than its IP, which others may share', async () => {
+    const device = 'd6f4e5a7-8192-4d4e-9f50-6b7c8d9e0f1a';
+    for (let i = 0; i < signInPerDevicePolicy.limit; i += 1) await from('203.0.113.60', { email: `d.${i}@example.com`, password: 'x-wrong-1' }, device);
+    expect((await from('203.0.113.60', demoCredentials, device)).body.retryAfterSeconds).toBeGreaterThan(0);
+    expect((await from('203.0.113.60', demoCredentials, 'e7a5f6b8-92a3-4e5f-a061-7c8d9e0f1a2b')).status).toBe(200);
+  });
+
+  it('holds the account itself after 100 wrong in a row from anywhere', async () => {
+    await t.db
+      .insert(attemptLimits)
+      .values({ scope: signInPerAccountPolicy.scope, subject: demoCardholder.email, failures: signInPerAccountPolicy.limit - 1 });
+    const last = await from('192.0.2.77', wrong);
+    expect(last.body.retryAfterSeconds).toBeGreaterThan(890);
+    expect((await from('198.51.100.22', demoCredentials)).body.retryAfterSeconds).toBeGreaterThan(0);
+    const [row] = await t.db
+      .select()
+      .from(attemptLimits)
+      .where(and(eq(attemptLimits.scope, 'sign-in'), eq(attemptLimits.subject, demoCardholder.email)));
+    expect(row!.lockedUntil).not.toBeNull();
+  });
 });
