@@ -12,6 +12,8 @@ export const ValidationMessage = {
   passwordRequired: 'password.required',
   passwordTooShort: 'password.tooShort',
   passwordSpaces: 'password.spaces',
+  /** Known from breaches or too common (the card API checks; the list is too large for the app). */
+  passwordCommon: 'password.common',
   unlockCodeRequired: 'unlockCode.required',
   unlockCodeInvalid: 'unlockCode.invalid',
   unlockCodeObvious: 'unlockCode.obvious',

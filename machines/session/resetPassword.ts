@@ -12,9 +12,9 @@
 import { assign, fromPromise, setup } from 'xstate';
 import type { ChangePasswordRequest } from '../../contract/session/types.ts';
 import type { VerifySsnAnswer } from '../../contract/identity/types.ts';
-import type { StatusAnswer } from '../../contract/shared/answers.ts';
+import type { FieldErrors, StatusAnswer } from '../../contract/shared/answers.ts';
 import type { VerifyEmailAnswer } from '../../contract/identity/types.ts';
-import { checkEmail, checkNewPassword, checkSsn, digitsOf, normaliseEmail, type ValidationMessage } from '../../contract/rules.ts';
+import { checkEmail, checkNewPassword, checkSsn, digitsOf, normaliseEmail, ValidationMessage } from '../../contract/rules.ts';
 import { StatusCode } from '../../contract/shared/statusCodes.ts';
 import { untilRetry } from '../shared/serverWait.ts';
 import { ssnCheckAssigners, ssnCheckGuards, ssnCheckStates, type SsnCheckContext, type SsnCheckTag } from '../shared/ssnCheck.ts';
@@ -57,6 +57,9 @@ export const resetPasswordMachine = setup({
   guards: {
     ...ssnCheckGuards,
     isEmailValid: ({ event }) => event.type === 'user.submitEmail' && checkEmail(event.email) === null,
+    /** 400 `{4, fieldErrors: {password: 'password.common'}}`: the password is known from breaches. */
+    isPasswordRefused: (_, output: StatusAnswer & { fieldErrors?: FieldErrors }) =>
+      output.statusCode === StatusCode.FAILED_VALIDATION && output.fieldErrors?.password === ValidationMessage.passwordCommon,
     isPasswordValid: ({ event }) => event.type === 'user.submitPassword' && checkNewPassword(event.password) === null,
     isStep: ({ event }, params: { step: ResetPasswordStep }) => event.type === 'user.goToStep' && event.step === params.step,
     isSuccess: (_, answer: StatusAnswer | undefined) => answer?.statusCode === StatusCode.SUCCESS,
@@ -71,6 +74,8 @@ export const resetPasswordMachine = setup({
     storeSsn: assign(({ event }) => (event.type === 'user.submitSsn' ? { ssn: digitsOf(event.ssn), fieldError: null, attemptsLeft: null } : {})),
     showSsnError: assign(({ event }) => (event.type === 'user.submitSsn' ? { ssn: '', fieldError: checkSsn(event.ssn) } : {})),
     showPasswordError: assign(({ event }) => (event.type === 'user.submitPassword' ? { fieldError: checkNewPassword(event.password) } : {})),
+    /** The card API refused the password itself (too common): shown on the field like the rules' messages. */
+    showRefusedPassword: assign({ fieldError: ValidationMessage.passwordCommon }),
     clearProblems: assign({ fieldError: null, attemptsLeft: null }),
     forgetSsn: assign({ ssn: '' }),
     countAttempts: assign(ssnCheckAssigners.countAttempts),
@@ -186,6 +191,7 @@ export const resetPasswordMachine = setup({
                 actions: ['clearForm', 'goToSignIn'],
               },
               { guard: { type: 'isSuccess', params: ({ event }) => event.output }, target: '#resetPassword.done', actions: 'clearForm' },
+              { guard: { type: 'isPasswordRefused', params: ({ event }) => event.output }, target: 'editing.invalid', actions: 'showRefusedPassword' },
               { target: 'editing.failed' },
             ],
             onError: { target: 'editing.failed' },

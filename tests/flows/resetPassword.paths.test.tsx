@@ -56,6 +56,7 @@ const runs = [
       listed({ type: 'user.submitPassword', password: 'has space' }),
       listed({ type: 'user.submitPassword', password: 'short' }),
       done('changePassword', { statusCode: 0 }),
+      done('changePassword', { statusCode: 4, fieldErrors: { password: 'password.common' } }),
       done('changePassword', { statusCode: 5 }),
       failed('changePassword'),
       listed({ type: 'user.goToStep', step: 1 }),
@@ -72,8 +73,8 @@ async function answer({ cardApi }: Ctx, event: { type: string; output?: unknown 
   const path = pathOf[event.type.split('.').at(-1)!]!;
   await waitFor(() => expect(cardApi.isWaiting(path)).toBe(true));
   if (event.type.startsWith('xstate.error')) return cardApi.fail(path);
-  const output = event.output as { statusCode: number };
-  const status = output.statusCode === 0 ? 200 : output.statusCode === 3 ? 404 : output.statusCode === 201 ? 429 : output.statusCode === 5 ? 500 : 401;
+  const output = event.output as { statusCode: number; fieldErrors?: object };
+  const status = output.fieldErrors ? 400 : output.statusCode === 0 ? 200 : output.statusCode === 3 ? 404 : output.statusCode === 201 ? 429 : output.statusCode === 5 ? 500 : 401;
   cardApi.answer(path, output, status);
 }
 
@@ -175,7 +176,11 @@ describe('reset-password chart', () => {
               expect(await screen.findByRole('heading', { name: 'Choose a new password' })).toBeTruthy();
               await waitFor(() => expect(router.state.location.pathname).toBe('/reset-password/3'));
               if (s.matches({ password: { editing: 'invalid' } })) {
-                const text = s.context.fieldError === 'password.spaces' ? 'Password cannot contain spaces.' : 'Password must be at least 8 characters.';
+                const text = {
+                  'password.spaces': 'Password cannot contain spaces.',
+                  'password.tooShort': 'Password must be at least 8 characters.',
+                  'password.common': 'This password is too common or has appeared in a data breach. Please choose another one.',
+                }[String(s.context.fieldError)]!;
                 expect(await screen.findByText(text)).toBeTruthy();
               }
               const expected = s.matches({ password: { editing: 'failed' } }) ? 'There was an unexpected error. Please try again.' : '';

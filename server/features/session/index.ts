@@ -3,7 +3,7 @@
  * the companion app, sign-out, unlock (refresh-tokens), unlock-code reset and password reset.
  */
 import type { FastifyInstance } from 'fastify';
-import { checkPhone } from '../../../contract/rules.ts';
+import { checkPhone, ValidationMessage } from '../../../contract/rules.ts';
 import { sessionRoutes as routes } from '../../../contract/session/routes.ts';
 import { sessionSchemas } from '../../../contract/session/schemas.ts';
 import { StatusCode } from '../../../contract/shared/statusCodes.ts';
@@ -23,6 +23,7 @@ import { decoySecretHash, hashSecret, verifySecret } from '../../secrets.ts';
 import type { Services } from '../../services.ts';
 import { bearerToken, failedValidation, signInRequired, tooMany } from '../../shared/http.ts';
 import { routeServer } from '../../shared/routeServer.ts';
+import { isCommonPassword } from './commonPasswords.ts';
 import { checkAccountSsn, refuseSsn, spendSsnToken } from '../../ssn.ts';
 import { codeTtlMinutes, maskedPhone } from '../../textedCodes.ts';
 import { ssnAccountByEmail } from '../identity/index.ts';
@@ -200,6 +201,8 @@ export function sessionFeature(app: FastifyInstance, services: Services): void {
    * per-account limit as /verify/ssn. A new password ends every session of the user.
    */
   serve(routes.changePassword, async ({ email, ssn, password }, request, reply) => {
+    // Before the SSN check, so refusing a weak password spends none of the SSN's attempts.
+    if (isCommonPassword(password)) return failedValidation(reply, { password: ValidationMessage.passwordCommon });
     const user = await ssnAccountByEmail(db, email);
     const check = await checkAccountSsn(limits, config.ssnHashKey, user, email, ssn);
     if (check.kind !== 'match' || !user) return refuseSsn(reply, check.kind === 'match' ? { kind: 'wrong', attemptsLeft: 0 } : check);

@@ -142,3 +142,24 @@ describe('POST /change-password', () => {
     expect((await t.db.select().from(attemptLimits)).length).toBe(2);
   });
 });
+
+describe('a new password known from breaches (NIST SP 800-63B §3.1.1.2)', () => {
+  it.each(['password', 'Password1', 'qwertyuiop', 'iloveyou', '12345678'])('refuses %j with 400 {4, fieldErrors: {password: "password.common"}}, changing nothing', async (common) => {
+    const answer = await changePassword({ email: demoCardholder.email, ssn: demoCardholder.ssn, password: common });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toEqual({ statusCode: StatusCode.FAILED_VALIDATION, fieldErrors: { password: 'password.common' } });
+    expect((await signInWith(t.app, { email: demoCardholder.email, password: demoCardholder.password })).status).toBe(200);
+  });
+
+  it('spends none of the SSN attempts on a refused password', async () => {
+    await changePassword({ email: demoCardholder.email, ssn: demoCardholder.ssn, password: 'password' });
+    const wrongSsn = await changePassword({ email: demoCardholder.email, ssn: mfaCardholder.ssn, password: 'password' });
+    expect(wrongSsn.body).toEqual({ statusCode: StatusCode.FAILED_VALIDATION, fieldErrors: { password: 'password.common' } });
+    expect((await t.db.select().from(attemptLimits)).filter((row) => row.scope === 'ssn')).toEqual([]);
+  });
+
+  it('accepts an uncommon one', async () => {
+    const answer = await changePassword({ email: demoCardholder.email, ssn: demoCardholder.ssn, password: 'Tortilla-Verde-2026' });
+    expect(answer.status).toBe(200);
+  });
+});
