@@ -50,3 +50,13 @@ test('/register opened outside the companion app without a session goes to sign-
   await new SignInPage(page).expectShown();
   await expect(page).toHaveURL((url) => url.searchParams.get('redirect') === '/home');
 });
+
+test('the page names its icon, and the server serves it', async ({ page, request }) => {
+  await page.goto('/signin');
+  const href = await page.locator('link[rel="icon"]').getAttribute('href');
+  expect(href).toBe('/favicon.svg');
+  const icon = await request.get(href!);
+  expect(icon.status()).toBe(200);
+  expect(icon.headers()['content-type']).toContain('image/svg+xml');
+  expect(await icon.text()).toContain('<svg');
+});
