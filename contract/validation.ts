@@ -111,7 +111,7 @@ export const errorReportBatchSchema = object({
  * can make. The app translates them like the rule messages.
  */
 export const ServerFieldError = {
-  /** POST /register: the mfaToken is empty, unknown, expired, spent or for another phone. */
+  /** POST /register, /change-password: the mfaToken is empty, unknown, expired, spent or for another phone. */
   phoneUnverified: 'phone.unverified',
   /** POST /register: not every agreement (esign, terms, cardholder3) is 'agreed'. */
   legalRequired: 'legal.required',
@@ -188,6 +188,11 @@ export type AcceptedAgreementQuery = { agreement: AgreementKind };
 /** POST /set-unlock-code (access token): a new code, not an obvious one. */
 export const setUnlockCodeSchema = object({ unlockCode: ruleOf(checkNewUnlockCode) }).noUnknown();
 
+/** The proof of a verified phone (/verify-phone, /verify/reset-code): the server checks it; here only its shape. */
+const mfaTokenRule = ruleOf((value) =>
+  typeof value === 'string' && value.trim() !== '' && value.length <= 200 ? null : ServerFieldError.phoneUnverified,
+);
+
 /** POST /register (spec §3). The server also checks the mfaToken, the address and uniqueness. */
 export const registrationSchema = object({
   firstName: ruleOf(checkFirstName),
@@ -198,9 +203,7 @@ export const registrationSchema = object({
   ssn: ruleOf(checkSsn),
   email: ruleOf(checkEmail),
   phone: phoneRule,
-  mfaToken: ruleOf((value) =>
-    typeof value === 'string' && value.trim() !== '' && value.length <= 200 ? null : ServerFieldError.phoneUnverified,
-  ),
+  mfaToken: mfaTokenRule,
   addressLegal: legalAddressSchema,
   unlockCode: ruleOf(checkNewUnlockCode),
   legal: legalShape.test(ruleTest, function allAgreed(value) {
@@ -227,4 +230,9 @@ export const changePasswordSchema = object({
   email: ruleOf(checkEmail),
   ssn: ruleOf(checkSsn),
   password: ruleOf(checkNewPassword),
+  mfaToken: mfaTokenRule,
 }).noUnknown();
+/** POST /reset-password (password reset, first step). */
+export const sendResetCodeSchema = object({ email: ruleOf(checkEmail) }).noUnknown();
+/** POST /verify/reset-code. */
+export const verifyResetCodeSchema = object({ email: ruleOf(checkEmail), code: textedCodeRule.defined() }).noUnknown();

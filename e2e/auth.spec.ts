@@ -92,7 +92,7 @@ test('wrong unlock codes count down to a lockout; sign-in then asks for a new un
   await expect(page.getByRole('heading', { name: 'Available balance', exact: true })).toBeVisible();
 });
 
-test('a forgotten password is reset with the email and SSN, then the new one signs in', async ({ page, request }) => {
+test('a forgotten password is reset with a texted code and the SSN, then the new one signs in; the owner is told', async ({ page, request }) => {
   const { applicant } = await openAccountViaApi(request);
   await seedStoredState(page, { accessToken: null, refreshToken: null, locale: 'en' });
   await page.goto('/signin');
@@ -100,11 +100,18 @@ test('a forgotten password is reset with the email and SSN, then the new one sig
 
   await expect(page.getByRole('heading', { name: 'Reset your password', exact: true })).toBeVisible();
   await expectAccessible(page);
+  // An email without an account gets the same next step: a stranger learns nothing.
   await page.getByLabel('Email', { exact: true }).fill('nobody-here@providers.test');
   await page.getByRole('button', { name: 'Continue', exact: true }).click();
-  await expect(page.getByText("That email doesn't match an existing account.")).toBeVisible();
+  await expect(page.getByText('If an account uses nobody-here@providers.test, we texted a 6-digit code to its phone.')).toBeVisible();
+  await page.getByRole('link', { name: 'Use another email', exact: true }).click();
   await page.getByLabel('Email', { exact: true }).fill(applicant.email);
   await page.getByRole('button', { name: 'Continue', exact: true }).click();
+
+  await expect(page.getByRole('heading', { name: 'Enter your code', exact: true })).toBeVisible();
+  await expectAccessible(page);
+  await fillCode(page, 'en', await textedCode(request, applicant.phone));
+  await page.getByRole('button', { name: 'Verify', exact: true }).click();
 
   await expect(page.getByLabel('Social Security number', { exact: true })).toBeVisible();
   await expectAccessible(page);
@@ -133,6 +140,8 @@ test('a forgotten password is reset with the email and SSN, then the new one sig
   await page.getByLabel('Password', { exact: true }).fill('FreshStart2026');
   await page.getByRole('main').getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'Available balance', exact: true })).toBeVisible();
+  const emails = await (await request.get(`/sandbox/email-outbox?email=${encodeURIComponent(applicant.email)}`)).json();
+  expect(emails.emails[0].subject).toContain('Your Providers password was changed.');
 });
 
 test('after sign-out, the back button cannot reach account screens', async ({ page }) => {

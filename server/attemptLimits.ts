@@ -29,6 +29,11 @@ export const signInPerAccountPolicy: AttemptPolicy = { scope: 'sign-in', limit: 
  */
 export const signInPerIpPolicy: AttemptPolicy = { scope: 'sign-in-client', limit: 30, lockoutMinutes: 15 };
 export const signInPerDevicePolicy: AttemptPolicy = { scope: 'sign-in-client', limit: 10, lockoutMinutes: 15 };
+/**
+ * Wrong password-reset codes per email, counted for emails without an account too, so the answers
+ * cannot tell them apart: 5 → 10 minutes (the texted code's own wait, spec §4).
+ */
+export const resetCodePolicy: AttemptPolicy = { scope: 'reset-code', limit: 5, lockoutMinutes: 10 };
 /** 5 wrong SSNs in a row → SSN checks of that account wait 10 minutes (spec §4's 10-minute wait). */
 export const ssnPolicy: AttemptPolicy = { scope: 'ssn', limit: 5, lockoutMinutes: 10 };
 

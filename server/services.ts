@@ -5,13 +5,14 @@
 import { type AttemptLimits, createAttemptLimits } from './attemptLimits.ts';
 import type { ServerConfig } from './config.ts';
 import type { Database } from './db/database.ts';
+import { createSandboxEmailGateway, type EmailGateway, unconfiguredEmailGateway } from './partners/email.ts';
 import { type AddressVerifier, sandboxAddressVerifier, unconfiguredAddressVerifier } from './partners/address.ts';
 import { type IdentityVerifier, sandboxIdentityVerifier, unconfiguredIdentityVerifier } from './partners/identity.ts';
 import { createSandboxSmsGateway, type SmsGateway, unconfiguredSmsGateway } from './partners/sms.ts';
 import { createSessions, type Sessions } from './sessions.ts';
 import { createTextedCodes, type TextedCodes } from './textedCodes.ts';
 
-export type Partners = { identity: IdentityVerifier; address: AddressVerifier; sms: SmsGateway };
+export type Partners = { identity: IdentityVerifier; address: AddressVerifier; sms: SmsGateway; email: EmailGateway };
 
 export type Services = {
   config: ServerConfig;
@@ -25,8 +26,8 @@ export type Services = {
 /** Sandbox stand-ins in sandbox mode; outside it, nothing is configured yet (docs/sandbox.md). */
 function partnersFor(config: ServerConfig, db: Database): Partners {
   return config.sandbox
-    ? { identity: sandboxIdentityVerifier, address: sandboxAddressVerifier, sms: createSandboxSmsGateway(db) }
-    : { identity: unconfiguredIdentityVerifier, address: unconfiguredAddressVerifier, sms: unconfiguredSmsGateway };
+    ? { identity: sandboxIdentityVerifier, address: sandboxAddressVerifier, sms: createSandboxSmsGateway(db), email: createSandboxEmailGateway(db) }
+    : { identity: unconfiguredIdentityVerifier, address: unconfiguredAddressVerifier, sms: unconfiguredSmsGateway, email: unconfiguredEmailGateway };
 }
 
 export function createServices(config: ServerConfig, db: Database): Services {

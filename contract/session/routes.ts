@@ -7,8 +7,12 @@ import type {
   RefreshTokensRequest,
   ResetUnlockCodeAnswer,
   ResetUnlockCodeRequest,
+  SendResetCodeAnswer,
+  SendResetCodeRequest,
   SignInAnswer,
   SignInRequest,
+  VerifyResetCodeAnswer,
+  VerifyResetCodeRequest,
 } from './types.ts';
 
 export const sessionRoutes = {
@@ -53,12 +57,28 @@ export const sessionRoutes = {
     summary: 'Set a new unlock code with an ssnToken: ends an unlock lockout and rotates the refresh token.',
     answers: { 200: [0], 400: [2, 4], 401: [104] },
   }),
+  sendResetCode: route<SendResetCodeRequest, SendResetCodeAnswer>({
+    name: 'sendResetCode',
+    method: 'POST',
+    path: '/reset-password',
+    caller: 'anonymous',
+    summary: 'Password reset, first step: text a code to the phone on file when an account uses the email; the answer is the same either way.',
+    answers: { 200: [0], 400: [2, 4], 429: [201] },
+  }),
+  verifyResetCode: route<VerifyResetCodeRequest, VerifyResetCodeAnswer>({
+    name: 'verifyResetCode',
+    method: 'POST',
+    path: '/verify/reset-code',
+    caller: 'anonymous',
+    summary: 'Check the texted password-reset code: an mfaToken that proves the phone on file to POST /change-password.',
+    answers: { 200: [0, 200], 400: [2, 4], 429: [201] },
+  }),
   changePassword: route<ChangePasswordRequest, StatusAnswer>({
     name: 'changePassword',
     method: 'POST',
     path: '/change-password',
     caller: 'anonymous',
-    summary: 'Reset a forgotten password with the SSN: every session of the cardholder ends.',
+    summary: 'Reset a forgotten password with the SSN and the mfaToken of the texted code: every session of the cardholder ends.',
     answers: { 200: [0], 400: [2, 4], 401: [4], 429: [201] },
   }),
 };

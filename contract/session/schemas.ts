@@ -1,5 +1,12 @@
 /** The request schemas of contract/session/routes.ts (the server and the OpenAPI document use them; the web app does not). */
-import { changePasswordSchema, refreshTokensSchema, resetUnlockCodeSchema, signInSchema } from '../validation.ts';
+import {
+  changePasswordSchema,
+  refreshTokensSchema,
+  resetUnlockCodeSchema,
+  sendResetCodeSchema,
+  signInSchema,
+  verifyResetCodeSchema,
+} from '../validation.ts';
 import { object } from 'yup';
 import type { RequestSchemas } from '../shared/route.ts';
 import type { sessionRoutes } from './routes.ts';
@@ -13,5 +20,7 @@ export const sessionSchemas = {
   signOut: null,
   refreshTokens: refreshTokensSchema,
   resetUnlockCode: resetUnlockCodeSchema,
+  sendResetCode: sendResetCodeSchema,
+  verifyResetCode: verifyResetCodeSchema,
   changePassword: changePasswordSchema,
 } satisfies RequestSchemas<typeof sessionRoutes>;

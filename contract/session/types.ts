@@ -39,5 +39,24 @@ export type RefreshTokensAnswer = StatusAnswer &
 export type ResetUnlockCodeRequest = { ssnToken: string; unlockCode: string };
 export type ResetUnlockCodeAnswer = StatusAnswer & Partial<SessionTokens>;
 
-/** POST /change-password {email, ssn, password}: `{0}` on success (spec §7 "true on SUCCESS"). */
-export type ChangePasswordRequest = { email: string; ssn: string; password: string };
+/**
+ * POST /reset-password {email}: `{0}` whether or not an account uses the email (a stranger learns
+ * nothing); a code is texted to the phone on file only when one does. 429 `{201}` too many from this client.
+ */
+export type SendResetCodeRequest = { email: string };
+export type SendResetCodeAnswer = StatusAnswer & MayBeTooMany;
+
+/**
+ * POST /verify/reset-code {email, code}: `{0, mfaToken}` when the code is the one texted for the
+ * email's account (the token proves the phone to /change-password); `{200, attemptsLeft}` any other
+ * code, for an email without an account too; 429 `{201, retryAfterSeconds}` after 5 wrong codes.
+ */
+export type VerifyResetCodeRequest = { email: string; code: string };
+export type VerifyResetCodeAnswer = StatusAnswer & MayBeTooMany & { mfaToken?: string; attemptsLeft?: number };
+
+/**
+ * POST /change-password {email, ssn, password, mfaToken}: `{0}` on success (spec §7 "true on SUCCESS").
+ * The spec's payload plus `mfaToken` from /verify/reset-code: the SSN alone is often leaked, so the
+ * phone on file must also be shown (400 `{4, fieldErrors: {mfaToken: 'phone.unverified'}}` without it).
+ */
+export type ChangePasswordRequest = { email: string; ssn: string; password: string; mfaToken: string };

@@ -1,7 +1,7 @@
 /**
  * Fresh cardholders for tests that change a cardholder's secrets (password, unlock-code lockout), so
  * they never disturb the seeded ones other specs use in parallel: opened through the real calls
- * (texted code from the sandbox outbox, /register), then given a password through /change-password.
+ * (texted code from the sandbox outbox, /register), then given a password through the reset calls.
  */
 import { expect, type APIRequestContext } from '@playwright/test';
 import { newApplicant, textedCode, type Applicant } from '../pages/identity/RegisterPage.ts';
@@ -39,8 +39,13 @@ export async function openAccountViaApi(request: APIRequestContext): Promise<{ a
   return { applicant, tokens: { access: body.access, refresh: body.refresh, isInternal: body.isInternal } };
 }
 
+/** The password reset's calls: a code texted to the phone on file, its mfaToken, then /change-password. */
 export async function setPasswordViaApi(request: APIRequestContext, applicant: Applicant, password: string): Promise<void> {
-  const answer = await request.post('/api/v1/change-password', json({ email: applicant.email, ssn: applicant.ssn.replace(/-/g, ''), password }));
+  expect((await request.post('/api/v1/reset-password', json({ email: applicant.email }))).status(), 'a reset code is texted').toBe(200);
+  const verified = await request.post('/api/v1/verify/reset-code', json({ email: applicant.email, code: await textedCode(request, applicant.phone) }));
+  expect(verified.status(), 'the reset code is right').toBe(200);
+  const { mfaToken } = (await verified.json()) as { mfaToken: string };
+  const answer = await request.post('/api/v1/change-password', json({ email: applicant.email, ssn: applicant.ssn.replace(/-/g, ''), password, mfaToken }));
   expect(answer.status(), 'the password is set').toBe(200);
 }
 

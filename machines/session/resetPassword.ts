@@ -2,22 +2,25 @@
  * Reset a forgotten password (spec §2 /reset-password/:step?, §3 reset password payload, §4 password
  * reset, §5 password and SSN, §7 /verify/email, /verify/ssn, /change-password; contract/session/types.ts).
  *
- * Step 1 email (POST /verify/email: SUCCESS when an account has it, 404 NOT_ALLOWED when none), step 2
- * SSN (POST /verify/ssn: ssnToken; 401 {4, attemptsLeft} no match; 201 the server's wait), step 3 the
- * new password (POST /change-password {email, ssn, password}). On success the form (SSN included) is
+ * Step 1 email (POST /reset-password: the same answer whether or not an account has it; a code is
+ * texted to the phone on file when one does). Step 2 "verify your identity": the texted code (the
+ * shared texted-code fragment, POST /verify/reset-code: an mfaToken), then the SSN (POST /verify/ssn:
+ * 401 {4, attemptsLeft} no match; 201 the server's wait). Step 3 the new password (POST
+ * /change-password {email, ssn, password, mfaToken}); a token that has expired meanwhile (30 minutes)
+ * goes back to step 1 to ask for a new code. On success the form (SSN and token included) is
  * cleared, then sign-in when the user came from there (`thenSignIn`), else step 4, the done step.
  * The route's step param is fed back as `user.goToStep`: back to an earlier step only; the view follows.
  * This chart lives in the view only: nothing of it is persisted.
  */
 import { assign, fromPromise, setup } from 'xstate';
-import type { ChangePasswordRequest } from '../../contract/session/types.ts';
+import type { ChangePasswordRequest, SendResetCodeAnswer, VerifyResetCodeAnswer } from '../../contract/session/types.ts';
 import type { VerifySsnAnswer } from '../../contract/identity/types.ts';
 import type { FieldErrors, StatusAnswer } from '../../contract/shared/answers.ts';
-import type { VerifyEmailAnswer } from '../../contract/identity/types.ts';
 import { checkEmail, checkNewPassword, checkSsn, digitsOf, normaliseEmail, ValidationMessage } from '../../contract/rules.ts';
 import { StatusCode } from '../../contract/shared/statusCodes.ts';
 import { untilRetry } from '../shared/serverWait.ts';
-import { ssnCheckAssigners, ssnCheckGuards, ssnCheckStates, type SsnCheckContext, type SsnCheckTag } from '../shared/ssnCheck.ts';
+import { ssnCheckGuards, ssnCheckStates, type SsnCheckContext, type SsnCheckTag } from '../shared/ssnCheck.ts';
+import { submittedCode, textedCodeAnswers, textedCodeAssigners, textedCodeGuards, textedCodeStates, type TextedCodeTag } from '../shared/textedCode.ts';
 
 export const doneStep = 4;
 export type ResetPasswordStep = 1 | 2 | 3 | 4;
@@ -27,11 +30,15 @@ export type ResetPasswordContext = SsnCheckContext & {
   email: string;
   /** Kept only between steps 2 and 3 (the call takes it); cleared on success and when going back. */
   ssn: string;
+  /** The texted code's proof of the phone on file, for step 3's call; cleared on success. */
+  mfaToken: string;
   fieldError: ValidationMessage | null;
 };
 
 export type ResetPasswordEvent =
   | { type: 'user.submitEmail'; email: string }
+  | { type: 'user.submitCode'; code: string }
+  | { type: 'user.resendCode' }
   | { type: 'user.submitSsn'; ssn: string }
   | { type: 'user.submitPassword'; password: string }
   | { type: 'user.goToStep'; step: number };
@@ -39,10 +46,14 @@ export type ResetPasswordEvent =
 export type ResetPasswordInput = { thenSignIn: boolean };
 
 /**
- * What views ask the chart: the SSN step's tags (`busy` while a call is under way, `invalid`,
- * `failed`, `waiting`, `mismatch`), and step 1's `unknown` (no such account) and `tooManyLookups`.
+ * What views ask the chart: the code's and the SSN step's tags (`busy` while a call is under way,
+ * `invalid`, `failed`, `waiting`, `wrongCode`, `mismatch`, `textedCode` while the code form shows,
+ * `resending`), and step 1's `tooManyLookups` and `codeExpired`.
  */
-export type ResetPasswordTag = SsnCheckTag | 'unknown' | 'tooManyLookups';
+export type ResetPasswordTag = SsnCheckTag | TextedCodeTag | 'tooManyLookups' | 'codeExpired' | 'resending';
+
+/** A call's answer, as the guards and actions of its `onDone` take it. */
+const answerOf = ({ event }: { event: { output: StatusAnswer & { retryAfterSeconds?: number } } }) => event.output;
 
 export const resetPasswordMachine = setup({
   types: {
@@ -56,6 +67,7 @@ export const resetPasswordMachine = setup({
   },
   guards: {
     ...ssnCheckGuards,
+    ...textedCodeGuards,
     isEmailValid: ({ event }) => event.type === 'user.submitEmail' && checkEmail(event.email) === null,
     /** 400 `{4, fieldErrors: {password: 'password.common'}}`: the password is known from breaches. */
     isPasswordRefused: (_, output: StatusAnswer & { fieldErrors?: FieldErrors }) =>
@@ -63,7 +75,9 @@ export const resetPasswordMachine = setup({
     isPasswordValid: ({ event }) => event.type === 'user.submitPassword' && checkNewPassword(event.password) === null,
     isStep: ({ event }, params: { step: ResetPasswordStep }) => event.type === 'user.goToStep' && event.step === params.step,
     isSuccess: (_, answer: StatusAnswer | undefined) => answer?.statusCode === StatusCode.SUCCESS,
-    isUnknownEmail: (_, answer: StatusAnswer | undefined) => answer?.statusCode === StatusCode.NOT_ALLOWED,
+    /** 400 `{4, fieldErrors: {mfaToken}}`: the texted code's proof expired or was spent; a new code is needed. */
+    isCodeExpired: (_, output: StatusAnswer & { fieldErrors?: FieldErrors }) =>
+      output.statusCode === StatusCode.FAILED_VALIDATION && output.fieldErrors?.mfaToken !== undefined,
     isSsnVerified: (_, answer: VerifySsnAnswer | undefined) => answer?.statusCode === StatusCode.SUCCESS,
     isChangedThenSignIn: ({ context }, answer: StatusAnswer | undefined) => context.thenSignIn && answer?.statusCode === StatusCode.SUCCESS,
   },
@@ -71,6 +85,7 @@ export const resetPasswordMachine = setup({
     storeEmail: assign(({ event }) =>
       event.type === 'user.submitEmail' ? { email: normaliseEmail(event.email), fieldError: checkEmail(event.email) } : {},
     ),
+    storeMfaToken: assign((_, answer: VerifyResetCodeAnswer) => ({ mfaToken: answer.mfaToken ?? '' })),
     storeSsn: assign(({ event }) => (event.type === 'user.submitSsn' ? { ssn: digitsOf(event.ssn), fieldError: null, attemptsLeft: null } : {})),
     showSsnError: assign(({ event }) => (event.type === 'user.submitSsn' ? { ssn: '', fieldError: checkSsn(event.ssn) } : {})),
     showPasswordError: assign(({ event }) => (event.type === 'user.submitPassword' ? { fieldError: checkNewPassword(event.password) } : {})),
@@ -78,60 +93,60 @@ export const resetPasswordMachine = setup({
     showRefusedPassword: assign({ fieldError: ValidationMessage.passwordCommon }),
     clearProblems: assign({ fieldError: null, attemptsLeft: null }),
     forgetSsn: assign({ ssn: '' }),
-    countAttempts: assign(ssnCheckAssigners.countAttempts),
-    storeRetryAt: assign(ssnCheckAssigners.storeRetryAt),
-    clearRetryAt: assign(ssnCheckAssigners.clearRetryAt),
+    // The code's and the SSN's answers alike (the texted-code fragment's types are the wider).
+    countAttempts: assign(textedCodeAssigners.countAttempts),
+    storeRetryAt: assign(textedCodeAssigners.storeRetryAt),
+    clearRetryAt: assign(textedCodeAssigners.clearRetryAt),
     /** Spec §4: the form is cleared on success. */
-    clearForm: assign({ email: '', ssn: '', fieldError: null, attemptsLeft: null, retryAt: null }),
+    clearForm: assign({ email: '', ssn: '', mfaToken: '', fieldError: null, attemptsLeft: null, retryAt: null }),
+    forgetMfaToken: assign({ mfaToken: '', ssn: '' }),
     /** Supplied by the app: sign-in, saying the password changed. */
     goToSignIn: () => {},
   },
   actors: {
-    verifyEmail: fromPromise<VerifyEmailAnswer, { email: string }>(async () => ({ statusCode: StatusCode.UNEXPECTED_ERROR })),
+    sendResetCode: fromPromise<SendResetCodeAnswer, { email: string }>(async () => ({ statusCode: StatusCode.UNEXPECTED_ERROR })),
+    verifyResetCode: fromPromise<VerifyResetCodeAnswer, { email: string; code: string }>(async () => ({ statusCode: StatusCode.UNEXPECTED_ERROR })),
     verifySsn: fromPromise<VerifySsnAnswer, { email: string; ssn: string }>(async () => ({ statusCode: StatusCode.UNEXPECTED_ERROR })),
     changePassword: fromPromise<StatusAnswer, ChangePasswordRequest>(async () => ({ statusCode: StatusCode.UNEXPECTED_ERROR })),
   },
 }).createMachine({
   id: 'resetPassword',
-  context: ({ input }) => ({ thenSignIn: input.thenSignIn, email: '', ssn: '', fieldError: null, attemptsLeft: null, retryAt: null }),
+  context: ({ input }) => ({ thenSignIn: input.thenSignIn, email: '', ssn: '', mfaToken: '', fieldError: null, attemptsLeft: null, retryAt: null }),
   initial: 'email',
   states: {
     /** Step 1. */
     email: {
+      entry: 'forgetMfaToken',
       initial: 'editing',
       states: {
         editing: {
           initial: 'idle',
           on: {
             'user.submitEmail': [
-              { guard: 'isEmailValid', target: 'verifying', actions: 'storeEmail' },
+              { guard: 'isEmailValid', target: 'sendingCode', actions: 'storeEmail' },
               { target: '.invalid', actions: 'storeEmail' },
             ],
           },
           states: {
             idle: {},
             invalid: { tags: ['invalid'] },
-            /** 404 {3}: "That email doesn't match an existing account." */
-            unknown: { tags: ['unknown'] },
             /** 429 {201}: too many account lookups from this device or network; says how long to wait. */
             tooManyLookups: { tags: ['tooManyLookups'] },
+            /** Step 3's call found the code's proof expired: a new code is needed. */
+            codeExpired: { tags: ['codeExpired'] },
             failed: { tags: ['failed'] },
           },
         },
-        verifying: {
+        /** POST /reset-password: SUCCESS whether or not an account has the email. */
+        sendingCode: {
           tags: ['busy'],
           invoke: {
-            id: 'verifyEmail',
-            src: 'verifyEmail',
+            id: 'sendResetCode',
+            src: 'sendResetCode',
             input: ({ context }) => ({ email: context.email }),
             onDone: [
-              { guard: { type: 'isSuccess', params: ({ event }) => event.output }, target: '#resetPassword.ssn' },
-              { guard: { type: 'isUnknownEmail', params: ({ event }) => event.output }, target: 'editing.unknown' },
-              {
-                guard: { type: 'isTooMany', params: ({ event }) => event.output },
-                target: 'editing.tooManyLookups',
-                actions: { type: 'storeRetryAt', params: ({ event }) => event.output },
-              },
+              { guard: { type: 'isSuccess', params: answerOf }, target: '#resetPassword.code' },
+              { guard: { type: 'isTooMany', params: answerOf }, target: 'editing.tooManyLookups', actions: { type: 'storeRetryAt', params: answerOf } },
               { target: 'editing.failed' },
             ],
             onError: { target: 'editing.failed' },
@@ -139,7 +154,45 @@ export const resetPasswordMachine = setup({
         },
       },
     },
-    /** Step 2: "Verify your identity" (machines/shared/ssnCheck.ts). The SSN is kept for step 3's call, and forgotten unless verified. */
+    /** Step 2, first the texted code (machines/shared/textedCode.ts). */
+    code: {
+      entry: 'clearProblems',
+      initial: 'enteringCode',
+      on: { 'user.goToStep': { guard: { type: 'isStep', params: { step: 1 } }, target: '#resetPassword.email' } },
+      states: {
+        ...textedCodeStates({
+          resend: 'resendingCode',
+          verify: {
+            id: 'verifyResetCode',
+            src: 'verifyResetCode',
+            input: ({ context, event }: { context: ResetPasswordContext; event: ResetPasswordEvent }) => ({ email: context.email, code: submittedCode(event) }),
+            onDone: [
+              { guard: { type: 'isSuccess', params: answerOf }, target: '#resetPassword.ssn', actions: { type: 'storeMfaToken', params: answerOf } },
+              ...textedCodeAnswers(''),
+              { target: 'enteringCode.failed' },
+            ],
+          },
+          afterWait: 'enteringCode',
+        }),
+        /** "Send a new code": POST /reset-password again. */
+        resendingCode: {
+          tags: ['busy', 'resending'],
+          entry: 'clearProblems',
+          invoke: {
+            id: 'resendResetCode',
+            src: 'sendResetCode',
+            input: ({ context }) => ({ email: context.email }),
+            onDone: [
+              { guard: { type: 'isSuccess', params: answerOf }, target: 'enteringCode' },
+              { guard: { type: 'isTooMany', params: answerOf }, target: 'waiting', actions: { type: 'storeRetryAt', params: answerOf } },
+              { target: 'enteringCode.failed' },
+            ],
+            onError: { target: 'enteringCode.failed' },
+          },
+        },
+      },
+    },
+    /** Step 2, then "Verify your identity" (machines/shared/ssnCheck.ts). The SSN is kept for step 3's call, and forgotten unless verified. */
     ssn: {
       entry: ['clearProblems', 'forgetSsn'],
       initial: 'editing',
@@ -183,6 +236,7 @@ export const resetPasswordMachine = setup({
               email: context.email,
               ssn: context.ssn,
               password: event.type === 'user.submitPassword' ? event.password : '',
+              mfaToken: context.mfaToken,
             }),
             onDone: [
               {
@@ -192,6 +246,7 @@ export const resetPasswordMachine = setup({
               },
               { guard: { type: 'isSuccess', params: ({ event }) => event.output }, target: '#resetPassword.done', actions: 'clearForm' },
               { guard: { type: 'isPasswordRefused', params: ({ event }) => event.output }, target: 'editing.invalid', actions: 'showRefusedPassword' },
+              { guard: { type: 'isCodeExpired', params: ({ event }) => event.output }, target: '#resetPassword.email.editing.codeExpired' },
               { target: 'editing.failed' },
             ],
             onError: { target: 'editing.failed' },
@@ -216,6 +271,6 @@ export function stepOfResetPassword(snapshot: { matches: (value: never) => boole
   const at = (value: string) => snapshot.matches(value as never);
   if (at('done') || at('backToSignIn')) return doneStep;
   if (at('password')) return 3;
-  if (at('ssn')) return 2;
+  if (at('ssn') || at('code')) return 2;
   return 1;
 }

@@ -21,6 +21,7 @@ import {
   users,
 } from '../db/schema/index.ts';
 import type { Sessions } from '../sessions.ts';
+import { readSandboxEmailOutbox } from './email.ts';
 import { readSandboxOutbox } from './sms.ts';
 
 const sessionRequest = object({
@@ -36,6 +37,7 @@ const defaultLimit = 50;
 
 /** A phone as typed (digits, spaces, dashes, brackets, a leading +1 is not expected). */
 const outboxQuery = object({ phone: string().matches(/^[\d\s()+-]{1,20}$/), limit: limitRule }).noUnknown();
+const emailOutboxQuery = object({ email: string().max(254), limit: limitRule }).noUnknown();
 const analyticsQuery = object({ name: string().max(80), limit: limitRule }).noUnknown();
 const errorReportsQuery = object({ limit: limitRule }).noUnknown();
 const experimentRequest = object({
@@ -98,6 +100,17 @@ export function registerSandboxRoutes(app: FastifyInstance, db: Database, sessio
       const digits = phone === undefined ? undefined : phone.replace(/\D/g, '');
       const messages = await readSandboxOutbox(db, digits, Number(limit ?? defaultLimit));
       return { statusCode: StatusCode.SUCCESS, messages };
+    },
+  );
+
+  /** The sandbox email gateway's emails (the owner's notices), newest first. */
+  app.get<{ Querystring: { email?: string; limit?: string } }>(
+    '/email-outbox',
+    { schema: { querystring: emailOutboxQuery } },
+    async (request) => {
+      const { email, limit } = request.query;
+      const emails = await readSandboxEmailOutbox(db, email?.trim(), Number(limit ?? defaultLimit));
+      return { statusCode: StatusCode.SUCCESS, emails };
     },
   );
 

@@ -41,7 +41,7 @@ export const specCalls: SpecCall[] = [
   post('/sign-in', 'session'),
   post('/providers/sign-in', 'session'),
   post('/sign-out', 'session'),
-  post('/reset-password', account),
+  post('/reset-password', 'session'),
   post('/commit-pin-change', cards),
   post('/create-ticket', account),
   post('/set-push-setting', settings),
@@ -60,6 +60,8 @@ export const specCalls: SpecCall[] = [
   post('/verify/ssn/logged-in', account),
   post('/verify/ssn/logged-in-refresh-token', 'identity'),
   post('/change-password', 'session'),
+  // Beyond spec §7 (hardening): the password reset's texted code, checked before the SSN.
+  post('/verify/reset-code', 'session'),
   post('/card/freeze', cards),
   post('/card/unfreeze', cards),
   post('/ebt-spend-rewards/claim', benefits),

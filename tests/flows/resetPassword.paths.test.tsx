@@ -10,7 +10,9 @@ import { passServerWait, serverWaitSeconds } from '../support/replayClock.ts';
 import { expectSsnStepShown, expectSsnWait } from '../support/ssnStep.ts';
 
 const pathOf: Record<string, string> = {
-  verifyEmail: '/api/v1/verify/email',
+  sendResetCode: '/api/v1/reset-password',
+  resendResetCode: '/api/v1/reset-password',
+  verifyResetCode: '/api/v1/verify/reset-code',
   verifySsn: '/api/v1/verify/ssn',
   changePassword: '/api/v1/change-password',
 };
@@ -19,23 +21,57 @@ const listed = (event: EventObject & Record<string, unknown>): EventObject => ev
 const done = (id: string, output: Record<string, unknown>) => ({ type: `xstate.done.actor.${id}`, output });
 const failed = (id: string) => ({ type: `xstate.error.actor.${id}`, error: new Error('no statusCode') });
 const email = { type: 'user.submitEmail', email: ' ana@example.test ' };
-const emailKnown = done('verifyEmail', { statusCode: 0 });
+const codeSent = done('sendResetCode', { statusCode: 0 });
+const rightCode = { type: 'user.submitCode', code: '123456' };
+const codeVerified = done('verifyResetCode', { statusCode: 0, mfaToken: 'mfa-token-1' });
+const toSsn = [email, codeSent, rightCode, codeVerified];
 const ssn = { type: 'user.submitSsn', ssn: '123-45-6789' };
 const ssnVerified = done('verifySsn', { statusCode: 0, ssnToken: 'ssn-token-1' });
 const password = { type: 'user.submitPassword', password: 'NewPass2026' };
-const toPassword = [email, emailKnown, ssn, ssnVerified];
+const toPassword = [...toSsn, ssn, ssnVerified];
 
 const runs = [
   generateListedPaths(
     resetPasswordMachine,
-    [email, { type: 'user.submitEmail', email: 'not-an-email' }, emailKnown, done('verifyEmail', { statusCode: 3 }), done('verifyEmail', { statusCode: 5 }), done('verifyEmail', { statusCode: 201, retryAfterSeconds: 300 }), failed('verifyEmail')],
+    [email, { type: 'user.submitEmail', email: 'not-an-email' }, codeSent, done('sendResetCode', { statusCode: 5 }), done('sendResetCode', { statusCode: 201, retryAfterSeconds: 300 }), failed('sendResetCode')],
     { thenSignIn: false },
   ),
   generateListedPaths(
     resetPasswordMachine,
     [
       email,
-      emailKnown,
+      codeSent,
+      rightCode,
+      listed({ type: 'user.submitCode', code: '12' }),
+      codeVerified,
+      done('verifyResetCode', { statusCode: 200, attemptsLeft: 2 }),
+      done('verifyResetCode', { statusCode: 201, retryAfterSeconds: serverWaitSeconds }),
+      done('verifyResetCode', { statusCode: 5 }),
+      failed('verifyResetCode'),
+      { type: 'xstate.after.untilRetry.resetPassword.code.waiting' },
+      listed({ type: 'user.goToStep', step: 1 }),
+    ],
+    { thenSignIn: false },
+    // Simple paths through the code's retries explode: shortest paths plus each closing step.
+    { shortest: true },
+  ),
+  generateListedPaths(
+    resetPasswordMachine,
+    [
+      email,
+      codeSent,
+      { type: 'user.resendCode' },
+      done('resendResetCode', { statusCode: 0 }),
+      done('resendResetCode', { statusCode: 201, retryAfterSeconds: serverWaitSeconds }),
+      done('resendResetCode', { statusCode: 5 }),
+      failed('resendResetCode'),
+    ],
+    { thenSignIn: false },
+  ),
+  generateListedPaths(
+    resetPasswordMachine,
+    [
+      ...toSsn,
       ssn,
       listed({ type: 'user.submitSsn', ssn: '12' }),
       ssnVerified,
@@ -57,6 +93,7 @@ const runs = [
       listed({ type: 'user.submitPassword', password: 'short' }),
       done('changePassword', { statusCode: 0 }),
       done('changePassword', { statusCode: 4, fieldErrors: { password: 'password.common' } }),
+      done('changePassword', { statusCode: 4, fieldErrors: { mfaToken: 'phone.unverified' } }),
       done('changePassword', { statusCode: 5 }),
       failed('changePassword'),
       listed({ type: 'user.goToStep', step: 1 }),
@@ -74,7 +111,7 @@ async function answer({ cardApi }: Ctx, event: { type: string; output?: unknown 
   await waitFor(() => expect(cardApi.isWaiting(path)).toBe(true));
   if (event.type.startsWith('xstate.error')) return cardApi.fail(path);
   const output = event.output as { statusCode: number; fieldErrors?: object };
-  const status = output.fieldErrors ? 400 : output.statusCode === 0 ? 200 : output.statusCode === 3 ? 404 : output.statusCode === 201 ? 429 : output.statusCode === 5 ? 500 : 401;
+  const status = output.fieldErrors ? 400 : output.statusCode === 0 || output.statusCode === 200 ? 200 : output.statusCode === 201 ? 429 : output.statusCode === 5 ? 500 : 401;
   cardApi.answer(path, output, status);
 }
 
@@ -105,6 +142,13 @@ describe('reset-password chart', () => {
             await fill(ctx, 'Email', String(event.email));
             await ctx.user.click(screen.getByRole('button', { name: 'Continue' }));
           },
+          'user.submitCode': async ({ user }, event) => {
+            const boxes = await screen.findAllByLabelText(/^Digit \d of 6$/);
+            for (const box of boxes) await user.clear(box);
+            await user.type(boxes[0]!, String(event.code));
+            await user.click(screen.getByRole('button', { name: 'Verify' }));
+          },
+          'user.resendCode': async ({ user }) => user.click(await screen.findByRole('button', { name: 'Send a new code' })),
           'user.submitSsn': async (ctx, event) => {
             await fill(ctx, 'Social Security number', String(event.ssn));
             await ctx.user.click(screen.getByRole('button', { name: 'Continue' }));
@@ -115,6 +159,10 @@ describe('reset-password chart', () => {
           },
           'user.goToStep': async ({ router }, event) => {
             await router.navigate({ to: '/reset-password/{-$step}', params: { step: String(event.step) }, search: (previous: Record<string, unknown>) => previous });
+          },
+          'xstate.after.untilRetry.resetPassword.code.waiting': async () => {
+            await passServerWait();
+            await waitFor(() => expect(screen.queryByText('Too many codes')).toBeNull());
           },
           'xstate.after.untilRetry.resetPassword.ssn.waiting': async () => {
             await passServerWait();
@@ -135,8 +183,8 @@ describe('reset-password chart', () => {
               expect(screen.getByText('Step 1 of 3')).toBeTruthy();
               expect(router.state.location.pathname).not.toMatch(/\/reset-password\/[234]$/);
               if (s.matches({ email: { editing: 'invalid' } })) expect(await screen.findByText('Please enter a valid email address.')).toBeTruthy();
-              const expected = s.matches({ email: { editing: 'unknown' } })
-                ? "That email doesn't match an existing account."
+              const expected = s.matches({ email: { editing: 'codeExpired' } })
+                ? 'Your code has expired. Please continue to get a new one.'
                 : s.matches({ email: { editing: 'failed' } })
                   ? 'There was an unexpected error. Please try again.'
                   : s.matches({ email: { editing: 'tooManyLookups' } })
@@ -146,10 +194,42 @@ describe('reset-password chart', () => {
             },
           },
           {
-            when: (s) => s.matches({ email: 'verifying' }),
+            when: (s) => s.matches({ email: 'sendingCode' }) || s.matches({ code: 'resendingCode' }),
             then: async (ctx) => {
-              await waitFor(() => expect(ctx.cardApi.isWaiting(pathOf.verifyEmail!)).toBe(true));
+              await waitFor(() => expect(ctx.cardApi.isWaiting(pathOf.sendResetCode!)).toBe(true));
               expect(lastBody(ctx)).toEqual({ email: 'ana@example.test' });
+            },
+          },
+          {
+            when: (s) => s.matches({ code: 'enteringCode' }),
+            then: async ({ router }, s) => {
+              expect(await screen.findByRole('heading', { name: 'Enter your code' })).toBeTruthy();
+              expect(screen.getByText('Step 2 of 3')).toBeTruthy();
+              // Never says whether the email has an account.
+              expect(screen.getByText('If an account uses ana@example.test, we texted a 6-digit code to its phone.')).toBeTruthy();
+              await waitFor(() => expect(router.state.location.pathname).toBe('/reset-password/2'));
+              const expected = s.matches({ code: { enteringCode: 'invalid' } })
+                ? 'Please enter the 6-digit code we texted you.'
+                : s.matches({ code: { enteringCode: 'wrongCode' } })
+                  ? "This isn't the right code. You can try 2 more times."
+                  : s.matches({ code: { enteringCode: 'failed' } })
+                    ? 'There was an unexpected error. Please try again.'
+                    : '';
+              await waitFor(() => expect(alertText()).toBe(expected));
+            },
+          },
+          {
+            when: (s) => s.matches({ code: 'verifyingCode' }),
+            then: async (ctx) => {
+              await waitFor(() => expect(ctx.cardApi.isWaiting(pathOf.verifyResetCode!)).toBe(true));
+              expect(lastBody(ctx)).toEqual({ email: 'ana@example.test', code: '123456' });
+            },
+          },
+          {
+            when: (s) => s.matches({ code: 'waiting' }),
+            then: async () => {
+              await waitFor(() => expect(alertText()).toBe('Too many codesFor your security, please wait 1 minute before asking for a new code.'));
+              expect(screen.queryByRole('button', { name: 'Send a new code' })).toBeNull();
             },
           },
           {
@@ -191,7 +271,7 @@ describe('reset-password chart', () => {
             when: (s) => s.matches({ password: 'changing' }),
             then: async (ctx) => {
               await waitFor(() => expect(ctx.cardApi.isWaiting(pathOf.changePassword!)).toBe(true));
-              expect(lastBody(ctx)).toEqual({ email: 'ana@example.test', ssn: '123456789', password: 'NewPass2026' });
+              expect(lastBody(ctx)).toEqual({ email: 'ana@example.test', ssn: '123456789', password: 'NewPass2026', mfaToken: 'mfa-token-1' });
             },
           },
           {

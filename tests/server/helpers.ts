@@ -216,6 +216,18 @@ export async function verifiedMfaToken(app: FastifyInstance, phone: string): Pro
   return mfaToken;
 }
 
+/** Password reset's first steps: a code texted to the phone on file (POST /reset-password), read from the outbox and answered: the mfaToken. */
+export async function resetMfaToken(app: FastifyInstance, owner: { email: string; phone: string }): Promise<string> {
+  const sent = await app.inject({ method: 'POST', url: '/api/v1/reset-password', payload: { email: owner.email } });
+  expect(sent.json(), sent.body).toEqual({ statusCode: 0 });
+  const code = await lastCode(app, owner.phone);
+  const verified = await app.inject({ method: 'POST', url: '/api/v1/verify/reset-code', payload: { email: owner.email, code } });
+  expect(verified.statusCode, verified.body).toBe(200);
+  const { mfaToken } = verified.json<{ mfaToken: string }>();
+  expect(mfaToken).toBeTypeOf('string');
+  return mfaToken;
+}
+
 let applicantCount = 0;
 
 /**

@@ -22,8 +22,10 @@ describe('api client: auth calls', () => {
     void api.resetUnlockCode('refresh-1', 'ssn-token-1', '2468');
     void api.verifyEmail('ana@example.test');
     void api.verifySsn('ana@example.test', '123456789');
-    void api.changePassword({ email: 'ana@example.test', ssn: '123456789', password: 'NewPass99' });
-    await vi.waitFor(() => expect(cardApi.requests).toHaveLength(7));
+    void api.sendResetCode('ana@example.test');
+    void api.verifyResetCode('ana@example.test', '123456');
+    void api.changePassword({ email: 'ana@example.test', ssn: '123456789', password: 'NewPass99', mfaToken: 'mfa-1' });
+    await vi.waitFor(() => expect(cardApi.requests).toHaveLength(9));
     const seen = cardApi.requests.map((request) => [request.path, request.init?.method, bodyOf(request), bearerOf(request)]);
     expect(seen).toEqual([
       ['/api/v1/sign-in', 'POST', { email: 'ana@example.test', password: 'pw' }, null],
@@ -32,7 +34,9 @@ describe('api client: auth calls', () => {
       ['/api/v1/reset-unlock-code', 'POST', { ssnToken: 'ssn-token-1', unlockCode: '2468' }, 'Bearer refresh-1'],
       ['/api/v1/verify/email', 'POST', { email: 'ana@example.test' }, null],
       ['/api/v1/verify/ssn', 'POST', { email: 'ana@example.test', ssn: '123456789' }, null],
-      ['/api/v1/change-password', 'POST', { email: 'ana@example.test', ssn: '123456789', password: 'NewPass99' }, null],
+      ['/api/v1/reset-password', 'POST', { email: 'ana@example.test' }, null],
+      ['/api/v1/verify/reset-code', 'POST', { email: 'ana@example.test', code: '123456' }, null],
+      ['/api/v1/change-password', 'POST', { email: 'ana@example.test', ssn: '123456789', password: 'NewPass99', mfaToken: 'mfa-1' }, null],
     ]);
   });
 

@@ -10,7 +10,7 @@ import { index, integer, pgTable, primaryKey, text, timestamp, uuid } from 'driz
  * (server/attemptLimits.ts), so parallel requests cannot pass a limit.
  */
 export const attemptLimits = pgTable('attempt_limits', {
-  scope: text('scope', { enum: ['sign-in', 'sign-in-client', 'ssn', 'lookup'] }).notNull(),
+  scope: text('scope', { enum: ['sign-in', 'sign-in-client', 'ssn', 'lookup', 'reset-code'] }).notNull(),
   subject: text('subject').notNull(),
   failures: integer('failures').notNull().default(0),
   lockedUntil: timestamp('locked_until', { withTimezone: true }),
@@ -22,8 +22,8 @@ export const phoneVerificationCodes = pgTable('phone_verification_codes', {
   /** 10 digits. */
   phone: text('phone').notNull(),
   codeHash: text('code_hash').notNull(),
-  /** What the code proves: a phone for registration, or the second factor of a sign-in; one never counts as the other. */
-  purpose: text('purpose', { enum: ['register', 'sign-in'] }).notNull().default('register'),
+  /** What the code proves: a phone for registration, the second factor of a sign-in, or the owner's phone for a password reset; one never counts as another. */
+  purpose: text('purpose', { enum: ['register', 'sign-in', 'reset-password'] }).notNull().default('register'),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   usedAt: timestamp('used_at', { withTimezone: true }),
   /** Wrong codes entered while this was the live code (the lockout counts per phone, in phoneVerificationLimits). */
@@ -43,6 +43,15 @@ export const phoneVerificationLimits = pgTable('phone_verification_limits', {
   windowStartedAt: timestamp('window_started_at', { withTimezone: true }),
   codesSent: integer('codes_sent').notNull().default(0),
 });
+
+/** The sandbox email gateway's outbox (sandbox mode only): the notices an owner is emailed. */
+export const sandboxEmailOutbox = pgTable('sandbox_email_outbox', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  email: text('email').notNull(),
+  subject: text('subject').notNull(),
+  text: text('text').notNull(),
+  sentAt: timestamp('sent_at', { withTimezone: true }).notNull().defaultNow(),
+}, (t) => [index('sandbox_email_outbox_email_idx').on(t.email, t.sentAt)]);
 
 /** The sandbox SMS gateway's outbox (sandbox mode only): the one place a texted code is kept in clear. */
 export const sandboxSmsOutbox = pgTable('sandbox_sms_outbox', {

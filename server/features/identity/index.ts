@@ -23,9 +23,6 @@ import { emailInUse, lookupWait, phoneInUse, ssnAccountByEmail, ssnAccountById }
 import { issueMfaToken } from './mfaTokens.ts';
 import { registerCardholder } from './registration.ts';
 
-/** Password reset's /change-password (session) checks the SSN of the same account. */
-export { ssnAccountByEmail } from './lookups.ts';
-
 /** The Companion-Authorization bearer token is the companion app's token for exactly this uuid. */
 async function isCompanionUser(request: FastifyRequest, providersUuid: string, config: ServerConfig): Promise<boolean> {
   const header = String(request.headers['companion-authorization'] ?? '');
@@ -34,6 +31,10 @@ async function isCompanionUser(request: FastifyRequest, providersUuid: string, c
   const check = await verifyCompanionToken(token, config.companionTokenSecret);
   return check.ok && check.claims.uuid === providersUuid;
 }
+
+/** What password reset (session) needs of identity: the client's lookup limit, the SSN account, the phone's proof. */
+export { lookupWait, ssnAccountByEmail } from './lookups.ts';
+export { issueMfaToken, spendMfaToken, usableMfaToken } from './mfaTokens.ts';
 
 export function identityFeature(app: FastifyInstance, services: Services): void {
   const { serve, serveChecked } = routeServer(app, services, identitySchemas);

@@ -3,18 +3,18 @@
  * by another account, identity verification, then one transaction that spends the token and creates
  * the user, account, virtual card and agreements.
  */
-import { and, eq, isNull, or, sql } from 'drizzle-orm';
+import { eq, or, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { agreementKinds, type RegistrationPayload, RegistrationResult } from '../../../contract/identity/types.ts';
 import type { FieldErrors } from '../../../contract/shared/answers.ts';
 import { digitsOf, normaliseAddress, normaliseEmail, normaliseName } from '../../../contract/rules.ts';
 import { addressFieldError, ServerFieldError } from '../../../contract/validation.ts';
-import type { Database } from '../../db/database.ts';
-import { accounts, addressKeyOf, agreementAcceptances, cards, mfaTokens, users } from '../../db/schema/index.ts';
+import { accounts, addressKeyOf, agreementAcceptances, cards, users } from '../../db/schema/index.ts';
 import { isUnitProblem } from '../../partners/address.ts';
-import { hashSecret, hashToken, randomDigits } from '../../secrets.ts';
+import { hashSecret, randomDigits } from '../../secrets.ts';
 import type { Services } from '../../services.ts';
 import { encryptSsn, ssnDigits, ssnHash } from '../../ssn.ts';
+import { spendMfaToken, usableMfaToken } from './mfaTokens.ts';
 
 /** Registration waves (spec §4) a `profile` may choose; anything else registers with no wave. */
 const profileWaves = ['snapback_test', 'snapback_test_500', 'cdg_gpm_trial', 'ebt_rewards_test_group'] as const;
@@ -63,15 +63,6 @@ function waveFromProfile(profile: string | null): string | null {
 function virtualCardExpiry(today: Date): string {
   const month = String(today.getUTCMonth() + 1).padStart(2, '0');
   return `${month}/${String((today.getUTCFullYear() + 4) % 100).padStart(2, '0')}`;
-}
-
-/** The live mfaToken row for a presented token and phone, or undefined. */
-async function usableMfaToken(db: Database, token: string, phone: string) {
-  const [row] = await db
-    .select({ id: mfaTokens.id, phone: mfaTokens.phone })
-    .from(mfaTokens)
-    .where(and(eq(mfaTokens.tokenHash, hashToken(token)), isNull(mfaTokens.usedAt), sql`${mfaTokens.expiresAt} > now()`));
-  return row && row.phone === phone ? row : undefined;
 }
 
 export type Registration =
@@ -165,12 +156,7 @@ export async function registerCardholder(
   for (let attempt = 1; ; attempt += 1) {
     try {
       await db.transaction(async (tx) => {
-        const spent = await tx
-          .update(mfaTokens)
-          .set({ usedAt: sql`now()` })
-          .where(and(eq(mfaTokens.id, token.id), eq(mfaTokens.phone, phone), isNull(mfaTokens.usedAt), sql`${mfaTokens.expiresAt} > now()`))
-          .returning({ id: mfaTokens.id });
-        if (spent.length === 0) throw new MfaTokenNotUsable();
+        if (!(await spendMfaToken(tx, token))) throw new MfaTokenNotUsable();
         await tx.insert(users).values(user);
         const [account] = await tx
           .insert(accounts)

@@ -3,7 +3,7 @@
  * the companion app, sign-out, unlock (refresh-tokens), unlock-code reset and password reset.
  */
 import type { FastifyInstance } from 'fastify';
-import { checkPhone, ValidationMessage } from '../../../contract/rules.ts';
+import { checkPhone } from '../../../contract/rules.ts';
 import { sessionRoutes as routes } from '../../../contract/session/routes.ts';
 import { sessionSchemas } from '../../../contract/session/schemas.ts';
 import { StatusCode } from '../../../contract/shared/statusCodes.ts';
@@ -23,14 +23,13 @@ import { decoySecretHash, hashSecret, verifySecret } from '../../secrets.ts';
 import type { Services } from '../../services.ts';
 import { bearerToken, failedValidation, signInRequired, tooMany } from '../../shared/http.ts';
 import { routeServer } from '../../shared/routeServer.ts';
-import { isCommonPassword } from './commonPasswords.ts';
-import { checkAccountSsn, refuseSsn, spendSsnToken } from '../../ssn.ts';
+import { noticeOwner } from '../../notices.ts';
+import { passwordResetFeature } from './passwordReset.ts';
+import { spendSsnToken } from '../../ssn.ts';
 import { codeTtlMinutes, maskedPhone } from '../../textedCodes.ts';
-import { ssnAccountByEmail } from '../identity/index.ts';
 import {
   clearWrongUnlockCodes,
   countWrongUnlockCode,
-  storePassword,
   storeResetUnlockCode,
   userByCompanionUuid,
   userByEmail,
@@ -39,7 +38,7 @@ import {
 
 export function sessionFeature(app: FastifyInstance, services: Services): void {
   const { serve } = routeServer(app, services, sessionSchemas);
-  const { db, sessions, limits, textedCodes, config } = services;
+  const { db, sessions, limits, textedCodes } = services;
 
   /**
    * Spec §7 /sign-in, with a texted code for cardholders who need one (spec §8 MFA_REQUIRED). Wrong
@@ -191,27 +190,11 @@ export function sessionFeature(app: FastifyInstance, services: Services): void {
     // Same rules as /refresh-tokens: a spent refresh token presented again revokes its family.
     const tokens = await sessions.rotate(session, request.refreshUse);
     if (!tokens) return signInRequired(reply);
-    const isInternal = await storeResetUnlockCode(db, session.userId, unlockCodeHash);
+    const owner = await storeResetUnlockCode(db, session.userId, unlockCodeHash);
+    if (owner) await noticeOwner(services.partners, owner, 'unlockCode', request.log);
     request.log.info('unlock code reset');
-    return { statusCode: StatusCode.SUCCESS, ...tokens, isInternal };
+    return { statusCode: StatusCode.SUCCESS, ...tokens, isInternal: owner?.isInternal ?? false };
   });
 
-  /**
-   * A forgotten password (spec §2 /reset-password): the SSN is checked again here under the same
-   * per-account limit as /verify/ssn. A new password ends every session of the user.
-   */
-  serve(routes.changePassword, async ({ email, ssn, password }, request, reply) => {
-    // Before the SSN check, so refusing a weak password spends none of the SSN's attempts.
-    if (isCommonPassword(password)) return failedValidation(reply, { password: ValidationMessage.passwordCommon });
-    const user = await ssnAccountByEmail(db, email);
-    const check = await checkAccountSsn(limits, config.ssnHashKey, user, email, ssn);
-    if (check.kind !== 'match' || !user) return refuseSsn(reply, check.kind === 'match' ? { kind: 'wrong', attemptsLeft: 0 } : check);
-
-    await storePassword(db, user.id, await hashSecret(password));
-    // Sessions elsewhere end (someone else may have known the old password), and sign-in starts afresh.
-    await sessions.revokeUserFamilies(user.id);
-    await limits.resetSignIns(user.email);
-    request.log.info('password changed by reset');
-    return { statusCode: StatusCode.SUCCESS };
-  });
+  passwordResetFeature(app, services);
 }

@@ -35,13 +35,14 @@ export async function clearWrongUnlockCodes(db: Database, userId: string): Promi
 }
 
 /** A new unlock code ends the lockout too; the cardholder's isInternal for the answer. */
-export async function storeResetUnlockCode(db: Database, userId: string, unlockCodeHash: string): Promise<boolean> {
+/** Stores the new code and ends the lockout; the owner as the answer and the notice need it. */
+export async function storeResetUnlockCode(db: Database, userId: string, unlockCodeHash: string) {
   const [user] = await db
     .update(users)
     .set({ unlockCodeHash, unlockFailures: 0 })
     .where(eq(users.id, userId))
-    .returning({ isInternal: users.isInternal });
-  return user?.isInternal ?? false;
+    .returning({ isInternal: users.isInternal, phone: users.phone, email: users.email });
+  return user;
 }
 
 export async function storePassword(db: Database, userId: string, passwordHash: string): Promise<void> {

@@ -191,7 +191,11 @@ export function createApi(hooks: ApiHooks, fetcher = ofetch) {
       call(session.resetUnlockCode, { ssnToken, unlockCode }, { token: refreshToken }),
     /** Password reset, anonymous: `{0, ssnToken}`, 401 `{4, attemptsLeft}`, 429 `{201}`. */
     verifySsn: (email: string, ssn: string) => call(identity.verifySsn, { email, ssn }),
-    changePassword: ({ email, ssn, password }: ChangePasswordRequest) => call(session.changePassword, { email, ssn, password }),
+    /** Password reset, first step: `{0}` whether or not the email has an account; 429 `{201}`. */
+    sendResetCode: (email: string) => call(session.sendResetCode, { email }),
+    /** `{0, mfaToken}`, `{200}` any other code, 429 `{201}`. */
+    verifyResetCode: (email: string, code: string) => call(session.verifyResetCode, { email, code }),
+    changePassword: ({ email, ssn, password, mfaToken }: ChangePasswordRequest) => call(session.changePassword, { email, ssn, password, mfaToken }),
     signOut: (refreshToken: string | null) =>
       call(session.signOut, null, { token: refreshToken, suppressErrorModal: true, authCodesAreResults: true }),
     refreshTokens: (refreshToken: string | null, unlockCode: string) =>

@@ -8,6 +8,8 @@ type TextedCodeEntryProps = {
   id: string;
   /** The phone the code went to, formatted; empty when not known. */
   phone: string;
+  /** Says where the code went instead of the phone (password reset: only if an account has the email). */
+  sentNotice?: ReactNode;
   codeLength: number;
   invalid: boolean;
   wrongCode: boolean;
@@ -27,7 +29,7 @@ type TextedCodeEntryProps = {
   children?: ReactNode;
 };
 
-export function TextedCodeEntry({ id, phone, codeLength, invalid, wrongCode, failed, attemptsLeft, busy, disabled, verifying, resending, onSubmit, children }: TextedCodeEntryProps) {
+export function TextedCodeEntry({ id, phone, sentNotice, codeLength, invalid, wrongCode, failed, attemptsLeft, busy, disabled, verifying, resending, onSubmit, children }: TextedCodeEntryProps) {
   const { t, i18n } = useLingui();
   const [code, setCode] = useState('');
   useEffect(() => {
@@ -54,7 +56,7 @@ export function TextedCodeEntry({ id, phone, codeLength, invalid, wrongCode, fai
 
   return (
     <form className="form" onSubmit={submit} noValidate aria-busy={busy}>
-      <p>{phone ? <Trans>We texted a 6-digit code to {phone}.</Trans> : <Trans>We texted you a 6-digit code.</Trans>}</p>
+      <p>{sentNotice ?? (phone ? <Trans>We texted a 6-digit code to {phone}.</Trans> : <Trans>We texted you a 6-digit code.</Trans>)}</p>
       <SplitCodeInput id={id} label={t`Texted code`} length={codeLength} value={code} onChange={setCode} error={codeProblem} disabled={disabled} />
       {failed ? (
         <p className="form-error" role="alert">

@@ -6,7 +6,7 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StatusCode } from '../../../contract/shared/statusCodes.ts';
-import { demoCardholder, lastCode, mfaCardholder, post, signInWith, startTestApp, type TestApp } from '../helpers.ts';
+import { demoCardholder, lastCode, mfaCardholder, post, resetMfaToken, signInWith, startTestApp, type TestApp } from '../helpers.ts';
 
 const logLines: string[] = [];
 const logStream = new Writable({
@@ -37,7 +37,8 @@ beforeAll(async () => {
   await post(t.app, '/verify/ssn', { email: mfaCardholder.email, ssn: demoCardholder.ssn });
   const verified = await post<{ ssnToken: string }>(t.app, '/verify/ssn', { email: mfaCardholder.email, ssn: mfaCardholder.ssn });
   expect(verified.status).toBe(200);
-  expect((await post(t.app, '/change-password', { email: mfaCardholder.email, ssn: mfaCardholder.ssn, password: newPassword })).status).toBe(200);
+  const mfaToken = await resetMfaToken(t.app, mfaCardholder);
+  expect((await post(t.app, '/change-password', { email: mfaCardholder.email, ssn: mfaCardholder.ssn, password: newPassword, mfaToken })).status).toBe(200);
 
   // Unlock-code reset with a session of the new password.
   await signInWith(t.app, { email: mfaCardholder.email, password: newPassword });

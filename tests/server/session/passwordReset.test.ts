@@ -1,17 +1,21 @@
 /**
- * Resetting a forgotten password (spec §7): /verify/ssn {email, ssn} → ssnToken; /change-password
- * {email, ssn, password} checks the new password and the SSN again, stores the new scrypt hash, ends
- * every session and clears the sign-in count. Wrong SSNs and unknown emails are answered alike, under
- * a per-account limit.
+ * Resetting a forgotten password (spec §7): /reset-password {email} texts a code to the phone on file
+ * (answering the same for any email); /verify/reset-code {email, code} → mfaToken; /verify/ssn {email,
+ * ssn} → ssnToken; /change-password {email, ssn, password, mfaToken} checks the phone's proof, the new
+ * password and the SSN again, stores the new scrypt hash, ends every session, clears the sign-in
+ * count and tells the owner by text and email. Wrong SSNs, wrong codes and unknown emails are
+ * answered alike, under per-account limits.
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { VerifySsnAnswer } from '../../../contract/identity/types.ts';
 import { StatusCode } from '../../../contract/shared/statusCodes.ts';
-import { attemptLimits, users } from '../../../server/db/schema/index.ts';
+import { attemptLimits, phoneVerificationLimits, users } from '../../../server/db/schema/index.ts';
 import { hashSecret } from '../../../server/secrets.ts';
 import {
   clearAttemptLimits,
+  outbox,
+  resetMfaToken,
   demoCardholder,
   demoUser,
   endLockouts,
@@ -36,11 +40,70 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   await clearAttemptLimits(t.db);
+  // Each test texts codes: the phones' 5-per-10-minutes window starts afresh.
+  await t.db.delete(phoneVerificationLimits);
   await t.db.update(users).set({ passwordHash: await hashSecret(demoCardholder.password) }).where(eq(users.email, demoCardholder.email));
 });
 
 const verifySsn = (email: string, ssn: string) => post<VerifySsnAnswer>(t.app, '/verify/ssn', { email, ssn });
 const changePassword = (body: object) => post(t.app, '/change-password', body);
+const sendResetCode = (email: string) => post(t.app, '/reset-password', { email });
+const verifyResetCode = (email: string, code: string) => post<{ statusCode: number; mfaToken?: string; retryAfterSeconds?: number }>(t.app, '/verify/reset-code', { email, code });
+/** /change-password with a fresh proof of the demo cardholder's phone. */
+const changeDemoPassword = async (body: { email?: string; ssn?: string; password: string }) =>
+  changePassword({ email: demoCardholder.email, ssn: demoCardholder.ssn, ...body, mfaToken: await resetMfaToken(t.app, demoCardholder) });
+const emailOutbox = async (email: string) =>
+  (await t.app.inject({ method: 'GET', url: `/sandbox/email-outbox?email=${encodeURIComponent(email)}` })).json<{ emails: { subject: string; text: string }[] }>().emails;
+
+describe('POST /reset-password and /verify/reset-code: the texted code', () => {
+  it('texts a code to the phone on file and answers {0}; the code gives an mfaToken, once', async () => {
+    const sent = await sendResetCode(demoCardholder.email.toUpperCase());
+    expect(sent).toMatchObject({ status: 200, body: { statusCode: StatusCode.SUCCESS } });
+    const [message] = await outbox(t.app, demoCardholder.phone);
+    expect(message?.text).toContain('password reset code');
+    const right = await verifyResetCode(demoCardholder.email, message!.code!);
+    expect(right.status).toBe(200);
+    expect(right.body).toEqual({ statusCode: StatusCode.SUCCESS, mfaToken: expect.any(String) });
+    const again = await verifyResetCode(demoCardholder.email, message!.code!);
+    expect(again.body).toMatchObject({ statusCode: StatusCode.INVALID_MFA_CODE });
+  });
+
+  it('answers an email without an account exactly as one with, and texts nothing', async () => {
+    const before = (await t.app.inject({ method: 'GET', url: '/sandbox/outbox?limit=500' })).json<{ messages: unknown[] }>().messages.length;
+    const unknown = await sendResetCode('nobody@providers.test');
+    const known = await sendResetCode(demoCardholder.email);
+    expect(unknown.status).toBe(known.status);
+    expect(unknown.body).toEqual(known.body);
+    const after = (await t.app.inject({ method: 'GET', url: '/sandbox/outbox?limit=500' })).json<{ messages: unknown[] }>().messages.length;
+    expect(after - before).toBe(1);
+  });
+
+  it('answers wrong codes alike for known and unknown emails, then makes both wait 10 minutes (429 {201})', async () => {
+    await sendResetCode(demoCardholder.email);
+    const known = [];
+    const unknown = [];
+    for (let i = 0; i < 5; i += 1) known.push(await verifyResetCode(demoCardholder.email, '000000'));
+    for (let i = 0; i < 5; i += 1) unknown.push(await verifyResetCode('nobody@providers.test', '000000'));
+    expect(known.map((a) => [a.status, a.body.statusCode])).toEqual(unknown.map((a) => [a.status, a.body.statusCode]));
+    expect(known.slice(0, 4).map((a) => a.body)).toEqual(unknown.slice(0, 4).map((a) => a.body));
+    expect(known.slice(0, 4).map((a) => a.body)).toEqual([4, 3, 2, 1].map((attemptsLeft) => ({ statusCode: StatusCode.INVALID_MFA_CODE, attemptsLeft })));
+    for (const last of [known[4]!, unknown[4]!]) {
+      expect(last.status).toBe(429);
+      expect(last.body).toEqual({ statusCode: StatusCode.INVALID_MFA_LIMIT, retryAfterSeconds: expect.any(Number) });
+      expect(last.body.retryAfterSeconds).toBeGreaterThan(590);
+    }
+  });
+
+  it('counts /reset-password as an account lookup per client: 429 {201} over the limit', async () => {
+    const answers = [];
+    for (let i = 0; i < 31; i += 1) {
+      answers.push(await t.app.inject({ method: 'POST', url: '/api/v1/reset-password', payload: { email: `n${i}@providers.test` }, headers: { 'device-uuid': 'reset-sprayer-01' } }));
+    }
+    expect(answers.slice(0, 30).every((a) => a.statusCode === 200)).toBe(true);
+    expect(answers[30]!.statusCode).toBe(429);
+    expect(answers[30]!.json()).toEqual({ statusCode: StatusCode.INVALID_MFA_LIMIT, retryAfterSeconds: expect.any(Number) });
+  });
+});
 
 describe('POST /verify/ssn', () => {
   it('answers 200 {0, ssnToken} when the SSN matches the account (email in any case, SSN with or without dashes)', async () => {
@@ -79,7 +142,7 @@ describe('POST /verify/ssn', () => {
     expect(right.body).toEqual({ statusCode: StatusCode.INVALID_MFA_LIMIT, retryAfterSeconds: expect.any(Number) });
     expect(right.body.retryAfterSeconds).toBeGreaterThan(590);
     // The same limit guards /change-password.
-    expect((await changePassword({ email: demoCardholder.email, ssn: demoCardholder.ssn, password: newPassword })).status).toBe(429);
+    expect((await changeDemoPassword({ password: newPassword })).status).toBe(429);
 
     await endLockouts(t.db, 'ssn');
     expect((await verifySsn(demoCardholder.email, demoCardholder.ssn)).status).toBe(200);
@@ -95,9 +158,13 @@ describe('POST /verify/ssn', () => {
 });
 
 describe('POST /change-password', () => {
-  it('sets the new password: 200 {0}; the new one signs in, the old one does not', async () => {
-    const answer = await changePassword({ email: demoCardholder.email, ssn: demoCardholder.ssn, password: newPassword });
+  it('sets the new password: 200 {0}; the new one signs in, the old one does not; the owner is told by text and email', async () => {
+    const answer = await changeDemoPassword({ password: newPassword });
     expect(answer).toMatchObject({ status: 200, body: { statusCode: StatusCode.SUCCESS } });
+    const [notice] = await outbox(t.app, demoCardholder.phone);
+    expect(notice?.text).toMatch(/^Your Providers password was changed\. If you didn't do this.*\nSe cambió la contraseña/s);
+    const [email] = await emailOutbox(demoCardholder.email);
+    expect(email).toMatchObject({ subject: expect.stringContaining('password was changed'), text: notice!.text });
 
     expect((await signInWith(t.app, { email: demoCardholder.email, password: demoCardholder.password })).status).toBe(401);
     expect((await signInWith(t.app, { email: demoCardholder.email, password: newPassword })).status).toBe(200);
@@ -107,7 +174,7 @@ describe('POST /change-password', () => {
   it('ends every session of the cardholder (access and refresh tokens of every family)', async () => {
     const one = await signIn(t.app);
     const two = await signIn(t.app);
-    await changePassword({ email: demoCardholder.email, ssn: demoCardholder.ssn, password: newPassword });
+    await changeDemoPassword({ password: newPassword });
 
     for (const session of [one, two]) {
       expect((await homeStatus(t.app, session.access)).body).toEqual({ statusCode: StatusCode.SIGN_IN_REQUIRED });
@@ -119,47 +186,65 @@ describe('POST /change-password', () => {
     for (let i = 0; i < 5; i += 1) await signInWith(t.app, { email: demoCardholder.email, password: 'guess-guess' });
     expect((await signInWith(t.app, { email: demoCardholder.email, password: demoCardholder.password })).status).toBe(401);
 
-    await changePassword({ email: demoCardholder.email, ssn: demoCardholder.ssn, password: newPassword });
+    await changeDemoPassword({ password: newPassword });
+    expect((await signInWith(t.app, { email: demoCardholder.email, password: newPassword })).status).toBe(200);
+  });
+
+  it('refuses email and SSN without the texted code’s mfaToken (400 {4, fieldErrors: {mfaToken}}), counting no SSN attempt', async () => {
+    const withToken = async (mfaToken: string) => changePassword({ email: demoCardholder.email, ssn: demoCardholder.ssn, password: newPassword, mfaToken });
+    const otherPhones = await resetMfaToken(t.app, mfaCardholder);
+    // The spec's payload alone lacks a field: malformed.
+    expect((await changePassword({ email: demoCardholder.email, ssn: demoCardholder.ssn, password: newPassword })).body).toEqual({ statusCode: StatusCode.INVALID_PARAMETERS });
+    for (const answer of [await withToken(''), await withToken('made-up'), await withToken(otherPhones)]) {
+      expect(answer.status).toBe(400);
+      expect(answer.body).toMatchObject({ statusCode: StatusCode.FAILED_VALIDATION, fieldErrors: { mfaToken: 'phone.unverified' } });
+    }
+    expect((await t.db.select().from(attemptLimits)).filter((row) => row.scope === 'ssn')).toEqual([]);
+    expect((await signInWith(t.app, { email: demoCardholder.email, password: demoCardholder.password })).status).toBe(200);
+  });
+
+  it('spends the mfaToken: the same token cannot change the password twice', async () => {
+    const mfaToken = await resetMfaToken(t.app, demoCardholder);
+    expect((await changePassword({ email: demoCardholder.email, ssn: demoCardholder.ssn, password: newPassword, mfaToken })).status).toBe(200);
+    const again = await changePassword({ email: demoCardholder.email, ssn: demoCardholder.ssn, password: 'Another-Pass-2029', mfaToken });
+    expect(again.body).toMatchObject({ fieldErrors: { mfaToken: 'phone.unverified' } });
     expect((await signInWith(t.app, { email: demoCardholder.email, password: newPassword })).status).toBe(200);
   });
 
   it('checks the new password with the rules: 400 {4, fieldErrors: {password}}', async () => {
     for (const password of ['short1', 'has space 123', '']) {
-      const answer = await changePassword({ email: demoCardholder.email, ssn: demoCardholder.ssn, password });
+      const answer = await changeDemoPassword({ password });
       expect(answer.status).toBe(400);
       expect(answer.body).toEqual({ statusCode: StatusCode.FAILED_VALIDATION, fieldErrors: { password: expect.any(String) } });
     }
     expect((await signInWith(t.app, { email: demoCardholder.email, password: demoCardholder.password })).status).toBe(200);
   });
 
-  it('refuses a wrong SSN or an unknown email with 401 {4, attemptsLeft}, changing nothing', async () => {
-    const wrong = await changePassword({ email: demoCardholder.email, ssn: mfaCardholder.ssn, password: newPassword });
+  it('refuses a wrong SSN with 401 {4, attemptsLeft}, changing nothing', async () => {
+    const wrong = await changeDemoPassword({ ssn: mfaCardholder.ssn, password: newPassword });
     expect(wrong).toMatchObject({ status: 401, body: { statusCode: StatusCode.FAILED_VALIDATION, attemptsLeft: 4 } });
-    const unknown = await changePassword({ email: 'nobody@providers.test', ssn: demoCardholder.ssn, password: newPassword });
-    expect(unknown).toMatchObject({ status: 401, body: { statusCode: StatusCode.FAILED_VALIDATION, attemptsLeft: 4 } });
-
     expect((await signInWith(t.app, { email: demoCardholder.email, password: demoCardholder.password })).status).toBe(200);
-    expect((await t.db.select().from(attemptLimits)).length).toBe(2);
+    expect((await t.db.select().from(attemptLimits)).filter((row) => row.scope === 'ssn')).toHaveLength(1);
   });
 });
 
 describe('a new password known from breaches (NIST SP 800-63B §3.1.1.2)', () => {
   it.each(['password', 'Password1', 'qwertyuiop', 'iloveyou', '12345678'])('refuses %j with 400 {4, fieldErrors: {password: "password.common"}}, changing nothing', async (common) => {
-    const answer = await changePassword({ email: demoCardholder.email, ssn: demoCardholder.ssn, password: common });
+    const answer = await changePassword({ email: demoCardholder.email, ssn: demoCardholder.ssn, password: common, mfaToken: 'not-looked-at' });
     expect(answer.status).toBe(400);
     expect(answer.body).toEqual({ statusCode: StatusCode.FAILED_VALIDATION, fieldErrors: { password: 'password.common' } });
     expect((await signInWith(t.app, { email: demoCardholder.email, password: demoCardholder.password })).status).toBe(200);
   });
 
   it('spends none of the SSN attempts on a refused password', async () => {
-    await changePassword({ email: demoCardholder.email, ssn: demoCardholder.ssn, password: 'password' });
-    const wrongSsn = await changePassword({ email: demoCardholder.email, ssn: mfaCardholder.ssn, password: 'password' });
+    await changeDemoPassword({ password: 'password' });
+    const wrongSsn = await changeDemoPassword({ ssn: mfaCardholder.ssn, password: 'password' });
     expect(wrongSsn.body).toEqual({ statusCode: StatusCode.FAILED_VALIDATION, fieldErrors: { password: 'password.common' } });
     expect((await t.db.select().from(attemptLimits)).filter((row) => row.scope === 'ssn')).toEqual([]);
   });
 
   it('accepts an uncommon one', async () => {
-    const answer = await changePassword({ email: demoCardholder.email, ssn: demoCardholder.ssn, password: 'Tortilla-Verde-2026' });
+    const answer = await changeDemoPassword({ password: 'Tortilla-Verde-2026' });
     expect(answer.status).toBe(200);
   });
 });

@@ -12,6 +12,9 @@ import {
   type ResetPasswordSnapshot,
 } from '../../../../machines/session/resetPassword.ts';
 import { ssnCheckShows } from '../../../../machines/shared/ssnCheck.ts';
+import { textedCodeProblems } from '../../../../machines/shared/textedCode.ts';
+import { textedCodeLength } from '../../../../contract/rules.ts';
+import { TextedCodeEntry } from '../../../shared/textedCode/TextedCodeEntry.tsx';
 import { thenSignInParam } from './thenSignIn.ts';
 import { useServices } from '../../../app/services.tsx';
 import { StepIndicator } from '../../../shared/components/StepIndicator.tsx';
@@ -19,13 +22,13 @@ import { TextField } from '../../../shared/components/TextField.tsx';
 import { useHeadingFocus } from '../../../shared/components/useHeadingFocus.ts';
 import { SsnCheckStep } from '../../../shared/ssnCheck/SsnCheckStep.tsx';
 import { unexpectedErrorMessage, validationMessages } from '../../../shared/messages.ts';
-import { WaitToTryAgain } from '../../../shared/waitNotices.tsx';
+import { TooManyCodesNotice, WaitToTryAgain } from '../../../shared/waitNotices.tsx';
 import { routeStepOf, useStepParam } from './stepRoute.ts';
 
 const formSteps = 3;
 const resetPasswordRoute = getRouteApi('/reset-password/{-$step}');
 
-/** /reset-password/:step? (spec §2, §4): email, SSN, new password, then step 4 (done) or sign-in. */
+/** /reset-password/:step? (spec §2, §4): email, texted code and SSN, new password, then step 4 (done) or sign-in. */
 export function ResetPasswordView() {
   const { api } = useServices();
   const router = useRouter();
@@ -34,7 +37,8 @@ export function ResetPasswordView() {
   const resetPassword = useActorRef(
     resetPasswordMachine.provide({
       actors: {
-        verifyEmail: fromPromise(({ input }) => api.verifyEmail(input.email)),
+        sendResetCode: fromPromise(({ input }) => api.sendResetCode(input.email)),
+        verifyResetCode: fromPromise(({ input }) => api.verifyResetCode(input.email, input.code)),
         verifySsn: fromPromise(({ input }) => api.verifySsn(input.email, input.ssn)),
         changePassword: fromPromise(({ input }) => api.changePassword(input)),
       },
@@ -62,6 +66,8 @@ export function ResetPasswordView() {
       <StepIndicator current={step} total={formSteps} />
       {step === 1 ? (
         <EmailStep key="email" state={state} send={resetPassword.send} />
+      ) : step === 2 && state.matches('code') ? (
+        <CodeStep key="code" state={state} send={resetPassword.send} />
       ) : step === 2 ? (
         <SsnStep key="ssn" state={state} send={resetPassword.send} />
       ) : (
@@ -104,9 +110,9 @@ function EmailStep({ state, send }: StepProps) {
           defaultValue={email}
           error={invalid && fieldError ? i18n._(validationMessages[fieldError]) : undefined}
         />
-        {state.hasTag('unknown') ? (
+        {state.hasTag('codeExpired') ? (
           <p className="form-error" role="alert">
-            <Trans>That email doesn't match an existing account.</Trans>
+            <Trans>Your code has expired. Please continue to get a new one.</Trans>
           </p>
         ) : null}
         {state.hasTag('failed') ? (
@@ -126,6 +132,47 @@ function EmailStep({ state, send }: StepProps) {
       <p className="screen-links">
         <Link to="/signin/{-$step}" params={{ step: undefined }}>
           <Trans>Back to sign in</Trans>
+        </Link>
+      </p>
+    </>
+  );
+}
+
+/** Step 2's texted code. The screen never says whether the email has an account. */
+function CodeStep({ state, send }: StepProps) {
+  const heading = useHeadingFocus();
+  const busy = state.hasTag('busy');
+  const waiting = state.hasTag('waiting');
+  return (
+    <>
+      <h1 id="reset-password-title" ref={heading} tabIndex={-1}>
+        <Trans>Enter your code</Trans>
+      </h1>
+      {waiting ? (
+        <TooManyCodesNotice retryAt={state.context.retryAt} />
+      ) : (
+        <TextedCodeEntry
+          id="reset-code"
+          phone=""
+          sentNotice={<Trans>If an account uses {state.context.email}, we texted a 6-digit code to its phone.</Trans>}
+          codeLength={textedCodeLength}
+          {...textedCodeProblems(state)}
+          attemptsLeft={state.context.attemptsLeft}
+          busy={busy}
+          disabled={busy}
+          verifying={state.hasTag('verifying')}
+          resending={state.hasTag('resending')}
+          onSubmit={(code) => send({ type: 'user.submitCode', code })}
+        />
+      )}
+      <p className="screen-links">
+        {waiting ? null : (
+          <button type="button" className="link-button" disabled={busy} onClick={() => send({ type: 'user.resendCode' })}>
+            <Trans>Send a new code</Trans>
+          </button>
+        )}
+        <Link to="/reset-password/{-$step}" params={{ step: '1' }} search={(previous: Record<string, unknown>) => previous}>
+          <Trans>Use another email</Trans>
         </Link>
       </p>
     </>

@@ -1,0 +1,91 @@
+/**
+ * A forgotten password (spec §2 /reset-password, §7 /reset-password, /change-password): a code texted
+ * to the phone on file, then the SSN, then the new password. Email and SSN are often leaked together,
+ * so the phone must be shown as well (its mfaToken). A stranger learns nothing about whether an email
+ * has an account: /reset-password answers the same either way, and codes for an email without one
+ * are wrong codes, counted the same way.
+ */
+import type { FastifyInstance } from 'fastify';
+import { checkPhone, ValidationMessage } from '../../../contract/rules.ts';
+import { sessionRoutes as routes } from '../../../contract/session/routes.ts';
+import { sessionSchemas } from '../../../contract/session/schemas.ts';
+import { StatusCode } from '../../../contract/shared/statusCodes.ts';
+import { ServerFieldError } from '../../../contract/validation.ts';
+import { emailSubject, resetCodePolicy } from '../../attemptLimits.ts';
+import { hashSecret } from '../../secrets.ts';
+import type { Services } from '../../services.ts';
+import { failedValidation, tooMany } from '../../shared/http.ts';
+import { routeServer } from '../../shared/routeServer.ts';
+import { checkAccountSsn, refuseSsn } from '../../ssn.ts';
+import { codeTtlMinutes } from '../../textedCodes.ts';
+import { issueMfaToken, lookupWait, spendMfaToken, ssnAccountByEmail, usableMfaToken } from '../identity/index.ts';
+import { isCommonPassword } from './commonPasswords.ts';
+import { storePassword, userByEmail } from './unlock.ts';
+import { noticeOwner } from '../../notices.ts';
+
+export function passwordResetFeature(app: FastifyInstance, services: Services): void {
+  const { serve } = routeServer(app, services, sessionSchemas);
+  const { db, sessions, limits, textedCodes, config } = services;
+
+  /**
+   * Counted as an account lookup per client (like /verify/email), so nobody texts strangers' phones
+   * at will. Whatever happens to the text (no account, a phone that cannot get texts, the phone's own
+   * limit), the answer is the same.
+   */
+  serve(routes.sendResetCode, async ({ email }, request, reply) => {
+    const wait = await lookupWait(limits, request);
+    if (wait > 0) return tooMany(reply, wait);
+    const user = await userByEmail(db, email);
+    if (user && checkPhone(user.phone) === null) {
+      const issued = await textedCodes.issue(
+        user.phone,
+        'reset-password',
+        (code) => `Your Providers password reset code is ${code}. It expires in ${codeTtlMinutes} minutes. Never share it.`,
+      );
+      if (issued.kind !== 'sent') request.log.info({ result: issued.kind }, 'password reset code not texted');
+    }
+    return { statusCode: StatusCode.SUCCESS };
+  });
+
+  /** Wrong codes count per email (any email) and, for an account, per phone as every texted code does. */
+  serve(routes.verifyResetCode, async ({ email, code }, _request, reply) => {
+    const subject = emailSubject(email);
+    const wait = await limits.waitSeconds(resetCodePolicy, subject);
+    if (wait > 0) return tooMany(reply, wait);
+    const user = await userByEmail(db, email);
+    const checked = user ? await textedCodes.check(user.phone, 'reset-password', code) : ({ kind: 'wrong' } as const);
+    if (checked.kind === 'locked') return tooMany(reply, checked.retryAfterSeconds);
+    if (checked.kind === 'right' && user) {
+      await limits.reset(resetCodePolicy, subject);
+      return { statusCode: StatusCode.SUCCESS, mfaToken: await issueMfaToken(db, user.phone) };
+    }
+    const counted = await limits.countFailure(resetCodePolicy, subject);
+    if (counted.locked) return tooMany(reply, counted.retryAfterSeconds);
+    return { statusCode: StatusCode.INVALID_MFA_CODE, attemptsLeft: counted.attemptsLeft };
+  });
+
+  /**
+   * The SSN is checked again here under the same per-account limit as /verify/ssn, and the mfaToken
+   * must prove the phone on file. A new password ends every session of the user, and the owner is told.
+   */
+  serve(routes.changePassword, async ({ email, ssn, password, mfaToken }, request, reply) => {
+    // Before the SSN check, so refusing a weak password spends none of the SSN's attempts.
+    if (isCommonPassword(password)) return failedValidation(reply, { password: ValidationMessage.passwordCommon });
+    const owner = await userByEmail(db, email);
+    const token = owner ? await usableMfaToken(db, mfaToken, owner.phone) : undefined;
+    // Without the phone's proof the SSN is not even looked at: no SSN guessing through this call.
+    if (!owner || !token) return failedValidation(reply, { mfaToken: ServerFieldError.phoneUnverified });
+    const user = await ssnAccountByEmail(db, email);
+    const check = await checkAccountSsn(limits, config.ssnHashKey, user, email, ssn);
+    if (check.kind !== 'match' || !user) return refuseSsn(reply, check.kind === 'match' ? { kind: 'wrong', attemptsLeft: 0 } : check);
+    if (!(await spendMfaToken(db, token))) return failedValidation(reply, { mfaToken: ServerFieldError.phoneUnverified });
+
+    await storePassword(db, user.id, await hashSecret(password));
+    // Sessions elsewhere end (someone else may have known the old password), and sign-in starts afresh.
+    await sessions.revokeUserFamilies(user.id);
+    await limits.resetSignIns(user.email);
+    await noticeOwner(services.partners, owner, 'password', request.log);
+    request.log.info('password changed by reset');
+    return { statusCode: StatusCode.SUCCESS };
+  });
+}
