@@ -199,6 +199,23 @@ export function createAttemptLimits(db: Database) {
   }
 
   /**
+   * Peeks at request counters without counting: the longest wait among those whose window is full
+   * (`limit` requests counted and the window not over), 0 when the subject may make another request.
+   * For a call that counts only some outcomes, to refuse a client already over a limit up front.
+   */
+  async function requestWait(counters: [RequestPolicy, string][]): Promise<number> {
+    const full = counters.map(([policy, subject]) =>
+      and(eq(attemptLimits.scope, policy.scope), eq(attemptLimits.subject, subject), sql`${attemptLimits.failures} >= ${policy.limit}`),
+    );
+    const [found] = await db
+      .select({ windowMs: sql<number>`coalesce(max(greatest(0, extract(epoch from (${attemptLimits.lockedUntil} - now())) * 1000)), 0)` })
+      .from(attemptLimits)
+      .where(or(...full));
+    const windowMs = Number(found?.windowMs ?? 0);
+    return windowMs > 0 ? wholeSeconds(windowMs) : 0;
+  }
+
+  /**
    * Deletes the counters that no longer count, so the table does not grow with every email, device
    * and address ever seen: a lock or window that has ended (the next attempt starts the count again)
    * and a count reset to zero. Such a row means exactly what no row means. Counts of failures in a
@@ -212,7 +229,7 @@ export function createAttemptLimits(db: Database) {
     return deleted.length;
   }
 
-  return { waitSeconds, longestWait, resetSignIns, countFailure, reset, countRequest, deleteSpent };
+  return { waitSeconds, longestWait, resetSignIns, countFailure, reset, countRequest, requestWait, deleteSpent };
 }
 
 export type AttemptLimits = ReturnType<typeof createAttemptLimits>;

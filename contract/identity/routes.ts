@@ -63,7 +63,7 @@ export const identityRoutes = {
     path: '/register',
     caller: 'anonymous',
     summary: 'Open a card account (Companion-Authorization links the companion user named by providersUuid).',
-    answers: { 200: [0], 400: [2, 4], 403: [1, 2] },
+    answers: { 200: [0], 400: [2, 4], 403: [1, 2], 429: [201] },
   }),
   verifySsn: route<{ email: string; ssn: string }, VerifySsnAnswer>({
     name: 'verifySsn',

@@ -3,7 +3,7 @@
  * §4 registration status, §7 calls, §8 codes): email, phone, address and SSN verification, agreements.
  */
 import type { Address } from '../shared/address.ts';
-import type { FieldErrorsAnswer, MayBeTooMany, SessionTokens, StatusAnswer } from '../shared/answers.ts';
+import type { FieldErrorsAnswer, MayBeTooMany, SessionTokens, StatusAnswer, TooManyAnswer } from '../shared/answers.ts';
 import type { StatusCode } from '../shared/statusCodes.ts';
 
 /** POST /register results (spec §4). Sent as the statusCode of a 403 answer (denied, taken) or 200 (success). */
@@ -41,12 +41,14 @@ export type RegistrationPayload = {
 /**
  * POST /register answers, told apart by HTTP status (a 403 `{2}` is CIP_TAKEN, a 400 `{2}` is a
  * malformed body, not a result): 200 `{0, access, refresh, isInternal}`, 403 `{1}` denied, 403 `{2}`
- * taken, 400 `{4, fieldErrors}` a rule failed.
+ * taken, 400 `{4, fieldErrors}` a rule failed, 429 `{201, retryAfterSeconds}` too many account
+ * lookups from this client (a taken identity counts as one).
  */
 export type RegisterAnswer =
   | ({ statusCode: typeof StatusCode.SUCCESS } & SessionTokens)
   | FieldErrorsAnswer
-  | { statusCode: Exclude<RegistrationResult, 0> };
+  | { statusCode: Exclude<RegistrationResult, 0> }
+  | TooManyAnswer;
 
 /** POST /verify/email {email}: SUCCESS when the email belongs to an existing account, else NOT_ALLOWED. */
 export type VerifyEmailAnswer = StatusAnswer & MayBeTooMany;

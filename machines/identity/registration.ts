@@ -9,7 +9,8 @@
  *
  * How each failure ends: a step's check refuses → the step again, `invalid`, with `fieldErrors`;
  * no answer or an unexpected one from a step's call → the step again, `failed`, nothing lost; too
- * many lookups or codes (201) → the step's wait (`retryAt`); /register's 400 → the step of the first
+ * many lookups or codes (201) → the step's wait (`retryAt`), /register's 429 `{201}` (too many
+ * lookups, a taken identity counting as one) → the agreements' wait; /register's 400 → the step of the first
  * failing field; 403 `{1}` → FAILURE denied, 403 `{2}` → FAILURE taken (the form is cleared and the
  * session carries the failed-registration marker); no answer from /register → the agreements, `failed`.
  *
@@ -642,6 +643,11 @@ export const registrationMachine = setup({
             invalid: { tags: ['invalid'] },
             /** No answer from /register (network, timeout) or an unexpected one: nothing is lost. */
             failed: { tags: ['failed'] },
+            /**
+             * 429 {201} from /register: too many account lookups from this device or network (a taken
+             * identity counts as one); says how long to wait, then the application can be sent again.
+             */
+            tooManyLookups: { tags: ['tooManyLookups'] },
           },
         },
       },
@@ -674,6 +680,11 @@ export const registrationMachine = setup({
             guard: { type: 'isTaken', params: ({ event }) => event.output },
             target: 'failure.taken',
             actions: ['clearForm', { type: 'saveDraft', params: null }, { type: 'logResult', params: 'taken' }, 'markRegistrationFailed'],
+          },
+          {
+            guard: { type: 'isTooManyCodes', params: ({ event }) => event.output },
+            target: '#registration.inputting.agreements.tooManyLookups',
+            actions: { type: 'storeRetryAt', params: ({ event }) => event.output },
           },
           {
             guard: { type: 'isRejectedAt', params: ({ event }) => ({ outcome: event.output, step: 1 }) },

@@ -76,7 +76,7 @@ function lastBody(app: App, path: string): unknown {
 
 /** The HTTP status the card API answers each result with (the client tells /register's apart by it). */
 function httpStatusOf(actor: string, output: { statusCode?: number }): number {
-  if (actor === 'register') return output.statusCode === 0 ? 200 : output.statusCode === 4 ? 400 : 403;
+  if (actor === 'register') return output.statusCode === 0 ? 200 : output.statusCode === 4 ? 400 : output.statusCode === 201 ? 429 : 403;
   if (actor === 'verifyEmail' && output.statusCode === 3) return 404;
   return output.statusCode === 201 ? 429 : 200;
 }
@@ -398,6 +398,16 @@ const states: { when: (s: AnyMachineSnapshot) => boolean; then: (app: App, s: An
       await expectStep(app, 5, 'Review and accept the agreements');
       await waitFor(() => expect(screen.getByRole('alert').textContent).toBe(`${unexpected}Nothing you entered was lost.`));
       // Nothing lost: the agreements are still checked and the draft is still saved.
+      for (const label of Object.values(agreementLabels)) expect((screen.getByLabelText(label!) as HTMLInputElement).checked).toBe(true);
+      expect(app.session.getSnapshot().context.registrationDraft?.firstName).toBe('Ana');
+    },
+  },
+  {
+    when: (s) => at(s, { inputting: { agreements: 'tooManyLookups' } }),
+    then: async (app) => {
+      await expectStep(app, 5, 'Review and accept the agreements');
+      await waitFor(() => expect(screen.getByRole('alert').textContent).toBe('For your security, please wait 5 minutes before trying again.'));
+      // Nothing lost: the agreements stay checked, to send the application again once the wait is over.
       for (const label of Object.values(agreementLabels)) expect((screen.getByLabelText(label!) as HTMLInputElement).checked).toBe(true);
       expect(app.session.getSnapshot().context.registrationDraft?.firstName).toBe('Ana');
     },

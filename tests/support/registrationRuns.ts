@@ -165,6 +165,21 @@ export function registrationRuns() {
       ],
     },
     {
+      // Apart from the run above: one more agreements substate there multiplies its simple paths.
+      name: 'application lookups limited',
+      route: '/register/4',
+      draft: savedDraft(4),
+      events: [
+        { type: 'user.submitUnlockCode', unlockCode: '2580', unlockCodeConfirmation: '2580' },
+        { type: 'user.submitAgreements', esign: true, terms: true, cardholder3: true },
+        // The draft keeps no SSN: it is asked for again, then the application is sent.
+        personalInfo,
+        done('verifyEmail', { statusCode: 3 }),
+        done('register', { statusCode: 201, retryAfterSeconds: 300 }),
+        done('register', { statusCode: 2 }),
+      ],
+    },
+    {
       name: 'moving between steps',
       route: '/register/4',
       draft: savedDraft(4),

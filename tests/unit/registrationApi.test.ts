@@ -126,6 +126,15 @@ describe('POST /register results, told apart by HTTP status', () => {
     await expect((await register({ statusCode: 2 }, 403)).result).resolves.toEqual({ statusCode: 2 });
   });
 
+  it('429 {201, retryAfterSeconds} is the account-lookup wait (10 minutes when it names none); a 200 {201} is refused', async () => {
+    await expect((await register({ statusCode: 201, retryAfterSeconds: 540 }, 429)).result).resolves.toEqual({
+      statusCode: 201,
+      retryAfterSeconds: 540,
+    });
+    await expect((await register({ statusCode: 201 }, 429)).result).resolves.toEqual({ statusCode: 201, retryAfterSeconds: 600 });
+    await expect((await register({ statusCode: 201, retryAfterSeconds: 540 }, 200)).result).rejects.toEqual(new ApiRefusedError(201));
+  });
+
   it('400 {4, fieldErrors} is a broken rule with the fields', async () => {
     const fieldErrors = { dob: 'dob.under18', 'addressLegal.zip': 'zip.invalid' };
     await expect((await register({ statusCode: 4, fieldErrors }, 400)).result).resolves.toEqual({ statusCode: 4, fieldErrors });

@@ -7,6 +7,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { identityRoutes as routes } from '../../../contract/identity/routes.ts';
 import { identitySchemas } from '../../../contract/identity/schemas.ts';
+import { RegistrationResult } from '../../../contract/identity/types.ts';
 import { digitsOf, normaliseAddress } from '../../../contract/rules.ts';
 import { StatusCode } from '../../../contract/shared/statusCodes.ts';
 import { ServerFieldError } from '../../../contract/validation.ts';
@@ -19,7 +20,7 @@ import { routeServer } from '../../shared/routeServer.ts';
 import { checkAccountSsn, issueSsnToken, refuseSsn } from '../../ssn.ts';
 import { codeTtlMinutes } from '../../textedCodes.ts';
 import { acceptAgreements, hasAccepted } from './agreements.ts';
-import { emailInUse, lookupWait, phoneInUse, ssnAccountByEmail, ssnAccountById } from './lookups.ts';
+import { emailInUse, lookupWait, lookupWaitSoFar, phoneInUse, ssnAccountByEmail, ssnAccountById } from './lookups.ts';
 import { issueMfaToken } from './mfaTokens.ts';
 import { registerCardholder } from './registration.ts';
 
@@ -96,6 +97,10 @@ export function identityFeature(app: FastifyInstance, services: Services): void 
       if (mfaToken && !fieldErrors.phone) fieldErrors.phone = mfaToken;
       return failedValidation(reply, fieldErrors);
     }
+    // A CIP_TAKEN answer says whether an identity has an account: a client over the lookup limit is
+    // refused before any work, and every CIP_TAKEN is counted as a lookup (docs/security.md item 5).
+    const waitSoFar = await lookupWaitSoFar(limits, request);
+    if (waitSoFar > 0) return tooMany(reply, waitSoFar);
     const payload = body.value;
     // Linking a companion user takes that user's own token, so nobody can claim another's uuid.
     if (payload.providersUuid && !(await isCompanionUser(request, payload.providersUuid, config))) {
@@ -103,7 +108,13 @@ export function identityFeature(app: FastifyInstance, services: Services): void 
     }
     const registration = await registerCardholder(services, payload, ebtHeader?.trim().toUpperCase() || null, request.log);
     if (registration.kind === 'invalid') return failedValidation(reply, registration.fieldErrors);
-    if (registration.kind === 'refused') return reply.code(403).send({ statusCode: registration.statusCode });
+    if (registration.kind === 'refused') {
+      if (registration.statusCode === RegistrationResult.CIP_TAKEN) {
+        const wait = await lookupWait(limits, request);
+        if (wait > 0) return tooMany(reply, wait);
+      }
+      return reply.code(403).send({ statusCode: registration.statusCode });
+    }
     const tokens = await services.sessions.startSession(registration.userId);
     return { statusCode: StatusCode.SUCCESS, ...tokens, isInternal: false };
   });

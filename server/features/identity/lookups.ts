@@ -2,7 +2,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { normaliseEmail } from '../../../contract/rules.ts';
 import type { FastifyRequest } from 'fastify';
-import { deviceSubject, ipSubject, lookupPerDevicePolicy, lookupPerIpPolicy, type AttemptLimits } from '../../attemptLimits.ts';
+import { deviceSubject, ipSubject, lookupPerDevicePolicy, lookupPerIpPolicy, type AttemptLimits, type RequestPolicy } from '../../attemptLimits.ts';
 import type { Database } from '../../db/database.ts';
 import { users } from '../../db/schema/index.ts';
 
@@ -16,6 +16,18 @@ export async function lookupWait(limits: AttemptLimits, request: FastifyRequest)
   const device = deviceSubject(request.headers['device-uuid']);
   const perDevice = device ? await limits.countRequest(lookupPerDevicePolicy, device) : perIp;
   return perDevice.allowed ? 0 : perDevice.retryAfterSeconds;
+}
+
+/**
+ * The wait in seconds when the client is already over a lookup limit (per IP, or per Device-UUID when
+ * one is sent), else 0; counts nothing. POST /register asks it before any work: a CIP_TAKEN answer
+ * tells whether an identity has an account, so it is a lookup too (counted with lookupWait).
+ */
+export async function lookupWaitSoFar(limits: AttemptLimits, request: FastifyRequest): Promise<number> {
+  const counters: [RequestPolicy, string][] = [[lookupPerIpPolicy, ipSubject(request.ip)]];
+  const device = deviceSubject(request.headers['device-uuid']);
+  if (device) counters.push([lookupPerDevicePolicy, device]);
+  return limits.requestWait(counters);
 }
 
 export async function emailInUse(db: Database, email: string): Promise<boolean> {

@@ -3,6 +3,7 @@ import { useRef, type FormEvent } from 'react';
 import { agreed } from '../../../contract/identity/types.ts';
 import { CheckboxField } from '../../shared/components/CheckboxField.tsx';
 import { unexpectedErrorMessage } from '../../shared/messages.ts';
+import { WaitToTryAgain } from '../../shared/waitNotices.tsx';
 import { problemsOf, useFocusOnProblem, useHeadingFocus, type StepProps } from './stepSupport.ts';
 
 /** Step 5: E-Sign, Terms of use and the Cardholder Agreement (spec §3, §5), then the application is sent. */
@@ -13,6 +14,7 @@ export function AgreementsStep({ state, send }: StepProps) {
   const { legal } = state.context.form;
   const invalid = state.hasTag('invalid');
   const failed = state.hasTag('failed');
+  const tooManyLookups = state.hasTag('tooManyLookups');
   const problem = problemsOf(state, invalid, i18n);
   useFocusOnProblem(formRef, state.context.fieldErrors, invalid);
 
@@ -69,6 +71,11 @@ export function AgreementsStep({ state, send }: StepProps) {
               <Trans>Nothing you entered was lost.</Trans>
             </p>
           </div>
+        ) : null}
+        {tooManyLookups ? (
+          <p className="form-error" role="alert">
+            <WaitToTryAgain retryAt={state.context.retryAt} />
+          </p>
         ) : null}
         <button type="submit" className="button">
           <Trans>Agree and open my account</Trans>

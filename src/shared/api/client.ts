@@ -7,6 +7,7 @@
  * An answer without a statusCode is reported and opens the error modal.
  */
 import { ofetch } from 'ofetch';
+import { defaultWaitSeconds } from '../../../machines/shared/serverWait.ts';
 import type { AgreementKind, Legal, RegisterAnswer, RegistrationPayload } from '../../../contract/identity/types.ts';
 import { RegistrationResult } from '../../../contract/identity/types.ts';
 import { routeTables } from '../../../contract/routes.ts';
@@ -154,7 +155,8 @@ export function createApi(hooks: ApiHooks, fetcher = ofetch) {
 
   /**
    * POST /register (spec §7, 403 expected). The HTTP status tells the results apart: statusCode 2 on
-   * a 403 is CIP_TAKEN, while on a 400 it is INVALID_PARAMETERS (a refusal, not a result).
+   * a 403 is CIP_TAKEN, while on a 400 it is INVALID_PARAMETERS (a refusal, not a result); 429
+   * `{201, retryAfterSeconds}` is the account-lookup limit.
    */
   async function register(payload: RegistrationPayload, companionToken: string | null = null): Promise<RegisterAnswer> {
     // Linking the companion user (providersUuid) takes that user's own companion token.
@@ -170,6 +172,11 @@ export function createApi(hooks: ApiHooks, fetcher = ofetch) {
     if (httpStatus === 403 && code === RegistrationResult.CIP_TAKEN) return { statusCode: RegistrationResult.CIP_TAKEN };
     if (httpStatus === 400 && code === StatusCode.FAILED_VALIDATION) {
       return { statusCode: StatusCode.FAILED_VALIDATION, fieldErrors: raw.fieldErrors ?? {} };
+    }
+    // Too many account lookups from this client (a taken identity counts as one): wait, then send again.
+    if (httpStatus === 429 && code === StatusCode.INVALID_MFA_LIMIT) {
+      const wait = (raw as { retryAfterSeconds?: unknown }).retryAfterSeconds;
+      return { statusCode: StatusCode.INVALID_MFA_LIMIT, retryAfterSeconds: typeof wait === 'number' ? wait : defaultWaitSeconds };
     }
     throw new ApiRefusedError(raw.statusCode as StatusCode);
   }
