@@ -242,6 +242,8 @@ export const personalInfoChecks = {
 export const phoneChecks = { phone: checkPhone };
 export const addressChecks = { street1: checkStreet1, street2: checkStreet2, city: checkCity, state: checkState, zip: checkZip };
 export const refreshTokensChecks = { unlockCode: checkUnlockCode };
+/** Manage account's change of unlock code: the current code is checked like the unlock screen's. */
+export const currentUnlockCodeChecks = { currentUnlockCode: checkUnlockCode };
 
 /** First failing message per field of a form. */
 export function fieldErrors<T extends Record<string, unknown>>(

@@ -185,8 +185,14 @@ export const acceptAgreementSchema = object({ legal: legalShape }).noUnknown();
 export const acceptedAgreementQuery = object({ agreement: string().defined().oneOf(agreementKinds) }).noUnknown();
 export type AcceptedAgreementQuery = { agreement: AgreementKind };
 
-/** POST /set-unlock-code (access token): a new code, not an obvious one. */
-export const setUnlockCodeSchema = object({ unlockCode: ruleOf(checkNewUnlockCode) }).noUnknown();
+/**
+ * POST /set-unlock-code (access token): the current code (4 digits, the unlock rule: someone holding
+ * an unlocked phone cannot replace it) and a new code, not an obvious one.
+ */
+export const setUnlockCodeSchema = object({
+  currentUnlockCode: ruleOf(checkUnlockCode),
+  unlockCode: ruleOf(checkNewUnlockCode),
+}).noUnknown();
 
 /** The proof of a verified phone (/verify-phone, /verify/reset-code): the server checks it; here only its shape. */
 const mfaTokenRule = ruleOf((value) =>

@@ -43,6 +43,7 @@ async function manageAccountWithSandboxSession(page: Page, request: APIRequestCo
 
 test('the session expires mid-form: unlock in the modal, and the typed new code is saved', async ({ page, request }, testInfo) => {
   const { applicant, tokens, manage } = await manageAccountWithSandboxSession(page, request);
+  await manage.currentCode.fill(applicant.unlockCode);
   await manage.newCode.fill('4826');
   await manage.confirmation.fill('4826');
   await expireAccessToken(request, tokens.access);
@@ -85,6 +86,7 @@ test('signed out elsewhere mid-form (es): sign in again in the modal, and the ty
   await page.goto('/manage-account');
   const manage = new ManageAccountPage(page, 'es');
   await manage.expectShown();
+  await manage.currentCode.fill(applicant.unlockCode);
   await manage.newCode.fill('7315');
   await manage.confirmation.fill('7315');
   // The session ends on the server (as a password change elsewhere would): the next call says sign in.
@@ -108,7 +110,7 @@ test('signed out elsewhere mid-form (es): sign in again in the modal, and the ty
 test('a reload while the modal is open opens the unlock screen for real, then returns to the screen', async ({ page, request }) => {
   const { applicant, tokens, manage } = await manageAccountWithSandboxSession(page, request);
   await expireAccessToken(request, tokens.access);
-  await manage.save('4826');
+  await manage.save(applicant.unlockCode, '4826');
   await UnlockPage.expectModal(page);
 
   await page.reload();

@@ -1,7 +1,8 @@
 /**
  * Manage account through the real server at phone size: a fresh cardholder follows home's link,
- * is told about a mismatched confirmation and an obvious code, saves a new unlock code in English and
- * another in Spanish, and /refresh-tokens then accepts only the last one. axe on each state, in both
+ * is told about a mismatched confirmation, an obvious code and a wrong current code (with the unlock
+ * attempts left), saves a new unlock code in English and another in Spanish, each time proving it with
+ * the current one, and /refresh-tokens then accepts only the last one. axe on each state, in both
  * languages.
  */
 import AxeBuilder from '@axe-core/playwright';
@@ -35,24 +36,34 @@ test('a cardholder changes the unlock code from home, in English and then in Spa
   await expect(manage.sectionHeading).toBeVisible();
   await expectAccessible(page);
 
-  await manage.save('3971', '3917');
+  await manage.save(applicant.unlockCode, '3971', '3917');
   await manage.expectFieldError(manage.confirmation, "The unlock codes don't match.");
-  await manage.save('1234');
+  await manage.save(applicant.unlockCode, '1234');
   await manage.expectFieldError(manage.newCode, 'This code is easy to guess. Please choose another one.');
   await expectAccessible(page);
-  await manage.save('3971');
+  // Someone who does not know the current code cannot replace it, and spends an unlock attempt trying.
+  await manage.save('9075', '3971');
+  await manage.expectWrongCurrentCode(4);
+  await expectAccessible(page);
+  await manage.save(applicant.unlockCode, '3971');
   await manage.expectSaved();
   await expectAccessible(page);
 
   const spanish = await manage.switchLanguage();
   await expect(spanish.sectionHeading).toBeVisible();
   await expectAccessible(page);
-  await spanish.save('5802', '5820');
+  await spanish.save('3971', '5802', '5820');
   await spanish.expectFieldError(spanish.confirmation, "The unlock codes don't match.");
-  await spanish.save('1111');
+  await spanish.save('3971', '1111');
   await spanish.expectFieldError(spanish.newCode, 'This code is easy to guess. Please choose another one.');
   await expectAccessible(page);
-  await spanish.save('5802');
+  // The old code is no longer the current one: refused, and the saved count started again at 4 left.
+  await spanish.save(applicant.unlockCode, '5802');
+  await spanish.expectWrongCurrentCode(4);
+  await spanish.save('12', '5802');
+  await spanish.expectFieldError(spanish.currentCode, 'Please enter your 4-digit unlock code.');
+  await expectAccessible(page);
+  await spanish.save('3971', '5802');
   await spanish.expectSaved();
   await expectAccessible(page);
 

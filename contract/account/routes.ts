@@ -16,7 +16,8 @@ export const accountRoutes = {
     method: 'POST',
     path: '/set-unlock-code',
     caller: 'accessToken',
-    summary: 'Set a new unlock code (registration, Manage account); refused during an unlock lockout.',
-    answers: { 200: [0], 400: [2, 4], 401: [103, 104], 403: [3] },
+    summary:
+      'Set a new unlock code (Manage account) with the current one; a wrong current code counts as a wrong unlock code, and a lockout refuses it as /refresh-tokens does.',
+    answers: { 200: [0], 400: [2, 4], 401: [101, 103, 104] },
   }),
 };

@@ -14,12 +14,21 @@ export type User = {
 
 export type UserAnswer = StatusAnswer & { user: User };
 
-/** POST /set-unlock-code {unlockCode} with the access token (Manage account): a new code for the signed-in cardholder. */
-export type SetUnlockCodeRequest = { unlockCode: string };
+/**
+ * POST /set-unlock-code {currentUnlockCode, unlockCode} with the access token (Manage account): a new
+ * code for the signed-in cardholder, who proves it with the current one.
+ */
+export type SetUnlockCodeRequest = { currentUnlockCode: string; unlockCode: string };
 
 /**
- * POST /set-unlock-code answers: 200 `{0}`; 400 `{4, fieldErrors: {unlockCode}}` the code breaks a rule
- * (`unlockCode.obvious` …); 400 `{2}` a malformed body; 403 `{3}` during an unlock lockout (only
- * /reset-unlock-code ends it).
+ * POST /set-unlock-code answers: 200 `{0}`; 400 `{4, fieldErrors: {unlockCode | currentUnlockCode}}` a
+ * code breaks a rule (`unlockCode.obvious`, `unlockCode.invalid` …); 400 `{2}` a malformed body (a
+ * missing currentUnlockCode included); 401 `{101, attemptsLeft}` the current code is wrong (counted
+ * with /refresh-tokens' wrong codes; at `attemptsLeft: 0` every session has ended); 401 `{104}` during
+ * an unlock lockout (only /reset-unlock-code ends it), as /refresh-tokens answers then.
  */
-export type SetUnlockCodeAnswer = StatusAnswer & { fieldErrors?: FieldErrors };
+export type SetUnlockCodeAnswer = StatusAnswer & {
+  fieldErrors?: FieldErrors;
+  /** Present on INVALID_REFRESH_CREDENTIALS: unlock attempts left before the lockout. */
+  attemptsLeft?: number;
+};

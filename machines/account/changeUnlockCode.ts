@@ -1,34 +1,61 @@
 /**
- * Change the unlock code on Manage account (spec §2 /manage-account, §5 PIN and unlock code, §7
- * POST /set-unlock-code {unlockCode} with the access token; contract/account/types.ts).
+ * Change the unlock code on Manage account (spec §2 /manage-account, §4 unlock attempts, §5 PIN and
+ * unlock code, §7 POST /set-unlock-code {currentUnlockCode, unlockCode} with the access token;
+ * contract/account/types.ts).
  *
- * The new code and its confirmation are checked with the shared rules (machines/shared/newUnlockCode.ts),
- * then saved. The server's own refusal (400 {4, fieldErrors}) shows on the field; any other answer
+ * The current code is asked first, so someone holding an unlocked phone cannot silently replace it.
+ * It is checked with the unlock screen's rule, the new code and its confirmation with the shared rules
+ * (machines/shared/newUnlockCode.ts), then saved. A wrong current code (401 {101, attemptsLeft})
+ * counts against the same attempts as the unlock screen and says how many are left on its field; the
+ * last one ends every session on the server, so the app asks for a sign-in (then the SSN reset of the
+ * code). The server's refusal of a code (400 {4, fieldErrors}) shows on the field; any other answer
  * is a failure to report. A call that ends without an answer goes back to editing with nothing said:
  * either the app has already shown the error modal (no statusCode), or the cardholder gave up
  * re-authenticating (the unlock or sign-in screen said why). The form stays on screen throughout, so
  * what was typed survives a session that expires while saving.
  */
 import { assign, fromPromise, setup } from 'xstate';
-import type { SetUnlockCodeAnswer } from '../../contract/account/types.ts';
-import { ValidationMessage } from '../../contract/rules.ts';
+import type { SetUnlockCodeAnswer, SetUnlockCodeRequest } from '../../contract/account/types.ts';
+import { currentUnlockCodeChecks, fieldErrors, ValidationMessage } from '../../contract/rules.ts';
 import { StatusCode } from '../../contract/shared/statusCodes.ts';
-import { newUnlockCodeErrors, type NewUnlockCodeErrors, type NewUnlockCodes } from '../shared/newUnlockCode.ts';
+import { newUnlockCodeErrors, type NewUnlockCodes } from '../shared/newUnlockCode.ts';
 
-export type ChangeUnlockCodeContext = { fieldErrors: NewUnlockCodeErrors };
+/** The form: the current code, then the new one twice. */
+export type ChangeUnlockCodeForm = { currentUnlockCode: string } & NewUnlockCodes;
 
-export type ChangeUnlockCodeEvent = { type: 'user.submit' } & NewUnlockCodes;
+export type ChangeUnlockCodeErrors = Partial<Record<keyof ChangeUnlockCodeForm, ValidationMessage>>;
 
-const ruleMessages = new Set<string>(Object.values(ValidationMessage));
-
-/** The server's finding on the code, when it is one the app can say (else the view's general refusal). */
-const serverErrors = (answer: SetUnlockCodeAnswer | undefined): NewUnlockCodeErrors => {
-  const unlockCode = answer?.fieldErrors?.unlockCode;
-  return unlockCode !== undefined && ruleMessages.has(unlockCode) ? { unlockCode: unlockCode as ValidationMessage } : {};
+export type ChangeUnlockCodeContext = {
+  fieldErrors: ChangeUnlockCodeErrors;
+  /** After a wrong current code: the unlock attempts left before the lockout. */
+  attemptsLeft: number | null;
 };
 
-/** What views ask the chart: `busy` while saving, and why the form is back (`invalid`, `mismatch`, `refused`, `failed`, `saved`). */
-export type ChangeUnlockCodeTag = 'busy' | 'invalid' | 'mismatch' | 'refused' | 'failed' | 'saved';
+export type ChangeUnlockCodeEvent = { type: 'user.submit' } & ChangeUnlockCodeForm;
+
+/** Every field's problem at once: the current code's (unlock rule), and the new code's or else its confirmation's. */
+const formErrors = (form: ChangeUnlockCodeForm): ChangeUnlockCodeErrors => ({
+  ...fieldErrors(currentUnlockCodeChecks, { currentUnlockCode: form.currentUnlockCode }),
+  ...newUnlockCodeErrors(form),
+});
+
+const ruleMessages = new Set<string>(Object.values(ValidationMessage));
+const ruleMessage = (key: string | undefined) => (key !== undefined && ruleMessages.has(key) ? (key as ValidationMessage) : undefined);
+
+/** The server's findings on the codes, when they are ones the app can say (else the view's general refusal). */
+const serverErrors = (answer: SetUnlockCodeAnswer | undefined): ChangeUnlockCodeErrors => {
+  const found: ChangeUnlockCodeErrors = {
+    currentUnlockCode: ruleMessage(answer?.fieldErrors?.currentUnlockCode),
+    unlockCode: ruleMessage(answer?.fieldErrors?.unlockCode),
+  };
+  return Object.fromEntries(Object.entries(found).filter(([, message]) => message !== undefined));
+};
+
+/**
+ * What views ask the chart: `busy` while saving, and why the form is back (`invalid`, `mismatch`,
+ * `wrongCurrentCode`, `refused`, `failed`, `saved`); `signInRequired` once the attempts ran out.
+ */
+export type ChangeUnlockCodeTag = 'busy' | 'invalid' | 'mismatch' | 'wrongCurrentCode' | 'refused' | 'failed' | 'saved' | 'signInRequired';
 
 export const changeUnlockCodeMachine = setup({
   types: {
@@ -38,25 +65,37 @@ export const changeUnlockCodeMachine = setup({
     tags: {} as ChangeUnlockCodeTag,
   },
   guards: {
-    isCodeInvalid: ({ event }) => newUnlockCodeErrors(event).unlockCode !== undefined,
-    isMismatch: ({ event }) => newUnlockCodeErrors(event).unlockCodeConfirmation !== undefined,
+    /** The current code is not 4 digits, or the new one breaks a rule (checkNewUnlockCode). */
+    isCodeInvalid: ({ event }) => {
+      const errors = formErrors(event);
+      return errors.currentUnlockCode !== undefined || errors.unlockCode !== undefined;
+    },
+    isMismatch: ({ event }) => formErrors(event).unlockCodeConfirmation !== undefined,
     isSaved: (_, answer: SetUnlockCodeAnswer | undefined) => answer?.statusCode === StatusCode.SUCCESS,
+    /** 401 {101, attemptsLeft > 0}: the current code is wrong; it counted as a wrong unlock code. */
+    isWrongCurrentCode: (_, answer: SetUnlockCodeAnswer | undefined) =>
+      answer?.statusCode === StatusCode.INVALID_REFRESH_CREDENTIALS && (answer.attemptsLeft ?? 0) > 0,
+    /** 401 {101} with no attempts left: that was the last one, and every session has ended on the server. */
+    isLockedOut: (_, answer: SetUnlockCodeAnswer | undefined) => answer?.statusCode === StatusCode.INVALID_REFRESH_CREDENTIALS,
     /** 400 {4, fieldErrors}: the server refused this code (an obvious one): choose another. */
     isRefused: (_, answer: SetUnlockCodeAnswer | undefined) => answer?.statusCode === StatusCode.FAILED_VALIDATION,
   },
   actions: {
-    showProblems: assign({ fieldErrors: ({ event }) => newUnlockCodeErrors(event) }),
+    showProblems: assign({ fieldErrors: ({ event }) => formErrors(event) }),
     showServerProblems: assign((_, answer: SetUnlockCodeAnswer | undefined) => ({ fieldErrors: serverErrors(answer) })),
-    clearProblems: assign({ fieldErrors: {} }),
-    /** Supplied by the app: empty both fields, ready for another change. */
+    clearProblems: assign({ fieldErrors: {}, attemptsLeft: null }),
+    countAttempts: assign((_, answer: SetUnlockCodeAnswer | undefined) => ({ attemptsLeft: answer?.attemptsLeft ?? null })),
+    /** Supplied by the app: empty the fields, ready for another change. */
     clearForm: () => {},
+    /** Supplied by the app: the local session ends too, and the cardholder is asked to sign in. */
+    requireSignIn: () => {},
   },
   actors: {
-    setUnlockCode: fromPromise<SetUnlockCodeAnswer, { unlockCode: string }>(async () => ({ statusCode: StatusCode.UNEXPECTED_ERROR })),
+    setUnlockCode: fromPromise<SetUnlockCodeAnswer, SetUnlockCodeRequest>(async () => ({ statusCode: StatusCode.UNEXPECTED_ERROR })),
   },
 }).createMachine({
   id: 'changeUnlockCode',
-  context: { fieldErrors: {} },
+  context: { fieldErrors: {}, attemptsLeft: null },
   initial: 'editing',
   states: {
     editing: {
@@ -70,13 +109,15 @@ export const changeUnlockCodeMachine = setup({
       },
       states: {
         idle: {},
-        /** Not 4 digits, or an obvious code (checkNewUnlockCode). */
+        /** The current code is not 4 digits; or the new one is not, or is an obvious code (checkNewUnlockCode). */
         invalid: { tags: ['invalid'] },
         /** The confirmation differs. */
         mismatch: { tags: ['mismatch'] },
+        /** 401 {101, attemptsLeft}: the current code is wrong; the attempts left show on its field. */
+        wrongCurrentCode: { tags: ['wrongCurrentCode'] },
         /** 400 {4}: the server refused the code. */
         refused: { tags: ['refused'] },
-        /** Any other answer (5, or 403 {3} during an unlock lockout). */
+        /** Any other answer (5 …). */
         failed: { tags: ['failed'] },
         /** Saved: the success notice shows over the emptied form, which can change the code again. */
         saved: { tags: ['saved'] },
@@ -87,9 +128,15 @@ export const changeUnlockCodeMachine = setup({
       invoke: {
         id: 'setUnlockCode',
         src: 'setUnlockCode',
-        input: ({ event }) => ({ unlockCode: event.unlockCode }),
+        input: ({ event }) => ({ currentUnlockCode: event.currentUnlockCode, unlockCode: event.unlockCode }),
         onDone: [
           { guard: { type: 'isSaved', params: ({ event }) => event.output }, target: 'editing.saved', actions: 'clearForm' },
+          {
+            guard: { type: 'isWrongCurrentCode', params: ({ event }) => event.output },
+            target: 'editing.wrongCurrentCode',
+            actions: { type: 'countAttempts', params: ({ event }) => event.output },
+          },
+          { guard: { type: 'isLockedOut', params: ({ event }) => event.output }, target: 'signInRequired', actions: 'requireSignIn' },
           {
             guard: { type: 'isRefused', params: ({ event }) => event.output },
             target: 'editing.refused',
@@ -101,5 +148,10 @@ export const changeUnlockCodeMachine = setup({
         onError: { target: 'editing' },
       },
     },
+    /**
+     * The last attempt was wrong: the server has ended every session (a lockout that only the SSN
+     * reset of the unlock code ends, after a sign-in). The auth modal asks for the sign-in.
+     */
+    signInRequired: { type: 'final', tags: ['signInRequired'] },
   },
 });

@@ -1,5 +1,5 @@
 /** Generated path tests over the change-unlock-code chart (Manage account), replayed against the real app and router. */
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise, waitFor as waitForState } from 'xstate';
 import { StatusCode } from '../../contract/shared/statusCodes.ts';
@@ -9,34 +9,51 @@ import { coverageOf, describePath, generatePaths, minimalCover, replayPath } fro
 import { active, alertText, renderApp } from '../support/renderApp.tsx';
 
 const setPath = '/api/v1/set-unlock-code';
-const goodCode = { type: 'user.submit', unlockCode: '2468', unlockCodeConfirmation: '2468' };
+const goodCode = { type: 'user.submit', currentUnlockCode: '2580', unlockCode: '2468', unlockCodeConfirmation: '2468' };
 const events = [
   goodCode,
-  { type: 'user.submit', unlockCode: '1234', unlockCodeConfirmation: '1234' },
-  { type: 'user.submit', unlockCode: '2468', unlockCodeConfirmation: '2469' },
+  { type: 'user.submit', currentUnlockCode: '2580', unlockCode: '1234', unlockCodeConfirmation: '1234' },
+  { type: 'user.submit', currentUnlockCode: '2580', unlockCode: '2468', unlockCodeConfirmation: '2469' },
+  // The current code is not 4 digits: said on its own field, and nothing is sent.
+  { type: 'user.submit', currentUnlockCode: '25', unlockCode: '2468', unlockCodeConfirmation: '2468' },
   { type: 'xstate.done.actor.setUnlockCode', output: { statusCode: 0 } },
   { type: 'xstate.done.actor.setUnlockCode', output: { statusCode: 4, fieldErrors: { unlockCode: 'unlockCode.obvious' } } },
+  // A wrong current code, with attempts left; then the last one (every session has ended on the server).
+  { type: 'xstate.done.actor.setUnlockCode', output: { statusCode: 101, attemptsLeft: 3 } },
+  { type: 'xstate.done.actor.setUnlockCode', output: { statusCode: 101, attemptsLeft: 0 } },
   { type: 'xstate.done.actor.setUnlockCode', output: { statusCode: 5 } },
   { type: 'xstate.error.actor.setUnlockCode', error: new Error('no statusCode') },
 ];
 
 const refusedWithoutFieldError = { type: 'xstate.done.actor.setUnlockCode', output: { statusCode: 4 } };
+const refusedCurrentCode = { type: 'xstate.done.actor.setUnlockCode', output: { statusCode: 4, fieldErrors: { currentUnlockCode: 'unlockCode.invalid' } } };
+const oneAttemptLeft = { type: 'xstate.done.actor.setUnlockCode', output: { statusCode: 101, attemptsLeft: 1 } };
 
 const runs = [
   generatePaths(changeUnlockCodeMachine, events),
   // A refusal without a field error the app knows: the general refusal shows on the field instead.
   generatePaths(changeUnlockCodeMachine, [goodCode, refusedWithoutFieldError]),
+  // The server's finding on the current code shows on that field; one attempt left is said in the singular.
+  generatePaths(changeUnlockCodeMachine, [goodCode, refusedCurrentCode]),
+  generatePaths(changeUnlockCodeMachine, [goodCode, oneAttemptLeft]),
 ];
 type Ctx = Awaited<ReturnType<typeof renderApp>> & {
   /** The form as first rendered: it must be the same element throughout (never unmounted). */
   form: HTMLFormElement;
   /** What the user last typed, which must still be there after a call that got no answer. */
-  typed: { unlockCode: string; unlockCodeConfirmation: string } | null;
+  typed: Typed | null;
 };
+type Typed = { currentUnlockCode: string; unlockCode: string; unlockCodeConfirmation: string };
+const emptyForm: Typed = { currentUnlockCode: '', unlockCode: '', unlockCodeConfirmation: '' };
 
 const input = (label: string) => screen.getByLabelText(label) as HTMLInputElement;
-const typedValues = () => ({ unlockCode: input('New unlock code').value, unlockCodeConfirmation: input('Confirm new unlock code').value });
-const statusOfHttp: Record<number, number> = { 0: 200, 4: 400, 5: 500 };
+const typedValues = (): Typed => ({
+  currentUnlockCode: input('Current unlock code').value,
+  unlockCode: input('New unlock code').value,
+  unlockCodeConfirmation: input('Confirm new unlock code').value,
+});
+const statusOfHttp: Record<number, number> = { 0: 200, 4: 400, 5: 500, 101: 401 };
+const unlockCodeInvalid = 'Please enter your 4-digit unlock code.';
 
 async function fill({ user }: Ctx, label: string, value: string) {
   const field = input(label);
@@ -61,7 +78,12 @@ describe('change-unlock-code chart', () => {
         },
         events: {
           'user.submit': async (ctx, event) => {
-            ctx.typed = { unlockCode: String(event.unlockCode), unlockCodeConfirmation: String(event.unlockCodeConfirmation) };
+            ctx.typed = {
+              currentUnlockCode: String(event.currentUnlockCode),
+              unlockCode: String(event.unlockCode),
+              unlockCodeConfirmation: String(event.unlockCodeConfirmation),
+            };
+            await fill(ctx, 'Current unlock code', ctx.typed.currentUnlockCode);
             await fill(ctx, 'New unlock code', ctx.typed.unlockCode);
             await fill(ctx, 'Confirm new unlock code', ctx.typed.unlockCodeConfirmation);
             await ctx.user.click(screen.getByRole('button', { name: 'Save unlock code' }));
@@ -92,20 +114,40 @@ describe('change-unlock-code chart', () => {
               expect(form.getAttribute('aria-busy')).toBe('false');
               expect(screen.getByRole('link', { name: 'Back to home' }).getAttribute('href')).toBe('/home');
 
-              const codeError = s.matches({ editing: 'invalid' })
-                ? 'This code is easy to guess. Please choose another one.'
-                : s.matches({ editing: 'refused' })
-                  ? s.context.fieldErrors.unlockCode
-                    ? 'This code is easy to guess. Please choose another one.'
-                    : "We couldn't save this unlock code. Please choose another one."
-                  : null;
+              const { fieldErrors, attemptsLeft } = s.context;
+              const codeError =
+                s.matches({ editing: 'invalid' }) && fieldErrors.unlockCode
+                  ? 'This code is easy to guess. Please choose another one.'
+                  : s.matches({ editing: 'refused' })
+                    ? fieldErrors.unlockCode
+                      ? 'This code is easy to guess. Please choose another one.'
+                      : fieldErrors.currentUnlockCode
+                        ? null
+                        : "We couldn't save this unlock code. Please choose another one."
+                    : null;
               const confirmationError = s.matches({ editing: 'mismatch' }) ? "The unlock codes don't match." : null;
+              // The unlock screen's words, on the current code's own field.
+              const currentCodeError = s.matches({ editing: 'wrongCurrentCode' })
+                ? `This isn't the right code. ${attemptsLeft === 1 ? 'You have 1 more unlock attempt.' : `You have ${attemptsLeft} more unlock attempts.`}`
+                : (s.matches({ editing: 'invalid' }) || s.matches({ editing: 'refused' })) && fieldErrors.currentUnlockCode
+                  ? unlockCodeInvalid
+                  : null;
               await waitFor(() => {
+                expect(document.getElementById('current-unlock-code-error')?.textContent ?? null).toBe(currentCodeError);
                 expect(document.getElementById('changed-unlock-code-error')?.textContent ?? null).toBe(codeError);
                 expect(document.getElementById('confirm-changed-unlock-code-error')?.textContent ?? null).toBe(confirmationError);
               });
-              expect(input('New unlock code').getAttribute('aria-invalid')).toBe(codeError ? 'true' : null);
-              expect(input('Confirm new unlock code').getAttribute('aria-invalid')).toBe(confirmationError ? 'true' : null);
+              // Each error is tied to its field: marked invalid and read out with it.
+              for (const [label, id, error] of [
+                ['Current unlock code', 'current-unlock-code', currentCodeError],
+                ['New unlock code', 'changed-unlock-code', codeError],
+                ['Confirm new unlock code', 'confirm-changed-unlock-code', confirmationError],
+              ] as const) {
+                expect(input(label).getAttribute('aria-invalid')).toBe(error ? 'true' : null);
+                expect(input(label).getAttribute('aria-describedby')).toBe(error ? `${id}-error` : null);
+              }
+              expect(input('Current unlock code').getAttribute('type')).toBe('password');
+              expect(input('Current unlock code').getAttribute('inputmode')).toBe('numeric');
               await waitFor(() =>
                 expect(alertText()).toBe(s.matches({ editing: 'failed' }) ? 'There was an unexpected error. Please try again.' : ''),
               );
@@ -113,11 +155,11 @@ describe('change-unlock-code chart', () => {
               const notice = screen.getByRole('status');
               if (s.matches({ editing: 'saved' })) {
                 await waitFor(() => expect(notice.textContent).toBe('Your unlock code has been changed.'));
-                expect(typedValues()).toEqual({ unlockCode: '', unlockCodeConfirmation: '' });
+                expect(typedValues()).toEqual(emptyForm);
               } else {
                 expect(notice.textContent).toBe('');
-                // Nothing typed is lost: refused, failed, no answer at all (error modal, or re-authentication given up).
-                expect(typedValues()).toEqual(ctx.typed ?? { unlockCode: '', unlockCodeConfirmation: '' });
+                // Nothing typed is lost: refused, wrong current code, failed, no answer at all (error modal, or re-authentication given up).
+                expect(typedValues()).toEqual(ctx.typed ?? emptyForm);
               }
             },
           },
@@ -131,8 +173,18 @@ describe('change-unlock-code chart', () => {
               await waitFor(() => expect(cardApi.isWaiting(setPath)).toBe(true));
               const request = cardApi.requests.at(-1)!;
               expect(request.init?.method).toBe('POST');
-              expect(JSON.parse(String(request.init?.body))).toEqual({ unlockCode: '2468' });
+              expect(JSON.parse(String(request.init?.body))).toEqual({ currentUnlockCode: '2580', unlockCode: '2468' });
               expect(new Headers(request.init?.headers).get('authorization')).toBe('Bearer access-1');
+            },
+          },
+          {
+            // The last attempt was wrong: the server ended every session; the app asks for a sign-in over the screen.
+            when: (s) => s.matches('signInRequired'),
+            then: async ({ router, session }) => {
+              const dialog = await screen.findByRole('dialog', { name: 'Sign in' });
+              expect(within(dialog).getByRole('status').textContent).toBe('For your security, please sign in again.');
+              await waitFor(() => expect(router.state.location.maskedLocation?.pathname).toBe('/signin'));
+              expect(session.getSnapshot().context).toMatchObject({ accessToken: null, refreshToken: null });
             },
           },
         ],
@@ -148,7 +200,7 @@ describe('change-unlock-code chart', () => {
     const actor = createActor(
       changeUnlockCodeMachine.provide({ actors: { setUnlockCode: fromPromise(() => Promise.reject(error)) } }),
     ).start();
-    actor.send({ type: 'user.submit', unlockCode: '2468', unlockCodeConfirmation: '2468' });
+    actor.send({ type: 'user.submit', currentUnlockCode: '2580', unlockCode: '2468', unlockCodeConfirmation: '2468' });
     const settled = await waitForState(actor, (s) => s.matches('editing'));
     expect(settled.value).toEqual({ editing: 'idle' });
     expect(settled.context.fieldErrors).toEqual({});

@@ -12,6 +12,7 @@ import { accounts, attemptLimits, cards, refreshTokens, ssnTokens, users } from 
 import { ssnHash } from '../../server/ssn.ts';
 import {
   appOnPostgres,
+  bearer,
   clearAttemptLimits,
   demoCardholder,
   demoCredentials,
@@ -62,6 +63,32 @@ describeOnPostgres('on real PostgreSQL', { timeout: 60_000 }, () => {
       .map((answer) => answer.body.attemptsLeft)
       .sort((a, b) => a! - b!);
     expect(stillCounting).toEqual([1, 2, 3, 4]);
+  });
+
+  it('counts wrong current codes of Manage account and wrong unlock codes against one limit of five, even when 20 arrive at once', async () => {
+    const { access, refresh } = await signIn(t.app);
+    const [before] = await t.db.select({ hash: users.unlockCodeHash }).from(users).where(eq(users.id, userId));
+    const guess = (i: number) =>
+      i % 2 === 0
+        ? unlock(t.app, refresh, '1111')
+        : t.app
+            .inject({ method: 'POST', url: '/api/v1/set-unlock-code', headers: bearer(access), payload: { currentUnlockCode: '1111', unlockCode: '8642' } })
+            .then((response) => ({ status: response.statusCode, body: response.json() as { statusCode: number; attemptsLeft?: number } }));
+
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => guess(i)));
+
+    for (const answer of answers) {
+      expect(answer.status).toBe(401);
+      expect([StatusCode.INVALID_REFRESH_CREDENTIALS, StatusCode.SIGN_IN_REQUIRED]).toContain(answer.body.statusCode);
+    }
+    expect(await unlockFailures(t.db, userId)).toBe(5);
+    const stillCounting = answers
+      .filter((answer) => answer.body.statusCode === StatusCode.INVALID_REFRESH_CREDENTIALS && answer.body.attemptsLeft! > 0)
+      .map((answer) => answer.body.attemptsLeft)
+      .sort((a, b) => a! - b!);
+    expect(stillCounting).toEqual([1, 2, 3, 4]);
+    const [after] = await t.db.select({ hash: users.unlockCodeHash }).from(users).where(eq(users.id, userId));
+    expect(after!.hash).toBe(before!.hash);
   });
 
   it('locks the session after a parallel burst of wrong codes', async () => {

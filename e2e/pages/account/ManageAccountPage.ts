@@ -1,4 +1,4 @@
-/** /manage-account: changing the unlock code (a new code and its confirmation). */
+/** /manage-account: changing the unlock code (the current code, then a new code and its confirmation). */
 import { expect, type Locator } from '@playwright/test';
 import { AppPage } from '../AppPage.ts';
 import type { HomePage } from '../home/HomePage.ts';
@@ -20,6 +20,10 @@ export class ManageAccountPage extends AppPage {
     return this.page.getByRole('heading', { level: 2, name: this.t('Change your unlock code'), exact: true });
   }
 
+  get currentCode(): Locator {
+    return this.page.getByLabel(this.t('Current unlock code'), { exact: true });
+  }
+
   get newCode(): Locator {
     return this.page.getByLabel(this.t('New unlock code'), { exact: true });
   }
@@ -36,6 +40,17 @@ export class ManageAccountPage extends AppPage {
     return this.page.getByRole('main').getByRole('link', { name: this.t('Back to home'), exact: true });
   }
 
+  /**
+   * The unlock screen's words for a wrong code, with the attempts left, as the current code's field
+   * reads them out (the plural form from the catalogue: `one` for 1, else `other` with # replaced).
+   */
+  async expectWrongCurrentCode(attemptsLeft: number): Promise<void> {
+    const plural = this.t('{attemptsLeft, plural, one {You have 1 more unlock attempt.} other {You have # more unlock attempts.}}');
+    const form = new RegExp(`${attemptsLeft === 1 ? 'one' : 'other'} \\{([^}]*)\\}`).exec(plural)?.[1] ?? '';
+    await expect(this.currentCode).toHaveAttribute('aria-invalid', 'true');
+    await expect(this.currentCode).toHaveAccessibleDescription(`${this.t("This isn't the right code.")} ${form.replace('#', String(attemptsLeft))}`);
+  }
+
   /** The field's error, as read out with it (its accessible description). */
   async expectFieldError(field: Locator, source: string): Promise<void> {
     await expect(field).toHaveAttribute('aria-invalid', 'true');
@@ -45,11 +60,14 @@ export class ManageAccountPage extends AppPage {
   async expectShown(): Promise<void> {
     await expect(this.page).toHaveURL((url) => url.pathname === '/manage-account');
     await expect(this.heading).toBeVisible();
+    await expect(this.currentCode).toBeVisible();
+    await expect(this.currentCode).toHaveAttribute('inputmode', 'numeric');
     await expect(this.newCode).toBeVisible();
   }
 
-  /** Types both codes and saves. */
-  async save(code: string, confirmation: string = code): Promise<void> {
+  /** Types the current code, the new one twice, and saves. */
+  async save(current: string, code: string, confirmation: string = code): Promise<void> {
+    await this.currentCode.fill(current);
     await this.newCode.fill(code);
     await this.confirmation.fill(confirmation);
     await this.saveButton.click();
@@ -67,6 +85,7 @@ export class ManageAccountPage extends AppPage {
   /** The success notice, and the form emptied for another change. */
   async expectSaved(): Promise<void> {
     await expect(this.status('Your unlock code has been changed.')).toBeVisible();
+    await expect(this.currentCode).toHaveValue('');
     await expect(this.newCode).toHaveValue('');
     await expect(this.confirmation).toHaveValue('');
     await expect(this.saveButton).toBeEnabled();

@@ -1,4 +1,4 @@
-/** The signed-in cardholder's account (spec §7): GET /user and POST /set-unlock-code. */
+/** The signed-in cardholder's account (spec §7): GET /user and POST /set-unlock-code (with the current code). */
 import type { FastifyInstance } from 'fastify';
 import { accountRoutes as routes } from '../../../contract/account/routes.ts';
 import { accountSchemas } from '../../../contract/account/schemas.ts';
@@ -6,19 +6,30 @@ import { StatusCode } from '../../../contract/shared/statusCodes.ts';
 import { hashSecret } from '../../secrets.ts';
 import type { Services } from '../../services.ts';
 import { routeServer } from '../../shared/routeServer.ts';
+import { noticeOwner } from '../../notices.ts';
+import { checkUnlockCodeOf, refuseUnlockCode } from '../../unlockCodes.ts';
 import { loadUser, storeUnlockCode } from './queries.ts';
 
 export function accountFeature(app: FastifyInstance, services: Services): void {
   const { serve } = routeServer(app, services, accountSchemas);
-  const { db } = services;
+  const { db, sessions } = services;
 
   serve(routes.getUser, async (_query, request, reply) => {
     const user = await loadUser(db, request.access.userId);
     return user ? { statusCode: StatusCode.SUCCESS, user } : reply.code(404).send({ statusCode: StatusCode.NOT_ALLOWED });
   });
 
-  serve(routes.setUnlockCode, async ({ unlockCode }, request, reply) => {
-    const stored = await storeUnlockCode(db, request.access.userId, await hashSecret(unlockCode));
-    return stored ? { statusCode: StatusCode.SUCCESS } : reply.code(403).send({ statusCode: StatusCode.NOT_ALLOWED });
+  /**
+   * The current code first, exactly as /refresh-tokens checks it (server/unlockCodes.ts): a wrong one
+   * counts against the same limit, the last one ends every session, and a lockout refuses with 104.
+   */
+  serve(routes.setUnlockCode, async ({ currentUnlockCode, unlockCode }, request, reply) => {
+    const check = await checkUnlockCodeOf(db, sessions, request.access, currentUnlockCode);
+    if (check.kind !== 'right') return refuseUnlockCode(reply, check);
+    const owner = await storeUnlockCode(db, request.access.userId, await hashSecret(unlockCode));
+    // Not stored: the lockout was reached meanwhile (parallel wrong codes); refused as a lockout is.
+    if (!owner) return refuseUnlockCode(reply, { kind: 'lockedOut' });
+    await noticeOwner(services.partners, owner, 'unlockCode', request.log);
+    return { statusCode: StatusCode.SUCCESS };
   });
 }

@@ -30,11 +30,12 @@ export async function loadUser(db: Database, userId: string): Promise<User | nul
  * A new unlock code; earlier wrong codes no longer count. False during an unlock lockout: only
  * /reset-unlock-code (with the SSN) sets a new code then, a password alone does not.
  */
-export async function storeUnlockCode(db: Database, userId: string, unlockCodeHash: string): Promise<boolean> {
-  const updated = await db
+/** Stores the new code unless locked out meanwhile; the owner (for the notice) when stored. */
+export async function storeUnlockCode(db: Database, userId: string, unlockCodeHash: string) {
+  const [owner] = await db
     .update(users)
     .set({ unlockCodeHash, unlockFailures: 0 })
     .where(and(eq(users.id, userId), lt(users.unlockFailures, unlockAttemptLimit)))
-    .returning({ id: users.id });
-  return updated.length > 0;
+    .returning({ phone: users.phone, email: users.email });
+  return owner;
 }

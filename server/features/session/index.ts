@@ -27,14 +27,8 @@ import { noticeOwner } from '../../notices.ts';
 import { passwordResetFeature } from './passwordReset.ts';
 import { spendSsnToken } from '../../ssn.ts';
 import { codeTtlMinutes, maskedPhone } from '../../textedCodes.ts';
-import {
-  clearWrongUnlockCodes,
-  countWrongUnlockCode,
-  storeResetUnlockCode,
-  userByCompanionUuid,
-  userByEmail,
-  userById,
-} from './unlock.ts';
+import { checkUnlockCodeOf, clearWrongUnlockCodes, refuseUnlockCode } from '../../unlockCodes.ts';
+import { storeResetUnlockCode, userByCompanionUuid, userByEmail } from './unlock.ts';
 
 export function sessionFeature(app: FastifyInstance, services: Services): void {
   const { serve } = routeServer(app, services, sessionSchemas);
@@ -153,20 +147,10 @@ export function sessionFeature(app: FastifyInstance, services: Services): void {
     routes.refreshTokens,
     async ({ unlockCode }, request, reply) => {
       const session = request.refreshSession;
-      const user = await userById(db, session.userId);
-      if (!user?.unlockCodeHash) {
-        await sessions.revokeFamily(session.familyId);
-        return signInRequired(reply);
-      }
-      // Locked out: every session ended when the limit was reached; a session from a later sign-in
-      // is kept, as /reset-unlock-code needs it, but it cannot unlock until the code is reset.
-      if (user.unlockFailures >= unlockAttemptLimit) return signInRequired(reply);
-
-      if (!(await verifySecret(unlockCode, user.unlockCodeHash))) {
-        const attemptsLeft = await countWrongUnlockCode(db, user.id);
-        if (attemptsLeft === 0) await sessions.revokeUserFamilies(user.id);
-        return reply.code(401).send({ statusCode: StatusCode.INVALID_REFRESH_CREDENTIALS, attemptsLeft });
-      }
+      // The same check and counter as Manage account's change of unlock code (server/unlockCodes.ts).
+      const check = await checkUnlockCodeOf(db, sessions, session, unlockCode);
+      if (check.kind !== 'right') return refuseUnlockCode(reply, check);
+      const { user } = check;
 
       const tokens = await sessions.rotate(session, request.refreshUse);
       if (!tokens) return signInRequired(reply);

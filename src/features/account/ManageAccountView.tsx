@@ -1,4 +1,4 @@
-import { Trans, useLingui } from '@lingui/react/macro';
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { Link } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useRef, type FormEvent } from 'react';
@@ -7,40 +7,59 @@ import type { ValidationMessage } from '../../../contract/rules.ts';
 import { changeUnlockCodeMachine } from '../../../machines/account/changeUnlockCode.ts';
 import { useServices } from '../../app/services.tsx';
 import { NewUnlockCodeFields, newUnlockCodesOf } from '../../shared/components/NewUnlockCodeFields.tsx';
+import { TextField } from '../../shared/components/TextField.tsx';
 import { useHeadingFocus } from '../../shared/components/useHeadingFocus.ts';
 import { unexpectedErrorMessage, validationMessages } from '../../shared/messages.ts';
 
 /**
- * /manage-account (spec §2, access token): change the unlock code (spec §7 /set-unlock-code). The form
- * never leaves the screen while saving, so a session that expires meanwhile resumes with what was typed.
+ * /manage-account (spec §2, access token): change the unlock code (spec §7 /set-unlock-code), proved
+ * with the current one. The form never leaves the screen while saving, so a session that expires
+ * meanwhile resumes with what was typed.
  */
 export function ManageAccountView() {
-  const { api } = useServices();
+  const { api, session } = useServices();
   const { t, i18n } = useLingui();
   const heading = useHeadingFocus();
   const form = useRef<HTMLFormElement>(null);
   const change = useActorRef(
     changeUnlockCodeMachine.provide({
-      actors: { setUnlockCode: fromPromise(({ input }) => api.setUnlockCode(input.unlockCode)) },
-      actions: { clearForm: () => form.current?.reset() },
+      actors: { setUnlockCode: fromPromise(({ input }) => api.setUnlockCode(input)) },
+      actions: {
+        clearForm: () => form.current?.reset(),
+        requireSignIn: () => session.send({ type: 'session.signInRequired' }),
+      },
     }),
   );
   const state = useSelector(change, (s) => s);
   const saving = state.hasTag('busy');
-  const { fieldErrors } = state.context;
-  const at = (tag: 'invalid' | 'mismatch' | 'refused' | 'failed' | 'saved') => state.hasTag(tag);
+  const { fieldErrors, attemptsLeft } = state.context;
+  const at = (tag: 'invalid' | 'mismatch' | 'wrongCurrentCode' | 'refused' | 'failed' | 'saved') => state.hasTag(tag);
 
   const said = (key: ValidationMessage | undefined) => (key ? i18n._(validationMessages[key]) : undefined);
-  const codeError = at('invalid')
-    ? said(fieldErrors.unlockCode)
-    : at('refused')
-      ? (said(fieldErrors.unlockCode) ?? t`We couldn't save this unlock code. Please choose another one.`)
-      : undefined;
-  const confirmationError = at('mismatch') ? said(fieldErrors.unlockCodeConfirmation) : undefined;
+  // The unlock screen's words: this wrong code counted against the same attempts.
+  const currentCodeError =
+    at('wrongCurrentCode') && attemptsLeft !== null ? (
+      <>
+        <Trans>This isn't the right code.</Trans>{' '}
+        <Plural value={attemptsLeft} one="You have 1 more unlock attempt." other="You have # more unlock attempts." />
+      </>
+    ) : at('invalid') || at('refused') ? (
+      said(fieldErrors.currentUnlockCode)
+    ) : undefined;
+  const codeError =
+    at('invalid') || at('mismatch')
+      ? said(fieldErrors.unlockCode)
+      : at('refused')
+        ? (said(fieldErrors.unlockCode) ??
+          (fieldErrors.currentUnlockCode ? undefined : t`We couldn't save this unlock code. Please choose another one.`))
+        : undefined;
+  const confirmationError = at('invalid') || at('mismatch') ? said(fieldErrors.unlockCodeConfirmation) : undefined;
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    change.send({ type: 'user.submit', ...newUnlockCodesOf(event.currentTarget) });
+    const typed = event.currentTarget;
+    const currentUnlockCode = String(new FormData(typed).get('currentUnlockCode') ?? '').replace(/\s/g, '');
+    change.send({ type: 'user.submit', currentUnlockCode, ...newUnlockCodesOf(typed) });
   }
 
   return (
@@ -63,6 +82,18 @@ export function ManageAccountView() {
           ) : null}
         </div>
         <form ref={form} className="form" onSubmit={submit} noValidate aria-busy={saving}>
+          <TextField
+            id="current-unlock-code"
+            name="currentUnlockCode"
+            type="password"
+            label={t`Current unlock code`}
+            inputMode="numeric"
+            autoComplete="off"
+            maxLength={4}
+            pattern="[0-9]*"
+            className="code-input"
+            error={currentCodeError}
+          />
           <p>
             <Trans>Your unlock code is 4 digits. Avoid codes that are easy to guess, like 1234 or 1111.</Trans>
           </p>

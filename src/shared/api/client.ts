@@ -8,6 +8,7 @@
  */
 import { ofetch } from 'ofetch';
 import { defaultWaitSeconds } from '../../../machines/shared/serverWait.ts';
+import type { SetUnlockCodeRequest } from '../../../contract/account/types.ts';
 import type { AgreementKind, Legal, RegisterAnswer, RegistrationPayload } from '../../../contract/identity/types.ts';
 import { RegistrationResult } from '../../../contract/identity/types.ts';
 import { routeTables } from '../../../contract/routes.ts';
@@ -216,10 +217,11 @@ export function createApi(hooks: ApiHooks, fetcher = ofetch) {
     },
     getUser: (options: { suppressErrorModal?: boolean } = {}) => succeeded(call(account.getUser, null, options)),
     /**
-     * Every statusCode answer is a result for the chart: 0 saved, 400 `{4, fieldErrors}` the code
-     * breaks a rule, anything else a failure.
+     * Every statusCode answer is a result for the chart: 0 saved, 400 `{4, fieldErrors}` a code
+     * breaks a rule, 401 `{101, attemptsLeft}` the current code is wrong, anything else a failure.
      */
-    setUnlockCode: (unlockCode: string) => call(account.setUnlockCode, { unlockCode }),
+    setUnlockCode: ({ currentUnlockCode, unlockCode }: SetUnlockCodeRequest) =>
+      call(account.setUnlockCode, { currentUnlockCode, unlockCode }),
     /** SUCCESS when an account already uses the email, NOT_ALLOWED when it is free. */
     verifyEmail: (email: string) => call(identity.verifyEmail, { email }),
     phoneNumberInUse: (phone: string) => call(identity.phoneNumberInUse, { phone }),

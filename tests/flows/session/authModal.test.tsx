@@ -21,6 +21,7 @@ async function submitNewCode(options: RenderOptions = {}): Promise<App & { form:
   const app = await renderApp('/manage-account', working, options);
   await screen.findByRole('heading', { level: 1, name: 'Manage account' });
   const form = field('New unlock code').closest('form')!;
+  await app.user.type(field('Current unlock code'), '2580');
   await app.user.type(field('New unlock code'), '2468');
   await app.user.type(field('Confirm new unlock code'), '2468');
   await app.user.click(screen.getByRole('button', { name: 'Save unlock code' }));
@@ -39,7 +40,7 @@ const authorizationOf = (app: App, index: number) => new Headers(app.cardApi.req
 function expectTypedWorkIntact(form: HTMLFormElement) {
   expect(form.isConnected).toBe(true);
   expect(field('New unlock code')).toBe(form.elements.namedItem('unlockCode'));
-  expect([field('New unlock code').value, field('Confirm new unlock code').value]).toEqual(['2468', '2468']);
+  expect([field('Current unlock code').value, field('New unlock code').value, field('Confirm new unlock code').value]).toEqual(['2580', '2468', '2468']);
 }
 
 describe('auth modal', () => {
@@ -64,7 +65,7 @@ describe('auth modal', () => {
     // The interrupted call is sent again, once, with the new access token.
     await waitFor(() => expect(app.cardApi.requests.filter((r) => r.path === setPath)).toHaveLength(2));
     expect(authorizationOf(app, 1)).toBe(`Bearer ${renewed}`);
-    expect(JSON.parse(String(app.cardApi.requests.filter((r) => r.path === setPath)[1]?.init?.body))).toEqual({ unlockCode: '2468' });
+    expect(JSON.parse(String(app.cardApi.requests.filter((r) => r.path === setPath)[1]?.init?.body))).toEqual({ currentUnlockCode: '2580', unlockCode: '2468' });
     await answer(app, setPath, { statusCode: 0 });
 
     expect((await screen.findByRole('status')).textContent).toContain('Your unlock code has been changed.');

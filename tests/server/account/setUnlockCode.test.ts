@@ -1,9 +1,12 @@
 /**
- * POST /set-unlock-code {unlockCode} with the access token (Manage account): the new code is what
- * /refresh-tokens accepts afterwards, the old one no longer; the session goes on. Guarded like every
- * account call (none, spent or revoked → 104, expired → 103); bodies answer like the other calls
- * (malformed 400 {2}, broken rule 400 {4, fieldErrors}); the code never reaches the logs.
- * Runs on a cardholder of its own, opened through /register, so no seeded account changes.
+ * POST /set-unlock-code {currentUnlockCode, unlockCode} with the access token (Manage account): the
+ * new code is what /refresh-tokens accepts afterwards, the old one no longer; the session goes on.
+ * The current code is checked as /refresh-tokens checks it: a wrong one is refused with the attempts
+ * left, saves nothing and counts against the same wrong-unlock-code limit, whose last attempt ends
+ * every session. Guarded like every account call (none, spent or revoked → 104, expired → 103);
+ * bodies answer like the other calls (malformed 400 {2}, broken rule 400 {4, fieldErrors}); no code
+ * reaches the logs. Runs on a cardholder of its own, opened through /register, so no seeded account
+ * changes.
  */
 import { Writable } from 'node:stream';
 import { decodeJwt } from 'jose';
@@ -14,7 +17,7 @@ import { ValidationMessage as M } from '../../../contract/rules.ts';
 import { StatusCode } from '../../../contract/shared/statusCodes.ts';
 import { users } from '../../../server/db/schema/index.ts';
 import { createSessions } from '../../../server/sessions.ts';
-import { bearer, homeStatus, post, register, startTestApp, type TestApp, unlock, unlockFailures, verifiedApplicant } from '../helpers.ts';
+import { bearer, homeStatus, outbox, post, register, startTestApp, type TestApp, unlock, unlockFailures, verifiedApplicant } from '../helpers.ts';
 
 const logLines: string[] = [];
 const logStream = new Writable({
@@ -53,6 +56,9 @@ const setUnlockCode = (payload: unknown, token: string | null = session.access, 
     payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
   });
 
+/** The body with the cardholder's current code, as Manage account sends it. */
+const withCurrent = (unlockCode: unknown) => ({ currentUnlockCode: currentCode, unlockCode });
+
 const storedHash = async () => (await t.db.select({ hash: users.unlockCodeHash }).from(users).where(eq(users.id, userId)))[0]!.hash;
 
 function expectPlainAnswer(response: LightMyRequestResponse, status: number, body: Record<string, unknown>) {
@@ -69,7 +75,7 @@ describe('POST /set-unlock-code with the access token', () => {
     expect((await unlock(t.app, session.refresh, '9075')).body).toEqual({ statusCode: StatusCode.INVALID_REFRESH_CREDENTIALS, attemptsLeft: 4 });
     const before = await storedHash();
 
-    const response = await setUnlockCode({ unlockCode: '3971' });
+    const response = await setUnlockCode(withCurrent('3971'));
 
     expectPlainAnswer(response, 200, { statusCode: StatusCode.SUCCESS });
     const after = await storedHash();
@@ -91,7 +97,7 @@ describe('POST /set-unlock-code with the access token', () => {
   });
 
   it('can change the code again with the same session', async () => {
-    expectPlainAnswer(await setUnlockCode({ unlockCode: '6203' }), 200, { statusCode: StatusCode.SUCCESS });
+    expectPlainAnswer(await setUnlockCode(withCurrent('6203')), 200, { statusCode: StatusCode.SUCCESS });
     const unlocked = await unlock(t.app, session.refresh, '6203');
     expect(unlocked.body.statusCode).toBe(StatusCode.SUCCESS);
     currentCode = '6203';
@@ -111,47 +117,67 @@ describe('POST /set-unlock-code with the access token', () => {
     ['', M.unlockCodeRequired],
   ])('refuses %j with FAILED_VALIDATION on the field, as /reset-unlock-code does, and keeps the code', async (unlockCode, message) => {
     const before = await storedHash();
-    const response = await setUnlockCode({ unlockCode });
+    const response = await setUnlockCode(withCurrent(unlockCode));
     expectPlainAnswer(response, 400, { statusCode: StatusCode.FAILED_VALIDATION, fieldErrors: { unlockCode: message } });
     expect(await storedHash()).toBe(before);
   });
 
   it.each([
-    ['no body', ''],
-    ['an empty object', {}],
-    ['a number as code', { unlockCode: 3971 }],
-    ['an array as code', { unlockCode: ['3971'] }],
-    ['null as code', { unlockCode: null }],
-    ['an unknown extra key', { unlockCode: '3971', userId: 'someone-else' }],
-    ['a JSON array', ['3971']],
-    ['JSON null', 'null'],
-    ['a body that is not JSON', '{"unlockCode": '],
-  ])('answers INVALID_PARAMETERS for %s, without stack or paths', async (_name, payload) => {
+    ['12', M.unlockCodeInvalid],
+    ['12345', M.unlockCodeInvalid],
+    ['12a4', M.unlockCodeInvalid],
+    ['1'.repeat(10_000), M.unlockCodeInvalid],
+    ['', M.unlockCodeRequired],
+  ])('refuses a current code %j that breaks the unlock rule with FAILED_VALIDATION on its field, counting no attempt', async (currentUnlockCode, message) => {
     const before = await storedHash();
-    expectPlainAnswer(await setUnlockCode(payload), 400, { statusCode: StatusCode.INVALID_PARAMETERS });
+    const response = await setUnlockCode({ currentUnlockCode, unlockCode: '3971' });
+    expectPlainAnswer(response, 400, { statusCode: StatusCode.FAILED_VALIDATION, fieldErrors: { currentUnlockCode: message } });
     expect(await storedHash()).toBe(before);
+    expect(await unlockFailures(t.db, userId)).toBe(0);
+  });
+
+  it.each([
+    ['no body', () => ''],
+    ['an empty object', () => ({})],
+    ['no current code (the request of before)', () => ({ unlockCode: '3971' })],
+    ['no new code', () => ({ currentUnlockCode: currentCode })],
+    ['a number as code', () => withCurrent(3971)],
+    ['a number as current code', () => ({ currentUnlockCode: Number(currentCode), unlockCode: '3971' })],
+    ['an array as code', () => withCurrent(['3971'])],
+    ['an array as current code', () => ({ currentUnlockCode: [currentCode], unlockCode: '3971' })],
+    ['null as code', () => withCurrent(null)],
+    ['null as current code', () => ({ currentUnlockCode: null, unlockCode: '3971' })],
+    ['an unknown extra key', () => ({ ...withCurrent('3971'), userId: 'someone-else' })],
+    ['a JSON array', () => ['3971']],
+    ['JSON null', () => 'null'],
+    ['a body that is not JSON', () => '{"unlockCode": '],
+  ])('answers INVALID_PARAMETERS for %s, without stack or paths, counting no attempt', async (_name, payload) => {
+    const before = await storedHash();
+    expectPlainAnswer(await setUnlockCode(payload()), 400, { statusCode: StatusCode.INVALID_PARAMETERS });
+    expect(await storedHash()).toBe(before);
+    expect(await unlockFailures(t.db, userId)).toBe(0);
   });
 
   it('answers a form-encoded body with INVALID_PARAMETERS', async () => {
-    const response = await setUnlockCode('unlockCode=3971', session.access, 'application/x-www-form-urlencoded');
+    const response = await setUnlockCode(`currentUnlockCode=${currentCode}&unlockCode=3971`, session.access, 'application/x-www-form-urlencoded');
     expectPlainAnswer(response, 400, { statusCode: StatusCode.INVALID_PARAMETERS });
   });
 
   it('answers a body over 16 KB with 413 INVALID_PARAMETERS', async () => {
-    const response = await setUnlockCode({ unlockCode: '1'.repeat(17 * 1024) });
+    const response = await setUnlockCode(withCurrent('1'.repeat(17 * 1024)));
     expectPlainAnswer(response, 413, { statusCode: StatusCode.INVALID_PARAMETERS });
   });
 });
 
 describe('POST /set-unlock-code without a usable access token', () => {
   it('answers SIGN_IN_REQUIRED without a token, before looking at the body', async () => {
-    expectPlainAnswer(await setUnlockCode({ unlockCode: '5802' }, null), 401, { statusCode: StatusCode.SIGN_IN_REQUIRED });
+    expectPlainAnswer(await setUnlockCode(withCurrent('5802'), null), 401, { statusCode: StatusCode.SIGN_IN_REQUIRED });
     expectPlainAnswer(await setUnlockCode({ nonsense: 1 }, null), 401, { statusCode: StatusCode.SIGN_IN_REQUIRED });
   });
 
   it('answers SIGN_IN_REQUIRED for a forged token and for the refresh token', async () => {
-    expectPlainAnswer(await setUnlockCode({ unlockCode: '5802' }, 'not-a-token'), 401, { statusCode: StatusCode.SIGN_IN_REQUIRED });
-    expectPlainAnswer(await setUnlockCode({ unlockCode: '5802' }, session.refresh), 401, { statusCode: StatusCode.SIGN_IN_REQUIRED });
+    expectPlainAnswer(await setUnlockCode(withCurrent('5802'), 'not-a-token'), 401, { statusCode: StatusCode.SIGN_IN_REQUIRED });
+    expectPlainAnswer(await setUnlockCode(withCurrent('5802'), session.refresh), 401, { statusCode: StatusCode.SIGN_IN_REQUIRED });
   });
 
   it('answers REFRESH_REQUIRED for a genuine access token that has expired, and keeps the code', async () => {
@@ -159,7 +185,7 @@ describe('POST /set-unlock-code without a usable access token', () => {
     const claims = decodeJwt(session.access);
     const expired = await createSessions(t.db, t.config).issueAccessToken({ userId, familyId: String(claims.sid) }, -60);
 
-    expectPlainAnswer(await setUnlockCode({ unlockCode: '5802' }, expired), 401, { statusCode: StatusCode.REFRESH_REQUIRED });
+    expectPlainAnswer(await setUnlockCode(withCurrent('5802'), expired), 401, { statusCode: StatusCode.REFRESH_REQUIRED });
     expect(await storedHash()).toBe(before);
   });
 
@@ -169,8 +195,105 @@ describe('POST /set-unlock-code without a usable access token', () => {
     expect((await post(t.app, '/sign-out', {}, unlocked.body.refresh!)).body).toEqual({ statusCode: StatusCode.SUCCESS });
     const before = await storedHash();
 
-    expectPlainAnswer(await setUnlockCode({ unlockCode: '5802' }, access), 401, { statusCode: StatusCode.SIGN_IN_REQUIRED });
+    expectPlainAnswer(await setUnlockCode(withCurrent('5802'), access), 401, { statusCode: StatusCode.SIGN_IN_REQUIRED });
     expect(await storedHash()).toBe(before);
+    // A wrong current code with a dead token is not even compared: no attempt spent.
+    expectPlainAnswer(await setUnlockCode({ currentUnlockCode: '9075', unlockCode: '5802' }, access), 401, { statusCode: StatusCode.SIGN_IN_REQUIRED });
+    expect(await unlockFailures(t.db, userId)).toBe(0);
+  });
+});
+
+/**
+ * Someone holding an unlocked phone does not know the code: every wrong current code is refused, saves
+ * nothing, and spends one of the unlock screen's attempts. Last in the file: it ends in a lockout.
+ */
+describe('POST /set-unlock-code with a wrong current code', () => {
+  const wrongCode = '9075';
+  /** A new sign-in of the cardholder (the one before signed out). */
+  const signInAgain = () => createSessions(t.db, t.config).startSession(userId);
+
+  beforeAll(async () => {
+    session = await signInAgain();
+  });
+
+  it('refuses it with 401 {101, attemptsLeft}, keeps the code, and counts it as a wrong unlock code', async () => {
+    const before = await storedHash();
+    const response = await setUnlockCode({ currentUnlockCode: wrongCode, unlockCode: '5802' });
+    expectPlainAnswer(response, 401, { statusCode: StatusCode.INVALID_REFRESH_CREDENTIALS, attemptsLeft: 4 });
+    expect(await storedHash()).toBe(before);
+    expect(await unlockFailures(t.db, userId)).toBe(1);
+    // The new code does not unlock; the current one still does (and the session went on).
+    expect((await unlock(t.app, session.refresh, '5802')).body).toEqual({ statusCode: StatusCode.INVALID_REFRESH_CREDENTIALS, attemptsLeft: 3 });
+    const unlocked = await unlock(t.app, session.refresh, currentCode);
+    expect(unlocked.body.statusCode).toBe(StatusCode.SUCCESS);
+    session = { access: unlocked.body.access!, refresh: unlocked.body.refresh! };
+    expect(await unlockFailures(t.db, userId)).toBe(0);
+  });
+
+  it('shares one count with the unlock screen, in both directions', async () => {
+    expect((await unlock(t.app, session.refresh, wrongCode)).body).toEqual({ statusCode: StatusCode.INVALID_REFRESH_CREDENTIALS, attemptsLeft: 4 });
+    expectPlainAnswer(await setUnlockCode({ currentUnlockCode: wrongCode, unlockCode: '5802' }), 401, {
+      statusCode: StatusCode.INVALID_REFRESH_CREDENTIALS,
+      attemptsLeft: 3,
+    });
+    expect((await unlock(t.app, session.refresh, wrongCode)).body).toEqual({ statusCode: StatusCode.INVALID_REFRESH_CREDENTIALS, attemptsLeft: 2 });
+    expect(await unlockFailures(t.db, userId)).toBe(3);
+  });
+
+  it('with the right current code saves the new one, starts the count again and tells the owner by text and email', async () => {
+    expectPlainAnswer(await setUnlockCode(withCurrent('7315')), 200, { statusCode: StatusCode.SUCCESS });
+    expect(await unlockFailures(t.db, userId)).toBe(0);
+    const [owner] = await t.db.select({ phone: users.phone, email: users.email }).from(users).where(eq(users.id, userId));
+    const [texted] = await outbox(t.app, owner!.phone);
+    expect(texted?.text).toMatch(/^Your Providers unlock code was changed\./);
+    const emails = (await t.app.inject({ method: 'GET', url: `/sandbox/email-outbox?email=${owner!.email}` })).json<{ emails: { text: string }[] }>().emails;
+    expect(emails[0]?.text).toBe(texted!.text);
+    currentCode = '7315';
+    const unlocked = await unlock(t.app, session.refresh, '7315');
+    expect(unlocked.body.statusCode).toBe(StatusCode.SUCCESS);
+    session = { access: unlocked.body.access!, refresh: unlocked.body.refresh! };
+  });
+
+  it('the fifth wrong one ends every session of the cardholder; the code stays the old one', async () => {
+    const otherDevice = await signInAgain();
+    const before = await storedHash();
+    for (const attemptsLeft of [4, 3, 2, 1]) {
+      expectPlainAnswer(await setUnlockCode({ currentUnlockCode: wrongCode, unlockCode: '5802' }), 401, {
+        statusCode: StatusCode.INVALID_REFRESH_CREDENTIALS,
+        attemptsLeft,
+      });
+    }
+    expect((await homeStatus(t.app, session.access)).status).toBe(200);
+    expect((await homeStatus(t.app, otherDevice.access)).status).toBe(200);
+
+    expectPlainAnswer(await setUnlockCode({ currentUnlockCode: wrongCode, unlockCode: '5802' }), 401, {
+      statusCode: StatusCode.INVALID_REFRESH_CREDENTIALS,
+      attemptsLeft: 0,
+    });
+    expect(await unlockFailures(t.db, userId)).toBe(5);
+    expect(await storedHash()).toBe(before);
+    // Every session has ended, other devices included, as the fifth wrong code on the unlock screen ends them.
+    for (const ended of [session, otherDevice]) {
+      expect((await homeStatus(t.app, ended.access)).body).toEqual({ statusCode: StatusCode.SIGN_IN_REQUIRED });
+      expect((await unlock(t.app, ended.refresh, currentCode)).body).toEqual({ statusCode: StatusCode.SIGN_IN_REQUIRED });
+    }
+    // Even the right current code changes nothing now: the token is dead, the count stays at the limit.
+    expectPlainAnswer(await setUnlockCode(withCurrent('5802')), 401, { statusCode: StatusCode.SIGN_IN_REQUIRED });
+    expect(await storedHash()).toBe(before);
+    expect(await unlockFailures(t.db, userId)).toBe(5);
+  });
+
+  it('during the lockout refuses a new sign-in as /refresh-tokens does (401 {104}), right or wrong current code, counting nothing', async () => {
+    const signedIn = await signInAgain();
+    const before = await storedHash();
+    for (const currentUnlockCode of [currentCode, wrongCode]) {
+      expectPlainAnswer(await setUnlockCode({ currentUnlockCode, unlockCode: '5802' }, signedIn.access), 401, { statusCode: StatusCode.SIGN_IN_REQUIRED });
+    }
+    expect((await unlock(t.app, signedIn.refresh, currentCode)).body).toEqual({ statusCode: StatusCode.SIGN_IN_REQUIRED });
+    expect(await storedHash()).toBe(before);
+    expect(await unlockFailures(t.db, userId)).toBe(5);
+    // The session itself is kept (it is the one /reset-unlock-code needs).
+    expect((await homeStatus(t.app, signedIn.access)).status).toBe(200);
   });
 });
 
@@ -180,6 +303,7 @@ describe('the request logs', () => {
     expect(logs).toContain('/api/v1/set-unlock-code');
     expect(logs).toContain('request completed');
     expect(logs).not.toContain('unlockCode');
-    for (const code of ['3971', '6203', '5802']) expect(logs).not.toContain(`"${code}"`);
+    expect(logs).not.toContain('currentUnlockCode');
+    for (const code of ['3971', '6203', '5802', '7315', '9075', '2468']) expect(logs).not.toContain(`"${code}"`);
   });
 });

@@ -1,4 +1,4 @@
-/** Calls with an access token that registration needs: accept-agreement, accepted-agreement, set-unlock-code. */
+/** Calls with an access token beside registration: accept-agreement, accepted-agreement, set-unlock-code (with the current code). */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { agreementKinds } from '../../../contract/identity/types.ts';
@@ -88,7 +88,7 @@ describe('POST /set-unlock-code', () => {
 
   it('sets a new unlock code, hashed, which then unlocks', async () => {
     const { refresh } = await signIn(t.app);
-    const response = await setUnlockCode({ unlockCode: '3971' });
+    const response = await setUnlockCode({ currentUnlockCode: demoCardholder.unlockCode, unlockCode: '3971' });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ statusCode: StatusCode.SUCCESS });
     const [row] = await t.db.select({ hash: users.unlockCodeHash }).from(users).where(eq(users.id, userId));
@@ -98,7 +98,7 @@ describe('POST /set-unlock-code', () => {
     expect((await unlock(t.app, refresh, '3971')).body.statusCode).toBe(StatusCode.SUCCESS);
 
     // Back to the documented demo code for the other tests.
-    await setUnlockCode({ unlockCode: demoCardholder.unlockCode });
+    expect((await setUnlockCode({ currentUnlockCode: '3971', unlockCode: demoCardholder.unlockCode })).statusCode).toBe(200);
   });
 
   it.each([
@@ -109,14 +109,15 @@ describe('POST /set-unlock-code', () => {
     ['12a4', M.unlockCodeInvalid],
     ['', M.unlockCodeRequired],
   ])('refuses %j with FAILED_VALIDATION', async (unlockCode, message) => {
-    const response = await setUnlockCode({ unlockCode });
+    const response = await setUnlockCode({ currentUnlockCode: demoCardholder.unlockCode, unlockCode });
     expect(response.statusCode).toBe(400);
     expect(response.json()).toEqual({ statusCode: StatusCode.FAILED_VALIDATION, fieldErrors: { unlockCode: message } });
   });
 
   it.each([
-    ['a number', { unlockCode: 3971 }],
-    ['an unknown key', { unlockCode: '3971', userId: 'x' }],
+    ['a number', { currentUnlockCode: demoCardholder.unlockCode, unlockCode: 3971 }],
+    ['an unknown key', { currentUnlockCode: demoCardholder.unlockCode, unlockCode: '3971', userId: 'x' }],
+    ['no current code', { unlockCode: '3971' }],
     ['no code', {}],
   ])('answers INVALID_PARAMETERS for %s', async (_name, payload) => {
     const response = await setUnlockCode(payload);
@@ -125,7 +126,7 @@ describe('POST /set-unlock-code', () => {
   });
 
   it('needs an access token', async () => {
-    const response = await t.app.inject({ method: 'POST', url: '/api/v1/set-unlock-code', payload: { unlockCode: '3971' } });
+    const response = await t.app.inject({ method: 'POST', url: '/api/v1/set-unlock-code', payload: { currentUnlockCode: demoCardholder.unlockCode, unlockCode: '3971' } });
     expect(response.statusCode).toBe(401);
     expect(response.json()).toEqual({ statusCode: StatusCode.SIGN_IN_REQUIRED });
   });

@@ -182,19 +182,25 @@ describe('wrong unlock codes', () => {
     expect(await unlockFailures(t.db, (await demoUser(t.db)).id)).toBe(5);
   });
 
-  it('refuses /set-unlock-code with an access token during a lockout (only the SSN reset ends it)', async () => {
+  it('refuses /set-unlock-code during a lockout as it refuses unlocking, even with the right current code (only the SSN reset ends it)', async () => {
     for (let attempt = 0; attempt < 5; attempt += 1) await unlock(t.app, session.refresh, wrongCode);
     const fresh = await signIn(t.app);
+    const setUnlockCode = (currentUnlockCode: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/v1/set-unlock-code',
+        headers: { authorization: `Bearer ${fresh.access}` },
+        payload: { currentUnlockCode, unlockCode: '8642' },
+      });
 
-    const response = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/set-unlock-code',
-      headers: { authorization: `Bearer ${fresh.access}` },
-      payload: { unlockCode: '8642' },
-    });
-    expect(response.statusCode).toBe(403);
-    expect(response.json()).toEqual({ statusCode: StatusCode.NOT_ALLOWED });
+    for (const currentUnlockCode of [demoCardholder.unlockCode, wrongCode]) {
+      const response = await setUnlockCode(currentUnlockCode);
+      expect(response.statusCode).toBe(401);
+      expect(response.json()).toEqual({ statusCode: StatusCode.SIGN_IN_REQUIRED });
+    }
     expect(await unlockFailures(t.db, (await demoUser(t.db)).id)).toBe(5);
+    // The new sign-in's session is kept for /reset-unlock-code, as /refresh-tokens keeps it.
+    expect((await homeStatus(t.app, fresh.access)).status).toBe(200);
   });
 
   it('answers mustResetUnlockCode false on an ordinary sign-in', async () => {

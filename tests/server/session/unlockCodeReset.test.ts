@@ -14,6 +14,7 @@ import {
   demoUser,
   endLockouts,
   mfaCardholder,
+  outbox,
   post,
   signIn,
   startTestApp,
@@ -108,6 +109,10 @@ describe('POST /reset-unlock-code', () => {
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual({ statusCode: StatusCode.SUCCESS, access: expect.any(String), refresh: expect.any(String), isInternal: false });
     expect(await unlockFailures(t.db, (await demoUser(t.db)).id)).toBe(0);
+    // The owner is told, by text and email.
+    expect((await outbox(t.app, demoCardholder.phone))[0]?.text).toMatch(/^Your Providers unlock code was changed\./);
+    const emails = (await t.app.inject({ method: 'GET', url: `/sandbox/email-outbox?email=${demoCardholder.email}` })).json<{ emails: { subject: string }[] }>();
+    expect(emails.emails[0]?.subject).toContain('unlock code was changed');
 
     // The old refresh token is spent; the new one unlocks with the new code, not the old one.
     expect((await unlock(t.app, answer.body.refresh!, demoCardholder.unlockCode)).body.statusCode).toBe(StatusCode.INVALID_REFRESH_CREDENTIALS);

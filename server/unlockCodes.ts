@@ -1,0 +1,71 @@
+/**
+ * The unlock code as proof of the cardholder (spec §4 unlock attempts): POST /refresh-tokens (unlock)
+ * and POST /set-unlock-code (Manage account, the current code) check it here, against ONE counter of
+ * wrong codes (users.unlock_failures). Wrong codes are counted with a bounded update, so parallel
+ * guesses cannot pass the limit; the wrong code that reaches the limit ends every session of the
+ * cardholder, and from then on the code is not even compared until /reset-unlock-code (with the SSN).
+ */
+import { eq, sql } from 'drizzle-orm';
+import type { FastifyReply } from 'fastify';
+import { StatusCode } from '../contract/shared/statusCodes.ts';
+import { unlockAttemptLimit } from './attemptLimits.ts';
+import type { Database } from './db/database.ts';
+import { users } from './db/schema/index.ts';
+import { verifySecret } from './secrets.ts';
+import type { Sessions } from './sessions.ts';
+import { signInRequired } from './shared/http.ts';
+
+/** Counts a wrong unlock code; the attempts left before the lockout. */
+export async function countWrongUnlockCode(db: Database, userId: string): Promise<number> {
+  const [counted] = await db
+    .update(users)
+    .set({ unlockFailures: sql`${users.unlockFailures} + 1` })
+    .where(sql`${users.id} = ${userId} and ${users.unlockFailures} < ${unlockAttemptLimit}`)
+    .returning({ unlockFailures: users.unlockFailures });
+  return Math.max(0, unlockAttemptLimit - (counted?.unlockFailures ?? unlockAttemptLimit));
+}
+
+export async function clearWrongUnlockCodes(db: Database, userId: string): Promise<void> {
+  await db.update(users).set({ unlockFailures: 0 }).where(eq(users.id, userId));
+}
+
+type User = typeof users.$inferSelect;
+
+/**
+ * - `right`: the code is the cardholder's (the caller clears the count once its work is done);
+ * - `wrong`: counted; at `attemptsLeft: 0` every session of the cardholder has just ended;
+ * - `lockedOut`: the limit was reached before; the code was not compared;
+ * - `noCode`: no such cardholder, or one without an unlock code; the presented session has ended.
+ */
+export type UnlockCodeCheck =
+  | { kind: 'right'; user: User }
+  | { kind: 'wrong'; attemptsLeft: number }
+  | { kind: 'lockedOut' }
+  | { kind: 'noCode' };
+
+/** The session presenting the code: an access token's claims or a refresh token's row. */
+type Presenter = { userId: string; familyId: string };
+
+export async function checkUnlockCodeOf(db: Database, sessions: Sessions, presenter: Presenter, unlockCode: string): Promise<UnlockCodeCheck> {
+  const [user] = await db.select().from(users).where(eq(users.id, presenter.userId));
+  if (!user?.unlockCodeHash) {
+    await sessions.revokeFamily(presenter.familyId);
+    return { kind: 'noCode' };
+  }
+  // Locked out: every session ended when the limit was reached; a session from a later sign-in is
+  // kept, as /reset-unlock-code needs it, but the code is no longer accepted until it is reset.
+  if (user.unlockFailures >= unlockAttemptLimit) return { kind: 'lockedOut' };
+
+  if (!(await verifySecret(unlockCode, user.unlockCodeHash))) {
+    const attemptsLeft = await countWrongUnlockCode(db, user.id);
+    if (attemptsLeft === 0) await sessions.revokeUserFamilies(user.id);
+    return { kind: 'wrong', attemptsLeft };
+  }
+  return { kind: 'right', user };
+}
+
+/** 401 `{101, attemptsLeft}` for a wrong code; 401 `{104}` during a lockout or without a code. */
+export function refuseUnlockCode(reply: FastifyReply, check: Exclude<UnlockCodeCheck, { kind: 'right' }>) {
+  if (check.kind !== 'wrong') return signInRequired(reply);
+  return reply.code(401).send({ statusCode: StatusCode.INVALID_REFRESH_CREDENTIALS, attemptsLeft: check.attemptsLeft });
+}
