@@ -69,6 +69,8 @@ test('wrong unlock codes count down to a lockout; sign-in then asks for a new un
   await unlock.click();
   await expect(page.getByText('You have 1 more unlock attempt.')).toBeVisible();
   await expectAccessible(page);
+  // The way out before the last try: the reset, by SSN.
+  await expect(page.getByRole('link', { name: 'Forgot your unlock code?', exact: true })).toHaveAttribute('href', '/reset-unlock-code');
   await code.fill('9999');
   await unlock.click();
 
@@ -89,6 +91,9 @@ test('wrong unlock codes count down to a lockout; sign-in then asks for a new un
   await page.getByLabel('New unlock code', { exact: true }).fill('3691');
   await page.getByLabel('Confirm new unlock code', { exact: true }).fill('3691');
   await page.getByRole('button', { name: 'Save unlock code', exact: true }).click();
+  await expect(page.getByRole('heading', { name: 'Unlock code changed', exact: true })).toBeVisible();
+  await expectAccessible(page);
+  await page.getByRole('button', { name: 'Continue', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'Available balance', exact: true })).toBeVisible();
 });
 

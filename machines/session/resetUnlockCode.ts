@@ -4,7 +4,8 @@
  * contract/session/types.ts). Needed after an unlock lockout (sign-in answers mustResetUnlockCode).
  *
  * Step 1 the SSN → ssnToken (401 {4, attemptsLeft} no match; 201 the server's wait), step 2 a new
- * code and its confirmation → new tokens, stored like unlock does, then the remembered route or home.
+ * code and its confirmation → new tokens, stored like unlock does, then a confirmation ("Your unlock
+ * code has been changed.") whose Continue goes to the remembered route or home.
  * The SSN goes from the event straight to the call: it is never in context.
  */
 import { assign, fromPromise, setup } from 'xstate';
@@ -26,13 +27,14 @@ export type ResetUnlockCodeContext = SsnCheckContext & {
 export type ResetUnlockCodeEvent =
   | { type: 'user.submitSsn'; ssn: string }
   | { type: 'user.submitCode'; unlockCode: string; unlockCodeConfirmation: string }
-  | { type: 'user.goToStep'; step: number };
+  | { type: 'user.goToStep'; step: number }
+  | { type: 'user.continue' };
 
 const codeProblems = (event: ResetUnlockCodeEvent): ResetUnlockCodeContext['fieldErrors'] =>
   event.type === 'user.submitCode' ? newUnlockCodeErrors(event) : {};
 
-/** What views ask the chart: the SSN step's tags, and `refused` when the server refuses the new code. */
-export type ResetUnlockCodeTag = SsnCheckTag | 'refused';
+/** What views ask the chart: the SSN step's tags, `refused` when the server refuses the new code, `reset` once it is saved. */
+export type ResetUnlockCodeTag = SsnCheckTag | 'refused' | 'reset';
 
 export const resetUnlockCodeMachine = setup({
   types: {
@@ -123,7 +125,7 @@ export const resetUnlockCodeMachine = setup({
               {
                 guard: { type: 'isReset', params: ({ event }) => event.output },
                 target: '#resetUnlockCode.reset',
-                actions: [{ type: 'storeSession', params: ({ event }) => event.output }, 'continueToApp'],
+                actions: { type: 'storeSession', params: ({ event }) => event.output },
               },
               { guard: { type: 'isCodeRefused', params: ({ event }) => event.output }, target: 'editing.refused' },
               { target: 'editing.failed' },
@@ -133,12 +135,17 @@ export const resetUnlockCodeMachine = setup({
         },
       },
     },
-    /** The new code is saved: the app moves on; the form stays busy until it does. */
-    reset: { type: 'final', tags: ['busy'] },
+    /** The new code is saved and the session stored: the confirmation, until the cardholder continues. */
+    reset: {
+      tags: ['reset'],
+      on: { 'user.continue': { target: 'continued', actions: 'continueToApp' } },
+    },
+    /** The app moves on; the screen stays busy until it does. */
+    continued: { type: 'final', tags: ['busy'] },
   },
 });
 
-/** The new code is saved: the route's step param no longer follows the chart. */
+/** The cardholder has moved on: the route's step param no longer follows the chart. */
 export const isUnlockCodeReset = (snapshot: { status: string }) => snapshot.status === 'done';
 
 export function stepOfResetUnlockCode(snapshot: { matches: (value: never) => boolean }): ResetUnlockCodeStep {

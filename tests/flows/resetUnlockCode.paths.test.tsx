@@ -43,6 +43,7 @@ const runs = [
     done('resetUnlockCode', { statusCode: 4 }),
     done('resetUnlockCode', { statusCode: 5 }),
     failed('resetUnlockCode'),
+    { type: 'user.continue' },
   ]),
 ];
 
@@ -83,6 +84,7 @@ describe('reset-unlock-code chart', () => {
             await fill(ctx, 'Confirm new unlock code', String(event.unlockCodeConfirmation));
             await ctx.user.click(screen.getByRole('button', { name: 'Save unlock code' }));
           },
+          'user.continue': async ({ user }) => user.click(await screen.findByRole('button', { name: 'Continue' })),
           'user.goToStep': async ({ router }, event) => {
             await router.navigate({ to: '/reset-unlock-code/{-$step}', params: { step: String(event.step) }, search: (previous: Record<string, unknown>) => previous });
           },
@@ -149,8 +151,17 @@ describe('reset-unlock-code chart', () => {
           {
             when: (s) => s.matches('reset'),
             then: async ({ router, session }) => {
-              await waitFor(() => expect(router.state.location.pathname).toBe('/statements'));
+              // The confirmation first: the session is stored, the screen stays until Continue.
+              expect(await screen.findByRole('heading', { name: 'Unlock code changed' })).toBeTruthy();
+              expect(screen.getByRole('status').textContent).toBe('Your unlock code has been changed. Use it the next time the app asks for your unlock code.');
+              expect(router.state.location.pathname).toBe('/reset-unlock-code/2');
               expect(session.getSnapshot().context).toMatchObject({ accessToken: 'access-7', refreshToken: 'refresh-7', isInternal: true });
+            },
+          },
+          {
+            when: (s) => s.matches('continued'),
+            then: async ({ router }) => {
+              await waitFor(() => expect(router.state.location.pathname).toBe('/statements'));
             },
           },
         ],

@@ -116,6 +116,18 @@ describe('auth modal', () => {
     expect(screen.queryByRole('dialog')).toBeNull();
   });
 
+  it('"Forgot your unlock code?" in the unlock dialog goes to its reset, remembering the interrupted screen', async () => {
+    const app = await submitNewCode();
+    await answer(app, setPath, { statusCode: StatusCode.REFRESH_REQUIRED }, 401);
+    const dialog = await screen.findByRole('dialog', { name: 'Enter your unlock code' });
+    await app.user.click(within(dialog).getByRole('link', { name: 'Forgot your unlock code?' }));
+
+    await waitFor(() => expect(app.router.state.location.pathname).toBe('/reset-unlock-code'));
+    expect(app.router.state.location.search).toEqual({ redirect: '/manage-account' });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Verify your identity' })).toBeTruthy();
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
   it('another account signing in never sees the interrupted screen: home starts over, the call is not sent again', async () => {
     const app = await submitNewCode();
     await answer(app, setPath, { statusCode: StatusCode.SIGN_IN_REQUIRED }, 401);

@@ -49,6 +49,7 @@ export function ResetUnlockCodeView() {
       void router.navigate({ to: '/reset-unlock-code/{-$step}', params: { step: String(step) }, search: (previous: Record<string, unknown>) => previous, replace }),
   });
 
+  if (state.hasTag('reset') || isUnlockCodeReset(state)) return <Done busy={state.hasTag('busy')} onContinue={() => reset.send({ type: 'user.continue' })} />;
   return (
     <section className="screen" aria-labelledby="reset-unlock-code-title">
       <StepIndicator current={stepOfResetUnlockCode(state)} total={2} />
@@ -117,5 +118,23 @@ function CodeStep({ state, send }: StepProps) {
         </button>
       </form>
     </>
+  );
+}
+
+/** The confirmation: the new code is saved and the cardholder is signed in. */
+function Done({ busy, onContinue }: { busy: boolean; onContinue: () => void }) {
+  const heading = useHeadingFocus();
+  return (
+    <section className="screen" aria-labelledby="reset-unlock-code-title">
+      <h1 id="reset-unlock-code-title" ref={heading} tabIndex={-1}>
+        <Trans>Unlock code changed</Trans>
+      </h1>
+      <p role="status">
+        <Trans>Your unlock code has been changed. Use it the next time the app asks for your unlock code.</Trans>
+      </p>
+      <button type="button" className="button" disabled={busy} onClick={onContinue}>
+        <Trans>Continue</Trans>
+      </button>
+    </section>
   );
 }

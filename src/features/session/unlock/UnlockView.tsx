@@ -1,9 +1,10 @@
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
-import { getRouteApi, useRouter } from '@tanstack/react-router';
+import { getRouteApi, Link, useRouter } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
 import type { FormEvent } from 'react';
 import { fromPromise } from 'xstate';
 import { unlockMachine } from '../../../../machines/session/unlock.ts';
+import { safeRedirect } from '../../../app/guards.ts';
 import { useServices } from '../../../app/services.tsx';
 import { TextField } from '../../../shared/components/TextField.tsx';
 import { unexpectedErrorMessage, validationMessages } from '../../../shared/messages.ts';
@@ -23,6 +24,10 @@ export function UnlockView({ inModal = false }: { inModal?: boolean }) {
   const redirect = unlockRoute.useSearch({ shouldThrow: false })?.redirect;
   const { t, i18n } = useLingui();
   const authReason = useSelector(session, (s) => s.context.authReason);
+  const interrupted = useSelector(session, (s) => s.context.interruption?.location);
+  // The reset (SSN, then a new code) comes back to where the cardholder was going.
+  const remembered = safeRedirect(inModal ? interrupted : redirect);
+  const forgotSearch = remembered ? { redirect: remembered } : {};
   const unlock = useActorRef(
     unlockMachine.provide({
       actors: {
@@ -90,6 +95,9 @@ export function UnlockView({ inModal = false }: { inModal?: boolean }) {
         </button>
       </form>
       <p className="screen-links">
+        <Link to="/reset-unlock-code/{-$step}" params={{ step: undefined }} search={forgotSearch} replace>
+          <Trans>Forgot your unlock code?</Trans>
+        </Link>
         <button type="button" className="link-button" onClick={() => unlock.send({ type: 'user.useSignIn' })}>
           <Trans>Sign in with your email and password instead</Trans>
         </button>
