@@ -102,6 +102,8 @@ export type RegistrationContext = {
   /** The phone that /verify-phone accepted, and the token that proves it. */
   verifiedPhone: string | null;
   mfaToken: string | null;
+  /** The phone (10 digits) a code was last texted to and not yet verified: a reload resumes at the code. */
+  codeSentTo: string | null;
   profile: string | null;
   providersUuid: string | null;
   fieldErrors: FieldProblems;
@@ -149,6 +151,7 @@ export function initialContextOf(input: RegistrationInput): RegistrationContext 
     form,
     verifiedPhone: draft?.verifiedPhone ?? null,
     mfaToken: draft?.mfaToken ?? null,
+    codeSentTo: draft?.codeSentTo ?? null,
     profile,
     providersUuid: input.providersUuid,
     fieldErrors: {},
@@ -246,6 +249,9 @@ export const registrationMachine = setup({
   },
   guards: {
     startsAt: ({ context }, params: { step: RegistrationStep }) => context.step === params.step,
+    /** Reloaded while the texted code was being read (cheap phones reload when switching apps). */
+    resumesAtCode: ({ context }) =>
+      context.step === 2 && context.codeSentTo !== null && context.codeSentTo === digitsOf(context.form.phone) && context.verifiedPhone !== context.codeSentTo,
     canGoToStep: ({ context, event }, params: { step: RegistrationStep }) =>
       event.type === 'user.goToStep' &&
       event.step === params.step &&
@@ -311,6 +317,7 @@ export const registrationMachine = setup({
     storeMfaToken: assign(({ context }, answer: VerifyPhoneAnswer | undefined) => ({
       mfaToken: answer?.mfaToken ?? null,
       verifiedPhone: digitsOf(context.form.phone),
+      codeSentTo: null,
       attemptsLeft: null,
     })),
     countAttempts: assign(textedCodeAssigners.countAttempts),
@@ -340,6 +347,7 @@ export const registrationMachine = setup({
       resumeAtAgreements: true,
     })),
     clearResume: assign({ resumeAtAgreements: false }),
+    rememberCodeSent: assign(({ context }) => ({ codeSentTo: digitsOf(context.form.phone) })),
     showServerProblems: assign((_, outcome: RegisterAnswer | undefined) => ({
       fieldErrors: serverFieldProblems(outcome?.statusCode === StatusCode.FAILED_VALIDATION ? outcome.fieldErrors : undefined),
     })),
@@ -382,6 +390,7 @@ export const registrationMachine = setup({
       always: [
         { guard: { type: 'startsAt', params: { step: 4 } }, target: '#registration.inputting.unlockCode' },
         { guard: { type: 'startsAt', params: { step: 3 } }, target: '#registration.inputting.address' },
+        { guard: 'resumesAtCode', target: '#registration.inputting.phone.enteringCode' },
         { guard: { type: 'startsAt', params: { step: 2 } }, target: '#registration.inputting.phone' },
         { target: '#registration.inputting.personalInfo' },
       ],
@@ -512,7 +521,11 @@ export const registrationMachine = setup({
                 src: 'requestVerification',
                 input: ({ context }) => ({ phone: digitsOf(context.form.phone) }),
                 onDone: [
-                  { guard: { type: 'isCodeSent', params: ({ event }) => event.output }, target: 'enteringCode', actions: 'clearProblems' },
+                  {
+                    guard: { type: 'isCodeSent', params: ({ event }) => event.output },
+                    target: 'enteringCode',
+                    actions: ['clearProblems', 'rememberCodeSent', saveDraftNow],
+                  },
                   {
                     guard: { type: 'isTooManyCodes', params: ({ event }) => event.output },
                     target: 'waiting',

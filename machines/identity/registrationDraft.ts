@@ -8,12 +8,14 @@ import { agreed, agreementKinds, type Legal } from '../../contract/identity/type
 import { fieldText, isRecord, keptFields, registrationSteps, type KeptField, type RegistrationForm, type RegistrationStep } from './registrationFields.ts';
 
 /**
- * Every typed field but the SSN and the unlock code, the verified phone with its mfaToken, and the
+ * Every typed field but the SSN and the unlock code, the verified phone with its mfaToken, the phone
+ * a code was last texted to (a reload while reading the text comes back to the code), and the
  * furthest step reached.
  */
 export type RegistrationDraft = { furthestStep: RegistrationStep } & Record<KeptField, string> & {
     verifiedPhone: string | null;
     mfaToken: string | null;
+    codeSentTo?: string | null;
     legal: Legal;
   };
 
@@ -32,6 +34,7 @@ export function draftFrom(value: unknown): RegistrationDraft | null {
     ...(Object.fromEntries(keptFields.map((field) => [field, fieldText(value[field]) ?? ''])) as Record<KeptField, string>),
     verifiedPhone: tokenText(value.verifiedPhone),
     mfaToken: tokenText(value.mfaToken),
+    codeSentTo: typeof value.codeSentTo === 'string' && /^\d{10}$/.test(value.codeSentTo) ? value.codeSentTo : null,
     legal: Object.fromEntries(agreementKinds.map((kind) => [kind, legal[kind] === agreed ? agreed : null])) as Legal,
   };
 }
@@ -51,6 +54,7 @@ export function draftOf(registration: {
   form: RegistrationForm;
   verifiedPhone: string | null;
   mfaToken: string | null;
+  codeSentTo: string | null;
 }): RegistrationDraft {
   const { form } = registration;
   return {
@@ -58,6 +62,7 @@ export function draftOf(registration: {
     ...(Object.fromEntries(keptFields.map((field) => [field, form[field]])) as Record<KeptField, string>),
     verifiedPhone: registration.verifiedPhone,
     mfaToken: registration.mfaToken,
+    codeSentTo: registration.codeSentTo,
     legal: form.legal,
   };
 }

@@ -119,6 +119,13 @@ export function registrationRuns() {
       ],
     },
     {
+      // Reloaded while reading the text: back at the code for that phone, which still works.
+      name: 'texted code after a reload',
+      route: '/register/2',
+      draft: { ...savedDraft(2), phone: phoneDigits, codeSentTo: phoneDigits },
+      events: [{ type: 'user.submitCode', code: '123456' }, done('verifyPhone', { statusCode: 0, mfaToken: 'mfa-new' })],
+    },
+    {
       name: 'phone already verified',
       route: '/register/2',
       draft: savedDraft(3),

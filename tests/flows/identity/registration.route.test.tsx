@@ -117,6 +117,28 @@ describe('a reload mid-flow', () => {
     expect((screen.getByLabelText('Social Security number') as HTMLInputElement).value).toBe('');
   });
 
+  it('while the texted code is read, a reload comes back to the code for that phone (the SSN is asked again at the end)', async () => {
+    const app = await renderApp('/register/2', withDraft(savedDraft(2)), inHost());
+    await screen.findByRole('heading', { name: 'Verify your phone' });
+    await app.user.type(screen.getByLabelText('Mobile phone number'), '2025550143');
+    await app.user.click(screen.getByRole('button', { name: 'Send code' }));
+    for (const [path, body] of [['/api/v1/phone-number-in-use', { statusCode: 0, inUse: false }], ['/api/v1/request-verification', { statusCode: 0 }]] as const) {
+      await waitFor(() => expect(app.cardApi.isWaiting(path)).toBe(true));
+      app.cardApi.answer(path, body);
+    }
+    await screen.findByRole('group', { name: 'Texted code' });
+    const draft = app.session.getSnapshot().context.registrationDraft;
+    expect(draft).toMatchObject({ furthestStep: 2, phone: '2025550143', codeSentTo: '2025550143' });
+    cleanup();
+
+    const reloaded = await renderApp('/register/2', withDraft(draft), inHost());
+    expect(await screen.findByRole('group', { name: 'Texted code' })).toBeTruthy();
+    expect(screen.getByText('We texted a 6-digit code to (202) 555-0143.')).toBeTruthy();
+    expect(pathname(reloaded)).toBe('/register/2');
+    // No new code was asked for: the one on the phone still works.
+    expect(reloaded.cardApi.requests.filter((request) => request.path === '/api/v1/request-verification')).toHaveLength(0);
+  });
+
   it('keeps the draft in core state as each step is submitted', async () => {
     const app = await renderApp('/register', signedOut, inHost());
     await completePersonalInfo(app);
