@@ -15,7 +15,7 @@ import { fieldText, isRecord, keptFields, registrationSteps, type KeptField, typ
 export type RegistrationDraft = { furthestStep: RegistrationStep } & Record<KeptField, string> & {
     verifiedPhone: string | null;
     mfaToken: string | null;
-    codeSentTo?: string | null;
+    codeSentTo: string | null;
     legal: Legal;
   };
 

@@ -39,6 +39,7 @@ export const savedDraft = (furthestStep: RegistrationDraft['furthestStep']): Reg
   phone: furthestStep > 2 ? phoneDigits : '',
   verifiedPhone: furthestStep > 2 ? phoneDigits : null,
   mfaToken: furthestStep > 2 ? 'mfa-saved' : null,
+  codeSentTo: null,
   street1: furthestStep > 3 ? '12 Elm St' : '',
   street2: furthestStep > 3 ? 'Apt 4' : '',
   city: furthestStep > 3 ? 'Columbus' : '',

@@ -23,6 +23,7 @@ const draft: RegistrationDraft = {
   phone: '2025550143',
   verifiedPhone: '2025550143',
   mfaToken: 'mfa-1',
+  codeSentTo: null,
   street1: '1 Main St',
   street2: '',
   city: 'Columbus',

@@ -291,11 +291,12 @@ describe('the draft', () => {
     expect(draftFrom(null)).toBeNull();
     expect(draftFrom('draft')).toBeNull();
     expect(draftFrom([1])).toBeNull();
-    const polluted = { ...savedDraft(3), ssn: '123456789', furthestStep: '3', mfaToken: 7, legal: { esign: 'agreed', terms: 'yes' } };
+    const polluted = { ...savedDraft(3), ssn: '123456789', furthestStep: '3', mfaToken: 7, codeSentTo: '555', legal: { esign: 'agreed', terms: 'yes' } };
     expect(draftFrom(polluted)).toEqual({
       ...savedDraft(3),
       furthestStep: 1,
       mfaToken: null,
+      codeSentTo: null,
       legal: { esign: 'agreed', terms: null, cardholder3: null },
     } satisfies RegistrationDraft);
   });
