@@ -92,6 +92,12 @@ export const checkPassword: Check = (value) => {
 
 /** A new password (spec §5): at least 8 characters, no spaces. */
 export const minimumPasswordLength = 8;
+/**
+ * A password as the server hashes and compares it: Unicode NFKC (NIST SP 800-63B §5.1.1.2), so "é"
+ * typed as one character or as e + accent, or digits typed full-width, are the same password.
+ */
+export const normalisePassword = (password: string) => password.normalize('NFKC');
+
 export const checkNewPassword: Check = (value) => {
   const password = text(value);
   if (password === '') return ValidationMessage.passwordRequired;

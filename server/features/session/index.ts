@@ -3,7 +3,7 @@
  * the companion app, sign-out, unlock (refresh-tokens), unlock-code reset and password reset.
  */
 import type { FastifyInstance } from 'fastify';
-import { checkPhone } from '../../../contract/rules.ts';
+import { checkPhone, normalisePassword } from '../../../contract/rules.ts';
 import { sessionRoutes as routes } from '../../../contract/session/routes.ts';
 import { sessionSchemas } from '../../../contract/session/schemas.ts';
 import { StatusCode } from '../../../contract/shared/statusCodes.ts';
@@ -29,6 +29,16 @@ import { spendSsnToken } from '../../ssn.ts';
 import { codeTtlMinutes, maskedPhone } from '../../textedCodes.ts';
 import { checkUnlockCodeOf, clearWrongUnlockCodes, refuseUnlockCode } from '../../unlockCodes.ts';
 import { storeResetUnlockCode, userByCompanionUuid, userByEmail } from './unlock.ts';
+
+/**
+ * Passwords are hashed NFKC-normalised. One set before that, with characters NFKC changes, was
+ * hashed as typed: compared that way too, only when the normalised form does not match.
+ */
+async function passwordMatchesHash(password: string, hash: string): Promise<boolean> {
+  const normalised = normalisePassword(password);
+  if (await verifySecret(normalised, hash)) return true;
+  return normalised !== password && verifySecret(password, hash);
+}
 
 export function sessionFeature(app: FastifyInstance, services: Services): void {
   const { serve } = routeServer(app, services, sessionSchemas);
@@ -56,7 +66,7 @@ export function sessionFeature(app: FastifyInstance, services: Services): void {
       if (wait > 0) return reply.code(401).send({ statusCode: StatusCode.INVALID_CREDENTIALS, retryAfterSeconds: wait });
 
       const user = await userByEmail(db, email);
-      const passwordMatches = await verifySecret(password, user?.passwordHash ?? decoySecretHash);
+      const passwordMatches = await passwordMatchesHash(password, user?.passwordHash ?? decoySecretHash);
       if (!user || !passwordMatches) {
         const counted = await Promise.all(counters.map(([policy, counterSubject]) => limits.countFailure(policy, counterSubject)));
         const waits = counted.map((each) => (each.locked ? each.retryAfterSeconds : 0));

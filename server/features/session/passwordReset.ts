@@ -6,7 +6,7 @@
  * are wrong codes, counted the same way.
  */
 import type { FastifyInstance } from 'fastify';
-import { checkPhone, ValidationMessage } from '../../../contract/rules.ts';
+import { checkPhone, normalisePassword, ValidationMessage } from '../../../contract/rules.ts';
 import { sessionRoutes as routes } from '../../../contract/session/routes.ts';
 import { sessionSchemas } from '../../../contract/session/schemas.ts';
 import { StatusCode } from '../../../contract/shared/statusCodes.ts';
@@ -70,7 +70,7 @@ export function passwordResetFeature(app: FastifyInstance, services: Services): 
    */
   serve(routes.changePassword, async ({ email, ssn, password, mfaToken }, request, reply) => {
     // Before the SSN check, so refusing a weak password spends none of the SSN's attempts.
-    if (isCommonPassword(password)) return failedValidation(reply, { password: ValidationMessage.passwordCommon });
+    if (isCommonPassword(normalisePassword(password))) return failedValidation(reply, { password: ValidationMessage.passwordCommon });
     const owner = await userByEmail(db, email);
     const token = owner ? await usableMfaToken(db, mfaToken, owner.phone) : undefined;
     // Without the phone's proof the SSN is not even looked at: no SSN guessing through this call.
@@ -80,7 +80,7 @@ export function passwordResetFeature(app: FastifyInstance, services: Services): 
     if (check.kind !== 'match' || !user) return refuseSsn(reply, check.kind === 'match' ? { kind: 'wrong', attemptsLeft: 0 } : check);
     if (!(await spendMfaToken(db, token))) return failedValidation(reply, { mfaToken: ServerFieldError.phoneUnverified });
 
-    await storePassword(db, user.id, await hashSecret(password));
+    await storePassword(db, user.id, await hashSecret(normalisePassword(password)));
     // Sessions elsewhere end (someone else may have known the old password), and sign-in starts afresh.
     await sessions.revokeUserFamilies(user.id);
     await limits.resetSignIns(user.email);

@@ -228,6 +228,32 @@ describe('POST /change-password', () => {
   });
 });
 
+describe('Unicode passwords (NIST SP 800-63B §5.1.1.2: NFKC before hashing)', () => {
+  it('a password set with "é" as one character signs in with e + combining accent, and full-width letters match ASCII ones', async () => {
+    const composed = 'Caf\u00e9-con-leche-2026';
+    const decomposed = 'Cafe\u0301-con-leche-2026';
+    expect((await changeDemoPassword({ password: composed })).status).toBe(200);
+    expect((await signInWith(t.app, { email: demoCardholder.email, password: decomposed })).status).toBe(200);
+    expect((await signInWith(t.app, { email: demoCardholder.email, password: composed })).status).toBe(200);
+
+    const fullWidth = '\uff30\uff41\uff53\uff53-Tortuga-77';
+    expect((await changeDemoPassword({ password: fullWidth })).status).toBe(200);
+    expect((await signInWith(t.app, { email: demoCardholder.email, password: 'Pass-Tortuga-77' })).status).toBe(200);
+    expect((await signInWith(t.app, { email: demoCardholder.email, password: 'pass-Tortuga-77' })).status).toBe(401);
+  });
+
+  it('a password hashed as typed before normalisation still signs in', async () => {
+    const typed = 'Cafe\u0301-antiguo-2025';
+    await t.db.update(users).set({ passwordHash: await hashSecret(typed) }).where(eq(users.email, demoCardholder.email));
+    expect((await signInWith(t.app, { email: demoCardholder.email, password: typed })).status).toBe(200);
+  });
+
+  it('a common password in full-width letters is still refused', async () => {
+    const answer = await changeDemoPassword({ password: '\uff50\uff41\uff53\uff53\uff57\uff4f\uff52\uff44' });
+    expect(answer.body).toEqual({ statusCode: StatusCode.FAILED_VALIDATION, fieldErrors: { password: 'password.common' } });
+  });
+});
+
 describe('a new password known from breaches (NIST SP 800-63B §3.1.1.2)', () => {
   it.each(['password', 'Password1', 'qwertyuiop', 'iloveyou', '12345678'])('refuses %j with 400 {4, fieldErrors: {password: "password.common"}}, changing nothing', async (common) => {
     const answer = await changePassword({ email: demoCardholder.email, ssn: demoCardholder.ssn, password: common, mfaToken: 'not-looked-at' });
