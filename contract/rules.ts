@@ -22,10 +22,16 @@ export const ValidationMessage = {
   lastNameRequired: 'lastName.required',
   nameInvalid: 'name.invalid',
   dobInvalid: 'dob.invalid',
+  /** The right format, but no such day (02/30, month 13). */
+  dobNotReal: 'dob.notReal',
+  /** A real date, but in the future or before 1900. */
+  dobOutOfRange: 'dob.outOfRange',
   dobUnder18: 'dob.under18',
   ssnInvalid: 'ssn.invalid',
   ssnItin: 'ssn.itin',
   phoneRequired: 'phone.required',
+  /** Letters or other characters a phone number does not have. */
+  phoneDigits: 'phone.digits',
   phoneLength: 'phone.length',
   phoneInvalid: 'phone.invalid',
   street1Required: 'street1.required',
@@ -156,6 +162,8 @@ export const digitsOf = (value: unknown) => text(value).replace(/\D/g, '');
 const isNanpCode = (code: string) => /^[2-9]\d\d$/.test(code) && code.slice(1) !== '11';
 export const checkPhone: Check = (value) => {
   const phone = digitsOf(value);
+  // Digits with the usual separators ((), -, ., spaces, a leading +); anything else is a typo to name.
+  if (/[^\d\s().+-]/.test(text(value))) return ValidationMessage.phoneDigits;
   if (phone === '') return ValidationMessage.phoneRequired;
   if (phone.length !== 10) return ValidationMessage.phoneLength;
   return isNanpCode(phone.slice(0, 3)) && isNanpCode(phone.slice(3, 6)) ? null : ValidationMessage.phoneInvalid;
@@ -178,7 +186,7 @@ export const checkSsn: Check = (value) => {
 
 export const minimumAge = 18;
 
-/** Date of birth MM/DD/YYYY, a real past date, 18 or older on `today`. */
+/** Date of birth MM/DD/YYYY (else dobInvalid), a real day (dobNotReal), past and from 1900 (dobOutOfRange), 18 or older on `today`. */
 export function checkDob(value: unknown, today = new Date()): ValidationMessage | null {
   const match = /^(\d{2})\/(\d{2})\/(\d{4})$/.exec(text(value).trim());
   if (!match) return ValidationMessage.dobInvalid;
@@ -188,7 +196,8 @@ export function checkDob(value: unknown, today = new Date()): ValidationMessage 
   // Today's calendar date where the check runs, as a UTC midnight like the date of birth: comparing
   // with the instant instead would call today's date "in the future" east of UTC.
   const todayUtc = Date.UTC(today.getFullYear(), today.getMonth(), today.getDate());
-  if (!real || year < 1900 || date.getTime() > todayUtc) return ValidationMessage.dobInvalid;
+  if (!real) return ValidationMessage.dobNotReal;
+  if (year < 1900 || date.getTime() > todayUtc) return ValidationMessage.dobOutOfRange;
   const eighteenth = Date.UTC(year + minimumAge, month - 1, day);
   return eighteenth <= todayUtc ? null : ValidationMessage.dobUnder18;
 }

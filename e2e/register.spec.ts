@@ -66,11 +66,23 @@ test('an applicant the identity check turns down is told so', async ({ page, req
 test('a PO Box address is refused with its message and the opt-out link explains what is needed', async ({ page, request }) => {
   const applicant = newApplicant({ street1: 'PO Box 1234' });
   const { register } = await openRegistration(page);
+  // The right format, but no 30 February: the message says so.
+  await register.personalInfo({ ...applicant, dob: '02/30/1990' });
+  await expect(register.app.getByText("This date doesn't exist. Please check the month and day.")).toBeVisible();
   await register.personalInfo(applicant);
+  // Letters in the phone: numbers only, not "required".
+  await expect(register.heading('Verify your phone')).toBeVisible();
+  await register.field('Mobile phone number').fill('559-CALL-NOW');
+  await register.button('Send code').click();
+  await expect(register.app.getByText('Please enter numbers only.')).toBeVisible();
   await verifyPhone(register, request, applicant);
   await register.address(applicant);
 
   await expect(register.app.getByText("We're unable to accept PO Box addresses. Please try again.")).toBeVisible();
+  // Under the street field, marking it, and focused there.
+  await expect(register.field('Street address')).toHaveAttribute('aria-invalid', 'true');
+  await expect(register.field('Street address')).toHaveAccessibleDescription("We're unable to accept PO Box addresses. Please try again.");
+  await expect(register.field('Street address')).toBeFocused();
   await register.expectAccessible();
   await register.button('If you don’t have a legal address, tap here.').click();
   await expect(register.heading('A residential address is needed')).toBeVisible();

@@ -321,15 +321,19 @@ const states: { when: (s: AnyMachineSnapshot) => boolean; then: (app: App, s: An
       const { addressCode, optOutAllowed } = s.context as RegistrationContext;
       const message = text(addressMessages[addressCode!]!);
       const unit = screen.getByLabelText('Apartment or unit (optional)');
-      if (addressCode === 301 || addressCode === 302) {
-        // The unit field is flagged: invalid, with the message tied to it, and focused.
-        await waitFor(() => expect(unit.getAttribute('aria-invalid')).toBe('true'));
-        expect(document.getElementById(unit.getAttribute('aria-describedby')!)?.textContent).toBe(message);
-        expect(document.activeElement).toBe(unit);
+      const street = screen.getByLabelText('Street address');
+      // A refusal of one line (the unit; a PO Box or General Delivery on the street line) flags that
+      // field: invalid, with the message tied to it, and focused. Others are about the whole address.
+      const flagged = addressCode === 301 || addressCode === 302 ? unit : addressCode === 304 || addressCode === 306 ? street : null;
+      if (flagged) {
+        await waitFor(() => expect(flagged.getAttribute('aria-invalid')).toBe('true'));
+        expect(document.getElementById(flagged.getAttribute('aria-describedby')!)?.textContent).toBe(message);
+        expect(document.activeElement).toBe(flagged);
         noAlert();
       } else {
         await waitFor(() => expect(screen.getByRole('alert').textContent).toBe(message));
         expect(unit.getAttribute('aria-invalid')).toBeNull();
+        expect(street.getAttribute('aria-invalid')).toBeNull();
       }
       const optOut = screen.queryByRole('button', { name: 'If you don’t have a legal address, tap here.' });
       expect(optOut !== null).toBe(optOutAllowed && addressCode! >= 303);

@@ -150,6 +150,12 @@ describe('checkPhone', () => {
     ['+1 559 201 4477', M.phoneLength],
     ['1592014477', M.phoneInvalid],
     ['0592014477', M.phoneInvalid],
+    // NANP: neither the area code nor the exchange starts with 0 or 1.
+    ['5591014477', M.phoneInvalid],
+    ['5590014477', M.phoneInvalid],
+    ['abc', M.phoneDigits],
+    ['559-201-447O', M.phoneDigits],
+    ['559 two 01 4477', M.phoneDigits],
   ])('rejects %j with %s', (phone, message) => expect(checkPhone(phone)).toBe(message));
   it('reduces a phone to its digits', () => expect(digitsOf('(559) 201-4477')).toBe('5592014477'));
 });
@@ -190,15 +196,23 @@ describe('checkDob', () => {
     ['', 'empty'],
     ['5/15/2000', 'one-digit month'],
     ['2000-05-15', 'ISO order'],
+  ])('calls %j not MM/DD/YYYY (%s)', (dob) => expect(checkDob(dob, today)).toBe(M.dobInvalid));
+  it.each([
     ['15/05/2000', 'day first'],
-    ['02/30/2000', 'no 30 February'],
+    ['02/30/1990', 'no 30 February'],
     ['02/29/2001', 'no 29 February in 2001'],
+    ['02/29/1900', 'no 29 February in 1900 (divisible by 100, not 400)'],
+    ['04/31/1990', 'April has 30 days'],
     ['13/01/2000', 'month 13'],
     ['00/10/2000', 'month 0'],
+    ['01/00/2000', 'day 0'],
+  ])('says %j is not a real date (%s)', (dob) => expect(checkDob(dob, today)).toBe(M.dobNotReal));
+  it('accepts 29 February in a leap year (2000 is divisible by 400)', () => expect(checkDob('02/29/2000', today)).toBeNull());
+  it.each([
     ['01/01/1899', 'before 1900'],
     ['05/16/2026', 'tomorrow'],
     ['01/01/2030', 'in the future'],
-  ])('calls %j invalid (%s)', (dob) => expect(checkDob(dob, today)).toBe(M.dobInvalid));
+  ])('calls %j out of range (%s)', (dob) => expect(checkDob(dob, today)).toBe(M.dobOutOfRange));
   it('uses 18 as the minimum age', () => expect(minimumAge).toBe(18));
 });
 

@@ -13,6 +13,8 @@ import { stateNames } from './stateNames.ts';
 import { problemsOf, useFocusOnProblem, useHeadingFocus, type StepProps } from './stepSupport.ts';
 
 const unitCodes: readonly number[] = [StatusCode.ADDRESS_UNIT_INCORRECT, StatusCode.ADDRESS_UNIT_REQUIRED];
+/** Refusals of what the street line says (a PO Box, "General Delivery"): shown on, and marking, that field. */
+const streetCodes: readonly number[] = [StatusCode.ADDRESS_PO_BOX, StatusCode.ADDRESS_GENERAL_DELIVERY];
 
 /** Step 3: the legal (residential) address, checked by the address service (spec §3, §5, §8 codes 300-307). */
 export function AddressStep({ state, send }: StepProps) {
@@ -32,8 +34,9 @@ function AddressForm({ state, send }: StepProps) {
   const field = fieldPropsOf(state, problem);
   const rejection = at('rejected') && addressCode !== null ? addressMessages[addressCode] : undefined;
   const unitRejected = rejection !== undefined && addressCode !== null && unitCodes.includes(addressCode);
+  const streetRejected = rejection !== undefined && addressCode !== null && streetCodes.includes(addressCode);
   const canOptOut = offersOptOut(state);
-  useFocusOnProblem(formRef, state.context.fieldErrors, at('invalid') || unitRejected);
+  useFocusOnProblem(formRef, state.context.fieldErrors, at('invalid') || unitRejected || streetRejected);
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -51,7 +54,13 @@ function AddressForm({ state, send }: StepProps) {
         <Trans>The residential address where you live. We can't accept PO Boxes or work addresses.</Trans>
       </p>
       <form ref={formRef} className="form" onSubmit={submit} noValidate aria-busy={verifying}>
-        <TextField {...field('street1')} label={t`Street address`} autoComplete="address-line1" maxLength={100} />
+        <TextField
+          {...field('street1')}
+          label={t`Street address`}
+          autoComplete="address-line1"
+          maxLength={100}
+          error={streetRejected && rejection ? i18n._(rejection) : problem('street1')}
+        />
         <TextField
           {...field('street2')}
           label={t`Apartment or unit (optional)`}
@@ -79,7 +88,7 @@ function AddressForm({ state, send }: StepProps) {
           onChange={(event) => setZip(maskZip(event.target.value))}
           error={problem('zip')}
         />
-        {rejection && !unitRejected ? (
+        {rejection && !unitRejected && !streetRejected ? (
           <p className="form-error" role="alert">
             {i18n._(rejection)}
           </p>
