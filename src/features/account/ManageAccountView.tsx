@@ -6,8 +6,7 @@ import { fromPromise } from 'xstate';
 import type { ValidationMessage } from '../../../contract/rules.ts';
 import { changeUnlockCodeMachine } from '../../../machines/account/changeUnlockCode.ts';
 import { useServices } from '../../app/services.tsx';
-import { NewUnlockCodeFields, newUnlockCodesOf } from '../../shared/components/NewUnlockCodeFields.tsx';
-import { TextField } from '../../shared/components/TextField.tsx';
+import { NewUnlockCodeFields, newUnlockCodesOf, UnlockCodeField } from '../../shared/components/NewUnlockCodeFields.tsx';
 import { useHeadingFocus } from '../../shared/components/useHeadingFocus.ts';
 import { unexpectedErrorMessage, validationMessages } from '../../shared/messages.ts';
 
@@ -82,18 +81,7 @@ export function ManageAccountView() {
           ) : null}
         </div>
         <form ref={form} className="form" onSubmit={submit} noValidate aria-busy={saving}>
-          <TextField
-            id="current-unlock-code"
-            name="currentUnlockCode"
-            type="password"
-            label={t`Current unlock code`}
-            inputMode="numeric"
-            autoComplete="off"
-            maxLength={4}
-            pattern="[0-9]*"
-            className="code-input"
-            error={currentCodeError}
-          />
+          <UnlockCodeField id="current-unlock-code" name="currentUnlockCode" label={t`Current unlock code`} error={currentCodeError} />
           <p>
             <Trans>Your unlock code is 4 digits. Avoid codes that are easy to guess, like 1234 or 1111.</Trans>
           </p>

@@ -1,5 +1,5 @@
-/** A new 4-digit unlock code and its confirmation (spec §5), as registration and the unlock-code reset ask for them. */
-import type { ReactNode } from 'react';
+/** Unlock code fields (spec §5): a new 4-digit code and its confirmation, as registration, the reset and Manage account ask for them, and one code alone (unlock, the current code). */
+import type { FormEvent, ReactNode } from 'react';
 import { TextField } from './TextField.tsx';
 
 type Field = { id: string; label: string; error: ReactNode };
@@ -13,7 +13,20 @@ export function NewUnlockCodeFields({ unlockCode, confirmation }: { unlockCode: 
   );
 }
 
-function UnlockCodeField({ id, name, label, error }: Field & { name: string }) {
+const unlockCodeLength = 4;
+
+/**
+ * Keeps only the first 4 digits of what was typed or pasted. No maxLength on the input: the browser
+ * would cut a paste like "12 34" before the space is dropped.
+ */
+function keepDigits(event: FormEvent<HTMLInputElement>) {
+  const input = event.currentTarget;
+  const digits = input.value.replace(/\D/g, '').slice(0, unlockCodeLength);
+  if (digits !== input.value) input.value = digits;
+}
+
+/** One 4-digit unlock code field: hidden as typed, the number pad on phones, digits only. */
+export function UnlockCodeField({ id, name, label, error }: Field & { name: string }) {
   return (
     <TextField
       id={id}
@@ -22,9 +35,9 @@ function UnlockCodeField({ id, name, label, error }: Field & { name: string }) {
       label={label}
       inputMode="numeric"
       autoComplete="off"
-      maxLength={4}
       pattern="[0-9]*"
       className="code-input"
+      onInput={keepDigits}
       error={error}
     />
   );

@@ -6,7 +6,7 @@ import { fromPromise } from 'xstate';
 import { unlockMachine } from '../../../../machines/session/unlock.ts';
 import { safeRedirect } from '../../../app/guards.ts';
 import { useServices } from '../../../app/services.tsx';
-import { TextField } from '../../../shared/components/TextField.tsx';
+import { UnlockCodeField } from '../../../shared/components/NewUnlockCodeFields.tsx';
 import { unexpectedErrorMessage, validationMessages } from '../../../shared/messages.ts';
 import { authModalTitleId, viewHeading } from '../authModal/authModalTitle.ts';
 import { continueToApp, storeSession } from '../../../shared/sessionEffects.ts';
@@ -67,18 +67,7 @@ export function UnlockView({ inModal = false }: { inModal?: boolean }) {
         </p>
       ) : null}
       <form className="form" onSubmit={submit} noValidate aria-busy={submitting}>
-        <TextField
-          id="unlock-code"
-          name="unlockCode"
-          type="password"
-          label={t`Unlock code`}
-          inputMode="numeric"
-          autoComplete="off"
-          maxLength={4}
-          pattern="[0-9]*"
-          className="code-input"
-          error={fieldError ? i18n._(validationMessages[fieldError]) : undefined}
-        />
+        <UnlockCodeField id="unlock-code" name="unlockCode" label={t`Unlock code`} error={fieldError ? i18n._(validationMessages[fieldError]) : undefined} />
         {state.hasTag('wrongCode') && attemptsLeft !== null ? (
           <p className="form-error" role="alert">
             <Trans>This isn't the right code.</Trans>{' '}
