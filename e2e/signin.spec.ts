@@ -33,6 +33,13 @@ test('a wrong password shows the error and stays on sign-in', async ({ page }) =
   );
   await expect(page).toHaveURL((url) => url.pathname === '/signin');
   await expect(signIn.email).toHaveValue(demo.email);
+  // Focus goes to the message, never to the page.
+  await expect(signIn.alert).toBeFocused();
+  // "Show password" lets the cardholder check what they typed.
+  await signIn.password.fill('not-the-pasword');
+  await page.getByRole('button', { name: 'Show password', exact: true }).click();
+  await expect(signIn.password).toHaveAttribute('type', 'text');
+  await expect(page.getByRole('button', { name: 'Show password', exact: true })).toHaveAttribute('aria-pressed', 'true');
 });
 
 test('opening home signed out asks to sign in, then continues to home', async ({ page }) => {

@@ -125,6 +125,7 @@ describe('sign-in chart', () => {
             then: async () => {
               expect(await screen.findByText('Email is required.')).toBeTruthy();
               expect(screen.getByText('Password is required.')).toBeTruthy();
+              await waitFor(() => expect(document.activeElement).toBe(screen.getByLabelText('Email')));
             },
           },
           {
@@ -143,6 +144,8 @@ describe('sign-in chart', () => {
                 expect(alertText()).toBe('Sorry, the email address or password you entered is incorrect. Please try again.'),
               );
               expect((screen.getByLabelText('Email') as HTMLInputElement).value).toBe('demo@providers.test');
+              // Focus is on the message, never lost to the page.
+              await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('alert')));
             },
           },
           {
@@ -161,6 +164,7 @@ describe('sign-in chart', () => {
             when: (s) => s.matches({ editing: 'failed' }),
             then: async () => {
               await waitFor(() => expect(screen.getAllByText('There was an unexpected error. Please try again.').length).toBeGreaterThan(0));
+              await waitFor(() => expect(document.activeElement?.getAttribute('role')).toBe('alert'));
             },
           },
           {

@@ -4,15 +4,25 @@ type TextFieldProps = InputHTMLAttributes<HTMLInputElement> & {
   id: string;
   label: ReactNode;
   error?: ReactNode;
+  /** A control beside the input (PasswordField's show toggle). */
+  adornment?: ReactNode;
 };
 
 /** A labelled input whose error is tied to it for screen readers. */
-export function TextField({ id, label, error, ...input }: TextFieldProps) {
+export function TextField({ id, label, error, adornment, ...input }: TextFieldProps) {
   const errorId = `${id}-error`;
+  const field = <input id={id} aria-invalid={error ? true : undefined} aria-describedby={error ? errorId : undefined} {...input} />;
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      <input id={id} aria-invalid={error ? true : undefined} aria-describedby={error ? errorId : undefined} {...input} />
+      {adornment ? (
+        <div className="input-row">
+          {field}
+          {adornment}
+        </div>
+      ) : (
+        field
+      )}
       {error ? (
         <p id={errorId} className="field-error">
           {error}

@@ -18,6 +18,7 @@ import { TextedCodeEntry } from '../../../shared/textedCode/TextedCodeEntry.tsx'
 import { thenSignInParam } from './thenSignIn.ts';
 import { useServices } from '../../../app/services.tsx';
 import { StepIndicator } from '../../../shared/components/StepIndicator.tsx';
+import { PasswordField } from '../../../shared/components/PasswordField.tsx';
 import { TextField } from '../../../shared/components/TextField.tsx';
 import { useHeadingFocus } from '../../../shared/components/useHeadingFocus.ts';
 import { SsnCheckStep } from '../../../shared/ssnCheck/SsnCheckStep.tsx';
@@ -216,10 +217,9 @@ function PasswordStep({ state, send }: StepProps) {
         <p>
           <Trans>Use at least 8 characters, with no spaces.</Trans>
         </p>
-        <TextField
+        <PasswordField
           id="new-password"
           name="password"
-          type="password"
           label={t`New password`}
           autoComplete="new-password"
           error={invalid && fieldError ? i18n._(validationMessages[fieldError]) : undefined}

@@ -8,6 +8,7 @@ import { StatusCode } from '../../../../contract/shared/statusCodes.ts';
 import { signInMachine, type SignInEvent, type SignInSnapshot } from '../../../../machines/session/signIn.ts';
 import { textedCodeProblems } from '../../../../machines/shared/textedCode.ts';
 import { useServices } from '../../../app/services.tsx';
+import { PasswordField } from '../../../shared/components/PasswordField.tsx';
 import { TextField } from '../../../shared/components/TextField.tsx';
 import { unexpectedErrorMessage, validationMessages } from '../../../shared/messages.ts';
 import { thenSignInParam } from '../resetPassword/thenSignIn.ts';
@@ -61,6 +62,17 @@ function CredentialsForm({ state, send, Heading, inModal }: FormProps) {
   const submitting = state.hasTag('busy');
   const paused = state.hasTag('waiting');
   const { fieldErrors, retryAt } = state.context;
+  const rejected = state.hasTag('rejected');
+  const failed = state.hasTag('failed');
+  const invalid = state.hasTag('invalid');
+  const formRef = useRef<HTMLFormElement>(null);
+  const problemRef = useRef<HTMLDivElement & HTMLParagraphElement>(null);
+  // The Sign in button was disabled while the call ran, which drops focus to the page: after a
+  // failure it goes to the first field in error, else to the message, so a screen reader starts there.
+  useEffect(() => {
+    if (invalid) formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+    else if (rejected || failed) problemRef.current?.focus();
+  }, [invalid, rejected, failed, fieldErrors]);
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -83,7 +95,7 @@ function CredentialsForm({ state, send, Heading, inModal }: FormProps) {
           <Trans>For your security, please sign in again.</Trans>
         </p>
       ) : null}
-      <form className="form" onSubmit={submit} noValidate aria-busy={submitting}>
+      <form ref={formRef} className="form" onSubmit={submit} noValidate aria-busy={submitting}>
         <TextField
           id="email"
           name="email"
@@ -94,16 +106,15 @@ function CredentialsForm({ state, send, Heading, inModal }: FormProps) {
           defaultValue={state.context.email}
           error={fieldErrors.email ? i18n._(validationMessages[fieldErrors.email]) : undefined}
         />
-        <TextField
+        <PasswordField
           id="password"
           name="password"
-          type="password"
           label={t`Password`}
           autoComplete="current-password"
           error={fieldErrors.password ? i18n._(validationMessages[fieldErrors.password]) : undefined}
         />
-        {state.hasTag('rejected') ? (
-          <div className="form-error" role="alert">
+        {rejected ? (
+          <div ref={problemRef} className="form-error" role="alert" tabIndex={-1}>
             <p>
               <Trans>Sorry, the email address or password you entered is incorrect. Please try again.</Trans>
             </p>
@@ -114,8 +125,8 @@ function CredentialsForm({ state, send, Heading, inModal }: FormProps) {
             ) : null}
           </div>
         ) : null}
-        {state.hasTag('failed') ? (
-          <p className="form-error" role="alert">
+        {failed ? (
+          <p ref={problemRef} className="form-error" role="alert" tabIndex={-1}>
             {i18n._(unexpectedErrorMessage)}
           </p>
         ) : null}
