@@ -18,6 +18,7 @@ for (const locale of ['en', 'es'] as const) {
     const notFound = await NotFoundPage.open(page, '/definitely-not-a-route', locale);
     await notFound.expectLanguage(locale);
     await expect(notFound.header, 'the app frame stays around it').toBeVisible();
+    await expect(page).toHaveTitle(locale === 'en' ? 'Page not found · Providers card' : 'Página no encontrada · Providers card');
 
     const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
     const summary = results.violations.map((v) => ({ rule: v.id, help: v.help, targets: v.nodes.map((node) => node.target.join(' ')) }));
@@ -28,6 +29,7 @@ for (const locale of ['en', 'es'] as const) {
 
     const home = await notFound.goHome();
     await home.expectLanguage(locale);
+    await expect(page).toHaveTitle(locale === 'en' ? 'Home · Providers card' : 'Inicio · Providers card');
   });
 }
 
@@ -53,6 +55,7 @@ test('/register opened outside the companion app without a session goes to sign-
 
 test('the page names its icon, and the server serves it', async ({ page, request }) => {
   await page.goto('/signin');
+  await expect(page).toHaveTitle('Sign in · Providers card');
   const href = await page.locator('link[rel="icon"]').getAttribute('href');
   expect(href).toBe('/favicon.svg');
   const icon = await request.get(href!);

@@ -3,6 +3,7 @@ import { Outlet } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
 import type { SnackbarMessage } from '../../machines/session/session.ts';
 import { useServices } from './services.tsx';
+import { useScreenTitle } from './useScreenTitle.ts';
 import { AuthModal } from '../features/session/authModal/AuthModal.tsx';
 import { BackToBenefits } from '../shared/components/BackToBenefits.tsx';
 import { ErrorModal } from '../shared/components/ErrorModal.tsx';
@@ -17,6 +18,7 @@ export function AppShell() {
   const errorModalOpen = useSelector(session, (s) => s.hasTag('errorModalOpen'));
   const snackbar = useSelector(session, (s) => (s.hasTag('snackbarShown') ? s.context.snackbarMessage : null));
   const screensGeneration = useSelector(session, (s) => s.context.screensGeneration);
+  useScreenTitle();
 
   return (
     <div className="app">

@@ -1,6 +1,9 @@
 /** Route table behaviour of spec §2 through the real router: redirects, data-dependent guards, visits. */
-import { screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { i18n } from '@lingui/core';
+import { screenTitles } from '../../src/app/screenTitles.ts';
+import { activateLocale } from '../../src/shared/i18n/locale.ts';
 import { active, locked, renderApp, signedOut } from '../support/renderApp.tsx';
 
 const homeWith = (overrides: Record<string, unknown>) => ({
@@ -138,6 +141,35 @@ describe('the access-token screens', () => {
     for (const path of ['/signin', '/unlock', '/reset-password', '/faq', '/customer-support', '/change-address']) {
       expect(layoutOf(path)).not.toBe('/_accessToken');
     }
+  });
+});
+
+describe('each screen’s own title (WCAG 2.2 SC 2.4.2)', () => {
+  it('every route with a screen has a title, different in English and Spanish where the words differ', async () => {
+    const app = await renderApp('/signin', signedOut);
+    const screens = Object.values(app.router.routesById).filter((route) => route.options.component && !route.isRoot);
+    expect(screens.length).toBeGreaterThan(30);
+    for (const route of screens) expect(screenTitles[route.fullPath], route.fullPath).toBeDefined();
+    // And no title for a path the table no longer has.
+    expect(Object.keys(screenTitles).filter((path) => !screens.some((route) => route.fullPath === path))).toEqual([]);
+    await activateLocale('es');
+    const spanish = Object.values(screenTitles).map((title) => i18n._(title));
+    await activateLocale('en');
+    const english = Object.values(screenTitles).map((title) => i18n._(title));
+    expect(spanish.filter((text, index) => text === english[index] && !/^(Manage )?(Prime|SNAPback)$/.test(english[index]!))).toEqual([]);
+  });
+
+  it('follows the screen and the language, and names the not-found page', async () => {
+    const app = await renderApp('/signin', signedOut);
+    await waitFor(() => expect(document.title).toBe('Sign in · Providers card'));
+    await app.router.navigate({ to: '/reset-password/{-$step}', params: { step: undefined } });
+    await waitFor(() => expect(document.title).toBe('Reset your password · Providers card'));
+    // What the language switch does (src/app/main.tsx): the catalogue changes, the screen follows.
+    await act(() => activateLocale('es'));
+    await waitFor(() => expect(document.title).toBe('Restablezca su contraseña · Providers card'));
+    await act(() => activateLocale('en'));
+    await app.router.navigate({ href: '/no-such-screen' });
+    await waitFor(() => expect(document.title).toBe('Page not found · Providers card'));
   });
 });
 

@@ -1,0 +1,50 @@
+/**
+ * Every screen's own document title (WCAG 2.2 SC 2.4.2), by its route's full path; the app shell sets
+ * `<title>` from the deepest matched route that has one (useScreenTitle). tests/unit/screenTitles
+ * checks that every route with a screen has a title, in English and Spanish.
+ */
+import { msg } from '@lingui/core/macro';
+import type { MessageDescriptor } from '@lingui/core';
+
+export const screenTitles: Record<string, MessageDescriptor> = {
+  '/signin/{-$step}': msg`Sign in`,
+  '/unlock': msg`Unlock`,
+  '/reset-unlock-code/{-$step}': msg`Reset your unlock code`,
+  '/reset-password/{-$step}': msg`Reset your password`,
+  '/register/{-$step}': msg`Open an account`,
+  '/home': msg`Home`,
+  '/home1': msg`Home`,
+  '/home2': msg`Home`,
+  '/manage-account': msg`Manage account`,
+  '/manage-card': msg`Manage card`,
+  '/manage-cards': msg`Manage cards`,
+  '/activate/{-$step}': msg`Activate your card`,
+  '/order-card/{-$step}': msg`Order a card`,
+  '/replacement-card/{-$step}': msg`Replace your card`,
+  '/reset-pin/{-$step}': msg`Reset your PIN`,
+  '/faq/': msg`Help`,
+  '/faq/$': msg`Help`,
+  '/customer-support': msg`Customer support`,
+  '/preview': msg`Preview`,
+  '/change-address/{-$step}': msg`Change your address`,
+  '/change-phone-number/{-$step}': msg`Change your phone number`,
+  '/statements': msg`Statements`,
+  '/tax': msg`Tax documents`,
+  '/transactions/': msg`Activity`,
+  '/transactions/detail': msg`Transaction details`,
+  '/add-money': msg`Add money`,
+  '/load-cash': msg`Load cash`,
+  '/cash-load-map': msg`Cash load locations`,
+  '/transfer-money': msg`Transfer money`,
+  '/direct-deposit/': msg`Direct deposit`,
+  '/direct-deposit/form/{-$step}': msg`Direct deposit form`,
+  '/direct-deposit/where': msg`Where is my deposit?`,
+  '/manage-prime': msg`Manage Prime`,
+  '/manage-snapback': msg`Manage SNAPback`,
+};
+
+/** An address outside the route table. */
+export const notFoundTitle = msg`Page not found`;
+
+/** What follows each screen's title. */
+export const titleSuffix = 'Providers card';
