@@ -86,7 +86,8 @@ export default defineConfig({
     env: {
       PORT: String(appPort),
       COMPANION_PORT: String(companionHostPort),
-      COMPANION_ORIGINS: companionHostURL,
+      // The host by both loopback names, as the sandbox's own default lists it.
+      COMPANION_ORIGINS: `${companionHostURL},${companionHostURL.replace('localhost', '127.0.0.1')}`,
       DATA_DIR: '.data/e2e',
       LOG_LEVEL: 'warn',
     },

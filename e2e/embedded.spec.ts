@@ -7,7 +7,7 @@ import path from 'node:path';
 import { expect, test, type Frame, type FrameLocator, type Page } from '@playwright/test';
 import { CompanionHostPage, defaultCompanionUser } from './pages/CompanionHostPage.ts';
 import { shown, type Locale } from './support/catalog.ts';
-import { appURL } from './support/origins.ts';
+import { appURL, companionHostURL } from './support/origins.ts';
 
 const demoAccountNumber = '400012345678';
 const freeTaxFilingUrl = 'https://www.irs.gov/filing/irs-free-file-do-your-taxes-for-free';
@@ -36,6 +36,10 @@ test.describe('the card app inside the companion host', () => {
     // The host answered the token question; the app never kept anything in its own origin's storage.
     await expect(host.message('app → host', 'parentApp.accessToken.get').first()).toBeVisible();
     expect(await appLocalStorageKeys(page)).toEqual([]);
+
+    // The same host opened by its other loopback name frames the app and signs in just as well.
+    await host.goto(companionHostURL.replace('localhost', '127.0.0.1'));
+    await expectHome(host.app);
   });
 
   test('state is saved to the host without tokens and restored after the host page reloads', async ({ page }) => {

@@ -142,6 +142,9 @@ function originList(value: string | undefined, sandboxDefault: string, sandbox: 
     .map((origin) => new URL(origin).origin);
 }
 
+/** `http://localhost:PORT,http://127.0.0.1:PORT`: the same local page by its two usual names (exact origins, no wildcard). */
+const loopbackOrigins = (port: number) => `http://localhost:${port},http://127.0.0.1:${port}`;
+
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   if (env.NODE_ENV && !nodeEnvs.includes(env.NODE_ENV)) {
     throw new ConfigError(`NODE_ENV="${env.NODE_ENV}" is none of ${nodeEnvs.join(', ')}; production is NODE_ENV=production.`);
@@ -179,8 +182,9 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     accessTokenTtl: Number(env.ACCESS_TOKEN_TTL ?? 900),
     refreshTokenTtl: Number(env.REFRESH_TOKEN_TTL ?? 60 * 60 * 24 * 30),
     tokenSecret: new TextEncoder().encode(secret),
-    companionOrigins: originList(env.COMPANION_ORIGINS, `http://localhost:${companionPort}`, sandbox),
-    devOrigins: originList(env.DEV_ORIGINS, 'http://localhost:5173', sandbox),
+    // Sandbox hosts answer at either loopback spelling: a tester may open http://127.0.0.1:8090.
+    companionOrigins: originList(env.COMPANION_ORIGINS, loopbackOrigins(companionPort), sandbox),
+    devOrigins: originList(env.DEV_ORIGINS, loopbackOrigins(5173), sandbox),
     processorOrigins: originList(env.PROCESSOR_ORIGINS, 'http://localhost:8091', sandbox),
     accountLinkingOrigins: originList(env.ACCOUNT_LINKING_ORIGINS, 'http://localhost:8092', sandbox),
     cmsPreviewOrigins: originList(env.CMS_PREVIEW_ORIGINS, '', sandbox),

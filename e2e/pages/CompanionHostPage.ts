@@ -33,8 +33,9 @@ export class CompanionHostPage {
     return host;
   }
 
-  async goto(): Promise<void> {
-    await this.page.goto(`${companionHostURL}/`);
+  /** `origin`: the host's address, by default as localhost (the sandbox also answers as 127.0.0.1). */
+  async goto(origin = companionHostURL): Promise<void> {
+    await this.page.goto(`${origin}/`);
     await expect(this.frame).toBeVisible();
     await expect(this.appLoads).not.toHaveText('0');
   }

@@ -106,6 +106,21 @@ describe('where the sandbox listens', () => {
   });
 });
 
+describe('who may frame the app', () => {
+  it('in the sandbox: the companion host and the dev port by either loopback name, exactly', () => {
+    const config = readConfig({ COMPANION_PORT: '8090' });
+    expect(config.companionOrigins).toEqual(['http://localhost:8090', 'http://127.0.0.1:8090']);
+    expect(config.devOrigins).toEqual(['http://localhost:5173', 'http://127.0.0.1:5173']);
+  });
+
+  it('in production: only the configured origins, and none by default', () => {
+    expect(readConfig(production).companionOrigins).toEqual([]);
+    expect(readConfig(production).devOrigins).toEqual([]);
+    const configured = readConfig({ ...production, COMPANION_ORIGINS: 'https://benefits.example.org' });
+    expect(configured.companionOrigins).toEqual(['https://benefits.example.org']);
+  });
+});
+
 describe('TRUST_PROXY', () => {
   it('believes nobody by default', () => {
     expect(readConfig({ WEB_ROOT: '' }).trustProxy).toBe(false);

@@ -51,7 +51,7 @@ describe('security headers', () => {
   it.each(Object.entries(requests))('allows framing only by the app itself, the companion origins and their dev ports on %s', async (_name, request) => {
     const directives = csp(await request()).split(';').map((directive) => directive.trim());
 
-    expect(directives).toContain("frame-ancestors 'self' http://localhost:8090 http://localhost:5173");
+    expect(directives).toContain("frame-ancestors 'self' http://localhost:8090 http://localhost:5173 http://127.0.0.1:5173");
   });
 
   it.each(Object.entries(requests))('sends nosniff and no-referrer on %s', async (_name, request) => {
