@@ -183,6 +183,11 @@ const legalShape = object({ esign: agreementValue, terms: agreementValue, cardho
 export const acceptAgreementSchema = object({ legal: legalShape }).noUnknown();
 /** GET /accepted-agreement?agreement=. */
 export const acceptedAgreementQuery = object({ agreement: string().defined().oneOf(agreementKinds) }).noUnknown();
+/** GET /agreement (anonymous): which agreement, in which language. */
+export const agreementDocumentQuery = object({
+  kind: string().defined().oneOf(agreementKinds),
+  locale: string().defined().oneOf(['en', 'es']),
+}).noUnknown();
 export type AcceptedAgreementQuery = { agreement: AgreementKind };
 
 /**

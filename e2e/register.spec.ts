@@ -60,6 +60,9 @@ test('an applicant the identity check turns down is told so', async ({ page, req
   await register.unlockCode(applicant);
   await register.agreements();
   await expect(register.app.getByText('Unfortunately, we could not accept your application.')).toBeVisible();
+  // What the person can do next.
+  await expect(register.heading('What you can do')).toBeVisible();
+  await expect(register.app.getByRole('link', { name: 'Contact support', exact: true })).toBeVisible();
   await register.expectAccessible();
 });
 

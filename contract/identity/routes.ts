@@ -4,6 +4,8 @@ import { route } from '../shared/route.ts';
 import type { AcceptedAgreementQuery } from '../validation.ts';
 import type {
   AcceptedAgreementAnswer,
+  AgreementDocumentAnswer,
+  AgreementDocumentQuery,
   Legal,
   PhoneInUseAnswer,
   RegisterAnswer,
@@ -94,7 +96,15 @@ export const identityRoutes = {
     method: 'GET',
     path: '/accepted-agreement',
     caller: 'accessToken',
-    summary: 'Whether the cardholder accepted an agreement.',
+    summary: 'Whether the cardholder accepted the current version of an agreement, and the last version accepted.',
     answers: { 200: [0], 400: [2], 401: [103, 104] },
+  }),
+  agreementDocument: route<AgreementDocumentQuery, AgreementDocumentAnswer>({
+    name: 'agreementDocument',
+    method: 'GET',
+    path: '/agreement',
+    caller: 'anonymous',
+    summary: "An agreement's current text and version in English or Spanish, readable before anyone agrees.",
+    answers: { 200: [0], 400: [2] },
   }),
 };

@@ -2,6 +2,7 @@
 import {
   acceptAgreementSchema,
   acceptedAgreementQuery,
+  agreementDocumentQuery,
   phoneNumberInUseSchema,
   registrationSchema,
   requestVerificationSchema,
@@ -25,4 +26,5 @@ export const identitySchemas = {
   verifySsnWithRefreshToken: verifySsnLoggedInSchema,
   acceptAgreement: acceptAgreementSchema,
   acceptedAgreement: acceptedAgreementQuery,
+  agreementDocument: agreementDocumentQuery,
 } satisfies RequestSchemas<typeof identityRoutes>;

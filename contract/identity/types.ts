@@ -67,8 +67,27 @@ export type VerifyAddressRequest = Address & { addressType: AddressType };
 /** POST /verify-address {street1, street2, city, state, zip, addressType}: SUCCESS or 300-307; `optOutAllowed` on 303-307. */
 export type VerifyAddressAnswer = StatusAnswer & { optOutAllowed?: boolean };
 
-/** POST /accept-agreement {legal} (access token). GET /accepted-agreement?agreement=esign → `{0, agreed}`. */
-export type AcceptedAgreementAnswer = StatusAnswer & { agreed: boolean };
+/**
+ * POST /accept-agreement {legal} (access token) records the current version of each agreement marked
+ * 'agreed'. GET /accepted-agreement?agreement=esign → `{0, agreed, version}`: `agreed` when the current
+ * version was accepted, `version` the last one accepted (null when none).
+ */
+export type AcceptedAgreementAnswer = StatusAnswer & { agreed: boolean; version: string | null };
+
+/** The current version of each agreement (a date): a new text gets a new version, to be accepted again. */
+export const agreementVersions: Record<AgreementKind, string> = { esign: '2026-11-01', terms: '2026-11-01', cardholder3: '2026-11-01' };
+
+export type AgreementLocale = 'en' | 'es';
+/** GET /agreement?kind=terms&locale=es: an agreement's text, plain data (no markup), in the language asked for. */
+export type AgreementDocument = {
+  kind: AgreementKind;
+  version: string;
+  locale: AgreementLocale;
+  title: string;
+  sections: { heading: string; paragraphs: string[] }[];
+};
+export type AgreementDocumentQuery = { kind: AgreementKind; locale: AgreementLocale };
+export type AgreementDocumentAnswer = StatusAnswer & { agreement?: AgreementDocument };
 
 /** POST /verify/ssn {email, ssn} and /verify/ssn/logged-in-refresh-token {ssn}: `{0, ssnToken}`; 401 `{4, attemptsLeft}` no match; 429 `{201, retryAfterSeconds}` too many. */
 export type VerifySsnAnswer = StatusAnswer & { ssnToken?: string; attemptsLeft?: number } & MayBeTooMany;

@@ -60,6 +60,8 @@ export const specCalls: SpecCall[] = [
   post('/verify/ssn/logged-in', account),
   post('/verify/ssn/logged-in-refresh-token', 'identity'),
   post('/change-password', 'session'),
+  // Beyond spec §7 (hardening): the agreements' texts, readable before anyone agrees.
+  get('/agreement', 'identity'),
   // Beyond spec §7 (hardening): the password reset's texted code, checked before the SSN.
   post('/verify/reset-code', 'session'),
   post('/card/freeze', cards),

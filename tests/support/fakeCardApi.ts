@@ -8,12 +8,13 @@ type Waiting = { path: string; init: RequestInit | undefined; resolve: (response
 
 export function createFakeCardApi() {
   const waiting: Waiting[] = [];
-  const requests: { path: string; init: RequestInit | undefined }[] = [];
+  /** Each request: its path, its query string (`?…`, or ''), and what was sent. */
+  const requests: { path: string; search: string; init: RequestInit | undefined }[] = [];
 
   const fetch = (input: string | URL | Request, init?: RequestInit) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-    const path = new URL(url, 'http://app.test').pathname;
-    requests.push({ path, init });
+    const { pathname: path, search } = new URL(url, 'http://app.test');
+    requests.push({ path, search, init });
     return new Promise<Response>((resolve) => waiting.push({ path, init, resolve }));
   };
 

@@ -131,7 +131,20 @@ export class RegisterPage {
 
   async agreements(): Promise<void> {
     await expect(this.heading('Review and accept the agreements')).toBeVisible();
+    // The fees come first, in the short form, before anything is agreed.
+    await expect(this.heading('Fees for your Providers account')).toBeVisible();
     await this.expectStepAccessible();
+    // Each agreement can be read from beside its checkbox, in the screen's language; Escape closes it
+    // and focus comes back to the button.
+    const read = this.button('Read the Terms of use');
+    await read.click();
+    const dialog = this.app.getByRole('dialog', { name: this.locale === 'es' ? 'Términos de uso' : 'Terms of Use' });
+    await expect(dialog).toBeVisible();
+    await expect(dialog.getByText(/^(Version|Versión) \d{4}-\d{2}-\d{2}$/)).toBeVisible();
+    await this.expectStepAccessible();
+    await this.page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+    await expect(read).toBeFocused();
     for (const agreement of ['I agree to the E-Sign Agreement', 'I agree to the Terms of use', 'I agree to the Cardholder Agreement']) {
       await this.field(agreement).check();
     }

@@ -60,6 +60,8 @@ export const agreementAcceptances = pgTable('agreement_acceptances', {
   id: uuid('id').primaryKey().defaultRandom(),
   userId: uuid('user_id').notNull().references(() => users.id),
   kind: text('kind', { enum: agreementKinds }).notNull(),
+  /** The version accepted (contract/identity/types.ts agreementVersions); acceptances before versions were kept had the first. */
+  version: text('version').notNull().default('2026-11-01'),
   acceptedAt: timestamp('accepted_at', { withTimezone: true }).notNull().defaultNow(),
 }, (t) => [uniqueIndex('agreement_acceptances_user_kind_unique').on(t.userId, t.kind)]);
 

@@ -19,7 +19,8 @@ import { badRequest, failedValidation, tooMany } from '../../shared/http.ts';
 import { routeServer } from '../../shared/routeServer.ts';
 import { checkAccountSsn, issueSsnToken, refuseSsn } from '../../ssn.ts';
 import { codeTtlMinutes } from '../../textedCodes.ts';
-import { acceptAgreements, hasAccepted } from './agreements.ts';
+import { agreementDocument } from './agreementDocuments.ts';
+import { acceptAgreements, acceptedVersion } from './agreements.ts';
 import { emailInUse, lookupWait, lookupWaitSoFar, phoneInUse, ssnAccountByEmail, ssnAccountById } from './lookups.ts';
 import { issueMfaToken } from './mfaTokens.ts';
 import { registerCardholder } from './registration.ts';
@@ -149,7 +150,12 @@ export function identityFeature(app: FastifyInstance, services: Services): void 
 
   serve(
     routes.acceptedAgreement,
-    async ({ agreement }, request) => ({ statusCode: StatusCode.SUCCESS, agreed: await hasAccepted(db, request.access.userId, agreement) }),
+    async ({ agreement }, request) => ({ statusCode: StatusCode.SUCCESS, ...(await acceptedVersion(db, request.access.userId, agreement)) }),
     { brokenRule: 'badRequest' },
   );
+
+  // Anonymous: the texts are read before anyone agrees.
+  serve(routes.agreementDocument, async ({ kind, locale }) => ({ statusCode: StatusCode.SUCCESS, agreement: agreementDocument(kind, locale) }), {
+    brokenRule: 'badRequest',
+  });
 }

@@ -5,7 +5,7 @@
  */
 import { eq, or, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import { agreementKinds, type RegistrationPayload, RegistrationResult } from '../../../contract/identity/types.ts';
+import { agreementKinds, agreementVersions, type RegistrationPayload, RegistrationResult } from '../../../contract/identity/types.ts';
 import type { FieldErrors } from '../../../contract/shared/answers.ts';
 import { digitsOf, normaliseAddress, normaliseEmail, normaliseName } from '../../../contract/rules.ts';
 import { addressFieldError, ServerFieldError } from '../../../contract/validation.ts';
@@ -170,7 +170,7 @@ export async function registerCardholder(
           lastFour: randomDigits(4),
           expiry: virtualCardExpiry(new Date()),
         });
-        await tx.insert(agreementAcceptances).values(agreementKinds.map((kind) => ({ userId, kind })));
+        await tx.insert(agreementAcceptances).values(agreementKinds.map((kind) => ({ userId, kind, version: agreementVersions[kind] })));
       });
       return { kind: 'registered', userId };
     } catch (error) {

@@ -5,7 +5,11 @@ import { useRef, type FormEvent } from 'react';
 import { fromPromise } from 'xstate';
 import type { ValidationMessage } from '../../../contract/rules.ts';
 import { changeUnlockCodeMachine } from '../../../machines/account/changeUnlockCode.ts';
+import { agreementKinds } from '../../../contract/identity/types.ts';
 import { useServices } from '../../app/services.tsx';
+import { useAgreementReader } from '../../shared/agreements/AgreementDialog.tsx';
+import { ReadAgreementButton } from '../../shared/agreements/AgreementLinks.tsx';
+import { FeeDisclosure } from '../../shared/agreements/FeeDisclosure.tsx';
 import { NewUnlockCodeFields, newUnlockCodesOf, UnlockCodeField } from '../../shared/components/NewUnlockCodeFields.tsx';
 import { useHeadingFocus } from '../../shared/components/useHeadingFocus.ts';
 import { unexpectedErrorMessage, validationMessages } from '../../shared/messages.ts';
@@ -19,6 +23,7 @@ export function ManageAccountView() {
   const { api, session } = useServices();
   const { t, i18n } = useLingui();
   const heading = useHeadingFocus();
+  const agreements = useAgreementReader();
   const form = useRef<HTMLFormElement>(null);
   const change = useActorRef(
     changeUnlockCodeMachine.provide({
@@ -98,6 +103,20 @@ export function ManageAccountView() {
             {saving ? <Trans>Saving…</Trans> : <Trans>Save unlock code</Trans>}
           </button>
         </form>
+      </section>
+      <section aria-labelledby="agreements-title">
+        <h2 id="agreements-title">
+          <Trans>Agreements and fees</Trans>
+        </h2>
+        <ul className="plain-list">
+          {agreementKinds.map((kind) => (
+            <li key={kind}>
+              <ReadAgreementButton kind={kind} onOpen={agreements.open} />
+            </li>
+          ))}
+        </ul>
+        <FeeDisclosure />
+        {agreements.dialog}
       </section>
       <p className="screen-links">
         <Link to="/home">

@@ -1,6 +1,9 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useRef, type FormEvent } from 'react';
 import { agreed } from '../../../contract/identity/types.ts';
+import { useAgreementReader } from '../../shared/agreements/AgreementDialog.tsx';
+import { ReadAgreementButton } from '../../shared/agreements/AgreementLinks.tsx';
+import { FeeDisclosure } from '../../shared/agreements/FeeDisclosure.tsx';
 import { CheckboxField } from '../../shared/components/CheckboxField.tsx';
 import { unexpectedErrorMessage } from '../../shared/messages.ts';
 import { WaitToTryAgain } from '../../shared/waitNotices.tsx';
@@ -16,6 +19,7 @@ export function AgreementsStep({ state, send }: StepProps) {
   const failed = state.hasTag('failed');
   const tooManyLookups = state.hasTag('tooManyLookups');
   const problem = problemsOf(state, invalid, i18n);
+  const agreements = useAgreementReader();
   useFocusOnProblem(formRef, state.context.fieldErrors, invalid);
 
   function submit(event: FormEvent<HTMLFormElement>) {
@@ -34,8 +38,9 @@ export function AgreementsStep({ state, send }: StepProps) {
       <h1 id="register-title" ref={heading} tabIndex={-1}>
         <Trans>Review and accept the agreements</Trans>
       </h1>
+      <FeeDisclosure />
       <p>
-        <Trans>To open your Providers account, please accept each of these agreements.</Trans>
+        <Trans>To open your Providers account, please read and accept each of these agreements.</Trans>
       </p>
       <form ref={formRef} className="form" onSubmit={submit} noValidate>
         <fieldset className="agreements">
@@ -49,6 +54,7 @@ export function AgreementsStep({ state, send }: StepProps) {
             defaultChecked={legal.esign === agreed}
             error={problem('esign')}
           />
+          <ReadAgreementButton kind="esign" onOpen={agreements.open} />
           <CheckboxField
             id="agree-terms"
             name="terms"
@@ -56,6 +62,7 @@ export function AgreementsStep({ state, send }: StepProps) {
             defaultChecked={legal.terms === agreed}
             error={problem('terms')}
           />
+          <ReadAgreementButton kind="terms" onOpen={agreements.open} />
           <CheckboxField
             id="agree-cardholder"
             name="cardholder3"
@@ -63,6 +70,7 @@ export function AgreementsStep({ state, send }: StepProps) {
             defaultChecked={legal.cardholder3 === agreed}
             error={problem('cardholder3')}
           />
+          <ReadAgreementButton kind="cardholder3" onOpen={agreements.open} />
         </fieldset>
         {failed ? (
           <div className="form-error" role="alert">
@@ -81,6 +89,7 @@ export function AgreementsStep({ state, send }: StepProps) {
           <Trans>Agree and open my account</Trans>
         </button>
       </form>
+      {agreements.dialog}
     </>
   );
 }

@@ -19,12 +19,25 @@ export function OpeningAccount() {
   );
 }
 
-/** FAILURE, APPLICATION_DENIED (spec §8 text). */
+/** FAILURE, APPLICATION_DENIED (spec §8 text), and what the person can do next. */
 export function ApplicationDenied() {
   return (
     <ClosedApplication
       title={<Trans>Unfortunately, we could not accept your application.</Trans>}
-      explanation={<Trans>Thank you for your interest in Providers. If you have questions, our support team can help.</Trans>}
+      explanation={<Trans>Thank you for your interest in Providers. This usually happens when we can't verify your identity with the information given.</Trans>}
+      nextSteps={
+        <ul>
+          <li>
+            <Trans>Check that your name, date of birth, Social Security number and address match your official records.</Trans>
+          </li>
+          <li>
+            <Trans>Contact our support team: they can tell you why and what information was used, and help you apply again.</Trans>
+          </li>
+          <li>
+            <Trans>Nothing was charged, and no account was opened.</Trans>
+          </li>
+        </ul>
+      }
     />
   );
 }
@@ -54,12 +67,14 @@ export function ApplicationClosed() {
 type ClosedApplicationProps = {
   title: ReactNode;
   explanation: ReactNode;
+  /** What the person can do now. */
+  nextSteps?: ReactNode;
   /** Sign-in first (an account may exist), then support; else support only. */
   offerSignIn?: boolean;
 };
 
 /** An application that cannot go on: why, and where to go from here. */
-function ClosedApplication({ title, explanation, offerSignIn = false }: ClosedApplicationProps) {
+function ClosedApplication({ title, explanation, nextSteps, offerSignIn = false }: ClosedApplicationProps) {
   const heading = useHeadingFocus();
   return (
     <section className="screen" aria-labelledby="register-title">
@@ -67,6 +82,14 @@ function ClosedApplication({ title, explanation, offerSignIn = false }: ClosedAp
         {title}
       </h1>
       <p>{explanation}</p>
+      {nextSteps ? (
+        <>
+          <h2>
+            <Trans>What you can do</Trans>
+          </h2>
+          {nextSteps}
+        </>
+      ) : null}
       <p className="screen-links">
         {offerSignIn ? (
           <Link to="/signin/{-$step}" params={{ step: undefined }} className="button">

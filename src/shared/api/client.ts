@@ -9,7 +9,7 @@
 import { ofetch } from 'ofetch';
 import { defaultWaitSeconds } from '../../../machines/shared/serverWait.ts';
 import type { SetUnlockCodeRequest } from '../../../contract/account/types.ts';
-import type { AgreementKind, Legal, RegisterAnswer, RegistrationPayload } from '../../../contract/identity/types.ts';
+import type { AgreementKind, AgreementLocale, Legal, RegisterAnswer, RegistrationPayload } from '../../../contract/identity/types.ts';
 import { RegistrationResult } from '../../../contract/identity/types.ts';
 import { routeTables } from '../../../contract/routes.ts';
 import type { Address } from '../../../contract/shared/address.ts';
@@ -235,6 +235,8 @@ export function createApi(hooks: ApiHooks, fetcher = ofetch) {
     /** Records each agreement marked 'agreed' (access token). */
     acceptAgreement: (legal: Legal) => call(identity.acceptAgreement, { legal }),
     acceptedAgreement: (agreement: AgreementKind) => call(identity.acceptedAgreement, { agreement }),
+    /** Anonymous: an agreement's current text in a language. */
+    agreementDocument: (kind: AgreementKind, locale: AgreementLocale) => call(identity.agreementDocument, { kind, locale }),
   };
 }
 

@@ -318,7 +318,7 @@ describe('POST /register with every rule met', () => {
         url: `/api/v1/accepted-agreement?agreement=${agreement}`,
         headers: bearer(answer.body.access!),
       });
-      expect(response.json()).toEqual({ statusCode: StatusCode.SUCCESS, agreed: true });
+      expect(response.json()).toEqual({ statusCode: StatusCode.SUCCESS, agreed: true, version: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/) });
     }
   });
 

@@ -1,7 +1,7 @@
 /** Calls with an access token beside registration: accept-agreement, accepted-agreement, set-unlock-code (with the current code). */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { agreementKinds } from '../../../contract/identity/types.ts';
+import { agreementKinds, agreementVersions } from '../../../contract/identity/types.ts';
 import { ValidationMessage as M } from '../../../contract/rules.ts';
 import { StatusCode } from '../../../contract/shared/statusCodes.ts';
 import { agreementAcceptances, users } from '../../../server/db/schema/index.ts';
@@ -30,13 +30,22 @@ const acceptAgreement = async (payload: unknown, token = access) =>
 describe('GET /accepted-agreement and POST /accept-agreement', () => {
   it('knows the seeded demo cardholder accepted all three', async () => {
     for (const agreement of agreementKinds) {
-      expect((await acceptedAgreement(agreement)).json()).toEqual({ statusCode: StatusCode.SUCCESS, agreed: true });
+      expect((await acceptedAgreement(agreement)).json()).toEqual({ statusCode: StatusCode.SUCCESS, agreed: true, version: agreementVersions[agreement] });
     }
+  });
+
+  it('records the version accepted; an older one is not the current agreement until accepted again', async () => {
+    await t.db.update(agreementAcceptances).set({ version: '2025-01-01' }).where(eq(agreementAcceptances.userId, userId));
+    expect((await acceptedAgreement('terms')).json()).toEqual({ statusCode: StatusCode.SUCCESS, agreed: false, version: '2025-01-01' });
+    await acceptAgreement({ legal: { esign: null, terms: 'agreed', cardholder3: null } });
+    expect((await acceptedAgreement('terms')).json()).toEqual({ statusCode: StatusCode.SUCCESS, agreed: true, version: agreementVersions.terms });
+    expect((await acceptedAgreement('esign')).json().version).toBe('2025-01-01');
+    await acceptAgreement({ legal: { esign: 'agreed', terms: null, cardholder3: 'agreed' } });
   });
 
   it("records only the agreements marked 'agreed'", async () => {
     await t.db.delete(agreementAcceptances).where(eq(agreementAcceptances.userId, userId));
-    expect((await acceptedAgreement('esign')).json()).toEqual({ statusCode: StatusCode.SUCCESS, agreed: false });
+    expect((await acceptedAgreement('esign')).json()).toEqual({ statusCode: StatusCode.SUCCESS, agreed: false, version: null });
 
     const response = await acceptAgreement({ legal: { esign: 'agreed', terms: null, cardholder3: null } });
 
@@ -79,6 +88,35 @@ describe('GET /accepted-agreement and POST /accept-agreement', () => {
     const forged = await acceptedAgreement('esign', 'not-a-token');
     expect(forged.statusCode).toBe(401);
     expect(forged.json()).toEqual({ statusCode: StatusCode.SIGN_IN_REQUIRED });
+  });
+});
+
+describe('GET /agreement: the texts, before anyone agrees', () => {
+  it.each(agreementKinds.flatMap((kind) => (['en', 'es'] as const).map((locale) => [kind, locale] as const)))(
+    'answers %s in %s with its current version, a title and sections, without a token',
+    async (kind, locale) => {
+      const response = await t.app.inject({ method: 'GET', url: `/api/v1/agreement?kind=${kind}&locale=${locale}` });
+      expect(response.statusCode).toBe(200);
+      const { agreement } = response.json();
+      expect(agreement).toMatchObject({ kind, locale, version: agreementVersions[kind], title: expect.any(String) });
+      expect(agreement.sections.length).toBeGreaterThan(1);
+      for (const section of agreement.sections) expect(section.paragraphs.join(' ').length).toBeGreaterThan(80);
+    },
+  );
+
+  it('is really translated, and the Cardholder Agreement states the fees of contract/shared/fees.ts', async () => {
+    const read = async (kind: string, locale: string) => (await t.app.inject({ method: 'GET', url: `/api/v1/agreement?kind=${kind}&locale=${locale}` })).json().agreement;
+    for (const kind of agreementKinds) expect((await read(kind, 'es')).title).not.toBe((await read(kind, 'en')).title);
+    const text = JSON.stringify(await read('cardholder3', 'en'));
+    expect(text).toContain('$2.50');
+    expect(text).toContain('$3.95');
+  });
+
+  it('answers 400 {2} for an unknown agreement or language', async () => {
+    for (const url of ['/api/v1/agreement?kind=privacy&locale=en', '/api/v1/agreement?kind=terms&locale=fr', '/api/v1/agreement?kind=terms']) {
+      const response = await t.app.inject({ method: 'GET', url });
+      expect([response.statusCode, response.json()]).toEqual([400, { statusCode: StatusCode.INVALID_PARAMETERS }]);
+    }
   });
 });
 

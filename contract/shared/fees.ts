@@ -1,0 +1,51 @@
+/**
+ * The account's fees, in cents: the one place they are kept. The fee disclosure before the
+ * agreements (the CFPB prepaid rule's short form, 12 CFR 1005.18(b)(2), and its long form) and the
+ * Cardholder Agreement read them from here, and so will the ledger when a fee is charged.
+ */
+export type FeeName =
+  | 'monthly'
+  | 'perPurchase'
+  | 'atmWithdrawalInNetwork'
+  | 'atmWithdrawalOutOfNetwork'
+  | 'cashReload'
+  | 'atmBalanceInquiryInNetwork'
+  | 'atmBalanceInquiryOutOfNetwork'
+  | 'customerServiceLiveAgent'
+  | 'customerServiceAutomated'
+  | 'inactivity'
+  | 'cardReplacement'
+  | 'expeditedDelivery';
+
+export type Fee = { cents: number; upTo?: boolean };
+
+export const fees: Record<FeeName, Fee> = {
+  monthly: { cents: 0 },
+  perPurchase: { cents: 0 },
+  atmWithdrawalInNetwork: { cents: 0 },
+  atmWithdrawalOutOfNetwork: { cents: 250 },
+  // Charged by the store that takes the cash, not by Providers.
+  cashReload: { cents: 395, upTo: true },
+  atmBalanceInquiryInNetwork: { cents: 0 },
+  atmBalanceInquiryOutOfNetwork: { cents: 50 },
+  customerServiceLiveAgent: { cents: 0 },
+  customerServiceAutomated: { cents: 0 },
+  inactivity: { cents: 0 },
+  cardReplacement: { cents: 500 },
+  expeditedDelivery: { cents: 1500 },
+};
+
+/** The short form's top line: the four fees every prepaid short form shows first. */
+export const shortFormStatic = ['monthly', 'perPurchase', 'atmWithdrawalInNetwork', 'atmWithdrawalOutOfNetwork', 'cashReload'] as const satisfies readonly FeeName[];
+/** The short form's second part. */
+export const shortFormOthers = [
+  'atmBalanceInquiryInNetwork',
+  'atmBalanceInquiryOutOfNetwork',
+  'customerServiceLiveAgent',
+  'customerServiceAutomated',
+  'inactivity',
+] as const satisfies readonly FeeName[];
+/** Fees not on the short form: "We charge N other types of fees." */
+export const otherFees = (Object.keys(fees) as FeeName[]).filter(
+  (name) => !(shortFormStatic as readonly FeeName[]).includes(name) && !(shortFormOthers as readonly FeeName[]).includes(name),
+);

@@ -1,0 +1,1 @@
+ALTER TABLE "agreement_acceptances" ADD COLUMN "version" text DEFAULT '2026-11-01' NOT NULL;

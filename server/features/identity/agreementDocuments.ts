@@ -1,0 +1,152 @@
+/**
+ * The agreements' texts (spec §3: E-Sign consent, Terms of use, Cardholder Agreement), versioned
+ * (contract/identity/types.ts agreementVersions) and written in English and Spanish. Plain data: the
+ * app lays them out. Changing a text means a new version, which cardholders accept again.
+ */
+import { agreementVersions, type AgreementDocument, type AgreementKind, type AgreementLocale } from '../../../contract/identity/types.ts';
+import { fees, type FeeName } from '../../../contract/shared/fees.ts';
+
+type Text = Omit<AgreementDocument, 'kind' | 'version' | 'locale'>;
+
+const dollars = (name: FeeName) => `$${(fees[name].cents / 100).toFixed(2)}`;
+
+const texts: Record<AgreementKind, Record<AgreementLocale, Text>> = {
+  esign: {
+    en: {
+      title: 'E-Sign Consent',
+      sections: [
+        {
+          heading: 'Getting your documents electronically',
+          paragraphs: [
+            'By agreeing, you let Providers give you the Cardholder Agreement, account notices, statements and other records electronically, in the app and by email, instead of on paper.',
+            'You need a device with a web browser, an email address, and a way to save or print documents. You can read every document in the app at no cost.',
+          ],
+        },
+        {
+          heading: 'Paper copies and withdrawing consent',
+          paragraphs: [
+            'You may ask for a paper copy of any document at no charge by contacting customer support.',
+            'You may withdraw this consent at any time by contacting customer support. If you do, we may close your account, and we will send you any remaining balance.',
+          ],
+        },
+      ],
+    },
+    es: {
+      title: 'Consentimiento de firma electrónica (E-Sign)',
+      sections: [
+        {
+          heading: 'Cómo recibirá sus documentos',
+          paragraphs: [
+            'Al aceptar, usted permite que Providers le entregue el Contrato del titular de la tarjeta, los avisos de la cuenta, los estados de cuenta y otros registros de forma electrónica, en la aplicación y por correo electrónico, en lugar de en papel.',
+            'Necesita un dispositivo con navegador web, una dirección de correo electrónico y una forma de guardar o imprimir documentos. Puede leer todos los documentos en la aplicación sin costo.',
+          ],
+        },
+        {
+          heading: 'Copias en papel y retiro del consentimiento',
+          paragraphs: [
+            'Puede pedir una copia en papel de cualquier documento sin costo comunicándose con el servicio al cliente.',
+            'Puede retirar este consentimiento en cualquier momento comunicándose con el servicio al cliente. Si lo hace, podemos cerrar su cuenta y le enviaremos el saldo que quede.',
+          ],
+        },
+      ],
+    },
+  },
+  terms: {
+    en: {
+      title: 'Terms of Use',
+      sections: [
+        {
+          heading: 'Using the Providers app',
+          paragraphs: [
+            'These terms cover your use of the Providers card app and website. You must be 18 or older and give true information about yourself.',
+            'Keep your password and unlock code secret. Never share a texted code with anyone: Providers will never ask you for it.',
+          ],
+        },
+        {
+          heading: 'Your information',
+          paragraphs: [
+            'We use the information you give us to open and run your account, to verify your identity as the law requires, and to protect you from fraud. We do not sell your information.',
+            'If you think someone else has used your account, contact customer support right away.',
+          ],
+        },
+      ],
+    },
+    es: {
+      title: 'Términos de uso',
+      sections: [
+        {
+          heading: 'Uso de la aplicación Providers',
+          paragraphs: [
+            'Estos términos se aplican a su uso de la aplicación y del sitio web de la tarjeta Providers. Debe tener 18 años o más y dar información verdadera sobre usted.',
+            'Mantenga en secreto su contraseña y su código de desbloqueo. Nunca comparta con nadie un código recibido por mensaje de texto: Providers nunca se lo pedirá.',
+          ],
+        },
+        {
+          heading: 'Su información',
+          paragraphs: [
+            'Usamos la información que nos da para abrir y administrar su cuenta, verificar su identidad como lo exige la ley y protegerlo contra el fraude. No vendemos su información.',
+            'Si cree que otra persona usó su cuenta, comuníquese de inmediato con el servicio al cliente.',
+          ],
+        },
+      ],
+    },
+  },
+  cardholder3: {
+    en: {
+      title: 'Cardholder Agreement',
+      sections: [
+        {
+          heading: 'Your prepaid account',
+          paragraphs: [
+            'Your Providers account is a prepaid account with a debit card. You can only spend the money you have loaded: there is no credit and no overdraft.',
+            'Your funds are held at a bank and are eligible for FDIC insurance up to the legal limit if you register your card.',
+          ],
+        },
+        {
+          heading: 'Fees',
+          paragraphs: [
+            `There is no monthly fee and no fee per purchase. ATM withdrawals are free in our network and cost ${dollars('atmWithdrawalOutOfNetwork')} out of network; a balance inquiry at an out-of-network ATM costs ${dollars('atmBalanceInquiryOutOfNetwork')}.`,
+            `Stores that load cash may charge up to ${dollars('cashReload')}. A replacement card costs ${dollars('cardReplacement')}, and faster delivery ${dollars('expeditedDelivery')}. The fee disclosure shown before this agreement lists every fee.`,
+          ],
+        },
+        {
+          heading: 'Lost or stolen cards and errors',
+          paragraphs: [
+            'Lock your card in the app and tell us at once if it is lost or stolen, or if you see a transaction you did not make. Your liability for unauthorized transfers is limited by federal law (Regulation E) when you tell us in time.',
+            'You can ask us about an error within 60 days of the statement that shows it. We will look into it and tell you the result.',
+          ],
+        },
+      ],
+    },
+    es: {
+      title: 'Contrato del titular de la tarjeta',
+      sections: [
+        {
+          heading: 'Su cuenta prepagada',
+          paragraphs: [
+            'Su cuenta Providers es una cuenta prepagada con tarjeta de débito. Solo puede gastar el dinero que haya cargado: no hay crédito ni sobregiro.',
+            'Sus fondos se guardan en un banco y califican para el seguro de la FDIC hasta el límite legal si registra su tarjeta.',
+          ],
+        },
+        {
+          heading: 'Cargos',
+          paragraphs: [
+            `No hay cargo mensual ni cargo por compra. Los retiros en cajeros automáticos de nuestra red son gratuitos y cuestan ${dollars('atmWithdrawalOutOfNetwork')} fuera de la red; una consulta de saldo en un cajero fuera de la red cuesta ${dollars('atmBalanceInquiryOutOfNetwork')}.`,
+            `Las tiendas que cargan efectivo pueden cobrar hasta ${dollars('cashReload')}. Una tarjeta de reemplazo cuesta ${dollars('cardReplacement')}, y la entrega rápida ${dollars('expeditedDelivery')}. La información de cargos que se muestra antes de este contrato incluye todos los cargos.`,
+          ],
+        },
+        {
+          heading: 'Tarjetas perdidas o robadas y errores',
+          paragraphs: [
+            'Bloquee su tarjeta en la aplicación y avísenos de inmediato si se pierde o se la roban, o si ve una transacción que usted no hizo. Su responsabilidad por transferencias no autorizadas está limitada por la ley federal (Reglamento E) si nos avisa a tiempo.',
+            'Puede consultarnos sobre un error dentro de los 60 días siguientes al estado de cuenta que lo muestra. Lo investigaremos y le diremos el resultado.',
+          ],
+        },
+      ],
+    },
+  },
+};
+
+export function agreementDocument(kind: AgreementKind, locale: AgreementLocale): AgreementDocument {
+  return { kind, version: agreementVersions[kind], locale, ...texts[kind][locale] };
+}

@@ -1,0 +1,74 @@
+/**
+ * The fee disclosure before anyone agrees, in the form of the CFPB prepaid rule's short form
+ * (12 CFR 1005.18(b)(2)) with the long form (every fee) one tap away. Amounts come from
+ * contract/shared/fees.ts, the one place they are kept.
+ */
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
+import { fees, otherFees, shortFormOthers, shortFormStatic, type FeeName } from '../../../contract/shared/fees.ts';
+import { formatDollars } from '../format/money.ts';
+
+const feeNames: Record<FeeName, MessageDescriptor> = {
+  monthly: msg`Monthly fee`,
+  perPurchase: msg`Per purchase`,
+  atmWithdrawalInNetwork: msg`ATM withdrawal, in network`,
+  atmWithdrawalOutOfNetwork: msg`ATM withdrawal, out of network`,
+  cashReload: msg`Cash reload`,
+  atmBalanceInquiryInNetwork: msg`ATM balance inquiry, in network`,
+  atmBalanceInquiryOutOfNetwork: msg`ATM balance inquiry, out of network`,
+  customerServiceLiveAgent: msg`Customer service, live agent`,
+  customerServiceAutomated: msg`Customer service, automated`,
+  inactivity: msg`Inactivity`,
+  cardReplacement: msg`Card replacement`,
+  expeditedDelivery: msg`Faster card delivery`,
+};
+
+function FeeRows({ names }: { names: readonly FeeName[] }) {
+  const { i18n, t } = useLingui();
+  return names.map((name) => {
+    const amount = formatDollars(fees[name].cents, i18n.locale === 'es' ? 'es' : 'en');
+    return (
+      <tr key={name}>
+        <th scope="row">{i18n._(feeNames[name])}</th>
+        <td>{fees[name].upTo ? t`up to ${amount}` : amount}</td>
+      </tr>
+    );
+  });
+}
+
+export function FeeDisclosure() {
+  return (
+    <section className="fee-disclosure" aria-labelledby="fee-disclosure-title">
+      <h2 id="fee-disclosure-title">
+        <Trans>Fees for your Providers account</Trans>
+      </h2>
+      <table>
+        <tbody>
+          <FeeRows names={shortFormStatic} />
+          <FeeRows names={shortFormOthers} />
+        </tbody>
+      </table>
+      <p>
+        <Plural value={otherFees.length} one="We charge # other type of fee." other="We charge # other types of fees." />{' '}
+        <Trans>Cash reload is charged by the store that takes your cash.</Trans>
+      </p>
+      <p>
+        <Trans>No overdraft or credit feature. Your funds are eligible for FDIC insurance.</Trans>
+      </p>
+      <p>
+        <Trans>For general information about prepaid accounts, visit cfpb.gov/prepaid.</Trans>
+      </p>
+      <details>
+        <summary>
+          <Trans>See every fee (long form)</Trans>
+        </summary>
+        <table>
+          <tbody>
+            <FeeRows names={Object.keys(fees) as FeeName[]} />
+          </tbody>
+        </table>
+      </details>
+    </section>
+  );
+}
