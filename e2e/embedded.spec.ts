@@ -128,6 +128,9 @@ test.describe('the card app inside the companion host', () => {
     expect(results.violations.map((violation) => violation.id)).toEqual([]);
     const width = await appWindow(page).evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(width).toBeLessThanOrEqual(0);
+    // Under the host's own header, the app's is one slim row: the way back, language and sign out.
+    const header = await host.app.getByRole('banner').boundingBox();
+    expect(header!.height).toBeLessThanOrEqual(48);
     await host.frame.screenshot({ path: path.join(testInfo.project.outputDir, 'screens', 'home-in-companion-host.png') });
   });
 });

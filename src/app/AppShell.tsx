@@ -22,7 +22,8 @@ export function AppShell() {
 
   return (
     <div className="app">
-      <header className="app-header">
+      {/* Inside the companion app, under its own header: one slim row, so the screen keeps the room. */}
+      <header className={host.embedded ? 'app-header app-header-compact' : 'app-header'}>
         {host.returnToHostRoute ? (
           <BackToBenefits />
         ) : (
