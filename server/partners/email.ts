@@ -1,5 +1,5 @@
 /**
- * The email gateway behind the owner's notices (server/features/session/notices.ts). A real
+ * The email gateway behind the owner's notices (server/notices.ts). A real
  * integration implements `EmailGateway`; the sandbox one keeps every email in an outbox table that
  * testers read at GET /sandbox/email-outbox. Nothing here logs an address or a text.
  */

@@ -1,6 +1,6 @@
 /**
  * Every screen's own document title (WCAG 2.2 SC 2.4.2), by its route's full path; the app shell sets
- * `<title>` from the deepest matched route that has one (useScreenTitle). tests/unit/screenTitles
+ * `<title>` from the deepest matched route that has one (useScreenTitle). tests/flows/routes.test.tsx
  * checks that every route with a screen has a title, in English and Spanish.
  */
 import { msg } from '@lingui/core/macro';
