@@ -5,7 +5,7 @@
  */
 import type { AnySchema, SchemaDescription, SchemaFieldDescription, SchemaInnerTypeDescription, SchemaObjectDescription } from 'yup';
 import { allRoutes } from './routes.ts';
-import { requestSchemas } from './schemas.ts';
+import { requestSchemas, routeSummaries } from './schemas.ts';
 import { type Caller, cardApiBase, type Route } from './shared/route.ts';
 
 type JsonSchema = Record<string, unknown>;
@@ -90,7 +90,7 @@ function operationOf(route: Route, schema: AnySchema | null): JsonSchema {
   );
   return {
     operationId: route.name,
-    summary: route.summary,
+    summary: routeSummaries[route.name],
     ...(route.tokenOptional ? { 'x-token-optional': true } : {}),
     security: route.tokenOptional ? [{}, ...securityOf[route.caller]] : securityOf[route.caller],
     ...(parameters.length > 0 ? { parameters } : {}),

@@ -1,12 +1,15 @@
-/** Every feature's request schemas by entry name (the server and the OpenAPI document; never the web app, which would load yup). */
+/**
+ * Every feature's request schemas and summaries by entry name (the server, the OpenAPI document and
+ * docs/api.md; never the web app, which would load yup and ship the docs text).
+ */
 import type { AnySchema } from 'yup';
-import { accountSchemas } from './account/schemas.ts';
-import { analyticsSchemas } from './analytics/schemas.ts';
-import { contentSchemas } from './content/schemas.ts';
-import { experimentsSchemas } from './experiments/schemas.ts';
-import { homeSchemas } from './home/schemas.ts';
-import { identitySchemas } from './identity/schemas.ts';
-import { sessionSchemas } from './session/schemas.ts';
+import { accountSchemas, accountSummaries } from './account/schemas.ts';
+import { analyticsSchemas, analyticsSummaries } from './analytics/schemas.ts';
+import { contentSchemas, contentSummaries } from './content/schemas.ts';
+import { experimentsSchemas, experimentsSummaries } from './experiments/schemas.ts';
+import { homeSchemas, homeSummaries } from './home/schemas.ts';
+import { identitySchemas, identitySummaries } from './identity/schemas.ts';
+import { sessionSchemas, sessionSummaries } from './session/schemas.ts';
 
 export const requestSchemas: Readonly<Record<string, AnySchema | null>> = {
   ...identitySchemas,
@@ -16,4 +19,14 @@ export const requestSchemas: Readonly<Record<string, AnySchema | null>> = {
   ...experimentsSchemas,
   ...analyticsSchemas,
   ...contentSchemas,
+};
+
+export const routeSummaries: Readonly<Record<string, string>> = {
+  ...identitySummaries,
+  ...sessionSummaries,
+  ...accountSummaries,
+  ...homeSummaries,
+  ...experimentsSummaries,
+  ...analyticsSummaries,
+  ...contentSummaries,
 };

@@ -8,7 +8,6 @@ export const accountRoutes = {
     method: 'GET',
     path: '/user',
     caller: 'accessToken',
-    summary: "The cardholder's name, contact details and address.",
     answers: { 200: [0], 401: [103, 104], 404: [3] },
   }),
   setUnlockCode: route<SetUnlockCodeRequest, SetUnlockCodeAnswer>({
@@ -16,8 +15,6 @@ export const accountRoutes = {
     method: 'POST',
     path: '/set-unlock-code',
     caller: 'accessToken',
-    summary:
-      'Set a new unlock code (Manage account) with the current one; a wrong current code counts as a wrong unlock code, and a lockout refuses it as /refresh-tokens does.',
     answers: { 200: [0], 400: [2, 4], 401: [101, 103, 104] },
   }),
 };

@@ -10,7 +10,6 @@ export const analyticsRoutes = {
     path: '/analytics/events',
     caller: 'accessToken',
     tokenOptional: true,
-    summary: 'Store a batch of analytics events (at most 50), with the user when the access token is live.',
     answers: { 200: [0], 400: [2], 413: [2] },
   }),
   sendErrorReports: route<ErrorReportBatch, StatusAnswer>({
@@ -18,7 +17,6 @@ export const analyticsRoutes = {
     method: 'POST',
     path: '/error-reports',
     caller: 'anonymous',
-    summary: "Store the app's error reports (at most 20; sandbox mode only, a vendor's adapter in production).",
     answers: { 200: [0], 400: [2], 413: [2] },
   }),
 };

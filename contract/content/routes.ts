@@ -11,7 +11,6 @@ export const contentRoutes = {
     base: contentApiBase,
     path: '/config/{key}',
     caller: 'anonymous',
-    summary: 'A content document (FAQ, rewards, contact form categories …); 404 when there is none.',
     answers: { 200: [0], 404: [3] },
   }),
 };

@@ -8,7 +8,6 @@ export const experimentsRoutes = {
     method: 'GET',
     path: '/experiments',
     caller: 'anonymous',
-    summary: "The experiment flags for internal users or everyone; 404 when no config exists.",
     answers: { 200: [0], 400: [2], 404: [3] },
   }),
 };

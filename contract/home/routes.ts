@@ -8,7 +8,6 @@ export const homeRoutes = {
     method: 'GET',
     path: '/home',
     caller: 'accessToken',
-    summary: 'Balance, cards, recent transactions and the registration wave.',
     answers: { 200: [0], 401: [103, 104], 404: [3] },
   }),
 };

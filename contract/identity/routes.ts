@@ -24,7 +24,6 @@ export const identityRoutes = {
     method: 'POST',
     path: '/verify/email',
     caller: 'anonymous',
-    summary: 'Whether an account uses this email (SUCCESS) or not (NOT_ALLOWED).',
     answers: { 200: [0], 400: [2, 4], 404: [3], 429: [201] },
   }),
   phoneNumberInUse: route<{ phone: string }, PhoneInUseAnswer>({
@@ -32,7 +31,6 @@ export const identityRoutes = {
     method: 'POST',
     path: '/phone-number-in-use',
     caller: 'anonymous',
-    summary: 'Whether an account uses this phone.',
     answers: { 200: [0], 400: [2, 4], 429: [201] },
   }),
   requestVerification: route<{ phone: string }, RequestVerificationAnswer>({
@@ -40,7 +38,6 @@ export const identityRoutes = {
     method: 'POST',
     path: '/request-verification',
     caller: 'anonymous',
-    summary: 'Text a 6-digit code to the phone.',
     answers: { 200: [0, 202, 203, 204], 400: [2], 429: [201] },
   }),
   verifyPhone: route<{ phone: string; code: string }, VerifyPhoneAnswer>({
@@ -48,7 +45,6 @@ export const identityRoutes = {
     method: 'POST',
     path: '/verify-phone',
     caller: 'anonymous',
-    summary: 'Check the texted code: an mfaToken that proves the phone to POST /register.',
     answers: { 200: [0, 200, 202], 400: [2], 429: [201] },
   }),
   verifyAddress: route<VerifyAddressRequest, VerifyAddressAnswer>({
@@ -56,7 +52,6 @@ export const identityRoutes = {
     method: 'POST',
     path: '/verify-address',
     caller: 'anonymous',
-    summary: 'Check the legal address (300-307 are results; optOutAllowed on 303-307).',
     answers: { 200: [0, 300, 301, 302, 303, 304, 305, 306, 307], 400: [2, 4] },
   }),
   register: route<RegistrationPayload, RegisterAnswer>({
@@ -64,7 +59,6 @@ export const identityRoutes = {
     method: 'POST',
     path: '/register',
     caller: 'anonymous',
-    summary: 'Open a card account (Companion-Authorization links the companion user named by providersUuid).',
     answers: { 200: [0], 400: [2, 4], 403: [1, 2], 429: [201] },
   }),
   verifySsn: route<{ email: string; ssn: string }, VerifySsnAnswer>({
@@ -72,7 +66,6 @@ export const identityRoutes = {
     method: 'POST',
     path: '/verify/ssn',
     caller: 'anonymous',
-    summary: "Check the SSN of an email's account (password reset): a single-use ssnToken.",
     answers: { 200: [0], 400: [2, 4], 401: [4], 429: [201] },
   }),
   verifySsnWithRefreshToken: route<{ ssn: string }, VerifySsnAnswer>({
@@ -80,7 +73,6 @@ export const identityRoutes = {
     method: 'POST',
     path: '/verify/ssn/logged-in-refresh-token',
     caller: 'refreshToken',
-    summary: "Check the refresh token holder's SSN (unlock-code reset): a single-use ssnToken.",
     answers: { 200: [0], 400: [2, 4], 401: [4, 104], 429: [201] },
   }),
   acceptAgreement: route<{ legal: Legal }, StatusAnswer>({
@@ -88,7 +80,6 @@ export const identityRoutes = {
     method: 'POST',
     path: '/accept-agreement',
     caller: 'accessToken',
-    summary: "Record each agreement marked 'agreed'.",
     answers: { 200: [0], 400: [2], 401: [103, 104] },
   }),
   acceptedAgreement: route<AcceptedAgreementQuery, AcceptedAgreementAnswer>({
@@ -96,7 +87,6 @@ export const identityRoutes = {
     method: 'GET',
     path: '/accepted-agreement',
     caller: 'accessToken',
-    summary: 'Whether the cardholder accepted the current version of an agreement, and the last version accepted.',
     answers: { 200: [0], 400: [2], 401: [103, 104] },
   }),
   agreementDocument: route<AgreementDocumentQuery, AgreementDocumentAnswer>({
@@ -104,7 +94,6 @@ export const identityRoutes = {
     method: 'GET',
     path: '/agreement',
     caller: 'anonymous',
-    summary: "An agreement's current text and version in English or Spanish, readable before anyone agrees.",
     answers: { 200: [0], 400: [2] },
   }),
 };

@@ -12,7 +12,7 @@ import {
   verifySsnLoggedInSchema,
   verifySsnSchema,
 } from '../validation.ts';
-import type { RequestSchemas } from '../shared/route.ts';
+import type { RequestSchemas, RouteSummaries } from '../shared/route.ts';
 import type { identityRoutes } from './routes.ts';
 
 export const identitySchemas = {
@@ -28,3 +28,21 @@ export const identitySchemas = {
   acceptedAgreement: acceptedAgreementQuery,
   agreementDocument: agreementDocumentQuery,
 } satisfies RequestSchemas<typeof identityRoutes>;
+
+/** What each call does, in one line: the OpenAPI document's summaries and docs/api.md's (never in the web app's bundle). */
+export const identitySummaries = {
+  verifyEmail: 'Whether an account uses this email (SUCCESS) or not (NOT_ALLOWED).',
+  phoneNumberInUse: 'Whether an account uses this phone.',
+  requestVerification: 'Text a 6-digit code to the phone.',
+  verifyPhone: 'Check the texted code: an mfaToken that proves the phone to POST /register.',
+  verifyAddress: 'Check the legal address (300-307 are results; optOutAllowed on 303-307).',
+  register: 'Open a card account (Companion-Authorization links the companion user named by providersUuid).',
+  verifySsn: "Check the SSN of an email's account (password reset): a single-use ssnToken.",
+  verifySsnWithRefreshToken:
+    "Check the refresh token holder's SSN (unlock-code reset): a single-use ssnToken.",
+  acceptAgreement: "Record each agreement marked 'agreed'.",
+  acceptedAgreement:
+    'Whether the cardholder accepted the current version of an agreement, and the last version accepted.',
+  agreementDocument:
+    "An agreement's current text and version in English or Spanish, readable before anyone agrees.",
+} satisfies RouteSummaries<typeof identityRoutes>;

@@ -2,8 +2,8 @@
  * One route table entry per API call (spec §7): the server registers and validates from it, the
  * client's typed functions are made from it, and the OpenAPI document and docs/api.md are generated
  * from it. Request and answer types ride along as type parameters only. Each feature's request
- * schemas sit beside its table (contract/<feature>/schemas.ts, one per entry, checked complete by
- * type), so the web app can use the table without loading yup.
+ * schemas and one-line summaries sit beside its table (contract/<feature>/schemas.ts, one per entry,
+ * checked complete by type), so the web app can use the table without loading yup or the docs text.
  */
 import type { AnySchema } from 'yup';
 
@@ -30,7 +30,6 @@ export type Route<Request = unknown, Answer = unknown> = {
   caller: Caller;
   /** The caller's token is read when sent but not required: without a live one the call still answers. */
   tokenOptional?: true;
-  summary: string;
   /**
    * The statusCodes (spec §8, and /register's results) each HTTP status carries as a result of this call. Non-2xx statuses listed here
    * are expected (spec §7 "401 expected"): the client reads them as answers, not failures.
@@ -42,6 +41,9 @@ export type Route<Request = unknown, Answer = unknown> = {
 
 /** A feature's request schemas: the body (POST) or query (GET) of every entry, null when it takes none. */
 export type RequestSchemas<Table> = { readonly [Name in keyof Table]: AnySchema | null };
+
+/** A feature's one-line summaries, one per entry (kept out of the table so the web app does not ship them). */
+export type RouteSummaries<Table> = { readonly [Name in keyof Table]: string };
 
 export type RequestOf<R> = R extends { types?: { request: infer Request } } ? Request : never;
 export type AnswerOf<R> = R extends { types?: { answer: infer Answer } } ? Answer : never;

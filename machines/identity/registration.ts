@@ -50,17 +50,12 @@ import {
 import { newUnlockCodeErrors } from '../shared/newUnlockCode.ts';
 import { draftFrom, draftOf, isStep, type RegistrationDraft } from './registrationDraft.ts';
 import {
-  addressOfForm,
   emptyForm,
-  fieldProblems,
   fieldsOfStep,
   firstFailingStep,
   maxProfileLength,
   noLegal,
-  normalisedFields,
-  payloadOf,
   profileFields,
-  profileFieldsOf,
   RegistrationProblem,
   serverFieldProblems,
   stepCount,
@@ -68,6 +63,7 @@ import {
   type RegistrationForm,
   type RegistrationStep,
 } from './registrationFields.ts';
+import { addressOfForm, fieldProblems, normalisedFields, payloadOf, profileFieldsOf } from './registrationFieldRules.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Data

@@ -1,6 +1,7 @@
 /** The auth calls of contract/session/types.ts: paths, bodies, bearer tokens, and 401/429 answers as results. */
 import { describe, expect, it, vi } from 'vitest';
 import { createApi, type ApiSession } from '../../src/shared/api/client.ts';
+import { registrationCalls } from '../../src/features/identity/registrationCalls.ts';
 import { createFakeCardApi } from '../support/fakeCardApi.ts';
 
 function setup() {
@@ -20,7 +21,7 @@ describe('api client: auth calls', () => {
     void api.signIn({ email: 'ana@example.test', password: 'pw', code: '123456' });
     void api.verifySsnWithRefreshToken('refresh-1', '123456789');
     void api.resetUnlockCode('refresh-1', 'ssn-token-1', '2468');
-    void api.verifyEmail('ana@example.test');
+    void registrationCalls(api).verifyEmail('ana@example.test');
     void api.verifySsn('ana@example.test', '123456789');
     void api.sendResetCode('ana@example.test');
     void api.verifyResetCode('ana@example.test', '123456');
@@ -61,7 +62,7 @@ describe('api client: auth calls', () => {
     await vi.waitFor(() => expect(cardApi.isWaiting('/api/v1/verify/ssn/logged-in-refresh-token')).toBe(true));
     cardApi.answer('/api/v1/verify/ssn/logged-in-refresh-token', { statusCode: 4, attemptsLeft: 2 }, 401);
     await expect(ssn).resolves.toEqual({ statusCode: 4, attemptsLeft: 2 });
-    const email = api.verifyEmail('nobody@example.test');
+    const email = registrationCalls(api).verifyEmail('nobody@example.test');
     await vi.waitFor(() => expect(cardApi.isWaiting('/api/v1/verify/email')).toBe(true));
     cardApi.answer('/api/v1/verify/email', { statusCode: 3 }, 404);
     await expect(email).resolves.toEqual({ statusCode: 3 });

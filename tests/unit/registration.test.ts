@@ -16,14 +16,8 @@ import {
   type RegistrationInput,
 } from '../../machines/identity/registration.ts';
 import { draftFrom, draftOf, type RegistrationDraft } from '../../machines/identity/registrationDraft.ts';
-import {
-  firstFailingStep,
-  normaliseDob,
-  payloadOf,
-  profileFieldsOf,
-  RegistrationProblem,
-  serverFieldProblems,
-} from '../../machines/identity/registrationFields.ts';
+import { normaliseDob, payloadOf, profileFieldsOf } from '../../machines/identity/registrationFieldRules.ts';
+import { firstFailingStep, RegistrationProblem, serverFieldProblems } from '../../machines/identity/registrationFields.ts';
 import type { PhoneInUseAnswer, RegisterAnswer } from '../../contract/identity/types.ts';
 import { maskDob, maskZip, routeStepOf } from '../../src/features/identity/masks.ts';
 import { savedDraft } from '../support/registrationRuns.ts';

@@ -1,7 +1,8 @@
-/** The registration calls of the API client: paths, bodies, no bearer token, and results by HTTP status. */
+/** The registration calls (src/features/identity/registrationCalls.ts) over the API client: paths, bodies, no bearer token, and results by HTTP status. */
 import { describe, expect, it, vi } from 'vitest';
 import type { RegistrationPayload } from '../../contract/identity/types.ts';
 import { ApiRefusedError, ApiUnavailableError, createApi, type ApiSession } from '../../src/shared/api/client.ts';
+import { registrationCalls } from '../../src/features/identity/registrationCalls.ts';
 import { createFakeCardApi } from '../support/fakeCardApi.ts';
 
 function setup() {
@@ -13,7 +14,7 @@ function setup() {
     onNoStatusCode: vi.fn(),
     onUnexpectedError: vi.fn(),
   };
-  return { cardApi, hooks, api: createApi(hooks, cardApi.fetcher) };
+  return { cardApi, hooks, api: registrationCalls(createApi(hooks, cardApi.fetcher)) };
 }
 
 const payload: RegistrationPayload = {

@@ -13,6 +13,7 @@ import { storeSession } from '../../shared/sessionEffects.ts';
 import { AddressStep } from './AddressStep.tsx';
 import { AgreementsStep } from './AgreementsStep.tsx';
 import { routeStepOf } from './masks.ts';
+import { registrationCalls } from './registrationCalls.ts';
 import { logRegistrationResult } from './registrationEffects.ts';
 import { PersonalInfoStep } from './PersonalInfoStep.tsx';
 import { PhoneStep } from './PhoneStep.tsx';
@@ -42,16 +43,17 @@ function RegistrationFlow() {
   const searchText = useRouterState({ select: (routerState) => routerState.location.searchStr });
   const [profile] = useState(() => new URLSearchParams(searchText).get('profile'));
   const routeStep = routeStepOf(stepParam);
+  const [calls] = useState(() => registrationCalls(api));
   const registration = useActorRef(
     registrationMachine.provide({
       actors: {
-        verifyEmail: fromPromise(({ input }) => api.verifyEmail(input.email)),
-        phoneNumberInUse: fromPromise(({ input }) => api.phoneNumberInUse(input.phone)),
-        requestVerification: fromPromise(({ input }) => api.requestVerification(input.phone)),
-        verifyPhone: fromPromise(({ input }) => api.verifyPhone(input.phone, input.code)),
-        verifyAddress: fromPromise(({ input }) => api.verifyAddress(input)),
+        verifyEmail: fromPromise(({ input }) => calls.verifyEmail(input.email)),
+        phoneNumberInUse: fromPromise(({ input }) => calls.phoneNumberInUse(input.phone)),
+        requestVerification: fromPromise(({ input }) => calls.requestVerification(input.phone)),
+        verifyPhone: fromPromise(({ input }) => calls.verifyPhone(input.phone, input.code)),
+        verifyAddress: fromPromise(({ input }) => calls.verifyAddress(input)),
         register: fromPromise(async ({ input }) =>
-          api.register(input, input.providersUuid ? await host.companionAccessToken() : null),
+          calls.register(input, input.providersUuid ? await host.companionAccessToken() : null),
         ),
       },
       actions: {

@@ -7,13 +7,10 @@
  * An answer without a statusCode is reported and opens the error modal.
  */
 import { ofetch } from 'ofetch';
-import { defaultWaitSeconds } from '../../../machines/shared/serverWait.ts';
 import type { SetUnlockCodeRequest } from '../../../contract/account/types.ts';
-import type { AgreementKind, AgreementLocale, Legal, RegisterAnswer, RegistrationPayload } from '../../../contract/identity/types.ts';
-import { RegistrationResult } from '../../../contract/identity/types.ts';
+import type { AgreementKind, AgreementLocale, Legal } from '../../../contract/identity/types.ts';
 import { routeTables } from '../../../contract/routes.ts';
-import type { Address } from '../../../contract/shared/address.ts';
-import type { FieldErrors, SessionTokens, StatusAnswer } from '../../../contract/shared/answers.ts';
+import type { StatusAnswer } from '../../../contract/shared/answers.ts';
 import { type AnswerOf, cardApiBase, type RequestOf, type Route } from '../../../contract/shared/route.ts';
 import { StatusCode } from '../../../contract/shared/statusCodes.ts';
 import type { ExperimentFlags } from '../../../contract/experiments/types.ts';
@@ -154,34 +151,6 @@ export function createApi(hooks: ApiHooks, fetcher = ofetch) {
     return (await send(route, input, options)).answer;
   }
 
-  /**
-   * POST /register (spec §7, 403 expected). The HTTP status tells the results apart: statusCode 2 on
-   * a 403 is CIP_TAKEN, while on a 400 it is INVALID_PARAMETERS (a refusal, not a result); 429
-   * `{201, retryAfterSeconds}` is the account-lookup limit.
-   */
-  async function register(payload: RegistrationPayload, companionToken: string | null = null): Promise<RegisterAnswer> {
-    // Linking the companion user (providersUuid) takes that user's own companion token.
-    const headers = companionToken ? { 'Companion-Authorization': `Bearer ${companionToken}` } : undefined;
-    const { answer, httpStatus } = await send(identity.register, payload, { headers });
-    // Read before narrowing: the HTTP status decides which answer this is.
-    const raw = answer as RegisterAnswer & Partial<SessionTokens> & { fieldErrors?: FieldErrors };
-    const code: number = raw.statusCode;
-    if (httpStatus === 200 && code === RegistrationResult.SUCCESS && raw.access && raw.refresh) {
-      return { statusCode: StatusCode.SUCCESS, access: raw.access, refresh: raw.refresh, isInternal: raw.isInternal ?? false };
-    }
-    if (httpStatus === 403 && code === RegistrationResult.APPLICATION_DENIED) return { statusCode: RegistrationResult.APPLICATION_DENIED };
-    if (httpStatus === 403 && code === RegistrationResult.CIP_TAKEN) return { statusCode: RegistrationResult.CIP_TAKEN };
-    if (httpStatus === 400 && code === StatusCode.FAILED_VALIDATION) {
-      return { statusCode: StatusCode.FAILED_VALIDATION, fieldErrors: raw.fieldErrors ?? {} };
-    }
-    // Too many account lookups from this client (a taken identity counts as one): wait, then send again.
-    if (httpStatus === 429 && code === StatusCode.INVALID_MFA_LIMIT) {
-      const wait = (raw as { retryAfterSeconds?: unknown }).retryAfterSeconds;
-      return { statusCode: StatusCode.INVALID_MFA_LIMIT, retryAfterSeconds: typeof wait === 'number' ? wait : defaultWaitSeconds };
-    }
-    throw new ApiRefusedError(raw.statusCode as StatusCode);
-  }
-
   async function succeeded<T extends StatusAnswer>(answer: Promise<T>): Promise<T> {
     const result = await answer;
     if (result.statusCode !== StatusCode.SUCCESS) throw new ApiRefusedError(result.statusCode);
@@ -189,6 +158,10 @@ export function createApi(hooks: ApiHooks, fetcher = ofetch) {
   }
 
   return {
+    /** One call of a route table entry: what a feature's own calls are made from (e.g. src/features/identity/registrationCalls.ts). */
+    call,
+    /** The same, with the HTTP status of the answer, for calls whose results differ by status. */
+    send,
     /** Every answer is a result: 100, 105 and the MFA codes 200-204 come with HTTP 401 or 429. */
     signIn: ({ email, password, code }: SignInRequest) =>
       call(session.signIn, code === undefined ? { email, password } : { email, password, code }),
@@ -222,16 +195,6 @@ export function createApi(hooks: ApiHooks, fetcher = ofetch) {
      */
     setUnlockCode: ({ currentUnlockCode, unlockCode }: SetUnlockCodeRequest) =>
       call(account.setUnlockCode, { currentUnlockCode, unlockCode }),
-    /** SUCCESS when an account already uses the email, NOT_ALLOWED when it is free. */
-    verifyEmail: (email: string) => call(identity.verifyEmail, { email }),
-    phoneNumberInUse: (phone: string) => call(identity.phoneNumberInUse, { phone }),
-    /** Texts a 6-digit code; 201-204 are results (too many codes, invalid phone, not sent, landline). */
-    requestVerification: (phone: string) => call(identity.requestVerification, { phone }),
-    verifyPhone: (phone: string, code: string) => call(identity.verifyPhone, { phone, code }),
-    /** The legal address; 300-307 are results. */
-    verifyAddress: ({ street1, street2, city, state, zip }: Address) =>
-      call(identity.verifyAddress, { street1, street2, city, state, zip, addressType: 'legal' }),
-    register,
     /** Records each agreement marked 'agreed' (access token). */
     acceptAgreement: (legal: Legal) => call(identity.acceptAgreement, { legal }),
     acceptedAgreement: (agreement: AgreementKind) => call(identity.acceptedAgreement, { agreement }),
