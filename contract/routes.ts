@@ -1,5 +1,6 @@
 /** Every feature's route table, one entry per API call: what the server, the client and the docs are made from. */
 import { accountRoutes } from './account/routes.ts';
+import { activityRoutes } from './activity/routes.ts';
 import { analyticsRoutes } from './analytics/routes.ts';
 import { contentRoutes } from './content/routes.ts';
 import { experimentsRoutes } from './experiments/routes.ts';
@@ -13,6 +14,7 @@ export const routeTables = {
   session: sessionRoutes,
   account: accountRoutes,
   home: homeRoutes,
+  activity: activityRoutes,
   experiments: experimentsRoutes,
   analytics: analyticsRoutes,
   content: contentRoutes,

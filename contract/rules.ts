@@ -64,6 +64,12 @@ const atext = "[A-Za-z0-9!#$%&'*+\\-/=?^_`{|}~]";
 const dotAtom = new RegExp(`^${atext}+(\\.${atext}+)*$`);
 const domainLabel = /^[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
 const topLevelLabel = /^([A-Za-z]{2,63}|xn--[A-Za-z0-9-]{1,59})$/;
+/**
+ * An id the card API gives out: any RFC 9562 UUID (the ledger derives version 8 ids from an
+ * Idempotency-Key, which yup's uuid() would refuse), lower case as the database writes it.
+ */
+export const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
 export const maxEmailLength = 254;
 export const maxEmailLocalPartLength = 64;
 

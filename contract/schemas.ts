@@ -4,6 +4,7 @@
  */
 import type { AnySchema } from 'yup';
 import { accountSchemas, accountSummaries } from './account/schemas.ts';
+import { activitySchemas, activitySummaries } from './activity/schemas.ts';
 import { analyticsSchemas, analyticsSummaries } from './analytics/schemas.ts';
 import { contentSchemas, contentSummaries } from './content/schemas.ts';
 import { experimentsSchemas, experimentsSummaries } from './experiments/schemas.ts';
@@ -16,6 +17,7 @@ export const requestSchemas: Readonly<Record<string, AnySchema | null>> = {
   ...sessionSchemas,
   ...accountSchemas,
   ...homeSchemas,
+  ...activitySchemas,
   ...experimentsSchemas,
   ...analyticsSchemas,
   ...contentSchemas,
@@ -26,6 +28,7 @@ export const routeSummaries: Readonly<Record<string, string>> = {
   ...sessionSummaries,
   ...accountSummaries,
   ...homeSummaries,
+  ...activitySummaries,
   ...experimentsSummaries,
   ...analyticsSummaries,
   ...contentSummaries,

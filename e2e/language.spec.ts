@@ -26,7 +26,7 @@ test('switching to Spanish on sign-in carries through to home and survives a rel
   const home = await spanish.signIn();
   await home.expectLanguage('es');
   await home.expectBalance(dollars(overview.balance, 'es'));
-  await expect(home.row(overview.transactions[0]!.description).first(), 'activity dates are written in Spanish').toContainText(
+  await expect(home.row(overview.transactions[0]!.counterparty!).first(), 'activity dates are written in Spanish').toContainText(
     spanishShortDate,
   );
   await expect

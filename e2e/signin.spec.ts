@@ -21,7 +21,7 @@ test('signing in shows the seeded balance, the cards and recent activity', async
   // Every transaction is listed, newest first, each with its signed amount; dates are in US English.
   await expect(home.rows).toHaveCount(overview.cards.length + overview.transactions.length);
   await expect(home.rows).toContainText(overview.transactions.slice(0, 5).map((t) => activityRowPattern(t, 'en')));
-  await expect(home.row(overview.transactions[0]!.description).first()).toContainText(englishShortDate);
+  await expect(home.row(overview.transactions[0]!.counterparty!).first()).toContainText(englishShortDate);
 });
 
 test('a wrong password shows the error and stays on sign-in', async ({ page }) => {

@@ -11,6 +11,7 @@ import { StatusCode } from '../contract/shared/statusCodes.ts';
 import type { ServerConfig } from './config.ts';
 import type { Database } from './db/database.ts';
 import { accountFeature } from './features/account/index.ts';
+import { activityFeature } from './features/activity/index.ts';
 import { analyticsFeature } from './features/analytics/index.ts';
 import { contentFeature } from './features/content/index.ts';
 import { experimentsFeature } from './features/experiments/index.ts';
@@ -88,7 +89,7 @@ export async function buildApp(
   });
 
   // Each feature registers its route table's entries at their own paths (/api/v1/…, /cms/…).
-  for (const feature of [identityFeature, sessionFeature, accountFeature, homeFeature, experimentsFeature, analyticsFeature, contentFeature]) {
+  for (const feature of [identityFeature, sessionFeature, accountFeature, homeFeature, activityFeature, experimentsFeature, analyticsFeature, contentFeature]) {
     feature(app, services);
   }
   registerOpenApi(app);

@@ -7,7 +7,8 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import { readConfig } from './config.ts';
 import type { Database } from './db/database.ts';
 import { agreementKinds } from '../contract/identity/types.ts';
-import { accounts, addressKeyOf, agreementAcceptances, cards, ledgerTransactions, users } from './db/schema/index.ts';
+import { accounts, addressKeyOf, agreementAcceptances, cards, users } from './db/schema/index.ts';
+import { createTransfer, openCardholderLedgerAccount, systemLedgerAccounts, type TransferKind, transferIdFor } from './features/ledger/index.ts';
 import { hashSecret } from './secrets.ts';
 import { encryptSsn, ssnHash, type SsnKeys } from './ssn.ts';
 
@@ -48,7 +49,8 @@ export const mfaCardholder = {
   address: { street1: '2150 E Shields Ave', street2: '', city: 'Fresno', state: 'CA', zip: '93726' },
 } as const;
 
-type LedgerSeed = { days: number; cents: number; kind: string; description: string; location: string | null };
+/** One seeded movement, `days` before now: a credit (positive cents) or a debit of the cardholder's ledger account. */
+type LedgerSeed = { days: number; cents: number; kind: TransferKind; counterparty: string | null; location: string | null };
 
 const stores = [
   ['Save Mart', 'Fresno, CA'],
@@ -58,27 +60,31 @@ const stores = [
   ['Chevron', 'Fresno, CA'],
 ] as const;
 
-/** Deterministic activity, newest last: payroll every 14 days, purchases, a cash load, EBT rewards. */
+/** Deterministic activity, oldest first: money added, payroll every 14 days, purchases, a cash load, EBT rewards. */
 export function demoActivity(): LedgerSeed[] {
-  const entries: LedgerSeed[] = [];
+  // She opened the account by adding money, before her first purchase (the ledger never goes below zero).
+  const entries: LedgerSeed[] = [{ days: 121, cents: 20000, kind: 'card_load', counterparty: null, location: null }];
   for (let day = 120; day >= 1; day -= 1) {
     if (day % 14 === 3) {
-      entries.push({ days: day, cents: 61240, kind: 'deposit', description: 'Direct deposit: Sunrise Home Care', location: null });
+      entries.push({ days: day, cents: 61240, kind: 'deposit', counterparty: 'Sunrise Home Care', location: null });
     }
     if (day % 3 === 0) {
       const [store, place] = stores[day % stores.length]!;
       const cents = -(1200 + ((day * 7919) % 5400));
-      entries.push({ days: day, cents, kind: 'purchase', description: `Purchase: ${store}`, location: place });
+      entries.push({ days: day, cents, kind: 'purchase', counterparty: store, location: place });
     }
     if (day % 30 === 10) {
-      entries.push({ days: day, cents: 312, kind: 'ebt_reward', description: 'EBT rewards: 1% cash back', location: null });
+      entries.push({ days: day, cents: 312, kind: 'ebt_reward', counterparty: null, location: null });
     }
   }
-  entries.push({ days: 9, cents: 10000, kind: 'cash_load', description: 'Cash load: Walgreens', location: 'Clovis, CA' });
-  entries.push({ days: 8, cents: -350, kind: 'fee', description: 'Cash load fee', location: null });
-  entries.push({ days: 5, cents: -4000, kind: 'atm', description: 'ATM withdrawal', location: 'Blackstone Ave, Fresno, CA' });
+  entries.push({ days: 9, cents: 10000, kind: 'cash_load', counterparty: 'Walgreens', location: 'Clovis, CA' });
+  entries.push({ days: 8, cents: -350, kind: 'fee', counterparty: 'Cash load', location: null });
+  entries.push({ days: 5, cents: -4000, kind: 'atm_withdrawal', counterparty: null, location: 'Blackstone Ave, Fresno, CA' });
   return entries.sort((a, b) => b.days - a.days);
 }
+
+/** Her purchase the store has not settled yet (a hold, seven days at most). */
+export const demoHold = { counterparty: 'Save Mart', location: 'Fresno, CA', cents: 1240 } as const;
 
 /**
  * `keys` encrypt and hash her SSN; by default the environment's, as the server reads them, so the
@@ -152,17 +158,9 @@ async function seedLopez(db: Database, keys: SsnKeys): Promise<void> {
       { accountId: account!.id, type: 'VIRTUAL', status: 'ACTIVE', isActive: true, lastFour: '4821', expiry: '09/29' },
       { accountId: account!.id, type: 'PHYSICAL', status: 'SHIPPED', isPending: true, lastFour: '7390', expiry: '11/30' },
     ]);
-    await tx.insert(ledgerTransactions).values(
-      demoActivity().map((entry, index) => ({
-        accountId: account!.id,
-        amountCents: entry.cents,
-        kind: entry.kind,
-        description: entry.description,
-        location: entry.location,
-        // Spread entries over the day so ordering is stable and times look real.
-        occurredAt: new Date(now - entry.days * 86_400_000 + (index % 9) * 3_600_000),
-      })),
-    );
+    await seedActivity(tx, account!.id, demoActivity(), now);
+    // A purchase the store has not settled yet: home explains the hold.
+    await seedHold(tx, account!.id, demoHold, now);
   });
 }
 
@@ -210,21 +208,60 @@ async function seedMfaCardholder(db: Database, keys: SsnKeys): Promise<void> {
       .insert(cards)
       .values({ accountId: account!.id, type: 'VIRTUAL', status: 'ACTIVE', isActive: true, lastFour: '3318', expiry: '02/30' });
     const activity: LedgerSeed[] = [
-      { days: 20, cents: 48000, kind: 'deposit', description: 'Direct deposit: Valley Transit', location: null },
-      { days: 18, cents: -2315, kind: 'purchase', description: 'Purchase: Save Mart', location: 'Fresno, CA' },
-      { days: 12, cents: -4120, kind: 'purchase', description: 'Purchase: Chevron', location: 'Fresno, CA' },
-      { days: 6, cents: 48000, kind: 'deposit', description: 'Direct deposit: Valley Transit', location: null },
-      { days: 3, cents: -1899, kind: 'purchase', description: 'Purchase: Walgreens', location: 'Clovis, CA' },
+      { days: 20, cents: 48000, kind: 'deposit', counterparty: 'Valley Transit', location: null },
+      { days: 18, cents: -2315, kind: 'purchase', counterparty: 'Save Mart', location: 'Fresno, CA' },
+      { days: 12, cents: -4120, kind: 'purchase', counterparty: 'Chevron', location: 'Fresno, CA' },
+      { days: 6, cents: 48000, kind: 'deposit', counterparty: 'Valley Transit', location: null },
+      { days: 3, cents: -1899, kind: 'purchase', counterparty: 'Walgreens', location: 'Clovis, CA' },
     ];
-    await tx.insert(ledgerTransactions).values(
-      activity.map((entry, index) => ({
-        accountId: account!.id,
-        amountCents: entry.cents,
-        kind: entry.kind,
-        description: entry.description,
-        location: entry.location,
-        occurredAt: new Date(now - entry.days * 86_400_000 + index * 3_600_000),
-      })),
-    );
+    await seedActivity(tx, account!.id, activity, now);
   });
+}
+
+/**
+ * The history, through the ledger like any money (oldest first, so every purchase is covered). Each
+ * transfer id comes from the account and the entry's place, so seeding again adds nothing.
+ */
+async function seedActivity(db: Database, accountId: string, entries: LedgerSeed[], now: number): Promise<void> {
+  const cardholder = await openCardholderLedgerAccount(db, accountId);
+  const { settlement, fee_revenue: feeRevenue, rewards_payable: rewardsPayable } = systemLedgerAccounts;
+  for (const [index, entry] of entries.entries()) {
+    const other = entry.kind === 'fee' ? feeRevenue : entry.kind === 'ebt_reward' ? rewardsPayable : settlement;
+    const credit = entry.cents > 0;
+    const answer = await createTransfer(db, {
+      id: transferIdFor({ caller: 'seed', operation: accountId }, String(index)),
+      debit: credit ? other : cardholder,
+      credit: credit ? cardholder : other,
+      amountCents: Math.abs(entry.cents),
+      kind: entry.kind,
+      counterparty: entry.counterparty,
+      location: entry.location,
+      phase: 'posted',
+      // Spread entries over the day so ordering is stable and times look real.
+      occurredAt: new Date(now - entry.days * 86_400_000 + (index % 9) * 3_600_000),
+    });
+    if (answer.result !== 'created' && answer.result !== 'exists') throw new Error(`Seeding the ledger failed: ${answer.result}`);
+  }
+}
+
+/** A card authorization two hours ago, held for seven days unless the store settles it first. */
+async function seedHold(
+  db: Database,
+  accountId: string,
+  hold: { counterparty: string; location: string; cents: number },
+  now: number,
+): Promise<void> {
+  const answer = await createTransfer(db, {
+    id: transferIdFor({ caller: 'seed', operation: accountId }, 'hold'),
+    debit: await openCardholderLedgerAccount(db, accountId),
+    credit: systemLedgerAccounts.settlement,
+    amountCents: hold.cents,
+    kind: 'purchase',
+    counterparty: hold.counterparty,
+    location: hold.location,
+    phase: 'pending',
+    timeoutSeconds: 7 * 86_400,
+    occurredAt: new Date(now - 2 * 3_600_000),
+  });
+  if (answer.result !== 'created' && answer.result !== 'exists') throw new Error(`Seeding the ledger failed: ${answer.result}`);
 }

@@ -1,4 +1,5 @@
 /** The home screen's data (spec §3 account overview, §7 GET /home). Money is integer cents. */
+import type { Transaction } from '../activity/types.ts';
 import type { StatusAnswer } from '../shared/answers.ts';
 
 export type CardType = 'VIRTUAL' | 'PHYSICAL';
@@ -14,19 +15,14 @@ export type Card = {
   lastFour: string;
 };
 
-export type Transaction = {
-  id: string;
-  /** Cents; positive is a credit. */
-  amount: number;
-  timestamp: string;
-  description: string;
-  location: string | null;
-};
 
 export type AccountOverview = {
-  /** Cents, derived from the ledger. */
+  /** The available balance in cents, derived from the ledger: what is left after holds. */
   balance: number;
+  /** Cents held by purchases not yet settled (already taken out of `balance`). */
+  onHold: number;
   cards: Card[];
+  /** The most recent activity, newest first (holds first among equals: they are the newest). */
   transactions: Transaction[];
   prn: string;
   flags: { hasFunded: boolean; hasFundedAnyKind: boolean };

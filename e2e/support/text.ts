@@ -1,5 +1,5 @@
 /** Expected on-screen text built from API data. */
-import type { Transaction } from '../../contract/home/types.ts';
+import type { Transaction } from '../../contract/activity/types.ts';
 
 export function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
@@ -10,15 +10,15 @@ export function dollars(cents: number, locale: 'en' | 'es' = 'en'): string {
   return new Intl.NumberFormat(locale === 'es' ? 'es-US' : 'en-US', { style: 'currency', currency: 'USD' }).format(cents / 100);
 }
 
-/** An activity row: description, then (after the date and place) the signed amount, e.g. "+$612.40". */
+/** An activity row: what it was (naming the merchant or payer), then (after the date and place) the signed amount, e.g. "+$612.40". */
 export function activityRowPattern(transaction: Transaction, locale: 'en' | 'es' = 'en'): RegExp {
   const amount = `${transaction.amount > 0 ? '+' : ''}${dollars(transaction.amount, locale)}`;
-  return new RegExp(`^${escapeRegExp(transaction.description)}.*${escapeRegExp(amount)}$`);
+  return new RegExp(`^\\D*${escapeRegExp(transaction.counterparty ?? '')}.*${escapeRegExp(amount)}$`);
 }
 
 /**
  * Short dates as Intl writes them: "Nov 18, 2026" (en-US) or "18 nov 2026" (es-US). No leading \b:
- * a row's text runs the description straight into the date ("Food 4 LessNov 18, 2026").
+ * a row's text runs what it was straight into the date ("Food 4 LessNov 18, 2026").
  */
 export const englishShortDate = /(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{1,2}, \d{4}\b/;
 export const spanishShortDate = /\d{1,2} (ene|feb|mar|abr|may|jun|jul|ago|sept?|oct|nov|dic)\.? \d{4}\b/;

@@ -3,7 +3,8 @@
  * POST /sandbox/sessions signs a user in with a chosen access-token lifetime, so session expiry
  * (REFRESH_REQUIRED → unlock) can be shown without waiting 15 minutes; POST /sandbox/sessions/expire ends
  * a session's access token at once, so a test decides when expiry happens instead of racing a clock. The readers show what the app
- * reported (analytics, error reports); the experiment controls stand in for the remote config service.
+ * reported (analytics, error reports); the experiment controls stand in for the remote config service;
+ * POST /sandbox/events moves money (moneyEvents.ts).
  */
 import { desc, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
@@ -22,6 +23,7 @@ import {
 } from '../db/schema/index.ts';
 import type { Sessions } from '../sessions.ts';
 import { readSandboxEmailOutbox } from './email.ts';
+import { registerMoneyEvents } from './moneyEvents.ts';
 import { readSandboxOutbox } from './sms.ts';
 
 const sessionRequest = object({
@@ -46,6 +48,8 @@ const experimentRequest = object({
 }).noUnknown();
 
 export function registerSandboxRoutes(app: FastifyInstance, db: Database, sessions: Sessions): void {
+  registerMoneyEvents(app, db);
+
   app.post<{ Body: { email: string; accessTtlSeconds: number } }>(
     '/sessions',
     { schema: { body: sessionRequest } },

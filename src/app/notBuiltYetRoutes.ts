@@ -86,10 +86,6 @@ const directDepositFormRoute = createRoute({
 });
 const directDepositWhereRoute = createRoute({ getParentRoute: () => directDepositRoute, path: 'where', component: notYetAvailable });
 
-const transactionsRoute = createRoute({ getParentRoute: () => accessTokenScreens, path: '/transactions' });
-const transactionsListRoute = createRoute({ getParentRoute: () => transactionsRoute, path: '/', component: notYetAvailable });
-const transactionDetailRoute = createRoute({ getParentRoute: () => transactionsRoute, path: 'detail', component: notYetAvailable });
-
 const manageCardRoute = createRoute({
   getParentRoute: () => accessTokenScreens,
   path: '/manage-card',
@@ -115,7 +111,6 @@ export const accessTokenNotBuiltYet = [
   activateRoute,
   orderCardRoute,
   directDepositRoute.addChildren([directDepositIndexRoute, directDepositFormRoute, directDepositWhereRoute]),
-  transactionsRoute.addChildren([transactionsListRoute, transactionDetailRoute]),
   manageCardRoute,
   manageCardsRoute,
   resetPinRoute,

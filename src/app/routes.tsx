@@ -6,6 +6,7 @@
  */
 import { createRoute, redirect } from '@tanstack/react-router';
 import { accountRoutes } from '../features/account/routes.ts';
+import { activityRoutes } from '../features/activity/routes.ts';
 import { homeRoutes } from '../features/home/routes.ts';
 import { identityRoutes } from '../features/identity/routes.ts';
 import { sessionRoutes } from '../features/session/routes.ts';
@@ -34,5 +35,5 @@ export const routeTree = rootRoute.addChildren([
   ...sessionRoutes,
   ...identityRoutes,
   ...publicNotBuiltYet,
-  accessTokenScreens.addChildren([...homeRoutes, ...accountRoutes, ...accessTokenNotBuiltYet]),
+  accessTokenScreens.addChildren([...homeRoutes, ...activityRoutes, ...accountRoutes, ...accessTokenNotBuiltYet]),
 ]);

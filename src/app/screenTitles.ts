@@ -30,6 +30,7 @@ export const screenTitles: Record<string, MessageDescriptor> = {
   '/change-phone-number/{-$step}': msg`Change your phone number`,
   '/statements': msg`Statements`,
   '/tax': msg`Tax documents`,
+  '/transactions': msg`Activity`,
   '/transactions/': msg`Activity`,
   '/transactions/detail': msg`Transaction details`,
   '/add-money': msg`Add money`,

@@ -76,6 +76,10 @@ export const specCalls: SpecCall[] = [
   post('/update-address', account),
   post('/order-card', cards),
   get('/statements', money),
+  // Spec §2 /transactions and §3 transaction, whose call spec §7 leaves unnamed ("getStatements … not shown"):
+  // the activity list a page at a time, and one transaction for its detail.
+  get('/transactions', 'activity'),
+  get('/transaction', 'activity'),
   get('/pin-change-form-url', cards),
   get('/home', 'home'),
   get('/user', 'account'),

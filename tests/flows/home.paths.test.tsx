@@ -11,9 +11,19 @@ const home: HomeAnswer = {
   statusCode: 0,
   accountOverview: {
     balance: 123456,
+    onHold: 0,
     cards: [{ id: 'c1', type: 'VIRTUAL', status: 'ACTIVE', frozen: false, isActive: true, isPending: false, lastFour: '4821' }],
     transactions: [
-      { id: 't1', amount: -4512, timestamp: '2026-11-20T15:00:00Z', description: 'Purchase: Save Mart', location: 'Fresno, CA' },
+      {
+        id: 't1',
+        amount: -4512,
+        timestamp: '2026-11-20T15:00:00Z',
+        kind: 'purchase',
+        status: 'posted',
+        counterparty: 'Save Mart',
+        location: 'Fresno, CA',
+        heldUntil: null,
+      },
     ],
     prn: '400012345678',
     flags: { hasFunded: true, hasFundedAnyKind: true },
@@ -81,7 +91,7 @@ describe('home chart', () => {
             then: async () => {
               expect(await screen.findByText('$1,234.56')).toBeTruthy();
               expect(screen.getByText('Account ••••5678')).toBeTruthy();
-              expect(screen.getByText('Purchase: Save Mart')).toBeTruthy();
+              expect(screen.getByText('Purchase at Save Mart')).toBeTruthy();
               expect(screen.getByText('-$45.12')).toBeTruthy();
             },
           },

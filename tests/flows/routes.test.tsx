@@ -10,6 +10,7 @@ const homeWith = (overrides: Record<string, unknown>) => ({
   statusCode: 0,
   accountOverview: {
     balance: 0,
+    onHold: 0,
     cards: [],
     transactions: [],
     prn: '400012345678',

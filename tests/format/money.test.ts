@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatCents, formatDollars } from '../../src/shared/format/money.ts';
+import { formatCents, formatDollars, formatSignedDollars } from '../../src/shared/format/money.ts';
 
 describe('formatDollars', () => {
   it('formats with the dollar sign and grouping in English', () => {
@@ -97,5 +97,14 @@ describe('formatCents', () => {
     expect(() => formatCents(Number.NaN)).toThrow(RangeError);
     expect(() => formatCents(Number.NEGATIVE_INFINITY)).toThrow(RangeError);
     expect(() => formatCents(1e21)).toThrow(RangeError);
+  });
+});
+
+describe('formatSignedDollars', () => {
+  it('marks a credit with a plus and a debit with a minus, exactly', () => {
+    expect(formatSignedDollars(48000, 'en')).toBe('+$480.00');
+    expect(formatSignedDollars(-2315, 'en')).toBe('-$23.15');
+    expect(formatSignedDollars(0, 'en')).toBe('$0.00');
+    expect(formatSignedDollars(123456789, 'en')).toBe('+$1,234,567.89');
   });
 });

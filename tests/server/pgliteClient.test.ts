@@ -9,17 +9,14 @@ import { eq, sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/pglite';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type OpenDatabase, openDatabase } from '../../server/db/database.ts';
-import { accounts, ledgerTransactions } from '../../server/db/schema/index.ts';
+import { sandboxEmailOutbox, transfers } from '../../server/db/schema/index.ts';
 import { seedDemoData } from '../../server/seed.ts';
 
 let database: OpenDatabase;
-let accountId: string;
 
 beforeAll(async () => {
   database = await openDatabase({});
   await seedDemoData(database.db);
-  const [account] = await database.db.select({ id: accounts.id }).from(accounts).limit(1);
-  accountId = account!.id;
 });
 afterAll(() => database.close());
 
@@ -59,58 +56,62 @@ describe('the embedded database client', () => {
   });
 
   it('maps typed selects: a timestamp column comes back as a Date', async () => {
-    const [row] = await database.db
-      .select({ occurredAt: ledgerTransactions.occurredAt, amount: ledgerTransactions.amountCents })
-      .from(ledgerTransactions)
-      .where(eq(ledgerTransactions.accountId, accountId))
-      .limit(1);
+    const [row] = await database.db.select({ occurredAt: transfers.occurredAt, amount: transfers.amountCents }).from(transfers).limit(1);
     expect(row!.occurredAt).toBeInstanceOf(Date);
     expect(Number.isNaN(row!.occurredAt.getTime())).toBe(false);
     expect(typeof row!.amount).toBe('number');
   });
 
+  // The sandbox email outbox stands in for any table: each row's id is chosen, so a repeat is a unique violation.
+  const mail = (id: string) => ({ id, email: 'client-test@providers.test', subject: 'Test', text: 'Test' });
+  const ids = {
+    committed: '00000000-0000-4000-8000-00000000c001',
+    rolledBack: '00000000-0000-4000-8000-00000000c002',
+    inside: '00000000-0000-4000-8000-00000000c003',
+    outside: '00000000-0000-4000-8000-00000000c004',
+  };
+  const mailIds = async () =>
+    (await database.db.select({ id: sandboxEmailOutbox.id }).from(sandboxEmailOutbox).where(eq(sandboxEmailOutbox.email, 'client-test@providers.test'))).map(
+      (row) => row.id,
+    );
+
   it('commits a transaction, and rolls one back entirely when it fails', async () => {
-    const count = async () =>
-      (await database.db.select({ id: ledgerTransactions.id }).from(ledgerTransactions).where(eq(ledgerTransactions.accountId, accountId))).length;
-    const before = await count();
-    const entry = { accountId, amountCents: 100, kind: 'credit', description: 'Test credit', occurredAt: new Date() };
+    const before = (await mailIds()).length;
 
     await database.db.transaction(async (tx) => {
-      await tx.insert(ledgerTransactions).values({ ...entry, idempotencyKey: 'pglite-client-commit' });
+      await tx.insert(sandboxEmailOutbox).values(mail(ids.committed));
     });
-    expect(await count()).toBe(before + 1);
+    expect((await mailIds()).length).toBe(before + 1);
 
     await expect(
       database.db.transaction(async (tx) => {
-        await tx.insert(ledgerTransactions).values({ ...entry, idempotencyKey: 'pglite-client-rollback' });
-        // The same idempotency key again: a unique violation ends the transaction.
-        await tx.insert(ledgerTransactions).values({ ...entry, idempotencyKey: 'pglite-client-commit' });
+        await tx.insert(sandboxEmailOutbox).values(mail(ids.rolledBack));
+        // The same id again: a unique violation ends the transaction.
+        await tx.insert(sandboxEmailOutbox).values(mail(ids.committed));
       }),
-    ).rejects.toMatchObject({ cause: { code: '23505', constraint: 'ledger_transactions_idempotency_key_unique' } });
-    expect(await count()).toBe(before + 1);
+    ).rejects.toMatchObject({ cause: { code: '23505', constraint: 'sandbox_email_outbox_pkey' } });
+    expect((await mailIds()).length).toBe(before + 1);
+    expect(await mailIds()).not.toContain(ids.rolledBack);
   });
 
   it('runs queries sent during a transaction after it, never inside it', async () => {
-    const keys = async () =>
-      (await database.db.select({ key: ledgerTransactions.idempotencyKey }).from(ledgerTransactions)).map((row) => row.key);
-    const entry = { accountId, amountCents: 100, kind: 'credit', description: 'Test credit', occurredAt: new Date() };
     let inserted = () => {};
     const insertDone = new Promise<void>((resolve) => (inserted = resolve));
     const failing = database.db.transaction(async (tx) => {
-      await tx.insert(ledgerTransactions).values({ ...entry, idempotencyKey: 'inside-the-transaction' });
+      await tx.insert(sandboxEmailOutbox).values(mail(ids.inside));
       inserted();
       await new Promise((resolve) => setTimeout(resolve, 50));
       throw new Error('given up');
     });
     await insertDone;
     // Sent while the transaction is open: neither sees its insert nor is rolled back with it.
-    const seen = keys();
-    const outside = database.db.insert(ledgerTransactions).values({ ...entry, idempotencyKey: 'outside-the-transaction' });
+    const seen = mailIds();
+    const outside = database.db.insert(sandboxEmailOutbox).values(mail(ids.outside));
 
     await expect(failing).rejects.toThrow('given up');
     await outside;
-    expect(await seen).not.toContain('inside-the-transaction');
-    expect(await keys()).toContain('outside-the-transaction');
-    expect(await keys()).not.toContain('inside-the-transaction');
+    expect(await seen).not.toContain(ids.inside);
+    expect(await mailIds()).toContain(ids.outside);
+    expect(await mailIds()).not.toContain(ids.inside);
   });
 });

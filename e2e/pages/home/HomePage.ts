@@ -35,7 +35,7 @@ export class HomePage extends AppPage {
     return this.screen.getByRole('listitem');
   }
 
-  /** The row that mentions `text` (a card name, a transaction description). */
+  /** The row that mentions `text` (a card name, a merchant or payer). */
   row(text: string): Locator {
     return this.rows.filter({ hasText: text });
   }

@@ -1,4 +1,4 @@
-/** The card account: its cards and its ledger (a balance is always the sum of its ledger). */
+/** The card account and its cards; its money is in the ledger (schema/ledger.ts). */
 import { users } from './identity.ts';
 import { bigint, boolean, index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
@@ -25,17 +25,3 @@ export const cards = pgTable('cards', {
   expiry: text('expiry').notNull(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 }, (t) => [index('cards_account_idx').on(t.accountId)]);
-
-export const ledgerTransactions = pgTable('ledger_transactions', {
-  id: uuid('id').primaryKey().defaultRandom(),
-  accountId: uuid('account_id').notNull().references(() => accounts.id),
-  /** Cents; positive is a credit. */
-  amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
-  kind: text('kind').notNull(),
-  description: text('description').notNull(),
-  location: text('location'),
-  occurredAt: timestamp('occurred_at', { withTimezone: true }).notNull(),
-  /** Replays of a money-moving call with the same key return the first result. */
-  idempotencyKey: text('idempotency_key').unique(),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-}, (t) => [index('ledger_account_time_idx').on(t.accountId, t.occurredAt)]);

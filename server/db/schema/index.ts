@@ -9,5 +9,6 @@ export * from './analytics.ts';
 export * from './experiments.ts';
 export * from './home.ts';
 export * from './identity.ts';
+export * from './ledger.ts';
 export * from './session.ts';
 export * from './shared.ts';

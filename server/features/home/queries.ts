@@ -1,6 +1,7 @@
-/** The home query. Balances are always summed from the ledger. */
+/** The home query: balances and recent activity from the ledger. */
 import { sql } from 'drizzle-orm';
 import type { Card, HomeAnswer } from '../../../contract/home/types.ts';
+import { activityRowsSql, transactionOf } from '../activity/index.ts';
 import { StatusCode } from '../../../contract/shared/statusCodes.ts';
 import type { Database } from '../../db/database.ts';
 
@@ -14,17 +15,26 @@ type HomeRow = {
   ebtRewardsClaimedThisPeriod: number;
   registrationWave: string | null;
   cards: Card[];
-  transactions: { id: string; amount: number; timestamp: string; description: string; location: string | null }[];
-  totals: { balance: number; deposits: number; credits: number };
+  transactions: Parameters<typeof transactionOf>[0][];
+  ledger: { available: number; onHold: number; hasFunded: boolean; hasFundedAnyKind: boolean } | null;
 };
+
+/** Money added to the account by any means (spec §3 hasFundedAnyKind); a deposit alone is hasFunded. */
+const fundingKinds = sql.raw(`('deposit', 'card_load', 'cash_load')`);
 
 /**
  * One statement, so one round trip: on the embedded database every query costs a fixed overhead
- * that would otherwise be paid six times per home call. The balance is still summed from the ledger.
+ * that would otherwise be paid several times per home call. The balances are the ledger account's
+ * (server/features/ledger), less holds past their timeout that no write has recorded yet, as the
+ * ledger's own balances() reads them; the activity is the activity feature's.
  * It also tells whether the access token's session was revoked ('revoked'), which the route's
  * preHandler leaves to it.
  */
-export async function loadHome(db: Database, access: { userId: string; familyId: string }): Promise<HomeAnswer | 'revoked' | null> {
+export async function loadHome(db: Database, access: { userId: string; familyId: string }, now = new Date()): Promise<HomeAnswer | 'revoked' | null> {
+  const at = now.toISOString();
+  const expiredHolds = sql`(select coalesce(sum(h.amount_cents), 0) from transfers h
+    where h.debit_ledger_account_id = la.id and h.phase = 'pending' and h.timeout_at <= ${at}::timestamptz
+      and not exists (select 1 from transfers r where r.pending_id = h.id))`;
   const { rows } = (await db.execute(sql`
     select json_build_object(
       'revoked', exists(select 1 from refresh_tokens r where r.family_id = ${access.familyId} and r.revoked_at is not null),
@@ -39,22 +49,17 @@ export async function loadHome(db: Database, access: { userId: string; familyId:
         ) order by c.created_at)
         from cards c where c.account_id = a.id), '[]'::json),
       'transactions', coalesce((
-        select json_agg(json_build_object(
-          'id', t.id, 'amount', t.amount_cents, 'timestamp', t.occurred_at,
-          'description', t.description, 'location', t.location
-        ) order by t.occurred_at desc)
-        from (
-          select * from ledger_transactions where account_id = a.id order by occurred_at desc limit ${recentActivityCount}
-        ) t), '[]'::json),
-      'totals', (
-        select json_build_object(
-          'balance', coalesce(sum(l.amount_cents), 0),
-          'deposits', count(*) filter (where l.kind = 'deposit'),
-          'credits', count(*) filter (where l.amount_cents > 0)
-        )
-        from ledger_transactions l where l.account_id = a.id)
+        select json_agg(row_to_json(activity)) from (${activityRowsSql(sql`la.id`, { cursor: null, limit: recentActivityCount, now })}) activity
+      ), '[]'::json),
+      'ledger', (select json_build_object(
+          'available', la.credits_posted - la.debits_posted - (la.debits_pending - held.expired),
+          'onHold', la.debits_pending - held.expired,
+          'hasFunded', exists(select 1 from transfers f where f.credit_ledger_account_id = la.id and f.phase = 'posted' and f.kind = 'deposit'),
+          'hasFundedAnyKind', exists(select 1 from transfers f
+            where f.credit_ledger_account_id = la.id and f.phase in ('posted', 'post_pending') and f.kind in ${fundingKinds}))
+        from (select ${expiredHolds} as expired) held)
     ) as home
-    from accounts a join users u on u.id = a.user_id
+    from accounts a join users u on u.id = a.user_id left join ledger_accounts la on la.account_id = a.id
     where a.user_id = ${access.userId}
   `)) as unknown as { rows: { home: HomeRow }[] };
   const home = rows[0]?.home;
@@ -63,17 +68,17 @@ export async function loadHome(db: Database, access: { userId: string; familyId:
 
   const pendingCard = home.cards.find((card) => card.isPending) ?? null;
   const virtualCard = home.cards.find((card) => card.type === 'VIRTUAL');
-  const hasFundedAnyKind = Number(home.totals.credits) > 0;
+  const ledger = home.ledger ?? { available: 0, onHold: 0, hasFunded: false, hasFundedAnyKind: false };
 
   return {
     statusCode: StatusCode.SUCCESS,
     accountOverview: {
-      balance: Number(home.totals.balance),
+      balance: Number(ledger.available),
+      onHold: Number(ledger.onHold),
       cards: home.cards,
-      // JSON timestamps come as Postgres writes them; the API sends ISO 8601 in UTC.
-      transactions: home.transactions.map((t) => ({ ...t, timestamp: new Date(t.timestamp).toISOString() })),
+      transactions: home.transactions.map(transactionOf),
       prn: home.prn,
-      flags: { hasFunded: Number(home.totals.deposits) > 0, hasFundedAnyKind },
+      flags: { hasFunded: ledger.hasFunded, hasFundedAnyKind: ledger.hasFundedAnyKind },
       ebtRewardOwed: Number(home.ebtRewardOwed),
       ebtRewardsClaimedThisPeriod: Number(home.ebtRewardsClaimedThisPeriod),
     },
@@ -81,6 +86,6 @@ export async function loadHome(db: Database, access: { userId: string; familyId:
     pendingCard,
     virtualCard: virtualCard ? { id: virtualCard.id } : null,
     prn: home.prn,
-    hasFundedAnyKind,
+    hasFundedAnyKind: ledger.hasFundedAnyKind,
   };
 }

@@ -15,6 +15,7 @@ import { hashSecret, randomDigits } from '../../secrets.ts';
 import type { Services } from '../../services.ts';
 import { encryptSsn, ssnDigits, ssnHash } from '../../ssn.ts';
 import { spendMfaToken, usableMfaToken } from './mfaTokens.ts';
+import { openCardholderLedgerAccount } from '../ledger/index.ts';
 
 /** Registration waves (spec §4) a `profile` may choose; anything else registers with no wave. */
 const profileWaves = ['snapback_test', 'snapback_test_500', 'cdg_gpm_trial', 'ebt_rewards_test_group'] as const;
@@ -152,7 +153,7 @@ export async function registerCardholder(
     registrationWave: waveFromProfile(payload.profile),
   };
 
-  // One transaction: the token is spent, and the user, account, card and agreements exist, or none of it.
+  // One transaction: the token is spent, and the user, account (with its ledger account), card and agreements exist, or none of it.
   for (let attempt = 1; ; attempt += 1) {
     try {
       await db.transaction(async (tx) => {
@@ -162,6 +163,7 @@ export async function registerCardholder(
           .insert(accounts)
           .values({ userId, prn: `4000${randomDigits(8)}` })
           .returning({ id: accounts.id });
+        await openCardholderLedgerAccount(tx, account!.id);
         await tx.insert(cards).values({
           accountId: account!.id,
           type: 'VIRTUAL',

@@ -2,11 +2,13 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { Link } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
 import { fromPromise } from 'xstate';
-import type { Card, HomeAnswer, Transaction } from '../../../contract/home/types.ts';
+import type { Transaction } from '../../../contract/activity/types.ts';
+import type { Card, HomeAnswer } from '../../../contract/home/types.ts';
 import { homeMachine } from '../../../machines/home/home.ts';
 import { useServices } from '../../app/services.tsx';
+import { ActivityRow } from '../../shared/activity/ActivityRow.tsx';
+import { TransactionTitle } from '../../shared/activity/TransactionText.tsx';
 import { maskAccountNumber } from '../../shared/format/account.ts';
-import { formatDate } from '../../shared/format/date.ts';
 import { formatDollars } from '../../shared/format/money.ts';
 import type { Locale } from '../../shared/format/locale.ts';
 import type { Host } from '../../shared/host/host.ts';
@@ -108,6 +110,7 @@ function AccountSummary({ home, locale, newDebitDetails, refreshing, onRefresh }
           <CopyAccountNumber prn={overview.prn} />
         </div>
       </div>
+      <Holds overview={overview} locale={locale} />
       <NotificationsPrompt />
       {overview.ebtRewardOwed > 0 ? (
         <p className="notice">
@@ -132,11 +135,18 @@ function AccountSummary({ home, locale, newDebitDetails, refreshing, onRefresh }
           <Trans>No activity yet. Money you add and spend will show here.</Trans>
         </p>
       ) : (
-        <ul className="activity-list">
-          {overview.transactions.map((transaction) => (
-            <ActivityRow key={transaction.id} transaction={transaction} locale={locale} />
-          ))}
-        </ul>
+        <>
+          <ul className="activity-list">
+            {overview.transactions.map((transaction) => (
+              <ActivityRow key={transaction.id} transaction={transaction} locale={locale} when="date" />
+            ))}
+          </ul>
+          <p className="screen-links">
+            <Link to="/transactions">
+              <Trans>See all activity</Trans>
+            </Link>
+          </p>
+        </>
       )}
       <FreeTaxFilingHelp />
     </>
@@ -212,21 +222,49 @@ function CardStatusText({ card }: { card: Card }) {
   return <Trans>Active</Trans>;
 }
 
-function ActivityRow({ transaction, locale }: { transaction: Transaction; locale: Locale }) {
-  const credit = transaction.amount > 0;
+/**
+ * What holds take out of the balance, said plainly: each recent hold with its merchant ("$12.40 on hold
+ * from a purchase at Save Mart"), or the total when older holds are not among the recent activity.
+ */
+function Holds({ overview, locale }: { overview: HomeAnswer['accountOverview']; locale: Locale }) {
+  if (overview.onHold <= 0) return null;
+  const holds = overview.transactions.filter((transaction) => transaction.status === 'pending' && transaction.amount < 0);
+  const listed = holds.reduce((sum, hold) => sum - hold.amount, 0);
+  const total = formatDollars(overview.onHold, locale);
   return (
-    <li className="activity-row">
-      <span className="activity-what">
-        <span className="activity-description">{transaction.description}</span>
-        <span className="activity-when">
-          {formatDate(transaction.timestamp, locale)}
-          {transaction.location ? ` · ${transaction.location}` : ''}
-        </span>
-      </span>
-      <span className={credit ? 'amount amount-credit' : 'amount'}>
-        {credit ? '+' : ''}
-        {formatDollars(transaction.amount, locale)}
-      </span>
+    <div className="notice holds">
+      {listed === overview.onHold ? (
+        <ul className="holds-list">
+          {holds.map((hold) => (
+            <HoldLine key={hold.id} hold={hold} locale={locale} />
+          ))}
+        </ul>
+      ) : (
+        <p>
+          <Trans>{total} is on hold for purchases that haven't settled yet.</Trans>
+        </p>
+      )}
+      <p>
+        <Trans>Held money is already taken out of your available balance.</Trans>
+      </p>
+    </div>
+  );
+}
+
+function HoldLine({ hold, locale }: { hold: Transaction; locale: Locale }) {
+  const amount = formatDollars(-hold.amount, locale);
+  const merchant = hold.counterparty;
+  return (
+    <li>
+      {merchant ? (
+        <Trans>
+          {amount} on hold from a purchase at {merchant}
+        </Trans>
+      ) : (
+        <Trans>
+          {amount} on hold: <TransactionTitle transaction={hold} />
+        </Trans>
+      )}
     </li>
   );
 }

@@ -85,6 +85,13 @@ function hasStatusCode(data: unknown): data is CodedAnswer {
   return typeof data === 'object' && data !== null && typeof (data as CodedAnswer).statusCode === 'number';
 }
 
+/** The answer when it is SUCCESS; any other statusCode is a refusal (ApiRefusedError). */
+export async function succeeded<T extends StatusAnswer>(answer: Promise<T>): Promise<T> {
+  const result = await answer;
+  if (result.statusCode !== StatusCode.SUCCESS) throw new ApiRefusedError(result.statusCode);
+  return result;
+}
+
 export function createApi(hooks: ApiHooks, fetcher = ofetch) {
   const http = fetcher.create({ baseURL: apiBase, timeout: requestTimeoutMs, retry: 0, ignoreResponseError: true });
 
@@ -149,12 +156,6 @@ export function createApi(hooks: ApiHooks, fetcher = ofetch) {
 
   async function call<R extends Route>(route: R, input: RequestOf<R>, options: SendOptions = {}): Promise<AnswerOf<R>> {
     return (await send(route, input, options)).answer;
-  }
-
-  async function succeeded<T extends StatusAnswer>(answer: Promise<T>): Promise<T> {
-    const result = await answer;
-    if (result.statusCode !== StatusCode.SUCCESS) throw new ApiRefusedError(result.statusCode);
-    return result;
   }
 
   return {

@@ -47,3 +47,8 @@ export function formatCents(cents: number): string {
   const parts = splitCents(cents);
   return `${parts.negative ? '-' : ''}$${parts.dollars}.${parts.cents}`;
 }
+
+/** An activity amount: a credit with its plus sign ("+$480.00"), a debit with its minus ("-$23.15"). */
+export function formatSignedDollars(cents: number, locale: Locale): string {
+  return `${cents > 0 ? '+' : ''}${formatDollars(cents, locale)}`;
+}

@@ -16,6 +16,7 @@ const home = {
   statusCode: 0,
   accountOverview: {
     balance: 12_345,
+    onHold: 0,
     cards: [
       { id: 'v1', type: 'VIRTUAL', status: 'ACTIVE', frozen: false, isActive: true, isPending: false, lastFour: '4821' },
       { id: 'p1', type: 'PHYSICAL', status: 'SHIPPED', frozen: false, isActive: false, isPending: true, lastFour: '7390' },

@@ -1,0 +1,25 @@
+/** The request schemas of contract/activity/routes.ts (the server and the OpenAPI document use them; the web app does not). */
+import { object, string } from 'yup';
+import { uuidPattern } from '../rules.ts';
+import type { RequestSchemas, RouteSummaries } from '../shared/route.ts';
+import { transactionsPageLimit } from './limits.ts';
+import type { activityRoutes } from './routes.ts';
+
+export const activitySchemas = {
+  getTransactions: object({
+    cursor: string().max(200).matches(/^[A-Za-z0-9_-]+$/),
+    limit: string()
+      .matches(/^[1-9]\d?$/)
+      .test('at most a page', (limit) => limit === undefined || Number(limit) <= transactionsPageLimit),
+  })
+    .noUnknown()
+    .nullable(),
+  getTransaction: object({ id: string().defined().matches(uuidPattern) }).noUnknown(),
+} satisfies RequestSchemas<typeof activityRoutes>;
+
+/** What each call does, in one line: the OpenAPI document's summaries and docs/api.md's (never in the web app's bundle). */
+export const activitySummaries = {
+  getTransactions:
+    'A page of the cardholder\'s transactions, newest first (holds marked pending); `cursor` from the previous page asks for the next one.',
+  getTransaction: 'One of the cardholder\'s transactions, with where and, for a hold, until when it is held.',
+} satisfies RouteSummaries<typeof activityRoutes>;

@@ -1,0 +1,46 @@
+/**
+ * Activity (spec §3 transaction, §7 GET /transactions): what the ledger's transfers look like to a
+ * cardholder. Money is integer cents; an amount is positive for a credit (spec §3). The kind and status
+ * are codes, never text: the app says them in the reader's language.
+ */
+import type { StatusAnswer } from '../shared/answers.ts';
+
+/** What a movement of money is, in the product's words (the ledger's transfer kinds). */
+export const transactionKinds = [
+  'deposit',
+  'card_load',
+  'cash_load',
+  'purchase',
+  'refund',
+  'atm_withdrawal',
+  'fee',
+  'ebt_reward',
+  'cushion',
+  'reversal',
+] as const;
+export type TransactionKind = (typeof transactionKinds)[number];
+
+/** A hold not yet settled ('pending') or money that moved ('posted'). Released holds are not activity. */
+export type TransactionStatus = 'pending' | 'posted';
+
+export type Transaction = {
+  id: string;
+  /** Cents; positive is a credit. A pending purchase is the amount held. */
+  amount: number;
+  /** ISO 8601, UTC. */
+  timestamp: string;
+  kind: TransactionKind;
+  status: TransactionStatus;
+  /** The merchant or the payer, as the partner named it. */
+  counterparty: string | null;
+  location: string | null;
+  /** For a hold: when it is released if the merchant never settles it (ISO 8601). */
+  heldUntil: string | null;
+};
+
+/** Newest first; `nextCursor` asks for the page after this one, null when there is none (NO_MORE). */
+export type TransactionsPage = StatusAnswer & { transactions: Transaction[]; nextCursor: string | null };
+export type TransactionsQuery = { cursor?: string; limit?: string };
+
+export type TransactionAnswer = StatusAnswer & { transaction: Transaction };
+export type TransactionQuery = { id: string };

@@ -1,0 +1,119 @@
+/**
+ * Activity (spec §2 /transactions, §3 loading status): the cardholder's transactions, a page at a time
+ * (GET /transactions, newest first). The loading status is the spec's: LOADING while a page is asked
+ * for, COMPLETE when more can be asked for, NO_MORE once the last page arrived.
+ *
+ * Opening the list loads the first page. Asking for more appends the next page (keyset cursor from the
+ * server), so a transaction arriving meanwhile never shifts or repeats a row. Refreshing starts again
+ * from the newest and also refreshes the home data (spec §2: the list refreshes home data), while the
+ * rows already shown stay until the new first page replaces them. A failed page keeps what is shown
+ * and says so, with a retry of the same page. The chart lives as long as the /transactions screens,
+ * so coming back from a transaction's detail finds the same rows (and the scroll position, spec §2).
+ */
+import { assign, fromPromise, setup } from 'xstate';
+import type { Transaction, TransactionsPage } from '../../contract/activity/types.ts';
+
+export type ActivityContext = {
+  transactions: Transaction[];
+  /** Where the next page starts; null before the first page and after the last. */
+  nextCursor: string | null;
+};
+
+export type ActivityEvent = { type: 'user.loadMore' } | { type: 'user.refresh' } | { type: 'user.retry' };
+
+/** Spec §3's loading status values. */
+export type LoadingStatus = 'LOADING' | 'NO_MORE' | 'COMPLETE';
+
+/** What views ask the chart: a page is on its way (`busy`), the last one failed (`failed`), all are here (`noMore`). */
+export type ActivityTag = 'busy' | 'failed' | 'noMore' | 'firstPage';
+
+export const activityMachine = setup({
+  types: {
+    context: {} as ActivityContext,
+    events: {} as ActivityEvent,
+    tags: {} as ActivityTag,
+  },
+  actions: {
+    replaceRows: assign((_, page: TransactionsPage) => ({ transactions: page.transactions, nextCursor: page.nextCursor })),
+    /** The next page after the rows shown; a row already shown is not shown twice. */
+    appendRows: assign(({ context }, page: TransactionsPage) => {
+      const shown = new Set(context.transactions.map((row) => row.id));
+      return { transactions: [...context.transactions, ...page.transactions.filter((row) => !shown.has(row.id))], nextCursor: page.nextCursor };
+    }),
+    /** Home data follows the list (supplied by the app: the home chart or the home call). */
+    refreshHome: () => {},
+  },
+  guards: {
+    isLastPage: (_, page: TransactionsPage) => page.nextCursor === null,
+  },
+  actors: {
+    getTransactions: fromPromise<TransactionsPage, { cursor: string | null }>(async () => {
+      throw new Error('getTransactions not provided');
+    }),
+  },
+}).createMachine({
+  id: 'activity',
+  context: { transactions: [], nextCursor: null },
+  initial: 'firstPage',
+  states: {
+    /** The newest page: on opening, on refresh, and on a retry after it failed. */
+    firstPage: {
+      tags: ['busy', 'firstPage'],
+      invoke: {
+        id: 'getTransactions',
+        src: 'getTransactions',
+        input: () => ({ cursor: null }),
+        onDone: [
+          {
+            guard: { type: 'isLastPage', params: ({ event }) => event.output },
+            target: 'noMore',
+            actions: { type: 'replaceRows', params: ({ event }) => event.output },
+          },
+          { target: 'complete', actions: { type: 'replaceRows', params: ({ event }) => event.output } },
+        ],
+        onError: 'firstPageFailed',
+      },
+    },
+    firstPageFailed: {
+      tags: ['failed', 'firstPage'],
+      on: { 'user.retry': 'firstPage', 'user.refresh': { target: 'firstPage', actions: 'refreshHome' } },
+    },
+    /** COMPLETE: more pages can be asked for. */
+    complete: {
+      on: {
+        'user.loadMore': 'nextPage',
+        'user.refresh': { target: 'firstPage', actions: 'refreshHome' },
+      },
+    },
+    nextPage: {
+      tags: ['busy'],
+      invoke: {
+        id: 'getTransactions',
+        src: 'getTransactions',
+        input: ({ context }) => ({ cursor: context.nextCursor }),
+        onDone: [
+          {
+            guard: { type: 'isLastPage', params: ({ event }) => event.output },
+            target: 'noMore',
+            actions: { type: 'appendRows', params: ({ event }) => event.output },
+          },
+          { target: 'complete', actions: { type: 'appendRows', params: ({ event }) => event.output } },
+        ],
+        onError: 'nextPageFailed',
+      },
+    },
+    nextPageFailed: {
+      tags: ['failed'],
+      on: { 'user.retry': 'nextPage', 'user.refresh': { target: 'firstPage', actions: 'refreshHome' } },
+    },
+    /** NO_MORE: the oldest transaction is shown. */
+    noMore: {
+      tags: ['noMore'],
+      on: { 'user.refresh': { target: 'firstPage', actions: 'refreshHome' } },
+    },
+  },
+});
+
+/** The spec's loading status of a snapshot. */
+export const loadingStatusOf = (snapshot: { hasTag: (tag: ActivityTag) => boolean }): LoadingStatus =>
+  snapshot.hasTag('busy') ? 'LOADING' : snapshot.hasTag('noMore') ? 'NO_MORE' : 'COMPLETE';

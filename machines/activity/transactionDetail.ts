@@ -1,0 +1,66 @@
+/**
+ * One transaction's detail (spec §2 /transactions/detail, §3: date, time and location). Opened from a
+ * list the row is already known and shown at once; opened from a link or after a reload it is asked for
+ * (GET /transaction). One that is not the cardholder's, or does not exist (404 {3}), is "not found";
+ * any other failure keeps the screen with a retry.
+ */
+import { assign, fromPromise, setup } from 'xstate';
+import type { Transaction, TransactionAnswer } from '../../contract/activity/types.ts';
+import { StatusCode } from '../../contract/shared/statusCodes.ts';
+
+export type TransactionDetailInput = { id: string; known: Transaction | null };
+export type TransactionDetailContext = { id: string; transaction: Transaction | null };
+export type TransactionDetailEvent = { type: 'user.retry' };
+
+/** What views ask the chart. */
+export type TransactionDetailTag = 'busy' | 'failed' | 'notFound';
+
+export const transactionDetailMachine = setup({
+  types: {
+    input: {} as TransactionDetailInput,
+    context: {} as TransactionDetailContext,
+    events: {} as TransactionDetailEvent,
+    tags: {} as TransactionDetailTag,
+  },
+  actions: {
+    storeTransaction: assign({ transaction: (_, answer: TransactionAnswer) => answer.transaction }),
+  },
+  guards: {
+    isKnown: ({ context }) => context.transaction !== null,
+    isFound: (_, answer: TransactionAnswer) => answer.statusCode === StatusCode.SUCCESS,
+    isNotFound: (_, answer: TransactionAnswer) => answer.statusCode === StatusCode.NOT_ALLOWED,
+  },
+  actors: {
+    getTransaction: fromPromise<TransactionAnswer, { id: string }>(async () => {
+      throw new Error('getTransaction not provided');
+    }),
+  },
+}).createMachine({
+  id: 'transactionDetail',
+  context: ({ input }) => ({ id: input.id, transaction: input.known }),
+  initial: 'opening',
+  states: {
+    opening: { always: [{ guard: 'isKnown', target: 'shown' }, { target: 'loading' }] },
+    loading: {
+      tags: ['busy'],
+      invoke: {
+        id: 'getTransaction',
+        src: 'getTransaction',
+        input: ({ context }) => ({ id: context.id }),
+        onDone: [
+          {
+            guard: { type: 'isFound', params: ({ event }) => event.output },
+            target: 'shown',
+            actions: { type: 'storeTransaction', params: ({ event }) => event.output },
+          },
+          { guard: { type: 'isNotFound', params: ({ event }) => event.output }, target: 'notFound' },
+          { target: 'failed' },
+        ],
+        onError: 'failed',
+      },
+    },
+    shown: {},
+    notFound: { tags: ['notFound'] },
+    failed: { tags: ['failed'], on: { 'user.retry': 'loading' } },
+  },
+});

@@ -1,0 +1,103 @@
+/**
+ * POST /sandbox/events (sandbox mode only): the world moving money the way the card network, an
+ * employer or a benefits agency would, through the ledger like every other movement (docs/sandbox.md).
+ * - `card.authorization`: a store asks for an amount; it is held (pending) for `holdDays` (7 by default)
+ *   unless settled or released first. Refused when the available balance is short (a declined card).
+ * - `card.settlement` (all or part of a hold) and `card.release` (the store lets the hold go).
+ * - `card.refund`, `deposit` (payroll or benefit, with the payer's name), `atm.withdrawal`.
+ * An `Idempotency-Key` header makes a retry one event: the same key answers the first result.
+ */
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'drizzle-orm';
+import { type InferType, mixed, number, object, string } from 'yup';
+import { StatusCode } from '../../contract/shared/statusCodes.ts';
+import { uuidPattern } from '../../contract/rules.ts';
+import type { Database } from '../db/database.ts';
+import {
+  createTransfer,
+  invariantReport,
+  openCardholderLedgerAccount,
+  postPendingTransfer,
+  systemLedgerAccounts,
+  transferIdFor,
+  voidPendingTransfer,
+} from '../features/ledger/index.ts';
+
+const eventTypes = ['card.authorization', 'card.settlement', 'card.release', 'card.refund', 'deposit', 'atm.withdrawal'] as const;
+type EventType = (typeof eventTypes)[number];
+
+const cents = number().integer().min(1).max(10_000_000);
+const name = string().trim().min(1).max(80);
+const eventRequest = object({
+  type: mixed<EventType>().oneOf(eventTypes).required(),
+  // The cardholder's email as they sign in with it (an unknown one answers 404).
+  email: string().trim().max(254).optional(),
+  amountCents: cents.optional(),
+  merchant: name.optional(),
+  payer: name.optional(),
+  location: name.optional(),
+  holdDays: number().integer().min(1).max(30).optional(),
+  transactionId: string().matches(uuidPattern).optional(),
+}).noUnknown();
+type MoneyEvent = InferType<typeof eventRequest>;
+
+/** Which fields each event needs. */
+const needs: Record<EventType, (keyof MoneyEvent)[]> = {
+  'card.authorization': ['email', 'amountCents', 'merchant'],
+  'card.settlement': ['transactionId'],
+  'card.release': ['transactionId'],
+  'card.refund': ['email', 'amountCents', 'merchant'],
+  deposit: ['email', 'amountCents', 'payer'],
+  'atm.withdrawal': ['email', 'amountCents'],
+};
+
+async function cardholderLedgerAccount(db: Database, email: string): Promise<string | null> {
+  const { rows } = (await db.execute(
+    sql`select a.id from accounts a join users u on u.id = a.user_id where lower(u.email) = lower(${email})`,
+  )) as unknown as { rows: { id: string }[] };
+  return rows[0] ? openCardholderLedgerAccount(db, rows[0].id) : null;
+}
+
+export function registerMoneyEvents(app: FastifyInstance, db: Database): void {
+  app.post<{ Body: MoneyEvent }>('/events', { schema: { body: eventRequest } }, async (request, reply) => {
+    const event = request.body;
+    const missing = needs[event.type].filter((field) => event[field] === undefined);
+    if (missing.length > 0) return reply.code(400).send({ statusCode: StatusCode.INVALID_PARAMETERS, missing });
+    const key = request.headers['idempotency-key'];
+    const id = typeof key === 'string' && key !== '' ? transferIdFor({ caller: 'sandbox', operation: event.type }, key) : crypto.randomUUID();
+    const { settlement } = systemLedgerAccounts;
+
+    const answer = await (async () => {
+      if (event.type === 'card.settlement') return postPendingTransfer(db, { id, pendingId: event.transactionId!, amountCents: event.amountCents });
+      if (event.type === 'card.release') return voidPendingTransfer(db, { id, pendingId: event.transactionId! });
+      const cardholder = await cardholderLedgerAccount(db, event.email!);
+      if (!cardholder) return { result: 'cardholder_not_found' } as const;
+      const amountCents = event.amountCents!;
+      const location = event.location ?? null;
+      switch (event.type) {
+        case 'card.authorization':
+          return createTransfer(db, {
+            id, debit: cardholder, credit: settlement, amountCents, kind: 'purchase', counterparty: event.merchant!, location,
+            phase: 'pending', timeoutSeconds: (event.holdDays ?? 7) * 86_400,
+          });
+        case 'card.refund':
+          return createTransfer(db, { id, debit: settlement, credit: cardholder, amountCents, kind: 'refund', counterparty: event.merchant!, location, phase: 'posted' });
+        case 'deposit':
+          return createTransfer(db, { id, debit: settlement, credit: cardholder, amountCents, kind: 'deposit', counterparty: event.payer!, location, phase: 'posted' });
+        case 'atm.withdrawal':
+          return createTransfer(db, { id, debit: cardholder, credit: settlement, amountCents, kind: 'atm_withdrawal', location, phase: 'posted' });
+      }
+    })();
+
+    if (answer.result === 'created' || answer.result === 'exists') {
+      // A settlement or release answers the transaction it resolved: that is the one the cardholder sees.
+      const transactionId = answer.transfer.pendingId ?? answer.transfer.id;
+      return { statusCode: StatusCode.SUCCESS, result: answer.result, transactionId };
+    }
+    const status = answer.result === 'cardholder_not_found' || answer.result === 'pending_transfer_not_found' ? 404 : 409;
+    return reply.code(status).send({ statusCode: StatusCode.NOT_ALLOWED, result: answer.result });
+  });
+
+  /** The ledger's invariant report: every account sums to zero, each balance equals its transfers. */
+  app.get('/ledger/report', async () => ({ statusCode: StatusCode.SUCCESS, report: await invariantReport(db) }));
+}

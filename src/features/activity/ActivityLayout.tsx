@@ -1,0 +1,46 @@
+/**
+ * The /transactions screens (spec §2): the list and a transaction's detail share one activity chart
+ * and one home chart, which live as long as these screens. Coming back from a detail finds the same
+ * rows, so the list keeps its scroll position; the balance at the top comes from the home data, which
+ * refreshing the list refreshes too.
+ */
+import { Outlet } from '@tanstack/react-router';
+import { useActorRef } from '@xstate/react';
+import { createContext, useContext, useState } from 'react';
+import { fromPromise, type ActorRefFrom } from 'xstate';
+import { activityMachine } from '../../../machines/activity/activity.ts';
+import { homeMachine } from '../../../machines/home/home.ts';
+import { useServices } from '../../app/services.tsx';
+import { activityCalls, type ActivityCalls } from './activityCalls.ts';
+
+type ActivityScreens = {
+  activity: ActorRefFrom<typeof activityMachine>;
+  home: ActorRefFrom<typeof homeMachine>;
+  calls: ActivityCalls;
+};
+
+const ActivityContext = createContext<ActivityScreens | null>(null);
+
+export function useActivityScreens(): ActivityScreens {
+  const screens = useContext(ActivityContext);
+  if (!screens) throw new Error('useActivityScreens needs the /transactions layout');
+  return screens;
+}
+
+export function ActivityLayout() {
+  const { api } = useServices();
+  const [calls] = useState(() => activityCalls(api));
+  const home = useActorRef(homeMachine.provide({ actors: { getHome: fromPromise(() => api.getHome()) } }));
+  const activity = useActorRef(
+    activityMachine.provide({
+      actors: { getTransactions: fromPromise(({ input }) => calls.getTransactions(input.cursor)) },
+      actions: { refreshHome: () => home.send({ type: 'user.refresh' }) },
+    }),
+  );
+  const [screens] = useState<ActivityScreens>(() => ({ activity, home, calls }));
+  return (
+    <ActivityContext.Provider value={screens}>
+      <Outlet />
+    </ActivityContext.Provider>
+  );
+}

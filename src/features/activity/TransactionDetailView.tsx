@@ -1,0 +1,131 @@
+/**
+ * A transaction's detail (spec §2 /transactions/detail, §3): what it was, how much, the date and time,
+ * where or with whom, its status, and for a hold why the money is held and until when.
+ */
+import { Trans } from '@lingui/react/macro';
+import { getRouteApi, Link } from '@tanstack/react-router';
+import { useActorRef, useSelector } from '@xstate/react';
+import { fromPromise } from 'xstate';
+import type { Transaction } from '../../../contract/activity/types.ts';
+import { transactionDetailMachine } from '../../../machines/activity/transactionDetail.ts';
+import { useServices } from '../../app/services.tsx';
+import { TransactionStatusText, TransactionTitle } from '../../shared/activity/TransactionText.tsx';
+import { formatDate, formatTime } from '../../shared/format/date.ts';
+import type { Locale } from '../../shared/format/locale.ts';
+import { formatSignedDollars } from '../../shared/format/money.ts';
+import { useActivityScreens } from './ActivityLayout.tsx';
+
+const detailRoute = getRouteApi('/_accessToken/transactions/detail');
+
+export function TransactionDetailView() {
+  const { id = '' } = detailRoute.useSearch();
+  // A new id is a new detail: the chart starts again for it.
+  return <TransactionDetail key={id} id={id} />;
+}
+
+function TransactionDetail({ id }: { id: string }) {
+  const { session } = useServices();
+  const { activity, calls } = useActivityScreens();
+  const locale = useSelector(session, (s) => s.context.locale);
+  const detail = useActorRef(
+    transactionDetailMachine.provide({ actors: { getTransaction: fromPromise(({ input }) => calls.getTransaction(input.id)) } }),
+    { input: { id, known: activity.getSnapshot().context.transactions.find((row) => row.id === id) ?? null } },
+  );
+  const state = useSelector(detail, (s) => s);
+  const transaction = state.context.transaction;
+
+  return (
+    <section className="screen" aria-labelledby="detail-title" aria-busy={state.hasTag('busy')}>
+      <h1 id="detail-title">{transaction ? <TransactionTitle transaction={transaction} /> : <Trans>Transaction details</Trans>}</h1>
+      {transaction ? (
+        <Details transaction={transaction} locale={locale} />
+      ) : state.hasTag('notFound') ? (
+        <p className="notice" role="alert">
+          <Trans>We couldn't find this transaction on your account.</Trans>
+        </p>
+      ) : state.hasTag('failed') ? (
+        <div className="notice" role="alert">
+          <p>
+            <Trans>We couldn't load this transaction. Check your connection and try again.</Trans>
+          </p>
+          <button type="button" className="button" onClick={() => detail.send({ type: 'user.retry' })}>
+            <Trans>Try again</Trans>
+          </button>
+        </div>
+      ) : (
+        <div className="skeleton" role="status">
+          <div className="skeleton-block" />
+        </div>
+      )}
+      <p className="screen-links">
+        <Link to="/transactions">
+          <Trans>Back to activity</Trans>
+        </Link>
+      </p>
+    </section>
+  );
+}
+
+function Details({ transaction, locale }: { transaction: Transaction; locale: Locale }) {
+  const heldUntil = transaction.heldUntil ? formatDate(transaction.heldUntil, locale) : null;
+  const credit = transaction.amount > 0;
+  return (
+    <>
+      <p className={credit ? 'detail-amount amount-credit' : 'detail-amount'}>{formatSignedDollars(transaction.amount, locale)}</p>
+      <dl className="detail-list">
+        <div>
+          <dt>
+            <Trans>Status</Trans>
+          </dt>
+          <dd>
+            <TransactionStatusText transaction={transaction} />
+          </dd>
+        </div>
+        <div>
+          <dt>
+            <Trans>Date</Trans>
+          </dt>
+          <dd>{formatDate(transaction.timestamp, locale)}</dd>
+        </div>
+        <div>
+          <dt>
+            <Trans>Time</Trans>
+          </dt>
+          <dd>{formatTime(transaction.timestamp, locale)}</dd>
+        </div>
+        {transaction.counterparty ? (
+          <div>
+            <dt>{credit ? <Trans>From</Trans> : <Trans>Merchant</Trans>}</dt>
+            <dd>{transaction.counterparty}</dd>
+          </div>
+        ) : null}
+        {transaction.location ? (
+          <div>
+            <dt>
+              <Trans>Location</Trans>
+            </dt>
+            <dd>{transaction.location}</dd>
+          </div>
+        ) : null}
+      </dl>
+      {transaction.status === 'pending' ? (
+        <div className="notice">
+          <p className="notice-title">
+            <Trans>Why is this pending?</Trans>
+          </p>
+          <p>
+            <Trans>
+              The merchant asked for this amount and it is held from your balance until they complete the purchase. The
+              final amount can be lower.
+            </Trans>
+          </p>
+          {heldUntil ? (
+            <p>
+              <Trans>If the merchant doesn't complete it, the hold is released by {heldUntil}.</Trans>
+            </p>
+          ) : null}
+        </div>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,130 @@
+/**
+ * Activity (spec §2 /transactions): the available balance and what is on hold, then every transaction,
+ * newest first, grouped by day, holds marked pending and credits positive; a page at a time.
+ */
+import { Trans, useLingui } from '@lingui/react/macro';
+import { Link } from '@tanstack/react-router';
+import { useSelector } from '@xstate/react';
+import type { Transaction } from '../../../contract/activity/types.ts';
+import { loadingStatusOf } from '../../../machines/activity/activity.ts';
+import { useServices } from '../../app/services.tsx';
+import { ActivityRow } from '../../shared/activity/ActivityRow.tsx';
+import { formatDate } from '../../shared/format/date.ts';
+import type { Locale } from '../../shared/format/locale.ts';
+import { formatDollars } from '../../shared/format/money.ts';
+import { useActivityScreens } from './ActivityLayout.tsx';
+
+export function TransactionsView() {
+  const { session } = useServices();
+  const { activity } = useActivityScreens();
+  const locale = useSelector(session, (s) => s.context.locale);
+  const transactions = useSelector(activity, (s) => s.context.transactions);
+  const status = useSelector(activity, loadingStatusOf);
+  const failed = useSelector(activity, (s) => s.hasTag('failed'));
+  const firstPage = useSelector(activity, (s) => s.hasTag('firstPage'));
+  const empty = transactions.length === 0;
+
+  return (
+    <section className="screen" aria-labelledby="activity-title" aria-busy={status === 'LOADING'}>
+      <h1 id="activity-title">
+        <Trans>Activity</Trans>
+      </h1>
+      <BalanceHeader locale={locale} onRefresh={() => activity.send({ type: 'user.refresh' })} refreshing={status === 'LOADING'} />
+      {failed ? (
+        <div className="notice" role="alert">
+          <p>
+            {firstPage ? (
+              <Trans>We couldn't load your activity. Check your connection and try again.</Trans>
+            ) : (
+              <Trans>We couldn't load more activity. Check your connection and try again.</Trans>
+            )}
+          </p>
+          <button type="button" className="button" onClick={() => activity.send({ type: 'user.retry' })}>
+            <Trans>Try again</Trans>
+          </button>
+        </div>
+      ) : null}
+      {empty && status === 'LOADING' ? <ListSkeleton /> : null}
+      {empty && status === 'NO_MORE' ? (
+        <p>
+          <Trans>No activity yet. Money you add and spend will show here.</Trans>
+        </p>
+      ) : null}
+      {byDay(transactions, locale).map(({ day, rows }) => (
+        <section key={day} aria-label={day} className="activity-day">
+          <h2 className="activity-day-title">{day}</h2>
+          <ul className="activity-list">
+            {rows.map((transaction) => (
+              <ActivityRow key={transaction.id} transaction={transaction} locale={locale} when="time" />
+            ))}
+          </ul>
+        </section>
+      ))}
+      <div className="activity-end" role="status">
+        {status === 'COMPLETE' && !empty ? (
+          <button type="button" className="button button-secondary" onClick={() => activity.send({ type: 'user.loadMore' })}>
+            <Trans>Show older activity</Trans>
+          </button>
+        ) : status === 'LOADING' && !empty ? (
+          <Trans>Loading older activity…</Trans>
+        ) : status === 'NO_MORE' && !empty ? (
+          <Trans>That's all of your activity.</Trans>
+        ) : null}
+      </div>
+      <p className="screen-links">
+        <Link to="/statements">
+          <Trans>Monthly statements</Trans>
+        </Link>
+        <Link to="/home">
+          <Trans>Back to home</Trans>
+        </Link>
+      </p>
+    </section>
+  );
+}
+
+/** The balance as home knows it, and what holds take out of it; it stays on screen while refreshing. */
+function BalanceHeader({ locale, onRefresh, refreshing }: { locale: Locale; onRefresh: () => void; refreshing: boolean }) {
+  const { home } = useActivityScreens();
+  const overview = useSelector(home, (s) => s.context.home?.accountOverview);
+  const balance = overview ? formatDollars(overview.balance, locale) : null;
+  const onHold = overview && overview.onHold > 0 ? formatDollars(overview.onHold, locale) : null;
+  return (
+    <div className="activity-balance">
+      <p className="activity-balance-amount">
+        {balance ? <Trans>Available balance: {balance}</Trans> : <Trans>Available balance: loading…</Trans>}
+      </p>
+      {onHold ? (
+        <p className="activity-balance-held">
+          <Trans>{onHold} is on hold for purchases that haven't settled yet.</Trans>
+        </p>
+      ) : null}
+      <button type="button" className="link-button" onClick={onRefresh} disabled={refreshing}>
+        {refreshing ? <Trans>Refreshing…</Trans> : <Trans>Refresh</Trans>}
+      </button>
+    </div>
+  );
+}
+
+function ListSkeleton() {
+  const { t } = useLingui();
+  return (
+    <div className="skeleton" role="status" aria-label={t`Loading your activity`}>
+      <div className="skeleton-block" />
+      <div className="skeleton-block" />
+      <div className="skeleton-block" />
+    </div>
+  );
+}
+
+/** Consecutive transactions of the same day (in the reader's time zone), under that day's date. */
+function byDay(transactions: Transaction[], locale: Locale): { day: string; rows: Transaction[] }[] {
+  const days: { day: string; rows: Transaction[] }[] = [];
+  for (const transaction of transactions) {
+    const day = formatDate(transaction.timestamp, locale);
+    const last = days.at(-1);
+    if (last?.day === day) last.rows.push(transaction);
+    else days.push({ day, rows: [transaction] });
+  }
+  return days;
+}

@@ -1,0 +1,35 @@
+/** One transaction in a list (home's recent activity, the activity screen): what, when, where, how much; it opens its detail. */
+import { Trans } from '@lingui/react/macro';
+import { Link } from '@tanstack/react-router';
+import type { Transaction } from '../../../contract/activity/types.ts';
+import { formatDate, formatTime } from '../format/date.ts';
+import type { Locale } from '../format/locale.ts';
+import { formatSignedDollars } from '../format/money.ts';
+import { TransactionTitle } from './TransactionText.tsx';
+
+/** `when`: the time, under a day's heading (the activity screen), or the date (home's short list). */
+export function ActivityRow({ transaction, locale, when }: { transaction: Transaction; locale: Locale; when: 'date' | 'time' }) {
+  const credit = transaction.amount > 0;
+  const pending = transaction.status === 'pending';
+  return (
+    <li className={pending ? 'activity-row activity-pending' : 'activity-row'}>
+      <Link className="activity-link" to="/transactions/detail" search={{ id: transaction.id }}>
+        <span className="activity-what">
+          <span className="activity-description">
+            <TransactionTitle transaction={transaction} />
+          </span>
+          <span className="activity-when">
+            {pending ? (
+              <span className="badge">
+                <Trans>Pending</Trans>
+              </span>
+            ) : null}
+            {when === 'date' ? formatDate(transaction.timestamp, locale) : formatTime(transaction.timestamp, locale)}
+            {transaction.location ? ` · ${transaction.location}` : ''}
+          </span>
+        </span>
+        <span className={credit ? 'amount amount-credit' : 'amount'}>{formatSignedDollars(transaction.amount, locale)}</span>
+      </Link>
+    </li>
+  );
+}

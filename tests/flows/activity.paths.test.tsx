@@ -1,0 +1,158 @@
+/** Generated path tests over the activity chart (paging, refresh, failures), replayed against the real app and router. */
+import { screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import type { Transaction, TransactionsPage } from '../../contract/activity/types.ts';
+import type { HomeAnswer } from '../../contract/home/types.ts';
+import { activityMachine } from '../../machines/activity/activity.ts';
+import { coverageOf, describePath, generatePaths, minimalCover, replayPath } from '../support/chartCoverage.ts';
+import { active, renderApp } from '../support/renderApp.tsx';
+
+const transactionsPath = '/api/v1/transactions';
+const homePath = '/api/v1/home';
+
+const hold: Transaction = {
+  id: 't1',
+  amount: -1240,
+  timestamp: '2026-11-20T15:00:00Z',
+  kind: 'purchase',
+  status: 'pending',
+  counterparty: 'Save Mart',
+  location: 'Fresno, CA',
+  heldUntil: '2026-11-27T15:00:00Z',
+};
+const deposit: Transaction = {
+  id: 't2',
+  amount: 48000,
+  timestamp: '2026-11-06T09:00:00Z',
+  kind: 'deposit',
+  status: 'posted',
+  counterparty: 'Valley Transit',
+  location: null,
+  heldUntil: null,
+};
+const newestPage: TransactionsPage = { statusCode: 0, transactions: [hold], nextCursor: 'next-1' };
+const lastPage: TransactionsPage = { statusCode: 0, transactions: [deposit], nextCursor: null };
+
+const home: HomeAnswer = {
+  statusCode: 0,
+  accountOverview: {
+    balance: 123456,
+    onHold: 1240,
+    cards: [],
+    transactions: [hold],
+    prn: '400012345678',
+    flags: { hasFunded: true, hasFundedAnyKind: true },
+    ebtRewardOwed: 0,
+    ebtRewardsClaimedThisPeriod: 0,
+  },
+  registrationWave: null,
+  pendingCard: null,
+  virtualCard: null,
+  prn: '400012345678',
+  hasFundedAnyKind: true,
+};
+
+const events = [
+  { type: 'xstate.done.actor.getTransactions', output: newestPage },
+  { type: 'xstate.done.actor.getTransactions', output: lastPage },
+  { type: 'xstate.error.actor.getTransactions', error: new Error('no statusCode') },
+  { type: 'user.loadMore' },
+  { type: 'user.refresh' },
+  { type: 'user.retry' },
+];
+
+// Rows pile up page after page: states are told apart by where the chart is and whether rows are shown.
+const run = generatePaths(activityMachine, events, undefined, {
+  serializeState: (snapshot) => `${JSON.stringify(snapshot.value)}:${(snapshot.context as { transactions: unknown[] }).transactions.length > 0}`,
+});
+type Ctx = Awaited<ReturnType<typeof renderApp>>;
+type Snapshot = Parameters<Parameters<typeof replayPath<Ctx>>[1]['states'][number]['when']>[0];
+const hasRows = (s: Snapshot) => (s.context as { transactions: unknown[] }).transactions.length > 0;
+
+describe('activity chart', () => {
+  it('generated paths reach every state and transition', () => {
+    expect(coverageOf(activityMachine, [run])).toEqual({ missingStates: [], missingTransitions: [] });
+  });
+
+  it.each(minimalCover(activityMachine, run).map((path) => [describePath(path), path] as const))('path %s', async (_name, path) => {
+    await replayPath<Ctx>(path, {
+      start: async () => {
+        const app = await renderApp('/transactions', active);
+        await waitFor(() => expect(app.cardApi.isWaiting(homePath)).toBe(true));
+        app.cardApi.answer(homePath, home);
+        return app;
+      },
+      events: {
+        'xstate.done.actor.getTransactions': async ({ cardApi }, event) => {
+          await waitFor(() => expect(cardApi.isWaiting(transactionsPath)).toBe(true));
+          cardApi.answer(transactionsPath, event.output);
+        },
+        'xstate.error.actor.getTransactions': async ({ cardApi, user }) => {
+          await waitFor(() => expect(cardApi.isWaiting(transactionsPath)).toBe(true));
+          cardApi.fail(transactionsPath);
+          // No statusCode: the generic error modal opens; the user closes it.
+          await user.click(await screen.findByRole('button', { name: 'OK' }));
+        },
+        'user.loadMore': async ({ user }) => user.click(await screen.findByRole('button', { name: 'Show older activity' })),
+        'user.refresh': async ({ user }) => user.click(await screen.findByRole('button', { name: 'Refresh' })),
+        'user.retry': async ({ user }) => user.click(await screen.findByRole('button', { name: 'Try again' })),
+      },
+      states: [
+        {
+          when: (s) => s.matches('firstPage') && !hasRows(s),
+          then: async ({ cardApi }) => {
+            expect(await screen.findByRole('status', { name: 'Loading your activity' })).toBeTruthy();
+            await waitFor(() => expect(cardApi.isWaiting(transactionsPath)).toBe(true));
+            expect(cardApi.requests.filter((request) => request.path === transactionsPath).at(-1)!.search).toBe('?limit=25');
+          },
+        },
+        {
+          when: (s) => s.matches('firstPage'),
+          then: async ({ cardApi }) => {
+            // The rows stay while the newest page is asked for again, and home data is refreshed too.
+            expect(await screen.findByRole('button', { name: 'Refreshing…' })).toBeTruthy();
+            expect(screen.getAllByRole('link').length).toBeGreaterThan(2);
+            await waitFor(() => expect(cardApi.isWaiting(homePath)).toBe(true));
+            expect(cardApi.requests.filter((request) => request.path === transactionsPath).at(-1)!.search).toBe('?limit=25');
+          },
+        },
+        {
+          when: (s) => s.matches('firstPageFailed'),
+          then: async () => {
+            expect(await screen.findByText("We couldn't load your activity. Check your connection and try again.")).toBeTruthy();
+          },
+        },
+        {
+          when: (s) => s.matches('complete'),
+          then: async () => {
+            expect(await screen.findByRole('button', { name: 'Show older activity' })).toBeTruthy();
+            expect(screen.getByText('Available balance: $1,234.56')).toBeTruthy();
+            expect(screen.getByText('Purchase at Save Mart')).toBeTruthy();
+          },
+        },
+        {
+          when: (s) => s.matches('nextPage'),
+          then: async ({ cardApi }) => {
+            expect(await screen.findByText('Loading older activity…')).toBeTruthy();
+            await waitFor(() => expect(cardApi.isWaiting(transactionsPath)).toBe(true));
+            expect(cardApi.requests.filter((request) => request.path === transactionsPath).at(-1)!.search).toBe('?cursor=next-1&limit=25');
+          },
+        },
+        {
+          when: (s) => s.matches('nextPageFailed'),
+          then: async () => {
+            expect(await screen.findByText("We couldn't load more activity. Check your connection and try again.")).toBeTruthy();
+            expect(screen.getByText('Purchase at Save Mart')).toBeTruthy();
+          },
+        },
+        {
+          when: (s) => s.matches('noMore'),
+          then: async () => {
+            expect(await screen.findByText("That's all of your activity.")).toBeTruthy();
+            expect(screen.queryByRole('button', { name: 'Show older activity' })).toBeNull();
+          },
+        },
+      ],
+    });
+  });
+});

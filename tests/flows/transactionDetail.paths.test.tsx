@@ -1,0 +1,120 @@
+/**
+ * Generated path tests over a transaction's detail: opened from the list (known at once) or from a link
+ * or reload (asked for), found, not found or failed; replayed against the real app and router.
+ */
+import { screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import type { Transaction } from '../../contract/activity/types.ts';
+import type { HomeAnswer } from '../../contract/home/types.ts';
+import { transactionDetailMachine } from '../../machines/activity/transactionDetail.ts';
+import { coverageOf, describePath, generatePaths, minimalCover, replayPath } from '../support/chartCoverage.ts';
+import { active, renderApp } from '../support/renderApp.tsx';
+
+const transactionPath = '/api/v1/transaction';
+const hold: Transaction = {
+  id: '6b0b4f7e-8f8e-4d39-9a49-0c7c0d1f2a3b',
+  amount: -1240,
+  timestamp: '2026-11-20T15:00:00Z',
+  kind: 'purchase',
+  status: 'pending',
+  counterparty: 'Save Mart',
+  location: 'Fresno, CA',
+  heldUntil: '2026-11-27T15:00:00Z',
+};
+const home = { statusCode: 0, accountOverview: { balance: 0, onHold: 1240, cards: [], transactions: [hold] } } as unknown as HomeAnswer;
+
+const events = [
+  { type: 'xstate.done.actor.getTransaction', output: { statusCode: 0, transaction: hold } },
+  { type: 'xstate.done.actor.getTransaction', output: { statusCode: 3 } },
+  { type: 'xstate.done.actor.getTransaction', output: { statusCode: 5 } },
+  { type: 'xstate.error.actor.getTransaction', error: new Error('no statusCode') },
+  { type: 'user.retry' },
+];
+const fromList = generatePaths(transactionDetailMachine, events, { id: hold.id, known: hold });
+const fromLink = generatePaths(transactionDetailMachine, events, { id: hold.id, known: null });
+type Ctx = Awaited<ReturnType<typeof renderApp>>;
+
+async function openFromList(): Promise<Ctx> {
+  const app = await renderApp('/transactions', active);
+  await waitFor(() => expect(app.cardApi.isWaiting('/api/v1/home')).toBe(true));
+  app.cardApi.answer('/api/v1/home', home);
+  await waitFor(() => expect(app.cardApi.isWaiting('/api/v1/transactions')).toBe(true));
+  app.cardApi.answer('/api/v1/transactions', { statusCode: 0, transactions: [hold], nextCursor: null });
+  await app.user.click(await screen.findByRole('link', { name: /Purchase at Save Mart/ }));
+  return app;
+}
+
+async function openFromLink(): Promise<Ctx> {
+  const app = await renderApp(`/transactions/detail?id=${hold.id}`, active);
+  await waitFor(() => expect(app.cardApi.isWaiting('/api/v1/home')).toBe(true));
+  app.cardApi.answer('/api/v1/home', home);
+  return app;
+}
+
+describe('transaction detail chart', () => {
+  it('generated paths reach every state and transition', () => {
+    expect(coverageOf(transactionDetailMachine, [fromList, fromLink])).toEqual({ missingStates: [], missingTransitions: [] });
+  });
+
+  const runs = [
+    ['from the list', fromList, openFromList],
+    ['from a link', fromLink, openFromLink],
+  ] as const;
+  const cases = runs.flatMap(([how, run, open]) =>
+    minimalCover(transactionDetailMachine, run).map((path) => [`${how}: ${describePath(path)}`, path, open] as const),
+  );
+
+  it.each(cases)('path %s', async (_name, path, open) => {
+    await replayPath<Ctx>(path, {
+      start: open,
+      events: {
+        'xstate.done.actor.getTransaction': async ({ cardApi }, event) => {
+          await waitFor(() => expect(cardApi.isWaiting(transactionPath)).toBe(true));
+          const output = event.output as { statusCode: number };
+          cardApi.answer(transactionPath, output, output.statusCode === 0 ? 200 : output.statusCode === 3 ? 404 : 500);
+        },
+        'xstate.error.actor.getTransaction': async ({ cardApi, user }) => {
+          await waitFor(() => expect(cardApi.isWaiting(transactionPath)).toBe(true));
+          cardApi.fail(transactionPath);
+          // No statusCode: the generic error modal opens; the user closes it.
+          await user.click(await screen.findByRole('button', { name: 'OK' }));
+        },
+        'user.retry': async ({ user }) => user.click(await screen.findByRole('button', { name: 'Try again' })),
+      },
+      states: [
+        {
+          when: (s) => s.matches('loading'),
+          then: async ({ cardApi }) => {
+            await waitFor(() => expect(cardApi.isWaiting(transactionPath)).toBe(true));
+            expect(cardApi.requests.filter((request) => request.path === transactionPath).at(-1)!.search).toBe(`?id=${hold.id}`);
+          },
+        },
+        {
+          when: (s) => s.matches('shown'),
+          then: async ({ cardApi }) => {
+            expect(await screen.findByRole('heading', { level: 1, name: 'Purchase at Save Mart' })).toBeTruthy();
+            expect(screen.getByText('-$12.40')).toBeTruthy();
+            expect(screen.getByText('Pending')).toBeTruthy();
+            expect(screen.getByText('Fresno, CA')).toBeTruthy();
+            expect(screen.getByText('Why is this pending?')).toBeTruthy();
+            expect(screen.getByText(/the hold is released by Nov 2[67], 2026\./)).toBeTruthy();
+            // Opened from the list, nothing was asked again.
+            if (!cardApi.requests.some((request) => request.path === transactionPath)) expect(cardApi.isWaiting(transactionPath)).toBe(false);
+          },
+        },
+        {
+          when: (s) => s.matches('notFound'),
+          then: async () => {
+            expect(await screen.findByText("We couldn't find this transaction on your account.")).toBeTruthy();
+          },
+        },
+        {
+          when: (s) => s.matches('failed'),
+          then: async () => {
+            expect(await screen.findByText("We couldn't load this transaction. Check your connection and try again.")).toBeTruthy();
+          },
+        },
+      ],
+    });
+  });
+});

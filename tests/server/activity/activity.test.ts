@@ -1,0 +1,158 @@
+/**
+ * GET /transactions and GET /transaction read the ledger as the cardholder sees it, and
+ * POST /sandbox/events moves money through it: a purchase is held, then settles or is released.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Transaction, TransactionAnswer, TransactionsPage } from '../../../contract/activity/types.ts';
+import type { HomeAnswer } from '../../../contract/home/types.ts';
+import { StatusCode } from '../../../contract/shared/statusCodes.ts';
+import { demoActivity, demoHold, mfaCardholder } from '../../../server/seed.ts';
+import { bearer, getHome, signIn, signInWith, startTestApp, type TestApp } from '../helpers.ts';
+
+let t: TestApp;
+let access: string;
+
+beforeAll(async () => {
+  t = await startTestApp({ env: { SANDBOX: 'true' } });
+  ({ access } = await signIn(t.app));
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const page = async (query = '') => {
+  const response = await t.app.inject({ method: 'GET', url: `/api/v1/transactions${query}`, headers: bearer(access) });
+  return { status: response.statusCode, body: response.json<TransactionsPage>() };
+};
+const detail = async (id: string, token = access) => {
+  const response = await t.app.inject({ method: 'GET', url: `/api/v1/transaction?id=${id}`, headers: bearer(token) });
+  return { status: response.statusCode, body: response.json<TransactionAnswer>() };
+};
+const event = async (body: object, idempotencyKey?: string) => {
+  const response = await t.app.inject({
+    method: 'POST',
+    url: '/sandbox/events',
+    payload: body,
+    headers: idempotencyKey ? { 'idempotency-key': idempotencyKey } : {},
+  });
+  return { status: response.statusCode, body: response.json<{ statusCode: number; result: string; transactionId?: string }>() };
+};
+const home = async () => (await getHome(t.app, access)).json<HomeAnswer>();
+const report = async () => (await t.app.inject({ method: 'GET', url: '/sandbox/ledger/report' })).json<{ report: { ok: boolean; problems: string[] } }>().report;
+
+/** Every page, following the cursors. */
+async function allPages(limit: number): Promise<Transaction[][]> {
+  const pages: Transaction[][] = [];
+  let cursor: string | null = null;
+  do {
+    const { status, body } = await page(`?limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`);
+    expect(status).toBe(200);
+    pages.push(body.transactions);
+    cursor = body.nextCursor;
+  } while (cursor);
+  return pages;
+}
+
+describe('GET /api/v1/transactions', () => {
+  it('pages through every transaction once, newest first, the last page without a cursor', async () => {
+    const pages = await allPages(7);
+    const rows = pages.flat();
+    expect(rows).toHaveLength(demoActivity().length + 1);
+    expect(new Set(rows.map((row) => row.id)).size).toBe(rows.length);
+    const times = rows.map((row) => Date.parse(row.timestamp));
+    expect(times).toEqual([...times].sort((a, b) => b - a));
+    expect(pages.slice(0, -1).every((rowsOfPage) => rowsOfPage.length === 7)).toBe(true);
+    // The sum of what the list shows is the balance home shows, plus what is held.
+    const { accountOverview } = await home();
+    expect(rows.reduce((sum, row) => sum + row.amount, 0)).toBe(accountOverview.balance);
+  });
+
+  it('answers 25 by default, and refuses a made-up cursor or a limit over a page', async () => {
+    expect((await page()).body.transactions).toHaveLength(25);
+    expect((await page('?cursor=bm90LWEtY3Vyc29y')).status).toBe(400);
+    expect((await page('?limit=26')).status).toBe(400);
+    expect((await page('?limit=0')).status).toBe(400);
+  });
+
+  it('needs the access token', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/api/v1/transactions' });
+    expect(response.statusCode).toBe(401);
+    expect(response.json()).toEqual({ statusCode: StatusCode.SIGN_IN_REQUIRED });
+  });
+});
+
+describe('GET /api/v1/transaction', () => {
+  it("answers one of the cardholder's transactions, and 404 for another cardholder's", async () => {
+    const [newest] = (await page('?limit=1')).body.transactions;
+    expect(await detail(newest!.id)).toEqual({ status: 200, body: { statusCode: StatusCode.SUCCESS, transaction: newest } });
+
+    const jordan = await signInWith(t.app, { email: mfaCardholder.email, password: mfaCardholder.password });
+    expect(jordan.body.statusCode).toBe(StatusCode.MFA_REQUIRED);
+    expect((await detail('00000000-0000-4000-8000-000000000000')).status).toBe(404);
+    expect((await detail('not-a-uuid')).status).toBe(400);
+  });
+});
+
+describe('POST /sandbox/events', () => {
+  it('holds a purchase, then settles a lower amount: the balance follows and the row keeps its place', async () => {
+    const before = await home();
+    const held = await event({ type: 'card.authorization', email: 'demo@providers.test', amountCents: 2500, merchant: 'Tower Cafe', location: 'Fresno, CA' });
+    expect(held).toMatchObject({ status: 200, body: { statusCode: 0, result: 'created' } });
+    const id = held.body.transactionId!;
+
+    const pending = await home();
+    expect(pending.accountOverview.balance).toBe(before.accountOverview.balance - 2500);
+    expect(pending.accountOverview.onHold).toBe(before.accountOverview.onHold + 2500);
+    expect(pending.accountOverview.transactions[0]).toMatchObject({ id, status: 'pending', amount: -2500, counterparty: 'Tower Cafe' });
+    expect((await detail(id)).body.transaction.heldUntil).not.toBeNull();
+
+    expect(await event({ type: 'card.settlement', transactionId: id, amountCents: 2310 })).toMatchObject({ status: 200, body: { transactionId: id } });
+    const settled = await home();
+    expect(settled.accountOverview.balance).toBe(before.accountOverview.balance - 2310);
+    expect(settled.accountOverview.onHold).toBe(before.accountOverview.onHold);
+    expect((await detail(id)).body.transaction).toMatchObject({ id, status: 'posted', amount: -2310, heldUntil: null });
+    expect(await report()).toMatchObject({ ok: true });
+  });
+
+  it('releases a hold: it leaves the activity and the balance comes back', async () => {
+    const before = await home();
+    const { body } = await event({ type: 'card.authorization', email: 'demo@providers.test', amountCents: 999, merchant: 'Valero' });
+    expect((await home()).accountOverview.balance).toBe(before.accountOverview.balance - 999);
+    expect(await event({ type: 'card.release', transactionId: body.transactionId })).toMatchObject({ status: 200 });
+    expect((await home()).accountOverview.balance).toBe(before.accountOverview.balance);
+    expect((await detail(body.transactionId!)).status).toBe(404);
+    expect(await event({ type: 'card.settlement', transactionId: body.transactionId })).toMatchObject({
+      status: 409,
+      body: { result: 'pending_transfer_already_voided' },
+    });
+  });
+
+  it('declines a purchase over the available balance and moves nothing', async () => {
+    const before = await home();
+    const declined = await event({ type: 'card.authorization', email: 'demo@providers.test', amountCents: before.accountOverview.balance + 1, merchant: 'Best Buy' });
+    expect(declined).toMatchObject({ status: 409, body: { result: 'exceeds_credits' } });
+    expect((await home()).accountOverview.balance).toBe(before.accountOverview.balance);
+  });
+
+  it('credits a deposit with its payer once, however often the same Idempotency-Key is sent', async () => {
+    const before = await home();
+    const deposit = { type: 'deposit', email: 'demo@providers.test', amountCents: 48000, payer: 'Fresno County DSS' };
+    const answers = await Promise.all([1, 2, 3].map(() => event(deposit, 'payroll-2026-11-24')));
+    expect(new Set(answers.map((answer) => answer.body.transactionId)).size).toBe(1);
+    expect((await home()).accountOverview.balance).toBe(before.accountOverview.balance + 48000);
+    expect((await event({ ...deposit, amountCents: 1 }, 'payroll-2026-11-24')).body.result).toBe('exists_with_different_fields');
+    expect((await home()).accountOverview.transactions[0]).toMatchObject({ kind: 'deposit', counterparty: 'Fresno County DSS', amount: 48000 });
+  });
+
+  it('refuses an event without what it needs, or for nobody', async () => {
+    expect((await event({ type: 'deposit', email: 'demo@providers.test', amountCents: 100 })).status).toBe(400);
+    expect((await event({ type: 'atm.withdrawal', email: 'nobody@providers.test', amountCents: 100 })).status).toBe(404);
+    expect((await event({ type: 'deposit', email: 'demo@providers.test', amountCents: -5, payer: 'X' })).status).toBe(400);
+    expect(await report()).toMatchObject({ ok: true, problems: [] });
+  });
+
+  it('keeps the seeded hold until it settles (home explains it)', async () => {
+    const { accountOverview } = await home();
+    expect(accountOverview.transactions.some((row) => row.status === 'pending' && row.amount === -demoHold.cents)).toBe(true);
+  });
+});
