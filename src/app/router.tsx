@@ -21,8 +21,9 @@ export function createAppRouter(context: AppContext, history?: RouterHistory) {
     defaultPreload: false,
     // Any address outside the route table, at any depth, inside the app's frame.
     defaultNotFoundComponent: NotFoundView,
-    // The window scrolls to top on navigation, except on the transactions list (spec §2).
-    scrollRestoration: ({ location }) => location.pathname !== '/transactions',
+    // The window scrolls to top on navigation (spec §2); going back restores where the screen was, so the
+    // transactions list is not reset when a transaction's detail is left (its rows stay loaded meanwhile).
+    scrollRestoration: true,
   });
 
   // Outside the companion app a navigation to /register is cancelled (spec §2): the address never

@@ -1,0 +1,98 @@
+/**
+ * Activity through the real server at phone size, on a fresh cardholder's account funded through the
+ * sandbox (so no other spec's demo balance moves): a purchase appears as pending, then settles for less;
+ * home explains the hold meanwhile; a transaction's detail opens from an older page and going back keeps
+ * the list where it was; axe on the list and the detail, in English and in Spanish.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { ActivityPage } from './pages/activity/ActivityPage.ts';
+import { HomePage } from './pages/home/HomePage.ts';
+import { openAccountViaApi } from './support/accounts.ts';
+import { seedStoredState } from './support/storage.ts';
+import { dollars } from './support/text.ts';
+
+async function expectAccessible(page: Page) {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
+  expect(results.violations.map((violation) => `${violation.id}: ${violation.nodes[0]?.target}`)).toEqual([]);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth), 'no horizontal scrolling at 360 px').toBeLessThanOrEqual(360);
+}
+
+/** POST /sandbox/events: the world moves money; answers the transaction it made or resolved. */
+async function moneyEvent(request: APIRequestContext, event: Record<string, unknown>): Promise<string> {
+  const response = await request.post('/sandbox/events', { data: event });
+  expect(response.status(), `sandbox event ${String(event.type)}`).toBe(200);
+  return ((await response.json()) as { transactionId: string }).transactionId;
+}
+
+test('a purchase is held, then settles; an older transaction opens and back keeps the list where it was', async ({ page, request }) => {
+  const { applicant, tokens } = await openAccountViaApi(request);
+  const email = applicant.email;
+  await moneyEvent(request, { type: 'deposit', email, amountCents: 50_000, payer: 'Valley Transit' });
+  // More than one page of activity (25 rows), each purchase at its own store.
+  for (let store = 1; store <= 30; store += 1) {
+    await moneyEvent(request, { type: 'card.authorization', email, amountCents: 100 + store, merchant: `Corner Store ${store}` }).then((id) =>
+      moneyEvent(request, { type: 'card.settlement', transactionId: id }),
+    );
+  }
+  const held = await moneyEvent(request, { type: 'card.authorization', email, amountCents: 1240, merchant: 'Tower Cafe', location: 'Fresno, CA' });
+
+  await seedStoredState(page, { accessToken: tokens.access, refreshToken: tokens.refresh, locale: 'en' });
+  const home = await HomePage.open(page);
+  await expect(home.screen.getByText(`${dollars(1240)} on hold from a purchase at Tower Cafe`)).toBeVisible();
+
+  await home.screen.getByRole('link', { name: 'See all activity' }).click();
+  const activity = new ActivityPage(page);
+  await activity.expectShown();
+  const cafe = activity.rowLink('Purchase at Tower Cafe');
+  await expect(cafe).toContainText(activity.pendingBadge);
+  await expect(cafe).toContainText(`-${dollars(1240)}`);
+  await expectAccessible(page);
+
+  // The store settles for less: after a refresh the row keeps its place, no longer pending.
+  await moneyEvent(request, { type: 'card.settlement', transactionId: held, amountCents: 1100 });
+  await activity.refresh();
+  await expect(activity.rowLinks.first()).toContainText('Purchase at Tower Cafe');
+  await expect(cafe).not.toContainText(activity.pendingBadge);
+  await expect(cafe).toContainText(`-${dollars(1100)}`);
+
+  // An older page, then a transaction from it.
+  await expect(activity.rowLinks).toHaveCount(25);
+  await activity.showOlderButton.click();
+  await expect(activity.rowLinks).toHaveCount(32);
+  await expect(activity.screen.getByText("That's all of your activity.")).toBeVisible();
+  const oldest = activity.rowLink('Deposit from Valley Transit');
+  await oldest.scrollIntoViewIfNeeded();
+  const scrolled = await page.evaluate(() => window.scrollY);
+  expect(scrolled, 'the list was scrolled down to its oldest row').toBeGreaterThan(300);
+
+  const detail = await activity.open(oldest);
+  await expect(detail.amount).toHaveText(`+${dollars(50_000)}`);
+  await expect(detail.value('Status')).toHaveText('Completed');
+  await expect(detail.value('From')).toHaveText('Valley Transit');
+  await expectAccessible(page);
+
+  await page.goBack();
+  await activity.expectShown();
+  await expect(activity.rowLinks, 'the older page is still there').toHaveCount(32);
+  await expect.poll(() => page.evaluate(() => window.scrollY), { message: 'back on the list where it was' }).toBeGreaterThan(scrolled - 40);
+});
+
+test('activity and a pending transaction read in Spanish, axe-clean', async ({ page, request }) => {
+  const { applicant, tokens } = await openAccountViaApi(request);
+  await moneyEvent(request, { type: 'deposit', email: applicant.email, amountCents: 20_000, payer: 'Fresno County DSS' });
+  await moneyEvent(request, { type: 'card.authorization', email: applicant.email, amountCents: 845, merchant: 'Save Mart', location: 'Fresno, CA' });
+  await seedStoredState(page, { accessToken: tokens.access, refreshToken: tokens.refresh, locale: 'es' });
+
+  const activity = await ActivityPage.open(page, 'es');
+  await activity.expectLanguage('es');
+  await expect(activity.rowLink('Compra en Save Mart')).toContainText('Pendiente');
+  await expect(activity.rowLink('Depósito de Fresno County DSS')).toBeVisible();
+  await expect(activity.screen.getByText('Estos son todos sus movimientos.')).toBeVisible();
+  await expectAccessible(page);
+
+  const detail = await activity.open(activity.rowLink('Compra en Save Mart'));
+  await expect(detail.value('Status')).toHaveText('Pendiente');
+  await expect(detail.screen.getByText('¿Por qué está pendiente?')).toBeVisible();
+  await expectAccessible(page);
+});
