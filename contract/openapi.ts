@@ -82,10 +82,13 @@ function operationOf(route: Route, schema: AnySchema | null): JsonSchema {
   const responses = Object.fromEntries(
     Object.entries(route.answers).map(([status, codes]) => [
       status,
-      {
-        description: `statusCode ${codes.join(', ')}`,
-        content: { 'application/json': { schema: { ...statusAnswer, properties: { statusCode: { type: 'integer', enum: codes } } } } },
-      },
+      route.file && status === '200'
+        ? // A file entry's 200 is the file's bytes (GET /statement's PDF), not JSON.
+          { description: route.file, content: { [route.file]: { schema: { type: 'string', contentMediaType: route.file } } } }
+        : {
+            description: `statusCode ${codes.join(', ')}`,
+            content: { 'application/json': { schema: { ...statusAnswer, properties: { statusCode: { type: 'integer', enum: codes } } } } },
+          },
     ]),
   );
   return {
@@ -113,7 +116,8 @@ export function openApiDocument(routes: readonly Route[] = allRoutes, schemas = 
     info: {
       title: 'Providers card API',
       version: cardApiBase.replace('/api/', ''),
-      description: 'Every answer is JSON with a numeric statusCode (spec §8); docs/api.md tells what each one means.',
+      description:
+        'Every answer is JSON with a numeric statusCode (spec §8), except a file call\'s 200 (GET /statement: application/pdf); docs/api.md tells what each one means.',
     },
     paths,
     components: {

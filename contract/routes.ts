@@ -7,6 +7,7 @@ import { experimentsRoutes } from './experiments/routes.ts';
 import { homeRoutes } from './home/routes.ts';
 import { identityRoutes } from './identity/routes.ts';
 import { sessionRoutes } from './session/routes.ts';
+import { statementsRoutes } from './statements/routes.ts';
 import type { Route } from './shared/route.ts';
 
 export const routeTables = {
@@ -15,6 +16,7 @@ export const routeTables = {
   account: accountRoutes,
   home: homeRoutes,
   activity: activityRoutes,
+  statements: statementsRoutes,
   experiments: experimentsRoutes,
   analytics: analyticsRoutes,
   content: contentRoutes,

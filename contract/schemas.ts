@@ -11,6 +11,7 @@ import { experimentsSchemas, experimentsSummaries } from './experiments/schemas.
 import { homeSchemas, homeSummaries } from './home/schemas.ts';
 import { identitySchemas, identitySummaries } from './identity/schemas.ts';
 import { sessionSchemas, sessionSummaries } from './session/schemas.ts';
+import { statementsSchemas, statementsSummaries } from './statements/schemas.ts';
 
 export const requestSchemas: Readonly<Record<string, AnySchema | null>> = {
   ...identitySchemas,
@@ -18,6 +19,7 @@ export const requestSchemas: Readonly<Record<string, AnySchema | null>> = {
   ...accountSchemas,
   ...homeSchemas,
   ...activitySchemas,
+  ...statementsSchemas,
   ...experimentsSchemas,
   ...analyticsSchemas,
   ...contentSchemas,
@@ -29,6 +31,7 @@ export const routeSummaries: Readonly<Record<string, string>> = {
   ...accountSummaries,
   ...homeSummaries,
   ...activitySummaries,
+  ...statementsSummaries,
   ...experimentsSummaries,
   ...analyticsSummaries,
   ...contentSummaries,

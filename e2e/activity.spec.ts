@@ -96,3 +96,48 @@ test('activity and a pending transaction read in Spanish, axe-clean', async ({ p
   await expect(detail.screen.getByText('¿Por qué está pendiente?')).toBeVisible();
   await expectAccessible(page);
 });
+
+test('offline, home and activity show the last-known balance and transactions with their time; sign-out forgets them', async ({
+  page,
+  context,
+  request,
+}) => {
+  const { applicant, tokens } = await openAccountViaApi(request);
+  await moneyEvent(request, { type: 'deposit', email: applicant.email, amountCents: 20_000, payer: 'Valley Transit' });
+  await moneyEvent(request, { type: 'card.authorization', email: applicant.email, amountCents: 845, merchant: 'Save Mart' });
+  await seedStoredState(page, { accessToken: tokens.access, refreshToken: tokens.refresh, locale: 'en' });
+
+  // Online once: home, then activity, so both are kept and the app's files are on the phone.
+  const home = await HomePage.open(page);
+  await home.screen.getByRole('link', { name: 'See all activity' }).click();
+  await new ActivityPage(page).expectShown();
+  await expect
+    .poll(
+      () =>
+        page.evaluate(async () => {
+          const cache = await caches.open('providers-card-shell-v1');
+          const assets = performance.getEntriesByType('resource').map((entry) => entry.name).filter((url) => url.includes('/assets/'));
+          const kept = await Promise.all([cache.match('/index.html'), ...assets.map((url) => cache.match(url))]);
+          return kept.every(Boolean);
+        }),
+      { message: "the service worker keeps the app's files" },
+    )
+    .toBe(true);
+
+  await context.setOffline(true);
+  await page.goto('/home');
+  const offlineHome = new HomePage(page);
+  await expect(offlineHome.screen.getByText(/We can't reach Providers right now\. This is what your account showed on/)).toBeVisible();
+  await offlineHome.expectBalance(dollars(20_000 - 845));
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await offlineHome.screen.getByRole('link', { name: 'See all activity' }).click();
+  const offlineActivity = new ActivityPage(page);
+  await expect(offlineActivity.screen.getByText(/We can't reach Providers right now/)).toBeVisible();
+  await expect(offlineActivity.rowLink('Purchase at Save Mart')).toContainText('Pending');
+  await expectAccessible(page);
+
+  await context.setOffline(false);
+  await offlineActivity.signOutButton.click();
+  await expect(page).toHaveURL(/\/signin/);
+  expect(await page.evaluate(() => localStorage.getItem('providers-card:last-known')), 'nothing about the account is left').toBeNull();
+});

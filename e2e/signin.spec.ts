@@ -63,6 +63,6 @@ test('a deeper screen opened signed out is remembered through sign-in', async ({
   await signIn.submit(demo.email, demo.password);
 
   await expect(page).toHaveURL((url) => url.pathname === '/statements' && url.search === '');
-  await expect(page.getByRole('heading', { level: 1, name: 'This screen is not available yet.' })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: 'Monthly statements' })).toBeVisible();
   await expect(new HomePage(page).balanceHeading).toHaveCount(0);
 });

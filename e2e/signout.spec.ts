@@ -9,7 +9,7 @@ async function signInBrowseAndSignOut(page: Page): Promise<SignInPage> {
   const signIn = await SignInPage.open(page);
   await signIn.signIn();
   await page.goto('/statements');
-  await page.getByRole('link', { name: 'Go to home' }).click();
+  await page.getByRole('main').getByRole('link', { name: 'Back to home' }).click();
   const home = new HomePage(page);
   await home.expectShown();
   return home.signOut();

@@ -31,7 +31,12 @@ export function renderCallList(document = openApiDocument()): string {
   const rows = Object.entries(paths).flatMap(([address, operations]) =>
     Object.entries(operations).map(([method, operation]) => {
       const answers = Object.entries(operation.responses)
-        .map(([status, response]) => `${status} \`{${response.description.replace('statusCode ', '')}}\``)
+        .map(([status, response]) =>
+          // A statusCode answer as `{codes}`; a file (GET /statement's PDF) by its media type.
+          response.description.startsWith('statusCode ')
+            ? `${status} \`{${response.description.replace('statusCode ', '')}}\``
+            : `${status} ${response.description}`,
+        )
         .join('; ');
       return `| \`${method.toUpperCase()} ${address}\` | ${callerOf(operation)} | ${answers} | ${operation.summary} |`;
     }),

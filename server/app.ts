@@ -18,6 +18,7 @@ import { experimentsFeature } from './features/experiments/index.ts';
 import { homeFeature } from './features/home/index.ts';
 import { identityFeature } from './features/identity/index.ts';
 import { sessionFeature } from './features/session/index.ts';
+import { statementsFeature } from './features/statements/index.ts';
 import { registerOpenApi } from './openApi.ts';
 import { registerSandboxRoutes } from './partners/sandbox.ts';
 import { registerSecurityHeaders, securityHeaderSetter } from './securityHeaders.ts';
@@ -89,7 +90,7 @@ export async function buildApp(
   });
 
   // Each feature registers its route table's entries at their own paths (/api/v1/…, /cms/…).
-  for (const feature of [identityFeature, sessionFeature, accountFeature, homeFeature, activityFeature, experimentsFeature, analyticsFeature, contentFeature]) {
+  for (const feature of [identityFeature, sessionFeature, accountFeature, homeFeature, activityFeature, statementsFeature, experimentsFeature, analyticsFeature, contentFeature]) {
     feature(app, services);
   }
   registerOpenApi(app);

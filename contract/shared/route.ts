@@ -35,6 +35,11 @@ export type Route<Request = unknown, Answer = unknown> = {
    * are expected (spec §7 "401 expected"): the client reads them as answers, not failures.
    */
   answers: Partial<Record<HttpStatus, readonly number[]>>;
+  /**
+   * The 200 answer is a file of this media type (its bytes, not JSON); every other status is still
+   * JSON with a statusCode. The client fetches such an entry with `download`.
+   */
+  file?: 'application/pdf';
   /** Type-only: never set at run time. */
   readonly types?: { request: Request; answer: Answer };
 };

@@ -9,14 +9,24 @@
  * rows already shown stay until the new first page replaces them. A failed page keeps what is shown
  * and says so, with a retry of the same page. The chart lives as long as the /transactions screens,
  * so coming back from a transaction's detail finds the same rows (and the scroll position, spec §2).
+ * With no answer for the first page and a last-known copy kept on this phone (standalone only), that
+ * copy is shown with the time it was fetched ("as of"); asking for more waits for the network.
  */
 import { assign, fromPromise, setup } from 'xstate';
 import type { Transaction, TransactionsPage } from '../../contract/activity/types.ts';
+
+/** The newest page as it was at `fetchedAt` (ISO 8601). */
+export type LastKnownPage = { data: TransactionsPage; fetchedAt: string };
+
+export type ActivityInput = { lastKnown?: LastKnownPage | null } | undefined;
 
 export type ActivityContext = {
   transactions: Transaction[];
   /** Where the next page starts; null before the first page and after the last. */
   nextCursor: string | null;
+  /** When the rows are the last-known copy: when it was fetched; null when they are fresh. */
+  asOf: string | null;
+  lastKnown: LastKnownPage | null;
 };
 
 export type ActivityEvent = { type: 'user.loadMore' } | { type: 'user.refresh' } | { type: 'user.retry' };
@@ -25,16 +35,24 @@ export type ActivityEvent = { type: 'user.loadMore' } | { type: 'user.refresh' }
 export type LoadingStatus = 'LOADING' | 'NO_MORE' | 'COMPLETE';
 
 /** What views ask the chart: a page is on its way (`busy`), the last one failed (`failed`), all are here (`noMore`). */
-export type ActivityTag = 'busy' | 'failed' | 'noMore' | 'firstPage';
+export type ActivityTag = 'busy' | 'failed' | 'noMore' | 'firstPage' | 'lastKnown';
 
 export const activityMachine = setup({
   types: {
+    input: {} as ActivityInput,
     context: {} as ActivityContext,
     events: {} as ActivityEvent,
     tags: {} as ActivityTag,
   },
   actions: {
-    replaceRows: assign((_, page: TransactionsPage) => ({ transactions: page.transactions, nextCursor: page.nextCursor })),
+    replaceRows: assign((_, page: TransactionsPage) => ({ transactions: page.transactions, nextCursor: page.nextCursor, asOf: null })),
+    showLastKnown: assign(({ context }) => ({
+      transactions: context.lastKnown!.data.transactions,
+      nextCursor: null,
+      asOf: context.lastKnown!.fetchedAt,
+    })),
+    /** Keeps the fresh newest page as the last-known copy (supplied by the app; standalone only). */
+    keepLastKnown: (_, _page: TransactionsPage) => {},
     /** The next page after the rows shown; a row already shown is not shown twice. */
     appendRows: assign(({ context }, page: TransactionsPage) => {
       const shown = new Set(context.transactions.map((row) => row.id));
@@ -45,6 +63,8 @@ export const activityMachine = setup({
   },
   guards: {
     isLastPage: (_, page: TransactionsPage) => page.nextCursor === null,
+    /** Nothing on screen yet, and a last-known copy to show instead. */
+    canShowLastKnown: ({ context }) => context.transactions.length === 0 && context.lastKnown !== null,
   },
   actors: {
     getTransactions: fromPromise<TransactionsPage, { cursor: string | null }>(async () => {
@@ -53,7 +73,7 @@ export const activityMachine = setup({
   },
 }).createMachine({
   id: 'activity',
-  context: { transactions: [], nextCursor: null },
+  context: ({ input }) => ({ transactions: [], nextCursor: null, asOf: null, lastKnown: input?.lastKnown ?? null }),
   initial: 'firstPage',
   states: {
     /** The newest page: on opening, on refresh, and on a retry after it failed. */
@@ -67,11 +87,20 @@ export const activityMachine = setup({
           {
             guard: { type: 'isLastPage', params: ({ event }) => event.output },
             target: 'noMore',
-            actions: { type: 'replaceRows', params: ({ event }) => event.output },
+            actions: [
+              { type: 'replaceRows', params: ({ event }) => event.output },
+              { type: 'keepLastKnown', params: ({ event }) => event.output },
+            ],
           },
-          { target: 'complete', actions: { type: 'replaceRows', params: ({ event }) => event.output } },
+          {
+            target: 'complete',
+            actions: [
+              { type: 'replaceRows', params: ({ event }) => event.output },
+              { type: 'keepLastKnown', params: ({ event }) => event.output },
+            ],
+          },
         ],
-        onError: 'firstPageFailed',
+        onError: [{ guard: 'canShowLastKnown', target: 'lastKnown', actions: 'showLastKnown' }, { target: 'firstPageFailed' }],
       },
     },
     firstPageFailed: {
@@ -105,6 +134,11 @@ export const activityMachine = setup({
     nextPageFailed: {
       tags: ['failed'],
       on: { 'user.retry': 'nextPage', 'user.refresh': { target: 'firstPage', actions: 'refreshHome' } },
+    },
+    /** No answer: the last-known newest page, with its time; trying again asks for the newest page. */
+    lastKnown: {
+      tags: ['lastKnown'],
+      on: { 'user.retry': 'firstPage', 'user.refresh': { target: 'firstPage', actions: 'refreshHome' } },
     },
     /** NO_MORE: the oldest transaction is shown. */
     noMore: {

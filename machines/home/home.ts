@@ -1,17 +1,39 @@
-/** Home data (spec §7 GET /home): load, show, refresh with a loading flag, retry after a failure. */
+/**
+ * Home data (spec §7 GET /home): load, show, refresh with a loading flag (the previous data stays),
+ * retry after a failure. With no answer and a last-known copy kept on this phone (the app keeps it
+ * standalone only), that copy is shown with the time it was fetched ("as of") instead of nothing.
+ */
 import { assign, fromPromise, setup } from 'xstate';
 import type { HomeAnswer } from '../../contract/home/types.ts';
 
-export type HomeContext = { home: HomeAnswer | null };
+/** Home data as it was at `fetchedAt` (ISO 8601). */
+export type LastKnownHome = { data: HomeAnswer; fetchedAt: string };
+
+export type HomeInput = { lastKnown?: LastKnownHome | null } | undefined;
+export type HomeContext = {
+  home: HomeAnswer | null;
+  /** When `home` is the last-known copy: when it was fetched; null when it is fresh. */
+  asOf: string | null;
+  lastKnown: LastKnownHome | null;
+};
 export type HomeEvent = { type: 'user.refresh' } | { type: 'user.retry' };
 
-/** What views ask the chart: `busy` while home data loads (the previous data stays), `failed` when it could not. */
-export type HomeTag = 'busy' | 'failed';
+/**
+ * What views ask the chart: `busy` while home data loads (the previous data stays), `failed` when it
+ * could not, `lastKnown` when the data shown is the last-known copy.
+ */
+export type HomeTag = 'busy' | 'failed' | 'lastKnown';
 
 export const homeMachine = setup({
-  types: { context: {} as HomeContext, events: {} as HomeEvent, tags: {} as HomeTag },
+  types: { input: {} as HomeInput, context: {} as HomeContext, events: {} as HomeEvent, tags: {} as HomeTag },
   actions: {
-    storeHome: assign({ home: (_, home: HomeAnswer) => home }),
+    storeHome: assign((_, home: HomeAnswer) => ({ home, asOf: null })),
+    showLastKnown: assign(({ context }) => ({ home: context.lastKnown!.data, asOf: context.lastKnown!.fetchedAt })),
+    /** Keeps the fresh data as the last-known copy (supplied by the app; standalone only). */
+    keepLastKnown: (_, _home: HomeAnswer) => {},
+  },
+  guards: {
+    hasLastKnown: ({ context }) => context.lastKnown !== null,
   },
   actors: {
     getHome: fromPromise<HomeAnswer>(async () => {
@@ -20,7 +42,7 @@ export const homeMachine = setup({
   },
 }).createMachine({
   id: 'home',
-  context: { home: null },
+  context: ({ input }) => ({ home: null, asOf: null, lastKnown: input?.lastKnown ?? null }),
   initial: 'loading',
   states: {
     /** Keeps the previous data on screen while a refresh runs. */
@@ -29,11 +51,19 @@ export const homeMachine = setup({
       invoke: {
         id: 'getHome',
         src: 'getHome',
-        onDone: { target: 'ready', actions: { type: 'storeHome', params: ({ event }) => event.output } },
-        onError: { target: 'failed' },
+        onDone: {
+          target: 'ready',
+          actions: [
+            { type: 'storeHome', params: ({ event }) => event.output },
+            { type: 'keepLastKnown', params: ({ event }) => event.output },
+          ],
+        },
+        onError: [{ guard: 'hasLastKnown', target: 'lastKnown', actions: 'showLastKnown' }, { target: 'failed' }],
       },
     },
     ready: { on: { 'user.refresh': 'loading' } },
     failed: { tags: ['failed'], on: { 'user.retry': 'loading' } },
+    /** No answer (offline, most likely): the last-known copy, with its time. */
+    lastKnown: { tags: ['lastKnown'], on: { 'user.retry': 'loading', 'user.refresh': 'loading' } },
   },
 });

@@ -5,6 +5,9 @@
  *   unless settled or released first. Refused when the available balance is short (a declined card).
  * - `card.settlement` (all or part of a hold) and `card.release` (the store lets the hold go).
  * - `card.refund`, `deposit` (payroll or benefit, with the payer's name), `atm.withdrawal`.
+ * - `ebt.swipe`: the cardholder paid with their EBT card at a store; 1% of it (spec §9) becomes an EBT
+ *   reward owed to them. No money moves yet (EBT funds are not this account's): claiming the reward
+ *   (the benefits issue) will move it from rewards payable through the ledger.
  * An `Idempotency-Key` header makes a retry one event: the same key answers the first result.
  */
 import type { FastifyInstance } from 'fastify';
@@ -23,7 +26,7 @@ import {
   voidPendingTransfer,
 } from '../features/ledger/index.ts';
 
-const eventTypes = ['card.authorization', 'card.settlement', 'card.release', 'card.refund', 'deposit', 'atm.withdrawal'] as const;
+const eventTypes = ['card.authorization', 'card.settlement', 'card.release', 'card.refund', 'deposit', 'atm.withdrawal', 'ebt.swipe'] as const;
 type EventType = (typeof eventTypes)[number];
 
 const cents = number().integer().min(1).max(10_000_000);
@@ -49,7 +52,11 @@ const needs: Record<EventType, (keyof MoneyEvent)[]> = {
   'card.refund': ['email', 'amountCents', 'merchant'],
   deposit: ['email', 'amountCents', 'payer'],
   'atm.withdrawal': ['email', 'amountCents'],
+  'ebt.swipe': ['email', 'amountCents', 'merchant'],
 };
+
+/** EBT rewards: 1% cash on EBT swipes (spec §9), in whole cents, rounded down. */
+export const ebtRewardOf = (swipeCents: number) => Math.floor(swipeCents / 100);
 
 async function cardholderLedgerAccount(db: Database, email: string): Promise<string | null> {
   const { rows } = (await db.execute(
@@ -63,18 +70,26 @@ export function registerMoneyEvents(app: FastifyInstance, db: Database): void {
     const event = request.body;
     const missing = needs[event.type].filter((field) => event[field] === undefined);
     if (missing.length > 0) return reply.code(400).send({ statusCode: StatusCode.INVALID_PARAMETERS, missing });
+    const type = event.type;
+    if (type === 'ebt.swipe') {
+      const { rows } = (await db.execute(sql`update accounts a set ebt_reward_owed_cents = a.ebt_reward_owed_cents + ${ebtRewardOf(event.amountCents!)}
+        from users u where u.id = a.user_id and lower(u.email) = lower(${event.email!})
+        returning a.ebt_reward_owed_cents as owed`)) as unknown as { rows: { owed: string }[] };
+      if (!rows[0]) return reply.code(404).send({ statusCode: StatusCode.NOT_ALLOWED, result: 'cardholder_not_found' });
+      return { statusCode: StatusCode.SUCCESS, result: 'reward_owed', ebtRewardOwed: Number(rows[0].owed) };
+    }
     const key = request.headers['idempotency-key'];
-    const id = typeof key === 'string' && key !== '' ? transferIdFor({ caller: 'sandbox', operation: event.type }, key) : crypto.randomUUID();
+    const id = typeof key === 'string' && key !== '' ? transferIdFor({ caller: 'sandbox', operation: type }, key) : crypto.randomUUID();
     const { settlement } = systemLedgerAccounts;
 
     const answer = await (async () => {
-      if (event.type === 'card.settlement') return postPendingTransfer(db, { id, pendingId: event.transactionId!, amountCents: event.amountCents });
-      if (event.type === 'card.release') return voidPendingTransfer(db, { id, pendingId: event.transactionId! });
+      if (type === 'card.settlement') return postPendingTransfer(db, { id, pendingId: event.transactionId!, amountCents: event.amountCents });
+      if (type === 'card.release') return voidPendingTransfer(db, { id, pendingId: event.transactionId! });
       const cardholder = await cardholderLedgerAccount(db, event.email!);
       if (!cardholder) return { result: 'cardholder_not_found' } as const;
       const amountCents = event.amountCents!;
       const location = event.location ?? null;
-      switch (event.type) {
+      switch (type) {
         case 'card.authorization':
           return createTransfer(db, {
             id, debit: cardholder, credit: settlement, amountCents, kind: 'purchase', counterparty: event.merchant!, location,

@@ -10,6 +10,7 @@ import { experimentsMachine } from '../../machines/experiments/experiments.ts';
 import { isSessionToken, sessionMachine, type SessionInput } from '../../machines/session/session.ts';
 import { StatusCode } from '../../contract/shared/statusCodes.ts';
 import { createApi } from '../shared/api/client.ts';
+import { lastKnownStore } from '../shared/offline/lastKnown.ts';
 import type { Host } from '../shared/host/host.ts';
 import { createAnalytics, type AnalyticsTransport } from './analytics.ts';
 import type { AppContext } from './context.ts';
@@ -26,6 +27,8 @@ export type AppOptions = {
   host: Host;
   history?: RouterHistory;
   fetcher?: $Fetch;
+  /** Where the last-known balance and activity are kept (none: nothing is kept). */
+  storage?: Storage | null;
 };
 
 export function createApp(options: AppOptions) {
@@ -119,6 +122,7 @@ export function createApp(options: AppOptions) {
     embedded: options.embedded,
     previousLocation: () => router?.state.resolvedLocation,
     experiments,
+    lastKnown: lastKnownStore(options.storage ?? null, { embedded: options.embedded }),
   };
   router = createAppRouter(services, options.history);
 
@@ -127,6 +131,8 @@ export function createApp(options: AppOptions) {
   let lastAuth = session.getSnapshot().value.auth;
   let lastInternal = options.initial.isInternal;
   session.subscribe((snapshot) => {
+    // The session is over (signed out, or sign-in required): what was kept about the account goes too.
+    if (snapshot.context.refreshToken === null) services.lastKnown.clear();
     if (snapshot.value.auth !== lastAuth && !snapshot.hasTag('authModalOpen')) void router?.invalidate();
     lastAuth = snapshot.value.auth;
     // Internal users may see other experiments: fetch the config again when that changes.

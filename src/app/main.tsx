@@ -60,6 +60,7 @@ async function start() {
     host: started.host,
     errors,
     guardsEnabled: import.meta.env.VITE_GUARDS !== 'off',
+    storage: embedded ? null : localStorage,
     analyticsTransport: cardApiAnalyticsTransport(() => deviceHeaders()),
   });
   deviceHeaders = () => {
@@ -94,4 +95,18 @@ async function start() {
       </I18nProvider>
     </StrictMode>,
   );
+
+  // The app shell stays on the phone (public/sw.js), so with no network it still opens and shows the
+  // last-known balance. Standalone only: inside the companion app the host owns the phone's storage.
+  if (import.meta.env.PROD && !embedded && 'serviceWorker' in navigator) {
+    navigator.serviceWorker
+      .register('/sw.js')
+      .then(() => navigator.serviceWorker.ready)
+      .then((registration) => {
+        // What this page loaded before the worker took over, so this first visit already opens offline.
+        const urls = performance.getEntriesByType('resource').map((entry) => entry.name);
+        registration.active?.postMessage({ type: 'cache-assets', urls });
+      })
+      .catch(() => {});
+  }
 }

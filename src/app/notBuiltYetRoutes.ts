@@ -97,7 +97,6 @@ const manageCardRoute = createRoute({
 
 const manageCardsRoute = createRoute({ getParentRoute: () => accessTokenScreens, path: '/manage-cards', component: notYetAvailable });
 const resetPinRoute = createRoute({ getParentRoute: () => accessTokenScreens, path: '/reset-pin/{-$step}', component: notYetAvailable });
-const statementsRoute = createRoute({ getParentRoute: () => accessTokenScreens, path: '/statements', component: notYetAvailable });
 const taxRoute = createRoute({ getParentRoute: () => accessTokenScreens, path: '/tax', component: notYetAvailable });
 const addMoneyRoute = createRoute({ getParentRoute: () => accessTokenScreens, path: '/add-money', component: notYetAvailable });
 const loadCashRoute = createRoute({ getParentRoute: () => accessTokenScreens, path: '/load-cash', component: notYetAvailable });
@@ -114,7 +113,6 @@ export const accessTokenNotBuiltYet = [
   manageCardRoute,
   manageCardsRoute,
   resetPinRoute,
-  statementsRoute,
   taxRoute,
   addMoneyRoute,
   loadCashRoute,

@@ -10,6 +10,7 @@ import { activityRoutes } from '../features/activity/routes.ts';
 import { homeRoutes } from '../features/home/routes.ts';
 import { identityRoutes } from '../features/identity/routes.ts';
 import { sessionRoutes } from '../features/session/routes.ts';
+import { statementsRoutes } from '../features/statements/routes.ts';
 import { accessTokenScreens, rootRoute } from './layoutRoutes.ts';
 import { accessTokenNotBuiltYet, publicNotBuiltYet } from './notBuiltYetRoutes.ts';
 
@@ -35,5 +36,5 @@ export const routeTree = rootRoute.addChildren([
   ...sessionRoutes,
   ...identityRoutes,
   ...publicNotBuiltYet,
-  accessTokenScreens.addChildren([...homeRoutes, ...activityRoutes, ...accountRoutes, ...accessTokenNotBuiltYet]),
+  accessTokenScreens.addChildren([...homeRoutes, ...activityRoutes, ...statementsRoutes, ...accountRoutes, ...accessTokenNotBuiltYet]),
 ]);

@@ -75,7 +75,9 @@ export const specCalls: SpecCall[] = [
   post('/phone-number-in-use', 'identity'),
   post('/update-address', account),
   post('/order-card', cards),
-  get('/statements', money),
+  get('/statements', 'statements'),
+  // Beyond spec §7: a month's statement as a PDF, in the reader's language (spec §2 /statements).
+  get('/statement', 'statements'),
   // Spec §2 /transactions and §3 transaction, whose call spec §7 leaves unnamed ("getStatements … not shown"):
   // the activity list a page at a time, and one transaction for its detail.
   get('/transactions', 'activity'),

@@ -5,6 +5,7 @@ import type { Transaction, TransactionsPage } from '../../contract/activity/type
 import type { HomeAnswer } from '../../contract/home/types.ts';
 import { activityMachine } from '../../machines/activity/activity.ts';
 import { coverageOf, describePath, generatePaths, minimalCover, replayPath } from '../support/chartCoverage.ts';
+import { accessTokenFor, storageWith } from '../support/lastKnown.ts';
 import { active, renderApp } from '../support/renderApp.tsx';
 
 const transactionsPath = '/api/v1/transactions';
@@ -62,22 +63,40 @@ const events = [
 ];
 
 // Rows pile up page after page: states are told apart by where the chart is and whether rows are shown.
-const run = generatePaths(activityMachine, events, undefined, {
-  serializeState: (snapshot) => `${JSON.stringify(snapshot.value)}:${(snapshot.context as { transactions: unknown[] }).transactions.length > 0}`,
-});
+const byPlaceAndRows = {
+  serializeState: (snapshot: { value: unknown; context: unknown }) =>
+    `${JSON.stringify(snapshot.value)}:${(snapshot.context as { transactions: unknown[] }).transactions.length > 0}`,
+};
+// A phone with nothing kept, and one that kept the newest page the day before: offline, that copy shows.
+const fresh = generatePaths(activityMachine, events, undefined, byPlaceAndRows);
+const kept = { data: { statusCode: 0 as const, transactions: [deposit], nextCursor: 'kept-1' }, fetchedAt: '2026-11-23T17:05:00Z' };
+const withLastKnown = generatePaths(activityMachine, events, { lastKnown: kept }, byPlaceAndRows);
+const owner = 'user-1';
 type Ctx = Awaited<ReturnType<typeof renderApp>>;
 type Snapshot = Parameters<Parameters<typeof replayPath<Ctx>>[1]['states'][number]['when']>[0];
 const hasRows = (s: Snapshot) => (s.context as { transactions: unknown[] }).transactions.length > 0;
 
 describe('activity chart', () => {
   it('generated paths reach every state and transition', () => {
-    expect(coverageOf(activityMachine, [run])).toEqual({ missingStates: [], missingTransitions: [] });
+    expect(coverageOf(activityMachine, [fresh, withLastKnown])).toEqual({ missingStates: [], missingTransitions: [] });
   });
 
-  it.each(minimalCover(activityMachine, run).map((path) => [describePath(path), path] as const))('path %s', async (_name, path) => {
+  const cases = [
+    ...minimalCover(activityMachine, fresh).map((path) => [`nothing kept: ${describePath(path)}`, path, false] as const),
+    // Only the paths through the last-known copy: the rest are the fresh ones again.
+    ...minimalCover(activityMachine, withLastKnown)
+      .filter((path) => path.steps.some((step) => step.state.matches('lastKnown')))
+      .map((path) => [`last known kept: ${describePath(path)}`, path, true] as const),
+  ];
+
+  it.each(cases)('path %s', async (_name, path, withCopy) => {
     await replayPath<Ctx>(path, {
       start: async () => {
-        const app = await renderApp('/transactions', active);
+        const app = withCopy
+          ? await renderApp('/transactions', { ...active, accessToken: accessTokenFor(owner) }, {
+              storage: storageWith((store) => store.activity.keep(owner, kept.data, new Date(kept.fetchedAt))),
+            })
+          : await renderApp('/transactions', active);
         await waitFor(() => expect(app.cardApi.isWaiting(homePath)).toBe(true));
         app.cardApi.answer(homePath, home);
         return app;
@@ -87,14 +106,21 @@ describe('activity chart', () => {
           await waitFor(() => expect(cardApi.isWaiting(transactionsPath)).toBe(true));
           cardApi.answer(transactionsPath, event.output);
         },
-        'xstate.error.actor.getTransactions': async ({ cardApi, user }) => {
+        'xstate.error.actor.getTransactions': async ({ cardApi, user }, _event) => {
           await waitFor(() => expect(cardApi.isWaiting(transactionsPath)).toBe(true));
+          const firstPageWithCopy = withCopy && !screen.queryByRole('button', { name: 'Show older activity' }) && !screen.queryByText(/Purchase at/);
           cardApi.fail(transactionsPath);
-          // No statusCode: the generic error modal opens; the user closes it.
-          await user.click(await screen.findByRole('button', { name: 'OK' }));
+          // No statusCode: the generic error modal opens and the user closes it; with a last-known copy to
+          // show instead of nothing, the screen says it.
+          if (!firstPageWithCopy) await user.click(await screen.findByRole('button', { name: 'OK' }));
         },
         'user.loadMore': async ({ user }) => user.click(await screen.findByRole('button', { name: 'Show older activity' })),
-        'user.refresh': async ({ user }) => user.click(await screen.findByRole('button', { name: 'Refresh' })),
+        'user.refresh': async ({ user, cardApi }) => {
+          await user.click(await screen.findByRole('button', { name: 'Refresh' }));
+          // Refreshing the list refreshes home data too (spec §2).
+          await waitFor(() => expect(cardApi.isWaiting(homePath)).toBe(true));
+          cardApi.answer(homePath, home);
+        },
         'user.retry': async ({ user }) => user.click(await screen.findByRole('button', { name: 'Try again' })),
       },
       states: [
@@ -109,10 +135,9 @@ describe('activity chart', () => {
         {
           when: (s) => s.matches('firstPage'),
           then: async ({ cardApi }) => {
-            // The rows stay while the newest page is asked for again, and home data is refreshed too.
+            // The rows stay while the newest page is asked for again.
             expect(await screen.findByRole('button', { name: 'Refreshing…' })).toBeTruthy();
             expect(screen.getAllByRole('link').length).toBeGreaterThan(2);
-            await waitFor(() => expect(cardApi.isWaiting(homePath)).toBe(true));
             expect(cardApi.requests.filter((request) => request.path === transactionsPath).at(-1)!.search).toBe('?limit=25');
           },
         },
@@ -143,6 +168,15 @@ describe('activity chart', () => {
           then: async () => {
             expect(await screen.findByText("We couldn't load more activity. Check your connection and try again.")).toBeTruthy();
             expect(screen.getByText('Purchase at Save Mart')).toBeTruthy();
+          },
+        },
+        {
+          when: (s) => s.matches('lastKnown'),
+          then: async () => {
+            expect(await screen.findByText(/We can't reach Providers right now\. This is what your account showed on Nov 23, 2026 at /)).toBeTruthy();
+            expect(screen.getByText('Deposit from Valley Transit')).toBeTruthy();
+            expect(screen.queryByRole('button', { name: 'Show older activity' })).toBeNull();
+            expect(screen.queryByRole('dialog')).toBeNull();
           },
         },
         {

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { HomeAnswer } from '../../contract/home/types.ts';
 import { homeMachine } from '../../machines/home/home.ts';
 import { coverageOf, describePath, generatePaths, minimalCover, replayPath } from '../support/chartCoverage.ts';
+import { accessTokenFor, storageWith } from '../support/lastKnown.ts';
 import { active, renderApp } from '../support/renderApp.tsx';
 
 const homePath = '/api/v1/home';
@@ -44,34 +45,55 @@ const events = [
   { type: 'user.refresh' },
 ];
 
-const run = generatePaths(homeMachine, events);
+// A phone with nothing kept, and one that kept the account an hour before: offline, that copy shows.
+const fresh = generatePaths(homeMachine, events);
+const lastKnown = { data: { ...home, accountOverview: { ...home.accountOverview, balance: 99_900 } }, fetchedAt: '2026-11-24T17:05:00Z' };
+const withLastKnown = generatePaths(homeMachine, events, { lastKnown });
+const owner = 'user-1';
 type Ctx = Awaited<ReturnType<typeof renderApp>>;
 
 describe('home chart', () => {
   it('generated paths reach every state and transition', () => {
-    expect(coverageOf(homeMachine, [run])).toEqual({ missingStates: [], missingTransitions: [] });
+    expect(coverageOf(homeMachine, [fresh, withLastKnown])).toEqual({ missingStates: [], missingTransitions: [] });
   });
 
-  it.each(minimalCover(homeMachine, run).map((path) => [describePath(path), path] as const))(
+  const cases = [
+    ...minimalCover(homeMachine, fresh).map((path) => [`nothing kept: ${describePath(path)}`, path, false] as const),
+    ...minimalCover(homeMachine, withLastKnown).map((path) => [`last known kept: ${describePath(path)}`, path, true] as const),
+  ];
+
+  it.each(cases)(
     'path %s',
-    async (_name, path) => {
+    async (_name, path, kept) => {
       await replayPath<Ctx>(path, {
-        start: () => renderApp('/home', active),
+        start: () =>
+          kept
+            ? renderApp('/home', { ...active, accessToken: accessTokenFor(owner) }, { storage: storageWith((store) => store.home.keep(owner, lastKnown.data, new Date(lastKnown.fetchedAt))) })
+            : renderApp('/home', active),
         events: {
           'xstate.done.actor.getHome': async ({ cardApi }) => {
             await waitFor(() => expect(cardApi.isWaiting(homePath)).toBe(true));
             cardApi.answer(homePath, home);
           },
-          'xstate.error.actor.getHome': async ({ cardApi, user }) => {
+          'xstate.error.actor.getHome': async ({ cardApi, user, services }) => {
             await waitFor(() => expect(cardApi.isWaiting(homePath)).toBe(true));
             cardApi.fail(homePath);
-            // No statusCode: the generic error modal opens; the user closes it.
-            await user.click(await screen.findByRole('button', { name: 'OK' }));
+            // No statusCode: the generic error modal opens and the user closes it; with a last-known copy
+            // to show, the screen says it instead.
+            if (services.lastKnown.home.read(owner) === null) await user.click(await screen.findByRole('button', { name: 'OK' }));
           },
           'user.retry': async ({ user }) => user.click(await screen.findByRole('button', { name: 'Try again' })),
           'user.refresh': async ({ user }) => user.click(await screen.findByRole('button', { name: 'Refresh' })),
         },
         states: [
+          {
+            when: (s) => s.matches('ready') && kept,
+            then: async ({ services }) => {
+              expect(await screen.findByText('$1,234.56')).toBeTruthy();
+              // The fresh answer is now the copy kept for next time.
+              expect(services.lastKnown.home.read(owner)?.data.accountOverview.balance).toBe(123456);
+            },
+          },
           {
             when: (s) => s.matches('loading') && s.context.home === null,
             then: async ({ cardApi }) => {
@@ -81,9 +103,11 @@ describe('home chart', () => {
           },
           {
             when: (s) => s.matches('loading'),
-            then: async () => {
+            then: async (_ctx, s) => {
               expect(await screen.findByRole('button', { name: 'Refreshing…' })).toBeTruthy();
-              expect(screen.getByText('$1,234.56')).toBeTruthy();
+              // The data already shown (fresh, or the last-known copy) stays while the refresh runs.
+              const shown = (s.context as { home: HomeAnswer }).home.accountOverview.balance === 123456 ? '$1,234.56' : '$999.00';
+              expect(screen.getByTestId('balance').textContent).toBe(shown);
             },
           },
           {
@@ -93,6 +117,14 @@ describe('home chart', () => {
               expect(screen.getByText('Account ••••5678')).toBeTruthy();
               expect(screen.getByText('Purchase at Save Mart')).toBeTruthy();
               expect(screen.getByText('-$45.12')).toBeTruthy();
+            },
+          },
+          {
+            when: (s) => s.matches('lastKnown'),
+            then: async () => {
+              expect(await screen.findByText(/We can't reach Providers right now\. This is what your account showed on Nov 24, 2026 at /)).toBeTruthy();
+              expect(screen.getByText('$999.00')).toBeTruthy();
+              expect(screen.queryByRole('dialog')).toBeNull();
             },
           },
           {

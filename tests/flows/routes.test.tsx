@@ -82,15 +82,15 @@ describe('route table', () => {
   });
 
   it('logs route visits with name, params, query and the previous route', async () => {
-    const app = await renderApp('/statements?from=test', active);
+    const app = await renderApp('/add-money?from=test', active);
     await screen.findByText('This screen is not available yet.');
     await app.router.navigate({ to: '/tax' });
     await screen.findByText('This screen is not available yet.');
     await app.services.analytics.flush();
     const visits = app.tracked.filter((event) => event.name === 'route.visit').map((event) => event.properties);
     expect(visits).toEqual([
-      { name: '/statements', params: {}, query: { from: 'test' }, previousRouteName: null },
-      { name: '/tax', params: {}, query: {}, previousRouteName: '/statements' },
+      { name: '/add-money', params: {}, query: { from: 'test' }, previousRouteName: null },
+      { name: '/tax', params: {}, query: {}, previousRouteName: '/add-money' },
     ]);
   });
 });
@@ -211,7 +211,7 @@ describe('an address outside the route table', () => {
 
 describe('/register outside the companion app', () => {
   it('cancels the navigation: the screen, the address and the history stay', async () => {
-    const app = await renderApp('/statements?from=test', active);
+    const app = await renderApp('/add-money?from=test', active);
     await screen.findByText('This screen is not available yet.');
     const entries = app.router.history.length;
     void app.router.navigate({ to: '/register/{-$step}', params: { step: undefined } });
@@ -219,15 +219,15 @@ describe('/register outside the companion app', () => {
     await app.router.navigate({ to: '/tax' });
     expect(app.router.history.length).toBe(entries + 1);
     app.router.history.back();
-    await waitFor(() => expect(app.router.state.location.href).toBe('/statements?from=test'));
+    await waitFor(() => expect(app.router.state.location.href).toBe('/add-money?from=test'));
     expect(app.tracked.some((event) => event.properties.name === '/register/{-$step}')).toBe(false);
   });
 
   it('returns to the screen the user was on when the navigation was not cancelled first', async () => {
-    const app = await renderApp('/statements?from=test', active);
+    const app = await renderApp('/add-money?from=test', active);
     await screen.findByText('This screen is not available yet.');
     await app.router.navigate({ to: '/register/{-$step}', params: { step: undefined }, ignoreBlocker: true });
-    await waitFor(() => expect(app.router.state.location.href).toBe('/statements?from=test'));
+    await waitFor(() => expect(app.router.state.location.href).toBe('/add-money?from=test'));
     expect(await screen.findByText('This screen is not available yet.')).toBeTruthy();
   });
 

@@ -32,6 +32,10 @@ export function createFakeCardApi() {
     answer(path: string, body: unknown, status = 200) {
       take(path).resolve(new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } }));
     },
+    /** Answers the oldest waiting request to `path` with a file's bytes (a statement's PDF). */
+    answerFile(path: string, bytes: Uint8Array, contentType = 'application/pdf') {
+      take(path).resolve(new Response(new Uint8Array(bytes), { status: 200, headers: { 'content-type': contentType } }));
+    },
     /** Answers with a proxy error page: no statusCode, like a network or gateway failure. */
     fail(path: string) {
       take(path).resolve(new Response('<html>Bad gateway</html>', { status: 502, headers: { 'content-type': 'text/html' } }));

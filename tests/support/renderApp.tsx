@@ -52,6 +52,8 @@ export function recordingHost(overrides: Partial<Host> = {}) {
 }
 
 export type RenderOptions = {
+  /** Where the last-known balance and activity are kept (none by default: nothing is kept). */
+  storage?: Storage;
   /** What GET /experiments answers at start: flags, null for 404 (the default), or 'pending' to answer in the test. */
   experiments?: ExperimentFlags | null | 'pending';
   host?: Host;
@@ -84,6 +86,7 @@ export async function renderApp(path: string, initial: SessionInput = signedOut,
     guardsEnabled: true,
     history: createMemoryHistory({ initialEntries: [path] }),
     fetcher: cardApi.fetcher,
+    storage: options.storage ?? null,
     analyticsTransport: {
       send: async (batch) => void tracked.push(...batch.events),
       beacon: () => {},

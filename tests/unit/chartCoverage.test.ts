@@ -19,14 +19,21 @@ const loadingToReady = 'home.loading --xstate.done.actor.getHome--> home.ready';
 const loadingToFailed = 'home.loading --xstate.error.actor.getHome--> home.failed';
 const readyToLoading = 'home.ready --user.refresh--> home.loading';
 const failedToLoading = 'home.failed --user.retry--> home.loading';
+const loadingToLastKnown = 'home.loading --xstate.error.actor.getHome[hasLastKnown]--> home.lastKnown';
+const lastKnownRetry = 'home.lastKnown --user.retry--> home.loading';
+const lastKnownRefresh = 'home.lastKnown --user.refresh--> home.loading';
+const lastKnownTransitions = [loadingToLastKnown, lastKnownRetry, lastKnownRefresh];
 
-const coverage = (events: { type: string }[]) => coverageOf(homeMachine, [generatePaths(homeMachine, events)]);
+// The chart from a phone with nothing kept, and from one with a last-known copy (its `lastKnown` state).
+const kept = { lastKnown: { data: home, fetchedAt: '2026-11-24T18:00:00Z' } };
+const runs = (events: { type: string }[]) => [generatePaths(homeMachine, events), generatePaths(homeMachine, events, kept)];
+const coverage = (events: { type: string }[]) => coverageOf(homeMachine, runs(events));
 
 describe('chart coverage on the home chart', () => {
   it('inventories every state and transition of the chart', () => {
     expect(chartInventory(homeMachine)).toEqual({
-      states: ['home.loading', 'home.ready', 'home.failed'],
-      transitions: [loadingToReady, loadingToFailed, readyToLoading, failedToLoading],
+      states: ['home.loading', 'home.ready', 'home.failed', 'home.lastKnown'],
+      transitions: [loadingToReady, loadingToLastKnown, loadingToFailed, readyToLoading, failedToLoading, lastKnownRetry, lastKnownRefresh],
     });
   });
 
@@ -34,41 +41,52 @@ describe('chart coverage on the home chart', () => {
     expect(coverage([done, error, retry, refresh])).toEqual({ missingStates: [], missingTransitions: [] });
   });
 
-  it('without the error event, reports home.failed and its transitions as missing', () => {
+  it('without the error event, reports home.failed, home.lastKnown and their transitions as missing', () => {
     expect(coverage([done, retry, refresh])).toEqual({
-      missingStates: ['home.failed'],
-      missingTransitions: [loadingToFailed, failedToLoading],
+      missingStates: ['home.failed', 'home.lastKnown'],
+      missingTransitions: [loadingToLastKnown, loadingToFailed, failedToLoading, lastKnownRetry, lastKnownRefresh],
     });
   });
 
-  it('without user.refresh, reports only the refresh transition (every state is still reached)', () => {
-    expect(coverage([done, error, retry])).toEqual({ missingStates: [], missingTransitions: [readyToLoading] });
+  it('from a phone with nothing kept only, reports the last-known state and its transitions as missing', () => {
+    expect(coverageOf(homeMachine, [generatePaths(homeMachine, [done, error, retry, refresh])])).toEqual({
+      missingStates: ['home.lastKnown'],
+      missingTransitions: lastKnownTransitions,
+    });
   });
 
-  it('without user.retry, reports only the retry transition', () => {
-    expect(coverage([done, error, refresh])).toEqual({ missingStates: [], missingTransitions: [failedToLoading] });
+  it('without user.refresh, reports only the refresh transitions (every state is still reached)', () => {
+    expect(coverage([done, error, retry])).toEqual({ missingStates: [], missingTransitions: [readyToLoading, lastKnownRefresh] });
   });
 
-  it('with only the done event, reports failed and every transition but loading → ready', () => {
+  it('without user.retry, reports only the retry transitions', () => {
+    expect(coverage([done, error, refresh])).toEqual({ missingStates: [], missingTransitions: [failedToLoading, lastKnownRetry] });
+  });
+
+  it('with only the done event, reports failed, last known and every transition but loading → ready', () => {
     expect(coverage([done])).toEqual({
-      missingStates: ['home.failed'],
-      missingTransitions: [loadingToFailed, readyToLoading, failedToLoading],
+      missingStates: ['home.failed', 'home.lastKnown'],
+      missingTransitions: [loadingToLastKnown, loadingToFailed, readyToLoading, failedToLoading, lastKnownRetry, lastKnownRefresh],
     });
   });
 
   it('with no paths at all, reports everything as missing', () => {
     expect(coverageOf(homeMachine, [{ paths: [] }])).toEqual({
-      missingStates: ['home.loading', 'home.ready', 'home.failed'],
-      missingTransitions: [loadingToReady, loadingToFailed, readyToLoading, failedToLoading],
+      missingStates: ['home.loading', 'home.ready', 'home.failed', 'home.lastKnown'],
+      missingTransitions: [loadingToReady, loadingToLastKnown, loadingToFailed, readyToLoading, failedToLoading, lastKnownRetry, lastKnownRefresh],
     });
   });
 
   it('the minimal cover replayed by the flow tests still covers everything', () => {
-    const run = generatePaths(homeMachine, [done, error, retry, refresh]);
-    const cover = minimalCover(homeMachine, run);
-    expect(cover.length).toBeGreaterThan(0);
-    expect(cover.length).toBeLessThan(run.paths.length);
-    expect(coverageOf(homeMachine, [{ paths: cover }])).toEqual({ missingStates: [], missingTransitions: [] });
+    const covers = runs([done, error, retry, refresh]).map((run) => ({ run, cover: minimalCover(homeMachine, run) }));
+    for (const { run, cover } of covers) {
+      expect(cover.length).toBeGreaterThan(0);
+      expect(cover.length).toBeLessThan(run.paths.length);
+    }
+    expect(coverageOf(homeMachine, covers.map(({ run, cover }) => ({ paths: cover, input: run.input })))).toEqual({
+      missingStates: [],
+      missingTransitions: [],
+    });
   });
 });
 

@@ -30,9 +30,9 @@ export class HomePage extends AppPage {
     return this.screen.getByRole('heading', { name: this.t('Recent activity'), exact: true });
   }
 
-  /** Rows of the card list and the activity list. */
+  /** Rows of the card list and the activity list (not the holds explained under the balance). */
   get rows(): Locator {
-    return this.screen.getByRole('listitem');
+    return this.screen.locator(':is(.card-list, .activity-list) > li');
   }
 
   /** The row that mentions `text` (a card name, a merchant or payer). */

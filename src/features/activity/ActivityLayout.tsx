@@ -11,6 +11,7 @@ import { fromPromise, type ActorRefFrom } from 'xstate';
 import { activityMachine } from '../../../machines/activity/activity.ts';
 import { homeMachine } from '../../../machines/home/home.ts';
 import { useServices } from '../../app/services.tsx';
+import { ownerOf } from '../../shared/offline/lastKnown.ts';
 import { activityCalls, type ActivityCalls } from './activityCalls.ts';
 
 type ActivityScreens = {
@@ -28,14 +29,31 @@ export function useActivityScreens(): ActivityScreens {
 }
 
 export function ActivityLayout() {
-  const { api } = useServices();
+  const { api, session, lastKnown } = useServices();
   const [calls] = useState(() => activityCalls(api));
-  const home = useActorRef(homeMachine.provide({ actors: { getHome: fromPromise(() => api.getHome()) } }));
+  const [owner] = useState(() => ownerOf(session.getSnapshot().context.accessToken));
+  const [kept] = useState(() => ({ home: lastKnown.home.read(owner), activity: lastKnown.activity.read(owner) }));
+  const home = useActorRef(
+    homeMachine.provide({
+      // With a last-known copy to show, a missing answer is said on the screen, not in the error modal.
+      actors: { getHome: fromPromise(() => api.getHome({ suppressErrorModal: kept.home !== null })) },
+      actions: { keepLastKnown: (_, answer) => lastKnown.home.keep(owner, answer) },
+    }),
+    { input: { lastKnown: kept.home } },
+  );
   const activity = useActorRef(
     activityMachine.provide({
-      actors: { getTransactions: fromPromise(({ input }) => calls.getTransactions(input.cursor)) },
-      actions: { refreshHome: () => home.send({ type: 'user.refresh' }) },
+      actors: {
+        getTransactions: fromPromise(({ input }) =>
+          calls.getTransactions(input.cursor, { suppressErrorModal: input.cursor === null && kept.activity !== null }),
+        ),
+      },
+      actions: {
+        refreshHome: () => home.send({ type: 'user.refresh' }),
+        keepLastKnown: (_, page) => lastKnown.activity.keep(owner, page),
+      },
     }),
+    { input: { lastKnown: kept.activity } },
   );
   const [screens] = useState<ActivityScreens>(() => ({ activity, home, calls }));
   return (

@@ -12,6 +12,7 @@ import { ActivityRow } from '../../shared/activity/ActivityRow.tsx';
 import { formatDate } from '../../shared/format/date.ts';
 import type { Locale } from '../../shared/format/locale.ts';
 import { formatDollars } from '../../shared/format/money.ts';
+import { AsOfNotice } from '../../shared/offline/AsOfNotice.tsx';
 import { useActivityScreens } from './ActivityLayout.tsx';
 
 export function TransactionsView() {
@@ -22,6 +23,7 @@ export function TransactionsView() {
   const status = useSelector(activity, loadingStatusOf);
   const failed = useSelector(activity, (s) => s.hasTag('failed'));
   const firstPage = useSelector(activity, (s) => s.hasTag('firstPage'));
+  const asOf = useSelector(activity, (s) => (s.hasTag('lastKnown') ? s.context.asOf : null));
   const empty = transactions.length === 0;
 
   return (
@@ -30,6 +32,7 @@ export function TransactionsView() {
         <Trans>Activity</Trans>
       </h1>
       <BalanceHeader locale={locale} onRefresh={() => activity.send({ type: 'user.refresh' })} refreshing={status === 'LOADING'} />
+      {asOf ? <AsOfNotice asOf={asOf} locale={locale} onRetry={() => activity.send({ type: 'user.retry' })} /> : null}
       {failed ? (
         <div className="notice" role="alert">
           <p>
@@ -61,7 +64,7 @@ export function TransactionsView() {
         </section>
       ))}
       <div className="activity-end" role="status">
-        {status === 'COMPLETE' && !empty ? (
+        {asOf ? null : status === 'COMPLETE' && !empty ? (
           <button type="button" className="button button-secondary" onClick={() => activity.send({ type: 'user.loadMore' })}>
             <Trans>Show older activity</Trans>
           </button>

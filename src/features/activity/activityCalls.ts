@@ -7,9 +7,12 @@ export type ActivityCalls = ReturnType<typeof activityCalls>;
 
 export function activityCalls({ call }: Api) {
   return {
-    /** A page, newest first; the first page without a cursor. Anything but SUCCESS is a failure. */
-    getTransactions: (cursor: string | null) =>
-      succeeded(call(activity.getTransactions, { ...(cursor ? { cursor } : {}), limit: String(transactionsPageLimit) })),
+    /**
+     * A page, newest first; the first page without a cursor. Anything but SUCCESS is a failure.
+     * `suppressErrorModal`: the screen has a last-known copy to show and says so itself.
+     */
+    getTransactions: (cursor: string | null, options: { suppressErrorModal?: boolean } = {}) =>
+      succeeded(call(activity.getTransactions, { ...(cursor ? { cursor } : {}), limit: String(transactionsPageLimit) }, options)),
     /** `{0, transaction}`, or 404 `{3}` when there is no such transaction of this cardholder. */
     getTransaction: (id: string) => call(activity.getTransaction, { id }),
   };

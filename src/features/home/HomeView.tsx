@@ -1,6 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Link } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
+import { useState } from 'react';
 import { fromPromise } from 'xstate';
 import type { Transaction } from '../../../contract/activity/types.ts';
 import type { Card, HomeAnswer } from '../../../contract/home/types.ts';
@@ -12,6 +13,8 @@ import { maskAccountNumber } from '../../shared/format/account.ts';
 import { formatDollars } from '../../shared/format/money.ts';
 import type { Locale } from '../../shared/format/locale.ts';
 import type { Host } from '../../shared/host/host.ts';
+import { AsOfNotice } from '../../shared/offline/AsOfNotice.tsx';
+import { ownerOf } from '../../shared/offline/lastKnown.ts';
 import { BenefitsContent, CopyAccountNumber, FreeTaxFilingHelp, NotificationsPrompt } from './HomeExtras.tsx';
 
 /** /home2 (spec §2, experiment showNewDebitDetails): home with the new debit card details. */
@@ -21,18 +24,23 @@ export function Home2View() {
 
 /** Home: balance, cards and recent activity from GET /home. */
 export function HomeView({ newDebitDetails = false }: { newDebitDetails?: boolean }) {
-  const { api, session, host } = useServices();
+  const { api, session, host, lastKnown } = useServices();
   const locale = useSelector(session, (s) => s.context.locale);
+  const [owner] = useState(() => ownerOf(session.getSnapshot().context.accessToken));
+  const [kept] = useState(() => lastKnown.home.read(owner));
   const home = useActorRef(
     homeMachine.provide({
       actors: {
         getHome: fromPromise(async () => {
-          const answer = await api.getHome();
+          // With a last-known copy to show, a missing answer is said on the screen, not in the error modal.
+          const answer = await api.getHome({ suppressErrorModal: kept !== null });
           sendSitevars(host, answer, session.getSnapshot().context.refreshToken !== null);
           return answer;
         }),
       },
+      actions: { keepLastKnown: (_, answer) => lastKnown.home.keep(owner, answer) },
     }),
+    { input: { lastKnown: kept } },
   );
   const state = useSelector(home, (s) => s);
   const data = state.context.home;
@@ -42,6 +50,9 @@ export function HomeView({ newDebitDetails = false }: { newDebitDetails?: boolea
       <h1 id="home-title" className="visually-hidden">
         <Trans>Your account</Trans>
       </h1>
+      {state.hasTag('lastKnown') && state.context.asOf ? (
+        <AsOfNotice asOf={state.context.asOf} locale={locale} onRetry={() => home.send({ type: 'user.retry' })} />
+      ) : null}
       {state.hasTag('failed') ? (
         <div className="notice" role="alert">
           <p>
@@ -111,6 +122,7 @@ function AccountSummary({ home, locale, newDebitDetails, refreshing, onRefresh }
         </div>
       </div>
       <Holds overview={overview} locale={locale} />
+      <MoneyAndCardLinks />
       <NotificationsPrompt />
       {overview.ebtRewardOwed > 0 ? (
         <p className="notice">
@@ -220,6 +232,30 @@ function CardStatusText({ card }: { card: Card }) {
   if (card.isPending || card.status === 'SHIPPED') return <Trans>On its way</Trans>;
   if (card.frozen) return <Trans>Locked</Trans>;
   return <Trans>Active</Trans>;
+}
+
+/** Every money and card screen, one tap from home (each says honestly when it is not available yet). */
+function MoneyAndCardLinks() {
+  const { t } = useLingui();
+  return (
+    <nav className="quick-links" aria-label={t`Money and cards`}>
+      <Link to="/add-money">
+        <Trans>Add money</Trans>
+      </Link>
+      <Link to="/transfer-money">
+        <Trans>Transfer money</Trans>
+      </Link>
+      <Link to="/direct-deposit">
+        <Trans>Direct deposit</Trans>
+      </Link>
+      <Link to="/manage-cards">
+        <Trans>Manage cards</Trans>
+      </Link>
+      <Link to="/statements">
+        <Trans>Statements</Trans>
+      </Link>
+    </nav>
+  );
 }
 
 /**

@@ -76,7 +76,15 @@ type SendOptions = {
   headers?: Record<string, string>;
 };
 
-type CallOptions = SendOptions & { method?: 'GET' | 'POST'; body?: Record<string, unknown> };
+type CallOptions = SendOptions & {
+  method?: 'GET' | 'POST';
+  body?: Record<string, unknown>;
+  /** A file entry (GET /statement): a 2xx answer that is not JSON is the file; any other answer is JSON as ever. */
+  file?: boolean;
+};
+
+/** What a request got: an answer with a statusCode, or (a file entry only) the file. */
+type Received<T> = { answer: T; httpStatus: number | null; file?: undefined } | { answer?: undefined; httpStatus: number; file: Blob };
 
 /** Any answer with a numeric statusCode (POST /register's results 1 and 2 are not spec §8 codes). */
 type CodedAnswer = { statusCode: number };
@@ -92,15 +100,22 @@ export async function succeeded<T extends StatusAnswer>(answer: Promise<T>): Pro
   return result;
 }
 
+/** A GET entry's input as its query string. */
+const queryOf = (route: Route, input: unknown) =>
+  route.method === 'GET' && input ? `?${new URLSearchParams(input as Record<string, string>)}` : '';
+
+/** Whose token a call carries: the session's access token, none (anonymous: its auth codes are results), or the one given. */
+const byCaller = (route: Route): SendOptions =>
+  route.caller === 'accessToken' ? {} : route.caller === 'anonymous' ? { token: null, authCodesAreResults: true } : { token: null };
+
 export function createApi(hooks: ApiHooks, fetcher = ofetch) {
   const http = fetcher.create({ baseURL: apiBase, timeout: requestTimeoutMs, retry: 0, ignoreResponseError: true });
 
-  /** An answer with a statusCode, and the HTTP status it came with (some statusCodes mean different things per status). */
-  async function request<T extends CodedAnswer>(
-    path: string,
-    options: CallOptions = {},
-    isRetry = false,
-  ): Promise<{ answer: T; httpStatus: number | null }> {
+  /**
+   * An answer with a statusCode, and the HTTP status it came with (some statusCodes mean different
+   * things per status); for a file entry, the file when the server sends one.
+   */
+  async function request<T extends CodedAnswer>(path: string, options: CallOptions = {}, isRetry = false): Promise<Received<T>> {
     const session = hooks.session();
     const headers: Record<string, string> = { ...options.headers, Fingerprint: session.fingerprint, 'Device-UUID': session.deviceUUID };
     if (session.ebtAccountId) headers['EBT-Account-ID'] = session.ebtAccountId;
@@ -111,9 +126,18 @@ export function createApi(hooks: ApiHooks, fetcher = ofetch) {
     let data: unknown;
     let httpStatus: number | null = null;
     try {
-      const response = await http.raw(path, { method: options.method ?? 'GET', body: options.body, headers });
-      httpStatus = response.status;
-      data = response._data;
+      const init = { method: options.method ?? 'GET', body: options.body, headers };
+      if (options.file) {
+        const response = await http.raw<Blob, 'blob'>(path, { ...init, responseType: 'blob' });
+        httpStatus = response.status;
+        const json = (response.headers.get('content-type') ?? '').includes('json');
+        if (response.ok && !json && response._data) return { httpStatus, file: response._data };
+        data = json && response._data ? JSON.parse(await response._data.text()) : undefined;
+      } else {
+        const response = await http.raw(path, init);
+        httpStatus = response.status;
+        data = response._data;
+      }
     } catch {
       data = undefined;
     }
@@ -142,16 +166,27 @@ export function createApi(hooks: ApiHooks, fetcher = ofetch) {
     input: RequestOf<R>,
     options: SendOptions = {},
   ): Promise<{ answer: AnswerOf<R>; httpStatus: number | null }> {
-    const query = route.method === 'GET' && input ? `?${new URLSearchParams(input as Record<string, string>)}` : '';
-    const byCaller: SendOptions =
-      route.caller === 'accessToken' ? {} : route.caller === 'anonymous' ? { token: null, authCodesAreResults: true } : { token: null };
-    const { answer, httpStatus } = await request<CodedAnswer>(`${route.path}${query}`, {
-      ...byCaller,
+    const received = await request<CodedAnswer>(`${route.path}${queryOf(route, input)}`, {
+      ...byCaller(route),
       ...options,
       method: route.method,
       body: route.method === 'POST' && input ? (input as Record<string, unknown>) : undefined,
     });
-    return { answer: answer as AnswerOf<R>, httpStatus };
+    if (received.file) throw new ApiUnavailableError(route.path);
+    return { answer: received.answer as AnswerOf<R>, httpStatus: received.httpStatus };
+  }
+
+  /**
+   * A file entry's file (contract/shared/route.ts `file`: GET /statement's PDF), fetched as `call`
+   * fetches: with the entry's token (an access-token call may wait for a new one under the auth
+   * modal), an answer without a statusCode reported (and the error modal unless suppressed). A
+   * statusCode answer (404 `{3}`) is a refusal: ApiRefusedError.
+   */
+  async function download<R extends Route>(route: R, input: RequestOf<R>, options: SendOptions = {}): Promise<Blob> {
+    if (!route.file || route.method !== 'GET') throw new Error(`${route.name} is not a file entry`);
+    const received = await request<CodedAnswer>(`${route.path}${queryOf(route, input)}`, { ...byCaller(route), ...options, method: 'GET', file: true });
+    if (received.file) return received.file;
+    throw new ApiRefusedError(received.answer.statusCode as StatusCode);
   }
 
   async function call<R extends Route>(route: R, input: RequestOf<R>, options: SendOptions = {}): Promise<AnswerOf<R>> {
@@ -163,6 +198,8 @@ export function createApi(hooks: ApiHooks, fetcher = ofetch) {
     call,
     /** The same, with the HTTP status of the answer, for calls whose results differ by status. */
     send,
+    /** A file entry's file as a Blob (GET /statement's PDF). */
+    download,
     /** Every answer is a result: 100, 105 and the MFA codes 200-204 come with HTTP 401 or 429. */
     signIn: ({ email, password, code }: SignInRequest) =>
       call(session.signIn, code === undefined ? { email, password } : { email, password, code }),
@@ -182,7 +219,8 @@ export function createApi(hooks: ApiHooks, fetcher = ofetch) {
       call(session.signOut, null, { token: refreshToken, suppressErrorModal: true, authCodesAreResults: true }),
     refreshTokens: (refreshToken: string | null, unlockCode: string) =>
       call(session.refreshTokens, { unlockCode }, { token: refreshToken, authCodesAreResults: true }),
-    getHome: () => succeeded(call(home.getHome, null)),
+    /** `suppressErrorModal`: a screen that has something to show without an answer (the last-known copy) says so itself. */
+    getHome: (options: { suppressErrorModal?: boolean } = {}) => succeeded(call(home.getHome, null, options)),
     /** The experiment config for this user; null when none exists (404). Failures only get reported. */
     getExperiments: async (isInternal: boolean): Promise<ExperimentFlags | null> => {
       const answer = await call(experiments.getExperiments, { isInternal: isInternal ? 'true' : 'false' }, { suppressErrorModal: true });

@@ -156,3 +156,17 @@ describe('POST /sandbox/events', () => {
     expect(accountOverview.transactions.some((row) => row.status === 'pending' && row.amount === -demoHold.cents)).toBe(true);
   });
 });
+
+describe('POST /sandbox/events ebt.swipe', () => {
+  it('owes the cardholder 1% of an EBT swipe, in whole cents, and moves no money', async () => {
+    const before = await home();
+    expect(await event({ type: 'ebt.swipe', email: 'demo@providers.test', amountCents: 5_250, merchant: 'Food 4 Less' })).toMatchObject({
+      status: 200,
+      body: { result: 'reward_owed' },
+    });
+    const after = await home();
+    expect(after.accountOverview.ebtRewardOwed).toBe(before.accountOverview.ebtRewardOwed + 52);
+    expect(after.accountOverview.balance).toBe(before.accountOverview.balance);
+    expect((await event({ type: 'ebt.swipe', email: 'nobody@providers.test', amountCents: 100, merchant: 'X' })).status).toBe(404);
+  });
+});

@@ -1,0 +1,52 @@
+/**
+ * Statements through the real server at phone size, as the demo cardholder (months of history; no
+ * spec moves her money): the months are listed newest first, the latest month's PDF downloads and
+ * says the closing balance the screen shows, her masked account number and the partner bank; the
+ * screen is axe-clean in English and in Spanish.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { partnerBank } from '../contract/shared/partnerBank.ts';
+import { pdfText } from '../tests/support/pdfText.ts';
+import { StatementsPage } from './pages/statements/StatementsPage.ts';
+import { signInViaApi } from './support/api.ts';
+import { seedStoredState } from './support/storage.ts';
+
+async function expectAccessible(page: Page) {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
+  expect(results.violations.map((violation) => `${violation.id}: ${violation.nodes[0]?.target}`)).toEqual([]);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth), 'no horizontal scrolling at 360 px').toBeLessThanOrEqual(360);
+}
+
+test("the latest month's PDF downloads and says the closing balance the screen shows", async ({ page, request }) => {
+  const tokens = await signInViaApi(request);
+  await seedStoredState(page, { accessToken: tokens.access, refreshToken: tokens.refresh, locale: 'en' });
+  const statements = await StatementsPage.open(page);
+  expect(await statements.months.count(), 'four months of history and this one').toBeGreaterThanOrEqual(4);
+  await expectAccessible(page);
+
+  const latest = statements.months.first();
+  const closing = await statements.balance(latest, 'Closing balance').innerText();
+  const month = new Date().toISOString().slice(0, 7);
+  const { fileName, bytes } = await statements.download(latest);
+  expect(fileName).toBe(`providers-statement-${month}.pdf`);
+  const text = await pdfText(bytes);
+  expect(text).toContain('Monthly statement');
+  expect(text).toContain(await statements.monthName(latest));
+  expect(text).toMatch(new RegExp(`Closing balance\\s+${closing.replace(/[$.]/g, '\\$&')}`));
+  expect(text).toContain('••••5678');
+  expect(text).toContain(partnerBank.name);
+  await expectAccessible(page);
+});
+
+test('the statements read in Spanish, axe-clean', async ({ page, request }) => {
+  const tokens = await signInViaApi(request);
+  await seedStoredState(page, { accessToken: tokens.access, refreshToken: tokens.refresh, locale: 'es' });
+  const statements = await StatementsPage.open(page, 'es');
+  await statements.expectLanguage('es');
+  const latest = statements.months.first();
+  await expect(statements.balance(latest, 'Closing balance')).toBeVisible();
+  await expect(await statements.downloadButton(latest)).toBeVisible();
+  await expect(latest.getByRole('heading', { level: 2 })).toHaveText(/^[A-ZÁÉÍÓÚ][a-záéíóú]+ de \d{4}$/);
+  await expectAccessible(page);
+});

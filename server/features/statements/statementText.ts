@@ -1,0 +1,186 @@
+/**
+ * What a statement says, in English and Spanish (one voice in Spanish: "usted"). The app says a
+ * transaction's kind in src/shared/activity/TransactionText.tsx and locales/es/messages.po; the PDF is
+ * made on the server, which cannot read those, so the same words are kept here: change both together.
+ * Numbers and dates are formatted with Intl for the US locales, as the app formats them
+ * (src/shared/format/), in UTC: a statement's months are UTC calendar months.
+ */
+import type { TransactionKind } from '../../../contract/activity/types.ts';
+import type { StatementLocale } from '../../../contract/statements/types.ts';
+
+export type StatementText = {
+  title: string;
+  cardholder: string;
+  accountNumber: string;
+  period: string;
+  issued: string;
+  inProgress: string;
+  summary: string;
+  openingBalance: string;
+  credits: string;
+  debits: string;
+  fees: string;
+  closingBalance: string;
+  transactions: string;
+  continued: string;
+  date: string;
+  description: string;
+  amount: string;
+  noTransactions: string;
+  pendingNote: string;
+  issuedBy: (bank: string, address: string) => string;
+  page: (page: number, pages: number) => string;
+  /** "Purchase at Save Mart", as the activity screens say it. */
+  kind: (kind: TransactionKind, counterparty: string | null) => string;
+};
+
+const english: StatementText = {
+  title: 'Monthly statement',
+  cardholder: 'Cardholder',
+  accountNumber: 'Account number',
+  period: 'Statement period',
+  issued: 'Issued',
+  inProgress: 'This month is not over yet: this statement shows your activity so far.',
+  summary: 'Summary',
+  openingBalance: 'Opening balance',
+  credits: 'Credits (money in)',
+  debits: 'Debits (money out)',
+  fees: 'Fees (included in debits)',
+  closingBalance: 'Closing balance',
+  transactions: 'Transactions',
+  continued: 'continued',
+  date: 'Date',
+  description: 'Description',
+  amount: 'Amount',
+  noTransactions: 'No transactions this month.',
+  pendingNote: 'Purchases still pending are not included; each one appears on the statement for the month it was made once it settles.',
+  issuedBy: (bank, address) => `Your Providers card account is issued by ${bank}, ${address}.`,
+  page: (page, pages) => `Page ${page} of ${pages}`,
+  kind: (kind, counterparty) => {
+    switch (kind) {
+      case 'purchase':
+        return counterparty ? `Purchase at ${counterparty}` : 'Purchase';
+      case 'deposit':
+        return counterparty ? `Deposit from ${counterparty}` : 'Deposit';
+      case 'card_load':
+        return 'Money added';
+      case 'cash_load':
+        return counterparty ? `Cash added at ${counterparty}` : 'Cash added';
+      case 'refund':
+        return counterparty ? `Refund from ${counterparty}` : 'Refund';
+      case 'atm_withdrawal':
+        return 'ATM withdrawal';
+      case 'fee':
+        return counterparty ? `Fee: ${counterparty}` : 'Fee';
+      case 'ebt_reward':
+        return 'EBT rewards';
+      case 'cushion':
+        return 'SNAPback cushion';
+      case 'reversal':
+        return counterparty ? `Correction: ${counterparty}` : 'Correction';
+    }
+  },
+};
+
+const spanish: StatementText = {
+  title: 'Estado de cuenta mensual',
+  cardholder: 'Titular de la cuenta',
+  accountNumber: 'Número de cuenta',
+  period: 'Período del estado de cuenta',
+  issued: 'Emitido',
+  inProgress: 'Este mes aún no termina: este estado de cuenta muestra sus movimientos hasta ahora.',
+  summary: 'Resumen',
+  openingBalance: 'Saldo inicial',
+  credits: 'Créditos (dinero que entró)',
+  debits: 'Débitos (dinero que salió)',
+  fees: 'Cargos (incluidos en los débitos)',
+  closingBalance: 'Saldo final',
+  transactions: 'Movimientos',
+  continued: 'continuación',
+  date: 'Fecha',
+  description: 'Descripción',
+  amount: 'Monto',
+  noTransactions: 'No hubo movimientos este mes.',
+  pendingNote:
+    'Las compras que siguen pendientes no se incluyen; cada una aparece en el estado de cuenta del mes en que la hizo cuando se complete.',
+  issuedBy: (bank, address) => `Su cuenta de la tarjeta Providers es emitida por ${bank}, ${address}.`,
+  page: (page, pages) => `Página ${page} de ${pages}`,
+  kind: (kind, counterparty) => {
+    switch (kind) {
+      case 'purchase':
+        return counterparty ? `Compra en ${counterparty}` : 'Compra';
+      case 'deposit':
+        return counterparty ? `Depósito de ${counterparty}` : 'Depósito';
+      case 'card_load':
+        return 'Dinero agregado';
+      case 'cash_load':
+        return counterparty ? `Efectivo agregado en ${counterparty}` : 'Efectivo agregado';
+      case 'refund':
+        return counterparty ? `Reembolso de ${counterparty}` : 'Reembolso';
+      case 'atm_withdrawal':
+        return 'Retiro en cajero automático';
+      case 'fee':
+        return counterparty ? `Cargo: ${counterparty}` : 'Cargo';
+      case 'ebt_reward':
+        return 'Recompensas de EBT';
+      case 'cushion':
+        return 'Colchón SNAPback';
+      case 'reversal':
+        return counterparty ? `Corrección: ${counterparty}` : 'Corrección';
+    }
+  },
+};
+
+export const statementText: Record<StatementLocale, StatementText> = { en: english, es: spanish };
+
+const intlLocale = (locale: StatementLocale) => (locale === 'es' ? 'es-US' : 'en-US');
+/** Intl's narrow and no-break spaces as plain ones, as the app shows them (src/shared/format/locale.ts). */
+const plainSpaces = (text: string) => text.replace(/[\u202F\u00A0]/g, ' ');
+
+const moneyFormats = new Map<StatementLocale, Intl.NumberFormat>();
+
+/**
+ * Integer cents as dollars ("$1,234.56", "-$12.00"), exactly: the digits are split with integer
+ * arithmetic and Intl gets a decimal string, never cents / 100 (src/shared/format/money.ts does the same).
+ */
+export function formatDollars(cents: number, locale: StatementLocale): string {
+  if (!Number.isSafeInteger(cents)) throw new RangeError(`Expected a safe integer amount of cents, got ${String(cents)}`);
+  const abs = Math.abs(cents);
+  const remainder = abs % 100;
+  const decimal = `${cents < 0 ? '-' : ''}${(abs - remainder) / 100}.${String(remainder).padStart(2, '0')}`;
+  let format = moneyFormats.get(locale);
+  if (!format) {
+    format = new Intl.NumberFormat(intlLocale(locale), { style: 'currency', currency: 'USD' });
+    moneyFormats.set(locale, format);
+  }
+  return plainSpaces(format.format(decimal as `${number}`));
+}
+
+/** A transaction's amount with its sign: "+$480.00", "-$23.15". */
+export const formatSignedDollars = (cents: number, locale: StatementLocale) => `${cents > 0 ? '+' : ''}${formatDollars(cents, locale)}`;
+
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+function dateFormat(locale: StatementLocale, style: 'month' | 'day' | 'long'): Intl.DateTimeFormat {
+  const key = `${locale}|${style}`;
+  let format = dateFormats.get(key);
+  if (!format) {
+    const options: Intl.DateTimeFormatOptions =
+      style === 'month' ? { month: 'long', year: 'numeric' } : style === 'day' ? { month: 'short', day: 'numeric' } : { dateStyle: 'long' };
+    format = new Intl.DateTimeFormat(intlLocale(locale), { ...options, timeZone: 'UTC' });
+    dateFormats.set(key, format);
+  }
+  return format;
+}
+
+/** "November 2026", "noviembre de 2026". */
+export const formatMonth = (start: Date, locale: StatementLocale) => plainSpaces(dateFormat(locale, 'month').format(start));
+/** A row's day: "Nov 3", "3 nov". */
+export const formatDay = (at: Date, locale: StatementLocale) => plainSpaces(dateFormat(locale, 'day').format(at));
+/** "November 30, 2026", "30 de noviembre de 2026". */
+export const formatLongDate = (at: Date, locale: StatementLocale) => plainSpaces(dateFormat(locale, 'long').format(at));
+
+/** The account number (prn) masked to its last 4 characters, as the app masks it (src/shared/format/account.ts). */
+export function maskAccountNumber(prn: string): string {
+  const value = prn.trim();
+  return value.length <= 4 ? value : `••••${value.slice(-4)}`;
+}

@@ -1,0 +1,165 @@
+/**
+ * Monthly statements (spec §2 /statements): one per month since the account opened, newest first,
+ * each with its opening and closing balance and a button that downloads its PDF in the reader's
+ * language. A list that fails to load is only reported (spec §8) and the screen says so, with a retry.
+ */
+import { Trans, useLingui } from '@lingui/react/macro';
+import { Link } from '@tanstack/react-router';
+import { useActorRef, useSelector } from '@xstate/react';
+import { useState } from 'react';
+import { fromPromise } from 'xstate';
+import type { Statement } from '../../../contract/statements/types.ts';
+import { statementFileName } from '../../../contract/statements/types.ts';
+import { type DownloadStatus, downloadStatusOf, statementsMachine } from '../../../machines/statements/statements.ts';
+import { useServices } from '../../app/services.tsx';
+import type { Locale } from '../../shared/format/locale.ts';
+import { formatDollars } from '../../shared/format/money.ts';
+import { formatStatementMonth, saveFile } from './statementFiles.ts';
+import { reportLoadFailure, statementsCalls } from './statementsCalls.ts';
+
+export function StatementsView() {
+  const { api, session, errors } = useServices();
+  const [calls] = useState(() => statementsCalls(api));
+  const chart = useActorRef(
+    statementsMachine.provide({
+      actors: {
+        getStatements: fromPromise(() => calls.getStatements()),
+        // The language at the moment of the download: the reader may have switched it on this screen.
+        downloadStatement: fromPromise(({ input }) => calls.getStatementPdf(input.month, session.getSnapshot().context.locale)),
+      },
+      actions: {
+        reportLoadFailure: (_, error) => reportLoadFailure(errors, error),
+        saveStatement: (_, { month, file }) => saveFile(file, statementFileName(month)),
+      },
+    }),
+  );
+  const locale = useSelector(session, (s) => s.context.locale);
+  const state = useSelector(chart, (s) => s);
+  const { statements, downloadMonth } = state.context;
+  const busy = state.hasTag('busy');
+  const download = downloadStatusOf(state);
+
+  return (
+    <section className="screen" aria-labelledby="statements-title" aria-busy={busy}>
+      <h1 id="statements-title">
+        <Trans>Monthly statements</Trans>
+      </h1>
+      <p>
+        <Trans>A statement for each month since you opened your account: your balances and every transaction, as a PDF.</Trans>
+      </p>
+      {state.hasTag('failed') ? (
+        <div className="notice" role="alert">
+          <p>
+            <Trans>We couldn't load your statements.</Trans>
+          </p>
+          <button type="button" className="button" onClick={() => chart.send({ type: 'user.retry' })}>
+            <Trans>Try again</Trans>
+          </button>
+        </div>
+      ) : null}
+      {busy ? <ListSkeleton /> : null}
+      {state.hasTag('empty') ? (
+        <p>
+          <Trans>No statements yet. Your first one covers the month you open your account.</Trans>
+        </p>
+      ) : null}
+      {statements.length > 0 ? (
+        <ul className="statement-list">
+          {statements.map((statement) => (
+            <StatementRow
+              key={statement.month}
+              statement={statement}
+              locale={locale}
+              download={statement.month === downloadMonth ? download : null}
+              anyDownloading={download === 'downloading'}
+              onDownload={() => chart.send({ type: 'user.download', month: statement.month })}
+              onRetry={() => chart.send({ type: 'user.retry' })}
+            />
+          ))}
+        </ul>
+      ) : null}
+      <p className="screen-links">
+        <Link to="/transactions">
+          <Trans>Back to activity</Trans>
+        </Link>
+        <Link to="/home">
+          <Trans>Back to home</Trans>
+        </Link>
+      </p>
+    </section>
+  );
+}
+
+/**
+ * One month: its name, its balances, and its PDF's button; what became of its download is said under
+ * the button (a polite status, or an alert with a retry).
+ */
+function StatementRow(props: {
+  statement: Statement;
+  locale: Locale;
+  download: DownloadStatus;
+  anyDownloading: boolean;
+  onDownload: () => void;
+  onRetry: () => void;
+}) {
+  const { statement, locale, download } = props;
+  const { t } = useLingui();
+  const heading = formatStatementMonth(statement.month, locale, 'heading');
+  const month = formatStatementMonth(statement.month, locale, 'sentence');
+  return (
+    <li className="statement-row">
+      <h2 className="statement-month">{heading}</h2>
+      <dl className="detail-list statement-balances">
+        <div>
+          <dt>
+            <Trans>Opening balance</Trans>
+          </dt>
+          <dd className="amount">{formatDollars(statement.openingBalance, locale)}</dd>
+        </div>
+        <div>
+          <dt>
+            <Trans>Closing balance</Trans>
+          </dt>
+          <dd className="amount">{formatDollars(statement.closingBalance, locale)}</dd>
+        </div>
+      </dl>
+      <button
+        type="button"
+        className="button button-secondary"
+        aria-label={t`Download PDF for ${month}`}
+        disabled={props.anyDownloading}
+        onClick={props.onDownload}
+      >
+        <Trans>Download PDF</Trans>
+      </button>
+      <p role="status" className="statement-download-status">
+        {download === 'downloading' ? (
+          <Trans>Downloading your statement for {month}…</Trans>
+        ) : download === 'downloaded' ? (
+          <Trans>Your statement for {month} has downloaded.</Trans>
+        ) : null}
+      </p>
+      {download === 'failed' ? (
+        <div className="notice" role="alert">
+          <p>
+            <Trans>We couldn't download your statement for {month}. Check your connection and try again.</Trans>
+          </p>
+          <button type="button" className="button" onClick={props.onRetry}>
+            <Trans>Try again</Trans>
+          </button>
+        </div>
+      ) : null}
+    </li>
+  );
+}
+
+function ListSkeleton() {
+  const { t } = useLingui();
+  return (
+    <div className="skeleton" role="status" aria-label={t`Loading your statements`}>
+      <div className="skeleton-block" />
+      <div className="skeleton-block" />
+      <div className="skeleton-block" />
+    </div>
+  );
+}

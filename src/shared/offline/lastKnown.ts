@@ -1,0 +1,72 @@
+/**
+ * The last-known balance and activity (issue: "offline, last known"): each time home data or the
+ * newest activity page arrives it is kept with the time it was fetched, so with no network the screens
+ * can still say what the account held then ("as of"). Standalone only: embedded, nothing about the
+ * account is written to the phone's storage (the host keeps state, tokens never reach storage). Kept
+ * per cardholder (the access token's subject), and cleared when the session ends (sign-out, sign-in
+ * required), so the next person on a shared phone sees nothing.
+ */
+import type { TransactionsPage } from '../../../contract/activity/types.ts';
+import type { HomeAnswer } from '../../../contract/home/types.ts';
+
+export const lastKnownKey = 'providers-card:last-known';
+
+export type LastKnown<T> = { data: T; fetchedAt: string };
+type Kept = { owner: string; home?: LastKnown<HomeAnswer>; activity?: LastKnown<TransactionsPage> };
+
+/** The user an access token was issued to (its `sub`), without checking it: only to keep data apart. */
+export function ownerOf(accessToken: string | null): string | null {
+  const payload = accessToken?.split('.')[1];
+  if (!payload) return null;
+  try {
+    const claims = JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/'))) as { sub?: unknown };
+    return typeof claims.sub === 'string' ? claims.sub : null;
+  } catch {
+    return null;
+  }
+}
+
+/** One kind of data kept: read it back for its owner, or keep a fresh copy. */
+export type LastKnownSlot<T> = {
+  read: (owner: string | null) => LastKnown<T> | null;
+  keep: (owner: string | null, data: T, fetchedAt?: Date) => void;
+};
+
+export type LastKnownStore = { home: LastKnownSlot<HomeAnswer>; activity: LastKnownSlot<TransactionsPage>; clear: () => void };
+
+/** Nothing is kept or read when embedded (or without storage). */
+export function lastKnownStore(storage: Storage | null, options: { embedded: boolean }): LastKnownStore {
+  const usable = !options.embedded && storage !== null;
+  const load = (): Kept | null => {
+    try {
+      const raw = usable ? storage.getItem(lastKnownKey) : null;
+      return raw ? (JSON.parse(raw) as Kept) : null;
+    } catch {
+      return null;
+    }
+  };
+  const slot = <K extends 'home' | 'activity'>(kind: K): LastKnownSlot<NonNullable<Kept[K]>['data']> => ({
+    read(owner) {
+      const kept = load();
+      if (!owner || kept?.owner !== owner) return null;
+      return kept[kind] ?? null;
+    },
+    keep(owner, data, fetchedAt = new Date()) {
+      if (!usable || !owner) return;
+      const kept = load();
+      const mine: Kept = kept?.owner === owner ? kept : { owner };
+      try {
+        storage.setItem(lastKnownKey, JSON.stringify({ ...mine, [kind]: { data, fetchedAt: fetchedAt.toISOString() } }));
+      } catch {
+        // A full storage only costs the offline view.
+      }
+    },
+  });
+  return {
+    home: slot('home'),
+    activity: slot('activity'),
+    clear() {
+      if (storage !== null) storage.removeItem(lastKnownKey);
+    },
+  };
+}

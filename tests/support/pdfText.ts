@@ -1,0 +1,39 @@
+/**
+ * The text of a PDF, page by page, as a reader (or a screen reader) gets it: pdfjs-dist's legacy
+ * build, which runs in Node (server tests, and Playwright reading a downloaded statement).
+ */
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
+
+const standardFontDataUrl = `${path.join(path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json')), 'standard_fonts')}/`;
+
+/** Each page's text: its pieces joined by spaces, in the order the page draws them. */
+export async function pdfPages(bytes: Uint8Array): Promise<string[]> {
+  // pdfjs takes the buffer over: give it a copy.
+  const document = await getDocument({ data: new Uint8Array(bytes), standardFontDataUrl, isEvalSupported: false, verbosity: 0 }).promise;
+  try {
+    const pages: string[] = [];
+    for (let number = 1; number <= document.numPages; number += 1) {
+      const content = await (await document.getPage(number)).getTextContent();
+      pages.push(content.items.map((item) => ('str' in item ? item.str : '')).join(' '));
+    }
+    return pages;
+  } finally {
+    await document.destroy();
+  }
+}
+
+/** The whole document's text. */
+export const pdfText = async (bytes: Uint8Array) => (await pdfPages(bytes)).join('\n');
+
+/** The document's metadata title and language. */
+export async function pdfInfo(bytes: Uint8Array): Promise<{ numPages: number; title: string | undefined; language: string | undefined }> {
+  const document = await getDocument({ data: new Uint8Array(bytes), standardFontDataUrl, isEvalSupported: false, verbosity: 0 }).promise;
+  try {
+    const { info } = (await document.getMetadata()) as { info: { Title?: string; Language?: string } };
+    return { numPages: document.numPages, title: info.Title, language: info.Language };
+  } finally {
+    await document.destroy();
+  }
+}

@@ -1,0 +1,51 @@
+/** The last-known balance and activity are kept per cardholder, standalone only, and go with the session. */
+import { describe, expect, it } from 'vitest';
+import type { HomeAnswer } from '../../contract/home/types.ts';
+import { lastKnownKey, lastKnownStore, ownerOf } from '../../src/shared/offline/lastKnown.ts';
+import { accessTokenFor, memoryStorage } from '../support/lastKnown.ts';
+
+const home = { statusCode: 0, accountOverview: { balance: 4016 } } as unknown as HomeAnswer;
+const at = new Date('2026-11-24T18:00:00Z');
+
+describe('lastKnownStore', () => {
+  it('keeps home data with the time it was fetched, for its owner only', () => {
+    const storage = memoryStorage();
+    const store = lastKnownStore(storage, { embedded: false });
+    store.home.keep('user-a', home, at);
+    expect(store.home.read('user-a')).toEqual({ data: home, fetchedAt: '2026-11-24T18:00:00.000Z' });
+    expect(store.home.read('user-b')).toBeNull();
+    expect(store.home.read(null)).toBeNull();
+    expect(store.activity.read('user-a')).toBeNull();
+    // Another cardholder on the same phone replaces the first one's copy entirely.
+    store.activity.keep('user-b', { statusCode: 0, transactions: [], nextCursor: null }, at);
+    expect(store.home.read('user-a')).toBeNull();
+    expect(store.home.read('user-b')).toBeNull();
+  });
+
+  it('keeps nothing when embedded, and nothing without an owner', () => {
+    const storage = memoryStorage();
+    lastKnownStore(storage, { embedded: true }).home.keep('user-a', home, at);
+    lastKnownStore(storage, { embedded: false }).home.keep(null, home, at);
+    expect(storage.length).toBe(0);
+    expect(lastKnownStore(null, { embedded: false }).home.read('user-a')).toBeNull();
+  });
+
+  it('clears what it kept, and reads past a damaged copy', () => {
+    const storage = memoryStorage();
+    const store = lastKnownStore(storage, { embedded: false });
+    store.home.keep('user-a', home, at);
+    store.clear();
+    expect(storage.getItem(lastKnownKey)).toBeNull();
+    storage.setItem(lastKnownKey, '{not json');
+    expect(store.home.read('user-a')).toBeNull();
+  });
+});
+
+describe('ownerOf', () => {
+  it("reads an access token's subject, and nothing from anything else", () => {
+    expect(ownerOf(accessTokenFor('3f6c2a1e-5b7d-4c8e-9a10-2b3c4d5e6f70'))).toBe('3f6c2a1e-5b7d-4c8e-9a10-2b3c4d5e6f70');
+    expect(ownerOf('access-1')).toBeNull();
+    expect(ownerOf(null)).toBeNull();
+    expect(ownerOf('a.%%%.c')).toBeNull();
+  });
+});
