@@ -4,8 +4,8 @@
  * the app itself, src/shared/offline/lastKnown.ts). Nothing from /api, /cms or /sandbox is cached here:
  * balances and tokens never enter this cache.
  * - Pages (navigations): the network first; offline, the last app shell seen.
- * - /assets/*: hashed and immutable, so the cache first. The page also sends the assets it loaded
- *   before this worker took over ('cache-assets'), so the first visit is enough to open offline.
+ * - /assets/*: hashed and immutable, so the cache first. Once this worker controls the page, the page
+ *   hands over the assets it loaded before ('cache-assets'), so the first visit is enough to open offline.
  * A new version replaces the old caches when it activates.
  */
 const version = 'providers-card-shell-v1';
@@ -26,7 +26,12 @@ const isAsset = (url) => url.origin === self.location.origin && url.pathname.sta
 self.addEventListener('message', (event) => {
   if (event.origin !== self.location.origin || event.data?.type !== 'cache-assets' || !Array.isArray(event.data.urls)) return;
   const urls = event.data.urls.filter((url) => typeof url === 'string' && isAsset(new URL(url, self.location.origin)));
-  event.waitUntil(caches.open(version).then((cache) => cache.addAll(urls)));
+  // Only what is not kept yet: a later visit hands over the same files, which must not be fetched again.
+  event.waitUntil(
+    caches.open(version).then((cache) =>
+      Promise.all(urls.map((url) => cache.match(url).then((kept) => kept ?? cache.add(url).catch(() => {})))),
+    ),
+  );
 });
 
 self.addEventListener('activate', (event) => {

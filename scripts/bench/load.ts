@@ -8,6 +8,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import autocannon, { type AutocannonResult } from 'autocannon';
+import type { ActivityHistory } from './activity.ts';
 
 export const loadShape = { overallRate: 1000, connections: 20, durationSeconds: 10, warmupSeconds: 2 } as const;
 
@@ -41,23 +42,39 @@ export function killChildren(): void {
   children.clear();
 }
 
-export type ChildServer = { port: number; stop: () => Promise<void> };
+/** `activity`: the bulk-loaded history, when one was asked for (scripts/bench/activity.ts). */
+export type ChildServer = { port: number; activity?: ActivityHistory; stop: () => Promise<void> };
 
-/** `databaseUrl`: run the app on that PostgreSQL instead of the file-backed PGlite. */
-export async function spawnServer(mode: 'app' | 'bare', cwd: string, databaseUrl?: string): Promise<ChildServer> {
+/**
+ * `databaseUrl`: run the app on that PostgreSQL instead of the file-backed PGlite.
+ * `activityTransfers`: bulk-load that many transfers into the demo cardholder's account first.
+ */
+export async function spawnServer(
+  mode: 'app' | 'bare',
+  cwd: string,
+  databaseUrl?: string,
+  options: { activityTransfers?: number } = {},
+): Promise<ChildServer> {
   const child = spawn(process.execPath, ['--import', 'tsx', serveScript, mode], {
     cwd,
     stdio: ['pipe', 'pipe', 'inherit'],
-    env: { ...process.env, NODE_ENV: 'development', BENCH_DATABASE_URL: databaseUrl ?? '' },
+    env: {
+      ...process.env,
+      NODE_ENV: 'development',
+      BENCH_DATABASE_URL: databaseUrl ?? '',
+      BENCH_ACTIVITY_TRANSFERS: String(options.activityTransfers ?? ''),
+    },
   });
   children.add(child);
-  const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`serve.ts ${mode} did not start within 60 s`)), 60_000);
+  // Bulk-loading a history takes a while on PGlite.
+  const startSeconds = options.activityTransfers ? 300 : 60;
+  const ready = await new Promise<{ port: number; activity?: ActivityHistory }>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`serve.ts ${mode} did not start within ${startSeconds} s`)), startSeconds * 1000);
     const lines = createInterface({ input: child.stdout! });
     lines.once('line', (line) => {
       clearTimeout(timer);
       try {
-        resolve((JSON.parse(line) as { port: number }).port);
+        resolve(JSON.parse(line) as { port: number; activity?: ActivityHistory });
       } catch {
         reject(new Error(`serve.ts ${mode} printed ${line}`));
       }
@@ -68,7 +85,7 @@ export async function spawnServer(mode: 'app' | 'bare', cwd: string, databaseUrl
     });
   });
   return {
-    port,
+    ...ready,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null || child.signalCode !== null) {
@@ -86,8 +103,14 @@ export async function spawnServer(mode: 'app' | 'bare', cwd: string, databaseUrl
   };
 }
 
-export async function runLoad(label: string, url: string, headers: Record<string, string> = {}): Promise<LoadResult> {
-  const options = { url, headers, connections: loadShape.connections, overallRate: loadShape.overallRate, timeout: 10 };
+/** `overallRate`: requests per second asked (loadShape's unless given). */
+export async function runLoad(
+  label: string,
+  url: string,
+  headers: Record<string, string> = {},
+  overallRate: number = loadShape.overallRate,
+): Promise<LoadResult> {
+  const options = { url, headers, connections: loadShape.connections, overallRate, timeout: 10 };
   // Warm-up (JIT, PGlite caches, connection setup); not counted.
   await autocannon({ ...options, duration: loadShape.warmupSeconds });
   const responseTimes: number[] = [];

@@ -1,7 +1,8 @@
 /**
  * Child process for the API load test: `node --import tsx scripts/bench/serve.ts app|bare`. The app
- * runs on a file-backed PGlite in a throwaway folder, or on the PostgreSQL named by BENCH_DATABASE_URL.
- * Prints one JSON line {"port": n} once listening. Exits when its parent closes stdin (so it never
+ * runs on a file-backed PGlite in a throwaway folder, or on the PostgreSQL named by BENCH_DATABASE_URL;
+ * BENCH_ACTIVITY_TRANSFERS=n bulk-loads n transfers into the demo cardholder's account first
+ * (scripts/bench/activity.ts). Prints one JSON line {"port": n, "activity"?: …} once listening. Exits when its parent closes stdin (so it never
  * outlives the bench), or on SIGTERM/SIGINT.
  */
 import { startAppServer, startBareServer, type RunningServer } from './appServer.ts';
@@ -12,8 +13,9 @@ if (mode !== 'app' && mode !== 'bare') {
   process.exit(2);
 }
 
+const activityTransfers = Number(process.env.BENCH_ACTIVITY_TRANSFERS || 0);
 const server: RunningServer =
-  mode === 'app' ? await startAppServer('dist', process.env.BENCH_DATABASE_URL || undefined) : await startBareServer();
+  mode === 'app' ? await startAppServer('dist', process.env.BENCH_DATABASE_URL || undefined, { activityTransfers }) : await startBareServer();
 
 let stopping = false;
 async function stop() {
@@ -30,4 +32,4 @@ process.stdin.on('end', stop);
 process.stdin.on('close', stop);
 process.stdin.resume();
 
-process.stdout.write(`${JSON.stringify({ port: server.port })}\n`);
+process.stdout.write(`${JSON.stringify({ port: server.port, activity: server.activity })}\n`);

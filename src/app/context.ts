@@ -4,7 +4,6 @@ import type { experimentsMachine } from '../../machines/experiments/experiments.
 import type { sessionMachine } from '../../machines/session/session.ts';
 import type { Api } from '../shared/api/client.ts';
 import type { Host } from '../shared/host/host.ts';
-import type { LastKnownStore } from '../shared/offline/lastKnown.ts';
 import type { Analytics } from './analytics.ts';
 import type { ErrorReporter } from './errorReporting.ts';
 
@@ -24,6 +23,9 @@ export type AppContext = {
   previousLocation: () => { pathname: string; href: string } | undefined;
   /** Experiment flags (spec §6); every flag is off until and unless the config says otherwise. */
   experiments: ExperimentsActor;
-  /** The last-known balance and activity, for when the network is gone (standalone only). */
-  lastKnown: LastKnownStore;
+  /**
+   * Where the last-known balance and activity are kept for when the network is gone
+   * (src/shared/offline/lastKnown.ts): the phone's storage standalone, none when embedded.
+   */
+  offlineStorage: Storage | null;
 };

@@ -10,7 +10,7 @@ import { experimentsMachine } from '../../machines/experiments/experiments.ts';
 import { isSessionToken, sessionMachine, type SessionInput } from '../../machines/session/session.ts';
 import { StatusCode } from '../../contract/shared/statusCodes.ts';
 import { createApi } from '../shared/api/client.ts';
-import { lastKnownStore } from '../shared/offline/lastKnown.ts';
+import { forgetLastKnown } from '../shared/offline/forgetLastKnown.ts';
 import type { Host } from '../shared/host/host.ts';
 import { createAnalytics, type AnalyticsTransport } from './analytics.ts';
 import type { AppContext } from './context.ts';
@@ -122,7 +122,7 @@ export function createApp(options: AppOptions) {
     embedded: options.embedded,
     previousLocation: () => router?.state.resolvedLocation,
     experiments,
-    lastKnown: lastKnownStore(options.storage ?? null, { embedded: options.embedded }),
+    offlineStorage: options.embedded ? null : (options.storage ?? null),
   };
   router = createAppRouter(services, options.history);
 
@@ -132,7 +132,7 @@ export function createApp(options: AppOptions) {
   let lastInternal = options.initial.isInternal;
   session.subscribe((snapshot) => {
     // The session is over (signed out, or sign-in required): what was kept about the account goes too.
-    if (snapshot.context.refreshToken === null) services.lastKnown.clear();
+    if (snapshot.context.refreshToken === null) forgetLastKnown(services.offlineStorage);
     if (snapshot.value.auth !== lastAuth && !snapshot.hasTag('authModalOpen')) void router?.invalidate();
     lastAuth = snapshot.value.auth;
     // Internal users may see other experiments: fetch the config again when that changes.

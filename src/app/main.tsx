@@ -99,13 +99,18 @@ async function start() {
   // The app shell stays on the phone (public/sw.js), so with no network it still opens and shows the
   // last-known balance. Standalone only: inside the companion app the host owns the phone's storage.
   if (import.meta.env.PROD && !embedded && 'serviceWorker' in navigator) {
+    // Once the worker controls the page, everything fetched goes through it; what this page fetched
+    // before is handed to it, so this first visit already opens offline.
+    const handOverLoaded = () =>
+      navigator.serviceWorker.controller?.postMessage({
+        type: 'cache-assets',
+        urls: performance.getEntriesByType('resource').map((entry) => entry.name),
+      });
     navigator.serviceWorker
       .register('/sw.js')
-      .then(() => navigator.serviceWorker.ready)
-      .then((registration) => {
-        // What this page loaded before the worker took over, so this first visit already opens offline.
-        const urls = performance.getEntriesByType('resource').map((entry) => entry.name);
-        registration.active?.postMessage({ type: 'cache-assets', urls });
+      .then(() => {
+        if (navigator.serviceWorker.controller) handOverLoaded();
+        else navigator.serviceWorker.addEventListener('controllerchange', handOverLoaded, { once: true });
       })
       .catch(() => {});
   }

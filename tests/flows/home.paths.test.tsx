@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { HomeAnswer } from '../../contract/home/types.ts';
 import { homeMachine } from '../../machines/home/home.ts';
 import { coverageOf, describePath, generatePaths, minimalCover, replayPath } from '../support/chartCoverage.ts';
+import { lastKnownStore } from '../../src/shared/offline/lastKnown.ts';
 import { accessTokenFor, storageWith } from '../support/lastKnown.ts';
 import { active, renderApp } from '../support/renderApp.tsx';
 
@@ -80,7 +81,7 @@ describe('home chart', () => {
             cardApi.fail(homePath);
             // No statusCode: the generic error modal opens and the user closes it; with a last-known copy
             // to show, the screen says it instead.
-            if (services.lastKnown.home.read(owner) === null) await user.click(await screen.findByRole('button', { name: 'OK' }));
+            if (lastKnownStore(services.offlineStorage).home.read(owner) === null) await user.click(await screen.findByRole('button', { name: 'OK' }));
           },
           'user.retry': async ({ user }) => user.click(await screen.findByRole('button', { name: 'Try again' })),
           'user.refresh': async ({ user }) => user.click(await screen.findByRole('button', { name: 'Refresh' })),
@@ -91,7 +92,7 @@ describe('home chart', () => {
             then: async ({ services }) => {
               expect(await screen.findByText('$1,234.56')).toBeTruthy();
               // The fresh answer is now the copy kept for next time.
-              expect(services.lastKnown.home.read(owner)?.data.accountOverview.balance).toBe(123456);
+              expect(lastKnownStore(services.offlineStorage).home.read(owner)?.data.accountOverview.balance).toBe(123456);
             },
           },
           {

@@ -22,6 +22,6 @@ export const accessTokenFor = (sub: string) => `eyJhbGciOiJIUzI1NiJ9.${btoa(JSON
 /** A phone's storage already holding what `keep` puts there. */
 export function storageWith(keep: (store: ReturnType<typeof lastKnownStore>) => void): Storage {
   const storage = memoryStorage();
-  keep(lastKnownStore(storage, { embedded: false }));
+  keep(lastKnownStore(storage));
   return storage;
 }

@@ -11,6 +11,7 @@ import {
 } from '../../src/shared/api/client.ts';
 import { StatusCode } from '../../contract/shared/statusCodes.ts';
 import { createFakeCardApi } from '../support/fakeCardApi.ts';
+import { identityCalls } from '../../src/shared/api/identityCalls.ts';
 
 const home = { statusCode: StatusCode.SUCCESS, accountOverview: { balance: 100 } };
 
@@ -228,7 +229,7 @@ describe('api client: auth status codes', () => {
   it('a call made with another token (the refresh token) is not sent again when the session resumes', async () => {
     const { cardApi, api, hooks } = setup();
     hooks.onAuthRequired.mockImplementation(async () => 'access-2');
-    const result = api.verifySsnWithRefreshToken('refresh-1', '123456789');
+    const result = identityCalls(api).verifySsnWithRefreshToken('refresh-1', '123456789');
     const outcome = expect(result).rejects.toBeInstanceOf(AuthRequiredError);
     await waitingFor(cardApi, '/api/v1/verify/ssn/logged-in-refresh-token');
     cardApi.answer('/api/v1/verify/ssn/logged-in-refresh-token', { statusCode: StatusCode.SIGN_IN_REQUIRED }, 401);

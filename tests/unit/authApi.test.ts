@@ -3,6 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { createApi, type ApiSession } from '../../src/shared/api/client.ts';
 import { registrationCalls } from '../../src/features/identity/registrationCalls.ts';
 import { createFakeCardApi } from '../support/fakeCardApi.ts';
+import { identityCalls } from '../../src/shared/api/identityCalls.ts';
 
 function setup() {
   const cardApi = createFakeCardApi();
@@ -19,10 +20,10 @@ describe('api client: auth calls', () => {
     const { cardApi, api } = setup();
     void api.signIn({ email: 'ana@example.test', password: 'pw' });
     void api.signIn({ email: 'ana@example.test', password: 'pw', code: '123456' });
-    void api.verifySsnWithRefreshToken('refresh-1', '123456789');
+    void identityCalls(api).verifySsnWithRefreshToken('refresh-1', '123456789');
     void api.resetUnlockCode('refresh-1', 'ssn-token-1', '2468');
     void registrationCalls(api).verifyEmail('ana@example.test');
-    void api.verifySsn('ana@example.test', '123456789');
+    void identityCalls(api).verifySsn('ana@example.test', '123456789');
     void api.sendResetCode('ana@example.test');
     void api.verifyResetCode('ana@example.test', '123456');
     void api.changePassword({ email: 'ana@example.test', ssn: '123456789', password: 'NewPass99', mfaToken: 'mfa-1' });
@@ -58,7 +59,7 @@ describe('api client: auth calls', () => {
       cardApi.answer('/api/v1/sign-in', answer, answer.statusCode === 201 ? 429 : 401);
       await expect(result).resolves.toEqual(answer);
     }
-    const ssn = api.verifySsnWithRefreshToken('refresh-1', '123456789');
+    const ssn = identityCalls(api).verifySsnWithRefreshToken('refresh-1', '123456789');
     await vi.waitFor(() => expect(cardApi.isWaiting('/api/v1/verify/ssn/logged-in-refresh-token')).toBe(true));
     cardApi.answer('/api/v1/verify/ssn/logged-in-refresh-token', { statusCode: 4, attemptsLeft: 2 }, 401);
     await expect(ssn).resolves.toEqual({ statusCode: 4, attemptsLeft: 2 });

@@ -10,7 +10,7 @@ const at = new Date('2026-11-24T18:00:00Z');
 describe('lastKnownStore', () => {
   it('keeps home data with the time it was fetched, for its owner only', () => {
     const storage = memoryStorage();
-    const store = lastKnownStore(storage, { embedded: false });
+    const store = lastKnownStore(storage);
     store.home.keep('user-a', home, at);
     expect(store.home.read('user-a')).toEqual({ data: home, fetchedAt: '2026-11-24T18:00:00.000Z' });
     expect(store.home.read('user-b')).toBeNull();
@@ -22,17 +22,17 @@ describe('lastKnownStore', () => {
     expect(store.home.read('user-b')).toBeNull();
   });
 
-  it('keeps nothing when embedded, and nothing without an owner', () => {
+  it('keeps nothing without a storage (embedded) or without an owner', () => {
     const storage = memoryStorage();
-    lastKnownStore(storage, { embedded: true }).home.keep('user-a', home, at);
-    lastKnownStore(storage, { embedded: false }).home.keep(null, home, at);
+    lastKnownStore(storage).home.keep(null, home, at);
     expect(storage.length).toBe(0);
-    expect(lastKnownStore(null, { embedded: false }).home.read('user-a')).toBeNull();
+    lastKnownStore(null).home.keep('user-a', home, at);
+    expect(lastKnownStore(null).home.read('user-a')).toBeNull();
   });
 
   it('clears what it kept, and reads past a damaged copy', () => {
     const storage = memoryStorage();
-    const store = lastKnownStore(storage, { embedded: false });
+    const store = lastKnownStore(storage);
     store.home.keep('user-a', home, at);
     store.clear();
     expect(storage.getItem(lastKnownKey)).toBeNull();
@@ -47,5 +47,28 @@ describe('ownerOf', () => {
     expect(ownerOf('access-1')).toBeNull();
     expect(ownerOf(null)).toBeNull();
     expect(ownerOf('a.%%%.c')).toBeNull();
+  });
+});
+
+describe('the app and the last-known copy', () => {
+  it('gives views no storage when embedded, and forgets the copy when the session ends', async () => {
+    const { createApp } = await import('../../src/app/createApp.ts');
+    const { standaloneHost } = await import('../../src/shared/host/host.ts');
+    const { freshState } = await import('../../src/app/persistence.ts');
+    const storage = memoryStorage();
+    lastKnownStore(storage).home.keep('user-a', home, at);
+    const options = {
+      host: standaloneHost(window),
+      errors: { warning: () => {}, error: () => {} },
+      guardsEnabled: true,
+      analyticsTransport: { send: async () => {}, beacon: () => {} },
+      storage,
+    };
+    const embedded = createApp({ ...options, initial: { ...freshState('en'), refreshToken: 'refresh-1', accessToken: 'access-1' }, embedded: true });
+    expect(embedded.services.offlineStorage).toBeNull();
+    expect(storage.getItem(lastKnownKey)).not.toBeNull();
+    // A standalone app whose session has no refresh token (signed out): the copy goes.
+    createApp({ ...options, initial: freshState('en'), embedded: false });
+    expect(storage.getItem(lastKnownKey)).toBeNull();
   });
 });

@@ -1,17 +1,12 @@
 /** Ledger accounts: the system ones, a cardholder's, its cushion, and its balances. */
-import { and, eq, lte, notExists, sql } from 'drizzle-orm';
+import { and, eq, inArray, lte, notExists, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Database } from '../../db/database.ts';
-import { ledgerAccounts, type SystemLedgerAccountKind, transfers } from '../../db/schema/index.ts';
+import { ledgerAccounts, transfers } from '../../db/schema/index.ts';
+import { isSystemLedgerAccount } from './ids.ts';
 import { availableCents, lockedWrite } from './writes.ts';
 
-/** The system accounts, one per kind, with the ids migration 0007 gave them (no lookup needed). */
-export const systemLedgerAccounts: Readonly<Record<SystemLedgerAccountKind, string>> = {
-  settlement: '00000000-0000-8000-8000-000000000001',
-  fee_revenue: '00000000-0000-8000-8000-000000000002',
-  rewards_payable: '00000000-0000-8000-8000-000000000003',
-  cushion_funding: '00000000-0000-8000-8000-000000000004',
-};
+export { systemLedgerAccounts } from './ids.ts';
 
 /**
  * The ledger account of a card account (`accounts.id`): made on first use, the same one after. A
@@ -29,8 +24,9 @@ export async function openCardholderLedgerAccount(db: Database, accountId: strin
 }
 
 /**
- * Sets how far below zero the account's available balance may go. Lowering it below what is already
- * used of it is refused ('cushion_in_use'): the account would be under its floor.
+ * Sets how far below zero a cardholder account's available balance may go. Lowering it below what is
+ * already used of it is refused ('cushion_in_use'): the account would be under its floor. Any other id
+ * answers 'account_not_found' (a system account has no floor, so no cushion).
  */
 export async function setCushion(
   db: Database,
@@ -38,6 +34,7 @@ export async function setCushion(
 ): Promise<{ result: 'updated' | 'invalid_amount' | 'account_not_found' | 'cushion_in_use' }> {
   const { ledgerAccountId, cushionCents } = change;
   if (!Number.isSafeInteger(cushionCents) || cushionCents < 0) return { result: 'invalid_amount' };
+  if (isSystemLedgerAccount(ledgerAccountId)) return { result: 'account_not_found' };
   // Under the account's lock, its expired holds released first (they no longer use the cushion).
   return lockedWrite(db, { accountIds: [ledgerAccountId], releaseHoldsOf: ledgerAccountId, now: change.now ?? new Date() }, async (ledger) => {
     const account = ledger.account(ledgerAccountId);
@@ -76,8 +73,27 @@ function expiredUnrecorded(db: Database, side: 'debit' | 'credit', ledgerAccount
 }
 
 /**
- * The account's balances at `now`: its columns, less the holds that have expired by then but that no
- * write has recorded yet (the next write or expirePendingTransfers will). Null for an unknown account.
+ * What the account's transfers on one side add up to (a subquery): posted ones (and posts of holds),
+ * or pending ones not yet posted or voided. A system account's balance columns are these sums.
+ */
+function transferSum(db: Database, side: 'debit' | 'credit', which: 'posted' | 'pending', ledgerAccountId: string) {
+  const account = side === 'debit' ? holds.debitLedgerAccountId : holds.creditLedgerAccountId;
+  const phase =
+    which === 'posted'
+      ? inArray(holds.phase, ['posted', 'post_pending'])
+      : and(eq(holds.phase, 'pending'), notExists(db.select({ one: sql`1` }).from(resolutions).where(eq(resolutions.pendingId, holds.id))));
+  const cents = db
+    .select({ cents: sql`coalesce(sum(${holds.amountCents}), 0)` })
+    .from(holds)
+    .where(and(eq(account, ledgerAccountId), phase));
+  return sql`(${cents})`.mapWith(Number);
+}
+
+/**
+ * The account's balances at `now`: its columns (a system account's: the sums of its transfers, as it
+ * keeps none), less the holds that have expired by then but that no write has recorded yet (the next
+ * write or expirePendingTransfers will). Null for an unknown account. A system account's balances
+ * read all its transfers: for reports and audits, not for every request.
  */
 export async function balances(db: Database, ledgerAccountId: string, now: Date = new Date()): Promise<Balances | null> {
   const [row] = await db
@@ -85,15 +101,24 @@ export async function balances(db: Database, ledgerAccountId: string, now: Date 
       account: ledgerAccounts,
       expiredDebits: expiredUnrecorded(db, 'debit', ledgerAccountId, now),
       expiredCredits: expiredUnrecorded(db, 'credit', ledgerAccountId, now),
+      ...(isSystemLedgerAccount(ledgerAccountId) && {
+        summed: {
+          debitsPending: transferSum(db, 'debit', 'pending', ledgerAccountId),
+          debitsPosted: transferSum(db, 'debit', 'posted', ledgerAccountId),
+          creditsPending: transferSum(db, 'credit', 'pending', ledgerAccountId),
+          creditsPosted: transferSum(db, 'credit', 'posted', ledgerAccountId),
+        },
+      }),
     })
     .from(ledgerAccounts)
     .where(eq(ledgerAccounts.id, ledgerAccountId));
   if (!row) return null;
-  const account = { ...row.account, debitsPending: row.account.debitsPending - row.expiredDebits };
+  const columns = { ...row.account, ...('summed' in row ? row.summed : {}) };
+  const account = { ...columns, debitsPending: columns.debitsPending - row.expiredDebits };
   return {
     postedCents: account.creditsPosted - account.debitsPosted,
     pendingDebitsCents: account.debitsPending,
-    pendingCreditsCents: account.creditsPending - row.expiredCredits,
+    pendingCreditsCents: columns.creditsPending - row.expiredCredits,
     availableCents: availableCents(account),
     cushionCents: account.cushionCents,
   };

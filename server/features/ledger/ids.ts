@@ -1,8 +1,26 @@
 /**
- * Transfer ids the ledger derives instead of drawing: the same input always gives the same id, so a
- * repeated request (or a second process doing the same work) meets the first one's transfer.
+ * Ids the ledger knows without a lookup: the system accounts' fixed ones, and the transfer ids it
+ * derives instead of drawing (the same input always gives the same id, so a repeated request, or a
+ * second process doing the same work, meets the first one's transfer).
  */
 import { createHash } from 'node:crypto';
+import type { SystemLedgerAccountKind } from '../../db/schema/index.ts';
+
+/** The system accounts, one per kind, with the ids migration 0007 gave them (no lookup needed). */
+export const systemLedgerAccounts: Readonly<Record<SystemLedgerAccountKind, string>> = {
+  settlement: '00000000-0000-8000-8000-000000000001',
+  fee_revenue: '00000000-0000-8000-8000-000000000002',
+  rewards_payable: '00000000-0000-8000-8000-000000000003',
+  cushion_funding: '00000000-0000-8000-8000-000000000004',
+};
+
+const systemIds = new Set(Object.values(systemLedgerAccounts));
+
+/**
+ * Whether the id is a system account's. System accounts have no floor and keep no balance columns
+ * (their balances are the sums of their transfers), so a write does not lock them.
+ */
+export const isSystemLedgerAccount = (id: string): boolean => systemIds.has(id);
 
 /**
  * Who asked and what for: an Idempotency-Key means something only within its caller's own calls (two

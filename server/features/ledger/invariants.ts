@@ -20,9 +20,11 @@ type ReportRow = { totals: Omit<InvariantReport, 'ok' | 'problems'>; problems: s
 
 /**
  * - Every transfer debits one account and credits another by the same amount, so over all accounts
- *   debits equal credits, posted and pending alike.
- * - Each account's four balance columns equal what its transfers add up to: posted and posted-pending
- *   transfers count as posted, pending ones not posted, voided or expired as pending.
+ *   (cardholders by their balance columns, system accounts by their transfers) debits equal credits,
+ *   posted and pending alike.
+ * - Each cardholder account's four balance columns equal what its transfers add up to: posted and
+ *   posted-pending transfers count as posted, pending ones not posted, voided or expired as pending.
+ *   A system account keeps no columns (all zero): its balances are what its transfers add up to.
  * - No account with a floor is below it (debits posted + pending ≤ credits posted + cushion).
  * - A pending transfer is resolved at most once, by a post of at most its amount or a void of all of
  *   it, between its own accounts; a reversal mirrors a posted transfer.
@@ -46,13 +48,27 @@ export async function invariantReport(db: Database): Promise<InvariantReport> {
         sum(credits_pending) as credits_pending, sum(credits_posted) as credits_posted
       from effects group by ledger_account_id
     ),
+    -- Each account's balances: a cardholder's columns, a system account's transfers.
+    balances as (
+      select a.id,
+        case when a.account_id is null then coalesce(s.debits_pending, 0) else a.debits_pending end as debits_pending,
+        case when a.account_id is null then coalesce(s.debits_posted, 0) else a.debits_posted end as debits_posted,
+        case when a.account_id is null then coalesce(s.credits_pending, 0) else a.credits_pending end as credits_pending,
+        case when a.account_id is null then coalesce(s.credits_posted, 0) else a.credits_posted end as credits_posted
+      from ledger_accounts a left join sums s on s.ledger_account_id = a.id
+    ),
     problems (problem) as (
       select format('ledger account %s (%s): its balances (debits pending %s, posted %s; credits pending %s, posted %s) are not what its transfers add up to (%s, %s; %s, %s)',
         a.id, a.kind, a.debits_pending, a.debits_posted, a.credits_pending, a.credits_posted,
         coalesce(s.debits_pending, 0), coalesce(s.debits_posted, 0), coalesce(s.credits_pending, 0), coalesce(s.credits_posted, 0))
       from ledger_accounts a left join sums s on s.ledger_account_id = a.id
-      where (a.debits_pending, a.debits_posted, a.credits_pending, a.credits_posted)
+      where a.account_id is not null and (a.debits_pending, a.debits_posted, a.credits_pending, a.credits_posted)
         is distinct from (coalesce(s.debits_pending, 0), coalesce(s.debits_posted, 0), coalesce(s.credits_pending, 0), coalesce(s.credits_posted, 0))
+      union all
+      select format('system ledger account %s (%s) has balance columns (debits pending %s, posted %s; credits pending %s, posted %s, cushion %s): it keeps none, its transfers are its balances',
+        a.id, a.kind, a.debits_pending, a.debits_posted, a.credits_pending, a.credits_posted, a.cushion_cents)
+      from ledger_accounts a
+      where a.account_id is null and (a.debits_pending, a.debits_posted, a.credits_pending, a.credits_posted, a.cushion_cents) <> (0, 0, 0, 0, 0)
       union all
       select format('ledger account %s (%s) is below its floor: debits posted %s + pending %s exceed credits posted %s + cushion %s',
         a.id, a.kind, a.debits_posted, a.debits_pending, a.credits_posted, a.cushion_cents)
@@ -78,7 +94,7 @@ export async function invariantReport(db: Database): Promise<InvariantReport> {
       (select json_build_object(
         'totalDebitsPosted', coalesce(sum(debits_posted), 0), 'totalCreditsPosted', coalesce(sum(credits_posted), 0),
         'totalDebitsPending', coalesce(sum(debits_pending), 0), 'totalCreditsPending', coalesce(sum(credits_pending), 0))
-       from ledger_accounts) as totals,
+       from balances) as totals,
       coalesce((select json_agg(problem) from problems), '[]'::json) as problems
   `)) as unknown as { rows: ReportRow[] };
   const { totals, problems } = rows[0]!;

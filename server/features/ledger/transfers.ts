@@ -97,8 +97,8 @@ export async function createTransfer(db: Database, transfer: NewTransfer): Promi
     db,
     { id: transfer.id, accountIds: [transfer.debit, transfer.credit], releaseHoldsOf: transfer.debit, now, matches },
     async (ledger) => {
-      if (!ledger.account(transfer.debit)) return { result: 'debit_account_not_found' } as const;
-      if (!ledger.account(transfer.credit)) return { result: 'credit_account_not_found' } as const;
+      if (!ledger.has(transfer.debit)) return { result: 'debit_account_not_found' } as const;
+      if (!ledger.has(transfer.credit)) return { result: 'credit_account_not_found' } as const;
       if (!ledger.canDebit(transfer.debit, transfer.amountCents)) return { result: 'exceeds_credits' } as const;
       const created = await ledger.record({
         id: transfer.id,
@@ -218,12 +218,12 @@ async function expireHold(db: Database, hold: Transfer, now: Date): Promise<bool
     async (ledger: Ledger) => {
       // Posted or voided since it was read.
       const [resolution] = await ledger.tx.select({ id: transfers.id }).from(transfers).where(eq(transfers.pendingId, hold.id));
-      if (resolution) return 'resolved' as const;
+      if (resolution) return { result: 'resolved' } as const;
       await ledger.record(expiry, hold.amountCents);
-      return 'voided' as const;
+      return { result: 'created' } as const;
     },
   );
-  return answer === 'voided';
+  return answer.result === 'created';
 }
 
 /**

@@ -13,7 +13,8 @@ import { TransactionStatusText, TransactionTitle } from '../../shared/activity/T
 import { formatDate, formatTime } from '../../shared/format/date.ts';
 import type { Locale } from '../../shared/format/locale.ts';
 import { formatSignedDollars } from '../../shared/format/money.ts';
-import { useActivityScreens } from './ActivityLayout.tsx';
+import { useActivityScreens } from './activityScreens.ts';
+import './activity.css';
 
 const detailRoute = getRouteApi('/_accessToken/transactions/detail');
 

@@ -13,7 +13,8 @@ import { formatDate } from '../../shared/format/date.ts';
 import type { Locale } from '../../shared/format/locale.ts';
 import { formatDollars } from '../../shared/format/money.ts';
 import { AsOfNotice } from '../../shared/offline/AsOfNotice.tsx';
-import { useActivityScreens } from './ActivityLayout.tsx';
+import { useActivityScreens } from './activityScreens.ts';
+import './activity.css';
 
 export function TransactionsView() {
   const { session } = useServices();

@@ -1,11 +1,12 @@
 /** The activity screens (spec §2 /transactions, /transactions/detail), under the access-token guard. */
 import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
 import { accessTokenScreens } from '../../app/layoutRoutes.ts';
+import { ActivityRoute } from './ActivityRoute.tsx';
 
 const transactionsRoute = createRoute({
   getParentRoute: () => accessTokenScreens,
   path: '/transactions',
-  component: lazyRouteComponent(() => import('./ActivityLayout.tsx'), 'ActivityLayout'),
+  component: ActivityRoute,
 });
 const transactionsListRoute = createRoute({
   getParentRoute: () => transactionsRoute,

@@ -14,8 +14,9 @@ import { formatDollars } from '../../shared/format/money.ts';
 import type { Locale } from '../../shared/format/locale.ts';
 import type { Host } from '../../shared/host/host.ts';
 import { AsOfNotice } from '../../shared/offline/AsOfNotice.tsx';
-import { ownerOf } from '../../shared/offline/lastKnown.ts';
+import { lastKnownStore, ownerOf } from '../../shared/offline/lastKnown.ts';
 import { BenefitsContent, CopyAccountNumber, FreeTaxFilingHelp, NotificationsPrompt } from './HomeExtras.tsx';
+import './home.css';
 
 /** /home2 (spec §2, experiment showNewDebitDetails): home with the new debit card details. */
 export function Home2View() {
@@ -24,8 +25,9 @@ export function Home2View() {
 
 /** Home: balance, cards and recent activity from GET /home. */
 export function HomeView({ newDebitDetails = false }: { newDebitDetails?: boolean }) {
-  const { api, session, host, lastKnown } = useServices();
+  const { api, session, host, offlineStorage } = useServices();
   const locale = useSelector(session, (s) => s.context.locale);
+  const [lastKnown] = useState(() => lastKnownStore(offlineStorage));
   const [owner] = useState(() => ownerOf(session.getSnapshot().context.accessToken));
   const [kept] = useState(() => lastKnown.home.read(owner));
   const home = useActorRef(

@@ -16,6 +16,7 @@ import type { Locale } from '../../shared/format/locale.ts';
 import { formatDollars } from '../../shared/format/money.ts';
 import { formatStatementMonth, saveFile } from './statementFiles.ts';
 import { reportLoadFailure, statementsCalls } from './statementsCalls.ts';
+import './statements.css';
 
 export function StatementsView() {
   const { api, session, errors } = useServices();

@@ -6,6 +6,7 @@ import { formatDate, formatTime } from '../format/date.ts';
 import type { Locale } from '../format/locale.ts';
 import { formatSignedDollars } from '../format/money.ts';
 import { TransactionTitle } from './TransactionText.tsx';
+import './activityRows.css';
 
 /** `when`: the time, under a day's heading (the activity screen), or the date (home's short list). */
 export function ActivityRow({ transaction, locale, when }: { transaction: Transaction; locale: Locale; when: 'date' | 'time' }) {

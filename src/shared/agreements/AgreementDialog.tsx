@@ -11,6 +11,7 @@ import { agreementDocumentMachine } from '../../../machines/identity/agreementDo
 import { useServices } from '../../app/services.tsx';
 import { useModalDialog } from '../components/useModalDialog.ts';
 import { unexpectedErrorMessage } from '../messages.ts';
+import { identityCalls } from '../api/identityCalls.ts';
 
 /** The reader: `open(kind)` shows that agreement in the app's language; `dialog` goes once into the screen. */
 export function useAgreementReader() {
@@ -18,7 +19,7 @@ export function useAgreementReader() {
   const { i18n } = useLingui();
   const reader = useActorRef(
     agreementDocumentMachine.provide({
-      actors: { loadAgreement: fromPromise(({ input }) => api.agreementDocument(input.kind, input.locale)) },
+      actors: { loadAgreement: fromPromise(({ input }) => identityCalls(api).agreementDocument(input.kind, input.locale)) },
     }),
   );
   const open = (kind: AgreementKind) => reader.send({ type: 'user.open', kind, locale: (i18n.locale === 'es' ? 'es' : 'en') as AgreementLocale });

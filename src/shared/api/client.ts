@@ -8,15 +8,17 @@
  */
 import { ofetch } from 'ofetch';
 import type { SetUnlockCodeRequest } from '../../../contract/account/types.ts';
-import type { AgreementKind, AgreementLocale, Legal } from '../../../contract/identity/types.ts';
-import { routeTables } from '../../../contract/routes.ts';
+// Each table the client's own calls need, not contract/routes.ts: that would put every feature's
+// table in every screen's first load (a feature's calls live with the feature).
+import { accountRoutes as account } from '../../../contract/account/routes.ts';
+import { experimentsRoutes as experiments } from '../../../contract/experiments/routes.ts';
+import { homeRoutes as home } from '../../../contract/home/routes.ts';
+import { sessionRoutes as session } from '../../../contract/session/routes.ts';
 import type { StatusAnswer } from '../../../contract/shared/answers.ts';
 import { type AnswerOf, cardApiBase, type RequestOf, type Route } from '../../../contract/shared/route.ts';
 import { StatusCode } from '../../../contract/shared/statusCodes.ts';
 import type { ExperimentFlags } from '../../../contract/experiments/types.ts';
 import type { ChangePasswordRequest, SignInRequest } from '../../../contract/session/types.ts';
-
-const { identity, session, account, home, experiments } = routeTables;
 
 export const apiBase = cardApiBase;
 export const requestTimeoutMs = 120_000;
@@ -203,13 +205,8 @@ export function createApi(hooks: ApiHooks, fetcher = ofetch) {
     /** Every answer is a result: 100, 105 and the MFA codes 200-204 come with HTTP 401 or 429. */
     signIn: ({ email, password, code }: SignInRequest) =>
       call(session.signIn, code === undefined ? { email, password } : { email, password, code }),
-    /** With the refresh token: `{0, ssnToken}`, 401 `{4, attemptsLeft}`, 429 `{201}`. */
-    verifySsnWithRefreshToken: (refreshToken: string | null, ssn: string) =>
-      call(identity.verifySsnWithRefreshToken, { ssn }, { token: refreshToken }),
     resetUnlockCode: (refreshToken: string | null, ssnToken: string, unlockCode: string) =>
       call(session.resetUnlockCode, { ssnToken, unlockCode }, { token: refreshToken }),
-    /** Password reset, anonymous: `{0, ssnToken}`, 401 `{4, attemptsLeft}`, 429 `{201}`. */
-    verifySsn: (email: string, ssn: string) => call(identity.verifySsn, { email, ssn }),
     /** Password reset, first step: `{0}` whether or not the email has an account; 429 `{201}`. */
     sendResetCode: (email: string) => call(session.sendResetCode, { email }),
     /** `{0, mfaToken}`, `{200}` any other code, 429 `{201}`. */
@@ -234,11 +231,6 @@ export function createApi(hooks: ApiHooks, fetcher = ofetch) {
      */
     setUnlockCode: ({ currentUnlockCode, unlockCode }: SetUnlockCodeRequest) =>
       call(account.setUnlockCode, { currentUnlockCode, unlockCode }),
-    /** Records each agreement marked 'agreed' (access token). */
-    acceptAgreement: (legal: Legal) => call(identity.acceptAgreement, { legal }),
-    acceptedAgreement: (agreement: AgreementKind) => call(identity.acceptedAgreement, { agreement }),
-    /** Anonymous: an agreement's current text in a language. */
-    agreementDocument: (kind: AgreementKind, locale: AgreementLocale) => call(identity.agreementDocument, { kind, locale }),
   };
 }
 

@@ -8,8 +8,10 @@
  */
 import type { TransactionsPage } from '../../../contract/activity/types.ts';
 import type { HomeAnswer } from '../../../contract/home/types.ts';
+import { forgetLastKnown, lastKnownKey } from './forgetLastKnown.ts';
 
-export const lastKnownKey = 'providers-card:last-known';
+export { lastKnownKey };
+
 
 export type LastKnown<T> = { data: T; fetchedAt: string };
 type Kept = { owner: string; home?: LastKnown<HomeAnswer>; activity?: LastKnown<TransactionsPage> };
@@ -34,9 +36,9 @@ export type LastKnownSlot<T> = {
 
 export type LastKnownStore = { home: LastKnownSlot<HomeAnswer>; activity: LastKnownSlot<TransactionsPage>; clear: () => void };
 
-/** Nothing is kept or read when embedded (or without storage). */
-export function lastKnownStore(storage: Storage | null, options: { embedded: boolean }): LastKnownStore {
-  const usable = !options.embedded && storage !== null;
+/** Without a storage (the app gives none when embedded) nothing is kept or read. */
+export function lastKnownStore(storage: Storage | null): LastKnownStore {
+  const usable = storage !== null;
   const load = (): Kept | null => {
     try {
       const raw = usable ? storage.getItem(lastKnownKey) : null;
@@ -65,8 +67,6 @@ export function lastKnownStore(storage: Storage | null, options: { embedded: boo
   return {
     home: slot('home'),
     activity: slot('activity'),
-    clear() {
-      if (storage !== null) storage.removeItem(lastKnownKey);
-    },
+    clear: () => forgetLastKnown(storage),
   };
 }

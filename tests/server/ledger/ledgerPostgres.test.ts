@@ -1,8 +1,9 @@
 /**
  * The ledger under real concurrency (PGlite runs one statement at a time, so only PostgreSQL can show
  * these races): identical requests racing make one transfer, a hold resolves once and a transfer is
- * reversed once however many ask at the same moment, and 1,000 mixed writes at once leave every
- * invariant intact and no cardholder below zero. On a database of its own on the run's PostgreSQL,
+ * reversed once however many ask at the same moment (between two system accounts too), no write
+ * waits for the settlement account's row, and 1,000 mixed writes at once leave every invariant intact
+ * and no cardholder below zero. On a database of its own on the run's PostgreSQL,
  * through a pool of 10 connections; PG_TESTS=0 leaves this out, as every PostgreSQL block.
  */
 import { randomUUID } from 'node:crypto';
@@ -138,6 +139,55 @@ describeOnPostgres('the ledger on real PostgreSQL, under concurrency', { timeout
     // The reversal takes the deposit back only if the cardholder still has it.
     expect(reversed.created ?? 0).toBe(posted.phase === 'post_pending' ? 0 : 1);
     expect(reversed.created === 1 ? reversed.transfer_already_reversed : reversed.exceeds_credits).toBe(posted.phase === 'post_pending' ? 30 : 29);
+  });
+
+  it("does not wait for the settlement account's row: deposits and purchases go through while another transaction holds it", async () => {
+    const cardholder = await newCardholder(db);
+    await createTransfer(db, deposit(cardholder, 1000));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let held!: () => void;
+    const holding = new Promise<void>((resolve) => (held = resolve));
+    // The lock an UPDATE of its balance columns would take (what every write took before system
+    // accounts stopped keeping them).
+    const holder = db.transaction(async (tx) => {
+      await tx.execute(sql`select 1 from ledger_accounts where id = ${settlement} for no key update`);
+      held();
+      await released;
+    });
+    await holding;
+    try {
+      const writes = Promise.all([
+        createTransfer(db, deposit(cardholder, 500)),
+        // Covered in either order.
+        createTransfer(db, { id: randomUUID(), debit: cardholder, credit: settlement, amountCents: 800, kind: 'purchase', phase: 'posted', now: at(1) }),
+      ]);
+      const waited = new Promise<'waited'>((resolve) => setTimeout(() => resolve('waited'), 5000).unref());
+      const answers = await Promise.race([writes, waited]);
+      expect(answers).not.toBe('waited');
+      expect(results(answers as { result: string }[])).toEqual({ created: 2 });
+    } finally {
+      release();
+      await holder;
+    }
+    expect(await balances(db, cardholder, at(1))).toMatchObject({ postedCents: 700 });
+  });
+
+  it('resolves a hold between two system accounts once, however many ask at once', async () => {
+    const hold = { id: randomUUID(), debit: systemLedgerAccounts.rewards_payable, credit: systemLedgerAccounts.fee_revenue, amountCents: 900, kind: 'ebt_reward' as const, phase: 'pending' as const, now: at(1) };
+    await createTransfer(db, hold);
+
+    const resolutions = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        i % 2 === 0
+          ? postPendingTransfer(db, { id: randomUUID(), pendingId: hold.id, now: at(2) })
+          : voidPendingTransfer(db, { id: randomUUID(), pendingId: hold.id, now: at(2) }),
+      ),
+    );
+
+    const counts = results(resolutions);
+    expect(counts.created).toBe(1);
+    expect((counts.pending_transfer_already_posted ?? 0) + (counts.pending_transfer_already_voided ?? 0)).toBe(19);
   });
 
   it('keeps every invariant, and no cardholder below zero, through 1,000 mixed writes at once', async () => {

@@ -89,6 +89,43 @@ describe.each(ledgerDatabases)('the ledger on $kind', ({ open }) => {
       expect(await balances(db, cardholder, at(0))).toEqual({ postedCents: 0, pendingDebitsCents: 0, pendingCreditsCents: 0, availableCents: 0, cushionCents: 0 });
       expect(await balances(db, randomUUID(), at(0))).toBeNull();
     });
+
+    it('keeps no balance columns on a system account: its balances are what its transfers add up to', async () => {
+      const cardholder = await fundedCardholder(1000);
+      const before = (await balances(db, feeRevenue, at(1)))!;
+
+      await createTransfer(db, { ...purchase(cardholder, 300), credit: feeRevenue, kind: 'fee' });
+      await createTransfer(db, { ...hold(cardholder, 200), credit: feeRevenue });
+
+      expect(await balances(db, feeRevenue, at(1))).toEqual({
+        ...before,
+        postedCents: before.postedCents + 300,
+        pendingCreditsCents: before.pendingCreditsCents + 200,
+        availableCents: before.availableCents + 300,
+      });
+      const [row] = await db.select().from(ledgerAccounts).where(eq(ledgerAccounts.id, feeRevenue));
+      expect(row).toMatchObject({ debitsPending: 0, debitsPosted: 0, creditsPending: 0, creditsPosted: 0, cushionCents: 0, debitsMustNotExceedCredits: false });
+      // The database refuses balance columns on a system account; a system account has no cushion.
+      const refused = { cause: expect.objectContaining({ message: expect.stringContaining('ledger_accounts_system_keeps_no_balances') }) };
+      await expect(db.update(ledgerAccounts).set({ creditsPosted: 1 }).where(eq(ledgerAccounts.id, settlement))).rejects.toMatchObject(refused);
+      expect(await setCushion(db, { ledgerAccountId: settlement, cushionCents: 100 })).toEqual({ result: 'account_not_found' });
+    });
+
+    it('moves money between two system accounts, and resolves a hold between them once', async () => {
+      const { cushion_funding: cushionFunding, rewards_payable: rewardsPayable } = systemLedgerAccounts;
+      const before = (await balances(db, cushionFunding, at(1)))!.postedCents;
+      const moved = { id: randomUUID(), debit: settlement, credit: cushionFunding, amountCents: 700, kind: 'cushion' as const, phase: 'posted' as const, now: at(1) };
+      expect((await createTransfer(db, moved)).result).toBe('created');
+      expect((await createTransfer(db, moved)).result).toBe('exists');
+      expect((await balances(db, cushionFunding, at(1)))!.postedCents).toBe(before + 700);
+
+      const held = { id: randomUUID(), debit: rewardsPayable, credit: feeRevenue, amountCents: 400, kind: 'ebt_reward' as const, phase: 'pending' as const, now: at(1) };
+      expect((await createTransfer(db, held)).result).toBe('created');
+      const post = { id: randomUUID(), pendingId: held.id, amountCents: 300, now: at(2) };
+      expect((await postPendingTransfer(db, post)).result).toBe('created');
+      expect((await postPendingTransfer(db, post)).result).toBe('exists');
+      expect(await voidPendingTransfer(db, { id: randomUUID(), pendingId: held.id, now: at(2) })).toEqual({ result: 'pending_transfer_already_posted' });
+    });
   });
 
   describe('createTransfer', () => {

@@ -25,6 +25,7 @@ import { SsnCheckStep } from '../../../shared/ssnCheck/SsnCheckStep.tsx';
 import { unexpectedErrorMessage, validationMessages } from '../../../shared/messages.ts';
 import { TooManyCodesNotice, WaitToTryAgain } from '../../../shared/waitNotices.tsx';
 import { routeStepOf, useStepParam } from './stepRoute.ts';
+import { identityCalls } from '../../../shared/api/identityCalls.ts';
 
 const formSteps = 3;
 const resetPasswordRoute = getRouteApi('/reset-password/{-$step}');
@@ -40,7 +41,7 @@ export function ResetPasswordView() {
       actors: {
         sendResetCode: fromPromise(({ input }) => api.sendResetCode(input.email)),
         verifyResetCode: fromPromise(({ input }) => api.verifyResetCode(input.email, input.code)),
-        verifySsn: fromPromise(({ input }) => api.verifySsn(input.email, input.ssn)),
+        verifySsn: fromPromise(({ input }) => identityCalls(api).verifySsn(input.email, input.ssn)),
         changePassword: fromPromise(({ input }) => api.changePassword(input)),
       },
       actions: {

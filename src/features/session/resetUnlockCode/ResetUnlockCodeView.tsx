@@ -13,6 +13,7 @@ import { unexpectedErrorMessage, validationMessages } from '../../../shared/mess
 import { SsnCheckStep } from '../../../shared/ssnCheck/SsnCheckStep.tsx';
 import { routeStepOf, useStepParam } from '../resetPassword/stepRoute.ts';
 import { continueToApp, storeSession } from '../../../shared/sessionEffects.ts';
+import { identityCalls } from '../../../shared/api/identityCalls.ts';
 
 const resetUnlockCodeRoute = getRouteApi('/reset-unlock-code/{-$step}');
 
@@ -28,7 +29,7 @@ export function ResetUnlockCodeView() {
   const reset = useActorRef(
     resetUnlockCodeMachine.provide({
       actors: {
-        verifySsn: fromPromise(({ input }) => api.verifySsnWithRefreshToken(session.getSnapshot().context.refreshToken, input.ssn)),
+        verifySsn: fromPromise(({ input }) => identityCalls(api).verifySsnWithRefreshToken(session.getSnapshot().context.refreshToken, input.ssn)),
         resetUnlockCode: fromPromise(({ input }) =>
           api.resetUnlockCode(session.getSnapshot().context.refreshToken, input.ssnToken, input.unlockCode),
         ),

@@ -1,0 +1,24 @@
+/**
+ * What the /transactions screens share (activityScreensOf.ts makes them, ActivityRoute.tsx holds them): the activity and home charts and
+ * the feature's calls. Apart from the layout so the views can reach it without importing the layout's
+ * lazy module (which would make the bundler split the app's entry).
+ */
+import { createContext, useContext } from 'react';
+import type { ActorRefFrom } from 'xstate';
+import type { activityMachine } from '../../../machines/activity/activity.ts';
+import type { homeMachine } from '../../../machines/home/home.ts';
+import type { ActivityCalls } from './activityCalls.ts';
+
+export type ActivityScreens = {
+  activity: ActorRefFrom<typeof activityMachine>;
+  home: ActorRefFrom<typeof homeMachine>;
+  calls: ActivityCalls;
+};
+
+export const ActivityContext = createContext<ActivityScreens | null>(null);
+
+export function useActivityScreens(): ActivityScreens {
+  const screens = useContext(ActivityContext);
+  if (!screens) throw new Error('useActivityScreens needs the /transactions layout');
+  return screens;
+}
