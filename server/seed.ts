@@ -8,7 +8,7 @@ import { readConfig } from './config.ts';
 import type { Database } from './db/database.ts';
 import { agreementKinds } from '../contract/identity/types.ts';
 import { accounts, addressKeyOf, agreementAcceptances, cards, users } from './db/schema/index.ts';
-import { createTransfer, openCardholderLedgerAccount, systemLedgerAccounts, type TransferKind, transferIdFor } from './features/ledger/index.ts';
+import { createTransfer, openCardholderLedgerAccount, systemLedgerAccounts, type TransactionKind, transferIdFor } from './features/ledger/index.ts';
 import { hashSecret } from './secrets.ts';
 import { encryptSsn, ssnHash, type SsnKeys } from './ssn.ts';
 
@@ -50,7 +50,7 @@ export const mfaCardholder = {
 } as const;
 
 /** One seeded movement, `days` before now: a credit (positive cents) or a debit of the cardholder's ledger account. */
-type LedgerSeed = { days: number; cents: number; kind: TransferKind; counterparty: string | null; location: string | null };
+type LedgerSeed = { days: number; cents: number; kind: TransactionKind; counterparty: string | null; location: string | null };
 
 const stores = [
   ['Save Mart', 'Fresno, CA'],

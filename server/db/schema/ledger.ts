@@ -8,6 +8,7 @@
  */
 import { type AnyPgColumn, bigint, boolean, check, index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
+import { transactionKinds } from '../../../contract/activity/types.ts';
 import { accounts } from './home.ts';
 
 /** A cardholder's own account, and one system account for each other kind. */
@@ -18,22 +19,10 @@ export type SystemLedgerAccountKind = Exclude<(typeof ledgerAccountKinds)[number
 export const transferPhases = ['posted', 'pending', 'post_pending', 'void_pending'] as const;
 
 /**
- * What a transfer is in the product's words (activity lists, statements). Text in the database, so a
- * new kind needs no migration; the union keeps the code to these.
+ * What a transfer is in the product's words (activity lists, statements): the contract's transaction
+ * kinds, one list for the wire and the database. Text in the database, so a new kind needs no migration.
  */
-export const transferKinds = [
-  'deposit',
-  'card_load',
-  'cash_load',
-  'purchase',
-  'refund',
-  'atm_withdrawal',
-  'fee',
-  'ebt_reward',
-  'cushion',
-  'reversal',
-] as const;
-export type TransferKind = (typeof transferKinds)[number];
+export { transactionKinds, type TransactionKind } from '../../../contract/activity/types.ts';
 
 export const ledgerAccounts = pgTable('ledger_accounts', {
   id: uuid('id').primaryKey().defaultRandom(),
@@ -85,7 +74,7 @@ export const transfers = pgTable('transfers', {
   pendingId: uuid('pending_id').references((): AnyPgColumn => transfers.id),
   /** When a pending transfer expires (voided by the next write that looks, or by the expiry sweep). */
   timeoutAt: timestamp('timeout_at', { withTimezone: true }),
-  kind: text('kind', { enum: transferKinds }).notNull(),
+  kind: text('kind', { enum: transactionKinds }).notNull(),
   /** The payer or merchant, as the activity list names it. */
   counterparty: text('counterparty'),
   location: text('location'),

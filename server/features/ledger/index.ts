@@ -36,4 +36,4 @@ export {
   voidPendingTransfer,
 } from './transfers.ts';
 export type { LedgerAccount, Transfer } from './writes.ts';
-export type { TransferKind } from '../../db/schema/index.ts';
+export type { TransactionKind } from '../../db/schema/index.ts';

@@ -5,7 +5,7 @@
  */
 import { eq } from 'drizzle-orm';
 import type { Database } from '../../db/database.ts';
-import { type TransferKind, transfers } from '../../db/schema/index.ts';
+import { type TransactionKind, transfers } from '../../db/schema/index.ts';
 import { expiryTransferId } from './ids.ts';
 import { type Existing, existingAnswer, expiredHolds, expiryOf, findTransfer, type Ledger, ledgerWrite, type Transfer } from './writes.ts';
 
@@ -16,7 +16,7 @@ export type NewTransfer = {
   debit: string;
   credit: string;
   amountCents: number;
-  kind: TransferKind;
+  kind: TransactionKind;
   counterparty?: string | null;
   location?: string | null;
   /** When it happened (for the activity list); `now` when left out. */

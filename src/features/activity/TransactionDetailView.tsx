@@ -2,7 +2,7 @@
  * A transaction's detail (spec §2 /transactions/detail, §3): what it was, how much, the date and time,
  * where or with whom, its status, and for a hold why the money is held and until when.
  */
-import { Trans } from '@lingui/react/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { getRouteApi, Link } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
 import { fromPromise } from 'xstate';
@@ -10,6 +10,7 @@ import type { Transaction } from '../../../contract/activity/types.ts';
 import { transactionDetailMachine } from '../../../machines/activity/transactionDetail.ts';
 import { useServices } from '../../app/services.tsx';
 import { TransactionStatusText, TransactionTitle } from '../../shared/activity/TransactionText.tsx';
+import { Skeleton } from '../../shared/components/Skeleton.tsx';
 import { formatDate, formatTime } from '../../shared/format/date.ts';
 import type { Locale } from '../../shared/format/locale.ts';
 import { formatSignedDollars } from '../../shared/format/money.ts';
@@ -25,6 +26,7 @@ export function TransactionDetailView() {
 }
 
 function TransactionDetail({ id }: { id: string }) {
+  const { t } = useLingui();
   const { session } = useServices();
   const { activity, calls } = useActivityScreens();
   const locale = useSelector(session, (s) => s.context.locale);
@@ -54,9 +56,7 @@ function TransactionDetail({ id }: { id: string }) {
           </button>
         </div>
       ) : (
-        <div className="skeleton" role="status">
-          <div className="skeleton-block" />
-        </div>
+        <Skeleton label={t`Loading this transaction`} blocks={1} />
       )}
       <p className="screen-links">
         <Link to="/transactions">

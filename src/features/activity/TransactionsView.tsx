@@ -15,8 +15,10 @@ import { formatDollars } from '../../shared/format/money.ts';
 import { AsOfNotice } from '../../shared/offline/AsOfNotice.tsx';
 import { useActivityScreens } from './activityScreens.ts';
 import './activity.css';
+import { Skeleton } from '../../shared/components/Skeleton.tsx';
 
 export function TransactionsView() {
+  const { t } = useLingui();
   const { session } = useServices();
   const { activity } = useActivityScreens();
   const locale = useSelector(session, (s) => s.context.locale);
@@ -48,7 +50,7 @@ export function TransactionsView() {
           </button>
         </div>
       ) : null}
-      {empty && status === 'LOADING' ? <ListSkeleton /> : null}
+      {empty && status === 'LOADING' ? <Skeleton label={t`Loading your activity`} /> : null}
       {empty && status === 'NO_MORE' ? (
         <p>
           <Trans>No activity yet. Money you add and spend will show here.</Trans>
@@ -106,17 +108,6 @@ function BalanceHeader({ locale, onRefresh, refreshing }: { locale: Locale; onRe
       <button type="button" className="link-button" onClick={onRefresh} disabled={refreshing}>
         {refreshing ? <Trans>Refreshing…</Trans> : <Trans>Refresh</Trans>}
       </button>
-    </div>
-  );
-}
-
-function ListSkeleton() {
-  const { t } = useLingui();
-  return (
-    <div className="skeleton" role="status" aria-label={t`Loading your activity`}>
-      <div className="skeleton-block" />
-      <div className="skeleton-block" />
-      <div className="skeleton-block" />
     </div>
   );
 }

@@ -17,6 +17,7 @@ import { AsOfNotice } from '../../shared/offline/AsOfNotice.tsx';
 import { lastKnownStore, ownerOf } from '../../shared/offline/lastKnown.ts';
 import { BenefitsContent, CopyAccountNumber, FreeTaxFilingHelp, NotificationsPrompt } from './HomeExtras.tsx';
 import './home.css';
+import { Skeleton } from '../../shared/components/Skeleton.tsx';
 
 /** /home2 (spec §2, experiment showNewDebitDetails): home with the new debit card details. */
 export function Home2View() {
@@ -25,6 +26,7 @@ export function Home2View() {
 
 /** Home: balance, cards and recent activity from GET /home. */
 export function HomeView({ newDebitDetails = false }: { newDebitDetails?: boolean }) {
+  const { t } = useLingui();
   const { api, session, host, offlineStorage } = useServices();
   const locale = useSelector(session, (s) => s.context.locale);
   const [lastKnown] = useState(() => lastKnownStore(offlineStorage));
@@ -73,7 +75,7 @@ export function HomeView({ newDebitDetails = false }: { newDebitDetails?: boolea
           onRefresh={() => home.send({ type: 'user.refresh' })}
         />
       ) : (
-        <HomeSkeleton />
+        <Skeleton label={t`Loading your account`} balance />
       )}
       {/* Not under the skeleton: the account arriving would push it down (layout shift). */}
       {data || state.hasTag('failed') ? (
@@ -84,17 +86,6 @@ export function HomeView({ newDebitDetails = false }: { newDebitDetails?: boolea
         </p>
       ) : null}
     </section>
-  );
-}
-
-function HomeSkeleton() {
-  const { t } = useLingui();
-  return (
-    <div className="skeleton" role="status" aria-label={t`Loading your account`}>
-      <div className="skeleton-block skeleton-balance" />
-      <div className="skeleton-block" />
-      <div className="skeleton-block" />
-    </div>
   );
 }
 

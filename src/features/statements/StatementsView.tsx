@@ -17,8 +17,10 @@ import { formatDollars } from '../../shared/format/money.ts';
 import { formatStatementMonth, saveFile } from './statementFiles.ts';
 import { reportLoadFailure, statementsCalls } from './statementsCalls.ts';
 import './statements.css';
+import { Skeleton } from '../../shared/components/Skeleton.tsx';
 
 export function StatementsView() {
+  const { t } = useLingui();
   const { api, session, errors } = useServices();
   const [calls] = useState(() => statementsCalls(api));
   const chart = useActorRef(
@@ -58,7 +60,7 @@ export function StatementsView() {
           </button>
         </div>
       ) : null}
-      {busy ? <ListSkeleton /> : null}
+      {busy ? <Skeleton label={t`Loading your statements`} /> : null}
       {state.hasTag('empty') ? (
         <p>
           <Trans>No statements yet. Your first one covers the month you open your account.</Trans>
@@ -151,16 +153,5 @@ function StatementRow(props: {
         </div>
       ) : null}
     </li>
-  );
-}
-
-function ListSkeleton() {
-  const { t } = useLingui();
-  return (
-    <div className="skeleton" role="status" aria-label={t`Loading your statements`}>
-      <div className="skeleton-block" />
-      <div className="skeleton-block" />
-      <div className="skeleton-block" />
-    </div>
   );
 }
