@@ -5,7 +5,8 @@
  * balances and tokens never enter this cache.
  * - Pages (navigations): the network first; offline, the last app shell seen.
  * - /assets/*: hashed and immutable, so the cache first. Once this worker controls the page, the page
- *   hands over the assets it loaded before ('cache-assets'), so the first visit is enough to open offline.
+ *   hands over the assets it fetched without it ('cache-assets'), so the first visit is enough to open
+ *   offline.
  * A new version replaces the old caches when it activates.
  */
 const version = 'providers-card-shell-v1';
@@ -56,7 +57,8 @@ self.addEventListener('fetch', (event) => {
           // Only the app's own page is the shell (not a JSON answer opened in a tab).
           if (response.ok && response.headers.get('content-type')?.includes('text/html')) {
             const copy = response.clone();
-            void caches.open(version).then((cache) => cache.put(shell, copy));
+            // Kept alive until stored: a busy phone may otherwise stop the worker first.
+            event.waitUntil(caches.open(version).then((cache) => cache.put(shell, copy)));
           }
           return response;
         })
@@ -73,7 +75,7 @@ self.addEventListener('fetch', (event) => {
           fetch(request).then((response) => {
             if (response.ok) {
               const copy = response.clone();
-              void caches.open(version).then((cache) => cache.put(request, copy));
+              event.waitUntil(caches.open(version).then((cache) => cache.put(request, copy)));
             }
             return response;
           }),

@@ -99,18 +99,23 @@ async function start() {
   // The app shell stays on the phone (public/sw.js), so with no network it still opens and shows the
   // last-known balance. Standalone only: inside the companion app the host owns the phone's storage.
   if (import.meta.env.PROD && !embedded && 'serviceWorker' in navigator) {
-    // Once the worker controls the page, everything fetched goes through it; what this page fetched
-    // before is handed to it, so this first visit already opens offline.
-    const handOverLoaded = () =>
+    // Once the worker controls the page, what the page fetches goes through it. What it fetched without
+    // the worker (before it took over, or still in flight then) is handed to it, so this first visit
+    // already opens offline.
+    const handOver = (entries: PerformanceEntryList) =>
       navigator.serviceWorker.controller?.postMessage({
         type: 'cache-assets',
-        urls: performance.getEntriesByType('resource').map((entry) => entry.name),
+        urls: (entries as PerformanceResourceTiming[]).filter((entry) => entry.workerStart === 0).map((entry) => entry.name),
       });
+    const whenControlled = () => {
+      handOver(performance.getEntriesByType('resource'));
+      new PerformanceObserver((list) => handOver(list.getEntries())).observe({ type: 'resource' });
+    };
     navigator.serviceWorker
       .register('/sw.js')
       .then(() => {
-        if (navigator.serviceWorker.controller) handOverLoaded();
-        else navigator.serviceWorker.addEventListener('controllerchange', handOverLoaded, { once: true });
+        if (navigator.serviceWorker.controller) whenControlled();
+        else navigator.serviceWorker.addEventListener('controllerchange', whenControlled, { once: true });
       })
       .catch(() => {});
   }
