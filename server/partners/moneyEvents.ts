@@ -56,7 +56,7 @@ const needs: Record<EventType, (keyof MoneyEvent)[]> = {
 };
 
 /** EBT rewards: 1% cash on EBT swipes (spec §9), in whole cents, rounded down. */
-export const ebtRewardOf = (swipeCents: number) => Math.floor(swipeCents / 100);
+const ebtRewardOf = (swipeCents: number) => Math.floor(swipeCents / 100);
 
 async function cardholderLedgerAccount(db: Database, email: string): Promise<string | null> {
   const { rows } = (await db.execute(

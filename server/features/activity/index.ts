@@ -9,7 +9,7 @@ import { badRequest } from '../../shared/http.ts';
 import { routeServer } from '../../shared/routeServer.ts';
 import { decodeCursor, loadActivityPage, loadTransaction } from './queries.ts';
 
-export { activityRowsSql, type ActivityCursor, transactionOf } from './queries.ts';
+export { activityRowsSql, transactionOf } from './queries.ts';
 
 export function activityFeature(app: FastifyInstance, services: Services): void {
   const { serve } = routeServer(app, services, activitySchemas);

@@ -16,6 +16,7 @@ import type { Locale } from '../../shared/format/locale.ts';
 import { formatSignedDollars } from '../../shared/format/money.ts';
 import { useActivityScreens } from './activityScreens.ts';
 import './activity.css';
+import { RetryNotice } from '../../shared/components/RetryNotice.tsx';
 
 const detailRoute = getRouteApi('/_accessToken/transactions/detail');
 
@@ -47,14 +48,9 @@ function TransactionDetail({ id }: { id: string }) {
           <Trans>We couldn't find this transaction on your account.</Trans>
         </p>
       ) : state.hasTag('failed') ? (
-        <div className="notice" role="alert">
-          <p>
-            <Trans>We couldn't load this transaction. Check your connection and try again.</Trans>
-          </p>
-          <button type="button" className="button" onClick={() => detail.send({ type: 'user.retry' })}>
-            <Trans>Try again</Trans>
-          </button>
-        </div>
+        <RetryNotice onRetry={() => detail.send({ type: 'user.retry' })}>
+          <Trans>We couldn't load this transaction. Check your connection and try again.</Trans>
+        </RetryNotice>
       ) : (
         <Skeleton label={t`Loading this transaction`} blocks={1} />
       )}

@@ -16,6 +16,7 @@ import { AsOfNotice } from '../../shared/offline/AsOfNotice.tsx';
 import { useActivityScreens } from './activityScreens.ts';
 import './activity.css';
 import { Skeleton } from '../../shared/components/Skeleton.tsx';
+import { RetryNotice } from '../../shared/components/RetryNotice.tsx';
 
 export function TransactionsView() {
   const { t } = useLingui();
@@ -37,18 +38,13 @@ export function TransactionsView() {
       <BalanceHeader locale={locale} onRefresh={() => activity.send({ type: 'user.refresh' })} refreshing={status === 'LOADING'} />
       {asOf ? <AsOfNotice asOf={asOf} locale={locale} onRetry={() => activity.send({ type: 'user.retry' })} /> : null}
       {failed ? (
-        <div className="notice" role="alert">
-          <p>
-            {firstPage ? (
-              <Trans>We couldn't load your activity. Check your connection and try again.</Trans>
-            ) : (
-              <Trans>We couldn't load more activity. Check your connection and try again.</Trans>
-            )}
-          </p>
-          <button type="button" className="button" onClick={() => activity.send({ type: 'user.retry' })}>
-            <Trans>Try again</Trans>
-          </button>
-        </div>
+        <RetryNotice onRetry={() => activity.send({ type: 'user.retry' })}>
+          {firstPage ? (
+            <Trans>We couldn't load your activity. Check your connection and try again.</Trans>
+          ) : (
+            <Trans>We couldn't load more activity. Check your connection and try again.</Trans>
+          )}
+        </RetryNotice>
       ) : null}
       {empty && status === 'LOADING' ? <Skeleton label={t`Loading your activity`} /> : null}
       {empty && status === 'NO_MORE' ? (

@@ -18,6 +18,7 @@ import { lastKnownStore, ownerOf } from '../../shared/offline/lastKnown.ts';
 import { BenefitsContent, CopyAccountNumber, FreeTaxFilingHelp, NotificationsPrompt } from './HomeExtras.tsx';
 import './home.css';
 import { Skeleton } from '../../shared/components/Skeleton.tsx';
+import { RetryNotice } from '../../shared/components/RetryNotice.tsx';
 
 /** /home2 (spec §2, experiment showNewDebitDetails): home with the new debit card details. */
 export function Home2View() {
@@ -58,14 +59,9 @@ export function HomeView({ newDebitDetails = false }: { newDebitDetails?: boolea
         <AsOfNotice asOf={state.context.asOf} locale={locale} onRetry={() => home.send({ type: 'user.retry' })} />
       ) : null}
       {state.hasTag('failed') ? (
-        <div className="notice" role="alert">
-          <p>
-            <Trans>We couldn't load your account. Check your connection and try again.</Trans>
-          </p>
-          <button type="button" className="button" onClick={() => home.send({ type: 'user.retry' })}>
-            <Trans>Try again</Trans>
-          </button>
-        </div>
+        <RetryNotice onRetry={() => home.send({ type: 'user.retry' })}>
+          <Trans>We couldn't load your account. Check your connection and try again.</Trans>
+        </RetryNotice>
       ) : data ? (
         <AccountSummary
           home={data}

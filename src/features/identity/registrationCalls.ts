@@ -52,5 +52,3 @@ export function registrationCalls({ call, send }: Api) {
     register,
   };
 }
-
-export type RegistrationCalls = ReturnType<typeof registrationCalls>;

@@ -18,6 +18,7 @@ import { formatStatementMonth, saveFile } from './statementFiles.ts';
 import { reportLoadFailure, statementsCalls } from './statementsCalls.ts';
 import './statements.css';
 import { Skeleton } from '../../shared/components/Skeleton.tsx';
+import { RetryNotice } from '../../shared/components/RetryNotice.tsx';
 
 export function StatementsView() {
   const { t } = useLingui();
@@ -51,14 +52,9 @@ export function StatementsView() {
         <Trans>A statement for each month since you opened your account: your balances and every transaction, as a PDF.</Trans>
       </p>
       {state.hasTag('failed') ? (
-        <div className="notice" role="alert">
-          <p>
-            <Trans>We couldn't load your statements.</Trans>
-          </p>
-          <button type="button" className="button" onClick={() => chart.send({ type: 'user.retry' })}>
-            <Trans>Try again</Trans>
-          </button>
-        </div>
+        <RetryNotice onRetry={() => chart.send({ type: 'user.retry' })}>
+          <Trans>We couldn't load your statements.</Trans>
+        </RetryNotice>
       ) : null}
       {busy ? <Skeleton label={t`Loading your statements`} /> : null}
       {state.hasTag('empty') ? (
@@ -143,14 +139,9 @@ function StatementRow(props: {
         ) : null}
       </p>
       {download === 'failed' ? (
-        <div className="notice" role="alert">
-          <p>
-            <Trans>We couldn't download your statement for {month}. Check your connection and try again.</Trans>
-          </p>
-          <button type="button" className="button" onClick={props.onRetry}>
-            <Trans>Try again</Trans>
-          </button>
-        </div>
+        <RetryNotice onRetry={props.onRetry}>
+          <Trans>We couldn't download your statement for {month}. Check your connection and try again.</Trans>
+        </RetryNotice>
       ) : null}
     </li>
   );
