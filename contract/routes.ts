@@ -1,6 +1,7 @@
 /** Every feature's route table, one entry per API call: what the server, the client and the docs are made from. */
 import { accountRoutes } from './account/routes.ts';
 import { activityRoutes } from './activity/routes.ts';
+import { cardsRoutes } from './cards/routes.ts';
 import { analyticsRoutes } from './analytics/routes.ts';
 import { contentRoutes } from './content/routes.ts';
 import { experimentsRoutes } from './experiments/routes.ts';
@@ -17,6 +18,7 @@ export const routeTables = {
   home: homeRoutes,
   activity: activityRoutes,
   statements: statementsRoutes,
+  cards: cardsRoutes,
   experiments: experimentsRoutes,
   analytics: analyticsRoutes,
   content: contentRoutes,

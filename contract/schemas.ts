@@ -6,6 +6,7 @@ import type { AnySchema } from 'yup';
 import { accountSchemas, accountSummaries } from './account/schemas.ts';
 import { activitySchemas, activitySummaries } from './activity/schemas.ts';
 import { analyticsSchemas, analyticsSummaries } from './analytics/schemas.ts';
+import { cardsSchemas, cardsSummaries } from './cards/schemas.ts';
 import { contentSchemas, contentSummaries } from './content/schemas.ts';
 import { experimentsSchemas, experimentsSummaries } from './experiments/schemas.ts';
 import { homeSchemas, homeSummaries } from './home/schemas.ts';
@@ -20,6 +21,7 @@ export const requestSchemas: Readonly<Record<string, AnySchema | null>> = {
   ...homeSchemas,
   ...activitySchemas,
   ...statementsSchemas,
+  ...cardsSchemas,
   ...experimentsSchemas,
   ...analyticsSchemas,
   ...contentSchemas,
@@ -32,6 +34,7 @@ export const routeSummaries: Readonly<Record<string, string>> = {
   ...homeSummaries,
   ...activitySummaries,
   ...statementsSummaries,
+  ...cardsSummaries,
   ...experimentsSummaries,
   ...analyticsSummaries,
   ...contentSummaries,

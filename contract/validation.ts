@@ -8,7 +8,9 @@ import { array, boolean, mixed, object, type ObjectSchema, string, ValidationErr
 import { agreed, agreementKinds, type AgreementKind } from './identity/types.ts';
 import {
   addressChecks,
+  checkCardExpiry,
   checkDob,
+  checkLastFour,
   checkEmail,
   checkFirstName,
   checkLastName,
@@ -247,3 +249,11 @@ export const changePasswordSchema = object({
 export const sendResetCodeSchema = object({ email: ruleOf(checkEmail) }).noUnknown();
 /** POST /verify/reset-code. */
 export const verifyResetCodeSchema = object({ email: ruleOf(checkEmail), code: textedCodeRule.defined() }).noUnknown();
+
+/** POST /verify/card-last-four. */
+export const lastFourSchema = object({ lastFourCard: ruleOf(checkLastFour) }).noUnknown();
+/** POST /activate-card (spec §3 activation form): expiry checked against the server's today. */
+export const activationSchema = object({
+  lastFourCard: ruleOf(checkLastFour),
+  expiry: ruleOf((value) => checkCardExpiry(value)),
+}).noUnknown();

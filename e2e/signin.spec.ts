@@ -16,7 +16,7 @@ test('signing in shows the seeded balance, the cards and recent activity', async
 
   await home.expectBalance(dollars(overview.balance, 'en'));
   await expect(home.cardsHeading).toBeVisible();
-  await expect(home.cardRow('VIRTUAL', virtualCard!.lastFour)).toBeVisible();
+  await expect(home.cardRow('VIRTUAL', virtualCard!.lastFour!)).toBeVisible();
   await expect(home.activityHeading).toBeVisible();
   // Every transaction is listed, newest first, each with its signed amount; dates are in US English.
   await expect(home.rows).toHaveCount(overview.cards.length + overview.transactions.length);

@@ -1,20 +1,7 @@
 /** The home screen's data (spec §3 account overview, §7 GET /home). Money is integer cents. */
 import type { Transaction } from '../activity/types.ts';
+import type { Card } from '../cards/types.ts';
 import type { StatusAnswer } from '../shared/answers.ts';
-
-export type CardType = 'VIRTUAL' | 'PHYSICAL';
-export type CardStatus = 'ACTIVE' | 'LOST' | 'SHIPPED' | 'STOLEN';
-
-export type Card = {
-  id: string;
-  type: CardType;
-  status: CardStatus;
-  frozen: boolean;
-  isActive: boolean;
-  isPending: boolean;
-  lastFour: string;
-};
-
 
 export type AccountOverview = {
   /** The available balance in cents, derived from the ledger: what is left after holds. */

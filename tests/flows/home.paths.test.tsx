@@ -14,7 +14,7 @@ const home: HomeAnswer = {
   accountOverview: {
     balance: 123456,
     onHold: 0,
-    cards: [{ id: 'c1', type: 'VIRTUAL', status: 'ACTIVE', frozen: false, isActive: true, isPending: false, lastFour: '4821' }],
+    cards: [{ id: 'c1', type: 'VIRTUAL', status: 'ACTIVE', frozen: false, isActive: true, isPending: false, lastFour: '4821', delivery: null, replacesCardId: null, replacedByCardId: null }],
     transactions: [
       {
         id: 't1',

@@ -1,6 +1,7 @@
 /** The home query: balances and recent activity from the ledger. */
 import { sql } from 'drizzle-orm';
-import type { Card, HomeAnswer } from '../../../contract/home/types.ts';
+import type { Card } from '../../../contract/cards/types.ts';
+import type { HomeAnswer } from '../../../contract/home/types.ts';
 import { activityRowsSql, transactionOf } from '../activity/index.ts';
 import { StatusCode } from '../../../contract/shared/statusCodes.ts';
 import type { Database } from '../../db/database.ts';
