@@ -1,6 +1,6 @@
 /**
  * End-to-end tests against the real server (card API + built web app from dist/) on a fresh
- * PGlite database under .data/e2e, in Debian's Chromium at a 360 × 740 phone viewport. The same
+ * PGlite database under .data/e2e-<port>, in Debian's Chromium at a 360 × 740 phone viewport. The same
  * process runs the sandbox companion host on its own origin (e2e/support/origins.ts), framing the app.
  * Build the app first: `npx vite build && npx playwright test`.
  */
@@ -32,6 +32,9 @@ for (const locale of readdirSync(localesDir)) {
     throw new Error(`${path.relative(root, catalogue)} is newer than dist/: run \`npx vite build\` again first.`);
   }
 }
+
+// One database per port, so two runs side by side (E2E_PORT) never share or delete each other's.
+const dataDir = `.data/e2e-${appPort}`;
 
 export default defineConfig({
   testDir: 'e2e',
@@ -79,7 +82,7 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: 'rm -rf .data/e2e && node --import tsx server/main.ts',
+    command: `rm -rf ${dataDir} && node --import tsx server/main.ts`,
     cwd: root,
     // The companion host starts after the app: once its page answers, both are up.
     url: `${companionHostURL}/`,
@@ -88,7 +91,7 @@ export default defineConfig({
       COMPANION_PORT: String(companionHostPort),
       // The host by both loopback names, as the sandbox's own default lists it.
       COMPANION_ORIGINS: `${companionHostURL},${companionHostURL.replace('localhost', '127.0.0.1')}`,
-      DATA_DIR: '.data/e2e',
+      DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
     },
     reuseExistingServer: false,
