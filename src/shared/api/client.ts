@@ -15,7 +15,7 @@ import { experimentsRoutes as experiments } from '../../../contract/experiments/
 import { homeRoutes as home } from '../../../contract/home/routes.ts';
 import { sessionRoutes as session } from '../../../contract/session/routes.ts';
 import type { StatusAnswer } from '../../../contract/shared/answers.ts';
-import { type AnswerOf, cardApiBase, type RequestOf, type Route } from '../../../contract/shared/route.ts';
+import { type AnswerOf, cardApiBase, fillPath, type RequestOf, type Route } from '../../../contract/shared/route.ts';
 import { StatusCode } from '../../../contract/shared/statusCodes.ts';
 import type { ExperimentFlags } from '../../../contract/experiments/types.ts';
 import type { ChangePasswordRequest, SignInRequest } from '../../../contract/session/types.ts';
@@ -76,6 +76,8 @@ type SendOptions = {
   /** The auth codes are this call's own results (sign-in, unlock, sign-out), not a session event. */
   authCodesAreResults?: boolean;
   headers?: Record<string, string>;
+  /** Values of the entry's `{name}` path parameters (GET /card/image-url/{id}). */
+  pathParams?: Record<string, string>;
 };
 
 type CallOptions = SendOptions & {
@@ -168,7 +170,7 @@ export function createApi(hooks: ApiHooks, fetcher = ofetch) {
     input: RequestOf<R>,
     options: SendOptions = {},
   ): Promise<{ answer: AnswerOf<R>; httpStatus: number | null }> {
-    const received = await request<CodedAnswer>(`${route.path}${queryOf(route, input)}`, {
+    const received = await request<CodedAnswer>(`${fillPath(route.path, options.pathParams ?? {})}${queryOf(route, input)}`, {
       ...byCaller(route),
       ...options,
       method: route.method,
