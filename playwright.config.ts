@@ -8,19 +8,22 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
-import { appPort, appURL, companionHostPort, companionHostURL } from './e2e/support/origins.ts';
+import { appPort, appURL, companionHostPort, companionHostURL, processorPort, processorURL } from './e2e/support/origins.ts';
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 const baseURL = appURL;
 
-const builtIndex = path.join(root, 'dist', 'index.html');
+// The build the server serves: dist/, or WEB_ROOT (the server reads the same variable), so a build
+// made with `npx vite build --outDir <dir>` can be tested beside another.
+const webRoot = process.env.WEB_ROOT || 'dist';
+const builtIndex = path.join(root, webRoot, 'index.html');
 if (!existsSync(builtIndex)) {
   // Without a build the server answers 404 for app routes and the webServer would time out.
-  throw new Error('dist/index.html is missing: run `npx vite build` before `npx playwright test`.');
+  throw new Error(`${webRoot}/index.html is missing: run \`npx vite build\` before \`npx playwright test\`.`);
 }
-if (!existsSync(path.join(root, 'dist', 'server', 'partners', 'companion-host', 'index.html'))) {
+if (!existsSync(path.join(root, webRoot, 'server', 'partners', 'companion-host', 'index.html'))) {
   // The companion host would answer 503 and the webServer would time out.
-  throw new Error('dist/ has no companion host page (an older build): run `npx vite build` again first.');
+  throw new Error(`${webRoot}/ has no companion host page (an older build): run \`npx vite build\` again first.`);
 }
 // Page models read the text they look for from locales/*/messages.po; a build older than the
 // catalogues serves other text and every Spanish selector would fail with a puzzling "not found".
@@ -29,7 +32,7 @@ const localesDir = path.join(root, 'locales');
 for (const locale of readdirSync(localesDir)) {
   const catalogue = path.join(localesDir, locale, 'messages.po');
   if (existsSync(catalogue) && statSync(catalogue).mtimeMs > builtAt) {
-    throw new Error(`${path.relative(root, catalogue)} is newer than dist/: run \`npx vite build\` again first.`);
+    throw new Error(`${path.relative(root, catalogue)} is newer than ${webRoot}/: run \`npx vite build\` again first.`);
   }
 }
 
@@ -88,9 +91,12 @@ export default defineConfig({
     url: `${companionHostURL}/`,
     env: {
       PORT: String(appPort),
+      WEB_ROOT: webRoot,
       COMPANION_PORT: String(companionHostPort),
       // The host by both loopback names, as the sandbox's own default lists it.
       COMPANION_ORIGINS: `${companionHostURL},${companionHostURL.replace('localhost', '127.0.0.1')}`,
+      PROCESSOR_PORT: String(processorPort),
+      PROCESSOR_ORIGINS: `${processorURL},${processorURL.replace('localhost', '127.0.0.1')}`,
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
     },

@@ -24,6 +24,7 @@ import { killChildren, loadShape, runLoad, spawnServer, type LoadResult } from '
 import { measureRepeatVisit } from './bench/repeatVisit.ts';
 import { measureStatementPdf } from './bench/statements.ts';
 import { type LedgerThroughput, ledgerShape, measureLedgerThroughput } from './bench/ledger.ts';
+import { activityShape, loadActivityPage, loadActivityPageOnPostgres, loadBare } from './bench/activityLoad.ts';
 import { startTestPostgres } from '../tests/support/postgres.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -384,58 +385,20 @@ async function ledgerSection() {
   info('Ratio bare INSERT ÷ ledger', `${(run.bareInsertsPerSec / run.transfersPerSec).toFixed(1)}×`);
 }
 
-const activityTransfers = 100_000;
-const activityRate = 500;
-
-/** The fixed load on the first page of GET /api/v1/transactions, the app in a child process with `activityTransfers` in the demo account. */
-async function loadActivity(label: string, databaseUrl?: string): Promise<LoadResult> {
-  const app = await spawnServer('app', root, databaseUrl, { activityTransfers });
-  try {
-    const history = app.activity;
-    if (!history || history.transfers < activityTransfers) throw new Error(`${label}: the bulk load left ${history?.transfers ?? 0} transfers in the account`);
-    if (!history.invariantOk) throw new Error(`${label}: the bulk load broke the ledger's invariants: ${history.problems.join('; ')}`);
-    console.log(
-      `  ${label}: ${history.transfers.toLocaleString('en-US')} transfers in the demo account (bulk load ${(history.loadMs / 1000).toFixed(1)} s), ` +
-        'invariant report ok',
-    );
-    const { access } = await signInOverApi(app.port);
-    const url = `http://127.0.0.1:${app.port}/api/v1/transactions`;
-    const headers = { authorization: `Bearer ${access}` };
-    const probe = await fetch(url, { headers });
-    const page = (await probe.json()) as { transactions?: unknown[]; nextCursor?: string | null };
-    if (probe.status !== 200 || !page.transactions?.length || !page.nextCursor) {
-      throw new Error(`GET /api/v1/transactions answered ${probe.status}: ${JSON.stringify(page).slice(0, 300)}`);
-    }
-    return await runLoad(label, url, headers, activityRate);
-  } finally {
-    await app.stop();
-  }
-}
-
 /** docs/architecture.md §11: first page p99 ≤ 25 ms at 500 req/s with 100,000 transfers in the account, on PGlite and PostgreSQL. */
 async function activitySection() {
+  const { transfers: activityTransfers, rate: activityRate } = activityShape;
   console.log(
     `  autocannon: ${activityRate} req/s fixed rate, ${loadShape.connections} connections, ${loadShape.durationSeconds} s measured after ` +
       `${loadShape.warmupSeconds} s warm-up; the first page (25 transactions, newest first) of the demo cardholder, signed in; ` +
-      'the history bulk-loaded in SQL, bypassing the ledger service on purpose (scripts/bench/activity.ts)',
+      `${activityTransfers.toLocaleString('en-US')} transfers bulk-loaded in SQL, bypassing the ledger service on purpose (scripts/bench/activity.ts); ` +
+      'alone: node --import tsx scripts/bench/activityLoad.ts',
   );
-  const pglite = await loadActivity('GET /transactions (PGlite)');
+  const pglite = await loadActivityPage('GET /transactions (PGlite)');
   printLoad(pglite);
-  const postgres = await startTestPostgres();
-  let onPostgres: LoadResult;
-  try {
-    onPostgres = await loadActivity('GET /transactions (PostgreSQL)', postgres.url);
-  } finally {
-    await postgres.stop();
-  }
+  const onPostgres = await loadActivityPageOnPostgres('GET /transactions (PostgreSQL)');
   printLoad(onPostgres);
-  const bare = await spawnServer('bare', root);
-  let baseline: LoadResult;
-  try {
-    baseline = await runLoad('GET /bare', `http://127.0.0.1:${bare.port}/bare`, {}, activityRate);
-  } finally {
-    await bare.stop();
-  }
+  const baseline = await loadBare();
   printLoad(baseline);
   for (const run of [pglite, onPostgres]) {
     if (run.non2xx > 0 || run.errors > 0) console.log(`  WARNING: ${run.label} had ${run.non2xx} non-2xx answers and ${run.errors} errors during the run`);
@@ -450,8 +413,10 @@ async function activitySection() {
     info(`Activity achieved (${database})`, `${run.reqPerSec.toFixed(0)} req/s`);
   }
   info(`Bare Fastify p50 / p99 at ${activityRate}/s`, `${baseline.p50Ms.toFixed(2)} / ${baseline.p99Ms.toFixed(2)} ms`);
-  const ratio = pglite.p99Ms / baseline.p99Ms;
-  info('Ratio activity p99 (PGlite) ÷ bare', Number.isFinite(ratio) ? `${ratio.toFixed(1)}×` : 'n/a');
+  for (const run of [pglite, onPostgres]) {
+    const ratio = run.p99Ms / baseline.p99Ms;
+    info(`Ratio activity p99 (${run === pglite ? 'PGlite' : 'PostgreSQL'}) ÷ bare`, Number.isFinite(ratio) ? `${ratio.toFixed(1)}×` : 'n/a');
+  }
 }
 
 function printSummary() {

@@ -13,6 +13,7 @@ import type { Database } from './db/database.ts';
 import { accountFeature } from './features/account/index.ts';
 import { activityFeature } from './features/activity/index.ts';
 import { analyticsFeature } from './features/analytics/index.ts';
+import { cardsFeature } from './features/cards/index.ts';
 import { contentFeature } from './features/content/index.ts';
 import { experimentsFeature } from './features/experiments/index.ts';
 import { homeFeature } from './features/home/index.ts';
@@ -90,7 +91,7 @@ export async function buildApp(
   });
 
   // Each feature registers its route table's entries at their own paths (/api/v1/…, /cms/…).
-  for (const feature of [identityFeature, sessionFeature, accountFeature, homeFeature, activityFeature, statementsFeature, experimentsFeature, analyticsFeature, contentFeature]) {
+  for (const feature of [identityFeature, sessionFeature, accountFeature, homeFeature, activityFeature, statementsFeature, cardsFeature, experimentsFeature, analyticsFeature, contentFeature]) {
     feature(app, services);
   }
   registerOpenApi(app);

@@ -36,6 +36,12 @@ export const signInPerDevicePolicy: AttemptPolicy = { scope: 'sign-in-client', l
 export const resetCodePolicy: AttemptPolicy = { scope: 'reset-code', limit: 5, lockoutMinutes: 10 };
 /** 5 wrong SSNs in a row → SSN checks of that account wait 10 minutes (spec §4's 10-minute wait). */
 export const ssnPolicy: AttemptPolicy = { scope: 'ssn', limit: 5, lockoutMinutes: 10 };
+/**
+ * Card activation (POST /verify/card-last-four, /activate-card) per cardholder: every try is counted
+ * before the digits are compared (reserveTry; a right one is given back), so parallel guesses cannot
+ * outrun the count; 5 wrong tries → 30 minutes before the next.
+ */
+export const cardActivationPolicy: AttemptPolicy = { scope: 'card-activation', limit: 5, lockoutMinutes: 30 };
 
 /**
  * A limit on requests, successful or not, per subject in a fixed window (countRequest): `limit`
@@ -96,6 +102,8 @@ export function ipSubject(ip: string): string {
 /** Seconds as a whole number, at least 1, from milliseconds. */
 export const wholeSeconds = (milliseconds: number) => Math.max(1, Math.ceil(milliseconds / 1000));
 
+/** A try counted before its check (reserveTry): `tries` counted so far, this one included. */
+export type ReservedTry = { reserved: true; tries: number; attemptsLeft: number } | { reserved: false; retryAfterSeconds: number };
 export type CountedFailure = { locked: false; attemptsLeft: number } | { locked: true; retryAfterSeconds: number };
 export type CountedRequest = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
@@ -161,6 +169,47 @@ export function createAttemptLimits(db: Database) {
     // the update, or its lock ended just then. Either way the count starts again: count once more.
     if (!counted && wait === 0 && again) return countFailure(policy, subject, false);
     return { locked: true, retryAfterSeconds: Math.max(1, wait) };
+  }
+
+  /**
+   * Counts a try before it is checked (bounded), for secrets short enough to guess in a burst of
+   * parallel tries: at most `limit` tries are ever being checked or wrong until the count starts
+   * again. Answers the tries counted, this one included, or the wait when none is left (locked, or
+   * the last ones still being checked: then the policy's whole wait). The caller then gives a right
+   * try back (giveBack) or locks on a wrong one that was the last (lockWhenSpent).
+   */
+  async function reserveTry(policy: AttemptPolicy, subject: string, again = true): Promise<ReservedTry> {
+    await db.insert(attemptLimits).values({ scope: policy.scope, subject }).onConflictDoNothing();
+    const lockOver = sql`(${attemptLimits.lockedUntil} is not null and ${attemptLimits.lockedUntil} <= now())`;
+    const [counted] = await db
+      .update(attemptLimits)
+      .set({ failures: sql`case when ${lockOver} then 1 else ${attemptLimits.failures} + 1 end`, lockedUntil: null })
+      .where(sql`${row(policy, subject)} and (${lockOver} or (${attemptLimits.lockedUntil} is null and ${attemptLimits.failures} < ${policy.limit}))`)
+      .returning({ failures: attemptLimits.failures });
+    if (counted) return { reserved: true, tries: counted.failures, attemptsLeft: policy.limit - counted.failures };
+    const wait = await waitSeconds(policy, subject);
+    if (wait > 0) return { reserved: false, retryAfterSeconds: wait };
+    const [found] = await db.select({ failures: attemptLimits.failures }).from(attemptLimits).where(row(policy, subject));
+    // No row: deleted as spent (deleteSpent) between the insert and the update; count once more.
+    if (!found && again) return reserveTry(policy, subject, false);
+    return { reserved: false, retryAfterSeconds: policy.lockoutMinutes * 60 };
+  }
+
+  /** A try counted by reserveTry was right: it does not count (never below zero, nor once locked). */
+  async function giveBack(policy: AttemptPolicy, subject: string): Promise<void> {
+    await db
+      .update(attemptLimits)
+      .set({ failures: sql`${attemptLimits.failures} - 1` })
+      .where(sql`${row(policy, subject)} and ${attemptLimits.failures} > 0 and ${attemptLimits.lockedUntil} is null`);
+  }
+
+  /** A try counted by reserveTry was wrong: once the count is at the limit, the wait starts. Answers the wait (0 when tries are left). */
+  async function lockWhenSpent(policy: AttemptPolicy, subject: string): Promise<number> {
+    await db
+      .update(attemptLimits)
+      .set({ lockedUntil: sql`now() + make_interval(mins => ${policy.lockoutMinutes})` })
+      .where(sql`${row(policy, subject)} and ${attemptLimits.failures} >= ${policy.limit} and ${attemptLimits.lockedUntil} is null`);
+    return waitSeconds(policy, subject);
   }
 
   /** A success: the count starts again. */
@@ -229,7 +278,7 @@ export function createAttemptLimits(db: Database) {
     return deleted.length;
   }
 
-  return { waitSeconds, longestWait, resetSignIns, countFailure, reset, countRequest, requestWait, deleteSpent };
+  return { waitSeconds, longestWait, resetSignIns, countFailure, reserveTry, giveBack, lockWhenSpent, reset, countRequest, requestWait, deleteSpent };
 }
 
 export type AttemptLimits = ReturnType<typeof createAttemptLimits>;

@@ -33,6 +33,8 @@ export type ServerConfig = {
   companionTokenSecret: Uint8Array;
   /** Port of the sandbox companion host page (a separate origin from the app). */
   companionPort: number;
+  /** Port of the sandbox card processor (hosted PIN page, card details, card images: its own origin). */
+  processorPort: number;
   /** Built web app to serve; absent in API-only tests. */
   webRoot: string | undefined;
   logLevel: string;
@@ -46,6 +48,8 @@ export type ServerConfig = {
   ssnEncryptionKey: Buffer;
   /** HMAC-SHA256 key for the SSN's keyed hash and the texted codes' hashes (SSN_HASH_KEY, 32 bytes in base64). */
   ssnHashKey: Buffer;
+  /** Seconds between the sweeps that record expired holds in the ledger (HOLD_EXPIRY_SWEEP_SECONDS, default 60; 0: none). */
+  holdExpirySweepSeconds: number;
 };
 
 /** Fixed sandbox signing keys: only ever used when SANDBOX is on and the real ones are unset. */
@@ -173,6 +177,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     );
   }
   const companionPort = Number(env.COMPANION_PORT ?? 8090);
+  const processorPort = Number(env.PROCESSOR_PORT ?? 8100);
   return {
     port: Number(env.PORT ?? 8080),
     host,
@@ -185,16 +190,25 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     // Sandbox hosts answer at either loopback spelling: a tester may open http://127.0.0.1:8090.
     companionOrigins: originList(env.COMPANION_ORIGINS, loopbackOrigins(companionPort), sandbox),
     devOrigins: originList(env.DEV_ORIGINS, loopbackOrigins(5173), sandbox),
-    processorOrigins: originList(env.PROCESSOR_ORIGINS, 'http://localhost:8091', sandbox),
+    processorOrigins: originList(env.PROCESSOR_ORIGINS, loopbackOrigins(processorPort), sandbox),
     accountLinkingOrigins: originList(env.ACCOUNT_LINKING_ORIGINS, 'http://localhost:8092', sandbox),
     cmsPreviewOrigins: originList(env.CMS_PREVIEW_ORIGINS, '', sandbox),
     testRunnerOrigins: originList(env.TEST_RUNNER_ORIGINS, '', sandbox),
     companionTokenSecret: new TextEncoder().encode(companionSecret),
     companionPort,
+    processorPort,
     webRoot: env.WEB_ROOT === '' ? undefined : path.resolve(env.WEB_ROOT ?? 'dist'),
     logLevel: env.LOG_LEVEL ?? 'info',
     trustProxy: trustedProxies(env.TRUST_PROXY),
     ssnEncryptionKey,
     ssnHashKey,
+    holdExpirySweepSeconds: sweepSeconds(env.HOLD_EXPIRY_SWEEP_SECONDS),
   };
+}
+
+/** HOLD_EXPIRY_SWEEP_SECONDS: a whole number of seconds, 0 to run no sweep (writes still expire holds as they meet them). */
+function sweepSeconds(value: string | undefined): number {
+  const given = value?.trim() || '60';
+  if (!/^\d{1,7}$/.test(given)) throw new ConfigError(`HOLD_EXPIRY_SWEEP_SECONDS="${value}" is not a whole number of seconds (0 turns the sweep off).`);
+  return Number(given);
 }

@@ -2,8 +2,10 @@
 import { ConfigError, isLoopback, readConfig, type ServerConfig } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { buildApp } from './app.ts';
+import { startExpirySweep } from './features/ledger/index.ts';
 import { startCompanionHost } from './partners/companionHost.ts';
-import { demoCardholder, mfaCardholder, seedDemoData } from './seed.ts';
+import { processorUrlOf, startProcessor } from './partners/processor.ts';
+import { cardStateCardholders, demoCardholder, mfaCardholder, seedDemoData } from './seed.ts';
 
 function configOrExit(): ServerConfig {
   try {
@@ -20,10 +22,22 @@ const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: 
 if (config.sandbox) await seedDemoData(database.db);
 await database.gatherStatistics();
 const app = await buildApp(config, database.db);
+// Records expired holds in the ledger periodically (otherwise the next write on the account does).
+const holdExpirySweep =
+  config.holdExpirySweepSeconds > 0
+    ? startExpirySweep(database.db, {
+        intervalMs: config.holdExpirySweepSeconds * 1000,
+        report: (error) => app.log.error({ err: error }, 'The hold-expiry sweep failed; it runs again at its next interval.'),
+        swept: (voided) => app.log.info(`The hold-expiry sweep voided ${voided} expired holds.`),
+      })
+    : undefined;
 let companionHost: Awaited<ReturnType<typeof startCompanionHost>> | undefined;
+let processor: Awaited<ReturnType<typeof startProcessor>> | undefined;
 
 const shutdown = async () => {
+  await holdExpirySweep?.stop();
   await companionHost?.close();
+  await processor?.close();
   await app.close();
   await database.close();
   process.exit(0);
@@ -33,6 +47,11 @@ process.once('SIGTERM', shutdown);
 
 await app.listen({ port: config.port, host: config.host });
 const url = `http://localhost:${config.port}`;
+// Sandbox only: the card processor (hosted PIN page, card details, card images) on its own origin,
+// started first (e2e runs wait for the companion host's page: then all three are up).
+if (config.sandbox) {
+  processor = await startProcessor(config, database.db, { appOrigins: [url, `http://127.0.0.1:${config.port}`] });
+}
 // Sandbox only: the companion benefits app stand-in, on its own origin, framing the app.
 if (config.sandbox) companionHost = await startCompanionHost(config, { appUrl: url });
 const lines = [
@@ -46,11 +65,13 @@ if (config.sandbox) {
       isLoopback(config.host) ? ', this machine only' : ', EXPOSED to the network (SANDBOX_PUBLIC=true)'
     }`,
     `  companion host (sandbox): http://localhost:${config.companionPort}  (the app embedded, as in the benefits app)`,
+    `  card processor (sandbox): ${processorUrlOf(config)}  (hosted PIN page, card details, card images)`,
     '  demo cardholder:',
     `    email       ${demoCardholder.email}`,
     `    password    ${demoCardholder.password}`,
     `    unlock code ${demoCardholder.unlockCode}`,
     `  cardholder with a texted sign-in code: ${mfaCardholder.email} / ${mfaCardholder.password}, unlock code ${mfaCardholder.unlockCode}, code in /sandbox/outbox?phone=${mfaCardholder.phone}`,
+    `  physical cards in each state (password and unlock code as the demo's; docs/sandbox.md): ${cardStateCardholders.map((cardholder) => `${cardholder.email} (${cardholder.state})`).join(', ')}`,
   );
 }
 console.log(lines.join('\n'));

@@ -15,7 +15,8 @@ export function contentSecurityPolicy(config: ServerConfig): string {
     "default-src 'self'",
     "script-src 'self'",
     "style-src 'self'",
-    "img-src 'self' data:",
+    // Card images come from the card processor's origin.
+    ["img-src 'self' data:", ...config.processorOrigins].join(' '),
     "font-src 'self'",
     "connect-src 'self'",
     "object-src 'none'",

@@ -1,6 +1,7 @@
 /**
- * Idempotent demo data: one lived-in cardholder with a funded account, a virtual card, a physical
- * card on its way, and four months of activity; and a second one whose sign-in needs a texted code.
+ * Idempotent demo data: one lived-in cardholder with a funded account, an active virtual card, an
+ * active physical card and four months of activity; a second one whose sign-in needs a texted code;
+ * and four whose physical cards are in the other states of a card's life (cardStateCardholders).
  * Running it again changes nothing.
  */
 import { and, eq, isNull, sql } from 'drizzle-orm';
@@ -9,6 +10,9 @@ import type { Database } from './db/database.ts';
 import { agreementKinds } from '../contract/identity/types.ts';
 import { accounts, addressKeyOf, agreementAcceptances, cards, users } from './db/schema/index.ts';
 import { createTransfer, openCardholderLedgerAccount, systemLedgerAccounts, type TransactionKind, transferIdFor } from './features/ledger/index.ts';
+import { usCalendarDay } from './features/cards/index.ts';
+import { cardDeliveryWindow } from '../contract/shared/businessDays.ts';
+import { fees } from '../contract/shared/fees.ts';
 import { hashSecret } from './secrets.ts';
 import { encryptSsn, ssnHash, type SsnKeys } from './ssn.ts';
 
@@ -93,6 +97,7 @@ export const demoHold = { counterparty: 'Save Mart', location: 'Fresno, CA', cen
 export async function seedDemoData(db: Database, keys: SsnKeys = readConfig()): Promise<void> {
   await seedLopez(db, keys);
   await seedMfaCardholder(db, keys);
+  await seedCardStateCardholders(db, keys);
 }
 
 async function seedLopez(db: Database, keys: SsnKeys): Promise<void> {
@@ -155,8 +160,18 @@ async function seedLopez(db: Database, keys: SsnKeys): Promise<void> {
       .values({ userId: user!.id, prn: '400012345678', ebtRewardOwedCents: 412, ebtRewardsClaimedThisPeriodCents: 936 })
       .returning({ id: accounts.id });
     await tx.insert(cards).values([
-      { accountId: account!.id, type: 'VIRTUAL', status: 'ACTIVE', isActive: true, lastFour: '4821', expiry: '09/29' },
-      { accountId: account!.id, type: 'PHYSICAL', status: 'SHIPPED', isPending: true, lastFour: '7390', expiry: '11/30' },
+      { accountId: account!.id, type: 'VIRTUAL', status: 'ACTIVE', isActive: true, lastFour: '4821', expiry: '09/29', orderedAt: new Date(now - 121 * 86_400_000) },
+      {
+        accountId: account!.id,
+        type: 'PHYSICAL',
+        status: 'ACTIVE',
+        isActive: true,
+        lastFour: '7390',
+        expiry: '11/30',
+        orderedAt: new Date(now - 100 * 86_400_000),
+        shippedOn: usCalendarDay(new Date(now - 95 * 86_400_000)),
+        deliveredOn: usCalendarDay(new Date(now - 88 * 86_400_000)),
+      },
     ]);
     await seedActivity(tx, account!.id, demoActivity(), now);
     // A purchase the store has not settled yet: home explains the hold.
@@ -264,4 +279,183 @@ async function seedHold(
     occurredAt: new Date(now - 2 * 3_600_000),
   });
   if (answer.result !== 'created' && answer.result !== 'exists') throw new Error(`Seeding the ledger failed: ${answer.result}`);
+}
+
+/** What the seeded physical card of a card-state cardholder is doing. */
+export type SeededCardState = 'shipped' | 'locked' | 'lost' | 'stolen';
+
+/**
+ * Cardholders whose physical cards are in each state of a card's life (docs/sandbox.md "Seeded
+ * cardholders"), each with an active virtual card and a little money. They sign in with the demo
+ * password and unlock code. Printed on each physical card (last 4, expiry): GET /sandbox/cards?email=.
+ * - shipped: ordered 8 days ago ($5), shipped 3 days ago, ready to activate with 5120 and 08/30.
+ * - locked: active and locked by her.
+ * - lost: reported lost yesterday; its free replacement is ordered, not shipped yet.
+ * - stolen: reported stolen 6 days ago; its replacement shipped yesterday, ready to activate (2694, 10/30).
+ */
+export const cardStateCardholders = [
+  {
+    state: 'shipped',
+    email: 'ana@providers.test',
+    firstName: 'Ana',
+    lastName: 'Torres',
+    ssn: '143-27-5810',
+    dob: '02/17/1988',
+    phone: '5592015501',
+    address: { street1: '3315 E Belmont Ave', street2: '', city: 'Fresno', state: 'CA', zip: '93702' },
+    prn: '400011110001',
+    physical: { lastFour: '5120', expiry: '08/30' },
+  },
+  {
+    state: 'locked',
+    email: 'luis@providers.test',
+    firstName: 'Luis',
+    lastName: 'Ramirez',
+    ssn: '144-36-2917',
+    dob: '11/02/1979',
+    phone: '5592015502',
+    address: { street1: '845 N Fulton St', street2: 'Unit 3', city: 'Fresno', state: 'CA', zip: '93728' },
+    prn: '400011110002',
+    physical: { lastFour: '8843', expiry: '03/30' },
+  },
+  {
+    state: 'lost',
+    email: 'grace@providers.test',
+    firstName: 'Grace',
+    lastName: 'Chen',
+    ssn: '145-48-3026',
+    dob: '06/30/1994',
+    phone: '5592015503',
+    address: { street1: '1710 W Shaw Ave', street2: 'Apt 204', city: 'Fresno', state: 'CA', zip: '93711' },
+    prn: '400011110003',
+    physical: { lastFour: '6631', expiry: '05/29' },
+    replacement: { lastFour: '1948', expiry: '11/30' },
+  },
+  {
+    state: 'stolen',
+    email: 'marcus@providers.test',
+    firstName: 'Marcus',
+    lastName: 'Reed',
+    ssn: '146-52-7739',
+    dob: '01/09/1985',
+    phone: '5592015504',
+    address: { street1: '2604 E Ashlan Ave', street2: '', city: 'Fresno', state: 'CA', zip: '93726' },
+    prn: '400011110004',
+    physical: { lastFour: '4407', expiry: '07/29' },
+    replacement: { lastFour: '2694', expiry: '10/30' },
+  },
+] as const satisfies readonly {
+  state: SeededCardState;
+  email: string;
+  firstName: string;
+  lastName: string;
+  ssn: string;
+  dob: string;
+  phone: string;
+  address: { street1: string; street2: string; city: string; state: string; zip: string };
+  prn: string;
+  physical: { lastFour: string; expiry: string };
+  replacement?: { lastFour: string; expiry: string };
+}[];
+
+type CardStateCardholder = (typeof cardStateCardholders)[number];
+
+async function seedCardStateCardholders(db: Database, keys: SsnKeys): Promise<void> {
+  const missing: CardStateCardholder[] = [];
+  for (const cardholder of cardStateCardholders) {
+    const existing = await db.select({ id: users.id }).from(users).where(sql`lower(${users.email}) = lower(${cardholder.email})`);
+    if (existing.length === 0) missing.push(cardholder);
+  }
+  if (missing.length === 0) return;
+  // One hash of each for all of them: they share the demo password and unlock code.
+  const [passwordHash, unlockCodeHash] = await Promise.all([hashSecret(demoCardholder.password), hashSecret(demoCardholder.unlockCode)]);
+  for (const cardholder of missing) await seedCardStateCardholder(db, keys, cardholder, { passwordHash, unlockCodeHash });
+}
+
+const daysAgo = (now: number, days: number) => new Date(now - days * 86_400_000);
+
+async function seedCardStateCardholder(
+  db: Database,
+  keys: SsnKeys,
+  cardholder: CardStateCardholder,
+  hashes: { passwordHash: string; unlockCodeHash: string },
+): Promise<void> {
+  const now = Date.now();
+  const userId = crypto.randomUUID();
+  await db.transaction(async (tx) => {
+    await tx.insert(users).values({
+      id: userId,
+      email: cardholder.email,
+      firstName: cardholder.firstName,
+      lastName: cardholder.lastName,
+      dob: cardholder.dob,
+      ssnEncrypted: encryptSsn(cardholder.ssn, keys.ssnEncryptionKey, userId),
+      ssnHash: ssnHash(cardholder.ssn, keys.ssnHashKey),
+      phone: cardholder.phone,
+      ...cardholder.address,
+      addressKey: addressKeyOf(cardholder.address),
+      ...hashes,
+    });
+    await acceptDemoAgreements(tx, userId);
+    const [account] = await tx.insert(accounts).values({ userId, prn: cardholder.prn }).returning({ id: accounts.id });
+    const accountId = account!.id;
+    const activity: LedgerSeed[] = [
+      { days: 30, cents: 52000, kind: 'deposit', counterparty: 'Fresno Unified', location: null },
+      { days: 21, cents: -3417, kind: 'purchase', counterparty: 'Food 4 Less', location: 'Fresno, CA' },
+      { days: 14, cents: 52000, kind: 'deposit', counterparty: 'Fresno Unified', location: null },
+      { days: 10, cents: -2688, kind: 'purchase', counterparty: 'Walgreens', location: 'Fresno, CA' },
+    ];
+    // Ana paid the $5 physical card fee when she ordered hers (a lost or stolen card's replacement is free).
+    if (cardholder.state === 'shipped') activity.push({ days: 8, cents: -fees.physicalCard.cents, kind: 'fee', counterparty: 'Physical card', location: null });
+    await seedActivity(tx, accountId, activity, now);
+
+    const virtualCard = { accountId, type: 'VIRTUAL', status: 'ACTIVE', isActive: true, lastFour: String(1000 + (Number(cardholder.prn) % 9000)), expiry: '04/30' } as const;
+    await tx.insert(cards).values({ ...virtualCard, orderedAt: daysAgo(now, 30) });
+    await seedPhysicalCards(tx, accountId, cardholder, now);
+  });
+}
+
+/** The cardholder's physical card in its state, and its replacement when it has one. */
+async function seedPhysicalCards(tx: Database, accountId: string, cardholder: CardStateCardholder, now: number): Promise<void> {
+  const orderedDaysAgo = { shipped: 8, locked: 120, lost: 200, stolen: 300 }[cardholder.state];
+  const ordered = daysAgo(now, orderedDaysAgo);
+  const window = cardDeliveryWindow(usCalendarDay(ordered));
+  const card = {
+    accountId,
+    type: 'PHYSICAL',
+    ...cardholder.physical,
+    orderedAt: ordered,
+    deliveryEarliest: window.earliest,
+    deliveryLatest: window.latest,
+    shippedOn: usCalendarDay(daysAgo(now, orderedDaysAgo - 5)),
+  } as const;
+  if (cardholder.state === 'shipped') {
+    await tx.insert(cards).values({ ...card, status: 'SHIPPED', isPending: true, shippedOn: usCalendarDay(daysAgo(now, 3)) });
+    return;
+  }
+  const delivered = { deliveredOn: usCalendarDay(daysAgo(now, orderedDaysAgo - 12)) };
+  if (cardholder.state === 'locked') {
+    await tx.insert(cards).values({ ...card, ...delivered, status: 'ACTIVE', isActive: true, frozen: true });
+    return;
+  }
+  const [blocked] = await tx
+    .insert(cards)
+    .values({ ...card, ...delivered, status: cardholder.state === 'lost' ? 'LOST' : 'STOLEN' })
+    .returning({ id: cards.id });
+  const reportedDaysAgo = cardholder.state === 'lost' ? 1 : 6;
+  const reported = daysAgo(now, reportedDaysAgo);
+  const replacementWindow = cardDeliveryWindow(usCalendarDay(reported));
+  await tx.insert(cards).values({
+    accountId,
+    type: 'PHYSICAL',
+    status: 'SHIPPED',
+    isPending: true,
+    ...cardholder.replacement,
+    orderedAt: reported,
+    deliveryEarliest: replacementWindow.earliest,
+    deliveryLatest: replacementWindow.latest,
+    // The stolen card's replacement shipped yesterday; the lost one's is not shipped yet.
+    shippedOn: cardholder.state === 'stolen' ? usCalendarDay(daysAgo(now, 1)) : null,
+    replacesCardId: blocked!.id,
+  });
 }

@@ -8,11 +8,12 @@ import type { Database } from './db/database.ts';
 import { createSandboxEmailGateway, type EmailGateway, unconfiguredEmailGateway } from './partners/email.ts';
 import { type AddressVerifier, sandboxAddressVerifier, unconfiguredAddressVerifier } from './partners/address.ts';
 import { type IdentityVerifier, sandboxIdentityVerifier, unconfiguredIdentityVerifier } from './partners/identity.ts';
+import { type CardProcessor, createSandboxProcessor, unconfiguredCardProcessor } from './partners/processor.ts';
 import { createSandboxSmsGateway, type SmsGateway, unconfiguredSmsGateway } from './partners/sms.ts';
 import { createSessions, type Sessions } from './sessions.ts';
 import { createTextedCodes, type TextedCodes } from './textedCodes.ts';
 
-export type Partners = { identity: IdentityVerifier; address: AddressVerifier; sms: SmsGateway; email: EmailGateway };
+export type Partners = { identity: IdentityVerifier; address: AddressVerifier; sms: SmsGateway; email: EmailGateway; processor: CardProcessor };
 
 export type Services = {
   config: ServerConfig;
@@ -26,8 +27,20 @@ export type Services = {
 /** Sandbox stand-ins in sandbox mode; outside it, nothing is configured yet (docs/sandbox.md). */
 function partnersFor(config: ServerConfig, db: Database): Partners {
   return config.sandbox
-    ? { identity: sandboxIdentityVerifier, address: sandboxAddressVerifier, sms: createSandboxSmsGateway(db), email: createSandboxEmailGateway(db) }
-    : { identity: unconfiguredIdentityVerifier, address: unconfiguredAddressVerifier, sms: unconfiguredSmsGateway, email: unconfiguredEmailGateway };
+    ? {
+        identity: sandboxIdentityVerifier,
+        address: sandboxAddressVerifier,
+        sms: createSandboxSmsGateway(db),
+        email: createSandboxEmailGateway(db),
+        processor: createSandboxProcessor(db, config),
+      }
+    : {
+        identity: unconfiguredIdentityVerifier,
+        address: unconfiguredAddressVerifier,
+        sms: unconfiguredSmsGateway,
+        email: unconfiguredEmailGateway,
+        processor: unconfiguredCardProcessor,
+      };
 }
 
 export function createServices(config: ServerConfig, db: Database): Services {

@@ -15,7 +15,8 @@ export type FeeName =
   | 'customerServiceAutomated'
   | 'inactivity'
   | 'cardReplacement'
-  | 'expeditedDelivery';
+  | 'expeditedDelivery'
+  | 'physicalCard';
 
 export type Fee = { cents: number; upTo?: boolean };
 
@@ -33,6 +34,8 @@ export const fees: Record<FeeName, Fee> = {
   inactivity: { cents: 0 },
   cardReplacement: { cents: 500 },
   expeditedDelivery: { cents: 1500 },
+  // Spec §9: "$5 to send" a physical card (a lost or stolen card's replacement is free: docs/decisions.md "Cards").
+  physicalCard: { cents: 500 },
 };
 
 /** The short form's top line: the four fees every prepaid short form shows first. */

@@ -19,7 +19,7 @@ import type { RegistrationDraft } from '../identity/registrationDraft.ts';
 export type Locale = 'en' | 'es';
 export type AuthReason = 'expired' | 'signInAgain';
 /** Snackbar messages are codes; views translate them. */
-export type SnackbarMessage = 'signedOut' | 'accountNumberCopied' | 'copyFailed';
+export type SnackbarMessage = 'signedOut' | 'accountNumberCopied' | 'copyFailed' | 'pinSet';
 
 /**
  * The refresh token after a denied or CIP-taken registration (spec §4). It opens nothing: every

@@ -1,8 +1,14 @@
 /**
  * POST /sandbox/events (sandbox mode only): the world moving money the way the card network, an
- * employer or a benefits agency would, through the ledger like every other movement (docs/sandbox.md).
+ * employer or a benefits agency would, through the ledger like every other movement, and cards moving
+ * the way the card processor and the carrier would (docs/sandbox.md).
  * - `card.authorization`: a store asks for an amount; it is held (pending) for `holdDays` (7 by default)
- *   unless settled or released first. Refused when the available balance is short (a declined card).
+ *   unless settled or released first. Refused when the available balance is short (a declined card),
+ *   and when the card (`cardId`, else every card of the account) is locked, lost, stolen, stopped or
+ *   not yet activated (409 `card_not_usable`): blocked for every card and ATM transaction.
+ * - `card.shipped` / `card.delivered` {cardId}: the processor ships a pending physical card (a
+ *   replacement then stops the card it replaces) and the carrier delivers it. `card.shipped` answers
+ *   what is printed on the card (lastFour, expiry), as the cardholder would read it to activate it.
  * - `card.settlement` (all or part of a hold) and `card.release` (the store lets the hold go).
  * - `card.refund`, `deposit` (payroll or benefit, with the payer's name), `atm.withdrawal`.
  * - `ebt.swipe`: the cardholder paid with their EBT card at a store; 1% of it (spec §9) becomes an EBT
@@ -25,8 +31,19 @@ import {
   transferIdFor,
   voidPendingTransfer,
 } from '../features/ledger/index.ts';
+import { cardWorks, markDelivered, markShipped } from '../features/cards/index.ts';
 
-const eventTypes = ['card.authorization', 'card.settlement', 'card.release', 'card.refund', 'deposit', 'atm.withdrawal', 'ebt.swipe'] as const;
+const eventTypes = [
+  'card.authorization',
+  'card.settlement',
+  'card.release',
+  'card.refund',
+  'deposit',
+  'atm.withdrawal',
+  'ebt.swipe',
+  'card.shipped',
+  'card.delivered',
+] as const;
 type EventType = (typeof eventTypes)[number];
 
 const cents = number().integer().min(1).max(10_000_000);
@@ -41,6 +58,8 @@ const eventRequest = object({
   location: name.optional(),
   holdDays: number().integer().min(1).max(30).optional(),
   transactionId: string().matches(uuidPattern).optional(),
+  /** The card used (card.authorization, atm.withdrawal; any of the account's when absent), or moved (card.shipped, card.delivered). */
+  cardId: string().matches(uuidPattern).optional(),
 }).noUnknown();
 type MoneyEvent = InferType<typeof eventRequest>;
 
@@ -53,16 +72,19 @@ const needs: Record<EventType, (keyof MoneyEvent)[]> = {
   deposit: ['email', 'amountCents', 'payer'],
   'atm.withdrawal': ['email', 'amountCents'],
   'ebt.swipe': ['email', 'amountCents', 'merchant'],
+  'card.shipped': ['cardId'],
+  'card.delivered': ['cardId'],
 };
 
 /** EBT rewards: 1% cash on EBT swipes (spec §9), in whole cents, rounded down. */
 const ebtRewardOf = (swipeCents: number) => Math.floor(swipeCents / 100);
 
-async function cardholderLedgerAccount(db: Database, email: string): Promise<string | null> {
+/** The card account of the cardholder who signs in with this email, or null. */
+async function cardAccountOf(db: Database, email: string): Promise<string | null> {
   const { rows } = (await db.execute(
     sql`select a.id from accounts a join users u on u.id = a.user_id where lower(u.email) = lower(${email})`,
   )) as unknown as { rows: { id: string }[] };
-  return rows[0] ? openCardholderLedgerAccount(db, rows[0].id) : null;
+  return rows[0]?.id ?? null;
 }
 
 export function registerMoneyEvents(app: FastifyInstance, db: Database): void {
@@ -71,6 +93,11 @@ export function registerMoneyEvents(app: FastifyInstance, db: Database): void {
     const missing = needs[event.type].filter((field) => event[field] === undefined);
     if (missing.length > 0) return reply.code(400).send({ statusCode: StatusCode.INVALID_PARAMETERS, missing });
     const type = event.type;
+    if (type === 'card.shipped' || type === 'card.delivered') {
+      const moved = await (type === 'card.shipped' ? markShipped : markDelivered)(db, event.cardId!);
+      if (moved.result === 'shipped' || moved.result === 'delivered') return { statusCode: StatusCode.SUCCESS, ...moved };
+      return reply.code(moved.result === 'card_not_found' ? 404 : 409).send({ statusCode: StatusCode.NOT_ALLOWED, result: moved.result });
+    }
     if (type === 'ebt.swipe') {
       const { rows } = (await db.execute(sql`update accounts a set ebt_reward_owed_cents = a.ebt_reward_owed_cents + ${ebtRewardOf(event.amountCents!)}
         from users u where u.id = a.user_id and lower(u.email) = lower(${event.email!})
@@ -85,8 +112,13 @@ export function registerMoneyEvents(app: FastifyInstance, db: Database): void {
     const answer = await (async () => {
       if (type === 'card.settlement') return postPendingTransfer(db, { id, pendingId: event.transactionId!, amountCents: event.amountCents });
       if (type === 'card.release') return voidPendingTransfer(db, { id, pendingId: event.transactionId! });
-      const cardholder = await cardholderLedgerAccount(db, event.email!);
-      if (!cardholder) return { result: 'cardholder_not_found' } as const;
+      const accountId = await cardAccountOf(db, event.email!);
+      if (!accountId) return { result: 'cardholder_not_found' } as const;
+      if (type === 'card.authorization' || type === 'atm.withdrawal') {
+        const card = await cardWorks(db, { accountId, cardId: event.cardId, atm: type === 'atm.withdrawal' });
+        if (card !== 'works') return { result: card } as const;
+      }
+      const cardholder = await openCardholderLedgerAccount(db, accountId);
       const amountCents = event.amountCents!;
       const location = event.location ?? null;
       switch (type) {
@@ -109,7 +141,8 @@ export function registerMoneyEvents(app: FastifyInstance, db: Database): void {
       const transactionId = answer.transfer.pendingId ?? answer.transfer.id;
       return { statusCode: StatusCode.SUCCESS, result: answer.result, transactionId };
     }
-    const status = answer.result === 'cardholder_not_found' || answer.result === 'pending_transfer_not_found' ? 404 : 409;
+    const notFound = ['cardholder_not_found', 'pending_transfer_not_found', 'card_not_found'] as string[];
+    const status = notFound.includes(answer.result) ? 404 : 409;
     return reply.code(status).send({ statusCode: StatusCode.NOT_ALLOWED, result: answer.result });
   });
 

@@ -4,7 +4,8 @@
  * (REFRESH_REQUIRED → unlock) can be shown without waiting 15 minutes; POST /sandbox/sessions/expire ends
  * a session's access token at once, so a test decides when expiry happens instead of racing a clock. The readers show what the app
  * reported (analytics, error reports); the experiment controls stand in for the remote config service;
- * POST /sandbox/events moves money (moneyEvents.ts).
+ * POST /sandbox/events moves money and cards (moneyEvents.ts); GET /sandbox/cards shows what is printed
+ * on a cardholder's cards.
  */
 import { desc, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
@@ -14,7 +15,9 @@ import { StatusCode } from '../../contract/shared/statusCodes.ts';
 import { emailRule, experimentFlagsSchema } from '../../contract/validation.ts';
 import type { Database } from '../db/database.ts';
 import {
+  accounts,
   analyticsEvents,
+  cards,
   type ExperimentAudience,
   experimentAudiences,
   experimentConfigs,
@@ -42,6 +45,7 @@ const outboxQuery = object({ phone: string().matches(/^[\d\s()+-]{1,20}$/), limi
 const emailOutboxQuery = object({ email: string().max(254), limit: limitRule }).noUnknown();
 const analyticsQuery = object({ name: string().max(80), limit: limitRule }).noUnknown();
 const errorReportsQuery = object({ limit: limitRule }).noUnknown();
+const cardsQuery = object({ email: string().max(254).required() }).noUnknown();
 const experimentRequest = object({
   audience: string().required().oneOf(experimentAudiences),
   flags: experimentFlagsSchema,
@@ -94,6 +98,22 @@ export function registerSandboxRoutes(app: FastifyInstance, db: Database, sessio
       return { statusCode: StatusCode.SUCCESS, reports };
     },
   );
+
+  /**
+   * A cardholder's cards with what is printed on them (last 4, expiry), oldest first: what a tester
+   * types to activate a card. The card API itself never answers a pending card's last 4.
+   */
+  app.get<{ Querystring: { email: string } }>('/cards', { schema: { querystring: cardsQuery } }, async (request, reply) => {
+    const rows = await db
+      .select({ id: cards.id, type: cards.type, status: cards.status, isPending: cards.isPending, lastFour: cards.lastFour, expiry: cards.expiry })
+      .from(cards)
+      .innerJoin(accounts, eq(accounts.id, cards.accountId))
+      .innerJoin(users, eq(users.id, accounts.userId))
+      .where(sql`lower(${users.email}) = lower(${request.query.email.trim()})`)
+      .orderBy(cards.orderedAt, cards.createdAt, cards.id);
+    if (rows.length === 0) return reply.code(404).send({ statusCode: StatusCode.NOT_ALLOWED });
+    return { statusCode: StatusCode.SUCCESS, cards: rows };
+  });
 
   /** The sandbox SMS gateway's texts (verification codes in clear, for testers), newest first. */
   app.get<{ Querystring: { phone?: string; limit?: string } }>(

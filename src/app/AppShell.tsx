@@ -55,5 +55,6 @@ export function AppShell() {
 function SnackbarText({ message }: { message: SnackbarMessage }) {
   if (message === 'accountNumberCopied') return <Trans>Account number copied.</Trans>;
   if (message === 'copyFailed') return <Trans>We couldn't copy the account number.</Trans>;
+  if (message === 'pinSet') return <Trans>Your new PIN is set.</Trans>;
   return <Trans>You have signed out.</Trans>;
 }

@@ -7,7 +7,7 @@ import { appConfigElementId, type AppConfig } from '../../contract/shared/appCon
 export const sandboxAppConfig: AppConfig = {
   sandbox: true,
   hostOrigins: ['http://localhost:8090', 'http://127.0.0.1:8090', 'http://localhost:5173', 'http://127.0.0.1:5173'],
-  processorOrigins: ['http://localhost:8091'],
+  processorOrigins: ['http://localhost:8100', 'http://127.0.0.1:8100'],
   accountLinkingOrigins: ['http://localhost:8092'],
   cmsPreviewOrigins: [],
   testRunnerOrigins: [],

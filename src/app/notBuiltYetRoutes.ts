@@ -4,20 +4,9 @@
  * route into src/features/<feature>/routes.ts.
  */
 import { createRoute, lazyRouteComponent, redirect } from '@tanstack/react-router';
-import { accessTokenScreens, experimentFlags, rootRoute } from './layoutRoutes.ts';
+import { accessTokenScreens, rootRoute } from './layoutRoutes.ts';
 
 const notYetAvailable = lazyRouteComponent(() => import('../shared/screens/NotYetAvailableView.tsx'), 'NotYetAvailableView');
-
-/** Screens from which activation may open without checking for a pending card again. */
-const activationEntryPaths = new Set(['/home', '/home1', '/home2', '/manage-cards']);
-
-const carrierDeepLinkRoute = createRoute({
-  getParentRoute: () => rootRoute,
-  path: '/carrier-deep-link',
-  beforeLoad: () => {
-    throw redirect({ to: '/activate/{-$step}', params: { step: '1' }, search: { source: 'carrier' }, replace: true });
-  },
-});
 
 const faqRoute = createRoute({
   getParentRoute: () => rootRoute,
@@ -31,48 +20,15 @@ const customerSupportRoute = createRoute({ getParentRoute: () => rootRoute, path
 const previewRoute = createRoute({ getParentRoute: () => rootRoute, path: '/preview', component: notYetAvailable });
 const changeAddressRoute = createRoute({ getParentRoute: () => rootRoute, path: '/change-address/{-$step}', component: notYetAvailable });
 const changePhoneNumberRoute = createRoute({ getParentRoute: () => rootRoute, path: '/change-phone-number/{-$step}', component: notYetAvailable });
-const replacementCardRoute = createRoute({ getParentRoute: () => rootRoute, path: '/replacement-card/{-$step}', component: notYetAvailable });
 
 /** Public screens not built yet. */
 export const publicNotBuiltYet = [
-  carrierDeepLinkRoute,
   faqRoute.addChildren([faqIndexRoute, faqPageRoute]),
   customerSupportRoute,
   previewRoute,
   changeAddressRoute,
   changePhoneNumberRoute,
-  replacementCardRoute,
 ] as const;
-
-const activateRoute = createRoute({
-  getParentRoute: () => accessTokenScreens,
-  path: '/activate/{-$step}',
-  validateSearch: (search: Record<string, unknown>): { isReplacement?: 'true'; source?: string } => ({
-    ...(search.isReplacement === 'true' || search.isReplacement === true ? { isReplacement: 'true' } : {}),
-    ...(typeof search.source === 'string' ? { source: search.source } : {}),
-  }),
-  beforeLoad: async ({ context, cause }) => {
-    // Arriving from outside the home and card screens: only continue when a card awaits activation.
-    const from = context.previousLocation()?.pathname;
-    if (cause !== 'preload' && !(from && activationEntryPaths.has(from))) {
-      const home = await context.api.getHome();
-      if (!home.pendingCard) throw redirect({ to: '/home', replace: true });
-    }
-  },
-  component: notYetAvailable,
-});
-
-const orderCardRoute = createRoute({
-  getParentRoute: () => accessTokenScreens,
-  path: '/order-card/{-$step}',
-  beforeLoad: async ({ context, cause, params }) => {
-    if (cause !== 'preload' && (params.step === undefined || params.step === '1')) {
-      const home = await context.api.getHome();
-      if (home.hasFundedAnyKind) throw redirect({ to: '/order-card/{-$step}', params: { step: '2' }, replace: true });
-    }
-  },
-  component: notYetAvailable,
-});
 
 const directDepositRoute = createRoute({ getParentRoute: () => accessTokenScreens, path: '/direct-deposit' });
 const directDepositIndexRoute = createRoute({ getParentRoute: () => directDepositRoute, path: '/', component: notYetAvailable });
@@ -86,17 +42,6 @@ const directDepositFormRoute = createRoute({
 });
 const directDepositWhereRoute = createRoute({ getParentRoute: () => directDepositRoute, path: 'where', component: notYetAvailable });
 
-const manageCardRoute = createRoute({
-  getParentRoute: () => accessTokenScreens,
-  path: '/manage-card',
-  beforeLoad: async ({ context }) => {
-    if ((await experimentFlags(context)).virtualCards) throw redirect({ to: '/manage-cards', replace: true });
-  },
-  component: notYetAvailable,
-});
-
-const manageCardsRoute = createRoute({ getParentRoute: () => accessTokenScreens, path: '/manage-cards', component: notYetAvailable });
-const resetPinRoute = createRoute({ getParentRoute: () => accessTokenScreens, path: '/reset-pin/{-$step}', component: notYetAvailable });
 const taxRoute = createRoute({ getParentRoute: () => accessTokenScreens, path: '/tax', component: notYetAvailable });
 const addMoneyRoute = createRoute({ getParentRoute: () => accessTokenScreens, path: '/add-money', component: notYetAvailable });
 const loadCashRoute = createRoute({ getParentRoute: () => accessTokenScreens, path: '/load-cash', component: notYetAvailable });
@@ -107,12 +52,7 @@ const manageSnapbackRoute = createRoute({ getParentRoute: () => accessTokenScree
 
 /** Screens not built yet that need an access token (under the layout route's guard). */
 export const accessTokenNotBuiltYet = [
-  activateRoute,
-  orderCardRoute,
   directDepositRoute.addChildren([directDepositIndexRoute, directDepositFormRoute, directDepositWhereRoute]),
-  manageCardRoute,
-  manageCardsRoute,
-  resetPinRoute,
   taxRoute,
   addMoneyRoute,
   loadCashRoute,

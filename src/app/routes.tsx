@@ -7,6 +7,8 @@
 import { createRoute, redirect } from '@tanstack/react-router';
 import { accountRoutes } from '../features/account/routes.ts';
 import { activityRoutes } from '../features/activity/routes.ts';
+import { accessTokenCardOrderRoutes, publicCardOrderRoutes } from '../features/cards/cardOrderRoutes.ts';
+import { manageCardRoutes } from '../features/cards/manageCardRoutes.ts';
 import { homeRoutes } from '../features/home/routes.ts';
 import { identityRoutes } from '../features/identity/routes.ts';
 import { sessionRoutes } from '../features/session/routes.ts';
@@ -35,6 +37,15 @@ export const routeTree = rootRoute.addChildren([
   debuggerRoute,
   ...sessionRoutes,
   ...identityRoutes,
+  ...publicCardOrderRoutes,
   ...publicNotBuiltYet,
-  accessTokenScreens.addChildren([...homeRoutes, ...activityRoutes, ...statementsRoutes, ...accountRoutes, ...accessTokenNotBuiltYet]),
+  accessTokenScreens.addChildren([
+    ...homeRoutes,
+    ...activityRoutes,
+    ...statementsRoutes,
+    ...manageCardRoutes,
+    ...accessTokenCardOrderRoutes,
+    ...accountRoutes,
+    ...accessTokenNotBuiltYet,
+  ]),
 ]);

@@ -59,7 +59,9 @@ describe('route table', () => {
   it('keeps order-card at step 1 for an account never funded', async () => {
     const app = await renderApp('/order-card/1', active);
     await answerHome(app, homeWith({ hasFundedAnyKind: false }));
-    expect(await screen.findByText('This screen is not available yet.')).toBeTruthy();
+    // The screen's own chart reads home data too: step 1, what the card is and costs.
+    await answerHome(app, homeWith({ hasFundedAnyKind: false }));
+    expect(await screen.findByText(/^Sending it costs \$5\.00, taken from your balance\./)).toBeTruthy();
     expect(app.router.state.location.pathname).toBe('/order-card/1');
   });
 

@@ -6,6 +6,7 @@
  * handle's type needs it.
  */
 export * from './analytics.ts';
+export * from './cards.ts';
 export * from './experiments.ts';
 export * from './home.ts';
 export * from './identity.ts';

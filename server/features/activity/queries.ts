@@ -7,9 +7,11 @@
  * first, read from the two indexes of the account's debits and credits and merged.
  */
 import { type SQL, sql } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Transaction, TransactionKind } from '../../../contract/activity/types.ts';
 import { uuidPattern } from '../../../contract/rules.ts';
 import type { Database } from '../../db/database.ts';
+import { type PreparedStatement, runPrepared } from './prepared.ts';
 
 /** Where a page starts: after this transfer (its time in microseconds since the epoch, exactly as stored, and its id). */
 export type ActivityCursor = { micros: bigint; id: string };
@@ -24,30 +26,64 @@ export function decodeCursor(text: string): ActivityCursor | null {
   return { micros: BigInt(micros), id };
 }
 
-type ActivityRow = {
+/** A row of activityRowsSql: as the database driver gives it, or as JSON (json_agg) gives it. */
+export type ActivityRow = {
   id: string;
   micros: string;
   occurred_at: string;
   kind: TransactionKind;
   counterparty: string | null;
   location: string | null;
-  amount: string;
+  amount: string | number;
   pending: boolean;
   timeout_at: string | null;
 };
 
-/** One side's transfers of the account that are activity at `now`, newest first, after the cursor. */
-function side(column: SQL, ledgerAccountId: SQL, cursor: ActivityCursor | null, limit: number, now: Date): SQL {
-  const after = cursor
-    ? sql`and (t.occurred_at, t.id) < (timestamptz 'epoch' + ${cursor.micros.toString()}::bigint * interval '1 microsecond', ${cursor.id}::uuid)`
+/** The parts of the activity query that change per call, as SQL (values, or placeholders of a prepared statement). */
+type RowsParts = {
+  /** The ledger account's id. */
+  account: SQL;
+  /** The time holds are judged at (a timestamptz). */
+  now: SQL;
+  /** Rows strictly older than this keyset position, or null for the newest. */
+  after: { micros: SQL; id: SQL } | null;
+  limit: number;
+};
+
+/**
+ * One side's transfers of the account that are activity at `now`, newest first, after the cursor:
+ * read in the order of that side's keyset index, each with its resolution (a hold's post or void; at
+ * most one, `transfers_pending_id_unique`) probed by that index. A voided hold, or a hold past its
+ * timeout with no resolution, is not activity; a posted hold shows the amount posted. On the debit
+ * side every amount is money out (the credit side is never the same account).
+ */
+function side(column: 'debit_ledger_account_id' | 'credit_ledger_account_id', parts: RowsParts): SQL {
+  const after = parts.after
+    ? sql`and (t.occurred_at, t.id) < (timestamptz 'epoch' + ${parts.after.micros}::bigint * interval '1 microsecond', ${parts.after.id}::uuid)`
     : sql``;
-  return sql`(select t.* from transfers t
-    where ${column} = ${ledgerAccountId} and t.phase in ('posted', 'pending') ${after}
-      and not exists (select 1 from transfers v where v.pending_id = t.id and v.phase = 'void_pending')
-      and not (t.phase = 'pending' and t.timeout_at <= ${now.toISOString()}::timestamptz
-               and not exists (select 1 from transfers r where r.pending_id = t.id))
-    order by t.occurred_at desc, t.id desc limit ${limit})`;
+  const sign = sql.raw(column === 'credit_ledger_account_id' ? '1' : '-1');
+  return sql`(select t.id, t.occurred_at, t.kind, t.counterparty, t.location, t.timeout_at,
+      ${sign} * coalesce(case when r.phase = 'post_pending' then r.amount_cents end, t.amount_cents) as amount,
+      (t.phase = 'pending' and r.id is null) as pending
+    from transfers t left join transfers r on r.pending_id = t.id
+    where t.${sql.raw(column)} = ${parts.account} and t.phase in ('posted', 'pending') ${after}
+      and r.phase is distinct from 'void_pending'
+      and not (t.phase = 'pending' and r.id is null and t.timeout_at <= ${parts.now})
+    order by t.occurred_at desc, t.id desc limit ${sql.raw(String(parts.limit))})`;
 }
+
+/** Both sides merged: at most `limit` rows, newest first (columns of ActivityRow). */
+function activityRows(parts: RowsParts): SQL {
+  return sql`select t.id, (extract(epoch from t.occurred_at) * 1000000)::bigint::text as micros, t.occurred_at, t.kind,
+      t.counterparty, t.location, t.timeout_at, t.amount, t.pending
+    from (${side('debit_ledger_account_id', parts)} union all ${side('credit_ledger_account_id', parts)}) t
+    order by t.occurred_at desc, t.id desc limit ${sql.raw(String(parts.limit))}`;
+}
+
+const pageLimit = (limit: number) => {
+  if (!Number.isSafeInteger(limit) || limit < 1) throw new Error(`activity: a page limit must be a positive integer, not ${limit}`);
+  return limit;
+};
 
 /**
  * The account's activity rows as SQL (so GET /home can read them inside its one statement): at most
@@ -55,14 +91,12 @@ function side(column: SQL, ledgerAccountId: SQL, cursor: ActivityCursor | null, 
  */
 export function activityRowsSql(ledgerAccountId: SQL, options: { cursor: ActivityCursor | null; limit: number; now: Date }): SQL {
   const { cursor, limit, now } = options;
-  return sql`select t.id, (extract(epoch from t.occurred_at) * 1000000)::bigint::text as micros, t.occurred_at, t.kind,
-      t.counterparty, t.location, t.timeout_at,
-      (case when t.credit_ledger_account_id = ${ledgerAccountId} then 1 else -1 end) * coalesce(p.amount_cents, t.amount_cents) as amount,
-      (t.phase = 'pending' and p.id is null) as pending
-    from (${side(sql`t.debit_ledger_account_id`, ledgerAccountId, cursor, limit, now)}
-          union all ${side(sql`t.credit_ledger_account_id`, ledgerAccountId, cursor, limit, now)}) t
-    left join transfers p on p.pending_id = t.id and p.phase = 'post_pending'
-    order by t.occurred_at desc, t.id desc limit ${limit}`;
+  return activityRows({
+    account: ledgerAccountId,
+    now: sql`${now.toISOString()}::timestamptz`,
+    after: cursor ? { micros: sql`${cursor.micros.toString()}`, id: sql`${cursor.id}` } : null,
+    limit: pageLimit(limit),
+  });
 }
 
 /** A row as the API sends it (timestamps as ISO 8601 in UTC, amounts as numbers of cents). */
@@ -84,20 +118,66 @@ export function transactionOf(row: ActivityRow): Transaction {
 const ledgerAccountOfUser = (userId: string) =>
   sql`(select la.id from ledger_accounts la join accounts a on a.id = la.account_id where a.user_id = ${userId})`;
 
-/** A page of the user's activity; `nextCursor` is null on the last page. */
-export async function loadActivityPage(
-  db: Database,
-  request: { userId: string; cursor: ActivityCursor | null; limit: number; now: Date },
-): Promise<{ transactions: Transaction[]; nextCursor: string | null }> {
-  const { rows } = (await db.execute(
-    activityRowsSql(ledgerAccountOfUser(request.userId), { cursor: request.cursor, limit: request.limit + 1, now: request.now }),
-  )) as unknown as { rows: ActivityRow[] };
-  const page = rows.slice(0, request.limit);
+type Page = { transactions: Transaction[]; nextCursor: string | null };
+
+/** `limit` rows at most and one more (which says whether a next page exists). */
+function pageOf(rows: ActivityRow[], limit: number): Page {
+  const page = rows.slice(0, limit);
   const last = page.at(-1);
   return {
     transactions: page.map(transactionOf),
-    nextCursor: rows.length > request.limit && last ? encodeCursor({ micros: BigInt(last.micros), id: last.id }) : null,
+    nextCursor: rows.length > limit && last ? encodeCursor({ micros: BigInt(last.micros), id: last.id }) : null,
   };
+}
+
+const dialect = new PgDialect();
+const sessionStatements = new Map<string, PreparedStatement>();
+
+/**
+ * GET /transactions' statement, prepared (./prepared.ts): whether the access token's session was
+ * revoked, and the page's rows as one JSON text (cheaper to pass along than rows, and parsed on the
+ * HTTP thread). Parameters: $1 user, $2 session family, $3 now, and after a cursor $4 its time in
+ * microseconds, $5 its id. One statement per page size and cursor or none (the size is part of the plan).
+ */
+function sessionPageStatement(limit: number, withCursor: boolean): PreparedStatement {
+  const name = `activity_page_${withCursor ? 'after' : 'first'}_${pageLimit(limit)}`;
+  let statement = sessionStatements.get(name);
+  if (!statement) {
+    const rows = activityRows({
+      account: sql.raw('(select id from acct)'),
+      now: sql.raw('$3'),
+      after: withCursor ? { micros: sql.raw('$4'), id: sql.raw('$5') } : null,
+      limit,
+    });
+    const query = dialect.sqlToQuery(sql`with acct as materialized (
+        select la.id from ledger_accounts la join accounts a on a.id = la.account_id where a.user_id = $1)
+      select exists(select 1 from refresh_tokens rt where rt.family_id = $2 and rt.revoked_at is not null) as revoked,
+        (select coalesce(json_agg(page order by page.occurred_at desc, page.id desc), '[]') from (${rows}) page)::text as rows`);
+    // Every value is a placeholder above: a value bound into the text would be prepared once for everyone.
+    if (query.params.length > 0) throw new Error(`${name}: values bound into a prepared statement's text`);
+    const { sql: text } = query;
+    const types = ['uuid', 'uuid', 'timestamptz', ...(withCursor ? ['bigint', 'uuid'] : [])];
+    statement = { name, text, types };
+    sessionStatements.set(name, statement);
+  }
+  return statement;
+}
+
+/**
+ * A page of the user's activity, in one round trip with the check that their session (the access
+ * token's family) was not revoked: 'revoked' when it was.
+ */
+export async function loadActivityPageForSession(
+  db: Database,
+  request: { userId: string; familyId: string; cursor: ActivityCursor | null; limit: number; now: Date },
+): Promise<Page | 'revoked'> {
+  const { userId, familyId, cursor, limit, now } = request;
+  const statement = sessionPageStatement(limit + 1, cursor !== null);
+  const values = [userId, familyId, now.toISOString(), ...(cursor ? [cursor.micros, cursor.id] : [])];
+  const [answer] = await runPrepared<{ revoked: boolean; rows: string }>(db, statement, values);
+  if (!answer) throw new Error(`${statement.name} answered no row`);
+  if (answer.revoked) return 'revoked';
+  return pageOf(JSON.parse(answer.rows) as ActivityRow[], limit);
 }
 
 /** One transaction of the user's, or null when it is not theirs, not activity, or does not exist. */

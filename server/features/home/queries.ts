@@ -1,8 +1,9 @@
-/** The home query: balances and recent activity from the ledger. */
+/** The home query: balances and recent activity from the ledger, the cards as the cards feature answers them. */
 import { sql } from 'drizzle-orm';
 import type { Card } from '../../../contract/cards/types.ts';
 import type { HomeAnswer } from '../../../contract/home/types.ts';
 import { activityRowsSql, transactionOf } from '../activity/index.ts';
+import { accountCardsJsonSql } from '../cards/index.ts';
 import { StatusCode } from '../../../contract/shared/statusCodes.ts';
 import type { Database } from '../../db/database.ts';
 
@@ -43,12 +44,7 @@ export async function loadHome(db: Database, access: { userId: string; familyId:
       'ebtRewardOwed', a.ebt_reward_owed_cents,
       'ebtRewardsClaimedThisPeriod', a.ebt_rewards_claimed_this_period_cents,
       'registrationWave', u.registration_wave,
-      'cards', coalesce((
-        select json_agg(json_build_object(
-          'id', c.id, 'type', c.type, 'status', c.status, 'frozen', c.frozen,
-          'isActive', c.is_active, 'isPending', c.is_pending, 'lastFour', c.last_four
-        ) order by c.created_at)
-        from cards c where c.account_id = a.id), '[]'::json),
+      'cards', ${accountCardsJsonSql(sql`a.id`)},
       'transactions', coalesce((
         select json_agg(row_to_json(activity)) from (${activityRowsSql(sql`la.id`, { cursor: null, limit: recentActivityCount, now })}) activity
       ), '[]'::json),

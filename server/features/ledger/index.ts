@@ -9,7 +9,8 @@
  * - Transfers: createTransfer moves integer cents from a debit account to a credit account, at once
  *   ('posted') or as a hold ('pending', optionally with a timeout) that postPendingTransfer (all or
  *   part) or voidPendingTransfer resolves once; an expired hold is voided by the next write on its
- *   account or by expirePendingTransfers. Transfers never change: reverseTransfer corrects one.
+ *   account or by expirePendingTransfers, which the server runs periodically (startExpirySweep).
+ *   Transfers never change: reverseTransfer corrects one.
  * - Idempotency: the caller chooses each transfer id (transferIdFor an Idempotency-Key); a retry with
  *   the same id answers 'exists' with the first transfer, or 'exists_with_different_fields'.
  * - Every write takes a Database or a transaction (it then runs in a savepoint of it), answers a
@@ -35,5 +36,6 @@ export {
   type TransferResult,
   voidPendingTransfer,
 } from './transfers.ts';
+export { type ExpirySweep, startExpirySweep, type SweepClock } from './sweep.ts';
 export type { LedgerAccount, Transfer } from './writes.ts';
 export type { TransactionKind } from '../../db/schema/index.ts';

@@ -1,11 +1,15 @@
 /**
- * Monthly statements from the ledger (contract/statements/types.ts). A month's money is the
- * cardholder's posted transfers in it: single-phase posted transfers at their own time, and the posted
- * part of a hold (its post_pending) at the hold's time, as activity shows it, so a statement and the
- * activity list agree. Holds not yet settled, and holds released or expired, moved no money and are
- * left out. Months are UTC calendar months. The opening balance of a month is the sum of everything
- * posted before it (credits minus debits); the closing balance adds the month's credits and takes
- * its debits, so the last month's closing balance is the ledger's posted balance.
+ * Monthly statements from the ledger (contract/statements/types.ts). A month's money is what the
+ * ledger booked for the cardholder in it: each posted entry in the month of its own time, a
+ * single-phase posted transfer at its time, and a settled hold's post (the amount settled) at the time
+ * it posted, not the hold's. A hold made in one month and settled in a later one is shown in the first
+ * as pending at the month's end, and counted in the month it settled. So a month's statement depends
+ * only on entries timed before the month ended: once the month is over it never changes (docs/
+ * decisions.md "Statements"). Holds pending at the month's end (at `now` for the current month) are
+ * listed apart and count in no balance; holds released or expired moved no money. Months are UTC
+ * calendar months. The opening balance of a month is everything booked before it (credits minus
+ * debits); the closing balance adds the month's credits and takes its debits, so the last month's
+ * closing balance is the ledger's posted balance.
  */
 import { type SQL, sql } from 'drizzle-orm';
 import type { TransactionKind } from '../../../contract/activity/types.ts';
@@ -30,6 +34,10 @@ export type MonthStatement = Statement & {
   /** Cents, positive: the month's net fees (fee debits less fee credits), part of `debits`. */
   fees: number;
   rows: StatementRow[];
+  /** Holds still pending at `asOf`, oldest first (`at`: when the hold was made): in no balance. */
+  pending: StatementRow[];
+  /** When the statement stands: the month's end once it is over, or `now` while it runs. */
+  asOf: Date;
   /** The month is the current one: its statement shows the activity so far. */
   inProgress: boolean;
 };
@@ -49,29 +57,43 @@ export const nextMonth = (month: string) => {
   return number === 12 ? monthOf(year + 1, 1) : monthOf(year, number + 1);
 };
 
+/** A transfer's amount, signed for the cardholder (`ledger`: their ledger account's id as SQL): positive when it credits them. */
+const signedAmount = (transfer: string, ledger: SQL) =>
+  sql`(case when ${sql.raw(transfer)}.credit_ledger_account_id = ${ledger} then 1 else -1 end) * ${sql.raw(transfer)}.amount_cents`;
+
 /**
- * The cardholder's account and its posted movements as SQL: `acct` (the account, the cardholder's
- * name, the ledger account, when it opened) and `moves` (each posted movement: at, id, kind,
- * counterparty, signed amount). A card account without a ledger account yet has no movements.
+ * The cardholder's account and its booked movements as SQL: `acct` (the account, the cardholder's
+ * name, the ledger account, when it opened) and `moves` (each posted entry: at, id, kind,
+ * counterparty, signed amount). A settled hold's post is at its own time, with the hold's id (as the
+ * activity list names it) and what it copied from the hold (kind, counterparty). A card account
+ * without a ledger account yet has no movements.
  */
 function accountAndMoves(userId: string): SQL {
   const ledger = sql`(select lid from acct)`;
-  /** The transfer's amount, signed for the cardholder: positive when it credits them. */
-  const side = (transfer: 't' | 'p') =>
-    sql`(case when ${sql.raw(transfer)}.credit_ledger_account_id = ${ledger} then 1 else -1 end) * ${sql.raw(transfer)}.amount_cents`;
   return sql`with acct as (
       select a.prn, a.created_at, u.first_name, u.middle_name, u.last_name, la.id as lid
       from accounts a join users u on u.id = a.user_id left join ledger_accounts la on la.account_id = a.id
       where a.user_id = ${userId} order by a.created_at limit 1),
     moves as (
-      select t.occurred_at as at, t.id, t.kind, t.counterparty, ${side('t')} as amount
+      select t.occurred_at as at, coalesce(t.pending_id, t.id) as id, t.kind, t.counterparty, ${signedAmount('t', ledger)} as amount
       from transfers t
-      where t.phase = 'posted' and (t.debit_ledger_account_id = ${ledger} or t.credit_ledger_account_id = ${ledger})
-      union all
-      select h.occurred_at as at, h.id, h.kind, h.counterparty, ${side('p')} as amount
-      from transfers p join transfers h on h.id = p.pending_id
-      where p.phase = 'post_pending' and (p.debit_ledger_account_id = ${ledger} or p.credit_ledger_account_id = ${ledger}))`;
+      where t.phase in ('posted', 'post_pending') and (t.debit_ledger_account_id = ${ledger} or t.credit_ledger_account_id = ${ledger}))`;
 }
+
+/**
+ * The holds pending at `asOf` as a JSON array of statement rows, oldest first: made before it, not
+ * timed out by it, and not posted or voided by an entry timed before it (so a later settlement or
+ * release leaves a closed month's list as it was).
+ */
+const pendingAtSql = (asOf: string) => {
+  const ledger = sql`(select lid from acct)`;
+  return sql`coalesce((select json_agg(json_build_object('id', h.id, 'at', (extract(epoch from h.occurred_at) * 1000)::bigint, 'kind', h.kind,
+      'counterparty', h.counterparty, 'amount', ${signedAmount('h', ledger)}) order by h.occurred_at, h.id)
+    from transfers h
+    where h.phase = 'pending' and (h.debit_ledger_account_id = ${ledger} or h.credit_ledger_account_id = ${ledger})
+      and h.occurred_at < ${asOf}::timestamptz and (h.timeout_at is null or h.timeout_at > ${asOf}::timestamptz)
+      and not exists (select 1 from transfers r where r.pending_id = h.id and r.occurred_at < ${asOf}::timestamptz)), '[]'::json)`;
+};
 
 /** When the account opened: its own creation, or its first posted movement when that came earlier. */
 const openedAtSql = sql`(extract(epoch from least(acct.created_at, (select min(at) from moves))) * 1000)::bigint`;
@@ -110,35 +132,44 @@ type MonthQueryRow = {
   middleName: string | null;
   lastName: string;
   opening: string | number;
-  rows: { id: string; at: string | number; kind: TransactionKind; counterparty: string | null; amount: string | number }[];
+  rows: JsonRow[];
+  pending: JsonRow[];
 };
+
+type JsonRow = { id: string; at: string | number; kind: TransactionKind; counterparty: string | null; amount: string | number };
+
+const statementRowOf = (row: JsonRow): StatementRow => ({
+  id: row.id,
+  at: Number(row.at),
+  kind: row.kind,
+  counterparty: row.counterparty,
+  amount: Number(row.amount),
+});
 
 /**
  * One month's statement, or null when the month is outside the account's life (before it opened,
- * after the current month) or the cardholder has no account.
+ * after the current month) or the cardholder has no account. A month that is over reads only entries
+ * timed before its end, so its statement is the same whenever it is asked for.
  */
 export async function loadMonthStatement(db: Database, request: { userId: string; month: string; now: Date }): Promise<MonthStatement | null> {
   const current = utcMonthOf(request.now);
   if (request.month > current) return null;
   const start = monthStart(request.month).toISOString();
   const end = monthStart(nextMonth(request.month)).toISOString();
+  const inProgress = request.month === current;
+  const asOf = inProgress ? request.now : monthStart(nextMonth(request.month));
   const { rows } = (await db.execute(sql`${accountAndMoves(request.userId)}
     select ${openedAtSql} as "openedAt", acct.prn, acct.first_name as "firstName", acct.middle_name as "middleName", acct.last_name as "lastName",
       (select coalesce(sum(amount), 0) from moves where at < ${start}::timestamptz) as opening,
       coalesce((select json_agg(json_build_object('id', id, 'at', (extract(epoch from at) * 1000)::bigint, 'kind', kind,
           'counterparty', counterparty, 'amount', amount) order by at, id)
-        from moves where at >= ${start}::timestamptz and at < ${end}::timestamptz), '[]'::json) as rows
+        from moves where at >= ${start}::timestamptz and at < ${end}::timestamptz), '[]'::json) as rows,
+      ${pendingAtSql(asOf.toISOString())} as pending
     from acct`)) as unknown as { rows: MonthQueryRow[] };
   const account = rows[0];
   if (!account || request.month < utcMonthOf(new Date(Number(account.openedAt)))) return null;
 
-  const statementRows: StatementRow[] = account.rows.map((row) => ({
-    id: row.id,
-    at: Number(row.at),
-    kind: row.kind,
-    counterparty: row.counterparty,
-    amount: Number(row.amount),
-  }));
+  const statementRows = account.rows.map(statementRowOf);
   const credits = statementRows.reduce((sum, row) => (row.amount > 0 ? sum + row.amount : sum), 0);
   const debits = statementRows.reduce((sum, row) => (row.amount < 0 ? sum - row.amount : sum), 0);
   const fees = statementRows.reduce((sum, row) => (row.kind === 'fee' ? sum - row.amount : sum), 0);
@@ -151,8 +182,10 @@ export async function loadMonthStatement(db: Database, request: { userId: string
     debits,
     fees,
     rows: statementRows,
+    pending: account.pending.map(statementRowOf),
+    asOf,
     cardholderName: [account.firstName, account.middleName, account.lastName].filter(Boolean).join(' '),
     prn: account.prn,
-    inProgress: request.month === current,
+    inProgress,
   };
 }

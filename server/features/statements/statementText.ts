@@ -27,6 +27,9 @@ export type StatementText = {
   description: string;
   amount: string;
   noTransactions: string;
+  /** The holds list's heading: in a month that is over, and in the month under way. */
+  pendingAtMonthEnd: string;
+  pendingNow: string;
   pendingNote: string;
   issuedBy: (bank: string, address: string) => string;
   page: (page: number, pages: number) => string;
@@ -53,7 +56,9 @@ const english: StatementText = {
   description: 'Description',
   amount: 'Amount',
   noTransactions: 'No transactions this month.',
-  pendingNote: 'Purchases still pending are not included; each one appears on the statement for the month it was made once it settles.',
+  pendingAtMonthEnd: 'Pending at the end of the month',
+  pendingNow: 'Pending now',
+  pendingNote: 'Pending transactions are not included in the balances; each one is counted on the statement for the month it settles in.',
   issuedBy: (bank, address) => `Your Providers card account is issued by ${bank}, ${address}.`,
   page: (page, pages) => `Page ${page} of ${pages}`,
   kind: (kind, counterparty) => {
@@ -101,8 +106,9 @@ const spanish: StatementText = {
   description: 'Descripción',
   amount: 'Monto',
   noTransactions: 'No hubo movimientos este mes.',
-  pendingNote:
-    'Las compras que siguen pendientes no se incluyen; cada una aparece en el estado de cuenta del mes en que la hizo cuando se complete.',
+  pendingAtMonthEnd: 'Pendientes al cierre del mes',
+  pendingNow: 'Pendientes ahora',
+  pendingNote: 'Los movimientos pendientes no se incluyen en los saldos; cada uno se cuenta en el estado de cuenta del mes en que se complete.',
   issuedBy: (bank, address) => `Su cuenta de la tarjeta Providers es emitida por ${bank}, ${address}.`,
   page: (page, pages) => `Página ${page} de ${pages}`,
   kind: (kind, counterparty) => {

@@ -22,6 +22,7 @@ const feeNames: Record<FeeName, MessageDescriptor> = {
   inactivity: msg`Inactivity`,
   cardReplacement: msg`Card replacement`,
   expeditedDelivery: msg`Faster card delivery`,
+  physicalCard: msg`Physical card`,
 };
 
 function FeeRows({ names }: { names: readonly FeeName[] }) {

@@ -1,4 +1,4 @@
-import type { InputHTMLAttributes, ReactNode } from 'react';
+import type { InputHTMLAttributes, ReactNode, Ref } from 'react';
 
 type TextFieldProps = InputHTMLAttributes<HTMLInputElement> & {
   id: string;
@@ -6,10 +6,13 @@ type TextFieldProps = InputHTMLAttributes<HTMLInputElement> & {
   error?: ReactNode;
   /** A control beside the input (PasswordField's show toggle). */
   adornment?: ReactNode;
+  /** The error is read out as it appears (a live region kept in place, empty until then). */
+  announce?: boolean;
+  ref?: Ref<HTMLInputElement>;
 };
 
 /** A labelled input whose error is tied to it for screen readers. */
-export function TextField({ id, label, error, adornment, ...input }: TextFieldProps) {
+export function TextField({ id, label, error, adornment, announce = false, ...input }: TextFieldProps) {
   const errorId = `${id}-error`;
   const field = <input id={id} aria-invalid={error ? true : undefined} aria-describedby={error ? errorId : undefined} {...input} />;
   return (
@@ -23,8 +26,8 @@ export function TextField({ id, label, error, adornment, ...input }: TextFieldPr
       ) : (
         field
       )}
-      {error ? (
-        <p id={errorId} className="field-error">
+      {error || announce ? (
+        <p id={errorId} className="field-error" role={announce ? 'alert' : undefined}>
           {error}
         </p>
       ) : null}

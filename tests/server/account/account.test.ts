@@ -41,30 +41,33 @@ describe('GET /api/v1/home', () => {
     expect(Date.parse(hold!.heldUntil!) - Date.parse(hold!.timestamp)).toBe(7 * 86_400_000);
   });
 
-  it('lists the active virtual card and the shipped physical card', () => {
+  it('lists the active virtual card and the active physical card', () => {
     const { cards } = home.accountOverview;
 
     expect(cards).toHaveLength(2);
     expect(cards.filter((card) => card.type === 'VIRTUAL' && card.status === 'ACTIVE')).toEqual([
-      expect.objectContaining({ isActive: true, isPending: false, frozen: false, lastFour: '4821' }),
+      expect.objectContaining({ isActive: true, isPending: false, frozen: false, lastFour: '4821', delivery: null }),
     ]);
-    expect(cards.filter((card) => card.type === 'PHYSICAL' && card.status === 'SHIPPED')).toEqual([
-      expect.objectContaining({ isActive: false, isPending: true, frozen: false, lastFour: '7390' }),
+    expect(cards.filter((card) => card.type === 'PHYSICAL' && card.status === 'ACTIVE')).toEqual([
+      expect.objectContaining({ isActive: true, isPending: false, frozen: false, lastFour: '7390', delivery: null }),
     ]);
   });
 
   it('never exposes full card numbers or expiry dates', () => {
     for (const card of home.accountOverview.cards) {
-      expect(Object.keys(card).sort()).toEqual(['frozen', 'id', 'isActive', 'isPending', 'lastFour', 'status', 'type']);
+      expect(Object.keys(card).sort()).toEqual(
+        ['delivery', 'frozen', 'id', 'isActive', 'isPending', 'lastFour', 'replacedByCardId', 'replacesCardId', 'status', 'type'],
+      );
       expect(card.lastFour).toMatch(/^\d{4}$/);
+      // Her cards' expiry dates as seeded.
+      expect(JSON.stringify(card)).not.toMatch(/09\/29|11\/30/);
     }
   });
 
-  it('sets pendingCard to the shipped physical card and virtualCard to the virtual card', () => {
-    const physical = home.accountOverview.cards.find((card) => card.type === 'PHYSICAL')!;
+  it('has no pending card (both of hers are active) and points virtualCard at the virtual card', () => {
     const virtual = home.accountOverview.cards.find((card) => card.type === 'VIRTUAL')!;
 
-    expect(home.pendingCard).toEqual(physical);
+    expect(home.pendingCard).toBeNull();
     expect(home.virtualCard).toEqual({ id: virtual.id });
   });
 

@@ -74,6 +74,21 @@ describe('GET /api/v1/transactions', () => {
     expect((await page('?limit=0')).status).toBe(400);
   });
 
+  it('refuses a signed-out session, on every page (its own statement checks the session)', async () => {
+    const session = await signIn(t.app);
+    const first = await t.app.inject({ method: 'GET', url: '/api/v1/transactions?limit=2', headers: bearer(session.access) });
+    expect(first.statusCode).toBe(200);
+    const { nextCursor } = first.json<TransactionsPage>();
+    expect(nextCursor).toBeTypeOf('string');
+
+    const signOut = await t.app.inject({ method: 'POST', url: '/api/v1/sign-out', headers: bearer(session.refresh) });
+    expect(signOut.statusCode).toBe(200);
+    for (const query of ['', `?cursor=${nextCursor}`, '?cursor=bm90LWEtY3Vyc29y']) {
+      const response = await t.app.inject({ method: 'GET', url: `/api/v1/transactions${query}`, headers: bearer(session.access) });
+      expect({ query, status: response.statusCode, body: response.json() }).toEqual({ query, status: 401, body: { statusCode: StatusCode.SIGN_IN_REQUIRED } });
+    }
+  });
+
   it('needs the access token', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/api/v1/transactions' });
     expect(response.statusCode).toBe(401);

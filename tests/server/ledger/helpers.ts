@@ -39,6 +39,11 @@ export const ledgerDatabases: { kind: OpenDatabase['kind']; open: () => Promise<
 
 /** A new user with a card account, and the account's cardholder ledger account (its id). */
 export async function newCardholder(db: Database): Promise<string> {
+  return (await newCardholderUser(db)).ledgerAccountId;
+}
+
+/** A new user (Ana Ruiz) with a card account and its cardholder ledger account: the user's id and the ledger account's. */
+export async function newCardholderUser(db: Database): Promise<{ userId: string; ledgerAccountId: string }> {
   const n = randomUUID();
   const [user] = await db
     .insert(users)
@@ -54,7 +59,7 @@ export async function newCardholder(db: Database): Promise<string> {
     })
     .returning({ id: users.id });
   const [account] = await db.insert(accounts).values({ userId: user!.id, prn: n }).returning({ id: accounts.id });
-  return openCardholderLedgerAccount(db, account!.id);
+  return { userId: user!.id, ledgerAccountId: await openCardholderLedgerAccount(db, account!.id) };
 }
 
 /** The tests' clock: `at(0)` is a fixed moment, `at(s)` s seconds after it. */

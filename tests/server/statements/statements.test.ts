@@ -3,7 +3,7 @@
  * account opened through the current one, balances that chain (opening + credits − debits = closing,
  * the last closing the ledger's posted balance), totals that match the activity list, and a month's
  * PDF whose text says the closing balance, the masked account number and the partner bank, in
- * English or Spanish.
+ * English or Spanish. (A closed month that never changes: closedMonths.test.ts.)
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Transaction, TransactionsPage } from '../../../contract/activity/types.ts';
@@ -11,7 +11,7 @@ import type { HomeAnswer } from '../../../contract/home/types.ts';
 import { partnerBank, partnerBankAddress } from '../../../contract/shared/partnerBank.ts';
 import { StatusCode } from '../../../contract/shared/statusCodes.ts';
 import type { Statement, StatementsAnswer } from '../../../contract/statements/types.ts';
-import { mfaCardholder } from '../../../server/seed.ts';
+import { demoHold, mfaCardholder } from '../../../server/seed.ts';
 import { pdfInfo, pdfPages, pdfText } from '../../support/pdfText.ts';
 import { bearer, getHome, signIn, startTestApp, type TestApp } from '../helpers.ts';
 
@@ -101,7 +101,7 @@ describe('GET /api/v1/statements', () => {
     }
   });
 
-  it('counts a settled hold at the hold, for what it settled; a hold still pending or released moves nothing', async () => {
+  it('counts a settled hold in the month it settled, for what it settled; a hold still pending or released moves nothing', async () => {
     const before = (await statements()).body.statements[0]!;
     const settled = await event({ type: 'card.authorization', email: 'demo@providers.test', amountCents: 2500, merchant: 'Tower Cafe' });
     const pending = await event({ type: 'card.authorization', email: 'demo@providers.test', amountCents: 700, merchant: 'Valero' });
@@ -164,6 +164,10 @@ describe('GET /api/v1/statement', () => {
     expect(text).toContain('Purchase at Tower Cafe');
     expect(text).toContain(`-${dollars(2310)}`);
     expect(text).not.toContain('Target');
+    // The seeded hold, still pending: listed apart, after the month's transactions.
+    const pendingNow = text.split('Pending now')[1] ?? '';
+    expect(pendingNow).toContain(`Purchase at ${demoHold.counterparty}`);
+    expect(pendingNow).toContain(`-${dollars(demoHold.cents)}`);
     expect(await pdfInfo(bytes)).toMatchObject({ language: 'en-US' });
   });
 
@@ -180,7 +184,9 @@ describe('GET /api/v1/statement', () => {
     }
     expect(text).toContain(partnerBankAddress);
     expect(text).toContain(dollars(month.closingBalance));
-    expect(text.match(/Compra en /g)?.length).toBe(rows.filter((row) => row.kind === 'purchase').length);
+    // The month's transactions come before the holds pending at its end (or now), which count in no balance.
+    const [transactions] = text.split(/Pendientes (?:al cierre del mes|ahora)/);
+    expect(transactions!.match(/Compra en /g)?.length).toBe(rows.filter((row) => row.kind === 'purchase').length);
     // Every transaction is on it, each with its signed amount.
     for (const row of rows) expect(text).toContain(`${row.amount > 0 ? '+' : '-'}${dollars(Math.abs(row.amount))}`);
     expect(await pdfInfo(bytes)).toMatchObject({ language: 'es-US' });

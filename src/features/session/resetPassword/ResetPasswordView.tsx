@@ -24,7 +24,7 @@ import { useHeadingFocus } from '../../../shared/components/useHeadingFocus.ts';
 import { SsnCheckStep } from '../../../shared/ssnCheck/SsnCheckStep.tsx';
 import { unexpectedErrorMessage, validationMessages } from '../../../shared/messages.ts';
 import { TooManyCodesNotice, WaitToTryAgain } from '../../../shared/waitNotices.tsx';
-import { routeStepOf, useStepParam } from './stepRoute.ts';
+import { routeStepOf, useStepParam } from '../../../shared/components/useStepParam.ts';
 import { identityCalls } from '../../../shared/api/identityCalls.ts';
 
 const formSteps = 3;

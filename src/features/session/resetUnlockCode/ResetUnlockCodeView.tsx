@@ -11,7 +11,7 @@ import { NewUnlockCodeFields, newUnlockCodesOf } from '../../../shared/component
 import { useHeadingFocus } from '../../../shared/components/useHeadingFocus.ts';
 import { unexpectedErrorMessage, validationMessages } from '../../../shared/messages.ts';
 import { SsnCheckStep } from '../../../shared/ssnCheck/SsnCheckStep.tsx';
-import { routeStepOf, useStepParam } from '../resetPassword/stepRoute.ts';
+import { routeStepOf, useStepParam } from '../../../shared/components/useStepParam.ts';
 import { continueToApp, storeSession } from '../../../shared/sessionEffects.ts';
 import { identityCalls } from '../../../shared/api/identityCalls.ts';
 

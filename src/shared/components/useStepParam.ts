@@ -14,18 +14,24 @@ export function useStepParam(options: {
   routeStep: number;
   /** The chart's step; null while the URL must not follow (the flow is leaving the screen). */
   machineStep: number | null;
+  /**
+   * The chart's step as it is now, read from the actor: a step the route asked for that the chart
+   * took is then followed at once, not fought with the step of the render before it.
+   */
+  currentStep?: () => number | null;
   goToStep: (step: number) => void;
   showStep: (step: number, replace: boolean) => void;
 }) {
-  const { routeStep, machineStep, goToStep, showStep } = options;
+  const { routeStep, machineStep, currentStep, goToStep, showStep } = options;
   const shown = useRef<number | null>(null);
   useEffect(() => {
     goToStep(routeStep);
   }, [routeStep]);
   useEffect(() => {
-    if (machineStep === null) return;
-    const moved = shown.current !== null && shown.current !== machineStep;
-    shown.current = machineStep;
-    if (machineStep !== routeStep) showStep(machineStep, !moved);
+    const step = currentStep ? currentStep() : machineStep;
+    if (step === null) return;
+    const moved = shown.current !== null && shown.current !== step;
+    shown.current = step;
+    if (step !== routeStep) showStep(step, !moved);
   }, [machineStep, routeStep]);
 }

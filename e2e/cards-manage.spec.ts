@@ -1,0 +1,158 @@
+/**
+ * Managing cards through the real server at phone size, each test as a fresh cardholder with a working
+ * physical card (e2e/support/cardholderWithCard.ts): lock then unlock (a store's charge on the locked
+ * card is refused), report the card lost and see its replacement on its way with its dates, set a PIN
+ * and change the ATM PIN on the card processor's page on its own origin (success, -10 then a retry), the
+ * virtual card's details on the processor's page; one run in Spanish; axe-clean on every screen.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import path from 'node:path';
+import { expect, test, type Page, type TestInfo } from '@playwright/test';
+import { ManageCardsPage, dayAsShown } from './pages/cards/ManageCardsPage.ts';
+import { asCardholder, cardholderWithCard, purchaseWith } from './support/cardholderWithCard.ts';
+import { processorURL } from './support/origins.ts';
+import { seedStoredState } from './support/storage.ts';
+import type { HomeAnswer } from '../contract/home/types.ts';
+
+/** A phone screenshot into test-results/screens/ (as e2e/accessibility.spec.ts keeps), for a look at the layout. */
+async function keepScreenshot(page: Page, testInfo: TestInfo, name: string) {
+  await page.screenshot({ path: path.join(testInfo.project.outputDir, 'screens', `cards-${name}.png`), fullPage: true });
+}
+
+async function expectAccessible(page: Page, what: string) {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
+  expect(results.violations.map((violation) => `${violation.id}: ${violation.nodes[0]?.target}`), what).toEqual([]);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth), `${what}: no horizontal scrolling at 360 px`).toBeLessThanOrEqual(360);
+}
+
+test('lock then unlock: the card shows locked and a purchase on it is refused, then it works again', async ({ page, request }, testInfo) => {
+  const holder = await cardholderWithCard(request);
+  await seedStoredState(page, { accessToken: holder.tokens.access, refreshToken: holder.tokens.refresh, locale: 'en' });
+  const cards = await ManageCardsPage.open(page);
+  const physical = cards.card('Physical card', holder.physical.lastFour);
+  await expect(cards.cardStatus(physical, 'Active')).toBeVisible();
+  await expectAccessible(page, 'the cards');
+
+  await cards.lock(physical);
+  await expect(physical.getByText('Purchases and ATM withdrawals are declined until you unlock it.', { exact: true })).toBeVisible();
+  const refused = await purchaseWith(request, holder.applicant.email, holder.physical.id);
+  expect(refused.status, 'a store cannot charge a locked card').toBe(409);
+  expect(refused.body.result).toBe('card_not_usable');
+  // The virtual card is another card: locking one leaves the other as it was.
+  await expect(cards.lockSwitch(cards.card('Virtual card', holder.virtual.lastFour))).toHaveAttribute('aria-checked', 'false');
+  await expectAccessible(page, 'a locked card');
+  await keepScreenshot(page, testInfo, 'locked');
+
+  // Still locked after a reload: the server holds it, not the screen.
+  await page.reload();
+  await cards.expectShown();
+  await expect(cards.lockSwitch(physical)).toHaveAttribute('aria-checked', 'true');
+
+  await cards.unlock(physical);
+  expect((await purchaseWith(request, holder.applicant.email, holder.physical.id)).status, 'the card works again').toBe(200);
+});
+
+test('report the card lost: blocked at once, its replacement on its way with its dates', async ({ page, request }, testInfo) => {
+  const holder = await cardholderWithCard(request);
+  await seedStoredState(page, { accessToken: holder.tokens.access, refreshToken: holder.tokens.refresh, locale: 'en' });
+  const cards = await ManageCardsPage.open(page);
+  const report = await cards.reportLostOrStolen(cards.card('Physical card', holder.physical.lastFour));
+  await expectAccessible(page, 'lost or stolen');
+  await report.report('lost');
+  await expectAccessible(page, 'what reporting does');
+  await report.confirm();
+
+  // The replacement the card API now has, and its delivery window: what the screen must say.
+  const home = (await asCardholder(request, holder.tokens, 'GET', '/home')).body as HomeAnswer;
+  const lost = home.accountOverview.cards.find((card) => card.id === holder.physical.id)!;
+  const replacement = home.accountOverview.cards.find((card) => card.replacesCardId === holder.physical.id)!;
+  expect(lost).toMatchObject({ status: 'LOST', isActive: false });
+  expect(replacement).toMatchObject({ status: 'SHIPPED', isPending: true, lastFour: null });
+  await report.expectBlocked(holder.physical.lastFour!, replacement.delivery!);
+  await expectAccessible(page, 'the card blocked');
+  await keepScreenshot(page, testInfo, 'reported-lost');
+  expect((await purchaseWith(request, holder.applicant.email, holder.physical.id)).status, 'the lost card is blocked').toBe(409);
+  expect((await purchaseWith(request, holder.applicant.email, holder.virtual.id)).status, 'the virtual card keeps working').toBe(200);
+
+  const after = await report.backToCards();
+  const blocked = after.card('Physical card', holder.physical.lastFour);
+  await expect(after.cardStatus(blocked, 'Reported lost')).toBeVisible();
+  await expect(after.lockSwitch(blocked)).toHaveCount(0);
+  const coming = after.card('Replacement card');
+  await expect(after.cardStatus(coming, 'On its way')).toBeVisible();
+  await expect(
+    coming.getByText(`Arrives between ${dayAsShown(replacement.delivery!.earliest, 'en')} and ${dayAsShown(replacement.delivery!.latest, 'en')}.`, {
+      exact: true,
+    }),
+  ).toBeVisible();
+  await expect(coming.getByRole('link', { name: 'Activate', exact: true })).toBeVisible();
+  await expectAccessible(page, 'the cards after a report');
+});
+
+test("set a PIN on the processor's page on its own origin, and change the ATM PIN after a -10", async ({ page, request }, testInfo) => {
+  const holder = await cardholderWithCard(request);
+  await seedStoredState(page, { accessToken: holder.tokens.access, refreshToken: holder.tokens.refresh, locale: 'en' });
+  const cards = await ManageCardsPage.open(page);
+  const physical = cards.card('Physical card', holder.physical.lastFour);
+
+  const setPin = await cards.changePin(physical, 'card');
+  await expect(setPin.frameElement).toHaveAttribute('src', new RegExp(`^${processorURL}/pin\\?`));
+  await expect(setPin.frame.locator('body')).toBeVisible();
+  await expectAccessible(page, 'the PIN form');
+  await keepScreenshot(page, testInfo, 'pin-form');
+  await setPin.setPin('2468');
+  // Success returns to returnTo: the cards, on the card the PIN was set for.
+  await expect(page).toHaveURL((url) => url.pathname === '/manage-cards' && url.searchParams.get('initialSlide') === '1');
+  await expect(setPin.status('Your new PIN is set.')).toBeVisible();
+  await expect(cards.position(2, 2)).toBeVisible();
+
+  const atmPin = await cards.changePin(physical, 'atm');
+  await atmPin.processorAnswers(-10);
+  await expect(atmPin.failure).toBeVisible();
+  await expect(atmPin.frameElement).toHaveCount(0);
+  await expectAccessible(page, 'the PIN failure');
+  await atmPin.retry();
+  await atmPin.setPin('3579');
+  await expect(page).toHaveURL((url) => url.pathname === '/manage-cards');
+  await expect(atmPin.status('Your new PIN is set.')).toBeVisible();
+});
+
+test("the virtual card's number shows only on the processor's page, never in the card API's answers", async ({ page, request }, testInfo) => {
+  const holder = await cardholderWithCard(request);
+  await seedStoredState(page, { accessToken: holder.tokens.access, refreshToken: holder.tokens.refresh, locale: 'en' });
+  const apiBodies: string[] = [];
+  page.on('response', async (response) => {
+    if (new URL(response.url()).pathname.startsWith('/api/')) apiBodies.push(await response.text().catch(() => ''));
+  });
+  const cards = await ManageCardsPage.open(page);
+  const virtual = cards.card('Virtual card', holder.virtual.lastFour);
+  await cards.showDetails(virtual);
+  await expect(cards.detailsFrame(virtual)).toHaveAttribute('src', new RegExp(`^${processorURL}/`));
+  const shown = await cards.detailsFrame(virtual).contentFrame().locator('body').innerText();
+  const number = shown.match(/\d{4}(?: ?\d{4}){3}/)?.[0];
+  expect(number, 'the processor shows the full number').toBeTruthy();
+  expect(number!.replace(/ /g, '').endsWith(holder.virtual.lastFour!)).toBe(true);
+  expect(apiBodies.some((body) => body.includes(number!.replace(/ /g, '')))).toBe(false);
+  await expectAccessible(page, 'the card details');
+  await keepScreenshot(page, testInfo, 'details');
+});
+
+test('the cards in Spanish: lock, unlock and a PIN change the processor refuses (-11), axe-clean', async ({ page, request }) => {
+  const holder = await cardholderWithCard(request);
+  await seedStoredState(page, { accessToken: holder.tokens.access, refreshToken: holder.tokens.refresh, locale: 'es' });
+  const cards = await ManageCardsPage.open(page, 'es');
+  await cards.expectLanguage('es');
+  const physical = cards.card('Physical card', holder.physical.lastFour);
+  await expect(cards.cardStatus(physical, 'Active')).toHaveText('Activa');
+  await expectAccessible(page, 'las tarjetas');
+  await cards.lock(physical);
+  await expect(cards.cardStatus(physical, 'Locked')).toHaveText('Bloqueada');
+  await cards.unlock(physical);
+
+  const atmPin = await cards.changePin(physical, 'atm');
+  await expect(atmPin.heading).toHaveText('Cambiar su PIN del cajero automático');
+  await expectAccessible(page, 'el formulario del PIN');
+  await atmPin.processorAnswers(-11);
+  await expect(atmPin.failure).toHaveText(/^Lo sentimos, no pudimos cambiar su PIN\.\.\./);
+  await expectAccessible(page, 'el PIN no cambiado');
+});

@@ -1,0 +1,152 @@
+/**
+ * Getting a physical card through the real server at phone size (360 px), on fresh cardholders opened
+ * through the API (so no other spec's demo card or balance moves): the $5 fee taken from the balance,
+ * the card shipped by the sandbox processor (POST /sandbox/events card.shipped, which answers what is
+ * printed on it), activated with a wrong expiry (the field cleared, its own message) then the right
+ * one; in Spanish, an account never funded told it needs money first, then a damaged card replaced
+ * (the old card works until the new one ships). axe on every screen, in both languages.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import type { Card } from '../contract/cards/types.ts';
+import { ActivationPage } from './pages/cards/ActivationPage.ts';
+import { OrderCardPage } from './pages/cards/OrderCardPage.ts';
+import { ReplacementPage } from './pages/cards/ReplacementPage.ts';
+import { openAccountViaApi } from './support/accounts.ts';
+import { getHome } from './support/api.ts';
+import { seedStoredState } from './support/storage.ts';
+
+async function expectAccessible(page: Page) {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
+  expect(results.violations.map((violation) => `${violation.id}: ${violation.nodes[0]?.target}`)).toEqual([]);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth), 'no horizontal scrolling at 360 px').toBeLessThanOrEqual(360);
+}
+
+/** POST /sandbox/events: the world moves (money arrives, the processor ships a card). */
+async function sandboxEvent<T = Record<string, unknown>>(request: APIRequestContext, event: Record<string, unknown>): Promise<T> {
+  const response = await request.post('/sandbox/events', { data: event });
+  expect(response.status(), `sandbox event ${String(event.type)}`).toBe(200);
+  return (await response.json()) as T;
+}
+
+/** The processor ships the card: what is printed on it (to activate it with). */
+const shipCard = (request: APIRequestContext, cardId: string) =>
+  sandboxEvent<{ lastFour: string; expiry: string }>(request, { type: 'card.shipped', cardId });
+
+const physicalCards = async (request: APIRequestContext, access: string): Promise<Card[]> =>
+  (await getHome(request, access)).accountOverview.cards.filter((card) => card.type === 'PHYSICAL');
+
+/** A valid expiry that is not the card's: the same month, a year later. */
+const wrongExpiryFor = (expiry: string) => `${expiry.slice(0, 3)}${String((Number(expiry.slice(3)) + 1) % 100).padStart(2, '0')}`;
+
+test('order a card ($5 from the balance), ship it, activate it with a wrong expiry then the right one', async ({ page, request }) => {
+  const { applicant, tokens } = await openAccountViaApi(request);
+  await sandboxEvent(request, { type: 'deposit', email: applicant.email, amountCents: 2000, payer: 'Valley Transit' });
+  await seedStoredState(page, { accessToken: tokens.access, refreshToken: tokens.refresh, locale: 'en' });
+
+  // A funded account skips step 1 (spec §2).
+  const order = await OrderCardPage.open(page);
+  await order.expectReview(2000);
+  await expect(order.stepText).toHaveText('Step 1 of 3');
+  await expectAccessible(page);
+  await order.continue();
+  await order.expectConfirm();
+  await expectAccessible(page);
+  await order.order();
+
+  const [ordered] = await physicalCards(request, tokens.access);
+  expect(ordered).toMatchObject({ status: 'SHIPPED', isPending: true, isActive: false, lastFour: null });
+  await order.expectReceipt(2000, ordered!.delivery!);
+  await expectAccessible(page);
+  // The fee went through the ledger, once.
+  expect((await getHome(request, tokens.access)).accountOverview.balance).toBe(1500);
+
+  const printed = await shipCard(request, ordered!.id);
+  // Ordering again: the card is on its way, and once shipped, activation is one tap away.
+  const again = await OrderCardPage.open(page);
+  await again.expectAlreadyOrdered();
+  await expectAccessible(page);
+  await again.activateLink.click();
+  const activation = new ActivationPage(page);
+  await activation.expectForm();
+  await expectAccessible(page);
+  await activation.activate(printed.lastFour, wrongExpiryFor(printed.expiry));
+  await activation.expectWrongExpiry(4);
+  await expect(activation.lastFour).toHaveValue(printed.lastFour);
+  await expectAccessible(page);
+
+  await activation.expiry.fill(printed.expiry);
+  await activation.activateButton.click();
+  await activation.expectActive();
+  await expectAccessible(page);
+  const [active] = await physicalCards(request, tokens.access);
+  expect(active).toMatchObject({ id: ordered!.id, status: 'ACTIVE', isActive: true, isPending: false, lastFour: printed.lastFour });
+  expect((await getHome(request, tokens.access)).accountOverview.balance, 'activating costs nothing').toBe(1500);
+
+  const withCard = await OrderCardPage.open(page);
+  await withCard.expectAlreadyHaveCard();
+  await expectAccessible(page);
+});
+
+test('in Spanish: not enough money says so and charges nothing; ordered, activated, then a damaged card replaced', async ({ page, request }) => {
+  const { applicant, tokens } = await openAccountViaApi(request);
+  await seedStoredState(page, { accessToken: tokens.access, refreshToken: tokens.refresh, locale: 'es' });
+
+  // Never funded: step 1 says what the card costs and that the balance pays for it.
+  const order = await OrderCardPage.open(page, 'es');
+  await order.expectLanguage('es');
+  await order.expectIntro(0);
+  await expectAccessible(page);
+  await order.continue();
+  await order.expectReview(0);
+  await order.continue();
+  await order.expectNotEnoughMoney();
+  await expectAccessible(page);
+  expect(await physicalCards(request, tokens.access), 'nothing ordered').toEqual([]);
+
+  // Money arrives; the order goes through.
+  await sandboxEvent(request, { type: 'deposit', email: applicant.email, amountCents: 2000, payer: 'Valley Transit' });
+  const funded = await OrderCardPage.open(page, 'es');
+  await funded.expectReview(2000);
+  await funded.continue();
+  await funded.expectConfirm();
+  await expectAccessible(page);
+  await funded.order();
+  const [ordered] = await physicalCards(request, tokens.access);
+  await funded.expectReceipt(2000, ordered!.delivery!);
+  await expectAccessible(page);
+
+  const printed = await shipCard(request, ordered!.id);
+  const activation = await ActivationPage.open(page, 'es');
+  await activation.activate(printed.lastFour, printed.expiry);
+  await activation.expectActive();
+  await expectAccessible(page);
+
+  // The card is damaged: a new one for the replacement fee; the old one works until the new one ships.
+  const replacement = await ReplacementPage.open(page, 'es');
+  await replacement.expectReview(printed.lastFour, applicant.street1, 1500);
+  await expectAccessible(page);
+  await replacement.continue();
+  await replacement.expectConfirm(printed.lastFour);
+  await expectAccessible(page);
+  await replacement.replace();
+  await replacement.expectReceipt(1500);
+  await expectAccessible(page);
+  expect((await getHome(request, tokens.access)).accountOverview.balance).toBe(1000);
+
+  const afterOrder = await physicalCards(request, tokens.access);
+  const newCard = afterOrder.find((card) => card.isPending)!;
+  expect(newCard.replacesCardId).toBe(ordered!.id);
+  expect(afterOrder.find((card) => card.id === ordered!.id)).toMatchObject({ isActive: true, replacedByCardId: newCard.id });
+  const again = await ReplacementPage.open(page, 'es');
+  await again.expectAlreadyOrdered();
+  await expectAccessible(page);
+  await shipCard(request, newCard.id);
+  expect((await physicalCards(request, tokens.access)).find((card) => card.id === ordered!.id), 'the old card stops once the new one ships').toMatchObject({
+    isActive: false,
+  });
+
+  // The new card arrives: activating the replacement, in its own words.
+  await ActivationPage.open(page, 'es', { replacement: true });
+  await expectAccessible(page);
+});

@@ -1,0 +1,46 @@
+/** Reporting a card lost or stolen (on /manage-cards): lost or stolen, what happens, then the card blocked. */
+import { expect, type Locator } from '@playwright/test';
+import { AppPage } from '../AppPage.ts';
+import { dayAsShown, ManageCardsPage } from './ManageCardsPage.ts';
+
+export class LostStolenPage extends AppPage {
+  button(source: string): Locator {
+    return this.page.getByRole('main').getByRole('button', { name: this.t(source), exact: true });
+  }
+
+  /** Lost or stolen, then the confirmation of what will happen. */
+  async report(status: 'lost' | 'stolen'): Promise<void> {
+    await this.button(status === 'lost' ? "It's lost" : 'It was stolen').click();
+    await expect(this.page.getByText(this.t(status === 'lost' ? "You're reporting this card lost." : "You're reporting this card stolen."), { exact: true })).toBeVisible();
+  }
+
+  async confirm(): Promise<void> {
+    await this.button('Block my card and send a new one').click();
+    await expect(this.title).toHaveText(this.t('Your card is blocked'));
+  }
+
+  /** What the screen says once reported: blocked now, the replacement's delivery window, the virtual card still working. */
+  async expectBlocked(lastFour: string, delivery: { earliest: string; latest: string }): Promise<void> {
+    const main = this.page.getByRole('main');
+    await expect(main.getByRole('status')).toHaveText(
+      this.t('Your card ending in {lastFour} is blocked for all card and ATM purchases now.').replace('{lastFour}', lastFour),
+    );
+    const window = this.t('Arrives between {earliest} and {latest}.')
+      .replace('{earliest}', dayAsShown(delivery.earliest, this.locale))
+      .replace('{latest}', dayAsShown(delivery.latest, this.locale));
+    await expect(main.getByText(`${this.t('A replacement card is on its way, free of charge.')} ${window}`, { exact: true })).toBeVisible();
+    await expect(main.getByText(this.t('Your virtual card keeps working for online purchases.'), { exact: true })).toBeVisible();
+  }
+
+  async backToCards(): Promise<ManageCardsPage> {
+    await this.button('Back to your cards').click();
+    const cards = new ManageCardsPage(this.page, this.locale);
+    await cards.expectShown();
+    return cards;
+  }
+
+  async expectShown(): Promise<void> {
+    await expect(this.title).toHaveText(this.t('Report a lost or stolen card'));
+    await expect(this.button("It's lost")).toBeVisible();
+  }
+}

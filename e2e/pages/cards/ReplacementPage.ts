@@ -1,0 +1,72 @@
+/** /replacement-card/:step?: a damaged card replaced for the replacement fee; the old one works until the new one ships. */
+import { expect, type Locator, type Page } from '@playwright/test';
+import type { Locale } from '../../support/catalog.ts';
+import { dollars } from '../../support/text.ts';
+import { AppPage } from '../AppPage.ts';
+import { moneyLinesOf } from './cardScreens.ts';
+
+export class ReplacementPage extends AppPage {
+  static async open(page: Page, locale: Locale = 'en'): Promise<ReplacementPage> {
+    await page.goto('/replacement-card');
+    const replacement = new ReplacementPage(page, locale);
+    await expect(replacement.title).toBeVisible();
+    return replacement;
+  }
+
+  get screen(): Locator {
+    return this.page.getByRole('main');
+  }
+
+  /** Step 1: where the card goes, that the old one keeps working until the new one ships, and the fee. */
+  async expectReview(lastFour: string, street1: string, balanceCents: number): Promise<void> {
+    await expect(this.screen.getByText(this.t("We'll mail a new Providers Card to:"))).toBeVisible();
+    await expect(this.title).toHaveText(this.t('Replace a damaged card'));
+    await expect(this.screen.locator('address')).toContainText(street1);
+    await expect(
+      this.screen.getByText(this.t('Your card {lastFour} keeps working until the new one ships. Then it stops, so keep an eye out for the new one.').replace('{lastFour}', `••${lastFour}`)),
+    ).toBeVisible();
+    await expect.poll(() => moneyLinesOf(this.screen)).toEqual([
+      [this.t('Replacement fee'), dollars(500, this.locale)],
+      [this.t('Your balance now'), dollars(balanceCents, this.locale)],
+      [this.t('Your balance after'), dollars(balanceCents - 500, this.locale)],
+    ]);
+  }
+
+  async continue(): Promise<void> {
+    await this.screen.getByRole('button', { name: this.t('Continue'), exact: true }).click();
+  }
+
+  /** Step 2: the confirmation, with what it takes. */
+  async expectConfirm(lastFour: string): Promise<void> {
+    await expect(this.page).toHaveURL((url) => url.pathname === '/replacement-card/2');
+    await expect(this.title).toHaveText(this.t('Confirm your replacement'));
+    await expect(
+      this.screen.getByText(
+        this.t("We'll take {fee} from your balance and mail you a new card. Your card {lastFour} keeps working until the new one ships.")
+          .replace('{fee}', dollars(500, this.locale))
+          .replace('{lastFour}', `••${lastFour}`),
+      ),
+    ).toBeVisible();
+  }
+
+  async replace(): Promise<void> {
+    await this.screen.getByRole('button', { name: this.t('Replace my card for {fee}').replace('{fee}', dollars(500, this.locale)), exact: true }).click();
+  }
+
+  async expectReceipt(balanceBeforeCents: number): Promise<void> {
+    await expect(this.page).toHaveURL((url) => url.pathname === '/replacement-card/3');
+    await expect(this.title).toHaveText(this.t('Your new card is on its way'));
+    await expect(this.screen.getByRole('status')).toHaveText(
+      this.t('We took {fee} from your balance and ordered your new Providers Card.').replace('{fee}', dollars(500, this.locale)),
+    );
+    await expect.poll(() => moneyLinesOf(this.screen)).toEqual([
+      [this.t('Replacement fee paid'), dollars(500, this.locale)],
+      [this.t('Your balance now'), dollars(balanceBeforeCents - 500, this.locale)],
+    ]);
+  }
+
+  /** A new card is already on its way: nothing more to order. */
+  async expectAlreadyOrdered(): Promise<void> {
+    await expect(this.title).toHaveText(this.t('A new card is already on its way'));
+  }
+}

@@ -1,0 +1,21 @@
+/** What the screens of getting a physical card share: the amounts shown, and dates as the app writes them. */
+import type { Locator } from '@playwright/test';
+import type { Locale } from '../../support/catalog.ts';
+
+/** A calendar day 'YYYY-MM-DD' as the app shows it ("Dec 8, 2026", "8 dic 2026"). */
+export function shortDate(day: string, locale: Locale): string {
+  return new Intl.DateTimeFormat(locale === 'es' ? 'es-US' : 'en-US', { year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' })
+    .format(new Date(`${day}T12:00:00Z`))
+    .replace(/[\u202F\u00A0]/g, ' ');
+}
+
+/** The amounts' rows on a review or a receipt, as [label, amount]. */
+export async function moneyLinesOf(screen: Locator): Promise<string[][]> {
+  const rows = screen.locator('dl > div');
+  const lines: string[][] = [];
+  for (let index = 0; index < (await rows.count()); index += 1) {
+    const row = rows.nth(index);
+    lines.push([await row.getByRole('term').innerText(), await row.getByRole('definition').innerText()]);
+  }
+  return lines;
+}

@@ -1,0 +1,179 @@
+/**
+ * Lock and unlock a card (spec §4 "Card lock/unlock (freeze/unfreeze) replaces the card in state with
+ * the returned card. A card not found in state raises an error."; §7 POST /card/freeze {id},
+ * /card/unfreeze {id} return card; §8 texts and behaviour).
+ *
+ * The chart holds the cardholder's cards (from home data). Locking is temporary and reversible: a
+ * working card that is not locked can be locked, a locked one unlocked; a lost, stolen, stopped or
+ * pending card has no lock to toggle. One call at a time. When the server answers `{0, card}`, that card
+ * replaces the one with its id in state (`replaceCardInState`).
+ *
+ * How each failure ends: any other answer (403 `{3, reason}` the card's state does not allow it, 404 not
+ * the caller's card, 5 …) or no answer at all (the calls are quiet: spec §8 suppresses the generic
+ * error modal for freeze and unfreeze, and the auth modal given up counts the same) goes back to the
+ * cards with the failure said on that card: 'We weren't able to lock your card.' or 'We weren't able
+ * to unlock your card.' (`lockFailed` / `unlockFailed`); the card in state is unchanged and can be
+ * tried again. An answer naming a card that is not in state is a broken promise of the server: it is
+ * raised to the app's error reporting (`reportCardNotInState`) and said as the same failure.
+ */
+import { assign, fromPromise, setup } from 'xstate';
+import type { Card, CardAnswer, CardRefusal } from '../../contract/cards/types.ts';
+import { StatusCode } from '../../contract/shared/statusCodes.ts';
+
+export type CardLockInput = { cards: Card[] };
+export type CardLockContext = {
+  cards: Card[];
+  /** The card being locked or unlocked, or the one whose lock or unlock failed last; null before any. */
+  cardId: string | null;
+};
+export type CardLockEvent = { type: 'user.lock'; cardId: string } | { type: 'user.unlock'; cardId: string };
+export type CardLockAnswer = CardAnswer | CardRefusal;
+
+/**
+ * What views ask the chart: a call is under way (`busy`: `locking` or `unlocking` card `cardId`), or the
+ * last lock or unlock of `cardId` failed.
+ */
+export type CardLockTag = 'busy' | 'locking' | 'unlocking' | 'lockFailed' | 'unlockFailed';
+
+/** The answer names a card the app does not hold (spec §4: raises). */
+export class CardNotInStateError extends Error {
+  constructor(readonly cardId: string) {
+    super(`Card ${cardId} is not in state`);
+  }
+}
+
+/** The cards with `card` in place of the one with its id; raises when there is none (spec §4). */
+export function replaceCardInState(cards: readonly Card[], card: Card): Card[] {
+  const index = cards.findIndex((held) => held.id === card.id);
+  if (index < 0) throw new CardNotInStateError(card.id);
+  return cards.map((held, at) => (at === index ? card : held));
+}
+
+/** A card whose lock can be toggled: a working card, not pending, lost, stolen or stopped by its replacement. */
+export const hasLock = (card: Card) => card.status === 'ACTIVE' && card.isActive && !card.isPending;
+
+const cardOf = (cards: readonly Card[], cardId: string) => cards.find((card) => card.id === cardId);
+const answeredCard = (answer: CardLockAnswer | undefined) =>
+  answer?.statusCode === StatusCode.SUCCESS && 'card' in answer ? answer.card : undefined;
+
+export const cardLockMachine = setup({
+  types: {
+    input: {} as CardLockInput,
+    context: {} as CardLockContext,
+    events: {} as CardLockEvent,
+    tags: {} as CardLockTag,
+  },
+  guards: {
+    canLock: ({ context }, cardId: string) => {
+      const card = cardOf(context.cards, cardId);
+      return card !== undefined && hasLock(card) && !card.frozen;
+    },
+    canUnlock: ({ context }, cardId: string) => {
+      const card = cardOf(context.cards, cardId);
+      return card !== undefined && hasLock(card) && card.frozen;
+    },
+    /** `{0, card}` for a card in state. */
+    isCardInState: ({ context }, answer: CardLockAnswer | undefined) => {
+      const card = answeredCard(answer);
+      return card !== undefined && cardOf(context.cards, card.id) !== undefined;
+    },
+    /** `{0, card}` for a card the app does not hold. */
+    isCardNotInState: (_, answer: CardLockAnswer | undefined) => answeredCard(answer) !== undefined,
+  },
+  actions: {
+    chooseCard: assign((_, cardId: string) => ({ cardId })),
+    replaceCard: assign(({ context }, answer: CardLockAnswer) => ({ cards: replaceCardInState(context.cards, answeredCard(answer)!) })),
+    /** Supplied by the app: the server answered a card not in state (spec §4 raises it: an error report). */
+    reportCardNotInState: (_, _cardId: string) => {},
+  },
+  actors: {
+    freezeCard: fromPromise<CardLockAnswer, { id: string }>(async () => {
+      throw new Error('freezeCard not provided');
+    }),
+    unfreezeCard: fromPromise<CardLockAnswer, { id: string }>(async () => {
+      throw new Error('unfreezeCard not provided');
+    }),
+  },
+}).createMachine({
+  id: 'cardLock',
+  context: ({ input }) => ({ cards: input.cards, cardId: null }),
+  initial: 'ready',
+  states: {
+    ready: {
+      initial: 'idle',
+      on: {
+        'user.lock': {
+          guard: { type: 'canLock', params: ({ event }) => event.cardId },
+          target: 'locking',
+          actions: { type: 'chooseCard', params: ({ event }) => event.cardId },
+        },
+        'user.unlock': {
+          guard: { type: 'canUnlock', params: ({ event }) => event.cardId },
+          target: 'unlocking',
+          actions: { type: 'chooseCard', params: ({ event }) => event.cardId },
+        },
+      },
+      states: {
+        idle: {},
+        /** 'We weren't able to lock your card.', on card `cardId`. */
+        lockFailed: { tags: ['lockFailed'] },
+        /** 'We weren't able to unlock your card.', on card `cardId`. */
+        unlockFailed: { tags: ['unlockFailed'] },
+      },
+    },
+    locking: {
+      tags: ['busy', 'locking'],
+      invoke: {
+        id: 'freezeCard',
+        src: 'freezeCard',
+        input: ({ context }) => ({ id: context.cardId! }),
+        onDone: [
+          {
+            guard: { type: 'isCardInState', params: ({ event }) => event.output },
+            target: 'ready.idle',
+            actions: { type: 'replaceCard', params: ({ event }) => event.output },
+          },
+          {
+            guard: { type: 'isCardNotInState', params: ({ event }) => event.output },
+            target: 'ready.lockFailed',
+            actions: { type: 'reportCardNotInState', params: ({ event }) => answeredCard(event.output)!.id },
+          },
+          { target: 'ready.lockFailed' },
+        ],
+        onError: { target: 'ready.lockFailed' },
+      },
+    },
+    unlocking: {
+      tags: ['busy', 'unlocking'],
+      invoke: {
+        id: 'unfreezeCard',
+        src: 'unfreezeCard',
+        input: ({ context }) => ({ id: context.cardId! }),
+        onDone: [
+          {
+            guard: { type: 'isCardInState', params: ({ event }) => event.output },
+            target: 'ready.idle',
+            actions: { type: 'replaceCard', params: ({ event }) => event.output },
+          },
+          {
+            guard: { type: 'isCardNotInState', params: ({ event }) => event.output },
+            target: 'ready.unlockFailed',
+            actions: { type: 'reportCardNotInState', params: ({ event }) => answeredCard(event.output)!.id },
+          },
+          { target: 'ready.unlockFailed' },
+        ],
+        onError: { target: 'ready.unlockFailed' },
+      },
+    },
+  },
+});
+
+/** What one card shows of the lock chart: its call under way, or its last failure. */
+export type CardLockStatus = 'locking' | 'unlocking' | 'lockFailed' | 'unlockFailed' | null;
+
+/** The lock status of card `cardId` in a snapshot (views ask this, not the chart's states). */
+export function cardLockStatusOf(snapshot: { context: CardLockContext; hasTag: (tag: CardLockTag) => boolean }, cardId: string): CardLockStatus {
+  if (snapshot.context.cardId !== cardId) return null;
+  const shown = (['locking', 'unlocking', 'lockFailed', 'unlockFailed'] as const).find((tag) => snapshot.hasTag(tag));
+  return shown ?? null;
+}

@@ -1,0 +1,157 @@
+/**
+ * Order a physical card (spec §2 /order-card/:step?, §4 card life, §7 POST /order-card, §9 $5 to send,
+ * 10 to 15 business days; contract/cards/types.ts).
+ *
+ * Home data first (GET /home): the balance the fee comes from, the cards, and whether the account was
+ * ever funded. A card already on its way ends in `alreadyOrdered` (its arrival window, and activation
+ * once it has shipped); a physical card in use ends in `alreadyHaveCard` (replace it instead). Otherwise
+ * an account never funded starts at step 1, what the card is and costs (its balance has to cover the
+ * fee); a funded one at step 2 (the route sends it there too). Then the money confirmation
+ * (machines/shared/moneyConfirmation.ts): step 2 review, step 3 confirm and order with an
+ * Idempotency-Key, step 4 the receipt with the new balance and the arrival window.
+ *
+ * How each failure ends: home data that does not load → `loadFailed`, with a retry; the balance does
+ * not cover the fee (seen before sending, or 403 `{3, insufficientFunds}`) → `payment.review.notEnoughMoney`,
+ * nothing charged; any other refusal (a card already on its way: `cardPending`) → `payment.confirm.refused`;
+ * no answer → `payment.confirm.failed`, where the retry sends the same Idempotency-Key.
+ */
+import { assign, fromPromise, setup } from 'xstate';
+import type { Card, CardRefusal, OrderCardAnswer } from '../../contract/cards/types.ts';
+import type { HomeAnswer } from '../../contract/home/types.ts';
+import { fees } from '../../contract/shared/fees.ts';
+import {
+  moneyConfirmationAssigners,
+  moneyConfirmationContext,
+  moneyConfirmationGuards,
+  moneyConfirmationStates,
+  type MoneyAnswer,
+  type MoneyConfirmationContext,
+  type MoneyConfirmationEvent,
+  type MoneyConfirmationTag,
+} from '../shared/moneyConfirmation.ts';
+
+export type OrderCardStep = 1 | 2 | 3 | 4;
+
+export type OrderCardContext = MoneyConfirmationContext & {
+  /** Whether the account was ever funded: a funded one skips step 1 (spec §2). */
+  hasFundedAnyKind: boolean;
+  /** The card on its way: the one ordered here, or the one already ordered before. */
+  card: Card | null;
+};
+
+export type OrderCardEvent = MoneyConfirmationEvent | { type: 'user.goToStep'; step: number } | { type: 'user.retry' };
+
+/** What views ask the chart: the money confirmation's tags, `loading`, `loadFailed`, `intro`, `alreadyOrdered`, `alreadyHaveCard`. */
+export type OrderCardTag = MoneyConfirmationTag | 'loading' | 'loadFailed' | 'intro' | 'alreadyOrdered' | 'alreadyHaveCard';
+
+export type OrderCardAnswerOrRefusal = OrderCardAnswer | CardRefusal;
+
+/** The fee to send a physical card (spec §9: $5), kept once in contract/shared/fees.ts. */
+export const physicalCardFeeCents = fees.physicalCard.cents;
+
+const physicalCards = (home: HomeAnswer | undefined) => (home?.accountOverview.cards ?? []).filter((card) => card.type === 'PHYSICAL');
+const cardOnItsWay = (home: HomeAnswer | undefined): Card | null => home?.pendingCard ?? physicalCards(home).find((card) => card.isPending) ?? null;
+
+const homeOf = ({ event }: { event: { output: HomeAnswer } }) => event.output;
+const orderedCardOf = ({ event }: { event: { output: OrderCardAnswerOrRefusal } }) => ('card' in event.output ? event.output.card : null);
+
+export const orderCardMachine = setup({
+  types: {
+    context: {} as OrderCardContext,
+    events: {} as OrderCardEvent,
+    tags: {} as OrderCardTag,
+  },
+  guards: {
+    ...moneyConfirmationGuards,
+    /** A physical card is ordered and not yet activated (one at a time). */
+    hasCardOnItsWay: (_, home: HomeAnswer | undefined) => cardOnItsWay(home) !== null,
+    /** A physical card that works: another would be a replacement. */
+    hasPhysicalCardInUse: (_, home: HomeAnswer | undefined) => physicalCards(home).some((card) => card.isActive),
+    hasFunded: (_, home: HomeAnswer | undefined) => home?.hasFundedAnyKind === true,
+    /** The route asks for step 1, which an account already funded skips (spec §2). */
+    isBackToIntro: ({ context, event }) => event.type === 'user.goToStep' && event.step === 1 && !context.hasFundedAnyKind,
+    isBackToReview: ({ event }) => event.type === 'user.goToStep' && event.step === 2,
+    isPastIntro: ({ event }) => event.type === 'user.goToStep' && event.step >= 2,
+  },
+  actions: {
+    storeHome: assign((_, home: HomeAnswer) => ({ balanceCents: home.accountOverview.balance, hasFundedAnyKind: home.hasFundedAnyKind })),
+    storeCardOnItsWay: assign((_, home: HomeAnswer) => ({ card: cardOnItsWay(home) })),
+    storeOrderedCard: assign((_, card: Card | null) => ({ card })),
+    keepIdempotencyKey: assign(({ context, event }) => moneyConfirmationAssigners.keepIdempotencyKey(context, event)),
+    storeRefusal: assign((_, answer: MoneyAnswer) => moneyConfirmationAssigners.storeRefusal(answer)),
+    storePayment: assign(({ context }, answer: MoneyAnswer) => moneyConfirmationAssigners.storePayment(context, answer)),
+  },
+  actors: {
+    getHome: fromPromise<HomeAnswer>(async () => {
+      throw new Error('getHome not provided');
+    }),
+    orderCard: fromPromise<OrderCardAnswerOrRefusal, { idempotencyKey: string }>(async () => {
+      throw new Error('orderCard not provided');
+    }),
+  },
+}).createMachine({
+  id: 'orderCard',
+  context: { ...moneyConfirmationContext(physicalCardFeeCents), hasFundedAnyKind: false, card: null },
+  initial: 'loading',
+  states: {
+    loading: {
+      tags: ['loading', 'busy'],
+      invoke: {
+        id: 'getHome',
+        src: 'getHome',
+        onDone: [
+          {
+            guard: { type: 'hasCardOnItsWay', params: homeOf },
+            target: 'alreadyOrdered',
+            actions: [{ type: 'storeHome', params: homeOf }, { type: 'storeCardOnItsWay', params: homeOf }],
+          },
+          { guard: { type: 'hasPhysicalCardInUse', params: homeOf }, target: 'alreadyHaveCard', actions: { type: 'storeHome', params: homeOf } },
+          { guard: { type: 'hasFunded', params: homeOf }, target: 'payment', actions: { type: 'storeHome', params: homeOf } },
+          { target: 'intro', actions: { type: 'storeHome', params: homeOf } },
+        ],
+        onError: { target: 'loadFailed' },
+      },
+    },
+    /** Home data did not load (the app's error modal said why, if there was no answer at all). */
+    loadFailed: { tags: ['loadFailed'], on: { 'user.retry': { target: 'loading' } } },
+    /** A physical card is already on its way: when it should arrive, and activation once it has shipped. */
+    alreadyOrdered: { tags: ['alreadyOrdered'] },
+    /** A physical card already works: a damaged one is replaced (/replacement-card), a lost one reported. */
+    alreadyHaveCard: { tags: ['alreadyHaveCard'] },
+    /** Step 1 (an account never funded): what a physical card is, what it costs, and that the balance pays for it. */
+    intro: {
+      tags: ['intro'],
+      on: {
+        'user.continue': { target: 'payment' },
+        'user.goToStep': { guard: 'isPastIntro', target: 'payment' },
+      },
+    },
+    /** Steps 2 (review), 3 (confirm, then ordering) and 4 (the receipt). */
+    payment: {
+      initial: 'review',
+      states: moneyConfirmationStates({
+        src: 'orderCard',
+        input: ({ context }: { context: OrderCardContext }) => ({ idempotencyKey: context.idempotencyKey ?? '' }),
+        paid: [{ type: 'storeOrderedCard', params: orderedCardOf }],
+        reviewOn: { 'user.goToStep': { guard: 'isBackToIntro', target: '#orderCard.intro' } },
+        confirmOn: { 'user.goToStep': { guard: 'isBackToReview', target: 'review' } },
+      }),
+    },
+  },
+});
+
+/** The route's step (spec §2 /order-card/:step?); null while the URL must not follow (loading, nothing to order). */
+export function stepOfOrderCard(snapshot: { hasTag: (tag: OrderCardTag) => boolean }): OrderCardStep | null {
+  if (snapshot.hasTag('intro')) return 1;
+  if (snapshot.hasTag('review')) return 2;
+  if (snapshot.hasTag('confirm')) return 3;
+  if (snapshot.hasTag('receipt')) return 4;
+  return null;
+}
+
+/** "Step N of M" as the cardholder sees it: an account already funded never sees step 1, so counts 3 steps. */
+export function orderCardProgress(snapshot: { hasTag: (tag: OrderCardTag) => boolean; context: OrderCardContext }): { current: number; total: number } | null {
+  const step = stepOfOrderCard(snapshot);
+  if (step === null) return null;
+  return snapshot.context.hasFundedAnyKind ? { current: step - 1, total: 3 } : { current: step, total: 4 };
+}

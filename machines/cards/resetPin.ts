@@ -1,0 +1,135 @@
+/**
+ * Set or reset a card's PIN, or its ATM PIN, through the card processor's hosted page (spec §2
+ * /reset-pin/:step? with query returnTo; §4 "Reset PIN status: INPUTTING, SUCCESS, FAILURE. The PIN
+ * iframe posts numeric codes: 0 success, -10 expired token, -11 token changed. Success signals PIN
+ * success, anything else PIN error."; §7 GET /pin-change-form-url, POST /commit-pin-change).
+ *
+ * INPUTTING: the app asks the card API for the processor's form address (a single-use token inside),
+ * shows that page in a frame on the processor's own origin, and listens for its result
+ * (`listenToProcessor`, supplied by the app: only messages from exactly an allowlisted processor origin,
+ * from that frame, reach the chart; the PIN never passes through the app). 0 is recorded with
+ * POST /commit-pin-change; SUCCESS then returns the cardholder where they came from
+ * (`returnToCaller`, supplied by the app: the returnTo route, with a notice).
+ *
+ * How each failure ends: FAILURE, 'Sorry, we weren't able to change your PIN...', with a retry that
+ * asks for a fresh form (the old token is spent or stale) — when the form address cannot be had (any
+ * answer but `{0, url}` with a url, or no answer at all: the error modal has said so), when the page
+ * posts -10 (expired token), -11 (token changed) or anything else but 0, and when the change cannot be
+ * recorded (any answer but `{0}`, or none).
+ */
+import { assign, fromCallback, fromPromise, setup } from 'xstate';
+import { PinChangeResult, type CardRefusal, type PinKind, type UrlAnswer } from '../../contract/cards/types.ts';
+import type { StatusAnswer } from '../../contract/shared/answers.ts';
+import { StatusCode } from '../../contract/shared/statusCodes.ts';
+
+export type ResetPinInput = { cardId: string; pin: PinKind };
+export type ResetPinContext = ResetPinInput & {
+  /** The processor's form for this attempt; null until the card API gave one. */
+  formUrl: string | null;
+  /** What the processor's page posted last (0, -10, -11, …); null before it posted. */
+  processorResult: unknown;
+};
+/** A message the processor's page posted (the app passes on only those from the processor's frame and origin). */
+export type ProcessorResultEvent = { type: 'processor.result'; code: unknown };
+export type ResetPinEvent = ProcessorResultEvent | { type: 'user.retry' };
+export type PinFormAnswer = UrlAnswer | CardRefusal;
+export type CommitPinAnswer = StatusAnswer | CardRefusal;
+
+/** Spec §4's statuses. */
+export type ResetPinStatus = 'INPUTTING' | 'SUCCESS' | 'FAILURE';
+/**
+ * What views ask the chart: a call under way (`busy`: the form on its way, or `saving` the PIN set), the
+ * processor's page shown (`form`), and the outcome (`succeeded`, `failed`).
+ */
+export type ResetPinTag = 'busy' | 'form' | 'saving' | 'succeeded' | 'failed';
+
+export const resetPinMachine = setup({
+  types: {
+    input: {} as ResetPinInput,
+    context: {} as ResetPinContext,
+    events: {} as ResetPinEvent,
+    tags: {} as ResetPinTag,
+  },
+  guards: {
+    hasForm: (_, answer: PinFormAnswer | undefined) =>
+      answer?.statusCode === StatusCode.SUCCESS && 'url' in answer && answer.url.length > 0,
+    /** The page posted 0: the processor set the PIN. */
+    isPinSet: ({ event }) => event.type === 'processor.result' && event.code === PinChangeResult.SUCCESS,
+    isRecorded: (_, answer: CommitPinAnswer | undefined) => answer?.statusCode === StatusCode.SUCCESS,
+  },
+  actions: {
+    storeForm: assign((_, answer: PinFormAnswer) => ({ formUrl: (answer as UrlAnswer).url, processorResult: null })),
+    storeResult: assign(({ event }) => ({ processorResult: event.type === 'processor.result' ? event.code : null })),
+    forgetForm: assign({ formUrl: null }),
+    /** Supplied by the app: back to the returnTo route, saying the PIN is set. */
+    returnToCaller: () => {},
+  },
+  actors: {
+    getPinChangeFormUrl: fromPromise<PinFormAnswer, ResetPinInput>(async () => {
+      throw new Error('getPinChangeFormUrl not provided');
+    }),
+    /** Supplied by the app: sends `processor.result` for each message of the processor's frame. */
+    listenToProcessor: fromCallback<ResetPinEvent>(() => {}),
+    commitPinChange: fromPromise<CommitPinAnswer, ResetPinInput>(async () => {
+      throw new Error('commitPinChange not provided');
+    }),
+  },
+}).createMachine({
+  id: 'resetPin',
+  context: ({ input }) => ({ cardId: input.cardId, pin: input.pin, formUrl: null, processorResult: null }),
+  initial: 'loadingForm',
+  states: {
+    /** INPUTTING: a fresh form address (single-use token). */
+    loadingForm: {
+      tags: ['busy'],
+      invoke: {
+        id: 'getPinChangeFormUrl',
+        src: 'getPinChangeFormUrl',
+        input: ({ context }) => ({ cardId: context.cardId, pin: context.pin }),
+        onDone: [
+          {
+            guard: { type: 'hasForm', params: ({ event }) => event.output },
+            target: 'inputting',
+            actions: { type: 'storeForm', params: ({ event }) => event.output },
+          },
+          { target: 'failed' },
+        ],
+        onError: { target: 'failed' },
+      },
+    },
+    /** INPUTTING: the processor's page, in its frame; the cardholder types the PIN there. */
+    inputting: {
+      tags: ['form'],
+      invoke: { id: 'listenToProcessor', src: 'listenToProcessor' },
+      on: {
+        'processor.result': [
+          { guard: 'isPinSet', target: 'committing', actions: 'storeResult' },
+          { target: 'failed', actions: 'storeResult' },
+        ],
+      },
+    },
+    /** INPUTTING: the processor said 0; the card API records the change. */
+    committing: {
+      tags: ['busy', 'saving'],
+      invoke: {
+        id: 'commitPinChange',
+        src: 'commitPinChange',
+        input: ({ context }) => ({ cardId: context.cardId, pin: context.pin }),
+        onDone: [{ guard: { type: 'isRecorded', params: ({ event }) => event.output }, target: 'succeeded' }, { target: 'failed' }],
+        onError: { target: 'failed' },
+      },
+    },
+    /** SUCCESS: back where the cardholder came from. */
+    succeeded: { type: 'final', tags: ['succeeded'], entry: 'returnToCaller' },
+    /** FAILURE: 'Sorry, we weren't able to change your PIN...'; a retry asks for a fresh form. */
+    failed: {
+      tags: ['failed'],
+      entry: 'forgetForm',
+      on: { 'user.retry': 'loadingForm' },
+    },
+  },
+});
+
+/** Spec §4's reset PIN status of a snapshot. */
+export const resetPinStatusOf = (snapshot: { hasTag: (tag: ResetPinTag) => boolean }): ResetPinStatus =>
+  snapshot.hasTag('succeeded') ? 'SUCCESS' : snapshot.hasTag('failed') ? 'FAILURE' : 'INPUTTING';

@@ -1,0 +1,43 @@
+/**
+ * When a physical card should arrive (spec §9: 10 to 15 business days, US federal holidays excluded),
+ * as a date range: the window the card API answered for a card ordered, or, before ordering, the one
+ * an order placed today would get (contract/shared/businessDays.ts, the server's own count).
+ */
+import { Trans } from '@lingui/react/macro';
+import type { CardDelivery } from '../../../contract/cards/types.ts';
+import { cardDeliveryWindow } from '../../../contract/shared/businessDays.ts';
+import { formatDate } from '../../shared/format/date.ts';
+import type { Locale } from '../../shared/format/locale.ts';
+import { orderDayNow } from './orderDay.ts';
+
+type Window = Pick<CardDelivery, 'earliest' | 'latest'>;
+
+
+/** The window of a card ordered today. */
+export const deliveryWindowIfOrderedToday = (): Window => cardDeliveryWindow(orderDayNow());
+
+/** "It should arrive between Dec 8, 2026 and Dec 15, 2026." */
+export function ArrivalWindow({ window, locale }: { window: Window; locale: Locale }) {
+  const earliest = formatDate(window.earliest, locale);
+  const latest = formatDate(window.latest, locale);
+  return (
+    <Trans>
+      It should arrive between {earliest} and {latest}.
+    </Trans>
+  );
+}
+
+/** Before ordering: "If you order today, it should arrive between … and … (10 to 15 business days)." */
+export function ArrivalIfOrderedToday({ locale }: { locale: Locale }) {
+  const window = deliveryWindowIfOrderedToday();
+  const earliest = formatDate(window.earliest, locale);
+  const latest = formatDate(window.latest, locale);
+  return (
+    <Trans>
+      It arrives in 10 to 15 business days: if you order today, between {earliest} and {latest}.
+    </Trans>
+  );
+}
+
+/** A card's last four digits as shown on card screens ("••1234"), or nothing while it has none. */
+export const maskedLastFour = (lastFour: string | null) => (lastFour ? `••${lastFour}` : '');

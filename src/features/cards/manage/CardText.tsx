@@ -1,0 +1,80 @@
+/**
+ * How a card is said on the cards screens: its name with the masked number (only the last 4 digits,
+ * "•••• 1234"), its status (spec §4 card life) and, for a card on its way, the delivery window.
+ */
+import { Trans, useLingui } from '@lingui/react/macro';
+import type { Card, CardDelivery } from '../../../../contract/cards/types.ts';
+import { formatDate } from '../../../shared/format/date.ts';
+import type { Locale } from '../../../shared/format/locale.ts';
+
+/** "•••• 1234", read out as "ending in 1234". */
+export function CardNumber({ lastFour }: { lastFour: string }) {
+  const { t } = useLingui();
+  return (
+    <span className="card-number">
+      <span aria-hidden="true">•••• {lastFour}</span>
+      <span className="visually-hidden">{t`ending in ${lastFour}`}</span>
+    </span>
+  );
+}
+
+/** "Virtual card •••• 1234", "Physical card •••• 5678"; a card on its way has no number to show yet. */
+export function CardName({ card }: { card: Card }) {
+  const kind = card.type === 'VIRTUAL' ? <Trans>Virtual card</Trans> : card.replacesCardId ? <Trans>Replacement card</Trans> : <Trans>Physical card</Trans>;
+  return (
+    <>
+      {kind}
+      {card.lastFour ? (
+        <>
+          {' '}
+          <CardNumber lastFour={card.lastFour} />
+        </>
+      ) : null}
+    </>
+  );
+}
+
+/** Where the card is in its life: on its way, active, locked, lost, stolen, replaced. */
+export function CardStatusText({ card }: { card: Card }) {
+  if (card.status === 'LOST') return <Trans>Reported lost</Trans>;
+  if (card.status === 'STOLEN') return <Trans>Reported stolen</Trans>;
+  if (card.isPending || card.status === 'SHIPPED') return <Trans>On its way</Trans>;
+  if (card.replacedByCardId && !card.isActive) return <Trans>Replaced</Trans>;
+  if (!card.isActive) return <Trans>Not active</Trans>;
+  if (card.frozen) return <Trans>Locked</Trans>;
+  return <Trans>Active</Trans>;
+}
+
+/** One line more about the status: what it means for the cardholder now. */
+export function CardStatusDetail({ card, locale }: { card: Card; locale: Locale }) {
+  if (card.status === 'LOST' || card.status === 'STOLEN') {
+    return <Trans>Blocked for all card and ATM purchases.</Trans>;
+  }
+  if (card.delivery && (card.isPending || card.status === 'SHIPPED')) return <DeliveryWindow delivery={card.delivery} locale={locale} />;
+  if (card.replacedByCardId && card.isActive) return <Trans>It keeps working until your new card ships.</Trans>;
+  if (card.isActive && card.frozen) return <Trans>Purchases and ATM withdrawals are declined until you unlock it.</Trans>;
+  return null;
+}
+
+/** "Shipped Dec 1, 2026. Arrives between Dec 8, 2026 and Dec 15, 2026." */
+export function DeliveryWindow({ delivery, locale }: { delivery: CardDelivery; locale: Locale }) {
+  if (delivery.deliveredOn) {
+    const delivered = formatDate(delivery.deliveredOn, locale);
+    return <Trans>Delivered {delivered}.</Trans>;
+  }
+  const earliest = formatDate(delivery.earliest, locale);
+  const latest = formatDate(delivery.latest, locale);
+  if (delivery.shippedOn) {
+    const shipped = formatDate(delivery.shippedOn, locale);
+    return (
+      <Trans>
+        Shipped {shipped}. Arrives between {earliest} and {latest}.
+      </Trans>
+    );
+  }
+  return (
+    <Trans>
+      Arrives between {earliest} and {latest}.
+    </Trans>
+  );
+}

@@ -1,0 +1,131 @@
+/**
+ * Report a lost or stolen card (machines/cards/lostStolen.ts): lost or stolen, what will happen, then
+ * the card blocked at once with its free replacement on its way, and when it should arrive.
+ */
+import { Trans } from '@lingui/react/macro';
+import { useSelector } from '@xstate/react';
+import type { ReactNode } from 'react';
+import type { LostStolenActor } from '../../../../machines/cards/manageCards.ts';
+import { useHeadingFocus } from '../../../shared/components/useHeadingFocus.ts';
+import { RetryNotice } from '../../../shared/components/RetryNotice.tsx';
+import type { Locale } from '../../../shared/format/locale.ts';
+import { CardName, DeliveryWindow } from './CardText.tsx';
+
+export function LostStolenView({ report, locale, hasVirtualCard }: { report: LostStolenActor; locale: Locale; hasVirtualCard: boolean }) {
+  const state = useSelector(report, (s) => s);
+  const { card, status, replacement } = state.context;
+  const lastFour = card.lastFour;
+  const at = (tag: 'choosing' | 'confirming' | 'busy' | 'reported' | 'failed') => state.hasTag(tag);
+  const send = report.send;
+
+  if (at('reported') && replacement) {
+    return (
+      <section className="screen" aria-labelledby="lost-stolen-title">
+        <StepHeading>
+          <Trans>Your card is blocked</Trans>
+        </StepHeading>
+        <div className="notice" role="status">
+          <p>
+            {lastFour ? (
+              <Trans>Your card ending in {lastFour} is blocked for all card and ATM purchases now.</Trans>
+            ) : (
+              <Trans>Your card is blocked for all card and ATM purchases now.</Trans>
+            )}
+          </p>
+        </div>
+        <p>
+          <Trans>A replacement card is on its way, free of charge.</Trans>{' '}
+          {replacement.delivery ? <DeliveryWindow delivery={replacement.delivery} locale={locale} /> : null}
+        </p>
+        {hasVirtualCard ? (
+          <p>
+            <Trans>Your virtual card keeps working for online purchases.</Trans>
+          </p>
+        ) : null}
+        <p>
+          <Trans>When your new card arrives, activate it in the app to start using it.</Trans>
+        </p>
+        <button type="button" className="button" onClick={() => send({ type: 'user.done' })}>
+          <Trans>Back to your cards</Trans>
+        </button>
+      </section>
+    );
+  }
+
+  return (
+    <section className="screen" aria-labelledby="lost-stolen-title" aria-busy={at('busy')}>
+      <StepHeading key={at('choosing') ? 'choosing' : 'confirming'}>
+        <Trans>Report a lost or stolen card</Trans>
+      </StepHeading>
+      <p className="card-name">
+        <CardName card={card} />
+      </p>
+      {at('choosing') ? (
+        <>
+          <p>
+            <Trans>Is your card lost, or was it stolen?</Trans>
+          </p>
+          <div className="button-stack">
+            <button type="button" className="button" onClick={() => send({ type: 'user.choose', status: 'LOST' })}>
+              <Trans>It's lost</Trans>
+            </button>
+            <button type="button" className="button" onClick={() => send({ type: 'user.choose', status: 'STOLEN' })}>
+              <Trans>It was stolen</Trans>
+            </button>
+            <button type="button" className="button button-secondary" onClick={() => send({ type: 'user.cancel' })}>
+              <Trans>Cancel</Trans>
+            </button>
+          </div>
+        </>
+      ) : (
+        <>
+          <p>
+            {status === 'STOLEN' ? <Trans>You're reporting this card stolen.</Trans> : <Trans>You're reporting this card lost.</Trans>}
+          </p>
+          <ul>
+            <li>
+              <Trans>We block it right away for all card and ATM purchases. It can't be unlocked again.</Trans>
+            </li>
+            <li>
+              <Trans>We send you a replacement card free of charge. It arrives in 10 to 15 business days.</Trans>
+            </li>
+            {hasVirtualCard ? (
+              <li>
+                <Trans>Your virtual card keeps working for online purchases.</Trans>
+              </li>
+            ) : null}
+          </ul>
+          {at('failed') ? (
+            <RetryNotice onRetry={() => send({ type: 'user.retry' })}>
+              <Trans>We weren't able to report your card. It isn't blocked yet.</Trans>
+            </RetryNotice>
+          ) : (
+            <div className="button-stack">
+              <button type="button" className="button" disabled={at('busy')} onClick={() => send({ type: 'user.confirm' })}>
+                {at('busy') ? <Trans>Blocking your card…</Trans> : <Trans>Block my card and send a new one</Trans>}
+              </button>
+              <button type="button" className="button button-secondary" disabled={at('busy')} onClick={() => send({ type: 'user.back' })}>
+                <Trans>Back</Trans>
+              </button>
+            </div>
+          )}
+          {at('busy') ? null : (
+            <button type="button" className="link-button cancel-report" onClick={() => send({ type: 'user.cancel' })}>
+              <Trans>Cancel</Trans>
+            </button>
+          )}
+        </>
+      )}
+    </section>
+  );
+}
+
+/** The step's title, focused when it appears so the change is announced. */
+function StepHeading({ children }: { children: ReactNode }) {
+  const heading = useHeadingFocus();
+  return (
+    <h1 id="lost-stolen-title" ref={heading} tabIndex={-1}>
+      {children}
+    </h1>
+  );
+}

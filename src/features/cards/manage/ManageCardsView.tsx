@@ -1,0 +1,276 @@
+/**
+ * /manage-cards and /manage-card (spec §2): the cardholder's cards in a swipeable list that opens on
+ * `initialSlide`, each with its status and what can be done with it: lock or unlock, set the PIN or the
+ * ATM PIN, report it lost or stolen, replace a damaged one, activate one that is on its way; the virtual
+ * card shows its number, expiry and CVV on request, through the card processor's own page.
+ * The chart (machines/cards/manageCards.ts) loads the cards and runs lock and lost-or-stolen.
+ */
+import { Trans, useLingui } from '@lingui/react/macro';
+import { getRouteApi, Link } from '@tanstack/react-router';
+import { useActorRef, useSelector } from '@xstate/react';
+import { useState, type ReactNode } from 'react';
+import type { Card } from '../../../../contract/cards/types.ts';
+import { cardLockStatusOf, hasLock } from '../../../../machines/cards/cardLock.ts';
+import { canReportLostStolen, cardLockOf, lostStolenOf, type CardLockActor } from '../../../../machines/cards/manageCards.ts';
+import { useServices } from '../../../app/services.tsx';
+import { RetryNotice } from '../../../shared/components/RetryNotice.tsx';
+import { Skeleton } from '../../../shared/components/Skeleton.tsx';
+import type { Locale } from '../../../shared/format/locale.ts';
+import { CardCarousel } from './CardCarousel.tsx';
+import { CardName, CardNumber, CardStatusDetail, CardStatusText } from './CardText.tsx';
+import { LostStolenView } from './LostStolenView.tsx';
+import { activationSearch, manageCardsChart, pinLinkSearch } from './manageCardsEffects.ts';
+import './manageCards.css';
+
+const manageCardsRoute = getRouteApi('/_accessToken/manage-cards');
+
+/** /manage-cards: opens on the card the query names. */
+export function ManageCardsScreen() {
+  const { initialSlide } = manageCardsRoute.useSearch();
+  return <ManageCardsView initialSlide={initialSlide ?? 0} />;
+}
+
+/** /manage-card (the virtual-cards experiment off): the same screen, on the first card. */
+export function ManageCardScreen() {
+  return <ManageCardsView initialSlide={0} />;
+}
+
+function ManageCardsView({ initialSlide }: { initialSlide: number }) {
+  const { t } = useLingui();
+  const { api, session, errors } = useServices();
+  const chart = useActorRef(useState(() => manageCardsChart(api, errors))[0]);
+  const state = useSelector(chart, (s) => s);
+  const locale = useSelector(session, (s) => s.context.locale);
+  const lock = cardLockOf(state);
+  const report = lostStolenOf(state);
+  const hasVirtualCard = state.context.virtualCardId !== null;
+
+  const reporting = state.hasTag('reporting') && report !== undefined;
+
+  return (
+    <>
+      {reporting ? <LostStolenView report={report} locale={locale} hasVirtualCard={hasVirtualCard} /> : null}
+      {/* Hidden, not gone, while a report is made: back from it, the list is on the same card. */}
+      <section className="screen" aria-labelledby="manage-cards-title" aria-busy={state.hasTag('busy')} hidden={reporting}>
+        <h1 id="manage-cards-title">
+          <Trans>Manage cards</Trans>
+        </h1>
+        {state.hasTag('failed') ? (
+          <RetryNotice onRetry={() => chart.send({ type: 'user.retry' })}>
+            <Trans>We couldn't load your cards. Check your connection and try again.</Trans>
+          </RetryNotice>
+        ) : null}
+        {state.hasTag('busy') ? <Skeleton label={t`Loading your cards`} blocks={2} balance /> : null}
+        {state.hasTag('cards') && lock ? (
+          <CardList
+            lock={lock}
+            initialSlide={initialSlide}
+            render={(card, index) => (
+              <CardSlide
+                card={card}
+                index={index}
+                lock={lock}
+                locale={locale}
+                cardImageURL={card.id === state.context.virtualCardId ? state.context.cardImageURL : null}
+                details={
+                  card.id === state.context.virtualCardId ? (
+                    <VirtualCardDetails
+                      shown={state.hasTag('details') ? state.context.cardDetailsURL : null}
+                      loading={state.hasTag('detailsLoading')}
+                      failed={state.hasTag('detailsFailed')}
+                      onShow={() => chart.send({ type: 'user.showDetails' })}
+                      onHide={() => chart.send({ type: 'user.hideDetails' })}
+                    />
+                  ) : null
+                }
+                onReport={() => chart.send({ type: 'user.reportLostStolen', cardId: card.id })}
+              />
+            )}
+          />
+        ) : null}
+        <p className="screen-links">
+          <Link to="/home">
+            <Trans>Back to home</Trans>
+          </Link>
+        </p>
+      </section>
+    </>
+  );
+}
+
+/** The cards as the lock chart has them (each lock or unlock replaces its card). */
+function CardList({
+  lock,
+  initialSlide,
+  render,
+}: {
+  lock: CardLockActor;
+  initialSlide: number;
+  render: (card: Card, index: number) => ReactNode;
+}) {
+  const cards = useSelector(lock, (s) => s.context.cards);
+  if (cards.length === 0) {
+    return (
+      <p>
+        <Trans>You don't have a card yet.</Trans>
+      </p>
+    );
+  }
+  return <CardCarousel initialSlide={initialSlide} slides={cards.map((card, index) => ({ key: card.id, content: render(card, index) }))} />;
+}
+
+type SlideProps = {
+  card: Card;
+  index: number;
+  lock: CardLockActor;
+  locale: Locale;
+  cardImageURL: string | null;
+  details: ReactNode;
+  onReport: () => void;
+};
+
+function CardSlide({ card, index, lock, locale, cardImageURL, details, onReport }: SlideProps) {
+  const working = hasLock(card);
+  return (
+    <>
+      <CardFace card={card} imageURL={cardImageURL} />
+      <h2 className="card-name">
+        <CardName card={card} />
+      </h2>
+      <p className="card-status">
+        <strong>
+          <CardStatusText card={card} />
+        </strong>{' '}
+        <span className="card-status-detail">
+          <CardStatusDetail card={card} locale={locale} />
+        </span>
+      </p>
+      {working ? <LockSwitch card={card} lock={lock} /> : null}
+      {details}
+      <ul className="card-actions">
+        {card.isPending ? (
+          <li>
+            <Link
+              className="button"
+              to="/activate/{-$step}"
+              params={{ step: undefined }}
+              search={activationSearch(card)}
+            >
+              <Trans>Activate</Trans>
+            </Link>
+          </li>
+        ) : null}
+        {working && card.type === 'PHYSICAL' ? (
+          <>
+            <li>
+              <Link to="/reset-pin/{-$step}" params={{ step: undefined }} search={pinLinkSearch(card, index, 'card')}>
+                <Trans>Set PIN</Trans>
+              </Link>
+            </li>
+            <li>
+              <Link to="/reset-pin/{-$step}" params={{ step: undefined }} search={pinLinkSearch(card, index, 'atm')}>
+                <Trans>Change ATM PIN</Trans>
+              </Link>
+            </li>
+          </>
+        ) : null}
+        {canReportLostStolen(card) ? (
+          <>
+            <li>
+              <button type="button" className="link-button" onClick={onReport}>
+                <Trans>Report lost or stolen</Trans>
+              </button>
+            </li>
+            <li>
+              <Link to="/replacement-card/{-$step}" params={{ step: undefined }} search={{ cardId: card.id }}>
+                <Trans>Replace a damaged card</Trans>
+              </Link>
+            </li>
+          </>
+        ) : null}
+      </ul>
+    </>
+  );
+}
+
+/** The card's picture: the virtual card's image from the processor, else a plain card face with the masked number. */
+function CardFace({ card, imageURL }: { card: Card; imageURL: string | null }) {
+  if (imageURL) {
+    return <img className="card-face card-image" src={imageURL} alt="" width={320} height={202} />;
+  }
+  return (
+    <div className={card.type === 'VIRTUAL' ? 'card-face card-face-virtual' : 'card-face'} aria-hidden="true">
+      <span className="card-face-brand">Providers</span>
+      <span className="card-face-number">{card.lastFour ? <CardNumber lastFour={card.lastFour} /> : '•••• ••••'}</span>
+    </div>
+  );
+}
+
+/** Lock or unlock: a switch, with the failure said under it (never the error modal). */
+function LockSwitch({ card, lock }: { card: Card; lock: CardLockActor }) {
+  const status = useSelector(lock, (s) => cardLockStatusOf(s, card.id));
+  const busy = useSelector(lock, (s) => s.hasTag('busy'));
+  const errorId = `lock-error-${card.id}`;
+  const failed = status === 'lockFailed' || status === 'unlockFailed';
+  return (
+    <div className="lock-row">
+      <button
+        type="button"
+        role="switch"
+        className="lock-switch"
+        aria-checked={card.frozen}
+        aria-describedby={failed ? errorId : undefined}
+        disabled={busy}
+        onClick={() => lock.send({ type: card.frozen ? 'user.unlock' : 'user.lock', cardId: card.id })}
+      >
+        <span className="lock-switch-track" aria-hidden="true">
+          <span className="lock-switch-thumb" />
+        </span>
+        <Trans>Lock card</Trans>
+      </button>
+      <p className="lock-progress" role="status">
+        {status === 'locking' ? <Trans>Locking your card…</Trans> : status === 'unlocking' ? <Trans>Unlocking your card…</Trans> : null}
+      </p>
+      <p id={errorId} className="form-error" role="alert">
+        {status === 'lockFailed' ? (
+          <Trans>We weren't able to lock your card.</Trans>
+        ) : status === 'unlockFailed' ? (
+          <Trans>We weren't able to unlock your card.</Trans>
+        ) : null}
+      </p>
+    </div>
+  );
+}
+
+/** The virtual card's number, expiry and CVV: the processor's page in a frame on its own origin, on request. */
+function VirtualCardDetails(props: { shown: string | null; loading: boolean; failed: boolean; onShow: () => void; onHide: () => void }) {
+  const { t } = useLingui();
+  if (props.shown) {
+    return (
+      <div className="card-details">
+        <iframe
+          className="processor-frame card-details-frame"
+          src={props.shown}
+          title={t`Your virtual card's number, expiry date and CVV`}
+          sandbox="allow-scripts allow-same-origin"
+          referrerPolicy="no-referrer"
+        />
+        <button type="button" className="button button-secondary" onClick={props.onHide}>
+          <Trans>Hide card details</Trans>
+        </button>
+      </div>
+    );
+  }
+  if (props.failed) {
+    return (
+      <RetryNotice onRetry={props.onShow}>
+        <Trans>We couldn't show your card details.</Trans>
+      </RetryNotice>
+    );
+  }
+  return (
+    <button type="button" className="button button-secondary" disabled={props.loading} onClick={props.onShow}>
+      {props.loading ? <Trans>Opening your card details…</Trans> : <Trans>Show card details</Trans>}
+    </button>
+  );
+}

@@ -1,0 +1,51 @@
+/** What the cards screen's charts declare and the app supplies: the card calls, and the lock chart's error report. */
+import type { Card } from '../../../../contract/cards/types.ts';
+import { StatusCode } from '../../../../contract/shared/statusCodes.ts';
+import { fromPromise } from 'xstate';
+import { cardLockMachine } from '../../../../machines/cards/cardLock.ts';
+import { lostStolenMachine } from '../../../../machines/cards/lostStolen.ts';
+import { manageCardsMachine, type CardUrlAnswer } from '../../../../machines/cards/manageCards.ts';
+import type { ErrorReporter } from '../../../app/errorReporting.ts';
+import type { Api } from '../../../shared/api/client.ts';
+import type { ResetPinSearch } from '../manageCardRoutes.ts';
+import { cardsCalls } from '../cardsCalls.ts';
+import { isProcessorPage } from '../processorPages.ts';
+
+/** A processor page the card API named, kept only when it is on the processor's own origin ('' otherwise). */
+const onProcessorOrigin = (answer: CardUrlAnswer): CardUrlAnswer =>
+  answer.statusCode === StatusCode.SUCCESS && 'url' in answer && answer.url !== '' && !isProcessorPage(answer.url)
+    ? { ...answer, url: '' }
+    : answer;
+
+/** The cards screen's chart with its calls and the lock and lost-or-stolen charts it runs. */
+export function manageCardsChart(api: Api, errors: ErrorReporter) {
+  const calls = cardsCalls(api);
+  return manageCardsMachine.provide({
+    actors: {
+      getHome: fromPromise(() => api.getHome()),
+      getCardImageUrl: fromPromise(async ({ input }) => onProcessorOrigin(await calls.getCardImageUrl(input.id))),
+      getCardDetailsUrl: fromPromise(async ({ input }) => onProcessorOrigin(await calls.getCardDetailsUrl(input.id))),
+      cardLock: cardLockMachine.provide({
+        actors: {
+          freezeCard: fromPromise(({ input }) => calls.freezeCard(input.id)),
+          unfreezeCard: fromPromise(({ input }) => calls.unfreezeCard(input.id)),
+        },
+        actions: {
+          // Spec §4: a card answered that is not in state raises; reported as an error.
+          reportCardNotInState: (_, cardId) => errors.error('Card lock answered a card not in state', { cardId }),
+        },
+      }),
+      lostStolen: lostStolenMachine.provide({ actors: { reportCard: fromPromise(({ input }) => calls.reportCard(input)) } }),
+    },
+  });
+}
+
+/** Where a PIN set from card `index` of the list returns: this screen, on that card. */
+export const returnToCard = (index: number) => `/manage-cards?initialSlide=${index}`;
+
+/** The search of a link to /reset-pin for the card's PIN or its ATM PIN. */
+export const pinLinkSearch = (card: Card, index: number, pin: 'card' | 'atm'): ResetPinSearch =>
+  pin === 'atm' ? { cardId: card.id, pin, returnTo: returnToCard(index) } : { cardId: card.id, returnTo: returnToCard(index) };
+
+/** The search of a link to /activate: a replacement says so. */
+export const activationSearch = (card: Card): { isReplacement?: 'true' } => (card.replacesCardId ? { isReplacement: 'true' } : {});

@@ -1,0 +1,91 @@
+/**
+ * /reset-pin/:step? (spec §2, query returnTo): set a card's PIN, or change its ATM PIN, on the card
+ * processor's hosted page, framed on the processor's own origin (machines/cards/resetPin.ts). The PIN is
+ * typed there and never passes through the app; the page's result reaches the chart only from that
+ * frame and an allowlisted processor origin (processorMessages.ts). Success goes back to returnTo.
+ */
+import { Trans, useLingui } from '@lingui/react/macro';
+import { getRouteApi, Navigate, useRouter } from '@tanstack/react-router';
+import { useActorRef, useSelector } from '@xstate/react';
+import { useRef, useState } from 'react';
+import type { PinKind } from '../../../../contract/cards/types.ts';
+import { resetPinStatusOf } from '../../../../machines/cards/resetPin.ts';
+import { useServices } from '../../../app/services.tsx';
+import { RetryNotice } from '../../../shared/components/RetryNotice.tsx';
+import { Skeleton } from '../../../shared/components/Skeleton.tsx';
+import { useHeadingFocus } from '../../../shared/components/useHeadingFocus.ts';
+import { cardPin, defaultReturnTo, resetPinChart } from './resetPinEffects.ts';
+import './resetPin.css';
+
+const resetPinRoute = getRouteApi('/_accessToken/reset-pin/{-$step}');
+
+export function ResetPinView() {
+  const { cardId, pin = cardPin, returnTo = defaultReturnTo } = resetPinRoute.useSearch();
+  // Which card's PIN is set is chosen on the cards screen.
+  if (!cardId) return <Navigate to="/manage-cards" replace />;
+  return <ResetPin cardId={cardId} pin={pin} returnTo={returnTo} />;
+}
+
+function ResetPin({ cardId, pin, returnTo }: { cardId: string; pin: PinKind; returnTo: string }) {
+  const { t } = useLingui();
+  const services = useServices();
+  const router = useRouter();
+  const heading = useHeadingFocus();
+  const frame = useRef<HTMLIFrameElement>(null);
+  const [chart] = useState(() =>
+    resetPinChart(services, {
+      frame: () => frame.current?.contentWindow ?? null,
+      returnToCaller: () => void router.navigate({ href: returnTo, replace: true }),
+    }),
+  );
+  const pinChange = useActorRef(chart, { input: { cardId, pin } });
+  const state = useSelector(pinChange, (s) => s);
+  const status = resetPinStatusOf(state);
+  const formUrl = state.hasTag('form') ? state.context.formUrl : null;
+
+  return (
+    <section className="screen" aria-labelledby="reset-pin-title" aria-busy={state.hasTag('busy')}>
+      <h1 id="reset-pin-title" ref={heading} tabIndex={-1}>
+        {pin === 'atm' ? <Trans>Change your ATM PIN</Trans> : <Trans>Set your PIN</Trans>}
+      </h1>
+      <p>
+        <Trans>Your PIN is 4 digits. Avoid PINs that are easy to guess, like 1234 or 1111.</Trans>
+      </p>
+      <p>
+        <Trans>You type it on the secure page of our card processor, below. The Providers app never sees your PIN.</Trans>
+      </p>
+      {status === 'FAILURE' ? (
+        <RetryNotice onRetry={() => pinChange.send({ type: 'user.retry' })}>
+          <Trans>Sorry, we weren't able to change your PIN...</Trans>
+        </RetryNotice>
+      ) : null}
+      {status === 'SUCCESS' ? (
+        <p className="notice" role="status">
+          <Trans>Your PIN is set.</Trans>
+        </p>
+      ) : null}
+      {state.hasTag('busy') ? <Skeleton label={state.hasTag('saving') ? t`Saving your PIN` : t`Opening the secure PIN form`} blocks={1} /> : null}
+      {formUrl ? (
+        <iframe
+          ref={frame}
+          className="processor-frame pin-frame"
+          src={formUrl}
+          title={pin === 'atm' ? t`Secure form to change your ATM PIN` : t`Secure form to set your PIN`}
+          sandbox="allow-scripts allow-forms allow-same-origin"
+          referrerPolicy="no-referrer"
+        />
+      ) : null}
+      <p className="screen-links">
+        <a
+          href={returnTo}
+          onClick={(event) => {
+            event.preventDefault();
+            void router.navigate({ href: returnTo });
+          }}
+        >
+          <Trans>Back</Trans>
+        </a>
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,262 @@
+/**
+ * /replacement-card/:step? (spec §2 loads the user first and passes the query; §4 card life; §9 10 to 15
+ * business days): replace a damaged physical card for the card replacement fee. Step 1 reviews where it
+ * goes, when, what it costs and that the old card works until the new one ships; step 2 confirms and
+ * orders; step 3 is the receipt. The chart is machines/cards/replacement.ts; the route's step follows it.
+ */
+import { Trans, useLingui } from '@lingui/react/macro';
+import { getRouteApi, Link, useRouter } from '@tanstack/react-router';
+import { useActorRef, useSelector } from '@xstate/react';
+import { useState } from 'react';
+import { fromPromise, type SnapshotFrom } from 'xstate';
+import type { Address } from '../../../../contract/shared/address.ts';
+import { replacementMachine, stepOfReplacement, type ReplacementEvent } from '../../../../machines/cards/replacement.ts';
+import { moneyConfirmationShows } from '../../../../machines/shared/moneyConfirmation.ts';
+import { useServices } from '../../../app/services.tsx';
+import { RetryNotice } from '../../../shared/components/RetryNotice.tsx';
+import { Skeleton } from '../../../shared/components/Skeleton.tsx';
+import { StepIndicator } from '../../../shared/components/StepIndicator.tsx';
+import { useHeadingFocus } from '../../../shared/components/useHeadingFocus.ts';
+import { routeStepOf, useStepParam } from '../../../shared/components/useStepParam.ts';
+import type { Locale } from '../../../shared/format/locale.ts';
+import { formatDollars } from '../../../shared/format/money.ts';
+import { unexpectedErrorMessage } from '../../../shared/messages.ts';
+import { MoneyConfirmationStep, MoneyLines } from '../../../shared/moneyConfirmation/MoneyConfirmationStep.tsx';
+import { ArrivalIfOrderedToday, ArrivalWindow, maskedLastFour } from '../cardDelivery.tsx';
+import { cardsCalls } from '../cardsCalls.ts';
+import '../cardOrder.css';
+
+const replacementRoute = getRouteApi('/replacement-card/{-$step}');
+
+type Snapshot = SnapshotFrom<typeof replacementMachine>;
+type Props = { state: Snapshot; send: (event: ReplacementEvent) => void; locale: Locale };
+
+const titleId = 'replacement-card-title';
+
+export function ReplacementView() {
+  const { api, session } = useServices();
+  const router = useRouter();
+  const { t } = useLingui();
+  const { step } = replacementRoute.useParams();
+  const search = replacementRoute.useSearch();
+  const [calls] = useState(() => cardsCalls(api));
+  const replacement = useActorRef(
+    replacementMachine.provide({
+      actors: {
+        getUser: fromPromise(() => api.getUser()),
+        getHome: fromPromise(() => api.getHome()),
+        replaceCard: fromPromise(({ input }) => calls.replaceCard(input.id, input.idempotencyKey)),
+      },
+    }),
+    { input: search },
+  );
+  const state = useSelector(replacement, (s) => s);
+  const locale = useSelector(session, (s) => s.context.locale);
+  const machineStep = stepOfReplacement(state);
+  useStepParam({
+    routeStep: routeStepOf(step),
+    machineStep,
+    currentStep: () => stepOfReplacement(replacement.getSnapshot()),
+    goToStep: (to) => replacement.send({ type: 'user.goToStep', step: to }),
+    showStep: (to, replace) =>
+      void router.navigate({
+        to: '/replacement-card/{-$step}',
+        params: { step: String(to) },
+        search: (previous: Record<string, unknown>) => previous,
+        replace,
+      }),
+  });
+  const props = { state, send: replacement.send, locale };
+
+  return (
+    <section className="screen card-flow" aria-labelledby={titleId} aria-busy={state.hasTag('busy')}>
+      {machineStep ? <StepIndicator current={machineStep} total={3} /> : null}
+      {state.hasTag('loading') ? (
+        <>
+          <h1 id={titleId}>
+            <Trans>Replace a damaged card</Trans>
+          </h1>
+          <Skeleton label={t`Loading your account`} blocks={2} />
+        </>
+      ) : state.hasTag('loadFailed') ? (
+        <>
+          <h1 id={titleId}>
+            <Trans>Replace a damaged card</Trans>
+          </h1>
+          <RetryNotice onRetry={() => replacement.send({ type: 'user.retry' })}>
+            <Trans>We couldn't load your account. Check your connection and try again.</Trans>
+          </RetryNotice>
+        </>
+      ) : state.hasTag('alreadyOrdered') ? (
+        <AlreadyOrdered {...props} />
+      ) : state.hasTag('nothingToReplace') ? (
+        <NothingToReplace />
+      ) : state.hasTag('receipt') ? (
+        <Receipt {...props} />
+      ) : (
+        <Payment {...props} />
+      )}
+    </section>
+  );
+}
+
+/** The address on file, as an envelope shows it. */
+function MailingAddress({ address }: { address: Address }) {
+  return (
+    <address className="card-address">
+      <span>{address.street1}</span>
+      {address.street2 ? <span>{address.street2}</span> : null}
+      <span>
+        {address.city}, {address.state} {address.zip}
+      </span>
+    </address>
+  );
+}
+
+/** Steps 1 and 2: the money confirmation, in the words of replacing a card. */
+function Payment({ state, send, locale }: Props) {
+  const { i18n } = useLingui();
+  const { amountCents, balanceCents, refusal, user, card } = state.context;
+  const fee = formatDollars(amountCents, locale);
+  const lastFour = maskedLastFour(card?.lastFour ?? null);
+  return (
+    <MoneyConfirmationStep
+      titleId={titleId}
+      shows={moneyConfirmationShows(state)}
+      amountCents={amountCents}
+      balanceCents={balanceCents}
+      locale={locale}
+      amountLabel={<Trans>Replacement fee</Trans>}
+      reviewTitle={<Trans>Replace a damaged card</Trans>}
+      review={
+        <>
+          <p>
+            <Trans>We'll mail a new Providers Card to:</Trans>
+          </p>
+          {user ? <MailingAddress address={user.address} /> : null}
+          <p>
+            <ArrivalIfOrderedToday locale={locale} />
+          </p>
+          <p>
+            <Trans>Your card {lastFour} keeps working until the new one ships. Then it stops, so keep an eye out for the new one.</Trans>
+          </p>
+          <p>
+            <Trans>If your card was lost or stolen, don't replace it here: report it on Manage cards. We'll block it at once and send a new one free.</Trans>{' '}
+            <Link to="/manage-cards">
+              <Trans>Manage cards</Trans>
+            </Link>
+          </p>
+        </>
+      }
+      confirmTitle={<Trans>Confirm your replacement</Trans>}
+      confirmText={<Trans>We'll take {fee} from your balance and mail you a new card. Your card {lastFour} keeps working until the new one ships.</Trans>}
+      payButton={<Trans>Replace my card for {fee}</Trans>}
+      busyButton={<Trans>Ordering your new card…</Trans>}
+      refusal={
+        refusal === 'cardPending' ? (
+          <Trans>A new card is already on its way to you, so we didn't order another one. Nothing was charged.</Trans>
+        ) : refusal === 'notAllowed' ? (
+          <Trans>This card can't be replaced here. If it was lost or stolen, report it on Manage cards. Nothing was charged.</Trans>
+        ) : (
+          i18n._(unexpectedErrorMessage)
+        )
+      }
+      onContinue={() => send({ type: 'user.continue' })}
+      onConfirm={(idempotencyKey) => send({ type: 'user.confirm', idempotencyKey })}
+      onBack={() => send({ type: 'user.back' })}
+    />
+  );
+}
+
+/** Step 3: what was taken, the balance now, and what happens next. */
+function Receipt({ state, locale }: Props) {
+  const heading = useHeadingFocus();
+  const { paidCents, balanceCents, replacement, card } = state.context;
+  const paid = paidCents ?? 0;
+  const fee = formatDollars(paid, locale);
+  const lastFour = maskedLastFour(card?.lastFour ?? null);
+  return (
+    <>
+      <h1 id={titleId} ref={heading} tabIndex={-1}>
+        <Trans>Your new card is on its way</Trans>
+      </h1>
+      <p role="status">
+        <Trans>We took {fee} from your balance and ordered your new Providers Card.</Trans>
+      </p>
+      <MoneyLines
+        locale={locale}
+        lines={[
+          { label: <Trans>Replacement fee paid</Trans>, cents: paid },
+          { label: <Trans>Your balance now</Trans>, cents: balanceCents - paid, emphasis: true },
+        ]}
+      />
+      <p>
+        {replacement?.delivery ? (
+          <ArrivalWindow window={replacement.delivery} locale={locale} />
+        ) : (
+          <Trans>It arrives in 10 to 15 business days.</Trans>
+        )}
+      </p>
+      <p>
+        <Trans>
+          Your card {lastFour} keeps working until the new one ships, then it stops. When the new card arrives, activate it with the last 4 digits and the expiration date printed on it.
+        </Trans>
+      </p>
+      <p className="screen-links">
+        <Link to="/home">
+          <Trans>Go to home</Trans>
+        </Link>
+      </p>
+    </>
+  );
+}
+
+/** A new card is already on its way. */
+function AlreadyOrdered({ state, locale }: Props) {
+  const heading = useHeadingFocus();
+  const { replacement } = state.context;
+  return (
+    <>
+      <h1 id={titleId} ref={heading} tabIndex={-1}>
+        <Trans>A new card is already on its way</Trans>
+      </h1>
+      <p>
+        <Trans>You can have one new card on its way at a time, so there's nothing more to order.</Trans>{' '}
+        {replacement?.delivery ? <ArrivalWindow window={replacement.delivery} locale={locale} /> : null}
+      </p>
+      <p className="screen-links">
+        <Link to="/manage-cards">
+          <Trans>Manage cards</Trans>
+        </Link>
+        <Link to="/home">
+          <Trans>Go to home</Trans>
+        </Link>
+      </p>
+    </>
+  );
+}
+
+/** No physical card in use to replace. */
+function NothingToReplace() {
+  const heading = useHeadingFocus();
+  return (
+    <>
+      <h1 id={titleId} ref={heading} tabIndex={-1}>
+        <Trans>No card to replace</Trans>
+      </h1>
+      <p>
+        <Trans>
+          You don't have a physical card in use. If you never got one, you can order one. If your card was lost or stolen, its replacement was sent when you reported it.
+        </Trans>
+      </p>
+      <p className="screen-links">
+        <Link to="/order-card/{-$step}" params={{ step: undefined }}>
+          <Trans>Order a physical card</Trans>
+        </Link>
+        <Link to="/home">
+          <Trans>Go to home</Trans>
+        </Link>
+      </p>
+    </>
+  );
+}

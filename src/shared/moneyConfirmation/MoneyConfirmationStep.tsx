@@ -1,0 +1,141 @@
+/**
+ * The money confirmation's view (machines/shared/moneyConfirmation.ts): review (what is bought, the
+ * amount, the balance now and after), then confirm, while the call is under way, and why the flow is
+ * back (not enough money, a refusal, no answer). Each flow gives its own words and renders its own
+ * receipt with `MoneyLines`.
+ */
+import { Trans } from '@lingui/react/macro';
+import { Link } from '@tanstack/react-router';
+import type { ReactNode } from 'react';
+import type { moneyConfirmationShows } from '../../../machines/shared/moneyConfirmation.ts';
+import { useHeadingFocus } from '../components/useHeadingFocus.ts';
+import { formatDollars } from '../format/money.ts';
+import type { Locale } from '../format/locale.ts';
+import './moneyConfirmation.css';
+
+/** A fresh Idempotency-Key for a confirmation (the chart keeps the first one of an attempt). */
+export function newIdempotencyKey(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = [...bytes].map((byte) => byte.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** One row of amounts: a label and an amount in tabular numerals. */
+type MoneyLine = { label: ReactNode; cents: number; emphasis?: boolean };
+
+/** Amounts as a description list (the review's fee and balances; a receipt's). */
+export function MoneyLines({ lines, locale }: { lines: MoneyLine[]; locale: Locale }) {
+  return (
+    <dl className="money-lines">
+      {lines.map((line, index) => (
+        <div key={index} className={line.emphasis ? 'money-line-total' : undefined}>
+          <dt>{line.label}</dt>
+          <dd className="amount">{formatDollars(line.cents, locale)}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+type MoneyConfirmationStepProps = {
+  /** The heading's id (the screen is labelled by it). */
+  titleId: string;
+  shows: ReturnType<typeof moneyConfirmationShows>;
+  amountCents: number;
+  balanceCents: number;
+  locale: Locale;
+  /** What the amount is for, as its row's label ("Card fee"). */
+  amountLabel: ReactNode;
+  reviewTitle: ReactNode;
+  /** The flow's explanation above the amounts (what is bought, when it arrives). */
+  review: ReactNode;
+  confirmTitle: ReactNode;
+  /** What confirming does, with the amount ("We'll take $5.00 from your balance …"). */
+  confirmText: ReactNode;
+  payButton: ReactNode;
+  busyButton: ReactNode;
+  /** The flow's words for a refusal (the chart keeps its reason). */
+  refusal: ReactNode;
+  onContinue: () => void;
+  onConfirm: (idempotencyKey: string) => void;
+  onBack: () => void;
+};
+
+/** Review or confirm, whichever the chart is at. */
+export function MoneyConfirmationStep(props: MoneyConfirmationStepProps) {
+  return props.shows.confirm ? <Confirm key="confirm" {...props} /> : <Review key="review" {...props} />;
+}
+
+function Review({ titleId, shows, amountCents, balanceCents, locale, amountLabel, reviewTitle, review, onContinue }: MoneyConfirmationStepProps) {
+  const heading = useHeadingFocus();
+  const amount = formatDollars(amountCents, locale);
+  return (
+    <>
+      <h1 id={titleId} ref={heading} tabIndex={-1}>
+        {reviewTitle}
+      </h1>
+      {review}
+      <MoneyLines
+        locale={locale}
+        lines={[
+          { label: amountLabel, cents: amountCents },
+          { label: <Trans>Your balance now</Trans>, cents: balanceCents },
+          { label: <Trans>Your balance after</Trans>, cents: balanceCents - amountCents, emphasis: true },
+        ]}
+      />
+      {shows.notEnoughMoney ? (
+        <div className="notice notice-problem" role="alert">
+          <p className="notice-title">
+            <Trans>Not enough money in your account</Trans>
+          </p>
+          <p>
+            <Trans>Your balance doesn't cover the {amount} fee, so nothing was charged. Add money to your account, then try again.</Trans>
+          </p>
+          <p>
+            <Link to="/add-money">
+              <Trans>Add money</Trans>
+            </Link>
+          </p>
+        </div>
+      ) : null}
+      <button type="button" className="button" onClick={onContinue}>
+        <Trans>Continue</Trans>
+      </button>
+    </>
+  );
+}
+
+function Confirm({ titleId, shows, confirmTitle, confirmText, payButton, busyButton, refusal, onConfirm, onBack }: MoneyConfirmationStepProps) {
+  const heading = useHeadingFocus();
+  return (
+    <>
+      <h1 id={titleId} ref={heading} tabIndex={-1}>
+        {confirmTitle}
+      </h1>
+      <p>{confirmText}</p>
+      {shows.failed ? (
+        <div className="notice notice-problem" role="alert">
+          <p>
+            <Trans>We couldn't reach Providers to finish this. Check your connection and try again: if your first try went through, you won't be charged twice.</Trans>
+          </p>
+        </div>
+      ) : null}
+      {shows.refused ? (
+        <div className="notice notice-problem" role="alert">
+          <p>{refusal}</p>
+        </div>
+      ) : null}
+      <div className="money-actions" aria-busy={shows.busy}>
+        <button type="button" className="button" disabled={shows.busy} onClick={() => onConfirm(newIdempotencyKey())}>
+          {shows.busy ? busyButton : shows.failed ? <Trans>Try again</Trans> : payButton}
+        </button>
+        <button type="button" className="button button-secondary" disabled={shows.busy} onClick={onBack}>
+          <Trans>Back</Trans>
+        </button>
+      </div>
+    </>
+  );
+}

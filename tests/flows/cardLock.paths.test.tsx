@@ -1,0 +1,177 @@
+/**
+ * Generated path tests over the card lock chart (lock and unlock on the cards screen), replayed against
+ * the real app and router: the card shown is the one the server answered, and a failure is said on the
+ * card, never in the generic error modal.
+ */
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { createActor, fromPromise, waitFor as waitForState, type EventObject } from 'xstate';
+import type { Card } from '../../contract/cards/types.ts';
+import { CardNotInStateError, cardLockMachine, replaceCardInState } from '../../machines/cards/cardLock.ts';
+import { coverageOf, describePath, generatePaths, minimalCover, replayPath } from '../support/chartCoverage.ts';
+import {
+  answerCardsLoad,
+  freezePath,
+  homeWith,
+  httpStatusOf,
+  lastBody,
+  pendingCard,
+  physicalCard,
+  slideOf,
+  unfreezePath,
+  virtualCard,
+} from '../support/manageCardsFixtures.ts';
+import { active, renderApp } from '../support/renderApp.tsx';
+
+const lockedCard: Card = { ...physicalCard, frozen: true };
+const strangerCard: Card = { ...physicalCard, id: '0b7f5a52-1c3e-4a8e-9d27-5f0c3e1a0999', lastFour: '9999' };
+const cards = [virtualCard, physicalCard];
+
+const events = [
+  { type: 'user.lock', cardId: physicalCard.id },
+  { type: 'user.unlock', cardId: physicalCard.id },
+  { type: 'xstate.done.actor.freezeCard', output: { statusCode: 0, card: lockedCard } },
+  { type: 'xstate.done.actor.freezeCard', output: { statusCode: 3, reason: 'notAllowed' } },
+  { type: 'xstate.done.actor.freezeCard', output: { statusCode: 0, card: { ...strangerCard, frozen: true } } },
+  { type: 'xstate.error.actor.freezeCard', error: new Error('no statusCode') },
+  { type: 'xstate.done.actor.unfreezeCard', output: { statusCode: 0, card: physicalCard } },
+  { type: 'xstate.done.actor.unfreezeCard', output: { statusCode: 3, reason: 'notAllowed' } },
+  { type: 'xstate.done.actor.unfreezeCard', output: { statusCode: 0, card: strangerCard } },
+  { type: 'xstate.error.actor.unfreezeCard', error: new Error('no statusCode') },
+];
+const run = generatePaths(cardLockMachine, events, { cards });
+
+/** The app, and how many answers named a card not in state so far. */
+type Ctx = Awaited<ReturnType<typeof renderApp>> & { strangerAnswers: number };
+const physicalName = 'Physical card ending in 5678';
+const lockSwitch = () => within(slideOf(physicalName)).getByRole('switch', { name: 'Lock card' });
+const noErrorModal = ({ session }: Ctx) => expect(session.getSnapshot().hasTag('errorModalOpen')).toBe(false);
+const cardError = () => document.getElementById(`lock-error-${physicalCard.id}`)!.textContent;
+
+function answer(path: string) {
+  return async (ctx: Ctx, event: EventObject & Record<string, unknown>) => {
+    const output = event.output as { statusCode: number; card?: Card };
+    await waitFor(() => expect(ctx.cardApi.isWaiting(path)).toBe(true));
+    if (output.card?.id === strangerCard.id) ctx.strangerAnswers += 1;
+    ctx.cardApi.answer(path, output, httpStatusOf(output));
+  };
+}
+function fail(path: string) {
+  return async ({ cardApi }: Ctx) => {
+    await waitFor(() => expect(cardApi.isWaiting(path)).toBe(true));
+    cardApi.fail(path);
+  };
+}
+
+describe('card lock chart', () => {
+  it('generated paths reach every state and transition', () => {
+    expect(coverageOf(cardLockMachine, [run])).toEqual({ missingStates: [], missingTransitions: [] });
+  });
+
+  it.each(minimalCover(cardLockMachine, run).map((path) => [describePath(path), path] as const))(
+    'path %s',
+    async (_name, path) => {
+      await replayPath<Ctx>(path, {
+        start: async () => {
+          const app = await renderApp('/manage-cards', active);
+          await answerCardsLoad(app.cardApi, homeWith(cards));
+          return { ...app, strangerAnswers: 0 };
+        },
+        events: {
+          'user.lock': async ({ user }) => user.click(lockSwitch()),
+          'user.unlock': async ({ user }) => user.click(lockSwitch()),
+          'xstate.done.actor.freezeCard': answer(freezePath),
+          'xstate.error.actor.freezeCard': fail(freezePath),
+          'xstate.done.actor.unfreezeCard': answer(unfreezePath),
+          'xstate.error.actor.unfreezeCard': fail(unfreezePath),
+        },
+        states: [
+          {
+            when: (s) => s.matches('ready'),
+            then: async (ctx, s) => {
+              const shown = s.context.cards.find((card: Card) => card.id === physicalCard.id)!;
+              const slide = slideOf(physicalName);
+              // The card in state is the one the server answered last: locked or not.
+              await waitFor(() => expect(lockSwitch().getAttribute('aria-checked')).toBe(String(shown.frozen)));
+              expect((lockSwitch() as HTMLButtonElement).disabled).toBe(false);
+              expect(within(slide).getByText(shown.frozen ? 'Locked' : 'Active')).toBeTruthy();
+              if (shown.frozen) expect(within(slide).getByText('Purchases and ATM withdrawals are declined until you unlock it.')).toBeTruthy();
+              // Locking one card never changes another.
+              expect(within(slideOf('Virtual card ending in 4821')).getByRole('switch', { name: 'Lock card' }).getAttribute('aria-checked')).toBe('false');
+              const said = s.matches({ ready: 'lockFailed' })
+                ? "We weren't able to lock your card."
+                : s.matches({ ready: 'unlockFailed' })
+                  ? "We weren't able to unlock your card."
+                  : '';
+              await waitFor(() => expect(cardError()).toBe(said));
+              if (said) {
+                expect(within(slide).getByRole('alert').textContent).toBe(said);
+                expect(lockSwitch().getAttribute('aria-describedby')).toBe(`lock-error-${physicalCard.id}`);
+              }
+              // Spec §8: lock and unlock failures never open the generic error modal.
+              noErrorModal(ctx);
+              // Spec §4: an answer naming a card not in state raises (reported as an error), and changes nothing.
+              const raised = ctx.reports.filter((report) => report.message === 'Card lock answered a card not in state');
+              expect(raised).toEqual(Array.from({ length: ctx.strangerAnswers }, () => ({ level: 'error', message: 'Card lock answered a card not in state' })));
+              expect(screen.queryByText(/9999/)).toBeNull();
+            },
+          },
+          {
+            when: (s) => s.matches('locking') || s.matches('unlocking'),
+            then: async ({ cardApi }, s) => {
+              const locking = s.matches('locking');
+              const path = locking ? freezePath : unfreezePath;
+              await waitFor(() => expect(cardApi.isWaiting(path)).toBe(true));
+              expect(lastBody(cardApi, path)).toEqual({ id: physicalCard.id });
+              expect((lockSwitch() as HTMLButtonElement).disabled).toBe(true);
+              expect(within(slideOf(physicalName)).getByRole('status').textContent).toBe(locking ? 'Locking your card…' : 'Unlocking your card…');
+            },
+          },
+        ],
+      });
+    },
+    30_000,
+  );
+});
+
+describe('card lock, beside the paths', () => {
+  it('raises when the card answered is not in state, and reports it from the screen', async () => {
+    expect(() => replaceCardInState(cards, strangerCard)).toThrow(CardNotInStateError);
+    expect(replaceCardInState(cards, lockedCard)).toEqual([virtualCard, lockedCard]);
+
+    const app = await renderApp('/manage-cards', active);
+    await answerCardsLoad(app.cardApi, homeWith(cards));
+    await app.user.click(lockSwitch());
+    await waitFor(() => expect(app.cardApi.isWaiting(freezePath)).toBe(true));
+    app.cardApi.answer(freezePath, { statusCode: 0, card: { ...strangerCard, frozen: true } });
+    await waitFor(() => expect(cardError()).toBe("We weren't able to lock your card."));
+    expect(app.reports).toContainEqual({ level: 'error', message: 'Card lock answered a card not in state' });
+    expect(lockSwitch().getAttribute('aria-checked')).toBe('false');
+  });
+
+  it('has no lock for a card on its way, lost or replaced', async () => {
+    const lost: Card = { ...physicalCard, status: 'LOST', isActive: false };
+    const actor = createActor(cardLockMachine, { input: { cards: [pendingCard, lost] } }).start();
+    actor.send({ type: 'user.lock', cardId: pendingCard.id });
+    actor.send({ type: 'user.unlock', cardId: lost.id });
+    expect(actor.getSnapshot().value).toEqual({ ready: 'idle' });
+    actor.stop();
+
+    const app = await renderApp('/manage-cards', active);
+    await answerCardsLoad(app.cardApi, homeWith([virtualCard, pendingCard]));
+    const slide = slideOf('Physical card');
+    expect(within(slide).queryByRole('switch')).toBeNull();
+    expect(within(slide).getByText('On its way')).toBeTruthy();
+  });
+
+  it('says the failure when the lock call ends without an answer the chart can read', async () => {
+    const actor = createActor(
+      cardLockMachine.provide({ actors: { freezeCard: fromPromise(() => Promise.reject(new Error('auth modal given up'))) } }),
+      { input: { cards } },
+    ).start();
+    actor.send({ type: 'user.lock', cardId: physicalCard.id });
+    const settled = await waitForState(actor, (s) => s.hasTag('lockFailed'));
+    expect(settled.context.cards).toEqual(cards);
+    actor.stop();
+  });
+});

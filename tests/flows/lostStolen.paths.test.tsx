@@ -1,0 +1,164 @@
+/**
+ * Generated path tests over the lost-or-stolen chart, replayed against the real app from the cards
+ * screen: what the cardholder reads before and after, what is sent, and the cards loaded again after
+ * a report (the blocked card, its replacement on its way).
+ */
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import type { Card } from '../../contract/cards/types.ts';
+import { lostStolenMachine } from '../../machines/cards/lostStolen.ts';
+import { coverageOf, describePath, generatePaths, minimalCover, replayPath } from '../support/chartCoverage.ts';
+import {
+  answerCardsLoad,
+  homePath,
+  homeWith,
+  httpStatusOf,
+  lastBody,
+  pendingCard,
+  physicalCard,
+  reportPath,
+  slideOf,
+  virtualCard,
+} from '../support/manageCardsFixtures.ts';
+import { active, alertText, renderApp } from '../support/renderApp.tsx';
+
+const lostCard: Card = { ...physicalCard, status: 'LOST', isActive: false, replacedByCardId: pendingCard.id };
+const replacement: Card = { ...pendingCard, replacesCardId: physicalCard.id };
+
+const events = [
+  { type: 'user.choose', status: 'LOST' },
+  { type: 'user.choose', status: 'STOLEN' },
+  { type: 'user.confirm' },
+  { type: 'user.back' },
+  { type: 'user.retry' },
+  { type: 'user.cancel' },
+  { type: 'user.done' },
+  { type: 'xstate.done.actor.reportCard', output: { statusCode: 0, card: lostCard, replacement } },
+  { type: 'xstate.done.actor.reportCard', output: { statusCode: 3, reason: 'notAllowed' } },
+  { type: 'xstate.error.actor.reportCard', error: new Error('no statusCode') },
+];
+const run = generatePaths(lostStolenMachine, events, { card: physicalCard });
+
+type Ctx = Awaited<ReturnType<typeof renderApp>>;
+const title = 'Report a lost or stolen card';
+const homeRequests = ({ cardApi }: Ctx) => cardApi.requests.filter((request) => request.path === homePath).length;
+const button = (name: string) => screen.getByRole('button', { name });
+
+describe('lost or stolen chart', () => {
+  it('generated paths reach every state and transition', () => {
+    expect(coverageOf(lostStolenMachine, [run])).toEqual({ missingStates: [], missingTransitions: [] });
+  });
+
+  it.each(minimalCover(lostStolenMachine, run).map((path) => [describePath(path), path] as const))(
+    'path %s',
+    async (_name, path) => {
+      await replayPath<Ctx>(path, {
+        start: async () => {
+          const app = await renderApp('/manage-cards', active);
+          await answerCardsLoad(app.cardApi, homeWith([virtualCard, physicalCard]));
+          // The virtual card cannot be reported: only the physical one offers it.
+          expect(within(slideOf('Virtual card ending in 4821')).queryByRole('button', { name: 'Report lost or stolen' })).toBeNull();
+          await app.user.click(within(slideOf('Physical card ending in 5678')).getByRole('button', { name: 'Report lost or stolen' }));
+          return app;
+        },
+        events: {
+          'user.choose': async ({ user }, event) => user.click(button(event.status === 'LOST' ? "It's lost" : 'It was stolen')),
+          'user.confirm': async ({ user }) => user.click(button('Block my card and send a new one')),
+          'user.back': async ({ user }) => user.click(button('Back')),
+          'user.retry': async ({ user }) => user.click(button('Try again')),
+          'user.cancel': async ({ user }) => user.click(button('Cancel')),
+          'user.done': async ({ user }) => user.click(button('Back to your cards')),
+          'xstate.done.actor.reportCard': async ({ cardApi }, event) => {
+            const output = event.output as { statusCode: number };
+            await waitFor(() => expect(cardApi.isWaiting(reportPath)).toBe(true));
+            cardApi.answer(reportPath, output, httpStatusOf(output));
+          },
+          'xstate.error.actor.reportCard': async ({ cardApi, session }) => {
+            await waitFor(() => expect(cardApi.isWaiting(reportPath)).toBe(true));
+            cardApi.fail(reportPath);
+            // The app's error modal says it; closed so the next step starts clean.
+            await waitFor(() => expect(session.getSnapshot().matches({ errorModal: 'open' })).toBe(true));
+            session.send({ type: 'user.closeErrorModal' });
+          },
+        },
+        states: [
+          {
+            when: (s) => s.matches('choosing'),
+            then: async () => {
+              const heading = await screen.findByRole('heading', { level: 1, name: title });
+              await waitFor(() => expect(document.activeElement).toBe(heading));
+              expect(screen.getByText('Is your card lost, or was it stolen?')).toBeTruthy();
+              // The card being reported, by its masked number.
+              const report = screen.getByRole('region', { name: title });
+              expect(report.querySelector('.card-name')?.textContent).toBe('Physical card •••• 5678ending in 5678');
+              expect(button("It's lost")).toBeTruthy();
+              expect(button('It was stolen')).toBeTruthy();
+            },
+          },
+          {
+            when: (s) => s.matches('confirming') || s.matches('failed') || s.matches('reporting'),
+            then: async ({ cardApi }, s) => {
+              expect(await screen.findByRole('heading', { level: 1, name: title })).toBeTruthy();
+              expect(
+                screen.getByText(s.context.status === 'STOLEN' ? "You're reporting this card stolen." : "You're reporting this card lost."),
+              ).toBeTruthy();
+              expect(screen.getByText('We block it right away for all card and ATM purchases. It can\'t be unlocked again.')).toBeTruthy();
+              expect(screen.getByText('We send you a replacement card free of charge. It arrives in 10 to 15 business days.')).toBeTruthy();
+              expect(screen.getByText('Your virtual card keeps working for online purchases.')).toBeTruthy();
+              if (s.matches('reporting')) {
+                expect((button('Blocking your card…') as HTMLButtonElement).disabled).toBe(true);
+                await waitFor(() => expect(cardApi.isWaiting(reportPath)).toBe(true));
+                expect(lastBody(cardApi, reportPath)).toEqual({ id: physicalCard.id, status: s.context.status });
+              } else if (s.matches('failed')) {
+                await waitFor(() => expect(alertText()).toBe("We weren't able to report your card. It isn't blocked yet.Try again"));
+                expect(screen.queryByRole('button', { name: 'Block my card and send a new one' })).toBeNull();
+              } else {
+                expect((button('Block my card and send a new one') as HTMLButtonElement).disabled).toBe(false);
+                expect(alertText()).toBe('');
+              }
+            },
+          },
+          {
+            when: (s) => s.matches('reported'),
+            then: async () => {
+              const heading = await screen.findByRole('heading', { level: 1, name: 'Your card is blocked' });
+              await waitFor(() => expect(document.activeElement).toBe(heading));
+              expect(screen.getByRole('status').textContent).toBe('Your card ending in 5678 is blocked for all card and ATM purchases now.');
+              expect(screen.getByText(/A replacement card is on its way, free of charge\./).textContent).toBe(
+                'A replacement card is on its way, free of charge. Arrives between Dec 8, 2026 and Dec 15, 2026.',
+              );
+              expect(screen.getByText('Your virtual card keeps working for online purchases.')).toBeTruthy();
+            },
+          },
+          {
+            // Reported: the cards load again, and show the card blocked and its replacement on its way.
+            when: (s) => s.matches('finished'),
+            then: async (ctx) => {
+              await waitFor(() => expect(ctx.cardApi.isWaiting(homePath)).toBe(true));
+              expect(homeRequests(ctx)).toBe(2);
+              await answerCardsLoad(ctx.cardApi, homeWith([virtualCard, lostCard, replacement]));
+              expect(within(slideOf('Physical card ending in 5678')).getByText('Reported lost')).toBeTruthy();
+              expect(within(slideOf('Physical card ending in 5678')).getByText('Blocked for all card and ATM purchases.')).toBeTruthy();
+              expect(within(slideOf('Physical card ending in 5678')).queryByRole('switch')).toBeNull();
+              const next = slideOf('Replacement card');
+              expect(within(next).getByText('On its way')).toBeTruthy();
+              expect(within(next).getByText('Arrives between Dec 8, 2026 and Dec 15, 2026.')).toBeTruthy();
+              // The activation of a replacement says so (the router writes the search as JSON: "true").
+              const activate = new URL(within(next).getByRole('link', { name: 'Activate' }).getAttribute('href')!, 'http://app.test');
+              expect([activate.pathname, activate.searchParams.get('isReplacement')]).toEqual(['/activate', '"true"']);
+            },
+          },
+          {
+            when: (s) => s.matches('cancelled'),
+            then: async (ctx) => {
+              expect(await screen.findByRole('heading', { level: 1, name: 'Manage cards' })).toBeTruthy();
+              expect(within(slideOf('Physical card ending in 5678')).getByText('Active')).toBeTruthy();
+              expect(homeRequests(ctx)).toBe(1);
+            },
+          },
+        ],
+      });
+    },
+    30_000,
+  );
+});

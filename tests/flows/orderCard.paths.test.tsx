@@ -1,0 +1,300 @@
+/**
+ * Generated path tests over the order-card chart (with its money confirmation), replayed against the
+ * real app and router: what the cardholder sees at each step, the URL's step, and what is sent (one
+ * Idempotency-Key per attempt, the same one on a retry after no answer).
+ */
+import { screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import type { EventObject } from 'xstate';
+import type { Card } from '../../contract/cards/types.ts';
+import { cardDeliveryWindow } from '../../contract/shared/businessDays.ts';
+import { orderCardMachine } from '../../machines/cards/orderCard.ts';
+import { coverageOf, describePath, minimalCover, replayPath } from '../support/chartCoverage.ts';
+import { answerCall, cardOnItsWay, closeErrorModal, homePath, homeWith, idempotencyKeyOf, physicalCard, virtualCard } from '../support/cardOrder.ts';
+import { generateListedPaths } from '../support/listedPaths.ts';
+import { active, alertText, renderApp } from '../support/renderApp.tsx';
+
+const orderPath = '/api/v1/order-card';
+const listed = (event: EventObject & Record<string, unknown>): EventObject => event;
+const done = (id: string, output: unknown) => ({ type: `xstate.done.actor.${id}`, output });
+const failed = (id: string) => ({ type: `xstate.error.actor.${id}`, error: new Error('no statusCode') });
+
+const funded = homeWith({ balance: 2350, hasFundedAnyKind: true });
+const neverFunded = homeWith({ balance: 0, hasFundedAnyKind: false });
+const ordered: Card = { ...cardOnItsWay, id: '3b0f8d8e-1c7a-4a53-9d55-5d6a3f0e0009' };
+const shipped: Card = { ...cardOnItsWay, delivery: { ...cardOnItsWay.delivery!, shippedOn: '2026-11-25' } };
+
+const paymentEvents = [
+  { type: 'user.continue' },
+  { type: 'user.back' },
+  listed({ type: 'user.confirm', idempotencyKey: 'key-from-the-app' }),
+  listed({ type: 'user.goToStep', step: 2 }),
+  done('orderCard', { statusCode: 0, card: ordered, feeCents: 500 }),
+  done('orderCard', { statusCode: 3, reason: 'insufficientFunds' }),
+  done('orderCard', { statusCode: 3, reason: 'cardPending' }),
+  done('orderCard', { statusCode: 5 }),
+  failed('orderCard'),
+];
+
+/** Each run: the home the route's guard gets, the address opened, and the chart's events. */
+const runs = [
+  {
+    name: 'funded',
+    entry: '/order-card',
+    routeHome: funded,
+    run: generateListedPaths(orderCardMachine, [done('getHome', funded), failed('getHome'), { type: 'user.retry' }, ...paymentEvents]),
+  },
+  {
+    name: 'never funded',
+    entry: '/order-card/1',
+    routeHome: neverFunded,
+    run: generateListedPaths(orderCardMachine, [
+      done('getHome', neverFunded),
+      { type: 'user.continue' },
+      listed({ type: 'user.goToStep', step: 1 }),
+      listed({ type: 'user.goToStep', step: 2 }),
+    ]),
+  },
+  {
+    name: 'a card already',
+    entry: '/order-card',
+    routeHome: funded,
+    run: generateListedPaths(orderCardMachine, [
+      done('getHome', homeWith({ cards: [virtualCard, shipped] })),
+      done('getHome', homeWith({ cards: [virtualCard, physicalCard] })),
+    ]),
+  },
+];
+
+type Ctx = Awaited<ReturnType<typeof renderApp>> & {
+  /** The key of an attempt that got no answer: the retry must send it again. */
+  keyToReuse: string | null;
+  keysUsed: Set<string>;
+  homeOfChart: ReturnType<typeof homeWith> | null;
+};
+
+/** The order day as the card API counts it: today in US Eastern time. */
+const today = () => new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
+const short = (day: string) => new Date(`${day}T12:00:00Z`).toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
+const ifOrderedToday = () => {
+  const window = cardDeliveryWindow(today());
+  return `It arrives in 10 to 15 business days: if you order today, between ${short(window.earliest)} and ${short(window.latest)}.`;
+};
+
+async function expectAt(ctx: Ctx, pathname: string) {
+  await waitFor(() => expect(ctx.router.state.location.pathname).toBe(pathname));
+}
+const stepText = () => document.querySelector('.step-indicator-text')?.textContent ?? null;
+
+describe('order-card chart', () => {
+  it('generated paths reach every state and transition', () => {
+    expect(coverageOf(orderCardMachine, runs.map(({ run }) => run))).toEqual({ missingStates: [], missingTransitions: [] });
+  });
+
+  // No answer, then the retry: it must carry the first attempt's Idempotency-Key (the server answers the
+  // first result instead of charging again), and a new order after that a new one.
+  const retried = generateListedPaths(orderCardMachine, [
+    done('getHome', funded),
+    { type: 'user.continue' },
+    listed({ type: 'user.confirm', idempotencyKey: 'key-from-the-app' }),
+    failed('orderCard'),
+    done('orderCard', { statusCode: 3, reason: 'cardPending' }),
+  ]).paths.filter((path) => path.steps.filter((step) => step.state.hasTag('busy')).length === 3);
+  expect(retried.length).toBeGreaterThan(0);
+
+  const cases = [
+    ...runs.flatMap(({ name, entry, routeHome, run }) =>
+      minimalCover(orderCardMachine, run).map((path) => [`${name}: ${describePath(path)}`, path, entry, routeHome] as const),
+    ),
+    ...retried.map((path) => [`retried: ${describePath(path)}`, path, '/order-card', funded] as const),
+  ];
+
+  it.each(cases)(
+    'path %s',
+    async (_name, path, entry, routeHome) => {
+      await replayPath<Ctx>(path, {
+        start: async () => {
+          const app = await renderApp(entry, active);
+          // The route's guard reads home data first (spec §2: a funded account skips step 1).
+          await answerCall(app.cardApi, homePath, { type: 'xstate.done', output: routeHome });
+          return { ...app, keyToReuse: null, keysUsed: new Set<string>(), homeOfChart: null };
+        },
+        events: {
+          'xstate.done.actor.getHome': async (ctx, event) => {
+            ctx.homeOfChart = event.output as Ctx['homeOfChart'];
+            await answerCall(ctx.cardApi, homePath, event);
+          },
+          'xstate.error.actor.getHome': async (ctx, event) => {
+            await answerCall(ctx.cardApi, homePath, event);
+            await closeErrorModal(ctx.user);
+          },
+          'xstate.done.actor.orderCard': async (ctx, event) => {
+            const key = idempotencyKeyOf(ctx.cardApi.requests.filter((request) => request.path === orderPath).at(-1)!)!;
+            await answerCall(ctx.cardApi, orderPath, event);
+            // A definite answer ends the attempt: the next confirmation brings a new key.
+            ctx.keyToReuse = null;
+            ctx.keysUsed.add(key);
+          },
+          'xstate.error.actor.orderCard': async (ctx, event) => {
+            const key = idempotencyKeyOf(ctx.cardApi.requests.filter((request) => request.path === orderPath).at(-1)!)!;
+            await answerCall(ctx.cardApi, orderPath, event);
+            await closeErrorModal(ctx.user);
+            ctx.keyToReuse = key;
+          },
+          'user.retry': async ({ user }) => user.click(await screen.findByRole('button', { name: 'Try again' })),
+          'user.continue': async ({ user }) => user.click(await screen.findByRole('button', { name: 'Continue' })),
+          'user.back': async ({ user }) => user.click(await screen.findByRole('button', { name: 'Back' })),
+          'user.confirm': async ({ user }) => {
+            const button = screen.queryByRole('button', { name: 'Try again' }) ?? (await screen.findByRole('button', { name: 'Order my card for $5.00' }));
+            await user.click(button);
+          },
+          // The address bar's step: typed, or the browser's Back.
+          'user.goToStep': async (ctx, event) => {
+            const navigated = ctx.router.navigate({ to: '/order-card/{-$step}', params: { step: String(event.step) } });
+            // Step 1 asks the route's guard again whether the account was funded.
+            if (event.step === 1) await answerCall(ctx.cardApi, homePath, { type: 'xstate.done', output: neverFunded });
+            await navigated;
+          },
+        },
+        states: [
+          {
+            when: (s) => s.hasTag('loading'),
+            then: async ({ cardApi }) => {
+              expect(await screen.findByRole('status', { name: 'Loading your account' })).toBeTruthy();
+              await waitFor(() => expect(cardApi.isWaiting(homePath)).toBe(true));
+            },
+          },
+          {
+            when: (s) => s.hasTag('loadFailed'),
+            then: async () => {
+              expect(await screen.findByText("We couldn't load your account. Check your connection and try again.")).toBeTruthy();
+              expect(screen.getByRole('button', { name: 'Try again' })).toBeTruthy();
+            },
+          },
+          {
+            when: (s) => s.hasTag('alreadyOrdered'),
+            then: async (ctx) => {
+              expect(await screen.findByRole('heading', { level: 1, name: 'Your card is already on its way' })).toBeTruthy();
+              expect(screen.getByText(/It should arrive between Dec 8, 2026 and Dec 15, 2026\./)).toBeTruthy();
+              expect(screen.getByText('It shipped on Nov 25, 2026. Once it\'s in your hands, activate it to start using it.')).toBeTruthy();
+              expect(screen.getByRole('link', { name: 'Activate your card' }).getAttribute('href')).toBe('/activate/1');
+              expect(stepText()).toBeNull();
+              expect(ctx.cardApi.requests.some((request) => request.path === orderPath)).toBe(false);
+            },
+          },
+          {
+            when: (s) => s.hasTag('alreadyHaveCard'),
+            then: async () => {
+              expect(await screen.findByRole('heading', { level: 1, name: 'You already have a Providers Card' })).toBeTruthy();
+              expect(screen.getByRole('link', { name: 'Replace a damaged card' }).getAttribute('href')).toBe('/replacement-card');
+              expect(screen.getByRole('link', { name: 'Manage cards' }).getAttribute('href')).toBe('/manage-cards');
+            },
+          },
+          {
+            when: (s) => s.hasTag('intro'),
+            then: async (ctx) => {
+              // The loading screen has the same heading: step 1 is there once its text is.
+              await screen.findByText(/Sending it costs \$5\.00/);
+              const heading = screen.getByRole('heading', { level: 1, name: 'Order your Providers Card' });
+              await waitFor(() => expect(document.activeElement).toBe(heading));
+              await expectAt(ctx, '/order-card/1');
+              expect(stepText()).toBe('Step 1 of 4');
+              expect(screen.getByText(/Sending it costs \$5\.00, taken from your balance\./).textContent).toContain(ifOrderedToday());
+              expect(screen.getByText('Your balance is $0.00. Add at least $5.00 to your account before you order.')).toBeTruthy();
+              expect(screen.getByRole('link', { name: 'Add money' }).getAttribute('href')).toBe('/add-money');
+            },
+          },
+          {
+            when: (s) => s.hasTag('review'),
+            then: async (ctx, s) => {
+              const heading = await screen.findByRole('heading', { level: 1, name: 'Review your card order' });
+              // Arriving, the heading takes focus; when Continue finds too little money, focus stays on it.
+              await waitFor(() => expect([heading, screen.getByRole('button', { name: 'Continue' })]).toContain(document.activeElement));
+              await expectAt(ctx, '/order-card/2');
+              const fundedAccount = s.context.hasFundedAnyKind;
+              expect(stepText()).toBe(fundedAccount ? 'Step 1 of 3' : 'Step 2 of 4');
+              expect(screen.getByText(/We'll mail your Providers Card to the address on your account\./).textContent).toContain(ifOrderedToday());
+              const balance = fundedAccount ? ['$23.50', '$18.50'] : ['$0.00', '-$5.00'];
+              expect(moneyLines()).toEqual([
+                ['Card fee', '$5.00'],
+                ['Your balance now', balance[0]],
+                ['Your balance after', balance[1]],
+              ]);
+              await waitFor(() =>
+                expect(alertText()).toBe(
+                  s.hasTag('insufficientFunds')
+                    ? "Not enough money in your accountYour balance doesn't cover the $5.00 fee, so nothing was charged. Add money to your account, then try again.Add money"
+                    : '',
+                ),
+              );
+            },
+          },
+          {
+            when: (s) => s.hasTag('confirm') && !s.hasTag('busy'),
+            then: async (ctx, s) => {
+              const heading = await screen.findByRole('heading', { level: 1, name: 'Confirm your order' });
+              const pay = screen.getByRole('button', { name: s.hasTag('failed') ? 'Try again' : 'Order my card for $5.00' }) as HTMLButtonElement;
+              // Arriving, the heading takes focus; back from ordering, it stays on the button pressed (after no
+              // answer the browser gives it back as the error modal closes, which jsdom's dialog does not do).
+              if (!s.hasTag('failed')) await waitFor(() => expect([heading, pay]).toContain(document.activeElement));
+              await expectAt(ctx, '/order-card/3');
+              expect(stepText()).toBe('Step 2 of 3');
+              expect(screen.getByText("We'll take $5.00 from your balance and mail your card. This fee can't be refunded once the card is sent.")).toBeTruthy();
+              const expected = s.hasTag('failed')
+                ? "We couldn't reach Providers to finish this. Check your connection and try again: if your first try went through, you won't be charged twice."
+                : s.hasTag('refused')
+                  ? s.context.refusal === 'cardPending'
+                    ? "A card is already on its way to you, so we didn't order another one. Nothing was charged."
+                    : 'There was an unexpected error. Please try again.'
+                  : '';
+              await waitFor(() => expect(alertText()).toBe(expected));
+              expect(pay.disabled).toBe(false);
+            },
+          },
+          {
+            when: (s) => s.hasTag('confirm') && s.hasTag('busy'),
+            then: async (ctx) => {
+              expect(((await screen.findByRole('button', { name: 'Ordering your card…' })) as HTMLButtonElement).disabled).toBe(true);
+              expect((screen.getByRole('button', { name: 'Back' }) as HTMLButtonElement).disabled).toBe(true);
+              await waitFor(() => expect(ctx.cardApi.isWaiting(orderPath)).toBe(true));
+              const request = ctx.cardApi.requests.filter((candidate) => candidate.path === orderPath).at(-1)!;
+              expect(request.init?.method).toBe('POST');
+              expect(JSON.parse(String(request.init?.body))).toEqual({});
+              expect(new Headers(request.init?.headers).get('authorization')).toBe('Bearer access-1');
+              const key = idempotencyKeyOf(request);
+              expect(key).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+              // Once per attempt: the same key after no answer, a new one after a definite answer.
+              if (ctx.keyToReuse) expect(key).toBe(ctx.keyToReuse);
+              else expect(ctx.keysUsed.has(key!)).toBe(false);
+            },
+          },
+          {
+            when: (s) => s.hasTag('receipt'),
+            then: async (ctx) => {
+              const heading = await screen.findByRole('heading', { level: 1, name: 'Your card is on its way' });
+              await waitFor(() => expect(document.activeElement).toBe(heading));
+              await expectAt(ctx, '/order-card/4');
+              expect(stepText()).toBe('Step 3 of 3');
+              expect(screen.getByRole('status').textContent).toBe('We took $5.00 from your balance and ordered your Providers Card.');
+              expect(moneyLines()).toEqual([
+                ['Card fee paid', '$5.00'],
+                ['Your balance now', '$18.50'],
+              ]);
+              expect(
+                screen.getByText(/It should arrive between Dec 8, 2026 and Dec 15, 2026\./).textContent,
+              ).toBe('It should arrive between Dec 8, 2026 and Dec 15, 2026. When it arrives, activate it here with the last 4 digits and the expiration date printed on it.');
+              expect(screen.getByRole('link', { name: 'Go to home' }).getAttribute('href')).toBe('/home');
+            },
+          },
+        ],
+      });
+    },
+    30_000,
+  );
+});
+
+/** The amounts shown, as [label, amount] rows. */
+function moneyLines(): string[][] {
+  return [...document.querySelectorAll('.money-lines > div')].map((row) => [row.querySelector('dt')!.textContent!, row.querySelector('dd')!.textContent!]);
+}
+

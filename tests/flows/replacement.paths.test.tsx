@@ -1,0 +1,262 @@
+/**
+ * Generated path tests over the replacement chart (a damaged card, with its money confirmation),
+ * replayed against the real app and router: the user loaded first (spec §2), the card the query names,
+ * what the cardholder is told (the old card works until the new one ships), the fee, and what is sent.
+ */
+import { screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import type { EventObject } from 'xstate';
+import type { User } from '../../contract/account/types.ts';
+import type { Card } from '../../contract/cards/types.ts';
+import { cardDeliveryWindow } from '../../contract/shared/businessDays.ts';
+import { replacementMachine } from '../../machines/cards/replacement.ts';
+import { coverageOf, describePath, minimalCover, replayPath } from '../support/chartCoverage.ts';
+import { answerCall, cardOnItsWay, closeErrorModal, homePath, homeWith, idempotencyKeyOf, physicalCard, virtualCard } from '../support/cardOrder.ts';
+import { generateListedPaths } from '../support/listedPaths.ts';
+import { active, alertText, renderApp } from '../support/renderApp.tsx';
+
+const userPath = '/api/v1/user';
+const replacePath = '/api/v1/card/replace';
+const listed = (event: EventObject & Record<string, unknown>): EventObject => event;
+const done = (id: string, output: unknown) => ({ type: `xstate.done.actor.${id}`, output });
+const failed = (id: string) => ({ type: `xstate.error.actor.${id}`, error: new Error('no statusCode') });
+
+const user: User = {
+  fullName: 'Maria Lopez',
+  email: 'demo@providers.test',
+  phone: '5592014477',
+  address: { street1: '1420 Fulton St', street2: 'Apt 3', city: 'Fresno', state: 'CA', zip: '93721' },
+  isInternal: false,
+  canUpdateAddress: true,
+  canUpdatePhone: true,
+};
+const userLoaded = done('getUser', { statusCode: 0, user });
+const withCard = homeWith({ balance: 2350, cards: [virtualCard, physicalCard] });
+const newCard: Card = { ...cardOnItsWay, id: '3b0f8d8e-1c7a-4a53-9d55-5d6a3f0e0010', replacesCardId: physicalCard.id };
+
+const runs = [
+  // Loading: the user, then the cards; what there is to replace.
+  generateListedPaths(replacementMachine, [
+    userLoaded,
+    failed('getUser'),
+    done('getHome', withCard),
+    done('getHome', homeWith({ cards: [virtualCard, { ...physicalCard, replacedByCardId: newCard.id }, newCard] })),
+    done('getHome', homeWith({ cards: [virtualCard] })),
+    failed('getHome'),
+    { type: 'user.retry' },
+  ]),
+  // The money confirmation.
+  generateListedPaths(replacementMachine, [
+    userLoaded,
+    done('getHome', withCard),
+    { type: 'user.continue' },
+    { type: 'user.back' },
+    listed({ type: 'user.confirm', idempotencyKey: 'key-from-the-app' }),
+    listed({ type: 'user.goToStep', step: 1 }),
+    done('replaceCard', { statusCode: 0, card: newCard, feeCents: 500 }),
+    done('replaceCard', { statusCode: 3, reason: 'insufficientFunds' }),
+    done('replaceCard', { statusCode: 3, reason: 'notAllowed' }),
+    done('replaceCard', { statusCode: 3, reason: 'cardPending' }),
+    done('replaceCard', { statusCode: 5 }),
+    failed('replaceCard'),
+  ]),
+  // A balance that does not cover the fee: said before anything is sent.
+  generateListedPaths(replacementMachine, [userLoaded, done('getHome', homeWith({ balance: 300, cards: [virtualCard, physicalCard] })), { type: 'user.continue' }]),
+];
+
+type Ctx = Awaited<ReturnType<typeof renderApp>> & { keyToReuse: string | null; keysUsed: Set<string> };
+
+const entry = `/replacement-card?cardId=${physicalCard.id}`;
+/** The order day as the card API counts it: today in US Eastern time. */
+const today = () => new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
+const short = (day: string) => new Date(`${day}T12:00:00Z`).toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
+const ifOrderedToday = () => {
+  const window = cardDeliveryWindow(today());
+  return `It arrives in 10 to 15 business days: if you order today, between ${short(window.earliest)} and ${short(window.latest)}.`;
+};
+const moneyLines = () =>
+  [...document.querySelectorAll('.money-lines > div')].map((row) => [row.querySelector('dt')!.textContent!, row.querySelector('dd')!.textContent!]);
+const stepText = () => document.querySelector('.step-indicator-text')?.textContent ?? null;
+const lastRequestTo = (ctx: Ctx, path: string) => ctx.cardApi.requests.filter((request) => request.path === path).at(-1)!;
+
+async function expectAtStep(ctx: Ctx, step: string) {
+  // Step 1 is also the address without a step (spec §2: the step defaults to 1).
+  const addresses = step === '1' ? ['/replacement-card', '/replacement-card/1'] : [`/replacement-card/${step}`];
+  await waitFor(() => expect(addresses).toContain(ctx.router.state.location.pathname));
+  // The query is passed on from step to step.
+  expect(ctx.router.state.location.search).toEqual({ cardId: physicalCard.id });
+}
+
+describe('replacement chart', () => {
+  it('generated paths reach every state and transition', () => {
+    expect(coverageOf(replacementMachine, runs)).toEqual({ missingStates: [], missingTransitions: [] });
+  });
+
+  it.each(runs.flatMap((run) => minimalCover(replacementMachine, run)).map((path) => [describePath(path), path] as const))(
+    'path %s',
+    async (_name, path) => {
+      await replayPath<Ctx>(path, {
+        start: async () => ({ ...(await renderApp(entry, active)), keyToReuse: null, keysUsed: new Set<string>() }),
+        events: {
+          'xstate.done.actor.getUser': async ({ cardApi }, event) => answerCall(cardApi, userPath, event),
+          'xstate.error.actor.getUser': async ({ cardApi, user }, event) => {
+            await answerCall(cardApi, userPath, event);
+            await closeErrorModal(user);
+          },
+          'xstate.done.actor.getHome': async ({ cardApi }, event) => answerCall(cardApi, homePath, event),
+          'xstate.error.actor.getHome': async ({ cardApi, user }, event) => {
+            await answerCall(cardApi, homePath, event);
+            await closeErrorModal(user);
+          },
+          'xstate.done.actor.replaceCard': async (ctx, event) => {
+            const key = idempotencyKeyOf(lastRequestTo(ctx, replacePath))!;
+            await answerCall(ctx.cardApi, replacePath, event);
+            ctx.keyToReuse = null;
+            ctx.keysUsed.add(key);
+          },
+          'xstate.error.actor.replaceCard': async (ctx, event) => {
+            const key = idempotencyKeyOf(lastRequestTo(ctx, replacePath))!;
+            await answerCall(ctx.cardApi, replacePath, event);
+            await closeErrorModal(ctx.user);
+            ctx.keyToReuse = key;
+          },
+          'user.retry': async ({ user }) => user.click(await screen.findByRole('button', { name: 'Try again' })),
+          'user.continue': async ({ user }) => user.click(await screen.findByRole('button', { name: 'Continue' })),
+          'user.back': async ({ user }) => user.click(await screen.findByRole('button', { name: 'Back' })),
+          'user.confirm': async ({ user }) =>
+            user.click(screen.queryByRole('button', { name: 'Try again' }) ?? (await screen.findByRole('button', { name: 'Replace my card for $5.00' }))),
+          // The browser's Back from step 2.
+          'user.goToStep': async ({ router }) => router.history.back(),
+        },
+        states: [
+          {
+            when: (s) => s.matches('loadingUser'),
+            then: async ({ cardApi }) => {
+              expect(await screen.findByRole('status', { name: 'Loading your account' })).toBeTruthy();
+              // Spec §2: the user first; home data only once the user has loaded.
+              await waitFor(() => expect(cardApi.isWaiting(userPath)).toBe(true));
+              expect(cardApi.isWaiting(homePath)).toBe(false);
+            },
+          },
+          {
+            when: (s) => s.matches('loadingCards'),
+            then: async ({ cardApi }) => {
+              expect(await screen.findByRole('status', { name: 'Loading your account' })).toBeTruthy();
+              await waitFor(() => expect(cardApi.isWaiting(homePath)).toBe(true));
+            },
+          },
+          {
+            when: (s) => s.hasTag('loadFailed'),
+            then: async () => {
+              expect(await screen.findByText("We couldn't load your account. Check your connection and try again.")).toBeTruthy();
+            },
+          },
+          {
+            when: (s) => s.hasTag('alreadyOrdered'),
+            then: async ({ cardApi }) => {
+              expect(await screen.findByRole('heading', { level: 1, name: 'A new card is already on its way' })).toBeTruthy();
+              expect(screen.getByText(/It should arrive between Dec 8, 2026 and Dec 15, 2026\./)).toBeTruthy();
+              expect(cardApi.requests.some((request) => request.path === replacePath)).toBe(false);
+            },
+          },
+          {
+            when: (s) => s.hasTag('nothingToReplace'),
+            then: async () => {
+              expect(await screen.findByRole('heading', { level: 1, name: 'No card to replace' })).toBeTruthy();
+              expect(screen.getByRole('link', { name: 'Order a physical card' }).getAttribute('href')).toBe('/order-card');
+            },
+          },
+          {
+            when: (s) => s.hasTag('review'),
+            then: async (ctx, s) => {
+              // The loading screen has the same heading: the review is there once its text is.
+              await screen.findByText("We'll mail a new Providers Card to:");
+              const heading = screen.getByRole('heading', { level: 1, name: 'Replace a damaged card' });
+              await waitFor(() => expect([heading, screen.getByRole('button', { name: 'Continue' })]).toContain(document.activeElement));
+              await expectAtStep(ctx, '1');
+              expect(stepText()).toBe('Step 1 of 3');
+              expect([...document.querySelectorAll('.card-address span')].map((line) => line.textContent)).toEqual([
+                '1420 Fulton St',
+                'Apt 3',
+                'Fresno, CA 93721',
+              ]);
+              expect(screen.getByText(ifOrderedToday())).toBeTruthy();
+              expect(screen.getByText('Your card ••7390 keeps working until the new one ships. Then it stops, so keep an eye out for the new one.')).toBeTruthy();
+              const balance = s.context.balanceCents === 300 ? ['$3.00', '-$2.00'] : ['$23.50', '$18.50'];
+              expect(moneyLines()).toEqual([
+                ['Replacement fee', '$5.00'],
+                ['Your balance now', balance[0]],
+                ['Your balance after', balance[1]],
+              ]);
+              await waitFor(() =>
+                expect(alertText()).toBe(
+                  s.hasTag('insufficientFunds')
+                    ? "Not enough money in your accountYour balance doesn't cover the $5.00 fee, so nothing was charged. Add money to your account, then try again.Add money"
+                    : '',
+                ),
+              );
+            },
+          },
+          {
+            when: (s) => s.hasTag('confirm') && !s.hasTag('busy'),
+            then: async (ctx, s) => {
+              const heading = await screen.findByRole('heading', { level: 1, name: 'Confirm your replacement' });
+              const pay = screen.getByRole('button', { name: s.hasTag('failed') ? 'Try again' : 'Replace my card for $5.00' }) as HTMLButtonElement;
+              if (!s.hasTag('failed')) await waitFor(() => expect([heading, pay]).toContain(document.activeElement));
+              await expectAtStep(ctx, '2');
+              expect(stepText()).toBe('Step 2 of 3');
+              expect(screen.getByText("We'll take $5.00 from your balance and mail you a new card. Your card ••7390 keeps working until the new one ships.")).toBeTruthy();
+              const refusals: Record<string, string> = {
+                cardPending: "A new card is already on its way to you, so we didn't order another one. Nothing was charged.",
+                notAllowed: "This card can't be replaced here. If it was lost or stolen, report it on Manage cards. Nothing was charged.",
+              };
+              const expected = s.hasTag('failed')
+                ? "We couldn't reach Providers to finish this. Check your connection and try again: if your first try went through, you won't be charged twice."
+                : s.hasTag('refused')
+                  ? (refusals[s.context.refusal ?? ''] ?? 'There was an unexpected error. Please try again.')
+                  : '';
+              await waitFor(() => expect(alertText()).toBe(expected));
+              expect(pay.disabled).toBe(false);
+            },
+          },
+          {
+            when: (s) => s.hasTag('confirm') && s.hasTag('busy'),
+            then: async (ctx) => {
+              expect(((await screen.findByRole('button', { name: 'Ordering your new card…' })) as HTMLButtonElement).disabled).toBe(true);
+              await waitFor(() => expect(ctx.cardApi.isWaiting(replacePath)).toBe(true));
+              const request = lastRequestTo(ctx, replacePath);
+              expect(request.init?.method).toBe('POST');
+              // The card the query named.
+              expect(JSON.parse(String(request.init?.body))).toEqual({ id: physicalCard.id });
+              const key = idempotencyKeyOf(request);
+              expect(key).toMatch(/^[0-9a-f-]{36}$/);
+              if (ctx.keyToReuse) expect(key).toBe(ctx.keyToReuse);
+              else expect(ctx.keysUsed.has(key!)).toBe(false);
+            },
+          },
+          {
+            when: (s) => s.hasTag('receipt'),
+            then: async (ctx) => {
+              const heading = await screen.findByRole('heading', { level: 1, name: 'Your new card is on its way' });
+              await waitFor(() => expect(document.activeElement).toBe(heading));
+              await expectAtStep(ctx, '3');
+              expect(stepText()).toBe('Step 3 of 3');
+              expect(screen.getByRole('status').textContent).toBe('We took $5.00 from your balance and ordered your new Providers Card.');
+              expect(moneyLines()).toEqual([
+                ['Replacement fee paid', '$5.00'],
+                ['Your balance now', '$18.50'],
+              ]);
+              expect(screen.getByText('It should arrive between Dec 8, 2026 and Dec 15, 2026.')).toBeTruthy();
+              expect(
+                screen.getByText(
+                  'Your card ••7390 keeps working until the new one ships, then it stops. When the new card arrives, activate it with the last 4 digits and the expiration date printed on it.',
+                ),
+              ).toBeTruthy();
+            },
+          },
+        ],
+      });
+    },
+    30_000,
+  );
+});

@@ -1,0 +1,307 @@
+/**
+ * A card's life through the card API and the sandbox (spec §4): ordered ($5), on its way with its
+ * delivery window, shipped, activated, locked and unlocked, lost or stolen (blocked at once, replaced
+ * free of charge), replaced when damaged (the old card stops once the new one ships). Every change
+ * the card's state does not allow is refused with its statusCode, and nobody reaches another's card.
+ */
+import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cardDeliveryWindow } from '../../../contract/shared/businessDays.ts';
+import { fees } from '../../../contract/shared/fees.ts';
+import { StatusCode } from '../../../contract/shared/statusCodes.ts';
+import { cards } from '../../../server/db/schema/index.ts';
+import { usCalendarDay } from '../../../server/features/cards/index.ts';
+import { startTestApp, type TestApp } from '../helpers.ts';
+import { activePhysicalCard, cardCall, event, home, ledgerReport, newCardholder, orderCard, ship } from './helpers.ts';
+
+let t: TestApp;
+
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const refusedWith = (reason: string) => ({ status: 403, body: { statusCode: StatusCode.NOT_ALLOWED, reason } });
+
+describe('ordering a physical card', () => {
+  it('takes the $5 fee and answers a pending SHIPPED card, its last 4 hidden, arriving in 10 to 15 business days', async () => {
+    const holder = await newCardholder(t.app, t.db, 5000);
+
+    const ordered = await orderCard(t.app, holder.access);
+
+    expect(ordered.status).toBe(200);
+    expect(ordered.body).toMatchObject({ statusCode: StatusCode.SUCCESS, feeCents: fees.physicalCard.cents });
+    expect(ordered.body.card).toEqual({
+      id: expect.any(String),
+      type: 'PHYSICAL',
+      status: 'SHIPPED',
+      frozen: false,
+      isActive: false,
+      isPending: true,
+      lastFour: null,
+      delivery: { ...cardDeliveryWindow(usCalendarDay(new Date())), shippedOn: null, deliveredOn: null },
+      replacesCardId: null,
+      replacedByCardId: null,
+    });
+    const after = await home(t.app, holder.access);
+    expect(after.accountOverview.balance).toBe(5000 - fees.physicalCard.cents);
+    expect(after.pendingCard).toEqual(ordered.body.card);
+    expect(after.accountOverview.cards).toContainEqual(ordered.body.card);
+    expect(after.accountOverview.transactions[0]).toMatchObject({ kind: 'fee', amount: -fees.physicalCard.cents });
+    expect(await ledgerReport(t.app)).toMatchObject({ ok: true, problems: [] });
+  });
+
+  it('refuses a second physical card while one is on its way (cardPending), and charges nothing', async () => {
+    const holder = await newCardholder(t.app, t.db, 5000);
+    expect((await orderCard(t.app, holder.access)).status).toBe(200);
+
+    expect(await orderCard(t.app, holder.access)).toMatchObject(refusedWith('cardPending'));
+    expect((await home(t.app, holder.access)).accountOverview.balance).toBe(5000 - fees.physicalCard.cents);
+  });
+
+  it('refuses a new physical card while one works (a damaged one is replaced instead)', async () => {
+    const holder = await newCardholder(t.app, t.db, 5000);
+    await activePhysicalCard(t.app, holder.access);
+
+    expect(await orderCard(t.app, holder.access)).toMatchObject(refusedWith('notAllowed'));
+  });
+});
+
+describe('shipping and activating', () => {
+  it('records shipping and delivery (sandbox events) on the pending card', async () => {
+    const holder = await newCardholder(t.app, t.db);
+    const { card } = (await orderCard(t.app, holder.access)).body;
+
+    const printed = await ship(t.app, card!.id);
+    expect(printed).toEqual({ lastFour: expect.stringMatching(/^\d{4}$/), expiry: expect.stringMatching(/^\d{2}\/\d{2}$/) });
+    const delivered = await event(t.app, { type: 'card.delivered', cardId: card!.id });
+    expect(delivered.status).toBe(200);
+
+    const pending = (await home(t.app, holder.access)).pendingCard!;
+    const today = usCalendarDay(new Date());
+    expect(pending.delivery).toMatchObject({ shippedOn: today, deliveredOn: today });
+    expect(pending.lastFour).toBeNull();
+    expect((await event(t.app, { type: 'card.shipped', cardId: card!.id })).body).toMatchObject({ result: 'already_shipped' });
+    expect((await event(t.app, { type: 'card.delivered', cardId: card!.id })).body).toMatchObject({ result: 'already_delivered' });
+  });
+
+  it('refuses activation before the card ships (notShipped), and when nothing is pending (noPendingCard)', async () => {
+    const holder = await newCardholder(t.app, t.db);
+    const activation = { lastFourCard: '1234', expiry: '12/30' };
+    expect(await cardCall(t.app, holder.access, '/activate-card', activation)).toMatchObject(refusedWith('noPendingCard'));
+    expect(await cardCall(t.app, holder.access, '/verify/card-last-four', { lastFourCard: '1234' })).toMatchObject(refusedWith('noPendingCard'));
+
+    await orderCard(t.app, holder.access);
+    expect(await cardCall(t.app, holder.access, '/activate-card', activation)).toMatchObject(refusedWith('notShipped'));
+    expect(await cardCall(t.app, holder.access, '/verify/card-last-four', { lastFourCard: '1234' })).toMatchObject(refusedWith('notShipped'));
+  });
+
+  it('activates with the printed last 4 and expiry: ACTIVE, working, its last 4 shown, nothing pending; once', async () => {
+    const holder = await newCardholder(t.app, t.db);
+    const { card } = (await orderCard(t.app, holder.access)).body;
+    const printed = await ship(t.app, card!.id);
+
+    expect(await cardCall(t.app, holder.access, '/verify/card-last-four', { lastFourCard: printed.lastFour })).toEqual({ status: 200, body: { statusCode: 0 } });
+    const activated = await cardCall(t.app, holder.access, '/activate-card', { lastFourCard: printed.lastFour, expiry: printed.expiry });
+
+    expect(activated.status).toBe(200);
+    expect(activated.body.card).toMatchObject({ id: card!.id, status: 'ACTIVE', isActive: true, isPending: false, lastFour: printed.lastFour, delivery: null });
+    expect((await home(t.app, holder.access)).pendingCard).toBeNull();
+    // An active card cannot be activated again.
+    expect(await cardCall(t.app, holder.access, '/activate-card', { lastFourCard: printed.lastFour, expiry: printed.expiry })).toMatchObject(
+      refusedWith('noPendingCard'),
+    );
+  });
+});
+
+describe('locking and unlocking', () => {
+  it('locks and unlocks a card in use, answering the card; the same request twice changes nothing', async () => {
+    const holder = await newCardholder(t.app, t.db);
+
+    const locked = await cardCall(t.app, holder.access, '/card/freeze', { id: holder.virtualCardId });
+    expect(locked.status).toBe(200);
+    expect(locked.body.card).toMatchObject({ id: holder.virtualCardId, frozen: true, isActive: true });
+    expect((await cardCall(t.app, holder.access, '/card/freeze', { id: holder.virtualCardId })).body.card).toEqual(locked.body.card);
+
+    const unlocked = await cardCall(t.app, holder.access, '/card/unfreeze', { id: holder.virtualCardId });
+    expect(unlocked.body.card).toEqual({ ...locked.body.card, frozen: false });
+    expect((await home(t.app, holder.access)).accountOverview.cards).toContainEqual(unlocked.body.card);
+  });
+
+  it('refuses to lock or unlock a pending, lost or stopped card (notAllowed)', async () => {
+    const holder = await newCardholder(t.app, t.db);
+    const pending = (await orderCard(t.app, holder.access)).body.card!;
+    expect(await cardCall(t.app, holder.access, '/card/freeze', { id: pending.id })).toMatchObject(refusedWith('notAllowed'));
+
+    const other = await newCardholder(t.app, t.db);
+    const physical = await activePhysicalCard(t.app, other.access);
+    await cardCall(t.app, other.access, '/card/freeze', { id: physical.id });
+    expect((await cardCall(t.app, other.access, '/card/report-lost-stolen', { id: physical.id, status: 'LOST' })).status).toBe(200);
+    expect(await cardCall(t.app, other.access, '/card/unfreeze', { id: physical.id })).toMatchObject(refusedWith('notAllowed'));
+    expect(await cardCall(t.app, other.access, '/card/freeze', { id: physical.id })).toMatchObject(refusedWith('notAllowed'));
+  });
+});
+
+describe('lost or stolen', () => {
+  it('blocks the card at once and sends a replacement free of charge; the virtual card keeps working', async () => {
+    const holder = await newCardholder(t.app, t.db, 5000);
+    const physical = await activePhysicalCard(t.app, holder.access);
+    const before = (await home(t.app, holder.access)).accountOverview.balance;
+
+    const reported = await cardCall(t.app, holder.access, '/card/report-lost-stolen', { id: physical.id, status: 'STOLEN' });
+
+    expect(reported.status).toBe(200);
+    expect(reported.body.card).toMatchObject({ id: physical.id, status: 'STOLEN', isActive: false, replacedByCardId: reported.body.replacement!.id });
+    expect(reported.body.replacement).toMatchObject({ type: 'PHYSICAL', status: 'SHIPPED', isPending: true, replacesCardId: physical.id, lastFour: null });
+    const after = await home(t.app, holder.access);
+    expect(after.accountOverview.balance).toBe(before);
+    expect(after.pendingCard).toEqual(reported.body.replacement);
+    expect(after.accountOverview.cards.find((card) => card.type === 'VIRTUAL')).toMatchObject({ isActive: true });
+    // Blocked for every card and ATM transaction; the virtual card still buys.
+    const atm = await event(t.app, { type: 'atm.withdrawal', email: holder.email, amountCents: 100, cardId: physical.id });
+    expect(atm).toMatchObject({ status: 409, body: { result: 'card_not_usable' } });
+    const purchase = await event(t.app, { type: 'card.authorization', email: holder.email, amountCents: 100, merchant: 'Save Mart', cardId: physical.id });
+    expect(purchase).toMatchObject({ status: 409, body: { result: 'card_not_usable' } });
+    const online = await event(t.app, { type: 'card.authorization', email: holder.email, amountCents: 100, merchant: 'Online', cardId: holder.virtualCardId });
+    expect(online.status).toBe(200);
+  });
+
+  it('answers the same when reported again as the same, and refuses lost → stolen or a virtual card', async () => {
+    const holder = await newCardholder(t.app, t.db);
+    const physical = await activePhysicalCard(t.app, holder.access);
+    const first = await cardCall(t.app, holder.access, '/card/report-lost-stolen', { id: physical.id, status: 'LOST' });
+
+    expect(await cardCall(t.app, holder.access, '/card/report-lost-stolen', { id: physical.id, status: 'LOST' })).toEqual(first);
+    expect(await cardCall(t.app, holder.access, '/card/report-lost-stolen', { id: physical.id, status: 'STOLEN' })).toMatchObject(refusedWith('notAllowed'));
+    expect(await cardCall(t.app, holder.access, '/card/report-lost-stolen', { id: holder.virtualCardId, status: 'LOST' })).toMatchObject(
+      refusedWith('notAllowed'),
+    );
+  });
+
+  it('makes a card already on its way the replacement (one pending physical card at a time)', async () => {
+    const holder = await newCardholder(t.app, t.db, 5000);
+    const physical = await activePhysicalCard(t.app, holder.access);
+    const replaced = await cardCall(t.app, holder.access, '/card/replace', { id: physical.id }, randomUUID());
+    expect(replaced.status).toBe(200);
+
+    const reported = await cardCall(t.app, holder.access, '/card/report-lost-stolen', { id: physical.id, status: 'LOST' });
+
+    expect(reported.status).toBe(200);
+    expect(reported.body.card).toMatchObject({ status: 'LOST', isActive: false });
+    expect(reported.body.replacement).toEqual(replaced.body.card);
+    expect((await home(t.app, holder.access)).accountOverview.cards.filter((card) => card.isPending)).toHaveLength(1);
+  });
+
+  it('activating the replacement leaves the lost card blocked, and stopped', async () => {
+    const holder = await newCardholder(t.app, t.db);
+    const physical = await activePhysicalCard(t.app, holder.access);
+    const { replacement } = (await cardCall(t.app, holder.access, '/card/report-lost-stolen', { id: physical.id, status: 'LOST' })).body;
+    const printed = await ship(t.app, replacement!.id);
+
+    const activated = await cardCall(t.app, holder.access, '/activate-card', { lastFourCard: printed.lastFour, expiry: printed.expiry });
+
+    expect(activated.body.card).toMatchObject({ id: replacement!.id, status: 'ACTIVE', isActive: true, replacesCardId: physical.id });
+    const [old] = await t.db.select().from(cards).where(eq(cards.id, physical.id));
+    expect(old).toMatchObject({ status: 'LOST', isActive: false, stoppedAt: expect.any(Date) });
+  });
+});
+
+describe('replacing a damaged card', () => {
+  it('charges the replacement fee; the old card works until the new one ships, then stops', async () => {
+    const holder = await newCardholder(t.app, t.db, 5000);
+    const physical = await activePhysicalCard(t.app, holder.access);
+    const before = (await home(t.app, holder.access)).accountOverview.balance;
+
+    const replaced = await cardCall(t.app, holder.access, '/card/replace', { id: physical.id }, randomUUID());
+
+    expect(replaced.status).toBe(200);
+    expect(replaced.body).toMatchObject({ feeCents: fees.cardReplacement.cents, card: { isPending: true, replacesCardId: physical.id } });
+    expect((await home(t.app, holder.access)).accountOverview.balance).toBe(before - fees.cardReplacement.cents);
+    const stillWorks = await event(t.app, { type: 'atm.withdrawal', email: holder.email, amountCents: 100, cardId: physical.id });
+    expect(stillWorks.status).toBe(200);
+
+    await ship(t.app, replaced.body.card!.id);
+
+    const cardsNow = (await home(t.app, holder.access)).accountOverview.cards;
+    expect(cardsNow.find((card) => card.id === physical.id)).toMatchObject({ status: 'ACTIVE', isActive: false, replacedByCardId: replaced.body.card!.id });
+    const stopped = await event(t.app, { type: 'atm.withdrawal', email: holder.email, amountCents: 100, cardId: physical.id });
+    expect(stopped).toMatchObject({ status: 409, body: { result: 'card_not_usable' } });
+    // A stopped card cannot be locked, replaced or reported.
+    expect(await cardCall(t.app, holder.access, '/card/freeze', { id: physical.id })).toMatchObject(refusedWith('notAllowed'));
+    expect(await cardCall(t.app, holder.access, '/card/replace', { id: physical.id }, randomUUID())).toMatchObject(refusedWith('notAllowed'));
+    expect(await cardCall(t.app, holder.access, '/card/report-lost-stolen', { id: physical.id, status: 'LOST' })).toMatchObject(refusedWith('notAllowed'));
+    expect(await ledgerReport(t.app)).toMatchObject({ ok: true });
+  });
+
+  it('refuses to replace a virtual card, a pending card or a lost one', async () => {
+    const holder = await newCardholder(t.app, t.db, 5000);
+    expect(await cardCall(t.app, holder.access, '/card/replace', { id: holder.virtualCardId }, randomUUID())).toMatchObject(refusedWith('notAllowed'));
+    const pending = (await orderCard(t.app, holder.access)).body.card!;
+    expect(await cardCall(t.app, holder.access, '/card/replace', { id: pending.id }, randomUUID())).toMatchObject(refusedWith('notAllowed'));
+
+    const other = await newCardholder(t.app, t.db, 5000);
+    const physical = await activePhysicalCard(t.app, other.access);
+    await cardCall(t.app, other.access, '/card/report-lost-stolen', { id: physical.id, status: 'LOST' });
+    const balance = (await home(t.app, other.access)).accountOverview.balance;
+    expect(await cardCall(t.app, other.access, '/card/replace', { id: physical.id }, randomUUID())).toMatchObject(refusedWith('notAllowed'));
+    expect((await home(t.app, other.access)).accountOverview.balance).toBe(balance);
+  });
+});
+
+describe("another cardholder's card", () => {
+  it('is unknown to every card call (404 {3}), and left as it was', async () => {
+    const owner = await newCardholder(t.app, t.db, 5000);
+    const stranger = await newCardholder(t.app, t.db, 5000);
+    const physical = await activePhysicalCard(t.app, owner.access);
+    const notFound = { status: 404, body: { statusCode: StatusCode.NOT_ALLOWED } };
+
+    for (const id of [physical.id, owner.virtualCardId]) {
+      expect(await cardCall(t.app, stranger.access, '/card/freeze', { id })).toEqual(notFound);
+      expect(await cardCall(t.app, stranger.access, '/card/unfreeze', { id })).toEqual(notFound);
+      expect(await cardCall(t.app, stranger.access, '/card/report-lost-stolen', { id, status: 'STOLEN' })).toEqual(notFound);
+      expect(await cardCall(t.app, stranger.access, '/card/replace', { id }, randomUUID())).toEqual(notFound);
+      expect(await cardCall(t.app, stranger.access, '/commit-pin-change', { cardId: id, pin: 'card' })).toEqual(notFound);
+      for (const url of [`/card/image-url/${id}`, `/card/details-url/${id}`, `/pin-change-form-url?cardId=${id}&pin=card`]) {
+        const response = await t.app.inject({ method: 'GET', url: `/api/v1${url}`, headers: { authorization: `Bearer ${stranger.access}` } });
+        expect({ status: response.statusCode, body: response.json() }, url).toEqual(notFound);
+      }
+    }
+    expect((await home(t.app, owner.access)).accountOverview.cards).toContainEqual(physical);
+    expect((await home(t.app, stranger.access)).accountOverview.balance).toBe(5000);
+  });
+});
+
+describe('card transactions by the sandbox card network', () => {
+  it('refuses purchases and ATM withdrawals with a locked or pending card, and with no card that works', async () => {
+    const holder = await newCardholder(t.app, t.db, 5000);
+    const pending = (await orderCard(t.app, holder.access)).body.card!;
+    const pendingPurchase = await event(t.app, { type: 'card.authorization', email: holder.email, amountCents: 100, merchant: 'Store', cardId: pending.id });
+    expect(pendingPurchase).toMatchObject({ status: 409, body: { result: 'card_not_usable' } });
+    // An ATM takes a physical card: the virtual one is no use there.
+    expect(await event(t.app, { type: 'atm.withdrawal', email: holder.email, amountCents: 100 })).toMatchObject({ status: 409, body: { result: 'card_not_usable' } });
+
+    await cardCall(t.app, holder.access, '/card/freeze', { id: holder.virtualCardId });
+    expect(await event(t.app, { type: 'card.authorization', email: holder.email, amountCents: 100, merchant: 'Store' })).toMatchObject({
+      status: 409,
+      body: { result: 'card_not_usable' },
+    });
+    await cardCall(t.app, holder.access, '/card/unfreeze', { id: holder.virtualCardId });
+    expect((await event(t.app, { type: 'card.authorization', email: holder.email, amountCents: 100, merchant: 'Store' })).status).toBe(200);
+    const stranger = await newCardholder(t.app, t.db, 0);
+    expect(await event(t.app, { type: 'card.authorization', email: holder.email, amountCents: 100, merchant: 'Store', cardId: stranger.virtualCardId })).toMatchObject({
+      status: 404,
+      body: { result: 'card_not_found' },
+    });
+  });
+
+  it('refuses card.shipped for an unknown card or one not pending', async () => {
+    const holder = await newCardholder(t.app, t.db);
+    expect((await event(t.app, { type: 'card.shipped', cardId: randomUUID() })).status).toBe(404);
+    expect(await event(t.app, { type: 'card.shipped', cardId: holder.virtualCardId })).toMatchObject({ status: 409, body: { result: 'not_pending' } });
+    expect(await event(t.app, { type: 'card.delivered', cardId: holder.virtualCardId })).toMatchObject({ status: 409, body: { result: 'not_shipped' } });
+    expect(await event(t.app, { type: 'card.shipped' })).toMatchObject({ status: 400 });
+  });
+});

@@ -1,0 +1,86 @@
+/**
+ * Card races only a real PostgreSQL can show (PGlite runs one statement at a time): 50 identical
+ * /order-card requests arriving together charge the fee once and make one card; 50 orders with
+ * different keys make one card (one pending physical card at a time); 20 activation guesses at once
+ * are never more than the five tries allowed. PG_TESTS=0 leaves these out where no server can start.
+ */
+import { randomUUID } from 'node:crypto';
+import { eq, sql } from 'drizzle-orm';
+import { expect, it } from 'vitest';
+import { fees } from '../../../contract/shared/fees.ts';
+import { StatusCode } from '../../../contract/shared/statusCodes.ts';
+import { attemptLimits, cards, transfers } from '../../../server/db/schema/index.ts';
+import { appOnPostgres, describeOnPostgres, type TestApp } from '../helpers.ts';
+import { cardCall, home, ledgerReport, newCardholder, orderCard, ship } from './helpers.ts';
+
+describeOnPostgres('cards on real PostgreSQL', { timeout: 60_000 }, () => {
+  let t: TestApp;
+  appOnPostgres((app) => {
+    t = app;
+  });
+
+  const feesOf = async (accountId: string) =>
+    t.db
+      .select({ id: transfers.id, amountCents: transfers.amountCents })
+      .from(transfers)
+      .where(sql`${transfers.kind} = 'fee' and ${transfers.debitLedgerAccountId} = (select id from ledger_accounts where account_id = ${accountId})`);
+  const physicalCardsOf = async (accountId: string) =>
+    (await t.db.select().from(cards).where(eq(cards.accountId, accountId))).filter((card) => card.type === 'PHYSICAL');
+
+  it('50 identical /order-card requests at once: every answer is the one card, the fee charged once', async () => {
+    expect(t.kind).toBe('postgres');
+    const holder = await newCardholder(t.app, t.db, 5000);
+    const key = randomUUID();
+
+    const answers = await Promise.all(Array.from({ length: 50 }, () => orderCard(t.app, holder.access, key)));
+
+    for (const answer of answers) expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    expect(new Set(answers.map((answer) => answer.body.card!.id)).size).toBe(1);
+    expect(answers.every((answer) => answer.body.feeCents === fees.physicalCard.cents)).toBe(true);
+    expect(await feesOf(holder.accountId)).toEqual([{ id: expect.any(String), amountCents: fees.physicalCard.cents }]);
+    expect(await physicalCardsOf(holder.accountId)).toHaveLength(1);
+    expect((await home(t.app, holder.access)).accountOverview.balance).toBe(5000 - fees.physicalCard.cents);
+    expect(await ledgerReport(t.app)).toMatchObject({ ok: true, problems: [] });
+  });
+
+  it('50 orders with different keys at once: one card and one fee, the others refused as cardPending', async () => {
+    const holder = await newCardholder(t.app, t.db, 50_000);
+
+    const answers = await Promise.all(Array.from({ length: 50 }, () => orderCard(t.app, holder.access)));
+
+    expect(answers.filter((answer) => answer.status === 200)).toHaveLength(1);
+    for (const answer of answers.filter((answer) => answer.status !== 200)) {
+      expect(answer).toEqual({ status: 403, body: { statusCode: StatusCode.NOT_ALLOWED, reason: 'cardPending' } });
+    }
+    expect(await feesOf(holder.accountId)).toHaveLength(1);
+    expect(await physicalCardsOf(holder.accountId)).toHaveLength(1);
+  });
+
+  it('a balance for one fee, 20 orders with different keys at once: charged once, never below zero', async () => {
+    const holder = await newCardholder(t.app, t.db, fees.physicalCard.cents);
+
+    const answers = await Promise.all(Array.from({ length: 20 }, () => orderCard(t.app, holder.access)));
+
+    expect(answers.filter((answer) => answer.status === 200)).toHaveLength(1);
+    expect((await home(t.app, holder.access)).accountOverview.balance).toBe(0);
+    expect(await ledgerReport(t.app)).toMatchObject({ ok: true });
+  });
+
+  it('20 wrong activation guesses at once: five tries counted, the rest wait, the card stays pending', async () => {
+    const holder = await newCardholder(t.app, t.db);
+    const { card } = (await orderCard(t.app, holder.access)).body;
+    const printed = await ship(t.app, card!.id);
+    const wrong = String((Number(printed.lastFour) + 1) % 10_000).padStart(4, '0');
+
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => cardCall(t.app, holder.access, '/activate-card', { lastFourCard: wrong, expiry: printed.expiry })),
+    );
+
+    const mismatches = answers.filter((answer) => answer.status === 403);
+    expect(mismatches.map((answer) => answer.body.attemptsLeft).sort()).toEqual([1, 2, 3, 4]);
+    expect(answers.filter((answer) => answer.status === 429)).toHaveLength(16);
+    const [counter] = await t.db.select().from(attemptLimits).where(sql`${attemptLimits.scope} = 'card-activation' and ${attemptLimits.subject} = ${holder.userId}`);
+    expect(counter).toMatchObject({ failures: 5, lockedUntil: expect.any(Date) });
+    expect((await home(t.app, holder.access)).pendingCard).toMatchObject({ id: card!.id, isPending: true });
+  });
+});

@@ -1,0 +1,85 @@
+/** Home data and cards for the path tests of ordering, activating and replacing a physical card. */
+import { screen, waitFor } from '@testing-library/react';
+import { expect } from 'vitest';
+import type { Card } from '../../contract/cards/types.ts';
+import type { HomeAnswer } from '../../contract/home/types.ts';
+import type { FakeCardApi } from './fakeCardApi.ts';
+
+export const homePath = '/api/v1/home';
+
+export const virtualCard: Card = {
+  id: '3b0f8d8e-1c7a-4a53-9d55-5d6a3f0e0001',
+  type: 'VIRTUAL',
+  status: 'ACTIVE',
+  frozen: false,
+  isActive: true,
+  isPending: false,
+  lastFour: '4821',
+  delivery: null,
+  replacesCardId: null,
+  replacedByCardId: null,
+};
+
+export const physicalCard: Card = {
+  ...virtualCard,
+  id: '3b0f8d8e-1c7a-4a53-9d55-5d6a3f0e0002',
+  type: 'PHYSICAL',
+  lastFour: '7390',
+};
+
+/** A physical card on its way (ordered 2026-11-23: Thanksgiving and the weekends skipped). */
+export const cardOnItsWay: Card = {
+  ...physicalCard,
+  id: '3b0f8d8e-1c7a-4a53-9d55-5d6a3f0e0003',
+  status: 'SHIPPED',
+  isActive: false,
+  isPending: true,
+  lastFour: null,
+  delivery: { earliest: '2026-12-08', latest: '2026-12-15', shippedOn: null, deliveredOn: null },
+};
+
+export function homeWith(overrides: { balance?: number; cards?: Card[]; hasFundedAnyKind?: boolean; pendingCard?: Card | null } = {}): HomeAnswer {
+  const cards = overrides.cards ?? [virtualCard];
+  const hasFundedAnyKind = overrides.hasFundedAnyKind ?? true;
+  return {
+    statusCode: 0,
+    accountOverview: {
+      balance: overrides.balance ?? 2350,
+      onHold: 0,
+      cards,
+      transactions: [],
+      prn: '400012345678',
+      flags: { hasFunded: hasFundedAnyKind, hasFundedAnyKind },
+      ebtRewardOwed: 0,
+      ebtRewardsClaimedThisPeriod: 0,
+    },
+    registrationWave: null,
+    pendingCard: overrides.pendingCard ?? cards.find((card) => card.isPending) ?? null,
+    virtualCard: { id: virtualCard.id },
+    prn: '400012345678',
+    hasFundedAnyKind,
+  };
+}
+
+/** The HTTP status the card API answers a card call's statusCode with. */
+export const httpStatusOf = (statusCode: number) =>
+  statusCode === 0 ? 200 : statusCode === 3 ? 403 : statusCode === 201 ? 429 : statusCode === 2 ? 400 : 500;
+
+/** Answers the oldest waiting call to `path` as an event of a path says (`xstate.done.*` output, or no answer for `xstate.error.*`). */
+export async function answerCall(cardApi: FakeCardApi, path: string, event: { type: string; output?: unknown }) {
+  await waitFor(() => expect(cardApi.isWaiting(path)).toBe(true));
+  if (event.type.startsWith('xstate.error')) {
+    cardApi.fail(path);
+    return;
+  }
+  const output = event.output as { statusCode: number };
+  cardApi.answer(path, output, httpStatusOf(output.statusCode));
+}
+
+/** No statusCode: the app's error modal says so, and the cardholder closes it. */
+export async function closeErrorModal(user: { click: (element: Element) => Promise<void> }) {
+  await user.click(await screen.findByRole('button', { name: 'OK' }));
+}
+
+/** The Idempotency-Key a request was sent with. */
+export const idempotencyKeyOf = (request: { init?: RequestInit }) => new Headers(request.init?.headers).get('idempotency-key');
