@@ -45,7 +45,7 @@ const anyFeature = (tierName, all) => ({
 });
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', '.data/', 'test-results/', 'playwright-report/', 'locales/**/*.ts', 'server/db/migrations/'] },
+  { ignores: ['dist/', 'dist-*/', 'node_modules/', '.data/', 'test-results/', 'playwright-report/', 'locales/**/*.ts', 'server/db/migrations/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

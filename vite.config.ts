@@ -95,6 +95,9 @@ export default defineConfig({
         index: `${root}index.html`,
         'companion-host': `${companionHostDir}index.html`,
       },
+      // Lazy chunks by hash alone: the entry lists every lazy file's name (its preload map), so short
+      // names keep the first load small; dist/.vite/manifest.json still maps each to its source.
+      output: { chunkFileNames: 'assets/[hash].js' },
     },
   },
   server: { proxy: { '/api': 'http://localhost:8080', '/cms': 'http://localhost:8080', '/sandbox': 'http://localhost:8080' } },

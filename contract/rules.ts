@@ -41,13 +41,6 @@ export const ValidationMessage = {
   zipRequired: 'zip.required',
   zipInvalid: 'zip.invalid',
   tooLong: 'tooLong',
-  lastFourRequired: 'lastFour.required',
-  lastFourInvalid: 'lastFour.invalid',
-  expiryRequired: 'expiry.required',
-  /** Not MM/YY, or a month outside 1-12. */
-  expiryInvalid: 'expiry.invalid',
-  /** A month already over: a card that has expired cannot be activated. */
-  expiryPast: 'expiry.past',
 } as const;
 
 export type ValidationMessage = (typeof ValidationMessage)[keyof typeof ValidationMessage];
@@ -199,28 +192,6 @@ export const checkSsn: Check = (value) => {
 
 export const minimumAge = 18;
 
-/** Spec §5: the last 4 digits printed on the card. */
-export const checkLastFour: Check = (value) => {
-  const digits = text(value).trim();
-  if (digits === '') return ValidationMessage.lastFourRequired;
-  return /^\d{4}$/.test(digits) ? null : ValidationMessage.lastFourInvalid;
-};
-
-/**
- * Spec §5: the card's expiry as printed, MM/YY: month 1 to 12, and not a month already over on `today`
- * (a card is good through the last day of its month). Two-digit years are 20YY.
- */
-export function checkCardExpiry(value: unknown, today = new Date()): ValidationMessage | null {
-  const expiry = text(value).trim();
-  if (expiry === '') return ValidationMessage.expiryRequired;
-  const match = /^(\d{2})\/(\d{2})$/.exec(expiry);
-  const month = Number(match?.[1]);
-  if (!match || month < 1 || month > 12) return ValidationMessage.expiryInvalid;
-  const year = 2000 + Number(match[2]);
-  const thisMonth = today.getFullYear() * 12 + today.getMonth();
-  return year * 12 + (month - 1) < thisMonth ? ValidationMessage.expiryPast : null;
-}
-
 /** Date of birth MM/DD/YYYY (else dobInvalid), a real day (dobNotReal), past and from 1900 (dobOutOfRange), 18 or older on `today`. */
 export function checkDob(value: unknown, today = new Date()): ValidationMessage | null {
   const match = /^(\d{2})\/(\d{2})\/(\d{4})$/.exec(text(value).trim());
@@ -291,17 +262,16 @@ export const personalInfoChecks = {
 };
 export const phoneChecks = { phone: checkPhone };
 export const addressChecks = { street1: checkStreet1, street2: checkStreet2, city: checkCity, state: checkState, zip: checkZip };
-export const activationChecks = { lastFourCard: checkLastFour, expiry: checkCardExpiry };
 export const refreshTokensChecks = { unlockCode: checkUnlockCode };
 /** Manage account's change of unlock code: the current code is checked like the unlock screen's. */
 export const currentUnlockCodeChecks = { currentUnlockCode: checkUnlockCode };
 
 /** First failing message per field of a form. */
-export function fieldErrors<T extends Record<string, unknown>>(
-  checks: { [K in keyof T]: Check },
+export function fieldErrors<T extends Record<string, unknown>, Message extends string = ValidationMessage>(
+  checks: { [K in keyof T]: (value: unknown) => Message | null },
   value: T,
-): Partial<Record<keyof T, ValidationMessage>> {
-  const errors: Partial<Record<keyof T, ValidationMessage>> = {};
+): Partial<Record<keyof T, Message>> {
+  const errors: Partial<Record<keyof T, Message>> = {};
   for (const field of Object.keys(checks) as (keyof T)[]) {
     const message = checks[field](value[field]);
     if (message) errors[field] = message;

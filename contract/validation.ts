@@ -5,12 +5,11 @@
  * fieldErrors) with `checkBody`.
  */
 import { array, boolean, mixed, object, type ObjectSchema, string, ValidationError } from 'yup';
+import { checkCardExpiry, checkLastFour } from './cards/rules.ts';
 import { agreed, agreementKinds, type AgreementKind } from './identity/types.ts';
 import {
   addressChecks,
-  checkCardExpiry,
   checkDob,
-  checkLastFour,
   checkEmail,
   checkFirstName,
   checkLastName,

@@ -4,7 +4,7 @@
  * then POST /activate-card; contract/cards/types.ts).
  *
  * The form (step 1) is the last 4 digits and the expiry (MM/YY) printed on the card, both checked by
- * the shared rules (contract/rules.ts activationChecks) before anything is sent. The last 4 digits are
+ * the shared rules (contract/cards/rules.ts activationChecks) before anything is sent. The last 4 digits are
  * verified first, then the card is activated with both; the server counts wrong tries in its database.
  * Activated → SUCCESS (step 2); activating a replacement stops the card it replaces (the server does it).
  *
@@ -25,7 +25,8 @@
 import { assign, fromPromise, setup } from 'xstate';
 import type { ActivationAnswer, ActivationForm, Card, CardRefusal, CardRefusalReason } from '../../contract/cards/types.ts';
 import type { StatusAnswer, TooManyAnswer } from '../../contract/shared/answers.ts';
-import { activationChecks, fieldErrors, type ValidationMessage } from '../../contract/rules.ts';
+import { activationChecks, type CardValidationMessage } from '../../contract/cards/rules.ts';
+import { fieldErrors } from '../../contract/rules.ts';
 import { StatusCode } from '../../contract/shared/statusCodes.ts';
 import { retryAtOf, untilRetry } from '../shared/serverWait.ts';
 
@@ -33,7 +34,7 @@ import { retryAtOf, untilRetry } from '../shared/serverWait.ts';
 export type ActivationStatus = 'INPUTTING' | 'PROCESSING' | 'SUCCESS' | 'FAILURE';
 export type ActivationStep = 1 | 2;
 
-export type ActivationErrors = Partial<Record<keyof ActivationForm, ValidationMessage>>;
+export type ActivationErrors = Partial<Record<keyof ActivationForm, CardValidationMessage>>;
 
 export type ActivationContext = {
   /** What was sent (the last 4 digits and expiry are printed on the card; neither is a secret the API keeps from the cardholder). */
@@ -98,7 +99,7 @@ export const activationMachine = setup({
   },
   guards: {
     /** The last 4 digits or the expiry break the shared rule (4 digits; MM/YY, month 1-12, not past). */
-    isFormInvalid: ({ event }) => Object.keys(fieldErrors(activationChecks, formOf(event))).length > 0,
+    isFormInvalid: ({ event }) => Object.keys(fieldErrors<ActivationForm, CardValidationMessage>(activationChecks, formOf(event))).length > 0,
     isSuccess: (_, answer: CardCallAnswer) => answer?.statusCode === StatusCode.SUCCESS,
     isActivated: (_, answer: CardCallAnswer) => answer?.statusCode === StatusCode.SUCCESS && 'card' in answer,
     isLastFourMismatch: (_, answer: CardCallAnswer) => refusedFor(answer, 'lastFourMismatch'),
@@ -108,7 +109,7 @@ export const activationMachine = setup({
     isTooMany: (_, answer: CardCallAnswer) => answer?.statusCode === StatusCode.INVALID_MFA_LIMIT,
   },
   actions: {
-    showProblems: assign(({ event }) => ({ fieldErrors: fieldErrors(activationChecks, formOf(event)) as ActivationErrors })),
+    showProblems: assign(({ event }) => ({ fieldErrors: fieldErrors<ActivationForm, CardValidationMessage>(activationChecks, formOf(event)) as ActivationErrors })),
     keepForm: assign(({ event }) => ({ form: formOf(event), fieldErrors: {}, attemptsLeft: null })),
     countAttempts: assign((_, answer: CardCallAnswer) => ({
       attemptsLeft: answer && 'attemptsLeft' in answer ? (answer.attemptsLeft ?? null) : null,

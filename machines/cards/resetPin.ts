@@ -6,7 +6,7 @@
  *
  * INPUTTING: the app asks the card API for the processor's form address (a single-use token inside),
  * shows that page in a frame on the processor's own origin, and listens for its result
- * (`listenToProcessor`, supplied by the app: only messages from exactly an allowlisted processor origin,
+ * (`awaitProcessorResult`, supplied by the app: only messages from exactly an allowlisted processor origin,
  * from that frame, reach the chart; the PIN never passes through the app). 0 is recorded with
  * POST /commit-pin-change; SUCCESS then returns the cardholder where they came from
  * (`returnToCaller`, supplied by the app: the returnTo route, with a notice).
@@ -17,7 +17,7 @@
  * posts -10 (expired token), -11 (token changed) or anything else but 0, and when the change cannot be
  * recorded (any answer but `{0}`, or none).
  */
-import { assign, fromCallback, fromPromise, setup } from 'xstate';
+import { assign, fromPromise, setup } from 'xstate';
 import { PinChangeResult, type CardRefusal, type PinKind, type UrlAnswer } from '../../contract/cards/types.ts';
 import type { StatusAnswer } from '../../contract/shared/answers.ts';
 import { StatusCode } from '../../contract/shared/statusCodes.ts';
@@ -27,11 +27,11 @@ export type ResetPinContext = ResetPinInput & {
   /** The processor's form for this attempt; null until the card API gave one. */
   formUrl: string | null;
   /** What the processor's page posted last (0, -10, -11, …); null before it posted. */
-  processorResult: unknown;
+  processorResult: ProcessorResult;
 };
-/** A message the processor's page posted (the app passes on only those from the processor's frame and origin). */
-export type ProcessorResultEvent = { type: 'processor.result'; code: unknown };
-export type ResetPinEvent = ProcessorResultEvent | { type: 'user.retry' };
+export type ResetPinEvent = { type: 'user.retry' };
+/** What the processor's page posted: its number, or null for anything that is not a number. */
+export type ProcessorResult = number | null;
 export type PinFormAnswer = UrlAnswer | CardRefusal;
 export type CommitPinAnswer = StatusAnswer | CardRefusal;
 
@@ -54,12 +54,12 @@ export const resetPinMachine = setup({
     hasForm: (_, answer: PinFormAnswer | undefined) =>
       answer?.statusCode === StatusCode.SUCCESS && 'url' in answer && answer.url.length > 0,
     /** The page posted 0: the processor set the PIN. */
-    isPinSet: ({ event }) => event.type === 'processor.result' && event.code === PinChangeResult.SUCCESS,
+    isPinSet: (_, code: ProcessorResult) => code === PinChangeResult.SUCCESS,
     isRecorded: (_, answer: CommitPinAnswer | undefined) => answer?.statusCode === StatusCode.SUCCESS,
   },
   actions: {
     storeForm: assign((_, answer: PinFormAnswer) => ({ formUrl: (answer as UrlAnswer).url, processorResult: null })),
-    storeResult: assign(({ event }) => ({ processorResult: event.type === 'processor.result' ? event.code : null })),
+    storeResult: assign((_, code: ProcessorResult) => ({ processorResult: code })),
     forgetForm: assign({ formUrl: null }),
     /** Supplied by the app: back to the returnTo route, saying the PIN is set. */
     returnToCaller: () => {},
@@ -68,8 +68,13 @@ export const resetPinMachine = setup({
     getPinChangeFormUrl: fromPromise<PinFormAnswer, ResetPinInput>(async () => {
       throw new Error('getPinChangeFormUrl not provided');
     }),
-    /** Supplied by the app: sends `processor.result` for each message of the processor's frame. */
-    listenToProcessor: fromCallback<ResetPinEvent>(() => {}),
+    /**
+     * Supplied by the app: the first result the processor's frame posts (a promise, not a callback
+     * actor, so the app's first load carries no more of XState than it did).
+     */
+    awaitProcessorResult: fromPromise<ProcessorResult>(async () => {
+      throw new Error('awaitProcessorResult not provided');
+    }),
     commitPinChange: fromPromise<CommitPinAnswer, ResetPinInput>(async () => {
       throw new Error('commitPinChange not provided');
     }),
@@ -100,12 +105,18 @@ export const resetPinMachine = setup({
     /** INPUTTING: the processor's page, in its frame; the cardholder types the PIN there. */
     inputting: {
       tags: ['form'],
-      invoke: { id: 'listenToProcessor', src: 'listenToProcessor' },
-      on: {
-        'processor.result': [
-          { guard: 'isPinSet', target: 'committing', actions: 'storeResult' },
-          { target: 'failed', actions: 'storeResult' },
+      invoke: {
+        id: 'awaitProcessorResult',
+        src: 'awaitProcessorResult',
+        onDone: [
+          {
+            guard: { type: 'isPinSet', params: ({ event }) => event.output },
+            target: 'committing',
+            actions: { type: 'storeResult', params: ({ event }) => event.output },
+          },
+          { target: 'failed', actions: { type: 'storeResult', params: ({ event }) => event.output } },
         ],
+        // No onError: waiting for a message cannot fail; leaving the screen stops it.
       },
     },
     /** INPUTTING: the processor said 0; the card API records the change. */

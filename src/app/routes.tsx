@@ -7,8 +7,7 @@
 import { createRoute, redirect } from '@tanstack/react-router';
 import { accountRoutes } from '../features/account/routes.ts';
 import { activityRoutes } from '../features/activity/routes.ts';
-import { accessTokenCardOrderRoutes, publicCardOrderRoutes } from '../features/cards/cardOrderRoutes.ts';
-import { manageCardRoutes } from '../features/cards/manageCardRoutes.ts';
+import { accessTokenCardRoutes, publicCardRoutes } from '../features/cards/routes.ts';
 import { homeRoutes } from '../features/home/routes.ts';
 import { identityRoutes } from '../features/identity/routes.ts';
 import { sessionRoutes } from '../features/session/routes.ts';
@@ -37,14 +36,13 @@ export const routeTree = rootRoute.addChildren([
   debuggerRoute,
   ...sessionRoutes,
   ...identityRoutes,
-  ...publicCardOrderRoutes,
+  ...publicCardRoutes,
   ...publicNotBuiltYet,
   accessTokenScreens.addChildren([
     ...homeRoutes,
     ...activityRoutes,
     ...statementsRoutes,
-    ...manageCardRoutes,
-    ...accessTokenCardOrderRoutes,
+    ...accessTokenCardRoutes,
     ...accountRoutes,
     ...accessTokenNotBuiltYet,
   ]),

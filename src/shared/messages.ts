@@ -35,11 +35,6 @@ export const validationMessages: Record<ValidationMessage, MessageDescriptor> = 
   [ValidationMessage.zipRequired]: msg`ZIP code is required.`,
   [ValidationMessage.zipInvalid]: msg`Please provide your 5 or 9-digit ZIP code.`,
   [ValidationMessage.tooLong]: msg`This is too long.`,
-  [ValidationMessage.lastFourRequired]: msg`Please enter the last 4 digits of your card.`,
-  [ValidationMessage.lastFourInvalid]: msg`The last 4 digits are 4 numbers, printed on the front of your card.`,
-  [ValidationMessage.expiryRequired]: msg`Please enter the expiration date on your card.`,
-  [ValidationMessage.expiryInvalid]: msg`Enter the expiration date as MM/YY, with a month from 01 to 12.`,
-  [ValidationMessage.expiryPast]: msg`This date has passed. Check the expiration date on your card.`,
 };
 
 /** Whole minutes (at least 1) until a server deadline, as shown when a wait starts; the chart re-checks the deadline itself. */

@@ -16,10 +16,10 @@ const events = [
   { type: 'xstate.done.actor.getPinChangeFormUrl', output: { statusCode: 0, url: '' } },
   { type: 'xstate.done.actor.getPinChangeFormUrl', output: { statusCode: 3, reason: 'notAllowed' } },
   { type: 'xstate.error.actor.getPinChangeFormUrl', error: new Error('no statusCode') },
-  { type: 'processor.result', code: 0 },
-  { type: 'processor.result', code: -10 },
-  { type: 'processor.result', code: -11 },
-  { type: 'processor.result', code: 'hello' },
+  { type: 'xstate.done.actor.awaitProcessorResult', output: 0 },
+  { type: 'xstate.done.actor.awaitProcessorResult', output: -10 },
+  { type: 'xstate.done.actor.awaitProcessorResult', output: -11 },
+  { type: 'xstate.done.actor.awaitProcessorResult', output: 'hello' },
   { type: 'xstate.done.actor.commitPinChange', output: { statusCode: 0 } },
   { type: 'xstate.done.actor.commitPinChange', output: { statusCode: 3, reason: 'notAllowed' } },
   { type: 'xstate.error.actor.commitPinChange', error: new Error('no statusCode') },
@@ -78,17 +78,17 @@ describe('reset PIN chart', () => {
             ctx.cardApi.fail(pinFormPath);
             await closeErrorModal(ctx);
           },
-          'processor.result': async (ctx, event) => {
+          'xstate.done.actor.awaitProcessorResult': async (ctx, event) => {
             const frame = (await screen.findByTitle(frameTitle)) as HTMLIFrameElement;
             const warned = () => ctx.reports.filter((report) => report.message === 'Message from an unknown origin ignored').length;
             const before = warned();
-            postDecoys(event.code);
+            postDecoys(event.output);
             // Each look-alike origin is reported once, as the host bridge does; the app's own origin and another window are not.
             expect(warned() - before).toBe(2);
             // Nothing happened: still on the processor's page.
             expect(pinFrame()).toBe(frame);
             expect(ctx.cardApi.isWaiting(commitPinPath)).toBe(false);
-            post(event.code, processorOrigin, frame.contentWindow);
+            post(event.output, processorOrigin, frame.contentWindow);
           },
           'xstate.done.actor.commitPinChange': async ({ cardApi }, event) => {
             const output = event.output as { statusCode: number };

@@ -15,7 +15,7 @@ import { StepIndicator } from '../../../shared/components/StepIndicator.tsx';
 import { TextField } from '../../../shared/components/TextField.tsx';
 import { useHeadingFocus } from '../../../shared/components/useHeadingFocus.ts';
 import { routeStepOf, useStepParam } from '../../../shared/components/useStepParam.ts';
-import { validationMessages } from '../../../shared/messages.ts';
+import { activationMessages } from './activationMessages.ts';
 import { TooManyTriesNotice } from '../../../shared/waitNotices.tsx';
 import { cardsCalls } from '../cardsCalls.ts';
 import '../cardOrder.css';
@@ -106,7 +106,7 @@ function ActivationForm(props: {
   const { fieldErrors, attemptsLeft, retryAt } = state.context;
   const ruleProblem = (field: 'lastFourCard' | 'expiry') => {
     const key = state.hasTag('invalid') ? fieldErrors[field] : undefined;
-    return key ? i18n._(validationMessages[key]) : null;
+    return key ? i18n._(activationMessages[key]) : null;
   };
   const triesLeft =
     attemptsLeft !== null && attemptsLeft > 0 ? (

@@ -7,7 +7,7 @@ import { lostStolenMachine } from '../../../../machines/cards/lostStolen.ts';
 import { manageCardsMachine, type CardUrlAnswer } from '../../../../machines/cards/manageCards.ts';
 import type { ErrorReporter } from '../../../app/errorReporting.ts';
 import type { Api } from '../../../shared/api/client.ts';
-import type { ResetPinSearch } from '../manageCardRoutes.ts';
+import type { ResetPinSearch } from '../routes.ts';
 import { cardsCalls } from '../cardsCalls.ts';
 import { isProcessorPage } from '../processorPages.ts';
 

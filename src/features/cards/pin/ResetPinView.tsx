@@ -5,7 +5,7 @@
  * frame and an allowlisted processor origin (processorMessages.ts). Success goes back to returnTo.
  */
 import { Trans, useLingui } from '@lingui/react/macro';
-import { getRouteApi, Navigate, useRouter } from '@tanstack/react-router';
+import { getRouteApi, useRouter } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useRef, useState } from 'react';
 import type { PinKind } from '../../../../contract/cards/types.ts';
@@ -21,9 +21,8 @@ const resetPinRoute = getRouteApi('/_accessToken/reset-pin/{-$step}');
 
 export function ResetPinView() {
   const { cardId, pin = cardPin, returnTo = defaultReturnTo } = resetPinRoute.useSearch();
-  // Which card's PIN is set is chosen on the cards screen.
-  if (!cardId) return <Navigate to="/manage-cards" replace />;
-  return <ResetPin cardId={cardId} pin={pin} returnTo={returnTo} />;
+  // The route sends a visit without a card to the cards screen.
+  return cardId ? <ResetPin cardId={cardId} pin={pin} returnTo={returnTo} /> : null;
 }
 
 function ResetPin({ cardId, pin, returnTo }: { cardId: string; pin: PinKind; returnTo: string }) {

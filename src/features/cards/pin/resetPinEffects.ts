@@ -1,8 +1,8 @@
 /** What the PIN chart declares and the app supplies: the card calls, the processor's messages, the way back. */
-import { fromCallback, fromPromise } from 'xstate';
+import { fromPromise } from 'xstate';
 import type { PinKind } from '../../../../contract/cards/types.ts';
 import { StatusCode } from '../../../../contract/shared/statusCodes.ts';
-import { resetPinMachine, type PinFormAnswer, type ResetPinEvent } from '../../../../machines/cards/resetPin.ts';
+import { resetPinMachine, type PinFormAnswer, type ProcessorResult } from '../../../../machines/cards/resetPin.ts';
 import type { AppContext } from '../../../app/context.ts';
 import { cardsCalls } from '../cardsCalls.ts';
 import { isProcessorPage, otherTrustedOrigins, processorOrigins } from '../processorPages.ts';
@@ -29,17 +29,25 @@ export function resetPinChart(
         }
         return answer;
       }),
-      listenToProcessor: fromCallback<ResetPinEvent>(({ sendBack }) =>
-        listenToProcessorMessages(window, {
-          processorOrigins: processorOrigins(),
-          otherTrustedOrigins: otherTrustedOrigins(),
-          frame: options.frame,
-          onResult: (code) => sendBack({ type: 'processor.result', code }),
-          // Embedded, the host bridge already reports messages from unknown origins.
-          onUnknownOrigin: (origin) => {
-            if (!embedded) errors.warning('Message from an unknown origin ignored', { origin });
-          },
-        }),
+      // The first result of the processor's frame; leaving the form (the actor stopped) stops listening.
+      awaitProcessorResult: fromPromise<ProcessorResult>(
+        ({ signal }) =>
+          new Promise((resolve) => {
+            const stop = listenToProcessorMessages(window, {
+              processorOrigins: processorOrigins(),
+              otherTrustedOrigins: otherTrustedOrigins(),
+              frame: options.frame,
+              onResult: (code) => {
+                stop();
+                resolve(typeof code === 'number' ? code : null);
+              },
+              // Embedded, the host bridge already reports messages from unknown origins.
+              onUnknownOrigin: (origin) => {
+                if (!embedded) errors.warning('Message from an unknown origin ignored', { origin });
+              },
+            });
+            signal.addEventListener('abort', stop);
+          }),
       ),
       commitPinChange: fromPromise(({ input }) => calls.commitPinChange(input.cardId, input.pin)),
     },
