@@ -190,7 +190,10 @@ function plan(entry: string, replacement: boolean): Parameters<typeof replayPath
               ? 'You can now use your Providers Card in stores and at ATMs. Your old card no longer works.'
               : 'You can now use your Providers Card in stores and at ATMs.',
           );
-          expect(screen.getByRole('link', { name: 'Set your PIN' }).getAttribute('href')).toBe('/reset-pin');
+          // The PIN is set for the card just activated, then home again.
+          expect(screen.getByRole('link', { name: 'Set your PIN' }).getAttribute('href')).toBe(
+            `/reset-pin?cardId=${cardOnItsWay.id}&returnTo=%2Fhome`,
+          );
           expect(screen.getByRole('link', { name: 'Go to home' }).getAttribute('href')).toBe('/home');
         },
       },

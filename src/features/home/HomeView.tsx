@@ -127,6 +127,7 @@ function AccountSummary({ home, locale, newDebitDetails, refreshing, onRefresh }
           <CardRow key={card.id} card={card} />
         ))}
       </ul>
+      <PhysicalCardLink home={home} />
       {newDebitDetails ? <DebitDetails cards={overview.cards} /> : null}
       <BenefitsContent />
       <h2>
@@ -200,7 +201,31 @@ function sendSitevars(host: Host, home: HomeAnswer, hasRefreshToken: boolean): v
 
 function CardName({ card }: { card: Card }) {
   const lastFour = card.lastFour;
+  // A card on its way has no number to show yet: the cardholder types its last 4 to activate it.
+  if (lastFour === null) return <Trans>Physical card</Trans>;
   return card.type === 'VIRTUAL' ? <Trans>Virtual card ••{lastFour}</Trans> : <Trans>Physical card ••{lastFour}</Trans>;
+}
+
+/** The physical card's next step: activate the one on its way, or order one when none works or is coming. */
+function PhysicalCardLink({ home }: { home: HomeAnswer }) {
+  if (home.pendingCard) {
+    return (
+      <p className="screen-links">
+        <Link to="/activate/{-$step}" params={{ step: undefined }} className="button">
+          <Trans>Activate your card</Trans>
+        </Link>
+      </p>
+    );
+  }
+  const hasPhysicalCard = home.accountOverview.cards.some((card) => card.type === 'PHYSICAL' && card.isActive);
+  if (hasPhysicalCard) return null;
+  return (
+    <p className="screen-links">
+      <Link to="/order-card/{-$step}" params={{ step: undefined }}>
+        <Trans>Order a physical card</Trans>
+      </Link>
+    </p>
+  );
 }
 
 function CardRow({ card }: { card: Card }) {

@@ -63,7 +63,7 @@ export function ActivationView() {
   return (
     <section className="screen card-flow" aria-labelledby={titleId} aria-busy={state.hasTag('busy')}>
       {state.hasTag('activated') ? (
-        <Activated replacement={replacement} />
+        <Activated replacement={replacement} cardId={state.context.card?.id} />
       ) : state.hasTag('failed') ? (
         <Failure onReset={() => activation.send({ type: 'user.reset' })} />
       ) : state.hasTag('nothingToActivate') ? (
@@ -199,7 +199,7 @@ function ActivationForm(props: {
 }
 
 /** SUCCESS (step 2): the card works; a replacement's old card has stopped. */
-function Activated({ replacement }: { replacement: boolean }) {
+function Activated({ replacement, cardId }: { replacement: boolean; cardId: string | undefined }) {
   const heading = useHeadingFocus();
   return (
     <>
@@ -220,7 +220,7 @@ function Activated({ replacement }: { replacement: boolean }) {
         <Trans>To use it at ATMs and for some purchases, set a PIN for it.</Trans>
       </p>
       <p className="screen-links">
-        <Link to="/reset-pin/{-$step}" params={{ step: undefined }} className="button">
+        <Link to="/reset-pin/{-$step}" params={{ step: undefined }} search={{ cardId, returnTo: '/home' }} className="button">
           <Trans>Set your PIN</Trans>
         </Link>
         <Link to="/home">

@@ -89,6 +89,11 @@ function ManageCardsView({ initialSlide }: { initialSlide: number }) {
           />
         ) : null}
         <p className="screen-links">
+          {state.hasTag('cards') && !state.context.cards.some((card) => card.type === 'PHYSICAL' && (card.isActive || card.isPending)) ? (
+            <Link to="/order-card/{-$step}" params={{ step: undefined }}>
+              <Trans>Order a physical card</Trans>
+            </Link>
+          ) : null}
           <Link to="/home">
             <Trans>Back to home</Trans>
           </Link>
