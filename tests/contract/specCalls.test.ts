@@ -29,7 +29,6 @@ const get = (address: string, feature: Feature | { pending: string }): SpecCall 
   address: address.startsWith('/cms') ? address : `/api/v1${address}`,
   ...(typeof feature === 'string' ? { built: feature } : feature),
 });
-const cards = { pending: 'cards' };
 const money = { pending: 'money' };
 const benefits = { pending: 'benefits' };
 const account = { pending: 'account' };
@@ -42,7 +41,7 @@ export const specCalls: SpecCall[] = [
   post('/providers/sign-in', 'session'),
   post('/sign-out', 'session'),
   post('/reset-password', 'session'),
-  post('/commit-pin-change', cards),
+  post('/commit-pin-change', 'cards'),
   post('/create-ticket', account),
   post('/set-push-setting', settings),
   post('/update-phone-number', account),
@@ -50,8 +49,8 @@ export const specCalls: SpecCall[] = [
   post('/reset-unlock-code', 'session'),
   post('/refresh-tokens', 'session', 401),
   post('/register', 'identity', 403),
-  post('/verify/card-last-four', cards),
-  post('/activate-card', cards, 403),
+  post('/verify/card-last-four', 'cards'),
+  post('/activate-card', 'cards', 403),
   post('/request-verification', 'identity'),
   post('/verify-phone', 'identity'),
   post('/verify-address', 'identity'),
@@ -64,8 +63,8 @@ export const specCalls: SpecCall[] = [
   get('/agreement', 'identity'),
   // Beyond spec §7 (hardening): the password reset's texted code, checked before the SSN.
   post('/verify/reset-code', 'session'),
-  post('/card/freeze', cards),
-  post('/card/unfreeze', cards),
+  post('/card/freeze', 'cards'),
+  post('/card/unfreeze', 'cards'),
   post('/ebt-spend-rewards/claim', benefits),
   post('/accept-agreement', 'identity'),
   post('/atomic/access-token', money),
@@ -74,7 +73,7 @@ export const specCalls: SpecCall[] = [
   post('/can-update-phone', account),
   post('/phone-number-in-use', 'identity'),
   post('/update-address', account),
-  post('/order-card', cards),
+  post('/order-card', 'cards'),
   get('/statements', 'statements'),
   // Beyond spec §7: a month's statement as a PDF, in the reader's language (spec §2 /statements).
   get('/statement', 'statements'),
@@ -82,10 +81,14 @@ export const specCalls: SpecCall[] = [
   // the activity list a page at a time, and one transaction for its detail.
   get('/transactions', 'activity'),
   get('/transaction', 'activity'),
-  get('/pin-change-form-url', cards),
+  get('/pin-change-form-url', 'cards'),
   get('/home', 'home'),
   get('/user', 'account'),
-  get('/card/image-url/{id}', cards),
+  get('/card/image-url/{id}', 'cards'),
+  // Beyond spec §7 (cards): lost or stolen, a damaged card's replacement, the virtual card's details page.
+  post('/card/report-lost-stolen', 'cards'),
+  post('/card/replace', 'cards'),
+  get('/card/details-url/{id}', 'cards'),
   get('/push-settings', settings),
   get('/cash-load-locations', benefits),
   get('/address-location', benefits),
