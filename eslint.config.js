@@ -136,7 +136,7 @@ export default tseslint.config(
         'error',
         {
           ignore: ['^[^a-zA-Z]*$', '^(Providers|Español|English)$'],
-          ignoreNames: [{ regex: { pattern: 'className|Id$|^id$|testid|^type$|^to$|^href$|^name$|autoComplete|autoCapitalize|autoCorrect|inputMode|pattern|^lang$|^key$|^other$' } }],
+          ignoreNames: [{ regex: { pattern: 'className|Id$|^id$|testid|^type$|^to$|^returnTo$|^href$|^name$|autoComplete|autoCapitalize|autoCorrect|inputMode|pattern|^lang$|^key$|^other$' } }],
           useTsTypes: true,
           ignoreFunctions: ['Error', 'console.*', '*.send', '*.matches', '*.hasTag', '*.get', '*.setAttribute', '*.removeAttribute', '*.querySelector', '*.getData', 'String', 'getRouteApi'],
         },

@@ -18,6 +18,7 @@ import { routeStepOf, useStepParam } from '../../../shared/components/useStepPar
 import { activationMessages } from './activationMessages.ts';
 import { TooManyTriesNotice } from '../../../shared/waitNotices.tsx';
 import { cardsCalls } from '../cardsCalls.ts';
+import { CardFlowLinks } from '../cardFlowParts.tsx';
 import '../cardOrder.css';
 
 const activateRoute = getRouteApi('/_accessToken/activate/{-$step}');
@@ -260,14 +261,7 @@ function NothingToActivate() {
       <p>
         <Trans>There's no card waiting to be activated. If you've already activated it, it's ready to use.</Trans>
       </p>
-      <p className="screen-links">
-        <Link to="/manage-cards">
-          <Trans>Manage cards</Trans>
-        </Link>
-        <Link to="/home">
-          <Trans>Go to home</Trans>
-        </Link>
-      </p>
+      <CardFlowLinks />
     </>
   );
 }

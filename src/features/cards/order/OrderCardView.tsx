@@ -12,8 +12,6 @@ import { fromPromise, type SnapshotFrom } from 'xstate';
 import { orderCardMachine, orderCardProgress, stepOfOrderCard, type OrderCardEvent } from '../../../../machines/cards/orderCard.ts';
 import { moneyConfirmationShows } from '../../../../machines/shared/moneyConfirmation.ts';
 import { useServices } from '../../../app/services.tsx';
-import { RetryNotice } from '../../../shared/components/RetryNotice.tsx';
-import { Skeleton } from '../../../shared/components/Skeleton.tsx';
 import { StepIndicator } from '../../../shared/components/StepIndicator.tsx';
 import { useHeadingFocus } from '../../../shared/components/useHeadingFocus.ts';
 import { routeStepOf, useStepParam } from '../../../shared/components/useStepParam.ts';
@@ -22,6 +20,7 @@ import { formatDate } from '../../../shared/format/date.ts';
 import { formatDollars } from '../../../shared/format/money.ts';
 import { unexpectedErrorMessage } from '../../../shared/messages.ts';
 import { MoneyConfirmationStep, MoneyLines } from '../../../shared/moneyConfirmation/MoneyConfirmationStep.tsx';
+import { AccountLoad, CardFlowLinks } from '../cardFlowParts.tsx';
 import { ArrivalIfOrderedToday, ArrivalWindow } from '../cardDelivery.tsx';
 import { cardsCalls } from '../cardsCalls.ts';
 import '../cardOrder.css';
@@ -36,7 +35,6 @@ const titleId = 'order-card-title';
 export function OrderCardView() {
   const { api, session } = useServices();
   const router = useRouter();
-  const { t } = useLingui();
   const { step } = orderCardRoute.useParams();
   const [calls] = useState(() => cardsCalls(api));
   const order = useActorRef(
@@ -62,22 +60,13 @@ export function OrderCardView() {
   return (
     <section className="screen card-flow" aria-labelledby={titleId} aria-busy={state.hasTag('busy')}>
       {progress ? <StepIndicator current={progress.current} total={progress.total} /> : null}
-      {state.hasTag('loading') ? (
-        <>
-          <h1 id={titleId}>
-            <Trans>Order your Providers Card</Trans>
-          </h1>
-          <Skeleton label={t`Loading your account`} blocks={2} />
-        </>
-      ) : state.hasTag('loadFailed') ? (
-        <>
-          <h1 id={titleId}>
-            <Trans>Order your Providers Card</Trans>
-          </h1>
-          <RetryNotice onRetry={() => order.send({ type: 'user.retry' })}>
-            <Trans>We couldn't load your account. Check your connection and try again.</Trans>
-          </RetryNotice>
-        </>
+      {state.hasTag('loading') || state.hasTag('loadFailed') ? (
+        <AccountLoad
+          titleId={titleId}
+          title={<Trans>Order your Providers Card</Trans>}
+          failed={state.hasTag('loadFailed')}
+          onRetry={() => order.send({ type: 'user.retry' })}
+        />
       ) : state.hasTag('alreadyOrdered') ? (
         <AlreadyOrdered {...props} />
       ) : state.hasTag('alreadyHaveCard') ? (
@@ -250,17 +239,11 @@ function AlreadyHaveCard() {
           If your card is damaged, we can send you a new one. If it was lost or stolen, report it on Manage cards: we'll block it at once and send you a new one free.
         </Trans>
       </p>
-      <p className="screen-links">
-        <Link to="/replacement-card/{-$step}" params={{ step: undefined }}>
-          <Trans>Replace a damaged card</Trans>
-        </Link>
-        <Link to="/manage-cards">
-          <Trans>Manage cards</Trans>
-        </Link>
-        <Link to="/home">
-          <Trans>Go to home</Trans>
-        </Link>
-      </p>
+      <CardFlowLinks>
+          <Link to="/replacement-card/{-$step}" params={{ step: undefined }}>
+            <Trans>Replace a damaged card</Trans>
+          </Link>
+      </CardFlowLinks>
     </>
   );
 }

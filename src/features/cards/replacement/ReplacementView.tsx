@@ -13,8 +13,6 @@ import type { Address } from '../../../../contract/shared/address.ts';
 import { replacementMachine, stepOfReplacement, type ReplacementEvent } from '../../../../machines/cards/replacement.ts';
 import { moneyConfirmationShows } from '../../../../machines/shared/moneyConfirmation.ts';
 import { useServices } from '../../../app/services.tsx';
-import { RetryNotice } from '../../../shared/components/RetryNotice.tsx';
-import { Skeleton } from '../../../shared/components/Skeleton.tsx';
 import { StepIndicator } from '../../../shared/components/StepIndicator.tsx';
 import { useHeadingFocus } from '../../../shared/components/useHeadingFocus.ts';
 import { routeStepOf, useStepParam } from '../../../shared/components/useStepParam.ts';
@@ -22,6 +20,7 @@ import type { Locale } from '../../../shared/format/locale.ts';
 import { formatDollars } from '../../../shared/format/money.ts';
 import { unexpectedErrorMessage } from '../../../shared/messages.ts';
 import { MoneyConfirmationStep, MoneyLines } from '../../../shared/moneyConfirmation/MoneyConfirmationStep.tsx';
+import { AccountLoad, CardFlowLinks } from '../cardFlowParts.tsx';
 import { ArrivalIfOrderedToday, ArrivalWindow, maskedLastFour } from '../cardDelivery.tsx';
 import { cardsCalls } from '../cardsCalls.ts';
 import '../cardOrder.css';
@@ -36,7 +35,6 @@ const titleId = 'replacement-card-title';
 export function ReplacementView() {
   const { api, session } = useServices();
   const router = useRouter();
-  const { t } = useLingui();
   const { step } = replacementRoute.useParams();
   const search = replacementRoute.useSearch();
   const [calls] = useState(() => cardsCalls(api));
@@ -71,22 +69,13 @@ export function ReplacementView() {
   return (
     <section className="screen card-flow" aria-labelledby={titleId} aria-busy={state.hasTag('busy')}>
       {machineStep ? <StepIndicator current={machineStep} total={3} /> : null}
-      {state.hasTag('loading') ? (
-        <>
-          <h1 id={titleId}>
-            <Trans>Replace a damaged card</Trans>
-          </h1>
-          <Skeleton label={t`Loading your account`} blocks={2} />
-        </>
-      ) : state.hasTag('loadFailed') ? (
-        <>
-          <h1 id={titleId}>
-            <Trans>Replace a damaged card</Trans>
-          </h1>
-          <RetryNotice onRetry={() => replacement.send({ type: 'user.retry' })}>
-            <Trans>We couldn't load your account. Check your connection and try again.</Trans>
-          </RetryNotice>
-        </>
+      {state.hasTag('loading') || state.hasTag('loadFailed') ? (
+        <AccountLoad
+          titleId={titleId}
+          title={<Trans>Replace a damaged card</Trans>}
+          failed={state.hasTag('loadFailed')}
+          onRetry={() => replacement.send({ type: 'user.retry' })}
+        />
       ) : state.hasTag('alreadyOrdered') ? (
         <AlreadyOrdered {...props} />
       ) : state.hasTag('nothingToReplace') ? (
@@ -224,14 +213,7 @@ function AlreadyOrdered({ state, locale }: Props) {
         <Trans>You can have one new card on its way at a time, so there's nothing more to order.</Trans>{' '}
         {replacement?.delivery ? <ArrivalWindow window={replacement.delivery} locale={locale} /> : null}
       </p>
-      <p className="screen-links">
-        <Link to="/manage-cards">
-          <Trans>Manage cards</Trans>
-        </Link>
-        <Link to="/home">
-          <Trans>Go to home</Trans>
-        </Link>
-      </p>
+      <CardFlowLinks />
     </>
   );
 }

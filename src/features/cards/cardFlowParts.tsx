@@ -1,0 +1,38 @@
+/** Pieces the card flows (order, activate, replace) share: loading the account, and the way out. */
+import { Trans, useLingui } from '@lingui/react/macro';
+import { Link } from '@tanstack/react-router';
+import type { ReactNode } from 'react';
+import { RetryNotice } from '../../shared/components/RetryNotice.tsx';
+import { Skeleton } from '../../shared/components/Skeleton.tsx';
+
+/** The flow's title over a skeleton while the account loads, or over a retry when it could not. */
+export function AccountLoad({ titleId, title, failed, onRetry }: { titleId: string; title: ReactNode; failed: boolean; onRetry: () => void }) {
+  const { t } = useLingui();
+  return (
+    <>
+      <h1 id={titleId}>{title}</h1>
+      {failed ? (
+        <RetryNotice onRetry={onRetry}>
+          <Trans>We couldn't load your account. Check your connection and try again.</Trans>
+        </RetryNotice>
+      ) : (
+        <Skeleton label={t`Loading your account`} blocks={2} />
+      )}
+    </>
+  );
+}
+
+/** Links out of a finished card flow: any link of its own first, then the cards and home. */
+export function CardFlowLinks({ children }: { children?: ReactNode }) {
+  return (
+    <p className="screen-links">
+      {children}
+      <Link to="/manage-cards">
+        <Trans>Manage cards</Trans>
+      </Link>
+      <Link to="/home">
+        <Trans>Go to home</Trans>
+      </Link>
+    </p>
+  );
+}
