@@ -21,7 +21,8 @@ test.afterAll(async ({ request }) => {
 for (const locale of ['en', 'es'] as const) {
   test(`with showNewDebitDetails on, /home opens the new home with debit details (${locale})`, async ({ page, request }) => {
     expect((await request.put('/sandbox/experiments', { data: { audience: 'everyone', flags } })).status()).toBe(200);
-    const tokens = await signInViaApi(request);
+    // Ana: a working virtual card and a physical card on its way (server/seed.ts), one of each detail.
+    const tokens = await signInViaApi(request, 'ana@providers.test');
     await seedStoredState(page, { accessToken: tokens.access, refreshToken: tokens.refresh, locale });
 
     await page.goto('/home');

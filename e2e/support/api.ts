@@ -18,11 +18,11 @@ function deviceHeaders() {
   return { Fingerprint: crypto.randomUUID(), 'Device-UUID': crypto.randomUUID() };
 }
 
-/** POST /api/v1/sign-in as the demo cardholder. */
-export async function signInViaApi(request: APIRequestContext): Promise<Tokens> {
+/** POST /api/v1/sign-in as the demo cardholder, or another seeded one (same password). */
+export async function signInViaApi(request: APIRequestContext, email: string = demo.email): Promise<Tokens> {
   const response = await request.post('/api/v1/sign-in', {
     headers: deviceHeaders(),
-    data: { email: demo.email, password: demo.password },
+    data: { email, password: demo.password },
   });
   expect(response.status(), 'API sign-in succeeds').toBe(200);
   const answer = (await response.json()) as SignInAnswer;
