@@ -127,20 +127,33 @@ export function generatePaths<T extends AnyStateMachine>(
   return traverseChart(machine, events, input, options);
 }
 
-/** Picks a small set of paths that together still reach every covered state and transition. */
+/**
+ * Picks a small set of paths that together still reach every covered state and transition: greedy set
+ * cover, each time the path that reaches the most not yet reached (the shorter on a tie), since every
+ * path chosen is a whole replay of the app.
+ */
 export function minimalCover(machine: AnyStateMachine, run: PathRun): Path[] {
-  const chosen: Path[] = [];
-  const seen = new Set<string>();
-  const sorted = [...run.paths].sort((a, b) => b.steps.length - a.steps.length);
-  for (const path of sorted) {
+  const candidates = run.paths.map((path) => {
     const walked = walk(machine, path, run.input);
-    const keys = [...[...walked.states].map((id) => `state:${id}`), ...walked.transitions];
-    if (keys.some((key) => !seen.has(key))) {
-      chosen.push(path);
-      keys.forEach((key) => seen.add(key));
+    return { path, keys: new Set([...[...walked.states].map((id) => `state:${id}`), ...walked.transitions]) };
+  });
+  const seen = new Set<string>();
+  const chosen: Path[] = [];
+  for (;;) {
+    let best: (typeof candidates)[number] | null = null;
+    let bestGain = 0;
+    for (const candidate of candidates) {
+      let gain = 0;
+      for (const key of candidate.keys) if (!seen.has(key)) gain += 1;
+      if (gain > bestGain || (gain === bestGain && gain > 0 && best && candidate.path.steps.length < best.path.steps.length)) {
+        best = candidate;
+        bestGain = gain;
+      }
     }
+    if (!best) return chosen;
+    chosen.push(best.path);
+    best.keys.forEach((key) => seen.add(key));
   }
-  return chosen;
 }
 
 type StateCheck<Ctx> = { when: (snapshot: AnyMachineSnapshot) => boolean; then: (ctx: Ctx, snapshot: AnyMachineSnapshot) => Promise<void> };
