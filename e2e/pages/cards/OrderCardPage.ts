@@ -74,8 +74,10 @@ export class OrderCardPage extends AppPage {
     ).toBeVisible();
   }
 
+  /** Orders, and waits for the receipt: only then has the card API answered (and the card exists). */
   async order(): Promise<void> {
     await this.screen.getByRole('button', { name: this.t('Order my card for {fee}').replace('{fee}', this.fee()), exact: true }).click();
+    await expect(this.page).toHaveURL((url) => url.pathname === '/order-card/4');
   }
 
   /** Step 4: what was taken, the balance now, and the window the card should arrive in. */
