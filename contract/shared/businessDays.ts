@@ -90,6 +90,14 @@ export function addBusinessDays(date: string, count: number): string {
   return isoOf(days);
 }
 
+/**
+ * The calendar day of an instant in US Eastern time, 'YYYY-MM-DD': the day the card processor counts
+ * an order, a shipment or a delivery on (the card API and the app count the same way).
+ */
+export function usCalendarDay(instant: Date): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York', year: 'numeric', month: '2-digit', day: '2-digit' }).format(instant);
+}
+
 /** Spec §9: a physical card (new or a replacement) arrives in 10 to 15 business days after the order day. */
 export const cardDeliveryBusinessDays = { earliest: 10, latest: 15 } as const;
 

@@ -26,8 +26,6 @@ export type ResetPinInput = { cardId: string; pin: PinKind };
 export type ResetPinContext = ResetPinInput & {
   /** The processor's form for this attempt; null until the card API gave one. */
   formUrl: string | null;
-  /** What the processor's page posted last (0, -10, -11, …); null before it posted. */
-  processorResult: ProcessorResult;
 };
 export type ResetPinEvent = { type: 'user.retry' };
 /** What the processor's page posted: its number, or null for anything that is not a number. */
@@ -58,8 +56,7 @@ export const resetPinMachine = setup({
     isRecorded: (_, answer: CommitPinAnswer | undefined) => answer?.statusCode === StatusCode.SUCCESS,
   },
   actions: {
-    storeForm: assign((_, answer: PinFormAnswer) => ({ formUrl: (answer as UrlAnswer).url, processorResult: null })),
-    storeResult: assign((_, code: ProcessorResult) => ({ processorResult: code })),
+    storeForm: assign((_, answer: PinFormAnswer) => ({ formUrl: (answer as UrlAnswer).url })),
     forgetForm: assign({ formUrl: null }),
     /** Supplied by the app: back to the returnTo route, saying the PIN is set. */
     returnToCaller: () => {},
@@ -81,7 +78,7 @@ export const resetPinMachine = setup({
   },
 }).createMachine({
   id: 'resetPin',
-  context: ({ input }) => ({ cardId: input.cardId, pin: input.pin, formUrl: null, processorResult: null }),
+  context: ({ input }) => ({ cardId: input.cardId, pin: input.pin, formUrl: null }),
   initial: 'loadingForm',
   states: {
     /** INPUTTING: a fresh form address (single-use token). */
@@ -112,9 +109,8 @@ export const resetPinMachine = setup({
           {
             guard: { type: 'isPinSet', params: ({ event }) => event.output },
             target: 'committing',
-            actions: { type: 'storeResult', params: ({ event }) => event.output },
           },
-          { target: 'failed', actions: { type: 'storeResult', params: ({ event }) => event.output } },
+          { target: 'failed' },
         ],
         // No onError: waiting for a message cannot fail; leaving the screen stops it.
       },

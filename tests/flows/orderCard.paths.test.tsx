@@ -7,7 +7,7 @@ import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { EventObject } from 'xstate';
 import type { Card } from '../../contract/cards/types.ts';
-import { cardDeliveryWindow } from '../../contract/shared/businessDays.ts';
+import { cardDeliveryWindow, usCalendarDay } from '../../contract/shared/businessDays.ts';
 import { orderCardMachine } from '../../machines/cards/orderCard.ts';
 import { coverageOf, describePath, minimalCover, replayPath } from '../support/chartCoverage.ts';
 import { answerCall, cardOnItsWay, closeErrorModal, homePath, homeWith, idempotencyKeyOf, physicalCard, virtualCard } from '../support/cardOrder.ts';
@@ -74,7 +74,7 @@ type Ctx = Awaited<ReturnType<typeof renderApp>> & {
 };
 
 /** The order day as the card API counts it: today in US Eastern time. */
-const today = () => new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
+const today = () => usCalendarDay(new Date());
 const short = (day: string) => new Date(`${day}T12:00:00Z`).toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
 const ifOrderedToday = () => {
   const window = cardDeliveryWindow(today());

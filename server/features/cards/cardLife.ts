@@ -13,7 +13,7 @@
  */
 import { type SQL, sql } from 'drizzle-orm';
 import type { Card, CardRefusalReason, PinKind } from '../../../contract/cards/types.ts';
-import { cardDeliveryWindow } from '../../../contract/shared/businessDays.ts';
+import { cardDeliveryWindow, usCalendarDay } from '../../../contract/shared/businessDays.ts';
 import { fees } from '../../../contract/shared/fees.ts';
 import type { Database } from '../../db/database.ts';
 import { cards } from '../../db/schema/index.ts';
@@ -24,11 +24,6 @@ import { type CardState, hasWorkingPhysicalCard, loadCard, ownCard, pendingCardO
 
 export type Refused = { kind: 'refused'; reason: CardRefusalReason };
 export type NotFound = { kind: 'notFound' };
-
-/** The calendar day in the US (Eastern time, where the card processor's business days are counted), 'YYYY-MM-DD'. */
-export function usCalendarDay(instant: Date): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York', year: 'numeric', month: '2-digit', day: '2-digit' }).format(instant);
-}
 
 const refused = (reason: CardRefusalReason): Refused => ({ kind: 'refused', reason });
 

@@ -26,12 +26,11 @@ import {
   recordPinChange,
   reportCard,
   setFrozen,
-  usCalendarDay,
 } from './cardLife.ts';
 import { ownCard } from './queries.ts';
 
 export { accountCardsJsonSql, cardWorks } from './queries.ts';
-export { markDelivered, markShipped, usCalendarDay };
+export { markDelivered, markShipped };
 
 const refuse = (reply: FastifyReply, reason: CardRefusalReason, attemptsLeft?: number) => {
   const answer: CardRefusal = { statusCode: StatusCode.NOT_ALLOWED, reason, ...(attemptsLeft === undefined ? {} : { attemptsLeft }) };

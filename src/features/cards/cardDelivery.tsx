@@ -5,16 +5,15 @@
  */
 import { Trans } from '@lingui/react/macro';
 import type { CardDelivery } from '../../../contract/cards/types.ts';
-import { cardDeliveryWindow } from '../../../contract/shared/businessDays.ts';
+import { cardDeliveryWindow, usCalendarDay } from '../../../contract/shared/businessDays.ts';
 import { formatDate } from '../../shared/format/date.ts';
 import type { Locale } from '../../shared/format/locale.ts';
-import { orderDayNow } from './orderDay.ts';
 
 type Window = Pick<CardDelivery, 'earliest' | 'latest'>;
 
 
 /** The window of a card ordered today. */
-export const deliveryWindowIfOrderedToday = (): Window => cardDeliveryWindow(orderDayNow());
+export const deliveryWindowIfOrderedToday = (): Window => cardDeliveryWindow(usCalendarDay(new Date()));
 
 /** "It should arrive between Dec 8, 2026 and Dec 15, 2026." */
 export function ArrivalWindow({ window, locale }: { window: Window; locale: Locale }) {

@@ -7,11 +7,10 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cardDeliveryWindow } from '../../../contract/shared/businessDays.ts';
+import { cardDeliveryWindow, usCalendarDay } from '../../../contract/shared/businessDays.ts';
 import { fees } from '../../../contract/shared/fees.ts';
 import { StatusCode } from '../../../contract/shared/statusCodes.ts';
 import { cards } from '../../../server/db/schema/index.ts';
-import { usCalendarDay } from '../../../server/features/cards/index.ts';
 import { startTestApp, type TestApp } from '../helpers.ts';
 import { activePhysicalCard, cardCall, event, home, ledgerReport, newCardholder, orderCard, ship } from './helpers.ts';
 
