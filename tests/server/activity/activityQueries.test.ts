@@ -20,7 +20,7 @@ import {
   systemLedgerAccounts,
   voidPendingTransfer,
 } from '../../../server/features/ledger/index.ts';
-import { at, type LedgerDatabase, ledgerDatabases, newCardholderUser } from '../ledger/helpers.ts';
+import { at, created, type LedgerDatabase, ledgerDatabases, newCardholderUser } from '../ledger/helpers.ts';
 
 const { settlement } = systemLedgerAccounts;
 
@@ -61,13 +61,8 @@ describe.each(ledgerDatabases)('the activity page on $kind', ({ open }) => {
     db = database.db;
     ({ userId, ledgerAccountId: ledgerAccount } = await newCardholderUser(db));
 
-    const write = async <T extends { result: string }>(answer: Promise<T>): Promise<Extract<T, { result: 'created' }>> => {
-      const done = await answer;
-      expect(done.result).toBe('created');
-      return done as Extract<T, { result: 'created' }>;
-    };
     const posted = (seconds: number, amountCents: number, credit: boolean, counterparty: string) =>
-      write(
+      created(
         createTransfer(db, {
           id: randomUUID(),
           debit: credit ? settlement : ledgerAccount,
@@ -81,7 +76,7 @@ describe.each(ledgerDatabases)('the activity page on $kind', ({ open }) => {
         }),
       );
     const hold = (seconds: number, amountCents: number, counterparty: string, timeoutSeconds?: number) =>
-      write(
+      created(
         createTransfer(db, {
           id: randomUUID(),
           debit: ledgerAccount,
@@ -107,11 +102,11 @@ describe.each(ledgerDatabases)('the activity page on $kind', ({ open }) => {
     }
     // A hold settled for less: the amount posted, at the hold's place and time.
     const settled = await hold(20, 2_500, 'Tower Cafe', 3_600);
-    await write(postPendingTransfer(db, { id: randomUUID(), pendingId: settled.transfer.id, amountCents: 2_310, occurredAt: at(30), now: at(30) }));
+    await created(postPendingTransfer(db, { id: randomUUID(), pendingId: settled.transfer.id, amountCents: 2_310, occurredAt: at(30), now: at(30) }));
     row(20, -2_310, 'purchase', 'Tower Cafe', { location: 'Fresno, CA' });
     // A released hold, and one past its timeout that nothing recorded yet: neither is activity.
     const released = await hold(40, 999, 'Valero');
-    await write(voidPendingTransfer(db, { id: randomUUID(), pendingId: released.transfer.id, now: at(41) }));
+    await created(voidPendingTransfer(db, { id: randomUUID(), pendingId: released.transfer.id, now: at(41) }));
     await hold(50, 700, 'Chevron', 60);
     // A hold still pending at `now`: pending, with when it is released.
     await hold(60, 1_240, 'Save Mart', 7_200);
@@ -119,7 +114,7 @@ describe.each(ledgerDatabases)('the activity page on $kind', ({ open }) => {
     // A reversal of a purchase: money back.
     const refunded = await posted(70, 400, false, 'Walgreens');
     row(70, -400, 'purchase', 'Walgreens');
-    await write(reverseTransfer(db, { id: randomUUID(), reversesId: refunded.transfer.id, occurredAt: at(80), now: at(80) }));
+    await created(reverseTransfer(db, { id: randomUUID(), reversesId: refunded.transfer.id, occurredAt: at(80), now: at(80) }));
     row(80, 400, 'reversal', 'Walgreens');
   });
   afterAll(async () => {

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { openDatabase, type Database, type OpenDatabase } from '../../../server/db/database.ts';
 import { accounts, users } from '../../../server/db/schema/index.ts';
 import { openCardholderLedgerAccount } from '../../../server/features/ledger/index.ts';
+import { expect } from 'vitest';
 import { testDatabase } from '../../support/postgresDatabases.ts';
 
 export type LedgerDatabase = { db: Database; kind: OpenDatabase['kind']; close: () => Promise<void> };
@@ -65,3 +66,10 @@ export async function newCardholderUser(db: Database): Promise<{ userId: string;
 /** The tests' clock: `at(0)` is a fixed moment, `at(s)` s seconds after it. */
 const start = Date.parse('2026-03-02T15:00:00.000Z');
 export const at = (seconds: number) => new Date(start + seconds * 1000);
+
+/** A ledger write that must be created (not refused, not an existing transfer): its answer. */
+export async function created<T extends { result: string }>(answer: Promise<T>): Promise<Extract<T, { result: 'created' }>> {
+  const done = await answer;
+  expect(done.result).toBe('created');
+  return done as Extract<T, { result: 'created' }>;
+}

@@ -17,7 +17,7 @@ import { loadMonthStatement, type MonthStatement } from '../../../server/feature
 import { statementPdf } from '../../../server/features/statements/pdf.ts';
 import { loadStatements } from '../../../server/features/statements/queries.ts';
 import { pdfText } from '../../support/pdfText.ts';
-import { type LedgerDatabase, ledgerDatabases, newCardholderUser } from '../ledger/helpers.ts';
+import { created, type LedgerDatabase, ledgerDatabases, newCardholderUser } from '../ledger/helpers.ts';
 
 const { settlement } = systemLedgerAccounts;
 /** A fixed calendar, years before the tests run. */
@@ -31,11 +31,6 @@ describe.each(ledgerDatabases)('a closed month on $kind', ({ open }) => {
   let cardholder: string;
   const holds: { settled?: string; released?: string; expiresInFebruary?: string; open?: string } = {};
 
-  const created = async <T extends { result: string }>(answer: Promise<T>): Promise<Extract<T, { result: 'created' }>> => {
-    const done = await answer;
-    expect(done.result).toBe('created');
-    return done as Extract<T, { result: 'created' }>;
-  };
   const posted = (at: Date, amountCents: number, credit: boolean, counterparty: string) =>
     created(
       createTransfer(db, {
