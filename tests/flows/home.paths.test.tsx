@@ -139,3 +139,38 @@ describe('home chart', () => {
     },
   );
 });
+
+describe("home, the physical card's next step", () => {
+  const physical = { ...home.accountOverview.cards[0]!, id: 'c2', type: 'PHYSICAL' as const, lastFour: '7390' };
+  const onItsWay = {
+    ...physical,
+    status: 'SHIPPED' as const,
+    isActive: false,
+    isPending: true,
+    lastFour: null,
+    delivery: { earliest: '2026-12-08', latest: '2026-12-15', shippedOn: null, deliveredOn: null },
+  };
+  const withCards = (cards: HomeAnswer['accountOverview']['cards']): HomeAnswer => ({
+    ...home,
+    accountOverview: { ...home.accountOverview, cards },
+    pendingCard: cards.find((card) => card.isPending) ?? null,
+  });
+
+  it.each([
+    ['only a virtual card: order one', withCards(home.accountOverview.cards), { name: 'Order a physical card', href: '/order-card' }],
+    ['a card on its way: activate it', withCards([...home.accountOverview.cards, onItsWay]), { name: 'Activate your card', href: '/activate' }],
+    ['a working physical card: neither', withCards([...home.accountOverview.cards, physical]), null],
+  ] as const)('%s', async (_name, answer, link) => {
+    const { cardApi } = await renderApp('/home', active);
+    await waitFor(() => expect(cardApi.isWaiting(homePath)).toBe(true));
+    cardApi.answer(homePath, answer);
+    expect(await screen.findByText('$1,234.56')).toBeTruthy();
+    for (const name of ['Order a physical card', 'Activate your card']) {
+      const shown = screen.queryByRole('link', { name });
+      if (link?.name === name) expect(shown?.getAttribute('href')).toBe(link.href);
+      else expect(shown).toBeNull();
+    }
+    // A card on its way is named without a number: it has none to show yet.
+    if (answer.pendingCard) expect(screen.getByText('Physical card')).toBeTruthy();
+  });
+});
