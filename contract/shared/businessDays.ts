@@ -95,8 +95,11 @@ export function addBusinessDays(date: string, count: number): string {
  * an order, a shipment or a delivery on (the card API and the app count the same way).
  */
 export function usCalendarDay(instant: Date): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York', year: 'numeric', month: '2-digit', day: '2-digit' }).format(instant);
+  easternDay ??= new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York', year: 'numeric', month: '2-digit', day: '2-digit' });
+  return easternDay.format(instant);
 }
+/** Built on first use: Intl formats are costly to build, and lists of cards ask for many days. */
+let easternDay: Intl.DateTimeFormat | undefined;
 
 /** Spec §9: a physical card (new or a replacement) arrives in 10 to 15 business days after the order day. */
 export const cardDeliveryBusinessDays = { earliest: 10, latest: 15 } as const;

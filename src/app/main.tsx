@@ -6,7 +6,7 @@
 import { i18n } from '@lingui/core';
 import { I18nProvider } from '@lingui/react';
 import { RouterProvider } from '@tanstack/react-router';
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { framingOf, isEmbedded } from '../shared/host/detection.ts';
 import { standaloneHost } from '../shared/host/host.ts';
@@ -25,6 +25,9 @@ import '../styles.css';
 void start();
 
 async function start() {
+  // A slow phone's main thread is never held long (Lighthouse's TBT): the bundle's evaluation, the
+  // app's creation and the first render each run in their own task.
+  await nextTask();
   const config = readAppConfig(document);
   const framing = framingOf(window);
   const embedded = isEmbedded(framing, config);
@@ -74,26 +77,33 @@ async function start() {
     if (event.persisted) location.reload();
   });
 
+  await nextTask();
   const saveState = createStateSaver(started.saveState, { embedded });
   session.subscribe((snapshot) => {
     saveState(snapshot.context);
     void activateLocale(snapshot.context.locale);
   });
 
-  const hideLoader = router.subscribe('onResolved', () => {
+  const hideLoader = router.subscribe('onRendered', () => {
     document.getElementById('loader-overlay')?.remove();
     hideLoader();
   });
 
-  await activateLocale(session.getSnapshot().context.locale);
-  createRoot(document.getElementById('root')!).render(
-    <StrictMode>
-      <I18nProvider i18n={i18n}>
-        <ServicesProvider services={services}>
-          <RouterProvider router={router} />
-        </ServicesProvider>
-      </I18nProvider>
-    </StrictMode>,
+  // The messages and the first screen (its guards and lazy view) load together, before React renders:
+  // it then renders that screen once, instead of a pending screen and then the screen again.
+  await Promise.all([activateLocale(session.getSnapshot().context.locale), router.load()]);
+  await nextTask();
+  // A transition renders in slices, yielding to the phone between them.
+  startTransition(() =>
+    createRoot(document.getElementById('root')!).render(
+      <StrictMode>
+        <I18nProvider i18n={i18n}>
+          <ServicesProvider services={services}>
+            <RouterProvider router={router} />
+          </ServicesProvider>
+        </I18nProvider>
+      </StrictMode>,
+    ),
   );
 
   // The app shell stays on the phone (public/sw.js), so with no network it still opens and shows the
@@ -119,4 +129,9 @@ async function start() {
       })
       .catch(() => {});
   }
+}
+
+/** Resolves in a new task, so the browser can paint and handle input first. */
+function nextTask(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
 }
