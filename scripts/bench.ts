@@ -71,12 +71,12 @@ const padLeft = (text: string, width: number) => text.padStart(width);
 function check(metric: string, measured: string, budget: string, ok: boolean): Verdict {
   const verdict: Verdict = ok ? 'PASS' : 'OVER';
   summary.push({ metric, measured, budget, verdict });
-  console.log(`  ${pad(metric, 34)} ${padLeft(measured, 12)}   budget ${pad(budget, 10)} ${verdict}`);
+  console.log(`  ${pad(metric, 44)} ${padLeft(measured, 12)}   budget ${pad(budget, 10)} ${verdict}`);
   return verdict;
 }
 function info(metric: string, measured: string) {
   summary.push({ metric, measured, budget: '', verdict: '' });
-  console.log(`  ${pad(metric, 34)} ${padLeft(measured, 12)}`);
+  console.log(`  ${pad(metric, 44)} ${padLeft(measured, 12)}`);
 }
 const heading = (title: string) => console.log(`\n${title}\n${'-'.repeat(title.length)}`);
 
@@ -197,52 +197,77 @@ function printRun(run: LighthouseRun, index: number) {
   for (const warning of run.warnings) console.log(`    warning: ${warning}`);
 }
 
+/**
+ * The mobile preset slows the CPU 4×. The headroom run slows it 1.6× more (6.4×): a machine about 1.6×
+ * slower than this one, as on the quiet 2-core machine the budgets were checked on, so a budget that
+ * passes only on a fast machine shows as over (issue 11).
+ */
+const cpuSlowdowns = [
+  { label: '', multiplier: 4 },
+  { label: ' at 6.4× CPU', multiplier: 4 * 1.6 },
+];
+
 async function lighthouseSection() {
   const server = await startAppServer('dist');
   const origin = `http://localhost:${server.port}`;
   console.log(`  app served in-process at ${origin} (file-backed PGlite in a throwaway folder, demo data seeded)`);
   const session = await openLighthouseSession();
   try {
-    const results: Record<string, LighthouseRun> = {};
+    const results: { route: string; slowdown: (typeof cpuSlowdowns)[number]; run: LighthouseRun }[] = [];
     for (const route of ['/signin', '/home'] as const) {
       if (route === '/home') {
         await session.signIn(origin, await signedInState(server.port));
         console.log(`  signed in as ${demoCardholder.email} (POST /api/v1/sign-in, state written to localStorage)`);
       }
-      const runs: LighthouseRun[] = [];
-      for (let i = 0; i < lighthouseRunsPerUrl; i += 1) {
-        const run = await session.run(`${origin}${route}`);
-        printRun(run, i);
-        if (run.runtimeError) throw new Error(`Lighthouse failed on ${route}: ${run.runtimeError}`);
-        if (new URL(run.finalUrl).pathname !== route) {
-          throw new Error(`Lighthouse on ${route} ended at ${run.finalUrl}: the page was redirected (not signed in?)`);
+      for (const slowdown of cpuSlowdowns) {
+        console.log(`  ${route}, CPU slowed ${slowdown.multiplier}×:`);
+        const runs: LighthouseRun[] = [];
+        for (let i = 0; i < lighthouseRunsPerUrl; i += 1) {
+          const run = await session.run(`${origin}${route}`, slowdown.multiplier);
+          printRun(run, i);
+          if (run.runtimeError) throw new Error(`Lighthouse failed on ${route}: ${run.runtimeError}`);
+          if (new URL(run.finalUrl).pathname !== route) {
+            throw new Error(`Lighthouse on ${route} ended at ${run.finalUrl}: the page was redirected (not signed in?)`);
+          }
+          if (route === '/home' && !run.apiCalls.includes('/api/v1/home 200')) {
+            throw new Error(`Lighthouse on /home made no successful GET /api/v1/home (saw: ${run.apiCalls.join(', ') || 'no API calls'})`);
+          }
+          runs.push(run);
         }
-        if (route === '/home' && !run.apiCalls.includes('/api/v1/home 200')) {
-          throw new Error(`Lighthouse on /home made no successful GET /api/v1/home (saw: ${run.apiCalls.join(', ') || 'no API calls'})`);
-        }
-        runs.push(run);
+        const median = medianRun(runs);
+        results.push({ route, slowdown, run: median });
+        const lcps = runs.map((run) => run.lcpMs).sort((a, b) => a - b);
+        const tbts = runs.map((run) => run.tbtMs).sort((a, b) => a - b);
+        console.log(
+          `  ${route} over ${runs.length} runs: LCP ${ms(lcps[0]!)} to ${ms(lcps.at(-1)!)}, TBT ${ms(tbts[0]!)} to ${ms(tbts.at(-1)!)}; ` +
+            `median run's long tasks (simulated ms, by script): ${longTasks(median)}`,
+        );
       }
-      results[route] = medianRun(runs);
-      const lcps = runs.map((run) => run.lcpMs).sort((a, b) => a - b);
-      console.log(`  ${route} LCP over ${runs.length} runs: ${ms(lcps[0]!)} to ${ms(lcps.at(-1)!)}, median ${ms(results[route].lcpMs)}`);
     }
-    for (const [route, run] of Object.entries(results)) {
-      console.log(`  ${route} (median of ${lighthouseRunsPerUrl}): ${kb(run.transferBytes)} transferred`);
-      if (run.compressionSavings) {
+    for (const { route, slowdown, run } of results) {
+      const name = `Lighthouse ${route}${slowdown.label}`;
+      if (!slowdown.label) console.log(`  ${route} (median of ${lighthouseRunsPerUrl}): ${kb(run.transferBytes)} transferred`);
+      if (run.compressionSavings && !slowdown.label) {
         console.log(
           `    Lighthouse: text compression would save ${kb(run.compressionSavings.bytes)} and ~${ms(run.compressionSavings.lcpMs)} of LCP ` +
             '(the server sends assets without Content-Encoding)',
         );
       }
-      check(`Lighthouse ${route} performance`, String(run.score), `≥ ${budgets.lhScore}`, run.score >= budgets.lhScore);
-      check(`Lighthouse ${route} LCP`, ms(run.lcpMs), `≤ ${budgets.lhLcpMs} ms`, run.lcpMs <= budgets.lhLcpMs);
-      check(`Lighthouse ${route} TBT`, ms(run.tbtMs), `≤ ${budgets.lhTbtMs} ms`, run.tbtMs <= budgets.lhTbtMs);
-      check(`Lighthouse ${route} CLS`, run.cls.toFixed(3), `≤ ${budgets.lhCls}`, run.cls <= budgets.lhCls);
+      check(`${name} performance`, String(run.score), `≥ ${budgets.lhScore}`, run.score >= budgets.lhScore);
+      check(`${name} LCP`, ms(run.lcpMs), `≤ ${budgets.lhLcpMs} ms`, run.lcpMs <= budgets.lhLcpMs);
+      check(`${name} TBT`, ms(run.tbtMs), `≤ ${budgets.lhTbtMs} ms`, run.tbtMs <= budgets.lhTbtMs);
+      check(`${name} CLS`, run.cls.toFixed(3), `≤ ${budgets.lhCls}`, run.cls <= budgets.lhCls);
     }
   } finally {
     await session.close();
     await server.close();
   }
+}
+
+/** "index.js 221 @808, …": where the blocking time comes from, longest first. */
+function longTasks(run: LighthouseRun): string {
+  const tasks = [...run.longTasks].sort((a, b) => b.durationMs - a.durationMs);
+  return tasks.map((task) => `${path.basename(new URL(task.url, 'http://x/').pathname) || task.url} ${ms(task.durationMs)} @${ms(task.startMs)}`).join(', ') || 'none';
 }
 
 /** docs/architecture.md §11: a repeat visit transfers at most 10 KB besides API JSON (assets are hashed and immutable). */
@@ -421,7 +446,7 @@ async function activitySection() {
 
 function printSummary() {
   heading('Summary');
-  const widths = [36, 14, 12, 6];
+  const widths = [46, 14, 12, 6];
   const line = (cells: string[]) => console.log(`  ${cells.map((cell, i) => pad(cell, widths[i]!)).join(' ').trimEnd()}`);
   line(['Metric', 'Measured', 'Budget', 'Result']);
   line(widths.map((w) => '-'.repeat(w)));
@@ -431,18 +456,28 @@ function printSummary() {
   console.log(`\n  ${checked - over}/${checked} budgets met${over ? `, ${over} OVER` : ''}.`);
 }
 
+/** `npm run bench -- 2 6` runs only those sections (their numbers); no argument runs them all. */
+const sections: [number: string, title: string, body: () => Promise<unknown>][] = [
+  ['1', 'Bundle: first-load JS+CSS per route (gzip, from dist/.vite/manifest.json)', async () => bundleSection()],
+  ['2', 'Lighthouse 12 mobile preset (simulated throttling), performance category', lighthouseSection],
+  ['2b', 'Repeat visit: bytes over the network besides API JSON (HTTP cache kept)', repeatVisitSection],
+  ['3', 'API load (autocannon)', loadSection],
+  ['4', "A month's statement PDF (GET /api/v1/statement)", statementSection],
+  ['5', 'Ledger throughput on PostgreSQL', ledgerSection],
+  ['6', 'Activity first page (autocannon, 100,000 transfers in the account)', activitySection],
+];
+
 async function main() {
   const started = performance.now();
+  const only = process.argv.slice(2);
+  const unknown = only.filter((number) => !sections.some(([known]) => known === number));
+  if (unknown.length > 0) throw new Error(`no bench section ${unknown.join(', ')} (sections: ${sections.map(([number]) => number).join(', ')})`);
   console.log('Providers card performance bench');
   console.log(`node ${process.version}, ${process.platform}/${process.arch}, ${load()}`);
   ensureBuild();
-  await section('1. Bundle: first-load JS+CSS per route (gzip, from dist/.vite/manifest.json)', async () => bundleSection());
-  await section('2. Lighthouse 12 mobile preset (simulated throttling), performance category', lighthouseSection);
-  await section('2b. Repeat visit: bytes over the network besides API JSON (HTTP cache kept)', repeatVisitSection);
-  await section('3. API load (autocannon)', loadSection);
-  await section("4. A month's statement PDF (GET /api/v1/statement)", statementSection);
-  await section('5. Ledger throughput on PostgreSQL', ledgerSection);
-  await section('6. Activity first page (autocannon, 100,000 transfers in the account)', activitySection);
+  for (const [number, title, body] of sections) {
+    if (only.length === 0 || only.includes(number)) await section(`${number}. ${title}`, body);
+  }
   printSummary();
   console.log(`  bench took ${((performance.now() - started) / 1000).toFixed(0)} s`);
 }

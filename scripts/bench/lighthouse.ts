@@ -35,6 +35,8 @@ export type LighthouseRun = {
   apiCalls: string[];
   /** Lighthouse's estimate of what serving text compressed would save (uses-text-compression). */
   compressionSavings: { bytes: number; lcpMs: number } | undefined;
+  /** The main thread's long tasks as observed (unthrottled), from the long-tasks audit: where TBT comes from. */
+  longTasks: { url: string; startMs: number; durationMs: number }[];
   runtimeError?: string;
   warnings: string[];
 };
@@ -62,8 +64,11 @@ export async function freePort(): Promise<number> {
 }
 
 export type LighthouseSession = {
-  /** One cold-cache Lighthouse navigation; storage (localStorage) is left as it is. */
-  run: (url: string) => Promise<LighthouseRun>;
+  /**
+   * One cold-cache Lighthouse navigation; storage (localStorage) is left as it is. `cpuSlowdown`
+   * replaces the mobile preset's 4× CPU throttle (the headroom run asks for more).
+   */
+  run: (url: string, cpuSlowdown?: number) => Promise<LighthouseRun>;
   /** Writes the app's persisted session into localStorage on `origin`. */
   signIn: (origin: string, state: SignedInState) => Promise<void>;
   close: () => Promise<void>;
@@ -90,7 +95,7 @@ export async function openLighthouseSession(): Promise<LighthouseSession> {
       await page.evaluate((value) => localStorage.setItem('providers-card:state', value), JSON.stringify(state));
       await page.goto('about:blank');
     },
-    async run(url) {
+    async run(url, cpuSlowdown) {
       // disableStorageReset keeps localStorage, but also skips Lighthouse's cache wipe: do that here
       // so every run is a cold load like a first visit.
       await cdp.send('Network.clearBrowserCache');
@@ -100,6 +105,7 @@ export async function openLighthouseSession(): Promise<LighthouseSession> {
         logLevel: 'error',
         onlyCategories: ['performance'],
         disableStorageReset: true,
+        ...(cpuSlowdown !== undefined && { throttling: { cpuSlowdownMultiplier: cpuSlowdown } }),
       });
       if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
       const { lhr } = result;
@@ -131,6 +137,8 @@ export async function openLighthouseSession(): Promise<LighthouseSession> {
         tbtMs: numeric('total-blocking-time'),
         cls: numeric('cumulative-layout-shift'),
         fcpMs: numeric('first-contentful-paint'),
+        longTasks: ((lhr.audits['long-tasks']?.details as { items?: Array<{ url: string; startTime: number; duration: number }> } | undefined)?.items ?? [])
+          .map((task) => ({ url: task.url, startMs: task.startTime, durationMs: task.duration })),
         runtimeError: lhr.runtimeError?.message,
         warnings: lhr.runWarnings,
       };
