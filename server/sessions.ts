@@ -49,6 +49,9 @@ function openSuccessor(spentToken: string, sealed: string): string | null {
   }
 }
 
+/** How many checked access tokens are remembered (about 0.5 KB each). */
+const verifiedTokensKept = 10_000;
+
 export function createSessions(db: Database, config: ServerConfig) {
   // Access tokens (by jti) ended early by the sandbox (POST /sandbox/sessions/expire): session expiry
   // happens when a test says so, not when a clock runs out. Stays empty outside sandbox mode.
@@ -70,19 +73,35 @@ export function createSessions(db: Database, config: ServerConfig) {
       .sign(await tokenKey);
   }
 
+  // Tokens whose signature and claims were checked, with what they said: the app sends the same access
+  // token on every call until it expires, and the signature check (WebCrypto, about 0.1 ms) was a
+  // measurable share of each signed-in request (docs/performance.md). The expiry is still checked on
+  // every call, as jose does (expired from its `exp` second on). Bounded: the oldest entry goes first.
+  const verified = new Map<string, { claims: AccessClaims; exp: number; jti: string | undefined }>();
+
   async function checkAccessToken(token: string): Promise<AccessCheck> {
-    try {
-      const { payload } = await jwtVerify(token, await tokenKey, {
-        algorithms: [algorithm],
-        audience,
-        issuer,
-        requiredClaims: ['sub', 'exp', 'sid'],
-      });
-      if (payload.jti !== undefined && expiredEarly.has(payload.jti)) return { ok: false, reason: 'expired' };
-      return { ok: true, claims: { userId: String(payload.sub), familyId: String(payload.sid) } };
-    } catch (error) {
-      return { ok: false, reason: error instanceof errors.JWTExpired ? 'expired' : 'invalid' };
+    let known = verified.get(token);
+    if (!known) {
+      try {
+        const { payload } = await jwtVerify(token, await tokenKey, {
+          algorithms: [algorithm],
+          audience,
+          issuer,
+          requiredClaims: ['sub', 'exp', 'sid'],
+        });
+        known = { claims: { userId: String(payload.sub), familyId: String(payload.sid) }, exp: payload.exp!, jti: payload.jti };
+      } catch (error) {
+        return { ok: false, reason: error instanceof errors.JWTExpired ? 'expired' : 'invalid' };
+      }
+      if (verified.size >= verifiedTokensKept) verified.delete(verified.keys().next().value!);
+      verified.set(token, known);
     }
+    if (known.exp <= Math.floor(Date.now() / 1000)) {
+      verified.delete(token);
+      return { ok: false, reason: 'expired' };
+    }
+    if (known.jti !== undefined && expiredEarly.has(known.jti)) return { ok: false, reason: 'expired' };
+    return { ok: true, claims: known.claims };
   }
 
   /** Makes a valid access token answer as expired from now on (sandbox only); false when it is not valid. */

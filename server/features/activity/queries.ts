@@ -11,7 +11,7 @@ import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Transaction, TransactionKind } from '../../../contract/activity/types.ts';
 import { uuidPattern } from '../../../contract/rules.ts';
 import type { Database } from '../../db/database.ts';
-import { type PreparedStatement, runPrepared } from './prepared.ts';
+import { type PreparedStatement, runPrepared } from '../../db/prepared.ts';
 
 /** Where a page starts: after this transfer (its time in microseconds since the epoch, exactly as stored, and its id). */
 export type ActivityCursor = { micros: bigint; id: string };
@@ -86,17 +86,11 @@ const pageLimit = (limit: number) => {
 };
 
 /**
- * The account's activity rows as SQL (so GET /home can read them inside its one statement): at most
- * `limit`, newest first, after `cursor`. `ledgerAccountId` is an SQL expression for the account's id.
+ * The account's newest activity rows as SQL, at most `limit` (so GET /home can read them inside its one
+ * statement). `ledgerAccountId` and `now` are SQL: values, or placeholders of a prepared statement.
  */
-export function activityRowsSql(ledgerAccountId: SQL, options: { cursor: ActivityCursor | null; limit: number; now: Date }): SQL {
-  const { cursor, limit, now } = options;
-  return activityRows({
-    account: ledgerAccountId,
-    now: sql`${now.toISOString()}::timestamptz`,
-    after: cursor ? { micros: sql`${cursor.micros.toString()}`, id: sql`${cursor.id}` } : null,
-    limit: pageLimit(limit),
-  });
+export function activityRowsSql(ledgerAccountId: SQL, options: { limit: number; now: SQL }): SQL {
+  return activityRows({ account: ledgerAccountId, now: options.now, after: null, limit: pageLimit(options.limit) });
 }
 
 /** A row as the API sends it (timestamps as ISO 8601 in UTC, amounts as numbers of cents). */
@@ -134,7 +128,7 @@ const dialect = new PgDialect();
 const sessionStatements = new Map<string, PreparedStatement>();
 
 /**
- * GET /transactions' statement, prepared (./prepared.ts): whether the access token's session was
+ * GET /transactions' statement, prepared (server/db/prepared.ts): whether the access token's session was
  * revoked, and the page's rows as one JSON text (cheaper to pass along than rows, and parsed on the
  * HTTP thread). Parameters: $1 user, $2 session family, $3 now, and after a cursor $4 its time in
  * microseconds, $5 its id. One statement per page size and cursor or none (the size is part of the plan).

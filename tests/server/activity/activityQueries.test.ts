@@ -11,7 +11,7 @@ import type { Transaction } from '../../../contract/activity/types.ts';
 import type { Database } from '../../../server/db/database.ts';
 import { refreshTokens } from '../../../server/db/schema/index.ts';
 import { activityRowsSql, transactionOf } from '../../../server/features/activity/index.ts';
-import { literal } from '../../../server/features/activity/prepared.ts';
+import { literal } from '../../../server/db/prepared.ts';
 import { decodeCursor, loadActivityPageForSession } from '../../../server/features/activity/queries.ts';
 import {
   createTransfer,
@@ -148,7 +148,7 @@ describe.each(ledgerDatabases)('the activity page on $kind', ({ open }) => {
 
   it("gives the same rows as the home query's SQL", async () => {
     const { rows } = (await db.execute(
-      sql`select * from (${activityRowsSql(sql`${ledgerAccount}::uuid`, { cursor: null, limit: 4, now })}) activity`,
+      sql`select * from (${activityRowsSql(sql`${ledgerAccount}::uuid`, { limit: 4, now: sql`${now.toISOString()}::timestamptz` })}) activity`,
     )) as unknown as { rows: Parameters<typeof transactionOf>[0][] };
     const first = await page({ limit: 4 });
     expect(first !== 'revoked' && first.transactions).toEqual(rows.map(transactionOf));

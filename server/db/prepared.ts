@@ -13,7 +13,7 @@
  * after `DEALLOCATE`), it is prepared again and the call retried once; if another copy of this module
  * prepared the same name first (42P05), that one is used (same name, same text).
  */
-import type { Database } from '../../db/database.ts';
+import type { Database } from './database.ts';
 
 export type PreparedStatement = {
   /** Unique per text: the session's name for it. */
