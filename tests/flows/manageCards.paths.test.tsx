@@ -228,6 +228,28 @@ describe('manage cards, beside the paths', () => {
     expect(slideOf(virtualName).querySelector('img')).toBeNull();
   });
 
+  it.each([
+    ['only the virtual card', true, [virtualCard]],
+    ['a lost card and nothing on its way', true, [virtualCard, { ...physicalCard, status: 'LOST', isActive: false } as Card]],
+    ['a working physical card', false, [virtualCard, physicalCard]],
+    ['a physical card on its way', false, [virtualCard, pendingCard]],
+  ])('with %s, "Order a physical card" is offered: %s', async (_name, offered, cards) => {
+    const app = await renderApp('/manage-cards', active);
+    await waitFor(() => expect(app.cardApi.isWaiting(homePath)).toBe(true));
+    app.cardApi.answer(homePath, homeWith(cards));
+    await waitFor(() => expect(app.cardApi.isWaiting(imagePath(virtualCard.id))).toBe(true));
+    app.cardApi.answer(imagePath(virtualCard.id), { statusCode: 0, url: '' });
+    await screen.findByRole('list', { name: 'Your cards' });
+    const order = screen.queryByRole('link', { name: 'Order a physical card' });
+    if (!offered) {
+      expect(order).toBeNull();
+      return;
+    }
+    expect(order?.getAttribute('href')).toBe('/order-card');
+    await app.user.click(order!);
+    await waitFor(() => expect(app.router.state.location.pathname).toBe('/order-card'));
+  });
+
   it('moves between cards with the Previous and Next buttons, saying which card is shown', async () => {
     const app = await renderApp('/manage-cards', active);
     await waitFor(() => expect(app.cardApi.isWaiting(homePath)).toBe(true));
