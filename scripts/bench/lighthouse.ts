@@ -21,8 +21,13 @@ export const chromiumFlags = [
   '--disable-quic',
 ];
 
+/** Lighthouse's whole result of one run. */
+export type LighthouseReport = NonNullable<Awaited<ReturnType<typeof lighthouse>>>['lhr'];
+
 export type LighthouseRun = {
   url: string;
+  /** The whole result, for Lighthouse's own choice of the median run (computeMedianRun). */
+  report: LighthouseReport;
   finalUrl: string;
   score: number;
   lcpMs: number;
@@ -122,6 +127,7 @@ export async function openLighthouseSession(): Promise<LighthouseSession> {
         | undefined;
       return {
         url,
+        report: lhr,
         transferBytes: requests.reduce((sum, request) => sum + (request.transferSize ?? 0), 0),
         apiCalls: requests
           .map((request) => ({ path: new URL(request.url).pathname, status: request.statusCode }))
