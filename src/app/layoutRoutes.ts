@@ -23,11 +23,12 @@ export function toAuthScreen({ to, search }: AuthRedirect) {
     : redirect({ to: '/signin/{-$step}', params: { step: undefined }, search, replace: true });
 }
 
-/** The route to return to after sign-in or unlock, kept only when it is one of the app's own. */
-export const rememberedSearch = (search: Record<string, unknown>): { redirect?: string } => {
-  const redirectTo = safeRedirect(search.redirect);
-  return redirectTo ? { redirect: redirectTo } : {};
-};
+/**
+ * The route to return to after sign-in or unlock, kept only when it is one of the app's own. Like every
+ * route's search check, it returns each key it knows, undefined when refused: TanStack lays the checked
+ * search over the address's own, so a key left out would reach the screen unchecked.
+ */
+export const rememberedSearch = (search: Record<string, unknown>): { redirect?: string } => ({ redirect: safeRedirect(search.redirect) });
 
 /** Routes that depend on an experiment wait for the config (it is fetched at start). */
 export async function experimentFlags(context: AppContext): Promise<ExperimentFlags> {

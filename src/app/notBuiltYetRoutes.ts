@@ -11,7 +11,7 @@ const notYetAvailable = lazyRouteComponent(() => import('../shared/screens/NotYe
 const faqRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/faq',
-  validateSearch: (search: Record<string, unknown>): { type?: string } => (typeof search.type === 'string' ? { type: search.type } : {}),
+  validateSearch: (search: Record<string, unknown>): { type?: string } => ({ type: typeof search.type === 'string' ? search.type : undefined }),
 });
 const faqIndexRoute = createRoute({ getParentRoute: () => faqRoute, path: '/', component: notYetAvailable });
 const faqPageRoute = createRoute({ getParentRoute: () => faqRoute, path: '$', component: notYetAvailable });

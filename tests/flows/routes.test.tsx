@@ -40,6 +40,20 @@ describe('route table', () => {
     expect(app.router.state.location.search).toEqual({ redirect: '/home' });
   });
 
+  // TanStack lays a route's checked search over the address's own, so a refused key must come back
+  // as undefined, not be left out, or the raw value reaches the screen.
+  it.each([
+    ['/signin?redirect=https%3A%2F%2Fevil.example%2Fhome', signedOut, '/signin', 'redirect'],
+    ['/transactions/detail?id=123', active, '/transactions/detail', 'id'],
+    ['/replacement-card?cardId=%7B%22a%22%3A1%7D', active, '/replacement-card', 'cardId'],
+    ['/reset-password?then=home', signedOut, '/reset-password', 'then'],
+    ['/faq?type=7', signedOut, '/faq', 'type'],
+  ] as const)('drops a refused search value: %s', async (address, session, pathname, key) => {
+    const app = await renderApp(address, session);
+    await waitFor(() => expect(app.router.state.location.pathname).toBe(pathname));
+    expect(app.router.state.matches.at(-1)?.search).not.toHaveProperty(key, expect.anything());
+  });
+
   it('blocks /debugger always', async () => {
     const app = await renderApp('/debugger', active);
     await waitFor(() => expect(app.router.state.location.pathname).toBe('/home'));

@@ -16,7 +16,7 @@ const transactionsListRoute = createRoute({
 const transactionDetailRoute = createRoute({
   getParentRoute: () => transactionsRoute,
   path: 'detail',
-  validateSearch: (search: Record<string, unknown>): { id?: string } => (typeof search.id === 'string' ? { id: search.id } : {}),
+  validateSearch: (search: Record<string, unknown>): { id?: string } => ({ id: typeof search.id === 'string' ? search.id : undefined }),
   component: lazyRouteComponent(() => import('./TransactionDetailView.tsx'), 'TransactionDetailView'),
 });
 

@@ -30,7 +30,7 @@ const carrierDeepLinkRoute = createRoute({
 const replacementCardRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/replacement-card/{-$step}',
-  validateSearch: (search: Record<string, unknown>): { cardId?: string } => (typeof search.cardId === 'string' ? { cardId: search.cardId } : {}),
+  validateSearch: (search: Record<string, unknown>): { cardId?: string } => ({ cardId: typeof search.cardId === 'string' ? search.cardId : undefined }),
   component: lazyRouteComponent(screens, 'ReplacementView'),
 });
 

@@ -37,7 +37,7 @@ const resetUnlockCodeRoute = createRoute({
 const resetPasswordRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/reset-password/{-$step}',
-  validateSearch: (search: Record<string, unknown>): { then?: 'signin' } => (search.then === 'signin' ? { then: 'signin' } : {}),
+  validateSearch: (search: Record<string, unknown>): { then?: 'signin' } => ({ then: search.then === 'signin' ? 'signin' : undefined }),
   component: lazyRouteComponent(() => import('./resetPassword/ResetPasswordView.tsx'), 'ResetPasswordView'),
 });
 
