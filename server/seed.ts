@@ -159,14 +159,14 @@ async function seedLopez(db: Database, keys: SsnKeys): Promise<void> {
       .values({ userId: user!.id, prn: '400012345678', ebtRewardOwedCents: 412, ebtRewardsClaimedThisPeriodCents: 936 })
       .returning({ id: accounts.id });
     await tx.insert(cards).values([
-      { accountId: account!.id, type: 'VIRTUAL', status: 'ACTIVE', isActive: true, lastFour: '4821', expiry: '09/29', orderedAt: new Date(now - 121 * 86_400_000) },
+      { accountId: account!.id, type: 'VIRTUAL', status: 'ACTIVE', isActive: true, lastFour: '4821', expiry: printedExpiry('09', 3), orderedAt: new Date(now - 121 * 86_400_000) },
       {
         accountId: account!.id,
         type: 'PHYSICAL',
         status: 'ACTIVE',
         isActive: true,
         lastFour: '7390',
-        expiry: '11/30',
+        expiry: printedExpiry('11', 4),
         orderedAt: new Date(now - 100 * 86_400_000),
         shippedOn: usCalendarDay(new Date(now - 95 * 86_400_000)),
         deliveredOn: usCalendarDay(new Date(now - 88 * 86_400_000)),
@@ -220,7 +220,7 @@ async function seedMfaCardholder(db: Database, keys: SsnKeys): Promise<void> {
     const [account] = await tx.insert(accounts).values({ userId, prn: '400087654321' }).returning({ id: accounts.id });
     await tx
       .insert(cards)
-      .values({ accountId: account!.id, type: 'VIRTUAL', status: 'ACTIVE', isActive: true, lastFour: '3318', expiry: '02/30' });
+      .values({ accountId: account!.id, type: 'VIRTUAL', status: 'ACTIVE', isActive: true, lastFour: '3318', expiry: printedExpiry('02', 4) });
     const activity: LedgerSeed[] = [
       { days: 20, cents: 48000, kind: 'deposit', counterparty: 'Valley Transit', location: null },
       { days: 18, cents: -2315, kind: 'purchase', counterparty: 'Save Mart', location: 'Fresno, CA' },
@@ -284,13 +284,22 @@ async function seedHold(
 export type SeededCardState = 'shipped' | 'locked' | 'lost' | 'stolen';
 
 /**
+ * The expiry printed on a seeded card, `MM/YY`, `yearsAhead` years after the year the data is seeded:
+ * seeded cards stay in date, so Ana's and Marcus's can always be activated (activation refuses a past
+ * expiry).
+ */
+function printedExpiry(month: string, yearsAhead: number): string {
+  return `${month}/${String((new Date().getUTCFullYear() + yearsAhead) % 100).padStart(2, '0')}`;
+}
+
+/**
  * Cardholders whose physical cards are in each state of a card's life (docs/sandbox.md "Seeded
  * cardholders"), each with an active virtual card and a little money. They sign in with the demo
  * password and unlock code. Printed on each physical card (last 4, expiry): GET /sandbox/cards?email=.
- * - shipped: ordered 8 days ago ($5), shipped 3 days ago, ready to activate with 5120 and 08/30.
+ * - shipped: ordered 8 days ago ($5), shipped 3 days ago, ready to activate with 5120 and its expiry.
  * - locked: active and locked by her.
  * - lost: reported lost yesterday; its free replacement is ordered, not shipped yet.
- * - stolen: reported stolen 6 days ago; its replacement shipped yesterday, ready to activate (2694, 10/30).
+ * - stolen: reported stolen 6 days ago; its replacement shipped yesterday, ready to activate (2694).
  */
 export const cardStateCardholders = [
   {
@@ -303,7 +312,7 @@ export const cardStateCardholders = [
     phone: '5592015501',
     address: { street1: '3315 E Belmont Ave', street2: '', city: 'Fresno', state: 'CA', zip: '93702' },
     prn: '400011110001',
-    physical: { lastFour: '5120', expiry: '08/30' },
+    physical: { lastFour: '5120', expiry: printedExpiry('08', 4) },
   },
   {
     state: 'locked',
@@ -315,7 +324,7 @@ export const cardStateCardholders = [
     phone: '5592015502',
     address: { street1: '845 N Fulton St', street2: 'Unit 3', city: 'Fresno', state: 'CA', zip: '93728' },
     prn: '400011110002',
-    physical: { lastFour: '8843', expiry: '03/30' },
+    physical: { lastFour: '8843', expiry: printedExpiry('03', 4) },
   },
   {
     state: 'lost',
@@ -327,8 +336,8 @@ export const cardStateCardholders = [
     phone: '5592015503',
     address: { street1: '1710 W Shaw Ave', street2: 'Apt 204', city: 'Fresno', state: 'CA', zip: '93711' },
     prn: '400011110003',
-    physical: { lastFour: '6631', expiry: '05/29' },
-    replacement: { lastFour: '1948', expiry: '11/30' },
+    physical: { lastFour: '6631', expiry: printedExpiry('05', 3) },
+    replacement: { lastFour: '1948', expiry: printedExpiry('11', 4) },
   },
   {
     state: 'stolen',
@@ -340,8 +349,8 @@ export const cardStateCardholders = [
     phone: '5592015504',
     address: { street1: '2604 E Ashlan Ave', street2: '', city: 'Fresno', state: 'CA', zip: '93726' },
     prn: '400011110004',
-    physical: { lastFour: '4407', expiry: '07/29' },
-    replacement: { lastFour: '2694', expiry: '10/30' },
+    physical: { lastFour: '4407', expiry: printedExpiry('07', 3) },
+    replacement: { lastFour: '2694', expiry: printedExpiry('10', 4) },
   },
 ] as const satisfies readonly {
   state: SeededCardState;
@@ -408,7 +417,7 @@ async function seedCardStateCardholder(
     if (cardholder.state === 'shipped') activity.push({ days: 8, cents: -fees.physicalCard.cents, kind: 'fee', counterparty: 'Physical card', location: null });
     await seedActivity(tx, accountId, activity, now);
 
-    const virtualCard = { accountId, type: 'VIRTUAL', status: 'ACTIVE', isActive: true, lastFour: String(1000 + (Number(cardholder.prn) % 9000)), expiry: '04/30' } as const;
+    const virtualCard = { accountId, type: 'VIRTUAL', status: 'ACTIVE', isActive: true, lastFour: String(1000 + (Number(cardholder.prn) % 9000)), expiry: printedExpiry('04', 4) } as const;
     await tx.insert(cards).values({ ...virtualCard, orderedAt: daysAgo(now, 30) });
     await seedPhysicalCards(tx, accountId, cardholder, now);
   });
