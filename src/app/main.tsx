@@ -77,7 +77,6 @@ async function start() {
     if (event.persisted) location.reload();
   });
 
-  await nextTask();
   const saveState = createStateSaver(started.saveState, { embedded });
   session.subscribe((snapshot) => {
     saveState(snapshot.context);
@@ -89,6 +88,8 @@ async function start() {
     hideLoader();
   });
 
+  // Every change of the session is saved from its creation on; the first screen loads in a task of its own.
+  await nextTask();
   // The messages and the first screen (its guards and lazy view) load together, before React renders:
   // it then renders that screen once, instead of a pending screen and then the screen again.
   await Promise.all([activateLocale(session.getSnapshot().context.locale), router.load()]);

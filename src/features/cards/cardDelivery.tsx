@@ -11,7 +11,6 @@ import type { Locale } from '../../shared/format/locale.ts';
 
 type Window = Pick<CardDelivery, 'earliest' | 'latest'>;
 
-
 /** The window of a card ordered today. */
 export const deliveryWindowIfOrderedToday = (): Window => cardDeliveryWindow(usCalendarDay(new Date()));
 
@@ -24,6 +23,11 @@ export function ArrivalWindow({ window, locale }: { window: Window; locale: Loca
       It should arrive between {earliest} and {latest}.
     </Trans>
   );
+}
+
+/** A card just ordered: its window when the card API answered one, else the usual time. */
+export function ArrivalOfOrdered({ window, locale }: { window: Window | null | undefined; locale: Locale }) {
+  return window ? <ArrivalWindow window={window} locale={locale} /> : <Trans>It arrives in 10 to 15 business days.</Trans>;
 }
 
 /** Before ordering: "If you order today, it should arrive between … and … (10 to 15 business days)." */

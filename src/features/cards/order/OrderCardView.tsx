@@ -21,7 +21,7 @@ import { formatDollars } from '../../../shared/format/money.ts';
 import { unexpectedErrorMessage } from '../../../shared/messages.ts';
 import { MoneyConfirmationStep, MoneyLines } from '../../../shared/moneyConfirmation/MoneyConfirmationStep.tsx';
 import { AccountLoad, CardFlowLinks } from '../cardFlowParts.tsx';
-import { ArrivalIfOrderedToday, ArrivalWindow } from '../cardDelivery.tsx';
+import { ArrivalIfOrderedToday, ArrivalOfOrdered, ArrivalWindow } from '../cardDelivery.tsx';
 import { cardsCalls } from '../cardsCalls.ts';
 import '../cardOrder.css';
 
@@ -181,7 +181,7 @@ function Receipt({ state, locale }: Props) {
         ]}
       />
       <p>
-        {card?.delivery ? <ArrivalWindow window={card.delivery} locale={locale} /> : <Trans>It arrives in 10 to 15 business days.</Trans>}{' '}
+        <ArrivalOfOrdered window={card?.delivery} locale={locale} />{' '}
         <Trans>When it arrives, activate it here with the last 4 digits and the expiration date printed on it.</Trans>
       </p>
       <p className="screen-links">

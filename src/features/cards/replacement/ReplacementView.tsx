@@ -21,7 +21,7 @@ import { formatDollars } from '../../../shared/format/money.ts';
 import { unexpectedErrorMessage } from '../../../shared/messages.ts';
 import { MoneyConfirmationStep, MoneyLines } from '../../../shared/moneyConfirmation/MoneyConfirmationStep.tsx';
 import { AccountLoad, CardFlowLinks } from '../cardFlowParts.tsx';
-import { ArrivalIfOrderedToday, ArrivalWindow, maskedLastFour } from '../cardDelivery.tsx';
+import { ArrivalIfOrderedToday, ArrivalOfOrdered, ArrivalWindow, maskedLastFour } from '../cardDelivery.tsx';
 import { cardsCalls } from '../cardsCalls.ts';
 import '../cardOrder.css';
 
@@ -180,11 +180,7 @@ function Receipt({ state, locale }: Props) {
         ]}
       />
       <p>
-        {replacement?.delivery ? (
-          <ArrivalWindow window={replacement.delivery} locale={locale} />
-        ) : (
-          <Trans>It arrives in 10 to 15 business days.</Trans>
-        )}
+        <ArrivalOfOrdered window={replacement?.delivery} locale={locale} />
       </p>
       <p>
         <Trans>
