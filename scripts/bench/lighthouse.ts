@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium } from '@playwright/test';
+import { chromium, type BrowserContext, type Page } from '@playwright/test';
 import lighthouse from 'lighthouse';
 
 export const chromiumPath = '/usr/bin/chromium';
@@ -70,8 +70,8 @@ export async function freePort(): Promise<number> {
 
 export type LighthouseSession = {
   /**
-   * One cold-cache Lighthouse navigation; storage (localStorage) is left as it is. `cpuSlowdown`
-   * replaces the mobile preset's 4× CPU throttle (the headroom run asks for more).
+   * One cold-cache Lighthouse navigation in a browser of its own; storage (localStorage) is kept from
+   * run to run. `cpuSlowdown` replaces the mobile preset's 4× CPU throttle (the headroom run asks for more).
    */
   run: (url: string, cpuSlowdown?: number) => Promise<LighthouseRun>;
   /** Writes the app's persisted session into localStorage on `origin`. */
@@ -79,78 +79,90 @@ export type LighthouseSession = {
   close: () => Promise<void>;
 };
 
+/**
+ * Every run starts a new browser on the same profile, as Lighthouse's own CLI starts a new Chrome per
+ * run. In one browser reused across runs, the next navigation's renderer was still busy with the
+ * previous page (a 40–60 ms task of V8 discarding its compiled code, before the new document even
+ * commits); Lighthouse counted that task against the page under test, up to about 230 ms of TBT at 4×.
+ */
 export async function openLighthouseSession(): Promise<LighthouseSession> {
-  const debugPort = await freePort();
   const userDataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-chromium-'));
   const removeProfile = () => rmSync(userDataDir, { recursive: true, force: true });
   process.once('exit', removeProfile); // also on Ctrl-C; Playwright itself kills the browser on exit
-  const context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: chromiumPath,
-    headless: true,
-    viewport: null,
-    args: [...chromiumFlags, `--remote-debugging-port=${debugPort}`],
-  });
-  const page = context.pages()[0] ?? (await context.newPage());
-  const cdp = await context.newCDPSession(page);
+  async function withBrowser<T>(body: (page: Page, context: BrowserContext, debugPort: number) => Promise<T>): Promise<T> {
+    const debugPort = await freePort();
+    const context = await chromium.launchPersistentContext(userDataDir, {
+      executablePath: chromiumPath,
+      headless: true,
+      viewport: null,
+      args: [...chromiumFlags, `--remote-debugging-port=${debugPort}`],
+    });
+    try {
+      return await body(context.pages()[0] ?? (await context.newPage()), context, debugPort);
+    } finally {
+      await context.close().catch(() => undefined);
+    }
+  }
 
   return {
     async signIn(origin, state) {
-      // A static asset path: the app does not boot, so it cannot overwrite what we write.
-      await page.goto(`${origin}/favicon-bench-none.txt`);
-      await page.evaluate((value) => localStorage.setItem('providers-card:state', value), JSON.stringify(state));
-      await page.goto('about:blank');
-    },
-    async run(url, cpuSlowdown) {
-      // disableStorageReset keeps localStorage, but also skips Lighthouse's cache wipe: do that here
-      // so every run is a cold load like a first visit.
-      await cdp.send('Network.clearBrowserCache');
-      const result = await lighthouse(url, {
-        port: debugPort,
-        output: 'json',
-        logLevel: 'error',
-        onlyCategories: ['performance'],
-        disableStorageReset: true,
-        ...(cpuSlowdown !== undefined && { throttling: { cpuSlowdownMultiplier: cpuSlowdown } }),
+      await withBrowser(async (page) => {
+        // A static asset path: the app does not boot, so it cannot overwrite what we write.
+        await page.goto(`${origin}/favicon-bench-none.txt`);
+        await page.evaluate((value) => localStorage.setItem('providers-card:state', value), JSON.stringify(state));
       });
-      if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
-      const { lhr } = result;
-      const numeric = (id: string) => {
-        const value = lhr.audits[id]?.numericValue;
-        if (typeof value !== 'number') throw new Error(`Lighthouse audit ${id} has no value for ${url}`);
-        return value;
-      };
-      const requests = (lhr.audits['network-requests']?.details as
-          | { items?: Array<{ url: string; transferSize?: number; statusCode?: number }> }
-          | undefined)?.items ?? [];
-      const compression = lhr.audits['uses-text-compression']?.details as
-        | { overallSavingsBytes?: number; debugData?: { metricSavings?: { LCP?: number } } }
-        | undefined;
-      return {
-        url,
-        report: lhr,
-        transferBytes: requests.reduce((sum, request) => sum + (request.transferSize ?? 0), 0),
-        apiCalls: requests
-          .map((request) => ({ path: new URL(request.url).pathname, status: request.statusCode }))
-          .filter((request) => /^\/(api|cms)\//.test(request.path))
-          .map((request) => `${request.path} ${request.status ?? '?'}`),
-        compressionSavings:
-          compression?.overallSavingsBytes !== undefined && compression.overallSavingsBytes > 0
-            ? { bytes: compression.overallSavingsBytes, lcpMs: compression.debugData?.metricSavings?.LCP ?? 0 }
-            : undefined,
-        finalUrl: lhr.finalDisplayedUrl,
-        score: Math.round((lhr.categories.performance?.score ?? 0) * 100),
-        lcpMs: numeric('largest-contentful-paint'),
-        tbtMs: numeric('total-blocking-time'),
-        cls: numeric('cumulative-layout-shift'),
-        fcpMs: numeric('first-contentful-paint'),
-        longTasks: ((lhr.audits['long-tasks']?.details as { items?: Array<{ url: string; startTime: number; duration: number }> } | undefined)?.items ?? [])
-          .map((task) => ({ url: task.url, startMs: task.startTime, durationMs: task.duration })),
-        runtimeError: lhr.runtimeError?.message,
-        warnings: lhr.runWarnings,
-      };
     },
+    run: (url, cpuSlowdown) =>
+      withBrowser(async (page, context, debugPort) => {
+        // disableStorageReset keeps localStorage, but also skips Lighthouse's cache wipe: do that here
+        // so every run is a cold load like a first visit.
+        await (await context.newCDPSession(page)).send('Network.clearBrowserCache');
+        const result = await lighthouse(url, {
+          port: debugPort,
+          output: 'json',
+          logLevel: 'error',
+          onlyCategories: ['performance'],
+          disableStorageReset: true,
+          ...(cpuSlowdown !== undefined && { throttling: { cpuSlowdownMultiplier: cpuSlowdown } }),
+        });
+        if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
+        const { lhr } = result;
+        const numeric = (id: string) => {
+          const value = lhr.audits[id]?.numericValue;
+          if (typeof value !== 'number') throw new Error(`Lighthouse audit ${id} has no value for ${url}`);
+          return value;
+        };
+        const requests = (lhr.audits['network-requests']?.details as
+            | { items?: Array<{ url: string; transferSize?: number; statusCode?: number }> }
+            | undefined)?.items ?? [];
+        const compression = lhr.audits['uses-text-compression']?.details as
+          | { overallSavingsBytes?: number; debugData?: { metricSavings?: { LCP?: number } } }
+          | undefined;
+        return {
+          url,
+          report: lhr,
+          transferBytes: requests.reduce((sum, request) => sum + (request.transferSize ?? 0), 0),
+          apiCalls: requests
+            .map((request) => ({ path: new URL(request.url).pathname, status: request.statusCode }))
+            .filter((request) => /^\/(api|cms)\//.test(request.path))
+            .map((request) => `${request.path} ${request.status ?? '?'}`),
+          compressionSavings:
+            compression?.overallSavingsBytes !== undefined && compression.overallSavingsBytes > 0
+              ? { bytes: compression.overallSavingsBytes, lcpMs: compression.debugData?.metricSavings?.LCP ?? 0 }
+              : undefined,
+          finalUrl: lhr.finalDisplayedUrl,
+          score: Math.round((lhr.categories.performance?.score ?? 0) * 100),
+          lcpMs: numeric('largest-contentful-paint'),
+          tbtMs: numeric('total-blocking-time'),
+          cls: numeric('cumulative-layout-shift'),
+          fcpMs: numeric('first-contentful-paint'),
+          longTasks: ((lhr.audits['long-tasks']?.details as { items?: Array<{ url: string; startTime: number; duration: number }> } | undefined)?.items ?? [])
+            .map((task) => ({ url: task.url, startMs: task.startTime, durationMs: task.duration })),
+          runtimeError: lhr.runtimeError?.message,
+          warnings: lhr.runWarnings,
+        };
+      }),
     async close() {
-      await context.close().catch(() => undefined);
       removeProfile();
       process.off('exit', removeProfile);
     },
