@@ -1,10 +1,10 @@
 /**
  * Wires the root actor system: the session actor, the API client that reports auth codes to it,
- * analytics, and the router. Shared by the browser start-up (main.tsx) and the flow tests.
+ * analytics, and the router. The browser start-up (main.tsx) creates it in steps, the flow tests at once.
  */
 import type { RouterHistory } from '@tanstack/react-router';
 import type { $Fetch } from 'ofetch';
-import { createActor, fromPromise } from 'xstate';
+import { createActor, fromPromise, type Actor } from 'xstate';
 import type { ExperimentFlags } from '../../contract/experiments/types.ts';
 import { experimentsMachine } from '../../machines/experiments/experiments.ts';
 import { isSessionToken, sessionMachine, type SessionInput } from '../../machines/session/session.ts';
@@ -31,7 +31,21 @@ export type AppOptions = {
   storage?: Storage | null;
 };
 
-export function createApp(options: AppOptions) {
+export type App = { services: AppContext; router: AppRouter; session: Actor<typeof sessionMachine> };
+
+/** The app, created at once (the flow tests). */
+export function createApp(options: AppOptions): App {
+  const steps = createAppInSteps(options);
+  let step = steps.next();
+  while (!step.done) step = steps.next();
+  return step.value;
+}
+
+/**
+ * The app's creation in three steps (the actors, the router, starting them), each a few milliseconds:
+ * start-up (main.tsx) gives the phone back between them, so none of them makes one long task.
+ */
+export function* createAppInSteps(options: AppOptions): Generator<void, App> {
   let router: AppRouter | undefined;
   /** Calls waiting for the auth modal: each gets the new access token, or null when the work is given up. */
   let waitingCalls: ((accessToken: string | null) => void)[] = [];
@@ -111,6 +125,7 @@ export function createApp(options: AppOptions) {
     }),
     { input: { isInternal: options.initial.isInternal } },
   );
+  yield;
 
   const services: AppContext = {
     session,
@@ -148,6 +163,7 @@ export function createApp(options: AppOptions) {
       session.send({ type: 'authModal.left' });
     }
   });
+  yield;
   experiments.start();
   session.start();
 

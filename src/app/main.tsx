@@ -7,13 +7,12 @@ import { i18n } from '@lingui/core';
 import { I18nProvider } from '@lingui/react';
 import { RouterProvider } from '@tanstack/react-router';
 import { StrictMode, startTransition } from 'react';
-import { createRoot } from 'react-dom/client';
 import { framingOf, isEmbedded } from '../shared/host/detection.ts';
 import { standaloneHost } from '../shared/host/host.ts';
 import { activateLocale, detectLocale } from '../shared/i18n/locale.ts';
 import { cardApiAnalyticsTransport } from './analytics.ts';
 import { readAppConfig } from './appConfig.ts';
-import { createApp } from './createApp.ts';
+import { createAppInSteps, type App } from './createApp.ts';
 import { cardApiErrorTransport, consoleTransport, createErrorReporter } from './errorReporting.ts';
 import { createStateSaver, localStorageWriter, restoreState, storageKey } from './persistence.ts';
 import { ServicesProvider } from './services.tsx';
@@ -57,15 +56,17 @@ async function start() {
   if (started.needsRegistration && !location.pathname.startsWith('/register')) history.replaceState(null, '', '/register');
   if (started.mustResetUnlockCode) history.replaceState(null, '', '/reset-unlock-code');
 
-  const { services, router, session } = createApp({
-    initial: started.initial,
-    embedded,
-    host: started.host,
-    errors,
-    guardsEnabled: import.meta.env.VITE_GUARDS !== 'off',
-    storage: embedded ? null : localStorage,
-    analyticsTransport: cardApiAnalyticsTransport(() => deviceHeaders()),
-  });
+  const { services, router, session } = await inTasks(
+    createAppInSteps({
+      initial: started.initial,
+      embedded,
+      host: started.host,
+      errors,
+      guardsEnabled: import.meta.env.VITE_GUARDS !== 'off',
+      storage: embedded ? null : localStorage,
+      analyticsTransport: cardApiAnalyticsTransport(() => deviceHeaders()),
+    }),
+  );
   deviceHeaders = () => {
     const { fingerprint, deviceUUID } = session.getSnapshot().context;
     return { Fingerprint: fingerprint, 'Device-UUID': deviceUUID };
@@ -94,6 +95,15 @@ async function start() {
   // it then renders that screen once, instead of a pending screen and then the screen again.
   await Promise.all([activateLocale(session.getSnapshot().context.locale), router.load()]);
   await nextTask();
+  // React DOM is evaluated here, in a task of its own, and not with the bundle: the bundle's evaluation
+  // stays short on a slow phone, and the stack is short when React DOM creates its three marker errors
+  // at load (with DevTools attached, as under Lighthouse, V8 re-parses every function on that stack to
+  // place it: the whole bundle's top level, about 11 ms unthrottled here). In the build `require` is a
+  // call of React DOM's module inside this bundle; the dev server serves modules, so it imports.
+  const { createRoot } = import.meta.env.DEV
+    ? await import('react-dom/client')
+    : // eslint-disable-next-line @typescript-eslint/no-require-imports -- deliberately lazy, see above
+      (require('react-dom/client') as typeof import('react-dom/client'));
   // A transition renders in slices, yielding to the phone between them.
   startTransition(() =>
     createRoot(document.getElementById('root')!).render(
@@ -107,28 +117,17 @@ async function start() {
     ),
   );
 
-  // The app shell stays on the phone (public/sw.js), so with no network it still opens and shows the
-  // last-known balance. Standalone only: inside the companion app the host owns the phone's storage.
-  if (import.meta.env.PROD && !embedded && 'serviceWorker' in navigator) {
-    // Once the worker controls the page, what the page fetches goes through it. What it fetched without
-    // the worker (before it took over, or still in flight then) is handed to it, so this first visit
-    // already opens offline.
-    const handOver = (entries: PerformanceEntryList) =>
-      navigator.serviceWorker.controller?.postMessage({
-        type: 'cache-assets',
-        urls: (entries as PerformanceResourceTiming[]).filter((entry) => entry.workerStart === 0).map((entry) => entry.name),
-      });
-    const whenControlled = () => {
-      handOver(performance.getEntriesByType('resource'));
-      new PerformanceObserver((list) => handOver(list.getEntries())).observe({ type: 'resource' });
-    };
-    navigator.serviceWorker
-      .register('/sw.js')
-      .then(() => {
-        if (navigator.serviceWorker.controller) whenControlled();
-        else navigator.serviceWorker.addEventListener('controllerchange', whenControlled, { once: true });
-      })
-      .catch(() => {});
+  // Standalone only: inside the companion app the host owns the phone's storage.
+  if (import.meta.env.PROD && !embedded) {
+    void import('../shared/offline/registerServiceWorker.ts').then(({ registerServiceWorker }) => registerServiceWorker());
+  }
+}
+
+/** Runs the app's creation a step a task. */
+async function inTasks(steps: Generator<void, App>): Promise<App> {
+  for (let step = steps.next(); ; step = steps.next()) {
+    if (step.done) return step.value;
+    await nextTask();
   }
 }
 

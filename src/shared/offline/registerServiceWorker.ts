@@ -1,0 +1,27 @@
+/**
+ * The app shell stays on the phone (public/sw.js), so with no network it still opens and shows the
+ * last-known balance. Standalone only: inside the companion app the host owns the phone's storage.
+ * Loaded after the first screen is on its way (src/app/main.tsx): nothing here is needed to show it.
+ */
+export function registerServiceWorker(): void {
+  if (!('serviceWorker' in navigator)) return;
+  // Once the worker controls the page, what the page fetches goes through it. What it fetched without
+  // the worker (before it took over, or still in flight then) is handed to it, so this first visit
+  // already opens offline.
+  const handOver = (entries: PerformanceEntryList) =>
+    navigator.serviceWorker.controller?.postMessage({
+      type: 'cache-assets',
+      urls: (entries as PerformanceResourceTiming[]).filter((entry) => entry.workerStart === 0).map((entry) => entry.name),
+    });
+  const whenControlled = () => {
+    handOver(performance.getEntriesByType('resource'));
+    new PerformanceObserver((list) => handOver(list.getEntries())).observe({ type: 'resource' });
+  };
+  navigator.serviceWorker
+    .register('/sw.js')
+    .then(() => {
+      if (navigator.serviceWorker.controller) whenControlled();
+      else navigator.serviceWorker.addEventListener('controllerchange', whenControlled, { once: true });
+    })
+    .catch(() => {});
+}
