@@ -119,7 +119,11 @@ async function start() {
 
   // Standalone only: inside the companion app the host owns the phone's storage.
   if (import.meta.env.PROD && !embedded) {
-    void import('../shared/offline/registerServiceWorker.ts').then(({ registerServiceWorker }) => registerServiceWorker());
+    // A failed load (the network gone meanwhile) only means no offline copy yet: the next visit tries again.
+    import('../shared/offline/registerServiceWorker.ts').then(
+      ({ registerServiceWorker }) => registerServiceWorker(),
+      () => {},
+    );
   }
 }
 
