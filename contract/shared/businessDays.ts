@@ -90,6 +90,9 @@ export function addBusinessDays(date: string, count: number): string {
   return isoOf(days);
 }
 
+/** Built on first use: Intl formats are costly to build, and lists of cards ask for many days. */
+let easternDay: Intl.DateTimeFormat | undefined;
+
 /**
  * The calendar day of an instant in US Eastern time, 'YYYY-MM-DD': the day the card processor counts
  * an order, a shipment or a delivery on (the card API and the app count the same way).
@@ -98,8 +101,6 @@ export function usCalendarDay(instant: Date): string {
   easternDay ??= new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York', year: 'numeric', month: '2-digit', day: '2-digit' });
   return easternDay.format(instant);
 }
-/** Built on first use: Intl formats are costly to build, and lists of cards ask for many days. */
-let easternDay: Intl.DateTimeFormat | undefined;
 
 /** Spec §9: a physical card (new or a replacement) arrives in 10 to 15 business days after the order day. */
 export const cardDeliveryBusinessDays = { earliest: 10, latest: 15 } as const;

@@ -1,5 +1,5 @@
 /** The sandbox controls exist for testers only: never in production mode. */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { StatusCode } from '../../contract/shared/statusCodes.ts';
 import { readConfig } from '../../server/config.ts';
 import type { ExperimentFlags } from '../../contract/experiments/types.ts';
@@ -17,19 +17,25 @@ describe('POST /sandbox/sessions in sandbox mode', () => {
   });
 
   it('signs the cardholder in with a chosen access-token lifetime that then expires', async () => {
-    const response = await t.app.inject({
-      method: 'POST',
-      url: '/sandbox/sessions',
-      payload: { email: demoCardholder.email, accessTtlSeconds: 1 },
-    });
-    expect(response.statusCode).toBe(200);
-    const { access } = response.json();
+    // The server's clock is moved past the lifetime rather than waited for.
+    vi.useFakeTimers({ now: Date.now(), toFake: ['Date'] });
+    try {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/sandbox/sessions',
+        payload: { email: demoCardholder.email, accessTtlSeconds: 1 },
+      });
+      expect(response.statusCode).toBe(200);
+      const { access } = response.json();
 
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+      vi.setSystemTime(Date.now() + 1500);
 
-    const home = await getHome(t.app, access);
-    expect(home.statusCode).toBe(401);
-    expect(home.json()).toEqual({ statusCode: StatusCode.REFRESH_REQUIRED });
+      const home = await getHome(t.app, access);
+      expect(home.statusCode).toBe(401);
+      expect(home.json()).toEqual({ statusCode: StatusCode.REFRESH_REQUIRED });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('ends an access token at once on POST /sandbox/sessions/expire, leaving the next one of its session alive', async () => {
