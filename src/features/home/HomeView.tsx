@@ -1,7 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Link } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
-import { useDeferredValue, useEffect, useState } from 'react';
+import { useDeferredValue, useState } from 'react';
 import { fromPromise } from 'xstate';
 import type { Transaction } from '../../../contract/activity/types.ts';
 import type { Card } from '../../../contract/cards/types.ts';
@@ -11,7 +11,7 @@ import { useServices } from '../../app/services.tsx';
 import { ActivityRow } from '../../shared/activity/ActivityRow.tsx';
 import { TransactionTitle } from '../../shared/activity/TransactionText.tsx';
 import { maskAccountNumber } from '../../shared/format/account.ts';
-import { formatDollars, prepareMoneyFormat } from '../../shared/format/money.ts';
+import { formatDollars } from '../../shared/format/money.ts';
 import type { Locale } from '../../shared/format/locale.ts';
 import type { Host } from '../../shared/host/host.ts';
 import { AsOfNotice } from '../../shared/offline/AsOfNotice.tsx';
@@ -52,7 +52,6 @@ export function HomeView({ newDebitDetails = false }: { newDebitDetails?: boolea
   // the phone stays responsive, instead of in one task.
   const state = useDeferredValue(useSelector(home, (s) => s));
   const data = state.context.home;
-  useEffect(() => prepareMoneyFormat(locale), [locale]);
 
   return (
     <section className="screen" aria-labelledby="home-title" aria-busy={state.hasTag('busy')}>

@@ -1,4 +1,8 @@
+import { warmUpIntl } from './intlWarmUp.ts';
 import { type Locale, normalizeIntlSpaces, toIntlLocale } from './locale.ts';
+
+// The screens that show amounts and dates load this module before they render.
+warmUpIntl();
 
 /** A bare calendar date such as "2026-11-22": it names a day, not an instant. */
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;

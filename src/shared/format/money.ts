@@ -1,4 +1,8 @@
+import { warmUpIntl } from './intlWarmUp.ts';
 import { type Locale, toIntlLocale } from './locale.ts';
+
+// The screens that show amounts and dates load this module before they render.
+warmUpIntl();
 
 /** An amount of integer cents split into its exact decimal digits. */
 type CentsParts = { negative: boolean; dollars: string; cents: string };
@@ -30,15 +34,6 @@ function currencyFormat(locale: Locale): Intl.NumberFormat {
     currencyFormats.set(locale, format);
   }
   return format;
-}
-
-/**
- * Builds the locale's currency format in a task of its own. The page's first Intl object of any kind
- * starts ICU (12–18 ms in a fresh Chromium here, four times that on a slow phone), so a screen about to
- * show amounts pays it while its data loads rather than in the render that shows them.
- */
-export function prepareMoneyFormat(locale: Locale): void {
-  if (!currencyFormats.has(locale)) setTimeout(() => currencyFormat(locale), 0);
 }
 
 /**
