@@ -11,9 +11,9 @@ test('signing in shows the seeded balance, the cards and recent activity', async
   expect(virtualCard, 'the demo cardholder has a virtual card').toBeDefined();
   expect(overview.transactions.length, 'the demo cardholder has activity').toBeGreaterThan(0);
 
-  const signIn = await SignInPage.open(page);
   // Home's amounts and dates start ICU in a worker of ours, off the main thread (src/shared/format/intlWarmUp.ts).
   const intlWorkerScript = page.waitForResponse((response) => /\/assets\/intlWarmUp\.worker-[\w-]+\.js$/.test(response.url()));
+  const signIn = await SignInPage.open(page);
   const home = await signIn.signIn();
 
   await home.expectBalance(dollars(overview.balance, 'en'));
