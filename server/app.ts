@@ -138,8 +138,9 @@ async function registerWebApp(app: FastifyInstance, config: ServerConfig): Promi
     index: false,
     wildcard: true,
     cacheControl: false,
-    // dist/ also holds the sandbox companion host's page; it belongs on its own origin only.
-    allowedPath: (pathName) => !pathName.startsWith('/server/'),
+    // dist/ also holds the sandbox companion host's page, which belongs on its own origin only, and the
+    // build's manifest, which no page needs.
+    allowedPath: (pathName) => !pathName.startsWith('/server/') && !pathName.startsWith('/.vite/'),
     setHeaders(response, filePath) {
       const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
       response.setHeader('Cache-Control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');

@@ -21,6 +21,8 @@ beforeAll(async () => {
   writeFileSync(path.join(webRoot, 'assets', 'index-abc123.js'), 'console.log("app");');
   mkdirSync(path.join(webRoot, 'server', 'partners', 'companion-host'), { recursive: true });
   writeFileSync(path.join(webRoot, 'server', 'partners', 'companion-host', 'index.html'), '<title>Companion host</title>');
+  mkdirSync(path.join(webRoot, '.vite'));
+  writeFileSync(path.join(webRoot, '.vite', 'manifest.json'), '{"index.html":{"file":"assets/index-abc123.js"}}');
   t = await startTestApp({
     webRoot,
     env: {
@@ -105,6 +107,14 @@ describe('index.html with the app config', () => {
     const page = await get('/server/partners/companion-host/index.html');
     expect(page.statusCode).toBe(404);
     expect(page.body).not.toContain('Companion host');
+  });
+
+  it("does not serve the build's manifest (build metadata: the bench reads it from disk, no page needs it)", async () => {
+    for (const url of ['/.vite/manifest.json', '/assets/../.vite/manifest.json', '/%2Evite/manifest.json']) {
+      const manifest = await get(url);
+      expect(manifest.statusCode, url).toBe(404);
+      expect(manifest.body, url).not.toContain('index-abc123');
+    }
   });
 
   it('lets the app frame only itself, the processor and the account-linking provider', async () => {
