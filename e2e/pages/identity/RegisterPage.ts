@@ -23,7 +23,11 @@ export type Applicant = {
 
 const pick = (from: number, to: number) => from + Math.floor(Math.random() * (to - from + 1));
 
-/** A new applicant nobody has used: random SSN, phone, email and house number (sandbox rules avoided). */
+/** Real Fresno streets with none of the sandbox's address words (docs/sandbox.md). */
+const streets = ['N Fresno St', 'E Shaw Ave', 'W Olive Ave', 'N Cedar Ave', 'E Kings Canyon Rd', 'N Palm Ave',
+  'W Clinton Ave', 'E McKinley Ave', 'N Maroa Ave', 'W Herndon Ave', 'E Tulare St', 'N First St'];
+
+/** A new applicant nobody has used: random SSN, phone, email and address (sandbox rules avoided). */
 export function newApplicant(overrides: Partial<Applicant> = {}): Applicant {
   const run = crypto.randomUUID().slice(0, 8);
   return {
@@ -34,7 +38,9 @@ export function newApplicant(overrides: Partial<Applicant> = {}): Applicant {
     email: `applicant-${run}@providers.test`,
     // NANP: area code and exchange start with 2-9 and are never N11 (second digit 2-9); no 555 landline.
     phone: `${pick(2, 8)}${pick(20, 54)}${pick(2, 9)}${pick(20, 99)}${pick(1000, 9999)}`,
-    street1: `${pick(100, 9999)} N Fresno St`,
+    // One account per address (CIP_TAKEN): about 1.2 million addresses, so a run's few dozen applicants
+    // do not collide (with 9,900 they did, now and then).
+    street1: `${pick(100, 99999)} ${streets[pick(0, streets.length - 1)]}`,
     street2: '',
     city: 'Fresno',
     state: 'CA',
