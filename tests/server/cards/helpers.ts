@@ -16,10 +16,11 @@ export type Cardholder = { email: string; access: string; userId: string; accoun
 
 /** A cardholder with an active virtual card and `depositCents` deposited (through the ledger), signed in. */
 export async function newCardholder(app: FastifyInstance, db: Database, depositCents = 5000): Promise<Cardholder> {
+  // Phones are unique among users: 8 million of them, so a file's few dozen cardholders never collide.
   const email = `card.${randomUUID()}@example.com`;
   const [user] = await db
     .insert(users)
-    .values({ email, firstName: 'Test', lastName: 'Cardholder', phone: `55990${String(randomInt(0, 100_000)).padStart(5, '0')}`, street1: '1 Main St', city: 'Fresno', state: 'CA', zip: '93721' })
+    .values({ email, firstName: 'Test', lastName: 'Cardholder', phone: `559${randomInt(2_000_000, 10_000_000)}`, street1: '1 Main St', city: 'Fresno', state: 'CA', zip: '93721' })
     .returning({ id: users.id });
   const [account] = await db
     .insert(accounts)
