@@ -13,11 +13,18 @@ test('signing in shows the seeded balance, the cards and recent activity', async
 
   // Home's amounts and dates start ICU in a worker of ours, off the main thread (src/shared/format/intlWarmUp.ts).
   const intlWorkerScript = page.waitForResponse((response) => /\/assets\/intlWarmUp\.worker-[\w-]+\.js$/.test(response.url()));
+  // It ends itself once its formats are built; one that threw would stay open.
+  const intlWorkerEnded = new Promise<void>((resolve) =>
+    page.on('worker', (worker) => {
+      if (/\/assets\/intlWarmUp\.worker-/.test(worker.url())) worker.on('close', () => resolve());
+    }),
+  );
   const signIn = await SignInPage.open(page);
   const home = await signIn.signIn();
 
   await home.expectBalance(dollars(overview.balance, 'en'));
   expect((await intlWorkerScript).status()).toBe(200);
+  await intlWorkerEnded;
   await expect(home.cardsHeading).toBeVisible();
   await expect(home.cardRow('VIRTUAL', virtualCard!.lastFour!)).toBeVisible();
   await expect(home.activityHeading).toBeVisible();

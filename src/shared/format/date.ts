@@ -1,5 +1,5 @@
 import { warmUpIntl } from './intlWarmUp.ts';
-import { type Locale, normalizeIntlSpaces, toIntlLocale } from './locale.ts';
+import { intlFormats, type Locale, normalizeIntlSpaces, toIntlLocale } from './locale.ts';
 
 // The screens that show amounts and dates load this module before they render.
 warmUpIntl();
@@ -18,10 +18,7 @@ function dateTimeFormat(
   const key = `${locale}|${kind}|${timeZone ?? ''}`;
   let format = formats.get(key);
   if (!format) {
-    const options: Intl.DateTimeFormatOptions =
-      kind === 'date'
-        ? { year: 'numeric', month: 'short', day: 'numeric', timeZone }
-        : { hour: 'numeric', minute: '2-digit', timeZone };
+    const options: Intl.DateTimeFormatOptions = { ...(kind === 'date' ? intlFormats.shortDate : intlFormats.time), timeZone };
     format = new Intl.DateTimeFormat(toIntlLocale(locale), options);
     formats.set(key, format);
   }

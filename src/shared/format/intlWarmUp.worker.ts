@@ -3,11 +3,11 @@
  * first Intl object and keeps it for the whole renderer, so loading it here leaves the main thread's
  * first amount or date quick (see warmUpIntl in intlWarmUp.ts).
  */
-import { toIntlLocale } from './locale.ts';
+import { intlFormats, toIntlLocale } from './locale.ts';
 
 for (const locale of (['en', 'es'] as const).map(toIntlLocale)) {
-  new Intl.NumberFormat(locale, { style: 'currency', currency: 'USD' }).format(0);
-  new Intl.DateTimeFormat(locale, { year: 'numeric', month: 'short', day: 'numeric' }).format(0);
-  new Intl.DateTimeFormat(locale, { hour: 'numeric', minute: '2-digit' }).format(0);
+  new Intl.NumberFormat(locale, intlFormats.currency).format(0);
+  new Intl.DateTimeFormat(locale, intlFormats.shortDate).format(0);
+  new Intl.DateTimeFormat(locale, intlFormats.time).format(0);
 }
 close();

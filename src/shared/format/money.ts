@@ -1,5 +1,5 @@
 import { warmUpIntl } from './intlWarmUp.ts';
-import { type Locale, toIntlLocale } from './locale.ts';
+import { intlFormats, type Locale, toIntlLocale } from './locale.ts';
 
 // The screens that show amounts and dates load this module before they render.
 warmUpIntl();
@@ -30,7 +30,7 @@ const currencyFormats = new Map<Locale, Intl.NumberFormat>();
 function currencyFormat(locale: Locale): Intl.NumberFormat {
   let format = currencyFormats.get(locale);
   if (!format) {
-    format = new Intl.NumberFormat(toIntlLocale(locale), { style: 'currency', currency: 'USD' });
+    format = new Intl.NumberFormat(toIntlLocale(locale), intlFormats.currency);
     currencyFormats.set(locale, format);
   }
   return format;
