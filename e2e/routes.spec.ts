@@ -57,9 +57,13 @@ test('the page names its icon, and the server serves it', async ({ page, request
   await page.goto('/signin');
   await expect(page).toHaveTitle('Sign in · Providers card');
   const href = await page.locator('link[rel="icon"]').getAttribute('href');
-  expect(href).toBe('/favicon.svg');
+  expect(href).toBe('/favicon.png');
   const icon = await request.get(href!);
   expect(icon.status()).toBe(200);
-  expect(icon.headers()['content-type']).toContain('image/svg+xml');
-  expect(await icon.text()).toContain('<svg');
+  expect(icon.headers()['content-type']).toBe('image/png');
+  // A PNG (its signature, then the header's width and height: 48 × 48, as the link's `sizes` says).
+  const bytes = await icon.body();
+  expect([...bytes.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  expect([bytes.readUInt32BE(16), bytes.readUInt32BE(20)]).toEqual([48, 48]);
+  expect(await page.locator('link[rel="icon"]').getAttribute('sizes')).toBe('48x48');
 });
