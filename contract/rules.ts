@@ -164,15 +164,17 @@ export const digitsOf = (value: unknown) => text(value).replace(/\D/g, '');
 /**
  * A US phone under the North American Numbering Plan (docs/rules.md): NPA-NXX-XXXX, where the area
  * code (NPA) and the exchange (NXX) each start with 2-9 and neither is an N11 service code (211-911).
+ * No area code has 9 as its middle digit: those (N9X) are held for the plan's expansion.
  */
 const isNanpCode = (code: string) => /^[2-9]\d\d$/.test(code) && code.slice(1) !== '11';
+const isAreaCode = (code: string) => isNanpCode(code) && code[1] !== '9';
 export const checkPhone: Check = (value) => {
   const phone = digitsOf(value);
   // Digits with the usual separators ((), -, ., spaces, a leading +); anything else is a typo to name.
   if (/[^\d\s().+-]/.test(text(value))) return ValidationMessage.phoneDigits;
   if (phone === '') return ValidationMessage.phoneRequired;
   if (phone.length !== 10) return ValidationMessage.phoneLength;
-  return isNanpCode(phone.slice(0, 3)) && isNanpCode(phone.slice(3, 6)) ? null : ValidationMessage.phoneInvalid;
+  return isAreaCode(phone.slice(0, 3)) && isNanpCode(phone.slice(3, 6)) ? null : ValidationMessage.phoneInvalid;
 };
 
 /** A texted code (registration's phone check, sign-in's second step): exactly 6 digits, as the split input sends it. */

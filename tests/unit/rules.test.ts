@@ -138,7 +138,8 @@ describe('names', () => {
 });
 
 describe('checkPhone', () => {
-  it.each(['5592014477', '559-201-4477', '(559) 201-4477', '559 201 4477'])('accepts %j', (phone) =>
+  // An exchange may have 9 in the middle (NXX), an area code may not (N9X is held for expansion).
+  it.each(['5592014477', '559-201-4477', '(559) 201-4477', '559 201 4477', '(559) 991-4477', '(800) 201-4477'])('accepts %j', (phone) =>
     expect(checkPhone(phone)).toBeNull(),
   );
   it.each([
@@ -153,6 +154,10 @@ describe('checkPhone', () => {
     // NANP: neither the area code nor the exchange starts with 0 or 1.
     ['5591014477', M.phoneInvalid],
     ['5590014477', M.phoneInvalid],
+    ['(591) 201-4477', M.phoneInvalid],
+    ['9992014477', M.phoneInvalid],
+    ['2112014477', M.phoneInvalid],
+    ['5599114477', M.phoneInvalid],
     ['abc', M.phoneDigits],
     ['559-201-447O', M.phoneDigits],
     ['559 two 01 4477', M.phoneDigits],
