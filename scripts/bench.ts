@@ -245,7 +245,8 @@ async function lighthouseSection() {
         const lcps = runs.map((run) => run.lcpMs).sort((a, b) => a - b);
         const tbts = runs.map((run) => run.tbtMs).sort((a, b) => a - b);
         console.log(
-          `  ${route} over ${runs.length} runs: LCP ${ms(lcps[0]!)} to ${ms(lcps.at(-1)!)}, TBT ${ms(tbts[0]!)} to ${ms(tbts.at(-1)!)}; ` +
+          `  ${route} over ${runs.length} runs: LCP ${ms(lcps[0]!)} to ${ms(lcps.at(-1)!)}, ` +
+            `TBT ${ms(tbts[0]!)} to ${ms(tbts.at(-1)!)} (the runs' median ${ms(tbts[Math.floor(tbts.length / 2)]!)}); ` +
             `median run's long tasks (simulated ms, by script): ${longTasks(median)}`,
         );
       }
