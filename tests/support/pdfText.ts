@@ -4,6 +4,11 @@
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';
+// jsdom before pdfjs: jsdom lists, when it loads, which of Node's globals its windows get, and pdfjs's
+// legacy build adds a global `Iterator` (a polyfill) that Node 20's window contexts lack. Test files
+// share their worker's modules, so a jsdom loaded after pdfjs (tests/server/cards/processor.test.ts
+// after a statements test) failed to create a window: "Iterator is not defined".
+import 'jsdom';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 
 const standardFontDataUrl = `${path.join(path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json')), 'standard_fonts')}/`;
