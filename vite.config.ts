@@ -63,9 +63,37 @@ function stylesheetFirst(): Plugin {
   };
 }
 
+/**
+ * Every first screen calls nearly all of the entry's and the startup chunk's functions. V8's explicit
+ * compile hint (Chrome 136+; other browsers ignore the comment) has Chrome compile them on the thread
+ * that streams the file in, instead of one at a time on the main thread when each is first called.
+ * The comment counts only before any code, so it goes in after Vite has prepended its preload map.
+ */
+function compileHints(chunkNames: string[]): Plugin {
+  const hint = '//# allFunctionsCalledOnLoad\n';
+  return {
+    name: 'providers:compile-hints',
+    apply: 'build',
+    generateBundle: {
+      order: 'post',
+      handler(_options, bundle) {
+        for (const chunk of Object.values(bundle)) {
+          if (chunk.type !== 'chunk' || !chunkNames.includes(chunk.name)) continue;
+          chunk.code = hint + chunk.code;
+          if (!chunk.map) continue;
+          chunk.map.mappings = `;${chunk.map.mappings}`; // the code starts one line lower
+          const mapFile = bundle[`${chunk.fileName}.map`];
+          if (mapFile?.type === 'asset') mapFile.source = chunk.map.toString();
+        }
+      },
+    },
+  };
+}
+
 export default defineConfig({
   plugins: [
     stylesheetFirst(),
+    compileHints(['index', 'startup']),
     companionHostIsolation(),
     react(),
     babel({ plugins: ['@lingui/babel-plugin-lingui-macro'] }),

@@ -67,3 +67,24 @@ test('the page names its icon, and the server serves it', async ({ page, request
   expect([bytes.readUInt32BE(16), bytes.readUInt32BE(20)]).toEqual([48, 48]);
   expect(await page.locator('link[rel="icon"]').getAttribute('sizes')).toBe('48x48');
 });
+
+test('the start-up scripts ask Chrome to compile them as they download, and the lazy screens do not', async ({ page, request }) => {
+  const html = await (await request.get('/signin')).text();
+  const startup = [...html.matchAll(/<script type="module"[^>]* src="([^"]+)"|<link rel="modulepreload"[^>]* href="([^"]+)"/g)].map(
+    (match) => match[1] ?? match[2]!,
+  );
+  expect(startup, 'the entry and the startup chunk').toHaveLength(2);
+  const firstLine = async (src: string) => (await (await request.get(src)).text()).split('\n', 1)[0];
+  // V8's explicit compile hint counts only as the file's first line, before any code.
+  for (const src of startup) expect(await firstLine(src), src).toBe('//# allFunctionsCalledOnLoad');
+
+  const loaded: string[] = [];
+  page.on('response', (response) => {
+    if (response.request().resourceType() === 'script') loaded.push(new URL(response.url()).pathname);
+  });
+  await page.goto('/signin');
+  await new SignInPage(page).expectShown();
+  const lazy = loaded.filter((src) => !startup.includes(src));
+  expect(lazy.length, 'the sign-in screen loads lazy chunks').toBeGreaterThan(0);
+  for (const src of lazy) expect(await firstLine(src), src).not.toContain('allFunctionsCalledOnLoad');
+});
