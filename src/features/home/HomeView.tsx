@@ -16,6 +16,7 @@ import type { Locale } from '../../shared/format/locale.ts';
 import type { Host } from '../../shared/host/host.ts';
 import { AsOfNotice } from '../../shared/offline/AsOfNotice.tsx';
 import { lastKnownStore, ownerOf } from '../../shared/offline/lastKnown.ts';
+import { askForHome, keptHome, takeEarlyHome } from './earlyHome.ts';
 import { BenefitsContent, CopyAccountNumber, FreeTaxFilingHelp, NotificationsPrompt } from './HomeExtras.tsx';
 import './home.css';
 import { Skeleton } from '../../shared/components/Skeleton.tsx';
@@ -29,17 +30,17 @@ export function Home2View() {
 /** Home: balance, cards and recent activity from GET /home. */
 export function HomeView({ newDebitDetails = false }: { newDebitDetails?: boolean }) {
   const { t } = useLingui();
-  const { api, session, host, offlineStorage } = useServices();
+  const services = useServices();
+  const { api, session, host, offlineStorage } = services;
   const locale = useSelector(session, (s) => s.context.locale);
   const [lastKnown] = useState(() => lastKnownStore(offlineStorage));
   const [owner] = useState(() => ownerOf(session.getSnapshot().context.accessToken));
-  const [kept] = useState(() => lastKnown.home.read(owner));
+  const [kept] = useState(() => keptHome(services));
   const home = useActorRef(
     homeMachine.provide({
       actors: {
         getHome: fromPromise(async () => {
-          // With a last-known copy to show, a missing answer is said on the screen, not in the error modal.
-          const answer = await api.getHome({ suppressErrorModal: kept !== null });
+          const answer = await (takeEarlyHome(api) ?? askForHome(api, kept));
           sendSitevars(host, answer, session.getSnapshot().context.refreshToken !== null);
           return answer;
         }),

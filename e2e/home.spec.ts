@@ -1,0 +1,32 @@
+/**
+ * Home opened cold (a reload, a link from the companion app): it asks for the account while its route
+ * still waits for the experiment config, not a round trip later, and shows that answer.
+ */
+import { expect, test } from '@playwright/test';
+import { HomePage } from './pages/home/HomePage.ts';
+import { demoHome, signInViaApi } from './support/api.ts';
+import { seedStoredState } from './support/storage.ts';
+import { dollars } from './support/text.ts';
+
+test('a cold /home asks for the account while the experiment config is still on its way, and shows it', async ({ page, request }) => {
+  const { accountOverview: overview } = await demoHome(request);
+  const tokens = await signInViaApi(request);
+  await seedStoredState(page, { accessToken: tokens.access, refreshToken: tokens.refresh, locale: 'en' });
+  const homeCalls: string[] = [];
+  let configHeld = false;
+  page.on('request', (sent) => {
+    if (new URL(sent.url()).pathname === '/api/v1/home') homeCalls.push(sent.method());
+  });
+  // The config's answer is held until the app has asked for the account: an app that asked only
+  // after the config would never ask, and the check below would fail.
+  await page.route((url) => url.pathname === '/api/v1/experiments', async (route) => {
+    configHeld = true;
+    await expect.poll(() => homeCalls.length, { message: 'GET /home asked for before the config answered', timeout: 60_000 }).toBeGreaterThan(0);
+    await route.continue();
+  });
+
+  await page.goto('/home');
+  await new HomePage(page).expectBalance(dollars(overview.balance, 'en'));
+  expect(configHeld, 'the config call went through the hold').toBe(true);
+  expect(homeCalls, 'one call: the screen showed the early answer').toEqual(['GET']);
+});

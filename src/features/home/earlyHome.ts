@@ -1,0 +1,45 @@
+/**
+ * GET /home asked for while home, the app's first screen, is still loading (its guard waits for the
+ * experiment config, then its code loads), instead of once the screen has rendered: on a slow network
+ * the balance shows a round trip sooner. The home screen shown next takes that call, once. Every later
+ * visit asks for itself, and a call its first screen left untaken is dropped then, so an answer from
+ * before is never shown as fresh.
+ */
+import type { HomeAnswer } from '../../../contract/home/types.ts';
+import type { AppContext } from '../../app/context.ts';
+import type { Api } from '../../shared/api/client.ts';
+import { lastKnownStore, ownerOf, type LastKnown } from '../../shared/offline/lastKnown.ts';
+
+/** The last-known home data kept on this phone for the signed-in cardholder (none embedded). */
+export function keptHome({ offlineStorage, session }: Pick<AppContext, 'offlineStorage' | 'session'>): LastKnown<HomeAnswer> | null {
+  return lastKnownStore(offlineStorage).home.read(ownerOf(session.getSnapshot().context.accessToken));
+}
+
+/** GET /home. With a last-known copy to show, a missing answer is said on the screen, not in the error modal. */
+export function askForHome(api: Api, kept: LastKnown<HomeAnswer> | null): Promise<HomeAnswer> {
+  return api.getHome({ suppressErrorModal: kept !== null });
+}
+
+/** One call per app (its API client): the first screen's. */
+const earlyCalls = new WeakMap<Api, Promise<HomeAnswer>>();
+
+/** For the home routes' guards: on the app's first screen asks early, on any later one drops what is left. */
+export function askForHomeEarly(context: AppContext, preload: boolean): void {
+  if (preload) return;
+  if (context.previousLocation() !== undefined) {
+    earlyCalls.delete(context.api);
+    return;
+  }
+  // Already asked: the same first screen loading again (the experiment's redirect, the auth modal).
+  if (earlyCalls.has(context.api)) return;
+  const call = askForHome(context.api, keptHome(context));
+  call.catch(() => {}); // the screen that takes the call handles its failure; until then it is not unhandled
+  earlyCalls.set(context.api, call);
+}
+
+/** The early call, for the home screen's first load; undefined when there is none (any later load). */
+export function takeEarlyHome(api: Api): Promise<HomeAnswer> | undefined {
+  const call = earlyCalls.get(api);
+  earlyCalls.delete(api);
+  return call;
+}

@@ -1,0 +1,86 @@
+/**
+ * GET /home asked for while home, the first screen, is still loading (src/features/home/earlyHome.ts),
+ * through the real router: the screen shows that answer without asking again, and a first screen left
+ * before home showed never hands its answer to a later visit.
+ */
+import { act, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import type { HomeAnswer } from '../../../contract/home/types.ts';
+import { active, renderApp } from '../../support/renderApp.tsx';
+
+const homePath = '/api/v1/home';
+
+function homeWithBalance(balance: number): HomeAnswer {
+  return {
+    statusCode: 0,
+    accountOverview: {
+      balance,
+      onHold: 0,
+      cards: [],
+      transactions: [],
+      prn: '400012345678',
+      flags: { hasFunded: true, hasFundedAnyKind: true },
+      ebtRewardOwed: 0,
+      ebtRewardsClaimedThisPeriod: 0,
+    },
+    registrationWave: null,
+    pendingCard: null,
+    virtualCard: null,
+    prn: '400012345678',
+    hasFundedAnyKind: true,
+  };
+}
+
+type App = Awaited<ReturnType<typeof renderApp>>;
+const homeCalls = (app: App) => app.cardApi.requests.filter((request) => request.path === homePath).length;
+
+describe('home as the first screen', () => {
+  it('asks for the account while the experiment config still loads, and shows that answer without asking again', async () => {
+    const app = await renderApp('/home', active, { experiments: 'pending' });
+    await waitFor(() => expect(app.cardApi.isWaiting(homePath)).toBe(true));
+    expect(app.cardApi.isWaiting('/api/v1/experiments'), 'the config has not answered yet').toBe(true);
+    expect(screen.queryByTestId('balance')).toBeNull();
+
+    app.cardApi.answer(homePath, homeWithBalance(4_016_78));
+    app.cardApi.answer('/api/v1/experiments', { statusCode: 3 }, 404);
+    expect((await screen.findByTestId('balance')).textContent).toBe('$4,016.78');
+    expect(homeCalls(app)).toBe(1);
+  });
+
+  it('asks again on refresh', async () => {
+    const app = await renderApp('/home', active);
+    await waitFor(() => expect(app.cardApi.isWaiting(homePath)).toBe(true));
+    app.cardApi.answer(homePath, homeWithBalance(100));
+    await screen.findByText('$1.00');
+    await app.user.click(screen.getByRole('button', { name: 'Refresh' }));
+    await waitFor(() => expect(app.cardApi.isWaiting(homePath)).toBe(true));
+    app.cardApi.answer(homePath, homeWithBalance(250));
+    expect(await screen.findByText('$2.50')).toBeTruthy();
+    expect(homeCalls(app)).toBe(2);
+  });
+
+  it('left for another screen before home showed, its answer is never shown: home asks again later', async () => {
+    const app = await renderApp('/home', active, { experiments: 'pending' });
+    await waitFor(() => expect(app.cardApi.isWaiting(homePath)).toBe(true));
+    await act(() => app.router.navigate({ to: '/manage-account' }));
+    await waitFor(() => expect(app.router.state.resolvedLocation?.pathname).toBe('/manage-account'));
+    // The early call answers after the cardholder has moved on.
+    app.cardApi.answer(homePath, homeWithBalance(100));
+    app.cardApi.answer('/api/v1/experiments', { statusCode: 3 }, 404);
+
+    await act(() => app.router.navigate({ to: '/home' }));
+    await waitFor(() => expect(homeCalls(app)).toBe(2));
+    expect(screen.queryByTestId('balance'), 'nothing shown before the new answer').toBeNull();
+    app.cardApi.answer(homePath, homeWithBalance(250));
+    expect((await screen.findByTestId('balance')).textContent).toBe('$2.50');
+  });
+
+  it('a later visit, after another first screen, asks for itself once', async () => {
+    const app = await renderApp('/manage-account', active);
+    await act(() => app.router.navigate({ to: '/home' }));
+    await waitFor(() => expect(app.cardApi.isWaiting(homePath)).toBe(true));
+    app.cardApi.answer(homePath, homeWithBalance(250));
+    expect((await screen.findByTestId('balance')).textContent).toBe('$2.50');
+    expect(homeCalls(app)).toBe(1);
+  });
+});
