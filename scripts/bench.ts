@@ -2,6 +2,7 @@
  * `npm run bench`: performance report for the production build against our architecture budgets.
  *   1. First-load JS+CSS per route and the largest route chunk, gzip, from dist/.vite/manifest.json
  *   2. Lighthouse mobile (simulated throttling) for /signin and /home (signed in)
+ *   2b. Repeat visit bytes; 2c. the balance shown on a cold /home over a slow network (reported only)
  *   3. API load: GET /api/v1/home at a fixed 1000 req/s next to a bare Fastify route
  *   4. A month's statement PDF (500 transfers) through GET /api/v1/statement
  *   5. Ledger throughput: posted transfers/s on PostgreSQL, the invariant report, next to a bare INSERT
@@ -23,6 +24,7 @@ import { computeMedianRun } from 'lighthouse/core/lib/median-run.js';
 import { openLighthouseSession, type LighthouseRun, type SignedInState } from './bench/lighthouse.ts';
 import { killChildren, loadShape, runLoad, spawnServer, type LoadResult } from './bench/load.ts';
 import { measureRepeatVisit } from './bench/repeatVisit.ts';
+import { measureBalanceShown, slowNetwork } from './bench/balanceShown.ts';
 import { measureStatementPdf } from './bench/statements.ts';
 import { type LedgerThroughput, ledgerShape, measureLedgerThroughput } from './bench/ledger.ts';
 import { activityShape, loadActivityPage, loadActivityPageOnPostgres, loadBare } from './bench/activityLoad.ts';
@@ -293,6 +295,33 @@ async function repeatVisitSection() {
   }
 }
 
+/** When a cardholder on a slow network sees her balance (no budget: Lighthouse's LCP is the splash). */
+async function balanceShownSection() {
+  const server = await startAppServer('dist');
+  const origin = `http://localhost:${server.port}`;
+  try {
+    const storage = { 'providers-card:state': JSON.stringify(await signedInState(server.port)) };
+    console.log(
+      `  cold /home at 360 px, ${slowNetwork.latencyMs} ms round trips, ${slowNetwork.downloadBitsPerSecond / 1e6} Mbit/s down, ` +
+        `CPU not slowed; ${balanceShownRuns} loads:`,
+    );
+    const loads = [];
+    for (let i = 0; i < balanceShownRuns; i += 1) {
+      const load = await measureBalanceShown(origin, storage);
+      console.log(`    GET /api/v1/home sent at ${ms(load.homeCallSentMs)}, balance shown at ${ms(load.balanceShownMs)}`);
+      loads.push(load);
+    }
+    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+    console.log(
+      `  median: GET /api/v1/home sent at ${ms(median(loads.map((load) => load.homeCallSentMs)))}, ` +
+        `balance shown at ${ms(median(loads.map((load) => load.balanceShownMs)))}`,
+    );
+  } finally {
+    await server.close();
+  }
+}
+const balanceShownRuns = 5;
+
 function printLoad(result: LoadResult) {
   console.log(
     `  ${pad(result.label, 18)} p50 ${result.p50Ms.toFixed(2)} ms, p99 ${result.p99Ms.toFixed(2)} ms, max ${result.maxMs.toFixed(1)} ms, ` +
@@ -468,6 +497,7 @@ const sections: [number: string, title: string, body: () => Promise<unknown>][] 
   ['1', 'Bundle: first-load JS+CSS per route (gzip, from dist/.vite/manifest.json)', async () => bundleSection()],
   ['2', 'Lighthouse 12 mobile preset (simulated throttling), performance category', lighthouseSection],
   ['2b', 'Repeat visit: bytes over the network besides API JSON (HTTP cache kept)', repeatVisitSection],
+  ['2c', 'Balance shown: a cold /home over a slow network (reported, no budget)', balanceShownSection],
   ['3', 'API load (autocannon)', loadSection],
   ['4', "A month's statement PDF (GET /api/v1/statement)", statementSection],
   ['5', 'Ledger throughput on PostgreSQL', ledgerSection],

@@ -1,7 +1,14 @@
 /** The home screens (spec §2): /home, and /home1 and /home2 of the new-debit-details experiment. */
 import { createRoute, lazyRouteComponent, redirect } from '@tanstack/react-router';
 import { accessTokenScreens, experimentFlags } from '../../app/layoutRoutes.ts';
-import { askForHomeEarly } from './earlyHome.ts';
+import type { AppContext } from '../../app/context.ts';
+
+/**
+ * GET /home asked for while the first screen loads (earlyHome.ts). Its code loads on demand: not in the
+ * bundle every first screen needs. Awaited, so a later visit drops an untaken call before the screen shows.
+ */
+const askForHomeEarly = async (context: AppContext, preload: boolean) =>
+  (await import('./earlyHome.ts')).askForHomeEarly(context, preload);
 
 const homeView = lazyRouteComponent(() => import('./HomeView.tsx'), 'HomeView');
 
@@ -9,8 +16,9 @@ const homeRoute = createRoute({
   getParentRoute: () => accessTokenScreens,
   path: '/home',
   beforeLoad: async ({ context, preload }) => {
-    askForHomeEarly(context, preload);
+    const asked = askForHomeEarly(context, preload);
     if ((await experimentFlags(context)).showNewDebitDetails) throw redirect({ to: '/home2', replace: true });
+    await asked;
   },
   component: homeView,
 });

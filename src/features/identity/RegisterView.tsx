@@ -19,6 +19,7 @@ import { PersonalInfoStep } from './PersonalInfoStep.tsx';
 import { PhoneStep } from './PhoneStep.tsx';
 import { AccountExists, ApplicationClosed, ApplicationDenied, OpeningAccount } from './RegistrationOutcome.tsx';
 import { UnlockCodeStep } from './UnlockCodeStep.tsx';
+import './register.css';
 
 const registerRoute = getRouteApi('/register/{-$step}');
 

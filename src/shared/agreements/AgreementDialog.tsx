@@ -12,6 +12,7 @@ import { useServices } from '../../app/services.tsx';
 import { useModalDialog } from '../components/useModalDialog.ts';
 import { unexpectedErrorMessage } from '../messages.ts';
 import { identityCalls } from '../api/identityCalls.ts';
+import './agreements.css';
 
 /** The reader: `open(kind)` shows that agreement in the app's language; `dialog` goes once into the screen. */
 export function useAgreementReader() {

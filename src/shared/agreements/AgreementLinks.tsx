@@ -3,6 +3,7 @@ import type { MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import { useLingui } from '@lingui/react/macro';
 import type { AgreementKind } from '../../../contract/identity/types.ts';
+import './agreements.css';
 
 export const readAgreement: Record<AgreementKind, MessageDescriptor> = {
   esign: msg`Read the E-Sign Agreement`,

@@ -8,6 +8,7 @@ import { msg } from '@lingui/core/macro';
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { fees, otherFees, shortFormOthers, shortFormStatic, type FeeName } from '../../../contract/shared/fees.ts';
 import { formatDollars } from '../format/money.ts';
+import './agreements.css';
 
 const feeNames: Record<FeeName, MessageDescriptor> = {
   monthly: msg`Monthly fee`,

@@ -1,4 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro';
+import './stepIndicator.css';
 
 /**
  * Where the user is in a multi-step flow (docs/architecture.md §9: progress always visible; spec §9:
