@@ -68,6 +68,8 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 
 const kb = (bytes: number) => `${(bytes / KB).toFixed(1)} KB`;
 const ms = (value: number) => `${Math.round(value)} ms`;
+/** The middle value (the upper of the two middle ones for an even count). */
+const medianOf = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const pad = (text: string, width: number) => text.padEnd(width);
 const padLeft = (text: string, width: number) => text.padStart(width);
 
@@ -248,7 +250,7 @@ async function lighthouseSection() {
         const tbts = runs.map((run) => run.tbtMs).sort((a, b) => a - b);
         console.log(
           `  ${route} over ${runs.length} runs: LCP ${ms(lcps[0]!)} to ${ms(lcps.at(-1)!)}, ` +
-            `TBT ${ms(tbts[0]!)} to ${ms(tbts.at(-1)!)} (the runs' median ${ms(tbts[Math.floor(tbts.length / 2)]!)}); ` +
+            `TBT ${ms(tbts[0]!)} to ${ms(tbts.at(-1)!)} (the runs' median ${ms(medianOf(tbts))}); ` +
             `median run's long tasks (simulated ms, by script): ${longTasks(median)}`,
         );
       }
@@ -311,10 +313,9 @@ async function balanceShownSection() {
       console.log(`    GET /api/v1/home sent at ${ms(load.homeCallSentMs)}, balance shown at ${ms(load.balanceShownMs)}`);
       loads.push(load);
     }
-    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
     console.log(
-      `  median: GET /api/v1/home sent at ${ms(median(loads.map((load) => load.homeCallSentMs)))}, ` +
-        `balance shown at ${ms(median(loads.map((load) => load.balanceShownMs)))}`,
+      `  median: GET /api/v1/home sent at ${ms(medianOf(loads.map((load) => load.homeCallSentMs)))}, ` +
+        `balance shown at ${ms(medianOf(loads.map((load) => load.balanceShownMs)))}`,
     );
   } finally {
     await server.close();

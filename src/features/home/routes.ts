@@ -6,9 +6,13 @@ import type { AppContext } from '../../app/context.ts';
 /**
  * GET /home asked for while the first screen loads (earlyHome.ts). Its code loads on demand: not in the
  * bundle every first screen needs. Awaited, so a later visit drops an untaken call before the screen shows.
+ * Failing to load it (the network gone) only loses the head start: the screen then asks for itself.
  */
-const askForHomeEarly = async (context: AppContext, preload: boolean) =>
-  (await import('./earlyHome.ts')).askForHomeEarly(context, preload);
+const askForHomeEarly = (context: AppContext, preload: boolean): Promise<void> =>
+  import('./earlyHome.ts').then(
+    (early) => early.askForHomeEarly(context, preload),
+    () => {},
+  );
 
 const homeView = lazyRouteComponent(() => import('./HomeView.tsx'), 'HomeView');
 

@@ -6,29 +6,14 @@
 import { act, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { HomeAnswer } from '../../../contract/home/types.ts';
+import { homeWith } from '../../support/manageCardsFixtures.ts';
 import { active, renderApp } from '../../support/renderApp.tsx';
 
 const homePath = '/api/v1/home';
 
 function homeWithBalance(balance: number): HomeAnswer {
-  return {
-    statusCode: 0,
-    accountOverview: {
-      balance,
-      onHold: 0,
-      cards: [],
-      transactions: [],
-      prn: '400012345678',
-      flags: { hasFunded: true, hasFundedAnyKind: true },
-      ebtRewardOwed: 0,
-      ebtRewardsClaimedThisPeriod: 0,
-    },
-    registrationWave: null,
-    pendingCard: null,
-    virtualCard: null,
-    prn: '400012345678',
-    hasFundedAnyKind: true,
-  };
+  const home = homeWith([]);
+  return { ...home, accountOverview: { ...home.accountOverview, balance } };
 }
 
 type App = Awaited<ReturnType<typeof renderApp>>;
