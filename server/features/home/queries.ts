@@ -1,4 +1,8 @@
-/** The home query: balances and recent activity from the ledger, the cards as the cards feature answers them. */
+/**
+ * The home query: balances and recent activity from the ledger, the cards as the cards feature answers
+ * them; and the answers kept per cardholder, each given again only while the rows it was read from are
+ * unchanged (their versions) and no hold in it has timed out.
+ */
 import { sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Card } from '../../../contract/cards/types.ts';
@@ -21,12 +25,30 @@ type HomeRow = {
   cards: Card[];
   transactions: Parameters<typeof transactionOf>[0][];
   ledger: { available: number; onHold: number; hasFunded: boolean; hasFundedAnyKind: boolean } | null;
+  version: string;
+  /** The first time after `now` a hold of the account that counts against its balance times out, if any. */
+  nextHoldTimeout: string | null;
 };
 
 /** Money added to the account by any means (spec §3 hasFundedAnyKind); a deposit alone is hasFunded. */
 const fundingKinds = sql.raw(`('deposit', 'card_load', 'cash_load')`);
 
 const dialect = new PgDialect();
+
+/** The rows a home answer is read from: the account `a`, its user `u` and ledger account `la` (left joined). */
+const homeRowsSql = sql`accounts a join users u on u.id = a.user_id left join ledger_accounts la on la.account_id = a.id
+    where a.user_id = $1`;
+
+/**
+ * The versions of those rows and of the account's cards: a row's xmin changes with every write to it
+ * (an UPDATE makes a new row version), in the transaction that writes it. Every transfer of the account
+ * writes its ledger account's balance columns in the same statement (server/features/ledger/writes.ts),
+ * so a new transfer, a hold posted or voided, changes `la`'s version too.
+ */
+const versionSql = sql`concat_ws(' ', a.xmin, u.xmin, la.xmin,
+    (select string_agg(c.id::text || ':' || c.xmin::text, ' ' order by c.id) from cards c where c.account_id = a.id))`;
+
+const revokedSql = sql`exists(select 1 from refresh_tokens r where r.family_id = $2 and r.revoked_at is not null)`;
 
 /**
  * One statement, so one round trip, prepared once per database session (server/db/prepared.ts: on
@@ -44,7 +66,8 @@ const homeStatement: PreparedStatement = (() => {
       and not exists (select 1 from transfers r where r.pending_id = h.id))`;
   const query = dialect.sqlToQuery(sql`
     select json_build_object(
-      'revoked', exists(select 1 from refresh_tokens r where r.family_id = $2 and r.revoked_at is not null),
+      'revoked', ${revokedSql},
+      'version', ${versionSql},
       'prn', a.prn,
       'ebtRewardOwed', a.ebt_reward_owed_cents,
       'ebtRewardsClaimedThisPeriod', a.ebt_rewards_claimed_this_period_cents,
@@ -59,23 +82,77 @@ const homeStatement: PreparedStatement = (() => {
           'hasFunded', exists(select 1 from transfers f where f.credit_ledger_account_id = la.id and f.phase = 'posted' and f.kind = 'deposit'),
           'hasFundedAnyKind', exists(select 1 from transfers f
             where f.credit_ledger_account_id = la.id and f.phase in ('posted', 'post_pending') and f.kind in ${fundingKinds}))
-        from (select ${expiredHolds} as expired) held)
+        from (select ${expiredHolds} as expired) held),
+      'nextHoldTimeout', (select min(h.timeout_at) from transfers h
+        where h.debit_ledger_account_id = la.id and h.phase = 'pending' and h.timeout_at > ${now}
+          and not exists (select 1 from transfers r where r.pending_id = h.id))
     )::text as home
-    from accounts a join users u on u.id = a.user_id left join ledger_accounts la on la.account_id = a.id
-    where a.user_id = $1
+    from ${homeRowsSql}
   `);
   // Every value is a placeholder above: a value bound into the text would be prepared once for everyone.
   if (query.params.length > 0) throw new Error('home statement: values bound into a prepared statement\'s text');
   return { name: 'home_overview', text: query.sql, types: ['uuid', 'uuid', 'timestamptz'] };
 })();
 
+/** Whether the session was revoked, and the version of the rows the answer is read from ($1 user, $2 session family). */
+const versionStatement: PreparedStatement = (() => {
+  const query = dialect.sqlToQuery(sql`select ${revokedSql} as revoked, ${versionSql} as version from ${homeRowsSql}`);
+  if (query.params.length > 0) throw new Error('home version statement: values bound into a prepared statement\'s text');
+  return { name: 'home_version', text: query.sql, types: ['uuid', 'uuid'] };
+})();
+
+/** An answer as read, with what says it is still the answer. */
+type KeptAnswer = { answer: HomeAnswer; version: string; validUntil: number };
+
+/**
+ * Kept answers per database (tests open many, where the same cardholder can have the same row
+ * versions) and cardholder. At most `keptAnswerLimit` per database, the oldest kept dropped first.
+ * Reading the versions costs the embedded database about a third of reading the answer (profiled in
+ * docs/performance.md), and a cardholder's home is asked for far more often than it changes.
+ */
+const keptAnswers = new WeakMap<Database, Map<string, KeptAnswer>>();
+const keptAnswerLimit = 2000;
+
+function keep(db: Database, userId: string, kept: KeptAnswer) {
+  let answers = keptAnswers.get(db);
+  if (!answers) keptAnswers.set(db, (answers = new Map()));
+  answers.delete(userId);
+  answers.set(userId, kept);
+  if (answers.size > keptAnswerLimit) answers.delete(answers.keys().next().value!);
+}
+
+/**
+ * The home answer for this session's cardholder at `now`; 'revoked' when the session was revoked,
+ * null when the cardholder has no account. A kept answer is given when its rows' versions are the
+ * same and `now` is before the first hold in it (shown, or counted against the balance) times out:
+ * then reading it again would give the same answer.
+ */
 export async function loadHome(db: Database, access: { userId: string; familyId: string }, now = new Date()): Promise<HomeAnswer | 'revoked' | null> {
+  const kept = keptAnswers.get(db)?.get(access.userId);
+  if (kept && now.getTime() < kept.validUntil) {
+    const [current] = await runPrepared<{ revoked: boolean; version: string }>(db, versionStatement, [access.userId, access.familyId]);
+    if (current?.revoked) return 'revoked';
+    if (current?.version === kept.version) return kept.answer;
+  }
   const rows = await runPrepared<{ home: string }>(db, homeStatement, [access.userId, access.familyId, now.toISOString()]);
   const text = rows[0]?.home;
   if (!text) return null;
   const home = JSON.parse(text) as HomeRow;
   if (home.revoked) return 'revoked';
+  const answer = homeAnswerOf(home);
+  keep(db, access.userId, { answer, version: home.version, validUntil: validUntilOf(home, answer) });
+  return answer;
+}
 
+/** When the answer stops being the answer by time alone: the first timeout of a hold it shows or counts. */
+function validUntilOf(home: HomeRow, answer: HomeAnswer): number {
+  const timeouts = [home.nextHoldTimeout, ...answer.accountOverview.transactions.map((transaction) => transaction.heldUntil)]
+    .filter((time): time is string => time !== null)
+    .map((time) => new Date(time).getTime());
+  return Math.min(Infinity, ...timeouts);
+}
+
+function homeAnswerOf(home: HomeRow): HomeAnswer {
   const pendingCard = home.cards.find((card) => card.isPending) ?? null;
   const virtualCard = home.cards.find((card) => card.type === 'VIRTUAL');
   const ledger = home.ledger ?? { available: 0, onHold: 0, hasFunded: false, hasFundedAnyKind: false };
