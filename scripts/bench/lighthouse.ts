@@ -85,6 +85,12 @@ export type LighthouseSession = {
  * previous page (a 40–60 ms task of V8 discarding its compiled code, before the new document even
  * commits); Lighthouse counted that task against the page under test, up to about 230 ms of TBT at 4×.
  */
+/**
+ * A run Lighthouse could not measure: a metric without a value (seen once in about 100 runs at 6.4×:
+ * no largest contentful paint recorded). The caller runs it again rather than losing the section.
+ */
+export class UnmeasuredRun extends Error {}
+
 export async function openLighthouseSession(): Promise<LighthouseSession> {
   const userDataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-chromium-'));
   const removeProfile = () => rmSync(userDataDir, { recursive: true, force: true });
@@ -129,7 +135,9 @@ export async function openLighthouseSession(): Promise<LighthouseSession> {
         const { lhr } = result;
         const numeric = (id: string) => {
           const value = lhr.audits[id]?.numericValue;
-          if (typeof value !== 'number') throw new Error(`Lighthouse audit ${id} has no value for ${url}`);
+          if (typeof value !== 'number') {
+            throw new UnmeasuredRun(`Lighthouse audit ${id} has no value for ${url}${lhr.runtimeError ? ` (${lhr.runtimeError.message})` : ''}`);
+          }
           return value;
         };
         const requests = (lhr.audits['network-requests']?.details as
