@@ -80,17 +80,17 @@ export type LighthouseSession = {
 };
 
 /**
- * Every run starts a new browser on the same profile, as Lighthouse's own CLI starts a new Chrome per
- * run. In one browser reused across runs, the next navigation's renderer was still busy with the
- * previous page (a 40–60 ms task of V8 discarding its compiled code, before the new document even
- * commits); Lighthouse counted that task against the page under test, up to about 230 ms of TBT at 4×.
- */
-/**
  * A run Lighthouse could not measure: a metric without a value (seen once in about 100 runs at 6.4×:
  * no largest contentful paint recorded). The caller runs it again rather than losing the section.
  */
 export class UnmeasuredRun extends Error {}
 
+/**
+ * Every run starts a new browser on the same profile, as Lighthouse's own CLI starts a new Chrome per
+ * run. In one browser reused across runs, the next navigation's renderer was still busy with the
+ * previous page (a 40–60 ms task of V8 discarding its compiled code, before the new document even
+ * commits); Lighthouse counted that task against the page under test, up to about 230 ms of TBT at 4×.
+ */
 export async function openLighthouseSession(): Promise<LighthouseSession> {
   const userDataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-chromium-'));
   const removeProfile = () => rmSync(userDataDir, { recursive: true, force: true });

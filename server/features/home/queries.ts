@@ -3,7 +3,7 @@
  * them; and the answers kept per cardholder, each given again only while the rows it was read from are
  * unchanged (their versions) and no hold in it has timed out.
  */
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Card } from '../../../contract/cards/types.ts';
 import type { HomeAnswer } from '../../../contract/home/types.ts';
@@ -61,9 +61,11 @@ const revokedSql = sql`exists(select 1 from refresh_tokens r where r.family_id =
  */
 const homeStatement: PreparedStatement = (() => {
   const now = sql.raw('$3');
-  const expiredHolds = sql`(select coalesce(sum(h.amount_cents), 0) from transfers h
-    where h.debit_ledger_account_id = la.id and h.phase = 'pending' and h.timeout_at <= ${now}
-      and not exists (select 1 from transfers r where r.pending_id = h.id))`;
+  /** The account's holds not yet posted or voided, with a timeout as `timeout` says (against now). */
+  const openHolds = (timeout: SQL) => sql`from transfers h
+    where h.debit_ledger_account_id = la.id and h.phase = 'pending' and ${timeout}
+      and not exists (select 1 from transfers r where r.pending_id = h.id)`;
+  const expiredHolds = sql`(select coalesce(sum(h.amount_cents), 0) ${openHolds(sql`h.timeout_at <= ${now}`)})`;
   const query = dialect.sqlToQuery(sql`
     select json_build_object(
       'revoked', ${revokedSql},
@@ -83,9 +85,7 @@ const homeStatement: PreparedStatement = (() => {
           'hasFundedAnyKind', exists(select 1 from transfers f
             where f.credit_ledger_account_id = la.id and f.phase in ('posted', 'post_pending') and f.kind in ${fundingKinds}))
         from (select ${expiredHolds} as expired) held),
-      'nextHoldTimeout', (select min(h.timeout_at) from transfers h
-        where h.debit_ledger_account_id = la.id and h.phase = 'pending' and h.timeout_at > ${now}
-          and not exists (select 1 from transfers r where r.pending_id = h.id))
+      'nextHoldTimeout', (select min(h.timeout_at) ${openHolds(sql`h.timeout_at > ${now}`)})
     )::text as home
     from ${homeRowsSql}
   `);
@@ -101,8 +101,8 @@ const versionStatement: PreparedStatement = (() => {
   return { name: 'home_version', text: query.sql, types: ['uuid', 'uuid'] };
 })();
 
-/** An answer as read, with what says it is still the answer. */
-type KeptAnswer = { answer: HomeAnswer; version: string; validUntil: number };
+/** An answer as read at `readAt`, with what says it is still the answer: its version, and until when (ms since the epoch). */
+type KeptAnswer = { answer: HomeAnswer; version: string; readAt: number; validUntil: number };
 
 /**
  * Kept answers per database (tests open many, where the same cardholder can have the same row
@@ -124,12 +124,13 @@ function keep(db: Database, userId: string, kept: KeptAnswer) {
 /**
  * The home answer for this session's cardholder at `now`; 'revoked' when the session was revoked,
  * null when the cardholder has no account. A kept answer is given when its rows' versions are the
- * same and `now` is before the first hold in it (shown, or counted against the balance) times out:
- * then reading it again would give the same answer.
+ * same and `now` is from when it was read until the first hold in it (shown, or counted against the
+ * balance) times out: then reading it again would give the same answer.
  */
 export async function loadHome(db: Database, access: { userId: string; familyId: string }, now = new Date()): Promise<HomeAnswer | 'revoked' | null> {
   const kept = keptAnswers.get(db)?.get(access.userId);
-  if (kept && now.getTime() < kept.validUntil) {
+  // Not for a time before it was read: a hold that had timed out by then is missing from it.
+  if (kept && kept.readAt <= now.getTime() && now.getTime() < kept.validUntil) {
     const [current] = await runPrepared<{ revoked: boolean; version: string }>(db, versionStatement, [access.userId, access.familyId]);
     if (current?.revoked) return 'revoked';
     if (current?.version === kept.version) return kept.answer;
@@ -140,7 +141,7 @@ export async function loadHome(db: Database, access: { userId: string; familyId:
   const home = JSON.parse(text) as HomeRow;
   if (home.revoked) return 'revoked';
   const answer = homeAnswerOf(home);
-  keep(db, access.userId, { answer, version: home.version, validUntil: validUntilOf(home, answer) });
+  keep(db, access.userId, { answer, version: home.version, readAt: now.getTime(), validUntil: validUntilOf(home, answer) });
   return answer;
 }
 

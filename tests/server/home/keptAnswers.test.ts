@@ -118,6 +118,12 @@ describe('kept home answers', () => {
     if (!later || later === 'revoked') throw new Error('no home');
     expect(later.accountOverview.transactions.map((each) => each.id)).not.toContain(hold.id);
     expect(later.accountOverview.onHold).toBe(shown.accountOverview.onHold - demoHold.cents);
+
+    // The answer read after the timeout is not given for a time before it: the hold shows again.
+    const before = await loadHome(t.db, session, now);
+    if (!before || before === 'revoked') throw new Error('no home');
+    expect(before.accountOverview.transactions.map((each) => each.id)).toContain(hold.id);
+    expect(before.accountOverview.onHold).toBe(shown.accountOverview.onHold);
   });
 
   it('end when money on its way in that they show times out', async () => {
