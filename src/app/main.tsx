@@ -104,6 +104,9 @@ async function start() {
     ? await import('react-dom/client')
     : // eslint-disable-next-line @typescript-eslint/no-require-imports -- deliberately lazy, see above
       (require('react-dom/client') as typeof import('react-dom/client'));
+  // The root's creation (it listens for every event React handles) and the first render start in the
+  // next task: with React DOM's evaluation, they made one of the longest tasks of the load.
+  await nextTask();
   // A transition renders in slices, yielding to the phone between them.
   startTransition(() =>
     createRoot(document.getElementById('root')!).render(
