@@ -29,4 +29,6 @@ test('a cold /home asks for the account while the experiment config is still on 
   await new HomePage(page).expectBalance(dollars(overview.balance, 'en'));
   expect(configHeld, 'the config call went through the hold').toBe(true);
   expect(homeCalls, 'one call: the screen showed the early answer').toEqual(['GET']);
+  // React DOM loads with error stacks off (src/app/main.tsx withoutErrorStacks); the app's errors keep theirs.
+  expect(await page.evaluate(() => typeof Error.stackTraceLimit), 'stack traces back on').toBe('number');
 });

@@ -96,14 +96,9 @@ async function start() {
   await Promise.all([activateLocale(session.getSnapshot().context.locale), router.load()]);
   await nextTask();
   // React DOM is evaluated here, in a task of its own, and not with the bundle: the bundle's evaluation
-  // stays short on a slow phone, and the stack is short when React DOM creates its three marker errors
-  // at load (with DevTools attached, as under Lighthouse, V8 re-parses every function on that stack to
-  // place it: the whole bundle's top level, about 11 ms unthrottled here). In the build `require` is a
-  // call of React DOM's module inside this bundle; the dev server serves modules, so it imports.
-  const { createRoot } = import.meta.env.DEV
-    ? await import('react-dom/client')
-    : // eslint-disable-next-line @typescript-eslint/no-require-imports -- deliberately lazy, see above
-      (require('react-dom/client') as typeof import('react-dom/client'));
+  // stays short on a slow phone. In the build `require` is a call of React DOM's module inside this
+  // bundle; the dev server serves modules, so it imports.
+  const { createRoot } = import.meta.env.DEV ? await import('react-dom/client') : withoutErrorStacks(requireReactDom);
   // The root's creation (it listens for every event React handles) and the first render start in the
   // next task: with React DOM's evaluation, they made one of the longest tasks of the load.
   await nextTask();
@@ -127,6 +122,27 @@ async function start() {
       ({ registerServiceWorker }) => registerServiceWorker(),
       () => {},
     );
+  }
+}
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- deliberately lazy, see start()
+const requireReactDom = () => require('react-dom/client') as typeof import('react-dom/client');
+
+/**
+ * Runs `body` with no stack recorded for the errors it creates (a limit that is not a number turns that
+ * off). For React DOM's evaluation: it creates three marker errors (Suspense's sentinels, never shown or
+ * reported). On a phone their stacks cost about a millisecond; with DevTools attached (Lighthouse, any
+ * profiling) V8 records each one in detail and first re-parses its 200 KB module to place the frames,
+ * 10–15 ms on one task that the lab then counts as blocking. Only a failure inside React DOM's own
+ * evaluation would lose its stack.
+ */
+function withoutErrorStacks<T>(body: () => T): T {
+  const limit = Error.stackTraceLimit;
+  (Error as { stackTraceLimit: unknown }).stackTraceLimit = undefined;
+  try {
+    return body();
+  } finally {
+    Error.stackTraceLimit = limit;
   }
 }
 
