@@ -2,7 +2,7 @@
  * Wires the root actor system: the session actor, the API client that reports auth codes to it,
  * analytics, and the router. The browser start-up (main.tsx) creates it in steps, the flow tests at once.
  */
-import type { RouterHistory } from '@tanstack/react-router';
+import { createBrowserHistory, type RouterHistory } from '@tanstack/react-router';
 import type { $Fetch } from 'ofetch';
 import { createActor, fromPromise, type Actor } from 'xstate';
 import type { ExperimentFlags } from '../../contract/experiments/types.ts';
@@ -42,8 +42,8 @@ export function createApp(options: AppOptions): App {
 }
 
 /**
- * The app's creation in three steps (the actors, the router, starting them), each a few milliseconds:
- * start-up (main.tsx) gives the phone back between them, so none of them makes one long task.
+ * The app's creation in four steps (the actors, the browser history, the router, starting them), each a
+ * few milliseconds: start-up (main.tsx) gives the phone back between them, so none makes one long task.
  */
 export function* createAppInSteps(options: AppOptions): Generator<void, App> {
   let router: AppRouter | undefined;
@@ -126,6 +126,10 @@ export function* createAppInSteps(options: AppOptions): Generator<void, App> {
     { input: { isInternal: options.initial.isInternal } },
   );
   yield;
+  // A step of its own: the browser's history marks the page's entry as the router's (history.replaceState),
+  // 6–10 ms here with DevTools attached, which made the router's step one of the load's longest tasks.
+  const history = options.history ?? createBrowserHistory();
+  yield;
 
   const services: AppContext = {
     session,
@@ -139,7 +143,7 @@ export function* createAppInSteps(options: AppOptions): Generator<void, App> {
     experiments,
     offlineStorage: options.embedded ? null : (options.storage ?? null),
   };
-  router = createAppRouter(services, options.history);
+  router = createAppRouter(services, history);
 
   // Guards read the session snapshot, so they run again whenever the auth state changes (except
   // under the auth modal: the interrupted screen stays as it is until the modal is done).
