@@ -42,8 +42,9 @@ export function createApp(options: AppOptions): App {
 }
 
 /**
- * The app's creation in four steps (the actors, the browser history, the router, starting them), each a
- * few milliseconds: start-up (main.tsx) gives the phone back between them, so none makes one long task.
+ * The app's creation in steps (the actors, the browser history, the router, starting the experiments,
+ * starting the session), each a few milliseconds: start-up (main.tsx) gives the phone back between them,
+ * so none makes one long task.
  */
 export function* createAppInSteps(options: AppOptions): Generator<void, App> {
   let router: AppRouter | undefined;
@@ -168,7 +169,8 @@ export function* createAppInSteps(options: AppOptions): Generator<void, App> {
     }
   });
   yield;
-  experiments.start();
+  experiments.start(); // sends the experiment config call, the page's first fetch (its setup is several ms)
+  yield;
   session.start();
 
   return { services, router, session };
