@@ -134,8 +134,9 @@ export default defineConfig({
             { name: 'startup', test: /node_modules\/xstate\/|contract\/identity\/types\.ts/ },
             // What the account's screens (home, activity, statements, cards) share: the activity rows, the
             // money and date formats, the last-known copy, home's chart, the loading and retry notices. One
-            // file instead of seven of 0.2–1 KB: home's code came in ten requests, each a <link> the page
-            // creates in one task. Not their dependencies (on the first screens already); a module here
+            // file instead of seven of 0.2–1 KB: home's code came in eleven files, each a <link> the page
+            // creates in one task, and over a slow network they queued behind the browser's six connections
+            // (docs/performance.md). Not their dependencies (on the first screens already); a module here
             // that a first screen imports would move out of the entry, which the first-load budget shows.
             {
               name: 'account-screens',
