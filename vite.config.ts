@@ -44,20 +44,28 @@ function companionHostIsolation(): Plugin {
 }
 
 /**
- * The stylesheet first in <head>: the splash in index.html needs only it to paint, so the browser
- * fetches it before the app's scripts and can show the splash while they are still loading.
+ * The app's stylesheet inlined into index.html, first in <head>: the splash needs only it to paint, so
+ * the page shows the splash as soon as its HTML has arrived, one round trip sooner than with a <link>,
+ * and before the app's scripts have arrived. The server allows it by its hash (server/securityHeaders.ts
+ * `inlineStyleHashes`). The file stays in dist/ and the manifest, so the first-load figure still counts it.
  */
-function stylesheetFirst(): Plugin {
-  const stylesheet = /\s*<link rel="stylesheet"[^>]*>/g;
+function stylesheetInline(): Plugin {
+  const stylesheet = /\s*<link rel="stylesheet"[^>]*href="\/([^"]+)"[^>]*>/g;
   return {
-    name: 'providers:stylesheet-first',
+    name: 'providers:stylesheet-inline',
     apply: 'build',
     transformIndexHtml: {
       order: 'post',
-      handler(html) {
-        const links = html.match(stylesheet) ?? [];
-        const rest = html.replace(stylesheet, '');
-        return rest.replace('</title>', `</title>${links.join('')}`);
+      handler(html, { filename, bundle }) {
+        if (filename !== `${root}index.html`) return html; // not the companion host's page
+        const styles = [...html.matchAll(stylesheet)].map(([, fileName]) => {
+          const asset = bundle?.[fileName ?? ''];
+          if (asset?.type !== 'asset') throw new Error(`index.html links ${fileName}, which the build did not emit`);
+          const css = String(typeof asset.source === 'string' ? asset.source : Buffer.from(asset.source));
+          if (/<\/style/i.test(css)) throw new Error(`${fileName} cannot be inlined: it contains </style`);
+          return `<style>${css}</style>`;
+        });
+        return html.replace(stylesheet, '').replace('</title>', `</title>${styles.join('')}`);
       },
     },
   };
@@ -92,7 +100,7 @@ function compileHints(chunkNames: string[]): Plugin {
 
 export default defineConfig({
   plugins: [
-    stylesheetFirst(),
+    stylesheetInline(),
     compileHints(['index', 'startup']),
     companionHostIsolation(),
     react(),

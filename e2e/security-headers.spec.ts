@@ -40,3 +40,17 @@ test('API answers carry the same CSP, errors included', async ({ request }) => {
   expect(missing.status()).toBe(404);
   expect(frameAncestors(missing.headers()['content-security-policy'])).toMatch(/^frame-ancestors 'self'/);
 });
+
+test('the inline stylesheet applies under the CSP, and the browser refuses nothing', async ({ page }) => {
+  const refused: string[] = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) refused.push(message.text());
+  });
+
+  await page.goto('/signin');
+  await new SignInPage(page).expectShown();
+
+  // The page colour (--color-page) comes only from the stylesheet that the build inlines into index.html.
+  expect(await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor)).toBe('rgb(243, 246, 244)');
+  expect(refused).toEqual([]);
+});

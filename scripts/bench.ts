@@ -322,11 +322,15 @@ async function balanceShownSection() {
     const loads = [];
     for (let i = 0; i < balanceShownRuns; i += 1) {
       const load = await measureBalanceShown(origin, storage);
-      console.log(`    GET /api/v1/home sent at ${ms(load.homeCallSentMs)}, balance shown at ${ms(load.balanceShownMs)}`);
+      console.log(
+        `    splash shown at ${ms(load.splashShownMs)}, GET /api/v1/home sent at ${ms(load.homeCallSentMs)}, ` +
+          `balance shown at ${ms(load.balanceShownMs)}`,
+      );
       loads.push(load);
     }
     console.log(
-      `  median: GET /api/v1/home sent at ${ms(medianOf(loads.map((load) => load.homeCallSentMs)))}, ` +
+      `  median: splash shown at ${ms(medianOf(loads.map((load) => load.splashShownMs)))}, ` +
+        `GET /api/v1/home sent at ${ms(medianOf(loads.map((load) => load.homeCallSentMs)))}, ` +
         `balance shown at ${ms(medianOf(loads.map((load) => load.balanceShownMs)))}`,
     );
   } finally {

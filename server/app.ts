@@ -22,7 +22,7 @@ import { sessionFeature } from './features/session/index.ts';
 import { statementsFeature } from './features/statements/index.ts';
 import { registerOpenApi } from './openApi.ts';
 import { registerSandboxRoutes } from './partners/sandbox.ts';
-import { registerSecurityHeaders, securityHeaderSetter } from './securityHeaders.ts';
+import { inlineStyleHashes, registerSecurityHeaders, securityHeaderSetter } from './securityHeaders.ts';
 import { createServices, type Services } from './services.ts';
 import { yupValidatorCompiler } from './shared/http.ts';
 import { loggableError, sqlStateOf } from './shared/errorLog.ts';
@@ -47,7 +47,9 @@ export async function buildApp(
   /** `logStream` receives the request logs instead of stdout (tests read what would be logged). */
   options: { logger?: boolean; logStream?: NodeJS.WritableStream } = {},
 ) {
-  const setSecurityHeaders = securityHeaderSetter(config);
+  const indexPath = config.webRoot === undefined ? undefined : path.join(config.webRoot, 'index.html');
+  const rawIndex = indexPath !== undefined && existsSync(indexPath) ? readFileSync(indexPath, 'utf8') : undefined;
+  const setSecurityHeaders = securityHeaderSetter(config, rawIndex === undefined ? [] : inlineStyleHashes(rawIndex));
   const app = Fastify({
     logger:
       options.logger === false
@@ -98,7 +100,7 @@ export async function buildApp(
   if (config.sandbox) {
     await app.register(async (sandbox) => registerSandboxRoutes(sandbox, db, services.sessions), { prefix: '/sandbox' });
   }
-  await registerWebApp(app, config);
+  await registerWebApp(app, config, rawIndex);
   return app;
 }
 
@@ -126,10 +128,10 @@ export function injectAppConfig(html: string, appConfig: AppConfig): string {
 }
 
 /** Serves the built app: hashed assets cached forever, index.html (with its config) for every app route. */
-async function registerWebApp(app: FastifyInstance, config: ServerConfig): Promise<void> {
+async function registerWebApp(app: FastifyInstance, config: ServerConfig, rawIndex: string | undefined): Promise<void> {
   const notFound = (reply: FastifyReply) => reply.code(404).send({ statusCode: StatusCode.NOT_ALLOWED });
   const webRoot = config.webRoot;
-  if (webRoot === undefined || !existsSync(path.join(webRoot, 'index.html'))) {
+  if (webRoot === undefined || rawIndex === undefined) {
     app.setNotFoundHandler((_request, reply) => notFound(reply));
     return;
   }
@@ -147,7 +149,7 @@ async function registerWebApp(app: FastifyInstance, config: ServerConfig): Promi
     },
   });
 
-  const indexHtml = injectAppConfig(readFileSync(path.join(webRoot, 'index.html'), 'utf8'), appConfigOf(config));
+  const indexHtml = injectAppConfig(rawIndex, appConfigOf(config));
   // Revalidated on every visit (no-cache), so a repeat visit gets a 304 instead of the page again.
   // Weak: the same page compressed or not.
   const indexEtag = `W/"${createHash('sha256').update(indexHtml).digest('base64url')}"`;

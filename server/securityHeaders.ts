@@ -1,4 +1,5 @@
 /** Security headers on every response (HTML, JSON and assets alike). */
+import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServerConfig } from './config.ts';
 
@@ -10,11 +11,21 @@ function frameAncestors(config: ServerConfig): string[] {
   return ["'self'", ...new Set(parents)];
 }
 
-export function contentSecurityPolicy(config: ServerConfig): string {
+/**
+ * CSP hash sources for the page's inline <style> elements (the build inlines the app's stylesheet into
+ * index.html, vite.config.ts): only these exact styles may apply, never one injected into the page.
+ */
+export function inlineStyleHashes(html: string): string[] {
+  return [...html.matchAll(/<style>([\s\S]*?)<\/style>/g)].map(
+    ([, css]) => `'sha256-${createHash('sha256').update(css ?? '').digest('base64')}'`,
+  );
+}
+
+export function contentSecurityPolicy(config: ServerConfig, styleHashes: readonly string[] = []): string {
   return [
     "default-src 'self'",
     "script-src 'self'",
-    "style-src 'self'",
+    ["style-src 'self'", ...styleHashes].join(' '),
     // Card images come from the card processor's origin.
     ["img-src 'self' data:", ...config.processorOrigins].join(' '),
     "font-src 'self'",
@@ -31,8 +42,8 @@ export function contentSecurityPolicy(config: ServerConfig): string {
 type SetHeaders = (request: FastifyRequest, reply: FastifyReply) => void;
 
 /** Sets the headers on one answer (also used where Fastify answers before any hook runs). */
-export function securityHeaderSetter(config: ServerConfig): SetHeaders {
-  const csp = contentSecurityPolicy(config);
+export function securityHeaderSetter(config: ServerConfig, styleHashes: readonly string[] = []): SetHeaders {
+  const csp = contentSecurityPolicy(config, styleHashes);
   return (request, reply) => {
     reply.header('Content-Security-Policy', csp);
     reply.header('X-Content-Type-Options', 'nosniff');

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type BrowserContext, type Page } from '@playwright/test';
+import { chromium, type Page } from '@playwright/test';
 import lighthouse from 'lighthouse';
 
 export const chromiumPath = '/usr/bin/chromium';
@@ -95,7 +95,7 @@ export async function openLighthouseSession(): Promise<LighthouseSession> {
   const userDataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-chromium-'));
   const removeProfile = () => rmSync(userDataDir, { recursive: true, force: true });
   process.once('exit', removeProfile); // also on Ctrl-C; Playwright itself kills the browser on exit
-  async function withBrowser<T>(body: (page: Page, context: BrowserContext, debugPort: number) => Promise<T>): Promise<T> {
+  async function withBrowser<T>(body: (browser: { page: Page; debugPort: number }) => Promise<T>): Promise<T> {
     const debugPort = await freePort();
     const context = await chromium.launchPersistentContext(userDataDir, {
       executablePath: chromiumPath,
@@ -104,7 +104,7 @@ export async function openLighthouseSession(): Promise<LighthouseSession> {
       args: [...chromiumFlags, `--remote-debugging-port=${debugPort}`],
     });
     try {
-      return await body(context.pages()[0] ?? (await context.newPage()), context, debugPort);
+      return await body({ page: context.pages()[0] ?? (await context.newPage()), debugPort });
     } finally {
       await context.close().catch(() => undefined);
     }
@@ -112,23 +112,22 @@ export async function openLighthouseSession(): Promise<LighthouseSession> {
 
   return {
     async signIn(origin, state) {
-      await withBrowser(async (page) => {
+      await withBrowser(async ({ page }) => {
         // A static asset path: the app does not boot, so it cannot overwrite what we write.
         await page.goto(`${origin}/favicon-bench-none.txt`);
         await page.evaluate((value) => localStorage.setItem('providers-card:state', value), JSON.stringify(state));
       });
     },
     run: (url, cpuSlowdown) =>
-      withBrowser(async (page, context, debugPort) => {
-        // disableStorageReset keeps localStorage, but also skips Lighthouse's cache wipe: do that here
-        // so every run is a cold load like a first visit.
-        await (await context.newCDPSession(page)).send('Network.clearBrowserCache');
+      withBrowser(async ({ debugPort }) => {
+        // Lighthouse's own storage reset makes every run a cold first visit: it clears the HTTP cache,
+        // the service worker and its caches, and keeps localStorage (its clearStorageTypes), so /home
+        // stays signed in.
         const result = await lighthouse(url, {
           port: debugPort,
           output: 'json',
           logLevel: 'error',
           onlyCategories: ['performance'],
-          disableStorageReset: true,
           ...(cpuSlowdown !== undefined && { throttling: { cpuSlowdownMultiplier: cpuSlowdown } }),
         });
         if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);

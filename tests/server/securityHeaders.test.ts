@@ -1,8 +1,10 @@
+import { createHash } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allRoutes } from '../../contract/routes.ts';
 import { cardApiBase, fillPath } from '../../contract/shared/route.ts';
 import { StatusCode } from '../../contract/shared/statusCodes.ts';
+import { inlineStyleHashes } from '../../server/securityHeaders.ts';
 import { demoCredentials, productionEnv, startTestApp, type TestApp } from './helpers.ts';
 
 let t: TestApp;
@@ -151,5 +153,17 @@ describe('no cache keeps an API answer', () => {
     const response = await requests['a successful API answer']();
     expect(response.json()).toHaveProperty('access');
     expect(response.headers['cache-control']).toBe('no-store');
+  });
+});
+
+describe('inlineStyleHashes', () => {
+  it('hashes each inline <style> of a page, and nothing for a page without one', () => {
+    const page = '<head><style>a{color:red}</style><style>\nb > i { color: blue }\n</style></head>';
+
+    expect(inlineStyleHashes(page)).toEqual([
+      `'sha256-${createHash('sha256').update('a{color:red}').digest('base64')}'`,
+      `'sha256-${createHash('sha256').update('\nb > i { color: blue }\n').digest('base64')}'`,
+    ]);
+    expect(inlineStyleHashes('<head><link rel="stylesheet" href="/a.css"></head>')).toEqual([]);
   });
 });

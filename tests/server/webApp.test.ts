@@ -1,4 +1,5 @@
 /** The built app's index.html, served with the runtime app config the server injects (contract/shared/appConfig.ts). */
+import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -9,7 +10,9 @@ import { StatusCode } from '../../contract/shared/statusCodes.ts';
 import { injectAppConfig } from '../../server/app.ts';
 import { startTestApp, type TestApp } from './helpers.ts';
 
-const rawIndex = '<!doctype html><html lang="en"><head><title>Providers</title></head><body><div id="root"></div></body></html>';
+/** As the build writes it: the app's stylesheet inlined (vite.config.ts stylesheetInline). */
+const inlineCss = ':root{color:#1b1f1d}.splash>p{font-weight:700}';
+const rawIndex = `<!doctype html><html lang="en"><head><title>Providers</title><style>${inlineCss}</style></head><body><div id="root"></div></body></html>`;
 
 let webRoot: string;
 let t: TestApp;
@@ -153,5 +156,23 @@ describe('static files asked for wrongly', () => {
     if (response.statusCode >= 400) expect(response.json()).toHaveProperty('statusCode');
     expect(response.body).not.toContain('root:');
     expect(response.headers['content-security-policy']).toBeTruthy();
+  });
+});
+
+describe('the inline stylesheet', () => {
+  /** CSP's hash source for an inline <style>: base64 SHA-256 of its text (CSP Level 3, §8.4). */
+  const hashSource = (css: string) => `'sha256-${createHash('sha256').update(css, 'utf8').digest('base64')}'`;
+  const styleSrc = (response: LightMyRequestResponse) =>
+    String(response.headers['content-security-policy'])
+      .split(';')
+      .map((directive) => directive.trim())
+      .find((directive) => directive.startsWith('style-src '));
+
+  it.each(['/signin', '/api/v1/home', '/assets/index-abc123.js'])('is allowed by its hash alone on %s', async (url) => {
+    expect(styleSrc(await get(url))).toBe(`style-src 'self' ${hashSource(inlineCss)}`);
+  });
+
+  it('is served unchanged, so the hash matches what the browser reads', async () => {
+    expect((await get('/signin')).body).toContain(`<style>${inlineCss}</style>`);
   });
 });
