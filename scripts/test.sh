@@ -68,33 +68,54 @@ report() {
 }
 trap report EXIT
 
-# step NAME SHARE_SECONDS COMMAND...: runs COMMAND, its output in $logs/NAME.log, with a time limit of
-# five times its share of the budget (the shares add up to the 12 minutes).
-step() {
-  local name=$1 share=$2 log="$logs/$1.log" step_started=$SECONDS status=0
+# run_step NAME SHARE_SECONDS COMMAND...: runs COMMAND, its output in $logs/NAME.log, with a time limit
+# of five times its share of the budget (the shares add up to the 12 minutes); its exit status and
+# seconds go to $logs/NAME.status.
+run_step() {
+  local name=$1 share=$2 step_started=$SECONDS status=0
   shift 2
-  printf '=== %s … ' "$name"
-  timeout --kill-after=30 "$((share * limit_factor))" "$@" >"$log" 2>&1 || status=$?
-  took[$name]=$((SECONDS - step_started))
+  timeout --kill-after=30 "$((share * limit_factor))" "$@" >"$logs/$name.log" 2>&1 || status=$?
+  echo "$status $((SECONDS - step_started))" >"$logs/$name.status"
+}
+
+# report_step NAME SHARE_SECONDS: one line for a finished step; a failed one also prints the end of its
+# log and ends the run.
+report_step() {
+  local name=$1 share=$2 log="$logs/$1.log" status seconds
+  read -r status seconds <"$logs/$name.status"
+  took[$name]=$seconds
   if [ "$status" = 0 ]; then
-    printf 'passed (%ss; share %ss)\n' "${took[$name]}" "$share"
+    printf 'passed (%ss; share %ss)\n' "$seconds" "$share"
     return 0
   fi
   if [ "$status" = 124 ] || [ "$status" = 137 ]; then
     printf 'TIMED OUT after %s (%s times its share of the budget)\n' "$(minutes "$((share * limit_factor))")" "$limit_factor"
   else
-    printf 'FAILED (exit %s, after %ss)\n' "$status" "${took[$name]}"
+    printf 'FAILED (exit %s, after %ss)\n' "$status" "$seconds"
   fi
   echo "--- the end of $log (the whole output is in that file) ---"
   tail -c 48000 "$log"
   exit 1
 }
 
-step typecheck 45 npm run --silent typecheck
-step lint 45 npm run --silent lint
-step catalogue 15 npx lingui extract --clean
-# Dot reporter and console output only of failing tests: the path tests' names are long. The watchdog
-# (scripts/vitestWatchdog.ts) ends the run when one file hangs, naming it, well before the step's limit.
+# step NAME SHARE_SECONDS COMMAND...: one step on its own.
+step() {
+  printf '=== %s … ' "$1"
+  run_step "$@"
+  report_step "$1" "$2"
+}
+
+# The static checks each run in one thread and read the sources only (the catalogue step writes only
+# the .po files, which neither of the others reads), so they run at once: on 2 cores together they take
+# about as long as the longest alone.
+run_step typecheck 45 npm run --silent typecheck &
+run_step lint 45 npm run --silent lint &
+run_step catalogue 15 npx lingui extract --clean &
+wait
+for checked in 'typecheck 45' 'lint 45' 'catalogue 15'; do
+  printf '=== %s … ' "${checked% *}"
+  report_step $checked
+done
 step vitest "$vitest_budget_seconds" npx vitest run --reporter=dot --reporter=./scripts/vitestWatchdog.ts --silent=passed-only
 grep -aE '^ *(Test Files|Tests) ' "$logs/vitest.log" || true
 step build 45 npx vite build --logLevel warn
