@@ -50,7 +50,9 @@ test('the inline stylesheet applies under the CSP, and the browser refuses nothi
   await page.goto('/signin');
   await new SignInPage(page).expectShown();
 
-  // The page colour (--color-page) comes only from the stylesheet that the build inlines into index.html.
+  // The app's stylesheet is in the page itself, not linked, and its page colour (--color-page) applies.
+  const inlined = await page.evaluate(() => [...document.head.querySelectorAll('style')].some((style) => style.textContent?.includes('--color-page')));
+  expect(inlined).toBe(true);
   expect(await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor)).toBe('rgb(243, 246, 244)');
   expect(refused).toEqual([]);
 });

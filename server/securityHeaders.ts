@@ -21,7 +21,7 @@ export function inlineStyleHashes(html: string): string[] {
   );
 }
 
-export function contentSecurityPolicy(config: ServerConfig, styleHashes: readonly string[] = []): string {
+export function contentSecurityPolicy(config: ServerConfig, styleHashes: readonly string[]): string {
   return [
     "default-src 'self'",
     "script-src 'self'",
@@ -41,8 +41,11 @@ export function contentSecurityPolicy(config: ServerConfig, styleHashes: readonl
 
 type SetHeaders = (request: FastifyRequest, reply: FastifyReply) => void;
 
-/** Sets the headers on one answer (also used where Fastify answers before any hook runs). */
-export function securityHeaderSetter(config: ServerConfig, styleHashes: readonly string[] = []): SetHeaders {
+/**
+ * Sets the headers on one answer (also used where Fastify answers before any hook runs). `styleHashes`:
+ * the served page's inline styles (`inlineStyleHashes`), none when no page is served.
+ */
+export function securityHeaderSetter(config: ServerConfig, styleHashes: readonly string[]): SetHeaders {
   const csp = contentSecurityPolicy(config, styleHashes);
   return (request, reply) => {
     reply.header('Content-Security-Policy', csp);

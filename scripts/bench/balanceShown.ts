@@ -1,9 +1,9 @@
 /**
  * "Balance shown at": a cold, signed-in `/home` over a slow mobile network, timed from the navigation's
  * start to the balance on the screen, with when the splash was painted (first contentful paint) and when
- * the page sent GET /api/v1/home. Lighthouse cannot show
- * this (its LCP is the splash); it is what a cardholder on a slow connection waits for. Reported, no
- * budget. Each load is a new browser context: nothing cached.
+ * the page sent GET /api/v1/home. Lighthouse cannot show this (its LCP is the splash); it is what a
+ * cardholder on a slow connection waits for. Reported, no budget. Each load is a new browser context:
+ * nothing cached.
  */
 import { chromium } from '@playwright/test';
 import { chromiumFlags, chromiumPath } from './lighthouse.ts';
