@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { verifyCompanionToken } from '../../server/companionTokens.ts';
 import { readConfig, type ServerConfig } from '../../server/config.ts';
 import { buildCompanionHost, companionPagePath, injectCompanionConfig } from '../../server/partners/companionHost.ts';
@@ -69,13 +69,22 @@ describe('POST /companion/token', () => {
   });
 
   it('makes a short-lived token with ttlSeconds that the verifier refuses as expired once it has passed', async () => {
-    const response = await issue({ ...testUser, ttlSeconds: 1 });
-    expect(response.statusCode, response.body).toBe(200);
-    const { accessToken } = response.json<{ accessToken: string }>();
-    // exp is in whole seconds: valid now, expired after a little over two seconds at most.
-    expect((await verifyCompanionToken(accessToken, config.companionTokenSecret)).ok).toBe(true);
-    await new Promise((resolve) => setTimeout(resolve, 2_100));
-    expect(await verifyCompanionToken(accessToken, config.companionTokenSecret)).toEqual({ ok: false, reason: 'expired' });
+    // The clock is set, not waited on: exp is in whole seconds, so a real wait races the second boundary.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const issuedAt = Date.parse('2026-03-01T12:00:00.000Z');
+      vi.setSystemTime(issuedAt);
+      const response = await issue({ ...testUser, ttlSeconds: 1 });
+      expect(response.statusCode, response.body).toBe(200);
+      const { accessToken } = response.json<{ accessToken: string }>();
+      expect((await verifyCompanionToken(accessToken, config.companionTokenSecret)).ok).toBe(true);
+      vi.setSystemTime(issuedAt + 999);
+      expect((await verifyCompanionToken(accessToken, config.companionTokenSecret)).ok).toBe(true);
+      vi.setSystemTime(issuedAt + 1_000);
+      expect(await verifyCompanionToken(accessToken, config.companionTokenSecret)).toEqual({ ok: false, reason: 'expired' });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it.each([
