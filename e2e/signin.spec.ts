@@ -11,20 +11,20 @@ test('signing in shows the seeded balance, the cards and recent activity', async
   expect(virtualCard, 'the demo cardholder has a virtual card').toBeDefined();
   expect(overview.transactions.length, 'the demo cardholder has activity').toBeGreaterThan(0);
 
-  // Home's amounts and dates start ICU in a worker of ours, off the main thread (src/shared/format/intlWarmUp.ts).
-  const intlWorkerScript = page.waitForResponse((response) => /\/assets\/intlWarmUp\.worker-[\w-]+\.js$/.test(response.url()));
-  // It ends itself once its formats are built; one that threw would stay open.
-  const intlWorkerEnded = new Promise<void>((resolve) =>
-    page.on('worker', (worker) => {
-      if (/\/assets\/intlWarmUp\.worker-/.test(worker.url())) worker.on('close', () => resolve());
-    }),
-  );
+  // Home's amounts and dates are written out by our own code (src/shared/format/): a first Intl object
+  // would load ICU's locale data in one long main-thread task. Every Intl constructor is watched.
+  await page.addInitScript(() => {
+    const built: string[] = [];
+    Object.defineProperty(window, '__intlBuilt', { value: built });
+    const intl = Intl as unknown as Record<string, new (...args: unknown[]) => object>;
+    for (const name of ['NumberFormat', 'DateTimeFormat', 'PluralRules', 'RelativeTimeFormat', 'ListFormat', 'Collator']) {
+      intl[name] = new Proxy(intl[name]!, { construct: (target, args) => (built.push(name), Reflect.construct(target, args)) });
+    }
+  });
   const signIn = await SignInPage.open(page);
   const home = await signIn.signIn();
 
   await home.expectBalance(dollars(overview.balance, 'en'));
-  expect((await intlWorkerScript).status()).toBe(200);
-  await intlWorkerEnded;
   await expect(home.cardsHeading).toBeVisible();
   await expect(home.cardRow('VIRTUAL', virtualCard!.lastFour!)).toBeVisible();
   await expect(home.activityHeading).toBeVisible();
@@ -32,6 +32,7 @@ test('signing in shows the seeded balance, the cards and recent activity', async
   await expect(home.rows).toHaveCount(overview.cards.length + overview.transactions.length);
   await expect(home.rows).toContainText(overview.transactions.slice(0, 5).map((t) => activityRowPattern(t, 'en')));
   await expect(home.row(overview.transactions[0]!.counterparty!).first()).toContainText(englishShortDate);
+  expect(await page.evaluate(() => (window as unknown as { __intlBuilt: string[] }).__intlBuilt)).toEqual([]);
 });
 
 test('a wrong password shows the error and stays on sign-in', async ({ page }) => {

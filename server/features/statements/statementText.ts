@@ -2,8 +2,8 @@
  * What a statement says, in English and Spanish (one voice in Spanish: "usted"). The app says a
  * transaction's kind in src/shared/activity/TransactionText.tsx and locales/es/messages.po; the PDF is
  * made on the server, which cannot read those, so the same words are kept here: change both together.
- * Numbers and dates are formatted with Intl for the US locales, as the app formats them
- * (src/shared/format/), in UTC: a statement's months are UTC calendar months.
+ * Numbers and dates are formatted with Intl for the US locales, in UTC (a statement's months are UTC
+ * calendar months); the app writes the same texts out itself (src/shared/format/), as its tests check.
  */
 import type { TransactionKind } from '../../../contract/activity/types.ts';
 import type { StatementLocale } from '../../../contract/statements/types.ts';
@@ -140,14 +140,14 @@ const spanish: StatementText = {
 export const statementText: Record<StatementLocale, StatementText> = { en: english, es: spanish };
 
 const intlLocale = (locale: StatementLocale) => (locale === 'es' ? 'es-US' : 'en-US');
-/** Intl's narrow and no-break spaces as plain ones, as the app shows them (src/shared/format/locale.ts). */
+/** Intl's narrow and no-break spaces as plain ones, as the app writes them. */
 const plainSpaces = (text: string) => text.replace(/[\u202F\u00A0]/g, ' ');
 
 const moneyFormats = new Map<StatementLocale, Intl.NumberFormat>();
 
 /**
  * Integer cents as dollars ("$1,234.56", "-$12.00"), exactly: the digits are split with integer
- * arithmetic and Intl gets a decimal string, never cents / 100 (src/shared/format/money.ts does the same).
+ * arithmetic and Intl gets a decimal string, never cents / 100 (src/shared/format/money.ts splits them the same way).
  */
 export function formatDollars(cents: number, locale: StatementLocale): string {
   if (!Number.isSafeInteger(cents)) throw new RangeError(`Expected a safe integer amount of cents, got ${String(cents)}`);

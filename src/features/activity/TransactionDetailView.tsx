@@ -68,7 +68,7 @@ function Details({ transaction, locale }: { transaction: Transaction; locale: Lo
   const credit = transaction.amount > 0;
   return (
     <>
-      <p className={credit ? 'detail-amount amount-credit' : 'detail-amount'}>{formatSignedDollars(transaction.amount, locale)}</p>
+      <p className={credit ? 'detail-amount amount-credit' : 'detail-amount'}>{formatSignedDollars(transaction.amount)}</p>
       <dl className="detail-list">
         <div>
           <dt>

@@ -35,7 +35,7 @@ export function TransactionsView() {
       <h1 id="activity-title">
         <Trans>Activity</Trans>
       </h1>
-      <BalanceHeader locale={locale} onRefresh={() => activity.send({ type: 'user.refresh' })} refreshing={status === 'LOADING'} />
+      <BalanceHeader onRefresh={() => activity.send({ type: 'user.refresh' })} refreshing={status === 'LOADING'} />
       {asOf ? <AsOfNotice asOf={asOf} locale={locale} onRetry={() => activity.send({ type: 'user.retry' })} /> : null}
       {failed ? (
         <RetryNotice onRetry={() => activity.send({ type: 'user.retry' })}>
@@ -86,11 +86,11 @@ export function TransactionsView() {
 }
 
 /** The balance as home knows it, and what holds take out of it; it stays on screen while refreshing. */
-function BalanceHeader({ locale, onRefresh, refreshing }: { locale: Locale; onRefresh: () => void; refreshing: boolean }) {
+function BalanceHeader({ onRefresh, refreshing }: { onRefresh: () => void; refreshing: boolean }) {
   const { home } = useActivityScreens();
   const overview = useSelector(home, (s) => s.context.home?.accountOverview);
-  const balance = overview ? formatDollars(overview.balance, locale) : null;
-  const onHold = overview && overview.onHold > 0 ? formatDollars(overview.onHold, locale) : null;
+  const balance = overview ? formatDollars(overview.balance) : null;
+  const onHold = overview && overview.onHold > 0 ? formatDollars(overview.onHold) : null;
   return (
     <div className="activity-balance">
       <p className="activity-balance-amount">

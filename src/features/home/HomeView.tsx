@@ -94,7 +94,7 @@ type SummaryProps = { home: HomeAnswer; locale: Locale; newDebitDetails: boolean
 function AccountSummary({ home, locale, newDebitDetails, refreshing, onRefresh }: SummaryProps) {
   const { accountOverview: overview } = home;
   const accountNumber = maskAccountNumber(overview.prn);
-  const rewardOwed = formatDollars(overview.ebtRewardOwed, locale);
+  const rewardOwed = formatDollars(overview.ebtRewardOwed);
   return (
     <>
       <div className="balance-card">
@@ -102,7 +102,7 @@ function AccountSummary({ home, locale, newDebitDetails, refreshing, onRefresh }
           <Trans>Available balance</Trans>
         </h2>
         <p className="balance-amount" data-testid="balance">
-          {formatDollars(overview.balance, locale)}
+          {formatDollars(overview.balance)}
         </p>
         <p className="balance-account">
           <Trans>Account {accountNumber}</Trans>
@@ -114,7 +114,7 @@ function AccountSummary({ home, locale, newDebitDetails, refreshing, onRefresh }
           <CopyAccountNumber prn={overview.prn} />
         </div>
       </div>
-      <Holds overview={overview} locale={locale} />
+      <Holds overview={overview} />
       <MoneyAndCardLinks />
       <NotificationsPrompt />
       {overview.ebtRewardOwed > 0 ? (
@@ -280,17 +280,17 @@ function MoneyAndCardLinks() {
  * What holds take out of the balance, said plainly: each recent hold with its merchant ("$12.40 on hold
  * from a purchase at Save Mart"), or the total when older holds are not among the recent activity.
  */
-function Holds({ overview, locale }: { overview: HomeAnswer['accountOverview']; locale: Locale }) {
+function Holds({ overview }: { overview: HomeAnswer['accountOverview'] }) {
   if (overview.onHold <= 0) return null;
   const holds = overview.transactions.filter((transaction) => transaction.status === 'pending' && transaction.amount < 0);
   const listed = holds.reduce((sum, hold) => sum - hold.amount, 0);
-  const total = formatDollars(overview.onHold, locale);
+  const total = formatDollars(overview.onHold);
   return (
     <div className="notice holds">
       {listed === overview.onHold ? (
         <ul className="holds-list">
           {holds.map((hold) => (
-            <HoldLine key={hold.id} hold={hold} locale={locale} />
+            <HoldLine key={hold.id} hold={hold} />
           ))}
         </ul>
       ) : (
@@ -305,8 +305,8 @@ function Holds({ overview, locale }: { overview: HomeAnswer['accountOverview']; 
   );
 }
 
-function HoldLine({ hold, locale }: { hold: Transaction; locale: Locale }) {
-  const amount = formatDollars(-hold.amount, locale);
+function HoldLine({ hold }: { hold: Transaction }) {
+  const amount = formatDollars(-hold.amount);
   const merchant = hold.counterparty;
   return (
     <li>

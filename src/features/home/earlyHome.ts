@@ -8,7 +8,6 @@
 import type { HomeAnswer } from '../../../contract/home/types.ts';
 import type { AppContext } from '../../app/context.ts';
 import type { Api } from '../../shared/api/client.ts';
-import { warmUpIntl } from '../../shared/format/intlWarmUp.ts';
 import { lastKnownStore, ownerOf, type LastKnown } from '../../shared/offline/lastKnown.ts';
 
 /** The last-known home data kept on this phone for the signed-in cardholder (none embedded). */
@@ -36,8 +35,6 @@ export function askForHomeEarly(context: AppContext, preload: boolean): void {
   const call = askForHome(context.api, keptHome(context));
   call.catch(() => {}); // the screen that takes the call handles its failure; until then it is not unhandled
   earlyCalls.set(context.api, call);
-  // The screen's amounts and dates need ICU: started now, its worker is done before the answer renders.
-  warmUpIntl();
 }
 
 /** The early call, for the home screen's first load; undefined when there is none (any later load). */

@@ -12,9 +12,10 @@ import type { Statement } from '../../../contract/statements/types.ts';
 import { statementFileName } from '../../../contract/statements/types.ts';
 import { type DownloadStatus, downloadStatusOf, statementsMachine } from '../../../machines/statements/statements.ts';
 import { useServices } from '../../app/services.tsx';
+import { formatMonth } from '../../shared/format/date.ts';
 import type { Locale } from '../../shared/format/locale.ts';
 import { formatDollars } from '../../shared/format/money.ts';
-import { formatStatementMonth, saveFile } from './statementFiles.ts';
+import { saveFile } from './statementFiles.ts';
 import { reportLoadFailure, statementsCalls } from './statementsCalls.ts';
 import './statements.css';
 import { Skeleton } from '../../shared/components/Skeleton.tsx';
@@ -103,8 +104,8 @@ function StatementRow(props: {
 }) {
   const { statement, locale, download } = props;
   const { t } = useLingui();
-  const heading = formatStatementMonth(statement.month, locale, 'heading');
-  const month = formatStatementMonth(statement.month, locale, 'sentence');
+  const heading = formatMonth(statement.month, locale, 'heading');
+  const month = formatMonth(statement.month, locale, 'sentence');
   return (
     <li className="statement-row">
       <h2 className="statement-month">{heading}</h2>
@@ -113,13 +114,13 @@ function StatementRow(props: {
           <dt>
             <Trans>Opening balance</Trans>
           </dt>
-          <dd className="amount">{formatDollars(statement.openingBalance, locale)}</dd>
+          <dd className="amount">{formatDollars(statement.openingBalance)}</dd>
         </div>
         <div>
           <dt>
             <Trans>Closing balance</Trans>
           </dt>
-          <dd className="amount">{formatDollars(statement.closingBalance, locale)}</dd>
+          <dd className="amount">{formatDollars(statement.closingBalance)}</dd>
         </div>
       </dl>
       <button

@@ -29,7 +29,7 @@ export function ActivityRow({ transaction, locale, when }: { transaction: Transa
             {transaction.location ? ` · ${transaction.location}` : ''}
           </span>
         </span>
-        <span className={credit ? 'amount amount-credit' : 'amount'}>{formatSignedDollars(transaction.amount, locale)}</span>
+        <span className={credit ? 'amount amount-credit' : 'amount'}>{formatSignedDollars(transaction.amount)}</span>
       </Link>
     </li>
   );

@@ -29,7 +29,7 @@ const feeNames: Record<FeeName, MessageDescriptor> = {
 function FeeRows({ names }: { names: readonly FeeName[] }) {
   const { i18n, t } = useLingui();
   return names.map((name) => {
-    const amount = formatDollars(fees[name].cents, i18n.locale === 'es' ? 'es' : 'en');
+    const amount = formatDollars(fees[name].cents);
     return (
       <tr key={name}>
         <th scope="row">{i18n._(feeNames[name])}</th>

@@ -1,31 +1,29 @@
-import { warmUpIntl } from './intlWarmUp.ts';
-import { intlFormats, type Locale, normalizeIntlSpaces, toIntlLocale } from './locale.ts';
-
-// The screens that show amounts and dates load this module before they render.
-warmUpIntl();
+/**
+ * Dates and times in US English and US Spanish, written out here rather than by Intl.DateTimeFormat: a
+ * page's first Intl object loads ICU's locale data in one main-thread task (20–30 ms on a fresh Chromium
+ * here, several times that on a slow phone), which home's first render would pay. The words and order
+ * are CLDR's for en-US and es-US; tests/format/date.test.ts checks every month and hour against Intl.
+ * Times and days are the device's own (its time zone), as a cardholder reads her phone's clock.
+ */
+import type { Locale } from './locale.ts';
 
 /** A bare calendar date such as "2026-11-22": it names a day, not an instant. */
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 
-const formats = new Map<string, Intl.DateTimeFormat>();
+const shortMonths: Record<Locale, readonly string[]> = {
+  en: ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'],
+  es: ['ene', 'feb', 'mar', 'abr', 'may', 'jun', 'jul', 'ago', 'sept', 'oct', 'nov', 'dic'],
+};
 
-/** Intl formatters are costly to build and dates are shown in long lists, so each one is reused. */
-function dateTimeFormat(
-  locale: Locale,
-  kind: 'date' | 'time',
-  timeZone: string | undefined,
-): Intl.DateTimeFormat {
-  const key = `${locale}|${kind}|${timeZone ?? ''}`;
-  let format = formats.get(key);
-  if (!format) {
-    const options: Intl.DateTimeFormatOptions = { ...(kind === 'date' ? intlFormats.shortDate : intlFormats.time), timeZone };
-    format = new Intl.DateTimeFormat(toIntlLocale(locale), options);
-    formats.set(key, format);
-  }
-  return format;
-}
+const longMonths: Record<Locale, readonly string[]> = {
+  en: ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'],
+  es: ['enero', 'febrero', 'marzo', 'abril', 'mayo', 'junio', 'julio', 'agosto', 'septiembre', 'octubre', 'noviembre', 'diciembre'],
+};
 
-/** Parses an ISO 8601 string, throwing a RangeError naming the input rather than Intl's bare "Invalid time value". */
+/** Before noon, from noon. */
+const dayPeriods: Record<Locale, readonly [string, string]> = { en: ['AM', 'PM'], es: ['a.m.', 'p.m.'] };
+
+/** Parses an ISO 8601 string, throwing a RangeError naming the input rather than showing "Invalid Date". */
 function parseIso(iso: string): Date {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) {
@@ -35,16 +33,36 @@ function parseIso(iso: string): Date {
 }
 
 /**
- * Short date, e.g. "Nov 22, 2026" (en) or "22 nov 2026" (es), in the device's time zone unless `timeZone` is given.
+ * Short date, e.g. "Nov 22, 2026" (en) or "22 nov 2026" (es), on the device's calendar.
  * A date-only string ("2026-11-22") is shown as that same day in every time zone: JavaScript parses it as UTC
- * midnight, which west of UTC would otherwise display as the day before.
+ * midnight, which west of UTC would otherwise be the day before.
  */
-export function formatDate(iso: string, locale: Locale, timeZone?: string): string {
-  const zone = DATE_ONLY.test(iso) ? 'UTC' : timeZone;
-  return normalizeIntlSpaces(dateTimeFormat(locale, 'date', zone).format(parseIso(iso)));
+export function formatDate(iso: string, locale: Locale): string {
+  const date = parseIso(iso);
+  const [year, month, day] = DATE_ONLY.test(iso)
+    ? [date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate()]
+    : [date.getFullYear(), date.getMonth(), date.getDate()];
+  const name = shortMonths[locale][month];
+  return locale === 'es' ? `${day} ${name} ${year}` : `${name} ${day}, ${year}`;
 }
 
-/** Hour and minute, e.g. "3:05 PM" (en) or "3:05 p.m." (es), in the device's time zone unless `timeZone` is given. */
-export function formatTime(iso: string, locale: Locale, timeZone?: string): string {
-  return normalizeIntlSpaces(dateTimeFormat(locale, 'time', timeZone).format(parseIso(iso)));
+/** Hour and minute on a 12-hour clock, e.g. "3:05 PM" (en) or "3:05 p.m." (es), on the device's clock. */
+export function formatTime(iso: string, locale: Locale): string {
+  const date = parseIso(iso);
+  const hours = date.getHours();
+  const minutes = String(date.getMinutes()).padStart(2, '0');
+  return `${hours % 12 || 12}:${minutes} ${dayPeriods[locale][hours < 12 ? 0 : 1]}`;
+}
+
+/**
+ * A calendar month such as '2026-11': "November 2026" (en); in Spanish "noviembre de 2026" inside a
+ * sentence and "Noviembre de 2026" as a heading.
+ */
+export function formatMonth(month: string, locale: Locale, use: 'heading' | 'sentence'): string {
+  const match = /^(\d{4})-(\d{2})$/.exec(month);
+  const name = match ? longMonths[locale][Number(match[2]) - 1] : undefined;
+  if (!match || name === undefined) throw new RangeError(`Invalid month: ${JSON.stringify(month)}`);
+  const year = match[1];
+  if (locale === 'en') return `${name} ${year}`;
+  return `${use === 'heading' ? name.charAt(0).toUpperCase() + name.slice(1) : name} de ${year}`;
 }

@@ -1,8 +1,9 @@
-import { warmUpIntl } from './intlWarmUp.ts';
-import { intlFormats, type Locale, toIntlLocale } from './locale.ts';
-
-// The screens that show amounts and dates load this module before they render.
-warmUpIntl();
+/**
+ * Amounts in US dollars, written out here rather than by Intl.NumberFormat: CLDR writes them the same in
+ * en-US and es-US ("-$1,234.56"), and a page's first Intl object loads ICU's locale data in one
+ * main-thread task (20–30 ms on a fresh Chromium here, several times that on a slow phone), which home's
+ * first render would pay. tests/format/money.test.ts checks the text against Intl in both locales.
+ */
 
 /** An amount of integer cents split into its exact decimal digits. */
 type CentsParts = { negative: boolean; dollars: string; cents: string };
@@ -24,26 +25,15 @@ function splitCents(cents: number): CentsParts {
   };
 }
 
-const currencyFormats = new Map<Locale, Intl.NumberFormat>();
-
-/** Intl formatters are costly to build and amounts are shown in long lists, so one is kept per locale. */
-function currencyFormat(locale: Locale): Intl.NumberFormat {
-  let format = currencyFormats.get(locale);
-  if (!format) {
-    format = new Intl.NumberFormat(toIntlLocale(locale), intlFormats.currency);
-    currencyFormats.set(locale, format);
-  }
-  return format;
+/** "1234567" → "1,234,567". */
+function groupThousands(digits: string): string {
+  return digits.replace(/\B(?=(\d{3})+$)/g, ',');
 }
 
-/**
- * Localized amount with the dollar sign and grouping, e.g. 123456 → "$1,234.56", -1200 → "-$12.00".
- * Intl receives a decimal string rather than cents / 100, so large amounts are formatted exactly.
- */
-export function formatDollars(cents: number, locale: Locale): string {
+/** An amount with the dollar sign and grouping, in every locale, e.g. 123456 → "$1,234.56", -1200 → "-$12.00". */
+export function formatDollars(cents: number): string {
   const parts = splitCents(cents);
-  const decimal = `${parts.negative ? '-' : ''}${parts.dollars}.${parts.cents}` as `${number}`;
-  return currencyFormat(locale).format(decimal);
+  return `${parts.negative ? '-' : ''}$${groupThousands(parts.dollars)}.${parts.cents}`;
 }
 
 /** The spec's "$d.cc" form, without grouping and the same in every locale, e.g. 5 → "$0.05", -350 → "-$3.50". */
@@ -53,6 +43,6 @@ export function formatCents(cents: number): string {
 }
 
 /** An activity amount: a credit with its plus sign ("+$480.00"), a debit with its minus ("-$23.15"). */
-export function formatSignedDollars(cents: number, locale: Locale): string {
-  return `${cents > 0 ? '+' : ''}${formatDollars(cents, locale)}`;
+export function formatSignedDollars(cents: number): string {
+  return `${cents > 0 ? '+' : ''}${formatDollars(cents)}`;
 }

@@ -10,7 +10,6 @@ import type { ReactNode } from 'react';
 import type { moneyConfirmationShows } from '../../../machines/shared/moneyConfirmation.ts';
 import { useHeadingFocus } from '../components/useHeadingFocus.ts';
 import { formatDollars } from '../format/money.ts';
-import type { Locale } from '../format/locale.ts';
 import './moneyConfirmation.css';
 
 /** A fresh Idempotency-Key for a confirmation (the chart keeps the first one of an attempt). */
@@ -27,13 +26,13 @@ export function newIdempotencyKey(): string {
 type MoneyLine = { label: ReactNode; cents: number; emphasis?: boolean };
 
 /** Amounts as a description list (the review's fee and balances; a receipt's). */
-export function MoneyLines({ lines, locale }: { lines: MoneyLine[]; locale: Locale }) {
+export function MoneyLines({ lines }: { lines: MoneyLine[] }) {
   return (
     <dl className="money-lines">
       {lines.map((line, index) => (
         <div key={index} className={line.emphasis ? 'money-line-total' : undefined}>
           <dt>{line.label}</dt>
-          <dd className="amount">{formatDollars(line.cents, locale)}</dd>
+          <dd className="amount">{formatDollars(line.cents)}</dd>
         </div>
       ))}
     </dl>
@@ -46,7 +45,6 @@ type MoneyConfirmationStepProps = {
   shows: ReturnType<typeof moneyConfirmationShows>;
   amountCents: number;
   balanceCents: number;
-  locale: Locale;
   /** What the amount is for, as its row's label ("Card fee"). */
   amountLabel: ReactNode;
   reviewTitle: ReactNode;
@@ -69,9 +67,9 @@ export function MoneyConfirmationStep(props: MoneyConfirmationStepProps) {
   return props.shows.confirm ? <Confirm key="confirm" {...props} /> : <Review key="review" {...props} />;
 }
 
-function Review({ titleId, shows, amountCents, balanceCents, locale, amountLabel, reviewTitle, review, onContinue }: MoneyConfirmationStepProps) {
+function Review({ titleId, shows, amountCents, balanceCents, amountLabel, reviewTitle, review, onContinue }: MoneyConfirmationStepProps) {
   const heading = useHeadingFocus();
-  const amount = formatDollars(amountCents, locale);
+  const amount = formatDollars(amountCents);
   return (
     <>
       <h1 id={titleId} ref={heading} tabIndex={-1}>
@@ -79,7 +77,6 @@ function Review({ titleId, shows, amountCents, balanceCents, locale, amountLabel
       </h1>
       {review}
       <MoneyLines
-        locale={locale}
         lines={[
           { label: amountLabel, cents: amountCents },
           { label: <Trans>Your balance now</Trans>, cents: balanceCents },

@@ -4,7 +4,7 @@
  * before home showed never hands its answer to a later visit.
  */
 import { act, screen, waitFor } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { HomeAnswer } from '../../../contract/home/types.ts';
 import { homeWith } from '../../support/manageCardsFixtures.ts';
 import { active, renderApp } from '../../support/renderApp.tsx';
@@ -30,24 +30,6 @@ describe('home as the first screen', () => {
     app.cardApi.answer('/api/v1/experiments', { statusCode: 3 }, 404);
     expect((await screen.findByTestId('balance')).textContent).toBe('$4,016.78');
     expect(homeCalls(app)).toBe(1);
-  });
-
-  it("starts ICU's worker while it asks, before the screen's code has loaded", async () => {
-    const started: string[] = [];
-    vi.stubGlobal(
-      'Worker',
-      class {
-        constructor(url: URL | string) {
-          started.push(String(url));
-        }
-      },
-    );
-    const app = await renderApp('/home', active, { experiments: 'pending' });
-    await waitFor(() => expect(app.cardApi.isWaiting(homePath)).toBe(true));
-    // The guard still waits for the experiment config, so the home screen's code (which would also start
-    // it, see src/shared/format/money.ts) has not loaded: only the early ask can have started it.
-    expect(started).toEqual([expect.stringMatching(/intlWarmUp\.worker\.ts/)]);
-    vi.unstubAllGlobals();
   });
 
   it('asks again on refresh', async () => {

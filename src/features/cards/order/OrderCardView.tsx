@@ -86,8 +86,8 @@ export function OrderCardView() {
 function Intro({ state, send, locale }: Props) {
   const heading = useHeadingFocus();
   const { amountCents, balanceCents } = state.context;
-  const fee = formatDollars(amountCents, locale);
-  const balance = formatDollars(balanceCents, locale);
+  const fee = formatDollars(amountCents);
+  const balance = formatDollars(balanceCents);
   return (
     <>
       <h1 id={titleId} ref={heading} tabIndex={-1}>
@@ -126,14 +126,13 @@ function Intro({ state, send, locale }: Props) {
 function Payment({ state, send, locale }: Props) {
   const { i18n } = useLingui();
   const { amountCents, balanceCents, refusal } = state.context;
-  const fee = formatDollars(amountCents, locale);
+  const fee = formatDollars(amountCents);
   return (
     <MoneyConfirmationStep
       titleId={titleId}
       shows={moneyConfirmationShows(state)}
       amountCents={amountCents}
       balanceCents={balanceCents}
-      locale={locale}
       amountLabel={<Trans>Card fee</Trans>}
       reviewTitle={<Trans>Review your card order</Trans>}
       review={
@@ -164,7 +163,7 @@ function Receipt({ state, locale }: Props) {
   const heading = useHeadingFocus();
   const { paidCents, balanceCents, card } = state.context;
   const paid = paidCents ?? 0;
-  const fee = formatDollars(paid, locale);
+  const fee = formatDollars(paid);
   return (
     <>
       <h1 id={titleId} ref={heading} tabIndex={-1}>
@@ -174,7 +173,6 @@ function Receipt({ state, locale }: Props) {
         <Trans>We took {fee} from your balance and ordered your Providers Card.</Trans>
       </p>
       <MoneyLines
-        locale={locale}
         lines={[
           { label: <Trans>Card fee paid</Trans>, cents: paid },
           { label: <Trans>Your balance now</Trans>, cents: balanceCents - paid, emphasis: true },

@@ -106,7 +106,7 @@ function MailingAddress({ address }: { address: Address }) {
 function Payment({ state, send, locale }: Props) {
   const { i18n } = useLingui();
   const { amountCents, balanceCents, refusal, user, card } = state.context;
-  const fee = formatDollars(amountCents, locale);
+  const fee = formatDollars(amountCents);
   const lastFour = maskedLastFour(card?.lastFour ?? null);
   return (
     <MoneyConfirmationStep
@@ -114,7 +114,6 @@ function Payment({ state, send, locale }: Props) {
       shows={moneyConfirmationShows(state)}
       amountCents={amountCents}
       balanceCents={balanceCents}
-      locale={locale}
       amountLabel={<Trans>Replacement fee</Trans>}
       reviewTitle={<Trans>Replace a damaged card</Trans>}
       review={
@@ -162,7 +161,7 @@ function Receipt({ state, locale }: Props) {
   const heading = useHeadingFocus();
   const { paidCents, balanceCents, replacement, card } = state.context;
   const paid = paidCents ?? 0;
-  const fee = formatDollars(paid, locale);
+  const fee = formatDollars(paid);
   const lastFour = maskedLastFour(card?.lastFour ?? null);
   return (
     <>
@@ -173,7 +172,6 @@ function Receipt({ state, locale }: Props) {
         <Trans>We took {fee} from your balance and ordered your new Providers Card.</Trans>
       </p>
       <MoneyLines
-        locale={locale}
         lines={[
           { label: <Trans>Replacement fee paid</Trans>, cents: paid },
           { label: <Trans>Your balance now</Trans>, cents: balanceCents - paid, emphasis: true },
