@@ -37,6 +37,11 @@ export function askForHomeEarly(context: AppContext, preload: boolean): void {
   earlyCalls.set(context.api, call);
 }
 
+/** Whether an early call waits for the home screen: only on the app's first screen. */
+export function hasEarlyHome(api: Api): boolean {
+  return earlyCalls.has(api);
+}
+
 /** The early call, for the home screen's first load; undefined when there is none (any later load). */
 export function takeEarlyHome(api: Api): Promise<HomeAnswer> | undefined {
   const call = earlyCalls.get(api);

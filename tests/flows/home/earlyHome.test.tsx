@@ -16,6 +16,22 @@ function homeWithBalance(balance: number): HomeAnswer {
   return { ...home, accountOverview: { ...home.accountOverview, balance } };
 }
 
+/** An answer with one purchase among the recent activity. */
+function homeWithPurchase(): HomeAnswer {
+  const home = homeWithBalance(4_016_78);
+  const purchase = {
+    id: 't1',
+    amount: -45_12,
+    timestamp: '2026-11-20T15:00:00Z',
+    kind: 'purchase',
+    status: 'posted',
+    counterparty: 'Save Mart',
+    location: 'Fresno, CA',
+    heldUntil: null,
+  } as const;
+  return { ...home, accountOverview: { ...home.accountOverview, transactions: [purchase] } };
+}
+
 type App = Awaited<ReturnType<typeof renderApp>>;
 const homeCalls = (app: App) => app.cardApi.requests.filter((request) => request.path === homePath).length;
 
@@ -67,5 +83,26 @@ describe('home as the first screen', () => {
     app.cardApi.answer(homePath, homeWithBalance(250));
     expect((await screen.findByTestId('balance')).textContent).toBe('$2.50');
     expect(homeCalls(app)).toBe(1);
+  });
+});
+
+describe('the recent activity', () => {
+  it('on the first screen, comes once the rest of the account is shown', async () => {
+    const app = await renderApp('/home', active);
+    await waitFor(() => expect(app.cardApi.isWaiting(homePath)).toBe(true));
+    app.cardApi.answer(homePath, homeWithPurchase());
+    expect((await screen.findByTestId('balance')).textContent).toBe('$4,016.78');
+    expect(await screen.findByText('Purchase at Save Mart')).toBeTruthy();
+    expect(screen.getByText('-$45.12')).toBeTruthy();
+  });
+
+  it('on a later visit, is rendered with the balance, so going back can restore the scroll into it', async () => {
+    const app = await renderApp('/manage-account', active);
+    await act(() => app.router.navigate({ to: '/home' }));
+    await waitFor(() => expect(app.cardApi.isWaiting(homePath)).toBe(true));
+    app.cardApi.answer(homePath, homeWithPurchase());
+    await screen.findByTestId('balance');
+    // Not awaited: in the same render as the balance.
+    expect(screen.getByText('Purchase at Save Mart')).toBeTruthy();
   });
 });
