@@ -11,7 +11,7 @@ import { agreementKinds } from '../contract/identity/types.ts';
 import { accounts, addressKeyOf, agreementAcceptances, cards, users } from './db/schema/index.ts';
 import { createTransfer, openCardholderLedgerAccount, systemLedgerAccounts, type TransactionKind, transferIdFor } from './features/ledger/index.ts';
 import { cardDeliveryWindow, usCalendarDay } from '../contract/shared/businessDays.ts';
-import { fees } from '../contract/shared/fees.ts';
+import { type FeeName, fees } from '../contract/shared/fees.ts';
 import { hashSecret } from './secrets.ts';
 import { encryptSsn, ssnHash, type SsnKeys } from './ssn.ts';
 
@@ -81,7 +81,7 @@ export function demoActivity(): LedgerSeed[] {
     }
   }
   entries.push({ days: 9, cents: 10000, kind: 'cash_load', counterparty: 'Walgreens', location: 'Clovis, CA' });
-  entries.push({ days: 8, cents: -350, kind: 'fee', counterparty: 'Cash load', location: null });
+  entries.push({ days: 8, cents: -350, kind: 'fee', counterparty: 'cashReload' satisfies FeeName, location: null });
   entries.push({ days: 5, cents: -4000, kind: 'atm_withdrawal', counterparty: null, location: 'Blackstone Ave, Fresno, CA' });
   return entries.sort((a, b) => b.days - a.days);
 }
@@ -414,7 +414,7 @@ async function seedCardStateCardholder(
       { days: 10, cents: -2688, kind: 'purchase', counterparty: 'Walgreens', location: 'Fresno, CA' },
     ];
     // Ana paid the $5 physical card fee when she ordered hers (a lost or stolen card's replacement is free).
-    if (cardholder.state === 'shipped') activity.push({ days: 8, cents: -fees.physicalCard.cents, kind: 'fee', counterparty: 'Physical card', location: null });
+    if (cardholder.state === 'shipped') activity.push({ days: 8, cents: -fees.physicalCard.cents, kind: 'fee', counterparty: 'physicalCard' satisfies FeeName, location: null });
     await seedActivity(tx, accountId, activity, now);
 
     const virtualCard = { accountId, type: 'VIRTUAL', status: 'ACTIVE', isActive: true, lastFour: String(1000 + (Number(cardholder.prn) % 9000)), expiry: printedExpiry('04', 4) } as const;

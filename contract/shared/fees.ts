@@ -38,6 +38,14 @@ export const fees: Record<FeeName, Fee> = {
   physicalCard: { cents: 500 },
 };
 
+/**
+ * A fee in the ledger names its fee by its code (the transfer's counterparty, e.g. 'physicalCard'), so
+ * the app and the statement say it in the reader's language.
+ */
+export function isFeeName(value: string): value is FeeName {
+  return Object.hasOwn(fees, value);
+}
+
 /** The short form's top line: the four fees every prepaid short form shows first. */
 export const shortFormStatic = ['monthly', 'perPurchase', 'atmWithdrawalInNetwork', 'atmWithdrawalOutOfNetwork', 'cashReload'] as const satisfies readonly FeeName[];
 /** The short form's second part. */

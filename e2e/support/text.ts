@@ -10,10 +10,15 @@ export function dollars(cents: number, locale: 'en' | 'es' = 'en'): string {
   return new Intl.NumberFormat(locale === 'es' ? 'es-US' : 'en-US', { style: 'currency', currency: 'USD' }).format(cents / 100);
 }
 
-/** An activity row: what it was (naming the merchant or payer), then (after the date and place) the signed amount, e.g. "+$612.40". */
+/**
+ * An activity row: what it was (naming the merchant or payer; a fee's counterparty is its code, shown by
+ * the fee's name, so a fee is matched by its kind), then (after the date and place) the signed amount,
+ * e.g. "+$612.40".
+ */
 export function activityRowPattern(transaction: Transaction, locale: 'en' | 'es' = 'en'): RegExp {
   const amount = `${transaction.amount > 0 ? '+' : ''}${dollars(transaction.amount, locale)}`;
-  return new RegExp(`^\\D*${escapeRegExp(transaction.counterparty ?? '')}.*${escapeRegExp(amount)}$`);
+  const what = transaction.kind === 'fee' ? (locale === 'es' ? 'Cargo' : 'Fee') : (transaction.counterparty ?? '');
+  return new RegExp(`^\\D*${escapeRegExp(what)}.*${escapeRegExp(amount)}$`);
 }
 
 /**

@@ -1,6 +1,8 @@
 /** The Spanish catalogue is complete and really Spanish (npm test extracts messages first). */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { fees, type FeeName } from '../../contract/shared/fees.ts';
+import { statementText } from '../../server/features/statements/statementText.ts';
 
 type Entry = { id: string; translation: string; obsolete: boolean };
 
@@ -36,5 +38,16 @@ describe('Spanish catalogue', () => {
 
   it('keeps no obsolete messages', () => {
     expect(spanish.filter((entry) => entry.obsolete).map((entry) => entry.id)).toEqual([]);
+  });
+});
+
+describe("the statement's fee names (server/features/statements/statementText.ts)", () => {
+  const spanish = new Map(readCatalog('es').map((entry) => [entry.id, entry.translation]));
+
+  it.each(Object.keys(fees) as FeeName[])("says the %s fee as the app does, in both languages", (name) => {
+    const english = statementText.en.kind('fee', name).replace(/^Fee: /, '');
+    expect(english, 'a name, not the code').not.toBe(name);
+    expect(spanish.get(english), `the app's catalogue has "${english}"`).toBeDefined();
+    expect(statementText.es.kind('fee', name)).toBe(`Cargo: ${spanish.get(english)}`);
   });
 });

@@ -14,7 +14,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Card, CardRefusalReason, PinKind } from '../../../contract/cards/types.ts';
 import { cardDeliveryWindow, usCalendarDay } from '../../../contract/shared/businessDays.ts';
-import { fees } from '../../../contract/shared/fees.ts';
+import { type FeeName, fees } from '../../../contract/shared/fees.ts';
 import type { Database } from '../../db/database.ts';
 import { cards } from '../../db/schema/index.ts';
 import type { CardProcessor } from '../../partners/processor.ts';
@@ -118,7 +118,7 @@ export async function orderPhysicalCard(
         credit: systemLedgerAccounts.fee_revenue,
         amountCents: feeCents,
         kind: 'fee',
-        counterparty: replacing ? 'Card replacement' : 'Physical card',
+        counterparty: (replacing ? 'cardReplacement' : 'physicalCard') satisfies FeeName,
         phase: 'posted',
         now,
       });

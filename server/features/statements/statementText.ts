@@ -6,6 +6,7 @@
  * calendar months); the app writes the same texts out itself (src/shared/format/), as its tests check.
  */
 import type { TransactionKind } from '../../../contract/activity/types.ts';
+import { type FeeName, isFeeName } from '../../../contract/shared/fees.ts';
 import type { StatementLocale } from '../../../contract/statements/types.ts';
 
 export type StatementText = {
@@ -35,6 +36,43 @@ export type StatementText = {
   page: (page: number, pages: number) => string;
   /** "Purchase at Save Mart", as the activity screens say it. */
   kind: (kind: TransactionKind, counterparty: string | null) => string;
+};
+
+/** A fee's counterparty is its code ('physicalCard'): said by its name, as src/shared/fees/feeNames.ts says it. */
+function feeCounterparty(counterparty: string | null, names: Record<FeeName, string>): string | null {
+  return counterparty && isFeeName(counterparty) ? names[counterparty] : counterparty;
+}
+
+const englishFeeNames: Record<FeeName, string> = {
+  monthly: 'Monthly fee',
+  perPurchase: 'Per purchase',
+  atmWithdrawalInNetwork: 'ATM withdrawal, in network',
+  atmWithdrawalOutOfNetwork: 'ATM withdrawal, out of network',
+  cashReload: 'Cash reload',
+  atmBalanceInquiryInNetwork: 'ATM balance inquiry, in network',
+  atmBalanceInquiryOutOfNetwork: 'ATM balance inquiry, out of network',
+  customerServiceLiveAgent: 'Customer service, live agent',
+  customerServiceAutomated: 'Customer service, automated',
+  inactivity: 'Inactivity',
+  cardReplacement: 'Card replacement',
+  expeditedDelivery: 'Faster card delivery',
+  physicalCard: 'Physical card',
+};
+
+const spanishFeeNames: Record<FeeName, string> = {
+  monthly: 'Cargo mensual',
+  perPurchase: 'Por compra',
+  atmWithdrawalInNetwork: 'Retiro en cajero automático, dentro de la red',
+  atmWithdrawalOutOfNetwork: 'Retiro en cajero automático, fuera de la red',
+  cashReload: 'Carga de efectivo',
+  atmBalanceInquiryInNetwork: 'Consulta de saldo en cajero automático, dentro de la red',
+  atmBalanceInquiryOutOfNetwork: 'Consulta de saldo en cajero automático, fuera de la red',
+  customerServiceLiveAgent: 'Servicio al cliente, con un agente',
+  customerServiceAutomated: 'Servicio al cliente, automatizado',
+  inactivity: 'Inactividad',
+  cardReplacement: 'Reemplazo de tarjeta',
+  expeditedDelivery: 'Entrega rápida de la tarjeta',
+  physicalCard: 'Tarjeta física',
 };
 
 const english: StatementText = {
@@ -76,7 +114,7 @@ const english: StatementText = {
       case 'atm_withdrawal':
         return 'ATM withdrawal';
       case 'fee':
-        return counterparty ? `Fee: ${counterparty}` : 'Fee';
+        return counterparty ? `Fee: ${feeCounterparty(counterparty, englishFeeNames)}` : 'Fee';
       case 'ebt_reward':
         return 'EBT rewards';
       case 'cushion':
@@ -126,7 +164,7 @@ const spanish: StatementText = {
       case 'atm_withdrawal':
         return 'Retiro en cajero automático';
       case 'fee':
-        return counterparty ? `Cargo: ${counterparty}` : 'Cargo';
+        return counterparty ? `Cargo: ${feeCounterparty(counterparty, spanishFeeNames)}` : 'Cargo';
       case 'ebt_reward':
         return 'Recompensas de EBT';
       case 'cushion':

@@ -4,12 +4,17 @@
  * never text, so both languages say the same thing. Home's recent activity and the activity screens
  * use these.
  */
-import { Trans } from '@lingui/react/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import type { Transaction } from '../../../contract/activity/types.ts';
+import { isFeeName } from '../../../contract/shared/fees.ts';
+import { feeNames } from '../fees/feeNames.ts';
 
 /** "Purchase at Save Mart", "Deposit from Valley Transit", … */
 export function TransactionTitle({ transaction }: { transaction: Pick<Transaction, 'kind' | 'counterparty'> }) {
-  const counterparty = transaction.counterparty;
+  const { i18n } = useLingui();
+  // A fee's counterparty is its code ('physicalCard'): said by its name, in the reader's language.
+  const code = transaction.counterparty;
+  const counterparty = transaction.kind === 'fee' && code && isFeeName(code) ? i18n._(feeNames[code]) : code;
   switch (transaction.kind) {
     case 'purchase':
       return counterparty ? <Trans>Purchase at {counterparty}</Trans> : <Trans>Purchase</Trans>;

@@ -3,28 +3,11 @@
  * (12 CFR 1005.18(b)(2)) with the long form (every fee) one tap away. Amounts come from
  * contract/shared/fees.ts, the one place they are kept.
  */
-import type { MessageDescriptor } from '@lingui/core';
-import { msg } from '@lingui/core/macro';
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { fees, otherFees, shortFormOthers, shortFormStatic, type FeeName } from '../../../contract/shared/fees.ts';
 import { formatDollars } from '../format/money.ts';
+import { feeNames } from '../fees/feeNames.ts';
 import './agreements.css';
-
-const feeNames: Record<FeeName, MessageDescriptor> = {
-  monthly: msg`Monthly fee`,
-  perPurchase: msg`Per purchase`,
-  atmWithdrawalInNetwork: msg`ATM withdrawal, in network`,
-  atmWithdrawalOutOfNetwork: msg`ATM withdrawal, out of network`,
-  cashReload: msg`Cash reload`,
-  atmBalanceInquiryInNetwork: msg`ATM balance inquiry, in network`,
-  atmBalanceInquiryOutOfNetwork: msg`ATM balance inquiry, out of network`,
-  customerServiceLiveAgent: msg`Customer service, live agent`,
-  customerServiceAutomated: msg`Customer service, automated`,
-  inactivity: msg`Inactivity`,
-  cardReplacement: msg`Card replacement`,
-  expeditedDelivery: msg`Faster card delivery`,
-  physicalCard: msg`Physical card`,
-};
 
 function FeeRows({ names }: { names: readonly FeeName[] }) {
   const { i18n, t } = useLingui();

@@ -179,7 +179,7 @@ describe('GET /api/v1/statement', () => {
     const { status, bytes } = await statementPdf(`?month=${month.month}&locale=es`);
     expect(status).toBe(200);
     const text = await pdfText(bytes);
-    for (const words of ['Estado de cuenta mensual', 'Saldo inicial', 'Saldo final', 'Movimientos', 'Cargo: Cash load', 'es emitida por']) {
+    for (const words of ['Estado de cuenta mensual', 'Saldo inicial', 'Saldo final', 'Movimientos', 'Cargo: Carga de efectivo', 'es emitida por']) {
       expect(text).toContain(words);
     }
     expect(text).toContain(partnerBankAddress);
