@@ -31,7 +31,7 @@ export type Transaction = {
   timestamp: string;
   kind: TransactionKind;
   status: TransactionStatus;
-  /** The merchant or the payer, as the partner named it. */
+  /** The merchant or the payer, as the partner named it; for a fee, its code in contract/shared/fees.ts ('physicalCard'). */
   counterparty: string | null;
   location: string | null;
   /** For a hold: when it is released if the merchant never settles it (ISO 8601). */
