@@ -5,6 +5,7 @@ import type { HomeAnswer } from '../../contract/home/types.ts';
 import { homeMachine } from '../../machines/home/home.ts';
 import { coverageOf, describePath, generatePaths, minimalCover, replayPath } from '../support/chartCoverage.ts';
 import { lastKnownStore } from '../../src/shared/offline/lastKnown.ts';
+import { saveMartPurchase } from '../support/homeFixtures.ts';
 import { accessTokenFor, storageWith } from '../support/lastKnown.ts';
 import { active, renderApp } from '../support/renderApp.tsx';
 
@@ -15,18 +16,7 @@ const home: HomeAnswer = {
     balance: 123456,
     onHold: 0,
     cards: [{ id: 'c1', type: 'VIRTUAL', status: 'ACTIVE', frozen: false, isActive: true, isPending: false, lastFour: '4821', delivery: null, replacesCardId: null, replacedByCardId: null }],
-    transactions: [
-      {
-        id: 't1',
-        amount: -4512,
-        timestamp: '2026-11-20T15:00:00Z',
-        kind: 'purchase',
-        status: 'posted',
-        counterparty: 'Save Mart',
-        location: 'Fresno, CA',
-        heldUntil: null,
-      },
-    ],
+    transactions: [saveMartPurchase],
     prn: '400012345678',
     flags: { hasFunded: true, hasFundedAnyKind: true },
     ebtRewardOwed: 0,

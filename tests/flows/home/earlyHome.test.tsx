@@ -6,6 +6,7 @@
 import { act, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { HomeAnswer } from '../../../contract/home/types.ts';
+import { saveMartPurchase } from '../../support/homeFixtures.ts';
 import { homeWith } from '../../support/manageCardsFixtures.ts';
 import { active, renderApp } from '../../support/renderApp.tsx';
 
@@ -19,17 +20,7 @@ function homeWithBalance(balance: number): HomeAnswer {
 /** An answer with one purchase among the recent activity. */
 function homeWithPurchase(): HomeAnswer {
   const home = homeWithBalance(4_016_78);
-  const purchase = {
-    id: 't1',
-    amount: -45_12,
-    timestamp: '2026-11-20T15:00:00Z',
-    kind: 'purchase',
-    status: 'posted',
-    counterparty: 'Save Mart',
-    location: 'Fresno, CA',
-    heldUntil: null,
-  } as const;
-  return { ...home, accountOverview: { ...home.accountOverview, transactions: [purchase] } };
+  return { ...home, accountOverview: { ...home.accountOverview, transactions: [saveMartPurchase] } };
 }
 
 type App = Awaited<ReturnType<typeof renderApp>>;
@@ -92,6 +83,7 @@ describe('the recent activity', () => {
     await waitFor(() => expect(app.cardApi.isWaiting(homePath)).toBe(true));
     app.cardApi.answer(homePath, homeWithPurchase());
     expect((await screen.findByTestId('balance')).textContent).toBe('$4,016.78');
+    expect(screen.queryByText('Purchase at Save Mart'), 'not laid out with the balance').toBeNull();
     expect(await screen.findByText('Purchase at Save Mart')).toBeTruthy();
     expect(screen.getByText('-$45.12')).toBeTruthy();
   });
