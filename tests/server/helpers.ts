@@ -5,7 +5,9 @@
 import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { randomBytes } from 'node:crypto';
-import { readdir } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import type { HomeAnswer } from '../../contract/home/types.ts';
 import type { RefreshTokensAnswer, SignInAnswer } from '../../contract/session/types.ts';
@@ -51,11 +53,15 @@ export const productionEnv = {
  * `env` overrides configuration the way the environment would; the web app is served only when a
  * `webRoot` folder (with an index.html) is given.
  */
+function testConfig(options: { env?: NodeJS.ProcessEnv; webRoot?: string } = {}): ServerConfig {
+  return readConfig({ COMPANION_ORIGINS: 'http://localhost:8090', ...options.env, WEB_ROOT: options.webRoot ?? '' });
+}
+
 export async function startTestApp(
   options: {
     env?: NodeJS.ProcessEnv;
-    /** A file-backed PGlite folder (reopened by a second app to show what survives a restart). */
-    dataDir?: string;
+    /** A database an earlier app used (`restartingOnOneDatabase`): opened and seeded again, as at every start. */
+    restartOn?: RestartPlace;
     webRoot?: string;
     /** Request logs go here (at the configured LOG_LEVEL) instead of nowhere. */
     logStream?: NodeJS.WritableStream;
@@ -66,7 +72,7 @@ export async function startTestApp(
     freshDatabase?: boolean;
   } = {},
 ): Promise<TestApp> {
-  const config = readConfig({ COMPANION_ORIGINS: 'http://localhost:8090', ...options.env, WEB_ROOT: options.webRoot ?? '' });
+  const config = testConfig(options);
   const { database, drop } = await openTestDatabase(config, options);
   const app = await buildApp(config, database.db, options.logStream ? { logStream: options.logStream } : { logger: false });
   await app.ready();
@@ -83,15 +89,48 @@ export async function startTestApp(
   };
 }
 
+/** Where `restartingOnOneDatabase` keeps its database between apps: a PostgreSQL database or a PGlite folder. */
+type RestartPlace = { databaseUrl: string } | { dataDir: string };
+
+/**
+ * Restarts of the server on one database: `run` gets `start`, which builds a new app on it each time
+ * (seeding it again, as server/main.ts does at every start), so a test shows what survives a restart.
+ * The database is a copy of this run's seeded template on its PostgreSQL, or with PG_TESTS=0 a
+ * file-backed PGlite in a throwaway folder; it is dropped when `run` ends.
+ */
+export async function restartingOnOneDatabase(run: (start: () => Promise<TestApp>) => Promise<void>): Promise<void> {
+  if (hasTestPostgres()) {
+    const copy = await testDatabase(testConfig());
+    try {
+      await run(() => startTestApp({ restartOn: { databaseUrl: copy.url } }));
+    } finally {
+      await copy.drop();
+    }
+    return;
+  }
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'cards-restarts-'));
+  try {
+    await run(() => startTestApp({ restartOn: { dataDir } }));
+  } finally {
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
 async function openTestDatabase(
   keys: SsnKeys,
-  options: { dataDir?: string; freshDatabase?: boolean },
+  options: { restartOn?: RestartPlace; freshDatabase?: boolean },
 ): Promise<{ database: OpenDatabase; drop: () => Promise<void> }> {
   const keep = async () => {};
-  if (options.dataDir) {
+  if (options.restartOn && 'databaseUrl' in options.restartOn) {
+    const database = await openDatabase({ databaseUrl: options.restartOn.databaseUrl });
+    await seedDemoData(database.db, keys);
+    return { database, drop: keep };
+  }
+  if (options.restartOn) {
     // A new folder starts from this run's seeded dump; a used one reopens, seeded again as at every start.
-    const isNew = (await readdir(options.dataDir)).length === 0;
-    const database = await openDatabase({ dataDir: options.dataDir, ...(isNew && { snapshot: await seededSnapshot(keys) }) });
+    const { dataDir } = options.restartOn;
+    const isNew = (await readdir(dataDir)).length === 0;
+    const database = await openDatabase({ dataDir, ...(isNew && { snapshot: await seededSnapshot(keys) }) });
     if (!isNew) await seedDemoData(database.db, keys);
     return { database, drop: keep };
   }

@@ -4,6 +4,9 @@
  * Postgres writes them, transactions that commit and roll back, database errors with their codes, and
  * queries from elsewhere never running inside someone else's transaction.
  */
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { eq, sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/pglite';
@@ -21,15 +24,27 @@ beforeAll(async () => {
 afterAll(() => database.close());
 
 describe('the embedded database client', () => {
-  it('refuses calls once closed, and a normal close is not reported as a failure', async () => {
+  // As `npm start` keeps it: in a folder. What a restart relies on (the attempt limits' tests restart the
+  // server on the run's PostgreSQL, or on such a folder with PG_TESTS=0).
+  it('in a folder: refuses calls once closed, a normal close is not reported as a failure, and a reopen finds what was written', async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'cards-pglite-folder-'));
     const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
     try {
-      const closing = await openDatabase({});
-      await closing.close();
-      await expect(closing.db.execute(sql`select 1`)).rejects.toMatchObject({ cause: { message: expect.stringContaining('stopped') } });
+      const first = await openDatabase({ dataDir });
+      const [written] = await first.db.insert(sandboxEmailOutbox).values({ email: 'restart@providers.test', subject: 'Kept', text: 'across a restart' }).returning();
+      await first.close();
+      await expect(first.db.execute(sql`select 1`)).rejects.toMatchObject({ cause: { message: expect.stringContaining('stopped') } });
       expect(errors).not.toHaveBeenCalled();
+
+      const reopened = await openDatabase({ dataDir });
+      try {
+        expect(await reopened.db.select().from(sandboxEmailOutbox).where(eq(sandboxEmailOutbox.email, 'restart@providers.test'))).toEqual([written]);
+      } finally {
+        await reopened.close();
+      }
     } finally {
       errors.mockRestore();
+      await rm(dataDir, { recursive: true, force: true });
     }
   });
 

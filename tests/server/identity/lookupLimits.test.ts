@@ -6,16 +6,21 @@
  * the wait survives a restart, parallel lookups never pass a limit (also on real PostgreSQL; PG_TESTS=0
  * leaves that out), and normal use is answered exactly as before.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { StatusCode } from '../../../contract/shared/statusCodes.ts';
 import { deviceSubject, ipSubject, lookupPerDevicePolicy, lookupPerIpPolicy } from '../../../server/attemptLimits.ts';
 import { attemptLimits } from '../../../server/db/schema/index.ts';
-import { appOnPostgres, clearAttemptLimits, demoCardholder, describeOnPostgres, startTestApp, type TestApp } from '../helpers.ts';
+import {
+  appOnPostgres,
+  clearAttemptLimits,
+  demoCardholder,
+  describeOnPostgres,
+  restartingOnOneDatabase,
+  startTestApp,
+  type TestApp,
+} from '../helpers.ts';
 
 let t: TestApp;
 
@@ -211,22 +216,19 @@ describe('lookup subjects', () => {
 
 describe('the lookup wait across a restart', () => {
   it('still answers 429 after the server restarts on the same database', async () => {
-    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'cards-lookup-limit-'));
-    try {
-      const first = await startTestApp({ dataDir });
+    await restartingOnOneDatabase(async (start) => {
+      const first = await start();
       await lookUp(lookupPerDevicePolicy.limit, { device }, first.app);
       expectTooMany(await emailLookup({ device }, first.app));
       await first.close();
 
-      const second = await startTestApp({ dataDir });
+      const second = await start();
       const after = await phoneLookup({ device }, second.app);
       const otherClient = await phoneLookup({ device: otherDevice, ip: '198.51.100.7' }, second.app);
       await second.close();
       expectTooMany(after);
       expect(otherClient.statusCode).toBe(200);
-    } finally {
-      await rm(dataDir, { recursive: true, force: true });
-    }
+    });
   }, 60_000);
 });
 

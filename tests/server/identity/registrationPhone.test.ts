@@ -3,9 +3,6 @@
  * use, only the newest counts), wrong-code counting and the 10-minute lockout, the code-request limit,
  * all kept in the database so a restart changes nothing; plus the email and phone look-ups.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ValidationMessage as M } from '../../../contract/rules.ts';
@@ -18,6 +15,7 @@ import {
   outbox,
   register,
   requestVerification,
+  restartingOnOneDatabase,
   startTestApp,
   type TestApp,
   verifyPhone,
@@ -283,10 +281,9 @@ describe('POST /verify-phone', () => {
 
 describe('the lockout across a restart', () => {
   it('still holds in a new app instance on the same database', async () => {
-    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'cards-lockout-'));
-    try {
+    await restartingOnOneDatabase(async (start) => {
       const phone = freshPhone();
-      const first = await startTestApp({ dataDir });
+      const first = await start();
       let code: string;
       try {
         await requestVerification(first.app, phone);
@@ -296,7 +293,7 @@ describe('the lockout across a restart', () => {
         await first.close();
       }
 
-      const second = await startTestApp({ dataDir });
+      const second = await start();
       try {
         const answer = await verifyPhone(second.app, phone, code);
         expect(answer.statusCode).toBe(429);
@@ -306,9 +303,7 @@ describe('the lockout across a restart', () => {
       } finally {
         await second.close();
       }
-    } finally {
-      await rm(dataDir, { recursive: true, force: true });
-    }
+    });
   }, 60_000);
 });
 

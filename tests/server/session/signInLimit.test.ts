@@ -7,15 +7,21 @@
  */
 import crypto from 'node:crypto';
 import { syncBuiltinESMExports } from 'node:module';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { StatusCode } from '../../../contract/shared/statusCodes.ts';
 import { and, eq } from 'drizzle-orm';
 import { signInPerAccountPolicy, signInPerDevicePolicy, signInPerIpPolicy } from '../../../server/attemptLimits.ts';
 import { attemptLimits } from '../../../server/db/schema/index.ts';
-import { clearAttemptLimits, demoCardholder, demoCredentials, endLockouts, signInWith, startTestApp, type TestApp } from '../helpers.ts';
+import {
+  clearAttemptLimits,
+  demoCardholder,
+  demoCredentials,
+  endLockouts,
+  restartingOnOneDatabase,
+  signInWith,
+  startTestApp,
+  type TestApp,
+} from '../helpers.ts';
 
 let t: TestApp;
 const wrong = { email: demoCardholder.email, password: 'not-the-password' };
@@ -118,20 +124,17 @@ describe('POST /sign-in attempt limit', () => {
 
 describe('the sign-in wait across a restart', () => {
   it('still refuses the right password after the server restarts on the same database', async () => {
-    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'cards-sign-in-limit-'));
-    try {
-      const first = await startTestApp({ dataDir });
+    await restartingOnOneDatabase(async (start) => {
+      const first = await start();
       for (let i = 0; i < 5; i += 1) await signInWith(first.app, wrong);
       await first.close();
 
-      const second = await startTestApp({ dataDir });
+      const second = await start();
       const right = await signInWith(second.app, demoCredentials);
       await second.close();
       expect(right.status).toBe(401);
       expect(right.body.retryAfterSeconds).toBeGreaterThan(0);
-    } finally {
-      await rm(dataDir, { recursive: true, force: true });
-    }
+    });
   }, 60_000);
 });
 
