@@ -11,8 +11,13 @@ import { vi } from 'vitest';
 /** What the fake server answers as `retryAfterSeconds`: longer than any test's time limit. */
 export const serverWaitSeconds = 60;
 
+/**
+ * The fake clock follows real time a millisecond at a time (Vitest's default step is 20 ms). Testing
+ * Library ends every async act (each click, each typed text, each waitFor) with a zero-delay timer, on
+ * this clock too: at 20 ms steps each waited up to 20 ms of real time, half of a replay's run.
+ */
 export function startReplayClock(): void {
-  vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout'], shouldAdvanceTime: true });
+  vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout'], shouldAdvanceTime: true, advanceTimeDelta: 1 });
 }
 
 export function stopReplayClock(): void {
