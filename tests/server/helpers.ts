@@ -47,16 +47,17 @@ export const productionEnv = {
   SSN_HASH_KEY: randomBytes(32).toString('base64'),
 };
 
+/** A test app's configuration (its SSN keys also choose which seeded template it copies). */
+function testConfig(options: { env?: NodeJS.ProcessEnv; webRoot?: string } = {}): ServerConfig {
+  return readConfig({ COMPANION_ORIGINS: 'http://localhost:8090', ...options.env, WEB_ROOT: options.webRoot ?? '' });
+}
+
 /**
  * Builds the app over a seeded database of its own: a copy of this run's seeded template on its real
  * PostgreSQL by default, an in-memory PGlite loaded from this run's seeded snapshot with PG_TESTS=0.
  * `env` overrides configuration the way the environment would; the web app is served only when a
  * `webRoot` folder (with an index.html) is given.
  */
-function testConfig(options: { env?: NodeJS.ProcessEnv; webRoot?: string } = {}): ServerConfig {
-  return readConfig({ COMPANION_ORIGINS: 'http://localhost:8090', ...options.env, WEB_ROOT: options.webRoot ?? '' });
-}
-
 export async function startTestApp(
   options: {
     env?: NodeJS.ProcessEnv;

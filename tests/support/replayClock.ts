@@ -15,6 +15,8 @@ export const serverWaitSeconds = 60;
  * The fake clock follows real time a millisecond at a time (Vitest's default step is 20 ms). Testing
  * Library ends every async act (each click, each typed text, each waitFor) with a zero-delay timer, on
  * this clock too: at 20 ms steps each waited up to 20 ms of real time, half of a replay's run.
+ * A step is taken only when the worker is free, so on a busy machine fake time falls behind real time:
+ * the waits and their limits (waitFor's timeout, a field's debounce) are on this clock alike.
  */
 export function startReplayClock(): void {
   vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout'], shouldAdvanceTime: true, advanceTimeDelta: 1 });
