@@ -18,7 +18,7 @@ import { readConfig, type ServerConfig } from '../../server/config.ts';
 import { type Database, type OpenDatabase, openDatabase } from '../../server/db/database.ts';
 import { attemptLimits, users } from '../../server/db/schema/index.ts';
 import { demoCardholder, seedDemoData } from '../../server/seed.ts';
-import { seededSnapshot } from '../support/pgliteSnapshot.ts';
+import { migratedSnapshot, seededSnapshot } from '../support/pgliteSnapshot.ts';
 import { hasTestPostgres, testDatabase } from '../support/postgresDatabases.ts';
 import type { SsnKeys } from '../../server/ssn.ts';
 
@@ -67,8 +67,9 @@ export async function startTestApp(
     /** Request logs go here (at the configured LOG_LEVEL) instead of nowhere. */
     logStream?: NodeJS.WritableStream;
     /**
-     * An in-memory PGlite created, migrated and seeded here, as `npm start` does, instead of a copy
-     * of a seeded database (for tests of migrations and seeding themselves).
+     * An in-memory PGlite, migrated but empty (this run's dump of every migration applied to a new
+     * cluster), seeded here as `npm start` seeds, instead of a copy of a seeded database (for tests of
+     * seeding itself).
      */
     freshDatabase?: boolean;
   } = {},
@@ -136,7 +137,7 @@ async function openTestDatabase(
     return { database, drop: keep };
   }
   if (options.freshDatabase) {
-    const database = await openDatabase({});
+    const database = await openDatabase({ snapshot: await migratedSnapshot() });
     await seedDemoData(database.db, keys);
     return { database, drop: keep };
   }

@@ -7,30 +7,31 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import { eq, sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/pglite';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type OpenDatabase, openDatabase } from '../../server/db/database.ts';
 import { sandboxEmailOutbox, transfers } from '../../server/db/schema/index.ts';
 import { seedDemoData } from '../../server/seed.ts';
+import { emptyPGlite, migratedSnapshot } from '../support/pgliteSnapshot.ts';
 
 let database: OpenDatabase;
 
 beforeAll(async () => {
-  database = await openDatabase({});
+  database = await openDatabase({ snapshot: await migratedSnapshot() });
   await seedDemoData(database.db);
 });
 afterAll(() => database.close());
 
 describe('the embedded database client', () => {
   // As `npm start` keeps it: in a folder. What a restart relies on (the attempt limits' tests restart the
-  // server on the run's PostgreSQL, or on such a folder with PG_TESTS=0).
+  // server on the run's PostgreSQL, or on such a folder with PG_TESTS=0). The folder starts from this
+  // run's migrated dump; Playwright's server starts every run on a new, empty folder.
   it('in a folder: refuses calls once closed, a normal close is not reported as a failure, and a reopen finds what was written', async () => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'cards-pglite-folder-'));
     const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
     try {
-      const first = await openDatabase({ dataDir });
+      const first = await openDatabase({ dataDir, snapshot: await migratedSnapshot() });
       const [written] = await first.db.insert(sandboxEmailOutbox).values({ email: 'restart@providers.test', subject: 'Kept', text: 'across a restart' }).returning();
       await first.close();
       await expect(first.db.execute(sql`select 1`)).rejects.toMatchObject({ cause: { message: expect.stringContaining('stopped') } });
@@ -49,7 +50,7 @@ describe('the embedded database client', () => {
   });
 
   it('reads timestamps, dates and intervals as a plain per-query PGlite with Drizzle does', async () => {
-    const plain = new PGlite();
+    const plain = await emptyPGlite();
     try {
       const reference = drizzle({ client: plain });
       const query = sql`select now()::timestamp as "local", timestamptz '2026-11-22 08:00:00+00' as "zoned",

@@ -1,8 +1,9 @@
 /**
- * A migrated, seeded PGlite database, dumped once per Vitest run and per pair of SSN keys (the seed
- * encrypts and hashes the demo SSNs with them). Creating a PGlite cluster, migrating and seeding costs
- * seconds of CPU; loading the dump costs a fraction, and every test app still gets its own database.
- * The dumps live in a folder made for this run (snapshotFolder.ts), so they can never be stale.
+ * PGlite data folder dumps, each made once per Vitest run: an empty cluster, that cluster migrated,
+ * and the migrated one seeded (per pair of SSN keys: the seed encrypts and hashes the demo SSNs with
+ * them). Creating a PGlite cluster costs 2–4 s of CPU, migrating and seeding more; loading a dump about
+ * 0.5 s, and every test still gets a database of its own. The dumps live in a folder made for this run
+ * (testDatabases.ts), so they can never be stale.
  */
 import { createHash } from 'node:crypto';
 import { readFile, rename, writeFile } from 'node:fs/promises';
@@ -16,29 +17,54 @@ import * as schema from '../../server/db/schema/index.ts';
 import { seedDemoData } from '../../server/seed.ts';
 import type { SsnKeys } from '../../server/ssn.ts';
 
-/** The dump for these keys: read from this run's folder, or made (by whichever worker asks first). */
-export async function seededSnapshot(keys: SsnKeys): Promise<Uint8Array> {
+/** A new in-thread PGlite, as `new PGlite()` gives: an empty cluster, nothing migrated (tests of migrations). */
+export async function emptyPGlite(): Promise<PGlite> {
+  return fromSnapshot(await clusterSnapshot());
+}
+
+/** An empty cluster with the app's migrations applied and no data (the ledger's system accounts come with them). */
+export function migratedSnapshot(): Promise<Uint8Array> {
+  return snapshotOnce('migrated', async () => {
+    const client = await emptyPGlite();
+    await migrate(drizzle({ client, schema }), { migrationsFolder });
+    return client;
+  });
+}
+
+/** The migrated cluster with the demo data seeded with these keys. */
+export function seededSnapshot(keys: SsnKeys): Promise<Uint8Array> {
   const name = createHash('sha256').update(keys.ssnEncryptionKey).update(keys.ssnHashKey).digest('hex').slice(0, 16);
+  return snapshotOnce(`seeded-${name}`, async () => {
+    const client = fromSnapshot(await migratedSnapshot());
+    await seedDemoData(drizzle({ client, schema }), keys);
+    return client;
+  });
+}
+
+function clusterSnapshot(): Promise<Uint8Array> {
+  return snapshotOnce('cluster', async () => new PGlite());
+}
+
+function fromSnapshot(snapshot: Uint8Array): PGlite {
+  return new PGlite({ loadDataDir: new Blob([snapshot as Uint8Array<ArrayBuffer>]) });
+}
+
+/** The dump called `name`: read from this run's folder, or made from the client `make` prepares (by whichever worker asks first). */
+async function snapshotOnce(name: string, make: () => Promise<PGlite>): Promise<Uint8Array> {
   const file = path.join(inject('pgliteSnapshots'), `${name}.tar`);
   const made = await readFile(file).catch(() => null);
   if (made) return made;
-  const snapshot = await makeSnapshot(keys);
+  const client = await make();
+  let snapshot: Uint8Array;
+  try {
+    await client.waitReady; // a dump asked for before the cluster is up never answers
+    snapshot = new Uint8Array(await (await client.dumpDataDir('none')).arrayBuffer());
+  } finally {
+    await client.close();
+  }
   // Written aside, then renamed: a worker reading at the same time sees the whole dump or none.
   const partial = `${file}.${process.pid}`;
   await writeFile(partial, snapshot);
   await rename(partial, file);
   return snapshot;
-}
-
-async function makeSnapshot(keys: SsnKeys): Promise<Uint8Array> {
-  const client = new PGlite();
-  try {
-    const db = drizzle({ client, schema });
-    await migrate(db, { migrationsFolder });
-    await seedDemoData(db, keys);
-    const dump = await client.dumpDataDir('none');
-    return new Uint8Array(await dump.arrayBuffer());
-  } finally {
-    await client.close();
-  }
 }

@@ -6,7 +6,6 @@
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
@@ -16,6 +15,7 @@ import { cards } from '../../../server/db/schema/index.ts';
 import { cardStateCardholders, demoCardholder, seedDemoData } from '../../../server/seed.ts';
 import { signIn, startTestApp, type TestApp } from '../helpers.ts';
 import { cardCall, home } from './helpers.ts';
+import { emptyPGlite } from '../../support/pgliteSnapshot.ts';
 
 let t: TestApp;
 
@@ -94,7 +94,7 @@ describe('migration 0010 on a database from before it', () => {
   it("keeps every card, gives each its order time, and a card then on its way a delivery window of 10 to 15 weekdays", async () => {
     const migrations = path.join(import.meta.dirname, '../../../server/db/migrations');
     const before = await mkdtemp(path.join(os.tmpdir(), 'cards-migration-0010-'));
-    const client = new PGlite();
+    const client = await emptyPGlite();
     try {
       await cp(migrations, before, { recursive: true });
       const journalPath = path.join(before, 'meta/_journal.json');

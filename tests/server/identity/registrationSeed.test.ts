@@ -2,7 +2,6 @@
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import { eq, sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
@@ -11,6 +10,7 @@ import { addressKeyOf, agreementAcceptances, users } from '../../../server/db/sc
 import { seedDemoData } from '../../../server/seed.ts';
 import { decryptSsn, ssnHash } from '../../../server/ssn.ts';
 import { demoCardholder, demoUser, startTestApp, type TestApp } from '../helpers.ts';
+import { emptyPGlite } from '../../support/pgliteSnapshot.ts';
 
 let t: TestApp;
 
@@ -57,7 +57,7 @@ describe('migration 0002 on a database from before registration', () => {
   it('turns phones into digits and gives every user the address key the card API computes', async () => {
     const migrations = path.join(import.meta.dirname, '../../../server/db/migrations');
     const before = await mkdtemp(path.join(os.tmpdir(), 'cards-migrations-'));
-    const client = new PGlite();
+    const client = await emptyPGlite();
     try {
       // The migrations folder as it was before 0002.
       await cp(migrations, before, { recursive: true });
