@@ -77,3 +77,62 @@ test('a deeper screen opened signed out is remembered through sign-in', async ({
   await expect(page.getByRole('heading', { level: 1, name: 'Monthly statements' })).toBeVisible();
   await expect(new HomePage(page).balanceHeading).toHaveCount(0);
 });
+
+test('the splash shows the brand at once, and a spinner only once the start takes over a second', async ({ page }) => {
+  // The entry script is held back, so the splash stays up for as long as the test needs it.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/assets/index-*.js', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto('/signin', { waitUntil: 'commit' });
+  const splash = page.locator('#loader-overlay');
+  const spinner = splash.locator('.spinner');
+  await expect(splash.locator('.splash-brand')).toBeVisible();
+
+  // The spinner's timeline, paused and set (no waiting on the clock): hidden for the first second, then
+  // shown and turning. A spinner drawn from the first frame kept the phone drawing frames all through
+  // a start that usually ends before a second (docs/performance.md).
+  const at = (ms: number) =>
+    spinner.evaluate((element, time) => {
+      for (const animation of element.getAnimations()) {
+        animation.pause();
+        animation.currentTime = time;
+      }
+      return getComputedStyle(element).visibility;
+    }, ms);
+  expect(await at(0)).toBe('hidden');
+  expect(await at(999)).toBe('hidden');
+  expect(await at(1000)).toBe('visible');
+  const turning = await spinner.evaluate((element) =>
+    element.getAnimations().map((animation) => (animation as CSSAnimation).animationName),
+  );
+  expect(turning).toContain('spin');
+
+  release();
+  await expect(splash).toHaveCount(0);
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+});
+
+test('with reduced motion asked for, the splash spinner turns three times slower', async ({ page }) => {
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/assets/index-*.js', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto('/signin', { waitUntil: 'commit' });
+  const spinner = page.locator('#loader-overlay .spinner');
+  const timings = await spinner.evaluate((element) =>
+    element.getAnimations().map((animation) => ({
+      name: (animation as CSSAnimation).animationName,
+      delay: animation.effect?.getTiming().delay,
+      duration: animation.effect?.getTiming().duration,
+    })),
+  );
+  expect(timings).toContainEqual({ name: 'spin', delay: 1000, duration: 2400 });
+  release();
+  await expect(page.locator('#loader-overlay')).toHaveCount(0);
+});
