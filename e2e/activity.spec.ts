@@ -107,6 +107,17 @@ test('offline, home and activity show the last-known balance and transactions wi
   await moneyEvent(request, { type: 'card.authorization', email: applicant.email, amountCents: 845, merchant: 'Save Mart' });
   await seedStoredState(page, { accessToken: tokens.access, refreshToken: tokens.refresh, locale: 'en' });
 
+  // The worker is registered only once the first screen is shown and the page has loaded: its install
+  // would take the phone's cores from that screen.
+  await page.addInitScript(() => {
+    const workers = navigator.serviceWorker;
+    const register = workers.register.bind(workers);
+    workers.register = (...args: Parameters<typeof register>) => {
+      const page = window as { registeredWhen?: { firstScreenShown: boolean; loaded: boolean } };
+      page.registeredWhen ??= { firstScreenShown: !document.getElementById('loader-overlay'), loaded: document.readyState === 'complete' };
+      return register(...args);
+    };
+  });
   // Online once: home, then activity, so both are kept and the app's files are on the phone.
   const home = await HomePage.open(page);
   await home.screen.getByRole('link', { name: 'See all activity' }).click();
@@ -125,6 +136,7 @@ test('offline, home and activity show the last-known balance and transactions wi
       { message: "the service worker keeps the app's files", timeout: 90_000 },
     )
     .toEqual([]);
+  expect(await page.evaluate(() => (window as { registeredWhen?: unknown }).registeredWhen)).toEqual({ firstScreenShown: true, loaded: true });
 
   await context.setOffline(true);
   await page.goto('/home');

@@ -1,7 +1,8 @@
 /**
  * The app shell stays on the phone (public/sw.js), so with no network it still opens and shows the
  * last-known balance. Standalone only: inside the companion app the host owns the phone's storage.
- * Loaded after the first screen is on its way (src/app/main.tsx): nothing here is needed to show it.
+ * Loaded once the first screen is shown, the page has loaded and the phone is idle (src/app/main.tsx):
+ * nothing here is needed to show it, and its install would take the cores that screen is drawn with.
  */
 export function registerServiceWorker(): void {
   if (!('serviceWorker' in navigator)) return;
