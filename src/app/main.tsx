@@ -136,7 +136,7 @@ async function start() {
  * Runs `work` once the page has loaded and the phone is idle (at the latest 5 s later). For the
  * service worker, after the first screen: its install fetches the app shell and then keeps every asset
  * the page hands it, on a thread of the page's own process, and it took the cores the first screen
- * was drawn with (Lighthouse /home at 6.4×: TBT median 307 → 137 ms, docs/performance.md).
+ * was drawn with (docs/performance.md, "The headroom run").
  */
 function afterLoadWhenIdle(work: () => void) {
   const whenIdle = () => (typeof requestIdleCallback === 'function' ? requestIdleCallback(work, { timeout: 5000 }) : setTimeout(work, 1000));
