@@ -113,8 +113,8 @@ test('offline, home and activity show the last-known balance and transactions wi
     const workers = navigator.serviceWorker;
     const register = workers.register.bind(workers);
     workers.register = (...args: Parameters<typeof register>) => {
-      const page = window as { registeredWhen?: { firstScreenShown: boolean; loaded: boolean } };
-      page.registeredWhen ??= { firstScreenShown: !document.getElementById('loader-overlay'), loaded: document.readyState === 'complete' };
+      const seen = window as { registeredWhen?: { firstScreenShown: boolean; loaded: boolean } };
+      seen.registeredWhen ??= { firstScreenShown: !document.getElementById('loader-overlay'), loaded: document.readyState === 'complete' };
       return register(...args);
     };
   });

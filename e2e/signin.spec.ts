@@ -1,5 +1,5 @@
 /** Sign-in: success, wrong password, and the guard that remembers where the user was going. */
-import { expect, test } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import { HomePage } from './pages/home/HomePage.ts';
 import { SignInPage } from './pages/session/SignInPage.ts';
 import { demo, demoHome } from './support/api.ts';
@@ -79,13 +79,7 @@ test('a deeper screen opened signed out is remembered through sign-in', async ({
 });
 
 test('the splash shows the brand at once, and a spinner after 100 ms, as every spinner', async ({ page }) => {
-  // The entry script is held back, so the splash stays up for as long as the test needs it.
-  let release = () => {};
-  const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route('**/assets/index-*.js', async (route) => {
-    await held;
-    await route.continue();
-  });
+  const release = await holdEntryScript(page);
   await page.goto('/signin', { waitUntil: 'commit' });
   const splash = page.locator('#loader-overlay');
   const spinner = splash.locator('.spinner');
@@ -117,12 +111,7 @@ test('the splash shows the brand at once, and a spinner after 100 ms, as every s
 
 test('with reduced motion asked for, the splash spinner turns three times slower', async ({ page }) => {
   await page.emulateMedia({ reducedMotion: 'reduce' });
-  let release = () => {};
-  const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route('**/assets/index-*.js', async (route) => {
-    await held;
-    await route.continue();
-  });
+  const release = await holdEntryScript(page);
   await page.goto('/signin', { waitUntil: 'commit' });
   const spinner = page.locator('#loader-overlay .spinner');
   const timings = await spinner.evaluate((element) =>
@@ -136,3 +125,14 @@ test('with reduced motion asked for, the splash spinner turns three times slower
   release();
   await expect(page.locator('#loader-overlay')).toHaveCount(0);
 });
+
+/** Holds the app's entry script back until the returned function is called: the splash stays up meanwhile. */
+async function holdEntryScript(page: Page): Promise<() => void> {
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/assets/index-*.js', async (route) => {
+    await held;
+    await route.continue();
+  });
+  return release;
+}

@@ -24,21 +24,21 @@ export async function emptyPGlite(): Promise<PGlite> {
 
 /** An empty cluster with the app's migrations applied and no data (the ledger's system accounts come with them). */
 export function migratedSnapshot(): Promise<Uint8Array> {
-  return snapshotOnce('migrated', async () => {
-    const client = await emptyPGlite();
+  return snapshotOnce('migrated', emptyPGlite, async (client) => {
     await migrate(drizzle({ client, schema }), { migrationsFolder });
-    return client;
   });
 }
 
 /** The migrated cluster with the demo data seeded with these keys. */
 export function seededSnapshot(keys: SsnKeys): Promise<Uint8Array> {
   const name = createHash('sha256').update(keys.ssnEncryptionKey).update(keys.ssnHashKey).digest('hex').slice(0, 16);
-  return snapshotOnce(`seeded-${name}`, async () => {
-    const client = fromSnapshot(await migratedSnapshot());
-    await seedDemoData(drizzle({ client, schema }), keys);
-    return client;
-  });
+  return snapshotOnce(
+    `seeded-${name}`,
+    async () => fromSnapshot(await migratedSnapshot()),
+    async (client) => {
+      await seedDemoData(drizzle({ client, schema }), keys);
+    },
+  );
 }
 
 function clusterSnapshot(): Promise<Uint8Array> {
@@ -49,14 +49,18 @@ function fromSnapshot(snapshot: Uint8Array): PGlite {
   return new PGlite({ loadDataDir: new Blob([snapshot as Uint8Array<ArrayBuffer>]) });
 }
 
-/** The dump called `name`: read from this run's folder, or made from the client `make` prepares (by whichever worker asks first). */
-async function snapshotOnce(name: string, make: () => Promise<PGlite>): Promise<Uint8Array> {
+/**
+ * The dump called `name`: read from this run's folder, or made (by whichever worker asks first) from
+ * the client `open` gives once `prepare` has run on it; the client is closed either way.
+ */
+async function snapshotOnce(name: string, open: () => Promise<PGlite>, prepare: (client: PGlite) => Promise<void> = async () => {}): Promise<Uint8Array> {
   const file = path.join(inject('pgliteSnapshots'), `${name}.tar`);
   const made = await readFile(file).catch(() => null);
   if (made) return made;
-  const client = await make();
+  const client = await open();
   let snapshot: Uint8Array;
   try {
+    await prepare(client);
     await client.waitReady; // a dump asked for before the cluster is up never answers
     snapshot = new Uint8Array(await (await client.dumpDataDir('none')).arrayBuffer());
   } finally {
