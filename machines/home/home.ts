@@ -2,6 +2,7 @@
  * Home data (spec §7 GET /home): load, show, refresh with a loading flag (the previous data stays),
  * retry after a failure. With no answer and a last-known copy kept on this phone (the app keeps it
  * standalone only), that copy is shown with the time it was fetched ("as of") instead of nothing.
+ * An answer the app already has when the chart starts (the first screen's early call) shows at once.
  */
 import { assign, fromPromise, setup } from 'xstate';
 import type { HomeAnswer } from '../../contract/home/types.ts';
@@ -9,7 +10,7 @@ import type { HomeAnswer } from '../../contract/home/types.ts';
 /** Home data as it was at `fetchedAt` (ISO 8601). */
 export type LastKnownHome = { data: HomeAnswer; fetchedAt: string };
 
-export type HomeInput = { lastKnown?: LastKnownHome | null } | undefined;
+export type HomeInput = { lastKnown?: LastKnownHome | null; answered?: HomeAnswer | null } | undefined;
 export type HomeContext = {
   home: HomeAnswer | null;
   /** When `home` is the last-known copy: when it was fetched; null when it is fresh. */
@@ -31,9 +32,12 @@ export const homeMachine = setup({
     showLastKnown: assign(({ context }) => ({ home: context.lastKnown!.data, asOf: context.lastKnown!.fetchedAt })),
     /** Keeps the fresh data as the last-known copy (supplied by the app; standalone only). */
     keepLastKnown: (_, _home: HomeAnswer) => {},
+    /** Tells the companion app what its content may depend on (supplied by home's screen). */
+    sendSitevars: (_, _home: HomeAnswer) => {},
   },
   guards: {
     hasLastKnown: ({ context }) => context.lastKnown !== null,
+    answered: ({ context }) => context.home !== null,
   },
   actors: {
     getHome: fromPromise<HomeAnswer>(async () => {
@@ -42,9 +46,26 @@ export const homeMachine = setup({
   },
 }).createMachine({
   id: 'home',
-  context: ({ input }) => ({ home: null, asOf: null, lastKnown: input?.lastKnown ?? null }),
-  initial: 'loading',
+  context: ({ input }) => ({ home: input?.answered ?? null, asOf: null, lastKnown: input?.lastKnown ?? null }),
+  initial: 'start',
   states: {
+    /**
+     * The first screen's early call (src/features/home/earlyHome.ts) is often answered while the
+     * screen's code loads: then the account shows in the screen's first render, without a loading state.
+     */
+    start: {
+      always: [
+        {
+          guard: 'answered',
+          target: 'ready',
+          actions: [
+            { type: 'keepLastKnown', params: ({ context }) => context.home! },
+            { type: 'sendSitevars', params: ({ context }) => context.home! },
+          ],
+        },
+        { target: 'loading' },
+      ],
+    },
     /** Keeps the previous data on screen while a refresh runs. */
     loading: {
       tags: ['busy'],
@@ -56,6 +77,7 @@ export const homeMachine = setup({
           actions: [
             { type: 'storeHome', params: ({ event }) => event.output },
             { type: 'keepLastKnown', params: ({ event }) => event.output },
+            { type: 'sendSitevars', params: ({ event }) => event.output },
           ],
         },
         onError: [{ guard: 'hasLastKnown', target: 'lastKnown', actions: 'showLastKnown' }, { target: 'failed' }],

@@ -1,13 +1,13 @@
 /** Generated path tests over the home-data chart, replayed against the real app and router. */
 import { screen, waitFor } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { HomeAnswer } from '../../contract/home/types.ts';
 import { homeMachine } from '../../machines/home/home.ts';
 import { coverageOf, describePath, generatePaths, minimalCover, replayPath } from '../support/chartCoverage.ts';
 import { lastKnownStore } from '../../src/shared/offline/lastKnown.ts';
 import { saveMartPurchase } from '../support/homeFixtures.ts';
 import { accessTokenFor, storageWith } from '../support/lastKnown.ts';
-import { active, renderApp } from '../support/renderApp.tsx';
+import { active, recordingHost, renderApp } from '../support/renderApp.tsx';
 
 const homePath = '/api/v1/home';
 const home: HomeAnswer = {
@@ -30,7 +30,8 @@ const home: HomeAnswer = {
 };
 
 const events = [
-  { type: 'xstate.done.actor.getHome', output: home },
+  // A copy: the chart's data is `home` itself only when it came as the answered early call.
+  { type: 'xstate.done.actor.getHome', output: { ...home } },
   { type: 'xstate.error.actor.getHome', error: new Error('no statusCode') },
   { type: 'user.retry' },
   { type: 'user.refresh' },
@@ -40,27 +41,50 @@ const events = [
 const fresh = generatePaths(homeMachine, events);
 const lastKnown = { data: { ...home, accountOverview: { ...home.accountOverview, balance: 99_900 } }, fetchedAt: '2026-11-24T17:05:00Z' };
 const withLastKnown = generatePaths(homeMachine, events, { lastKnown });
+// The first screen's early call answered while the screen's code loaded: the account shows at once.
+const answeredEarly = generatePaths(homeMachine, events, { answered: home });
 const owner = 'user-1';
+const sitevarsSent: unknown[] = [];
+/** Whether home's loading state appeared since the early call was answered (the watcher's record). */
+let loadingShown = false;
+const watcher = new MutationObserver(() => {
+  loadingShown ||= screen.queryByRole('status', { name: 'Loading your account' }) !== null;
+});
+afterEach(() => watcher.disconnect());
 type Ctx = Awaited<ReturnType<typeof renderApp>>;
 
 describe('home chart', () => {
   it('generated paths reach every state and transition', () => {
-    expect(coverageOf(homeMachine, [fresh, withLastKnown])).toEqual({ missingStates: [], missingTransitions: [] });
+    expect(coverageOf(homeMachine, [fresh, withLastKnown, answeredEarly])).toEqual({ missingStates: [], missingTransitions: [] });
   });
 
   const cases = [
-    ...minimalCover(homeMachine, fresh).map((path) => [`nothing kept: ${describePath(path)}`, path, false] as const),
-    ...minimalCover(homeMachine, withLastKnown).map((path) => [`last known kept: ${describePath(path)}`, path, true] as const),
+    ...minimalCover(homeMachine, fresh).map((path) => [`nothing kept: ${describePath(path)}`, path, 'nothing kept'] as const),
+    ...minimalCover(homeMachine, withLastKnown).map((path) => [`last known kept: ${describePath(path)}`, path, 'last known'] as const),
+    ...minimalCover(homeMachine, answeredEarly).map((path) => [`answered early: ${describePath(path)}`, path, 'answered early'] as const),
   ];
 
   it.each(cases)(
     'path %s',
-    async (_name, path, kept) => {
+    async (_name, path, start) => {
+      const kept = start === 'last known';
       await replayPath<Ctx>(path, {
-        start: () =>
-          kept
-            ? renderApp('/home', { ...active, accessToken: accessTokenFor(owner) }, { storage: storageWith((store) => store.home.keep(owner, lastKnown.data, new Date(lastKnown.fetchedAt))) })
-            : renderApp('/home', active),
+        start: async () => {
+          if (kept) {
+            return renderApp('/home', { ...active, accessToken: accessTokenFor(owner) }, { storage: storageWith((store) => store.home.keep(owner, lastKnown.data, new Date(lastKnown.fetchedAt))) });
+          }
+          if (start === 'nothing kept') return renderApp('/home', active);
+          // Home's guard waits for the experiment config: GET /home, asked for meanwhile, is answered first.
+          sitevarsSent.length = 0;
+          const { host } = recordingHost({ sendSitevars: (sitevars) => void sitevarsSent.push(sitevars) });
+          const ctx = await renderApp('/home', active, { experiments: 'pending', host });
+          await waitFor(() => expect(ctx.cardApi.isWaiting(homePath)).toBe(true));
+          loadingShown = false;
+          watcher.observe(document.body, { childList: true, subtree: true });
+          ctx.cardApi.answer(homePath, home);
+          ctx.cardApi.answer('/api/v1/experiments', { statusCode: 3 }, 404);
+          return ctx;
+        },
         events: {
           'xstate.done.actor.getHome': async ({ cardApi }) => {
             await waitFor(() => expect(cardApi.isWaiting(homePath)).toBe(true));
@@ -77,6 +101,18 @@ describe('home chart', () => {
           'user.refresh': async ({ user }) => user.click(await screen.findByRole('button', { name: 'Refresh' })),
         },
         states: [
+          {
+            when: (s) => s.matches('ready') && start === 'answered early' && s.context.home === home,
+            then: async ({ cardApi }) => {
+              // The first render shows the account: no loading state at any time, and no second call.
+              expect(await screen.findByText('$1,234.56')).toBeTruthy();
+              expect(loadingShown).toBe(false);
+              expect(cardApi.requests.filter((request) => request.path === homePath)).toHaveLength(1);
+              expect(await screen.findByText('Purchase at Save Mart')).toBeTruthy();
+              // The companion app still hears what its content may depend on.
+              expect(sitevarsSent).toEqual([expect.objectContaining({ hasFundedAnyKind: true, hasActivated: false })]);
+            },
+          },
           {
             when: (s) => s.matches('ready') && kept,
             then: async ({ services }) => {

@@ -15,6 +15,8 @@ const error = { type: 'xstate.error.actor.getHome', error: new Error('no statusC
 const retry = { type: 'user.retry' };
 const refresh = { type: 'user.refresh' };
 
+const startToReady = 'home.start --always[answered]--> home.ready';
+const startToLoading = 'home.start --always--> home.loading';
 const loadingToReady = 'home.loading --xstate.done.actor.getHome--> home.ready';
 const loadingToFailed = 'home.loading --xstate.error.actor.getHome--> home.failed';
 const readyToLoading = 'home.ready --user.refresh--> home.loading';
@@ -24,16 +26,22 @@ const lastKnownRetry = 'home.lastKnown --user.retry--> home.loading';
 const lastKnownRefresh = 'home.lastKnown --user.refresh--> home.loading';
 const lastKnownTransitions = [loadingToLastKnown, lastKnownRetry, lastKnownRefresh];
 
-// The chart from a phone with nothing kept, and from one with a last-known copy (its `lastKnown` state).
+// The chart from a phone with nothing kept, from one with a last-known copy (its `lastKnown` state), and
+// with the first screen's early call already answered (straight to `ready`).
 const kept = { lastKnown: { data: home, fetchedAt: '2026-11-24T18:00:00Z' } };
-const runs = (events: { type: string }[]) => [generatePaths(homeMachine, events), generatePaths(homeMachine, events, kept)];
+const answered = { answered: home };
+const runs = (events: { type: string }[]) => [
+  generatePaths(homeMachine, events),
+  generatePaths(homeMachine, events, kept),
+  generatePaths(homeMachine, events, answered),
+];
 const coverage = (events: { type: string }[]) => coverageOf(homeMachine, runs(events));
 
 describe('chart coverage on the home chart', () => {
   it('inventories every state and transition of the chart', () => {
     expect(chartInventory(homeMachine)).toEqual({
-      states: ['home.loading', 'home.ready', 'home.failed', 'home.lastKnown'],
-      transitions: [loadingToReady, loadingToLastKnown, loadingToFailed, readyToLoading, failedToLoading, lastKnownRetry, lastKnownRefresh],
+      states: ['home.start', 'home.loading', 'home.ready', 'home.failed', 'home.lastKnown'],
+      transitions: [startToReady, startToLoading, loadingToReady, loadingToLastKnown, loadingToFailed, readyToLoading, failedToLoading, lastKnownRetry, lastKnownRefresh],
     });
   });
 
@@ -48,10 +56,10 @@ describe('chart coverage on the home chart', () => {
     });
   });
 
-  it('from a phone with nothing kept only, reports the last-known state and its transitions as missing', () => {
+  it('from a phone with nothing kept only, reports the last-known state, its transitions and the early answer as missing', () => {
     expect(coverageOf(homeMachine, [generatePaths(homeMachine, [done, error, retry, refresh])])).toEqual({
       missingStates: ['home.lastKnown'],
-      missingTransitions: lastKnownTransitions,
+      missingTransitions: [startToReady, ...lastKnownTransitions],
     });
   });
 
@@ -72,8 +80,8 @@ describe('chart coverage on the home chart', () => {
 
   it('with no paths at all, reports everything as missing', () => {
     expect(coverageOf(homeMachine, [{ paths: [] }])).toEqual({
-      missingStates: ['home.loading', 'home.ready', 'home.failed', 'home.lastKnown'],
-      missingTransitions: [loadingToReady, loadingToLastKnown, loadingToFailed, readyToLoading, failedToLoading, lastKnownRetry, lastKnownRefresh],
+      missingStates: ['home.start', 'home.loading', 'home.ready', 'home.failed', 'home.lastKnown'],
+      missingTransitions: [startToReady, startToLoading, loadingToReady, loadingToLastKnown, loadingToFailed, readyToLoading, failedToLoading, lastKnownRetry, lastKnownRefresh],
     });
   });
 

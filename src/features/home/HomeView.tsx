@@ -16,7 +16,7 @@ import type { Locale } from '../../shared/format/locale.ts';
 import type { Host } from '../../shared/host/host.ts';
 import { AsOfNotice } from '../../shared/offline/AsOfNotice.tsx';
 import { lastKnownStore, ownerOf } from '../../shared/offline/lastKnown.ts';
-import { askForHome, hasEarlyHome, keptHome, takeEarlyHome } from './earlyHome.ts';
+import { askForHome, earlyAnswer, hasEarlyHome, keptHome, takeEarlyHome } from './earlyHome.ts';
 import { BenefitsContent, CopyAccountNumber, FreeTaxFilingHelp, NotificationsPrompt } from './HomeExtras.tsx';
 import './home.css';
 import { Skeleton } from '../../shared/components/Skeleton.tsx';
@@ -38,18 +38,18 @@ export function HomeView({ newDebitDetails = false }: { newDebitDetails?: boolea
   const [kept] = useState(() => keptHome(services));
   // Read before the chart takes the early call (its actor starts after this render).
   const [firstScreen] = useState(() => hasEarlyHome(api));
+  const [answered] = useState(() => earlyAnswer(api));
   const home = useActorRef(
     homeMachine.provide({
       actors: {
-        getHome: fromPromise(async () => {
-          const answer = await (takeEarlyHome(api) ?? askForHome(api, kept));
-          sendSitevars(host, answer, session.getSnapshot().context.refreshToken !== null);
-          return answer;
-        }),
+        getHome: fromPromise(() => takeEarlyHome(api) ?? askForHome(api, kept)),
       },
-      actions: { keepLastKnown: (_, answer) => lastKnown.home.keep(owner, answer) },
+      actions: {
+        keepLastKnown: (_, answer) => lastKnown.home.keep(owner, answer),
+        sendSitevars: (_, answer) => sendSitevars(host, answer, session.getSnapshot().context.refreshToken !== null),
+      },
     }),
-    { input: { lastKnown: kept } },
+    { input: { lastKnown: kept, answered } },
   );
   // The account arriving re-renders most of the screen: deferred, React does it in slices between which
   // the phone stays responsive, instead of in one task.
@@ -107,7 +107,7 @@ function AccountSummary({ home, locale, newDebitDetails, deferActivity, refreshi
   const accountNumber = maskAccountNumber(overview.prn);
   const rewardOwed = formatDollars(overview.ebtRewardOwed);
   return (
-    <>
+    <div className="account-summary">
       <div className="balance-card">
         <h2 className="balance-label">
           <Trans>Available balance</Trans>
@@ -162,7 +162,7 @@ function AccountSummary({ home, locale, newDebitDetails, deferActivity, refreshi
         </>
       )}
       <FreeTaxFilingHelp />
-    </>
+    </div>
   );
 }
 
@@ -304,13 +304,11 @@ function RecentActivity({ transactions, locale, deferred }: { transactions: Tran
       clearTimeout(timer);
     };
   }, [shown]);
-  return (
+  return shown ? (
     <ul className="activity-list">
-      {shown
-        ? transactions.map((transaction) => <ActivityRow key={transaction.id} transaction={transaction} locale={locale} when="date" />)
-        : null}
+      {transactions.map((transaction) => <ActivityRow key={transaction.id} transaction={transaction} locale={locale} when="date" />)}
     </ul>
-  );
+  ) : null;
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * GET /home asked for while home, the app's first screen, is still loading (its guard waits for the
  * experiment config, then its code loads), instead of once the screen has rendered: on a slow network
- * the balance shows a round trip sooner. The home screen shown next takes that call, once. Every later
+ * the balance shows a round trip sooner. The home screen shown next takes that call, once, or its
+ * answer when it has already come (the account then shows in the screen's first render). Every later
  * visit asks for itself, and a call its first screen left untaken is dropped then, so an answer from
  * before is never shown as fresh.
  */
@@ -20,8 +21,11 @@ export function askForHome(api: Api, kept: LastKnown<HomeAnswer> | null): Promis
   return api.getHome({ suppressErrorModal: kept !== null });
 }
 
+/** The first screen's call, its answer once it has come, and whether a screen has shown that answer. */
+type EarlyCall = { call: Promise<HomeAnswer>; answer?: HomeAnswer; shown?: boolean };
+
 /** One call per app (its API client): the first screen's. */
-const earlyCalls = new WeakMap<Api, Promise<HomeAnswer>>();
+const earlyCalls = new WeakMap<Api, EarlyCall>();
 
 /** For the home routes' guards: on the app's first screen asks early, on any later one drops what is left. */
 export function askForHomeEarly(context: AppContext, preload: boolean): void {
@@ -32,9 +36,10 @@ export function askForHomeEarly(context: AppContext, preload: boolean): void {
   }
   // Already asked: the same first screen loading again (the experiment's redirect, the auth modal).
   if (earlyCalls.has(context.api)) return;
-  const call = askForHome(context.api, keptHome(context));
-  call.catch(() => {}); // the screen that takes the call handles its failure; until then it is not unhandled
-  earlyCalls.set(context.api, call);
+  const early: EarlyCall = { call: askForHome(context.api, keptHome(context)) };
+  // The screen that takes the call handles its failure; until then it is not unhandled.
+  early.call.then((answer) => (early.answer = answer), () => {});
+  earlyCalls.set(context.api, early);
 }
 
 /** Whether an early call waits for the home screen: only on the app's first screen. */
@@ -42,9 +47,21 @@ export function hasEarlyHome(api: Api): boolean {
   return earlyCalls.has(api);
 }
 
-/** The early call, for the home screen's first load; undefined when there is none (any later load). */
+/**
+ * The early call's answer when it has already come, for the home screen's first render; null when it
+ * has not (or there is none). The same screen may ask twice (React may render it twice): it gets the
+ * same answer, which is never taken as a call after.
+ */
+export function earlyAnswer(api: Api): HomeAnswer | null {
+  const early = earlyCalls.get(api);
+  if (!early?.answer) return null;
+  early.shown = true;
+  return early.answer;
+}
+
+/** The early call, for the home screen's first load; undefined when there is none (any later load) or its answer was shown. */
 export function takeEarlyHome(api: Api): Promise<HomeAnswer> | undefined {
-  const call = earlyCalls.get(api);
+  const early = earlyCalls.get(api);
   earlyCalls.delete(api);
-  return call;
+  return early && !early.shown ? early.call : undefined;
 }

@@ -88,6 +88,16 @@ describe('the recent activity', () => {
     expect(screen.getByText('-$45.12')).toBeTruthy();
   });
 
+  it('on the first screen whose early call was answered before it rendered, comes after the rest too', async () => {
+    const app = await renderApp('/home', active, { experiments: 'pending' });
+    await waitFor(() => expect(app.cardApi.isWaiting(homePath)).toBe(true));
+    app.cardApi.answer(homePath, homeWithPurchase());
+    app.cardApi.answer('/api/v1/experiments', { statusCode: 3 }, 404);
+    expect((await screen.findByTestId('balance')).textContent).toBe('$4,016.78');
+    expect(screen.queryByText('Purchase at Save Mart'), 'not laid out with the balance').toBeNull();
+    expect(await screen.findByText('Purchase at Save Mart')).toBeTruthy();
+  });
+
   it('on a later visit, is rendered with the balance, so going back can restore the scroll into it', async () => {
     const app = await renderApp('/manage-account', active);
     await act(() => app.router.navigate({ to: '/home' }));
