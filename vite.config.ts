@@ -142,18 +142,19 @@ export default defineConfig({
         codeSplitting: {
           groups: [
             { name: 'startup', test: /node_modules\/xstate\/|contract\/identity\/types\.ts/ },
+            // What sign-in shares with registration and the password reset: the texted-code entry (its
+            // chart and split input), the password field, and "then sign in". One file instead of two, so
+            // sign-in, a usual first screen, starts with one file less; each of the three loaded both.
+            { name: 'sign-in-forms', test: /\/machines\/shared\/textedCode\.ts|\/src\/shared\/textedCode\/|\/src\/shared\/components\/(SplitCodeInput|PasswordField)\.|\/src\/features\/session\/resetPassword\/thenSignIn\.ts/, includeDependenciesRecursively: false },
             // What the account's screens (home, activity, statements, cards) share: the activity rows, the
             // money and date formats, the fees and their names (a fee's transaction is titled by one; every
             // screen that shows fees loads this file already), the last-known copy, home's chart, the loading
             // and retry notices, home's early call (src/features/home/earlyHome.ts) and home's stylesheet
             // (its rules select only home's markup). One JS and one CSS file instead of many of 0.2–1 KB:
             // home's code came in eleven files, each a <link> the page creates in one task, and over a slow
-            // network they queued behind the browser's six connections (docs/performance.md). Not their dependencies (on the first screens already); a module here
-            // that a first screen imports would move out of the entry, which the first-load budget shows.
-            // What sign-in shares with registration and the password reset: the texted-code entry (its
-            // chart and split input), the password field, and "then sign in". One file instead of two, so
-            // sign-in, a usual first screen, starts with one file less; each of the three loaded both.
-            { name: 'sign-in-forms', test: /\/machines\/shared\/textedCode\.ts|\/src\/shared\/textedCode\/|\/src\/shared\/components\/(SplitCodeInput|PasswordField)\.|\/src\/features\/session\/resetPassword\/thenSignIn\.ts/, includeDependenciesRecursively: false },
+            // network they queued behind the browser's six connections (docs/performance.md). Not their
+            // dependencies (on the first screens already); a module here that a first screen imports would
+            // move out of the entry, which the first-load budget shows.
             {
               name: 'account-screens',
               test: /\/src\/shared\/(activity|format)\/|\/src\/shared\/offline\/(lastKnown|AsOfNotice)\.|\/machines\/home\/|\/src\/shared\/components\/(Skeleton|RetryNotice)\.|\/contract\/shared\/fees\.ts|\/src\/shared\/fees\/feeNames\.|\/src\/features\/home\/(home\.css|earlyHome\.ts)/,
