@@ -11,6 +11,7 @@ import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Transaction, TransactionKind } from '../../../contract/activity/types.ts';
 import { uuidPattern } from '../../../contract/rules.ts';
 import type { Database } from '../../db/database.ts';
+import { firstTime, keptAnswers } from '../../db/keptAnswers.ts';
 import { type PreparedStatement, runPrepared } from '../../db/prepared.ts';
 
 /** Where a page starts: after this transfer (its time in microseconds since the epoch, exactly as stored, and its id). */
@@ -127,11 +128,17 @@ function pageOf(rows: ActivityRow[], limit: number): Page {
 const dialect = new PgDialect();
 const sessionStatements = new Map<string, PreparedStatement>();
 
+/** The statements' parameters: $1 the user, $2 the access token's session family. */
+const revokedSql = sql.raw('exists(select 1 from refresh_tokens rt where rt.family_id = $2 and rt.revoked_at is not null)');
+const ledgerAccountOfUserSql = sql.raw('ledger_accounts la join accounts a on a.id = la.account_id where a.user_id = $1');
+
 /**
  * GET /transactions' statement, prepared (server/db/prepared.ts): whether the access token's session was
- * revoked, and the page's rows as one JSON text (cheaper to pass along than rows, and parsed on the
- * HTTP thread). Parameters: $1 user, $2 session family, $3 now, and after a cursor $4 its time in
- * microseconds, $5 its id. One statement per page size and cursor or none (the size is part of the plan).
+ * revoked, the page's rows as one JSON text (cheaper to pass along than rows, and parsed on the HTTP
+ * thread), and the version of the ledger account (its row's xmin: every transfer of the account writes
+ * its balance columns, server/features/ledger/writes.ts). Parameters: $1 user, $2 session family, $3 now,
+ * and after a cursor $4 its time in microseconds, $5 its id. One statement per page size and cursor or
+ * none (the size is part of the plan).
  */
 function sessionPageStatement(limit: number, withCursor: boolean): PreparedStatement {
   const name = `activity_page_${withCursor ? 'after' : 'first'}_${pageLimit(limit)}`;
@@ -143,9 +150,8 @@ function sessionPageStatement(limit: number, withCursor: boolean): PreparedState
       after: withCursor ? { micros: sql.raw('$4'), id: sql.raw('$5') } : null,
       limit,
     });
-    const query = dialect.sqlToQuery(sql`with acct as materialized (
-        select la.id from ledger_accounts la join accounts a on a.id = la.account_id where a.user_id = $1)
-      select exists(select 1 from refresh_tokens rt where rt.family_id = $2 and rt.revoked_at is not null) as revoked,
+    const query = dialect.sqlToQuery(sql`with acct as materialized (select la.id, la.xmin::text as version from ${ledgerAccountOfUserSql})
+      select ${revokedSql} as revoked, (select version from acct) as version,
         (select coalesce(json_agg(page order by page.occurred_at desc, page.id desc), '[]') from (${rows}) page)::text as rows`);
     // Every value is a placeholder above: a value bound into the text would be prepared once for everyone.
     if (query.params.length > 0) throw new Error(`${name}: values bound into a prepared statement's text`);
@@ -157,21 +163,50 @@ function sessionPageStatement(limit: number, withCursor: boolean): PreparedState
   return statement;
 }
 
+/** Whether the session was revoked, and the ledger account's version ($1 user, $2 session family). */
+const versionStatement: PreparedStatement = {
+  name: 'activity_version',
+  text: dialect.sqlToQuery(sql`select ${revokedSql} as revoked, (select la.xmin::text from ${ledgerAccountOfUserSql}) as version`).sql,
+  types: ['uuid', 'uuid'],
+};
+
+/**
+ * First pages kept per cardholder and page size (server/db/keptAnswers.ts): the activity screen asks
+ * for its first page on every visit and refresh, and home links to it. Later pages are read each time.
+ */
+const keptFirstPages = keptAnswers<Page>(2000);
+
 /**
  * A page of the user's activity, in one round trip with the check that their session (the access
- * token's family) was not revoked: 'revoked' when it was.
+ * token's family) was not revoked: 'revoked' when it was. A first page kept since its ledger account
+ * last changed, and before any hold it read times out, is given again after reading only that version.
  */
 export async function loadActivityPageForSession(
   db: Database,
   request: { userId: string; familyId: string; cursor: ActivityCursor | null; limit: number; now: Date },
 ): Promise<Page | 'revoked'> {
   const { userId, familyId, cursor, limit, now } = request;
+  const keptKey = cursor === null ? `${userId} ${limit}` : null;
+  const kept = keptKey === null ? undefined : keptFirstPages.candidate(db, keptKey, now);
+  if (kept) {
+    const [current] = await runPrepared<{ revoked: boolean; version: string | null }>(db, versionStatement, [userId, familyId]);
+    if (current?.revoked) return 'revoked';
+    if (current?.version === kept.version) return kept.answer;
+  }
   const statement = sessionPageStatement(limit + 1, cursor !== null);
   const values = [userId, familyId, now.toISOString(), ...(cursor ? [cursor.micros, cursor.id] : [])];
-  const [answer] = await runPrepared<{ revoked: boolean; rows: string }>(db, statement, values);
+  const [answer] = await runPrepared<{ revoked: boolean; version: string | null; rows: string }>(db, statement, values);
   if (!answer) throw new Error(`${statement.name} answered no row`);
   if (answer.revoked) return 'revoked';
-  return pageOf(JSON.parse(answer.rows) as ActivityRow[], limit);
+  const rows = JSON.parse(answer.rows) as ActivityRow[];
+  const page = pageOf(rows, limit);
+  // A cardholder without a ledger account has no version to compare: nothing is kept.
+  if (keptKey !== null && answer.version !== null) {
+    // Every row read counts, the one past the page too: its hold timing out can end the next page.
+    const validUntil = firstTime(rows.map((row) => (row.pending ? row.timeout_at : null)));
+    keptFirstPages.keep(db, keptKey, { answer: page, version: answer.version, readAt: now.getTime(), validUntil });
+  }
+  return page;
 }
 
 /** One transaction of the user's, or null when it is not theirs, not activity, or does not exist. */

@@ -11,6 +11,7 @@ import { activityRowsSql, transactionOf } from '../activity/index.ts';
 import { accountCardsJsonSql } from '../cards/index.ts';
 import { StatusCode } from '../../../contract/shared/statusCodes.ts';
 import type { Database } from '../../db/database.ts';
+import { firstTime, keptAnswers } from '../../db/keptAnswers.ts';
 import { type PreparedStatement, runPrepared } from '../../db/prepared.ts';
 
 const recentActivityCount = 20;
@@ -101,25 +102,11 @@ const versionStatement: PreparedStatement = (() => {
   return { name: 'home_version', text: query.sql, types: ['uuid', 'uuid'] };
 })();
 
-/** An answer as read at `readAt`, with what says it is still the answer: its version, and until when (ms since the epoch). */
-type KeptAnswer = { answer: HomeAnswer; version: string; readAt: number; validUntil: number };
-
 /**
- * Kept answers per database (tests open many, where the same cardholder can have the same row
- * versions) and cardholder. At most `keptAnswerLimit` per database, the oldest kept dropped first.
- * Reading the versions costs the embedded database about a third of reading the answer (profiled in
- * docs/performance.md), and a cardholder's home is asked for far more often than it changes.
+ * Kept home answers per cardholder (server/db/keptAnswers.ts). Reading the versions costs the embedded
+ * database about a third of reading the answer (profiled in docs/performance.md).
  */
-const keptAnswers = new WeakMap<Database, Map<string, KeptAnswer>>();
-const keptAnswerLimit = 2000;
-
-function keep(db: Database, userId: string, kept: KeptAnswer) {
-  let answers = keptAnswers.get(db);
-  if (!answers) keptAnswers.set(db, (answers = new Map()));
-  answers.delete(userId);
-  answers.set(userId, kept);
-  if (answers.size > keptAnswerLimit) answers.delete(answers.keys().next().value!);
-}
+const keptHomes = keptAnswers<HomeAnswer>(2000);
 
 /**
  * The home answer for this session's cardholder at `now`; 'revoked' when the session was revoked,
@@ -128,9 +115,8 @@ function keep(db: Database, userId: string, kept: KeptAnswer) {
  * balance) times out: then reading it again would give the same answer.
  */
 export async function loadHome(db: Database, access: { userId: string; familyId: string }, now = new Date()): Promise<HomeAnswer | 'revoked' | null> {
-  const kept = keptAnswers.get(db)?.get(access.userId);
-  // Not for a time before it was read: a hold that had timed out by then is missing from it.
-  if (kept && kept.readAt <= now.getTime() && now.getTime() < kept.validUntil) {
+  const kept = keptHomes.candidate(db, access.userId, now);
+  if (kept) {
     const [current] = await runPrepared<{ revoked: boolean; version: string }>(db, versionStatement, [access.userId, access.familyId]);
     if (current?.revoked) return 'revoked';
     if (current?.version === kept.version) return kept.answer;
@@ -141,16 +127,10 @@ export async function loadHome(db: Database, access: { userId: string; familyId:
   const home = JSON.parse(text) as HomeRow;
   if (home.revoked) return 'revoked';
   const answer = homeAnswerOf(home);
-  keep(db, access.userId, { answer, version: home.version, readAt: now.getTime(), validUntil: validUntilOf(home, answer) });
+  // It stops being the answer by time alone when a hold it shows or counts times out.
+  const validUntil = firstTime([home.nextHoldTimeout, ...answer.accountOverview.transactions.map((transaction) => transaction.heldUntil)]);
+  keptHomes.keep(db, access.userId, { answer, version: home.version, readAt: now.getTime(), validUntil });
   return answer;
-}
-
-/** When the answer stops being the answer by time alone: the first timeout of a hold it shows or counts. */
-function validUntilOf(home: HomeRow, answer: HomeAnswer): number {
-  const timeouts = [home.nextHoldTimeout, ...answer.accountOverview.transactions.map((transaction) => transaction.heldUntil)]
-    .filter((time): time is string => time !== null)
-    .map((time) => new Date(time).getTime());
-  return Math.min(Infinity, ...timeouts);
 }
 
 function homeAnswerOf(home: HomeRow): HomeAnswer {

@@ -7,10 +7,10 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { HomeAnswer } from '../../../contract/home/types.ts';
-import type { Database } from '../../../server/db/database.ts';
 import { loadHome } from '../../../server/features/home/queries.ts';
 import { createTransfer, systemLedgerAccounts } from '../../../server/features/ledger/index.ts';
 import { demoHold } from '../../../server/seed.ts';
+import { countingStatements } from '../../support/countingStatements.ts';
 import { bearer, demoUser, getHome, signIn, startTestApp, type TestApp } from '../helpers.ts';
 
 let t: TestApp;
@@ -39,28 +39,6 @@ const event = async (body: object) => {
   expect(response.statusCode).toBe(200);
   return response.json<{ transactionId?: string }>();
 };
-
-/** The database, with the prepared statements it is asked to run counted by name (PGlite: EXECUTE; PostgreSQL: named queries). */
-function countingStatements(db: Database): { db: Database; runs: string[] } {
-  const runs: string[] = [];
-  type Client = { exec?: (text: string) => Promise<unknown>; query: (config: { name?: string }) => Promise<unknown> };
-  const client = (db as unknown as { $client: Client }).$client;
-  const counted = client.exec
-    ? {
-        exec: (text: string) => {
-          const executed = /^EXECUTE (\w+)/.exec(text);
-          if (executed) runs.push(executed[1]!);
-          return client.exec!(text);
-        },
-      }
-    : {
-        query: (config: { name?: string }) => {
-          if (config.name) runs.push(config.name);
-          return client.query(config);
-        },
-      };
-  return { db: { $client: counted } as unknown as Database, runs };
-}
 
 describe('kept home answers', () => {
   beforeEach(async () => {

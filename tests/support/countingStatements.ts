@@ -1,0 +1,27 @@
+/**
+ * A database whose prepared statements are counted by name as they are asked to run, for tests of
+ * kept answers (server/db/keptAnswers.ts): PGlite runs them as EXECUTE, PostgreSQL as named queries.
+ */
+import type { Database } from '../../server/db/database.ts';
+
+/** The database, with the prepared statements it is asked to run counted by name (PGlite: EXECUTE; PostgreSQL: named queries). */
+export function countingStatements(db: Database): { db: Database; runs: string[] } {
+  const runs: string[] = [];
+  type Client = { exec?: (text: string) => Promise<unknown>; query: (config: { name?: string }) => Promise<unknown> };
+  const client = (db as unknown as { $client: Client }).$client;
+  const counted = client.exec
+    ? {
+        exec: (text: string) => {
+          const executed = /^EXECUTE (\w+)/.exec(text);
+          if (executed) runs.push(executed[1]!);
+          return client.exec!(text);
+        },
+      }
+    : {
+        query: (config: { name?: string }) => {
+          if (config.name) runs.push(config.name);
+          return client.query(config);
+        },
+      };
+  return { db: { $client: counted } as unknown as Database, runs };
+}
