@@ -1,5 +1,6 @@
 /**
- * Prepared statements for a hot read: planned once per database session instead of on every call.
+ * Prepared statements for hot reads (runPrepared) and the ledger's writes (statementRows): planned
+ * once per database session instead of on every call.
  *
  * On the embedded PGlite, planning a query like the activity page took longer than running it (about
  * 1 ms of the database thread's 1.8 ms), and that one thread serves every query. On PostgreSQL,
@@ -13,6 +14,9 @@
  * after `DEALLOCATE`), it is prepared again and the call retried once; if another copy of this module
  * prepared the same name first (42P05), that one is used (same name, same text).
  */
+import { createHash } from 'node:crypto';
+import type { SQL } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Database } from './database.ts';
 
 export type PreparedStatement = {
@@ -92,4 +96,27 @@ export async function runPrepared<Row>(db: Database, statement: PreparedStatemen
       preparedBySession.get(client)?.delete(statement.name);
     }
   }
+}
+
+const dialect = new PgDialect();
+/** Statement names by text: a name is a hash of its text, so one text is one statement on every connection. */
+const namesByText = new Map<string, string>();
+
+/**
+ * The rows of a statement built with Drizzle's `sql`, on `db` or inside one of its transactions. On
+ * PostgreSQL it runs as a node-postgres named statement, named by a hash of its text: each pooled
+ * connection parses and plans it once, not at every call. For the ledger's writes, whose statements
+ * each transfer makes (docs/performance.md, "Ledger statements prepared"). Their text must hold no
+ * values, each one a placeholder (`${value}` in `sql`), or every call would prepare another statement.
+ * On PGlite, as Drizzle runs it (PGlite's client takes unnamed statements only; see runPrepared).
+ */
+export async function statementRows(db: Database, query: SQL): Promise<Record<string, unknown>[]> {
+  // A transaction keeps its connection in its session; the database, its pool (node-postgres) or client (PGlite).
+  const client = (db as unknown as { session?: { client?: unknown } }).session?.client;
+  if (client === undefined || isPGlite(client)) return ((await db.execute(query)) as unknown as { rows: Record<string, unknown>[] }).rows;
+  const { sql: text, params } = dialect.sqlToQuery(query);
+  let name = namesByText.get(text);
+  if (name === undefined) namesByText.set(text, (name = `s_${createHash('sha256').update(text).digest('hex').slice(0, 32)}`));
+  const { rows } = await (client as PgClient).query({ name, text, values: params });
+  return rows as Record<string, unknown>[];
 }

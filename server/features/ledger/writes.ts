@@ -15,9 +15,10 @@
  *
  * A posted transfer is four round trips: BEGIN, the locks, the insert with its balance columns, COMMIT.
  */
-import { and, eq, lte, notExists, type SQL, sql } from 'drizzle-orm';
+import { and, eq, lte, notExists, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Database } from '../../db/database.ts';
+import { statementRows } from '../../db/prepared.ts';
 import { ledgerAccounts, transfers } from '../../db/schema/index.ts';
 import { sqlStateOf } from '../../shared/errorLog.ts';
 import { expiryTransferId, isSystemLedgerAccount, systemLedgerAccounts } from './ids.ts';
@@ -89,6 +90,7 @@ export function expiryOf(pending: Transfer): TransferRow {
  * The statements every write makes (its locks, the insert, a transfer id's lookup) are written in SQL
  * and their rows mapped here: building them with Drizzle's query builder took about half a millisecond
  * of the Node thread per transfer on the 2-core bench machine, as long as the database took to run them.
+ * On PostgreSQL they run as named statements (statementRows), so each connection plans them once.
  */
 
 /** A transfer's columns under their TypeScript names, for `rows` to map with transferOf. */
@@ -112,13 +114,9 @@ function transferOf(row: Record<string, unknown>): Transfer {
   };
 }
 
-/** Rows of `db.execute` (node-postgres and PGlite both answer `{ rows }`). */
-async function rowsOf(db: Database, query: SQL): Promise<Record<string, unknown>[]> {
-  return ((await db.execute(query)) as unknown as { rows: Record<string, unknown>[] }).rows;
-}
 
 export async function findTransfer(db: Database, id: string): Promise<Transfer | undefined> {
-  const [row] = await rowsOf(db, sql`select ${transferColumns} from transfers where id = ${id}`);
+  const [row] = await statementRows(db, sql`select ${transferColumns} from transfers where id = ${id}`);
   return row && transferOf(row);
 }
 
@@ -217,7 +215,7 @@ async function insertAndMove(tx: Database, row: TransferRow, moved: LedgerAccoun
       debits_posted = ${account.debitsPosted}, credits_pending = ${account.creditsPending}, credits_posted = ${account.creditsPosted},
       cushion_cents = ${account.cushionCents} where id = ${account.id})`,
   );
-  const [inserted] = await rowsOf(
+  const [inserted] = await statementRows(
     tx,
     sql`with inserted as (insert into transfers (id, debit_ledger_account_id, credit_ledger_account_id, amount_cents, phase, pending_id,
         timeout_at, kind, counterparty, location, reverses_id, occurred_at)
@@ -287,7 +285,7 @@ async function lockAccounts(tx: Database, ids: string[], releaseHoldsOf?: { debi
           where h.phase = 'pending' and h.debit_ledger_account_id = ${debitId} and h.timeout_at <= ${now!.toISOString()}::timestamptz
             and h.credit_ledger_account_id not in ${Object.values(systemLedgerAccounts)}
             and not exists (select 1 from transfers r where r.pending_id = h.id))`;
-  const rows = await rowsOf(
+  const rows = await statementRows(
     tx,
     sql`select id, kind, account_id as "accountId", debits_pending as "debitsPending", debits_posted as "debitsPosted",
         credits_pending as "creditsPending", credits_posted as "creditsPosted", cushion_cents as "cushionCents",
