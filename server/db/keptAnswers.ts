@@ -3,8 +3,8 @@
  * from unchanged (a version the caller reads with them, and later alone, which costs the embedded
  * database a fraction of the answer), and the time asked for between when they were read and when
  * they stop being the answer by time alone (a hold in them times out). GET /home and the first page of
- * GET /transactions keep theirs (docs/decisions.md, "Kept answers"): a cardholder's account is asked
- * for far more often than it changes.
+ * GET /transactions keep theirs (docs/decisions.md says when each is given): a cardholder's account is
+ * asked for far more often than it changes.
  */
 import type { Database } from './database.ts';
 

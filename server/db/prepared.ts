@@ -106,12 +106,13 @@ const namesByText = new Map<string, string>();
  * The rows of a statement built with Drizzle's `sql`, on `db` or inside one of its transactions. On
  * PostgreSQL it runs as a node-postgres named statement, named by a hash of its text: each pooled
  * connection parses and plans it once, not at every call. For the ledger's writes, whose statements
- * each transfer makes (docs/performance.md, "Ledger statements prepared"). Their text must hold no
+ * each transfer makes (docs/performance.md, "the ledger's statements prepared"). Their text must hold no
  * values, each one a placeholder (`${value}` in `sql`), or every call would prepare another statement.
  * On PGlite, as Drizzle runs it (PGlite's client takes unnamed statements only; see runPrepared).
  */
 export async function statementRows(db: Database, query: SQL): Promise<Record<string, unknown>[]> {
-  // A transaction keeps its connection in its session; the database, its pool (node-postgres) or client (PGlite).
+  // A transaction keeps its connection in its session, the database its pool (node-postgres) or client
+  // (PGlite's, in-process or the worker's, both with `exec`). pg itself loads only with PostgreSQL.
   const client = (db as unknown as { session?: { client?: unknown } }).session?.client;
   if (client === undefined || isPGlite(client)) return ((await db.execute(query)) as unknown as { rows: Record<string, unknown>[] }).rows;
   const { sql: text, params } = dialect.sqlToQuery(query);

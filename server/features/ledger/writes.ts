@@ -114,7 +114,6 @@ function transferOf(row: Record<string, unknown>): Transfer {
   };
 }
 
-
 export async function findTransfer(db: Database, id: string): Promise<Transfer | undefined> {
   const [row] = await statementRows(db, sql`select ${transferColumns} from transfers where id = ${id}`);
   return row && transferOf(row);
