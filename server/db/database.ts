@@ -36,11 +36,20 @@ export async function openDatabase(options: {
     const { migrate } = await import('drizzle-orm/node-postgres/migrator');
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
     // pg re-emits errors of idle connections (server restart, shutdown, network loss) on the pool;
-    // unhandled, one would crash the process. The pool replaces the lost connection on next use.
-    pool.on('error', (error) => console.warn(`PostgreSQL connection lost: ${error.message}`));
+    // unhandled, one would crash the process. The pool replaces the lost connection on next use. Once
+    // closed, it is no news: pool.end() resolves before its connections have gone, so a server stopped
+    // right after (tests, the bench) ends them and each would report it.
+    let closed = false;
+    pool.on('error', (error) => {
+      if (!closed) console.warn(`PostgreSQL connection lost: ${error.message}`);
+    });
     const db = drizzle({ client: pool, schema });
     await migrate(db, { migrationsFolder });
-    return { db, close: () => pool.end(), kind: 'postgres', gatherStatistics: async () => {} };
+    const close = () => {
+      closed = true;
+      return pool.end();
+    };
+    return { db, close, kind: 'postgres', gatherStatistics: async () => {} };
   }
   const { openPGlite } = await import('./pgliteClient.ts');
   const { drizzle } = await import('drizzle-orm/pglite');
