@@ -5,13 +5,20 @@
  * by the device that spent it: two tabs refreshing at once get the same successor.
  */
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
-import { and, eq, isNotNull, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull, type SQL, sql } from 'drizzle-orm';
 import { decodeJwt, errors, jwtVerify, SignJWT } from 'jose';
 import type { SessionTokens } from '../contract/shared/answers.ts';
 import type { ServerConfig } from './config.ts';
 import type { Database } from './db/database.ts';
 import { refreshTokens } from './db/schema/index.ts';
 import { hashToken, randomToken } from './secrets.ts';
+
+/**
+ * Whether session family `family` (a value, or a prepared statement's placeholder) was revoked, as SQL:
+ * for the statements that check the session themselves, in the same round trip (GET /home, GET /transactions).
+ */
+export const familyRevokedSql = (family: SQL): SQL =>
+  sql`exists(select 1 from refresh_tokens r where r.family_id = ${family} and r.revoked_at is not null)`;
 
 const audience = 'providers-card-app';
 const issuer = 'providers-card-api';

@@ -13,6 +13,7 @@ import { uuidPattern } from '../../../contract/rules.ts';
 import type { Database } from '../../db/database.ts';
 import { firstTime, keptAnswers } from '../../db/keptAnswers.ts';
 import { type PreparedStatement, runPrepared } from '../../db/prepared.ts';
+import { familyRevokedSql } from '../../sessions.ts';
 
 /** Where a page starts: after this transfer (its time in microseconds since the epoch, exactly as stored, and its id). */
 export type ActivityCursor = { micros: bigint; id: string };
@@ -129,7 +130,7 @@ const dialect = new PgDialect();
 const sessionStatements = new Map<string, PreparedStatement>();
 
 /** The statements' parameters: $1 the user, $2 the access token's session family. */
-const revokedSql = sql.raw('exists(select 1 from refresh_tokens rt where rt.family_id = $2 and rt.revoked_at is not null)');
+const revokedSql = familyRevokedSql(sql.raw('$2'));
 const ledgerAccountOfUserSql = sql.raw('ledger_accounts la join accounts a on a.id = la.account_id where a.user_id = $1');
 
 /**

@@ -13,6 +13,7 @@ import { StatusCode } from '../../../contract/shared/statusCodes.ts';
 import type { Database } from '../../db/database.ts';
 import { firstTime, keptAnswers } from '../../db/keptAnswers.ts';
 import { type PreparedStatement, runPrepared } from '../../db/prepared.ts';
+import { familyRevokedSql } from '../../sessions.ts';
 
 const recentActivityCount = 20;
 
@@ -49,7 +50,7 @@ const homeRowsSql = sql`accounts a join users u on u.id = a.user_id left join le
 const versionSql = sql`concat_ws(' ', a.xmin, u.xmin, la.xmin,
     (select string_agg(c.id::text || ':' || c.xmin::text, ' ' order by c.id) from cards c where c.account_id = a.id))`;
 
-const revokedSql = sql`exists(select 1 from refresh_tokens r where r.family_id = $2 and r.revoked_at is not null)`;
+const revokedSql = familyRevokedSql(sql.raw('$2'));
 
 /**
  * One statement, so one round trip, prepared once per database session (server/db/prepared.ts: on
