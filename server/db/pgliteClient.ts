@@ -34,10 +34,24 @@ function databaseError(fields: DatabaseErrorFields): Error {
   return Object.assign(new Error(fields.message), fields);
 }
 
-function startThread(dataDir: string | undefined, snapshot: Uint8Array | undefined): Promise<{ send: Send; stop: () => Promise<void> }> {
+/**
+ * What this client adds to PGlite's interface (runPrepared's reads, server/db/prepared.ts): `read` runs
+ * a statement that changes nothing, read-only (the database refuses any write in it); `changes` counts
+ * the requests sent that can change the database, every one but a read. The thread runs requests in the
+ * order they were sent, so while the count stays the same, nothing but reads has reached the database.
+ */
+export type ReadsAndChanges = {
+  read: (text: string) => Promise<{ rows: unknown[] }[]>;
+  changes: () => number;
+};
+
+type Thread = { send: Send; changes: () => number; stop: () => Promise<void> };
+
+function startThread(dataDir: string | undefined, snapshot: Uint8Array | undefined): Promise<Thread> {
   const worker = new Worker(threadStart, { eval: true, workerData: { dataDir, snapshot } });
   const calls = new Map<number, { resolve: (result: unknown) => void; reject: (error: Error) => void }>();
   let nextId = 1;
+  let changes = 0;
   let stopped: Error | null = null;
   let stopping = false;
 
@@ -53,6 +67,7 @@ function startThread(dataDir: string | undefined, snapshot: Uint8Array | undefin
       // The thread keeps the process alive only while it has work, like a socket with a query on it.
       if (calls.size === 0) worker.ref();
       calls.set(id, { resolve, reject });
+      if (request.op !== 'read') changes += 1;
       worker.postMessage({ ...request, id } as DatabaseRequest);
     });
 
@@ -65,7 +80,7 @@ function startThread(dataDir: string | undefined, snapshot: Uint8Array | undefin
           await send({ op: 'close' }).catch(() => undefined);
           await worker.terminate();
         };
-        return ready({ send, stop });
+        return ready({ send, changes: () => changes, stop });
       }
       if ('failed' in message) return failed(databaseError(message.failed));
       const call = calls.get(message.id);
@@ -93,7 +108,7 @@ function startThread(dataDir: string | undefined, snapshot: Uint8Array | undefin
  * folder dump, is loaded at start-up instead of creating an empty cluster.
  */
 export async function openPGlite(dataDir: string | undefined, snapshot?: Uint8Array): Promise<PGlite> {
-  const { send, stop } = await startThread(dataDir, snapshot);
+  const { send, changes, stop } = await startThread(dataDir, snapshot);
   const query = (text: string, params: unknown[] = [], options?: QueryOptions) =>
     send({ op: 'query', text, params, rowMode: options?.rowMode ?? 'object' });
   const exec = (text: string) => send({ op: 'exec', text });
@@ -129,9 +144,11 @@ export async function openPGlite(dataDir: string | undefined, snapshot?: Uint8Ar
   const client = {
     query: (text: string, params?: unknown[], options?: QueryOptions) => outsideTransactions(() => query(text, params, options)),
     exec: (text: string) => outsideTransactions(() => exec(text)),
+    read: (text: string) => outsideTransactions(() => send({ op: 'read', text }) as Promise<{ rows: unknown[] }[]>),
+    changes,
     transaction,
     close: () => outsideTransactions(stop),
   };
-  // Drizzle's PGlite driver types its client as PGlite; it calls only the members above.
-  return client as unknown as PGlite;
+  // Drizzle's PGlite driver types its client as PGlite; it calls only query, exec and transaction.
+  return client satisfies ReadsAndChanges as unknown as PGlite;
 }

@@ -2,6 +2,8 @@
 export type DatabaseRequest =
   | { id: number; op: 'query'; text: string; params: unknown[]; rowMode: 'array' | 'object' }
   | { id: number; op: 'exec'; text: string }
+  /** A statement that changes nothing, run read-only: the database refuses it (25006) if it would write. */
+  | { id: number; op: 'read'; text: string }
   | { id: number; op: 'close' };
 
 /** A database error's message and Postgres fields (code, constraint…), which callers look at. */

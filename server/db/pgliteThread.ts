@@ -38,7 +38,10 @@ try {
         ? client.query(request.text, request.params, { rowMode: request.rowMode })
         : request.op === 'exec'
           ? client.exec(request.text)
-          : client.close();
+          : request.op === 'read'
+            ? // One simple query is one transaction: SET TRANSACTION makes it read-only, then its result is dropped.
+              client.exec(`SET TRANSACTION READ ONLY; ${request.text}`).then((results) => results.slice(1))
+            : client.close();
     run.then(
       (result) => reply({ id: request.id, ok: true, result: result ?? null }),
       (error: unknown) => reply({ id: request.id, ok: false, error: errorFields(error) }),

@@ -18,6 +18,7 @@ import { createHash } from 'node:crypto';
 import type { SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Database } from './database.ts';
+import type { ReadsAndChanges } from './pgliteClient.ts';
 
 export type PreparedStatement = {
   /** Unique per text: the session's name for it. */
@@ -31,7 +32,8 @@ export type PreparedStatement = {
 export type PreparedValue = string | number | bigint | null;
 
 type PgClient = { query: (config: { name: string; text: string; values: unknown[] }) => Promise<{ rows: unknown[] }> };
-type PGliteClient = { exec: (text: string) => Promise<{ rows: unknown[] }[]> };
+/** The embedded PGlite's client (pgliteClient.ts), as runPrepared and statementRows use it. */
+type PGliteClient = { exec: (text: string) => Promise<{ rows: unknown[] }[]> } & Partial<ReadsAndChanges>;
 
 /** What each PGlite session has prepared (or is preparing), by statement name. */
 const preparedBySession = new WeakMap<object, Map<string, Promise<void>>>();
@@ -54,13 +56,19 @@ function isPGlite(client: unknown): client is PGliteClient {
   return typeof client === 'object' && client !== null && 'exec' in client && typeof (client as PGliteClient).exec === 'function';
 }
 
+/**
+ * Runs a statement that changes nothing (PREPARE, or EXECUTE of a read) read-only where the client can
+ * (the worker's, pgliteClient.ts): the database refuses any write, and the count of changes
+ * (changeMark) stays as it was.
+ */
+const readOnly = (client: PGliteClient, text: string) => (client.read ? client.read(text) : client.exec(text));
+
 async function prepareOnPGlite(client: PGliteClient, statement: PreparedStatement): Promise<void> {
   let prepared = preparedBySession.get(client);
   if (!prepared) preparedBySession.set(client, (prepared = new Map()));
   let ready = prepared.get(statement.name);
   if (!ready) {
-    ready = client
-      .exec(`PREPARE ${statement.name}(${statement.types.join(', ')}) AS ${statement.text}`)
+    ready = readOnly(client, `PREPARE ${statement.name}(${statement.types.join(', ')}) AS ${statement.text}`)
       .then(
         () => undefined,
         (error: unknown) => {
@@ -88,14 +96,25 @@ export async function runPrepared<Row>(db: Database, statement: PreparedStatemen
   for (let attempt = 0; ; attempt += 1) {
     await prepareOnPGlite(client, statement);
     try {
-      // The simple protocol (exec): cheaper in PGlite than an extended-protocol query with no parameters.
-      const [result] = await client.exec(execute);
+      // The simple protocol: cheaper in PGlite than an extended-protocol query with no parameters.
+      const [result] = await readOnly(client, execute);
       return (result?.rows ?? []) as Row[];
     } catch (error) {
       if (errorCode(error) !== '26000' || attempt > 0) throw error;
       preparedBySession.get(client)?.delete(statement.name);
     }
   }
+}
+
+/**
+ * A mark of what the database holds, taken without asking it: on the embedded PGlite, the count of
+ * requests sent to it that can change it (pgliteClient.ts). Where a later mark is the same, nothing but
+ * runPrepared's reads has reached the database in between: an answer read after the first mark was
+ * taken is still what it holds. Null on PostgreSQL, which other servers can change too.
+ */
+export function changeMark(db: Database): number | null {
+  const client = (db as unknown as { $client: unknown }).$client;
+  return isPGlite(client) && client.changes ? client.changes() : null;
 }
 
 const dialect = new PgDialect();

@@ -2,7 +2,8 @@
  * The embedded database's client (server/db/pgliteClient.ts) runs PGlite in a worker thread, with
  * Drizzle's parsers set once there. Drizzle must see exactly what it would see in-thread: dates as
  * Postgres writes them, transactions that commit and roll back, database errors with their codes, and
- * queries from elsewhere never running inside someone else's transaction.
+ * queries from elsewhere never running inside someone else's transaction. Reads run read-only and
+ * leave the count of changes that kept answers rely on (server/db/keptAnswers.ts) as it was.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -11,6 +12,7 @@ import { eq, sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/pglite';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type OpenDatabase, openDatabase } from '../../server/db/database.ts';
+import type { ReadsAndChanges } from '../../server/db/pgliteClient.ts';
 import { sandboxEmailOutbox, transfers } from '../../server/db/schema/index.ts';
 import { seedDemoData } from '../../server/seed.ts';
 import { emptyPGlite, migratedSnapshot } from '../support/pgliteSnapshot.ts';
@@ -85,6 +87,8 @@ describe('the embedded database client', () => {
     rolledBack: '00000000-0000-4000-8000-00000000c002',
     inside: '00000000-0000-4000-8000-00000000c003',
     outside: '00000000-0000-4000-8000-00000000c004',
+    readOnly: '00000000-0000-4000-8000-00000000c005',
+    counted: '00000000-0000-4000-8000-00000000c006',
   };
   const mailIds = async () =>
     (await database.db.select({ id: sandboxEmailOutbox.id }).from(sandboxEmailOutbox).where(eq(sandboxEmailOutbox.email, 'client-test@providers.test'))).map(
@@ -108,6 +112,25 @@ describe('the embedded database client', () => {
     ).rejects.toMatchObject({ cause: { code: '23505', constraint: 'sandbox_email_outbox_pkey' } });
     expect((await mailIds()).length).toBe(before + 1);
     expect(await mailIds()).not.toContain(ids.rolledBack);
+  });
+
+  it('runs a read read-only, refusing any write in it, and counts every other request as a change', async () => {
+    const client = (database.db as unknown as { $client: ReadsAndChanges }).$client;
+    const before = client.changes();
+    const [read] = await client.read('select 1 as one');
+    expect(read!.rows).toEqual([{ one: 1 }]);
+    await expect(client.read(`insert into sandbox_email_outbox (id, email, subject, text) values ('${ids.readOnly}', 'x@providers.test', 'Read', 'only')`)).rejects.toMatchObject({
+      code: '25006',
+    });
+    expect(client.changes()).toBe(before);
+
+    // Even a select counts when it is not sent as a read; a transaction counts each of its statements.
+    expect(await mailIds()).not.toContain(ids.readOnly);
+    expect(client.changes()).toBe(before + 1);
+    await database.db.transaction(async (tx) => {
+      await tx.insert(sandboxEmailOutbox).values(mail(ids.counted));
+    });
+    expect(client.changes()).toBe(before + 4);
   });
 
   it('runs queries sent during a transaction after it, never inside it', async () => {

@@ -11,7 +11,7 @@ import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Transaction, TransactionKind } from '../../../contract/activity/types.ts';
 import { uuidPattern } from '../../../contract/rules.ts';
 import type { Database } from '../../db/database.ts';
-import { firstTime, keptAnswers } from '../../db/keptAnswers.ts';
+import { answerRequest, firstTime, keptAnswers, knownAt } from '../../db/keptAnswers.ts';
 import { type PreparedStatement, runPrepared } from '../../db/prepared.ts';
 import { familyRevokedSql } from '../../sessions.ts';
 
@@ -180,19 +180,22 @@ const keptFirstPages = keptAnswers<Page>(2000);
 /**
  * A page of the user's activity, in one round trip with the check that their session (the access
  * token's family) was not revoked: 'revoked' when it was. A first page kept since its ledger account
- * last changed, and before any hold it read times out, is given again after reading only that version.
+ * last changed, and before any hold it read times out, is given again after reading only that version
+ * (or nothing, server/db/keptAnswers.ts).
  */
 export async function loadActivityPageForSession(
   db: Database,
   request: { userId: string; familyId: string; cursor: ActivityCursor | null; limit: number; now: Date },
 ): Promise<Page | 'revoked'> {
   const { userId, familyId, cursor, limit, now } = request;
+  const asked = answerRequest(db, familyId, now);
   const keptKey = cursor === null ? `${userId} ${limit}` : null;
-  const kept = keptKey === null ? undefined : keptFirstPages.candidate(db, keptKey, now);
-  if (kept) {
-    const [current] = await runPrepared<{ revoked: boolean; version: string | null }>(db, versionStatement, [userId, familyId]);
-    if (current?.revoked) return 'revoked';
-    if (current?.version === kept.version) return kept.answer;
+  if (keptKey !== null) {
+    const kept = await keptFirstPages.again(db, keptKey, asked, async () => {
+      const [current] = await runPrepared<{ revoked: boolean; version: string | null }>(db, versionStatement, [userId, familyId]);
+      return current;
+    });
+    if (kept) return kept;
   }
   const statement = sessionPageStatement(limit + 1, cursor !== null);
   const values = [userId, familyId, now.toISOString(), ...(cursor ? [cursor.micros, cursor.id] : [])];
@@ -205,7 +208,7 @@ export async function loadActivityPageForSession(
   if (keptKey !== null && answer.version !== null) {
     // Every row read counts, the one past the page too: its hold timing out can end the next page.
     const validUntil = firstTime(rows.map((row) => (row.pending ? row.timeout_at : null)));
-    keptFirstPages.keep(db, keptKey, { answer: page, version: answer.version, readAt: now.getTime(), validUntil });
+    keptFirstPages.keep(db, keptKey, { answer: page, version: answer.version, readAt: now.getTime(), validUntil, known: knownAt(asked) });
   }
   return page;
 }
