@@ -110,9 +110,8 @@ export function transactionOf(row: ActivityRow): Transaction {
   };
 }
 
-/** The cardholder's ledger account id as SQL, from their user id (null when they have none yet). */
-const ledgerAccountOfUser = (userId: string) =>
-  sql`(select la.id from ledger_accounts la join accounts a on a.id = la.account_id where a.user_id = ${userId})`;
+/** The cardholder's ledger account `la` (one row, or none yet), from their user id: a value, or a placeholder of a prepared statement. */
+const ledgerAccountOfUser = (user: SQL) => sql`ledger_accounts la join accounts a on a.id = la.account_id where a.user_id = ${user}`;
 
 type Page = { transactions: Transaction[]; nextCursor: string | null };
 
@@ -131,7 +130,7 @@ const sessionStatements = new Map<string, PreparedStatement>();
 
 /** The statements' parameters: $1 the user, $2 the access token's session family. */
 const revokedSql = familyRevokedSql(sql.raw('$2'));
-const ledgerAccountOfUserSql = sql.raw('ledger_accounts la join accounts a on a.id = la.account_id where a.user_id = $1');
+const ledgerAccountOfUserSql = ledgerAccountOfUser(sql.raw('$1'));
 
 /**
  * GET /transactions' statement, prepared (server/db/prepared.ts): whether the access token's session was
@@ -215,7 +214,7 @@ export async function loadActivityPageForSession(
 
 /** One transaction of the user's, or null when it is not theirs, not activity, or does not exist. */
 export async function loadTransaction(db: Database, request: { userId: string; id: string; now: Date }): Promise<Transaction | null> {
-  const account = ledgerAccountOfUser(request.userId);
+  const account = sql`(select la.id from ${ledgerAccountOfUser(sql`${request.userId}`)})`;
   const { rows } = (await db.execute(sql`select t.id, (extract(epoch from t.occurred_at) * 1000000)::bigint::text as micros,
       t.occurred_at, t.kind, t.counterparty, t.location, t.timeout_at,
       (case when t.credit_ledger_account_id = ${account} then 1 else -1 end) * coalesce(p.amount_cents, t.amount_cents) as amount,
