@@ -82,7 +82,10 @@ async function prepareOnPGlite(client: PGliteClient, statement: PreparedStatemen
   await ready;
 }
 
-/** Runs a prepared statement with these values; its rows as the driver gives them. */
+/**
+ * Runs a prepared statement that reads, with these values; its rows as the driver gives them. Reads
+ * only: on PGlite it runs read-only (a write in it fails, 25006) and is not counted as a change.
+ */
 export async function runPrepared<Row>(db: Database, statement: PreparedStatement, values: readonly PreparedValue[]): Promise<Row[]> {
   if (!/^[a-z_][a-z0-9_]*$/.test(statement.name)) throw new Error(`prepared statement: bad name ${statement.name}`);
   if (values.length !== statement.types.length) throw new Error(`prepared statement ${statement.name}: ${values.length} values for ${statement.types.length} parameters`);
