@@ -38,11 +38,12 @@ export type KeptAnswers<T> = {
    * last known to be current for this session family.
    */
   again: (db: Database, key: string, request: AnswerRequest, readCurrent: () => Promise<CurrentVersion | undefined>) => Promise<T | 'revoked' | undefined>;
-  keep: (db: Database, key: string, kept: KeptAnswer<T>) => void;
+  /** Keeps the answer this request read (with the session's check), its version, and until when it is the answer by time alone. */
+  keep: (db: Database, key: string, request: AnswerRequest, read: Pick<KeptAnswer<T>, 'answer' | 'version' | 'validUntil'>) => void;
 };
 
 /** What a request marks a kept answer with: `known` when the database has change marks. */
-export const knownAt = (request: AnswerRequest): KeptAnswer<unknown>['known'] =>
+const knownAt = (request: AnswerRequest): KeptAnswer<unknown>['known'] =>
   request.mark === null ? null : { mark: request.mark, familyId: request.familyId };
 
 /** The database's change mark and the time of a request, before any of its reads. */
@@ -54,7 +55,7 @@ export const answerRequest = (db: Database, familyId: string, now: Date): Answer
  */
 export function keptAnswers<T>(limit: number): KeptAnswers<T> {
   const byDatabase = new WeakMap<Database, Map<string, KeptAnswer<T>>>();
-  const keep = (db: Database, key: string, kept: KeptAnswer<T>) => {
+  const store = (db: Database, key: string, kept: KeptAnswer<T>) => {
     let answers = byDatabase.get(db);
     if (!answers) byDatabase.set(db, (answers = new Map()));
     answers.delete(key);
@@ -72,10 +73,12 @@ export function keptAnswers<T>(limit: number): KeptAnswers<T> {
       const current = await readCurrent();
       if (current?.revoked) return 'revoked';
       if (current?.version !== kept.version) return undefined;
-      keep(db, key, { ...kept, known: knownAt(request) });
+      store(db, key, { ...kept, known: knownAt(request) });
       return kept.answer;
     },
-    keep,
+    keep(db, key, request, read) {
+      store(db, key, { ...read, readAt: request.now.getTime(), known: knownAt(request) });
+    },
   };
 }
 

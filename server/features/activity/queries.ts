@@ -11,7 +11,7 @@ import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Transaction, TransactionKind } from '../../../contract/activity/types.ts';
 import { uuidPattern } from '../../../contract/rules.ts';
 import type { Database } from '../../db/database.ts';
-import { answerRequest, firstTime, keptAnswers, knownAt } from '../../db/keptAnswers.ts';
+import { answerRequest, type CurrentVersion, firstTime, keptAnswers } from '../../db/keptAnswers.ts';
 import { type PreparedStatement, runPrepared } from '../../db/prepared.ts';
 import { familyRevokedSql } from '../../sessions.ts';
 
@@ -190,10 +190,8 @@ export async function loadActivityPageForSession(
   const asked = answerRequest(db, familyId, now);
   const keptKey = cursor === null ? `${userId} ${limit}` : null;
   if (keptKey !== null) {
-    const kept = await keptFirstPages.again(db, keptKey, asked, async () => {
-      const [current] = await runPrepared<{ revoked: boolean; version: string | null }>(db, versionStatement, [userId, familyId]);
-      return current;
-    });
+    const readCurrent = () => runPrepared<CurrentVersion>(db, versionStatement, [userId, familyId]).then(([current]) => current);
+    const kept = await keptFirstPages.again(db, keptKey, asked, readCurrent);
     if (kept) return kept;
   }
   const statement = sessionPageStatement(limit + 1, cursor !== null);
@@ -207,7 +205,7 @@ export async function loadActivityPageForSession(
   if (keptKey !== null && answer.version !== null) {
     // Every row read counts, the one past the page too: its hold timing out can end the next page.
     const validUntil = firstTime(rows.map((row) => (row.pending ? row.timeout_at : null)));
-    keptFirstPages.keep(db, keptKey, { answer: page, version: answer.version, readAt: now.getTime(), validUntil, known: knownAt(asked) });
+    keptFirstPages.keep(db, keptKey, asked, { answer: page, version: answer.version, validUntil });
   }
   return page;
 }

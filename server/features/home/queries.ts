@@ -11,7 +11,7 @@ import { activityRowsSql, transactionOf } from '../activity/index.ts';
 import { accountCardsJsonSql } from '../cards/index.ts';
 import { StatusCode } from '../../../contract/shared/statusCodes.ts';
 import type { Database } from '../../db/database.ts';
-import { answerRequest, firstTime, keptAnswers, knownAt } from '../../db/keptAnswers.ts';
+import { answerRequest, type CurrentVersion, firstTime, keptAnswers } from '../../db/keptAnswers.ts';
 import { type PreparedStatement, runPrepared } from '../../db/prepared.ts';
 import { familyRevokedSql } from '../../sessions.ts';
 
@@ -117,10 +117,8 @@ const keptHomes = keptAnswers<HomeAnswer>(2000);
  */
 export async function loadHome(db: Database, access: { userId: string; familyId: string }, now = new Date()): Promise<HomeAnswer | 'revoked' | null> {
   const asked = answerRequest(db, access.familyId, now);
-  const kept = await keptHomes.again(db, access.userId, asked, async () => {
-    const [current] = await runPrepared<{ revoked: boolean; version: string }>(db, versionStatement, [access.userId, access.familyId]);
-    return current;
-  });
+  const readCurrent = () => runPrepared<CurrentVersion>(db, versionStatement, [access.userId, access.familyId]).then(([current]) => current);
+  const kept = await keptHomes.again(db, access.userId, asked, readCurrent);
   if (kept) return kept;
   const rows = await runPrepared<{ home: string }>(db, homeStatement, [access.userId, access.familyId, now.toISOString()]);
   const text = rows[0]?.home;
@@ -130,7 +128,7 @@ export async function loadHome(db: Database, access: { userId: string; familyId:
   const answer = homeAnswerOf(home);
   // It stops being the answer by time alone when a hold it shows or counts times out.
   const validUntil = firstTime([home.nextHoldTimeout, ...answer.accountOverview.transactions.map((transaction) => transaction.heldUntil)]);
-  keptHomes.keep(db, access.userId, { answer, version: home.version, readAt: now.getTime(), validUntil, known: knownAt(asked) });
+  keptHomes.keep(db, access.userId, asked, { answer, version: home.version, validUntil });
   return answer;
 }
 
