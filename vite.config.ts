@@ -1,7 +1,11 @@
 /// <reference types="vitest/config" />
 import { readFileSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
 import { lingui } from '@lingui/vite-plugin';
 import babel from '@rolldown/plugin-babel';
 import react from '@vitejs/plugin-react';
@@ -98,10 +102,47 @@ function compileHints(chunkNames: string[]): Plugin {
   };
 }
 
+/**
+ * Each script and stylesheet also written compressed beside itself, brotli at its best quality and gzip
+ * at level 9, for the server to send as they are (server/app.ts `preCompressed`). Compressing at every
+ * request costs the server about 20 ms of CPU for the entry alone on each first visit, at a quality low
+ * enough to afford (5); done once here, a first visit also downloads about a tenth less.
+ */
+function precompressed(): Plugin {
+  const brotli = promisify(zlib.brotliCompress);
+  const gzip = promisify(zlib.gzip);
+  const worthCompressing = /\.(js|css)$/;
+  let written: string[] = [];
+  return {
+    name: 'providers:precompressed',
+    apply: 'build',
+    writeBundle(options, bundle) {
+      const outDir = options.dir ?? `${root}dist`;
+      written = Object.keys(bundle)
+        .filter((fileName) => fileName.startsWith('assets/') && worthCompressing.test(fileName))
+        .map((fileName) => path.join(outDir, fileName));
+    },
+    // After the build, so Rolldown does not count the compression as plugin time in its build report.
+    async closeBundle() {
+      await Promise.all(
+        written.map(async (file) => {
+          const source = await readFile(file);
+          const [br, gz] = await Promise.all([
+            brotli(source, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: zlib.constants.BROTLI_MAX_QUALITY, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: source.length } }),
+            gzip(source, { level: zlib.constants.Z_BEST_COMPRESSION }),
+          ]);
+          await Promise.all([writeFile(`${file}.br`, br), writeFile(`${file}.gz`, gz)]);
+        }),
+      );
+    },
+  };
+}
+
 export default defineConfig({
   plugins: [
     stylesheetInline(),
     compileHints(['index', 'startup']),
+    precompressed(),
     companionHostIsolation(),
     react(),
     // Only the app's own code uses Lingui's macros: Babel, slow, transforms nothing else (the server,

@@ -3,6 +3,8 @@
  * outside it shows the not-found screen in both languages, axe-clean at 360 px, with a way home; and
  * /register opened outside the companion app goes home, where home's guard decides.
  */
+import { statSync } from 'node:fs';
+import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import { HomePage } from './pages/home/HomePage.ts';
@@ -87,4 +89,30 @@ test('the start-up scripts ask Chrome to compile them as they download, and the 
   const lazy = loaded.filter((src) => !startup.includes(src));
   expect(lazy.length, 'the sign-in screen loads lazy chunks').toBeGreaterThan(0);
   for (const src of lazy) expect(await firstLine(src), src).not.toContain('allFunctionsCalledOnLoad');
+});
+
+test("the sign-in screen's scripts arrive as the build compressed them, with nothing compressed per request", async ({ page }) => {
+  // The build the server serves, as playwright.config.ts finds it.
+  const webRoot = path.resolve(process.env.WEB_ROOT || 'dist');
+  const arriving: Promise<{ src: string; coding: string | null; bodyBytes: number }>[] = [];
+  page.on('response', (response) => {
+    if (response.request().resourceType() !== 'script') return;
+    arriving.push(
+      (async () => ({
+        src: new URL(response.url()).pathname,
+        coding: await response.headerValue('content-encoding'),
+        bodyBytes: (await response.request().sizes()).responseBodySize,
+      }))(),
+    );
+  });
+  await page.goto('/signin');
+  await new SignInPage(page).expectShown();
+  const scripts = await Promise.all(arriving);
+
+  expect(scripts.length, 'the entry, the startup chunk and the lazy ones').toBeGreaterThan(2);
+  for (const script of scripts) {
+    expect(script.coding, script.src).toBe('br');
+    // Byte for byte the build's .br copy (vite.config.ts precompressed), not one made as it was sent.
+    expect(script.bodyBytes, script.src).toBe(statSync(path.join(webRoot, `${script.src}.br`)).size);
+  }
 });

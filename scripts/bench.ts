@@ -167,7 +167,7 @@ function bundleSection() {
     const files = [...route.jsFiles, ...route.cssFiles].map((file) => path.basename(file)).join(', ');
     console.log(
       `  ${route.route}: JS ${kb(route.jsGzip)} + CSS ${kb(route.cssGzip)} = ${route.totalGzip.toLocaleString('en-US')} B ` +
-        `(budget ${budgets.firstLoadGzip.toLocaleString('en-US')} B)  [${files}]`,
+        `(budget ${budgets.firstLoadGzip.toLocaleString('en-US')} B); as sent, brotli: ${route.totalSent.toLocaleString('en-US')} B  [${files}]`,
     );
   }
   for (const route of bundle.routes) {

@@ -140,12 +140,17 @@ async function registerWebApp(app: FastifyInstance, config: ServerConfig, rawInd
     index: false,
     wildcard: true,
     cacheControl: false,
+    // The build writes each script and stylesheet compressed beside itself (vite.config.ts
+    // `precompressed`): sent as they are, with no compression per request.
+    preCompressed: true,
     // dist/ also holds the sandbox companion host's page, which belongs on its own origin only, and the
     // build's manifest, which no page needs.
     allowedPath: (pathName) => !pathName.startsWith('/server/') && !pathName.startsWith('/.vite/'),
     setHeaders(response, filePath) {
       const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
       response.setHeader('Cache-Control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+      // Which copy was sent depends on the request's Accept-Encoding, so a shared cache must keep them apart.
+      response.setHeader('Vary', 'accept-encoding'); // lower case, as @fastify/compress writes and looks for it
     },
   });
 

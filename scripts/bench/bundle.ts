@@ -1,5 +1,5 @@
 /** First-load JS/CSS per route, computed from Vite's build manifest (dist/.vite/manifest.json). */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 
@@ -23,6 +23,8 @@ export type RouteWeight = {
   jsGzip: number;
   cssGzip: number;
   totalGzip: number;
+  /** What a browser that accepts brotli downloads: the build's `.br` copies (vite.config.ts precompressed). */
+  totalSent: number;
 };
 
 export type ChunkWeight = { src: string; files: string[]; gzip: number };
@@ -51,6 +53,10 @@ export function analyseBundle(distDir: string): BundleReport {
       gzipCache.set(file, size);
     }
     return size;
+  };
+  const sentOf = (file: string) => {
+    const brotli = path.join(distDir, `${file}.br`);
+    return existsSync(brotli) ? statSync(brotli).size : gzipOf(file);
   };
   const chunk = (key: string): ManifestChunk => {
     const found = manifest[key];
@@ -85,7 +91,8 @@ export function analyseBundle(distDir: string): BundleReport {
     const cssFiles = cssOf(keys);
     const jsGzip = jsFiles.reduce((sum, file) => sum + gzipOf(file), 0);
     const cssGzip = cssFiles.reduce((sum, file) => sum + gzipOf(file), 0);
-    return { route, viewSrc, jsFiles, cssFiles, jsGzip, cssGzip, totalGzip: jsGzip + cssGzip };
+    const totalSent = [...jsFiles, ...cssFiles].reduce((sum, file) => sum + sentOf(file), 0);
+    return { route, viewSrc, jsFiles, cssFiles, jsGzip, cssGzip, totalGzip: jsGzip + cssGzip, totalSent };
   });
 
   // Every dynamic-import chunk (transitively), weighed with what it adds beyond the entry graph.

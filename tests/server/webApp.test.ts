@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, constants, gzipSync } from 'node:zlib';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AppConfig, appConfigElementId } from '../../contract/shared/appConfig.ts';
@@ -14,6 +15,15 @@ import { startTestApp, type TestApp } from './helpers.ts';
 const inlineCss = ':root{color:#1b1f1d}.splash>p{font-weight:700}';
 const rawIndex = `<!doctype html><html lang="en"><head><title>Providers</title><style>${inlineCss}</style></head><body><div id="root"></div></body></html>`;
 
+/** A script large enough to be worth compressing (over the 1 KB threshold). */
+const viewScript = `export const rows = ${JSON.stringify(Array.from({ length: 200 }, (_, index) => ({ index, label: `row ${index}` })))};`;
+
+/** The build's copies, at the build's settings (brotli's best quality, gzip level 9), not those of compression per request. */
+const buildCopies = {
+  br: brotliCompressSync(viewScript, { params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY } }),
+  gzip: gzipSync(viewScript, { level: constants.Z_BEST_COMPRESSION }),
+};
+
 let webRoot: string;
 let t: TestApp;
 
@@ -22,6 +32,12 @@ beforeAll(async () => {
   writeFileSync(path.join(webRoot, 'index.html'), rawIndex);
   mkdirSync(path.join(webRoot, 'assets'));
   writeFileSync(path.join(webRoot, 'assets', 'index-abc123.js'), 'console.log("app");');
+  // As the build writes every script and stylesheet (vite.config.ts precompressed).
+  writeFileSync(path.join(webRoot, 'assets', 'view-def456.js'), viewScript);
+  writeFileSync(path.join(webRoot, 'assets', 'view-def456.js.br'), buildCopies.br);
+  writeFileSync(path.join(webRoot, 'assets', 'view-def456.js.gz'), buildCopies.gzip);
+  // A file the build did not compress (public/, or too small): compressed as it is sent.
+  writeFileSync(path.join(webRoot, 'sw.js'), viewScript);
   mkdirSync(path.join(webRoot, 'server', 'partners', 'companion-host'), { recursive: true });
   writeFileSync(path.join(webRoot, 'server', 'partners', 'companion-host', 'index.html'), '<title>Companion host</title>');
   mkdirSync(path.join(webRoot, '.vite'));
@@ -104,6 +120,38 @@ describe('index.html with the app config', () => {
     const api = await get('/api/v1/no-such-call');
     expect(api.statusCode).toBe(404);
     expect(api.json()).toEqual({ statusCode: StatusCode.NOT_ALLOWED });
+  });
+
+  // RFC 9110 §12.5.3: the coding is the first the request accepts, by its q-values, among those the
+  // server has; `identity` is always acceptable unless refused; `*` stands for any coding not named.
+  it.each([
+    ['br, gzip', 'br'],
+    ['gzip, deflate, br', 'br'],
+    ['gzip', 'gzip'],
+    ['br;q=0.5, gzip;q=1.0', 'gzip'],
+    ['*', 'gzip'],
+    ['identity', undefined],
+    ['', undefined],
+  ] as const)('sends the copy the build compressed for Accept-Encoding "%s" (%s)', async (accepted, coding) => {
+    const asset = await get('/assets/view-def456.js', { 'accept-encoding': accepted });
+
+    expect(asset.statusCode).toBe(200);
+    expect(asset.headers['content-encoding']).toBe(coding);
+    expect(asset.headers['content-type']).toMatch(/^text\/javascript|^application\/javascript/);
+    expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(String(asset.headers.vary).toLowerCase().split(/,\s*/)).toEqual(['accept-encoding']);
+    // The build's file itself: nothing compressed again.
+    expect(asset.rawPayload).toEqual(coding ? buildCopies[coding] : Buffer.from(viewScript));
+  });
+
+  it('compresses a file the build did not compress as it sends it', async () => {
+    const worker = await get('/sw.js', { 'accept-encoding': 'br' });
+
+    expect(worker.statusCode).toBe(200);
+    expect(worker.headers['content-encoding']).toBe('br');
+    expect(worker.headers['cache-control']).toBe('no-cache');
+    expect(String(worker.headers.vary).toLowerCase().split(/,\s*/)).toEqual(['accept-encoding']);
+    expect(brotliDecompressSync(worker.rawPayload).toString()).toBe(viewScript);
   });
 
   it('does not serve the sandbox companion host page on the app origin (it has its own)', async () => {
