@@ -2,8 +2,7 @@
 import { expect, type Page, test } from '@playwright/test';
 import { HomePage } from './pages/home/HomePage.ts';
 import { SignInPage } from './pages/session/SignInPage.ts';
-import { demo, demoHome, signInViaApi } from './support/api.ts';
-import { seedStoredState } from './support/storage.ts';
+import { demo, demoHome } from './support/api.ts';
 import { activityRowPattern, dollars, englishShortDate } from './support/text.ts';
 
 test('signing in shows the seeded balance, the cards and recent activity', async ({ page, request }) => {
@@ -126,42 +125,6 @@ test('with reduced motion asked for, the splash spinner turns three times slower
   release();
   await expect(page.locator('#loader-overlay')).toHaveCount(0);
 });
-
-test("the splash lays out, unseen, every size and weight of sign-in's and home's text", async ({ page, request }) => {
-  // Chromium looks a font up once per size and weight; laid out under the splash, those lookups happen
-  // while the scripts download instead of in the first screen's layout (src/styles.css .font-warmup).
-  const release = await holdEntryScript(page);
-  await page.goto('/signin', { waitUntil: 'commit' });
-  const warmup = page.locator('#loader-overlay .font-warmup');
-  await expect(warmup).toBeHidden();
-  await expect(warmup).toHaveAttribute('aria-hidden', 'true');
-  // Unseen but laid out: display: none would skip the very lookups it is there for.
-  expect(await warmup.boundingBox(), 'laid out').not.toBeNull();
-  const warmed = await warmup.evaluate(fontsOfText);
-  release();
-  await new SignInPage(page).expectShown();
-  const signInFonts = await page.locator('#root').evaluate(fontsOfText);
-
-  const tokens = await signInViaApi(request);
-  await seedStoredState(page, { accessToken: tokens.access, refreshToken: tokens.refresh, locale: 'en' });
-  await HomePage.open(page);
-  await expect(page.locator('.activity-when').first()).toBeVisible();
-  const homeFonts = await page.locator('#root').evaluate(fontsOfText);
-
-  expect(signInFonts.length, 'the sign-in screen has text').toBeGreaterThan(1);
-  for (const font of new Set([...signInFonts, ...homeFonts])) expect(warmed, font).toContain(font);
-});
-
-/** Each font (size, weight, style, family) the text under `root` is laid out in, the hidden text too. */
-function fontsOfText(root: Element): string[] {
-  const fonts = new Set<string>();
-  for (const element of [root, ...root.querySelectorAll('*')]) {
-    const hasText = [...element.childNodes].some((node) => node.nodeType === Node.TEXT_NODE && node.textContent?.trim()) || element instanceof HTMLInputElement;
-    const style = getComputedStyle(element);
-    if (hasText && style.display !== 'none') fonts.add(`${style.fontSize} ${style.fontWeight} ${style.fontStyle} ${style.fontFamily}`);
-  }
-  return [...fonts];
-}
 
 /** Holds the app's entry script back until the returned function is called: the splash stays up meanwhile. */
 async function holdEntryScript(page: Page): Promise<() => void> {
