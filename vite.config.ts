@@ -192,7 +192,7 @@ export default defineConfig({
             // TanStack's useRouterState. They came in four files of 0.2–2.7 KB, sign-in's deps with three
             // more: Vite's preload helper makes a <link> for each, in the task that loads the first screen,
             // and under DevTools each took about 1 ms of that task (docs/performance.md). Screens that
-            // loaded only some of them now load all of them (about 0.8 KB gzip at most).
+            // loaded only some of them now load all of them (up to 0.5 KB gzip more).
             {
               name: 'forms',
               test: /\/contract\/(rules|shared\/address)\.ts|\/src\/shared\/(messages\.ts|components\/TextField\.|waitNotices\.|sessionEffects\.)|\/machines\/shared\/serverWait\.ts|@tanstack\/react-router\/dist\/esm\/useRouterState\.js/,
