@@ -111,8 +111,11 @@ export async function buildCompanionHost(config: ServerConfig, options: Companio
       prefix: '/assets/',
       index: false,
       cacheControl: false,
+      // The build's compressed copies, as the app's own server sends them (server/app.ts).
+      preCompressed: true,
       setHeaders(response) {
         response.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+        response.setHeader('Vary', 'accept-encoding');
       },
     });
   }

@@ -6,6 +6,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { brotliCompressSync, brotliDecompressSync } from 'node:zlib';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { verifyCompanionToken } from '../../server/companionTokens.ts';
@@ -27,6 +28,7 @@ beforeAll(async () => {
   writeFileSync(pageFile, '<!doctype html><html><head><title>Benefits</title></head><body><iframe name="card-app"></iframe></body></html>');
   mkdirSync(path.join(webRoot, 'assets'));
   writeFileSync(path.join(webRoot, 'assets', 'companion-host-abc123.js'), 'console.log("host");');
+  writeFileSync(path.join(webRoot, 'assets', 'companion-host-abc123.js.br'), brotliCompressSync('console.log("host");'));
   config = readConfig({ SANDBOX: 'true', PORT: String(appPort), COMPANION_PORT: '8393', WEB_ROOT: webRoot });
   host = await buildCompanionHost(config, { appUrl, logger: false });
   await host.ready();
@@ -166,6 +168,11 @@ describe('GET /', () => {
     expect(response.statusCode).toBe(200);
     expect(response.body).toBe('console.log("host");');
     expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(response.headers.vary).toBe('accept-encoding');
+    // The build's brotli copy to a browser that takes it (vite.config.ts precompressed).
+    const compressed = await host.inject({ method: 'GET', url: '/assets/companion-host-abc123.js', headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(compressed.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(compressed.rawPayload).toString()).toBe('console.log("host");');
     expect((await host.inject({ method: 'GET', url: '/assets/missing.js' })).statusCode).toBe(404);
     expect((await host.inject({ method: 'GET', url: '/assets/../server/partners/companion-host/index.html' })).statusCode).toBe(404);
   });
