@@ -1,8 +1,8 @@
 /**
  * Statements (spec §2 /statements, §7 GET /statements): each month's totals since the account opened,
  * and a month's statement as a PDF in the reader's language (GET /statement), both read from the
- * ledger's posted transfers (queries.ts). The PDF code (pdf-lib) loads with the first statement asked
- * for, not at start.
+ * ledger's posted transfers (queries.ts). The PDF code (pdf-lib, fontkit) and its fonts load with the
+ * first statement asked for, not at start.
  */
 import type { FastifyInstance } from 'fastify';
 import { StatusCode } from '../../../contract/shared/statusCodes.ts';

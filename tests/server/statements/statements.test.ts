@@ -192,7 +192,7 @@ describe('GET /api/v1/statement', () => {
     expect(await pdfInfo(bytes)).toMatchObject({ language: 'es-US' });
   });
 
-  it('writes any merchant name the standard fonts cannot, and takes as many pages as the month needs', async () => {
+  it('writes what it can of a merchant name its fonts cannot write, and takes as many pages as the month needs', async () => {
     const { applicantTokens } = await freshCardholderWithPurchases(60, 'Café 東京 🍜 Ørsted');
     const month = utcMonth(Date.now());
     const pages = await pdfPages((await statementPdf(`?month=${month}&locale=en`, applicantTokens)).bytes);
