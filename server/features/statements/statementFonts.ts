@@ -28,8 +28,11 @@ type Font = ReturnType<Fontkit['create']>;
 /** What pdf-lib reads of a laid-out glyph: its id, its advance and the text it stands for. */
 type LaidOutGlyph = { id: number; advanceWidth: number; codePoints: number[] };
 
-/** A font as parsed once: its bytes (pdf-lib is given these), the font fontkit answers for them, what it can write. */
-type LoadedFont = { bytes: Uint8Array; font: Font; characters: ReadonlySet<number> };
+/**
+ * A font as parsed once: its bytes (pdf-lib is given these), the font fontkit answers for them, what it
+ * can write, and the name of its subset in a statement.
+ */
+type LoadedFont = { bytes: Uint8Array; font: Font; characters: ReadonlySet<number>; subsetName: string };
 
 /** A font embedded in one document, with the characters it can write. */
 export type StatementFont = { pdf: PDFFont; characters: ReadonlySet<number> };
@@ -66,16 +69,21 @@ function characterLayout(font: Font): Font {
   return new Proxy(font, { get: (target, key) => (key === 'layout' ? layout : Reflect.get(target, key, target)) });
 }
 
-async function loadFont(name: string): Promise<LoadedFont> {
+/**
+ * `subsetTag`: a subset's name begins with a tag of exactly six uppercase letters and "+", different for
+ * each subset in the file (ISO 32000-1 9.6.4); pdf-lib's own name would end in a number instead. Fixed
+ * tags keep a closed month's file the same.
+ */
+async function loadFont(name: string, subsetTag: string): Promise<LoadedFont> {
   const bytes = new Uint8Array(await readFile(fontFile(name)));
   const font = characterLayout(fontkit.create(bytes) as unknown as Font);
   parsed.set(bytes, font);
-  return { bytes, font, characters: new Set(font.characterSet) };
+  return { bytes, font, characters: new Set(font.characterSet), subsetName: `${subsetTag}+${font.postscriptName ?? name.replace(/\.ttf$/, '')}` };
 }
 
 let loading: Promise<{ regular: LoadedFont; bold: LoadedFont }> | undefined;
 const loadFonts = async () => {
-  const [regular, bold] = await Promise.all([loadFont('DejaVuSans.ttf'), loadFont('DejaVuSans-Bold.ttf')]);
+  const [regular, bold] = await Promise.all([loadFont('DejaVuSans.ttf', 'PRVDRR'), loadFont('DejaVuSans-Bold.ttf', 'PRVDRB')]);
   return { regular, bold };
 };
 
@@ -87,7 +95,10 @@ export async function embedStatementFonts(document: PDFDocument): Promise<{ regu
   });
   const { regular, bold } = await loading;
   document.registerFontkit(statementFontkit);
-  const embed = async ({ bytes, characters }: LoadedFont) => ({ pdf: await document.embedFont(bytes, { subset: true }), characters });
+  const embed = async ({ bytes, characters, subsetName }: LoadedFont) => ({
+    pdf: await document.embedFont(bytes, { subset: true, customName: subsetName }),
+    characters,
+  });
   return { regular: await embed(regular), bold: await embed(bold) };
 }
 

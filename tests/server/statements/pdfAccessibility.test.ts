@@ -337,13 +337,14 @@ describe('the statement PDF, as a PDF/UA checker reads it (pdf-lib)', () => {
     }
   });
 
-  it('embeds every font it uses, with its font file and a ToUnicode map (no standard font)', async () => {
+  it('embeds every font it uses as a subset named as such, with its font file and a ToUnicode map (no standard font)', async () => {
     const { context, dicts, named } = await objects(await statementPdf(january(40, [row(99, 'purchase', 'Café Ωmega Москва', -100)]), 'en'));
     const fonts = dicts.filter((dict) => named(dict, 'Type') === PDFName.of('Font'));
     const top = fonts.filter((font) => named(font, 'Subtype') === PDFName.of('Type0'));
     expect(top).toHaveLength(2);
     expect(fonts).toHaveLength(4);
     const toUnicode: string[] = [];
+    const subsetTags: string[] = [];
     for (const font of top) {
       expect(named(font, 'ToUnicode')).toBeInstanceOf(PDFStream);
       toUnicode.push(new TextDecoder().decode(decodePDFRawStream(named(font, 'ToUnicode') as PDFRawStream).decode()));
@@ -353,8 +354,12 @@ describe('the statement PDF, as a PDF/UA checker reads it (pdf-lib)', () => {
       expect(named(cidFont, 'CIDToGIDMap')).toBe(PDFName.of('Identity'));
       const descriptor = named(cidFont, 'FontDescriptor') as PDFDict;
       expect(named(descriptor, 'FontFile2')).toBeInstanceOf(PDFStream);
-      expect(String(named(descriptor, 'FontName'))).toMatch(/^\/DejaVuSans(-Bold)?-\d+$/);
+      // A subset's name: six uppercase letters, "+", the font's name (ISO 32000-1 9.6.4), the same in the font and its descriptor.
+      expect(String(named(descriptor, 'FontName'))).toMatch(/^\/[A-Z]{6}\+DejaVuSans(-Bold)?$/);
+      expect(String(named(cidFont, 'BaseFont'))).toBe(String(named(descriptor, 'FontName')));
+      subsetTags.push(String(named(descriptor, 'FontName')).slice(1, 7));
     }
+    expect(new Set(subsetTags).size, 'each subset its own tag').toBe(2);
     // Ω (U+03A9) and М (U+041C) read as themselves.
     expect(toUnicode.join()).toMatch(/<[0-9a-f]{4}> <03a9>/i);
     expect(toUnicode.join()).toMatch(/<[0-9a-f]{4}> <041c>/i);
