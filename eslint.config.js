@@ -125,6 +125,19 @@ export default tseslint.config(
     },
   },
   {
+    // pdfjs's legacy build adds a global Iterator that a jsdom loaded after it cannot give its windows
+    // on Node 20; test files share their worker's modules, so they open PDFs through tests/support/pdfText.ts,
+    // which loads jsdom first.
+    files: ['tests/**/*.{ts,tsx}'],
+    ignores: ['tests/support/pdfText.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '^pdfjs-dist/(legacy/)?build/', allowTypeImports: true, message: 'Open PDFs through tests/support/pdfText.ts (it loads jsdom before pdfjs).' }] },
+      ],
+    },
+  },
+  {
     files: ['src/features/**/*.tsx', 'src/shared/**/*.tsx', 'src/app/AppShell.tsx'],
     plugins: { 'react-hooks': reactHooks, lingui },
     // Types let the untranslated-string rule tell UI text from literal-typed values (state names, codes).

@@ -9,36 +9,40 @@ import path from 'node:path';
 // share their worker's modules, so a jsdom loaded after pdfjs (tests/server/cards/processor.test.ts
 // after a statements test) failed to create a window: "Iterator is not defined".
 import 'jsdom';
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { getDocument, type PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 
 const standardFontDataUrl = `${path.join(path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json')), 'standard_fonts')}/`;
 
 /** Each page's text: its pieces joined by spaces, in the order the page draws them. */
-export async function pdfPages(bytes: Uint8Array): Promise<string[]> {
+/** What `read` reads of the PDF, opened with pdfjs (tests import pdfjs only through this module: see above). */
+export async function withPdfDocument<T>(bytes: Uint8Array, read: (document: PDFDocumentProxy) => Promise<T>): Promise<T> {
   // pdfjs takes the buffer over: give it a copy.
   const document = await getDocument({ data: new Uint8Array(bytes), standardFontDataUrl, isEvalSupported: false, verbosity: 0 }).promise;
   try {
+    return await read(document);
+  } finally {
+    await document.destroy();
+  }
+}
+
+export function pdfPages(bytes: Uint8Array): Promise<string[]> {
+  return withPdfDocument(bytes, async (document) => {
     const pages: string[] = [];
     for (let number = 1; number <= document.numPages; number += 1) {
       const content = await (await document.getPage(number)).getTextContent();
       pages.push(content.items.map((item) => ('str' in item ? item.str : '')).join(' '));
     }
     return pages;
-  } finally {
-    await document.destroy();
-  }
+  });
 }
 
 /** The whole document's text. */
 export const pdfText = async (bytes: Uint8Array) => (await pdfPages(bytes)).join('\n');
 
 /** The document's metadata title and language. */
-export async function pdfInfo(bytes: Uint8Array): Promise<{ numPages: number; title: string | undefined; language: string | undefined }> {
-  const document = await getDocument({ data: new Uint8Array(bytes), standardFontDataUrl, isEvalSupported: false, verbosity: 0 }).promise;
-  try {
+export function pdfInfo(bytes: Uint8Array): Promise<{ numPages: number; title: string | undefined; language: string | undefined }> {
+  return withPdfDocument(bytes, async (document) => {
     const { info } = (await document.getMetadata()) as { info: { Title?: string; Language?: string } };
     return { numPages: document.numPages, title: info.Title, language: info.Language };
-  } finally {
-    await document.destroy();
-  }
+  });
 }

@@ -7,7 +7,6 @@
  * write Spanish, Greek and Cyrillic as they are and what they lack as "?".
  */
 import { PDFArray, PDFBool, PDFDict, PDFDocument, PDFName, PDFNumber, PDFRawStream, type PDFRef, PDFStream, decodePDFRawStream } from 'pdf-lib';
-import { getDocument, type PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { StructTreeNode, TextItem, TextMarkedContent } from 'pdfjs-dist/types/src/display/api';
 import { describe, expect, it } from 'vitest';
 import type { TransactionKind } from '../../../contract/activity/types.ts';
@@ -16,7 +15,7 @@ import type { MonthStatement } from '../../../server/features/statements/index.t
 import { statementPdf } from '../../../server/features/statements/pdf.ts';
 import { embedStatementFonts, writableText } from '../../../server/features/statements/statementFonts.ts';
 import { formatDollars } from '../../../server/features/statements/statementText.ts';
-import { pdfInfo, pdfPages, pdfText } from '../../support/pdfText.ts';
+import { pdfInfo, pdfPages, pdfText, withPdfDocument } from '../../support/pdfText.ts';
 
 const monthStart = Date.UTC(2025, 0, 1);
 const row = (index: number, kind: TransactionKind, counterparty: string | null, amount: number) => ({
@@ -54,16 +53,6 @@ function january(count: number, extra: MonthStatement['rows'] = []): MonthStatem
   };
 }
 
-const standardFontDataUrl = new URL('../../../node_modules/pdfjs-dist/standard_fonts/', import.meta.url).pathname;
-async function withPdfjs<T>(bytes: Uint8Array, read: (document: PDFDocumentProxy) => Promise<T>): Promise<T> {
-  const document = await getDocument({ data: new Uint8Array(bytes), standardFontDataUrl, isEvalSupported: false, verbosity: 0 }).promise;
-  try {
-    return await read(document);
-  } finally {
-    await document.destroy();
-  }
-}
-
 type Marks = { tags: (string | null)[]; id: string | null };
 type Page = {
   /** Each text item with the tags of the marked-content sequences around it and the innermost MCID's id. */
@@ -73,7 +62,7 @@ type Page = {
 
 /** What a screen reader's PDF library reads of each page: its text in its marked content, and its structure tree. */
 function readPages(bytes: Uint8Array): Promise<Page[]> {
-  return withPdfjs(bytes, async (document) => {
+  return withPdfDocument(bytes, async (document) => {
     const pages: Page[] = [];
     for (let number = 1; number <= document.numPages; number += 1) {
       const page = await document.getPage(number);
