@@ -265,12 +265,23 @@ export async function statementPdf(statement: MonthStatement, locale: StatementL
   return saveWithZlib(document);
 }
 
-/** The text cut to `width` with "…" when it is longer (between characters, never inside one). */
+/**
+ * The text cut to `width` with "…" when it is longer, between characters (never inside a surrogate
+ * pair): the longest cut that fits. A cut is never narrower than a shorter one, so the search halves
+ * the range each time; DejaVu draws combining marks with no width, so the longest cut keeps a letter's
+ * marks with it.
+ */
 function fitted(value: string, font: PDFFont, size: number, width: number): string {
   if (font.widthOfTextAtSize(value, size) <= width) return value;
   const characters = [...value];
-  // No glyph is narrower than 1.5 pt at this size: a longer cut could never fit.
-  let end = Math.min(characters.length, Math.ceil(width / 1.5));
-  while (end > 0 && font.widthOfTextAtSize(`${characters.slice(0, end).join('')}…`, size) > width) end -= 1;
-  return `${characters.slice(0, end).join('').trimEnd()}…`;
+  const cut = (count: number) => `${characters.slice(0, count).join('').trimEnd()}…`;
+  // All the characters do not fit; none does ("…" alone).
+  let fits = 0;
+  let over = characters.length;
+  while (over - fits > 1) {
+    const count = (fits + over) >> 1;
+    if (font.widthOfTextAtSize(cut(count), size) <= width) fits = count;
+    else over = count;
+  }
+  return cut(fits);
 }

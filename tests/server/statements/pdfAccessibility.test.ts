@@ -206,6 +206,15 @@ describe('the statement PDF, as a screen reader reads it (pdfjs-dist)', () => {
     const cut = pages[0]!.split(' ').find((word) => word.startsWith('😀'))!;
     expect(cut).toMatch(/^(?:😀)+…$/u);
   });
+
+  it('cuts a long description as long as its column allows, a letter keeping its mark', async () => {
+    // "q̃" has no precomposed form: a q and a combining tilde, which DejaVu draws with no width.
+    const pages = await pdfPages(await statementPdf(january(1, [row(10, 'purchase', 'q\u0303'.repeat(200), -100)]), 'en'));
+    const cut = pages[0]!.split(' ').find((word) => word.startsWith('q'))!;
+    expect(cut).toMatch(/^(?:q\u0303)+…$/u);
+    // "Purchase at " and about 46 q's of 6.3 pt fill the column's 360 pt.
+    expect(cut.length).toBeGreaterThan(2 * 40);
+  });
 });
 
 /** The objects of a saved PDF, read back with pdf-lib. */
