@@ -2,13 +2,13 @@
  * axe (WCAG 2.0/2.1 A and AA, WCAG 2.2 AA) on sign-in, unlock and home in both languages, no
  * sideways scrolling at 360 px, and a phone screenshot of each into test-results/screens/.
  */
-import AxeBuilder from '@axe-core/playwright';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { HomePage } from './pages/home/HomePage.ts';
 import { SignInPage } from './pages/session/SignInPage.ts';
 import { UnlockPage } from './pages/session/UnlockPage.ts';
 import type { AppPage } from './pages/AppPage.ts';
+import { axeViolations } from './support/accessibility.ts';
 import { sandboxSession, signInViaApi } from './support/api.ts';
 import type { Locale } from './support/catalog.ts';
 import { seedStoredState } from './support/storage.ts';
@@ -39,16 +39,7 @@ for (const locale of ['en', 'es'] as const) {
       const view = await open[screen](page, locale, request);
       await view.expectLanguage(locale);
 
-      const results = await new AxeBuilder({ page })
-        .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
-        .analyze();
-      const summary = results.violations.map((v) => ({
-        rule: v.id,
-        impact: v.impact,
-        help: v.help,
-        targets: v.nodes.map((node) => node.target.join(' ')),
-      }));
-      expect(summary, 'axe violations').toEqual([]);
+      expect(await axeViolations(page), 'axe violations').toEqual([]);
 
       const { scrollWidth, viewportWidth } = await view.horizontalOverflow();
       expect(viewportWidth).toBe(360);
@@ -61,3 +52,38 @@ for (const locale of ['en', 'es'] as const) {
     });
   }
 }
+
+// The shared check itself: it must find what it is for, on the page and inside a frame on another origin.
+test.describe('the axe check', () => {
+  const flawed = '<main><h1>Flawed</h1><img src="data:image/gif;base64,R0lGODlhAQABAAAAACw="><img src="data:image/gif;base64,R0lGODlhAQABAAAAACw="></main>';
+  const document = (body: string) => `<!doctype html><html lang="en"><head><title>Axe check</title></head><body>${body}</body></html>`;
+
+  test('finds every image without a text alternative on a page with no frames', async ({ page }) => {
+    await page.route('http://host.test/', (route) => route.fulfill({ contentType: 'text/html', body: document(flawed) }));
+    await page.goto('http://host.test/');
+    expect(page.frames()).toHaveLength(1);
+    const violations = await axeViolations(page);
+    expect(violations.map((violation) => violation.rule)).toEqual(['image-alt']);
+    expect(violations[0]?.targets, 'both images, not only the first').toHaveLength(2);
+  });
+
+  test('finds them inside a frame on another origin too, and only there when asked about that frame', async ({ page }) => {
+    await page.route('http://frame.test/', (route) => route.fulfill({ contentType: 'text/html', body: document(flawed) }));
+    await page.route('http://host.test/', (route) =>
+      route.fulfill({
+        contentType: 'text/html',
+        body: document('<main><h1>Host</h1><img src="data:image/gif;base64,R0lGODlhAQABAAAAACw="><iframe name="card-app" title="Card" src="http://frame.test/"></iframe></main>'),
+      }),
+    );
+    await page.goto('http://host.test/');
+    await expect(page.frameLocator('iframe[name="card-app"]').getByRole('heading', { name: 'Flawed' })).toBeVisible();
+
+    const everywhere = await axeViolations(page);
+    expect(everywhere.map((violation) => violation.rule)).toEqual(['image-alt']);
+    expect(everywhere[0]?.targets, "the host's image and the frame's two").toHaveLength(3);
+    expect(everywhere[0]?.targets.slice(1), "the frame's, named by their frame").toEqual(['iframe[name="card-app"] img:nth-child(2)', 'iframe[name="card-app"] img:nth-child(3)']);
+    const inFrame = await axeViolations(page.frame({ name: 'card-app' })!);
+    expect(inFrame.map((violation) => violation.rule)).toEqual(['image-alt']);
+    expect(inFrame[0]?.targets, "the frame's two images, not the host's").toEqual(['img:nth-child(2)', 'img:nth-child(3)']);
+  });
+});

@@ -4,19 +4,13 @@
  * home explains the hold meanwhile; a transaction's detail opens from an older page and going back keeps
  * the list where it was; axe on the list and the detail, in English and in Spanish.
  */
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext } from '@playwright/test';
 import { ActivityPage } from './pages/activity/ActivityPage.ts';
 import { HomePage } from './pages/home/HomePage.ts';
+import { expectAccessible } from './support/accessibility.ts';
 import { openAccountViaApi } from './support/accounts.ts';
 import { seedStoredState } from './support/storage.ts';
 import { dollars } from './support/text.ts';
-
-async function expectAccessible(page: Page) {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
-  expect(results.violations.map((violation) => `${violation.id}: ${violation.nodes[0]?.target}`)).toEqual([]);
-  expect(await page.evaluate(() => document.documentElement.scrollWidth), 'no horizontal scrolling at 360 px').toBeLessThanOrEqual(360);
-}
 
 /** POST /sandbox/events: the world moves money; answers the transaction it made or resolved. */
 async function moneyEvent(request: APIRequestContext, event: Record<string, unknown>): Promise<string> {

@@ -4,21 +4,15 @@
  * form, the address bar shows the auth route, and afterwards the same form, with what was typed,
  * saves. The saved code is then checked against the server. axe on the modal in both languages.
  */
-import AxeBuilder from '@axe-core/playwright';
 import path from 'node:path';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { ManageAccountPage } from './pages/account/ManageAccountPage.ts';
 import { SignInPage } from './pages/session/SignInPage.ts';
 import { UnlockPage } from './pages/session/UnlockPage.ts';
+import { expectAccessible } from './support/accessibility.ts';
 import { expireAccessToken, sandboxSession } from './support/api.ts';
 import { openAccountViaApi, setPasswordViaApi, signInViaApiAs } from './support/accounts.ts';
 import { readStoredState, seedStoredState } from './support/storage.ts';
-
-async function expectAccessible(page: Page) {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
-  expect(results.violations.map((violation) => `${violation.id}: ${violation.nodes[0]?.target}`)).toEqual([]);
-  expect(await page.evaluate(() => document.documentElement.scrollWidth), 'no horizontal scrolling at 360 px').toBeLessThanOrEqual(360);
-}
 
 /** The app's saved refresh token now (the unlock rotated it), and whether /refresh-tokens takes `unlockCode` with it. */
 async function unlocksWith(page: Page, request: APIRequestContext, unlockCode: string): Promise<number> {

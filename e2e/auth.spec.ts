@@ -3,20 +3,14 @@
  * sandbox outbox), unlock attempts down to the lockout and recovery by resetting the unlock code,
  * and a full password reset; axe on each new screen, one flow in Spanish.
  */
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { textedCode } from './pages/identity/RegisterPage.ts';
+import { expectAccessible } from './support/accessibility.ts';
 import { openAccountViaApi, setPasswordViaApi, signInViaApiAs } from './support/accounts.ts';
 import { shown, type Locale } from './support/catalog.ts';
 import { seedStoredState } from './support/storage.ts';
 
 const jordan = { email: 'jordan@providers.test', password: 'Providers2026', phone: '5592017788' };
-
-async function expectAccessible(page: Page) {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
-  expect(results.violations.map((violation) => `${violation.id}: ${violation.nodes[0]?.target}`)).toEqual([]);
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
-}
 
 async function fillCode(page: Page, locale: Locale, code: string) {
   const boxes = page.getByRole('group', { name: shown(locale, 'Texted code') }).getByRole('textbox');

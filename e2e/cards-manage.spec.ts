@@ -5,10 +5,10 @@
  * and change the ATM PIN on the card processor's page on its own origin (success, -10 then a retry), the
  * virtual card's details on the processor's page; one run in Spanish; axe-clean on every screen.
  */
-import AxeBuilder from '@axe-core/playwright';
 import path from 'node:path';
 import { expect, test, type Page, type TestInfo } from '@playwright/test';
 import { ManageCardsPage, dayAsShown } from './pages/cards/ManageCardsPage.ts';
+import { expectAccessible } from './support/accessibility.ts';
 import { asCardholder, cardholderWithCard, purchaseWith } from './support/cardholderWithCard.ts';
 import { processorURL } from './support/origins.ts';
 import { seedStoredState } from './support/storage.ts';
@@ -17,12 +17,6 @@ import type { HomeAnswer } from '../contract/home/types.ts';
 /** A phone screenshot into test-results/screens/ (as e2e/accessibility.spec.ts keeps), for a look at the layout. */
 async function keepScreenshot(page: Page, testInfo: TestInfo, name: string) {
   await page.screenshot({ path: path.join(testInfo.project.outputDir, 'screens', `cards-${name}.png`), fullPage: true });
-}
-
-async function expectAccessible(page: Page, what: string) {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
-  expect(results.violations.map((violation) => `${violation.id}: ${violation.nodes[0]?.target}`), what).toEqual([]);
-  expect(await page.evaluate(() => document.documentElement.scrollWidth), `${what}: no horizontal scrolling at 360 px`).toBeLessThanOrEqual(360);
 }
 
 test('lock then unlock: the card shows locked and a purchase on it is refused, then it works again', async ({ page, request }, testInfo) => {

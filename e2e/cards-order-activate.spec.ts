@@ -6,21 +6,15 @@
  * one; in Spanish, an account never funded told it needs money first, then a damaged card replaced
  * (the old card works until the new one ships). axe on every screen, in both languages.
  */
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext } from '@playwright/test';
 import type { Card } from '../contract/cards/types.ts';
 import { ActivationPage } from './pages/cards/ActivationPage.ts';
 import { OrderCardPage } from './pages/cards/OrderCardPage.ts';
 import { ReplacementPage } from './pages/cards/ReplacementPage.ts';
+import { expectAccessible } from './support/accessibility.ts';
 import { openAccountViaApi } from './support/accounts.ts';
 import { getHome } from './support/api.ts';
 import { seedStoredState } from './support/storage.ts';
-
-async function expectAccessible(page: Page) {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
-  expect(results.violations.map((violation) => `${violation.id}: ${violation.nodes[0]?.target}`)).toEqual([]);
-  expect(await page.evaluate(() => document.documentElement.scrollWidth), 'no horizontal scrolling at 360 px').toBeLessThanOrEqual(360);
-}
 
 /** POST /sandbox/events: the world moves (money arrives, the processor ships a card). */
 async function sandboxEvent<T = Record<string, unknown>>(request: APIRequestContext, event: Record<string, unknown>): Promise<T> {

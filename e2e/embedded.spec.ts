@@ -2,10 +2,10 @@
  * Embedded mode across real origins: the card app (appURL) inside the sandbox companion host
  * (companionHostURL), speaking the host protocol in Debian Chromium at phone size.
  */
-import AxeBuilder from '@axe-core/playwright';
 import path from 'node:path';
 import { expect, test, type Frame, type FrameLocator, type Page } from '@playwright/test';
 import { CompanionHostPage, defaultCompanionUser } from './pages/CompanionHostPage.ts';
+import { axeViolations } from './support/accessibility.ts';
 import { shown, type Locale } from './support/catalog.ts';
 import { appURL, companionHostURL } from './support/origins.ts';
 
@@ -124,8 +124,7 @@ test.describe('the card app inside the companion host', () => {
     await expectHome(host.app);
     await host.setUser({ eligibleBenefits: ['EBT', 'CTC', 'SSI_SSDI'] });
     await expectHome(host.app);
-    const results = await new AxeBuilder({ page }).include('iframe[name="card-app"]').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
-    expect(results.violations.map((violation) => violation.id)).toEqual([]);
+    expect(await axeViolations(appWindow(page)), 'axe violations in the app').toEqual([]);
     const width = await appWindow(page).evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(width).toBeLessThanOrEqual(0);
     // Under the host's own header, the app's is one slim row: the way back, language and sign out.

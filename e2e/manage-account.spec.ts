@@ -5,18 +5,12 @@
  * the current one, and /refresh-tokens then accepts only the last one. axe on each state, in both
  * languages.
  */
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext } from '@playwright/test';
 import { HomePage } from './pages/home/HomePage.ts';
 import { ManageAccountPage } from './pages/account/ManageAccountPage.ts';
+import { expectAccessible } from './support/accessibility.ts';
 import { openAccountViaApi } from './support/accounts.ts';
 import { seedStoredState } from './support/storage.ts';
-
-async function expectAccessible(page: Page) {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
-  expect(results.violations.map((violation) => `${violation.id}: ${violation.nodes[0]?.target}`)).toEqual([]);
-  expect(await page.evaluate(() => document.documentElement.scrollWidth), 'no horizontal scrolling at 360 px').toBeLessThanOrEqual(360);
-}
 
 /** POST /refresh-tokens with a refresh token and an unlock code: the HTTP status and statusCode. */
 async function unlockWith(request: APIRequestContext, refresh: string, unlockCode: string) {

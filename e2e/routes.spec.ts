@@ -5,11 +5,11 @@
  */
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import { HomePage } from './pages/home/HomePage.ts';
 import { NotFoundPage } from './pages/NotFoundPage.ts';
 import { SignInPage } from './pages/session/SignInPage.ts';
+import { axeViolations } from './support/accessibility.ts';
 import { signInViaApi } from './support/api.ts';
 import { seedStoredState } from './support/storage.ts';
 
@@ -22,9 +22,7 @@ for (const locale of ['en', 'es'] as const) {
     await expect(notFound.header, 'the app frame stays around it').toBeVisible();
     await expect(page).toHaveTitle(locale === 'en' ? 'Page not found · Providers card' : 'Página no encontrada · Providers card');
 
-    const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
-    const summary = results.violations.map((v) => ({ rule: v.id, help: v.help, targets: v.nodes.map((node) => node.target.join(' ')) }));
-    expect(summary, 'axe violations').toEqual([]);
+    expect(await axeViolations(page), 'axe violations').toEqual([]);
     const { scrollWidth, viewportWidth } = await notFound.horizontalOverflow();
     expect(viewportWidth).toBe(360);
     expect(scrollWidth, 'no horizontal scrolling at 360 px').toBeLessThanOrEqual(360);

@@ -4,19 +4,13 @@
  * says the closing balance the screen shows, her masked account number and the partner bank; the
  * screen is axe-clean in English and in Spanish.
  */
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { partnerBank } from '../contract/shared/partnerBank.ts';
 import { pdfText } from '../tests/support/pdfText.ts';
 import { StatementsPage } from './pages/statements/StatementsPage.ts';
+import { expectAccessible } from './support/accessibility.ts';
 import { signInViaApi } from './support/api.ts';
 import { seedStoredState } from './support/storage.ts';
-
-async function expectAccessible(page: Page) {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
-  expect(results.violations.map((violation) => `${violation.id}: ${violation.nodes[0]?.target}`)).toEqual([]);
-  expect(await page.evaluate(() => document.documentElement.scrollWidth), 'no horizontal scrolling at 360 px').toBeLessThanOrEqual(360);
-}
 
 test("the latest month's PDF downloads and says the closing balance the screen shows", async ({ page, request }) => {
   const tokens = await signInViaApi(request);

@@ -2,8 +2,8 @@
  * /register inside the sandbox companion host: the five steps of opening an account, driven by the
  * labels a person sees (in either language), with the texted code read from the sandbox outbox.
  */
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type APIRequestContext, type FrameLocator, type Page } from '@playwright/test';
+import { axeViolations } from '../../support/accessibility.ts';
 import { shown, type Locale } from '../../support/catalog.ts';
 
 export type Applicant = {
@@ -81,11 +81,9 @@ export class RegisterPage {
 
   /** axe (WCAG 2.2 AA) on the card app frame only. */
   async expectAccessible(): Promise<void> {
-    const results = await new AxeBuilder({ page: this.page })
-      .include('iframe[name="card-app"]')
-      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
-      .analyze();
-    expect(results.violations.map((violation) => `${violation.id}: ${violation.nodes[0]?.target}`)).toEqual([]);
+    const app = this.page.frame({ name: 'card-app' });
+    expect(app, 'the card app frame').not.toBeNull();
+    expect(await axeViolations(app!), 'axe violations in the app').toEqual([]);
   }
 
   async personalInfo(applicant: Applicant): Promise<void> {
