@@ -11,7 +11,7 @@
 import axe from 'axe-core';
 import { expect, type Frame, type Page } from '@playwright/test';
 
-export const wcagTags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+const wcagTags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 
 export type AxeViolation = { rule: string; impact: string | null | undefined; help: string; targets: string[] };
 
