@@ -27,7 +27,7 @@ async function documentViolations(frame: Frame): Promise<axe.Result[]> {
 }
 
 /** How a target inside `frame` is named from `root`: the iframes on the way, outermost first. */
-async function framePath(root: Frame, frame: Frame): Promise<string[]> {
+function framePath(root: Frame, frame: Frame): string[] {
   const path: string[] = [];
   for (let current = frame; current !== root; current = current.parentFrame()!) {
     const name = current.name();
@@ -45,7 +45,7 @@ export async function axeViolations(where: Page | Frame): Promise<AxeViolation[]
   const root = 'mainFrame' in where ? where.mainFrame() : where;
   const byRule = new Map<string, AxeViolation>();
   for (const frame of descendants(root)) {
-    const prefix = (await framePath(root, frame)).map((step) => `${step} `).join('');
+    const prefix = framePath(root, frame).map((step) => `${step} `).join('');
     for (const violation of await documentViolations(frame)) {
       const found = byRule.get(violation.id) ?? { rule: violation.id, impact: violation.impact, help: violation.help, targets: [] };
       found.targets.push(...violation.nodes.map((node) => prefix + node.target.join(' ')));

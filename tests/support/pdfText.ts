@@ -13,7 +13,6 @@ import { getDocument, type PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.
 
 const standardFontDataUrl = `${path.join(path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json')), 'standard_fonts')}/`;
 
-/** Each page's text: its pieces joined by spaces, in the order the page draws them. */
 /** What `read` reads of the PDF, opened with pdfjs (tests import pdfjs only through this module: see above). */
 export async function withPdfDocument<T>(bytes: Uint8Array, read: (document: PDFDocumentProxy) => Promise<T>): Promise<T> {
   // pdfjs takes the buffer over: give it a copy.
@@ -25,6 +24,7 @@ export async function withPdfDocument<T>(bytes: Uint8Array, read: (document: PDF
   }
 }
 
+/** Each page's text: its pieces joined by spaces, in the order the page draws them. */
 export function pdfPages(bytes: Uint8Array): Promise<string[]> {
   return withPdfDocument(bytes, async (document) => {
     const pages: string[] = [];
