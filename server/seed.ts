@@ -7,7 +7,7 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { readConfig } from './config.ts';
 import type { Database } from './db/database.ts';
-import { agreementKinds } from '../contract/identity/types.ts';
+import { agreementKinds, agreementVersions } from '../contract/identity/types.ts';
 import { accounts, addressKeyOf, agreementAcceptances, cards, users } from './db/schema/index.ts';
 import { createTransfer, openCardholderLedgerAccount, systemLedgerAccounts, type TransactionKind, transferIdFor } from './features/ledger/index.ts';
 import { cardDeliveryWindow, usCalendarDay } from '../contract/shared/businessDays.ts';
@@ -81,7 +81,7 @@ export function demoActivity(): LedgerSeed[] {
     }
   }
   entries.push({ days: 9, cents: 10000, kind: 'cash_load', counterparty: 'Walgreens', location: 'Clovis, CA' });
-  entries.push({ days: 8, cents: -350, kind: 'fee', counterparty: 'cashReload' satisfies FeeName, location: null });
+  entries.push({ days: 8, cents: -fees.cashReload.cents, kind: 'fee', counterparty: 'cashReload' satisfies FeeName, location: null });
   entries.push({ days: 5, cents: -4000, kind: 'atm_withdrawal', counterparty: null, location: 'Blackstone Ave, Fresno, CA' });
   return entries.sort((a, b) => b.days - a.days);
 }
@@ -182,7 +182,7 @@ async function seedLopez(db: Database, keys: SsnKeys): Promise<void> {
 async function acceptDemoAgreements(db: Pick<Database, 'insert'>, userId: string): Promise<void> {
   await db
     .insert(agreementAcceptances)
-    .values(agreementKinds.map((kind) => ({ userId, kind })))
+    .values(agreementKinds.map((kind) => ({ userId, kind, version: agreementVersions[kind] })))
     .onConflictDoNothing();
 }
 

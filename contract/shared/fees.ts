@@ -18,15 +18,15 @@ export type FeeName =
   | 'expeditedDelivery'
   | 'physicalCard';
 
-export type Fee = { cents: number; upTo?: boolean };
+export type Fee = { cents: number };
 
 export const fees: Record<FeeName, Fee> = {
   monthly: { cents: 0 },
   perPurchase: { cents: 0 },
   atmWithdrawalInNetwork: { cents: 0 },
   atmWithdrawalOutOfNetwork: { cents: 250 },
-  // Charged by the store that takes the cash, not by Providers.
-  cashReload: { cents: 395, upTo: true },
+  // Spec §9: "$3.50 charged after the load arrives", by Providers, through the ledger.
+  cashReload: { cents: 350 },
   atmBalanceInquiryInNetwork: { cents: 0 },
   atmBalanceInquiryOutOfNetwork: { cents: 50 },
   customerServiceLiveAgent: { cents: 0 },

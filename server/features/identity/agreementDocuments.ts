@@ -106,7 +106,7 @@ const texts: Record<AgreementKind, Record<AgreementLocale, Text>> = {
           heading: 'Fees',
           paragraphs: [
             `There is no monthly fee and no fee per purchase. ATM withdrawals are free in our network and cost ${dollars('atmWithdrawalOutOfNetwork')} out of network; a balance inquiry at an out-of-network ATM costs ${dollars('atmBalanceInquiryOutOfNetwork')}.`,
-            `Stores that load cash may charge up to ${dollars('cashReload')}. A replacement card costs ${dollars('cardReplacement')}, and faster delivery ${dollars('expeditedDelivery')}. The fee disclosure shown before this agreement lists every fee.`,
+            `Loading cash costs ${dollars('cashReload')}, charged after the cash arrives in your account. A replacement card costs ${dollars('cardReplacement')}, and faster delivery ${dollars('expeditedDelivery')}. The fee disclosure shown before this agreement lists every fee.`,
           ],
         },
         {
@@ -132,7 +132,7 @@ const texts: Record<AgreementKind, Record<AgreementLocale, Text>> = {
           heading: 'Cargos',
           paragraphs: [
             `No hay cargo mensual ni cargo por compra. Los retiros en cajeros automáticos de nuestra red son gratuitos y cuestan ${dollars('atmWithdrawalOutOfNetwork')} fuera de la red; una consulta de saldo en un cajero fuera de la red cuesta ${dollars('atmBalanceInquiryOutOfNetwork')}.`,
-            `Las tiendas que cargan efectivo pueden cobrar hasta ${dollars('cashReload')}. Una tarjeta de reemplazo cuesta ${dollars('cardReplacement')}, y la entrega rápida ${dollars('expeditedDelivery')}. La información de cargos que se muestra antes de este contrato incluye todos los cargos.`,
+            `Cargar efectivo cuesta ${dollars('cashReload')}, que se cobra después de que el efectivo llega a su cuenta. Una tarjeta de reemplazo cuesta ${dollars('cardReplacement')}, y la entrega rápida ${dollars('expeditedDelivery')}. La información de cargos que se muestra antes de este contrato incluye todos los cargos.`,
           ],
         },
         {

@@ -10,16 +10,13 @@ import { feeNames } from '../fees/feeNames.ts';
 import './agreements.css';
 
 function FeeRows({ names }: { names: readonly FeeName[] }) {
-  const { i18n, t } = useLingui();
-  return names.map((name) => {
-    const amount = formatDollars(fees[name].cents);
-    return (
-      <tr key={name}>
-        <th scope="row">{i18n._(feeNames[name])}</th>
-        <td>{fees[name].upTo ? t`up to ${amount}` : amount}</td>
-      </tr>
-    );
-  });
+  const { i18n } = useLingui();
+  return names.map((name) => (
+    <tr key={name}>
+      <th scope="row">{i18n._(feeNames[name])}</th>
+      <td>{formatDollars(fees[name].cents)}</td>
+    </tr>
+  ));
 }
 
 export function FeeDisclosure() {
@@ -36,7 +33,7 @@ export function FeeDisclosure() {
       </table>
       <p>
         <Plural value={otherFees.length} one="We charge # other type of fee." other="We charge # other types of fees." />{' '}
-        <Trans>Cash reload is charged by the store that takes your cash.</Trans>
+        <Trans>The cash reload fee is charged after your cash arrives in your account.</Trans>
       </p>
       <p>
         <Trans>No overdraft or credit feature. Your funds are eligible for FDIC insurance.</Trans>

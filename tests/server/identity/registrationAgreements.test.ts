@@ -109,7 +109,7 @@ describe('GET /agreement: the texts, before anyone agrees', () => {
     for (const kind of agreementKinds) expect((await read(kind, 'es')).title).not.toBe((await read(kind, 'en')).title);
     const text = JSON.stringify(await read('cardholder3', 'en'));
     expect(text).toContain('$2.50');
-    expect(text).toContain('$3.95');
+    expect(text).toContain('$3.50');
   });
 
   it('answers 400 {2} for an unknown agreement or language', async () => {
