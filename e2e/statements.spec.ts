@@ -20,6 +20,8 @@ test("the latest month's PDF downloads and says the closing balance the screen s
   await expectAccessible(page);
 
   const latest = statements.months.first();
+  await expect(latest.getByText('This month is not over yet: these are your balances so far.')).toBeVisible();
+  await expect(statements.months.nth(1).getByText('This month is not over yet', { exact: false })).toHaveCount(0);
   const closing = await statements.balance(latest, 'Closing balance').innerText();
   const month = new Date().toISOString().slice(0, 7);
   const { fileName, bytes } = await statements.download(latest);
@@ -28,6 +30,7 @@ test("the latest month's PDF downloads and says the closing balance the screen s
   expect(text).toContain('Monthly statement');
   expect(text).toContain(await statements.monthName(latest));
   expect(text).toMatch(new RegExp(`Closing balance\\s+${closing.replace(/[$.]/g, '\\$&')}`));
+  expect(text).toContain('This month is not over yet');
   expect(text).toContain('••••5678');
   expect(text).toContain(partnerBank.name);
   await expectAccessible(page);
@@ -40,6 +43,7 @@ test('the statements read in Spanish, axe-clean', async ({ page, request }) => {
   await statements.expectLanguage('es');
   const latest = statements.months.first();
   await expect(statements.balance(latest, 'Closing balance')).toBeVisible();
+  await expect(latest.getByText('Este mes aún no termina: estos son sus saldos hasta ahora.')).toBeVisible();
   await expect(await statements.downloadButton(latest)).toBeVisible();
   await expect(latest.getByRole('heading', { level: 2 })).toHaveText(/^[A-ZÁÉÍÓÚ][a-záéíóú]+ de \d{4}$/);
   await expectAccessible(page);

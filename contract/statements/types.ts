@@ -18,6 +18,8 @@ export type Statement = {
   credits: number;
   /** Cents, positive: money that went out during the month, fees included. */
   debits: number;
+  /** The current month: not over yet, so its figures are those so far. */
+  inProgress: boolean;
 };
 
 /** Newest first, from the current month back to the month the account opened. */

@@ -12,8 +12,8 @@ import { active, renderApp } from '../support/renderApp.tsx';
 const statementsPath = '/api/v1/statements';
 const statementPath = '/api/v1/statement';
 
-const november: Statement = { month: '2026-11', openingBalance: 100000, closingBalance: 123456, credits: 48000, debits: 24544 };
-const october: Statement = { month: '2026-10', openingBalance: 0, closingBalance: 100000, credits: 120000, debits: 20000 };
+const november: Statement = { month: '2026-11', openingBalance: 100000, closingBalance: 123456, credits: 48000, debits: 24544, inProgress: true };
+const october: Statement = { month: '2026-10', openingBalance: 0, closingBalance: 100000, credits: 120000, debits: 20000, inProgress: false };
 const list: StatementsAnswer = { statusCode: 0, statements: [november, october] };
 const none: StatementsAnswer = { statusCode: 0, statements: [] };
 const pdfBytes = new TextEncoder().encode('%PDF-1.7 a statement');
@@ -114,6 +114,11 @@ describe('statements chart', () => {
             expect(screen.getByText('$1,234.56')).toBeTruthy();
             expect(screen.getAllByText('$1,000.00')).toHaveLength(2);
             expect(screen.getByRole('button', { name: 'Download PDF for October 2026' })).toBeTruthy();
+            // Only the month not over yet says its balances are so far.
+            expect(screen.getAllByText('This month is not over yet: these are your balances so far.')).toHaveLength(1);
+            expect(screen.getByRole('heading', { level: 2, name: 'November 2026' }).nextElementSibling?.textContent).toBe(
+              'This month is not over yet: these are your balances so far.',
+            );
             expect(screen.queryByRole('alert')).toBeNull();
           },
         },

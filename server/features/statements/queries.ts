@@ -119,7 +119,7 @@ export async function loadStatements(db: Database, request: { userId: string; no
     const credits = Number(totals.get(month)?.credits ?? 0);
     const debits = Number(totals.get(month)?.debits ?? 0);
     const closingBalance = balance + credits - debits;
-    statements.push({ month, openingBalance: balance, closingBalance, credits, debits });
+    statements.push({ month, openingBalance: balance, closingBalance, credits, debits, inProgress: month === current });
     balance = closingBalance;
   }
   return statements.reverse();

@@ -1,7 +1,8 @@
 /**
  * Monthly statements (spec §2 /statements): one per month since the account opened, newest first,
- * each with its opening and closing balance and a button that downloads its PDF in the reader's
- * language. A list that fails to load is only reported (spec §8) and the screen says so, with a retry.
+ * each with its opening and closing balance (the current month's so far, and said so) and a button
+ * that downloads its PDF in the reader's language. A list that fails to load is only reported (spec §8)
+ * and the screen says so, with a retry.
  */
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Link } from '@tanstack/react-router';
@@ -109,6 +110,11 @@ function StatementRow(props: {
   return (
     <li className="statement-row">
       <h2 className="statement-month">{heading}</h2>
+      {statement.inProgress ? (
+        <p className="statement-note">
+          <Trans>This month is not over yet: these are your balances so far.</Trans>
+        </p>
+      ) : null}
       <dl className="detail-list statement-balances">
         <div>
           <dt>

@@ -161,10 +161,10 @@ describe.each(ledgerDatabases)('a closed month on $kind', ({ open }) => {
 
     // And every month chains, whenever the list is read.
     const list = await loadStatements(db, { userId, now: march });
-    expect(list?.map((statement) => [statement.month, statement.openingBalance, statement.closingBalance])).toEqual([
-      ['2025-03', 144_190, 144_190],
-      ['2025-02', 99_000, 144_190],
-      ['2025-01', 0, 99_000],
+    expect(list?.map((statement) => [statement.month, statement.openingBalance, statement.closingBalance, statement.inProgress])).toEqual([
+      ['2025-03', 144_190, 144_190, true],
+      ['2025-02', 99_000, 144_190, false],
+      ['2025-01', 0, 99_000, false],
     ]);
   });
 });
