@@ -117,4 +117,18 @@ describe('transaction detail chart', () => {
       ],
     });
   });
+
+  it("names a fee by its name, never by the ledger's code for it", async () => {
+    const fee: Transaction = { ...hold, id: '0c1d2e3f-4a5b-4c6d-8e7f-8091a2b3c4d5', amount: -350, kind: 'fee', status: 'posted', counterparty: 'cashReload', location: null, heldUntil: null };
+    const { cardApi } = await renderApp(`/transactions/detail?id=${fee.id}`, active);
+    await waitFor(() => expect(cardApi.isWaiting('/api/v1/home')).toBe(true));
+    cardApi.answer('/api/v1/home', home);
+    await waitFor(() => expect(cardApi.isWaiting(transactionPath)).toBe(true));
+    cardApi.answer(transactionPath, { statusCode: 0, transaction: fee });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Fee: Cash reload' })).toBeTruthy();
+    expect(screen.getByText('-$3.50')).toBeTruthy();
+    expect(screen.getByText('Completed')).toBeTruthy();
+    expect(screen.queryByText('Merchant')).toBeNull();
+    expect(document.body.textContent).not.toContain('cashReload');
+  });
 });

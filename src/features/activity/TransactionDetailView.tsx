@@ -90,7 +90,8 @@ function Details({ transaction, locale }: { transaction: Transaction; locale: Lo
           </dt>
           <dd>{formatTime(transaction.timestamp, locale)}</dd>
         </div>
-        {transaction.counterparty ? (
+        {/* A fee's counterparty is its code, which the title already says by name. */}
+        {transaction.counterparty && transaction.kind !== 'fee' ? (
           <div>
             <dt>{credit ? <Trans>From</Trans> : <Trans>Merchant</Trans>}</dt>
             <dd>{transaction.counterparty}</dd>
