@@ -34,6 +34,12 @@ describe('TransactionTitle', () => {
     expect(await title({ kind: 'fee', counterparty: null }, 'es')).toBe('Cargo');
   });
 
+  it("names a fee's correction by the fee too, and a purchase's by its merchant", async () => {
+    expect(await title({ kind: 'reversal', counterparty: 'physicalCard' }, 'en')).toBe('Correction: Physical card');
+    expect(await title({ kind: 'reversal', counterparty: 'physicalCard' }, 'es')).toBe('Corrección: Tarjeta física');
+    expect(await title({ kind: 'reversal', counterparty: 'Save Mart' }, 'es')).toBe('Corrección: Save Mart');
+  });
+
   it('leaves a merchant named like a fee code alone', async () => {
     expect(await title({ kind: 'purchase', counterparty: 'monthly' }, 'en')).toBe('Purchase at monthly');
   });

@@ -38,7 +38,7 @@ export type StatementText = {
   kind: (kind: TransactionKind, counterparty: string | null) => string;
 };
 
-/** A fee's counterparty is its code ('physicalCard'): said by its name, as src/shared/fees/feeNames.ts says it. */
+/** A fee's counterparty (and its correction's) is its code ('physicalCard'): said by its name, as src/shared/fees/feeNames.ts says it. */
 function feeCounterparty(counterparty: string | null, names: Record<FeeName, string>): string | null {
   return counterparty && isFeeName(counterparty) ? names[counterparty] : counterparty;
 }
@@ -120,7 +120,7 @@ const english: StatementText = {
       case 'cushion':
         return 'SNAPback cushion';
       case 'reversal':
-        return counterparty ? `Correction: ${counterparty}` : 'Correction';
+        return counterparty ? `Correction: ${feeCounterparty(counterparty, englishFeeNames)}` : 'Correction';
     }
   },
 };
@@ -170,7 +170,7 @@ const spanish: StatementText = {
       case 'cushion':
         return 'Colchón SNAPback';
       case 'reversal':
-        return counterparty ? `Corrección: ${counterparty}` : 'Corrección';
+        return counterparty ? `Corrección: ${feeCounterparty(counterparty, spanishFeeNames)}` : 'Corrección';
     }
   },
 };

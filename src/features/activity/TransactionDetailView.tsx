@@ -9,7 +9,7 @@ import { fromPromise } from 'xstate';
 import type { Transaction } from '../../../contract/activity/types.ts';
 import { transactionDetailMachine } from '../../../machines/activity/transactionDetail.ts';
 import { useServices } from '../../app/services.tsx';
-import { TransactionStatusText, TransactionTitle } from '../../shared/activity/TransactionText.tsx';
+import { feeOf, TransactionStatusText, TransactionTitle } from '../../shared/activity/TransactionText.tsx';
 import { Skeleton } from '../../shared/components/Skeleton.tsx';
 import { formatDate, formatTime } from '../../shared/format/date.ts';
 import type { Locale } from '../../shared/format/locale.ts';
@@ -91,7 +91,7 @@ function Details({ transaction, locale }: { transaction: Transaction; locale: Lo
           <dd>{formatTime(transaction.timestamp, locale)}</dd>
         </div>
         {/* A fee's counterparty is its code, which the title already says by name. */}
-        {transaction.counterparty && transaction.kind !== 'fee' ? (
+        {transaction.counterparty && !feeOf(transaction) ? (
           <div>
             <dt>{credit ? <Trans>From</Trans> : <Trans>Merchant</Trans>}</dt>
             <dd>{transaction.counterparty}</dd>

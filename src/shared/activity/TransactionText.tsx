@@ -6,15 +6,20 @@
  */
 import { Trans, useLingui } from '@lingui/react/macro';
 import type { Transaction } from '../../../contract/activity/types.ts';
-import { isFeeName } from '../../../contract/shared/fees.ts';
+import { type FeeName, isFeeName } from '../../../contract/shared/fees.ts';
 import { feeNames } from '../fees/feeNames.ts';
 
-/** "Purchase at Save Mart", "Deposit from Valley Transit", … */
+/** A fee's counterparty, and its correction's, is the fee's code in contract/shared/fees.ts ('physicalCard'); null for any other. */
+export function feeOf({ kind, counterparty }: Pick<Transaction, 'kind' | 'counterparty'>): FeeName | null {
+  return (kind === 'fee' || kind === 'reversal') && counterparty && isFeeName(counterparty) ? counterparty : null;
+}
+
+/** "Purchase at Save Mart", "Deposit from Valley Transit", "Fee: Physical card", … */
 export function TransactionTitle({ transaction }: { transaction: Pick<Transaction, 'kind' | 'counterparty'> }) {
   const { i18n } = useLingui();
-  // A fee's counterparty is its code ('physicalCard'): said by its name, in the reader's language.
-  const code = transaction.counterparty;
-  const counterparty = transaction.kind === 'fee' && code && isFeeName(code) ? i18n._(feeNames[code]) : code;
+  // A fee is said by its name, in the reader's language, never by its code.
+  const fee = feeOf(transaction);
+  const counterparty = fee ? i18n._(feeNames[fee]) : transaction.counterparty;
   switch (transaction.kind) {
     case 'purchase':
       return counterparty ? <Trans>Purchase at {counterparty}</Trans> : <Trans>Purchase</Trans>;
