@@ -9,7 +9,10 @@ import type { Transaction } from '../../../contract/activity/types.ts';
 import { type FeeName, isFeeName } from '../../../contract/shared/fees.ts';
 import { feeNames } from '../fees/feeNames.ts';
 
-/** A fee's counterparty, and its correction's, is the fee's code in contract/shared/fees.ts ('physicalCard'); null for any other. */
+/**
+ * The fee a transaction names by its code in contract/shared/fees.ts ('physicalCard'): a fee's
+ * counterparty, and its correction's, is that code. Null for any other transaction.
+ */
 export function feeOf({ kind, counterparty }: Pick<Transaction, 'kind' | 'counterparty'>): FeeName | null {
   return (kind === 'fee' || kind === 'reversal') && counterparty && isFeeName(counterparty) ? counterparty : null;
 }
