@@ -1,8 +1,8 @@
 /**
  * Statements through the real server at phone size, as the demo cardholder (months of history; no
- * spec moves her money): the months are listed newest first, the latest month's PDF downloads and
- * says the closing balance the screen shows, her masked account number and the partner bank; the
- * screen is axe-clean in English and in Spanish.
+ * spec moves her money): the months are listed newest first, and only the current one says it is not
+ * over yet; the latest month's PDF downloads and says the closing balance the screen shows, her masked
+ * account number and the partner bank; the screen is axe-clean in English and in Spanish.
  */
 import { expect, test } from '@playwright/test';
 import { partnerBank } from '../contract/shared/partnerBank.ts';
