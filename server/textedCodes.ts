@@ -129,6 +129,16 @@ export function createTextedCodes(db: Database, hashKey: Buffer, sms: SmsGateway
   }
 
   /**
+   * No live code to check against. A parallel wrong guess may have just reached the limit, locked the
+   * phone and voided the code after this request's lock check: then the answer is the lock and its
+   * wait, as that guess's was, not "wrong code".
+   */
+  async function lockedOrWrong(phone: string): Promise<CheckResult> {
+    const locked = await waitFor(phone, false);
+    return locked > 0 ? { kind: 'locked', retryAfterSeconds: locked } : { kind: 'wrong' };
+  }
+
+  /**
    * Checks a code against the newest code of the phone for `purpose` and spends it when right. A
    * locked phone has no code looked at, the right one included; no live code means nothing to guess
    * against, so nothing is counted. The wrong code that reaches the limit voids the code.
@@ -147,7 +157,7 @@ export function createTextedCodes(db: Database, hashKey: Buffer, sms: SmsGateway
       .where(and(eq(phoneVerificationCodes.phone, phone), eq(phoneVerificationCodes.purpose, purpose)))
       .orderBy(desc(phoneVerificationCodes.createdAt))
       .limit(1);
-    if (!newest?.live) return { kind: 'wrong' };
+    if (!newest?.live) return lockedOrWrong(phone);
 
     if (!sameSecret(codeHash(purpose, phone, code), newest.codeHash)) {
       const counted = await countWrongCode(phone);
@@ -174,7 +184,7 @@ export function createTextedCodes(db: Database, hashKey: Buffer, sms: SmsGateway
             and ${phoneVerificationLimits.lockedUntil} > now())`,
       )
       .returning({ id: phoneVerificationCodes.id });
-    if (spent.length === 0) return { kind: 'wrong' };
+    if (spent.length === 0) return lockedOrWrong(phone);
     await db
       .update(phoneVerificationLimits)
       .set({ failures: 0, lockedUntil: null })

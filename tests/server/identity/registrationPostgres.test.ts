@@ -1,13 +1,14 @@
 /**
  * Phone-verification races on a real PostgreSQL (PGlite runs one statement at a time): parallel wrong
- * codes never pass the limit of five, parallel code requests never text more than five codes, and a
- * right code answered ten times at once gives exactly one mfaToken. (The same-SSN registration race is
+ * codes never pass the limit of five (and a guess overtaken by the one that locked the phone is
+ * answered with the lock), parallel code requests never text more than five codes, and a right code
+ * answered ten times at once gives exactly one mfaToken. (The same-SSN registration race is
  * in postgres.test.ts.) Set PG_TESTS=0 to leave these out where a server cannot start.
  */
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { expect, it } from 'vitest';
 import { StatusCode } from '../../../contract/shared/statusCodes.ts';
-import { mfaTokens, phoneVerificationLimits } from '../../../server/db/schema/index.ts';
+import { mfaTokens, phoneVerificationCodes, phoneVerificationLimits } from '../../../server/db/schema/index.ts';
 import {
   appOnPostgres,
   describeOnPostgres,
@@ -47,6 +48,27 @@ describeOnPostgres('phone verification on real PostgreSQL', { timeout: 60_000 },
     expect((await verifyPhone(t.app, phone, code)).statusCode).toBe(429);
   });
 
+  it('answers the lock, not "wrong code", to a guess overtaken by the guess that reached the limit', async () => {
+    // The interleaving the 20 parallel guesses above can produce, made certain: this guess has passed
+    // the lock check and waits to read the code while another guess locks the phone and voids it.
+    const { phone } = newApplicant();
+    await requestVerification(t.app, phone);
+    const wrong = String((Number(await lastCode(t.app, phone)) + 1) % 1_000_000).padStart(6, '0');
+
+    let overtaken: ReturnType<typeof verifyPhone> | undefined;
+    await t.db.transaction(async (tx) => {
+      await tx.execute(sql`lock table ${phoneVerificationCodes} in access exclusive mode`);
+      overtaken = verifyPhone(t.app, phone, wrong);
+      await waitUntilBlocked(t);
+      await tx.update(phoneVerificationLimits).set({ failures: 5, lockedUntil: sql`now() + interval '10 minutes'` }).where(eq(phoneVerificationLimits.phone, phone));
+      await tx.update(phoneVerificationCodes).set({ usedAt: sql`now()` }).where(eq(phoneVerificationCodes.phone, phone));
+    });
+    const answer = await overtaken!;
+
+    expect(answer.statusCode).toBe(429);
+    expect(answer.json()).toMatchObject({ statusCode: StatusCode.INVALID_MFA_LIMIT, retryAfterSeconds: expect.any(Number) });
+  });
+
   it('texts at most five codes when 20 requests arrive at once', async () => {
     const { phone } = newApplicant();
 
@@ -69,3 +91,14 @@ describeOnPostgres('phone verification on real PostgreSQL', { timeout: 60_000 },
     expect(await t.db.select().from(mfaTokens).where(eq(mfaTokens.phone, phone))).toHaveLength(1);
   });
 });
+
+/** Until a query of the app waits on a table lock (polled, so however slow the machine). */
+async function waitUntilBlocked(t: TestApp): Promise<void> {
+  for (;;) {
+    const { rows } = (await t.db.execute(
+      sql`select count(*)::int as waiting from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
+    )) as unknown as { rows: { waiting: number }[] };
+    if (rows[0]!.waiting > 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
