@@ -4,12 +4,21 @@
  */
 import { createHash, createHmac, randomBytes, randomInt, scrypt, timingSafeEqual } from 'node:crypto';
 
-const cost = { N: 16384, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
+/**
+ * scrypt's work factor: N=16384, r=8 (16 MiB and tens of milliseconds a hash). Under Vitest (which sets
+ * VITEST) it is N=1024, the same code and checks at a sixteenth of the cost: the suite hashes hundreds
+ * of passwords, codes and PINs, and at full cost they were an eighth of its CPU time. The cost is not
+ * stored in the hash, so a hash made under one cannot be checked under the other. Everything else (npm
+ * start, the browser tests' server, the bench) uses the full cost; tests/server/secrets.test.ts checks it.
+ */
+export const secretHashCost = Object.freeze(
+  process.env.VITEST === 'true' ? { N: 1024, r: 8, p: 1, maxmem: 64 * 1024 * 1024 } : { N: 16384, r: 8, p: 1, maxmem: 64 * 1024 * 1024 },
+);
 const keyLength = 32;
 
 function derive(secret: string, salt: Buffer): Promise<Buffer> {
   return new Promise((resolve, reject) =>
-    scrypt(secret, salt, keyLength, cost, (error, key) => (error ? reject(error) : resolve(key))),
+    scrypt(secret, salt, keyLength, secretHashCost, (error, key) => (error ? reject(error) : resolve(key))),
   );
 }
 

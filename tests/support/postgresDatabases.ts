@@ -23,7 +23,7 @@ export async function testDatabase(seededWith?: SsnKeys): Promise<TestDatabase> 
   const name = `app_${randomBytes(8).toString('hex')}`;
   await withAdmin(adminUrl, async (admin) => {
     const template = seededWith ? await seededTemplate(admin, adminUrl, seededWith) : 'template0';
-    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
+    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template} STRATEGY FILE_COPY`);
   });
   return {
     url: databaseUrl(adminUrl, name),
