@@ -39,11 +39,14 @@ export const fees: Record<FeeName, Fee> = {
 };
 
 /**
- * A fee in the ledger names its fee by its code (the transfer's counterparty, e.g. 'physicalCard'), so
- * the app and the statement say it in the reader's language.
+ * The fee a transaction names: a fee in the ledger names its fee by its code (the transfer's
+ * counterparty, e.g. 'physicalCard'), and so does a fee's correction, so the app and the statement say
+ * it by name in the reader's language. Null for any other transaction (a merchant named "monthly"
+ * stays a merchant).
  */
-export function isFeeName(value: string): value is FeeName {
-  return Object.hasOwn(fees, value);
+export function feeOf(transaction: { kind: string; counterparty: string | null }): FeeName | null {
+  const { kind, counterparty } = transaction;
+  return (kind === 'fee' || kind === 'reversal') && counterparty !== null && Object.hasOwn(fees, counterparty) ? (counterparty as FeeName) : null;
 }
 
 /** The short form's top line: the four fees every prepaid short form shows first. */

@@ -6,7 +6,7 @@
  * calendar months); the app writes the same texts out itself (src/shared/format/), as its tests check.
  */
 import type { TransactionKind } from '../../../contract/activity/types.ts';
-import { type FeeName, isFeeName } from '../../../contract/shared/fees.ts';
+import { type FeeName, feeOf } from '../../../contract/shared/fees.ts';
 import type { StatementLocale } from '../../../contract/statements/types.ts';
 
 export type StatementText = {
@@ -38,9 +38,10 @@ export type StatementText = {
   kind: (kind: TransactionKind, counterparty: string | null) => string;
 };
 
-/** A fee's counterparty (and its correction's) is its code ('physicalCard'): said by its name, as src/shared/fees/feeNames.ts says it. */
-function feeCounterparty(counterparty: string | null, names: Record<FeeName, string>): string | null {
-  return counterparty && isFeeName(counterparty) ? names[counterparty] : counterparty;
+/** The counterparty as said: a fee (and a fee's correction) by the fee's name, as src/shared/fees/feeNames.ts says it. */
+function counterpartyOf(kind: TransactionKind, counterparty: string, names: Record<FeeName, string>): string {
+  const fee = feeOf({ kind, counterparty });
+  return fee ? names[fee] : counterparty;
 }
 
 const englishFeeNames: Record<FeeName, string> = {
@@ -114,13 +115,13 @@ const english: StatementText = {
       case 'atm_withdrawal':
         return 'ATM withdrawal';
       case 'fee':
-        return counterparty ? `Fee: ${feeCounterparty(counterparty, englishFeeNames)}` : 'Fee';
+        return counterparty ? `Fee: ${counterpartyOf(kind, counterparty, englishFeeNames)}` : 'Fee';
       case 'ebt_reward':
         return 'EBT rewards';
       case 'cushion':
         return 'SNAPback cushion';
       case 'reversal':
-        return counterparty ? `Correction: ${feeCounterparty(counterparty, englishFeeNames)}` : 'Correction';
+        return counterparty ? `Correction: ${counterpartyOf(kind, counterparty, englishFeeNames)}` : 'Correction';
     }
   },
 };
@@ -164,13 +165,13 @@ const spanish: StatementText = {
       case 'atm_withdrawal':
         return 'Retiro en cajero automático';
       case 'fee':
-        return counterparty ? `Cargo: ${feeCounterparty(counterparty, spanishFeeNames)}` : 'Cargo';
+        return counterparty ? `Cargo: ${counterpartyOf(kind, counterparty, spanishFeeNames)}` : 'Cargo';
       case 'ebt_reward':
         return 'Recompensas de EBT';
       case 'cushion':
         return 'Colchón SNAPback';
       case 'reversal':
-        return counterparty ? `Corrección: ${feeCounterparty(counterparty, spanishFeeNames)}` : 'Corrección';
+        return counterparty ? `Corrección: ${counterpartyOf(kind, counterparty, spanishFeeNames)}` : 'Corrección';
     }
   },
 };

@@ -6,16 +6,8 @@
  */
 import { Trans, useLingui } from '@lingui/react/macro';
 import type { Transaction } from '../../../contract/activity/types.ts';
-import { type FeeName, isFeeName } from '../../../contract/shared/fees.ts';
+import { feeOf } from '../../../contract/shared/fees.ts';
 import { feeNames } from '../fees/feeNames.ts';
-
-/**
- * The fee a transaction names by its code in contract/shared/fees.ts ('physicalCard'): a fee's
- * counterparty, and its correction's, is that code. Null for any other transaction.
- */
-export function feeOf({ kind, counterparty }: Pick<Transaction, 'kind' | 'counterparty'>): FeeName | null {
-  return (kind === 'fee' || kind === 'reversal') && counterparty && isFeeName(counterparty) ? counterparty : null;
-}
 
 /** "Purchase at Save Mart", "Deposit from Valley Transit", "Fee: Physical card", … */
 export function TransactionTitle({ transaction }: { transaction: Pick<Transaction, 'kind' | 'counterparty'> }) {
