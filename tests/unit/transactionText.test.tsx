@@ -1,9 +1,14 @@
-/** How a transaction is said (src/shared/activity/TransactionText.tsx): a fee by its fee's name, in the reader's language. */
+/**
+ * How a transaction is said (src/shared/activity/TransactionText.tsx): a fee by its fee's name, in the
+ * reader's language, and in the same words as the statement PDF (server/features/statements/statementText.ts).
+ */
 import { i18n } from '@lingui/core';
 import { I18nProvider } from '@lingui/react';
 import { render } from '@testing-library/react';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Transaction } from '../../contract/activity/types.ts';
+import { type Transaction, transactionKinds } from '../../contract/activity/types.ts';
+import { fees } from '../../contract/shared/fees.ts';
+import { statementText } from '../../server/features/statements/statementText.ts';
 import { TransactionTitle } from '../../src/shared/activity/TransactionText.tsx';
 import { activateLocale } from '../../src/shared/i18n/locale.ts';
 
@@ -42,5 +47,19 @@ describe('TransactionTitle', () => {
 
   it('leaves a merchant named like a fee code alone', async () => {
     expect(await title({ kind: 'purchase', counterparty: 'monthly' }, 'en')).toBe('Purchase at monthly');
+  });
+
+  it('says every kind of transaction in the same words as the statement, in English and in Spanish', async () => {
+    // The server cannot read the app's catalogues, so the statement keeps its own words; this holds the two together.
+    const counterparties = [null, 'Save Mart', ...Object.keys(fees)];
+    for (const locale of ['en', 'es'] as const) {
+      for (const kind of transactionKinds) {
+        for (const counterparty of counterparties) {
+          expect(await title({ kind, counterparty }, locale), `${locale} ${kind} ${String(counterparty)}`).toBe(
+            statementText[locale].kind(kind, counterparty),
+          );
+        }
+      }
+    }
   });
 });

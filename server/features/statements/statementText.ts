@@ -1,7 +1,8 @@
 /**
  * What a statement says, in English and Spanish (one voice in Spanish: "usted"). The app says a
  * transaction's kind in src/shared/activity/TransactionText.tsx and locales/es/messages.po; the PDF is
- * made on the server, which cannot read those, so the same words are kept here: change both together.
+ * made on the server, which cannot read those, so the same words are kept here: change both together
+ * (tests/unit/transactionText.test.tsx fails when a kind or a fee is said differently in either language).
  * Numbers and dates are formatted with Intl for the US locales, in UTC (a statement's months are UTC
  * calendar months); the app writes the same texts out itself (src/shared/format/), as its tests check.
  */
