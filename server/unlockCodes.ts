@@ -5,13 +5,13 @@
  * guesses cannot pass the limit; the wrong code that reaches the limit ends every session of the
  * cardholder, and from then on the code is not even compared until /reset-unlock-code (with the SSN).
  */
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyReply } from 'fastify';
 import { StatusCode } from '../contract/shared/statusCodes.ts';
 import { unlockAttemptLimit } from './attemptLimits.ts';
 import type { Database } from './db/database.ts';
 import { users } from './db/schema/index.ts';
-import { verifySecret } from './secrets.ts';
+import { hashIsOutdated, hashSecret, verifySecret } from './secrets.ts';
 import type { Sessions } from './sessions.ts';
 import { signInRequired } from './shared/http.ts';
 
@@ -27,6 +27,14 @@ export async function countWrongUnlockCode(db: Database, userId: string): Promis
 
 export async function clearWrongUnlockCodes(db: Database, userId: string): Promise<void> {
   await db.update(users).set({ unlockFailures: 0 }).where(eq(users.id, userId));
+}
+
+/** Replaces an unlock code's hash made at an old scrypt cost, unless the code changed meanwhile. */
+async function renewUnlockCodeHash(db: Database, userId: string, checked: string, renewed: string): Promise<void> {
+  await db
+    .update(users)
+    .set({ unlockCodeHash: renewed })
+    .where(and(eq(users.id, userId), eq(users.unlockCodeHash, checked)));
 }
 
 type User = typeof users.$inferSelect;
@@ -61,6 +69,7 @@ export async function checkUnlockCodeOf(db: Database, sessions: Sessions, presen
     if (attemptsLeft === 0) await sessions.revokeUserFamilies(user.id);
     return { kind: 'wrong', attemptsLeft };
   }
+  if (hashIsOutdated(user.unlockCodeHash)) await renewUnlockCodeHash(db, user.id, user.unlockCodeHash, await hashSecret(unlockCode));
   return { kind: 'right', user };
 }
 

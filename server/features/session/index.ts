@@ -19,7 +19,7 @@ import {
   signInPolicy,
   unlockAttemptLimit,
 } from '../../attemptLimits.ts';
-import { decoySecretHash, hashSecret, verifySecret } from '../../secrets.ts';
+import { decoySecretHash, hashIsOutdated, hashSecret, verifySecret } from '../../secrets.ts';
 import type { Services } from '../../services.ts';
 import { bearerToken, failedValidation, signInRequired, tooMany } from '../../shared/http.ts';
 import { routeServer } from '../../shared/routeServer.ts';
@@ -28,16 +28,19 @@ import { passwordResetFeature } from './passwordReset.ts';
 import { spendSsnToken } from '../../ssn.ts';
 import { codeTtlMinutes, maskedPhone } from '../../textedCodes.ts';
 import { checkUnlockCodeOf, clearWrongUnlockCodes, refuseUnlockCode } from '../../unlockCodes.ts';
-import { storeResetUnlockCode, userByCompanionUuid, userByEmail } from './unlock.ts';
+import { renewPasswordHash, storeResetUnlockCode, userByCompanionUuid, userByEmail } from './unlock.ts';
 
 /**
  * Passwords are hashed NFKC-normalised. One set before that, with characters NFKC changes, was
- * hashed as typed: compared that way too, only when the normalised form does not match.
+ * hashed as typed: compared that way too, only when the normalised form does not match. `outdated`:
+ * the hash should be made again from the normalised password (it was of the password as typed, or at
+ * an older scrypt cost).
  */
-async function passwordMatchesHash(password: string, hash: string): Promise<boolean> {
+async function passwordAgainstHash(password: string, hash: string): Promise<{ matches: boolean; outdated: boolean }> {
   const normalised = normalisePassword(password);
-  if (await verifySecret(normalised, hash)) return true;
-  return normalised !== password && verifySecret(password, hash);
+  if (await verifySecret(normalised, hash)) return { matches: true, outdated: hashIsOutdated(hash) };
+  const matches = normalised !== password && (await verifySecret(password, hash));
+  return { matches, outdated: matches };
 }
 
 export function sessionFeature(app: FastifyInstance, services: Services): void {
@@ -66,8 +69,8 @@ export function sessionFeature(app: FastifyInstance, services: Services): void {
       if (wait > 0) return reply.code(401).send({ statusCode: StatusCode.INVALID_CREDENTIALS, retryAfterSeconds: wait });
 
       const user = await userByEmail(db, email);
-      const passwordMatches = await passwordMatchesHash(password, user?.passwordHash ?? decoySecretHash);
-      if (!user || !passwordMatches) {
+      const passwordCheck = await passwordAgainstHash(password, user?.passwordHash ?? decoySecretHash);
+      if (!user || !passwordCheck.matches) {
         const counted = await Promise.all(counters.map(([policy, counterSubject]) => limits.countFailure(policy, counterSubject)));
         const waits = counted.map((each) => (each.locked ? each.retryAfterSeconds : 0));
         const retryAfterSeconds = Math.max(...waits);
@@ -106,6 +109,7 @@ export function sessionFeature(app: FastifyInstance, services: Services): void {
         }
       }
 
+      if (passwordCheck.outdated && user.passwordHash) await renewPasswordHash(db, user.id, user.passwordHash, await hashSecret(normalisePassword(password)));
       // The client's counters across emails stay: a sprayer's own account must not reset them.
       await Promise.all(counters.slice(0, 2).map(([policy, counterSubject]) => limits.reset(policy, counterSubject)));
       // Earlier wrong unlock codes still count: after a lockout only an unlock-code reset (SSN) clears them.

@@ -1,5 +1,5 @@
 /** The session's user lookups and stored secrets (wrong unlock codes are counted in server/unlockCodes.ts). */
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { normaliseEmail } from '../../../contract/rules.ts';
 import type { Database } from '../../db/database.ts';
 import { users } from '../../db/schema/index.ts';
@@ -14,7 +14,6 @@ export async function userByCompanionUuid(db: Database, uuid: string) {
   return user;
 }
 
-/** A new unlock code ends the lockout too; the cardholder's isInternal for the answer. */
 /** Stores the new code and ends the lockout; the owner as the answer and the notice need it. */
 export async function storeResetUnlockCode(db: Database, userId: string, unlockCodeHash: string) {
   const [user] = await db
@@ -27,4 +26,15 @@ export async function storeResetUnlockCode(db: Database, userId: string, unlockC
 
 export async function storePassword(db: Database, userId: string, passwordHash: string): Promise<void> {
   await db.update(users).set({ passwordHash }).where(eq(users.id, userId));
+}
+
+/**
+ * Replaces a password hash made at an old cost (or of the password as typed) with `renewed`, made from
+ * the password just checked, unless the password changed meanwhile (a reset in parallel wins).
+ */
+export async function renewPasswordHash(db: Database, userId: string, checked: string, renewed: string): Promise<void> {
+  await db
+    .update(users)
+    .set({ passwordHash: renewed })
+    .where(and(eq(users.id, userId), eq(users.passwordHash, checked)));
 }
