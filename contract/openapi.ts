@@ -6,7 +6,7 @@
 import type { AnySchema, SchemaDescription, SchemaFieldDescription, SchemaInnerTypeDescription, SchemaObjectDescription } from 'yup';
 import { allRoutes } from './routes.ts';
 import { requestSchemas, routeSummaries } from './schemas.ts';
-import { type Caller, cardApiBase, type Route } from './shared/route.ts';
+import { type Caller, cardApiBase, documentedAnswers, type HttpStatus, type Route } from './shared/route.ts';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -80,13 +80,15 @@ function operationOf(route: Route, schema: AnySchema | null): JsonSchema {
       : [];
   const parameters = [...pathParameters, ...queryParameters];
   const responses = Object.fromEntries(
-    Object.entries(route.answers).map(([status, codes]) => [
+    Object.entries(documentedAnswers(route)).map(([status, codes]) => [
       status,
       route.file && status === '200'
         ? // A file entry's 200 is the file's bytes (GET /statement's PDF), not JSON.
           { description: route.file, content: { [route.file]: { schema: { type: 'string', contentMediaType: route.file } } } }
         : {
             description: `statusCode ${codes.join(', ')}`,
+            // An answer only the server around the call gives (docs/api.md says these once, not per call).
+            ...(route.answers[Number(status) as HttpStatus] ? {} : { 'x-any-call': true }),
             content: { 'application/json': { schema: { ...statusAnswer, properties: { statusCode: { type: 'integer', enum: codes } } } } },
           },
     ]),

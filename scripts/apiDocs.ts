@@ -17,7 +17,7 @@ type Operation = {
   summary: string;
   security: Record<string, string[]>[];
   'x-token-optional'?: boolean;
-  responses: Record<string, { description: string }>;
+  responses: Record<string, { description: string; 'x-any-call'?: true }>;
 };
 
 const callerOf = (operation: Operation) => {
@@ -31,6 +31,7 @@ export function renderCallList(document = openApiDocument()): string {
   const rows = Object.entries(paths).flatMap(([address, operations]) =>
     Object.entries(operations).map(([method, operation]) => {
       const answers = Object.entries(operation.responses)
+        .filter(([, response]) => !response['x-any-call'])
         .map(([status, response]) =>
           // A statusCode answer as `{codes}`; a file (GET /statement's PDF) by its media type.
           response.description.startsWith('statusCode ')

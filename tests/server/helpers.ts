@@ -18,6 +18,7 @@ import { readConfig, type ServerConfig } from '../../server/config.ts';
 import { type Database, type OpenDatabase, openDatabase } from '../../server/db/database.ts';
 import { attemptLimits, users } from '../../server/db/schema/index.ts';
 import { demoCardholder, seedDemoData } from '../../server/seed.ts';
+import { auditAnswers } from '../support/answerAudit.ts';
 import { migratedSnapshot, seededSnapshot } from '../support/pgliteSnapshot.ts';
 import { hasTestPostgres, testDatabase } from '../support/postgresDatabases.ts';
 import type { SsnKeys } from '../../server/ssn.ts';
@@ -77,6 +78,7 @@ export async function startTestApp(
   const config = testConfig(options);
   const { database, drop } = await openTestDatabase(config, options);
   const app = await buildApp(config, database.db, options.logStream ? { logStream: options.logStream } : { logger: false });
+  const undocumentedAnswers = auditAnswers(app);
   await app.ready();
   return {
     app,
@@ -87,6 +89,7 @@ export async function startTestApp(
       await app.close();
       await database.close();
       await drop();
+      expect(undocumentedAnswers(), 'answers the OpenAPI document does not list (contract/shared/route.ts documentedAnswers)').toEqual([]);
     },
   };
 }
