@@ -6,7 +6,8 @@
 import type { AnySchema, SchemaDescription, SchemaFieldDescription, SchemaInnerTypeDescription, SchemaObjectDescription } from 'yup';
 import { allRoutes } from './routes.ts';
 import { requestSchemas, routeSummaries } from './schemas.ts';
-import { type Caller, cardApiBase, documentedAnswers, type HttpStatus, type Route } from './shared/route.ts';
+import { type Caller, cardApiBase, type HttpStatus, type Route } from './shared/route.ts';
+import { StatusCode } from './shared/statusCodes.ts';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -46,6 +47,25 @@ function jsonSchemaOf(field: SchemaFieldDescription): JsonSchema {
   if (values.length > 0) schema.enum = values;
   if (tests.some((test) => test.name === 'rule')) schema.description = ruleNote;
   return schema;
+}
+
+/**
+ * Every answer a call can get: its own, and those any call can get from the server around it: 400
+ * `{2}` for a request it cannot read (malformed or unsafe JSON, another content type, a body where
+ * none is taken, an unreadable query), 413 `{2}` for a body over the limit (POST), 500 `{5}` for the
+ * server's own failure. The document lists these (kept out of the route tables, which the app
+ * ships); the server's tests check every answer against them (tests/support/answerAudit.ts).
+ */
+export function documentedAnswers(route: Route): Partial<Record<HttpStatus, readonly number[]>> {
+  const answers: Partial<Record<HttpStatus, readonly number[]>> = { ...route.answers };
+  const add = (status: HttpStatus, statusCode: number) => {
+    const codes = answers[status] ?? [];
+    if (!codes.includes(statusCode)) answers[status] = [...codes, statusCode];
+  };
+  add(400, StatusCode.INVALID_PARAMETERS);
+  if (route.method === 'POST') add(413, StatusCode.INVALID_PARAMETERS);
+  add(500, StatusCode.UNEXPECTED_ERROR);
+  return answers;
 }
 
 const securityOf: Record<Caller, { [scheme: string]: [] }[]> = {

@@ -6,7 +6,6 @@
  * checked complete by type), so the web app can use the table without loading yup or the docs text.
  */
 import type { AnySchema } from 'yup';
-import { StatusCode } from './statusCodes.ts';
 
 /** The card API's versioned base; the content API has its own. */
 export const cardApiBase = '/api/v1';
@@ -44,25 +43,6 @@ export type Route<Request = unknown, Answer = unknown> = {
   /** Type-only: never set at run time. */
   readonly types?: { request: Request; answer: Answer };
 };
-
-/**
- * Every answer a call can get: its own, and those any call can get from the server around it: 400
- * `{2}` for a request it cannot read (malformed or unsafe JSON, another content type, a body where
- * none is taken, an unreadable query), 413 `{2}` for a body over the limit (POST), 500 `{5}` for the
- * server's own failure. The OpenAPI document lists these; the server's tests check every answer
- * against them (tests/support/answerAudit.ts).
- */
-export function documentedAnswers(route: Route): Partial<Record<HttpStatus, readonly number[]>> {
-  const answers: Partial<Record<HttpStatus, readonly number[]>> = { ...route.answers };
-  const add = (status: HttpStatus, statusCode: number) => {
-    const codes = answers[status] ?? [];
-    if (!codes.includes(statusCode)) answers[status] = [...codes, statusCode];
-  };
-  add(400, StatusCode.INVALID_PARAMETERS);
-  if (route.method === 'POST') add(413, StatusCode.INVALID_PARAMETERS);
-  add(500, StatusCode.UNEXPECTED_ERROR);
-  return answers;
-}
 
 /** A feature's request schemas: the body (POST) or query (GET) of every entry, null when it takes none. */
 export type RequestSchemas<Table> = { readonly [Name in keyof Table]: AnySchema | null };

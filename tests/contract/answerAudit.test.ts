@@ -1,13 +1,12 @@
 /**
  * The check every server test runs on its answers (tests/support/answerAudit.ts) catches an answer the
- * OpenAPI document does not list, and the document lists what any call can get (contract/shared/route.ts).
+ * OpenAPI document does not list, and the document lists what any call can get (contract/openapi.ts).
  */
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { openApiDocument } from '../../contract/openapi.ts';
 import { sessionRoutes } from '../../contract/session/routes.ts';
 import { statementsRoutes } from '../../contract/statements/routes.ts';
-import { documentedAnswers } from '../../contract/shared/route.ts';
+import { documentedAnswers, openApiDocument } from '../../contract/openapi.ts';
 import { auditAnswers } from '../support/answerAudit.ts';
 
 describe('documentedAnswers', () => {

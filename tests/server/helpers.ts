@@ -89,7 +89,7 @@ export async function startTestApp(
       await app.close();
       await database.close();
       await drop();
-      expect(undocumentedAnswers(), 'answers the OpenAPI document does not list (contract/shared/route.ts documentedAnswers)').toEqual([]);
+      expect(undocumentedAnswers(), 'answers the OpenAPI document does not list (contract/openapi.ts documentedAnswers)').toEqual([]);
     },
   };
 }

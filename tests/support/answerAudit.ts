@@ -1,12 +1,13 @@
 /**
  * Checks every answer a test app gives to a route table call against the answers the OpenAPI document
- * lists for it (contract/shared/route.ts `documentedAnswers`): its HTTP status, and the statusCode in
+ * lists for it (contract/openapi.ts `documentedAnswers`): its HTTP status, and the statusCode in
  * its JSON body (a file call's 200 is its file). What a real client built from the document would
  * meet, over every request of the server's tests; TestApp.close() fails on any answer not listed.
  */
 import type { FastifyInstance } from 'fastify';
 import { allRoutes } from '../../contract/routes.ts';
-import { documentedAnswers, type HttpStatus, type Route } from '../../contract/shared/route.ts';
+import { documentedAnswers } from '../../contract/openapi.ts';
+import type { HttpStatus, Route } from '../../contract/shared/route.ts';
 
 /** `GET /cms/config/:key`, as Fastify names the route it matched. */
 const keyOf = (method: string, url: string) => `${method} ${url}`;
