@@ -8,8 +8,14 @@ import { allRoutes } from './routes.ts';
 import { requestSchemas, routeSummaries } from './schemas.ts';
 import { type Caller, cardApiBase, type HttpStatus, type Route } from './shared/route.ts';
 import { StatusCode } from './shared/statusCodes.ts';
+import answerSchemas from './answerSchemas.json' with { type: 'json' };
 
 type JsonSchema = Record<string, unknown>;
+
+/** One part of a call's answer type: the statusCodes its `statusCode` allows (null: any), and its schema. */
+export type AnswerMember = { statusCodes: number[] | null; schema: JsonSchema | boolean };
+/** contract/answerSchemas.json, made from the answer types by scripts/answerSchemas.ts. */
+export type AnswerSchemas = Record<string, AnswerMember[]>;
 
 /** Spec §5 field rules run as custom yup tests named `rule` (contract/validation.ts); the schema names them. */
 const ruleNote = 'A spec §5 rule (contract/rules.ts) applies: a broken rule is a field error.';
@@ -75,11 +81,39 @@ const securityOf: Record<Caller, { [scheme: string]: [] }[]> = {
   companionToken: [{ companionToken: [] }],
 };
 
-const statusAnswer: JsonSchema = {
+/** `{statusCode}` and nothing said of other fields: what any call can get (documentedAnswers). */
+const statusAnswer = (codes: readonly number[]): JsonSchema => ({
   type: 'object',
   required: ['statusCode'],
-  properties: { statusCode: { type: 'integer' } },
-};
+  properties: { statusCode: { type: 'integer', enum: codes } },
+});
+
+/** A member's schema with its statusCode narrowed to `codes`. */
+function answeringWith(schema: JsonSchema, codes: readonly number[]): JsonSchema {
+  const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
+  return { ...schema, properties: { ...properties, statusCode: { type: 'integer', enum: codes } } };
+}
+
+/**
+ * The JSON answer of a call at one HTTP status, from its answer type (contract/answerSchemas.json): the
+ * parts of the type whose statusCode is one of this status's; a part that allows any statusCode
+ * (`StatusAnswer & {…}`) describes the 200 as it is, and another status only when no part is its
+ * own, then with nothing but statusCode required (its other fields are the success's).
+ */
+function answerSchemaOf(route: Route, status: number, codes: readonly number[]): JsonSchema {
+  if (!route.answers[status as HttpStatus]) return statusAnswer(codes);
+  const members = (answerSchemas as AnswerSchemas)[route.name] ?? [];
+  const own = members.flatMap(({ statusCodes, schema }) => {
+    const shared = statusCodes?.filter((code) => codes.includes(code)) ?? [];
+    return shared.length > 0 ? [answeringWith(schema as JsonSchema, shared)] : [];
+  });
+  const wide = members
+    .filter(({ statusCodes }) => statusCodes === null)
+    .map(({ schema }) => answeringWith(status === 200 ? (schema as JsonSchema) : { ...(schema as JsonSchema), required: ['statusCode'] }, codes));
+  const fitting = status === 200 || own.length === 0 ? [...own, ...wide] : own;
+  if (fitting.length === 0) return statusAnswer(codes);
+  return fitting.length === 1 ? fitting[0]! : { anyOf: fitting };
+}
 
 function operationOf(route: Route, schema: AnySchema | null): JsonSchema {
   const pathParameters = [...route.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({
@@ -109,7 +143,7 @@ function operationOf(route: Route, schema: AnySchema | null): JsonSchema {
             description: `statusCode ${codes.join(', ')}`,
             // An answer only the server around the call gives (docs/api.md says these once, not per call).
             ...(route.answers[Number(status) as HttpStatus] ? {} : { 'x-any-call': true }),
-            content: { 'application/json': { schema: { ...statusAnswer, properties: { statusCode: { type: 'integer', enum: codes } } } } },
+            content: { 'application/json': { schema: answerSchemaOf(route, Number(status), codes) } },
           },
     ]),
   );

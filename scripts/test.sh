@@ -106,13 +106,15 @@ step() {
 }
 
 # The static checks each run in one thread and read the sources only (the catalogue step writes only
-# the .po files, which neither of the others reads), so they run at once: on 2 cores together they take
-# about as long as the longest alone.
+# the .po files, which none of the others reads), so they run at once: on 2 cores together they take
+# about as long as the longest alone. answer-schemas: contract/answerSchemas.json is what the answer
+# types say (scripts/answerSchemas.ts).
 run_step typecheck 45 npm run --silent typecheck &
 run_step lint 45 npm run --silent lint &
 run_step catalogue 15 npx lingui extract --clean &
+run_step answer-schemas 15 node --import tsx scripts/answerSchemas.ts --check &
 wait
-for checked in 'typecheck 45' 'lint 45' 'catalogue 15'; do
+for checked in 'typecheck 45' 'lint 45' 'catalogue 15' 'answer-schemas 15'; do
   printf '=== %s … ' "${checked% *}"
   report_step $checked
 done

@@ -18,6 +18,7 @@ import type {
   PinChangeFormQuery,
   ReportCardAnswer,
   ReportCardRequest,
+  UnknownCard,
   UrlAnswer,
 } from './types.ts';
 import type { StatusAnswer } from '../shared/answers.ts';
@@ -46,14 +47,14 @@ export const cardsRoutes = {
     caller: 'accessToken',
     answers: { 200: [0], 400: [2], 401: [103, 104], 403: [3], 429: [201] },
   }),
-  freezeCard: route<CardIdRequest, CardAnswer | CardRefusal>({
+  freezeCard: route<CardIdRequest, CardAnswer | CardRefusal | UnknownCard>({
     name: 'freezeCard',
     method: 'POST',
     path: '/card/freeze',
     caller: 'accessToken',
     answers: { 200: [0], 400: [2], 401: [103, 104], 403: [3], 404: [3] },
   }),
-  unfreezeCard: route<CardIdRequest, CardAnswer | CardRefusal>({
+  unfreezeCard: route<CardIdRequest, CardAnswer | CardRefusal | UnknownCard>({
     name: 'unfreezeCard',
     method: 'POST',
     path: '/card/unfreeze',
@@ -61,7 +62,7 @@ export const cardsRoutes = {
     answers: { 200: [0], 400: [2], 401: [103, 104], 403: [3], 404: [3] },
   }),
   /** Blocks the card for every card and ATM transaction at once and sends a replacement free of charge. */
-  reportCard: route<ReportCardRequest, ReportCardAnswer | CardRefusal>({
+  reportCard: route<ReportCardRequest, ReportCardAnswer | CardRefusal | UnknownCard>({
     name: 'reportCard',
     method: 'POST',
     path: '/card/report-lost-stolen',
@@ -69,7 +70,7 @@ export const cardsRoutes = {
     answers: { 200: [0], 400: [2], 401: [103, 104], 403: [3], 404: [3] },
   }),
   /** A damaged card: a new one for the card replacement fee (Idempotency-Key); the old one works until the new one ships. */
-  replaceCard: route<CardIdRequest, OrderCardAnswer | CardRefusal>({
+  replaceCard: route<CardIdRequest, OrderCardAnswer | CardRefusal | UnknownCard>({
     name: 'replaceCard',
     method: 'POST',
     path: '/card/replace',
@@ -77,7 +78,7 @@ export const cardsRoutes = {
     answers: { 200: [0], 400: [2], 401: [103, 104], 403: [3], 404: [3] },
   }),
   /** The card's image on the processor's origin; url is empty when there is none. */
-  getCardImageUrl: route<null, UrlAnswer>({
+  getCardImageUrl: route<null, UrlAnswer | UnknownCard>({
     name: 'getCardImageUrl',
     method: 'GET',
     path: '/card/image-url/{id}',
@@ -85,7 +86,7 @@ export const cardsRoutes = {
     answers: { 200: [0], 400: [2], 401: [103, 104], 404: [3] },
   }),
   /** The virtual card's number, expiry and CVV, shown only by the processor's own page (never in this API's JSON). */
-  getCardDetailsUrl: route<null, UrlAnswer>({
+  getCardDetailsUrl: route<null, UrlAnswer | UnknownCard>({
     name: 'getCardDetailsUrl',
     method: 'GET',
     path: '/card/details-url/{id}',
@@ -93,7 +94,7 @@ export const cardsRoutes = {
     answers: { 200: [0], 400: [2], 401: [103, 104], 403: [3], 404: [3] },
   }),
   /** The processor's hosted PIN form for one card, with a single-use token. */
-  getPinChangeFormUrl: route<PinChangeFormQuery, UrlAnswer | CardRefusal>({
+  getPinChangeFormUrl: route<PinChangeFormQuery, UrlAnswer | CardRefusal | UnknownCard>({
     name: 'getPinChangeFormUrl',
     method: 'GET',
     path: '/pin-change-form-url',
@@ -101,7 +102,7 @@ export const cardsRoutes = {
     answers: { 200: [0], 400: [2], 401: [103, 104], 403: [3], 404: [3] },
   }),
   /** Records a PIN the processor confirmed set (its form reported 0); 403 when the processor has no such change. */
-  commitPinChange: route<CommitPinChangeRequest, StatusAnswer | CardRefusal>({
+  commitPinChange: route<CommitPinChangeRequest, StatusAnswer | CardRefusal | UnknownCard>({
     name: 'commitPinChange',
     method: 'POST',
     path: '/commit-pin-change',

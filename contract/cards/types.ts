@@ -72,6 +72,9 @@ export type CardRefusal = {
   attemptsLeft?: number;
 };
 
+/** 404 `{3}`: the caller has no card with that id (another cardholder's card is answered alike). */
+export type UnknownCard = { statusCode: typeof StatusCode.NOT_ALLOWED };
+
 export type CardAnswer = StatusAnswer & { card: Card };
 /** A new card ordered (or sent as a replacement): the card, and the fee taken in cents (0 when none). */
 export type OrderCardAnswer = StatusAnswer & { card: Card; feeCents: number };

@@ -17,7 +17,7 @@
  * raised to the app's error reporting (`reportCardNotInState`) and said as the same failure.
  */
 import { assign, fromPromise, setup } from 'xstate';
-import type { Card, CardAnswer, CardRefusal } from '../../contract/cards/types.ts';
+import type { Card, CardAnswer, CardRefusal, UnknownCard } from '../../contract/cards/types.ts';
 import { StatusCode } from '../../contract/shared/statusCodes.ts';
 
 export type CardLockInput = { cards: Card[] };
@@ -27,7 +27,7 @@ export type CardLockContext = {
   cardId: string | null;
 };
 export type CardLockEvent = { type: 'user.lock'; cardId: string } | { type: 'user.unlock'; cardId: string };
-export type CardLockAnswer = CardAnswer | CardRefusal;
+export type CardLockAnswer = CardAnswer | CardRefusal | UnknownCard;
 
 /**
  * What views ask the chart: a call is under way (`busy`: `locking` or `unlocking` card `cardId`), or the

@@ -14,7 +14,7 @@
  * of the same report, or a way back to the cards.
  */
 import { assign, fromPromise, setup } from 'xstate';
-import type { Card, CardRefusal, ReportCardAnswer, ReportCardRequest } from '../../contract/cards/types.ts';
+import type { Card, CardRefusal, ReportCardAnswer, ReportCardRequest, UnknownCard } from '../../contract/cards/types.ts';
 import { StatusCode } from '../../contract/shared/statusCodes.ts';
 
 export type LostOrStolen = ReportCardRequest['status'];
@@ -33,7 +33,7 @@ export type LostStolenEvent =
   | { type: 'user.retry' }
   | { type: 'user.cancel' }
   | { type: 'user.done' };
-export type LostStolenAnswer = ReportCardAnswer | CardRefusal;
+export type LostStolenAnswer = ReportCardAnswer | CardRefusal | UnknownCard;
 export type LostStolenOutput = { reported: boolean };
 
 /**

@@ -17,7 +17,7 @@
  * (`detailsFailed`). Lock and lost-or-stolen failures end in their own charts.
  */
 import { assign, fromPromise, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
-import type { Card, UrlAnswer, CardRefusal } from '../../contract/cards/types.ts';
+import type { Card, UrlAnswer, CardRefusal, UnknownCard } from '../../contract/cards/types.ts';
 import type { HomeAnswer } from '../../contract/home/types.ts';
 import { StatusCode } from '../../contract/shared/statusCodes.ts';
 import { cardLockMachine } from './cardLock.ts';
@@ -38,7 +38,7 @@ export type ManageCardsEvent =
   | { type: 'user.showDetails' }
   | { type: 'user.hideDetails' }
   | { type: 'user.reportLostStolen'; cardId: string };
-export type CardUrlAnswer = UrlAnswer | CardRefusal;
+export type CardUrlAnswer = UrlAnswer | CardRefusal | UnknownCard;
 
 /**
  * What views ask the chart: loading (`busy`), could not load (`failed`), the cards shown (`cards`), the

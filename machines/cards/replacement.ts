@@ -19,7 +19,7 @@
  */
 import { assign, fromPromise, setup } from 'xstate';
 import type { UserAnswer, User } from '../../contract/account/types.ts';
-import type { Card, CardRefusal, OrderCardAnswer } from '../../contract/cards/types.ts';
+import type { Card, CardRefusal, OrderCardAnswer, UnknownCard } from '../../contract/cards/types.ts';
 import type { HomeAnswer } from '../../contract/home/types.ts';
 import { fees } from '../../contract/shared/fees.ts';
 import {
@@ -53,7 +53,7 @@ export type ReplacementEvent = MoneyConfirmationEvent | { type: 'user.goToStep';
 /** What views ask the chart: the money confirmation's tags, `loading`, `loadFailed`, `alreadyOrdered`, `nothingToReplace`. */
 export type ReplacementTag = MoneyConfirmationTag | 'loading' | 'loadFailed' | 'alreadyOrdered' | 'nothingToReplace';
 
-export type ReplaceCardAnswerOrRefusal = OrderCardAnswer | CardRefusal;
+export type ReplaceCardAnswerOrRefusal = OrderCardAnswer | CardRefusal | UnknownCard;
 
 export const cardReplacementFeeCents = fees.cardReplacement.cents;
 

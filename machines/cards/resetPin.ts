@@ -18,7 +18,7 @@
  * recorded (any answer but `{0}`, or none).
  */
 import { assign, fromPromise, setup } from 'xstate';
-import { PinChangeResult, type CardRefusal, type PinKind, type UrlAnswer } from '../../contract/cards/types.ts';
+import { PinChangeResult, type CardRefusal, type PinKind, type UnknownCard, type UrlAnswer } from '../../contract/cards/types.ts';
 import type { StatusAnswer } from '../../contract/shared/answers.ts';
 import { StatusCode } from '../../contract/shared/statusCodes.ts';
 
@@ -30,8 +30,8 @@ export type ResetPinContext = ResetPinInput & {
 export type ResetPinEvent = { type: 'user.retry' };
 /** What the processor's page posted: its number, or null for anything that is not a number. */
 export type ProcessorResult = number | null;
-export type PinFormAnswer = UrlAnswer | CardRefusal;
-export type CommitPinAnswer = StatusAnswer | CardRefusal;
+export type PinFormAnswer = UrlAnswer | CardRefusal | UnknownCard;
+export type CommitPinAnswer = StatusAnswer | CardRefusal | UnknownCard;
 
 /** Spec §4's statuses. */
 export type ResetPinStatus = 'INPUTTING' | 'SUCCESS' | 'FAILURE';

@@ -1,8 +1,8 @@
 /**
  * The check every server test runs on its answers (tests/support/answerAudit.ts) catches an answer the
- * OpenAPI document does not list, and the document lists what any call can get (contract/openapi.ts).
+ * OpenAPI document does not describe, and the document lists what any call can get (contract/openapi.ts).
  */
-import Fastify from 'fastify';
+import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { sessionRoutes } from '../../contract/session/routes.ts';
 import { statementsRoutes } from '../../contract/statements/routes.ts';
@@ -25,25 +25,32 @@ describe('documentedAnswers', () => {
 });
 
 describe('auditAnswers', () => {
-  it('finds an answer whose status or statusCode the document does not list, and passes the listed ones', async () => {
+  it('finds an answer whose status, statusCode or fields the document does not describe, and passes the described ones', async () => {
     const app = Fastify();
     const found = auditAnswers(app);
-    app.post('/api/v1/sign-out', async (request, reply) => {
-      const { status, statusCode } = request.body as { status: number; statusCode: number };
-      return reply.code(status).send({ statusCode });
-    });
+    const echo = async (request: FastifyRequest, reply: FastifyReply) => {
+      const { status, body } = request.body as { status: number; body: object };
+      return reply.code(status).send(body);
+    };
+    app.post('/api/v1/sign-out', echo);
+    app.post('/api/v1/sign-in', echo);
     app.get('/api/v1/statement', async (_request, reply) => reply.type('text/html').send('<p>not a PDF</p>'));
-    const signOut = (status: number, statusCode: number) => app.inject({ method: 'POST', url: '/api/v1/sign-out', payload: { status, statusCode } });
+    const answer = (url: string, status: number, body: object) => app.inject({ method: 'POST', url, payload: { status, body } });
 
-    await signOut(200, 0);
-    await signOut(413, 2);
+    await answer('/api/v1/sign-out', 200, { statusCode: 0 });
+    await answer('/api/v1/sign-out', 413, { statusCode: 2 });
+    await answer('/api/v1/sign-in', 200, { statusCode: 0, access: 'a', refresh: 'r', isInternal: false });
+    await answer('/api/v1/sign-in', 401, { statusCode: 200, attemptsLeft: 3 });
     expect(found()).toEqual([]);
-    await signOut(200, 4);
-    await signOut(418, 0);
+
+    await answer('/api/v1/sign-out', 200, { statusCode: 4 });
+    await answer('/api/v1/sign-out', 418, { statusCode: 0 });
+    await answer('/api/v1/sign-in', 401, { statusCode: 200, attemptsLeft: '3' });
     await app.inject({ method: 'GET', url: '/api/v1/statement' });
     expect(found()).toEqual([
-      'signOut: 200 {statusCode: 4} (application/json; charset=utf-8)',
-      'signOut: 418 {statusCode: 0} (application/json; charset=utf-8)',
+      'signOut: 200 {"statusCode":4}: /statusCode must be equal to one of the allowed values',
+      'signOut: 418, a status it does not list',
+      'signIn: 401 {"statusCode":200,"attemptsLeft":"3"}: /attemptsLeft must be number',
       'getStatementPdf: 200 as text/html, not application/pdf',
     ]);
     await app.close();

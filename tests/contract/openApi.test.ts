@@ -49,6 +49,22 @@ describe('the OpenAPI document', () => {
     expect(signIn).toMatchObject({ type: 'object', additionalProperties: false });
     expect(signIn.properties).toMatchObject({ code: { type: 'string', pattern: '^\\d{6}$' } });
   });
+
+  it("describes each answer's fields from its answer type, each HTTP status with its own shape", () => {
+    type Responses = Record<string, { content: Record<string, { schema: Record<string, unknown> }> }>;
+    const paths = openApiDocument().paths as Record<string, Record<string, { responses: Responses }>>;
+    const answer = (address: string, method: string, status: string) => paths[address]![method]!.responses[status]!.content['application/json']!.schema;
+    const home = answer('/api/v1/home', 'get', '200');
+    expect(home.required).toEqual(expect.arrayContaining(['statusCode', 'accountOverview', 'pendingCard']));
+    expect(home.properties).toMatchObject({ statusCode: { enum: [0] }, accountOverview: { type: 'object', properties: { balance: { type: 'number' } } } });
+    // 401 {103, 104}: the answer type's success fields are not required there.
+    expect(answer('/api/v1/home', 'get', '401')).toMatchObject({ required: ['statusCode'], properties: { statusCode: { enum: [103, 104] } } });
+    // A union answer type split by statusCode: the refusal's reason at 403, the wait at 429.
+    expect(answer('/api/v1/activate-card', 'post', '403')).toMatchObject({ required: ['statusCode', 'reason'], properties: { reason: { enum: expect.arrayContaining(['lastFourMismatch']) } } });
+    expect(answer('/api/v1/activate-card', 'post', '429')).toMatchObject({ required: ['statusCode', 'retryAfterSeconds'], properties: { statusCode: { enum: [201] } } });
+    // 404 {3}, no such card of the caller's: the same statusCode as a refusal, without its reason.
+    expect(answer('/api/v1/card/freeze', 'post', '404').anyOf).toContainEqual({ type: 'object', required: ['statusCode'], properties: { statusCode: { type: 'integer', enum: [3] } } });
+  });
 });
 
 describe('docs/api.md', () => {

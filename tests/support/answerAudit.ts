@@ -1,37 +1,56 @@
 /**
- * Checks every answer a test app gives to a route table call against the answers the OpenAPI document
- * lists for it (contract/openapi.ts `documentedAnswers`): its HTTP status, and the statusCode in
- * its JSON body (a file call's 200 is its file). What a real client built from the document would
- * meet, over every request of the server's tests; TestApp.close() fails on any answer not listed.
+ * Checks every answer a test app gives to a route table call against the OpenAPI document
+ * (contract/openapi.ts): its HTTP status must be one the call lists (`documentedAnswers`), and its
+ * JSON body must match that status's schema, statusCode and every described field (JSON Schema
+ * 2020-12, as OpenAPI 3.1 uses, checked with Ajv); a file call's 200 must be its file. What a client
+ * built from the document would meet, over every request of the server's tests: TestApp.close()
+ * fails on any answer the document does not describe.
  */
+import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020.js';
 import type { FastifyInstance } from 'fastify';
-import { allRoutes } from '../../contract/routes.ts';
-import { documentedAnswers } from '../../contract/openapi.ts';
-import type { HttpStatus, Route } from '../../contract/shared/route.ts';
+import { openApiDocument } from '../../contract/openapi.ts';
 
-/** `GET /cms/config/:key`, as Fastify names the route it matched. */
-const keyOf = (method: string, url: string) => `${method} ${url}`;
-const routesByKey = new Map(allRoutes.map((route) => [keyOf(route.method, `${route.base}${route.path.replace(/\{(\w+)\}/g, ':$1')}`), route]));
+type Response = { content?: Record<string, { schema: object }> };
+type Operations = Record<string, Record<string, { operationId: string; responses: Record<string, Response> }>>;
 
-function undocumented(route: Route, status: number, type: string, payload: unknown): string | null {
-  if (route.file && status === 200) return type.startsWith(route.file) ? null : `200 as ${type}, not ${route.file}`;
-  let statusCode: unknown;
-  try {
-    statusCode = type.startsWith('application/json') && typeof payload === 'string' ? (JSON.parse(payload) as { statusCode?: unknown }).statusCode : undefined;
-  } catch {
-    statusCode = undefined;
+/** Fastify's route URL (`/cms/config/:key`) and method → the document's responses for it. */
+const responsesByRoute = new Map<string, { name: string; responses: Record<string, Response> }>();
+for (const [address, operations] of Object.entries(openApiDocument().paths as Operations)) {
+  for (const [method, operation] of Object.entries(operations)) {
+    responsesByRoute.set(`${method.toUpperCase()} ${address.replace(/\{(\w+)\}/g, ':$1')}`, { name: operation.operationId, responses: operation.responses });
   }
-  const listed = documentedAnswers(route)[status as HttpStatus];
-  return listed?.includes(statusCode as number) ? null : `${status} {statusCode: ${JSON.stringify(statusCode)}} (${type || 'no content type'})`;
+}
+
+const ajv = new Ajv2020({ allErrors: true, strict: false });
+const validators = new Map<object, ValidateFunction>();
+const validatorOf = (schema: object) => validators.get(schema) ?? validators.set(schema, ajv.compile(schema)).get(schema)!;
+
+function undocumented(responses: Record<string, Response>, status: number, type: string, payload: unknown): string | null {
+  const response = responses[String(status)];
+  if (!response) return `${status}, a status it does not list`;
+  const mediaType = type.split(';')[0]!.trim();
+  const content = response.content?.[mediaType];
+  if (!content) return `${status} as ${mediaType || 'no content type'}, not ${Object.keys(response.content ?? {}).join(' or ')}`;
+  if (mediaType !== 'application/json') return null;
+  let body: unknown;
+  try {
+    body = JSON.parse(String(payload));
+  } catch {
+    return `${status} with a body that is not JSON`;
+  }
+  const validate = validatorOf(content.schema);
+  if (validate(body)) return null;
+  const errors = (validate.errors ?? []).map((error) => `${error.instancePath || '/'} ${error.message ?? ''}`).join('; ');
+  return `${status} ${JSON.stringify(body).slice(0, 300)}: ${errors}`;
 }
 
 /** Adds the check to `app` (before it is ready); the answers found undocumented so far. */
 export function auditAnswers(app: FastifyInstance): () => string[] {
   const found: string[] = [];
   app.addHook('onSend', async (request, reply, payload) => {
-    const route = routesByKey.get(keyOf(request.method, request.routeOptions.url ?? ''));
+    const route = responsesByRoute.get(`${request.method} ${request.routeOptions.url ?? ''}`);
     if (!route) return payload;
-    const problem = undocumented(route, reply.statusCode, String(reply.getHeader('content-type') ?? ''), payload);
+    const problem = undocumented(route.responses, reply.statusCode, String(reply.getHeader('content-type') ?? ''), payload);
     if (problem) found.push(`${route.name}: ${problem}`);
     return payload;
   });
