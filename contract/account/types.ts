@@ -1,6 +1,6 @@
 /** The signed-in cardholder's own record and unlock code (spec §3 user, §7 /user, /set-unlock-code). */
 import type { Address } from '../shared/address.ts';
-import type { FieldErrors, StatusAnswer } from '../shared/answers.ts';
+import type { MayHaveFieldErrors, StatusAnswer } from '../shared/answers.ts';
 
 export type User = {
   fullName: string;
@@ -27,8 +27,7 @@ export type SetUnlockCodeRequest = { currentUnlockCode: string; unlockCode: stri
  * with /refresh-tokens' wrong codes; at `attemptsLeft: 0` every session has ended); 401 `{104}` during
  * an unlock lockout (only /reset-unlock-code ends it), as /refresh-tokens answers then.
  */
-export type SetUnlockCodeAnswer = StatusAnswer & {
-  fieldErrors?: FieldErrors;
+export type SetUnlockCodeAnswer = StatusAnswer & MayHaveFieldErrors & {
   /** Present on INVALID_REFRESH_CREDENTIALS: unlock attempts left before the lockout. */
   attemptsLeft?: number;
 };

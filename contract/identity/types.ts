@@ -3,7 +3,7 @@
  * §4 registration status, §7 calls, §8 codes): email, phone, address and SSN verification, agreements.
  */
 import type { Address } from '../shared/address.ts';
-import type { FieldErrorsAnswer, MayBeTooMany, SessionTokens, StatusAnswer, TooManyAnswer } from '../shared/answers.ts';
+import type { FieldErrorsAnswer, MayBeTooMany, MayHaveFieldErrors, SessionTokens, StatusAnswer, TooManyAnswer } from '../shared/answers.ts';
 import type { StatusCode } from '../shared/statusCodes.ts';
 
 /** POST /register results (spec §4). Sent as the statusCode of a 403 answer (denied, taken) or 200 (success). */
@@ -51,9 +51,9 @@ export type RegisterAnswer =
   | TooManyAnswer;
 
 /** POST /verify/email {email}: SUCCESS when the email belongs to an existing account, else NOT_ALLOWED. */
-export type VerifyEmailAnswer = StatusAnswer & MayBeTooMany;
+export type VerifyEmailAnswer = StatusAnswer & MayBeTooMany & MayHaveFieldErrors;
 /** POST /phone-number-in-use {phone}. */
-export type PhoneInUseAnswer = StatusAnswer & { inUse: boolean } & MayBeTooMany;
+export type PhoneInUseAnswer = StatusAnswer & { inUse: boolean } & MayBeTooMany & MayHaveFieldErrors;
 /**
  * POST /request-verification {phone}: texts a 6-digit code. 202 invalid phone, 204 landline,
  * 201 too many codes (with `retryAfterSeconds`), 203 the text could not be sent.
@@ -65,7 +65,7 @@ export type VerifyPhoneAnswer = StatusAnswer & { mfaToken?: string; attemptsLeft
 export type AddressType = 'legal';
 export type VerifyAddressRequest = Address & { addressType: AddressType };
 /** POST /verify-address {street1, street2, city, state, zip, addressType}: SUCCESS or 300-307; `optOutAllowed` on 303-307. */
-export type VerifyAddressAnswer = StatusAnswer & { optOutAllowed?: boolean };
+export type VerifyAddressAnswer = StatusAnswer & { optOutAllowed?: boolean } & MayHaveFieldErrors;
 
 /**
  * POST /accept-agreement {legal} (access token) records the current version of each agreement marked
@@ -90,4 +90,4 @@ export type AgreementDocumentQuery = { kind: AgreementKind; locale: AgreementLoc
 export type AgreementDocumentAnswer = StatusAnswer & { agreement?: AgreementDocument };
 
 /** POST /verify/ssn {email, ssn} and /verify/ssn/logged-in-refresh-token {ssn}: `{0, ssnToken}`; 401 `{4, attemptsLeft}` no match; 429 `{201, retryAfterSeconds}` too many. */
-export type VerifySsnAnswer = StatusAnswer & { ssnToken?: string; attemptsLeft?: number } & MayBeTooMany;
+export type VerifySsnAnswer = StatusAnswer & { ssnToken?: string; attemptsLeft?: number } & MayBeTooMany & MayHaveFieldErrors;

@@ -2,6 +2,7 @@
 import type { StatusAnswer } from '../shared/answers.ts';
 import { route } from '../shared/route.ts';
 import type {
+  ChangePasswordAnswer,
   ChangePasswordRequest,
   RefreshTokensAnswer,
   RefreshTokensRequest,
@@ -66,7 +67,7 @@ export const sessionRoutes = {
     caller: 'anonymous',
     answers: { 200: [0, 200], 400: [2, 4], 429: [201] },
   }),
-  changePassword: route<ChangePasswordRequest, StatusAnswer>({
+  changePassword: route<ChangePasswordRequest, ChangePasswordAnswer>({
     name: 'changePassword',
     method: 'POST',
     path: '/change-password',

@@ -2,7 +2,7 @@
  * Sign-in (with a texted code when needed), unlock, sign-out, unlock-code reset and password reset on
  * the wire (spec §3 auth state and reset password payload, §4, §7, §8 sign-in and MFA codes).
  */
-import type { MayBeTooMany, SessionTokens, StatusAnswer } from '../shared/answers.ts';
+import type { MayBeTooMany, MayHaveFieldErrors, SessionTokens, StatusAnswer } from '../shared/answers.ts';
 
 /**
  * POST /sign-in body. Without `code`, a cardholder who needs a texted code gets MFA_REQUIRED (105) and
@@ -37,14 +37,14 @@ export type RefreshTokensAnswer = StatusAnswer &
 
 /** POST /reset-unlock-code {ssnToken, unlockCode} with the refresh token: 200 `{0, access, refresh, isInternal}`. */
 export type ResetUnlockCodeRequest = { ssnToken: string; unlockCode: string };
-export type ResetUnlockCodeAnswer = StatusAnswer & Partial<SessionTokens>;
+export type ResetUnlockCodeAnswer = StatusAnswer & Partial<SessionTokens> & MayHaveFieldErrors;
 
 /**
  * POST /reset-password {email}: `{0}` whether or not an account uses the email (a stranger learns
  * nothing); a code is texted to the phone on file only when one does. 429 `{201}` too many from this client.
  */
 export type SendResetCodeRequest = { email: string };
-export type SendResetCodeAnswer = StatusAnswer & MayBeTooMany;
+export type SendResetCodeAnswer = StatusAnswer & MayBeTooMany & MayHaveFieldErrors;
 
 /**
  * POST /verify/reset-code {email, code}: `{0, mfaToken}` when the code is the one texted for the
@@ -60,3 +60,8 @@ export type VerifyResetCodeAnswer = StatusAnswer & MayBeTooMany & { mfaToken?: s
  * phone on file must also be shown (400 `{4, fieldErrors: {mfaToken: 'phone.unverified'}}` without it).
  */
 export type ChangePasswordRequest = { email: string; ssn: string; password: string; mfaToken: string };
+/**
+ * Its answer besides `{0}`: 400 `{4, fieldErrors}` a rule broken; 401 `{4, attemptsLeft}` a wrong SSN
+ * (counted with /verify/ssn's); 429 `{201, retryAfterSeconds}` too many wrong SSNs.
+ */
+export type ChangePasswordAnswer = StatusAnswer & MayHaveFieldErrors & MayBeTooMany & { attemptsLeft?: number };

@@ -15,6 +15,8 @@ export type MayBeTooMany = Partial<Pick<TooManyAnswer, 'retryAfterSeconds'>>;
 export type FieldErrors = Record<string, string>;
 /** 400 `{4, fieldErrors}`: a rule failed. */
 export type FieldErrorsAnswer = { statusCode: typeof StatusCode.FAILED_VALIDATION; fieldErrors: FieldErrors };
+/** An answer that may be the 400 `{4, fieldErrors}` one: `fieldErrors` is present then. */
+export type MayHaveFieldErrors = Partial<Pick<FieldErrorsAnswer, 'fieldErrors'>>;
 
 /** What a sign-in, an unlock or a registration hands the app: the session's two tokens. */
 export type SessionTokens = { access: string; refresh: string; isInternal: boolean };

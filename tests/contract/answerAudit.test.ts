@@ -25,7 +25,7 @@ describe('documentedAnswers', () => {
 });
 
 describe('auditAnswers', () => {
-  it('finds an answer whose status, statusCode or fields the document does not describe, and passes the described ones', async () => {
+  it('finds an answer whose status, statusCode or fields the document does not describe, or a field no type declares, and passes the described ones', async () => {
     const app = Fastify();
     const found = auditAnswers(app);
     const echo = async (request: FastifyRequest, reply: FastifyReply) => {
@@ -46,11 +46,13 @@ describe('auditAnswers', () => {
     await answer('/api/v1/sign-out', 200, { statusCode: 4 });
     await answer('/api/v1/sign-out', 418, { statusCode: 0 });
     await answer('/api/v1/sign-in', 401, { statusCode: 200, attemptsLeft: '3' });
+    await answer('/api/v1/sign-in', 200, { statusCode: 0, access: 'a', refresh: 'r', isInternal: false, passwordHash: 'scrypt$…' });
     await app.inject({ method: 'GET', url: '/api/v1/statement' });
     expect(found()).toEqual([
       'signOut: 200 {"statusCode":4}: /statusCode must be equal to one of the allowed values',
       'signOut: 418, a status it does not list',
       'signIn: 401 {"statusCode":200,"attemptsLeft":"3"}: /attemptsLeft must be number',
+      'signIn: 200 {"statusCode":0,"access":"a","refresh":"r","isInternal":false,"passwordHash":"scrypt$…"}: / must NOT have additional properties',
       'getStatementPdf: 200 as text/html, not application/pdf',
     ]);
     await app.close();

@@ -4,7 +4,9 @@
  * JSON body must match that status's schema, statusCode and every described field (JSON Schema
  * 2020-12, as OpenAPI 3.1 uses, checked with Ajv); a file call's 200 must be its file. What a client
  * built from the document would meet, over every request of the server's tests: TestApp.close()
- * fails on any answer the document does not describe.
+ * fails on any answer the document does not describe. Here every object is also closed, so a field
+ * the answer types do not declare fails too: nothing leaves the server that the contract does not name
+ * (the document itself leaves them open, so a field added later breaks no client).
  */
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020.js';
 import type { FastifyInstance } from 'fastify';
@@ -23,7 +25,14 @@ for (const [address, operations] of Object.entries(openApiDocument().paths as Op
 
 const ajv = new Ajv2020({ allErrors: true, strict: false });
 const validators = new Map<object, ValidateFunction>();
-const validatorOf = (schema: object) => validators.get(schema) ?? validators.set(schema, ajv.compile(schema)).get(schema)!;
+/** The schema with every object closed: a field the answer type does not declare is an error here. */
+function closed(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(closed);
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const copy = Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, closed(value)]));
+  return copy.type === 'object' && !('additionalProperties' in copy) ? { ...copy, additionalProperties: false } : copy;
+}
+const validatorOf = (schema: object) => validators.get(schema) ?? validators.set(schema, ajv.compile(closed(schema) as object)).get(schema)!;
 
 function undocumented(responses: Record<string, Response>, status: number, type: string, payload: unknown): string | null {
   const response = responses[String(status)];
