@@ -6,7 +6,7 @@
 import type { AnySchema, SchemaDescription, SchemaFieldDescription, SchemaInnerTypeDescription, SchemaObjectDescription } from 'yup';
 import { allRoutes } from './routes.ts';
 import { requestSchemas, routeSummaries } from './schemas.ts';
-import { type Caller, cardApiBase, type HttpStatus, type Route } from './shared/route.ts';
+import { type Caller, cardApiBase, type HttpStatus, idempotencyKeyPattern, type Route } from './shared/route.ts';
 import { StatusCode } from './shared/statusCodes.ts';
 import answerSchemas from './answerSchemas.json' with { type: 'json' };
 
@@ -132,7 +132,18 @@ function operationOf(route: Route, schema: AnySchema | null): JsonSchema {
           schema,
         }))
       : [];
-  const parameters = [...pathParameters, ...queryParameters];
+  const headerParameters = route.idempotent
+    ? [
+        {
+          name: 'Idempotency-Key',
+          in: 'header',
+          required: true,
+          description: 'Chosen by the client once per attempt: a retry with the same key has one effect and answers the first result; the same key with another request is refused (403 {3, reason: idempotencyKeyReused}).',
+          schema: { type: 'string', pattern: idempotencyKeyPattern.source },
+        },
+      ]
+    : [];
+  const parameters = [...pathParameters, ...queryParameters, ...headerParameters];
   const responses = Object.fromEntries(
     Object.entries(documentedAnswers(route)).map(([status, codes]) => [
       status,

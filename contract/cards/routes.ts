@@ -30,6 +30,7 @@ export const cardsRoutes = {
     method: 'POST',
     path: '/order-card',
     caller: 'accessToken',
+    idempotent: true,
     answers: { 200: [0], 400: [2], 401: [103, 104], 403: [3] },
   }),
   verifyCardLastFour: route<LastFourRequest, StatusAnswer | CardRefusal | TooManyAnswer>({
@@ -75,6 +76,7 @@ export const cardsRoutes = {
     method: 'POST',
     path: '/card/replace',
     caller: 'accessToken',
+    idempotent: true,
     answers: { 200: [0], 400: [2], 401: [103, 104], 403: [3], 404: [3] },
   }),
   /** The card's image on the processor's origin; url is empty when there is none. */

@@ -7,6 +7,9 @@
  */
 import type { AnySchema } from 'yup';
 
+/** An Idempotency-Key as it must be sent: 1 to 255 visible ASCII characters. */
+export const idempotencyKeyPattern = /^[\x21-\x7e]{1,255}$/;
+
 /** The card API's versioned base; the content API has its own. */
 export const cardApiBase = '/api/v1';
 export const contentApiBase = '/cms';
@@ -30,6 +33,11 @@ export type Route<Request = unknown, Answer = unknown> = {
   caller: Caller;
   /** The caller's token is read when sent but not required: without a live one the call still answers. */
   tokenOptional?: true;
+  /**
+   * The call moves money: it needs an `Idempotency-Key` header (`idempotencyKeyPattern`), and the same
+   * key again has one effect and answers the first result (400 `{2}` without a well-formed one).
+   */
+  idempotent?: true;
   /**
    * The statusCodes (spec §8, and /register's results) each HTTP status carries as a result of this call. Non-2xx statuses listed here
    * are expected (spec §7 "401 expected"): the client reads them as answers, not failures.

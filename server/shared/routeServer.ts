@@ -6,7 +6,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AnySchema } from 'yup';
 import { StatusCode } from '../../contract/shared/statusCodes.ts';
-import type { RequestOf, RequestSchemas, Route } from '../../contract/shared/route.ts';
+import { idempotencyKeyPattern, type RequestOf, type RequestSchemas, type Route } from '../../contract/shared/route.ts';
 import { type BodyCheck, checkBody } from '../../contract/validation.ts';
 import { type CompanionClaims, verifyCompanionToken } from '../companionTokens.ts';
 import type { Services } from '../services.ts';
@@ -25,6 +25,8 @@ declare module 'fastify' {
     refreshUse: RefreshUse;
     /** Set for companion-token routes: the companion app's user. */
     companion: CompanionClaims;
+    /** Set for money-moving routes (`idempotent` in the table): the Idempotency-Key as sent. */
+    idempotencyKey: string;
   }
 }
 
@@ -90,6 +92,13 @@ export function routeServer<Table>(app: FastifyInstance, { sessions, config }: S
     return undefined;
   }
 
+  /** A money-moving call without a well-formed Idempotency-Key is a bad request: nothing is done. */
+  const requireIdempotencyKey = async (request: FastifyRequest, reply: FastifyReply) => {
+    const key = request.headers['idempotency-key'];
+    if (typeof key !== 'string' || !idempotencyKeyPattern.test(key)) return badRequest(reply);
+    request.idempotencyKey = key;
+  };
+
   function register(route: Route, options: ServeOptions, handle: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>) {
     const guard = guardOf(route, options);
     app.route({
@@ -97,6 +106,7 @@ export function routeServer<Table>(app: FastifyInstance, { sessions, config }: S
       url: fastifyPath(route),
       // The token first: a caller without one learns nothing about the body's rules.
       ...(guard ? { preValidation: guard } : {}),
+      ...(route.idempotent ? { preHandler: requireIdempotencyKey } : {}),
       ...(options.bodyLimit ? { bodyLimit: options.bodyLimit } : {}),
       handler: handle,
     });

@@ -2,6 +2,7 @@
  * The OpenAPI 3.1 document made from the route tables: valid, served at GET /api/v1/openapi.json,
  * and the call list of docs/api.md is exactly what the tables say.
  */
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -64,6 +65,22 @@ describe('the OpenAPI document', () => {
     expect(answer('/api/v1/activate-card', 'post', '429')).toMatchObject({ required: ['statusCode', 'retryAfterSeconds'], properties: { statusCode: { enum: [201] } } });
     // 404 {3}, no such card of the caller's: the same statusCode as a refusal, without its reason.
     expect(answer('/api/v1/card/freeze', 'post', '404').anyOf).toContainEqual({ type: 'object', required: ['statusCode'], properties: { statusCode: { type: 'integer', enum: [3] } } });
+  });
+});
+
+describe('the Idempotency-Key', () => {
+  it('is a required header of exactly the money-moving calls, with the pattern the server checks', () => {
+    type Operation = { parameters?: { name: string; in: string; required: boolean; schema: { pattern: string } }[] };
+    const paths = openApiDocument().paths as Record<string, Record<string, Operation>>;
+    const needing = Object.entries(paths).flatMap(([address, operations]) =>
+      Object.entries(operations)
+        .filter(([, operation]) => operation.parameters?.some((parameter) => parameter.in === 'header' && parameter.name === 'Idempotency-Key' && parameter.required))
+        .map(([method]) => `${method.toUpperCase()} ${address}`),
+    );
+    expect(needing.sort()).toEqual(['POST /api/v1/card/replace', 'POST /api/v1/order-card']);
+    const pattern = new RegExp(paths['/api/v1/order-card']!.post!.parameters!.find((parameter) => parameter.name === 'Idempotency-Key')!.schema.pattern);
+    expect(['k', randomUUID(), '~'.repeat(255)].every((key) => pattern.test(key))).toBe(true);
+    expect(['', 'a key', 'k'.repeat(256), 'clé'].some((key) => pattern.test(key))).toBe(false);
   });
 });
 

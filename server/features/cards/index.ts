@@ -38,12 +38,6 @@ const refuse = (reply: FastifyReply, reason: CardRefusalReason, attemptsLeft?: n
 };
 const notFound = (reply: FastifyReply) => reply.code(404).send({ statusCode: StatusCode.NOT_ALLOWED });
 
-/** An Idempotency-Key as sent: 1 to 255 visible ASCII characters, once. */
-function idempotencyKeyOf(request: FastifyRequest): string | null {
-  const key = request.headers['idempotency-key'];
-  return typeof key === 'string' && /^[\x21-\x7e]{1,255}$/.test(key) ? key : null;
-}
-
 /** A card id from the path: a malformed one is a bad request, not an unknown card. */
 const cardIdParam = (request: FastifyRequest): string | null => {
   const id = (request.params as { id?: unknown }).id;
@@ -58,9 +52,8 @@ export function cardsFeature(app: FastifyInstance, services: Services): void {
   const options = { brokenRule: 'badRequest' } as const;
 
   const order = async (request: FastifyRequest, reply: FastifyReply, replaces?: string) => {
-    const idempotencyKey = idempotencyKeyOf(request);
-    if (!idempotencyKey) return badRequest(reply);
-    const ordered = await orderPhysicalCard(db, processor, { userId: request.access.userId, idempotencyKey, ...(replaces && { replaces }) });
+    // routeServer has checked the Idempotency-Key (both entries are `idempotent`).
+    const ordered = await orderPhysicalCard(db, processor, { userId: request.access.userId, idempotencyKey: request.idempotencyKey, ...(replaces && { replaces }) });
     if (ordered.kind === 'notFound') return notFound(reply);
     if (ordered.kind === 'refused') return refuse(reply, ordered.reason);
     return { statusCode: StatusCode.SUCCESS, card: ordered.card, feeCents: ordered.feeCents };
