@@ -143,7 +143,7 @@ function operationOf(route: Route, schema: AnySchema | null): JsonSchema {
         },
       ]
     : [];
-  const parameters = [...pathParameters, ...queryParameters, ...headerParameters];
+  const parameters = [...pathParameters, ...queryParameters, ...headerParameters, { $ref: '#/components/parameters/DeviceUuid' }];
   const responses = Object.fromEntries(
     Object.entries(documentedAnswers(route)).map(([status, codes]) => [
       status,
@@ -188,6 +188,17 @@ export function openApiDocument(routes: readonly Route[] = allRoutes, schemas = 
     },
     paths,
     components: {
+      parameters: {
+        // server/shared/http.ts deviceUuidOf: what is past 64 characters is not read.
+        DeviceUuid: {
+          name: 'Device-UUID',
+          in: 'header',
+          required: false,
+          description:
+            "The app's id for this device, the same on every call: a refresh token is bound to it, and sign-in limits count per device. Without it, a call is answered as from an unknown device.",
+          schema: { type: 'string' },
+        },
+      },
       securitySchemes: {
         accessToken: bearer('The access token of a signed-in cardholder.'),
         refreshToken: bearer('The refresh token of a session (unlock, unlock-code reset, sign-out).'),

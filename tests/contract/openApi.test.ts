@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openApiDocument } from '../../contract/openapi.ts';
-import { routeTables } from '../../contract/routes.ts';
+import { allRoutes, routeTables } from '../../contract/routes.ts';
 import { requestSchemas } from '../../contract/schemas.ts';
 import { apiDocPath, documentedCallList, renderCallList } from '../../scripts/apiDocs.ts';
 import { startTestApp, type TestApp } from '../server/helpers.ts';
@@ -81,6 +81,16 @@ describe('the Idempotency-Key', () => {
     const pattern = new RegExp(paths['/api/v1/order-card']!.post!.parameters!.find((parameter) => parameter.name === 'Idempotency-Key')!.schema.pattern);
     expect(['k', randomUUID(), '~'.repeat(255)].every((key) => pattern.test(key))).toBe(true);
     expect(['', 'a key', 'k'.repeat(256), 'clé'].some((key) => pattern.test(key))).toBe(false);
+  });
+});
+
+describe('the Device-UUID header', () => {
+  it('is an optional parameter of every operation, described once', () => {
+    const document = openApiDocument() as { paths: Record<string, Record<string, { parameters: { $ref?: string }[] }>>; components: { parameters: Record<string, { name: string; in: string; required: boolean }> } };
+    expect(document.components.parameters.DeviceUuid).toMatchObject({ name: 'Device-UUID', in: 'header', required: false });
+    const operations = Object.values(document.paths).flatMap((operations) => Object.values(operations));
+    expect(operations).toHaveLength(allRoutes.length);
+    for (const operation of operations) expect(operation.parameters).toContainEqual({ $ref: '#/components/parameters/DeviceUuid' });
   });
 });
 
