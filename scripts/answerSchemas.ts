@@ -18,7 +18,7 @@ import type { AnswerMember, AnswerSchemas } from '../contract/openapi.ts';
 type JsonSchema = Record<string, unknown> | boolean;
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
-export const answerSchemasPath = path.join(root, 'contract', 'answerSchemas.json');
+const answerSchemasPath = path.join(root, 'contract', 'answerSchemas.json');
 
 function exportOf(checker: ts.TypeChecker, source: ts.SourceFile, name: string): ts.Symbol {
   const found = checker.getExportsOfModule(checker.getSymbolAtLocation(source)!).find((symbol) => symbol.name === name);
@@ -26,17 +26,18 @@ function exportOf(checker: ts.TypeChecker, source: ts.SourceFile, name: string):
   return found;
 }
 
-export function makeAnswerSchemas(): AnswerSchemas {
+function makeAnswerSchemas(): AnswerSchemas {
   const config = ts.parseJsonConfigFileContent(ts.readConfigFile(path.join(root, 'tsconfig.json'), ts.sys.readFile).config, ts.sys, root);
   const routesFile = path.join(root, 'contract', 'routes.ts');
   const program = ts.createProgram([routesFile], config.options);
   const checker = program.getTypeChecker();
   const source = (file: string) => program.getSourceFile(path.join(root, 'contract', file))!;
 
-  const literalsOf = (type: ts.Type): number[] | null =>
-    (type.isUnion() ? type.types : [type]).every((part) => part.isNumberLiteral())
-      ? (type.isUnion() ? type.types : [type]).map((part) => (part as ts.NumberLiteralType).value).sort((a, b) => a - b)
-      : null;
+  /** A statusCode type's numbers (a literal or a union of them), or null for any other type. */
+  const literalsOf = (type: ts.Type): number[] | null => {
+    const parts = type.isUnion() ? type.types : [type];
+    return parts.every((part) => part.isNumberLiteral()) ? parts.map((part) => part.value).sort((a, b) => a - b) : null;
+  };
   const anyStatusCode = literalsOf(checker.getDeclaredTypeOfSymbol(exportOf(checker, source('shared/statusCodes.ts'), 'StatusCode')))!.join();
 
   const withoutUndefined = (type: ts.Type): ts.Type[] => (type.isUnion() ? type.types : [type]).filter((part) => !(part.flags & ts.TypeFlags.Undefined));
@@ -117,11 +118,9 @@ export function makeAnswerSchemas(): AnswerSchemas {
   return schemas;
 }
 
-export const renderAnswerSchemas = (schemas = makeAnswerSchemas()) => `${JSON.stringify(schemas, null, 2)}\n`;
-
 // `--check` (npm test's static checks): fail while the file and the types disagree; else rewrite it.
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const rendered = renderAnswerSchemas();
+  const rendered = `${JSON.stringify(makeAnswerSchemas(), null, 2)}\n`;
   if (!process.argv.includes('--check')) writeFileSync(answerSchemasPath, rendered);
   else if (readFileSync(answerSchemasPath, 'utf8') !== rendered) {
     console.error('contract/answerSchemas.json does not match the answer types: run npm run docs:api.');

@@ -44,7 +44,7 @@ export type ServeOptions = {
 type Handler<Input> = (input: Input, request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
 
 /** `/config/{key}` as Fastify writes it: `/config/:key`. */
-const fastifyPath = (route: Route) => `${route.base}${route.path.replace(/\{(\w+)\}/g, ':$1')}`;
+export const fastifyPath = (route: Route) => `${route.base}${route.path.replace(/\{(\w+)\}/g, ':$1')}`;
 
 /** `schemas`: the feature's request schemas (contract/<feature>/schemas.ts), found by entry name. */
 export function routeServer<Table>(app: FastifyInstance, { sessions, config }: Services, schemas: RequestSchemas<Table>) {

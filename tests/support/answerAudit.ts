@@ -11,17 +11,20 @@
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020.js';
 import type { FastifyInstance } from 'fastify';
 import { openApiDocument } from '../../contract/openapi.ts';
+import { allRoutes } from '../../contract/routes.ts';
+import { fastifyPath } from '../../server/shared/routeServer.ts';
 
 type Response = { content?: Record<string, { schema: object }> };
-type Operations = Record<string, Record<string, { operationId: string; responses: Record<string, Response> }>>;
+type Operations = Record<string, Record<string, { responses: Record<string, Response> }>>;
 
-/** Fastify's route URL (`/cms/config/:key`) and method → the document's responses for it. */
-const responsesByRoute = new Map<string, { name: string; responses: Record<string, Response> }>();
-for (const [address, operations] of Object.entries(openApiDocument().paths as Operations)) {
-  for (const [method, operation] of Object.entries(operations)) {
-    responsesByRoute.set(`${method.toUpperCase()} ${address.replace(/\{(\w+)\}/g, ':$1')}`, { name: operation.operationId, responses: operation.responses });
-  }
-}
+/** Each call by Fastify's method and route URL (`GET /cms/config/:key`), with the document's responses for it. */
+const paths = openApiDocument().paths as Operations;
+const responsesByRoute = new Map(
+  allRoutes.map((route) => [
+    `${route.method} ${fastifyPath(route)}`,
+    { name: route.name, responses: paths[`${route.base}${route.path}`]![route.method.toLowerCase()]!.responses },
+  ]),
+);
 
 const ajv = new Ajv2020({ allErrors: true, strict: false });
 const validators = new Map<object, ValidateFunction>();
