@@ -6,7 +6,7 @@
 import type { AnySchema, SchemaDescription, SchemaFieldDescription, SchemaInnerTypeDescription, SchemaObjectDescription } from 'yup';
 import { allRoutes } from './routes.ts';
 import { requestSchemas, routeSummaries } from './schemas.ts';
-import { type Caller, cardApiBase, type HttpStatus, idempotencyKeyPattern, type Route } from './shared/route.ts';
+import { type Caller, cardApiBase, ebtAccountIdPattern, type HttpStatus, idempotencyKeyPattern, type Route } from './shared/route.ts';
 import { StatusCode } from './shared/statusCodes.ts';
 import answerSchemas from './answerSchemas.json' with { type: 'json' };
 
@@ -115,6 +115,9 @@ function answerSchemaOf(route: Route, status: number, codes: readonly number[]):
   return fitting.length === 1 ? fitting[0]! : { anyOf: fitting };
 }
 
+/** The headers the app sends on every call (spec §7), described once in components. */
+const appHeaders = ['DeviceUuid', 'EbtAccountId', 'Fingerprint'].map((name) => ({ $ref: `#/components/parameters/${name}` }));
+
 function operationOf(route: Route, schema: AnySchema | null): JsonSchema {
   const pathParameters = [...route.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({
     name,
@@ -143,7 +146,7 @@ function operationOf(route: Route, schema: AnySchema | null): JsonSchema {
         },
       ]
     : [];
-  const parameters = [...pathParameters, ...queryParameters, ...headerParameters, { $ref: '#/components/parameters/DeviceUuid' }];
+  const parameters = [...pathParameters, ...queryParameters, ...headerParameters, ...appHeaders];
   const responses = Object.fromEntries(
     Object.entries(documentedAnswers(route)).map(([status, codes]) => [
       status,
@@ -196,6 +199,21 @@ export function openApiDocument(routes: readonly Route[] = allRoutes, schemas = 
           required: false,
           description:
             "The app's id for this device, the same on every call: a refresh token is bound to it, and sign-in limits count per device. Without it, a call is answered as from an unknown device.",
+          schema: { type: 'string' },
+        },
+        EbtAccountId: {
+          name: 'EBT-Account-ID',
+          in: 'header',
+          required: false,
+          description:
+            "The companion app's EBT account id, sent on every call once known. /register links the new account to it (upper case) and answers 400 {2} when it is not one; no other call reads it.",
+          schema: { type: 'string', pattern: ebtAccountIdPattern.source },
+        },
+        Fingerprint: {
+          name: 'Fingerprint',
+          in: 'header',
+          required: false,
+          description: "The app's random id for this install, sent on every call. No call reads it.",
           schema: { type: 'string' },
         },
       },

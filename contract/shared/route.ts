@@ -10,6 +10,18 @@ import type { AnySchema } from 'yup';
 /** An Idempotency-Key as it must be sent: 1 to 255 visible ASCII characters. */
 export const idempotencyKeyPattern = /^[\x21-\x7e]{1,255}$/;
 
+/**
+ * The EBT-Account-ID header (spec §7: sent on every call when known): the companion app's EBT account
+ * id, which /register links the new account to.
+ */
+export const ebtAccountIdPattern = /^[A-Za-z0-9_-]{1,64}$/;
+
+/**
+ * An id the app sends as a header (Fingerprint, Device-UUID): visible ASCII, as fetch sends any header
+ * value only in Latin-1 and refuses the whole call otherwise.
+ */
+export const headerIdPattern = /^[\x21-\x7e]{1,128}$/;
+
 /** The card API's versioned base; the content API has its own. */
 export const cardApiBase = '/api/v1';
 export const contentApiBase = '/cms';

@@ -9,6 +9,7 @@
  * failed-registration marker is not a token: it is kept in both modes (so /register keeps showing the
  * failure after a reload) and never comes with an access token.
  */
+import { ebtAccountIdPattern, headerIdPattern } from '../../contract/shared/route.ts';
 import { draftFrom } from '../../machines/identity/registrationDraft.ts';
 import { failedRegistrationMarker, type Locale, type SessionContext, type SessionInput } from '../../machines/session/session.ts';
 
@@ -40,6 +41,8 @@ export function persistedStateOf(context: SessionContext, options: { embedded: b
 
 const isLocale = (value: unknown): value is Locale => value === 'en' || value === 'es';
 const stringOrNull = (value: unknown) => (typeof value === 'string' && value.length > 0 ? value : null);
+/** A saved value sent as a header, or null: one fetch cannot send would fail every call. */
+const matchingOrNull = (value: unknown, pattern: RegExp) => (typeof value === 'string' && pattern.test(value) ? value : null);
 
 export function freshState(locale: Locale): SessionInput {
   return {
@@ -76,10 +79,10 @@ export function restoreState(saved: string | null, defaultLocale: Locale): Sessi
   return {
     accessToken: refreshToken === failedRegistrationMarker ? null : stringOrNull(raw.accessToken),
     refreshToken,
-    fingerprint: stringOrNull(raw.fingerprint) ?? fresh.fingerprint,
-    deviceUUID: stringOrNull(raw.deviceUUID) ?? fresh.deviceUUID,
+    fingerprint: matchingOrNull(raw.fingerprint, headerIdPattern) ?? fresh.fingerprint,
+    deviceUUID: matchingOrNull(raw.deviceUUID, headerIdPattern) ?? fresh.deviceUUID,
     isInternal: raw.isInternal === true,
-    ebtAccountId: stringOrNull(raw.ebtAccountId),
+    ebtAccountId: matchingOrNull(raw.ebtAccountId, ebtAccountIdPattern),
     locale: isLocale(raw.locale) ? raw.locale : defaultLocale,
     registrationDraft: draftFrom(raw.registrationDraft),
   };

@@ -84,13 +84,24 @@ describe('the Idempotency-Key', () => {
   });
 });
 
-describe('the Device-UUID header', () => {
-  it('is an optional parameter of every operation, described once', () => {
-    const document = openApiDocument() as { paths: Record<string, Record<string, { parameters: { $ref?: string }[] }>>; components: { parameters: Record<string, { name: string; in: string; required: boolean }> } };
-    expect(document.components.parameters.DeviceUuid).toMatchObject({ name: 'Device-UUID', in: 'header', required: false });
+describe("the app's headers (spec §7: Fingerprint, Device-UUID, EBT-Account-ID)", () => {
+  type Parameter = { name: string; in: string; required: boolean; schema: { pattern?: string } };
+  const document = openApiDocument() as { paths: Record<string, Record<string, { parameters: { $ref?: string }[] }>>; components: { parameters: Record<string, Parameter> } };
+
+  it('are optional parameters of every operation, each described once', () => {
+    const headers = { DeviceUuid: 'Device-UUID', EbtAccountId: 'EBT-Account-ID', Fingerprint: 'Fingerprint' };
     const operations = Object.values(document.paths).flatMap((operations) => Object.values(operations));
     expect(operations).toHaveLength(allRoutes.length);
-    for (const operation of operations) expect(operation.parameters).toContainEqual({ $ref: '#/components/parameters/DeviceUuid' });
+    for (const [component, name] of Object.entries(headers)) {
+      expect(document.components.parameters[component]).toMatchObject({ name, in: 'header', required: false });
+      for (const operation of operations) expect(operation.parameters).toContainEqual({ $ref: `#/components/parameters/${component}` });
+    }
+  });
+
+  it("gives EBT-Account-ID the pattern /register checks", () => {
+    const pattern = new RegExp(document.components.parameters.EbtAccountId!.schema.pattern!);
+    expect(['EBT-4417-2209', 'ebt_1', 'A'.repeat(64)].every((id) => pattern.test(id))).toBe(true);
+    expect(['', 'EBT 4417', 'EBT-4417;x', 'A'.repeat(65), 'ÉBT-1'].some((id) => pattern.test(id))).toBe(false);
   });
 });
 

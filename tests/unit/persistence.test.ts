@@ -174,6 +174,17 @@ describe('restoreState', () => {
     expect(state.accessToken).toBe('access-1');
   });
 
+  it('replaces saved ids fetch could not send as headers, and an EBT account id the server would refuse', () => {
+    const state = restoreState(saved({ fingerprint: 'fp 1', deviceUUID: 'pixel–7', ebtAccountId: 'EBT 4417' }), 'en');
+    expect(state.fingerprint).toMatch(uuid);
+    expect(state.deviceUUID).toMatch(uuid);
+    expect(state.ebtAccountId).toBeNull();
+    expect(restoreState(saved({ deviceUUID: 'host-device-7', ebtAccountId: 'EBT-4417-2209' }), 'en')).toMatchObject({
+      deviceUUID: 'host-device-7',
+      ebtAccountId: 'EBT-4417-2209',
+    });
+  });
+
   it('only accepts isInternal === true', () => {
     expect(restoreState(saved({ isInternal: 'true' }), 'en').isInternal).toBe(false);
     expect(restoreState(saved({ isInternal: 1 }), 'en').isInternal).toBe(false);

@@ -13,16 +13,22 @@ import { savedDraft } from '../support/registrationRuns.ts';
 const ownOrigin = 'http://localhost:8080';
 const companion = 'https://companion.example.test';
 
-function companionHost(answers: { state: Record<string, unknown> | null; uuid: string | null; accessToken?: string }) {
+function companionHost(answers: {
+  state: Record<string, unknown> | null;
+  uuid: string | null;
+  accessToken?: string;
+  deviceId?: string;
+  ebtaccountId?: string | null;
+}) {
   const self = Object.assign(new EventTarget(), { location: { origin: ownOrigin } }) as EventTarget & { parent?: unknown };
   const payloads: Record<string, unknown> = {
     'state.load': { state: answers.state },
-    'deviceId.get': { deviceId: 'device-from-host' },
+    'deviceId.get': { deviceId: answers.deviceId ?? 'device-from-host' },
     'notificationPermission.get': { permission: 'ENABLED' },
     'parentApp.uuid.get': { uuid: answers.uuid },
     'parentApp.authEmail.get': { authEmail: null, authSource: null },
     'parentApp.userSettings.get': { userSettings: { eligibleBenefits: ['EBT'] } },
-    'parentApp.ebtLink.get': { ebtaccountId: null, uid: null },
+    'parentApp.ebtLink.get': { ebtaccountId: answers.ebtaccountId ?? null, uid: null },
     // No companion token: the providers sign-in is refused and no card API call is made.
     'parentApp.accessToken.get': { accessToken: answers.accessToken ?? null },
   };
@@ -123,5 +129,48 @@ describe('embedded start-up for registration', () => {
     } finally {
       vi.unstubAllGlobals();
     }
+  });
+});
+
+describe("the host's device id and EBT link, sent as headers on every call", () => {
+  /** The providers sign-in's headers, read the way fetch reads them (it refuses a value outside Latin-1). */
+  async function signInHeaders(answers: Omit<Parameters<typeof companionHost>[0], 'uuid'>) {
+    const fetch = vi.fn(async (_url: string, init: RequestInit) => {
+      new Headers(init.headers);
+      return new Response(JSON.stringify({ statusCode: 3 }), { status: 403 });
+    });
+    vi.stubGlobal('fetch', fetch);
+    try {
+      const started = await start(companionHost({ uuid: 'companion-user-5', accessToken: 'companion-token', ...answers }));
+      expect(fetch).toHaveBeenCalledTimes(1);
+      return { started, headers: new Headers(fetch.mock.calls[0]![1].headers) };
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  }
+
+  it('takes both from the host when they can be sent', async () => {
+    const { started, headers } = await signInHeaders({ state: savedState({ ebtAccountId: 'EBT-1' }), deviceId: 'host-device-7', ebtaccountId: 'EBT-4417-2209' });
+    expect(started.initial).toMatchObject({ deviceUUID: 'host-device-7', ebtAccountId: 'EBT-4417-2209' });
+    expect(headers.get('Device-UUID')).toBe('host-device-7');
+    expect(headers.get('EBT-Account-ID')).toBe('EBT-4417-2209');
+  });
+
+  it('keeps the saved device id when the host gives one fetch cannot send, and the call is made', async () => {
+    const { started, headers } = await signInHeaders({ state: savedState({}), deviceId: 'Pixel 7 – José' });
+    expect(started.needsRegistration).toBe(true);
+    expect(started.initial.deviceUUID).toBe('device-1');
+    expect(headers.get('Device-UUID')).toBe('device-1');
+  });
+
+  it('links no EBT account when the host gives an id the server would refuse at /register', async () => {
+    const { started, headers } = await signInHeaders({ state: savedState({ ebtAccountId: 'EBT-1' }), ebtaccountId: 'EBT 4417; x' });
+    expect(started.initial.ebtAccountId).toBeNull();
+    expect(headers.has('EBT-Account-ID')).toBe(false);
+  });
+
+  it('keeps the saved EBT account id when the host has none', async () => {
+    const { started } = await signInHeaders({ state: savedState({ ebtAccountId: 'EBT-1' }), ebtaccountId: null });
+    expect(started.initial.ebtAccountId).toBe('EBT-1');
   });
 });

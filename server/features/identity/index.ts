@@ -9,6 +9,7 @@ import { identityRoutes as routes } from '../../../contract/identity/routes.ts';
 import { identitySchemas } from '../../../contract/identity/schemas.ts';
 import { RegistrationResult } from '../../../contract/identity/types.ts';
 import { digitsOf, normaliseAddress } from '../../../contract/rules.ts';
+import { ebtAccountIdPattern } from '../../../contract/shared/route.ts';
 import { StatusCode } from '../../../contract/shared/statusCodes.ts';
 import { ServerFieldError } from '../../../contract/validation.ts';
 import { verifyCompanionToken } from '../../companionTokens.ts';
@@ -89,7 +90,7 @@ export function identityFeature(app: FastifyInstance, services: Services): void 
 
   serveChecked(routes.register, async (body, request, reply) => {
     const ebtHeader = request.headers['ebt-account-id'];
-    if (ebtHeader !== undefined && (typeof ebtHeader !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(ebtHeader.trim()))) {
+    if (ebtHeader !== undefined && (typeof ebtHeader !== 'string' || !ebtAccountIdPattern.test(ebtHeader.trim()))) {
       return badRequest(reply);
     }
     if (body.kind === 'invalid') {

@@ -7,7 +7,7 @@ import { createActor, fromPromise, waitFor } from 'xstate';
 import type { AppConfig } from '../../../contract/shared/appConfig.ts';
 import { sessionRoutes } from '../../../contract/session/routes.ts';
 import type { SignInAnswer } from '../../../contract/session/types.ts';
-import { urlOf } from '../../../contract/shared/route.ts';
+import { ebtAccountIdPattern, headerIdPattern, urlOf } from '../../../contract/shared/route.ts';
 import { StatusCode } from '../../../contract/shared/statusCodes.ts';
 import { hostMachine, ProvidersSignInRefused, type HostConnection } from '../../../machines/host/host.ts';
 import type { Locale, SessionInput } from '../../../machines/session/session.ts';
@@ -103,13 +103,19 @@ export async function startEmbedded(
   };
 }
 
-/** Saved state from the host, with the host's device id and EBT link (the host knows them best). */
+/**
+ * Saved state from the host, with the host's device id and EBT link (the host knows them best). Each
+ * is sent as a header on every call, so one that cannot be is not taken: a device id fetch cannot send
+ * would fail every call, and an EBT account id the server refuses would fail registration (it is
+ * then not linked).
+ */
 function initialSession(connection: HostConnection, defaultLocale: Locale): SessionInput {
   const restored = restoreState(connection.savedState ? JSON.stringify(connection.savedState) : null, defaultLocale);
+  const { ebtaccountId } = connection.parentApp.ebtLink;
   return {
     ...restored,
-    deviceUUID: connection.deviceId,
-    ebtAccountId: connection.parentApp.ebtLink.ebtaccountId ?? restored.ebtAccountId,
+    deviceUUID: headerIdPattern.test(connection.deviceId) ? connection.deviceId : restored.deviceUUID,
+    ebtAccountId: ebtaccountId === null ? restored.ebtAccountId : ebtAccountIdPattern.test(ebtaccountId) ? ebtaccountId : null,
   };
 }
 
