@@ -3,6 +3,7 @@ import { ConfigError, isLoopback, readConfig, type ServerConfig } from './config
 import { openDatabase } from './db/database.ts';
 import { buildApp } from './app.ts';
 import { startExpirySweep } from './features/ledger/index.ts';
+import { prepareStatementPdf } from './features/statements/index.ts';
 import { startCompanionHost } from './partners/companionHost.ts';
 import { processorUrlOf, startProcessor } from './partners/processor.ts';
 import { cardStateCardholders, demoCardholder, mfaCardholder, seedDemoData } from './seed.ts';
@@ -75,3 +76,7 @@ if (config.sandbox) {
   );
 }
 console.log(lines.join('\n'));
+// Otherwise the first statement asked for after a start waits about 1 s for the PDF code.
+prepareStatementPdf().catch((error: unknown) =>
+  app.log.warn({ err: error }, 'The statement PDF code could not be loaded ahead; the first statement asked for loads it.'),
+);
