@@ -46,5 +46,6 @@ test('the statements read in Spanish, axe-clean', async ({ page, request }) => {
   await expect(latest.getByText('Este mes aún no termina: estos son sus saldos hasta ahora.')).toBeVisible();
   await expect(await statements.downloadButton(latest)).toBeVisible();
   await expect(latest.getByRole('heading', { level: 2 })).toHaveText(/^[A-ZÁÉÍÓÚ][a-záéíóú]+ de \d{4}$/);
+  await statements.expectBalancesBesideLabels(latest);
   await expectAccessible(page);
 });

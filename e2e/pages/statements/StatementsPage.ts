@@ -35,6 +35,20 @@ export class StatementsPage extends AppPage {
       .getByRole('definition');
   }
 
+  /**
+   * Each balance's value sits on its label's line, at the card's right edge (the detail list's layout,
+   * there however /statements was reached).
+   */
+  async expectBalancesBesideLabels(month: Locator): Promise<void> {
+    for (const label of ['Opening balance', 'Closing balance'] as const) {
+      const value = this.balance(month, label);
+      const term = month.getByRole('term').filter({ hasText: this.t(label) });
+      const [valueBox, termBox, monthBox] = await Promise.all([value.boundingBox(), term.boundingBox(), month.boundingBox()]);
+      expect(Math.abs(valueBox!.y - termBox!.y), `${label}: value on the label's line`).toBeLessThan(2);
+      expect(monthBox!.x + monthBox!.width - (valueBox!.x + valueBox!.width), `${label}: value at the right`).toBeLessThanOrEqual(24);
+    }
+  }
+
   /** The month's name inside a sentence: Spanish writes "noviembre de 2026" there, "Noviembre de 2026" as a heading. */
   async monthInSentence(month: Locator): Promise<string> {
     const name = await this.monthName(month);

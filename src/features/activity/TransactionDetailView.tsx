@@ -17,6 +17,7 @@ import type { Locale } from '../../shared/format/locale.ts';
 import { formatSignedDollars } from '../../shared/format/money.ts';
 import { useActivityScreens } from './activityScreens.ts';
 import './activity.css';
+import '../../shared/components/detailList.css';
 import { RetryNotice } from '../../shared/components/RetryNotice.tsx';
 
 const detailRoute = getRouteApi('/_accessToken/transactions/detail');

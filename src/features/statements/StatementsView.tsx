@@ -18,6 +18,7 @@ import type { Locale } from '../../shared/format/locale.ts';
 import { formatDollars } from '../../shared/format/money.ts';
 import { saveFile } from './statementFiles.ts';
 import { reportLoadFailure, statementsCalls } from './statementsCalls.ts';
+import '../../shared/components/detailList.css';
 import './statements.css';
 import { Skeleton } from '../../shared/components/Skeleton.tsx';
 import { RetryNotice } from '../../shared/components/RetryNotice.tsx';
