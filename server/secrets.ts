@@ -58,12 +58,22 @@ export async function hashSecret(secret: string): Promise<string> {
   return `scrypt$${writeCost(secretHashCost)}$${salt.toString('base64url')}$${key.toString('base64url')}`;
 }
 
-/** Checks `secret` at the cost its hash was made at, so hashes made before a change of cost still check. */
-export async function verifySecret(secret: string, stored: string): Promise<boolean> {
+/** scrypt's work at a cost, which its time follows: N·r·p. */
+const workOf = ({ N, r, p }: ScryptCost) => N * r * p;
+
+/**
+ * Checks `secret` at the cost its hash was made at, so hashes made before a change of cost still check.
+ * A hash made at a lower cost than `today` (before a raise; renewed once its secret checks) is checked
+ * with at least today's work, by deriving again at its own cost: otherwise a known email whose owner
+ * has not signed in since would answer sooner than an unknown one, whose decoy hash is at today's cost.
+ */
+export async function verifySecret(secret: string, stored: string, today: ScryptCost = secretHashCost): Promise<boolean> {
   const parsed = parseHash(stored);
   if (!parsed) return false;
   const expected = Buffer.from(parsed.key, 'base64url');
-  const actual = await derive(secret, Buffer.from(parsed.salt, 'base64url'), parsed.cost);
+  const salt = Buffer.from(parsed.salt, 'base64url');
+  const actual = await derive(secret, salt, parsed.cost);
+  for (let work = workOf(parsed.cost); work < workOf(today); work += workOf(parsed.cost)) await derive(secret, salt, parsed.cost);
   return expected.length === actual.length && timingSafeEqual(expected, actual);
 }
 

@@ -4,8 +4,10 @@
  * full work factor (N=16384, r=8), since under Vitest it runs at a cheaper one.
  */
 import { execFile } from 'node:child_process';
+import crypto from 'node:crypto';
+import { syncBuiltinESMExports } from 'node:module';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { hashIsOutdated, hashSecret, secretHashCost, verifySecret } from '../../server/secrets.ts';
 import { hashAtCost, unwrittenCostHash } from '../support/oldHashes.ts';
 
@@ -64,6 +66,30 @@ describe('hashing what a person chooses', () => {
       expect(await verifySecret('Providers2026', `scrypt$${cost}$${salt}$${key}`), cost).toBe(false);
     }
     expect(await verifySecret('Providers2026', `scrypt$ln=14,r=8,p=1$${salt}$${key}$`)).toBe(false);
+  });
+
+  it("checks a hash made before a raise of the cost with today's work, so it answers no sooner than the decoy hash", async () => {
+    // Counted, not timed: scrypt's time follows N·r·p on any machine.
+    const derivations = async (stored: string, today: { N: number; r: number; p: number }) => {
+      const scrypt = vi.spyOn(crypto, 'scrypt');
+      syncBuiltinESMExports();
+      try {
+        expect(await verifySecret('Providers2026', stored, today)).toBe(true);
+        expect(await verifySecret('wrong', stored, today)).toBe(false);
+        return scrypt.mock.calls.map(([, , , options]) => (options as { N: number }).N);
+      } finally {
+        scrypt.mockRestore();
+        syncBuiltinESMExports();
+      }
+    };
+    const stored = await hashSecret('Providers2026');
+    expect(await derivations(stored, { N: 1024, r: 8, p: 1 })).toEqual([1024, 1024]);
+    // Raised to N=4096: four derivations at the hash's own N=1024, right or wrong secret alike.
+    expect(await derivations(stored, { N: 4096, r: 8, p: 1 })).toEqual(Array(8).fill(1024));
+    // Raised to r=12 (1.5 times the work): two.
+    expect(await derivations(stored, { N: 1024, r: 12, p: 1 })).toEqual(Array(4).fill(1024));
+    // A hash made at a higher cost than today's is checked once, at its own.
+    expect(await derivations(hashAtCost('Providers2026', { ln: 12, r: 8, p: 1 }), { N: 1024, r: 8, p: 1 })).toEqual([4096, 4096]);
   });
 
   it('runs at the full work factor outside Vitest, and at the cheaper one under it', async () => {
