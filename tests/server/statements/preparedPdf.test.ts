@@ -43,5 +43,6 @@ describe('the statement PDF code loaded ahead', () => {
     expect(afterPreparing.sort()).toEqual(['DejaVuSans-Bold.ttf', 'DejaVuSans.ttf']);
     expect(afterStatement).toHaveLength(2);
     expect(header).toBe('%PDF-');
-  });
+    // A second Node compiling TypeScript and loading pdf-lib: seconds on a loaded 2-core machine.
+  }, 60_000);
 });
