@@ -92,26 +92,28 @@ export const checkEmail: Check = (value) => {
 };
 
 /**
+ * A password as the server hashes and compares it: Unicode NFKC (NIST SP 800-63B §5.1.1.2), so "é"
+ * typed as one character or as e + accent, or digits typed full-width, are the same password.
+ */
+export const normalisePassword = (password: string) => password.normalize('NFKC');
+
+/**
  * Passwords (NIST SP 800-63B §5.1.1.2, rev. 4 §3.1.1.2): length in code points, and long
  * passphrases welcome (at least 64 must be allowed; 128 here, far under the body limit and scrypt's).
  */
 export const maxPasswordLength = 128;
 export const checkPassword: Check = (value) => {
-  const password = text(value);
+  const password = normalisePassword(text(value));
   if (password === '') return ValidationMessage.passwordRequired;
   return codePoints(password) > maxPasswordLength ? ValidationMessage.tooLong : null;
 };
 
 /** A new password (spec §5): at least 8 characters, no spaces. */
 export const minimumPasswordLength = 8;
-/**
- * A password as the server hashes and compares it: Unicode NFKC (NIST SP 800-63B §5.1.1.2), so "é"
- * typed as one character or as e + accent, or digits typed full-width, are the same password.
- */
-export const normalisePassword = (password: string) => password.normalize('NFKC');
 
+/** Spaces and length are judged on the password as it is hashed (NFKC): e + combining accent ×8 is 4 letters. */
 export const checkNewPassword: Check = (value) => {
-  const password = text(value);
+  const password = normalisePassword(text(value));
   if (password === '') return ValidationMessage.passwordRequired;
   if (/\s/.test(password)) return ValidationMessage.passwordSpaces;
   if (codePoints(password) < minimumPasswordLength) return ValidationMessage.passwordTooShort;
@@ -164,17 +166,21 @@ export const digitsOf = (value: unknown) => text(value).replace(/\D/g, '');
 /**
  * A US phone under the North American Numbering Plan (docs/rules.md): NPA-NXX-XXXX, where the area
  * code (NPA) and the exchange (NXX) each start with 2-9 and neither is an N11 service code (211-911).
- * No area code has 9 as its middle digit: those (N9X) are held for the plan's expansion.
+ * No area code is N9X (held for the plan's expansion) or 37X / 96X (reserved by NANPA for
+ * unanticipated purposes), and 555-0100 to 555-0199 are reserved for fiction in every area code:
+ * none of them can receive a texted code.
  */
 const isNanpCode = (code: string) => /^[2-9]\d\d$/.test(code) && code.slice(1) !== '11';
-const isAreaCode = (code: string) => isNanpCode(code) && code[1] !== '9';
+const isAreaCode = (code: string) => isNanpCode(code) && code[1] !== '9' && !/^(37|96)/.test(code);
+const isFictional = (exchange: string, line: string) => exchange === '555' && line.startsWith('01');
 export const checkPhone: Check = (value) => {
   const phone = digitsOf(value);
   // Digits with the usual separators ((), -, ., spaces, a leading +); anything else is a typo to name.
   if (/[^\d\s().+-]/.test(text(value))) return ValidationMessage.phoneDigits;
   if (phone === '') return ValidationMessage.phoneRequired;
   if (phone.length !== 10) return ValidationMessage.phoneLength;
-  return isAreaCode(phone.slice(0, 3)) && isNanpCode(phone.slice(3, 6)) ? null : ValidationMessage.phoneInvalid;
+  const [area, exchange, line] = [phone.slice(0, 3), phone.slice(3, 6), phone.slice(6)];
+  return isAreaCode(area) && isNanpCode(exchange) && !isFictional(exchange, line) ? null : ValidationMessage.phoneInvalid;
 };
 
 /** A texted code (registration's phone check, sign-in's second step): exactly 6 digits, as the split input sends it. */

@@ -9,8 +9,8 @@ import { generateListedPaths } from './listedPaths.ts';
 import { serverWaitSeconds } from './replayClock.ts';
 
 export const providersUuid = 'companion-user-1';
-export const phone = '(202) 555-0143';
-export const phoneDigits = '2025550143';
+export const phone = '(202) 201-0143';
+export const phoneDigits = '2022010143';
 
 export const personalInfo = {
   type: 'user.submitPersonalInfo',

@@ -115,7 +115,7 @@ describe('the route step (user.goToStep)', () => {
 
   it('a new phone number must be verified again before the later steps', () => {
     const actor = start({ draft: savedDraft(4), requestedStep: 2 });
-    actor.send({ type: 'user.submitPhone', phone: '(303) 555-0100' });
+    actor.send({ type: 'user.submitPhone', phone: '(303) 201-0100' });
     expect(actor.getSnapshot().context).toMatchObject({ verifiedPhone: null, mfaToken: null, furthestStep: 2 });
     actor.send({ type: 'user.goToStep', step: 3 });
     expect(step(actor)).toBe(2);
@@ -123,7 +123,7 @@ describe('the route step (user.goToStep)', () => {
 
   it('the verified number goes straight on to the address', () => {
     const actor = start({ draft: savedDraft(3), requestedStep: 2 });
-    actor.send({ type: 'user.submitPhone', phone: '202-555-0143' });
+    actor.send({ type: 'user.submitPhone', phone: '202-201-0143' });
     expect(step(actor)).toBe(3);
     expect(actor.getSnapshot().context.mfaToken).toBe('mfa-saved');
   });
@@ -151,7 +151,7 @@ describe('profile pre-fill', () => {
       lastName: 'López',
       middleName: 'María',
       email: 'ana@example.test',
-      phone: 2025550143,
+      phone: 2022010143,
       dob: '1990-01-05',
       street1: '12 Elm St',
       street2: 'Apt 4',
@@ -167,7 +167,7 @@ describe('profile pre-fill', () => {
       lastName: 'López',
       middleName: 'María',
       email: 'ana@example.test',
-      phone: '2025550143',
+      phone: '2022010143',
       dob: '01/05/1990',
       street1: '12 Elm St',
       street2: 'Apt 4',
@@ -237,7 +237,7 @@ describe('normalisation and the payload (spec §5)', () => {
         dob: '1/5/1990',
         ssn: '123-45-6789',
         email: ' ana@example.test ',
-        phone: '(202) 555-0143',
+        phone: '(202) 201-0143',
         street1: ' 12 Elm St ',
         street2: ' Apt 4 ',
         city: ' Columbus ',
@@ -255,7 +255,7 @@ describe('normalisation and the payload (spec §5)', () => {
       dob: '01/05/1990',
       ssn: '123456789',
       email: 'ana@example.test',
-      phone: '2025550143',
+      phone: '2022010143',
       mfaToken: 'mfa-1',
       addressLegal: { street1: '12 Elm St', street2: 'Apt 4', city: 'Columbus', state: 'OH', zip: '43004-1234' },
       unlockCode: '2580',
@@ -267,7 +267,7 @@ describe('normalisation and the payload (spec §5)', () => {
 
   it('sends the verified phone, and an empty mfaToken when there is none (the server says which step)', () => {
     const context = initialContextOf(input({ draft: savedDraft(3) }));
-    expect(payloadOf({ ...context, form: { ...context.form, phone: '999' } }).phone).toBe('2025550143');
+    expect(payloadOf({ ...context, form: { ...context.form, phone: '999' } }).phone).toBe('2022010143');
     expect(payloadOf(initialContextOf(input())).mfaToken).toBe('');
   });
 });
@@ -356,6 +356,13 @@ describe('input masks', () => {
     ['1/5/1990', '1/5/1990'],
     ['01/15/19901', '01/15/1990'],
     ['ab12', '12'],
+    // Pasted or autofilled whole, with other separators: read in their own order.
+    ['1990-01-15', '01/15/1990'],
+    ['1990-1-5', '01/05/1990'],
+    ['1-5-1990', '01/05/1990'],
+    ['01.15.1990', '01/15/1990'],
+    // Typed digit by digit with dashes, before the date is whole: the digits as typed.
+    ['01-15', '01/15'],
   ])('dob %j shows as %j', (typed, shown) => {
     expect(maskDob(typed)).toBe(shown);
   });

@@ -24,7 +24,7 @@ const payload: RegistrationPayload = {
   dob: '01/05/1990',
   ssn: '123456789',
   email: 'ana@example.test',
-  phone: '2025550143',
+  phone: '2022010143',
   mfaToken: 'mfa-1',
   addressLegal: { street1: '12 Elm St', street2: '', city: 'Columbus', state: 'OH', zip: '43004' },
   unlockCode: '2580',
@@ -58,18 +58,18 @@ describe('registration calls', () => {
     const address = { street1: '12 Elm St', street2: 'Apt 4', city: 'Columbus', state: 'OH', zip: '43004-1234' };
     const calls = [
       api.verifyEmail('ana@example.test'),
-      api.phoneNumberInUse('2025550143'),
-      api.requestVerification('2025550143'),
-      api.verifyPhone('2025550143', '123456'),
+      api.phoneNumberInUse('2022010143'),
+      api.requestVerification('2022010143'),
+      api.verifyPhone('2022010143', '123456'),
       api.verifyAddress(address),
       api.register(payload),
     ];
     await vi.waitFor(() => expect(cardApi.requests).toHaveLength(6));
     expect(cardApi.requests.map((request) => [request.path, request.init?.method, JSON.parse(String(request.init?.body))])).toEqual([
       ['/api/v1/verify/email', 'POST', { email: 'ana@example.test' }],
-      ['/api/v1/phone-number-in-use', 'POST', { phone: '2025550143' }],
-      ['/api/v1/request-verification', 'POST', { phone: '2025550143' }],
-      ['/api/v1/verify-phone', 'POST', { phone: '2025550143', code: '123456' }],
+      ['/api/v1/phone-number-in-use', 'POST', { phone: '2022010143' }],
+      ['/api/v1/request-verification', 'POST', { phone: '2022010143' }],
+      ['/api/v1/verify-phone', 'POST', { phone: '2022010143', code: '123456' }],
       ['/api/v1/verify-address', 'POST', { ...address, addressType: 'legal' }],
       ['/api/v1/register', 'POST', payload],
     ]);
@@ -88,8 +88,8 @@ describe('registration calls', () => {
   it('answer their codes as results, whatever the HTTP status', async () => {
     const { cardApi, api, hooks } = setup();
     const free = api.verifyEmail('new@example.test');
-    const tooMany = api.requestVerification('2025550143');
-    const wrong = api.verifyPhone('2025550143', '000000');
+    const tooMany = api.requestVerification('2022010143');
+    const wrong = api.verifyPhone('2022010143', '000000');
     const poBox = api.verifyAddress({ street1: 'PO Box 1', street2: '', city: 'Columbus', state: 'OH', zip: '43004' });
     await vi.waitFor(() => expect(cardApi.requests).toHaveLength(4));
     cardApi.answer('/api/v1/verify/email', { statusCode: 3 }, 404);

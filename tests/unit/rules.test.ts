@@ -355,7 +355,7 @@ describe('email: RFC 5321 §4.5.3.1 size limits and deliverable domains', () => 
 });
 
 describe('phone: the North American Numbering Plan (NPA-NXX-XXXX)', () => {
-  it.each(['(559) 201-4477', '2025550143', '(212) 555-0199', '(907) 222-3333', '(989) 999-9999', '(200) 200-0000'])(
+  it.each(['(559) 201-4477', '2022010143', '(212) 555-1212', '(907) 222-3333', '(989) 999-9999', '(200) 200-0000'])(
     'accepts %j: area code and exchange start with 2-9 and are not N11',
     (phone) => expect(checkPhone(phone)).toBeNull(),
   );
@@ -375,6 +375,16 @@ describe('phone: the North American Numbering Plan (NPA-NXX-XXXX)', () => {
     expect(checkPhone('(911) 201-447')).toBe(M.phoneLength);
     expect(checkPhone('1 (559) 201-4477')).toBe(M.phoneLength);
   });
+  it.each(['370', '375', '379', '960', '964', '969'])('refuses %s: NANPA reserves 37X and 96X area codes for unanticipated purposes', (code) =>
+    expect(checkPhone(`${code}2014477`)).toBe(M.phoneInvalid),
+  );
+  it.each(['(212) 555-0100', '(202) 555-0143', '(559) 555-0199'])('refuses %j: 555-0100 to 555-0199 are reserved for fiction', (phone) =>
+    expect(checkPhone(phone)).toBe(M.phoneInvalid),
+  );
+  it.each(['(212) 555-0099', '(212) 555-0200', '(559) 555-4477', '(559) 370-0143', '(559) 960-0143'])(
+    'accepts %j: only 555-01XX is fictional, and 37X and 96X are fine as exchanges',
+    (phone) => expect(checkPhone(phone)).toBeNull(),
+  );
   it('refuses only N11 codes: 221 as an area code or exchange is fine', () => {
     expect(checkPhone('2215554477')).toBeNull();
     expect(checkPhone('5592214477')).toBeNull();
@@ -402,6 +412,15 @@ describe('passwords: NIST SP 800-63B §5.1.1.2 (rev. 4 §3.1.1.2), length in Uni
   it('accepts printing characters of any script and still refuses spaces (spec §5)', () => {
     expect(checkNewPassword('пароль-Ω-密码-2026')).toBeNull();
     expect(checkNewPassword('correct horse battery staple')).toBe(M.passwordSpaces);
+  });
+  it('judges the password as it is hashed (NFKC, §3.1.1.2), not as it was typed', () => {
+    // Eight code points typed, four letters stored: e + combining acute is é.
+    expect(checkNewPassword('e\u0301'.repeat(8))).toBeNull();
+    expect(checkNewPassword('e\u0301'.repeat(4))).toBe(M.passwordTooShort);
+    // Four ligatures typed, eight letters stored: ﬀ is ff.
+    expect(checkNewPassword('\ufb00'.repeat(4))).toBeNull();
+    // An ideographic space (U+3000) becomes a space.
+    expect(checkNewPassword('Contra\u3000se\u00f1a')).toBe(M.passwordSpaces);
   });
 });
 

@@ -1,4 +1,5 @@
 /** Input masks of the registration forms: what a field shows as the user types. */
+import { normaliseDob } from '../../../machines/identity/registrationFieldRules.ts';
 
 /** ZIP `#####-####` (spec §5): digits only, a dash after the fifth. */
 export function maskZip(value: string): string {
@@ -11,6 +12,12 @@ export function maskZip(value: string): string {
  * stays, the chart pads it on submit); digits typed alone get the slashes put in for them.
  */
 export function maskDob(value: string): string {
+  // A whole date pasted or autofilled with other separators (1990-01-15, 1-5-1990, 1.5.1990) is
+  // written the form's way; its digits alone would be read in the wrong order (19/90/0115).
+  if (!value.includes('/') && /\d[-.\s]\d/.test(value)) {
+    const whole = normaliseDob(value);
+    if (/^\d{2}\/\d{2}\/\d{4}$/.test(whole)) return whole;
+  }
   const cleaned = value.replace(/[^\d/]/g, '').slice(0, 10);
   const parts = cleaned.split('/');
   const limits = [2, 2, 4];

@@ -120,7 +120,7 @@ describe('a reload mid-flow', () => {
   it('while the texted code is read, a reload comes back to the code for that phone (the SSN is asked again at the end)', async () => {
     const app = await renderApp('/register/2', withDraft(savedDraft(2)), inHost());
     await screen.findByRole('heading', { name: 'Verify your phone' });
-    await app.user.type(screen.getByLabelText('Mobile phone number'), '2025550143');
+    await app.user.type(screen.getByLabelText('Mobile phone number'), '2022010143');
     await app.user.click(screen.getByRole('button', { name: 'Send code' }));
     for (const [path, body] of [['/api/v1/phone-number-in-use', { statusCode: 0, inUse: false }], ['/api/v1/request-verification', { statusCode: 0 }]] as const) {
       await waitFor(() => expect(app.cardApi.isWaiting(path)).toBe(true));
@@ -128,12 +128,12 @@ describe('a reload mid-flow', () => {
     }
     await screen.findByRole('group', { name: 'Texted code' });
     const draft = app.session.getSnapshot().context.registrationDraft;
-    expect(draft).toMatchObject({ furthestStep: 2, phone: '2025550143', codeSentTo: '2025550143' });
+    expect(draft).toMatchObject({ furthestStep: 2, phone: '2022010143', codeSentTo: '2022010143' });
     cleanup();
 
     const reloaded = await renderApp('/register/2', withDraft(draft), inHost());
     expect(await screen.findByRole('group', { name: 'Texted code' })).toBeTruthy();
-    expect(screen.getByText('We texted a 6-digit code to (202) 555-0143.')).toBeTruthy();
+    expect(screen.getByText('We texted a 6-digit code to (202) 201-0143.')).toBeTruthy();
     expect(pathname(reloaded)).toBe('/register/2');
     // No new code was asked for: the one on the phone still works.
     expect(reloaded.cardApi.requests.filter((request) => request.path === '/api/v1/request-verification')).toHaveLength(0);
@@ -190,7 +190,7 @@ describe('the SSN is never persisted', () => {
 
 describe('the profile query', () => {
   it('pre-fills the fields it names (never the SSN), and stays in the URL from step to step', async () => {
-    const profile = JSON.stringify({ firstName: 'Ana', lastName: 'López', email: 'ana@example.test', dob: '1990-01-05', ssn: '123-45-6789', phone: '2025550143' });
+    const profile = JSON.stringify({ firstName: 'Ana', lastName: 'López', email: 'ana@example.test', dob: '1990-01-05', ssn: '123-45-6789', phone: '2022010143' });
     const app = await renderApp(`/register?profile=${encodeURIComponent(profile)}`, signedOut, inHost());
     await screen.findByRole('heading', { name: 'Tell us about yourself' });
     expect((screen.getByLabelText('First name') as HTMLInputElement).value).toBe('Ana');
@@ -199,7 +199,7 @@ describe('the profile query', () => {
     await completePersonalInfo(app);
     await waitFor(() => expect(pathname(app)).toBe('/register/2'));
     expect(app.router.state.location.search).toEqual({ profile: JSON.parse(profile) });
-    expect((screen.getByLabelText('Mobile phone number') as HTMLInputElement).value).toBe('2025550143');
+    expect((screen.getByLabelText('Mobile phone number') as HTMLInputElement).value).toBe('2022010143');
   });
 
   it('ignores a malformed profile', async () => {

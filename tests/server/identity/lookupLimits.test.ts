@@ -49,7 +49,7 @@ async function lookup(app: FastifyInstance, url: '/verify/email' | '/phone-numbe
 
 const emailLookup = (client: Client, app: FastifyInstance = t.app) =>
   lookup(app, '/verify/email', { email: 'nobody@example.com' }, client);
-const phoneLookup = (client: Client, app: FastifyInstance = t.app) => lookup(app, '/phone-number-in-use', { phone: '5595550100' }, client);
+const phoneLookup = (client: Client, app: FastifyInstance = t.app) => lookup(app, '/phone-number-in-use', { phone: '5592010100' }, client);
 
 /** `times` lookups, alternating between the two calls (they share one count); their HTTP statuses. */
 async function lookUp(times: number, client: Client, app: FastifyInstance = t.app): Promise<number[]> {
