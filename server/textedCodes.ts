@@ -26,6 +26,33 @@ export type CodePurpose = (typeof phoneVerificationCodes.$inferSelect)['purpose'
 /** A phone on file as the app shows it when a code was texted: `(XXX) XXX-1234`. */
 export const maskedPhone = (phone: string) => `(XXX) XXX-${phone.slice(-4)}`;
 
+const codeWords: Record<CodePurpose, { en: (code: string) => string; es: (code: string) => string }> = {
+  register: {
+    en: (code) => `Your Providers verification code is ${code}.`,
+    es: (code) => `Su código de verificación de Providers es ${code}.`,
+  },
+  'sign-in': {
+    en: (code) => `Your Providers sign-in code is ${code}.`,
+    es: (code) => `Su código para iniciar sesión en Providers es ${code}.`,
+  },
+  'reset-password': {
+    en: (code) => `Your Providers password reset code is ${code}.`,
+    es: (code) => `Su código para restablecer la contraseña de Providers es ${code}.`,
+  },
+};
+
+/**
+ * The text around a code, English then Spanish in one message (as server/notices.ts: the server does
+ * not know which the reader reads). The code comes first, so a phone's one-time-code autofill finds it.
+ */
+export function codeText(purpose: CodePurpose, code: string): string {
+  const words = codeWords[purpose];
+  return (
+    `${words.en(code)} It expires in ${codeTtlMinutes} minutes. Never share it.\n` +
+    `${words.es(code)} Vence en ${codeTtlMinutes} minutos. No lo comparta con nadie.`
+  );
+}
+
 export type IssueResult = { kind: 'sent' } | { kind: 'limit'; retryAfterSeconds: number } | { kind: 'landline' } | { kind: 'failed' };
 export type CheckResult =
   | { kind: 'right' }
@@ -107,9 +134,9 @@ export function createTextedCodes(db: Database, hashKey: Buffer, sms: SmsGateway
 
   /**
    * Texts a new code for `purpose` to a 10-digit phone, within the per-phone window. A code the
-   * gateway could not send is void at once. `textOf` writes the message around the code.
+   * gateway could not send is void at once.
    */
-  async function issue(phone: string, purpose: CodePurpose, textOf: (code: string) => string): Promise<IssueResult> {
+  async function issue(phone: string, purpose: CodePurpose): Promise<IssueResult> {
     const slot = await takeCodeSlot(phone);
     if (!slot.ok) return { kind: 'limit', retryAfterSeconds: slot.retryAfterSeconds };
     if ((await sms.lineType(phone)) === 'landline') return { kind: 'landline' };
@@ -119,7 +146,7 @@ export function createTextedCodes(db: Database, hashKey: Buffer, sms: SmsGateway
       .insert(phoneVerificationCodes)
       .values({ phone, purpose, codeHash: codeHash(purpose, phone, code), expiresAt: sql`now() + make_interval(mins => ${codeTtlMinutes})` })
       .returning({ id: phoneVerificationCodes.id });
-    const { sent } = await sms.send({ phone, text: textOf(code) });
+    const { sent } = await sms.send({ phone, text: codeText(purpose, code) });
     if (!sent) {
       // Nobody received it: it must never work.
       await db.update(phoneVerificationCodes).set({ usedAt: sql`now()` }).where(eq(phoneVerificationCodes.id, row!.id));

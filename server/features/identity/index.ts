@@ -19,7 +19,6 @@ import type { Services } from '../../services.ts';
 import { badRequest, failedValidation, tooMany } from '../../shared/http.ts';
 import { routeServer } from '../../shared/routeServer.ts';
 import { checkAccountSsn, issueSsnToken, refuseSsn } from '../../ssn.ts';
-import { codeTtlMinutes } from '../../textedCodes.ts';
 import { agreementDocument } from './agreementDocuments.ts';
 import { acceptAgreements, acceptedVersion } from './agreements.ts';
 import { emailInUse, lookupWait, lookupWaitSoFar, phoneInUse, ssnAccountByEmail, ssnAccountById } from './lookups.ts';
@@ -58,11 +57,7 @@ export function identityFeature(app: FastifyInstance, services: Services): void 
   // A phone that breaks the phone rule is a result here (INVALID_PHONE_NUMBER), not a field error.
   serveChecked(routes.requestVerification, async (body, _request, reply) => {
     if (body.kind === 'invalid') return { statusCode: StatusCode.INVALID_PHONE_NUMBER };
-    const issued = await textedCodes.issue(
-      digitsOf(body.value.phone),
-      'register',
-      (code) => `Your Providers verification code is ${code}. It expires in ${codeTtlMinutes} minutes. Never share it.`,
-    );
+    const issued = await textedCodes.issue(digitsOf(body.value.phone), 'register');
     if (issued.kind === 'limit') return tooMany(reply, issued.retryAfterSeconds);
     if (issued.kind === 'landline') return { statusCode: StatusCode.INVALID_PHONE_LANDLINE };
     if (issued.kind === 'failed') return { statusCode: StatusCode.MFA_ERROR };

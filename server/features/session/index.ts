@@ -26,7 +26,7 @@ import { routeServer } from '../../shared/routeServer.ts';
 import { noticeOwner } from '../../notices.ts';
 import { passwordResetFeature } from './passwordReset.ts';
 import { spendSsnToken } from '../../ssn.ts';
-import { codeTtlMinutes, maskedPhone } from '../../textedCodes.ts';
+import { maskedPhone } from '../../textedCodes.ts';
 import { checkUnlockCodeOf, clearWrongUnlockCodes, refuseUnlockCode } from '../../unlockCodes.ts';
 import { renewPasswordHash, storeResetUnlockCode, userByCompanionUuid, userByEmail } from './unlock.ts';
 
@@ -83,11 +83,7 @@ export function sessionFeature(app: FastifyInstance, services: Services): void {
         const phone = maskedPhone(user.phone);
         if (checkPhone(user.phone)) return reply.code(401).send({ statusCode: StatusCode.INVALID_PHONE_NUMBER, phone });
         if (code === undefined) {
-          const issued = await textedCodes.issue(
-            user.phone,
-            'sign-in',
-            (sent) => `Your Providers sign-in code is ${sent}. It expires in ${codeTtlMinutes} minutes. Never share it.`,
-          );
+          const issued = await textedCodes.issue(user.phone, 'sign-in');
           if (issued.kind === 'limit') return tooMany(reply, issued.retryAfterSeconds);
           const statusCode = {
             landline: StatusCode.INVALID_PHONE_LANDLINE,

@@ -17,7 +17,6 @@ import type { Services } from '../../services.ts';
 import { failedValidation, tooMany } from '../../shared/http.ts';
 import { routeServer } from '../../shared/routeServer.ts';
 import { checkAccountSsn, refuseSsn } from '../../ssn.ts';
-import { codeTtlMinutes } from '../../textedCodes.ts';
 import { issueMfaToken, lookupWait, spendMfaToken, ssnAccountByEmail, usableMfaToken } from '../identity/index.ts';
 import { isCommonPassword } from './commonPasswords.ts';
 import { storePassword, userByEmail } from './unlock.ts';
@@ -37,11 +36,7 @@ export function passwordResetFeature(app: FastifyInstance, services: Services): 
     if (wait > 0) return tooMany(reply, wait);
     const user = await userByEmail(db, email);
     if (user && checkPhone(user.phone) === null) {
-      const issued = await textedCodes.issue(
-        user.phone,
-        'reset-password',
-        (code) => `Your Providers password reset code is ${code}. It expires in ${codeTtlMinutes} minutes. Never share it.`,
-      );
+      const issued = await textedCodes.issue(user.phone, 'reset-password');
       if (issued.kind !== 'sent') request.log.info({ result: issued.kind }, 'password reset code not texted');
     }
     return { statusCode: StatusCode.SUCCESS };

@@ -51,6 +51,8 @@ describe('POST /request-verification', () => {
     expect(older).toEqual([]);
     expect(message).toEqual({ phone, text: expect.stringContaining(message!.code!), code: expect.stringMatching(/^\d{6}$/), sentAt: expect.any(String) });
     expect(message!.text).toMatch(/expires in 10 minutes/);
+    // Spanish readers get their own line: the server does not know which language the reader reads.
+    expect(message!.text.split('\n')[1]).toBe(`Su código de verificación de Providers es ${message!.code}. Vence en 10 minutos. No lo comparta con nadie.`);
   });
 
   it('stores the code only as a keyed hash that expires within 10 minutes', async () => {

@@ -61,6 +61,7 @@ describe('POST /reset-password and /verify/reset-code: the texted code', () => {
     expect(sent).toMatchObject({ status: 200, body: { statusCode: StatusCode.SUCCESS } });
     const [message] = await outbox(t.app, demoCardholder.phone);
     expect(message?.text).toContain('password reset code');
+    expect(message?.text).toContain(`Su código para restablecer la contraseña de Providers es ${message!.code}.`);
     const right = await verifyResetCode(demoCardholder.email, message!.code!);
     expect(right.status).toBe(200);
     expect(right.body).toEqual({ statusCode: StatusCode.SUCCESS, mfaToken: expect.any(String) });

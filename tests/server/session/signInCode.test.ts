@@ -45,6 +45,10 @@ describe('POST /sign-in for a cardholder who needs a texted code', () => {
     const [message] = await outbox(t.app, mfaCardholder.phone);
     expect(message!.code).toMatch(/^\d{6}$/);
     expect(message!.text).toContain(message!.code);
+    expect(message!.text.split('\n')).toEqual([
+      `Your Providers sign-in code is ${message!.code}. It expires in 10 minutes. Never share it.`,
+      `Su código para iniciar sesión en Providers es ${message!.code}. Vence en 10 minutos. No lo comparta con nadie.`,
+    ]);
   });
 
   it('signs in with the code: 200 {0, access, refresh, isInternal, mustResetUnlockCode} and the session opens home', async () => {
