@@ -6,6 +6,7 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
+import { ErrorPage } from './pages/ErrorPage.ts';
 import { HomePage } from './pages/home/HomePage.ts';
 import { NotFoundPage } from './pages/NotFoundPage.ts';
 import { SignInPage } from './pages/session/SignInPage.ts';
@@ -20,7 +21,7 @@ for (const locale of ['en', 'es'] as const) {
     const notFound = await NotFoundPage.open(page, '/definitely-not-a-route', locale);
     await notFound.expectLanguage(locale);
     await expect(notFound.header, 'the app frame stays around it').toBeVisible();
-    await expect(page).toHaveTitle(locale === 'en' ? 'Page not found · Providers card' : 'Página no encontrada · Providers card');
+    await expect(page).toHaveTitle(locale === 'en' ? 'Page not found · Providers card' : 'Página no encontrada · Tarjeta Providers');
 
     expect(await axeViolations(page), 'axe violations').toEqual([]);
     const { scrollWidth, viewportWidth } = await notFound.horizontalOverflow();
@@ -29,9 +30,42 @@ for (const locale of ['en', 'es'] as const) {
 
     const home = await notFound.goHome();
     await home.expectLanguage(locale);
-    await expect(page).toHaveTitle(locale === 'en' ? 'Home · Providers card' : 'Inicio · Providers card');
+    await expect(page).toHaveTitle(locale === 'en' ? 'Home · Providers card' : 'Inicio · Tarjeta Providers');
   });
 }
+
+test.describe('a screen whose code cannot be downloaded', () => {
+  // Scripts come from the network, as on a first visit: the service worker's copies would answer first.
+  test.use({ serviceWorkers: 'block' });
+  for (const locale of ['en', 'es'] as const) {
+    test(`says so (${locale}), axe-clean at 360 px, and shows once it can`, async ({ page }) => {
+      await seedStoredState(page, { accessToken: null, refreshToken: null, locale });
+      // Everything the sign-in screen loaded stays reachable; any other script fails, as over a dropped
+      // connection. TanStack reloads the page once for a missing module, then the screen fails again.
+      const loaded = new Set<string>();
+      page.on('requestfinished', (finished) => void loaded.add(finished.url()));
+      const signIn = await SignInPage.open(page, { locale });
+      let offline = true;
+      await page.route(
+        (url) => url.pathname.endsWith('.js') && !loaded.has(url.href),
+        (route) => (offline ? route.abort('internetdisconnected') : route.continue()),
+      );
+      await signIn.forgotPasswordLink.click();
+
+      const failed = new ErrorPage(page, locale);
+      await failed.expectShown();
+      await expect(failed.header, 'the app frame stays around it').toBeVisible();
+      await expect(page).toHaveTitle(locale === 'en' ? 'Something went wrong · Providers card' : 'Algo salió mal · Tarjeta Providers');
+      expect(await axeViolations(page), 'axe violations').toEqual([]);
+      expect((await failed.horizontalOverflow()).scrollWidth, 'no horizontal scrolling at 360 px').toBeLessThanOrEqual(360);
+
+      offline = false;
+      await failed.retryButton.click();
+      await expect(page.getByRole('main').getByRole('heading', { level: 1, name: locale === 'en' ? 'Reset your password' : 'Restablezca su contraseña' })).toBeVisible();
+      await expect(failed.heading).toHaveCount(0);
+    });
+  }
+});
 
 test('signed out, the way home asks for a sign-in first', async ({ page }) => {
   await seedStoredState(page, { accessToken: null, refreshToken: null, locale: 'en' });

@@ -1,6 +1,7 @@
-/** The router: route table, context with the root actors, lazy-view spinner, not-found screen, scroll and analytics. */
+/** The router: route table, context with the root actors, lazy-view spinner, not-found and error screens, scroll and analytics. */
 import { createRouter, type RouterHistory } from '@tanstack/react-router';
 import { Spinner } from '../shared/components/Spinner.tsx';
+import { ErrorView } from '../shared/screens/ErrorView.tsx';
 import { NotFoundView } from '../shared/screens/NotFoundView.tsx';
 import type { AppContext } from './context.ts';
 import { registrationGuard } from './guards.ts';
@@ -21,6 +22,12 @@ export function createAppRouter(context: AppContext, history?: RouterHistory) {
     defaultPreload: false,
     // Any address outside the route table, at any depth, inside the app's frame.
     defaultNotFoundComponent: NotFoundView,
+    // A screen that throws, or whose code fails to download twice (TanStack reloads the page once):
+    // the app's own screen in the reader's language, not the library's English one. Loaded with the
+    // entry, as it must show when the network is what failed.
+    defaultErrorComponent: ErrorView,
+    defaultOnCatch: (error: unknown) =>
+      context.errors.error('screen failed', error instanceof Error ? { name: error.name, message: error.message } : { message: String(error) }),
     // The window scrolls to top on navigation (spec §2); going back restores where the screen was, so the
     // transactions list is not reset when a transaction's detail is left (its rows stay loaded meanwhile).
     scrollRestoration: true,

@@ -47,5 +47,3 @@ export const screenTitles: Record<string, MessageDescriptor> = {
 /** An address outside the route table. */
 export const notFoundTitle = msg`Page not found`;
 
-/** What follows each screen's title. */
-export const titleSuffix = 'Providers card';

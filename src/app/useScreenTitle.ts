@@ -6,6 +6,7 @@
 import { useLingui } from '@lingui/react';
 import { useMatches } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
+import { documentTitle, errorTitle, useErrorScreenShown } from '../shared/screens/documentTitle.ts';
 
 type Titles = typeof import('./screenTitles.ts');
 
@@ -25,9 +26,10 @@ export function useScreenTitle(): void {
     void import('./screenTitles.ts').then(setTitles);
   }, []);
   const key = useMatches({ select: titleKeyOf(titles) });
-  const title = !titles ? undefined : key === 'notFound' ? titles.notFoundTitle : titles.screenTitles[key];
-  const text = title ? i18n._(title) : null;
+  const failed = useErrorScreenShown();
+  const title = failed ? errorTitle : !titles ? undefined : key === 'notFound' ? titles.notFoundTitle : titles.screenTitles[key];
+  const text = title ? documentTitle(i18n, title) : null;
   useEffect(() => {
-    if (text && titles) document.title = `${text} · ${titles.titleSuffix}`;
-  }, [text, titles]);
+    if (text) document.title = text;
+  }, [text]);
 }

@@ -183,7 +183,7 @@ describe('each screen’s own title (WCAG 2.2 SC 2.4.2)', () => {
     await waitFor(() => expect(document.title).toBe('Reset your password · Providers card'));
     // What the language switch does (src/app/main.tsx): the catalogue changes, the screen follows.
     await act(() => activateLocale('es'));
-    await waitFor(() => expect(document.title).toBe('Restablezca su contraseña · Providers card'));
+    await waitFor(() => expect(document.title).toBe('Restablezca su contraseña · Tarjeta Providers'));
     await act(() => activateLocale('en'));
     await app.router.navigate({ href: '/no-such-screen' });
     await waitFor(() => expect(document.title).toBe('Page not found · Providers card'));

@@ -44,6 +44,10 @@ export class SignInPage extends AppPage {
     return this.page.getByRole('heading', { level: 1, name: this.t('Sign in'), exact: true });
   }
 
+  get forgotPasswordLink(): Locator {
+    return this.surface.getByRole('link', { name: this.t('Forgot your password?'), exact: true });
+  }
+
   get email(): Locator {
     return this.surface.getByLabel(this.t('Email'), { exact: true });
   }

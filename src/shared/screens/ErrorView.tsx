@@ -1,0 +1,37 @@
+import { Trans } from '@lingui/react/macro';
+import { Link } from '@tanstack/react-router';
+import { useHeadingFocus } from '../components/useHeadingFocus.ts';
+import { useMarkErrorScreenShown } from './documentTitle.ts';
+
+/**
+ * A screen that failed to show (its code did not download over a weak connection, or a bug): say so
+ * in the reader's language (spec §8 "Something went wrong."), with a retry and the way home. The
+ * app's frame stays around it, and nothing the cardholder had saved is touched.
+ */
+export function ErrorView() {
+  const heading = useHeadingFocus();
+  useMarkErrorScreenShown();
+  // The page is loaded again: a browser keeps a script import that failed failed for the page's
+  // life, so only a new page asks the network again (embedded, the host hands the session over again).
+  const retry = () => window.location.reload();
+  return (
+    <section className="screen" aria-labelledby="error-title">
+      <h1 id="error-title" ref={heading} tabIndex={-1}>
+        <Trans>Something went wrong.</Trans>
+      </h1>
+      <p>
+        {/* The words of unexpectedErrorMessage (src/shared/messages.ts, one catalogue entry), written here
+            so the entry does not load the forms' shared chunk that holds it. */}
+        <Trans>There was an unexpected error. Please try again.</Trans>
+      </p>
+      <button type="button" className="button" onClick={retry}>
+        <Trans>Try again</Trans>
+      </button>
+      <p>
+        <Link to="/home">
+          <Trans>Go to home</Trans>
+        </Link>
+      </p>
+    </section>
+  );
+}
