@@ -10,7 +10,7 @@ const terms = {
   kind: 'terms',
   version: '2026-11-01',
   locale: 'en',
-  title: 'Terms of Use',
+  title: 'Terms of use',
   sections: [{ heading: 'Using the Providers app', paragraphs: ['These terms cover your use of the app.'] }],
 };
 const events = [
@@ -76,7 +76,7 @@ describe('agreement reader chart', () => {
           {
             when: (s) => s.matches('shown'),
             then: async () => {
-              expect(await within(dialog()).findByRole('heading', { level: 2, name: 'Terms of Use' })).toBeTruthy();
+              expect(await within(dialog()).findByRole('heading', { level: 2, name: 'Terms of use' })).toBeTruthy();
               expect(within(dialog()).getByText('Version 2026-11-01')).toBeTruthy();
               expect(within(dialog()).getByText('These terms cover your use of the app.')).toBeTruthy();
             },

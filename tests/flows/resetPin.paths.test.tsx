@@ -159,7 +159,7 @@ describe('reset PIN chart', () => {
 describe('reset PIN, beside the paths', () => {
   it('changes the ATM PIN the same way, in Spanish', async () => {
     const app = await renderApp(`/reset-pin?cardId=${physicalCard.id}&pin=atm`, { ...active, locale: 'es' });
-    expect(await screen.findByRole('heading', { level: 1, name: 'Cambiar su PIN del cajero automático' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Cambie su PIN del cajero automático' })).toBeTruthy();
     await waitFor(() => expect(app.cardApi.isWaiting(pinFormPath)).toBe(true));
     const asked = app.cardApi.requests.filter((request) => request.path === pinFormPath).at(-1)!;
     expect(Object.fromEntries(new URLSearchParams(asked.search))).toEqual({ cardId: physicalCard.id, pin: 'atm', locale: 'es' });

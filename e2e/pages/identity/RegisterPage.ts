@@ -142,7 +142,7 @@ export class RegisterPage {
     // and focus comes back to the button.
     const read = this.button('Read the Terms of use');
     await read.click();
-    const dialog = this.app.getByRole('dialog', { name: this.locale === 'es' ? 'Términos de uso' : 'Terms of Use' });
+    const dialog = this.app.getByRole('dialog', { name: this.locale === 'es' ? 'Términos de uso' : 'Terms of use' });
     await expect(dialog).toBeVisible();
     await expect(dialog.getByText(/^(Version|Versión) \d{4}-\d{2}-\d{2}$/)).toBeVisible();
     await this.expectStepAccessible();

@@ -13,7 +13,7 @@ const dollars = (name: FeeName) => `$${(fees[name].cents / 100).toFixed(2)}`;
 const texts: Record<AgreementKind, Record<AgreementLocale, Text>> = {
   esign: {
     en: {
-      title: 'E-Sign Consent',
+      title: 'E-Sign Agreement',
       sections: [
         {
           heading: 'Getting your documents electronically',
@@ -53,7 +53,7 @@ const texts: Record<AgreementKind, Record<AgreementLocale, Text>> = {
   },
   terms: {
     en: {
-      title: 'Terms of Use',
+      title: 'Terms of use',
       sections: [
         {
           heading: 'Using the Providers app',
