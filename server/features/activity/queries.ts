@@ -70,7 +70,8 @@ function side(column: 'debit_ledger_account_id' | 'credit_ledger_account_id', pa
     from transfers t left join transfers r on r.pending_id = t.id
     where t.${sql.raw(column)} = ${parts.account} and t.phase in ('posted', 'pending') ${after}
       and r.phase is distinct from 'void_pending'
-      and not (t.phase = 'pending' and r.id is null and t.timeout_at <= ${parts.now})
+      -- A hold with no timeout never expires: its comparison is null, and "not null" would drop the row.
+      and not (t.phase = 'pending' and r.id is null and coalesce(t.timeout_at <= ${parts.now}, false))
     order by t.occurred_at desc, t.id desc limit ${sql.raw(String(parts.limit))})`;
 }
 
@@ -220,7 +221,7 @@ export async function loadTransaction(db: Database, request: { userId: string; i
     from transfers t left join transfers p on p.pending_id = t.id
     where t.id = ${request.id}::uuid and ${account} in (t.debit_ledger_account_id, t.credit_ledger_account_id)
       and t.phase in ('posted', 'pending') and (p.id is null or p.phase = 'post_pending')
-      and not (t.phase = 'pending' and p.id is null and t.timeout_at <= ${request.now.toISOString()}::timestamptz)`)) as unknown as {
+      and not (t.phase = 'pending' and p.id is null and coalesce(t.timeout_at <= ${request.now.toISOString()}::timestamptz, false))`)) as unknown as {
     rows: ActivityRow[];
   };
   return rows[0] ? transactionOf(rows[0]) : null;
