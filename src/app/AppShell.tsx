@@ -43,9 +43,7 @@ export function AppShell() {
       <main className="app-main" key={screensGeneration}>
         <Outlet />
       </main>
-      {snackbar ? (
-        <Snackbar message={<SnackbarText message={snackbar} />} onDismiss={() => session.send({ type: 'user.dismissSnackbar' })} />
-      ) : null}
+      <Snackbar message={snackbar ? <SnackbarText message={snackbar} /> : null} onDismiss={() => session.send({ type: 'user.dismissSnackbar' })} />
       <AuthModal />
       <ErrorModal open={errorModalOpen} onClose={() => session.send({ type: 'user.closeErrorModal' })} />
     </div>

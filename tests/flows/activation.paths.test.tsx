@@ -3,7 +3,7 @@
  * replayed against the real app and router: the last 4 digits checked first, then the card activated;
  * each refusal's own words, a wrong expiry clearing its field, the server's wait, and the reset.
  */
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { EventObject } from 'xstate';
 import type { Card } from '../../contract/cards/types.ts';
@@ -185,7 +185,7 @@ function plan(entry: string, replacement: boolean): Parameters<typeof replayPath
           await waitFor(() => expect(document.activeElement).toBe(heading));
           await waitFor(() => expect(router.state.location.pathname).toBe('/activate/2'));
           expect(document.querySelector('.step-indicator-text')?.textContent).toBe('Step 2 of 2');
-          expect(screen.getByRole('status').textContent).toBe(
+          expect(within(screen.getByRole('main')).getByRole('status').textContent).toBe(
             replacement
               ? 'You can now use your Providers Card in stores and at ATMs. Your old card no longer works.'
               : 'You can now use your Providers Card in stores and at ATMs.',

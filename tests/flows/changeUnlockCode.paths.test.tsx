@@ -152,7 +152,7 @@ describe('change-unlock-code chart', () => {
                 expect(alertText()).toBe(s.matches({ editing: 'failed' }) ? 'There was an unexpected error. Please try again.' : ''),
               );
 
-              const notice = screen.getByRole('status');
+              const notice = within(screen.getByRole('main')).getByRole('status');
               if (s.matches({ editing: 'saved' })) {
                 await waitFor(() => expect(notice.textContent).toBe('Your unlock code has been changed.'));
                 expect(typedValues()).toEqual(emptyForm);

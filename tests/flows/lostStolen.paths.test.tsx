@@ -123,7 +123,7 @@ describe('lost or stolen chart', () => {
             then: async () => {
               const heading = await screen.findByRole('heading', { level: 1, name: 'Your card is blocked' });
               await waitFor(() => expect(document.activeElement).toBe(heading));
-              expect(screen.getByRole('status').textContent).toBe('Your card ending in 5678 is blocked for all card and ATM purchases now.');
+              expect(within(screen.getByRole('main')).getByRole('status').textContent).toBe('Your card ending in 5678 is blocked for all card and ATM purchases now.');
               expect(screen.getByText(/A replacement card is on its way, free of charge\./).textContent).toBe(
                 'A replacement card is on its way, free of charge. Arrives between Dec 8, 2026 and Dec 15, 2026.',
               );

@@ -3,7 +3,7 @@
  * real app and router: what the cardholder sees at each step, the URL's step, and what is sent (one
  * Idempotency-Key per attempt, the same one on a retry after no answer).
  */
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { EventObject } from 'xstate';
 import type { Card } from '../../contract/cards/types.ts';
@@ -275,7 +275,7 @@ describe('order-card chart', () => {
               await waitFor(() => expect(document.activeElement).toBe(heading));
               await expectAt(ctx, '/order-card/4');
               expect(stepText()).toBe('Step 3 of 3');
-              expect(screen.getByRole('status').textContent).toBe('We took $5.00 from your balance and ordered your Providers Card.');
+              expect(within(screen.getByRole('main')).getByRole('status').textContent).toBe('We took $5.00 from your balance and ordered your Providers Card.');
               expect(moneyLines()).toEqual([
                 ['Card fee paid', '$5.00'],
                 ['Your balance now', '$18.50'],

@@ -159,7 +159,7 @@ const states: { when: (s: AnyMachineSnapshot) => boolean; then: (app: App, s: An
     when: (s) => at(s, { inputting: { personalInfo: { editing: 'ssnNeeded' } } }),
     then: async (app) => {
       await expectStep(app, 1, 'Tell us about yourself');
-      expect(screen.getByRole('status').textContent).toBe('For your security, please enter your Social Security number again.');
+      expect(within(screen.getByRole('main')).getByRole('status').textContent).toBe('For your security, please enter your Social Security number again.');
       expect((screen.getByLabelText('Social Security number') as HTMLInputElement).value).toBe('');
       expect((screen.getByLabelText('First name') as HTMLInputElement).value).toBe('Ana');
     },

@@ -3,7 +3,7 @@
  * replayed against the real app and router: the user loaded first (spec §2), the card the query names,
  * what the cardholder is told (the old card works until the new one ships), the fee, and what is sent.
  */
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { EventObject } from 'xstate';
 import type { User } from '../../contract/account/types.ts';
@@ -241,7 +241,7 @@ describe('replacement chart', () => {
               await waitFor(() => expect(document.activeElement).toBe(heading));
               await expectAtStep(ctx, '3');
               expect(stepText()).toBe('Step 3 of 3');
-              expect(screen.getByRole('status').textContent).toBe('We took $5.00 from your balance and ordered your new Providers Card.');
+              expect(within(screen.getByRole('main')).getByRole('status').textContent).toBe('We took $5.00 from your balance and ordered your new Providers Card.');
               expect(moneyLines()).toEqual([
                 ['Replacement fee paid', '$5.00'],
                 ['Your balance now', '$18.50'],

@@ -1,5 +1,5 @@
 /** Generated path tests over the reset-unlock-code chart, replayed against the real app and router. */
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { EventObject } from 'xstate';
 import { resetUnlockCodeMachine } from '../../machines/session/resetUnlockCode.ts';
@@ -153,7 +153,7 @@ describe('reset-unlock-code chart', () => {
             then: async ({ router, session }) => {
               // The confirmation first: the session is stored, the screen stays until Continue.
               expect(await screen.findByRole('heading', { name: 'Unlock code changed' })).toBeTruthy();
-              expect(screen.getByRole('status').textContent).toBe('Your unlock code has been changed. Use it the next time the app asks for your unlock code.');
+              expect(within(screen.getByRole('main')).getByRole('status').textContent).toBe('Your unlock code has been changed. Use it the next time the app asks for your unlock code.');
               expect(router.state.location.pathname).toBe('/reset-unlock-code/2');
               expect(session.getSnapshot().context).toMatchObject({ accessToken: 'access-7', refreshToken: 'refresh-7', isInternal: true });
             },

@@ -68,7 +68,7 @@ describe('auth modal', () => {
     expect(JSON.parse(String(app.cardApi.requests.filter((r) => r.path === setPath)[1]?.init?.body))).toEqual({ currentUnlockCode: '2580', unlockCode: '2468' });
     await answer(app, setPath, { statusCode: 0 });
 
-    expect((await screen.findByRole('status')).textContent).toContain('Your unlock code has been changed.');
+    expect((await within(screen.getByRole('main')).findByRole('status')).textContent).toContain('Your unlock code has been changed.');
     expect(screen.queryByRole('dialog')).toBeNull();
     await waitFor(() => expect(app.router.state.location.maskedLocation).toBeUndefined());
     expect(app.router.state.location.href).toBe('/manage-account');
@@ -95,7 +95,7 @@ describe('auth modal', () => {
     await waitFor(() => expect(app.cardApi.requests.filter((r) => r.path === setPath)).toHaveLength(2));
     expect(authorizationOf(app, 1)).toBe(`Bearer ${signedIn}`);
     await answer(app, setPath, { statusCode: 0 });
-    expect((await screen.findByRole('status')).textContent).toContain('Your unlock code has been changed.');
+    expect((await within(screen.getByRole('main')).findByRole('status')).textContent).toContain('Your unlock code has been changed.');
     expect(app.router.state.location.href).toBe('/manage-account');
   });
 
