@@ -146,6 +146,13 @@ describe('change-unlock-code chart', () => {
                 expect(input(label).getAttribute('aria-invalid')).toBe(error ? 'true' : null);
                 expect(input(label).getAttribute('aria-describedby')).toBe(error ? `${id}-error` : null);
               }
+              // Focus is on the first field in error, so a screen reader reads it with its error.
+              const firstInError = [
+                ['Current unlock code', currentCodeError],
+                ['New unlock code', codeError],
+                ['Confirm new unlock code', confirmationError],
+              ].find(([, error]) => error)?.[0];
+              if (firstInError) await waitFor(() => expect(document.activeElement).toBe(input(firstInError)));
               expect(input('Current unlock code').getAttribute('type')).toBe('password');
               expect(input('Current unlock code').getAttribute('inputmode')).toBe('numeric');
               await waitFor(() =>

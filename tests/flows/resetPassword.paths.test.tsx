@@ -182,7 +182,11 @@ describe('reset-password chart', () => {
               expect(await screen.findByRole('heading', { name: 'Reset your password' })).toBeTruthy();
               expect(screen.getByText('Step 1 of 3')).toBeTruthy();
               expect(router.state.location.pathname).not.toMatch(/\/reset-password\/[234]$/);
-              if (s.matches({ email: { editing: 'invalid' } })) expect(await screen.findByText('Please enter a valid email address.')).toBeTruthy();
+              if (s.matches({ email: { editing: 'invalid' } })) {
+                expect(await screen.findByText('Please enter a valid email address.')).toBeTruthy();
+                // Focus is on the field, so a screen reader reads it with its error (WCAG 2.2 SC 3.3.1).
+                await waitFor(() => expect(document.activeElement).toBe(screen.getByLabelText('Email')));
+              }
               const expected = s.matches({ email: { editing: 'codeExpired' } })
                 ? 'Your code has expired. Please continue to get a new one.'
                 : s.matches({ email: { editing: 'failed' } })
@@ -262,6 +266,8 @@ describe('reset-password chart', () => {
                   'password.common': 'This password is too common or has appeared in a data breach. Please choose another one.',
                 }[String(s.context.fieldError)]!;
                 expect(await screen.findByText(text)).toBeTruthy();
+                // The server's refusal too (password.common): the button was disabled during the call.
+                await waitFor(() => expect(document.activeElement).toBe(screen.getByLabelText('New password')));
               }
               const expected = s.matches({ password: { editing: 'failed' } }) ? 'There was an unexpected error. Please try again.' : '';
               await waitFor(() => expect(alertText()).toBe(expected));

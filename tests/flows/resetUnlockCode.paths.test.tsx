@@ -128,6 +128,9 @@ describe('reset-unlock-code chart', () => {
                     fieldErrors.unlockCode ? 'This code is easy to guess. Please choose another one.' : "The unlock codes don't match.",
                   ),
                 ).toBeTruthy();
+                // Focus is on the field in error, so a screen reader reads it with its error.
+                const inError = screen.getByLabelText(fieldErrors.unlockCode ? 'New unlock code' : 'Confirm new unlock code');
+                await waitFor(() => expect(document.activeElement).toBe(inError));
               } else {
                 const expected = s.matches({ code: { editing: 'refused' } })
                   ? "We couldn't save this unlock code. Please choose another one."

@@ -63,6 +63,8 @@ describe('unlock chart', () => {
             when: (s) => s.matches({ editing: 'invalid' }),
             then: async () => {
               expect(await screen.findByText('Please enter your 4-digit unlock code.')).toBeTruthy();
+              // Focus is on the field, so a screen reader reads it with its error (WCAG 2.2 SC 3.3.1).
+              await waitFor(() => expect(document.activeElement).toBe(screen.getByLabelText('Unlock code')));
             },
           },
           {

@@ -13,6 +13,8 @@ export async function expectSsnStepShown(s: AnyMachineSnapshot): Promise<void> {
   expect(screen.getByLabelText('Social Security number')).toBeTruthy();
   if (s.matches({ ssn: { editing: 'invalid' } })) {
     expect(await screen.findByText('Please enter a valid 9-digit Social Security number.')).toBeTruthy();
+    // Focus is on the field, so a screen reader reads it with its error (WCAG 2.2 SC 3.3.1).
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByLabelText('Social Security number')));
   }
   const expected = s.matches({ ssn: { editing: 'mismatch' } })
     ? "That Social Security number doesn't match your account. You have 2 more tries."

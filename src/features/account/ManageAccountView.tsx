@@ -11,6 +11,7 @@ import { useAgreementReader } from '../../shared/agreements/AgreementDialog.tsx'
 import { ReadAgreementButton } from '../../shared/agreements/AgreementLinks.tsx';
 import { FeeDisclosure } from '../../shared/agreements/FeeDisclosure.tsx';
 import { NewUnlockCodeFields, newUnlockCodesOf, UnlockCodeField } from '../../shared/components/NewUnlockCodeFields.tsx';
+import { useFocusOnProblem } from '../../shared/components/useFocusOnProblem.ts';
 import { useHeadingFocus } from '../../shared/components/useHeadingFocus.ts';
 import { unexpectedErrorMessage, validationMessages } from '../../shared/messages.ts';
 
@@ -58,6 +59,7 @@ export function ManageAccountView() {
           (fieldErrors.currentUnlockCode ? undefined : t`We couldn't save this unlock code. Please choose another one.`))
         : undefined;
   const confirmationError = at('invalid') || at('mismatch') ? said(fieldErrors.unlockCodeConfirmation) : undefined;
+  useFocusOnProblem(form, fieldErrors, at('invalid') || at('mismatch') || at('refused') || at('wrongCurrentCode'));
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();

@@ -2,7 +2,6 @@
 import type { I18n } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import type { MessageDescriptor } from '@lingui/core';
-import { useEffect, type RefObject } from 'react';
 import type { RegistrationEvent, RegistrationSnapshot } from '../../../machines/identity/registration.ts';
 import { RegistrationProblem, type RegistrationField } from '../../../machines/identity/registrationFields.ts';
 import { addressMessages, validationMessages } from '../../shared/messages.ts';
@@ -40,15 +39,5 @@ export function problemsOf(state: RegistrationSnapshot, shown: boolean, i18n: I1
   };
 }
 
-/**
- * Moves focus to the first invalid field whenever the step shows a new problem, so a screen reader
- * reads the field with its error (tied by aria-describedby).
- */
-export function useFocusOnProblem(form: RefObject<HTMLElement | null>, trigger: unknown, active: boolean) {
-  useEffect(() => {
-    if (!active) return;
-    form.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
-  }, [form, trigger, active]);
-}
-
+export { useFocusOnProblem } from '../../shared/components/useFocusOnProblem.ts';
 export { useHeadingFocus } from '../../shared/components/useHeadingFocus.ts';

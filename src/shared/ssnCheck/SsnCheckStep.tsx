@@ -1,8 +1,9 @@
 /** "Verify your identity": the SSN step both resets share (reset password step 2, reset unlock code step 1). */
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
-import type { FormEvent, ReactNode } from 'react';
+import { useRef, type FormEvent, type ReactNode } from 'react';
 import type { ValidationMessage } from '../../../contract/rules.ts';
 import { TextField } from '../components/TextField.tsx';
+import { useFocusOnProblem } from '../components/useFocusOnProblem.ts';
 import { useHeadingFocus } from '../components/useHeadingFocus.ts';
 import { unexpectedErrorMessage, validationMessages } from '../messages.ts';
 import { TooManyTriesNotice } from '../waitNotices.tsx';
@@ -28,6 +29,8 @@ type SsnCheckStepProps = {
 export function SsnCheckStep({ titleId, fieldId, intro, busy, waiting, problem, mismatch, failed, attemptsLeft, retryAt, onSubmit }: SsnCheckStepProps) {
   const { t, i18n } = useLingui();
   const heading = useHeadingFocus();
+  const formRef = useRef<HTMLFormElement>(null);
+  useFocusOnProblem(formRef, problem, Boolean(problem));
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -39,7 +42,7 @@ export function SsnCheckStep({ titleId, fieldId, intro, busy, waiting, problem, 
       <h1 id={titleId} ref={heading} tabIndex={-1}>
         <Trans>Verify your identity</Trans>
       </h1>
-      <form className="form" onSubmit={submit} noValidate aria-busy={busy}>
+      <form ref={formRef} className="form" onSubmit={submit} noValidate aria-busy={busy}>
         <p>{intro}</p>
         <TextField
           id={fieldId}

@@ -1,7 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { getRouteApi, Link, useRouter } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
-import type { FormEvent } from 'react';
+import { useRef, type FormEvent } from 'react';
 import { fromPromise } from 'xstate';
 import {
   doneStep,
@@ -20,6 +20,7 @@ import { useServices } from '../../../app/services.tsx';
 import { StepIndicator } from '../../../shared/components/StepIndicator.tsx';
 import { PasswordField } from '../../../shared/components/PasswordField.tsx';
 import { TextField } from '../../../shared/components/TextField.tsx';
+import { useFocusOnProblem } from '../../../shared/components/useFocusOnProblem.ts';
 import { useHeadingFocus } from '../../../shared/components/useHeadingFocus.ts';
 import { SsnCheckStep } from '../../../shared/ssnCheck/SsnCheckStep.tsx';
 import { unexpectedErrorMessage, validationMessages } from '../../../shared/messages.ts';
@@ -87,6 +88,8 @@ function EmailStep({ state, send }: StepProps) {
   const busy = state.hasTag('busy');
   const { fieldError, email } = state.context;
   const invalid = state.hasTag('invalid');
+  const formRef = useRef<HTMLFormElement>(null);
+  useFocusOnProblem(formRef, fieldError, invalid);
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -98,7 +101,7 @@ function EmailStep({ state, send }: StepProps) {
       <h1 id="reset-password-title" ref={heading} tabIndex={-1}>
         <Trans>Reset your password</Trans>
       </h1>
-      <form className="form" onSubmit={submit} noValidate aria-busy={busy}>
+      <form ref={formRef} className="form" onSubmit={submit} noValidate aria-busy={busy}>
         <p>
           <Trans>Enter the email address of your Providers account.</Trans>
         </p>
@@ -203,6 +206,8 @@ function PasswordStep({ state, send }: StepProps) {
   const busy = state.hasTag('busy');
   const { fieldError } = state.context;
   const invalid = state.hasTag('invalid');
+  const formRef = useRef<HTMLFormElement>(null);
+  useFocusOnProblem(formRef, fieldError, invalid);
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -214,7 +219,7 @@ function PasswordStep({ state, send }: StepProps) {
       <h1 id="reset-password-title" ref={heading} tabIndex={-1}>
         <Trans>Choose a new password</Trans>
       </h1>
-      <form className="form" onSubmit={submit} noValidate aria-busy={busy}>
+      <form ref={formRef} className="form" onSubmit={submit} noValidate aria-busy={busy}>
         <p>
           <Trans>Use at least 8 characters, with no spaces.</Trans>
         </p>

@@ -1,13 +1,14 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { getRouteApi, useRouter } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
-import type { FormEvent } from 'react';
+import { useRef, type FormEvent } from 'react';
 import { fromPromise, type SnapshotFrom } from 'xstate';
 import { isUnlockCodeReset, resetUnlockCodeMachine, stepOfResetUnlockCode, type ResetUnlockCodeEvent } from '../../../../machines/session/resetUnlockCode.ts';
 import { ssnCheckShows } from '../../../../machines/shared/ssnCheck.ts';
 import { useServices } from '../../../app/services.tsx';
 import { StepIndicator } from '../../../shared/components/StepIndicator.tsx';
 import { NewUnlockCodeFields, newUnlockCodesOf } from '../../../shared/components/NewUnlockCodeFields.tsx';
+import { useFocusOnProblem } from '../../../shared/components/useFocusOnProblem.ts';
 import { useHeadingFocus } from '../../../shared/components/useHeadingFocus.ts';
 import { unexpectedErrorMessage, validationMessages } from '../../../shared/messages.ts';
 import { SsnCheckStep } from '../../../shared/ssnCheck/SsnCheckStep.tsx';
@@ -81,6 +82,8 @@ function CodeStep({ state, send }: StepProps) {
   const busy = state.hasTag('busy');
   const { fieldErrors } = state.context;
   const invalid = state.hasTag('invalid');
+  const formRef = useRef<HTMLFormElement>(null);
+  useFocusOnProblem(formRef, fieldErrors, invalid);
   const problem = (field: 'unlockCode' | 'unlockCodeConfirmation') => {
     const key = invalid ? fieldErrors[field] : undefined;
     return key ? i18n._(validationMessages[key]) : undefined;
@@ -96,7 +99,7 @@ function CodeStep({ state, send }: StepProps) {
       <h1 id="reset-unlock-code-title" ref={heading} tabIndex={-1}>
         <Trans>Choose a new unlock code</Trans>
       </h1>
-      <form className="form" onSubmit={submit} noValidate aria-busy={busy}>
+      <form ref={formRef} className="form" onSubmit={submit} noValidate aria-busy={busy}>
         <p>
           <Trans>Your unlock code is 4 digits. Avoid codes that are easy to guess, like 1234 or 1111.</Trans>
         </p>

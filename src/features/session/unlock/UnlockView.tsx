@@ -1,12 +1,13 @@
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { getRouteApi, Link, useRouter } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
-import type { FormEvent } from 'react';
+import { useRef, type FormEvent } from 'react';
 import { fromPromise } from 'xstate';
 import { unlockMachine } from '../../../../machines/session/unlock.ts';
 import { safeRedirect } from '../../../app/guards.ts';
 import { useServices } from '../../../app/services.tsx';
 import { UnlockCodeField } from '../../../shared/components/NewUnlockCodeFields.tsx';
+import { useFocusOnProblem } from '../../../shared/components/useFocusOnProblem.ts';
 import { unexpectedErrorMessage, validationMessages } from '../../../shared/messages.ts';
 import { authModalTitleId, viewHeading } from '../authModal/authModalTitle.ts';
 import { continueToApp, storeSession } from '../../../shared/sessionEffects.ts';
@@ -47,6 +48,8 @@ export function UnlockView({ inModal = false }: { inModal?: boolean }) {
   const state = useSelector(unlock, (s) => s);
   const submitting = state.hasTag('busy');
   const { attemptsLeft, fieldError } = state.context;
+  const formRef = useRef<HTMLFormElement>(null);
+  useFocusOnProblem(formRef, fieldError, Boolean(fieldError));
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -66,7 +69,7 @@ export function UnlockView({ inModal = false }: { inModal?: boolean }) {
           <Trans>Your session has expired.</Trans>
         </p>
       ) : null}
-      <form className="form" onSubmit={submit} noValidate aria-busy={submitting}>
+      <form ref={formRef} className="form" onSubmit={submit} noValidate aria-busy={submitting}>
         <UnlockCodeField id="unlock-code" name="unlockCode" label={t`Unlock code`} error={fieldError ? i18n._(validationMessages[fieldError]) : undefined} />
         {state.hasTag('wrongCode') && attemptsLeft !== null ? (
           <p className="form-error" role="alert">
