@@ -234,4 +234,16 @@ describe('sign-in chart', () => {
     },
     30_000,
   );
+
+  // The same chart state as a landline (the paths reach it once); the words differ by the answer.
+  it("says spec §8's words when the phone on file is not one a code can go to (202)", async () => {
+    const ctx = await renderApp('/signin');
+    await ctx.user.type(await screen.findByLabelText('Email'), 'demo@providers.test');
+    await ctx.user.type(screen.getByLabelText('Password'), 'Providers2026');
+    await ctx.user.click(screen.getByRole('button', { name: 'Sign in' }));
+    await answer(ctx, done('signIn', { statusCode: 202, phone }));
+    await waitFor(() =>
+      expect(alertText()).toBe("We don't recognize your phonePlease contact support to change the phone number on your account."),
+    );
+  });
 });

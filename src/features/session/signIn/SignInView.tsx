@@ -169,7 +169,17 @@ function CodeForm({ state, send, Heading, inModal }: FormProps) {
       <Heading id={headingId} ref={heading} tabIndex={-1}>
         <Trans>Enter your code</Trans>
       </Heading>
-      {cannotText ? (
+      {cannotText && textProblem === StatusCode.INVALID_PHONE_NUMBER ? (
+        // The phone on file is not one a code can go to (spec §8): only support can change it.
+        <div className="form-error" role="alert">
+          <p>
+            <Trans>We don't recognize your phone</Trans>
+          </p>
+          <p>
+            <Trans>Please contact support to change the phone number on your account.</Trans>
+          </p>
+        </div>
+      ) : cannotText ? (
         <div className="form-error" role="alert">
           <p>{sentTo ? <Trans>We weren't able to text a code to {sentTo}.</Trans> : <Trans>We weren't able to text you a code.</Trans>}</p>
           {textProblem === StatusCode.INVALID_PHONE_LANDLINE ? (
