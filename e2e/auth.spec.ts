@@ -128,7 +128,7 @@ test('a forgotten password is reset with a texted code and the SSN, then the new
   // Known from breaches: the card API refuses it, the screen says why.
   await page.getByLabel('New password', { exact: true }).fill('Password1');
   await page.getByRole('button', { name: 'Change password', exact: true }).click();
-  await expect(page.getByText('This password is too common or has appeared in a data breach. Please choose another one.')).toBeVisible();
+  await expect(page.getByText('This password is too common, too easy to guess or has appeared in a data breach. Please choose another one.')).toBeVisible();
   await expectAccessible(page);
   await page.getByLabel('New password', { exact: true }).fill('FreshStart2026');
   await page.getByRole('button', { name: 'Change password', exact: true }).click();

@@ -10,7 +10,7 @@ export const validationMessages: Record<ValidationMessage, MessageDescriptor> = 
   [ValidationMessage.passwordRequired]: msg`Password is required.`,
   [ValidationMessage.passwordTooShort]: msg`Password must be at least 8 characters.`,
   [ValidationMessage.passwordSpaces]: msg`Password cannot contain spaces.`,
-  [ValidationMessage.passwordCommon]: msg`This password is too common or has appeared in a data breach. Please choose another one.`,
+  [ValidationMessage.passwordCommon]: msg`This password is too common, too easy to guess or has appeared in a data breach. Please choose another one.`,
   [ValidationMessage.unlockCodeRequired]: msg`Unlock code is required.`,
   [ValidationMessage.unlockCodeInvalid]: msg`Please enter your 4-digit unlock code.`,
   [ValidationMessage.unlockCodeObvious]: msg`This code is easy to guess. Please choose another one.`,

@@ -263,7 +263,7 @@ describe('reset-password chart', () => {
                 const text = {
                   'password.spaces': 'Password cannot contain spaces.',
                   'password.tooShort': 'Password must be at least 8 characters.',
-                  'password.common': 'This password is too common or has appeared in a data breach. Please choose another one.',
+                  'password.common': 'This password is too common, too easy to guess or has appeared in a data breach. Please choose another one.',
                 }[String(s.context.fieldError)]!;
                 expect(await screen.findByText(text)).toBeTruthy();
                 // The server's refusal too (password.common): the button was disabled during the call.

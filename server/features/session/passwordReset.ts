@@ -18,7 +18,7 @@ import { failedValidation, tooMany } from '../../shared/http.ts';
 import { routeServer } from '../../shared/routeServer.ts';
 import { checkAccountSsn, refuseSsn } from '../../ssn.ts';
 import { issueMfaToken, lookupWait, spendMfaToken, ssnAccountByEmail, usableMfaToken } from '../identity/index.ts';
-import { isCommonPassword } from './commonPasswords.ts';
+import { isCommonPassword, isExpectedPassword } from './commonPasswords.ts';
 import { storePassword, userByEmail } from './unlock.ts';
 import { noticeOwner } from '../../notices.ts';
 
@@ -70,6 +70,8 @@ export function passwordResetFeature(app: FastifyInstance, services: Services): 
     const token = owner ? await usableMfaToken(db, mfaToken, owner.phone) : undefined;
     // Without the phone's proof the SSN is not even looked at: no SSN guessing through this call.
     if (!owner || !token) return failedValidation(reply, { mfaToken: ServerFieldError.phoneUnverified });
+    // Only to the phone's owner, and before the SSN check too: the name, the email or "Providers".
+    if (isExpectedPassword(normalisePassword(password), owner)) return failedValidation(reply, { password: ValidationMessage.passwordCommon });
     const user = await ssnAccountByEmail(db, email);
     const check = await checkAccountSsn(limits, config.ssnHashKey, user, email, ssn);
     if (check.kind !== 'match' || !user) return refuseSsn(reply, check.kind === 'match' ? { kind: 'wrong', attemptsLeft: 0 } : check);

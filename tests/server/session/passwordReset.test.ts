@@ -270,6 +270,17 @@ describe('a new password known from breaches (NIST SP 800-63B §3.1.1.2)', () =>
     expect((await t.db.select().from(attemptLimits)).filter((row) => row.scope === 'ssn')).toEqual([]);
   });
 
+  // Context-specific words (§3.1.1.2): the demo cardholder is Maria Lopez, demo@providers.test.
+  it.each(['Providers2026', 'MARIA-lopez-77', 'demo@providers.test!', 'xx-Demo-1990', 'Tortilla-Lopez'])(
+    'refuses %j (the service, the email or a name) once the phone is proven, spending no SSN attempt',
+    async (expected) => {
+      const answer = await changeDemoPassword({ ssn: mfaCardholder.ssn, password: expected });
+      expect(answer.status).toBe(400);
+      expect(answer.body).toEqual({ statusCode: StatusCode.FAILED_VALIDATION, fieldErrors: { password: 'password.common' } });
+      expect((await t.db.select().from(attemptLimits)).filter((row) => row.scope === 'ssn')).toEqual([]);
+    },
+  );
+
   it('accepts an uncommon one', async () => {
     const answer = await changeDemoPassword({ password: 'Tortilla-Verde-2026' });
     expect(answer.status).toBe(200);
