@@ -10,6 +10,7 @@ import type {
   ActivationAnswer,
   ActivationForm,
   CardAnswer,
+  CardDetailsQuery,
   CardIdRequest,
   CardRefusal,
   CommitPinChangeRequest,
@@ -88,7 +89,7 @@ export const cardsRoutes = {
     answers: { 200: [0], 400: [2], 401: [103, 104], 404: [3] },
   }),
   /** The virtual card's number, expiry and CVV, shown only by the processor's own page (never in this API's JSON). */
-  getCardDetailsUrl: route<null, UrlAnswer | CardRefusal | UnknownCard>({
+  getCardDetailsUrl: route<CardDetailsQuery, UrlAnswer | CardRefusal | UnknownCard>({
     name: 'getCardDetailsUrl',
     method: 'GET',
     path: '/card/details-url/{id}',

@@ -7,6 +7,8 @@ import type { cardsRoutes } from './routes.ts';
 
 const cardId = string().defined().matches(uuidPattern);
 const pinKind = string().defined().oneOf(['card', 'atm'] as const);
+/** The language of a processor page the app opens. */
+const locale = string().oneOf(['en', 'es'] as const);
 
 export const cardsSchemas = {
   orderCard: object({}).noUnknown(),
@@ -17,8 +19,8 @@ export const cardsSchemas = {
   reportCard: object({ id: cardId, status: string().defined().oneOf(['LOST', 'STOLEN'] as const) }).noUnknown(),
   replaceCard: object({ id: cardId }).noUnknown(),
   getCardImageUrl: null,
-  getCardDetailsUrl: null,
-  getPinChangeFormUrl: object({ cardId, pin: pinKind, locale: string().oneOf(['en', 'es'] as const) }).noUnknown(),
+  getCardDetailsUrl: object({ locale }).noUnknown(),
+  getPinChangeFormUrl: object({ cardId, pin: pinKind, locale }).noUnknown(),
   commitPinChange: object({ cardId, pin: pinKind }).noUnknown(),
 } satisfies RequestSchemas<typeof cardsRoutes>;
 

@@ -9,7 +9,7 @@
  *   the same card and PIN replaces it). It posts its result to the framing app, at the app's exact
  *   origins only: 0 when the PIN is set, -10 for a used, expired or unknown token, -11 for a replaced
  *   one. Sandbox buttons answer -10 and -11 on demand.
- * - `GET /card-details?token=`: the virtual card's number, expiry and CVV (single-use token, 5 minutes).
+ * - `GET /card-details?token=&locale=`: the virtual card's number, expiry and CVV (single-use token, 5 minutes).
  * - `GET /card-image/{id}.svg?sig=`: the card's picture (signed address).
  * Card numbers and CVVs are derived from the card id under the processor's own key (nothing to store);
  * PINs are kept as scrypt hashes in its own table. Every answer carries a CSP whose frame-ancestors
@@ -44,7 +44,7 @@ export type CardProcessor = {
   /** The card's image on the processor's origin. */
   cardImageUrl: (cardId: string) => string;
   /** A single-use page showing the virtual card's number, expiry and CVV. */
-  cardDetailsUrl: (cardId: string) => Promise<string>;
+  cardDetailsUrl: (request: { cardId: string; locale: 'en' | 'es' }) => Promise<string>;
   /** A single-use hosted form that sets the card's PIN or ATM PIN. */
   pinChangeFormUrl: (request: { cardId: string; pin: PinKind; locale: 'en' | 'es' }) => Promise<string>;
   /** Whether the processor set that PIN through its form, not yet confirmed; confirms it (once). */
@@ -125,7 +125,8 @@ export function createSandboxProcessor(db: Database, config: ServerConfig): Card
       return { lastFour: String(randomInt(0, 10_000)).padStart(4, '0'), expiry: `${month}/${year}` };
     },
     cardImageUrl: (cardId) => `${base}/card-image/${cardId}.svg?sig=${hmacOf(key, 'image', cardId).toString('base64url')}`,
-    cardDetailsUrl: async (cardId) => `${base}/card-details?token=${await issueToken('card-details', cardId, null, detailsTokenSeconds)}`,
+    cardDetailsUrl: async ({ cardId, locale }) =>
+      `${base}/card-details?token=${await issueToken('card-details', cardId, null, detailsTokenSeconds)}&locale=${locale}`,
     pinChangeFormUrl: async ({ cardId, pin, locale }) =>
       `${base}/pin?token=${await issueToken('pin-change', cardId, pin, pinTokenSeconds)}&locale=${locale}`,
     confirmPinChange: async ({ cardId, pin }) => {

@@ -100,6 +100,9 @@ describe('manage cards chart', () => {
           'xstate.done.actor.getCardDetailsUrl': async ({ cardApi }, event) => {
             const output = event.output as { statusCode: number };
             await waitFor(() => expect(cardApi.isWaiting(detailsPath(virtualCard.id))).toBe(true));
+            // The processor's page in the app's language.
+            const asked = cardApi.requests.filter((sent) => sent.path === detailsPath(virtualCard.id)).at(-1);
+            expect(new URLSearchParams(asked?.search).get('locale')).toBe('en');
             cardApi.answer(detailsPath(virtualCard.id), output, output.statusCode === 0 ? 200 : 403);
           },
           'xstate.error.actor.getCardDetailsUrl': async (ctx) => {

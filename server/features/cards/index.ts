@@ -140,13 +140,13 @@ export function cardsFeature(app: FastifyInstance, services: Services): void {
   });
 
   /** Only the caller's virtual card in use: its number, expiry and CVV on the processor's page. */
-  serve(routes.getCardDetailsUrl, async (_query, request, reply) => {
+  serve(routes.getCardDetailsUrl, async ({ locale }, request, reply) => {
     const id = cardIdParam(request);
     if (!id) return badRequest(reply);
     const card = await ownCard(db, request.access.userId, id);
     if (!card) return notFound(reply);
     if (card.type !== 'VIRTUAL' || !card.isActive) return refuse(reply, 'notAllowed');
-    return { statusCode: StatusCode.SUCCESS, url: await processor.cardDetailsUrl(card.id) };
+    return { statusCode: StatusCode.SUCCESS, url: await processor.cardDetailsUrl({ cardId: card.id, locale: locale ?? 'en' }) };
   });
 
   serve(

@@ -235,6 +235,16 @@ describe('the virtual card details page', () => {
     expect(JSON.stringify(rows)).not.toContain(pan);
   });
 
+  it('speaks the language the app asks for', async () => {
+    const answer = await cardGet(t.app, holder.access, `/card/details-url/${holder.virtualCardId}?locale=es`);
+    const url = new URL(answer.body.url!);
+    expect(url.searchParams.get('locale')).toBe('es');
+    const page = new JSDOM((await openPage(url)).body).window.document;
+    expect(page.documentElement.lang).toBe('es');
+    expect(page.querySelector('h1')?.textContent).toBe('Su tarjeta virtual');
+    expect((await cardGet(t.app, holder.access, `/card/details-url/${holder.virtualCardId}?locale=fr`)).status).toBe(400);
+  });
+
   it('is only for the caller\'s virtual card (a physical card: notAllowed)', async () => {
     expect(await cardGet(t.app, holder.access, `/card/details-url/${physicalId}`)).toEqual({
       status: 403,

@@ -38,7 +38,7 @@ export function ManageCardScreen() {
 function ManageCardsView({ initialSlide }: { initialSlide: number }) {
   const { t } = useLingui();
   const { api, session, errors } = useServices();
-  const chart = useActorRef(useState(() => manageCardsChart(api, errors))[0]);
+  const chart = useActorRef(useState(() => manageCardsChart(api, errors, () => session.getSnapshot().context.locale))[0]);
   const state = useSelector(chart, (s) => s);
   const locale = useSelector(session, (s) => s.context.locale);
   const lock = cardLockOf(state);

@@ -18,13 +18,14 @@ const onProcessorOrigin = (answer: CardUrlAnswer): CardUrlAnswer =>
     : answer;
 
 /** The cards screen's chart with its calls and the lock and lost-or-stolen charts it runs. */
-export function manageCardsChart(api: Api, errors: ErrorReporter) {
+export function manageCardsChart(api: Api, errors: ErrorReporter, locale: () => 'en' | 'es') {
   const calls = cardsCalls(api);
   return manageCardsMachine.provide({
     actors: {
       getHome: fromPromise(() => api.getHome()),
       getCardImageUrl: fromPromise(async ({ input }) => onProcessorOrigin(await calls.getCardImageUrl(input.id))),
-      getCardDetailsUrl: fromPromise(async ({ input }) => onProcessorOrigin(await calls.getCardDetailsUrl(input.id))),
+      // The processor's page in the reader's language, as the PIN form is.
+      getCardDetailsUrl: fromPromise(async ({ input }) => onProcessorOrigin(await calls.getCardDetailsUrl(input.id, locale()))),
       cardLock: cardLockMachine.provide({
         actors: {
           freezeCard: fromPromise(({ input }) => calls.freezeCard(input.id)),
