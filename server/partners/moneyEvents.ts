@@ -17,11 +17,12 @@
  * An `Idempotency-Key` header makes a retry one event: the same key answers the first result.
  */
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { type InferType, mixed, number, object, string } from 'yup';
 import { StatusCode } from '../../contract/shared/statusCodes.ts';
 import { uuidPattern } from '../../contract/rules.ts';
 import type { Database } from '../db/database.ts';
+import { sandboxEbtSwipes } from '../db/schema/index.ts';
 import {
   createTransfer,
   invariantReport,
@@ -87,6 +88,36 @@ async function cardAccountOf(db: Database, email: string): Promise<string | null
   return rows[0]?.id ?? null;
 }
 
+/**
+ * Counts an EBT swipe toward the cardholder's rewards, once per id: the swipe's row and the amount
+ * owed are written in one transaction, so a retry (the same Idempotency-Key) owes nothing more and
+ * answers what the first did; the same key with another swipe is refused.
+ */
+async function ebtSwipe(
+  db: Database,
+  swipe: { id: string; email: string; swipeCents: number; merchant: string },
+): Promise<{ result: 'counted'; owedAfterCents: number } | { result: 'cardholder_not_found' } | { result: 'exists_with_different_fields' }> {
+  return db.transaction(async (tx) => {
+    const accountId = await cardAccountOf(tx, swipe.email);
+    if (!accountId) return { result: 'cardholder_not_found' };
+    // The account's row locked: one cardholder's swipes are counted one after another, a retry after
+    // the call it repeats.
+    await tx.execute(sql`select id from accounts where id = ${accountId} for update`);
+    const [first] = await tx.select().from(sandboxEbtSwipes).where(eq(sandboxEbtSwipes.id, swipe.id));
+    if (first) {
+      const same = first.accountId === accountId && first.swipeCents === swipe.swipeCents && first.merchant === swipe.merchant;
+      return same ? { result: 'counted', owedAfterCents: first.owedAfterCents } : { result: 'exists_with_different_fields' };
+    }
+    const { rows } = (await tx.execute(
+      sql`update accounts set ebt_reward_owed_cents = ebt_reward_owed_cents + ${ebtRewardOf(swipe.swipeCents)} where id = ${accountId}
+        returning ebt_reward_owed_cents as owed`,
+    )) as unknown as { rows: { owed: string }[] };
+    const owedAfterCents = Number(rows[0]!.owed);
+    await tx.insert(sandboxEbtSwipes).values({ id: swipe.id, accountId, swipeCents: swipe.swipeCents, merchant: swipe.merchant, owedAfterCents });
+    return { result: 'counted', owedAfterCents };
+  });
+}
+
 export function registerMoneyEvents(app: FastifyInstance, db: Database): void {
   app.post<{ Body: MoneyEvent }>('/events', { schema: { body: eventRequest } }, async (request, reply) => {
     const event = request.body;
@@ -98,15 +129,14 @@ export function registerMoneyEvents(app: FastifyInstance, db: Database): void {
       if (moved.result === 'shipped' || moved.result === 'delivered') return { statusCode: StatusCode.SUCCESS, ...moved };
       return reply.code(moved.result === 'card_not_found' ? 404 : 409).send({ statusCode: StatusCode.NOT_ALLOWED, result: moved.result });
     }
-    if (type === 'ebt.swipe') {
-      const { rows } = (await db.execute(sql`update accounts a set ebt_reward_owed_cents = a.ebt_reward_owed_cents + ${ebtRewardOf(event.amountCents!)}
-        from users u where u.id = a.user_id and lower(u.email) = lower(${event.email!})
-        returning a.ebt_reward_owed_cents as owed`)) as unknown as { rows: { owed: string }[] };
-      if (!rows[0]) return reply.code(404).send({ statusCode: StatusCode.NOT_ALLOWED, result: 'cardholder_not_found' });
-      return { statusCode: StatusCode.SUCCESS, result: 'reward_owed', ebtRewardOwed: Number(rows[0].owed) };
-    }
     const key = request.headers['idempotency-key'];
     const id = typeof key === 'string' && key !== '' ? transferIdFor({ caller: 'sandbox', operation: type }, key) : crypto.randomUUID();
+    if (type === 'ebt.swipe') {
+      const swiped = await ebtSwipe(db, { id, email: event.email!, swipeCents: event.amountCents!, merchant: event.merchant! });
+      if (swiped.result === 'cardholder_not_found') return reply.code(404).send({ statusCode: StatusCode.NOT_ALLOWED, result: swiped.result });
+      if (swiped.result === 'exists_with_different_fields') return reply.code(409).send({ statusCode: StatusCode.NOT_ALLOWED, result: swiped.result });
+      return { statusCode: StatusCode.SUCCESS, result: 'reward_owed', ebtRewardOwed: swiped.owedAfterCents };
+    }
     const { settlement } = systemLedgerAccounts;
 
     const answer = await (async () => {

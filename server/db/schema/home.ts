@@ -12,3 +12,18 @@ export const accounts = pgTable('accounts', {
     .default(0),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 }, (t) => [index('accounts_user_idx').on(t.userId)]);
+
+/**
+ * EBT swipes the sandbox has counted toward rewards (POST /sandbox/events `ebt.swipe`), one row per
+ * swipe: the id comes from the Idempotency-Key (or is random without one), so a retried swipe owes
+ * nothing more and answers what the first did.
+ */
+export const sandboxEbtSwipes = pgTable('sandbox_ebt_swipes', {
+  id: uuid('id').primaryKey(),
+  accountId: uuid('account_id').notNull().references(() => accounts.id),
+  swipeCents: bigint('swipe_cents', { mode: 'number' }).notNull(),
+  merchant: text('merchant').notNull(),
+  /** The amount owed right after this swipe, as the first answer said it. */
+  owedAfterCents: bigint('owed_after_cents', { mode: 'number' }).notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});

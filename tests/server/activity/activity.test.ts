@@ -2,6 +2,7 @@
  * GET /transactions and GET /transaction read the ledger as the cardholder sees it, and
  * POST /sandbox/events moves money through it: a purchase is held, then settles or is released.
  */
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Transaction, TransactionAnswer, TransactionsPage } from '../../../contract/activity/types.ts';
 import type { HomeAnswer } from '../../../contract/home/types.ts';
@@ -183,5 +184,16 @@ describe('POST /sandbox/events ebt.swipe', () => {
     expect(after.accountOverview.ebtRewardOwed).toBe(before.accountOverview.ebtRewardOwed + 52);
     expect(after.accountOverview.balance).toBe(before.accountOverview.balance);
     expect((await event({ type: 'ebt.swipe', email: 'nobody@providers.test', amountCents: 100, merchant: 'X' })).status).toBe(404);
+  });
+
+  it('counts a retried swipe once (the same Idempotency-Key answers the first result), and refuses the key for another swipe', async () => {
+    const swipe = { type: 'ebt.swipe', email: 'demo@providers.test', amountCents: 4_000, merchant: 'Save Mart' };
+    const key = `ebt-swipe-${randomUUID()}`;
+    const before = (await home()).accountOverview.ebtRewardOwed;
+    const answers = await Promise.all([event(swipe, key), event(swipe, key), event(swipe, key)]);
+    for (const answer of answers) expect(answer).toEqual({ status: 200, body: { statusCode: 0, result: 'reward_owed', ebtRewardOwed: before + 40 } });
+    expect((await home()).accountOverview.ebtRewardOwed).toBe(before + 40);
+    expect(await event({ ...swipe, amountCents: 9_000 }, key)).toEqual({ status: 409, body: { statusCode: StatusCode.NOT_ALLOWED, result: 'exists_with_different_fields' } });
+    expect((await home()).accountOverview.ebtRewardOwed).toBe(before + 40);
   });
 });
