@@ -25,6 +25,7 @@ import type { Database } from '../db/database.ts';
 import { sandboxEbtSwipes } from '../db/schema/index.ts';
 import {
   createTransfer,
+  findTransfer,
   invariantReport,
   openCardholderLedgerAccount,
   postPendingTransfer,
@@ -144,7 +145,8 @@ export function registerMoneyEvents(app: FastifyInstance, db: Database): void {
       if (type === 'card.release') return voidPendingTransfer(db, { id, pendingId: event.transactionId! });
       const accountId = await cardAccountOf(db, event.email!);
       if (!accountId) return { result: 'cardholder_not_found' } as const;
-      if (type === 'card.authorization' || type === 'atm.withdrawal') {
+      // A retry of a purchase made is answered as the first was, even if the card stopped since.
+      if ((type === 'card.authorization' || type === 'atm.withdrawal') && !(await findTransfer(db, id))) {
         const card = await cardWorks(db, { accountId, cardId: event.cardId, atm: type === 'atm.withdrawal' });
         if (card !== 'works') return { result: card } as const;
       }

@@ -37,5 +37,5 @@ export {
   voidPendingTransfer,
 } from './transfers.ts';
 export { type ExpirySweep, startExpirySweep, type SweepClock } from './sweep.ts';
-export type { LedgerAccount, Transfer } from './writes.ts';
+export { findTransfer, type LedgerAccount, type Transfer } from './writes.ts';
 export type { TransactionKind } from '../../db/schema/index.ts';

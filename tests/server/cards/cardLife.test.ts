@@ -148,6 +148,9 @@ describe('lost or stolen', () => {
   it('blocks the card at once and sends a replacement free of charge; the virtual card keeps working', async () => {
     const holder = await newCardholder(t.app, t.db, 5000);
     const physical = await activePhysicalCard(t.app, holder.access);
+    const key = `purchase-${randomUUID()}`;
+    const bought = await event(t.app, { type: 'card.authorization', email: holder.email, amountCents: 250, merchant: 'Chevron', cardId: physical.id }, key);
+    expect(bought.status).toBe(200);
     const before = (await home(t.app, holder.access)).accountOverview.balance;
 
     const reported = await cardCall(t.app, holder.access, '/card/report-lost-stolen', { id: physical.id, status: 'STOLEN' });
@@ -166,6 +169,9 @@ describe('lost or stolen', () => {
     expect(purchase).toMatchObject({ status: 409, body: { result: 'card_not_usable' } });
     const online = await event(t.app, { type: 'card.authorization', email: holder.email, amountCents: 100, merchant: 'Online', cardId: holder.virtualCardId });
     expect(online.status).toBe(200);
+    // A retry of the purchase made before the report is answered as the first was: one effect.
+    const retried = await event(t.app, { type: 'card.authorization', email: holder.email, amountCents: 250, merchant: 'Chevron', cardId: physical.id }, key);
+    expect(retried).toEqual({ status: 200, body: { statusCode: 0, result: 'exists', transactionId: bought.body.transactionId } });
   });
 
   it('answers the same when reported again as the same, and refuses lost → stolen or a virtual card', async () => {

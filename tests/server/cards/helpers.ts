@@ -78,8 +78,8 @@ export const orderCard = (app: FastifyInstance, access: string, key: string = ra
 export type EventAnswer = { statusCode: number; result: string; lastFour?: string; expiry?: string; cardId?: string; transactionId?: string };
 
 /** POST /sandbox/events. */
-export async function event(app: FastifyInstance, body: object): Promise<{ status: number; body: EventAnswer }> {
-  const response = await app.inject({ method: 'POST', url: '/sandbox/events', payload: body });
+export async function event(app: FastifyInstance, body: object, idempotencyKey?: string): Promise<{ status: number; body: EventAnswer }> {
+  const response = await app.inject({ method: 'POST', url: '/sandbox/events', payload: body, ...(idempotencyKey && { headers: { 'idempotency-key': idempotencyKey } }) });
   return { status: response.statusCode, body: response.json<EventAnswer>() };
 }
 
