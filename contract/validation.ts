@@ -226,8 +226,8 @@ export const registrationSchema = object({
   profile: string().nullable().defined().max(4000),
 }).noUnknown();
 
-/** POST /verify/ssn (password reset, no token). */
-export const verifySsnSchema = object({ email: ruleOf(checkEmail), ssn: ruleOf(checkSsn) }).noUnknown();
+/** POST /verify/ssn (password reset): the mfaToken of /verify/reset-code proves the phone first. */
+export const verifySsnSchema = object({ email: ruleOf(checkEmail), ssn: ruleOf(checkSsn), mfaToken: mfaTokenRule }).noUnknown();
 /** POST /verify/ssn/logged-in-refresh-token (refresh token). */
 export const verifySsnLoggedInSchema = object({ ssn: ruleOf(checkSsn) }).noUnknown();
 /** POST /reset-unlock-code (refresh token): the ssnToken of /verify/ssn/logged-in-refresh-token and a new code. */

@@ -135,17 +135,6 @@ export function createAttemptLimits(db: Database) {
       );
   }
 
-  /** The longest wait among several counters, in one query (0 when none is locked). */
-  async function longestWait(counters: [AttemptPolicy, string][]): Promise<number> {
-    const matches = counters.map(([policy, subject]) => row(policy, subject));
-    const [found] = await db
-      .select({ lockMs: sql<number>`coalesce(max(greatest(0, extract(epoch from (${attemptLimits.lockedUntil} - now())) * 1000)), 0)` })
-      .from(attemptLimits)
-      .where(or(...matches));
-    const lockMs = Number(found?.lockMs ?? 0);
-    return lockMs > 0 ? wholeSeconds(lockMs) : 0;
-  }
-
   /** Counts one failure (bounded); the `limit`-th locks the subject for the policy's wait. */
   async function countFailure(policy: AttemptPolicy, subject: string, again = true): Promise<CountedFailure> {
     await db.insert(attemptLimits).values({ scope: policy.scope, subject }).onConflictDoNothing();
@@ -278,7 +267,7 @@ export function createAttemptLimits(db: Database) {
     return deleted.length;
   }
 
-  return { waitSeconds, longestWait, resetSignIns, countFailure, reserveTry, giveBack, lockWhenSpent, reset, countRequest, requestWait, deleteSpent };
+  return { waitSeconds, resetSignIns, countFailure, reserveTry, giveBack, lockWhenSpent, reset, countRequest, requestWait, deleteSpent };
 }
 
 export type AttemptLimits = ReturnType<typeof createAttemptLimits>;

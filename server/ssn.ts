@@ -65,15 +65,18 @@ export async function checkAccountSsn(
   ssn: string,
 ): Promise<SsnCheck> {
   const subject = emailSubject(account?.email ?? email);
-  const wait = await limits.waitSeconds(ssnPolicy, subject);
-  if (wait > 0) return { kind: 'locked', retryAfterSeconds: wait };
+  // The try is counted before the SSN is compared: a burst of parallel guesses gets at most the
+  // limit compared, not every guess that arrives before the first failure is counted.
+  const tried = await limits.reserveTry(ssnPolicy, subject);
+  if (!tried.reserved) return { kind: 'locked', retryAfterSeconds: tried.retryAfterSeconds };
   const typed = ssnHash(ssn, ssnHashKey);
   if (account?.ssnHash && sameSecret(typed, account.ssnHash)) {
     await limits.reset(ssnPolicy, subject);
     return { kind: 'match' };
   }
-  const counted = await limits.countFailure(ssnPolicy, subject);
-  return counted.locked ? { kind: 'locked', retryAfterSeconds: counted.retryAfterSeconds } : { kind: 'wrong', attemptsLeft: counted.attemptsLeft };
+  if (tried.attemptsLeft > 0) return { kind: 'wrong', attemptsLeft: tried.attemptsLeft };
+  const wait = await limits.lockWhenSpent(ssnPolicy, subject);
+  return wait > 0 ? { kind: 'locked', retryAfterSeconds: wait } : { kind: 'wrong', attemptsLeft: 0 };
 }
 
 /** 401 `{4, attemptsLeft}` for a wrong SSN; 429 `{201, retryAfterSeconds}` (and Retry-After) while locked. */

@@ -61,7 +61,7 @@ export const identityRoutes = {
     caller: 'anonymous',
     answers: { 200: [0], 400: [2, 4], 403: [1, 2], 429: [201] },
   }),
-  verifySsn: route<{ email: string; ssn: string }, VerifySsnAnswer>({
+  verifySsn: route<{ email: string; ssn: string; mfaToken: string }, VerifySsnAnswer>({
     name: 'verifySsn',
     method: 'POST',
     path: '/verify/ssn',

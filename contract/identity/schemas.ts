@@ -37,7 +37,7 @@ export const identitySummaries = {
   verifyPhone: 'Check the texted code: an mfaToken that proves the phone to POST /register.',
   verifyAddress: 'Check the legal address (300-307 are results; optOutAllowed on 303-307).',
   register: 'Open a card account (Companion-Authorization links the companion user named by providersUuid).',
-  verifySsn: "Check the SSN of an email's account (password reset): a single-use ssnToken.",
+  verifySsn: "Check the SSN of an email's account (password reset), once the texted code's mfaToken proves its phone: a single-use ssnToken.",
   verifySsnWithRefreshToken:
     "Check the refresh token holder's SSN (unlock-code reset): a single-use ssnToken.",
   acceptAgreement: "Record each agreement marked 'agreed'.",

@@ -106,7 +106,7 @@ export const resetPasswordMachine = setup({
   actors: {
     sendResetCode: fromPromise<SendResetCodeAnswer, { email: string }>(async () => ({ statusCode: StatusCode.UNEXPECTED_ERROR })),
     verifyResetCode: fromPromise<VerifyResetCodeAnswer, { email: string; code: string }>(async () => ({ statusCode: StatusCode.UNEXPECTED_ERROR })),
-    verifySsn: fromPromise<VerifySsnAnswer, { email: string; ssn: string }>(async () => ({ statusCode: StatusCode.UNEXPECTED_ERROR })),
+    verifySsn: fromPromise<VerifySsnAnswer, { email: string; ssn: string; mfaToken: string }>(async () => ({ statusCode: StatusCode.UNEXPECTED_ERROR })),
     changePassword: fromPromise<StatusAnswer, ChangePasswordRequest>(async () => ({ statusCode: StatusCode.UNEXPECTED_ERROR })),
   },
 }).createMachine({
@@ -199,9 +199,17 @@ export const resetPasswordMachine = setup({
       states: ssnCheckStates({
         on: { 'user.goToStep': { guard: { type: 'isStep', params: { step: 1 } }, target: '#resetPassword.email' } },
         submitted: 'storeSsn',
-        input: ({ context }: { context: ResetPasswordContext }) => ({ email: context.email, ssn: context.ssn }),
+        input: ({ context }: { context: ResetPasswordContext }) => ({ email: context.email, ssn: context.ssn, mfaToken: context.mfaToken }),
         verified: { target: '#resetPassword.password' },
         notVerified: ['forgetSsn'],
+        // The texted code's proof expired (30 minutes) or was spent: a new code is needed, as at step 3.
+        proofLost: [
+          {
+            guard: { type: 'isCodeExpired', params: ({ event }: { event: { output: VerifySsnAnswer } }) => event.output },
+            target: '#resetPassword.email.editing.codeExpired',
+            actions: ['forgetSsn'],
+          },
+        ],
       }),
     },
     /** Step 3. */

@@ -66,6 +66,7 @@ export function ssnCheckStates<
   const TInput,
   const TVerified extends object,
   const TNotVerified extends readonly string[] = [],
+  const TProofLost extends readonly object[] = [],
 >(chart: {
   /** `editing`'s other transitions (back to an earlier step): never while a call is under way. */
   on?: TOn;
@@ -77,8 +78,11 @@ export function ssnCheckStates<
   verified: TVerified;
   /** What else a chart does when the SSN is not verified (forgets an SSN it kept). */
   notVerified?: TNotVerified;
+  /** Answers the chart handles before the SSN's own (the password reset: its phone's proof expired). */
+  proofLost?: TProofLost;
 }) {
   const notVerified = chart.notVerified ?? ([] as const);
+  const proofLost = chart.proofLost ?? ([] as const);
   return {
     editing: {
       initial: 'idle',
@@ -103,6 +107,7 @@ export function ssnCheckStates<
         src: 'verifySsn',
         input: chart.input,
         onDone: [
+          ...proofLost,
           { guard: { type: 'isSsnVerified', params: verifySsnOutput }, ...chart.verified },
           {
             guard: { type: 'isSsnMismatch', params: verifySsnOutput },

@@ -76,6 +76,8 @@ const runs = [
       listed({ type: 'user.submitSsn', ssn: '12' }),
       ssnVerified,
       done('verifySsn', { statusCode: 4, attemptsLeft: 2 }),
+      // The texted code's proof expired meanwhile: back to step 1 for a new code.
+      done('verifySsn', { statusCode: 4, fieldErrors: { mfaToken: 'phone.unverified' } }),
       done('verifySsn', { statusCode: 201, retryAfterSeconds: serverWaitSeconds }),
       done('verifySsn', { statusCode: 5 }),
       failed('verifySsn'),
@@ -247,7 +249,7 @@ describe('reset-password chart', () => {
             when: (s) => s.matches({ ssn: 'verifying' }),
             then: async (ctx) => {
               await waitFor(() => expect(ctx.cardApi.isWaiting(pathOf.verifySsn!)).toBe(true));
-              expect(lastBody(ctx)).toEqual({ email: 'ana@example.test', ssn: '123456789' });
+              expect(lastBody(ctx)).toEqual({ email: 'ana@example.test', ssn: '123456789', mfaToken: 'mfa-token-1' });
             },
           },
           {

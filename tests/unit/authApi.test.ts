@@ -23,7 +23,7 @@ describe('api client: auth calls', () => {
     void identityCalls(api).verifySsnWithRefreshToken('refresh-1', '123456789');
     void api.resetUnlockCode('refresh-1', 'ssn-token-1', '2468');
     void registrationCalls(api).verifyEmail('ana@example.test');
-    void identityCalls(api).verifySsn('ana@example.test', '123456789');
+    void identityCalls(api).verifySsn('ana@example.test', '123456789', 'mfa-1');
     void api.sendResetCode('ana@example.test');
     void api.verifyResetCode('ana@example.test', '123456');
     void api.changePassword({ email: 'ana@example.test', ssn: '123456789', password: 'NewPass99', mfaToken: 'mfa-1' });
@@ -35,7 +35,7 @@ describe('api client: auth calls', () => {
       ['/api/v1/verify/ssn/logged-in-refresh-token', 'POST', { ssn: '123456789' }, 'Bearer refresh-1'],
       ['/api/v1/reset-unlock-code', 'POST', { ssnToken: 'ssn-token-1', unlockCode: '2468' }, 'Bearer refresh-1'],
       ['/api/v1/verify/email', 'POST', { email: 'ana@example.test' }, null],
-      ['/api/v1/verify/ssn', 'POST', { email: 'ana@example.test', ssn: '123456789' }, null],
+      ['/api/v1/verify/ssn', 'POST', { email: 'ana@example.test', ssn: '123456789', mfaToken: 'mfa-1' }, null],
       ['/api/v1/reset-password', 'POST', { email: 'ana@example.test' }, null],
       ['/api/v1/verify/reset-code', 'POST', { email: 'ana@example.test', code: '123456' }, null],
       ['/api/v1/change-password', 'POST', { email: 'ana@example.test', ssn: '123456789', password: 'NewPass99', mfaToken: 'mfa-1' }, null],

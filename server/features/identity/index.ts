@@ -22,7 +22,7 @@ import { checkAccountSsn, issueSsnToken, refuseSsn } from '../../ssn.ts';
 import { agreementDocument } from './agreementDocuments.ts';
 import { acceptAgreements, acceptedVersion } from './agreements.ts';
 import { emailInUse, lookupWait, lookupWaitSoFar, phoneInUse, ssnAccountByEmail, ssnAccountById } from './lookups.ts';
-import { issueMfaToken } from './mfaTokens.ts';
+import { issueMfaToken, usableMfaToken } from './mfaTokens.ts';
 import { registerCardholder } from './registration.ts';
 
 /** The Companion-Authorization bearer token is the companion app's token for exactly this uuid. */
@@ -116,11 +116,13 @@ export function identityFeature(app: FastifyInstance, services: Services): void 
     return { statusCode: StatusCode.SUCCESS, ...tokens, isInternal: false };
   });
 
-  // Password reset, no token: an unknown email is answered exactly like a wrong SSN.
-  serve(routes.verifySsn, async ({ email, ssn }, request, reply) => {
+  // Password reset: like /change-password, the SSN is not even looked at without the proof of the
+  // account's phone (no anonymous SSN guessing, nor locking the owner out of their resets).
+  serve(routes.verifySsn, async ({ email, ssn, mfaToken }, request, reply) => {
     const user = await ssnAccountByEmail(db, email);
+    if (!user || !(await usableMfaToken(db, mfaToken, user.phone))) return failedValidation(reply, { mfaToken: ServerFieldError.phoneUnverified });
     const check = await checkAccountSsn(limits, config.ssnHashKey, user, email, ssn);
-    if (check.kind !== 'match' || !user) return refuseSsn(reply, check.kind === 'match' ? { kind: 'wrong', attemptsLeft: 0 } : check);
+    if (check.kind !== 'match') return refuseSsn(reply, check);
     request.log.info('SSN verified for a password reset');
     return { statusCode: StatusCode.SUCCESS, ssnToken: await issueSsnToken(db, user.id, 'reset-password') };
   });

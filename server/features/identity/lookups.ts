@@ -41,10 +41,10 @@ export async function phoneInUse(db: Database, phone: string): Promise<boolean> 
   return user !== undefined;
 }
 
-/** What an SSN check needs of an account, by email (any case) or id. */
+/** What an SSN check needs of an account, by email (any case) or id; by email, the phone its proof is for. */
 export async function ssnAccountByEmail(db: Database, email: string) {
   const [user] = await db
-    .select({ id: users.id, email: users.email, ssnHash: users.ssnHash })
+    .select({ id: users.id, email: users.email, ssnHash: users.ssnHash, phone: users.phone })
     .from(users)
     .where(sql`lower(${users.email}) = lower(${normaliseEmail(email)})`);
   return user;

@@ -65,19 +65,29 @@ export function sessionFeature(app: FastifyInstance, services: Services): void {
         [signInPerIpPolicy, ip],
         ...(device ? [[signInPerDevicePolicy, device] as [AttemptPolicy, string]] : []),
       ];
-      const wait = await limits.longestWait(counters);
-      if (wait > 0) return reply.code(401).send({ statusCode: StatusCode.INVALID_CREDENTIALS, retryAfterSeconds: wait });
+      // Every counter takes this try before the password is compared (reserveTry): a burst of parallel
+      // guesses gets at most each limit compared, not every guess that arrives before a failure counts.
+      const tries = await Promise.all(counters.map(([policy, counterSubject]) => limits.reserveTry(policy, counterSubject)));
+      const giveBack = () =>
+        Promise.all(counters.map(([policy, counterSubject], i) => (tries[i]!.reserved ? limits.giveBack(policy, counterSubject) : undefined)));
+      const refusedWait = Math.max(0, ...tries.map((each) => (each.reserved ? 0 : each.retryAfterSeconds)));
+      if (refusedWait > 0) {
+        // Not compared: the counters that took it give it back.
+        await giveBack();
+        return reply.code(401).send({ statusCode: StatusCode.INVALID_CREDENTIALS, retryAfterSeconds: refusedWait });
+      }
 
       const user = await userByEmail(db, email);
       const passwordCheck = await passwordAgainstHash(password, user?.passwordHash ?? decoySecretHash);
       if (!user || !passwordCheck.matches) {
-        const counted = await Promise.all(counters.map(([policy, counterSubject]) => limits.countFailure(policy, counterSubject)));
-        const waits = counted.map((each) => (each.locked ? each.retryAfterSeconds : 0));
+        const waits = await Promise.all(counters.map(([policy, counterSubject]) => limits.lockWhenSpent(policy, counterSubject)));
         const retryAfterSeconds = Math.max(...waits);
         return reply
           .code(401)
           .send(retryAfterSeconds > 0 ? { statusCode: StatusCode.INVALID_CREDENTIALS, retryAfterSeconds } : { statusCode: StatusCode.INVALID_CREDENTIALS });
       }
+      // The right password is no failure, whatever comes next (a texted code).
+      await giveBack();
 
       if (user.mfaRequired) {
         const phone = maskedPhone(user.phone);

@@ -13,7 +13,7 @@ export function identityCalls({ call }: Api) {
     verifySsnWithRefreshToken: (refreshToken: string | null, ssn: string) =>
       call(identity.verifySsnWithRefreshToken, { ssn }, { token: refreshToken }),
     /** Password reset, anonymous: `{0, ssnToken}`, 401 `{4, attemptsLeft}`, 429 `{201}`. */
-    verifySsn: (email: string, ssn: string) => call(identity.verifySsn, { email, ssn }),
+    verifySsn: (email: string, ssn: string, mfaToken: string) => call(identity.verifySsn, { email, ssn, mfaToken }),
     /** Records each agreement marked 'agreed' (access token). */
     acceptAgreement: (legal: Legal) => call(identity.acceptAgreement, { legal }),
     acceptedAgreement: (agreement: AgreementKind) => call(identity.acceptedAgreement, { agreement }),

@@ -34,10 +34,10 @@ beforeAll(async () => {
   expect(session.status).toBe(200);
 
   // Password reset: a wrong SSN, the right one, the change.
-  await post(t.app, '/verify/ssn', { email: mfaCardholder.email, ssn: demoCardholder.ssn });
-  const verified = await post<{ ssnToken: string }>(t.app, '/verify/ssn', { email: mfaCardholder.email, ssn: mfaCardholder.ssn });
-  expect(verified.status).toBe(200);
   const mfaToken = await resetMfaToken(t.app, mfaCardholder);
+  await post(t.app, '/verify/ssn', { email: mfaCardholder.email, ssn: demoCardholder.ssn, mfaToken });
+  const verified = await post<{ ssnToken: string }>(t.app, '/verify/ssn', { email: mfaCardholder.email, ssn: mfaCardholder.ssn, mfaToken });
+  expect(verified.status).toBe(200);
   expect((await post(t.app, '/change-password', { email: mfaCardholder.email, ssn: mfaCardholder.ssn, password: newPassword, mfaToken })).status).toBe(200);
 
   // Unlock-code reset with a session of the new password.

@@ -106,6 +106,20 @@ describe('POST /sign-in attempt limit', () => {
     expect(unknown.map((a) => Object.keys(a.body).sort())).toEqual(known.map((a) => Object.keys(a.body).sort()));
   });
 
+  it('compares at most five passwords of a burst of parallel guesses: the right one after them is refused', async () => {
+    // Each try is counted before its password is compared. Counted after, every guess that arrived
+    // before the first failure was recorded got compared, and the right one among them signed in.
+    const guesses = Array.from({ length: 40 }, (_, i) => (i === 30 ? demoCredentials : { ...wrong, password: `guess-${i}` }));
+    const answers = await Promise.all(guesses.map((credentials) => signInWith(t.app, credentials)));
+
+    expect(answers.filter((answer) => answer.status === 200)).toEqual([]);
+    expect(answers.map((answer) => answer.body.statusCode)).toEqual(Array(40).fill(StatusCode.INVALID_CREDENTIALS));
+    const waits = answers.filter((answer) => answer.body.retryAfterSeconds !== undefined);
+    expect(waits.length, 'all but the first four answer with the wait').toBeGreaterThanOrEqual(35);
+    // The owner's own device, later, waits too: the email from this client is locked.
+    expect((await signInWith(t.app, demoCredentials)).body.retryAfterSeconds).toBeGreaterThan(0);
+  });
+
   it('costs an unknown email the same work as a known one: one scrypt at the same cost (the decoy hash)', async () => {
     // Counted, not timed: the same derivations at the same cost take the same time on any machine,
     // and a timing comparison would fail on a loaded one.

@@ -42,7 +42,7 @@ export function ResetPasswordView() {
       actors: {
         sendResetCode: fromPromise(({ input }) => api.sendResetCode(input.email)),
         verifyResetCode: fromPromise(({ input }) => api.verifyResetCode(input.email, input.code)),
-        verifySsn: fromPromise(({ input }) => identityCalls(api).verifySsn(input.email, input.ssn)),
+        verifySsn: fromPromise(({ input }) => identityCalls(api).verifySsn(input.email, input.ssn, input.mfaToken)),
         changePassword: fromPromise(({ input }) => api.changePassword(input)),
       },
       actions: {
