@@ -31,6 +31,17 @@ import { registerRequestSafety } from './shared/requestSafety.ts';
 /** Never logged: credentials, codes and tokens travel in these. */
 const redactedPaths = ['req.headers.authorization', 'req.headers["companion-authorization"]', 'req.body', 'res.body'];
 
+/**
+ * A request as logged: its path without the query, which can carry personal data (a registration
+ * link's profile: name, date of birth, email, phone, address).
+ */
+const requestLogged = (request: { method: string; url: string; hostname?: string; ip?: string }) => ({
+  method: request.method,
+  url: request.url.split('?')[0],
+  host: request.hostname,
+  remoteAddress: request.ip,
+});
+
 /** Spent attempt counters go at start and every hour after (attemptLimits.ts deleteSpent). */
 async function deleteSpentAttemptCounters(app: FastifyInstance, { limits }: Services): Promise<void> {
   const deleteSpent = () =>
@@ -54,7 +65,12 @@ export async function buildApp(
     logger:
       options.logger === false
         ? false
-        : { level: config.logLevel, redact: redactedPaths, ...(options.logStream ? { stream: options.logStream } : {}) },
+        : {
+            level: config.logLevel,
+            redact: redactedPaths,
+            serializers: { req: requestLogged },
+            ...(options.logStream ? { stream: options.logStream } : {}),
+          },
     bodyLimit: 16 * 1024,
     // A body still arriving after 30 s is cut off (a slow-drip client holds a socket otherwise).
     requestTimeout: 30_000,

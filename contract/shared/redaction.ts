@@ -57,12 +57,17 @@ export function redactContext<V>(record: Record<string, V>): Record<string, V | 
 const secretFieldKey = /password|passcode|unlock|(^|_)(pw|pwd|pin)(_|$)/;
 /** Keys of codes and PINs that sensitiveKey's words do not name. */
 const shortSecretKey = /(^|_)(pw|pwd|pin|otp|cvv|cvc|passcode)(_|$)/;
+/**
+ * Keys of personal data analytics never needs: who someone is and where they live (a registration
+ * link's `profile` query holds name, date of birth, email, phone and address).
+ */
+const personalKey = /(^|_)(profile|dob|birth|birthday|birthdate|email|phone|street\d?|address|address_legal|first_name|last_name|middle_name|full_name|zip)(_|$)/;
 /** A string that is nothing but 4 to 8 digits: a texted code, unlock code or PIN, whatever its key. */
 const codeLikeText = /^\s*\d{4,8}\s*$/;
 
 /**
  * Analytics properties, however deeply nested, judged by content as well as by key: values under
- * sensitive-looking keys (`pw`, `code`, `unlock`…), every value beside a password-like field (the rest
+ * sensitive-looking keys (`pw`, `code`, `unlock`…) or personal ones (`profile`, `email`, `dob`…), every value beside a password-like field (the rest
  * of a credentials form), strings that are only a code's digits, and what redactText finds elsewhere.
  */
 export function redactAnalytics(value: unknown): unknown {
@@ -75,7 +80,7 @@ export function redactAnalytics(value: unknown): unknown {
     return Object.fromEntries(
       entries.map(([key, inner]) => [
         key,
-        besideSecret || isSensitiveKey(key) || shortSecretKey.test(words(key)) ? redactedMark : redactAnalytics(inner),
+        besideSecret || isSensitiveKey(key) || shortSecretKey.test(words(key)) || personalKey.test(words(key)) ? redactedMark : redactAnalytics(inner),
       ]),
     );
   }

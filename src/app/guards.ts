@@ -11,9 +11,13 @@ export type GuardOptions = { guardsEnabled: boolean };
 /** Which auth screen, by its address; the route table turns it into a typed redirect (layoutRoutes.ts). */
 export type AuthRedirect = { to: '/signin' | '/unlock'; search: { redirect?: string } };
 
-/** Only same-app paths are accepted as a place to return to (no other origins, no `//host`). */
+/**
+ * Only same-app paths are accepted as a place to return to (no other origins, no `//host`). Control
+ * characters are refused too: the URL parser drops a tab or newline, so `/<tab>/evil.test` is `//evil.test`.
+ */
 export function safeRedirect(value: unknown): string | undefined {
-  if (typeof value !== 'string' || !value.startsWith('/') || value.startsWith('//') || value.includes('\\')) {
+  // eslint-disable-next-line no-control-regex -- control characters are what is refused
+  if (typeof value !== 'string' || !value.startsWith('/') || value.startsWith('//') || value.includes('\\') || /[\u0000-\u001f\u007f]/.test(value)) {
     return undefined;
   }
   return value.length <= 2000 ? value : undefined;

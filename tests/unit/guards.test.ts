@@ -29,6 +29,11 @@ describe('safeRedirect', () => {
     ['a javascript: URL', 'javascript:alert(1)'],
     ['a relative path', 'home'],
     ['an empty string', ''],
+    // The URL parser drops tabs and newlines: each of these is //evil.test to the browser.
+    ['a tab between the slashes', '/\t/evil.test'],
+    ['a newline between the slashes', '/\n/evil.test'],
+    ['a carriage return', '/\r/evil.test/x'],
+    ['a NUL', '/home\u0000'],
   ])('rejects %s', (_name, value) => {
     expect(safeRedirect(value)).toBeUndefined();
   });

@@ -106,6 +106,21 @@ describe('redactAnalytics', () => {
     expect(Object.values(redactAnalytics(properties) as object)).toEqual([redactedMark]);
   });
 
+  it("redacts personal data: a route visit's query with a registration profile, an email, a phone, a date of birth", () => {
+    const profile = JSON.stringify({ firstName: 'Maria', lastName: 'Lopez', dob: '04/12/1986', street1: '2231 E Shields Ave' });
+    const visit = { name: '/register/{-$step}', query: { profile, step: '2' }, params: { step: '2' } };
+    expect(redactAnalytics(visit)).toEqual({ name: '/register/{-$step}', query: { profile: redactedMark, step: '2' }, params: { step: '2' } });
+    expect(redactAnalytics({ email: 'maria@example.com', userPhone: '5592014477', dob: '04/12/1986', firstName: 'Maria', addressLegal: { zip: '93721' } })).toEqual({
+      email: redactedMark,
+      userPhone: redactedMark,
+      dob: redactedMark,
+      firstName: redactedMark,
+      addressLegal: redactedMark,
+    });
+    // Not personal: what the product's events are about.
+    expect(redactAnalytics({ name: 'home', result: 'success', showNewDebitDetails: true })).toEqual({ name: 'home', result: 'success', showNewDebitDetails: true });
+  });
+
   it('redacts strings that are only a code\'s digits, under any key and at any depth', () => {
     expect(redactAnalytics({ value: '482913', nested: { list: [' 1234 ', 'step 2', 12] } })).toEqual({
       value: redactedMark,

@@ -55,6 +55,8 @@ beforeAll(async () => {
   await t.app.inject({ method: 'POST', url: '/api/v1/set-unlock-code', headers: bearer(session.access), payload: { unlockCode: '8642' } });
   await unlock(t.app, session.refresh, '8642');
   await signIn(t.app);
+  // The companion app's link to registration carries the applicant's details in its query.
+  await t.app.inject({ method: 'GET', url: `/register?profile=${encodeURIComponent(JSON.stringify({ firstName: 'Logan', dob: '04/12/1986', street1: '2231 E Shields Ave' }))}` });
 });
 afterAll(async () => {
   await t?.close();
@@ -85,6 +87,12 @@ describe('the request logs', () => {
     expect(logs).not.toContain(session.access);
     expect(logs).not.toContain(session.refresh);
     expect(logs).not.toMatch(/"(ssn|code|mfaToken|unlockCode|password)"\s*:/);
+  });
+
+  it('log a request by its path: a query can carry personal data', () => {
+    const logs = logLines.join('');
+    expect(logs).toContain('"url":"/register"');
+    for (const detail of ['Logan', '04/12/1986', '2231', 'profile']) expect(logs).not.toContain(detail);
   });
 });
 
