@@ -164,7 +164,7 @@ export function createAttemptLimits(db: Database) {
    * Counts a try before it is checked (bounded), for secrets short enough to guess in a burst of
    * parallel tries: at most `limit` tries are ever being checked or wrong until the count starts
    * again. Answers the tries counted, this one included, or the wait when none is left (locked, or
-   * the last ones still being checked: then the policy's whole wait). The caller then gives a right
+   * the last ones still being checked: then the policy's whole wait starts). The caller then gives a right
    * try back (giveBack) or locks on a wrong one that was the last (lockWhenSpent).
    */
   async function reserveTry(policy: AttemptPolicy, subject: string, again = true): Promise<ReservedTry> {
@@ -181,7 +181,10 @@ export function createAttemptLimits(db: Database) {
     const [found] = await db.select({ failures: attemptLimits.failures }).from(attemptLimits).where(row(policy, subject));
     // No row: deleted as spent (deleteSpent) between the insert and the update; count once more.
     if (!found && again) return reserveTry(policy, subject, false);
-    return { reserved: false, retryAfterSeconds: policy.lockoutMinutes * 60 };
+    // Every try is taken and none has locked yet: the last are still being checked, or a request died
+    // between its count and its check. The wait starts now, so a stranded count cannot refuse forever.
+    const started = await lockWhenSpent(policy, subject);
+    return { reserved: false, retryAfterSeconds: started > 0 ? started : policy.lockoutMinutes * 60 };
   }
 
   /** A try counted by reserveTry was right: it does not count (never below zero, nor once locked). */

@@ -91,3 +91,16 @@ describe('deleting spent attempt counters', () => {
     }
   });
 });
+
+describe('a try counted before its check (reserveTry)', () => {
+  it('cannot refuse forever when a request died between its count and its check: the wait starts', async () => {
+    for (let i = 0; i < ssnPolicy.limit; i += 1) expect((await limits.reserveTry(ssnPolicy, 'stranded')).reserved).toBe(true);
+    // The last try's request never came back (no giveBack, no lockWhenSpent): every try is taken.
+    const refused = await limits.reserveTry(ssnPolicy, 'stranded');
+    expect(refused).toEqual({ reserved: false, retryAfterSeconds: ssnPolicy.lockoutMinutes * 60 });
+    expect(await limits.waitSeconds(ssnPolicy, 'stranded'), 'a lock with an end, so the wait runs out').toBeGreaterThan(0);
+    // A lock that ends, not a count stuck at the limit: once the wait is over the count starts again.
+    await endedMinutesAgo('stranded', 1);
+    expect(await limits.reserveTry(ssnPolicy, 'stranded')).toEqual({ reserved: true, tries: 1, attemptsLeft: ssnPolicy.limit - 1 });
+  });
+});
