@@ -109,6 +109,21 @@ test('the splash shows the brand at once, and a spinner after 100 ms, as every s
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
 });
 
+test.describe('in a browser that prefers Spanish', () => {
+  test.use({ locale: 'es-MX' });
+
+  test('the splash is labelled in Spanish before the app starts, and the first screen is in Spanish', async ({ page }) => {
+    const release = await holdEntryScript(page);
+    await page.goto('/signin', { waitUntil: 'commit' });
+    await expect(page.getByRole('status', { name: 'Cargando' })).toBeAttached();
+    await expect(page.locator('html')).toHaveAttribute('lang', 'es');
+
+    release();
+    await expect(page.locator('#loader-overlay')).toHaveCount(0);
+    await expect(page.getByRole('heading', { level: 1, name: 'Iniciar sesión' })).toBeVisible();
+  });
+});
+
 test('with reduced motion asked for, the splash spinner turns three times slower', async ({ page }) => {
   await page.emulateMedia({ reducedMotion: 'reduce' });
   const release = await holdEntryScript(page);

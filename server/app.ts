@@ -7,6 +7,7 @@ import fastifyCompress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { type AppConfig, appConfigElementId } from '../contract/shared/appConfig.ts';
+import { acceptedLanguages, type Locale, preferredLocale, splashLabel } from '../contract/shared/locale.ts';
 import { StatusCode } from '../contract/shared/statusCodes.ts';
 import type { ServerConfig } from './config.ts';
 import type { Database } from './db/database.ts';
@@ -22,7 +23,7 @@ import { sessionFeature } from './features/session/index.ts';
 import { statementsFeature } from './features/statements/index.ts';
 import { registerOpenApi } from './openApi.ts';
 import { registerSandboxRoutes } from './partners/sandbox.ts';
-import { inlineStyleHashes, registerSecurityHeaders, securityHeaderSetter } from './securityHeaders.ts';
+import { clientErrorAnswerer, inlineStyleHashes, registerSecurityHeaders, securityHeaderSetter } from './securityHeaders.ts';
 import { createServices, type Services } from './services.ts';
 import { yupValidatorCompiler } from './shared/http.ts';
 import { loggableError, sqlStateOf } from './shared/errorLog.ts';
@@ -60,7 +61,8 @@ export async function buildApp(
 ) {
   const indexPath = config.webRoot === undefined ? undefined : path.join(config.webRoot, 'index.html');
   const rawIndex = indexPath !== undefined && existsSync(indexPath) ? readFileSync(indexPath, 'utf8') : undefined;
-  const setSecurityHeaders = securityHeaderSetter(config, rawIndex === undefined ? [] : inlineStyleHashes(rawIndex));
+  const styleHashes = rawIndex === undefined ? [] : inlineStyleHashes(rawIndex);
+  const setSecurityHeaders = securityHeaderSetter(config, styleHashes);
   const app = Fastify({
     logger:
       options.logger === false
@@ -75,6 +77,8 @@ export async function buildApp(
     // A body still arriving after 30 s is cut off (a slow-drip client holds a socket otherwise).
     requestTimeout: 30_000,
     trustProxy: config.trustProxy,
+    // A request Node cannot parse gets the same headers as every other answer.
+    clientErrorHandler: clientErrorAnswerer(config, styleHashes, JSON.stringify({ statusCode: StatusCode.INVALID_PARAMETERS })),
     // A URL that cannot be decoded: 400 with the security headers, the path not echoed back.
     frameworkErrors: (_error, request, reply) => {
       setSecurityHeaders(request, reply as FastifyReply);
@@ -133,6 +137,17 @@ function appConfigOf(config: ServerConfig): AppConfig {
 }
 
 /**
+ * index.html in one language: `<html lang>` and the splash's label (the page's only words before the
+ * app starts) for a browser that prefers it. Throws at start when the build's page lacks either.
+ */
+export function pageIn(html: string, locale: Locale): string {
+  const lang = /<html lang="en"/;
+  const label = `aria-label="${splashLabel.en}"`;
+  if (!lang.test(html) || !html.includes(label)) throw new Error('index.html has no <html lang="en"> or no splash label to translate.');
+  return html.replace(lang, `<html lang="${locale}"`).replace(label, `aria-label="${splashLabel[locale]}"`);
+}
+
+/**
  * index.html with the app config as a JSON script before </head>. JSON is not executed, so CSP
  * `script-src 'self'` holds; `<` is escaped so no value can close the script element.
  */
@@ -170,14 +185,23 @@ async function registerWebApp(app: FastifyInstance, config: ServerConfig, rawInd
     },
   });
 
-  const indexHtml = injectAppConfig(rawIndex, appConfigOf(config));
-  // Revalidated on every visit (no-cache), so a repeat visit gets a 304 instead of the page again.
-  // Weak: the same page compressed or not.
-  const indexEtag = `W/"${createHash('sha256').update(indexHtml).digest('base64url')}"`;
+  const withConfig = injectAppConfig(rawIndex, appConfigOf(config));
+  const pages = Object.fromEntries(
+    (['en', 'es'] as const).map((locale) => {
+      const html = pageIn(withConfig, locale);
+      // Revalidated on every visit (no-cache), so a repeat visit gets a 304 instead of the page again.
+      // Weak: the same page compressed or not.
+      return [locale, { html, etag: `W/"${createHash('sha256').update(html).digest('base64url')}"` }];
+    }),
+  ) as Record<Locale, { html: string; etag: string }>;
   const sendIndex = (request: FastifyRequest, reply: FastifyReply) => {
-    reply.code(200).header('Cache-Control', 'no-cache').header('ETag', indexEtag);
-    if (request.headers['if-none-match'] === indexEtag) return reply.code(304).send();
-    return reply.type('text/html; charset=utf-8').send(indexHtml);
+    const locale = preferredLocale(acceptedLanguages(request.headers['accept-language']));
+    const page = pages[locale];
+    reply.code(200).header('Cache-Control', 'no-cache').header('ETag', page.etag).header('Content-Language', locale);
+    // A shared cache keeps the two languages apart (with @fastify/compress's accept-encoding).
+    reply.header('Vary', 'accept-language');
+    if (request.headers['if-none-match'] === page.etag) return reply.code(304).send();
+    return reply.type('text/html; charset=utf-8').send(page.html);
   };
   // Never the raw file from disk (it lacks the config), and `/` would be a directory to the static files.
   app.get('/', sendIndex);

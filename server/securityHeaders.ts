@@ -1,5 +1,7 @@
 /** Security headers on every response (HTML, JSON and assets alike). */
 import { createHash } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServerConfig } from './config.ts';
 
@@ -45,14 +47,21 @@ type SetHeaders = (request: FastifyRequest, reply: FastifyReply) => void;
  * Sets the headers on one answer (also used where Fastify answers before any hook runs). `styleHashes`:
  * the served page's inline styles (`inlineStyleHashes`), none when no page is served.
  */
+/** The headers every answer carries, whatever it is and whoever asked. */
+function fixedHeaders(config: ServerConfig, styleHashes: readonly string[]): [string, string][] {
+  return [
+    ['Content-Security-Policy', contentSecurityPolicy(config, styleHashes)],
+    ['X-Content-Type-Options', 'nosniff'],
+    ['Referrer-Policy', 'no-referrer'],
+    ['Permissions-Policy', 'camera=(), microphone=(), geolocation=(self)'],
+    ['Cross-Origin-Resource-Policy', 'same-site'],
+  ];
+}
+
 export function securityHeaderSetter(config: ServerConfig, styleHashes: readonly string[]): SetHeaders {
-  const csp = contentSecurityPolicy(config, styleHashes);
+  const fixed = fixedHeaders(config, styleHashes);
   return (request, reply) => {
-    reply.header('Content-Security-Policy', csp);
-    reply.header('X-Content-Type-Options', 'nosniff');
-    reply.header('Referrer-Policy', 'no-referrer');
-    reply.header('Permissions-Policy', 'camera=(), microphone=(), geolocation=(self)');
-    reply.header('Cross-Origin-Resource-Policy', 'same-site');
+    for (const [name, value] of fixed) reply.header(name, value);
     const hostname = request.hostname.replace(/:\d+$/, '');
     // API and sandbox answers carry tokens, personal data and balances: no cache (shared or the
     // phone's own) may keep them. Pragma for HTTP/1.0 caches on the way.
@@ -75,4 +84,32 @@ export function securityHeaderSetter(config: ServerConfig, styleHashes: readonly
 
 export function registerSecurityHeaders(app: FastifyInstance, setHeaders: SetHeaders): void {
   app.addHook('onSend', async (request, reply) => setHeaders(request, reply));
+}
+
+const clientErrorStatus: Record<string, number> = { ERR_HTTP_REQUEST_TIMEOUT: 408, HPE_HEADER_OVERFLOW: 431 };
+
+/**
+ * Fastify's `clientErrorHandler`: a request Node cannot parse (headers over its size limit, a broken
+ * request line, a request that took too long) is answered on the socket before Fastify has a request or
+ * a reply, so no hook sets headers. Fastify's own answer (fastify.js defaultClientErrorHandler) has no
+ * CSP and names the cause; this one carries the headers of every other answer and says only what the
+ * app's other client errors say.
+ */
+export function clientErrorAnswerer(config: ServerConfig, styleHashes: readonly string[], body: string) {
+  const fixed = fixedHeaders(config, styleHashes);
+  return (error: Error & { code?: string }, socket: Duplex): void => {
+    if (error.code === 'ECONNRESET' || socket.destroyed) return;
+    const status = clientErrorStatus[error.code ?? ''] ?? 400;
+    const headers = [
+      ...fixed,
+      ['Cache-Control', 'no-store'],
+      ['Content-Type', 'application/json; charset=utf-8'],
+      ['Content-Length', String(Buffer.byteLength(body))],
+      ['Connection', 'close'],
+    ];
+    if (socket.writable) {
+      socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${headers.map(([name, value]) => `${name}: ${value}\r\n`).join('')}\r\n${body}`);
+    }
+    socket.destroy(error);
+  };
 }

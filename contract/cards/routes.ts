@@ -81,7 +81,7 @@ export const cardsRoutes = {
     answers: { 200: [0], 400: [2], 401: [103, 104], 403: [3], 404: [3] },
   }),
   /** The card's image on the processor's origin; url is empty when there is none. */
-  getCardImageUrl: route<null, UrlAnswer | UnknownCard>({
+  getCardImageUrl: route<CardDetailsQuery, UrlAnswer | UnknownCard>({
     name: 'getCardImageUrl',
     method: 'GET',
     path: '/card/image-url/{id}',

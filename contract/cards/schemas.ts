@@ -7,7 +7,7 @@ import type { cardsRoutes } from './routes.ts';
 
 const cardId = string().defined().matches(uuidPattern);
 const pinKind = string().defined().oneOf(['card', 'atm'] as const);
-/** The language of a processor page the app opens. */
+/** The language of a processor page the app opens, or of the card image it shows. */
 const locale = string().oneOf(['en', 'es'] as const);
 
 export const cardsSchemas = {
@@ -18,7 +18,7 @@ export const cardsSchemas = {
   unfreezeCard: object({ id: cardId }).noUnknown(),
   reportCard: object({ id: cardId, status: string().defined().oneOf(['LOST', 'STOLEN'] as const) }).noUnknown(),
   replaceCard: object({ id: cardId }).noUnknown(),
-  getCardImageUrl: null,
+  getCardImageUrl: object({ locale }).noUnknown(),
   getCardDetailsUrl: object({ locale }).noUnknown(),
   getPinChangeFormUrl: object({ cardId, pin: pinKind, locale }).noUnknown(),
   commitPinChange: object({ cardId, pin: pinKind }).noUnknown(),

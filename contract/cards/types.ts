@@ -89,7 +89,7 @@ export type LastFourRequest = Pick<ActivationForm, 'lastFourCard'>;
 /** Which PIN the processor's page sets: the card's PIN, or the ATM PIN. */
 export type PinKind = 'card' | 'atm';
 export type PinChangeFormQuery = { cardId: string; pin: PinKind; locale?: 'en' | 'es' };
-/** The processor's card details page speaks the reader's language (English when absent). */
+/** The processor's card details page and card image speak the reader's language (English when absent). */
 export type CardDetailsQuery = { locale?: 'en' | 'es' };
 export type CommitPinChangeRequest = { cardId: string; pin: PinKind };
 

@@ -42,7 +42,7 @@ export type CardProcessor = {
   /** A new physical card: what is printed on it (the card API keeps these to check activation). */
   issuePhysicalCard: (now: Date) => Promise<{ lastFour: string; expiry: string }>;
   /** The card's image on the processor's origin. */
-  cardImageUrl: (cardId: string) => string;
+  cardImageUrl: (request: { cardId: string; locale: 'en' | 'es' }) => string;
   /** A single-use page showing the virtual card's number, expiry and CVV. */
   cardDetailsUrl: (request: { cardId: string; locale: 'en' | 'es' }) => Promise<string>;
   /** A single-use hosted form that sets the card's PIN or ATM PIN. */
@@ -124,7 +124,8 @@ export function createSandboxProcessor(db: Database, config: ServerConfig): Card
       const year = String((now.getUTCFullYear() + expiryYears) % 100).padStart(2, '0');
       return { lastFour: String(randomInt(0, 10_000)).padStart(4, '0'), expiry: `${month}/${year}` };
     },
-    cardImageUrl: (cardId) => `${base}/card-image/${cardId}.svg?sig=${hmacOf(key, 'image', cardId).toString('base64url')}`,
+    // Signed for the card only: the language changes the words on the picture, never whose card it is.
+    cardImageUrl: ({ cardId, locale }) => `${base}/card-image/${cardId}.svg?sig=${hmacOf(key, 'image', cardId).toString('base64url')}&locale=${locale}`,
     cardDetailsUrl: async ({ cardId, locale }) =>
       `${base}/card-details?token=${await issueToken('card-details', cardId, null, detailsTokenSeconds)}&locale=${locale}`,
     pinChangeFormUrl: async ({ cardId, pin, locale }) =>
@@ -167,7 +168,7 @@ const pinQuery = object({ token: tokenRule.required(), locale: localeRule }).noU
 const pinForm = object({ token: tokenRule.required(), locale: localeRule, pin: string().max(20).required(), pinConfirm: string().max(20).required() }).noUnknown();
 const simulateForm = object({ token: tokenRule.required(), locale: localeRule, result: string().oneOf(['-10', '-11']).required() }).noUnknown();
 const detailsQuery = object({ token: tokenRule.required(), locale: localeRule }).noUnknown();
-const imageQuery = object({ sig: string().max(100).required() }).noUnknown();
+const imageQuery = object({ sig: string().max(100).required(), locale: string().oneOf(['en', 'es']) }).noUnknown();
 
 type PinTokenState = { state: 'valid'; pin: PinKind } | { state: 'expired' } | { state: 'changed' };
 
@@ -290,7 +291,7 @@ export async function buildProcessorServer(config: ServerConfig, db: Database, o
     return reply.type('text/html; charset=utf-8').send(cardDetailsPage({ locale, pan: sandboxPan(key, spent!.cardId, card.lastFour), expiry: card.expiry, cvv }));
   });
 
-  server.get<{ Params: { file: string }; Querystring: { sig: string } }>(
+  server.get<{ Params: { file: string }; Querystring: { sig: string; locale?: 'en' | 'es' } }>(
     '/card-image/:file',
     { schema: { querystring: imageQuery } },
     async (request, reply) => {
@@ -310,7 +311,12 @@ export async function buildProcessorServer(config: ServerConfig, db: Database, o
         // The app shows it from its own origin.
         .header('Cross-Origin-Resource-Policy', 'cross-origin')
         .type('image/svg+xml')
-        .send(cardImageSvg({ type: card.type, lastFour: card.isPending ? null : card.lastFour }));
+        .send(
+          cardImageSvg(processorLocaleOf(request.query.locale, request.headers['accept-language']), {
+            type: card.type,
+            lastFour: card.isPending ? null : card.lastFour,
+          }),
+        );
     },
   );
 

@@ -5,14 +5,13 @@
  * result code to the framing app. Every value is escaped.
  */
 import { isObviousCode } from '../../contract/rules.ts';
+import { acceptedLanguages, preferredLocale, type Locale } from '../../contract/shared/locale.ts';
 import type { PinKind } from '../../contract/cards/types.ts';
 
-export type ProcessorLocale = 'en' | 'es';
-
-/** `es` when asked for (query, form field, or the browser's first language), else `en`. */
-export function processorLocaleOf(asked: unknown, acceptLanguage?: string): ProcessorLocale {
+/** The language asked for (query or form field), else the one the browser prefers. */
+export function processorLocaleOf(asked: unknown, acceptLanguage?: string): Locale {
   if (asked === 'es' || asked === 'en') return asked;
-  return /^\s*es\b/i.test(acceptLanguage ?? '') ? 'es' : 'en';
+  return preferredLocale(acceptedLanguages(acceptLanguage));
 }
 
 const texts = {
@@ -42,6 +41,9 @@ const texts = {
     cvv: 'Security code (CVV)',
     detailsPrivate: 'Keep these details private. Anyone who has them can use your card online.',
     detailsExpired: 'Go back to the app and ask to see your card again.',
+    cardName: { VIRTUAL: 'Providers virtual debit card', PHYSICAL: 'Providers debit card' },
+    cardKind: { VIRTUAL: 'VIRTUAL DEBIT CARD', PHYSICAL: 'DEBIT CARD' },
+    endingIn: (name: string, lastFour: string) => `${name} ending in ${lastFour}`,
   },
   es: {
     brand: 'Procesador de tarjetas (sandbox)',
@@ -69,6 +71,9 @@ const texts = {
     cvv: 'Código de seguridad (CVV)',
     detailsPrivate: 'Mantenga estos datos en privado. Cualquier persona que los tenga puede usar su tarjeta en línea.',
     detailsExpired: 'Regrese a la aplicación y pida ver su tarjeta otra vez.',
+    cardName: { VIRTUAL: 'Tarjeta de débito virtual Providers', PHYSICAL: 'Tarjeta de débito Providers' },
+    cardKind: { VIRTUAL: 'TARJETA DE DÉBITO VIRTUAL', PHYSICAL: 'TARJETA DE DÉBITO' },
+    endingIn: (name: string, lastFour: string) => `${name} terminada en ${lastFour}`,
   },
 } as const;
 
@@ -87,7 +92,7 @@ const escapeHtml = (value: string) =>
 /** What the page posts to the app (contract PinChangeResult), and to which exact origins. */
 type PostResult = { code: number; appOrigins: string[] };
 
-function page(locale: ProcessorLocale, title: string, body: string, post?: PostResult): string {
+function page(locale: Locale, title: string, body: string, post?: PostResult): string {
   const meta = post
     ? `<meta name="processor-result" content="${post.code}"><meta name="app-origins" content="${escapeHtml(post.appOrigins.join(' '))}">` +
       '<script src="/post-result.js" defer></script>'
@@ -100,7 +105,7 @@ function page(locale: ProcessorLocale, title: string, body: string, post?: PostR
 const hidden = (name: string, value: string) => `<input type="hidden" name="${name}" value="${escapeHtml(value)}">`;
 
 /** The hosted PIN form; with `problem`, the reason the last try was refused (announced, tied to the field). */
-export function pinFormPage(request: { locale: ProcessorLocale; pin: PinKind; token: string; problem?: PinProblem }): string {
+export function pinFormPage(request: { locale: Locale; pin: PinKind; token: string; problem?: PinProblem }): string {
   const t = texts[request.locale];
   const problem = request.problem;
   const errorOn = (field: 'pin' | 'pinConfirm') => (problem === 'pinMismatch' ? field === 'pinConfirm' : field === 'pin') && problem !== undefined;
@@ -128,14 +133,14 @@ export function pinFormPage(request: { locale: ProcessorLocale; pin: PinKind; to
 }
 
 /** The page after the PIN form: it tells the reader, and posts the code to the framing app. */
-export function pinResultPage(request: { locale: ProcessorLocale; code: 0 | -10 | -11; appOrigins: string[] }): string {
+export function pinResultPage(request: { locale: Locale; code: 0 | -10 | -11; appOrigins: string[] }): string {
   const t = texts[request.locale];
   const [title, next] = request.code === 0 ? [t.pinSet, t.pinSetNext] : [request.code === -10 ? t.expired : t.changed, t.goBack];
   return page(request.locale, title, `<h1>${escapeHtml(title)}</h1><p>${escapeHtml(next)}</p>`, { code: request.code, appOrigins: request.appOrigins });
 }
 
 /** The virtual card's number, expiry and CVV: shown by the processor alone. */
-export function cardDetailsPage(request: { locale: ProcessorLocale; pan: string; expiry: string; cvv: string }): string {
+export function cardDetailsPage(request: { locale: Locale; pan: string; expiry: string; cvv: string }): string {
   const t = texts[request.locale];
   const grouped = request.pan.replace(/(\d{4})(?=\d)/g, '$1 ');
   const row = (term: string, value: string, className = '') =>
@@ -147,22 +152,22 @@ export function cardDetailsPage(request: { locale: ProcessorLocale; pan: string;
   return page(request.locale, t.detailsTitle, body);
 }
 
-export function cardDetailsExpiredPage(locale: ProcessorLocale): string {
+export function cardDetailsExpiredPage(locale: Locale): string {
   const t = texts[locale];
   return page(locale, t.expired, `<h1>${escapeHtml(t.expired)}</h1><p>${escapeHtml(t.detailsExpired)}</p>`);
 }
 
 /** The card's picture: the brand, the kind of card and, once it is active, its last 4 digits. */
-export function cardImageSvg(card: { type: 'VIRTUAL' | 'PHYSICAL'; lastFour: string | null }): string {
-  const kind = card.type === 'VIRTUAL' ? 'Virtual debit card' : 'Debit card';
-  const label = card.lastFour ? `Providers ${kind.toLowerCase()} ending in ${card.lastFour}` : `Providers ${kind.toLowerCase()}`;
+export function cardImageSvg(locale: Locale, card: { type: 'VIRTUAL' | 'PHYSICAL'; lastFour: string | null }): string {
+  const t = texts[locale];
+  const label = card.lastFour ? t.endingIn(t.cardName[card.type], card.lastFour) : t.cardName[card.type];
   const number = card.lastFour ? `•••• •••• •••• ${card.lastFour}` : '•••• •••• •••• ••••';
   const fill = card.type === 'VIRTUAL' ? '#1d4e89' : '#0b5d4b';
-  return '<svg xmlns="http://www.w3.org/2000/svg" width="340" height="214" viewBox="0 0 340 214" role="img">' +
+  return `<svg xmlns="http://www.w3.org/2000/svg" xml:lang="${locale}" width="340" height="214" viewBox="0 0 340 214" role="img">` +
     `<title>${escapeHtml(label)}</title><rect width="340" height="214" rx="16" fill="${fill}"/>` +
     '<text x="24" y="46" font-family="system-ui, sans-serif" font-size="24" font-weight="700" fill="#ffffff">Providers</text>' +
     `<text x="24" y="138" font-family="ui-monospace, monospace" font-size="22" letter-spacing="1" fill="#ffffff">${escapeHtml(number)}</text>` +
-    `<text x="24" y="186" font-family="system-ui, sans-serif" font-size="14" fill="#ffffff">${escapeHtml(kind.toUpperCase())}</text>` +
+    `<text x="24" y="186" font-family="system-ui, sans-serif" font-size="14" fill="#ffffff">${escapeHtml(t.cardKind[card.type])}</text>` +
     '</svg>';
 }
 

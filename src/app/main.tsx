@@ -9,7 +9,7 @@ import { RouterProvider } from '@tanstack/react-router';
 import { StrictMode, startTransition } from 'react';
 import { framingOf, isEmbedded } from '../shared/host/detection.ts';
 import { standaloneHost } from '../shared/host/host.ts';
-import { activateLocale, detectLocale } from '../shared/i18n/locale.ts';
+import { activateLocale, detectLocale, labelSplash } from '../shared/i18n/locale.ts';
 import { cardApiAnalyticsTransport } from './analytics.ts';
 import { readAppConfig } from './appConfig.ts';
 import { createAppInSteps, type App } from './createApp.ts';
@@ -51,6 +51,7 @@ async function start() {
         needsRegistration: false,
         mustResetUnlockCode: false,
       };
+  labelSplash(started.initial.locale);
   // A companion user without a card account lands on registration rather than sign-in; one whose unlock
   // code is locked resets it first.
   if (started.needsRegistration && !location.pathname.startsWith('/register')) history.replaceState(null, '', '/register');

@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allRoutes } from '../../contract/routes.ts';
@@ -78,6 +80,40 @@ describe('security headers', () => {
       const maxAge = Number(/max-age=(\d+)/.exec(String(response.headers['strict-transport-security']))![1]);
       expect(maxAge).toBeGreaterThanOrEqual(31_536_000);
     }
+  });
+});
+
+describe('answers Node gives before Fastify has a request', () => {
+  /** Sends raw bytes to the listening app and reads its whole answer (it closes the connection). */
+  async function rawAnswer(bytes: string): Promise<string> {
+    const address = t.app.server.address() as AddressInfo;
+    const socket = connect(address.port, '127.0.0.1');
+    socket.end(bytes);
+    let answer = '';
+    for await (const chunk of socket) answer += String(chunk);
+    return answer;
+  }
+
+  beforeAll(async () => {
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+  });
+
+  it.each([
+    // Node's default limit for a request's headers is 16 KiB: RFC 6585 §5's 431.
+    ['headers over the size limit', `GET /api/v1/home HTTP/1.1\r\nHost: localhost\r\nCookie: ${'a'.repeat(20_000)}\r\n\r\n`, 431],
+    // Not an HTTP request line (RFC 9112 §3).
+    ['a broken request line', 'NOT HTTP\r\n\r\n', 400],
+  ])('answers %s with the security headers and no cause', async (_name, request, status) => {
+    const answer = await rawAnswer(request);
+    const [head = '', body] = answer.split('\r\n\r\n');
+
+    expect(head.split('\r\n')[0]).toBe(`HTTP/1.1 ${status} ${STATUS_CODES[status]}`);
+    const policy = /^content-security-policy: (.*)$/im.exec(head)?.[1] ?? '';
+    expect(policy).toContain("default-src 'self'");
+    expect(policy).toContain("frame-ancestors 'self' http://localhost:8090");
+    expect(head).toMatch(/^x-content-type-options: nosniff$/im);
+    expect(head).toMatch(/^cache-control: no-store$/im);
+    expect(JSON.parse(body ?? '')).toEqual({ statusCode: StatusCode.INVALID_PARAMETERS });
   });
 });
 

@@ -13,7 +13,7 @@ import { startTestApp, type TestApp } from './helpers.ts';
 
 /** As the build writes it: the app's stylesheet inlined (vite.config.ts stylesheetInline). */
 const inlineCss = ':root{color:#1b1f1d}.splash>p{font-weight:700}';
-const rawIndex = `<!doctype html><html lang="en"><head><title>Providers</title><style>${inlineCss}</style></head><body><div id="root"></div></body></html>`;
+const rawIndex = `<!doctype html><html lang="en"><head><title>Providers</title><style>${inlineCss}</style></head><body><div id="loader-overlay" role="status" aria-label="Loading"></div><div id="root"></div></body></html>`;
 
 /** A script large enough to be worth compressing (over the 1 KB threshold). */
 const viewScript = `export const rows = ${JSON.stringify(Array.from({ length: 200 }, (_, index) => ({ index, label: `row ${index}` })))};`;
@@ -91,6 +91,31 @@ describe('index.html with the app config', () => {
     expect(response.body).toContain('<title>Providers</title>');
     expect(response.body).toMatch(new RegExp(`<script id="${appConfigElementId}" type="application/json">[^<]*</script></head>`));
     expect(appConfigIn(response.body)).toEqual(expectedConfig);
+  });
+
+  it.each([
+    [undefined, 'en', 'Loading'],
+    ['en-US,en;q=0.9', 'en', 'Loading'],
+    ['es-MX,es;q=0.9,en;q=0.8', 'es', 'Cargando'],
+    ['en;q=0.5, es', 'es', 'Cargando'],
+    ['fr-CA, es;q=0.5', 'es', 'Cargando'],
+    ['es;q=0, en', 'en', 'Loading'],
+  ])('for Accept-Language %s: <html lang="%s"> and the splash labelled "%s"', async (accepted, locale, label) => {
+    const response = await get('/home', accepted === undefined ? {} : { 'accept-language': accepted });
+
+    expect(response.body).toContain(`<html lang="${locale}">`);
+    expect(response.body).toContain(`<div id="loader-overlay" role="status" aria-label="${label}">`);
+    expect(response.headers['content-language']).toBe(locale);
+    expect(String(response.headers.vary).split(/, */)).toContain('accept-language');
+  });
+
+  it('gives each language its own ETag, so a cache never answers one with the other', async () => {
+    const english = await get('/', { 'accept-language': 'en' });
+    const spanish = await get('/', { 'accept-language': 'es' });
+    expect(english.headers.etag).not.toBe(spanish.headers.etag);
+
+    expect((await get('/', { 'accept-language': 'es', 'if-none-match': String(spanish.headers.etag) })).statusCode).toBe(304);
+    expect((await get('/', { 'accept-language': 'es', 'if-none-match': String(english.headers.etag) })).statusCode).toBe(200);
   });
 
   it.each(['/', '/cards'])('answers a HEAD of %s like the GET', async (url) => {

@@ -130,13 +130,13 @@ export function cardsFeature(app: FastifyInstance, services: Services): void {
   );
 
   /** A blocked or stopped card has no image (url empty); any other card of the caller's has one on the processor's origin. */
-  serve(routes.getCardImageUrl, async (_query, request, reply) => {
+  serve(routes.getCardImageUrl, async ({ locale }, request, reply) => {
     const id = cardIdParam(request);
     if (!id) return badRequest(reply);
     const card = await ownCard(db, request.access.userId, id);
     if (!card) return notFound(reply);
     const shown = card.isActive || card.isPending;
-    return { statusCode: StatusCode.SUCCESS, url: shown ? processor.cardImageUrl(card.id) : '' };
+    return { statusCode: StatusCode.SUCCESS, url: shown ? processor.cardImageUrl({ cardId: card.id, locale: locale ?? 'en' }) : '' };
   });
 
   /** Only the caller's virtual card in use: its number, expiry and CVV on the processor's page. */

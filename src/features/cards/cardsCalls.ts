@@ -25,7 +25,7 @@ export function cardsCalls({ call }: Api) {
     /** `{0, card, replacement}`: the card blocked and its replacement on its way. */
     reportCard: ({ id, status }: ReportCardRequest) => call(cards.reportCard, { id, status }),
     /** `{0, url}`, url empty when the card has no image. */
-    getCardImageUrl: (id: string) => call(cards.getCardImageUrl, null, { pathParams: { id }, suppressErrorModal: true }),
+    getCardImageUrl: (id: string, locale: 'en' | 'es') => call(cards.getCardImageUrl, { locale }, { pathParams: { id }, suppressErrorModal: true }),
     getCardDetailsUrl: (id: string, locale: 'en' | 'es') => call(cards.getCardDetailsUrl, { locale }, { pathParams: { id } }),
     getPinChangeFormUrl: (cardId: string, pin: PinKind, locale: 'en' | 'es') => call(cards.getPinChangeFormUrl, { cardId, pin, locale }),
     commitPinChange: (cardId: string, pin: PinKind) => call(cards.commitPinChange, { cardId, pin }),

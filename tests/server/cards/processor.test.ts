@@ -89,6 +89,12 @@ describe('the PIN form URL', () => {
   it('is refused for a virtual card or a card not yet activated (notAllowed)', async () => {
     const refused = { status: 403, body: { statusCode: StatusCode.NOT_ALLOWED, reason: 'notAllowed' } };
     expect(await cardGet(t.app, holder.access, `/pin-change-form-url?cardId=${holder.virtualCardId}&pin=card`)).toEqual(refused);
+    const inSpanish = await cardGet(t.app, holder.access, `/card/image-url/${holder.virtualCardId}?locale=es`);
+    const spanishImage = await openPage(new URL(inSpanish.body.url!));
+    expect(spanishImage.body).toContain('<title>Tarjeta de débito virtual Providers terminada en 1234</title>');
+    expect(spanishImage.body).toContain('>TARJETA DE DÉBITO VIRTUAL</text>');
+    expect(spanishImage.body).not.toMatch(/debit card/i);
+
     const other = await newCardholder(t.app, t.db, 5000);
     const pending = (await cardCall(t.app, other.access, '/order-card', {}, 'pin-test-order')).body.card!;
     expect(await cardGet(t.app, other.access, `/pin-change-form-url?cardId=${pending.id}&pin=card`)).toEqual(refused);
@@ -263,8 +269,15 @@ describe('the card image', () => {
     expect(image.statusCode).toBe(200);
     expect(image.headers['content-type']).toMatch(/^image\/svg\+xml/);
     expect(image.body).toContain('<title>Providers virtual debit card ending in 1234</title>');
+    expect(image.body).toContain('>VIRTUAL DEBIT CARD</text>');
     url.searchParams.set('sig', 'forged');
     expect((await openPage(url)).statusCode).toBe(404);
+
+    const inSpanish = await cardGet(t.app, holder.access, `/card/image-url/${holder.virtualCardId}?locale=es`);
+    const spanishImage = await openPage(new URL(inSpanish.body.url!));
+    expect(spanishImage.body).toContain('<title>Tarjeta de débito virtual Providers terminada en 1234</title>');
+    expect(spanishImage.body).toContain('>TARJETA DE DÉBITO VIRTUAL</text>');
+    expect(spanishImage.body).not.toMatch(/debit card/i);
 
     const other = await newCardholder(t.app, t.db, 5000);
     const card = await activePhysicalCard(t.app, other.access);

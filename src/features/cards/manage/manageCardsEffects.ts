@@ -23,7 +23,7 @@ export function manageCardsChart(api: Api, errors: ErrorReporter, locale: () => 
   return manageCardsMachine.provide({
     actors: {
       getHome: fromPromise(() => api.getHome()),
-      getCardImageUrl: fromPromise(async ({ input }) => onProcessorOrigin(await calls.getCardImageUrl(input.id))),
+      getCardImageUrl: fromPromise(async ({ input }) => onProcessorOrigin(await calls.getCardImageUrl(input.id, locale()))),
       // The processor's page in the reader's language, as the PIN form is.
       getCardDetailsUrl: fromPromise(async ({ input }) => onProcessorOrigin(await calls.getCardDetailsUrl(input.id, locale()))),
       cardLock: cardLockMachine.provide({
