@@ -117,6 +117,7 @@ test.describe('in a browser that prefers Spanish', () => {
     await page.goto('/signin', { waitUntil: 'commit' });
     await expect(page.getByRole('status', { name: 'Cargando' })).toBeAttached();
     await expect(page.locator('html')).toHaveAttribute('lang', 'es');
+    await expect(page).toHaveTitle('Tarjeta Providers');
 
     release();
     await expect(page.locator('#loader-overlay')).toHaveCount(0);

@@ -48,4 +48,7 @@ test('the statements read in Spanish, axe-clean', async ({ page, request }) => {
   await expect(latest.getByRole('heading', { level: 2 })).toHaveText(/^[A-ZÁÉÍÓÚ][a-záéíóú]+ de \d{4}$/);
   await statements.expectBalancesBesideLabels(latest);
   await expectAccessible(page);
+  const { fileName, bytes } = await statements.download(latest);
+  expect(fileName).toBe(`providers-estado-de-cuenta-${new Date().toISOString().slice(0, 7)}.pdf`);
+  expect(await pdfText(bytes)).toContain('Estado de cuenta mensual');
 });

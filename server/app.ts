@@ -137,15 +137,29 @@ function appConfigOf(config: ServerConfig): AppConfig {
 }
 
 /**
- * index.html in one language: `<html lang>` and the splash's label (the page's only words before the
- * app starts) for a browser that prefers it. Throws at start when the build's page lacks either.
+ * index.html in one language: `<html lang>`, the title, the description and the splash's label (the
+ * page's only words before the app starts) for a browser that prefers it. Throws at start when the
+ * build's page lacks one of them.
  */
 export function pageIn(html: string, locale: Locale): string {
-  const lang = /<html lang="en"/;
-  const label = `aria-label="${splashLabel.en}"`;
-  if (!lang.test(html) || !html.includes(label)) throw new Error('index.html has no <html lang="en"> or no splash label to translate.');
-  return html.replace(lang, `<html lang="${locale}"`).replace(label, `aria-label="${splashLabel[locale]}"`);
+  const words = { ...pageWords[locale], splash: splashLabel[locale] };
+  const marks = {
+    lang: [/<html lang="en"/, `<html lang="${locale}"`],
+    title: [`<title>${pageWords.en.title}</title>`, `<title>${words.title}</title>`],
+    description: [`content="${pageWords.en.description}"`, `content="${words.description}"`],
+    splash: [`aria-label="${splashLabel.en}"`, `aria-label="${words.splash}"`],
+  } as const;
+  return Object.entries(marks).reduce((page, [name, [english, translated]]) => {
+    if (!(typeof english === 'string' ? page.includes(english) : english.test(page))) throw new Error(`index.html has no English ${name} to translate (${english}).`);
+    return page.replace(english, translated);
+  }, html);
 }
+
+/** The page's words before the app's own: its title (the screens set theirs once they show) and its description. */
+const pageWords: Record<Locale, { title: string; description: string }> = {
+  en: { title: 'Providers card', description: 'Providers prepaid debit account and card' },
+  es: { title: 'Tarjeta Providers', description: 'Cuenta prepagada y tarjeta de débito Providers' },
+};
 
 /**
  * index.html with the app config as a JSON script before </head>. JSON is not executed, so CSP

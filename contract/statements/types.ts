@@ -32,5 +32,6 @@ export type StatementLocale = (typeof statementLocales)[number];
 /** GET /statement?month=2026-11&locale=es: that month's statement as a PDF file. */
 export type StatementPdfQuery = { month: string; locale: StatementLocale };
 
-/** The file's name when saved: `providers-statement-2026-11.pdf`. */
-export const statementFileName = (month: string) => `providers-statement-${month}.pdf`;
+/** The file's name when saved, in the statement's language: `providers-statement-2026-11.pdf`, `providers-estado-de-cuenta-2026-11.pdf`. */
+export const statementFileName = (month: string, locale: StatementLocale) =>
+  `providers-${locale === 'es' ? 'estado-de-cuenta' : 'statement'}-${month}.pdf`;

@@ -14,8 +14,10 @@
  *
  * How each failure ends: the balance does not cover the amount, before sending or as the server's
  * refusal 403 `{3, reason: 'insufficientFunds'}` → `review.notEnoughMoney` (nothing was charged);
- * any other answer with a statusCode → `confirm.refused` with its reason kept for the view; no answer
- * (no statusCode: the app's error modal has said so; or re-authentication given up) →
+ * the server's own failure (500 `{5}`: it may have committed before it failed, as when the database's
+ * commit went through and its connection then dropped) → `confirm.unexpected`, the key kept for the
+ * retry; any other answer with a statusCode → `confirm.refused` with its reason kept for the view; no
+ * answer (no statusCode: the app's error modal has said so; or re-authentication given up) →
  * `confirm.failed`, the key kept for the retry.
  *
  * What every chart shares is here: guards (spread into the chart's `setup`), what its actions assign
@@ -63,6 +65,7 @@ export const moneyConfirmationGuards = {
   coversAmount: ({ context }: { context: MoneyConfirmationContext }) => context.balanceCents >= context.amountCents,
   isPaid: (_: unknown, answer: MoneyAnswer) => answer?.statusCode === StatusCode.SUCCESS,
   isInsufficientFunds: (_: unknown, answer: MoneyAnswer) => answer?.statusCode === StatusCode.NOT_ALLOWED && answer.reason === 'insufficientFunds',
+  isUnexpected: (_: unknown, answer: MoneyAnswer) => answer?.statusCode === StatusCode.UNEXPECTED_ERROR,
 };
 
 /**
@@ -90,9 +93,10 @@ export const moneyAnswerOf = ({ event }: { event: { output: MoneyAnswer } }) => 
 
 /**
  * Tags: `review`, `confirm` (also while submitting) and `receipt` say which part shows; `busy` while
- * the call is under way; `insufficientFunds`, `refused` and `failed` say why the flow is back.
+ * the call is under way; `insufficientFunds`, `refused`, `failed` and `unexpected` say why the flow is
+ * back (`failed` whenever the outcome is unknown; `unexpected` too when the server said it failed).
  */
-export type MoneyConfirmationTag = 'review' | 'confirm' | 'receipt' | 'busy' | 'insufficientFunds' | 'refused' | 'failed';
+export type MoneyConfirmationTag = 'review' | 'confirm' | 'receipt' | 'busy' | 'insufficientFunds' | 'refused' | 'failed' | 'unexpected';
 
 /** What the money confirmation shows, from the chart's tags (MoneyConfirmationStep's props). */
 export function moneyConfirmationShows(snapshot: { hasTag: (tag: MoneyConfirmationTag) => boolean }) {
@@ -104,6 +108,7 @@ export function moneyConfirmationShows(snapshot: { hasTag: (tag: MoneyConfirmati
     notEnoughMoney: snapshot.hasTag('insufficientFunds'),
     refused: snapshot.hasTag('refused'),
     failed: snapshot.hasTag('failed'),
+    unexpected: snapshot.hasTag('unexpected'),
   };
 }
 
@@ -147,6 +152,8 @@ export function moneyConfirmationStates<
         idle: {},
         /** No answer: the outcome is unknown, so the key is kept and a retry cannot charge twice. */
         failed: { tags: ['failed'] },
+        /** The server's own failure: it may have charged before it failed, so the key is kept as after no answer. */
+        unexpected: { tags: ['failed', 'unexpected'] },
         /** Another refusal (a card already on its way, a card that cannot be replaced …): nothing was charged. */
         refused: { tags: ['refused'] },
       },
@@ -168,6 +175,7 @@ export function moneyConfirmationStates<
             target: 'review.notEnoughMoney',
             actions: { type: 'storeRefusal', params: moneyAnswerOf },
           },
+          { guard: { type: 'isUnexpected', params: moneyAnswerOf }, target: 'confirm.unexpected' },
           { target: 'confirm.refused', actions: { type: 'storeRefusal', params: moneyAnswerOf } },
         ],
         onError: { target: 'confirm.failed' },

@@ -13,7 +13,7 @@ import { startTestApp, type TestApp } from './helpers.ts';
 
 /** As the build writes it: the app's stylesheet inlined (vite.config.ts stylesheetInline). */
 const inlineCss = ':root{color:#1b1f1d}.splash>p{font-weight:700}';
-const rawIndex = `<!doctype html><html lang="en"><head><title>Providers</title><style>${inlineCss}</style></head><body><div id="loader-overlay" role="status" aria-label="Loading"></div><div id="root"></div></body></html>`;
+const rawIndex = `<!doctype html><html lang="en"><head><meta name="description" content="Providers prepaid debit account and card" /><title>Providers card</title><style>${inlineCss}</style></head><body><div id="loader-overlay" role="status" aria-label="Loading"></div><div id="root"></div></body></html>`;
 
 /** A script large enough to be worth compressing (over the 1 KB threshold). */
 const viewScript = `export const rows = ${JSON.stringify(Array.from({ length: 200 }, (_, index) => ({ index, label: `row ${index}` })))};`;
@@ -88,23 +88,27 @@ describe('index.html with the app config', () => {
     expect(response.headers['content-type']).toMatch(/^text\/html/);
     expect(response.headers['cache-control']).toBe('no-cache');
     expect(response.headers['cross-origin-opener-policy']).toBe('same-origin-allow-popups');
-    expect(response.body).toContain('<title>Providers</title>');
+    expect(response.body).toContain('<title>Providers card</title>');
     expect(response.body).toMatch(new RegExp(`<script id="${appConfigElementId}" type="application/json">[^<]*</script></head>`));
     expect(appConfigIn(response.body)).toEqual(expectedConfig);
   });
 
+  const english = { label: 'Loading', title: 'Providers card', description: 'Providers prepaid debit account and card' };
+  const spanish = { label: 'Cargando', title: 'Tarjeta Providers', description: 'Cuenta prepagada y tarjeta de débito Providers' };
   it.each([
-    [undefined, 'en', 'Loading'],
-    ['en-US,en;q=0.9', 'en', 'Loading'],
-    ['es-MX,es;q=0.9,en;q=0.8', 'es', 'Cargando'],
-    ['en;q=0.5, es', 'es', 'Cargando'],
-    ['fr-CA, es;q=0.5', 'es', 'Cargando'],
-    ['es;q=0, en', 'en', 'Loading'],
-  ])('for Accept-Language %s: <html lang="%s"> and the splash labelled "%s"', async (accepted, locale, label) => {
+    [undefined, 'en', english],
+    ['en-US,en;q=0.9', 'en', english],
+    ['es-MX,es;q=0.9,en;q=0.8', 'es', spanish],
+    ['en;q=0.5, es', 'es', spanish],
+    ['fr-CA, es;q=0.5', 'es', spanish],
+    ['es;q=0, en', 'en', english],
+  ])('for Accept-Language %s: <html lang="%s">, and the splash, title and description in it', async (accepted, locale, words) => {
     const response = await get('/home', accepted === undefined ? {} : { 'accept-language': accepted });
 
     expect(response.body).toContain(`<html lang="${locale}">`);
-    expect(response.body).toContain(`<div id="loader-overlay" role="status" aria-label="${label}">`);
+    expect(response.body).toContain(`<div id="loader-overlay" role="status" aria-label="${words.label}">`);
+    expect(response.body).toContain(`<title>${words.title}</title>`);
+    expect(response.body).toContain(`<meta name="description" content="${words.description}" />`);
     expect(response.headers['content-language']).toBe(locale);
     expect(String(response.headers.vary).split(/, */)).toContain('accept-language');
   });

@@ -1,6 +1,6 @@
 /** The card account; its money is in the ledger (schema/ledger.ts), its cards in schema/cards.ts. */
 import { users } from './identity.ts';
-import { bigint, index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 export const accounts = pgTable('accounts', {
   id: uuid('id').primaryKey().defaultRandom(),
@@ -11,7 +11,10 @@ export const accounts = pgTable('accounts', {
     .notNull()
     .default(0),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-}, (t) => [index('accounts_user_idx').on(t.userId)]);
+}, (t) => [
+  // One card account per user: home, activity, statements and the sandbox read "the" account of a user.
+  uniqueIndex('accounts_user_unique').on(t.userId),
+]);
 
 /**
  * EBT swipes the sandbox has counted toward rewards (POST /sandbox/events `ebt.swipe`), one row per

@@ -191,11 +191,21 @@ async function replacementOnItsWay(tx: Database, accountId: string, card: CardSt
   return pending.id;
 }
 
-/** The card `replacement` replaces stops working (once it ships or is activated); a card stopped or blocked already stays as it is. */
+/**
+ * The card `replacement` replaces stops working (once it ships or is activated), and so does every
+ * card before it in the chain: a replacement reported lost before it shipped is itself replaced, and
+ * the damaged card it was to replace still works until the new one ships. A card stopped already
+ * stays as it is.
+ */
 async function stopReplacedCard(tx: Database, replacement: { replacesCardId: string | null }, now: Date): Promise<void> {
   if (!replacement.replacesCardId) return;
-  await tx.execute(sql`update cards set is_active = false, stopped_at = ${now.toISOString()}::timestamptz
-    where id = ${replacement.replacesCardId} and stopped_at is null`);
+  await tx.execute(sql`with recursive replaced(id, replaces_card_id) as (
+      select id, replaces_card_id from cards where id = ${replacement.replacesCardId}
+      union
+      select c.id, c.replaces_card_id from cards c join replaced r on c.id = r.replaces_card_id
+    )
+    update cards set is_active = false, stopped_at = ${now.toISOString()}::timestamptz
+    where id in (select id from replaced) and stopped_at is null`);
 }
 
 /** What the cardholder typed, against the pending card's last 4 (and expiry, for activation). */

@@ -35,7 +35,7 @@ export function statementsFeature(app: FastifyInstance, services: Services): voi
       const pdf = await statementPdf(statement, locale, now);
       return reply
         .type('application/pdf')
-        .header('Content-Disposition', `attachment; filename="${statementFileName(month)}"`)
+        .header('Content-Disposition', `attachment; filename="${statementFileName(month, locale)}"`)
         .send(Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength));
     },
     { brokenRule: 'badRequest' },

@@ -20,7 +20,7 @@ import type { Database } from '../../db/database.ts';
 /** One posted movement of the cardholder's money, as a statement lists it. */
 export type StatementRow = {
   id: string;
-  /** When it happened (a settled hold: when the hold was made), milliseconds since the epoch. */
+  /** When it happened (a settled hold: when it settled, the month it counts in), milliseconds since the epoch. */
   at: number;
   kind: TransactionKind;
   counterparty: string | null;

@@ -129,7 +129,7 @@ const english: StatementText = {
 
 const spanish: StatementText = {
   title: 'Estado de cuenta mensual',
-  cardholder: 'Titular de la cuenta',
+  cardholder: 'Titular de la tarjeta',
   accountNumber: 'Número de cuenta',
   period: 'Período del estado de cuenta',
   issued: 'Emitido',

@@ -36,7 +36,7 @@ export function StatementsView() {
       },
       actions: {
         reportLoadFailure: (_, error) => reportLoadFailure(errors, error),
-        saveStatement: (_, { month, file }) => saveFile(file, statementFileName(month)),
+        saveStatement: (_, { month, file }) => saveFile(file, statementFileName(month, session.getSnapshot().context.locale)),
       },
     }),
   );

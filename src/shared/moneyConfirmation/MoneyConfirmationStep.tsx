@@ -116,7 +116,11 @@ function Confirm({ titleId, shows, confirmTitle, confirmText, payButton, busyBut
       {shows.failed ? (
         <div className="notice notice-problem" role="alert">
           <p>
-            <Trans>We couldn't reach Providers to finish this. Check your connection and try again: if your first try went through, you won't be charged twice.</Trans>
+            {shows.unexpected ? (
+              <Trans>There was an unexpected error. Please try again: if your first try went through, you won't be charged twice.</Trans>
+            ) : (
+              <Trans>We couldn't reach Providers to finish this. Check your connection and try again: if your first try went through, you won't be charged twice.</Trans>
+            )}
           </p>
         </div>
       ) : null}

@@ -241,6 +241,23 @@ describe('replacing a damaged card', () => {
     expect(await ledgerReport(t.app)).toMatchObject({ ok: true });
   });
 
+  it('a replacement lost before it ships is replaced in turn, and the damaged card still stops once the new one ships', async () => {
+    const holder = await newCardholder(t.app, t.db, 5000);
+    const damaged = await activePhysicalCard(t.app, holder.access);
+    const replaced = (await cardCall(t.app, holder.access, '/card/replace', { id: damaged.id }, randomUUID())).body.card!;
+    const lost = await cardCall(t.app, holder.access, '/card/report-lost-stolen', { id: replaced.id, status: 'LOST' });
+    expect(lost.status).toBe(200);
+    const stillWorks = await event(t.app, { type: 'atm.withdrawal', email: holder.email, amountCents: 100, cardId: damaged.id });
+    expect(stillWorks.status).toBe(200);
+
+    await ship(t.app, lost.body.replacement!.id);
+
+    const stopped = await event(t.app, { type: 'atm.withdrawal', email: holder.email, amountCents: 100, cardId: damaged.id });
+    expect(stopped).toMatchObject({ status: 409, body: { result: 'card_not_usable' } });
+    const [old] = await t.db.select().from(cards).where(eq(cards.id, damaged.id));
+    expect(old).toMatchObject({ isActive: false, stoppedAt: expect.any(Date) });
+  });
+
   it('refuses to replace a virtual card, a pending card or a lost one', async () => {
     const holder = await newCardholder(t.app, t.db, 5000);
     expect(await cardCall(t.app, holder.access, '/card/replace', { id: holder.virtualCardId }, randomUUID())).toMatchObject(refusedWith('notAllowed'));

@@ -176,10 +176,11 @@ describe('GET /api/v1/statement', () => {
     const activity = await allActivity();
     const month = list.find((statement) => activity.some((row) => row.kind === 'fee' && utcMonth(row.timestamp) === statement.month))!;
     const rows = activity.filter((row) => row.status === 'posted' && utcMonth(row.timestamp) === month.month);
-    const { status, bytes } = await statementPdf(`?month=${month.month}&locale=es`);
+    const { status, headers, bytes } = await statementPdf(`?month=${month.month}&locale=es`);
     expect(status).toBe(200);
+    expect(headers['content-disposition']).toBe(`attachment; filename="providers-estado-de-cuenta-${month.month}.pdf"`);
     const text = await pdfText(bytes);
-    for (const words of ['Estado de cuenta mensual', 'Saldo inicial', 'Saldo final', 'Movimientos', 'Cargo: Carga de efectivo', 'es emitida por']) {
+    for (const words of ['Estado de cuenta mensual', 'Titular de la tarjeta', 'Saldo inicial', 'Saldo final', 'Movimientos', 'Cargo: Carga de efectivo', 'es emitida por']) {
       expect(text).toContain(words);
     }
     expect(text).toContain(partnerBankAddress);
