@@ -55,7 +55,7 @@ test('the session expires mid-form: unlock in the modal, and the typed new code 
 
   // The header is behind the modal, so the modal has its own language switch (es, and back).
   await unlock.surface.getByRole('button', { name: 'Español' }).click();
-  const spanish = page.getByRole('dialog', { name: 'Ingrese su código de desbloqueo' });
+  const spanish = page.getByRole('dialog', { name: 'Escriba su código de desbloqueo' });
   await expect(spanish.getByRole('status')).toHaveText('Su sesión ha vencido.');
   await expect(page.locator('html')).toHaveAttribute('lang', 'es');
   await expectAccessible(page);
