@@ -22,6 +22,9 @@ test("the latest month's PDF downloads and says the closing balance the screen s
   const latest = statements.months.first();
   await expect(latest.getByText('This month is not over yet: these are your balances so far.')).toBeVisible();
   await expect(statements.months.nth(1).getByText('This month is not over yet', { exact: false })).toHaveCount(0);
+  // The demo's purchase on hold: why this month's closing balance is above home's available balance.
+  await expect(latest.getByText(/^\$[\d,]+\.\d\d is on hold for purchases that haven't settled yet\. It is already out of your available balance/)).toBeVisible();
+  await expect(statements.months.nth(1).getByText('is on hold', { exact: false })).toHaveCount(0);
   const closing = await statements.balance(latest, 'Closing balance').innerText();
   const month = new Date().toISOString().slice(0, 7);
   const { fileName, bytes } = await statements.download(latest);
@@ -44,6 +47,7 @@ test('the statements read in Spanish, axe-clean', async ({ page, request }) => {
   const latest = statements.months.first();
   await expect(statements.balance(latest, 'Closing balance')).toBeVisible();
   await expect(latest.getByText('Este mes aún no termina: estos son sus saldos hasta ahora.')).toBeVisible();
+  await expect(latest.getByText(/^\$[\d,]+\.\d\d están retenidos por compras que aún no se completan\. Ya se descontaron de su saldo disponible/)).toBeVisible();
   await expect(await statements.downloadButton(latest)).toBeVisible();
   await expect(latest.getByRole('heading', { level: 2 })).toHaveText(/^[A-ZÁÉÍÓÚ][a-záéíóú]+ de \d{4}$/);
   await statements.expectBalancesBesideLabels(latest);

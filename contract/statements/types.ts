@@ -20,6 +20,12 @@ export type Statement = {
   debits: number;
   /** The current month: not over yet, so its figures are those so far. */
   inProgress: boolean;
+  /**
+   * Cents, positive: what holds pending now keep out of the available balance (purchases not yet
+   * settled), which no balance here counts until they settle; the current month only (0 for a month
+   * that is over). Why the closing balance so far is above the available balance home shows.
+   */
+  onHold: number;
 };
 
 /** Newest first, from the current month back to the month the account opened. */

@@ -12,8 +12,8 @@ import { active, renderApp } from '../support/renderApp.tsx';
 const statementsPath = '/api/v1/statements';
 const statementPath = '/api/v1/statement';
 
-const november: Statement = { month: '2026-11', openingBalance: 100000, closingBalance: 123456, credits: 48000, debits: 24544, inProgress: true };
-const october: Statement = { month: '2026-10', openingBalance: 0, closingBalance: 100000, credits: 120000, debits: 20000, inProgress: false };
+const november: Statement = { month: '2026-11', openingBalance: 100000, closingBalance: 123456, credits: 48000, debits: 24544, inProgress: true, onHold: 1240 };
+const october: Statement = { month: '2026-10', openingBalance: 0, closingBalance: 100000, credits: 120000, debits: 20000, inProgress: false, onHold: 0 };
 const list: StatementsAnswer = { statusCode: 0, statements: [november, october] };
 const none: StatementsAnswer = { statusCode: 0, statements: [] };
 const pdfBytes = new TextEncoder().encode('%PDF-1.7 a statement');
@@ -119,6 +119,9 @@ describe('statements chart', () => {
             expect(screen.getByRole('heading', { level: 2, name: 'November 2026' }).nextElementSibling?.textContent).toBe(
               'This month is not over yet: these are your balances so far.',
             );
+            // Why its closing balance is above the available balance: the holds, said only where there are some.
+            const onHold = "$12.40 is on hold for purchases that haven't settled yet. It is already out of your available balance, and counts in these balances once they settle.";
+            expect(screen.getAllByText((_, element) => element?.textContent === onHold && element.tagName === 'P')).toHaveLength(1);
             expect(screen.queryByRole('alert')).toBeNull();
           },
         },

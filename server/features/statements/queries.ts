@@ -28,8 +28,8 @@ export type StatementRow = {
   amount: number;
 };
 
-/** One month's statement: the totals of the list, and every row, oldest first. */
-export type MonthStatement = Statement & {
+/** One month's statement: the totals of the list (not `onHold`: it lists the holds themselves, `pending`), and every row, oldest first. */
+export type MonthStatement = Omit<Statement, 'onHold'> & {
   cardholderName: string;
   prn: string;
   /** Cents, positive: the month's net fees (fee debits less fee credits), part of `debits`. */
@@ -102,15 +102,19 @@ const openedAtSql = sql`(extract(epoch from least(acct.created_at, (select min(a
 /** Every month from the one the account opened through the current one (UTC), newest first; null without an account. */
 export async function loadStatements(db: Database, request: { userId: string; now: Date }): Promise<Statement[] | null> {
   const { rows } = (await db.execute(sql`${accountAndMoves(request.userId)}
-    select ${openedAtSql} as "openedAt",
+    select ${openedAtSql} as "openedAt", ${pendingAtSql(request.now.toISOString())} as pending,
       coalesce((select json_agg(json_build_object('month', month, 'credits', credits, 'debits', debits))
         from (select to_char(at at time zone 'UTC', 'YYYY-MM') as month,
             coalesce(sum(amount) filter (where amount > 0), 0) as credits,
             coalesce(-sum(amount) filter (where amount < 0), 0) as debits
           from moves group by 1) totals), '[]'::json) as months
-    from acct`)) as unknown as { rows: { openedAt: string | number; months: { month: string; credits: number; debits: number }[] }[] };
+    from acct`)) as unknown as {
+    rows: { openedAt: string | number; pending: JsonRow[]; months: { month: string; credits: number; debits: number }[] }[];
+  };
   const account = rows[0];
   if (!account) return null;
+  // Pending debits are out of the available balance already; pending credits add nothing to it yet.
+  const onHold = account.pending.reduce((sum, row) => (Number(row.amount) < 0 ? sum - Number(row.amount) : sum), 0);
   const totals = new Map(account.months.map((row) => [row.month, row]));
   const first = utcMonthOf(new Date(Number(account.openedAt)));
   const current = utcMonthOf(request.now);
@@ -120,7 +124,8 @@ export async function loadStatements(db: Database, request: { userId: string; no
     const credits = Number(totals.get(month)?.credits ?? 0);
     const debits = Number(totals.get(month)?.debits ?? 0);
     const closingBalance = balance + credits - debits;
-    statements.push({ month, openingBalance: balance, closingBalance, credits, debits, inProgress: month === current });
+    const inProgress = month === current;
+    statements.push({ month, openingBalance: balance, closingBalance, credits, debits, inProgress, onHold: inProgress ? onHold : 0 });
     balance = closingBalance;
   }
   return statements.reverse();

@@ -116,6 +116,7 @@ function StatementRow(props: {
           <Trans>This month is not over yet: these are your balances so far.</Trans>
         </p>
       ) : null}
+      {statement.onHold > 0 ? <OnHoldNote onHold={formatDollars(statement.onHold)} /> : null}
       <dl className="detail-list statement-balances">
         <div>
           <dt>
@@ -152,5 +153,15 @@ function StatementRow(props: {
         </RetryNotice>
       ) : null}
     </li>
+  );
+}
+
+/** Why the closing balance so far is above the available balance home shows. */
+function OnHoldNote({ onHold }: { onHold: string }) {
+  return (
+    <p className="statement-note">
+      <Trans>{onHold} is on hold for purchases that haven't settled yet.</Trans>{' '}
+      <Trans>It is already out of your available balance, and counts in these balances once they settle.</Trans>
+    </p>
   );
 }

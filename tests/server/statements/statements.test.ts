@@ -92,6 +92,9 @@ describe('GET /api/v1/statements', () => {
 
     const { accountOverview } = await home();
     expectChained(body.statements, accountOverview.balance + accountOverview.onHold);
+    // What holds keep out of the available balance: the current month says it (the demo has one), the others do not.
+    expect(accountOverview.onHold).toBeGreaterThan(0);
+    expect(body.statements.map((statement) => statement.onHold)).toEqual(body.statements.map((statement) => (statement.inProgress ? accountOverview.onHold : 0)));
 
     // Each month's totals are the posted rows of the activity list in that UTC month.
     for (const statement of body.statements) {
@@ -106,7 +109,8 @@ describe('GET /api/v1/statements', () => {
     const settled = await event({ type: 'card.authorization', email: 'demo@providers.test', amountCents: 2500, merchant: 'Tower Cafe' });
     const pending = await event({ type: 'card.authorization', email: 'demo@providers.test', amountCents: 700, merchant: 'Valero' });
     const released = await event({ type: 'card.authorization', email: 'demo@providers.test', amountCents: 999, merchant: 'Target' });
-    expect((await statements()).body.statements[0]).toEqual(before);
+    // Holds move no balance; they are on hold.
+    expect((await statements()).body.statements[0]).toEqual({ ...before, onHold: before.onHold + 2500 + 700 + 999 });
 
     await event({ type: 'card.settlement', transactionId: settled, amountCents: 2310 });
     await event({ type: 'card.release', transactionId: released });
@@ -117,6 +121,7 @@ describe('GET /api/v1/statements', () => {
       credits: before.credits + 48000,
       debits: before.debits + 2310,
       closingBalance: before.closingBalance + 48000 - 2310,
+      onHold: before.onHold + 700,
     });
     const { accountOverview } = await home();
     expectChained(after.statements, accountOverview.balance + accountOverview.onHold);
