@@ -22,6 +22,7 @@ import { type InferType, mixed, number, object, string } from 'yup';
 import { StatusCode } from '../../contract/shared/statusCodes.ts';
 import { uuidPattern } from '../../contract/rules.ts';
 import type { Database } from '../db/database.ts';
+import { sqlStateOf } from '../shared/errorLog.ts';
 import { sandboxEbtSwipes } from '../db/schema/index.ts';
 import {
   createTransfer,
@@ -89,15 +90,26 @@ async function cardAccountOf(db: Database, email: string): Promise<string | null
   return rows[0]?.id ?? null;
 }
 
+type EbtSwipeResult = { result: 'counted'; owedAfterCents: number } | { result: 'cardholder_not_found' } | { result: 'exists_with_different_fields' };
+type EbtSwipe = { id: string; email: string; swipeCents: number; merchant: string };
+
 /**
  * Counts an EBT swipe toward the cardholder's rewards, once per id: the swipe's row and the amount
  * owed are written in one transaction, so a retry (the same Idempotency-Key) owes nothing more and
- * answers what the first did; the same key with another swipe is refused.
+ * answers what the first did; the same key with another swipe is refused. The same key for two
+ * cardholders at once locks two accounts, so neither sees the other's row: the second's insert
+ * fails on the id, rolls back, and is answered as a retry, which now finds the first.
  */
-async function ebtSwipe(
-  db: Database,
-  swipe: { id: string; email: string; swipeCents: number; merchant: string },
-): Promise<{ result: 'counted'; owedAfterCents: number } | { result: 'cardholder_not_found' } | { result: 'exists_with_different_fields' }> {
+async function ebtSwipe(db: Database, swipe: EbtSwipe): Promise<EbtSwipeResult> {
+  try {
+    return await countEbtSwipe(db, swipe);
+  } catch (error) {
+    if (sqlStateOf(error) !== '23505') throw error;
+    return countEbtSwipe(db, swipe);
+  }
+}
+
+async function countEbtSwipe(db: Database, swipe: EbtSwipe): Promise<EbtSwipeResult> {
   return db.transaction(async (tx) => {
     const accountId = await cardAccountOf(tx, swipe.email);
     if (!accountId) return { result: 'cardholder_not_found' };

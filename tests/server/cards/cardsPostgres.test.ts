@@ -2,7 +2,8 @@
  * Card races only a real PostgreSQL can show (PGlite runs one statement at a time): 50 identical
  * /order-card requests arriving together charge the fee once and make one card; 50 orders with
  * different keys make one card (one pending physical card at a time); 20 activation guesses at once
- * are never more than the five tries allowed. PG_TESTS=0 leaves these out where no server can start.
+ * are never more than the five tries allowed; one sandbox EBT swipe key for ten cardholders at once
+ * counts one swipe. PG_TESTS=0 leaves these out where no server can start.
  */
 import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
@@ -11,7 +12,7 @@ import { fees } from '../../../contract/shared/fees.ts';
 import { StatusCode } from '../../../contract/shared/statusCodes.ts';
 import { attemptLimits, cards, transfers } from '../../../server/db/schema/index.ts';
 import { appOnPostgres, describeOnPostgres, type TestApp } from '../helpers.ts';
-import { cardCall, home, ledgerReport, newCardholder, orderCard, ship } from './helpers.ts';
+import { cardCall, event, home, ledgerReport, newCardholder, orderCard, ship } from './helpers.ts';
 
 describeOnPostgres('cards on real PostgreSQL', { timeout: 60_000 }, () => {
   let t: TestApp;
@@ -26,6 +27,27 @@ describeOnPostgres('cards on real PostgreSQL', { timeout: 60_000 }, () => {
       .where(sql`${transfers.kind} = 'fee' and ${transfers.debitLedgerAccountId} = (select id from ledger_accounts where account_id = ${accountId})`);
   const physicalCardsOf = async (accountId: string) =>
     (await t.db.select().from(cards).where(eq(cards.accountId, accountId))).filter((card) => card.type === 'PHYSICAL');
+
+  it('one EBT swipe key for ten cardholders at once: one swipe counted, the others refused as another swipe, never a 500', async () => {
+    const holders = await Promise.all(Array.from({ length: 10 }, () => newCardholder(t.app, t.db)));
+    const owedBy = async () => Promise.all(holders.map(async (holder) => (await home(t.app, holder.access)).accountOverview.ebtRewardOwed));
+
+    for (let round = 0; round < 5; round += 1) {
+      const key = `ebt-swipe-${randomUUID()}`;
+      const before = await owedBy();
+      const answers = await Promise.all(
+        holders.map((holder) => event(t.app, { type: 'ebt.swipe', email: holder.email, amountCents: 5_000, merchant: 'Food 4 Less' }, key)),
+      );
+
+      expect(answers.filter((answer) => answer.status === 200), JSON.stringify(answers)).toHaveLength(1);
+      for (const answer of answers.filter((answer) => answer.status !== 200)) {
+        expect(answer).toEqual({ status: 409, body: { statusCode: StatusCode.NOT_ALLOWED, result: 'exists_with_different_fields' } });
+      }
+      // Only the swipe counted owes its reward.
+      const after = await owedBy();
+      expect(after.map((owed, i) => owed - before[i]!).sort((a, b) => a - b)).toEqual([...Array(9).fill(0), 50]);
+    }
+  });
 
   it('50 identical /order-card requests at once: every answer is the one card, the fee charged once', async () => {
     expect(t.kind).toBe('postgres');
