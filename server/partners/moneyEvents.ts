@@ -131,6 +131,28 @@ async function countEbtSwipe(db: Database, swipe: EbtSwipe): Promise<EbtSwipeRes
   });
 }
 
+/**
+ * A card transaction (a purchase's hold, an ATM withdrawal): the card's state checked and the money
+ * moved in one transaction, under a share lock of the account's row. A lock, a lost or stolen report
+ * or a replacement's shipping takes that row first (cardLife.ts), so it either committed before and
+ * the card is refused, or it waits until the money has moved. A retry of a transaction made is
+ * answered as the first was, even if the card stopped since.
+ */
+async function byCard<R extends { result: string }>(
+  db: Database,
+  request: { id: string; accountId: string; cardId?: string; atm: boolean },
+  move: (tx: Database) => Promise<R>,
+): Promise<R | { result: 'card_not_found' | 'card_not_usable' }> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select id from accounts where id = ${request.accountId} for share`);
+    if (!(await findTransfer(tx, request.id))) {
+      const card = await cardWorks(tx, { accountId: request.accountId, cardId: request.cardId, atm: request.atm });
+      if (card !== 'works') return { result: card };
+    }
+    return move(tx);
+  });
+}
+
 export function registerMoneyEvents(app: FastifyInstance, db: Database): void {
   app.post<{ Body: MoneyEvent }>('/events', { schema: { body: eventRequest } }, async (request, reply) => {
     const event = request.body;
@@ -157,26 +179,25 @@ export function registerMoneyEvents(app: FastifyInstance, db: Database): void {
       if (type === 'card.release') return voidPendingTransfer(db, { id, pendingId: event.transactionId! });
       const accountId = await cardAccountOf(db, event.email!);
       if (!accountId) return { result: 'cardholder_not_found' } as const;
-      // A retry of a purchase made is answered as the first was, even if the card stopped since.
-      if ((type === 'card.authorization' || type === 'atm.withdrawal') && !(await findTransfer(db, id))) {
-        const card = await cardWorks(db, { accountId, cardId: event.cardId, atm: type === 'atm.withdrawal' });
-        if (card !== 'works') return { result: card } as const;
-      }
       const cardholder = await openCardholderLedgerAccount(db, accountId);
       const amountCents = event.amountCents!;
       const location = event.location ?? null;
       switch (type) {
         case 'card.authorization':
-          return createTransfer(db, {
-            id, debit: cardholder, credit: settlement, amountCents, kind: 'purchase', counterparty: event.merchant!, location,
-            phase: 'pending', timeoutSeconds: (event.holdDays ?? 7) * 86_400,
-          });
+          return byCard(db, { id, accountId, cardId: event.cardId, atm: false }, (tx) =>
+            createTransfer(tx, {
+              id, debit: cardholder, credit: settlement, amountCents, kind: 'purchase', counterparty: event.merchant!, location,
+              phase: 'pending', timeoutSeconds: (event.holdDays ?? 7) * 86_400,
+            }),
+          );
         case 'card.refund':
           return createTransfer(db, { id, debit: settlement, credit: cardholder, amountCents, kind: 'refund', counterparty: event.merchant!, location, phase: 'posted' });
         case 'deposit':
           return createTransfer(db, { id, debit: settlement, credit: cardholder, amountCents, kind: 'deposit', counterparty: event.payer!, location, phase: 'posted' });
         case 'atm.withdrawal':
-          return createTransfer(db, { id, debit: cardholder, credit: settlement, amountCents, kind: 'atm_withdrawal', location, phase: 'posted' });
+          return byCard(db, { id, accountId, cardId: event.cardId, atm: true }, (tx) =>
+            createTransfer(tx, { id, debit: cardholder, credit: settlement, amountCents, kind: 'atm_withdrawal', location, phase: 'posted' }),
+          );
       }
     })();
 

@@ -3,7 +3,8 @@
  * /order-card requests arriving together charge the fee once and make one card; 50 orders with
  * different keys make one card (one pending physical card at a time); 20 activation guesses at once
  * are never more than the five tries allowed; one sandbox EBT swipe key for ten cardholders at once
- * counts one swipe. PG_TESTS=0 leaves these out where no server can start.
+ * counts one swipe; a purchase arriving while the card is being locked waits and is refused.
+ * PG_TESTS=0 leaves these out where no server can start.
  */
 import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
@@ -48,6 +49,31 @@ describeOnPostgres('cards on real PostgreSQL', { timeout: 60_000 }, () => {
       expect(after.map((owed, i) => owed - before[i]!).sort((a, b) => a - b)).toEqual([...Array(9).fill(0), 50]);
     }
   });
+
+  it('a purchase arriving while the card is being locked waits for the lock, and is refused: never authorized on a card just locked', async () => {
+    const holder = await newCardholder(t.app, t.db, 5000);
+    let purchase: Promise<{ status: number; body: object }> | undefined;
+    let answered = false;
+    // As POST /card/freeze does: the account's row first, then the card. The purchase arrives meanwhile.
+    await t.db.transaction(async (tx) => {
+      await tx.execute(sql`select id from accounts where id = ${holder.accountId} for no key update`);
+      await tx.execute(sql`update cards set frozen = true where id = ${holder.virtualCardId}`);
+      purchase = event(t.app, { type: 'card.authorization', email: holder.email, amountCents: 1_000, merchant: 'Save Mart' });
+      void purchase.then(() => (answered = true));
+      // Until the purchase waits for the account's row (or, wrongly, has been answered without waiting).
+      while (!answered && !(await waitingForALock())) await new Promise((resolve) => setTimeout(resolve, 5));
+    });
+
+    expect(await purchase).toEqual({ status: 409, body: { statusCode: StatusCode.NOT_ALLOWED, result: 'card_not_usable' } });
+    expect((await home(t.app, holder.access)).accountOverview.balance).toBe(5000);
+  });
+
+  async function waitingForALock(): Promise<boolean> {
+    const { rows } = (await t.db.execute(
+      sql`select count(*)::int as waiting from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
+    )) as unknown as { rows: { waiting: number }[] };
+    return rows[0]!.waiting > 0;
+  }
 
   it('50 identical /order-card requests at once: every answer is the one card, the fee charged once', async () => {
     expect(t.kind).toBe('postgres');
