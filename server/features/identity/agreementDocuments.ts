@@ -112,7 +112,7 @@ const texts: Record<AgreementKind, Record<AgreementLocale, Text>> = {
         {
           heading: 'Lost or stolen cards and errors',
           paragraphs: [
-            'Lock your card in the app and tell us at once if it is lost or stolen, or if you see a transaction you did not make. Your liability for unauthorized transfers is limited by federal law (Regulation E) when you tell us in time.',
+            'If your card is lost or stolen, report it in the app at once (Manage cards): we block it right away and send you a new one. Tell us at once, too, if you see a transaction you did not make. Your liability for unauthorized transfers is limited by federal law (Regulation E) when you tell us in time.',
             'You can ask us about an error within 60 days of the statement that shows it. We will look into it and tell you the result.',
           ],
         },
@@ -138,7 +138,7 @@ const texts: Record<AgreementKind, Record<AgreementLocale, Text>> = {
         {
           heading: 'Tarjetas perdidas o robadas y errores',
           paragraphs: [
-            'Bloquee su tarjeta en la aplicación y avísenos de inmediato si se pierde o se la roban, o si ve una transacción que usted no hizo. Su responsabilidad por transferencias no autorizadas está limitada por la ley federal (Reglamento E) si nos avisa a tiempo.',
+            'Si su tarjeta se pierde o se la roban, repórtelo de inmediato en la aplicación (Administrar tarjetas): la desactivaremos en ese momento y le enviaremos una nueva. Avísenos de inmediato también si ve un movimiento que usted no hizo. Su responsabilidad por transferencias no autorizadas está limitada por la ley federal (Reglamento E) si nos avisa a tiempo.',
             'Puede consultarnos sobre un error dentro de los 60 días siguientes al estado de cuenta que lo muestra. Lo investigaremos y le diremos el resultado.',
           ],
         },
