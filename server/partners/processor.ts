@@ -17,7 +17,7 @@
  */
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { object, string } from 'yup';
 import { PinChangeResult, type PinKind } from '../../contract/cards/types.ts';
 import type { ServerConfig } from '../config.ts';
@@ -33,6 +33,7 @@ import {
   pinProblem,
   pinResultPage,
   postResultScript,
+  problemText,
   processorLocaleOf,
   processorStyles,
 } from './processorPages.ts';
@@ -168,6 +169,10 @@ const pinQuery = object({ token: tokenRule.required(), locale: localeRule }).noU
 const pinForm = object({ token: tokenRule.required(), locale: localeRule, pin: string().max(20).required(), pinConfirm: string().max(20).required() }).noUnknown();
 const simulateForm = object({ token: tokenRule.required(), locale: localeRule, result: string().oneOf(['-10', '-11']).required() }).noUnknown();
 const detailsQuery = object({ token: tokenRule.required(), locale: localeRule }).noUnknown();
+/** The language of a page's problem: the query's `locale` (the app sends its own) when it names one, else the browser's. */
+const localeOfRequest = (request: FastifyRequest) =>
+  processorLocaleOf((request.query as Record<string, unknown> | undefined)?.locale, request.headers['accept-language']);
+
 const imageQuery = object({ sig: string().max(100).required(), locale: string().oneOf(['en', 'es']) }).noUnknown();
 
 type PinTokenState = { state: 'valid'; pin: PinKind } | { state: 'expired' } | { state: 'changed' };
@@ -207,11 +212,12 @@ export async function buildProcessorServer(config: ServerConfig, db: Database, o
   });
   server.setValidatorCompiler(yupValidatorCompiler);
   server.setErrorHandler((error: FastifyError, request, reply) => {
+    const locale = localeOfRequest(request);
     if (error.validation || error.name === 'ValidationError' || (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500)) {
-      return reply.code(error.statusCode === 413 || error.statusCode === 415 ? error.statusCode : 400).type('text/plain; charset=utf-8').send('Bad request');
+      return reply.code(error.statusCode === 413 || error.statusCode === 415 ? error.statusCode : 400).type('text/plain; charset=utf-8').send(problemText(locale, 'badRequest'));
     }
     request.log.error({ err: error }, 'card processor error');
-    return reply.code(500).type('text/plain; charset=utf-8').send('Unexpected error');
+    return reply.code(500).type('text/plain; charset=utf-8').send(problemText(locale, 'unexpected'));
   });
 
   async function pinTokenState(token: string): Promise<PinTokenState> {
@@ -325,7 +331,7 @@ export async function buildProcessorServer(config: ServerConfig, db: Database, o
   );
   server.get('/processor.css', async (_request, reply) => reply.header('Cache-Control', 'no-cache').type('text/css; charset=utf-8').send(processorStyles));
 
-  server.setNotFoundHandler((_request, reply) => reply.code(404).type('text/plain; charset=utf-8').send('Not found'));
+  server.setNotFoundHandler((request, reply) => reply.code(404).type('text/plain; charset=utf-8').send(problemText(localeOfRequest(request), 'notFound')));
   return server;
 }
 

@@ -157,6 +157,14 @@ export function cardDetailsExpiredPage(locale: Locale): string {
   return page(locale, t.expired, `<h1>${escapeHtml(t.expired)}</h1><p>${escapeHtml(t.detailsExpired)}</p>`);
 }
 
+const problems = {
+  en: { badRequest: 'Bad request', unexpected: 'Unexpected error', notFound: 'Not found' },
+  es: { badRequest: 'Solicitud no válida', unexpected: 'Ocurrió un error inesperado', notFound: 'No se encontró la página' },
+} as const;
+
+/** The few words of a plain-text problem answer (a malformed request, a failure, an unknown address), in the reader's language. */
+export const problemText = (locale: Locale, problem: keyof (typeof problems)['en']) => problems[locale][problem];
+
 /** The card's picture: the brand, the kind of card and, once it is active, its last 4 digits. */
 export function cardImageSvg(locale: Locale, card: { type: 'VIRTUAL' | 'PHYSICAL'; lastFour: string | null }): string {
   const t = texts[locale];

@@ -212,7 +212,17 @@ describe('the hosted PIN page', () => {
     ] as const) {
       const response = await processor.inject({ method, url, headers: { 'content-type': 'application/x-www-form-urlencoded' }, ...(payload && { payload }) });
       expect(response.statusCode, `${method} ${url} ${payload}`).toBe(400);
+      expect(response.body).toBe('Bad request');
     }
+  });
+
+  it('says a malformed request or an unknown address in the language asked for, else the browser\'s', async () => {
+    const spanishBrowser = { 'accept-language': 'es-US,es;q=0.9' };
+    expect((await processor.inject({ method: 'GET', url: '/pin?locale=es' })).body).toBe('Solicitud no válida');
+    expect((await processor.inject({ method: 'GET', url: '/pin', headers: spanishBrowser })).body).toBe('Solicitud no válida');
+    expect((await processor.inject({ method: 'GET', url: '/pin?locale=en', headers: spanishBrowser })).body).toBe('Bad request');
+    expect((await processor.inject({ method: 'GET', url: '/no-such-page', headers: spanishBrowser })).body).toBe('No se encontró la página');
+    expect((await processor.inject({ method: 'GET', url: '/no-such-page' })).body).toBe('Not found');
   });
 });
 
