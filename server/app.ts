@@ -136,6 +136,12 @@ function appConfigOf(config: ServerConfig): AppConfig {
   };
 }
 
+/** The page's words before the app's own: its title (the screens set theirs once they show) and its description. */
+const pageWords: Record<Locale, { title: string; description: string }> = {
+  en: { title: 'Providers card', description: 'Providers prepaid debit account and card' },
+  es: { title: 'Tarjeta Providers', description: 'Cuenta prepagada y tarjeta de débito Providers' },
+};
+
 /**
  * index.html in one language: `<html lang>`, the title, the description and the splash's label (the
  * page's only words before the app starts) for a browser that prefers it. Throws at start when the
@@ -154,12 +160,6 @@ export function pageIn(html: string, locale: Locale): string {
     return page.replace(english, translated);
   }, html);
 }
-
-/** The page's words before the app's own: its title (the screens set theirs once they show) and its description. */
-const pageWords: Record<Locale, { title: string; description: string }> = {
-  en: { title: 'Providers card', description: 'Providers prepaid debit account and card' },
-  es: { title: 'Tarjeta Providers', description: 'Cuenta prepagada y tarjeta de débito Providers' },
-};
 
 /**
  * index.html with the app config as a JSON script before </head>. JSON is not executed, so CSP

@@ -43,10 +43,6 @@ export function contentSecurityPolicy(config: ServerConfig, styleHashes: readonl
 
 type SetHeaders = (request: FastifyRequest, reply: FastifyReply) => void;
 
-/**
- * Sets the headers on one answer (also used where Fastify answers before any hook runs). `styleHashes`:
- * the served page's inline styles (`inlineStyleHashes`), none when no page is served.
- */
 /** The headers every answer carries, whatever it is and whoever asked. */
 function fixedHeaders(config: ServerConfig, styleHashes: readonly string[]): [string, string][] {
   return [
@@ -58,6 +54,10 @@ function fixedHeaders(config: ServerConfig, styleHashes: readonly string[]): [st
   ];
 }
 
+/**
+ * Sets the headers on one answer (also used where Fastify answers before any hook runs). `styleHashes`:
+ * the served page's inline styles (`inlineStyleHashes`), none when no page is served.
+ */
 export function securityHeaderSetter(config: ServerConfig, styleHashes: readonly string[]): SetHeaders {
   const fixed = fixedHeaders(config, styleHashes);
   return (request, reply) => {
