@@ -11,12 +11,12 @@
  */
 import { assign, fromPromise, not, raise, setup, stateIn } from 'xstate';
 import type { SessionTokens } from '../../contract/shared/answers.ts';
+import type { Locale } from '../../contract/shared/locale.ts';
 // The one allowed reach across machine features: the session keeps registration's draft as identity
 // shapes it (a type only, so no chart code crosses), so what was typed survives a reload.
 // eslint-disable-next-line no-restricted-imports
 import type { RegistrationDraft } from '../identity/registrationDraft.ts';
 
-import type { Locale } from '../../contract/shared/locale.ts';
 export type { Locale };
 export type AuthReason = 'expired' | 'signInAgain';
 /** Snackbar messages are codes; views translate them. */
