@@ -87,10 +87,11 @@ export function BenefitsContent() {
 }
 
 export function FreeTaxFilingHelp() {
-  const { host } = useServices();
+  const { host, session } = useServices();
+  const locale = useSelector(session, (s) => s.context.locale);
   return (
     <p className="help-link">
-      <button type="button" className="link-button" onClick={() => host.openUrl(freeTaxFilingUrl)}>
+      <button type="button" className="link-button" onClick={() => host.openUrl(freeTaxFilingUrl[locale])}>
         <Trans>File your taxes for free with IRS Free File</Trans>
         <span className="visually-hidden">
           {' '}

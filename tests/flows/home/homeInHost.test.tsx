@@ -123,7 +123,15 @@ describe('home and its host', () => {
     const app = await renderApp('/home', active, { host });
     await answerHome(app);
     await app.user.click(screen.getByRole('button', { name: /File your taxes for free with IRS Free File/ }));
-    expect(asked.openUrl).toEqual([freeTaxFilingUrl]);
+    expect(asked.openUrl).toEqual([freeTaxFilingUrl.en]);
+  });
+
+  it('opens the Spanish IRS Free File page for a reader in Spanish', async () => {
+    const { host, asked } = recordingHost();
+    const app = await renderApp('/home', { ...active, locale: 'es' }, { host });
+    await answerHome(app);
+    await app.user.click(screen.getByRole('button', { name: /Declare sus impuestos gratis con IRS Free File/ }));
+    expect(asked.openUrl).toEqual(['https://www.irs.gov/es/filing/irs-free-file-do-your-taxes-for-free']);
   });
 
   it('shows SSI/SSDI and CTC content only for those benefits', async () => {
