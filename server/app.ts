@@ -7,7 +7,7 @@ import fastifyCompress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { type AppConfig, appConfigElementId } from '../contract/shared/appConfig.ts';
-import { acceptedLanguages, type Locale, preferredLocale, splashLabel } from '../contract/shared/locale.ts';
+import { type Locale, localeOfAcceptLanguage, splashLabel } from '../contract/shared/locale.ts';
 import { StatusCode } from '../contract/shared/statusCodes.ts';
 import type { ServerConfig } from './config.ts';
 import type { Database } from './db/database.ts';
@@ -209,11 +209,12 @@ async function registerWebApp(app: FastifyInstance, config: ServerConfig, rawInd
     }),
   ) as Record<Locale, { html: string; etag: string }>;
   const sendIndex = (request: FastifyRequest, reply: FastifyReply) => {
-    const locale = preferredLocale(acceptedLanguages(request.headers['accept-language']));
+    const locale = localeOfAcceptLanguage(request.headers['accept-language']);
     const page = pages[locale];
     reply.code(200).header('Cache-Control', 'no-cache').header('ETag', page.etag).header('Content-Language', locale);
-    // A shared cache keeps the two languages apart (with @fastify/compress's accept-encoding).
-    reply.header('Vary', 'accept-language');
+    // A shared cache keeps the two languages and the codings apart; named here so a 304 says the same
+    // as the 200 (RFC 9110 §15.4.5), which @fastify/compress sends after this (it adds nothing then).
+    reply.header('Vary', 'accept-language, accept-encoding');
     if (request.headers['if-none-match'] === page.etag) return reply.code(304).send();
     return reply.type('text/html; charset=utf-8').send(page.html);
   };

@@ -92,12 +92,14 @@ const clientErrorStatus: Record<string, number> = { ERR_HTTP_REQUEST_TIMEOUT: 40
  * Fastify's `clientErrorHandler`: a request Node cannot parse (headers over its size limit, a broken
  * request line, a request that took too long) is answered on the socket before Fastify has a request or
  * a reply, so no hook sets headers. Fastify's own answer (fastify.js defaultClientErrorHandler) has no
- * CSP and names the cause; this one carries the headers of every other answer and says only what the
- * app's other client errors say.
+ * CSP and names the cause; this one carries the headers every answer carries (not HSTS: the host is
+ * unknown here) and says only what the app's other client errors say. Written only when no answer is
+ * under way on the connection (as Node's own handler does): a broken request pipelined behind another
+ * must not land inside that answer's body, so the connection just closes.
  */
 export function clientErrorAnswerer(config: ServerConfig, styleHashes: readonly string[], body: string) {
   const fixed = fixedHeaders(config, styleHashes);
-  return (error: Error & { code?: string }, socket: Duplex): void => {
+  return (error: Error & { code?: string }, socket: Duplex & { _httpMessage?: { _headerSent?: boolean } | null }): void => {
     if (error.code === 'ECONNRESET' || socket.destroyed) return;
     const status = clientErrorStatus[error.code ?? ''] ?? 400;
     const headers = [
@@ -107,7 +109,7 @@ export function clientErrorAnswerer(config: ServerConfig, styleHashes: readonly 
       ['Content-Length', String(Buffer.byteLength(body))],
       ['Connection', 'close'],
     ];
-    if (socket.writable) {
+    if (socket.writable && !socket._httpMessage?._headerSent) {
       socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${headers.map(([name, value]) => `${name}: ${value}\r\n`).join('')}\r\n${body}`);
     }
     socket.destroy(error);

@@ -301,28 +301,25 @@ export async function buildProcessorServer(config: ServerConfig, db: Database, o
     '/card-image/:file',
     { schema: { querystring: imageQuery } },
     async (request, reply) => {
+      const locale = localeOfRequest(request);
+      const notFound = () => reply.code(404).type('text/plain; charset=utf-8').send(problemText(locale, 'notFound'));
       const cardId = /^([0-9a-f-]{36})\.svg$/.exec(request.params.file)?.[1];
       const expected = cardId ? hmacOf(key, 'image', cardId) : undefined;
       const given = Buffer.from(request.query.sig, 'base64url');
-      if (!cardId || !expected || given.length !== expected.length || !timingSafeEqual(given, expected)) {
-        return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
-      }
+      if (!cardId || !expected || given.length !== expected.length || !timingSafeEqual(given, expected)) return notFound();
       const [card] = await db
         .select({ type: cards.type, lastFour: cards.lastFour, isPending: cards.isPending })
         .from(cards)
         .where(sql`${cards.id} = ${cardId}`);
-      if (!card) return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
+      if (!card) return notFound();
       return reply
         .header('Cache-Control', 'private, max-age=300')
+        // Without `locale`, the words follow the browser's language: a cache keeps the two apart.
+        .header('Vary', 'accept-language')
         // The app shows it from its own origin.
         .header('Cross-Origin-Resource-Policy', 'cross-origin')
         .type('image/svg+xml')
-        .send(
-          cardImageSvg(processorLocaleOf(request.query.locale, request.headers['accept-language']), {
-            type: card.type,
-            lastFour: card.isPending ? null : card.lastFour,
-          }),
-        );
+        .send(cardImageSvg(locale, { type: card.type, lastFour: card.isPending ? null : card.lastFour }));
     },
   );
 

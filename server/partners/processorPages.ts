@@ -5,13 +5,13 @@
  * result code to the framing app. Every value is escaped.
  */
 import { isObviousCode } from '../../contract/rules.ts';
-import { acceptedLanguages, preferredLocale, type Locale } from '../../contract/shared/locale.ts';
+import { localeOfAcceptLanguage, type Locale } from '../../contract/shared/locale.ts';
 import type { PinKind } from '../../contract/cards/types.ts';
 
 /** The language asked for (query or form field), else the one the browser prefers. */
 export function processorLocaleOf(asked: unknown, acceptLanguage?: string): Locale {
   if (asked === 'es' || asked === 'en') return asked;
-  return preferredLocale(acceptedLanguages(acceptLanguage));
+  return localeOfAcceptLanguage(acceptLanguage);
 }
 
 const texts = {
@@ -60,7 +60,7 @@ const texts = {
     pinSetNext: 'Puede regresar a la aplicación.',
     expired: 'Esta página venció.',
     changed: 'Esta página fue reemplazada por una más reciente.',
-    goBack: 'Regrese a la aplicación e intente de nuevo.',
+    goBack: 'Regrese a la aplicación e inténtelo de nuevo.',
     sandboxTools: 'Controles de prueba del sandbox',
     sandboxToolsHint: 'Responda a la aplicación como lo haría el procesador, sin guardar un PIN.',
     simulateExpired: 'Responder -10 (token vencido)',

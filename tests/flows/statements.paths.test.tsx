@@ -167,7 +167,11 @@ describe('statements in Spanish', () => {
     await waitFor(() => expect(app.cardApi.isWaiting(statementPath)).toBe(true));
     expect(app.cardApi.requests.filter((request) => request.path === statementPath).at(-1)!.search).toBe('?month=2026-11&locale=es');
     expect(screen.getByText('Descargando su estado de cuenta de noviembre de 2026…')).toBeTruthy();
+    // The reader switches to English while the Spanish PDF is on its way: the file is named as it was asked.
+    saved.length = 0;
+    app.session.send({ type: 'user.changeLocale', locale: 'en' });
+    expect(app.session.getSnapshot().context.locale).toBe('en');
     app.cardApi.answerFile(statementPath, pdfBytes);
-    expect(await screen.findByText('Se descargó su estado de cuenta de noviembre de 2026.')).toBeTruthy();
+    await waitFor(() => expect(saved.at(-1)?.name).toBe('providers-estado-de-cuenta-2026-11.pdf'));
   });
 });

@@ -102,6 +102,7 @@ describe('index.html with the app config', () => {
     ['en;q=0.5, es', 'es', spanish],
     ['fr-CA, es;q=0.5', 'es', spanish],
     ['es;q=0, en', 'en', english],
+    ['en;q=0, *', 'es', spanish],
   ])('for Accept-Language %s: <html lang="%s">, and the splash, title and description in it', async (accepted, locale, words) => {
     const response = await get('/home', accepted === undefined ? {} : { 'accept-language': accepted });
 
@@ -118,7 +119,12 @@ describe('index.html with the app config', () => {
     const spanish = await get('/', { 'accept-language': 'es' });
     expect(english.headers.etag).not.toBe(spanish.headers.etag);
 
-    expect((await get('/', { 'accept-language': 'es', 'if-none-match': String(spanish.headers.etag) })).statusCode).toBe(304);
+    const notModified = await get('/', { 'accept-language': 'es', 'if-none-match': String(spanish.headers.etag) });
+    expect(notModified.statusCode).toBe(304);
+    // The 304 varies as the 200 does (RFC 9110 §15.4.5).
+    const varies = (response: LightMyRequestResponse) => String(response.headers.vary).split(/, */).sort();
+    expect(varies(notModified)).toEqual(varies(await get('/', { 'accept-language': 'es', 'accept-encoding': 'br' })));
+    expect(varies(notModified)).toEqual(['accept-encoding', 'accept-language']);
     expect((await get('/', { 'accept-language': 'es', 'if-none-match': String(english.headers.etag) })).statusCode).toBe(200);
   });
 

@@ -7,7 +7,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Link } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { fromPromise } from 'xstate';
 import type { Statement } from '../../../contract/statements/types.ts';
 import { statementFileName } from '../../../contract/statements/types.ts';
@@ -27,16 +27,21 @@ export function StatementsView() {
   const { t } = useLingui();
   const { api, session, errors } = useServices();
   const [calls] = useState(() => statementsCalls(api));
+  // The language the PDF was asked in names its file too, even if the reader switches meanwhile.
+  const downloadLocale = useRef<Locale>(session.getSnapshot().context.locale);
   const chart = useActorRef(
     statementsMachine.provide({
       actors: {
         getStatements: fromPromise(() => calls.getStatements()),
         // The language at the moment of the download: the reader may have switched it on this screen.
-        downloadStatement: fromPromise(({ input }) => calls.getStatementPdf(input.month, session.getSnapshot().context.locale)),
+        downloadStatement: fromPromise(({ input }) => {
+          downloadLocale.current = session.getSnapshot().context.locale;
+          return calls.getStatementPdf(input.month, downloadLocale.current);
+        }),
       },
       actions: {
         reportLoadFailure: (_, error) => reportLoadFailure(errors, error),
-        saveStatement: (_, { month, file }) => saveFile(file, statementFileName(month, session.getSnapshot().context.locale)),
+        saveStatement: (_, { month, file }) => saveFile(file, statementFileName(month, downloadLocale.current)),
       },
     }),
   );

@@ -94,6 +94,7 @@ describe('the PIN form URL', () => {
     expect(spanishImage.body).toContain('<title>Tarjeta de débito virtual Providers terminada en 1234</title>');
     expect(spanishImage.body).toContain('>TARJETA DE DÉBITO VIRTUAL</text>');
     expect(spanishImage.body).not.toMatch(/debit card/i);
+    expect(String(spanishImage.headers.vary)).toMatch(/accept-language/i);
 
     const other = await newCardholder(t.app, t.db, 5000);
     const pending = (await cardCall(t.app, other.access, '/order-card', {}, 'pin-test-order')).body.card!;
@@ -288,6 +289,7 @@ describe('the card image', () => {
     expect(spanishImage.body).toContain('<title>Tarjeta de débito virtual Providers terminada en 1234</title>');
     expect(spanishImage.body).toContain('>TARJETA DE DÉBITO VIRTUAL</text>');
     expect(spanishImage.body).not.toMatch(/debit card/i);
+    expect(String(spanishImage.headers.vary)).toMatch(/accept-language/i);
 
     const other = await newCardholder(t.app, t.db, 5000);
     const card = await activePhysicalCard(t.app, other.access);
