@@ -173,7 +173,7 @@ const detailsQuery = object({ token: tokenRule.required(), locale: localeRule })
 const localeOfRequest = (request: FastifyRequest) =>
   processorLocaleOf((request.query as Record<string, unknown> | undefined)?.locale, request.headers['accept-language']);
 
-const imageQuery = object({ sig: string().max(100).required(), locale: string().oneOf(['en', 'es']) }).noUnknown();
+const imageQuery = object({ sig: string().max(100).required(), locale: localeRule }).noUnknown();
 
 type PinTokenState = { state: 'valid'; pin: PinKind } | { state: 'expired' } | { state: 'changed' };
 

@@ -3,8 +3,6 @@ import { i18n } from '@lingui/core';
 import { preferredLocale, splashLabel } from '../../../contract/shared/locale.ts';
 import type { Locale } from '../../../machines/session/session.ts';
 
-export const locales: readonly Locale[] = ['en', 'es'];
-
 /** Spanish when the browser prefers it, English otherwise (the host's setting wins when embedded). */
 export function detectLocale(languages: readonly string[] = navigator.languages ?? [navigator.language]): Locale {
   return preferredLocale(languages);

@@ -89,13 +89,6 @@ describe('the PIN form URL', () => {
   it('is refused for a virtual card or a card not yet activated (notAllowed)', async () => {
     const refused = { status: 403, body: { statusCode: StatusCode.NOT_ALLOWED, reason: 'notAllowed' } };
     expect(await cardGet(t.app, holder.access, `/pin-change-form-url?cardId=${holder.virtualCardId}&pin=card`)).toEqual(refused);
-    const inSpanish = await cardGet(t.app, holder.access, `/card/image-url/${holder.virtualCardId}?locale=es`);
-    const spanishImage = await openPage(new URL(inSpanish.body.url!));
-    expect(spanishImage.body).toContain('<title>Tarjeta de débito virtual Providers terminada en 1234</title>');
-    expect(spanishImage.body).toContain('>TARJETA DE DÉBITO VIRTUAL</text>');
-    expect(spanishImage.body).not.toMatch(/debit card/i);
-    expect(String(spanishImage.headers.vary)).toMatch(/accept-language/i);
-
     const other = await newCardholder(t.app, t.db, 5000);
     const pending = (await cardCall(t.app, other.access, '/order-card', {}, 'pin-test-order')).body.card!;
     expect(await cardGet(t.app, other.access, `/pin-change-form-url?cardId=${pending.id}&pin=card`)).toEqual(refused);
