@@ -47,7 +47,7 @@ test('the statements read in Spanish, axe-clean', async ({ page, request }) => {
   const latest = statements.months.first();
   await expect(statements.balance(latest, 'Closing balance')).toBeVisible();
   await expect(latest.getByText('Este mes aún no termina: estos son sus saldos hasta ahora.')).toBeVisible();
-  await expect(latest.getByText(/^\$[\d,]+\.\d\d están retenidos por compras que aún no se completan\. Ya se descontaron de su saldo disponible/)).toBeVisible();
+  await expect(latest.getByText(/^Hay \$[\d,]+\.\d\d en retención por compras que aún no se completan\. Ese dinero ya se descontó de su saldo disponible/)).toBeVisible();
   await expect(await statements.downloadButton(latest)).toBeVisible();
   await expect(latest.getByRole('heading', { level: 2 })).toHaveText(/^[A-ZÁÉÍÓÚ][a-záéíóú]+ de \d{4}$/);
   await statements.expectBalancesBesideLabels(latest);

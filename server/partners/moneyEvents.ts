@@ -10,7 +10,9 @@
  *   replacement then stops the card it replaces) and the carrier delivers it. `card.shipped` answers
  *   what is printed on the card (lastFour, expiry), as the cardholder would read it to activate it.
  * - `card.settlement` (all or part of a hold) and `card.release` (the store lets the hold go).
- * - `card.refund`, `deposit` (payroll or benefit, with the payer's name), `atm.withdrawal`.
+ * - `card.refund`, `deposit` (payroll or benefit, with the payer's name).
+ * - `atm.withdrawal`: cash out at an ATM; out of network (`network: 'out'`) the fee the fee disclosure
+ *   names is charged with it, both or neither.
  * - `ebt.swipe`: the cardholder paid with their EBT card at a store; 1% of it (spec §9) becomes an EBT
  *   reward owed to them. No money moves yet (EBT funds are not this account's): claiming the reward
  *   (the benefits issue) will move it from rewards payable through the ledger.
@@ -25,6 +27,7 @@ import type { Database } from '../db/database.ts';
 import { sqlStateOf } from '../shared/errorLog.ts';
 import { sandboxEbtSwipes } from '../db/schema/index.ts';
 import {
+  type CreateTransferFailure,
   createTransfer,
   findTransfer,
   invariantReport,
@@ -35,6 +38,7 @@ import {
   voidPendingTransfer,
 } from '../features/ledger/index.ts';
 import { cardWorks, markDelivered, markShipped } from '../features/cards/index.ts';
+import { type FeeName, fees } from '../../contract/shared/fees.ts';
 
 const eventTypes = [
   'card.authorization',
@@ -63,6 +67,8 @@ const eventRequest = object({
   transactionId: string().matches(uuidPattern).optional(),
   /** The card used (card.authorization, atm.withdrawal; any of the account's when absent), or moved (card.shipped, card.delivered). */
   cardId: string().matches(uuidPattern).optional(),
+  /** An ATM's network (atm.withdrawal): 'in' by default; 'out' charges the out-of-network fee. */
+  network: mixed<'in' | 'out'>().oneOf(['in', 'out']).optional(),
 }).noUnknown();
 type MoneyEvent = InferType<typeof eventRequest>;
 
@@ -131,6 +137,43 @@ async function countEbtSwipe(db: Database, swipe: EbtSwipe): Promise<EbtSwipeRes
   });
 }
 
+type Refusal = CreateTransferFailure | 'exists_with_different_fields';
+/** A write of the ledger refused inside a transaction that wrote something already: thrown to roll it all back. */
+class Refused extends Error {
+  constructor(readonly result: Refusal) {
+    super(result);
+  }
+}
+
+type Withdrawal = { id: string; cardholder: string; amountCents: number; location: string | null; outOfNetwork: boolean };
+
+/**
+ * Cash out at an ATM, in the card's transaction. Out of network the fee (contract/shared/fees.ts) is a
+ * transfer of its own, beside the cash, named by its code: the balance must cover both, or neither is
+ * made (the cash is rolled back). A retry answers the first; the same key for the other network is
+ * refused.
+ */
+async function withdrawCash(tx: Database, withdrawal: Withdrawal) {
+  const { id, cardholder, amountCents, location, outOfNetwork } = withdrawal;
+  const feeId = transferIdFor({ caller: 'sandbox', operation: 'atm.withdrawal fee' }, id);
+  const cash = await createTransfer(tx, { id, debit: cardholder, credit: systemLedgerAccounts.settlement, amountCents, kind: 'atm_withdrawal', location, phase: 'posted' });
+  if (cash.result === 'exists') return outOfNetwork === ((await findTransfer(tx, feeId)) !== undefined) ? cash : { result: 'exists_with_different_fields' as const };
+  if (cash.result !== 'created' || !outOfNetwork) return cash;
+  const fee = await createTransfer(tx, {
+    id: feeId,
+    debit: cardholder,
+    credit: systemLedgerAccounts.fee_revenue,
+    amountCents: fees.atmWithdrawalOutOfNetwork.cents,
+    kind: 'fee',
+    counterparty: 'atmWithdrawalOutOfNetwork' satisfies FeeName,
+    location,
+    phase: 'posted',
+  });
+  // A fee that exists without its cash: the id was someone else's.
+  if (fee.result !== 'created') throw new Refused(fee.result === 'exists' ? 'exists_with_different_fields' : fee.result);
+  return cash;
+}
+
 /**
  * A card transaction (a purchase's hold, an ATM withdrawal): the card's state checked and the money
  * moved in one transaction, under a share lock of the account's row. A lock, a lost or stolen report
@@ -142,15 +185,20 @@ async function byCard<R extends { result: string }>(
   db: Database,
   request: { id: string; accountId: string; cardId?: string; atm: boolean },
   move: (tx: Database) => Promise<R>,
-): Promise<R | { result: 'card_not_found' | 'card_not_usable' }> {
-  return db.transaction(async (tx) => {
-    await tx.execute(sql`select id from accounts where id = ${request.accountId} for share`);
-    if (!(await findTransfer(tx, request.id))) {
-      const card = await cardWorks(tx, { accountId: request.accountId, cardId: request.cardId, atm: request.atm });
-      if (card !== 'works') return { result: card };
-    }
-    return move(tx);
-  });
+): Promise<R | { result: 'card_not_found' | 'card_not_usable' | Refusal }> {
+  try {
+    return await db.transaction(async (tx) => {
+      await tx.execute(sql`select id from accounts where id = ${request.accountId} for share`);
+      if (!(await findTransfer(tx, request.id))) {
+        const card = await cardWorks(tx, { accountId: request.accountId, cardId: request.cardId, atm: request.atm });
+        if (card !== 'works') return { result: card };
+      }
+      return move(tx);
+    });
+  } catch (error) {
+    if (error instanceof Refused) return { result: error.result };
+    throw error;
+  }
 }
 
 export function registerMoneyEvents(app: FastifyInstance, db: Database): void {
@@ -196,7 +244,7 @@ export function registerMoneyEvents(app: FastifyInstance, db: Database): void {
           return createTransfer(db, { id, debit: settlement, credit: cardholder, amountCents, kind: 'deposit', counterparty: event.payer!, location, phase: 'posted' });
         case 'atm.withdrawal':
           return byCard(db, { id, accountId, cardId: event.cardId, atm: true }, (tx) =>
-            createTransfer(tx, { id, debit: cardholder, credit: settlement, amountCents, kind: 'atm_withdrawal', location, phase: 'posted' }),
+            withdrawCash(tx, { id, cardholder, amountCents, location, outOfNetwork: event.network === 'out' }),
           );
       }
     })();

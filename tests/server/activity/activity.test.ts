@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Transaction, TransactionAnswer, TransactionsPage } from '../../../contract/activity/types.ts';
 import type { HomeAnswer } from '../../../contract/home/types.ts';
 import { StatusCode } from '../../../contract/shared/statusCodes.ts';
+import { fees } from '../../../contract/shared/fees.ts';
 import { demoActivity, demoHold, mfaCardholder } from '../../../server/seed.ts';
 import { bearer, getHome, signIn, signInWith, startTestApp, type TestApp } from '../helpers.ts';
 
@@ -158,6 +159,33 @@ describe('POST /sandbox/events', () => {
     expect((await home()).accountOverview.balance).toBe(before.accountOverview.balance + 48000);
     expect((await event({ ...deposit, amountCents: 1 }, 'payroll-2026-11-24')).body.result).toBe('exists_with_different_fields');
     expect((await home()).accountOverview.transactions[0]).toMatchObject({ kind: 'deposit', counterparty: 'Fresno County DSS', amount: 48000 });
+  });
+
+  it('charges the out-of-network ATM fee with the cash, both or neither, once per Idempotency-Key', async () => {
+    const fee = fees.atmWithdrawalOutOfNetwork.cents;
+    const before = await home();
+    const withdrawal = { type: 'atm.withdrawal', email: 'demo@providers.test', amountCents: 2000, location: 'Fresno, CA', network: 'out' };
+    const answers = await Promise.all([1, 2].map(() => event(withdrawal, 'atm-out-1')));
+    expect(answers.map((answer) => answer.body.result).sort()).toEqual(['created', 'exists']);
+    const after = await home();
+    expect(after.accountOverview.balance).toBe(before.accountOverview.balance - 2000 - fee);
+    const latest = after.accountOverview.transactions.slice(0, 2);
+    expect(latest.find((row) => row.kind === 'atm_withdrawal')).toMatchObject({ id: answers[0]!.body.transactionId, amount: -2000, status: 'posted', location: 'Fresno, CA' });
+    expect(latest.find((row) => row.kind === 'fee')).toMatchObject({ counterparty: 'atmWithdrawalOutOfNetwork', amount: -fee, status: 'posted' });
+    // The same key for an in-network withdrawal is another event.
+    expect(await event({ ...withdrawal, network: 'in' }, 'atm-out-1')).toMatchObject({ status: 409, body: { result: 'exists_with_different_fields' } });
+
+    // The cash alone fits the balance, the fee with it does not: neither is made.
+    const short = await event({ ...withdrawal, amountCents: after.accountOverview.balance - fee + 1 });
+    expect(short).toMatchObject({ status: 409, body: { result: 'exceeds_credits' } });
+    // In network there is no fee: the same amount is paid out.
+    const inNetwork = await event({ ...withdrawal, amountCents: after.accountOverview.balance - fee + 1, network: 'in' });
+    expect(inNetwork).toMatchObject({ status: 200, body: { result: 'created' } });
+    expect((await home()).accountOverview.balance).toBe(fee - 1);
+    // The balance back for the tests after this one.
+    expect(await event({ type: 'deposit', email: 'demo@providers.test', amountCents: after.accountOverview.balance, payer: 'Fresno County DSS' })).toMatchObject({ status: 200 });
+    expect((await event({ ...withdrawal, network: 'both' })).status).toBe(400);
+    expect(await report()).toMatchObject({ ok: true, problems: [] });
   });
 
   it('refuses an event without what it needs, or for nobody', async () => {
