@@ -17,7 +17,6 @@ import type { Locale } from '../../contract/shared/locale.ts';
 // eslint-disable-next-line no-restricted-imports
 import type { RegistrationDraft } from '../identity/registrationDraft.ts';
 
-export type { Locale };
 export type AuthReason = 'expired' | 'signInAgain';
 /** Snackbar messages are codes; views translate them. */
 export type SnackbarMessage = 'signedOut' | 'accountNumberCopied' | 'copyFailed' | 'pinSet';

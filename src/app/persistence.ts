@@ -11,7 +11,8 @@
  */
 import { ebtAccountIdPattern, headerIdPattern } from '../../contract/shared/route.ts';
 import { draftFrom } from '../../machines/identity/registrationDraft.ts';
-import { failedRegistrationMarker, type Locale, type SessionContext, type SessionInput } from '../../machines/session/session.ts';
+import type { Locale } from '../../contract/shared/locale.ts';
+import { failedRegistrationMarker, type SessionContext, type SessionInput } from '../../machines/session/session.ts';
 
 /** 2: the registration draft. */
 export const schemaVersion = 2;

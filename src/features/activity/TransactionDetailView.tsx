@@ -13,7 +13,7 @@ import { useServices } from '../../app/services.tsx';
 import { TransactionStatusText, TransactionTitle } from '../../shared/activity/TransactionText.tsx';
 import { Skeleton } from '../../shared/components/Skeleton.tsx';
 import { formatDate, formatTime } from '../../shared/format/date.ts';
-import type { Locale } from '../../shared/format/locale.ts';
+import type { Locale } from '../../../contract/shared/locale.ts';
 import { formatSignedDollars } from '../../shared/format/money.ts';
 import { useActivityScreens } from './activityScreens.ts';
 import './activity.css';

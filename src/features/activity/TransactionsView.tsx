@@ -10,7 +10,7 @@ import { loadingStatusOf } from '../../../machines/activity/activity.ts';
 import { useServices } from '../../app/services.tsx';
 import { ActivityRow } from '../../shared/activity/ActivityRow.tsx';
 import { formatDate } from '../../shared/format/date.ts';
-import type { Locale } from '../../shared/format/locale.ts';
+import type { Locale } from '../../../contract/shared/locale.ts';
 import { formatDollars } from '../../shared/format/money.ts';
 import { AsOfNotice } from '../../shared/offline/AsOfNotice.tsx';
 import { useActivityScreens } from './activityScreens.ts';

@@ -7,7 +7,7 @@ import { Trans } from '@lingui/react/macro';
 import type { CardDelivery } from '../../../contract/cards/types.ts';
 import { cardDeliveryWindow, usCalendarDay } from '../../../contract/shared/businessDays.ts';
 import { formatDate } from '../../shared/format/date.ts';
-import type { Locale } from '../../shared/format/locale.ts';
+import type { Locale } from '../../../contract/shared/locale.ts';
 
 type Window = Pick<CardDelivery, 'earliest' | 'latest'>;
 

@@ -12,7 +12,7 @@ import { ActivityRow } from '../../shared/activity/ActivityRow.tsx';
 import { TransactionTitle } from '../../shared/activity/TransactionText.tsx';
 import { maskAccountNumber } from '../../shared/format/account.ts';
 import { formatDollars } from '../../shared/format/money.ts';
-import type { Locale } from '../../shared/format/locale.ts';
+import type { Locale } from '../../../contract/shared/locale.ts';
 import type { Host } from '../../shared/host/host.ts';
 import { AsOfNotice } from '../../shared/offline/AsOfNotice.tsx';
 import { lastKnownStore, ownerOf } from '../../shared/offline/lastKnown.ts';

@@ -14,7 +14,7 @@ import { statementFileName } from '../../../contract/statements/types.ts';
 import { type DownloadStatus, downloadStatusOf, statementsMachine } from '../../../machines/statements/statements.ts';
 import { useServices } from '../../app/services.tsx';
 import { formatMonth } from '../../shared/format/date.ts';
-import type { Locale } from '../../shared/format/locale.ts';
+import type { Locale } from '../../../contract/shared/locale.ts';
 import { formatDollars } from '../../shared/format/money.ts';
 import { saveFile } from './statementFiles.ts';
 import { reportLoadFailure, statementsCalls } from './statementsCalls.ts';

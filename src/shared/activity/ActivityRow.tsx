@@ -3,7 +3,7 @@ import { Trans } from '@lingui/react/macro';
 import { Link } from '@tanstack/react-router';
 import type { Transaction } from '../../../contract/activity/types.ts';
 import { formatDate, formatTime } from '../format/date.ts';
-import type { Locale } from '../format/locale.ts';
+import type { Locale } from '../../../contract/shared/locale.ts';
 import { formatSignedDollars } from '../format/money.ts';
 import { TransactionTitle } from './TransactionText.tsx';
 import './activityRows.css';

@@ -1,5 +1,5 @@
 import { useSelector } from '@xstate/react';
-import type { Locale } from '../../../machines/session/session.ts';
+import type { Locale } from '../../../contract/shared/locale.ts';
 import { useServices } from '../../app/services.tsx';
 
 /** Each language is offered in its own words, so a reader of either can find it. */

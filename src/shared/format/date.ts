@@ -5,7 +5,7 @@
  * are CLDR's for en-US and es-US; tests/format/date.test.ts checks every month and hour against Intl.
  * Times and days are the device's own (its time zone), as a cardholder reads her phone's clock.
  */
-import type { Locale } from './locale.ts';
+import type { Locale } from '../../../contract/shared/locale.ts';
 
 /** A bare calendar date such as "2026-11-22": it names a day, not an instant. */
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;

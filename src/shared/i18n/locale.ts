@@ -1,7 +1,7 @@
 /** Lingui activation and locale detection. Catalogues load on demand; `<html lang>` follows. */
 import { i18n } from '@lingui/core';
 import { preferredLocale, splashLabel } from '../../../contract/shared/locale.ts';
-import type { Locale } from '../../../machines/session/session.ts';
+import type { Locale } from '../../../contract/shared/locale.ts';
 
 /** Spanish when the browser prefers it, English otherwise (the host's setting wins when embedded). */
 export function detectLocale(languages: readonly string[] = navigator.languages ?? [navigator.language]): Locale {

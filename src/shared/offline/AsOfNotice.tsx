@@ -2,7 +2,7 @@
 import { Trans } from '@lingui/react/macro';
 import { RetryNotice } from '../components/RetryNotice.tsx';
 import { formatDate, formatTime } from '../format/date.ts';
-import type { Locale } from '../format/locale.ts';
+import type { Locale } from '../../../contract/shared/locale.ts';
 
 export function AsOfNotice({ asOf, locale, onRetry }: { asOf: string; locale: Locale; onRetry: () => void }) {
   const day = formatDate(asOf, locale);

@@ -5,7 +5,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import type { Card, CardDelivery } from '../../../../contract/cards/types.ts';
 import { formatDate } from '../../../shared/format/date.ts';
-import type { Locale } from '../../../shared/format/locale.ts';
+import type { Locale } from '../../../../contract/shared/locale.ts';
 
 /** "•••• 1234", read out as "ending in 1234". */
 export function CardNumber({ lastFour }: { lastFour: string }) {

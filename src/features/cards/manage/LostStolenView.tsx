@@ -8,7 +8,7 @@ import type { ReactNode } from 'react';
 import type { LostStolenActor } from '../../../../machines/cards/manageCards.ts';
 import { useHeadingFocus } from '../../../shared/components/useHeadingFocus.ts';
 import { RetryNotice } from '../../../shared/components/RetryNotice.tsx';
-import type { Locale } from '../../../shared/format/locale.ts';
+import type { Locale } from '../../../../contract/shared/locale.ts';
 import { CardName, DeliveryWindow } from './CardText.tsx';
 
 export function LostStolenView({ report, locale, hasVirtualCard }: { report: LostStolenActor; locale: Locale; hasVirtualCard: boolean }) {

@@ -15,7 +15,7 @@ import { canReportLostStolen, cardLockOf, lostStolenOf, type CardLockActor } fro
 import { useServices } from '../../../app/services.tsx';
 import { RetryNotice } from '../../../shared/components/RetryNotice.tsx';
 import { Skeleton } from '../../../shared/components/Skeleton.tsx';
-import type { Locale } from '../../../shared/format/locale.ts';
+import type { Locale } from '../../../../contract/shared/locale.ts';
 import { CardCarousel } from './CardCarousel.tsx';
 import { CardName, CardNumber, CardStatusDetail, CardStatusText } from './CardText.tsx';
 import { LostStolenView } from './LostStolenView.tsx';

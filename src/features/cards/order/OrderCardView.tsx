@@ -15,7 +15,7 @@ import { useServices } from '../../../app/services.tsx';
 import { StepIndicator } from '../../../shared/components/StepIndicator.tsx';
 import { useHeadingFocus } from '../../../shared/components/useHeadingFocus.ts';
 import { routeStepOf, useStepParam } from '../../../shared/components/useStepParam.ts';
-import type { Locale } from '../../../shared/format/locale.ts';
+import type { Locale } from '../../../../contract/shared/locale.ts';
 import { formatDate } from '../../../shared/format/date.ts';
 import { formatDollars } from '../../../shared/format/money.ts';
 import { unexpectedErrorMessage } from '../../../shared/messages.ts';

@@ -1,3 +1,0 @@
-import type { Locale } from '../../../machines/session/session.ts';
-
-export type { Locale };
