@@ -94,7 +94,7 @@ describe('activity chart', () => {
       start: async () => {
         const app = withCopy
           ? await renderApp('/transactions', { ...active, accessToken: accessTokenFor(owner) }, {
-              storage: storageWith((store) => store.activity.keep(owner, kept.data, new Date(kept.fetchedAt))),
+              storage: storageWith(owner, (store) => store.activity.keep(owner, kept.data, new Date(kept.fetchedAt))),
             })
           : await renderApp('/transactions', active);
         await waitFor(() => expect(app.cardApi.isWaiting(homePath)).toBe(true));

@@ -71,7 +71,7 @@ describe('home chart', () => {
       await replayPath<Ctx>(path, {
         start: async () => {
           if (kept) {
-            return renderApp('/home', { ...active, accessToken: accessTokenFor(owner) }, { storage: storageWith((store) => store.home.keep(owner, lastKnown.data, new Date(lastKnown.fetchedAt))) });
+            return renderApp('/home', { ...active, accessToken: accessTokenFor(owner) }, { storage: storageWith(owner, (store) => store.home.keep(owner, lastKnown.data, new Date(lastKnown.fetchedAt))) });
           }
           if (start === 'nothing kept') return renderApp('/home', active);
           // Home's guard waits for the experiment config: GET /home, asked for meanwhile, is answered first.
@@ -95,7 +95,7 @@ describe('home chart', () => {
             cardApi.fail(homePath);
             // No statusCode: the generic error modal opens and the user closes it; with a last-known copy
             // to show, the screen says it instead.
-            if (lastKnownStore(services.offlineStorage).home.read(owner) === null) await user.click(await screen.findByRole('button', { name: 'OK' }));
+            if (lastKnownStore(services.offlineStorage, () => owner).home.read(owner) === null) await user.click(await screen.findByRole('button', { name: 'OK' }));
           },
           'user.retry': async ({ user }) => user.click(await screen.findByRole('button', { name: 'Try again' })),
           'user.refresh': async ({ user }) => user.click(await screen.findByRole('button', { name: 'Refresh' })),
@@ -118,7 +118,7 @@ describe('home chart', () => {
             then: async ({ services }) => {
               expect(await screen.findByText('$1,234.56')).toBeTruthy();
               // The fresh answer is now the copy kept for next time.
-              expect(lastKnownStore(services.offlineStorage).home.read(owner)?.data.accountOverview.balance).toBe(123456);
+              expect(lastKnownStore(services.offlineStorage, () => owner).home.read(owner)?.data.accountOverview.balance).toBe(123456);
             },
           },
           {

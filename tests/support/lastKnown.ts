@@ -19,9 +19,9 @@ export function memoryStorage(): Storage {
 /** An access token shaped like the API's (a JWT) whose subject is `sub`; only its payload is read by the app. */
 export const accessTokenFor = (sub: string) => `eyJhbGciOiJIUzI1NiJ9.${btoa(JSON.stringify({ sub })).replace(/=+$/, '')}.signature`;
 
-/** A phone's storage already holding what `keep` puts there. */
-export function storageWith(keep: (store: ReturnType<typeof lastKnownStore>) => void): Storage {
+/** A phone's storage already holding what `keep` puts there for `owner`, signed in then. */
+export function storageWith(owner: string, keep: (store: ReturnType<typeof lastKnownStore>) => void): Storage {
   const storage = memoryStorage();
-  keep(lastKnownStore(storage));
+  keep(lastKnownStore(storage, () => owner));
   return storage;
 }

@@ -10,29 +10,52 @@ const at = new Date('2026-11-24T18:00:00Z');
 describe('lastKnownStore', () => {
   it('keeps home data with the time it was fetched, for its owner only', () => {
     const storage = memoryStorage();
-    const store = lastKnownStore(storage);
+    let signedIn = 'user-a';
+    const store = lastKnownStore(storage, () => signedIn);
     store.home.keep('user-a', home, at);
     expect(store.home.read('user-a')).toEqual({ data: home, fetchedAt: '2026-11-24T18:00:00.000Z' });
-    expect(store.home.read('user-b')).toBeNull();
     expect(store.home.read(null)).toBeNull();
     expect(store.activity.read('user-a')).toBeNull();
     // Another cardholder on the same phone replaces the first one's copy entirely.
+    signedIn = 'user-b';
     store.activity.keep('user-b', { statusCode: 0, transactions: [], nextCursor: null }, at);
-    expect(store.home.read('user-a')).toBeNull();
+    expect(store.activity.read('user-b')?.data.transactions).toEqual([]);
     expect(store.home.read('user-b')).toBeNull();
+    expect(store.home.read('user-a')).toBeNull();
+  });
+
+  it("removes another cardholder's copy as soon as it is read for someone else, before anything is kept", () => {
+    const storage = memoryStorage();
+    lastKnownStore(storage, () => 'user-a').home.keep('user-a', home, at);
+    expect(lastKnownStore(storage, () => 'user-b').home.read('user-b')).toBeNull();
+    expect(storage.getItem(lastKnownKey)).toBeNull();
+  });
+
+  it('keeps no answer that arrives once its owner is no longer the one signed in', () => {
+    const storage = memoryStorage();
+    let signedIn: string | null = 'user-a';
+    const store = lastKnownStore(storage, () => signedIn);
+    // Signed out while the answer was on its way.
+    signedIn = null;
+    store.home.keep('user-a', home, at);
+    expect(storage.length).toBe(0);
+    // Someone else signed in meanwhile: the first one's answer is not written as theirs or as the first's.
+    signedIn = 'user-b';
+    store.home.keep('user-a', home, at);
+    expect(storage.length).toBe(0);
   });
 
   it('keeps nothing without a storage (embedded) or without an owner', () => {
     const storage = memoryStorage();
-    lastKnownStore(storage).home.keep(null, home, at);
+    lastKnownStore(storage, () => null).home.keep(null, home, at);
     expect(storage.length).toBe(0);
-    lastKnownStore(null).home.keep('user-a', home, at);
-    expect(lastKnownStore(null).home.read('user-a')).toBeNull();
+    lastKnownStore(null, () => 'user-a').home.keep('user-a', home, at);
+    expect(lastKnownStore(null, () => 'user-a').home.read('user-a')).toBeNull();
   });
 
   it('clears what it kept, and reads past a damaged copy', () => {
     const storage = memoryStorage();
-    const store = lastKnownStore(storage);
+    const store = lastKnownStore(storage, () => 'user-a');
     store.home.keep('user-a', home, at);
     store.clear();
     expect(storage.getItem(lastKnownKey)).toBeNull();
@@ -56,7 +79,7 @@ describe('the app and the last-known copy', () => {
     const { standaloneHost } = await import('../../src/shared/host/host.ts');
     const { freshState } = await import('../../src/app/persistence.ts');
     const storage = memoryStorage();
-    lastKnownStore(storage).home.keep('user-a', home, at);
+    lastKnownStore(storage, () => 'user-a').home.keep('user-a', home, at);
     const options = {
       host: standaloneHost(window),
       errors: { warning: () => {}, error: () => {} },

@@ -12,7 +12,6 @@ import { forgetLastKnown, lastKnownKey } from './forgetLastKnown.ts';
 
 export { lastKnownKey };
 
-
 export type LastKnown<T> = { data: T; fetchedAt: string };
 type Kept = { owner: string; home?: LastKnown<HomeAnswer>; activity?: LastKnown<TransactionsPage> };
 
@@ -28,6 +27,10 @@ export function ownerOf(accessToken: string | null): string | null {
   }
 }
 
+/** Who the session's access token says is signed in now (null when signed out or locked). */
+export const signedInOwner = (session: { getSnapshot: () => { context: { accessToken: string | null } } }) =>
+  ownerOf(session.getSnapshot().context.accessToken);
+
 /** One kind of data kept: read it back for its owner, or keep a fresh copy. */
 export type LastKnownSlot<T> = {
   read: (owner: string | null) => LastKnown<T> | null;
@@ -36,8 +39,12 @@ export type LastKnownSlot<T> = {
 
 export type LastKnownStore = { home: LastKnownSlot<HomeAnswer>; activity: LastKnownSlot<TransactionsPage>; clear: () => void };
 
-/** Without a storage (the app gives none when embedded) nothing is kept or read. */
-export function lastKnownStore(storage: Storage | null): LastKnownStore {
+/**
+ * Without a storage (the app gives none when embedded) nothing is kept or read. `signedInAs` says who
+ * is signed in now: an answer is kept only while its owner still is, so one arriving after sign-out, or
+ * after someone else signed in, is not written. Reading for one cardholder removes another's copy.
+ */
+export function lastKnownStore(storage: Storage | null, signedInAs: () => string | null): LastKnownStore {
   const usable = storage !== null;
   const load = (): Kept | null => {
     try {
@@ -50,11 +57,15 @@ export function lastKnownStore(storage: Storage | null): LastKnownStore {
   const slot = <K extends 'home' | 'activity'>(kind: K): LastKnownSlot<NonNullable<Kept[K]>['data']> => ({
     read(owner) {
       const kept = load();
-      if (!owner || kept?.owner !== owner) return null;
+      if (!owner || !kept) return null;
+      if (kept.owner !== owner) {
+        forgetLastKnown(storage);
+        return null;
+      }
       return kept[kind] ?? null;
     },
     keep(owner, data, fetchedAt = new Date()) {
-      if (!usable || !owner) return;
+      if (!usable || !owner || signedInAs() !== owner) return;
       const kept = load();
       const mine: Kept = kept?.owner === owner ? kept : { owner };
       try {
