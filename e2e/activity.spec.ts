@@ -135,12 +135,12 @@ test('offline, home and activity show the last-known balance and transactions wi
   await context.setOffline(true);
   await page.goto('/home');
   const offlineHome = new HomePage(page);
-  await expect(offlineHome.screen.getByText(/We can't reach Providers right now\. This is what your account showed on/)).toBeVisible();
+  await expect(offlineHome.screen.getByText(/We couldn't get your latest account information\. This is what your account showed on/)).toBeVisible();
   await offlineHome.expectBalance(dollars(20_000 - 845));
   await expect(page.getByRole('dialog')).toHaveCount(0);
   await offlineHome.screen.getByRole('link', { name: 'See all activity' }).click();
   const offlineActivity = new ActivityPage(page);
-  await expect(offlineActivity.screen.getByText(/We can't reach Providers right now/)).toBeVisible();
+  await expect(offlineActivity.screen.getByText(/We couldn't get your latest account information/)).toBeVisible();
   await expect(offlineActivity.rowLink('Purchase at Save Mart')).toContainText('Pending');
   await expectAccessible(page);
 

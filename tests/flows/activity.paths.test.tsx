@@ -173,7 +173,7 @@ describe('activity chart', () => {
         {
           when: (s) => s.matches('lastKnown'),
           then: async () => {
-            expect(await screen.findByText(/We can't reach Providers right now\. This is what your account showed on Nov 23, 2026 at /)).toBeTruthy();
+            expect(await screen.findByText(/We couldn't get your latest account information\. This is what your account showed on Nov 23, 2026 at /)).toBeTruthy();
             expect(screen.getByText('Deposit from Valley Transit')).toBeTruthy();
             expect(screen.queryByRole('button', { name: 'Show older activity' })).toBeNull();
             expect(screen.queryByRole('dialog')).toBeNull();

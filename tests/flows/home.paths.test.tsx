@@ -150,7 +150,7 @@ describe('home chart', () => {
           {
             when: (s) => s.matches('lastKnown'),
             then: async () => {
-              expect(await screen.findByText(/We can't reach Providers right now\. This is what your account showed on Nov 24, 2026 at /)).toBeTruthy();
+              expect(await screen.findByText(/We couldn't get your latest account information\. This is what your account showed on Nov 24, 2026 at /)).toBeTruthy();
               expect(screen.getByText('$999.00')).toBeTruthy();
               expect(screen.queryByRole('dialog')).toBeNull();
             },

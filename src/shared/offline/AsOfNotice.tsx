@@ -1,4 +1,7 @@
-/** Offline: what is shown is the account as it was when last fetched, said plainly, with a way to try again. */
+/**
+ * No fresh answer (offline most often, or a server failure): what is shown is the account as it was
+ * when last fetched, said plainly and true in both cases, with a way to try again.
+ */
 import { Trans } from '@lingui/react/macro';
 import { RetryNotice } from '../components/RetryNotice.tsx';
 import { formatDate, formatTime } from '../format/date.ts';
@@ -10,8 +13,8 @@ export function AsOfNotice({ asOf, locale, onRetry }: { asOf: string; locale: Lo
   return (
     <RetryNotice news onRetry={onRetry}>
       <Trans>
-        We can't reach Providers right now. This is what your account showed on {day} at {time}; it may have changed
-        since.
+        We couldn't get your latest account information. This is what your account showed on {day} at {time}; it may
+        have changed since.
       </Trans>
     </RetryNotice>
   );
