@@ -13,7 +13,6 @@
  */
 import { type SQL, sql } from 'drizzle-orm';
 import type { TransactionKind } from '../../../contract/activity/types.ts';
-import { feeOf } from '../../../contract/shared/fees.ts';
 import type { Statement } from '../../../contract/statements/types.ts';
 import type { Database } from '../../db/database.ts';
 
@@ -178,8 +177,9 @@ export async function loadMonthStatement(db: Database, request: { userId: string
   const statementRows = account.rows.map(statementRowOf);
   const credits = statementRows.reduce((sum, row) => (row.amount > 0 ? sum + row.amount : sum), 0);
   const debits = statementRows.reduce((sum, row) => (row.amount < 0 ? sum - row.amount : sum), 0);
-  // Net of corrections: a fee's reversal (feeOf names it by the fee it gives back) lowers the total.
-  const fees = statementRows.reduce((sum, row) => (feeOf(row) ? sum - row.amount : sum), 0);
+  // The fees charged, as the statement says, "included in debits": a fee given back is a credit, on its
+  // own line, and never makes this figure negative.
+  const fees = statementRows.reduce((sum, row) => (row.kind === 'fee' ? sum - row.amount : sum), 0);
   const openingBalance = Number(account.opening);
   return {
     month: request.month,

@@ -10,6 +10,7 @@ import type { Database } from '../../../server/db/database.ts';
 import {
   createTransfer,
   postPendingTransfer,
+  reverseTransfer,
   systemLedgerAccounts,
   voidPendingTransfer,
 } from '../../../server/features/ledger/index.ts';
@@ -136,6 +137,19 @@ describe.each(ledgerDatabases)('a closed month on $kind', ({ open }) => {
     expect(text).toContain('Purchase at Tower Cafe');
     expect(text).toContain('-$25.00');
     for (const absent of ['Chevron', 'Shell', 'Walgreens']) expect(text).not.toContain(absent);
+  });
+
+  it('counts the fees charged among the debits, and a fee given back among the credits', async () => {
+    const other = await newCardholderUser(db);
+    await created(
+      createTransfer(db, { id: randomUUID(), debit: settlement, credit: other.ledgerAccountId, amountCents: 2_000, kind: 'deposit', counterparty: 'Fresno County DSS', phase: 'posted', occurredAt: on('2025-03-02'), now: on('2025-03-02') }),
+    );
+    const fee = await created(
+      createTransfer(db, { id: randomUUID(), debit: other.ledgerAccountId, credit: systemLedgerAccounts.fee_revenue, amountCents: 500, kind: 'fee', counterparty: 'physicalCard', phase: 'posted', occurredAt: on('2025-03-03'), now: on('2025-03-03') }),
+    );
+    await created(reverseTransfer(db, { id: randomUUID(), reversesId: fee.transfer.id, occurredAt: on('2025-03-04'), now: on('2025-03-04') }));
+    const march = await loadMonthStatement(db, { userId: other.userId, month: '2025-03', now: on('2025-04-10') });
+    expect(march).toMatchObject({ openingBalance: 0, credits: 2_500, debits: 500, fees: 500, closingBalance: 2_000 });
   });
 
   it('counts the settlement in February, the month it posted, and lists what is still pending', async () => {
