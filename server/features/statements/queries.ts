@@ -31,7 +31,7 @@ export type StatementRow = {
 export type MonthStatement = Omit<Statement, 'onHold'> & {
   cardholderName: string;
   prn: string;
-  /** Cents, positive: the month's net fees (fee debits less fee credits), part of `debits`. */
+  /** Cents, positive: the fees charged (debited) in the month, part of `debits`; a fee given back is a credit. */
   fees: number;
   rows: StatementRow[];
   /** Holds still pending at `asOf`, oldest first (`at`: when the hold was made): in no balance. */

@@ -1,8 +1,8 @@
 /**
  * Two edges of what a cardholder reads from the ledger, on PGlite and the run's PostgreSQL, on a fixed
  * clock: a hold made without a timeout (the ledger allows it) is money on hold, so it shows in the
- * activity and its detail like any hold; and a statement's fee total is net of a fee given back
- * (a fee's reversal), as its field says.
+ * activity and its detail like any hold; and a statement's fee total is the fees charged, part of its
+ * debits, while a fee given back (a fee's reversal) is a credit, as the field says.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -54,9 +54,9 @@ describe.each(ledgerDatabases)('holds without a timeout and fee reversals on $ki
     expect(await loadTransaction(db, { userId, id: holdId, now })).toMatchObject({ id: holdId, amount: -1875, status: 'pending', heldUntil: null });
   });
 
-  it("counts a fee given back against the month's fees", async () => {
+  it("counts the fee charged in the month's fees and debits, and the fee given back as a credit", async () => {
     const month = `${now.getUTCFullYear()}-${String(now.getUTCMonth() + 1).padStart(2, '0')}`;
     const statement = await loadMonthStatement(db, { userId, month, now });
-    expect(statement).toMatchObject({ fees: 0, debits: 500, credits: 5500, closingBalance: 5000 });
+    expect(statement).toMatchObject({ fees: 500, debits: 500, credits: 5500, closingBalance: 5000 });
   });
 });
