@@ -200,6 +200,16 @@ export const checkSsn: Check = (value) => {
 
 export const minimumAge = 18;
 
+/**
+ * Today's date where it begins last in the 50 states (Hawaii and the Aleutians, UTC−10), as a local
+ * noon for checkDob. The card API checks an age as of this date: by its own clock (UTC) a Honolulu
+ * applicant's 18th birthday would begin up to 10 hours early.
+ */
+export function todayInEveryState(now = new Date()): Date {
+  const there = new Date(now.getTime() - 10 * 3_600_000);
+  return new Date(there.getUTCFullYear(), there.getUTCMonth(), there.getUTCDate(), 12);
+}
+
 /** Date of birth MM/DD/YYYY (else dobInvalid), a real day (dobNotReal), past and from 1900 (dobOutOfRange), 18 or older on `today`. */
 export function checkDob(value: unknown, today = new Date()): ValidationMessage | null {
   const match = /^(\d{2})\/(\d{2})\/(\d{4})$/.exec(text(value).trim());

@@ -10,6 +10,7 @@ import { agreed, agreementKinds, type AgreementKind } from './identity/types.ts'
 import {
   addressChecks,
   checkDob,
+  todayInEveryState,
   checkEmail,
   checkFirstName,
   checkLastName,
@@ -210,8 +211,8 @@ export const registrationSchema = object({
   firstName: ruleOf(checkFirstName),
   middleName: ruleOf(checkMiddleName),
   lastName: ruleOf(checkLastName),
-  // The server's own today, on every request.
-  dob: ruleOf((value) => checkDob(value)),
+  // 18 by the date in every state, on every request.
+  dob: ruleOf((value) => checkDob(value, todayInEveryState())),
   ssn: ruleOf(checkSsn),
   email: ruleOf(checkEmail),
   phone: phoneRule,

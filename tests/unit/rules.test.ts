@@ -3,7 +3,8 @@
  * rules follow (docs/rules.md). The forms run these checks as the user types; the card API runs the
  * same ones through contract/validation.ts (tests/server/rules.test.ts, tests/server/identity/registration*).
  */
-import { describe, expect, it } from 'vitest';
+import { reach } from 'yup';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   addressChecks,
   checkCity,
@@ -39,7 +40,9 @@ import {
   personalInfoChecks,
   textedCodeLength,
   ValidationMessage as M,
+  todayInEveryState,
 } from '../../contract/rules.ts';
+import { registrationSchema } from '../../contract/validation.ts';
 import { stateCodes } from '../../contract/shared/address.ts';
 
 describe('checkEmail', () => {
@@ -182,6 +185,27 @@ describe('checkSsn', () => {
     ['123-45-0000', 'serial 0000'],
   ])('rejects %j (%s)', (ssn) => expect(checkSsn(ssn)).toBe(M.ssnInvalid));
   it('rejects a number instead of a string', () => expect(checkSsn(123456789)).toBe(M.ssnInvalid));
+});
+
+describe("the card API's date of birth: 18 by the date in every state", () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('is the date in Hawaii: a day begins there 10 hours after UTC', () => {
+    expect(todayInEveryState(new Date('2026-05-15T09:59:00Z')).getDate()).toBe(14);
+    expect(todayInEveryState(new Date('2026-05-15T10:00:00Z')).getDate()).toBe(15);
+    expect(todayInEveryState(new Date('2026-01-01T05:00:00Z'))).toEqual(new Date(2025, 11, 31, 12));
+  });
+
+  it('refuses an applicant whose 18th birthday has begun in New York but not yet in Honolulu', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const dob = reach(registrationSchema, 'dob') as { validate: (value: unknown) => Promise<unknown> };
+    // 09:30 UTC: 05:30 on May 15 in New York, 23:30 on May 14 in Honolulu.
+    vi.setSystemTime(new Date('2026-05-15T09:30:00Z'));
+    await expect(dob.validate('05/15/2008')).rejects.toMatchObject({ message: M.dobUnder18 });
+    // 10:00 UTC: midnight in Honolulu, 18 everywhere in the states.
+    vi.setSystemTime(new Date('2026-05-15T10:00:00Z'));
+    await expect(dob.validate('05/15/2008')).resolves.toBe('05/15/2008');
+  });
 });
 
 describe('checkDob', () => {
