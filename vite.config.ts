@@ -138,38 +138,11 @@ function precompressed(): Plugin {
   };
 }
 
-/**
- * The build's /assets/ files written into the service worker (public/sw.js `builtAssets`): each build
- * is then a new worker, which on activating drops the kept assets of earlier builds.
- */
-function serviceWorkerAssets(): Plugin {
-  const placeholder = 'const builtAssets = [];';
-  let assets: string[] = [];
-  let worker = '';
-  return {
-    name: 'providers:service-worker-assets',
-    apply: 'build',
-    writeBundle(options, bundle) {
-      worker = path.join(options.dir ?? `${root}dist`, 'sw.js');
-      assets = Object.keys(bundle)
-        .filter((fileName) => fileName.startsWith('assets/'))
-        .map((fileName) => `/${fileName}`)
-        .sort();
-    },
-    async closeBundle() {
-      const source = await readFile(worker, 'utf8');
-      if (source.split(placeholder).length !== 2) throw new Error(`public/sw.js must say ${placeholder} once`);
-      await writeFile(worker, source.replace(placeholder, `const builtAssets = ${JSON.stringify(assets)};`));
-    },
-  };
-}
-
 export default defineConfig({
   plugins: [
     stylesheetInline(),
     compileHints(['index', 'startup']),
     precompressed(),
-    serviceWorkerAssets(),
     companionHostIsolation(),
     react(),
     // Only the app's own code uses Lingui's macros: Babel, slow, transforms nothing else (the server,

@@ -148,16 +148,3 @@ test("the sign-in screen's scripts arrive as the build compressed them, with not
     expect(script.bodyBytes, script.src).toBe(statSync(path.join(webRoot, `${script.src}.br`)).size);
   }
 });
-
-test('the service worker the server serves lists the files of this build, so a new build drops those of the last', async ({ page, request }) => {
-  const scripts: string[] = [];
-  page.on('request', (sent) => {
-    if (sent.resourceType() === 'script') scripts.push(new URL(sent.url()).pathname);
-  });
-  await page.goto('/signin');
-  await new SignInPage(page).expectShown();
-  const worker = await (await request.get('/sw.js')).text();
-  const built = JSON.parse(/const builtAssets = (\[.*?\]);/.exec(worker)?.[1] ?? '[]') as string[];
-  expect(scripts.length).toBeGreaterThan(2);
-  for (const script of scripts) expect(built, script).toContain(script);
-});

@@ -7,13 +7,9 @@
  * - /assets/*: hashed and immutable, so the cache first. Once this worker controls the page, the page
  *   hands over the assets it fetched without it ('cache-assets'), so the first visit is enough to open
  *   offline.
- * Each build writes its list of files into this worker (vite.config.ts `serviceWorkerAssets`), so a new
- * build is a new worker: when it activates, caches of other names go, and the assets no longer part of
- * the app leave the phone's storage (on a cheap phone, every release's chunks would otherwise pile up).
+ * A new version replaces the old caches when it activates.
  */
 const version = 'providers-card-shell-v1';
-/** The build's /assets/ files; left empty by the dev server, which then prunes nothing. */
-const builtAssets = [];
 const shell = '/index.html';
 
 self.addEventListener('install', (event) => {
@@ -39,30 +35,11 @@ self.addEventListener('message', (event) => {
   );
 });
 
-/** Drops the kept assets this build does not have (an unchanged file keeps its name, so it stays). */
-function pruneAssets() {
-  if (builtAssets.length === 0) return undefined;
-  const current = new Set(builtAssets);
-  return caches.open(version).then((cache) =>
-    cache.keys().then((requests) =>
-      Promise.all(
-        requests
-          .filter((request) => {
-            const url = new URL(request.url);
-            return isAsset(url) && !current.has(url.pathname);
-          })
-          .map((request) => cache.delete(request)),
-      ),
-    ),
-  );
-}
-
 self.addEventListener('activate', (event) => {
   event.waitUntil(
     caches
       .keys()
       .then((keys) => Promise.all(keys.filter((key) => key !== version).map((key) => caches.delete(key))))
-      .then(pruneAssets)
       .then(() => self.clients.claim()),
   );
 });
