@@ -66,6 +66,9 @@ function connectedHost(permission: HostConnection['notificationPermission'], gra
 describe('experiments on the route table', () => {
   it('/home waits for the experiment config, then goes to /home2 when showNewDebitDetails is on', async () => {
     const app = await renderApp('/home', active, { experiments: 'pending' });
+    // The route has started (it asks for the account early) and stays on /home while the config is out.
+    await waitFor(() => expect(app.cardApi.isWaiting('/api/v1/home')).toBe(true));
+    expect(app.cardApi.isWaiting('/api/v1/experiments')).toBe(true);
     expect(app.router.state.location.pathname).toBe('/home');
 
     app.cardApi.answer('/api/v1/experiments', { statusCode: 0, flags: { ...flagsOff, showNewDebitDetails: true } });
