@@ -10,7 +10,6 @@ import { agreed, agreementKinds, type AgreementKind } from './identity/types.ts'
 import {
   addressChecks,
   checkDob,
-  todayInEveryState,
   checkEmail,
   checkFirstName,
   checkLastName,
@@ -22,6 +21,7 @@ import {
   checkSsn,
   checkUnlockCode,
   textedCodePattern,
+  todayInEveryState,
 } from './rules.ts';
 
 /** The name of every test made from a rule: its failures are field errors, everything else is malformed. */

@@ -8,14 +8,13 @@ import { createActor, fromPromise } from 'xstate';
 import { activityMachine } from '../../../machines/activity/activity.ts';
 import { homeMachine } from '../../../machines/home/home.ts';
 import type { AppContext } from '../../app/context.ts';
-import { lastKnownStore, signedInOwner } from '../../shared/offline/lastKnown.ts';
+import { sessionLastKnown } from '../../shared/offline/lastKnown.ts';
 import { activityCalls } from './activityCalls.ts';
 import type { ActivityScreens } from './activityScreens.ts';
 
 export function activityScreensOf({ api, session, offlineStorage }: AppContext): ActivityScreens & { stop: () => void } {
   const calls = activityCalls(api);
-  const lastKnown = lastKnownStore(offlineStorage, () => signedInOwner(session));
-  const owner = signedInOwner(session);
+  const { lastKnown, owner } = sessionLastKnown(offlineStorage, session);
   const kept = { home: lastKnown.home.read(owner), activity: lastKnown.activity.read(owner) };
   const home = createActor(
     homeMachine.provide({

@@ -15,7 +15,7 @@ import { formatDollars } from '../../shared/format/money.ts';
 import type { Locale } from '../../../contract/shared/locale.ts';
 import type { Host } from '../../shared/host/host.ts';
 import { AsOfNotice } from '../../shared/offline/AsOfNotice.tsx';
-import { lastKnownStore, signedInOwner } from '../../shared/offline/lastKnown.ts';
+import { sessionLastKnown } from '../../shared/offline/lastKnown.ts';
 import { askForHome, earlyAnswer, hasEarlyHome, keptHome, takeEarlyHome } from './earlyHome.ts';
 import { BenefitsContent, CopyAccountNumber, FreeTaxFilingHelp, NotificationsPrompt } from './HomeExtras.tsx';
 import './home.css';
@@ -33,8 +33,7 @@ export function HomeView({ newDebitDetails = false }: { newDebitDetails?: boolea
   const services = useServices();
   const { api, session, host, offlineStorage } = services;
   const locale = useSelector(session, (s) => s.context.locale);
-  const [lastKnown] = useState(() => lastKnownStore(offlineStorage, () => signedInOwner(session)));
-  const [owner] = useState(() => signedInOwner(session));
+  const [{ lastKnown, owner }] = useState(() => sessionLastKnown(offlineStorage, session));
   const [kept] = useState(() => keptHome(services));
   // Read before the chart takes the early call (its actor starts after this render).
   const [firstScreen] = useState(() => hasEarlyHome(api));

@@ -9,11 +9,12 @@
 import type { HomeAnswer } from '../../../contract/home/types.ts';
 import type { AppContext } from '../../app/context.ts';
 import type { Api } from '../../shared/api/client.ts';
-import { lastKnownStore, signedInOwner, type LastKnown } from '../../shared/offline/lastKnown.ts';
+import { sessionLastKnown, type LastKnown } from '../../shared/offline/lastKnown.ts';
 
 /** The last-known home data kept on this phone for the signed-in cardholder (none embedded). */
 export function keptHome({ offlineStorage, session }: Pick<AppContext, 'offlineStorage' | 'session'>): LastKnown<HomeAnswer> | null {
-  return lastKnownStore(offlineStorage, () => signedInOwner(session)).home.read(signedInOwner(session));
+  const { lastKnown, owner } = sessionLastKnown(offlineStorage, session);
+  return lastKnown.home.read(owner);
 }
 
 /** GET /home. With a last-known copy to show, a missing answer is said on the screen, not in the error modal. */

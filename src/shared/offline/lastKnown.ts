@@ -27,9 +27,9 @@ export function ownerOf(accessToken: string | null): string | null {
   }
 }
 
+type Session = { getSnapshot: () => { context: { accessToken: string | null } } };
 /** Who the session's access token says is signed in now (null when signed out or locked). */
-export const signedInOwner = (session: { getSnapshot: () => { context: { accessToken: string | null } } }) =>
-  ownerOf(session.getSnapshot().context.accessToken);
+const signedInOwner = (session: Session) => ownerOf(session.getSnapshot().context.accessToken);
 
 /** One kind of data kept: read it back for its owner, or keep a fresh copy. */
 export type LastKnownSlot<T> = {
@@ -80,4 +80,9 @@ export function lastKnownStore(storage: Storage | null, signedInAs: () => string
     activity: slot('activity'),
     clear: () => forgetLastKnown(storage),
   };
+}
+
+/** The store as an account screen uses it: for whoever is signed in as it opens (`owner`), kept only while they still are. */
+export function sessionLastKnown(storage: Storage | null, session: Session): { lastKnown: LastKnownStore; owner: string | null } {
+  return { lastKnown: lastKnownStore(storage, () => signedInOwner(session)), owner: signedInOwner(session) };
 }

@@ -182,8 +182,9 @@ describe('POST /sandbox/events', () => {
     const inNetwork = await event({ ...withdrawal, amountCents: after.accountOverview.balance - fee + 1, network: 'in' });
     expect(inNetwork).toMatchObject({ status: 200, body: { result: 'created' } });
     expect((await home()).accountOverview.balance).toBe(fee - 1);
-    // The balance back for the tests after this one.
-    expect(await event({ type: 'deposit', email: 'demo@providers.test', amountCents: after.accountOverview.balance, payer: 'Fresno County DSS' })).toMatchObject({ status: 200 });
+    // The balance back to where this test found it, for the tests after this one.
+    expect(await event({ type: 'deposit', email: 'demo@providers.test', amountCents: before.accountOverview.balance - (fee - 1), payer: 'Fresno County DSS' })).toMatchObject({ status: 200 });
+    expect((await home()).accountOverview.balance).toBe(before.accountOverview.balance);
     expect((await event({ ...withdrawal, network: 'both' })).status).toBe(400);
     expect(await report()).toMatchObject({ ok: true, problems: [] });
   });
