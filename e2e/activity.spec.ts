@@ -10,7 +10,7 @@ import { HomePage } from './pages/home/HomePage.ts';
 import { expectAccessible } from './support/accessibility.ts';
 import { openAccountViaApi } from './support/accounts.ts';
 import { seedStoredState } from './support/storage.ts';
-import { dollars } from './support/text.ts';
+import { dollars, escapeRegExp, heardDollars, signedDollars } from './support/text.ts';
 
 /** POST /sandbox/events: the world moves money; answers the transaction it made or resolved. */
 async function moneyEvent(request: APIRequestContext, event: Record<string, unknown>): Promise<string> {
@@ -61,7 +61,8 @@ test('a purchase is held, then settles; an older transaction opens and back keep
   expect(scrolled, 'the list was scrolled down to its oldest row').toBeGreaterThan(300);
 
   const detail = await activity.open(oldest);
-  await expect(detail.amount).toHaveText(`+${dollars(50_000)}`);
+  await expect(detail.amount).toHaveText(signedDollars(50_000));
+  await expect(detail.screen).toMatchAriaSnapshot(`- paragraph: ${JSON.stringify(`Amount: ${heardDollars(50_000)}`)}`);
   await expect(detail.value('Status')).toHaveText('Completed');
   await expect(detail.value('From')).toHaveText('Valley Transit');
   await expectAccessible(page);
@@ -82,10 +83,13 @@ test('activity and a pending transaction read in Spanish, axe-clean', async ({ p
   await activity.expectLanguage('es');
   await expect(activity.rowLink('Compra en Save Mart')).toContainText('Pendiente');
   await expect(activity.rowLink('Depósito de Fresno County DSS')).toBeVisible();
+  await expect(activity.rowLink('Compra en Save Mart')).toHaveAccessibleName(new RegExp(`${escapeRegExp(heardDollars(-845, 'es'))}$`));
   await expect(activity.screen.getByText('Estos son todos sus movimientos.')).toBeVisible();
   await expectAccessible(page);
 
   const detail = await activity.open(activity.rowLink('Compra en Save Mart'));
+  await expect(detail.amount).toHaveText(signedDollars(-845, 'es'));
+  await expect(detail.screen).toMatchAriaSnapshot(`- paragraph: ${JSON.stringify(`Monto: ${heardDollars(-845, 'es')}`)}`);
   await expect(detail.value('Status')).toHaveText('Pendiente');
   await expect(detail.screen.getByText('¿Por qué está pendiente?')).toBeVisible();
   await expectAccessible(page);

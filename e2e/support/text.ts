@@ -10,13 +10,25 @@ export function dollars(cents: number, locale: 'en' | 'es' = 'en'): string {
   return new Intl.NumberFormat(locale === 'es' ? 'es-US' : 'en-US', { style: 'currency', currency: 'USD' }).format(cents / 100);
 }
 
+/** A signed amount as it is seen: "+$612.40", "-$23.15". */
+export function signedDollars(cents: number, locale: 'en' | 'es' = 'en'): string {
+  return `${cents > 0 ? '+' : ''}${dollars(cents, locale)}`;
+}
+
+/** A signed amount as a screen reader is given it, in words: "plus $612.40", "menos $23.15". */
+export function heardDollars(cents: number, locale: 'en' | 'es' = 'en'): string {
+  const words = locale === 'es' ? { minus: 'menos', plus: 'más' } : { minus: 'minus', plus: 'plus' };
+  const magnitude = dollars(Math.abs(cents), locale);
+  return cents < 0 ? `${words.minus} ${magnitude}` : cents > 0 ? `${words.plus} ${magnitude}` : magnitude;
+}
+
 /**
- * An activity row: what it was (naming the merchant or payer; a fee's counterparty is its code, shown by
- * the fee's name, so a fee is matched by its kind), then (after the date and place) the signed amount,
- * e.g. "+$612.40".
+ * An activity row's text: what it was (naming the merchant or payer; a fee's counterparty is its code,
+ * shown by the fee's name, so a fee is matched by its kind), then (after the date and place) the signed
+ * amount as seen and, hidden from sight, as heard: "+$612.40plus $612.40".
  */
 export function activityRowPattern(transaction: Transaction, locale: 'en' | 'es' = 'en'): RegExp {
-  const amount = `${transaction.amount > 0 ? '+' : ''}${dollars(transaction.amount, locale)}`;
+  const amount = signedDollars(transaction.amount, locale) + heardDollars(transaction.amount, locale);
   const what = transaction.kind === 'fee' ? (locale === 'es' ? 'Cargo' : 'Fee') : (transaction.counterparty ?? '');
   return new RegExp(`^\\D*${escapeRegExp(what)}.*${escapeRegExp(amount)}$`);
 }

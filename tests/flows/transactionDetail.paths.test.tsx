@@ -93,7 +93,9 @@ describe('transaction detail chart', () => {
           when: (s) => s.matches('shown'),
           then: async ({ cardApi }) => {
             expect(await screen.findByRole('heading', { level: 1, name: 'Purchase at Save Mart' })).toBeTruthy();
-            expect(screen.getByText('-$12.40')).toBeTruthy();
+            // Seen with its sign, heard in words: at their default punctuation level screen readers may drop a hyphen.
+            expect(screen.getByText('-$12.40').getAttribute('aria-hidden')).toBe('true');
+            expect(screen.getByText('minus $12.40')).toBeTruthy();
             expect(screen.getByText('Pending')).toBeTruthy();
             expect(screen.getByText('Fresno, CA')).toBeTruthy();
             expect(screen.getByText('Why is this pending?')).toBeTruthy();

@@ -63,8 +63,9 @@ export class TransactionDetailPage extends AppPage {
     return this.page.getByRole('main');
   }
 
+  /** The amount as it is seen ("+$500.00"); the paragraph around it is heard as "Amount: plus $500.00". */
   get amount(): Locator {
-    return this.screen.locator('.detail-amount');
+    return this.screen.locator('.detail-amount [aria-hidden="true"]');
   }
 
   /** The value of one of the detail's rows ("Status", "Merchant", …). */

@@ -10,11 +10,10 @@ import type { Transaction } from '../../../contract/activity/types.ts';
 import { feeOf } from '../../../contract/shared/fees.ts';
 import { transactionDetailMachine } from '../../../machines/activity/transactionDetail.ts';
 import { useServices } from '../../app/services.tsx';
-import { TransactionStatusText, TransactionTitle } from '../../shared/activity/TransactionText.tsx';
+import { SignedAmount, TransactionStatusText, TransactionTitle } from '../../shared/activity/TransactionText.tsx';
 import { Skeleton } from '../../shared/components/Skeleton.tsx';
 import { formatDate, formatTime } from '../../shared/format/date.ts';
 import type { Locale } from '../../../contract/shared/locale.ts';
-import { formatSignedDollars } from '../../shared/format/money.ts';
 import { useActivityScreens } from './activityScreens.ts';
 import './activity.css';
 import '../../shared/components/detailList.css';
@@ -70,7 +69,12 @@ function Details({ transaction, locale }: { transaction: Transaction; locale: Lo
   const credit = transaction.amount > 0;
   return (
     <>
-      <p className={credit ? 'detail-amount amount-credit' : 'detail-amount'}>{formatSignedDollars(transaction.amount)}</p>
+      <p className={credit ? 'detail-amount amount-credit' : 'detail-amount'}>
+        <span className="visually-hidden">
+          <Trans>Amount:</Trans>{' '}
+        </span>
+        <SignedAmount cents={transaction.amount} />
+      </p>
       <dl className="detail-list">
         <div>
           <dt>

@@ -4,8 +4,7 @@ import { Link } from '@tanstack/react-router';
 import type { Transaction } from '../../../contract/activity/types.ts';
 import { formatDate, formatTime } from '../format/date.ts';
 import type { Locale } from '../../../contract/shared/locale.ts';
-import { formatSignedDollars } from '../format/money.ts';
-import { TransactionTitle } from './TransactionText.tsx';
+import { SignedAmount, TransactionTitle } from './TransactionText.tsx';
 import './activityRows.css';
 
 /** `when`: the time, under a day's heading (the activity screen), or the date (home's short list). */
@@ -29,7 +28,7 @@ export function ActivityRow({ transaction, locale, when }: { transaction: Transa
             {transaction.location ? ` · ${transaction.location}` : ''}
           </span>
         </span>
-        <span className={credit ? 'amount amount-credit' : 'amount'}>{formatSignedDollars(transaction.amount)}</span>
+        <SignedAmount className={credit ? 'amount amount-credit' : 'amount'} cents={transaction.amount} />
       </Link>
     </li>
   );
