@@ -199,17 +199,18 @@ export default defineConfig({
               includeDependenciesRecursively: false,
             },
             // What the account's screens (home, activity, statements, cards) share: the activity rows, the
-            // money and date formats, the fees and their names (a fee's transaction is titled by one; every
-            // screen that shows fees loads this file already), the last-known copy, home's chart, the loading
-            // and retry notices, home's early call (src/features/home/earlyHome.ts) and home's stylesheet
-            // (its rules select only home's markup). One JS and one CSS file instead of many of 0.2–1 KB:
+            // money and date formats, amounts as seen and heard, the fees and their names (a fee's
+            // transaction is titled by one; every screen that shows fees loads this file already), the
+            // last-known copy, home's chart, the loading and retry notices, home's early call
+            // (src/features/home/earlyHome.ts) and home's stylesheet (its rules select only home's
+            // markup). One JS and one CSS file instead of many of 0.2–1 KB:
             // home's code came in eleven files, each a <link> the page creates in one task, and over a slow
             // network they queued behind the browser's six connections (docs/performance.md). Not their
             // dependencies (on the first screens already); a module here that a first screen imports would
             // move out of the entry, which the first-load budget shows.
             {
               name: 'account-screens',
-              test: /\/src\/shared\/(activity|format)\/|\/src\/shared\/offline\/(lastKnown|AsOfNotice)\.|\/machines\/home\/|\/src\/shared\/components\/(Skeleton|RetryNotice)\.|\/contract\/shared\/fees\.ts|\/src\/shared\/fees\/feeNames\.|\/src\/features\/home\/(home\.css|earlyHome\.ts)/,
+              test: /\/src\/shared\/(activity|format)\/|\/src\/shared\/offline\/(lastKnown|AsOfNotice)\.|\/machines\/home\/|\/src\/shared\/components\/(Skeleton|RetryNotice|Amount)\.|\/contract\/shared\/fees\.ts|\/src\/shared\/fees\/feeNames\.|\/src\/features\/home\/(home\.css|earlyHome\.ts)/,
               includeDependenciesRecursively: false,
             },
           ],

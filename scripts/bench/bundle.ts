@@ -96,13 +96,15 @@ export function analyseBundle(distDir: string): BundleReport {
   });
 
   // Every dynamic-import chunk (transitively), weighed with what it adds beyond the entry graph.
+  // Chunks may import each other in a cycle: each is visited once.
   const allDynamic = new Set<string>();
+  const visited = new Set<string>();
   const visit = (key: string) => {
+    if (visited.has(key)) return;
+    visited.add(key);
     for (const dyn of chunk(key).dynamicImports ?? []) {
-      if (!allDynamic.has(dyn)) {
-        allDynamic.add(dyn);
-        visit(dyn);
-      }
+      allDynamic.add(dyn);
+      visit(dyn);
     }
     for (const imported of chunk(key).imports ?? []) visit(imported);
   };

@@ -11,7 +11,7 @@ import type { Card } from '../../contract/cards/types.ts';
 import { cardDeliveryWindow, usCalendarDay } from '../../contract/shared/businessDays.ts';
 import { replacementMachine } from '../../machines/cards/replacement.ts';
 import { coverageOf, describePath, minimalCover, replayPath } from '../support/chartCoverage.ts';
-import { answerCall, cardOnItsWay, closeErrorModal, homePath, homeWith, idempotencyKeyOf, physicalCard, virtualCard } from '../support/cardOrder.ts';
+import { answerCall, cardOnItsWay, closeErrorModal, homePath, homeWith, idempotencyKeyOf, moneyLines, physicalCard, virtualCard } from '../support/cardOrder.ts';
 import { generateListedPaths } from '../support/listedPaths.ts';
 import { active, alertText, renderApp } from '../support/renderApp.tsx';
 
@@ -74,8 +74,6 @@ const ifOrderedToday = () => {
   const window = cardDeliveryWindow(today());
   return `It arrives in 10 to 15 business days: if you order today, between ${short(window.earliest)} and ${short(window.latest)}.`;
 };
-const moneyLines = () =>
-  [...document.querySelectorAll('.money-lines > div')].map((row) => [row.querySelector('dt')!.textContent!, row.querySelector('dd')!.textContent!]);
 const stepText = () => document.querySelector('.step-indicator-text')?.textContent ?? null;
 const lastRequestTo = (ctx: Ctx, path: string) => ctx.cardApi.requests.filter((request) => request.path === path).at(-1)!;
 

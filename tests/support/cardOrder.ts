@@ -7,6 +7,20 @@ import type { FakeCardApi } from './fakeCardApi.ts';
 
 export const homePath = '/api/v1/home';
 
+/**
+ * The amounts shown on a review or a receipt, as [label, amount] rows, the amounts as they are seen:
+ * without the words only a screen reader is given (a negative amount's "minus $5.00").
+ */
+export function moneyLines(): string[][] {
+  return [...document.querySelectorAll('.money-lines > div')].map((row) => [row.querySelector('dt')!.textContent!, seenText(row.querySelector('dd')!)]);
+}
+
+function seenText(element: Element): string {
+  const copy = element.cloneNode(true) as Element;
+  for (const unseen of copy.querySelectorAll('.visually-hidden')) unseen.remove();
+  return copy.textContent!;
+}
+
 export const virtualCard: Card = {
   id: '3b0f8d8e-1c7a-4a53-9d55-5d6a3f0e0001',
   type: 'VIRTUAL',

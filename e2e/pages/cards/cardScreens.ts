@@ -9,13 +9,21 @@ export function shortDate(day: string, locale: Locale): string {
     .replace(/[\u202F\u00A0]/g, ' ');
 }
 
-/** The amounts' rows on a review or a receipt, as [label, amount]. */
+/**
+ * The amounts' rows on a review or a receipt, as [label, amount], each amount as it is seen: without the
+ * words only a screen reader is given (a negative amount's "minus $5.00").
+ */
 export async function moneyLinesOf(screen: Locator): Promise<string[][]> {
   const rows = screen.locator('dl > div');
   const lines: string[][] = [];
   for (let index = 0; index < (await rows.count()); index += 1) {
     const row = rows.nth(index);
-    lines.push([await row.getByRole('term').innerText(), await row.getByRole('definition').innerText()]);
+    const seen = await row.getByRole('definition').evaluate((amount) => {
+      const copy = amount.cloneNode(true) as Element;
+      for (const unseen of copy.querySelectorAll('.visually-hidden')) unseen.remove();
+      return copy.textContent!;
+    });
+    lines.push([await row.getByRole('term').innerText(), seen]);
   }
   return lines;
 }

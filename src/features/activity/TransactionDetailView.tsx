@@ -10,7 +10,8 @@ import type { Transaction } from '../../../contract/activity/types.ts';
 import { feeOf } from '../../../contract/shared/fees.ts';
 import { transactionDetailMachine } from '../../../machines/activity/transactionDetail.ts';
 import { useServices } from '../../app/services.tsx';
-import { SignedAmount, TransactionStatusText, TransactionTitle } from '../../shared/activity/TransactionText.tsx';
+import { TransactionStatusText, TransactionTitle } from '../../shared/activity/TransactionText.tsx';
+import { Amount } from '../../shared/components/Amount.tsx';
 import { Skeleton } from '../../shared/components/Skeleton.tsx';
 import { formatDate, formatTime } from '../../shared/format/date.ts';
 import type { Locale } from '../../../contract/shared/locale.ts';
@@ -73,7 +74,7 @@ function Details({ transaction, locale }: { transaction: Transaction; locale: Lo
         <span className="visually-hidden">
           <Trans>Amount:</Trans>{' '}
         </span>
-        <SignedAmount cents={transaction.amount} />
+        <Amount cents={transaction.amount} signed />
       </p>
       <dl className="detail-list">
         <div>

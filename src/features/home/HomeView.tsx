@@ -10,6 +10,7 @@ import { homeMachine } from '../../../machines/home/home.ts';
 import { useServices } from '../../app/services.tsx';
 import { ActivityRow } from '../../shared/activity/ActivityRow.tsx';
 import { TransactionTitle } from '../../shared/activity/TransactionText.tsx';
+import { Amount } from '../../shared/components/Amount.tsx';
 import { maskAccountNumber } from '../../shared/format/account.ts';
 import { formatDollars } from '../../shared/format/money.ts';
 import type { Locale } from '../../../contract/shared/locale.ts';
@@ -112,7 +113,7 @@ function AccountSummary({ home, locale, newDebitDetails, deferActivity, refreshi
           <Trans>Available balance</Trans>
         </h2>
         <p className="balance-amount" data-testid="balance">
-          {formatDollars(overview.balance)}
+          <Amount cents={overview.balance} />
         </p>
         <p className="balance-account">
           <Trans>Account {accountNumber}</Trans>

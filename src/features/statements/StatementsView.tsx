@@ -13,6 +13,7 @@ import type { Statement } from '../../../contract/statements/types.ts';
 import { statementFileName } from '../../../contract/statements/types.ts';
 import { type DownloadStatus, downloadStatusOf, statementsMachine } from '../../../machines/statements/statements.ts';
 import { useServices } from '../../app/services.tsx';
+import { Amount } from '../../shared/components/Amount.tsx';
 import { formatMonth } from '../../shared/format/date.ts';
 import type { Locale } from '../../../contract/shared/locale.ts';
 import { formatDollars } from '../../shared/format/money.ts';
@@ -127,13 +128,17 @@ function StatementRow(props: {
           <dt>
             <Trans>Opening balance</Trans>
           </dt>
-          <dd className="amount">{formatDollars(statement.openingBalance)}</dd>
+          <dd className="amount">
+            <Amount cents={statement.openingBalance} />
+          </dd>
         </div>
         <div>
           <dt>
             <Trans>Closing balance</Trans>
           </dt>
-          <dd className="amount">{formatDollars(statement.closingBalance)}</dd>
+          <dd className="amount">
+            <Amount cents={statement.closingBalance} />
+          </dd>
         </div>
       </dl>
       <button

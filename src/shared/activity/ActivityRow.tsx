@@ -4,7 +4,8 @@ import { Link } from '@tanstack/react-router';
 import type { Transaction } from '../../../contract/activity/types.ts';
 import { formatDate, formatTime } from '../format/date.ts';
 import type { Locale } from '../../../contract/shared/locale.ts';
-import { SignedAmount, TransactionTitle } from './TransactionText.tsx';
+import { Amount } from '../components/Amount.tsx';
+import { TransactionTitle } from './TransactionText.tsx';
 import './activityRows.css';
 
 /** `when`: the time, under a day's heading (the activity screen), or the date (home's short list). */
@@ -28,7 +29,7 @@ export function ActivityRow({ transaction, locale, when }: { transaction: Transa
             {transaction.location ? ` · ${transaction.location}` : ''}
           </span>
         </span>
-        <SignedAmount className={credit ? 'amount amount-credit' : 'amount'} cents={transaction.amount} />
+        <Amount className={credit ? 'amount amount-credit' : 'amount'} cents={transaction.amount} signed />
       </Link>
     </li>
   );

@@ -8,7 +8,6 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import type { Transaction } from '../../../contract/activity/types.ts';
 import { feeOf } from '../../../contract/shared/fees.ts';
 import { feeNames } from '../fees/feeNames.ts';
-import { formatDollars, formatSignedDollars } from '../format/money.ts';
 
 /** "Purchase at Save Mart", "Deposit from Valley Transit", "Fee: Physical card", … */
 export function TransactionTitle({ transaction }: { transaction: Pick<Transaction, 'kind' | 'counterparty'> }) {
@@ -43,20 +42,4 @@ export function TransactionTitle({ transaction }: { transaction: Pick<Transactio
 /** "Pending" for a hold, "Completed" for money that moved. */
 export function TransactionStatusText({ transaction }: { transaction: Pick<Transaction, 'status'> }) {
   return transaction.status === 'pending' ? <Trans>Pending</Trans> : <Trans>Completed</Trans>;
-}
-
-/**
- * A transaction's amount, seen with its sign ("-$23.15", "+$480.00") and heard with it in words
- * ("minus $23.15", "plus $480.00"): screen readers at their default punctuation level may drop a
- * hyphen or a plus sign, and a purchase would then sound like a deposit.
- */
-export function SignedAmount({ cents, className }: { cents: number; className?: string }) {
-  const { t } = useLingui();
-  const dollars = formatDollars(Math.abs(cents));
-  return (
-    <span className={className}>
-      <span aria-hidden="true">{formatSignedDollars(cents)}</span>
-      <span className="visually-hidden">{cents < 0 ? t`minus ${dollars}` : cents > 0 ? t`plus ${dollars}` : dollars}</span>
-    </span>
-  );
 }

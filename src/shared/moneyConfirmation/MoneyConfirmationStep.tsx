@@ -8,6 +8,7 @@ import { Trans } from '@lingui/react/macro';
 import { Link } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
 import type { moneyConfirmationShows } from '../../../machines/shared/moneyConfirmation.ts';
+import { Amount } from '../components/Amount.tsx';
 import { useHeadingFocus } from '../components/useHeadingFocus.ts';
 import { formatDollars } from '../format/money.ts';
 import './moneyConfirmation.css';
@@ -32,7 +33,9 @@ export function MoneyLines({ lines }: { lines: MoneyLine[] }) {
       {lines.map((line, index) => (
         <div key={index} className={line.emphasis ? 'money-line-total' : undefined}>
           <dt>{line.label}</dt>
-          <dd className="amount">{formatDollars(line.cents)}</dd>
+          <dd className="amount">
+            <Amount cents={line.cents} />
+          </dd>
         </div>
       ))}
     </dl>
