@@ -138,11 +138,35 @@ function precompressed(): Plugin {
   };
 }
 
+/**
+ * The service worker (public/sw.js) is given the list of this release's files, so it can delete the
+ * files of older releases it kept; and since each release's list differs, the browser installs each
+ * release's worker (an unchanged sw.js never is).
+ */
+function serviceWorkerFileList(): Plugin {
+  const placeholder = 'const buildAssets = [];';
+  return {
+    name: 'providers:service-worker-file-list',
+    apply: 'build',
+    async writeBundle(options, bundle) {
+      const worker = path.join(options.dir ?? `${root}dist`, 'sw.js');
+      const source = await readFile(worker, 'utf8');
+      if (!source.includes(placeholder)) throw new Error(`${worker} has no \`${placeholder}\` for the build's file list`);
+      const files = Object.keys(bundle)
+        .filter((fileName) => fileName.startsWith('assets/') && !fileName.endsWith('.map'))
+        .map((fileName) => `/${fileName}`)
+        .sort();
+      await writeFile(worker, source.replace(placeholder, `const buildAssets = ${JSON.stringify(files)};`));
+    },
+  };
+}
+
 export default defineConfig({
   plugins: [
     stylesheetInline(),
     compileHints(['index', 'startup']),
     precompressed(),
+    serviceWorkerFileList(),
     companionHostIsolation(),
     react(),
     // Only the app's own code uses Lingui's macros: Babel, slow, transforms nothing else (the server,

@@ -7,18 +7,20 @@
  * - /assets/*: hashed and immutable, so the cache first. Once this worker controls the page, the page
  *   hands over the assets it fetched without it ('cache-assets'), so the first visit is enough to open
  *   offline.
- * A new version replaces the old caches when it activates.
+ * - Files of older releases are deleted once they cannot be needed (pruneOtherReleases): a phone short
+ *   of storage may otherwise lose the whole origin's data to the browser's eviction.
+ * Each release's worker differs (its file list), so the browser installs it; it takes over only once
+ * no page of the app is open (no skipWaiting), so a page never runs under a worker of another release.
  */
 const version = 'providers-card-shell-v1';
 const shell = '/index.html';
+/** This release's files (/assets/…), written in by the build (vite.config.ts); empty in development. */
+const buildAssets = [];
 
 self.addEventListener('install', (event) => {
-  event.waitUntil(
-    caches
-      .open(version)
-      .then((cache) => cache.add(shell))
-      .then(() => self.skipWaiting()),
-  );
+  // A shell already kept stays until a page is loaded from the network: this release's shell without
+  // its files would not start offline, the kept one with its files does.
+  event.waitUntil(caches.open(version).then((cache) => cache.match(shell).then((kept) => kept ?? cache.add(shell))));
 });
 
 /** Only this origin's hashed assets are ever put in the cache this way. */
@@ -28,12 +30,41 @@ self.addEventListener('message', (event) => {
   if (event.origin !== self.location.origin || event.data?.type !== 'cache-assets' || !Array.isArray(event.data.urls)) return;
   const urls = event.data.urls.filter((url) => typeof url === 'string' && isAsset(new URL(url, self.location.origin)));
   // Only what is not kept yet: a later visit hands over the same files, which must not be fetched again.
+  // The message's port, when it has one, hears when this is done (the browser tests wait for it).
   event.waitUntil(
-    caches.open(version).then((cache) =>
-      Promise.all(urls.map((url) => cache.match(url).then((kept) => kept ?? cache.add(url).catch(() => {})))),
-    ),
+    caches
+      .open(version)
+      .then((cache) =>
+        Promise.all(urls.map((url) => cache.match(url).then((kept) => kept ?? cache.add(url).catch(() => {})))).then(() =>
+          pruneOtherReleases(cache),
+        ),
+      )
+      .finally(() => event.ports[0]?.postMessage('done')),
   );
 });
+
+/**
+ * Deletes the kept files that are not this release's, only when none can still be needed: the kept
+ * shell is this release's (an older shell starts offline only with its own files) and no other page
+ * of the app is open (an older page may yet load a screen it has not opened). A file's name is its
+ * content's hash, so a file a release shares with the one before stays.
+ */
+async function pruneOtherReleases(cache) {
+  if (buildAssets.length === 0) return;
+  const current = new Set(buildAssets);
+  const keptShell = await cache.match(shell);
+  if (!keptShell) return;
+  const shellFiles = (await keptShell.text()).match(/\/assets\/[^"'\s)>]+/g) ?? [];
+  if (shellFiles.some((path) => !current.has(path))) return;
+  const pages = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
+  if (pages.length > 1) return;
+  const kept = await cache.keys();
+  const older = kept.filter((request) => {
+    const url = new URL(request.url);
+    return isAsset(url) && !current.has(url.pathname);
+  });
+  await Promise.all(older.map((request) => cache.delete(request)));
+}
 
 self.addEventListener('activate', (event) => {
   event.waitUntil(
