@@ -147,6 +147,20 @@ function applyTransfer(accounts: Map<string, LedgerAccount>, transfer: TransferR
   }
   move(debit, (a) => (a.debitsPosted += amount));
   move(credit, (a) => (a.creditsPosted += amount));
+  for (const account of [debit, credit]) if (account) mustStayExact(account);
+}
+
+/**
+ * Balances are JavaScript numbers of cents, exact only up to 2^53 − 1 (about $90 trillion). A
+ * transfer that would take a balance column past that throws, so the write is rolled back whole,
+ * instead of a rounded balance creating or losing cents (TigerBeetle refuses such transfers as
+ * overflows). No cardholder gets near it: each sandbox event moves at most $100,000.
+ */
+function mustStayExact(account: LedgerAccount): void {
+  const { debitsPending, debitsPosted, creditsPending, creditsPosted } = account;
+  if (![debitsPending, debitsPosted, creditsPending, creditsPosted].every(Number.isSafeInteger)) {
+    throw new RangeError(`A transfer would take ledger account ${account.id} past 2^53 − 1 cents`);
+  }
 }
 
 /**

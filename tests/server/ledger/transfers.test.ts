@@ -22,7 +22,7 @@ import {
   transferIdFor,
   voidPendingTransfer,
 } from '../../../server/features/ledger/index.ts';
-import { at, type LedgerDatabase, ledgerDatabases, newCardholder } from './helpers.ts';
+import { at, type LedgerDatabase, ledgerDatabases, newCardholder, pgliteLedgerDatabase } from './helpers.ts';
 
 const { settlement, fee_revenue: feeRevenue } = systemLedgerAccounts;
 
@@ -451,6 +451,32 @@ describe.each(ledgerDatabases)('the ledger on $kind', ({ open }) => {
       expect.stringContaining(`ledger account ${cardholder} (cardholder): its balances (debits pending 0, posted 0; credits pending 0, posted 1001) are not what its transfers add up to (0, 0; 0, 1000)`),
     ]);
     expect((await invariantReport(db)).ok).toBe(true);
+  });
+});
+
+describe('balances past 2^53 − 1 cents', () => {
+  // A database of its own: the settlement account's sums stay past 2^53 afterwards, which would make
+  // the other tests' readings of it inexact.
+  it('refuses, whole, a transfer that would take a balance past what a number holds exactly', async () => {
+    const database = await pgliteLedgerDatabase();
+    try {
+      const db = database.db;
+      const cardholder = await newCardholder(db);
+      const deposit = (amountCents: number) =>
+        createTransfer(db, { id: randomUUID(), debit: settlement, credit: cardholder, amountCents, kind: 'deposit', phase: 'posted', now: at(0) });
+      expect((await deposit(Number.MAX_SAFE_INTEGER - 1)).result).toBe('created');
+      const before = await db.select().from(transfers);
+
+      await expect(deposit(2)).rejects.toThrow(RangeError);
+
+      expect(await db.select().from(transfers)).toEqual(before);
+      expect(await balances(db, cardholder, at(0))).toMatchObject({ postedCents: Number.MAX_SAFE_INTEGER - 1 });
+      // Up to 2^53 − 1 itself every cent is exact.
+      expect((await deposit(1)).result).toBe('created');
+      expect(await balances(db, cardholder, at(0))).toMatchObject({ postedCents: Number.MAX_SAFE_INTEGER });
+    } finally {
+      await database.close();
+    }
   });
 });
 
