@@ -156,7 +156,7 @@ function serviceWorkerFileList(): Plugin {
         .filter((fileName) => fileName.startsWith('assets/') && !fileName.endsWith('.map'))
         .map((fileName) => `/${fileName}`)
         .sort();
-      await writeFile(worker, source.replace(placeholder, `const buildAssets = ${JSON.stringify(files)};`));
+      await writeFile(worker, source.replace(placeholder, () => `const buildAssets = ${JSON.stringify(files)};`));
     },
   };
 }

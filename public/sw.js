@@ -10,7 +10,9 @@
  * - Files of older releases are deleted once they cannot be needed (pruneOtherReleases): a phone short
  *   of storage may otherwise lose the whole origin's data to the browser's eviction.
  * Each release's worker differs (its file list), so the browser installs it; it takes over only once
- * no page of the app is open (no skipWaiting), so a page never runs under a worker of another release.
+ * no page of the app is open (no skipWaiting): it never takes over a page already open. Until then a
+ * new release's pages run under the older worker, which keeps their files and prunes nothing (the
+ * kept shell is not its release's).
  */
 const version = 'providers-card-shell-v1';
 const shell = '/index.html';
@@ -44,26 +46,35 @@ self.addEventListener('message', (event) => {
 });
 
 /**
+ * Whether a pass of pruneOtherReleases has run to its end since the shell was last kept: the page
+ * hands files over after most of its requests, and one pass per shell (and per start of this worker)
+ * is enough.
+ */
+let prunedForShell = false;
+
+/**
  * Deletes the kept files that are not this release's, only when none can still be needed: the kept
  * shell is this release's (an older shell starts offline only with its own files) and no other page
  * of the app is open (an older page may yet load a screen it has not opened). A file's name is its
- * content's hash, so a file a release shares with the one before stays.
+ * content's hash, so a file a release shares with the one before stays. Only files kept before the
+ * checks are deleted: a page opening meanwhile may be keeping a newer release's files.
  */
 async function pruneOtherReleases(cache) {
-  if (buildAssets.length === 0) return;
+  if (buildAssets.length === 0 || prunedForShell) return;
   const current = new Set(buildAssets);
+  const kept = await cache.keys();
   const keptShell = await cache.match(shell);
   if (!keptShell) return;
   const shellFiles = (await keptShell.text()).match(/\/assets\/[^"'\s)>]+/g) ?? [];
   if (shellFiles.some((path) => !current.has(path))) return;
   const pages = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
   if (pages.length > 1) return;
-  const kept = await cache.keys();
   const older = kept.filter((request) => {
     const url = new URL(request.url);
     return isAsset(url) && !current.has(url.pathname);
   });
   await Promise.all(older.map((request) => cache.delete(request)));
+  prunedForShell = true;
 }
 
 self.addEventListener('activate', (event) => {
@@ -90,6 +101,7 @@ self.addEventListener('fetch', (event) => {
             const copy = response.clone();
             // Kept alive until stored: a busy phone may otherwise stop the worker first.
             event.waitUntil(caches.open(version).then((cache) => cache.put(shell, copy)));
+            prunedForShell = false;
           }
           return response;
         })
