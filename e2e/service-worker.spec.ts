@@ -96,3 +96,29 @@ test("an older release's files are deleted only once nothing can need them; the 
   await page.reload();
   await new SignInPage(page).expectShown();
 });
+
+test('a page whose files have not all been kept does not become the shell the app starts from offline', async ({ page, context }) => {
+  await SignInPage.open(page);
+  await filesKept(page);
+  const keptShell = () => page.evaluate(async (name) => (await (await caches.open(name)).match('/index.html'))!.text(), cacheName);
+  const shellBefore = await keptShell();
+
+  // A newer release's page arrived, but its entry script did not (a network that dropped it halfway).
+  const newerFile = '/assets/newer-release-0000.js';
+  await page.evaluate(
+    async ({ name, file }) =>
+      (await caches.open(name)).put('/index.html?pending', new Response(`<!doctype html><script type="module" src="${file}"></script>`, { headers: { 'content-type': 'text/html' } })),
+    { name: cacheName, file: newerFile },
+  );
+  await handOver(page);
+  expect(await keptShell(), 'the shell with its files stays the one kept').toBe(shellBefore);
+  await context.setOffline(true);
+  await page.reload();
+  await new SignInPage(page).expectShown();
+  await context.setOffline(false);
+
+  // Once its files are there, it is the shell.
+  await page.evaluate(async ({ name, file }) => (await caches.open(name)).put(file, new Response('// a newer release')), { name: cacheName, file: newerFile });
+  await handOver(page);
+  expect(await keptShell()).toContain(newerFile);
+});

@@ -3,7 +3,8 @@
  * the app still opens and home and activity can show the last-known balance and transactions (kept by
  * the app itself, src/shared/offline/lastKnown.ts). Nothing from /api, /cms or /sandbox is cached here:
  * balances and tokens never enter this cache.
- * - Pages (navigations): the network first; offline, the last app shell seen.
+ * - Pages (navigations): the network first; offline, the last app shell whose files are all kept
+ *   (commitShell).
  * - /assets/*: hashed and immutable, so the cache first. Once this worker controls the page, the page
  *   hands over the assets it fetched without it ('cache-assets'), so the first visit is enough to open
  *   offline.
@@ -16,6 +17,14 @@
  */
 const version = 'providers-card-shell-v1';
 const shell = '/index.html';
+/** The page loaded last, until every file it names is kept (commitShell). */
+const pendingShell = '/index.html?pending';
+/**
+ * Whether a pass of pruneOtherReleases has run to its end since the shell was last kept: the page
+ * hands files over after most of its requests, and one pass per shell (and per start of this worker)
+ * is enough.
+ */
+let prunedForShell = false;
 /** This release's files (/assets/…), written in by the build (vite.config.ts); empty in development. */
 const buildAssets = [];
 
@@ -28,6 +37,25 @@ self.addEventListener('install', (event) => {
 /** Only this origin's hashed assets are ever put in the cache this way. */
 const isAsset = (url) => url.origin === self.location.origin && url.pathname.startsWith('/assets/');
 
+/** The /assets/ files a page names (its entry script and the modules it preloads). */
+const filesOf = (html) => html.match(/\/assets\/[^"'\s)>]+/g) ?? [];
+
+/**
+ * The page loaded last becomes the shell once every file it names is kept. Offline, a shell without
+ * its files starts blank, while the one before it still has its own: after a release, over a network
+ * that drops the new entry script halfway, the phone keeps opening the release before.
+ */
+async function commitShell(cache) {
+  const pending = await cache.match(pendingShell);
+  if (!pending) return;
+  const files = filesOf(await pending.clone().text());
+  const kept = await Promise.all(files.map((file) => cache.match(file)));
+  if (kept.some((response) => !response)) return;
+  await cache.put(shell, pending);
+  await cache.delete(pendingShell);
+  prunedForShell = false;
+}
+
 self.addEventListener('message', (event) => {
   if (event.origin !== self.location.origin || event.data?.type !== 'cache-assets' || !Array.isArray(event.data.urls)) return;
   const urls = event.data.urls.filter((url) => typeof url === 'string' && isAsset(new URL(url, self.location.origin)));
@@ -37,20 +65,13 @@ self.addEventListener('message', (event) => {
     caches
       .open(version)
       .then((cache) =>
-        Promise.all(urls.map((url) => cache.match(url).then((kept) => kept ?? cache.add(url).catch(() => {})))).then(() =>
-          pruneOtherReleases(cache),
-        ),
+        Promise.all(urls.map((url) => cache.match(url).then((kept) => kept ?? cache.add(url).catch(() => {}))))
+          .then(() => commitShell(cache))
+          .then(() => pruneOtherReleases(cache)),
       )
       .finally(() => event.ports[0]?.postMessage('done')),
   );
 });
-
-/**
- * Whether a pass of pruneOtherReleases has run to its end since the shell was last kept: the page
- * hands files over after most of its requests, and one pass per shell (and per start of this worker)
- * is enough.
- */
-let prunedForShell = false;
 
 /**
  * Deletes the kept files that are not this release's, only when none can still be needed: the kept
@@ -65,8 +86,7 @@ async function pruneOtherReleases(cache) {
   const kept = await cache.keys();
   const keptShell = await cache.match(shell);
   if (!keptShell) return;
-  const shellFiles = (await keptShell.text()).match(/\/assets\/[^"'\s)>]+/g) ?? [];
-  if (shellFiles.some((path) => !current.has(path))) return;
+  if (filesOf(await keptShell.text()).some((path) => !current.has(path))) return;
   const pages = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
   if (pages.length > 1) return;
   const older = kept.filter((request) => {
@@ -100,8 +120,7 @@ self.addEventListener('fetch', (event) => {
           if (response.ok && response.headers.get('content-type')?.includes('text/html')) {
             const copy = response.clone();
             // Kept alive until stored: a busy phone may otherwise stop the worker first.
-            event.waitUntil(caches.open(version).then((cache) => cache.put(shell, copy)));
-            prunedForShell = false;
+            event.waitUntil(caches.open(version).then((cache) => cache.put(pendingShell, copy).then(() => commitShell(cache))));
           }
           return response;
         })
@@ -118,7 +137,7 @@ self.addEventListener('fetch', (event) => {
           fetch(request).then((response) => {
             if (response.ok) {
               const copy = response.clone();
-              event.waitUntil(caches.open(version).then((cache) => cache.put(request, copy)));
+              event.waitUntil(caches.open(version).then((cache) => cache.put(request, copy).then(() => commitShell(cache))));
             }
             return response;
           }),
