@@ -1,8 +1,9 @@
 /**
- * The service worker keeps the app's files for offline starts and deletes an older release's files
- * only once nothing can need them (public/sw.js pruneOtherReleases): not while another page of the app
- * is open, not while the kept shell is an older release's; then, with this release's shell kept and
- * one page open, they go, and the app still starts offline.
+ * The service worker (public/sw.js) keeps the app's files for offline starts. A page loaded from the
+ * network becomes the shell the app starts from offline only once its files are kept; an older
+ * release's files are deleted only once nothing can need them: not while a page is pending, not while
+ * another page of the app is open, not while the kept shell is an older release's page. Each check
+ * fails when its guard is taken out of the worker.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -12,10 +13,13 @@ import { SignInPage } from './pages/session/SignInPage.ts';
 const cacheName = 'providers-card-shell-v1';
 /** A file of an older release, as the worker would have kept it. */
 const olderFile = '/assets/older-release-0000.js';
+/** A file of a newer release. */
+const newerFile = '/assets/newer-release-0000.js';
 const webRoot = process.env.WEB_ROOT || 'dist';
 
-/** Once the worker controls the page and keeps every file the page loaded. */
-async function filesKept(page: Page): Promise<void> {
+/** Opens sign-in, then waits until the worker controls the page and keeps every file the page loaded. */
+async function openWithFilesKept(page: Page): Promise<void> {
+  await SignInPage.open(page);
   await expect
     .poll(
       () =>
@@ -31,7 +35,7 @@ async function filesKept(page: Page): Promise<void> {
     .toEqual([]);
 }
 
-/** Hands the worker nothing new and waits until it has done what a hand-over does (keeping, then pruning). */
+/** Hands the worker nothing new and waits until it has done what a hand-over does (the shell, then pruning). */
 function handOver(page: Page): Promise<void> {
   return page.evaluate(
     () =>
@@ -43,10 +47,24 @@ function handOver(page: Page): Promise<void> {
   );
 }
 
+/** Puts a file into the worker's cache, as if a page had loaded it. */
+const keep = (page: Page, file: string) =>
+  page.evaluate(async ({ name, file }) => (await caches.open(name)).put(file, new Response(`// ${file}`)), { name: cacheName, file });
+
+/** A page naming one script, loaded from the network and pending until its script is kept. */
+const pendingPage = (page: Page, file: string) =>
+  page.evaluate(
+    async ({ name, file }) =>
+      (await caches.open(name)).put('/index.html?pending', new Response(`<!doctype html><script type="module" src="${file}"></script>`, { headers: { 'content-type': 'text/html' } })),
+    { name: cacheName, file },
+  );
+
 const isKept = (page: Page, file: string) =>
   page.evaluate(async ({ name, file }) => (await (await caches.open(name)).match(file)) !== undefined, { name: cacheName, file });
+const keptShell = (page: Page) => page.evaluate(async (name) => (await (await caches.open(name)).match('/index.html'))?.text(), cacheName);
+const entryOf = (page: Page) => page.evaluate(() => new URL(document.querySelector<HTMLScriptElement>('script[type="module"]')!.src).pathname);
 
-test("the worker is given every file of this release, and nothing else", async ({ request }) => {
+test('the worker is given every file of this release, and nothing else', async ({ request }) => {
   const worker = await (await request.get('/sw.js')).text();
   const listed = JSON.parse(/const buildAssets = (\[.*?\]);/.exec(worker)?.[1] ?? 'null') as string[] | null;
   const built = readdirSync(path.join(webRoot, 'assets'))
@@ -57,38 +75,22 @@ test("the worker is given every file of this release, and nothing else", async (
   expect(worker).toBe(readFileSync(path.join(webRoot, 'sw.js'), 'utf8'));
 });
 
-test("an older release's files are deleted only once nothing can need them; the app then still starts offline", async ({ page, context }) => {
-  await SignInPage.open(page);
-  await filesKept(page);
-  const entry = await page.evaluate(() => new URL(document.querySelector<HTMLScriptElement>('script[type="module"]')!.src).pathname);
+test("while the kept shell is an older release's page its files stay; once this release's is kept they go, and the app starts offline", async ({ page, context }) => {
+  await openWithFilesKept(page);
+  const entry = await entryOf(page);
 
-  // Another page of the app is open: it may be of the older release, and still load a screen from it.
-  const other = await context.newPage();
-  await SignInPage.open(other);
-  await page.evaluate(async ({ name, file }) => (await caches.open(name)).put(file, new Response('// an older release')), { name: cacheName, file: olderFile });
-  // Loaded again, the other page's shell is kept again: the worker prunes at the next hand-over, not
-  // remembering a pass that ran before this file was there.
-  await other.reload();
-  await new SignInPage(other).expectShown();
+  // An older release's page becomes the shell once its file is kept (pending first, so that no hand-over
+  // meanwhile finds the file without the page naming it).
+  await pendingPage(page, olderFile);
+  await keep(page, olderFile);
   await handOver(page);
-  expect(await isKept(page, olderFile), 'kept while another page is open').toBe(true);
-
-  // The kept shell is the older release's (it was kept last): offline, it starts only with its own files.
-  const thisShell = await page.evaluate(async (name) => (await (await caches.open(name)).match('/index.html'))!.text(), cacheName);
-  await page.evaluate(
-    async ({ name, file }) =>
-      (await caches.open(name)).put('/index.html', new Response(`<!doctype html><script type="module" src="${file}"></script>`, { headers: { 'content-type': 'text/html' } })),
-    { name: cacheName, file: olderFile },
-  );
-  await other.close();
-  await handOver(page);
+  expect(await keptShell(page)).toContain(olderFile);
   expect(await isKept(page, olderFile), 'kept while the kept shell is the older release').toBe(true);
 
-  // Loaded from the network, this release's shell is kept again; with one page open the older file goes.
+  // Loaded from the network, this release's page is the shell again (its files are kept); then the older file goes.
   await page.reload();
   await new SignInPage(page).expectShown();
-  await expect.poll(() => page.evaluate(async (name) => (await (await caches.open(name)).match('/index.html'))?.text(), cacheName)).toContain(entry);
-  expect(thisShell).toContain(entry);
+  await expect.poll(() => keptShell(page)).toContain(entry);
   await expect.poll(async () => (await handOver(page), isKept(page, olderFile)), { message: 'the older file is deleted' }).toBe(false);
   expect(await isKept(page, entry), "this release's files stay").toBe(true);
 
@@ -97,28 +99,35 @@ test("an older release's files are deleted only once nothing can need them; the 
   await new SignInPage(page).expectShown();
 });
 
-test('a page whose files have not all been kept does not become the shell the app starts from offline', async ({ page, context }) => {
-  await SignInPage.open(page);
-  await filesKept(page);
-  const keptShell = () => page.evaluate(async (name) => (await (await caches.open(name)).match('/index.html'))!.text(), cacheName);
-  const shellBefore = await keptShell();
+test("an older release's files stay while another page of the app is open, and go once it is closed", async ({ page, context }) => {
+  await openWithFilesKept(page);
+  const other = await context.newPage();
+  await SignInPage.open(other);
+  await keep(page, olderFile);
+  await handOver(page);
+  expect(await isKept(page, olderFile), 'kept while another page is open').toBe(true);
+
+  await other.close();
+  await expect.poll(async () => (await handOver(page), isKept(page, olderFile)), { message: 'the older file is deleted' }).toBe(false);
+});
+
+test('a page whose files have not all been kept is not the shell the app starts from offline, and nothing is deleted meanwhile', async ({ page, context }) => {
+  await openWithFilesKept(page);
+  const shellBefore = await keptShell(page);
 
   // A newer release's page arrived, but its entry script did not (a network that dropped it halfway).
-  const newerFile = '/assets/newer-release-0000.js';
-  await page.evaluate(
-    async ({ name, file }) =>
-      (await caches.open(name)).put('/index.html?pending', new Response(`<!doctype html><script type="module" src="${file}"></script>`, { headers: { 'content-type': 'text/html' } })),
-    { name: cacheName, file: newerFile },
-  );
+  await pendingPage(page, newerFile);
+  await keep(page, olderFile);
   await handOver(page);
-  expect(await keptShell(), 'the shell with its files stays the one kept').toBe(shellBefore);
+  expect(await keptShell(page), 'the shell with its files stays the one kept').toBe(shellBefore);
+  expect(await isKept(page, olderFile), 'nothing is deleted while a page is pending').toBe(true);
   await context.setOffline(true);
   await page.reload();
   await new SignInPage(page).expectShown();
   await context.setOffline(false);
 
-  // Once its files are there, it is the shell.
-  await page.evaluate(async ({ name, file }) => (await caches.open(name)).put(file, new Response('// a newer release')), { name: cacheName, file: newerFile });
+  // Once its file is there, it is the shell.
+  await keep(page, newerFile);
   await handOver(page);
-  expect(await keptShell()).toContain(newerFile);
+  expect(await keptShell(page)).toContain(newerFile);
 });

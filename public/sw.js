@@ -12,27 +12,15 @@
  *   of storage may otherwise lose the whole origin's data to the browser's eviction.
  * Each release's worker differs (its file list), so the browser installs it; it takes over only once
  * no page of the app is open (no skipWaiting): it never takes over a page already open. Until then a
- * new release's pages run under the older worker, which keeps their files and prunes nothing (the
- * kept shell is not its release's).
+ * new release's pages run under the older worker, which keeps their files and prunes nothing while
+ * such a page's shell is pending or kept (neither names only its release's files).
  */
 const version = 'providers-card-shell-v1';
 const shell = '/index.html';
 /** The page loaded last, until every file it names is kept (commitShell). */
 const pendingShell = '/index.html?pending';
-/**
- * Whether a pass of pruneOtherReleases has run to its end since the shell was last kept: the page
- * hands files over after most of its requests, and one pass per shell (and per start of this worker)
- * is enough.
- */
-let prunedForShell = false;
 /** This release's files (/assets/…), written in by the build (vite.config.ts); empty in development. */
 const buildAssets = [];
-
-self.addEventListener('install', (event) => {
-  // A shell already kept stays until a page is loaded from the network: this release's shell without
-  // its files would not start offline, the kept one with its files does.
-  event.waitUntil(caches.open(version).then((cache) => cache.match(shell).then((kept) => kept ?? cache.add(shell))));
-});
 
 /** Only this origin's hashed assets are ever put in the cache this way. */
 const isAsset = (url) => url.origin === self.location.origin && url.pathname.startsWith('/assets/');
@@ -41,19 +29,38 @@ const isAsset = (url) => url.origin === self.location.origin && url.pathname.sta
 const filesOf = (html) => html.match(/\/assets\/[^"'\s)>]+/g) ?? [];
 
 /**
- * The page loaded last becomes the shell once every file it names is kept. Offline, a shell without
- * its files starts blank, while the one before it still has its own: after a release, over a network
- * that drops the new entry script halfway, the phone keeps opening the release before.
+ * The shell's changes and the deletions run one at a time, in the order asked: each reads what the
+ * one before wrote (two pages' shells never cross, a deletion never works from a shell since replaced).
+ */
+let shellWork = Promise.resolve();
+const oneAtATime = (work) => (shellWork = shellWork.then(work, work));
+
+/** A page as the pending shell (the page loaded last, or at install the app's page): it becomes the shell once its files are kept. */
+const keepPage = (cache, page) => cache.put(pendingShell, page).then(() => oneAtATime(() => commitShell(cache)));
+
+self.addEventListener('install', (event) => {
+  // A shell already kept stays until a page's files are all there: this release's shell without its
+  // files would not start offline, the kept one with its files does.
+  event.waitUntil(
+    caches.open(version).then((cache) =>
+      cache.match(shell).then((kept) => kept ?? fetch(shell).then((page) => (page.ok ? keepPage(cache, page) : undefined))),
+    ),
+  );
+});
+
+/**
+ * The pending page becomes the shell once it names its files and every one is kept. Offline, a shell
+ * without its files starts blank, while the one before it still has its own: after a release, over a
+ * network that drops the new entry script halfway, the phone keeps opening the release before.
  */
 async function commitShell(cache) {
   const pending = await cache.match(pendingShell);
   if (!pending) return;
   const files = filesOf(await pending.clone().text());
   const kept = await Promise.all(files.map((file) => cache.match(file)));
-  if (kept.some((response) => !response)) return;
+  if (files.length === 0 || kept.some((response) => !response)) return;
   await cache.put(shell, pending);
   await cache.delete(pendingShell);
-  prunedForShell = false;
 }
 
 self.addEventListener('message', (event) => {
@@ -65,28 +72,32 @@ self.addEventListener('message', (event) => {
     caches
       .open(version)
       .then((cache) =>
-        Promise.all(urls.map((url) => cache.match(url).then((kept) => kept ?? cache.add(url).catch(() => {}))))
-          .then(() => commitShell(cache))
-          .then(() => pruneOtherReleases(cache)),
+        Promise.all(urls.map((url) => cache.match(url).then((kept) => kept ?? cache.add(url).catch(() => {})))).then(() =>
+          oneAtATime(() => commitShell(cache).then(() => pruneOtherReleases(cache))),
+        ),
       )
       .finally(() => event.ports[0]?.postMessage('done')),
   );
 });
 
 /**
- * Deletes the kept files that are not this release's, only when none can still be needed: the kept
- * shell is this release's (an older shell starts offline only with its own files) and no other page
- * of the app is open (an older page may yet load a screen it has not opened). A file's name is its
- * content's hash, so a file a release shares with the one before stays. Only files kept before the
- * checks are deleted: a page opening meanwhile may be keeping a newer release's files.
+ * At a page's hand-over (its first is sent once per page load), deletes the kept files that are not
+ * this release's, only when none can still be needed:
+ * - no page is pending (a page, maybe of a newer release, is still having its files kept);
+ * - the kept shell names this release's files only (an older shell starts offline only with its own);
+ * - no other page of the app is open (an older page may yet load a screen it has not opened).
+ * A file's name is its content's hash, so a file a release shares with the one before stays. Only
+ * files kept before the checks are deleted: a page opening meanwhile may be keeping a newer release's.
  */
 async function pruneOtherReleases(cache) {
-  if (buildAssets.length === 0 || prunedForShell) return;
+  if (buildAssets.length === 0) return;
   const current = new Set(buildAssets);
   const kept = await cache.keys();
+  if (await cache.match(pendingShell)) return;
   const keptShell = await cache.match(shell);
   if (!keptShell) return;
-  if (filesOf(await keptShell.text()).some((path) => !current.has(path))) return;
+  const shellFiles = filesOf(await keptShell.text());
+  if (shellFiles.length === 0 || shellFiles.some((path) => !current.has(path))) return;
   const pages = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
   if (pages.length > 1) return;
   const older = kept.filter((request) => {
@@ -94,7 +105,6 @@ async function pruneOtherReleases(cache) {
     return isAsset(url) && !current.has(url.pathname);
   });
   await Promise.all(older.map((request) => cache.delete(request)));
-  prunedForShell = true;
 }
 
 self.addEventListener('activate', (event) => {
@@ -120,7 +130,7 @@ self.addEventListener('fetch', (event) => {
           if (response.ok && response.headers.get('content-type')?.includes('text/html')) {
             const copy = response.clone();
             // Kept alive until stored: a busy phone may otherwise stop the worker first.
-            event.waitUntil(caches.open(version).then((cache) => cache.put(pendingShell, copy).then(() => commitShell(cache))));
+            event.waitUntil(caches.open(version).then((cache) => keepPage(cache, copy)));
           }
           return response;
         })
@@ -137,7 +147,7 @@ self.addEventListener('fetch', (event) => {
           fetch(request).then((response) => {
             if (response.ok) {
               const copy = response.clone();
-              event.waitUntil(caches.open(version).then((cache) => cache.put(request, copy).then(() => commitShell(cache))));
+              event.waitUntil(caches.open(version).then((cache) => cache.put(request, copy).then(() => oneAtATime(() => commitShell(cache)))));
             }
             return response;
           }),

@@ -9,14 +9,15 @@ export function registerServiceWorker(): void {
   // Once the worker controls the page, what the page fetches goes through it. What it fetched without
   // the worker (before it took over, or still in flight then) is handed to it, so this first visit
   // already opens offline.
-  const handOver = (entries: PerformanceEntryList) =>
-    navigator.serviceWorker.controller?.postMessage({
-      type: 'cache-assets',
-      urls: (entries as PerformanceResourceTiming[]).filter((entry) => entry.workerStart === 0).map((entry) => entry.name),
-    });
+  // The first hand-over is sent even when empty: the worker then also tidies its cache (public/sw.js).
+  // Later ones only name files: once the worker controls the page, every request goes through it.
+  const handOver = (entries: PerformanceEntryList, evenIfEmpty: boolean) => {
+    const urls = (entries as PerformanceResourceTiming[]).filter((entry) => entry.workerStart === 0).map((entry) => entry.name);
+    if (urls.length > 0 || evenIfEmpty) navigator.serviceWorker.controller?.postMessage({ type: 'cache-assets', urls });
+  };
   const whenControlled = () => {
-    handOver(performance.getEntriesByType('resource'));
-    new PerformanceObserver((list) => handOver(list.getEntries())).observe({ type: 'resource' });
+    handOver(performance.getEntriesByType('resource'), true);
+    new PerformanceObserver((list) => handOver(list.getEntries(), false)).observe({ type: 'resource' });
   };
   navigator.serviceWorker
     .register('/sw.js')
