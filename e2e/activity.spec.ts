@@ -9,6 +9,7 @@ import { ActivityPage } from './pages/activity/ActivityPage.ts';
 import { HomePage } from './pages/home/HomePage.ts';
 import { expectAccessible } from './support/accessibility.ts';
 import { openAccountViaApi } from './support/accounts.ts';
+import { expectAppFilesKept } from './support/serviceWorker.ts';
 import { seedStoredState } from './support/storage.ts';
 import { dollars, escapeRegExp, heardDollars, signedDollars } from './support/text.ts';
 
@@ -123,20 +124,7 @@ test('offline, home and activity show the last-known balance and transactions wi
   const home = await HomePage.open(page);
   await home.screen.getByRole('link', { name: 'See all activity' }).click();
   await new ActivityPage(page).expectShown();
-  // What the page loaded and the worker does not keep yet (none, once it has them). A busy machine may
-  // take a while to fetch and store them: the wait follows the work, not a guess of its speed.
-  await expect
-    .poll(
-      () =>
-        page.evaluate(async () => {
-          const cache = await caches.open('providers-card-shell-v1');
-          const files = ['/index.html', ...performance.getEntriesByType('resource').map((entry) => entry.name).filter((url) => url.includes('/assets/'))];
-          const kept = await Promise.all(files.map((url) => cache.match(url)));
-          return files.filter((_, index) => !kept[index]);
-        }),
-      { message: "the service worker keeps the app's files", timeout: 90_000 },
-    )
-    .toEqual([]);
+  await expectAppFilesKept(page);
   expect(await page.evaluate(() => (window as { registeredWhen?: unknown }).registeredWhen)).toEqual({ firstScreenShown: true, loaded: true });
 
   await context.setOffline(true);

@@ -9,8 +9,8 @@ import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { SignInPage } from './pages/session/SignInPage.ts';
+import { expectAppFilesKept, workerCache } from './support/serviceWorker.ts';
 
-const cacheName = 'providers-card-shell-v1';
 /** A file of an older release, as the worker would have kept it. */
 const olderFile = '/assets/older-release-0000.js';
 /** A file of a newer release. */
@@ -20,19 +20,7 @@ const webRoot = process.env.WEB_ROOT || 'dist';
 /** Opens sign-in, then waits until the worker controls the page and keeps every file the page loaded. */
 async function openWithFilesKept(page: Page): Promise<void> {
   await SignInPage.open(page);
-  await expect
-    .poll(
-      () =>
-        page.evaluate(async () => {
-          if (!navigator.serviceWorker.controller) return ['(no worker yet)'];
-          const cache = await caches.open('providers-card-shell-v1');
-          const files = ['/index.html', ...performance.getEntriesByType('resource').map((entry) => entry.name).filter((url) => url.includes('/assets/'))];
-          const kept = await Promise.all(files.map((url) => cache.match(url)));
-          return files.filter((_, index) => !kept[index]);
-        }),
-      { message: "the service worker keeps the app's files", timeout: 90_000 },
-    )
-    .toEqual([]);
+  await expectAppFilesKept(page);
 }
 
 /** Hands the worker nothing new and waits until it has done what a hand-over does (the shell, then pruning). */
@@ -49,19 +37,19 @@ function handOver(page: Page): Promise<void> {
 
 /** Puts a file into the worker's cache, as if a page had loaded it. */
 const keep = (page: Page, file: string) =>
-  page.evaluate(async ({ name, file }) => (await caches.open(name)).put(file, new Response(`// ${file}`)), { name: cacheName, file });
+  page.evaluate(async ({ name, file }) => (await caches.open(name)).put(file, new Response(`// ${file}`)), { name: workerCache, file });
 
 /** A page naming one script, loaded from the network and pending until its script is kept. */
 const pendingPage = (page: Page, file: string) =>
   page.evaluate(
     async ({ name, file }) =>
       (await caches.open(name)).put('/index.html?pending', new Response(`<!doctype html><script type="module" src="${file}"></script>`, { headers: { 'content-type': 'text/html' } })),
-    { name: cacheName, file },
+    { name: workerCache, file },
   );
 
 const isKept = (page: Page, file: string) =>
-  page.evaluate(async ({ name, file }) => (await (await caches.open(name)).match(file)) !== undefined, { name: cacheName, file });
-const keptShell = (page: Page) => page.evaluate(async (name) => (await (await caches.open(name)).match('/index.html'))?.text(), cacheName);
+  page.evaluate(async ({ name, file }) => (await (await caches.open(name)).match(file)) !== undefined, { name: workerCache, file });
+const keptShell = (page: Page) => page.evaluate(async (name) => (await (await caches.open(name)).match('/index.html'))?.text(), workerCache);
 const entryOf = (page: Page) => page.evaluate(() => new URL(document.querySelector<HTMLScriptElement>('script[type="module"]')!.src).pathname);
 
 test('the worker is given every file of this release, and nothing else', async ({ request }) => {
