@@ -2,8 +2,9 @@
  * The service worker (public/sw.js) keeps the app's files for offline starts. A page loaded from the
  * network becomes the shell the app starts from offline only once its files are kept; an older
  * release's files are deleted only once nothing can need them: not while a page is pending, not while
- * another page of the app is open, not while the kept shell is an older release's page. Each check
- * fails when its guard is taken out of the worker.
+ * another page of the app is open, not while the kept shell is an older release's page. A page the
+ * network answers with a server error, or not soon enough, opens from the kept shell. Each check fails
+ * when its guard is taken out of the worker.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -118,4 +119,33 @@ test('a page whose files have not all been kept is not the shell the app starts 
   await keep(page, newerFile);
   await handOver(page);
   expect(await keptShell(page)).toContain(newerFile);
+});
+
+test('a page the network answers with a server error, or has not answered after a few seconds, opens from the kept shell', async ({ page, context }) => {
+  await openWithFilesKept(page);
+  // The worker's own fetch of the page (routed at the context: the page's request goes to the worker).
+  const signInPage = (url: URL) => url.pathname === '/signin';
+
+  // A proxy in front of the server answers 502.
+  await context.route(signInPage, (route) => route.fulfill({ status: 502, contentType: 'text/plain', body: 'Bad gateway' }));
+  await page.reload();
+  await new SignInPage(page).expectShown();
+  await context.unroute(signInPage);
+
+  // A weak signal: the server's page is on its way for as long as the test lasts.
+  let answer = () => {};
+  const answered = new Promise<void>((resolve) => (answer = resolve));
+  let asked = false;
+  await context.route(signInPage, async (route) => {
+    asked = true;
+    await answered;
+    await route.continue().catch(() => {});
+  });
+  try {
+    await page.reload();
+    await new SignInPage(page).expectShown();
+    expect(asked, 'the network was asked for the page').toBe(true);
+  } finally {
+    answer();
+  }
 });

@@ -3,8 +3,8 @@
  * the app still opens and home and activity can show the last-known balance and transactions (kept by
  * the app itself, src/shared/offline/lastKnown.ts). Nothing from /api, /cms or /sandbox is cached here:
  * balances and tokens never enter this cache.
- * - Pages (navigations): the network first; offline, the last app shell whose files are all kept
- *   (commitShell).
+ * - Pages (navigations): the network first; offline, on a server error, or when the network is slow
+ *   (pageOrShell), the last app shell whose files are all kept (commitShell).
  * - /assets/*: hashed and immutable, so the cache first. Once this worker controls the page, the page
  *   hands over the assets it fetched without it ('cache-assets'), so the first visit is enough to open
  *   offline.
@@ -24,6 +24,9 @@ const buildAssets = [];
 
 /** Only this origin's hashed assets are ever put in the cache this way. */
 const isAsset = (url) => url.origin === self.location.origin && url.pathname.startsWith('/assets/');
+
+/** The addresses the server answers with the app's page (server/app.ts): a PDF or JSON opened in a tab is never the shell. */
+const isAppPage = (url) => url.pathname === shell || !/^\/(api|cms|sandbox)\//.test(url.pathname) && !/\.[^/]*$/.test(url.pathname);
 
 /** The /assets/ files a page names (its entry script and the modules it preloads). */
 const filesOf = (html) => html.match(/\/assets\/[^"'\s)>]+/g) ?? [];
@@ -116,6 +119,30 @@ self.addEventListener('activate', (event) => {
   );
 });
 
+/**
+ * How long a page may take from the network before the kept shell opens instead (Workbox's usual
+ * network timeout is of this order). On a weak signal the browser would otherwise wait a minute or
+ * more, a blank screen, although the app is on the phone and shows its last-known balance.
+ */
+const slowNetworkMs = 4000;
+
+/**
+ * A page: the network's answer; the kept shell when there is one and the network fails, answers a
+ * server error (a proxy's 502, a deploy's 503: the app then says what it can), or has not answered
+ * within slowNetworkMs. With no shell kept, the network's answer whatever it is.
+ */
+function pageOrShell(answered) {
+  const keptShell = () => caches.match(shell);
+  const fromNetwork = answered.then(
+    (response) => (response.status >= 500 ? keptShell().then((kept) => kept ?? response) : response),
+    () => keptShell().then((kept) => kept ?? Response.error()),
+  );
+  const afterWaiting = new Promise((resolve) => setTimeout(resolve, slowNetworkMs))
+    .then(keptShell)
+    .then((kept) => kept ?? fromNetwork);
+  return Promise.race([fromNetwork, afterWaiting]);
+}
+
 self.addEventListener('fetch', (event) => {
   const request = event.request;
   if (request.method !== 'GET') return;
@@ -123,19 +150,23 @@ self.addEventListener('fetch', (event) => {
   if (url.origin !== self.location.origin) return;
 
   if (request.mode === 'navigate') {
-    event.respondWith(
-      fetch(request)
-        .then((response) => {
-          // Only the app's own page is the shell (not a JSON answer opened in a tab).
-          if (response.ok && response.headers.get('content-type')?.includes('text/html')) {
-            const copy = response.clone();
-            // Kept alive until stored: a busy phone may otherwise stop the worker first.
-            event.waitUntil(caches.open(version).then((cache) => keepPage(cache, copy)));
-          }
-          return response;
-        })
-        .catch(() => caches.match(shell).then((cached) => cached ?? Response.error())),
+    // Only the app's own pages (as the server tells them: no file extension, not /api, /cms or /sandbox).
+    if (!isAppPage(url)) return;
+    const answered = fetch(request);
+    // The page is kept whichever answers first (the kept shell may): the worker stays alive until it is
+    // stored, or a busy phone may stop it first.
+    event.waitUntil(
+      answered.then(
+        (response) => {
+          // Only the app's page, as the server sends it (not a proxy's error or sign-in page in its place).
+          if (!response.ok || !response.headers.get('content-type')?.includes('text/html')) return undefined;
+          const copy = response.clone();
+          return caches.open(version).then((cache) => keepPage(cache, copy));
+        },
+        () => undefined,
+      ),
     );
+    event.respondWith(pageOrShell(answered));
     return;
   }
 
