@@ -189,6 +189,8 @@ export function openApiDocument(routes: readonly Route[] = allRoutes, schemas = 
       description:
         'Every answer is JSON with a numeric statusCode (spec §8), except a file call\'s 200 (GET /statement: application/pdf); docs/api.md tells what each one means.',
     },
+    // The paths are absolute (/api/v1/…, /cms/…): the server is the origin this document comes from.
+    servers: [{ url: '/', description: 'The origin that serves this document' }],
     paths,
     components: {
       parameters: {
