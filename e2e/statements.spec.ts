@@ -11,6 +11,7 @@ import { StatementsPage } from './pages/statements/StatementsPage.ts';
 import { expectAccessible } from './support/accessibility.ts';
 import { signInViaApi } from './support/api.ts';
 import { seedStoredState } from './support/storage.ts';
+import { seenText } from './support/text.ts';
 
 test("the latest month's PDF downloads and says the closing balance the screen shows", async ({ page, request }) => {
   const tokens = await signInViaApi(request);
@@ -25,7 +26,7 @@ test("the latest month's PDF downloads and says the closing balance the screen s
   // The demo's purchase on hold: why this month's closing balance is above home's available balance.
   await expect(latest.getByText(/^\$[\d,]+\.\d\d is on hold for purchases that haven't settled yet\. It is already out of your available balance/)).toBeVisible();
   await expect(statements.months.nth(1).getByText('is on hold', { exact: false })).toHaveCount(0);
-  const closing = await statements.balance(latest, 'Closing balance').innerText();
+  const closing = await seenText(statements.balance(latest, 'Closing balance'));
   const month = new Date().toISOString().slice(0, 7);
   const { fileName, bytes } = await statements.download(latest);
   expect(fileName).toBe(`providers-statement-${month}.pdf`);

@@ -1,4 +1,5 @@
 /** Expected on-screen text built from API data. */
+import type { Locator } from '@playwright/test';
 import type { Transaction } from '../../contract/activity/types.ts';
 
 export function escapeRegExp(text: string): string {
@@ -25,10 +26,11 @@ export function heardDollars(cents: number, locale: 'en' | 'es' = 'en'): string 
 /**
  * An activity row's text: what it was (naming the merchant or payer; a fee's counterparty is its code,
  * shown by the fee's name, so a fee is matched by its kind), then (after the date and place) the signed
- * amount as seen and, hidden from sight, as heard: "+$612.40plus $612.40".
+ * amount as seen and, hidden from sight, as heard: "+$612.40plus $612.40" ("$0.00" alone).
  */
 export function activityRowPattern(transaction: Transaction, locale: 'en' | 'es' = 'en'): RegExp {
-  const amount = signedDollars(transaction.amount, locale) + heardDollars(transaction.amount, locale);
+  // $0.00 has no sign, so nothing is said apart from what is seen.
+  const amount = transaction.amount === 0 ? dollars(0, locale) : signedDollars(transaction.amount, locale) + heardDollars(transaction.amount, locale);
   const what = transaction.kind === 'fee' ? (locale === 'es' ? 'Cargo' : 'Fee') : (transaction.counterparty ?? '');
   return new RegExp(`^\\D*${escapeRegExp(what)}.*${escapeRegExp(amount)}$`);
 }
@@ -39,3 +41,12 @@ export function activityRowPattern(transaction: Transaction, locale: 'en' | 'es'
  */
 export const englishShortDate = /(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{1,2}, \d{4}\b/;
 export const spanishShortDate = /\d{1,2} (ene|feb|mar|abr|may|jun|jul|ago|sept?|oct|nov|dic)\.? \d{4}\b/;
+
+/** An element's text as it is seen: without what only a screen reader is given (an amount's "minus $5.00"). */
+export function seenText(element: Locator): Promise<string> {
+  return element.evaluate((shown) => {
+    const copy = shown.cloneNode(true) as Element;
+    for (const unseen of copy.querySelectorAll('.visually-hidden')) unseen.remove();
+    return copy.textContent!;
+  });
+}

@@ -1,6 +1,7 @@
 /** What the screens of getting a physical card share: the amounts shown, and dates as the app writes them. */
 import type { Locator } from '@playwright/test';
 import type { Locale } from '../../support/catalog.ts';
+import { seenText } from '../../support/text.ts';
 
 /** A calendar day 'YYYY-MM-DD' as the app shows it ("Dec 8, 2026", "8 dic 2026"). */
 export function shortDate(day: string, locale: Locale): string {
@@ -18,12 +19,7 @@ export async function moneyLinesOf(screen: Locator): Promise<string[][]> {
   const lines: string[][] = [];
   for (let index = 0; index < (await rows.count()); index += 1) {
     const row = rows.nth(index);
-    const seen = await row.getByRole('definition').evaluate((amount) => {
-      const copy = amount.cloneNode(true) as Element;
-      for (const unseen of copy.querySelectorAll('.visually-hidden')) unseen.remove();
-      return copy.textContent!;
-    });
-    lines.push([await row.getByRole('term').innerText(), seen]);
+    lines.push([await row.getByRole('term').innerText(), await seenText(row.getByRole('definition'))]);
   }
   return lines;
 }
