@@ -123,7 +123,11 @@ test('a page whose files have not all been kept is not the shell the app starts 
 
 test('a page the network answers with a server error, or has not answered after a few seconds, opens from the kept shell', async ({ page, context }) => {
   await openWithFilesKept(page);
-  // The worker's own fetch of the page (routed at the context: the page's request goes to the worker).
+  // The browser starts the page's request beside the worker (navigation preload), where no route of the
+  // test can answer it: with preload off, the worker fetches the page itself, and the test answers that
+  // (at the context: the page's request goes to the worker). Both requests end in the same code.
+  expect(await page.evaluate(async () => (await (await navigator.serviceWorker.ready).navigationPreload.getState()).enabled), 'navigation preload is on').toBe(true);
+  await page.evaluate(async () => (await navigator.serviceWorker.ready).navigationPreload.disable());
   const signInPage = (url: URL) => url.pathname === '/signin';
 
   // A proxy in front of the server answers 502.

@@ -3,8 +3,9 @@
  * the app still opens and home and activity can show the last-known balance and transactions (kept by
  * the app itself, src/shared/offline/lastKnown.ts). Nothing from /api, /cms or /sandbox is cached here:
  * balances and tokens never enter this cache.
- * - Pages (navigations): the network first; offline, on a server error, or when the network is slow
- *   (pageOrShell), the last app shell whose files are all kept (commitShell).
+ * - Pages (navigations): the network first (its request started beside the worker's own start:
+ *   navigation preload); offline, on a server error, or when the network is slow (pageOrShell), the
+ *   last app shell whose files are all kept (commitShell).
  * - /assets/*: hashed and immutable, so the cache first. Once this worker controls the page, the page
  *   hands over the assets it fetched without it ('cache-assets'), so the first visit is enough to open
  *   offline.
@@ -115,6 +116,7 @@ self.addEventListener('activate', (event) => {
     caches
       .keys()
       .then((keys) => Promise.all(keys.filter((key) => key !== version).map((key) => caches.delete(key))))
+      .then(() => self.registration.navigationPreload?.enable())
       .then(() => self.clients.claim()),
   );
 });
@@ -152,7 +154,9 @@ self.addEventListener('fetch', (event) => {
   if (request.mode === 'navigate') {
     // Only the app's own pages (as the server tells them: no file extension, not /api, /cms or /sandbox).
     if (!isAppPage(url)) return;
-    const answered = fetch(request);
+    // The page's request starts while the worker itself starts (navigation preload): on a slow phone
+    // a worker takes a moment to start, and every page comes through it.
+    const answered = Promise.resolve(event.preloadResponse).then((preloaded) => preloaded ?? fetch(request));
     // The page is kept whichever answers first (the kept shell may): the worker stays alive until it is
     // stored, or a busy phone may stop it first.
     event.waitUntil(
