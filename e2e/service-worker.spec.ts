@@ -121,7 +121,7 @@ test('a page whose files have not all been kept is not the shell the app starts 
   expect(await keptShell(page)).toContain(newerFile);
 });
 
-test('a page the network answers with a server error, or has not answered after a few seconds, opens from the kept shell', async ({ page, context }) => {
+test('a page the network answers with a server error, or has not answered after a few seconds, opens from the kept shell; other addresses are what the server sends', async ({ page, context }) => {
   await openWithFilesKept(page);
   // The browser starts the page's request beside the worker (navigation preload), where no route of the
   // test can answer it: with preload off, the worker fetches the page itself, and the test answers that
@@ -152,4 +152,16 @@ test('a page the network answers with a server error, or has not answered after 
   } finally {
     answer();
   }
+
+  // Another address opened in a tab (the API's description) is what the server sends, its errors too:
+  // never the app in its place.
+  const description = (url: URL) => url.pathname === '/api/v1/openapi.json';
+  await context.route(description, (route) => route.fulfill({ status: 502, contentType: 'text/plain', body: 'Bad gateway' }));
+  const failed = await page.goto('/api/v1/openapi.json');
+  expect(failed?.status()).toBe(502);
+  await expect(page.locator('body')).toHaveText('Bad gateway');
+  await context.unroute(description);
+  const described = await page.goto('/api/v1/openapi.json');
+  expect(described?.headers()['content-type']).toContain('application/json');
+  expect(await keptShell(page), 'the shell is still the app').toContain('id="root"');
 });

@@ -152,11 +152,15 @@ self.addEventListener('fetch', (event) => {
   if (url.origin !== self.location.origin) return;
 
   if (request.mode === 'navigate') {
-    // Only the app's own pages (as the server tells them: no file extension, not /api, /cms or /sandbox).
-    if (!isAppPage(url)) return;
     // The page's request starts while the worker itself starts (navigation preload): on a slow phone
     // a worker takes a moment to start, and every page comes through it.
     const answered = Promise.resolve(event.preloadResponse).then((preloaded) => preloaded ?? fetch(request));
+    // Another address (a PDF or JSON opened in a tab) is the network's answer as it is: only the app's
+    // own pages (as the server tells them: no file extension, not /api, /cms or /sandbox) are the shell.
+    if (!isAppPage(url)) {
+      event.respondWith(answered);
+      return;
+    }
     // The page is kept whichever answers first (the kept shell may): the worker stays alive until it is
     // stored, or a busy phone may stop it first.
     event.waitUntil(
