@@ -1,15 +1,27 @@
 /**
  * Repeat visit: a route loaded once, then opened again in the same browser (HTTP cache kept). Sums
- * the bytes that crossed the network the second time (CDP Network.loadingFinished encodedDataLength:
- * headers and body), apart from API and content JSON, which the budget leaves out.
+ * the bytes the server sent the second time (headers and bodies, as they crossed the network: the
+ * server's own count, scripts/bench/appServer.ts `recordSent`), apart from API and content JSON,
+ * which the budget leaves out. Counted at the server, the page's requests that the service worker
+ * makes (its navigation preload of the page itself) are in the sum: the page's own network events
+ * do not show them.
  */
 import { chromium } from '@playwright/test';
+import type { SentResponse } from './appServer.ts';
 import { chromiumFlags, chromiumPath } from './lighthouse.ts';
 
 export type RepeatVisit = { route: string; bytes: number; requests: string[] };
 
-/** `storage`: localStorage entries written on the origin before the first visit (a signed-in state). */
-export async function measureRepeatVisit(origin: string, route: string, storage: Record<string, string> = {}): Promise<RepeatVisit> {
+/**
+ * `sent`: the server's record of its responses (startAppServer with `recordSent`). `storage`:
+ * localStorage entries written on the origin before the first visit (a signed-in state).
+ */
+export async function measureRepeatVisit(
+  origin: string,
+  sent: SentResponse[],
+  route: string,
+  storage: Record<string, string> = {},
+): Promise<RepeatVisit> {
   const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumFlags.filter((flag) => flag !== '--headless') });
   try {
     const context = await browser.newContext({ viewport: { width: 412, height: 823 } });
@@ -20,21 +32,13 @@ export async function measureRepeatVisit(origin: string, route: string, storage:
     }
     await page.goto(`${origin}${route}`, { waitUntil: 'networkidle' });
 
-    const cdp = await context.newCDPSession(page);
-    await cdp.send('Network.enable');
-    const urls = new Map<string, string>();
-    const counted: { url: string; bytes: number }[] = [];
-    cdp.on('Network.requestWillBeSent', (event) => urls.set(event.requestId, event.request.url));
-    cdp.on('Network.loadingFinished', (event) => {
-      const url = urls.get(event.requestId) ?? '';
-      if (!/^\/(api|cms)\//.test(new URL(url, origin).pathname)) counted.push({ url, bytes: event.encodedDataLength });
-    });
+    const firstOfRepeat = sent.length;
     await page.goto(`${origin}${route}`, { waitUntil: 'networkidle' });
-    await cdp.detach();
+    const counted = sent.slice(firstOfRepeat).filter((response) => !/^\/(api|cms)\//.test(response.path));
     return {
       route,
-      bytes: counted.reduce((sum, request) => sum + request.bytes, 0),
-      requests: counted.filter((request) => request.bytes > 0).map((request) => `${new URL(request.url).pathname} ${request.bytes} B`),
+      bytes: counted.reduce((sum, response) => sum + response.bytes, 0),
+      requests: counted.map((response) => `${response.path} ${response.bytes} B`),
     };
   } finally {
     await browser.close();
