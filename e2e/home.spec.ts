@@ -1,6 +1,7 @@
 /**
  * Home opened cold (a reload, a link from the companion app): it asks for the account while its route
- * still waits for the experiment config, not a round trip later, and shows that answer.
+ * still waits for the experiment config, not a round trip later, and shows that answer. A snackbar on
+ * home never covers the control that has focus.
  */
 import { expect, test } from '@playwright/test';
 import { HomePage } from './pages/home/HomePage.ts';
@@ -31,4 +32,23 @@ test('a cold /home asks for the account while the experiment config is still on 
   expect(homeCalls, 'one call: the screen showed the early answer').toEqual(['GET']);
   // React DOM loads with error stacks off (src/app/main.tsx withoutErrorStacks); the app's errors keep theirs.
   expect(await page.evaluate(() => typeof Error.stackTraceLimit), 'stack traces back on').toBe('number');
+});
+
+test('a snackbar never covers what focus reaches: the last link on home, focused while it shows, stays above it', async ({ page, request }) => {
+  const tokens = await signInViaApi(request);
+  await seedStoredState(page, { accessToken: tokens.access, refreshToken: tokens.refresh, locale: 'en' });
+  // The snackbar goes after 5 s: the page's clock stands still while the test looks, however slow the machine.
+  await page.clock.install();
+  const home = await HomePage.open(page);
+  await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1000);
+  await home.screen.getByRole('button', { name: 'Copy account number' }).click();
+  const snackbar = page.locator('.snackbar');
+  await expect(snackbar).toBeVisible();
+
+  const last = page.getByRole('main').getByRole('link').last();
+  await last.focus();
+  await expect(last).toBeFocused();
+  const [link, bar] = [(await last.boundingBox())!, (await snackbar.boundingBox())!];
+  expect(link.y + link.height, 'the focused link ends above the snackbar').toBeLessThanOrEqual(bar.y);
+  expect(link.y, 'and is on the screen').toBeGreaterThanOrEqual(0);
 });
