@@ -27,7 +27,7 @@ const buildAssets = [];
 const isAsset = (url) => url.origin === self.location.origin && url.pathname.startsWith('/assets/');
 
 /** The addresses the server answers with the app's page (server/app.ts): a PDF or JSON opened in a tab is never the shell. */
-const isAppPage = (url) => url.pathname === shell || !/^\/(api|cms|sandbox)\//.test(url.pathname) && !/\.[^/]*$/.test(url.pathname);
+const isAppPage = (url) => url.pathname === shell || (!/^\/(api|cms|sandbox)\//.test(url.pathname) && !/\.[^/]*$/.test(url.pathname));
 
 /** The /assets/ files a page names (its entry script and the modules it preloads). */
 const filesOf = (html) => html.match(/\/assets\/[^"'\s)>]+/g) ?? [];
@@ -122,8 +122,8 @@ self.addEventListener('activate', (event) => {
 });
 
 /**
- * How long a page may take from the network before the kept shell opens instead (Workbox's usual
- * network timeout is of this order). On a weak signal the browser would otherwise wait a minute or
+ * How long a page may take from the network before the kept shell opens instead (Workbox's
+ * NetworkFirst offers such a timeout, `networkTimeoutSeconds`). On a weak signal the browser would otherwise wait a minute or
  * more, a blank screen, although the app is on the phone and shows its last-known balance.
  */
 const slowNetworkMs = 4000;
@@ -139,9 +139,12 @@ function pageOrShell(answered) {
     (response) => (response.status >= 500 ? keptShell().then((kept) => kept ?? response) : response),
     () => keptShell().then((kept) => kept ?? Response.error()),
   );
-  const afterWaiting = new Promise((resolve) => setTimeout(resolve, slowNetworkMs))
+  let timer;
+  const afterWaiting = new Promise((resolve) => (timer = setTimeout(resolve, slowNetworkMs)))
     .then(keptShell)
     .then((kept) => kept ?? fromNetwork);
+  // The network answered in time: no wait to finish, no shell to look up.
+  fromNetwork.then(() => clearTimeout(timer));
   return Promise.race([fromNetwork, afterWaiting]);
 }
 
