@@ -40,12 +40,21 @@ function handOver(page: Page): Promise<void> {
 const keep = (page: Page, file: string) =>
   page.evaluate(async ({ name, file }) => (await caches.open(name)).put(file, new Response(`// ${file}`)), { name: workerCache, file });
 
-/** A page naming one script, loaded from the network and pending until its script is kept. */
-const pendingPage = (page: Page, file: string) =>
+/**
+ * A page naming `file`, loaded from the network and pending until its files are kept: a page naming
+ * that one script, or (`startsTheApp`) the kept shell with `file` preloaded besides, which still starts
+ * the app if the worker ever opens it (a reload slower than the worker's wait for the network does).
+ */
+const pendingPage = (page: Page, file: string, { startsTheApp = false } = {}) =>
   page.evaluate(
-    async ({ name, file }) =>
-      (await caches.open(name)).put('/index.html?pending', new Response(`<!doctype html><script type="module" src="${file}"></script>`, { headers: { 'content-type': 'text/html' } })),
-    { name: workerCache, file },
+    async ({ name, file, startsTheApp }) => {
+      const cache = await caches.open(name);
+      const html = startsTheApp
+        ? (await (await cache.match('/index.html'))!.text()).replace('</head>', `<link rel="modulepreload" href="${file}"></head>`)
+        : `<!doctype html><script type="module" src="${file}"></script>`;
+      await cache.put('/index.html?pending', new Response(html, { headers: { 'content-type': 'text/html' } }));
+    },
+    { name: workerCache, file, startsTheApp },
   );
 
 const isKept = (page: Page, file: string) =>
@@ -70,7 +79,7 @@ test("while the kept shell is an older release's page its files stay; once this 
 
   // An older release's page becomes the shell once its file is kept (pending first, so that no hand-over
   // meanwhile finds the file without the page naming it).
-  await pendingPage(page, olderFile);
+  await pendingPage(page, olderFile, { startsTheApp: true });
   await keep(page, olderFile);
   await handOver(page);
   expect(await keptShell(page)).toContain(olderFile);
@@ -79,7 +88,8 @@ test("while the kept shell is an older release's page its files stay; once this 
   // Loaded from the network, this release's page is the shell again (its files are kept); then the older file goes.
   await page.reload();
   await new SignInPage(page).expectShown();
-  await expect.poll(() => keptShell(page)).toContain(entry);
+  await expect.poll(() => keptShell(page), { message: "this release's page is the shell" }).not.toContain(olderFile);
+  expect(await keptShell(page)).toContain(entry);
   await expect.poll(async () => (await handOver(page), isKept(page, olderFile)), { message: 'the older file is deleted' }).toBe(false);
   expect(await isKept(page, entry), "this release's files stay").toBe(true);
 

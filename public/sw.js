@@ -123,8 +123,9 @@ self.addEventListener('activate', (event) => {
 
 /**
  * How long a page may take from the network before the kept shell opens instead (Workbox's
- * NetworkFirst offers such a timeout, `networkTimeoutSeconds`). On a weak signal the browser would otherwise wait a minute or
- * more, a blank screen, although the app is on the phone and shows its last-known balance.
+ * NetworkFirst offers such a timeout, `networkTimeoutSeconds`). On a weak signal the browser would
+ * otherwise wait a minute or more, a blank screen, although the app is on the phone and shows its
+ * last-known balance.
  */
 const slowNetworkMs = 4000;
 
@@ -134,14 +135,14 @@ const slowNetworkMs = 4000;
  * within slowNetworkMs. With no shell kept, the network's answer whatever it is.
  */
 function pageOrShell(answered) {
-  const keptShell = () => caches.match(shell);
+  const shellIfKept = () => caches.match(shell);
   const fromNetwork = answered.then(
-    (response) => (response.status >= 500 ? keptShell().then((kept) => kept ?? response) : response),
-    () => keptShell().then((kept) => kept ?? Response.error()),
+    (response) => (response.status >= 500 ? shellIfKept().then((kept) => kept ?? response) : response),
+    () => shellIfKept().then((kept) => kept ?? Response.error()),
   );
   let timer;
   const afterWaiting = new Promise((resolve) => (timer = setTimeout(resolve, slowNetworkMs)))
-    .then(keptShell)
+    .then(shellIfKept)
     .then((kept) => kept ?? fromNetwork);
   // The network answered in time: no wait to finish, no shell to look up.
   fromNetwork.then(() => clearTimeout(timer));
