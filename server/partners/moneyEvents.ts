@@ -16,7 +16,9 @@
  * - `ebt.swipe`: the cardholder paid with their EBT card at a store; 1% of it (spec §9) becomes an EBT
  *   reward owed to them. No money moves yet (EBT funds are not this account's): claiming the reward
  *   (the benefits issue) will move it from rewards payable through the ledger.
- * An `Idempotency-Key` header makes a retry one event: the same key answers the first result.
+ * An `Idempotency-Key` header makes a retry one event, whatever its type: the same key answers the first
+ * result, and the same key with another body (another type included) is refused. A refused event moved
+ * nothing, so the same key may try it again.
  */
 import type { FastifyInstance } from 'fastify';
 import { eq, sql } from 'drizzle-orm';
@@ -54,6 +56,8 @@ const eventTypes = [
 type EventType = (typeof eventTypes)[number];
 
 const cents = number().integer().min(1).max(10_000_000);
+// Case-insensitive on input (RFC 9562 §4); the ids are stored and compared in lower case.
+const uuid = string().matches(new RegExp(uuidPattern.source, 'i'));
 const name = string().trim().min(1).max(80);
 const eventRequest = object({
   type: mixed<EventType>().oneOf(eventTypes).required(),
@@ -64,9 +68,9 @@ const eventRequest = object({
   payer: name.optional(),
   location: name.optional(),
   holdDays: number().integer().min(1).max(30).optional(),
-  transactionId: string().matches(uuidPattern).optional(),
+  transactionId: uuid.optional(),
   /** The card used (card.authorization, atm.withdrawal; any of the account's when absent), or moved (card.shipped, card.delivered). */
-  cardId: string().matches(uuidPattern).optional(),
+  cardId: uuid.optional(),
   /** An ATM's network (atm.withdrawal): 'in' by default; 'out' charges the out-of-network fee. */
   network: mixed<'in' | 'out'>().oneOf(['in', 'out']).optional(),
 }).noUnknown();
@@ -83,6 +87,18 @@ const needs: Record<EventType, (keyof MoneyEvent)[]> = {
   'ebt.swipe': ['email', 'amountCents', 'merchant'],
   'card.shipped': ['cardId'],
   'card.delivered': ['cardId'],
+};
+/** What else each event may say; any other field is refused rather than silently left unused. */
+const mayHave: Record<EventType, (keyof MoneyEvent)[]> = {
+  'card.authorization': ['location', 'holdDays', 'cardId'],
+  'card.settlement': ['amountCents'],
+  'card.release': [],
+  'card.refund': ['location'],
+  deposit: ['location'],
+  'atm.withdrawal': ['location', 'cardId', 'network'],
+  'ebt.swipe': [],
+  'card.shipped': [],
+  'card.delivered': [],
 };
 
 /** EBT rewards: 1% cash on EBT swipes (spec §9), in whole cents, rounded down. */
@@ -123,6 +139,8 @@ async function countEbtSwipe(db: Database, swipe: EbtSwipe): Promise<EbtSwipeRes
     // the call it repeats.
     await tx.execute(sql`select id from accounts where id = ${accountId} for update`);
     const [first] = await tx.select().from(sandboxEbtSwipes).where(eq(sandboxEbtSwipes.id, swipe.id));
+    // The key already moved money as another event.
+    if (!first && (await findTransfer(tx, swipe.id))) return { result: 'exists_with_different_fields' };
     if (first) {
       const same = first.accountId === accountId && first.swipeCents === swipe.swipeCents && first.merchant === swipe.merchant;
       return same ? { result: 'counted', owedAfterCents: first.owedAfterCents } : { result: 'exists_with_different_fields' };
@@ -136,6 +154,9 @@ async function countEbtSwipe(db: Database, swipe: EbtSwipe): Promise<EbtSwipeRes
     return { result: 'counted', owedAfterCents };
   });
 }
+
+const isEbtSwipe = async (db: Database, id: string) =>
+  (await db.select({ id: sandboxEbtSwipes.id }).from(sandboxEbtSwipes).where(eq(sandboxEbtSwipes.id, id))).length > 0;
 
 type Refusal = CreateTransferFailure | 'exists_with_different_fields';
 /** A write of the ledger refused inside a transaction that wrote something already: thrown to roll it all back. */
@@ -203,23 +224,30 @@ async function byCard<R extends { result: string }>(
 
 export function registerMoneyEvents(app: FastifyInstance, db: Database): void {
   app.post<{ Body: MoneyEvent }>('/events', { schema: { body: eventRequest } }, async (request, reply) => {
-    const event = request.body;
-    const missing = needs[event.type].filter((field) => event[field] === undefined);
-    if (missing.length > 0) return reply.code(400).send({ statusCode: StatusCode.INVALID_PARAMETERS, missing });
-    const type = event.type;
+    const { type } = request.body;
+    const event = { ...request.body, transactionId: request.body.transactionId?.toLowerCase(), cardId: request.body.cardId?.toLowerCase() };
+    const missing = needs[type].filter((field) => event[field] === undefined);
+    const unexpected = (Object.keys(request.body) as (keyof MoneyEvent)[]).filter((field) => field !== 'type' && !needs[type].includes(field) && !mayHave[type].includes(field));
+    if (missing.length > 0 || unexpected.length > 0) {
+      return reply.code(400).send({ statusCode: StatusCode.INVALID_PARAMETERS, ...(missing.length > 0 && { missing }), ...(unexpected.length > 0 && { unexpected }) });
+    }
     if (type === 'card.shipped' || type === 'card.delivered') {
       const moved = await (type === 'card.shipped' ? markShipped : markDelivered)(db, event.cardId!);
       if (moved.result === 'shipped' || moved.result === 'delivered') return { statusCode: StatusCode.SUCCESS, ...moved };
       return reply.code(moved.result === 'card_not_found' ? 404 : 409).send({ statusCode: StatusCode.NOT_ALLOWED, result: moved.result });
     }
     const key = request.headers['idempotency-key'];
-    const id = typeof key === 'string' && key !== '' ? transferIdFor({ caller: 'sandbox', operation: type }, key) : crypto.randomUUID();
+    // One id per key for every type: the ledger then refuses the key for another kind of event as it
+    // refuses another body. Swipes are rows of their own, so each side also looks at the other's table
+    // (two events of different types sent with one key at the same moment could still both be made).
+    const id = typeof key === 'string' && key !== '' ? transferIdFor({ caller: 'sandbox', operation: 'POST /sandbox/events' }, key) : crypto.randomUUID();
     if (type === 'ebt.swipe') {
       const swiped = await ebtSwipe(db, { id, email: event.email!, swipeCents: event.amountCents!, merchant: event.merchant! });
       if (swiped.result === 'cardholder_not_found') return reply.code(404).send({ statusCode: StatusCode.NOT_ALLOWED, result: swiped.result });
       if (swiped.result === 'exists_with_different_fields') return reply.code(409).send({ statusCode: StatusCode.NOT_ALLOWED, result: swiped.result });
       return { statusCode: StatusCode.SUCCESS, result: 'reward_owed', ebtRewardOwed: swiped.owedAfterCents };
     }
+    if (await isEbtSwipe(db, id)) return reply.code(409).send({ statusCode: StatusCode.NOT_ALLOWED, result: 'exists_with_different_fields' });
     const { settlement } = systemLedgerAccounts;
 
     const answer = await (async () => {

@@ -9,7 +9,7 @@
  */
 import { desc, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { number, object, string } from 'yup';
+import { number, object, string, ValidationError } from 'yup';
 import type { ExperimentFlags } from '../../contract/experiments/types.ts';
 import { StatusCode } from '../../contract/shared/statusCodes.ts';
 import { emailRule, experimentFlagsSchema } from '../../contract/validation.ts';
@@ -51,7 +51,24 @@ const experimentRequest = object({
   flags: experimentFlagsSchema,
 }).noUnknown();
 
+/**
+ * A tester's request that breaks a rule is told which fields: `invalid` (a value out of its rule) and
+ * `unexpected` (a field no sandbox call knows). The app's own calls answer with their fieldErrors instead.
+ */
+function namedFields(error: ValidationError) {
+  const failures = error.inner.length > 0 ? error.inner : [error];
+  const unexpected = failures.flatMap((failure) =>
+    failure.type === 'noUnknown' ? String(failure.params?.unknown ?? '').split(', ').map((key) => (failure.path ? `${failure.path}.${key}` : key)) : [],
+  );
+  const invalid = [...new Set(failures.flatMap((failure) => (failure.type !== 'noUnknown' && failure.path ? [failure.path] : [])))];
+  return { ...(invalid.length > 0 && { invalid }), ...(unexpected.length > 0 && { unexpected }) };
+}
+
 export function registerSandboxRoutes(app: FastifyInstance, db: Database, sessions: Sessions): void {
+  app.setErrorHandler((error, _request, reply) => {
+    if (!(error instanceof ValidationError)) throw error; // the app's handler answers everything else
+    return reply.code(400).send({ statusCode: StatusCode.INVALID_PARAMETERS, ...namedFields(error) });
+  });
   registerMoneyEvents(app, db);
 
   app.post<{ Body: { email: string; accessTtlSeconds: number } }>(

@@ -1,8 +1,11 @@
 /**
- * Input no handler should ever see, refused for every route in one place with 400 `{2}`: JSON nested
- * deeper than any request of the contract, and text PostgreSQL cannot store or that is not text at
- * all (NUL characters, lone UTF-16 surrogates), in the body, the query or the path.
+ * Input no handler should ever see, refused for every route in one place with 400 `{2}`: a JSON body
+ * that is not UTF-8 (RFC 8259 §8.1: JSON exchanged between systems MUST be UTF-8, whatever charset the
+ * content type names; decoded anyway, its broken bytes would be stored as U+FFFD), JSON nested deeper
+ * than any request of the contract, and text PostgreSQL cannot store or that is not text at all (NUL
+ * characters, lone UTF-16 surrogates), in the body, the query or the path.
  */
+import { isUtf8 } from 'node:buffer';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { StatusCode } from '../../contract/shared/statusCodes.ts';
 
@@ -32,8 +35,9 @@ export function registerRequestSafety(app: FastifyInstance): void {
   // Fastify's own JSON parser (prototype poisoning refused), then the checks above.
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    parseJson(request, String(body), (error: Error | null, value?: unknown) => {
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    if (!isUtf8(body as Buffer)) return done(new UnsafeInputError('JSON that is not UTF-8'), undefined);
+    parseJson(request, (body as Buffer).toString('utf8'), (error: Error | null, value?: unknown) => {
       if (error) return done(error, undefined);
       if (!isSafeInput(value)) return done(new UnsafeInputError('unsafe JSON'), undefined);
       done(null, value);

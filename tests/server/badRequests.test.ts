@@ -138,6 +138,20 @@ describe('input no handler should see, refused in one place', () => {
     expect(response.json()).toEqual({ statusCode: StatusCode.INVALID_PARAMETERS });
   });
 
+  it('answers 400 {2} to a body that is not UTF-8, whatever charset it names (RFC 8259 §8.1), and reads UTF-8 as sent', async () => {
+    // "Café" in Latin-1: the é is the lone byte 0xE9, which UTF-8 cannot decode.
+    const latin1 = Buffer.from(`{"email":"${validEmail}","password":"Caf\u00e9 2026 x"}`, 'latin1');
+    for (const contentType of ['application/json', 'application/json; charset=iso-8859-1']) {
+      const response = await t.app.inject({ method: 'POST', url: '/api/v1/sign-in', headers: { 'content-type': contentType }, payload: latin1 });
+      refusedAlike(response);
+      expect(response.json()).toEqual({ statusCode: StatusCode.INVALID_PARAMETERS });
+    }
+    // The same text in UTF-8 is a body like any other: a wrong password.
+    const utf8 = Buffer.from(latin1.toString('latin1'), 'utf8');
+    const response = await t.app.inject({ method: 'POST', url: '/api/v1/sign-in', headers: { 'content-type': 'application/json' }, payload: utf8 });
+    expect(response.statusCode, response.body).toBe(401);
+  });
+
   it('keeps a surrogate pair (an emoji) as text', async () => {
     const response = await t.app.inject({ method: 'POST', url: '/api/v1/sign-in', payload: { email: validEmail, password: 'pass😀word' } });
     expect(response.statusCode).toBe(401);

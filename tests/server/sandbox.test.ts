@@ -137,15 +137,18 @@ describe('sandbox readers and experiment controls', () => {
     expect(response.json().reports.map((report: { message: string }) => report.message)).toEqual(['third', 'second']);
   });
 
-  it.each(['/sandbox/analytics-events?limit=0', '/sandbox/analytics-events?limit=501', '/sandbox/analytics-events?limit=ten', '/sandbox/error-reports?limit=-1', '/sandbox/error-reports?order=asc'])(
-    'rejects %s with 400 INVALID_PARAMETERS',
-    async (url) => {
-      const response = await get(url);
+  it.each([
+    ['/sandbox/analytics-events?limit=0', { invalid: ['limit'] }],
+    ['/sandbox/analytics-events?limit=501', { invalid: ['limit'] }],
+    ['/sandbox/analytics-events?limit=ten', { invalid: ['limit'] }],
+    ['/sandbox/error-reports?limit=-1', { invalid: ['limit'] }],
+    ['/sandbox/error-reports?order=asc', { unexpected: ['order'] }],
+  ])('rejects %s with 400 INVALID_PARAMETERS, naming the field', async (url, named) => {
+    const response = await get(url);
 
-      expect(response.statusCode).toBe(400);
-      expect(response.json()).toEqual({ statusCode: StatusCode.INVALID_PARAMETERS });
-    },
-  );
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ statusCode: StatusCode.INVALID_PARAMETERS, ...named });
+  });
 
   it('sets, replaces, shows and removes the experiment config that GET /api/v1/experiments answers', async () => {
     expect((await get('/sandbox/experiments')).json()).toEqual({ statusCode: StatusCode.SUCCESS, everyone: null, internal: null });
@@ -169,16 +172,16 @@ describe('sandbox readers and experiment controls', () => {
   });
 
   it.each([
-    ['an unknown audience', { audience: 'beta', flags: flagsOn }],
-    ['a missing flag', { audience: 'everyone', flags: { virtualCards: true, directDeposit: true, cashLoadMap: true } }],
-    ['an extra flag', { audience: 'everyone', flags: { ...flagsOn, snapback: true } }],
-    ['a flag as a string', { audience: 'everyone', flags: { ...flagsOn, cashLoadMap: 'true' } }],
-    ['no flags', { audience: 'everyone' }],
-  ])('rejects an experiment config with %s and keeps none', async (_name, payload) => {
+    ['an unknown audience', { audience: 'beta', flags: flagsOn }, { invalid: ['audience'] }],
+    ['a missing flag', { audience: 'everyone', flags: { virtualCards: true, directDeposit: true, cashLoadMap: true } }, { invalid: ['flags.showNewDebitDetails'] }],
+    ['an extra flag', { audience: 'everyone', flags: { ...flagsOn, snapback: true } }, { unexpected: ['flags.snapback'] }],
+    ['a flag as a string', { audience: 'everyone', flags: { ...flagsOn, cashLoadMap: 'true' } }, { invalid: ['flags.cashLoadMap'] }],
+    ['no flags', { audience: 'everyone' }, { invalid: ['flags'] }],
+  ])('rejects an experiment config with %s, naming the field, and keeps none', async (_name, payload, named) => {
     const response = await putExperiment(payload);
 
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual({ statusCode: StatusCode.INVALID_PARAMETERS });
+    expect(response.json()).toEqual({ statusCode: StatusCode.INVALID_PARAMETERS, ...named });
     expect((await get('/sandbox/experiments')).json()).toMatchObject({ everyone: null, internal: null });
   });
 });

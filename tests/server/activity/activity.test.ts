@@ -196,6 +196,76 @@ describe('POST /sandbox/events', () => {
     expect(await report()).toMatchObject({ ok: true, problems: [] });
   });
 
+  it('names the fields a refused event got wrong, and refuses a field its type does not use instead of ignoring it', async () => {
+    const before = await home();
+    const answer = async (body: object) => {
+      const response = await t.app.inject({ method: 'POST', url: '/sandbox/events', payload: body });
+      return { status: response.statusCode, body: response.json() };
+    };
+    for (const amountCents of [0, -1, 1.5, '100', 1e308, 2 ** 53 + 1, null]) {
+      expect(await answer({ type: 'deposit', email: 'demo@providers.test', payer: 'X', amountCents })).toEqual({
+        status: 400,
+        body: { statusCode: StatusCode.INVALID_PARAMETERS, invalid: ['amountCents'] },
+      });
+    }
+    expect(await answer({ type: 'deposit', email: 'demo@providers.test', payer: 'X', amountCents: 5, tip: 1 })).toEqual({
+      status: 400,
+      body: { statusCode: StatusCode.INVALID_PARAMETERS, unexpected: ['tip'] },
+    });
+    // A release frees the whole hold: an amount with it would be silently dropped.
+    expect(await answer({ type: 'card.release', transactionId: randomUUID(), amountCents: 5 })).toEqual({
+      status: 400,
+      body: { statusCode: StatusCode.INVALID_PARAMETERS, unexpected: ['amountCents'] },
+    });
+    expect(await answer({ type: 'deposit', email: 'demo@providers.test', amountCents: 5, holdDays: 3, network: 'out' })).toEqual({
+      status: 400,
+      body: { statusCode: StatusCode.INVALID_PARAMETERS, missing: ['payer'], unexpected: ['holdDays', 'network'] },
+    });
+    expect((await answer({ type: 'ebt.swipe', email: 'demo@providers.test', amountCents: 500, merchant: 'Save Mart', location: 'Fresno, CA' })).status).toBe(400);
+    // A body that is not JSON at all is still answered as the card API answers it.
+    const broken = await t.app.inject({ method: 'POST', url: '/sandbox/events', headers: { 'content-type': 'application/json' }, payload: '{"type":' });
+    expect({ status: broken.statusCode, body: broken.json() }).toEqual({ status: 400, body: { statusCode: StatusCode.INVALID_PARAMETERS } });
+    expect((await home()).accountOverview).toMatchObject({ balance: before.accountOverview.balance, ebtRewardOwed: before.accountOverview.ebtRewardOwed });
+  });
+
+  it("reads a hold's id in either case (RFC 9562: case-insensitive on input)", async () => {
+    const before = await home();
+    const { body } = await event({ type: 'card.authorization', email: 'demo@providers.test', amountCents: 120, merchant: 'Valero' });
+    const upper = body.transactionId!.toUpperCase();
+    expect(await event({ type: 'card.release', transactionId: upper })).toMatchObject({ status: 200, body: { result: 'created', transactionId: body.transactionId } });
+    expect(await event({ type: 'card.release', transactionId: upper })).toMatchObject({ status: 409, body: { result: 'pending_transfer_already_voided' } });
+    expect((await home()).accountOverview.balance).toBe(before.accountOverview.balance);
+  });
+
+  it('makes one Idempotency-Key one event whatever its type: another type with the key moves nothing', async () => {
+    const before = await home();
+    const key = `one-event-${randomUUID()}`;
+    const deposit = await event({ type: 'deposit', email: 'demo@providers.test', amountCents: 111, payer: 'Probe' }, key);
+    expect(deposit).toMatchObject({ status: 200, body: { result: 'created' } });
+    const refused = { status: 409, body: { statusCode: StatusCode.NOT_ALLOWED, result: 'exists_with_different_fields' } };
+    expect(await event({ type: 'card.refund', email: 'demo@providers.test', amountCents: 111, merchant: 'Probe' }, key)).toEqual(refused);
+    expect(await event({ type: 'card.authorization', email: 'demo@providers.test', amountCents: 111, merchant: 'Probe' }, key)).toEqual(refused);
+    expect(await event({ type: 'atm.withdrawal', email: 'demo@providers.test', amountCents: 111 }, key)).toEqual(refused);
+    expect(await event({ type: 'ebt.swipe', email: 'demo@providers.test', amountCents: 111, merchant: 'Probe' }, key)).toEqual(refused);
+    // The same deposit again is the first one.
+    expect(await event({ type: 'deposit', email: 'demo@providers.test', amountCents: 111, payer: 'Probe' }, key)).toMatchObject({ status: 200, body: { result: 'exists' } });
+
+    // A settlement's key cannot release another hold, nor a swipe's key make a deposit.
+    const [a, b] = await Promise.all([1, 2].map(() => event({ type: 'card.authorization', email: 'demo@providers.test', amountCents: 200, merchant: 'Valero' })));
+    const settleKey = `settle-${randomUUID()}`;
+    expect(await event({ type: 'card.settlement', transactionId: a!.body.transactionId }, settleKey)).toMatchObject({ status: 200 });
+    expect(await event({ type: 'card.release', transactionId: b!.body.transactionId }, settleKey)).toEqual(refused);
+    expect(await event({ type: 'card.release', transactionId: b!.body.transactionId })).toMatchObject({ status: 200 });
+    const swipeKey = `swipe-${randomUUID()}`;
+    expect(await event({ type: 'ebt.swipe', email: 'demo@providers.test', amountCents: 1_000, merchant: 'Save Mart' }, swipeKey)).toMatchObject({ status: 200 });
+    expect(await event({ type: 'deposit', email: 'demo@providers.test', amountCents: 1_000, payer: 'Probe' }, swipeKey)).toEqual(refused);
+
+    const after = (await home()).accountOverview;
+    expect(after.balance).toBe(before.accountOverview.balance + 111 - 200);
+    expect(after.ebtRewardOwed).toBe(before.accountOverview.ebtRewardOwed + 10);
+    expect(await report()).toMatchObject({ ok: true, problems: [] });
+  });
+
   it('keeps the seeded hold until it settles (home explains it)', async () => {
     const { accountOverview } = await home();
     expect(accountOverview.transactions.some((row) => row.status === 'pending' && row.amount === -demoHold.cents)).toBe(true);
