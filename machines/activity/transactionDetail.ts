@@ -1,10 +1,12 @@
 /**
  * One transaction's detail (spec §2 /transactions/detail, §3: date, time and location). Opened from a
  * list the row is already known and shown at once; opened from a link or after a reload it is asked for
- * (GET /transaction). One that is not the cardholder's, or does not exist (404 {3}), is "not found";
- * any other failure keeps the screen with a retry.
+ * (GET /transaction). One that is not the cardholder's, or does not exist (404 {3}), is "not found", as
+ * is an id no transaction can have (not a UUID: a link cut short), without asking; any other failure
+ * keeps the screen with a retry.
  */
 import { assign, fromPromise, setup } from 'xstate';
+import { uuidPattern } from '../../contract/rules.ts';
 import type { Transaction, TransactionAnswer } from '../../contract/activity/types.ts';
 import { StatusCode } from '../../contract/shared/statusCodes.ts';
 
@@ -27,6 +29,7 @@ export const transactionDetailMachine = setup({
   },
   guards: {
     isKnown: ({ context }) => context.transaction !== null,
+    isMalformed: ({ context }) => !uuidPattern.test(context.id),
     isFound: (_, answer: TransactionAnswer) => answer.statusCode === StatusCode.SUCCESS,
     isNotFound: (_, answer: TransactionAnswer) => answer.statusCode === StatusCode.NOT_ALLOWED,
   },
@@ -40,7 +43,7 @@ export const transactionDetailMachine = setup({
   context: ({ input }) => ({ id: input.id, transaction: input.known }),
   initial: 'opening',
   states: {
-    opening: { always: [{ guard: 'isKnown', target: 'shown' }, { target: 'loading' }] },
+    opening: { always: [{ guard: 'isKnown', target: 'shown' }, { guard: 'isMalformed', target: 'notFound' }, { target: 'loading' }] },
     loading: {
       tags: ['busy'],
       invoke: {

@@ -94,7 +94,8 @@ describe('card lock chart', () => {
               // The card in state is the one the server answered last: locked or not.
               await waitFor(() => expect(lockSwitch().getAttribute('aria-checked')).toBe(String(shown.frozen)));
               expect((lockSwitch() as HTMLButtonElement).disabled).toBe(false);
-              expect(within(slide).getByText(shown.frozen ? 'Locked' : 'Active')).toBeTruthy();
+              // A status followed by its sentence ends with a period: "Locked. Purchases…", never one run-on sentence.
+              expect(within(slide).getByText(shown.frozen ? 'Locked.' : 'Active')).toBeTruthy();
               if (shown.frozen) expect(within(slide).getByText('Purchases and ATM withdrawals are declined until you unlock it.')).toBeTruthy();
               // Locking one card never changes another.
               expect(within(slideOf('Virtual card ending in 4821')).getByRole('switch', { name: 'Lock card' }).getAttribute('aria-checked')).toBe('false');
@@ -161,7 +162,17 @@ describe('card lock, beside the paths', () => {
     await answerCardsLoad(app.cardApi, homeWith([virtualCard, pendingCard]));
     const slide = slideOf('Physical card');
     expect(within(slide).queryByRole('switch')).toBeNull();
-    expect(within(slide).getByText('On its way')).toBeTruthy();
+    expect(within(slide).getByText('On its way.')).toBeTruthy();
+  });
+
+  it('says a locked card being replaced is declined, not that it keeps working', async () => {
+    const replaced: Card = { ...physicalCard, replacedByCardId: pendingCard.id };
+    const app = await renderApp('/manage-cards', active);
+    await answerCardsLoad(app.cardApi, homeWith([virtualCard, { ...replaced, frozen: true }, pendingCard]));
+    const slide = slideOf(physicalName);
+    expect(within(slide).getByText('Locked.')).toBeTruthy();
+    expect(within(slide).getByText('Purchases and ATM withdrawals are declined until you unlock it.')).toBeTruthy();
+    expect(within(slide).queryByText(/keeps working/)).toBeNull();
   });
 
   it('says the failure when the lock call ends without an answer the chart can read', async () => {

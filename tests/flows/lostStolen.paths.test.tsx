@@ -137,11 +137,11 @@ describe('lost or stolen chart', () => {
               await waitFor(() => expect(ctx.cardApi.isWaiting(homePath)).toBe(true));
               expect(homeRequests(ctx)).toBe(2);
               await answerCardsLoad(ctx.cardApi, homeWith([virtualCard, lostCard, replacement]));
-              expect(within(slideOf('Physical card ending in 5678')).getByText('Reported lost')).toBeTruthy();
+              expect(within(slideOf('Physical card ending in 5678')).getByText('Reported lost.')).toBeTruthy();
               expect(within(slideOf('Physical card ending in 5678')).getByText('Blocked for all card and ATM purchases.')).toBeTruthy();
               expect(within(slideOf('Physical card ending in 5678')).queryByRole('switch')).toBeNull();
               const next = slideOf('Replacement card');
-              expect(within(next).getByText('On its way')).toBeTruthy();
+              expect(within(next).getByText('On its way.')).toBeTruthy();
               expect(within(next).getByText('Arrives between Dec 8, 2026 and Dec 15, 2026.')).toBeTruthy();
               // The activation of a replacement says so (the router writes the search as JSON: "true").
               const activate = new URL(within(next).getByRole('link', { name: 'Activate' }).getAttribute('href')!, 'http://app.test');

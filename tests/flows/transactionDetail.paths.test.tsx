@@ -32,6 +32,9 @@ const events = [
 ];
 const fromList = generatePaths(transactionDetailMachine, events, { id: hold.id, known: hold });
 const fromLink = generatePaths(transactionDetailMachine, events, { id: hold.id, known: null });
+// A link cut short: no transaction has this id.
+const malformedId = hold.id.slice(0, 20);
+const fromBrokenLink = generatePaths(transactionDetailMachine, events, { id: malformedId, known: null });
 type Ctx = Awaited<ReturnType<typeof renderApp>>;
 
 async function openFromList(): Promise<Ctx> {
@@ -44,21 +47,24 @@ async function openFromList(): Promise<Ctx> {
   return app;
 }
 
-async function openFromLink(): Promise<Ctx> {
-  const app = await renderApp(`/transactions/detail?id=${hold.id}`, active);
+async function openLink(id: string): Promise<Ctx> {
+  const app = await renderApp(`/transactions/detail?id=${id}`, active);
   await waitFor(() => expect(app.cardApi.isWaiting('/api/v1/home')).toBe(true));
   app.cardApi.answer('/api/v1/home', home);
   return app;
 }
+const openFromLink = () => openLink(hold.id);
+const openFromBrokenLink = () => openLink(malformedId);
 
 describe('transaction detail chart', () => {
   it('generated paths reach every state and transition', () => {
-    expect(coverageOf(transactionDetailMachine, [fromList, fromLink])).toEqual({ missingStates: [], missingTransitions: [] });
+    expect(coverageOf(transactionDetailMachine, [fromList, fromLink, fromBrokenLink])).toEqual({ missingStates: [], missingTransitions: [] });
   });
 
   const runs = [
     ['from the list', fromList, openFromList],
     ['from a link', fromLink, openFromLink],
+    ['from a broken link', fromBrokenLink, openFromBrokenLink],
   ] as const;
   const cases = runs.flatMap(([how, run, open]) =>
     minimalCover(transactionDetailMachine, run).map((path) => [`${how}: ${describePath(path)}`, path, open] as const),
@@ -106,8 +112,11 @@ describe('transaction detail chart', () => {
         },
         {
           when: (s) => s.matches('notFound'),
-          then: async () => {
+          then: async ({ cardApi }) => {
             expect(await screen.findByText("We couldn't find this transaction on your account.")).toBeTruthy();
+            // A broken link is told at once: nothing to ask the card API, nothing to retry.
+            if (open === openFromBrokenLink) expect(cardApi.requests.filter((request) => request.path === transactionPath)).toEqual([]);
+            expect(screen.queryByRole('button', { name: 'Try again' })).toBeNull();
           },
         },
         {

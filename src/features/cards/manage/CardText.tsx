@@ -3,6 +3,7 @@
  * "•••• 1234"), its status (spec §4 card life) and, for a card on its way, the delivery window.
  */
 import { Trans, useLingui } from '@lingui/react/macro';
+import type { ReactNode } from 'react';
 import type { Card, CardDelivery } from '../../../../contract/cards/types.ts';
 import { formatDate } from '../../../shared/format/date.ts';
 import type { Locale } from '../../../../contract/shared/locale.ts';
@@ -45,14 +46,17 @@ export function CardStatusText({ card }: { card: Card }) {
   return <Trans>Active</Trans>;
 }
 
-/** One line more about the status: what it means for the cardholder now. */
-export function CardStatusDetail({ card, locale }: { card: Card; locale: Locale }) {
+/**
+ * One sentence more about the status: what it means for the cardholder now, or null. A locked card
+ * being replaced is declined now, so the lock is what it says (not that it keeps working).
+ */
+export function cardStatusDetail(card: Card, locale: Locale): ReactNode {
   if (card.status === 'LOST' || card.status === 'STOLEN') {
     return <Trans>Blocked for all card and ATM purchases.</Trans>;
   }
   if (card.delivery && (card.isPending || card.status === 'SHIPPED')) return <DeliveryWindow delivery={card.delivery} locale={locale} />;
-  if (card.replacedByCardId && card.isActive) return <Trans>It keeps working until your new card ships.</Trans>;
   if (card.isActive && card.frozen) return <Trans>Purchases and ATM withdrawals are declined until you unlock it.</Trans>;
+  if (card.replacedByCardId && card.isActive) return <Trans>It keeps working until your new card ships.</Trans>;
   return null;
 }
 

@@ -17,7 +17,7 @@ import { RetryNotice } from '../../../shared/components/RetryNotice.tsx';
 import { Skeleton } from '../../../shared/components/Skeleton.tsx';
 import type { Locale } from '../../../../contract/shared/locale.ts';
 import { CardCarousel } from './CardCarousel.tsx';
-import { CardName, CardNumber, CardStatusDetail, CardStatusText } from './CardText.tsx';
+import { CardName, CardNumber, cardStatusDetail, CardStatusText } from './CardText.tsx';
 import { LostStolenView } from './LostStolenView.tsx';
 import { activationSearch, manageCardsChart, pinLinkSearch } from './manageCardsEffects.ts';
 import './manageCards.css';
@@ -136,19 +136,25 @@ type SlideProps = {
 
 function CardSlide({ card, index, lock, locale, cardImageURL, details, onReport }: SlideProps) {
   const working = hasLock(card);
+  const statusDetail = cardStatusDetail(card, locale);
   return (
     <>
       <CardFace card={card} imageURL={cardImageURL} />
       <h2 className="card-name">
         <CardName card={card} />
       </h2>
+      {/* "Locked. Purchases and ATM withdrawals are declined…": the status is a sentence of its own, seen and heard. */}
       <p className="card-status">
         <strong>
           <CardStatusText card={card} />
-        </strong>{' '}
-        <span className="card-status-detail">
-          <CardStatusDetail card={card} locale={locale} />
-        </span>
+          {statusDetail ? '.' : null}
+        </strong>
+        {statusDetail ? (
+          <>
+            {' '}
+            <span className="card-status-detail">{statusDetail}</span>
+          </>
+        ) : null}
       </p>
       {working ? <LockSwitch card={card} lock={lock} /> : null}
       {details}
