@@ -27,6 +27,15 @@ test('lock then unlock: the card shows locked and a purchase on it is refused, t
   await expect(cards.cardStatus(physical, 'Active')).toBeVisible();
   await expectAccessible(page, 'the cards');
 
+  // By keyboard, Next at the last card keeps the focus (a disabled button dropped it to the page's start).
+  const next = page.getByRole('button', { name: 'Next card', exact: true });
+  await expect(page.getByText('Card 1 of 2', { exact: true })).toBeVisible();
+  await next.focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByText('Card 2 of 2', { exact: true })).toBeVisible();
+  await expect(next).toHaveAttribute('aria-disabled', 'true');
+  await expect(next).toBeFocused();
+
   await cards.lock(physical);
   await expect(physical.getByText('Purchases and ATM withdrawals are declined until you unlock it.', { exact: true })).toBeVisible();
   const refused = await purchaseWith(request, holder.applicant.email, holder.physical.id);
@@ -42,7 +51,12 @@ test('lock then unlock: the card shows locked and a purchase on it is refused, t
   await cards.expectShown();
   await expect(cards.lockSwitch(physical)).toHaveAttribute('aria-checked', 'true');
 
-  await cards.unlock(physical);
+  // By keyboard too: the switch keeps the focus through the call (aria-disabled while it runs), ready for the next press.
+  await cards.lockSwitch(physical).focus();
+  await page.keyboard.press('Space');
+  await expect(cards.lockSwitch(physical)).toHaveAttribute('aria-checked', 'false');
+  await expect(cards.cardStatus(physical, 'Active')).toBeVisible();
+  await expect(cards.lockSwitch(physical)).toBeFocused();
   expect((await purchaseWith(request, holder.applicant.email, holder.physical.id)).status, 'the card works again').toBe(200);
 });
 

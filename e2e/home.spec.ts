@@ -32,6 +32,25 @@ test('a cold /home asks for the account while the experiment config is still on 
   expect(homeCalls, 'one call: the screen showed the early answer').toEqual(['GET']);
   // React DOM loads with error stacks off (src/app/main.tsx withoutErrorStacks); the app's errors keep theirs.
   expect(await page.evaluate(() => typeof Error.stackTraceLimit), 'stack traces back on').toBe('number');
+
+  // Refresh by keyboard: the button keeps the focus while home is asked again (aria-disabled, not
+  // disabled), the answer held so the refreshing state is seen however fast the server is.
+  let answer!: () => void;
+  const held = new Promise<void>((resolve) => (answer = resolve));
+  await page.route((url) => url.pathname === '/api/v1/home', async (route) => {
+    await held;
+    await route.continue();
+  });
+  const refresh = page.getByRole('button', { name: 'Refresh', exact: true });
+  await refresh.focus();
+  await page.keyboard.press('Enter');
+  const refreshing = page.getByRole('button', { name: 'Refreshing…', exact: true });
+  await expect(refreshing).toHaveAttribute('aria-disabled', 'true');
+  await expect(refreshing).toBeFocused();
+  answer();
+  await expect(refresh).toBeEnabled();
+  await expect(refresh).toBeFocused();
+  expect(homeCalls).toEqual(['GET', 'GET']);
 });
 
 test('a snackbar never covers what focus reaches: a link under it, and home\'s last link, each focused while it shows, end above it', async ({ page, request }) => {

@@ -93,7 +93,7 @@ describe('card lock chart', () => {
               const slide = slideOf(physicalName);
               // The card in state is the one the server answered last: locked or not.
               await waitFor(() => expect(lockSwitch().getAttribute('aria-checked')).toBe(String(shown.frozen)));
-              expect((lockSwitch() as HTMLButtonElement).disabled).toBe(false);
+              expect(lockSwitch().getAttribute('aria-disabled')).toBe('false');
               // A status followed by its sentence ends with a period: "Locked. Purchases…", never one run-on sentence.
               expect(within(slide).getByText(shown.frozen ? 'Locked.' : 'Active')).toBeTruthy();
               if (shown.frozen) expect(within(slide).getByText('Purchases and ATM withdrawals are declined until you unlock it.')).toBeTruthy();
@@ -119,12 +119,18 @@ describe('card lock chart', () => {
           },
           {
             when: (s) => s.matches('locking') || s.matches('unlocking'),
-            then: async ({ cardApi }, s) => {
+            then: async ({ cardApi, user }, s) => {
               const locking = s.matches('locking');
               const path = locking ? freezePath : unfreezePath;
               await waitFor(() => expect(cardApi.isWaiting(path)).toBe(true));
               expect(lastBody(cardApi, path)).toEqual({ id: physicalCard.id });
-              expect((lockSwitch() as HTMLButtonElement).disabled).toBe(true);
+              // aria-disabled, not disabled: the keyboard's focus stays on the switch (it was pressed), and a
+              // second press while the call is on its way sends nothing.
+              expect(lockSwitch().getAttribute('aria-disabled')).toBe('true');
+              expect(document.activeElement).toBe(lockSwitch());
+              const sent = cardApi.requests.length;
+              await user.click(lockSwitch());
+              expect(cardApi.requests.length).toBe(sent);
               expect(within(slideOf(physicalName)).getByRole('status').textContent).toBe(locking ? 'Locking your card…' : 'Unlocking your card…');
             },
           },

@@ -260,11 +260,16 @@ describe('manage cards, beside the paths', () => {
     await waitFor(() => expect(app.cardApi.isWaiting(imagePath(virtualCard.id))).toBe(true));
     app.cardApi.answer(imagePath(virtualCard.id), { statusCode: 0, url: '' });
     await screen.findByText('Card 1 of 3');
-    expect((screen.getByRole('button', { name: 'Previous card' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByRole('button', { name: 'Previous card' }).getAttribute('aria-disabled')).toBe('true');
     await app.user.click(screen.getByRole('button', { name: 'Next card' }));
     await app.user.click(screen.getByRole('button', { name: 'Next card' }));
     expect(screen.getByText('Card 3 of 3')).toBeTruthy();
-    expect((screen.getByRole('button', { name: 'Next card' }) as HTMLButtonElement).disabled).toBe(true);
+    // At the last card the button says it can go no further and keeps the keyboard's focus.
+    const next = screen.getByRole('button', { name: 'Next card' });
+    expect(next.getAttribute('aria-disabled')).toBe('true');
+    expect(document.activeElement).toBe(next);
+    await app.user.click(next);
+    expect(screen.getByText('Card 3 of 3')).toBeTruthy();
     const pending = slideOf('Physical card');
     expect(pending.getAttribute('aria-current')).toBe('true');
     expect(within(pending).getByText('Arrives between Dec 8, 2026 and Dec 15, 2026.')).toBeTruthy();

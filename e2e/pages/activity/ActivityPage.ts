@@ -43,9 +43,12 @@ export class ActivityPage extends AppPage {
     await expect(this.rowLinks.first()).toBeVisible();
   }
 
+  /** Refreshes by keyboard: the button keeps the focus while it refreshes (aria-disabled, not disabled). */
   async refresh(): Promise<void> {
-    await this.refreshButton.click();
+    await this.refreshButton.focus();
+    await this.page.keyboard.press('Enter');
     await expect(this.refreshButton).toBeEnabled();
+    await expect(this.refreshButton).toBeFocused();
   }
 
   /** Opens a transaction's detail from its row. */

@@ -101,7 +101,7 @@ function BalanceHeader({ onRefresh, refreshing }: { onRefresh: () => void; refre
           <Trans>{onHold} is on hold for purchases that haven't settled yet.</Trans>
         </p>
       ) : null}
-      <button type="button" className="link-button" onClick={onRefresh} disabled={refreshing}>
+      <button type="button" className="link-button" onClick={() => !refreshing && onRefresh()} aria-disabled={refreshing}>
         {refreshing ? <Trans>Refreshing…</Trans> : <Trans>Refresh</Trans>}
       </button>
     </div>

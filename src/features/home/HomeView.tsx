@@ -119,7 +119,7 @@ function AccountSummary({ home, locale, newDebitDetails, deferActivity, refreshi
           <Trans>Account {accountNumber}</Trans>
         </p>
         <div className="balance-actions">
-          <button type="button" className="link-button" onClick={onRefresh} disabled={refreshing}>
+          <button type="button" className="link-button" onClick={() => !refreshing && onRefresh()} aria-disabled={refreshing}>
             {refreshing ? <Trans>Refreshing…</Trans> : <Trans>Refresh</Trans>}
           </button>
           <CopyAccountNumber prn={overview.prn} />

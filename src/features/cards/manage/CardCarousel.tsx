@@ -1,7 +1,9 @@
 /**
  * The cards side by side, one in view at a time: swiped with a finger (CSS scroll snap), or moved with
  * the Previous and Next buttons (keyboard and screen readers), which say which card is shown. Tabbing
- * into a card's controls brings that card into view. Opens on `initialSlide` without animation.
+ * into a card's controls brings that card into view. Opens on `initialSlide` without animation. At
+ * either end its button is aria-disabled, not disabled: a disabled button loses the keyboard's focus
+ * (to the page's start) just as it reaches the last card.
  */
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useLayoutEffect, useRef, useState, type ReactNode } from 'react';
@@ -26,7 +28,13 @@ export function CardCarousel({ initialSlide, slides }: { initialSlide: number; s
     <div className="card-carousel">
       {count > 1 ? (
         <div className="card-carousel-controls">
-          <button type="button" className="carousel-button" aria-label={t`Previous card`} disabled={current === 0} onClick={() => go(current - 1)}>
+          <button
+            type="button"
+            className="carousel-button"
+            aria-label={t`Previous card`}
+            aria-disabled={current === 0}
+            onClick={() => current > 0 && go(current - 1)}
+          >
             <span aria-hidden="true">‹</span>
           </button>
           <p className="carousel-position" aria-live="polite">
@@ -38,8 +46,8 @@ export function CardCarousel({ initialSlide, slides }: { initialSlide: number; s
             type="button"
             className="carousel-button"
             aria-label={t`Next card`}
-            disabled={current === count - 1}
-            onClick={() => go(current + 1)}
+            aria-disabled={current === count - 1}
+            onClick={() => current < count - 1 && go(current + 1)}
           >
             <span aria-hidden="true">›</span>
           </button>

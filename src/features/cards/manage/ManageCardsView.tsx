@@ -217,7 +217,10 @@ function CardFace({ card, imageURL }: { card: Card; imageURL: string | null }) {
   );
 }
 
-/** Lock or unlock: a switch, with the failure said under it (never the error modal). */
+/**
+ * Lock or unlock: a switch, with the failure said under it (never the error modal). While the call is
+ * on its way it is aria-disabled, so the keyboard's focus stays on it for the next press.
+ */
 function LockSwitch({ card, lock }: { card: Card; lock: CardLockActor }) {
   const status = useSelector(lock, (s) => cardLockStatusOf(s, card.id));
   const busy = useSelector(lock, (s) => s.hasTag('busy'));
@@ -231,8 +234,8 @@ function LockSwitch({ card, lock }: { card: Card; lock: CardLockActor }) {
         className="lock-switch"
         aria-checked={card.frozen}
         aria-describedby={failed ? errorId : undefined}
-        disabled={busy}
-        onClick={() => lock.send({ type: card.frozen ? 'user.unlock' : 'user.lock', cardId: card.id })}
+        aria-disabled={busy}
+        onClick={() => !busy && lock.send({ type: card.frozen ? 'user.unlock' : 'user.lock', cardId: card.id })}
       >
         <span className="lock-switch-track" aria-hidden="true">
           <span className="lock-switch-thumb" />
