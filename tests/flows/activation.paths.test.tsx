@@ -127,7 +127,10 @@ function plan(entry: string, replacement: boolean): Parameters<typeof replayPath
           expect(expiry.getAttribute('autocomplete')).toBe('cc-exp');
           // What was typed stays, but a wrong expiry, which is cleared, with the cursor put back there.
           await waitFor(() => expect({ lastFourCard: lastFour.value, expiry: expiry.value }).toEqual(ctx.typed));
+          // After a refused try the focus is on the first field in error (the Activate button had dropped it).
           if (s.matches({ inputting: 'expiryMismatch' })) expect(document.activeElement).toBe(expiry);
+          else if (s.matches({ inputting: 'lastFourMismatch' })) await waitFor(() => expect(document.activeElement).toBe(lastFour));
+          else if (s.matches({ inputting: 'invalid' })) await waitFor(() => expect(document.activeElement?.getAttribute('aria-invalid')).toBe('true'));
           else if (s.matches({ inputting: 'idle' }) && ctx.typed === empty) await waitFor(() => expect(document.activeElement).toBe(heading));
 
           const lastFourError = s.matches({ inputting: 'invalid' })

@@ -83,6 +83,8 @@ describe('unlock chart', () => {
               await waitFor(() =>
                 expect(screen.getByRole('alert').textContent).toBe("This isn't the right code. You have 3 more unlock attempts."),
               );
+              // The focus goes to what went wrong (the Unlock button, disabled during the call, had dropped it).
+              await waitFor(() => expect(document.activeElement?.textContent).toBe("This isn't the right code. You have 3 more unlock attempts."));
             },
           },
           {
@@ -91,6 +93,7 @@ describe('unlock chart', () => {
               await waitFor(() =>
                 expect(screen.getAllByText('There was an unexpected error. Please try again.').length).toBeGreaterThan(0),
               );
+              await waitFor(() => expect(document.activeElement?.textContent).toBe('There was an unexpected error. Please try again.'));
             },
           },
           {

@@ -8,6 +8,7 @@ import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { getRouteApi, Link, useRouter } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useRef, useState, type FormEvent, type RefObject } from 'react';
+import { useFocusOnProblem } from '../../../shared/components/useFocusOnProblem.ts';
 import { fromPromise, type SnapshotFrom } from 'xstate';
 import { activationMachine, stepOfActivation, type ActivationEvent } from '../../../../machines/cards/activation.ts';
 import { useServices } from '../../../app/services.tsx';
@@ -133,6 +134,10 @@ function ActivationForm(props: {
     ruleProblem('expiry')
   );
 
+  const formRef = useRef<HTMLFormElement>(null);
+  const mismatch = state.hasTag('lastFourMismatch') || state.hasTag('expiryMismatch');
+  useFocusOnProblem(formRef, state.context, state.hasTag('invalid') || mismatch);
+
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const data = new FormData(event.currentTarget);
@@ -145,7 +150,7 @@ function ActivationForm(props: {
       <h1 id={titleId} ref={heading} tabIndex={-1}>
         {replacement ? <Trans>Activate your replacement card</Trans> : <Trans>Activate your card</Trans>}
       </h1>
-      <form className="form" onSubmit={submit} noValidate aria-busy={busy}>
+      <form ref={formRef} className="form" onSubmit={submit} noValidate aria-busy={busy}>
         {fromCarrier ? (
           <p>
             <Trans>Your Providers Card has arrived. Activate it to start using it.</Trans>

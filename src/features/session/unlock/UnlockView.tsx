@@ -49,7 +49,9 @@ export function UnlockView({ inModal = false }: { inModal?: boolean }) {
   const submitting = state.hasTag('busy');
   const { attemptsLeft, fieldError } = state.context;
   const formRef = useRef<HTMLFormElement>(null);
-  useFocusOnProblem(formRef, fieldError, Boolean(fieldError));
+  const problemRef = useRef<HTMLDivElement>(null);
+  const wrongCode = state.hasTag('wrongCode') && attemptsLeft !== null;
+  useFocusOnProblem(formRef, state.context, Boolean(fieldError) || wrongCode || state.hasTag('failed'), problemRef);
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -71,17 +73,19 @@ export function UnlockView({ inModal = false }: { inModal?: boolean }) {
       ) : null}
       <form ref={formRef} className="form" onSubmit={submit} noValidate aria-busy={submitting}>
         <UnlockCodeField id="unlock-code" name="unlockCode" label={t`Unlock code`} error={fieldError ? i18n._(validationMessages[fieldError]) : undefined} />
-        {state.hasTag('wrongCode') && attemptsLeft !== null ? (
-          <p className="form-error" role="alert">
-            <Trans>This isn't the right code.</Trans>{' '}
-            <Plural value={attemptsLeft} one="You have 1 more unlock attempt." other="You have # more unlock attempts." />
-          </p>
-        ) : null}
-        {state.hasTag('failed') ? (
-          <p className="form-error" role="alert">
-            {i18n._(unexpectedErrorMessage)}
-          </p>
-        ) : null}
+        <div ref={problemRef} tabIndex={-1}>
+          {wrongCode ? (
+            <p className="form-error" role="alert">
+              <Trans>This isn't the right code.</Trans>{' '}
+              <Plural value={attemptsLeft} one="You have 1 more unlock attempt." other="You have # more unlock attempts." />
+            </p>
+          ) : null}
+          {state.hasTag('failed') ? (
+            <p className="form-error" role="alert">
+              {i18n._(unexpectedErrorMessage)}
+            </p>
+          ) : null}
+        </div>
         <button type="submit" className="button" disabled={submitting}>
           {submitting ? <Trans>Unlocking…</Trans> : <Trans>Unlock</Trans>}
         </button>
