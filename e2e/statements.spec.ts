@@ -17,6 +17,8 @@ test("the latest month's PDF downloads and says the closing balance the screen s
   const tokens = await signInViaApi(request);
   await seedStoredState(page, { accessToken: tokens.access, refreshToken: tokens.refresh, locale: 'en' });
   const statements = await StatementsPage.open(page);
+  // The tab's title says what the heading says.
+  await expect(page).toHaveTitle('Monthly statements · Providers card');
   expect(await statements.months.count(), 'four months of history and this one').toBeGreaterThanOrEqual(4);
   await expectAccessible(page);
 
@@ -44,6 +46,7 @@ test('the statements read in Spanish, axe-clean', async ({ page, request }) => {
   const tokens = await signInViaApi(request);
   await seedStoredState(page, { accessToken: tokens.access, refreshToken: tokens.refresh, locale: 'es' });
   const statements = await StatementsPage.open(page, 'es');
+  await expect(page).toHaveTitle('Estados de cuenta mensuales · Tarjeta Providers');
   await statements.expectLanguage('es');
   const latest = statements.months.first();
   await expect(statements.balance(latest, 'Closing balance')).toBeVisible();

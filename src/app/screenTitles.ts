@@ -1,7 +1,8 @@
 /**
  * Every screen's own document title (WCAG 2.2 SC 2.4.2), by its route's full path; the app shell sets
  * `<title>` from the deepest matched route that has one (useScreenTitle). tests/flows/routes.test.tsx
- * checks that every route with a screen has a title, in English and Spanish.
+ * checks that every route with a screen has a title, in English and Spanish. A title says what the
+ * screen's heading says (the ATM PIN's variant of /reset-pin is the one exception: one title per route).
  */
 import { msg } from '@lingui/core/macro';
 import type { MessageDescriptor } from '@lingui/core';
@@ -20,15 +21,15 @@ export const screenTitles: Record<string, MessageDescriptor> = {
   '/manage-cards': msg`Manage cards`,
   '/activate/{-$step}': msg`Activate your card`,
   '/order-card/{-$step}': msg`Order a card`,
-  '/replacement-card/{-$step}': msg`Replace your card`,
-  '/reset-pin/{-$step}': msg`Reset your PIN`,
+  '/replacement-card/{-$step}': msg`Replace a damaged card`,
+  '/reset-pin/{-$step}': msg`Set your PIN`,
   '/faq/': msg`Help`,
   '/faq/$': msg`Help`,
   '/customer-support': msg`Customer support`,
   '/preview': msg`Preview`,
   '/change-address/{-$step}': msg`Change your address`,
   '/change-phone-number/{-$step}': msg`Change your phone number`,
-  '/statements': msg`Statements`,
+  '/statements': msg`Monthly statements`,
   '/tax': msg`Tax documents`,
   '/transactions': msg`Activity`,
   '/transactions/': msg`Activity`,
