@@ -154,7 +154,7 @@ test('the cards in Spanish: lock, unlock and a PIN change the processor refuses 
   await expect(cards.cardStatus(physical, 'Active')).toHaveText('Activa');
   await expectAccessible(page, 'las tarjetas');
   await cards.lock(physical);
-  await expect(cards.cardStatus(physical, 'Locked')).toHaveText('Bloqueada');
+  await expect(cards.cardStatus(physical, 'Locked')).toHaveText('Bloqueada.');
   await cards.unlock(physical);
 
   const atmPin = await cards.changePin(physical, 'atm');

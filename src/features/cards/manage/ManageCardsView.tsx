@@ -21,6 +21,7 @@ import { CardName, CardNumber, cardStatusDetail, CardStatusText } from './CardTe
 import { LostStolenView } from './LostStolenView.tsx';
 import { activationSearch, manageCardsChart, pinLinkSearch } from './manageCardsEffects.ts';
 import './manageCards.css';
+import '../processorFrame.css';
 
 const manageCardsRoute = getRouteApi('/_accessToken/manage-cards');
 

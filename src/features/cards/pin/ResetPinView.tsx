@@ -15,7 +15,7 @@ import { RetryNotice } from '../../../shared/components/RetryNotice.tsx';
 import { Skeleton } from '../../../shared/components/Skeleton.tsx';
 import { useHeadingFocus } from '../../../shared/components/useHeadingFocus.ts';
 import { cardPin, defaultReturnTo, resetPinChart } from './resetPinEffects.ts';
-import './resetPin.css';
+import '../processorFrame.css';
 
 const resetPinRoute = getRouteApi('/_accessToken/reset-pin/{-$step}');
 
