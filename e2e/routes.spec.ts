@@ -1,7 +1,8 @@
 /**
  * The route table through the real server (which answers every app address with the app): an address
- * outside it shows the not-found screen in both languages, axe-clean at 360 px, with a way home; and
- * /register opened outside the companion app goes home, where home's guard decides.
+ * outside it shows the not-found screen in both languages, axe-clean at 360 px, with a way home; a
+ * screen not built yet says so, the same way; and /register opened outside the companion app goes
+ * home, where home's guard decides.
  */
 import { statSync } from 'node:fs';
 import path from 'node:path';
@@ -9,6 +10,7 @@ import { expect, test } from '@playwright/test';
 import { ErrorPage } from './pages/ErrorPage.ts';
 import { HomePage } from './pages/home/HomePage.ts';
 import { NotFoundPage } from './pages/NotFoundPage.ts';
+import { NotYetAvailablePage } from './pages/NotYetAvailablePage.ts';
 import { SignInPage } from './pages/session/SignInPage.ts';
 import { axeViolations } from './support/accessibility.ts';
 import { signInViaApi } from './support/api.ts';
@@ -66,6 +68,24 @@ test.describe('a screen whose code cannot be downloaded', () => {
     });
   }
 });
+
+for (const locale of ['en', 'es'] as const) {
+  test(`a screen not built yet says so (${locale}), axe-clean at 360 px, and changes nothing`, async ({ page }) => {
+    // Customer support is an anonymous screen (spec §2) whose flow is a later issue.
+    await seedStoredState(page, { accessToken: null, refreshToken: null, locale });
+    await page.goto('/customer-support');
+    const screen = new NotYetAvailablePage(page, locale);
+    await screen.expectShown();
+    await screen.expectLanguage(locale);
+    await expect(page).toHaveTitle(locale === 'en' ? 'Customer support · Providers card' : 'Servicio al cliente · Tarjeta Providers');
+    expect(await axeViolations(page), 'axe violations').toEqual([]);
+    expect((await screen.horizontalOverflow()).scrollWidth, 'no horizontal scrolling at 360 px').toBeLessThanOrEqual(360);
+    // Signed out, its way home asks for a sign-in first, as the not-found screen's does.
+    await screen.homeLink.click();
+    await new SignInPage(page, locale).expectShown();
+    await expect(page).toHaveURL((url) => url.searchParams.get('redirect') === '/home');
+  });
+}
 
 test('signed out, the way home asks for a sign-in first', async ({ page }) => {
   await seedStoredState(page, { accessToken: null, refreshToken: null, locale: 'en' });
