@@ -53,9 +53,12 @@ test('a purchase is held, then settles; an older transaction opens and back keep
 
   // An older page, then a transaction from it.
   await expect(activity.rowLinks).toHaveCount(25);
-  await activity.showOlderButton.click();
+  // By keyboard: the button gives way to the older rows, and the focus goes to the first of them.
+  await activity.showOlderButton.focus();
+  await page.keyboard.press('Enter');
   await expect(activity.rowLinks).toHaveCount(32);
   await expect(activity.screen.getByText("That's all of your activity.")).toBeVisible();
+  await expect(activity.rowLinks.nth(25)).toBeFocused();
   const oldest = activity.rowLink('Deposit from Valley Transit');
   await oldest.scrollIntoViewIfNeeded();
   const scrolled = await page.evaluate(() => window.scrollY);

@@ -5,6 +5,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Link } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
+import { useEffect, useRef } from 'react';
 import type { Transaction } from '../../../contract/activity/types.ts';
 import { loadingStatusOf } from '../../../machines/activity/activity.ts';
 import { useServices } from '../../app/services.tsx';
@@ -29,9 +30,19 @@ export function TransactionsView() {
   const firstPage = useSelector(activity, (s) => s.hasTag('firstPage'));
   const asOf = useSelector(activity, (s) => (s.hasTag('lastKnown') ? s.context.asOf : null));
   const empty = transactions.length === 0;
+  // "Show older activity" gives way to "Loading…" and then to the older rows, which would leave the
+  // keyboard's focus nowhere: it goes to the first older row instead, where reading goes on.
+  const screenRef = useRef<HTMLElement>(null);
+  const olderFrom = useRef<number | null>(null);
+  useEffect(() => {
+    if (status === 'LOADING' || olderFrom.current === null) return;
+    const first = olderFrom.current;
+    olderFrom.current = null;
+    screenRef.current?.querySelectorAll<HTMLElement>('.activity-link')[first]?.focus();
+  }, [status, transactions]);
 
   return (
-    <section className="screen" aria-labelledby="activity-title" aria-busy={status === 'LOADING'}>
+    <section ref={screenRef} className="screen" aria-labelledby="activity-title" aria-busy={status === 'LOADING'}>
       <h1 id="activity-title">
         <Trans>Activity</Trans>
       </h1>
@@ -64,7 +75,14 @@ export function TransactionsView() {
       ))}
       <div className="activity-end" role="status">
         {asOf ? null : status === 'COMPLETE' && !empty ? (
-          <button type="button" className="button button-secondary" onClick={() => activity.send({ type: 'user.loadMore' })}>
+          <button
+            type="button"
+            className="button button-secondary"
+            onClick={() => {
+              olderFrom.current = transactions.length;
+              activity.send({ type: 'user.loadMore' });
+            }}
+          >
             <Trans>Show older activity</Trans>
           </button>
         ) : status === 'LOADING' && !empty ? (
