@@ -19,6 +19,10 @@ import './activity.css';
 import { Skeleton } from '../../shared/components/Skeleton.tsx';
 import { RetryNotice } from '../../shared/components/RetryNotice.tsx';
 
+/** ActivityRow's link, one per row. */
+// eslint-disable-next-line lingui/no-unlocalized-strings -- a CSS class, never shown
+const rowLinkClassName = 'activity-link';
+
 export function TransactionsView() {
   const { t } = useLingui();
   const { session } = useServices();
@@ -38,7 +42,7 @@ export function TransactionsView() {
     if (status === 'LOADING' || olderFrom.current === null) return;
     const first = olderFrom.current;
     olderFrom.current = null;
-    screenRef.current?.querySelectorAll<HTMLElement>('.activity-link')[first]?.focus();
+    (screenRef.current?.getElementsByClassName(rowLinkClassName)[first] as HTMLElement | undefined)?.focus();
   }, [status, transactions]);
 
   return (
