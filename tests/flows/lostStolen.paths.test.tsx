@@ -146,6 +146,8 @@ describe('lost or stolen chart', () => {
               // The activation of a replacement says so (the router writes the search as JSON: "true").
               const activate = new URL(within(next).getByRole('link', { name: 'Activate' }).getAttribute('href')!, 'http://app.test');
               expect([activate.pathname, activate.searchParams.get('isReplacement')]).toEqual(['/activate', '"true"']);
+              // The card can no longer be reported: the keyboard's focus is on the screen's heading.
+              expect(document.activeElement).toBe(screen.getByRole('heading', { level: 1, name: 'Manage cards' }));
             },
           },
           {
@@ -154,6 +156,8 @@ describe('lost or stolen chart', () => {
               expect(await screen.findByRole('heading', { level: 1, name: 'Manage cards' })).toBeTruthy();
               expect(within(slideOf('Physical card ending in 5678')).getByText('Active')).toBeTruthy();
               expect(homeRequests(ctx)).toBe(1);
+              // Back where the report began, for the keyboard too.
+              expect(document.activeElement).toBe(within(slideOf('Physical card ending in 5678')).getByRole('button', { name: 'Report lost or stolen' }));
             },
           },
         ],

@@ -8,7 +8,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { getRouteApi, Link } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
-import { useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { Card } from '../../../../contract/cards/types.ts';
 import { cardLockStatusOf, hasLock } from '../../../../machines/cards/cardLock.ts';
 import { canReportLostStolen, cardLockOf, lostStolenOf, type CardLockActor } from '../../../../machines/cards/manageCards.ts';
@@ -36,6 +36,12 @@ export function ManageCardScreen() {
   return <ManageCardsView initialSlide={0} />;
 }
 
+/** The id of a card's "Report lost or stolen" button. */
+function reportButtonId(cardId: string): string {
+  const buttonId = `report-${cardId}`;
+  return buttonId;
+}
+
 function ManageCardsView({ initialSlide }: { initialSlide: number }) {
   const { t } = useLingui();
   const { api, session, errors } = useServices();
@@ -47,13 +53,23 @@ function ManageCardsView({ initialSlide }: { initialSlide: number }) {
   const hasVirtualCard = state.context.virtualCardId !== null;
 
   const reporting = state.hasTag('reporting') && report !== undefined;
+  // Back from a report the keyboard's focus returns to the card's "Report lost or stolen" (cancelled),
+  // or to the screen's heading once the card can no longer be reported; else it would be nowhere.
+  const reportedCard = useRef<string | null>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    if (reporting || reportedCard.current === null) return;
+    const cardId = reportedCard.current;
+    reportedCard.current = null;
+    (document.getElementById(reportButtonId(cardId)) ?? heading.current)?.focus();
+  }, [reporting]);
 
   return (
     <>
       {reporting ? <LostStolenView report={report} locale={locale} hasVirtualCard={hasVirtualCard} /> : null}
       {/* Hidden, not gone, while a report is made: back from it, the list is on the same card. */}
       <section className="screen" aria-labelledby="manage-cards-title" aria-busy={state.hasTag('busy')} hidden={reporting}>
-        <h1 id="manage-cards-title">
+        <h1 id="manage-cards-title" ref={heading} tabIndex={-1}>
           <Trans>Manage cards</Trans>
         </h1>
         {state.hasTag('failed') ? (
@@ -84,7 +100,10 @@ function ManageCardsView({ initialSlide }: { initialSlide: number }) {
                     />
                   ) : null
                 }
-                onReport={() => chart.send({ type: 'user.reportLostStolen', cardId: card.id })}
+                onReport={() => {
+                  reportedCard.current = card.id;
+                  chart.send({ type: 'user.reportLostStolen', cardId: card.id });
+                }}
               />
             )}
           />
@@ -189,7 +208,7 @@ function CardSlide({ card, index, lock, locale, cardImageURL, details, onReport 
         {canReportLostStolen(card) ? (
           <>
             <li>
-              <button type="button" className="link-button" onClick={onReport}>
+              <button type="button" id={reportButtonId(card.id)} className="link-button" onClick={onReport}>
                 <Trans>Report lost or stolen</Trans>
               </button>
             </li>
