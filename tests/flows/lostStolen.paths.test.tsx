@@ -112,6 +112,8 @@ describe('lost or stolen chart', () => {
               } else if (s.matches('failed')) {
                 await waitFor(() => expect(alertText()).toBe("We weren't able to report your card. It isn't blocked yet.Try again"));
                 expect(screen.queryByRole('button', { name: 'Block my card and send a new one' })).toBeNull();
+                // The pressed button is gone: the keyboard's focus is on what can be done next.
+                expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Try again' }));
               } else {
                 expect((button('Block my card and send a new one') as HTMLButtonElement).disabled).toBe(false);
                 expect(alertText()).toBe('');
