@@ -44,8 +44,15 @@ test('a purchase is held, then settles; an older transaction opens and back keep
   await expect(cafe).toContainText(`-${dollars(1240)}`);
   await expectAccessible(page);
 
-  // The store settles for less: after a refresh the row keeps its place, no longer pending.
+  // The store settles for less. The list still shows the hold, but its detail asks the card API and
+  // shows what it is now.
   await moneyEvent(request, { type: 'card.settlement', transactionId: held, amountCents: 1100 });
+  const settled = await activity.open(cafe);
+  await expect(settled.amount).toHaveText(signedDollars(-1100));
+  await expect(settled.value('Status')).toHaveText('Completed');
+  await page.goBack();
+  await activity.expectShown();
+  // After a refresh the row keeps its place, no longer pending.
   await activity.refresh();
   await expect(activity.rowLinks.first()).toContainText('Purchase at Tower Cafe');
   await expect(cafe).not.toContainText(activity.pendingBadge);

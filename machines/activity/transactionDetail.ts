@@ -1,7 +1,9 @@
 /**
  * One transaction's detail (spec §2 /transactions/detail, §3: date, time and location). Opened from a
- * list the row is already known and shown at once; opened from a link or after a reload it is asked for
- * (GET /transaction). One that is not the cardholder's, or does not exist (404 {3}), is "not found", as
+ * list the row is already known and shown at once, and asked for again beside it (GET /transaction):
+ * the list may be minutes old, and a hold may have settled or been released since, so the detail shows
+ * the server's answer when it comes (the list's copy stays if it cannot be had). Opened from a link or
+ * after a reload it is asked for. One that is not the cardholder's, or does not exist (404 {3}), is "not found", as
  * is an id no transaction can have (not a UUID: a link cut short), without asking; any other failure
  * keeps the screen with a retry.
  */
@@ -26,6 +28,7 @@ export const transactionDetailMachine = setup({
   },
   actions: {
     storeTransaction: assign({ transaction: (_, answer: TransactionAnswer) => answer.transaction }),
+    forgetTransaction: assign({ transaction: null }),
   },
   guards: {
     isKnown: ({ context }) => context.transaction !== null,
@@ -34,7 +37,8 @@ export const transactionDetailMachine = setup({
     isNotFound: (_, answer: TransactionAnswer) => answer.statusCode === StatusCode.NOT_ALLOWED,
   },
   actors: {
-    getTransaction: fromPromise<TransactionAnswer, { id: string }>(async () => {
+    /** `quiet`: the list's copy is on the screen, so a failure is not worth the error modal. */
+    getTransaction: fromPromise<TransactionAnswer, { id: string; quiet: boolean }>(async () => {
       throw new Error('getTransaction not provided');
     }),
   },
@@ -43,13 +47,31 @@ export const transactionDetailMachine = setup({
   context: ({ input }) => ({ id: input.id, transaction: input.known }),
   initial: 'opening',
   states: {
-    opening: { always: [{ guard: 'isKnown', target: 'shown' }, { guard: 'isMalformed', target: 'notFound' }, { target: 'loading' }] },
+    opening: { always: [{ guard: 'isKnown', target: 'refreshing' }, { guard: 'isMalformed', target: 'notFound' }, { target: 'loading' }] },
+    refreshing: {
+      invoke: {
+        id: 'getTransaction',
+        src: 'getTransaction',
+        input: ({ context }) => ({ id: context.id, quiet: true }),
+        onDone: [
+          {
+            guard: { type: 'isFound', params: ({ event }) => event.output },
+            target: 'shown',
+            actions: { type: 'storeTransaction', params: ({ event }) => event.output },
+          },
+          // Gone since the list was read (a hold released or timed out): said, not shown as it was.
+          { guard: { type: 'isNotFound', params: ({ event }) => event.output }, target: 'notFound', actions: 'forgetTransaction' },
+          { target: 'shown' },
+        ],
+        onError: 'shown',
+      },
+    },
     loading: {
       tags: ['busy'],
       invoke: {
         id: 'getTransaction',
         src: 'getTransaction',
-        input: ({ context }) => ({ id: context.id }),
+        input: ({ context }) => ({ id: context.id, quiet: false }),
         onDone: [
           {
             guard: { type: 'isFound', params: ({ event }) => event.output },

@@ -34,7 +34,9 @@ function TransactionDetail({ id }: { id: string }) {
   const { activity, calls } = useActivityScreens();
   const locale = useSelector(session, (s) => s.context.locale);
   const detail = useActorRef(
-    transactionDetailMachine.provide({ actors: { getTransaction: fromPromise(({ input }) => calls.getTransaction(input.id)) } }),
+    transactionDetailMachine.provide({
+      actors: { getTransaction: fromPromise(({ input }) => calls.getTransaction(input.id, { suppressErrorModal: input.quiet })) },
+    }),
     { input: { id, known: activity.getSnapshot().context.transactions.find((row) => row.id === id) ?? null } },
   );
   const state = useSelector(detail, (s) => s);

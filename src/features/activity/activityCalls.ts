@@ -14,6 +14,6 @@ export function activityCalls({ call }: Api) {
     getTransactions: (cursor: string | null, options: { suppressErrorModal?: boolean } = {}) =>
       succeeded(call(activity.getTransactions, { ...(cursor ? { cursor } : {}), limit: String(transactionsPageLimit) }, options)),
     /** `{0, transaction}`, or 404 `{3}` when there is no such transaction of this cardholder. */
-    getTransaction: (id: string) => call(activity.getTransaction, { id }),
+    getTransaction: (id: string, options: { suppressErrorModal?: boolean } = {}) => call(activity.getTransaction, { id }, options),
   };
 }
