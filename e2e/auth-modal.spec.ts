@@ -64,7 +64,7 @@ test('the session expires mid-form: unlock in the modal, and the typed new code 
   await expect(unlock.surface.getByRole('status')).toHaveText('Your session has expired.');
 
   await unlock.unlockRejected('9999');
-  await expect(unlock.alert).toContainText('You have 4 more unlock attempts.');
+  await expect(unlock.codeProblem).toContainText('You have 4 more unlock attempts.');
   await unlock.unlockOverScreen('/manage-account', applicant.unlockCode);
   await manage.expectSaved();
 

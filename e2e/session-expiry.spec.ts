@@ -26,8 +26,7 @@ test('an expired session asks for the unlock code over home, then home loads', a
   await expect(unlock.status('Your session has expired.')).toBeVisible();
 
   await unlock.unlockRejected('1111');
-  await expect(unlock.alert).toContainText("This isn't the right code.");
-  await expect(unlock.alert).toContainText('You have 4 more unlock attempts.');
+  await expect(unlock.code).toHaveAccessibleDescription("This isn't the right code. You have 4 more unlock attempts.");
   await expect(page).toHaveURL((url) => url.pathname === '/unlock');
 
   const home = await unlock.unlock('2580');

@@ -158,6 +158,8 @@ function plan(entry: string, replacement: boolean): Parameters<typeof replayPath
               ? ['Too many triesFor your security, please wait 1 minute before trying again.']
               : [];
           expect(alerts()).toEqual([lastFourError, expiryError, ...others].filter((text) => text !== ''));
+          // A refusal for the whole form (not shipped, too many tries) takes the focus to its message.
+          if (others.length > 0) await waitFor(() => expect(document.activeElement?.textContent).toBe(others[0]));
           expect((screen.getByRole('button', { name: 'Activate' }) as HTMLButtonElement).disabled).toBe(s.matches('waiting'));
         },
       },

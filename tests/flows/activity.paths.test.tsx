@@ -72,7 +72,16 @@ const fresh = generatePaths(activityMachine, events, undefined, byPlaceAndRows);
 const kept = { data: { statusCode: 0 as const, transactions: [deposit], nextCursor: 'kept-1' }, fetchedAt: '2026-11-23T17:05:00Z' };
 const withLastKnown = generatePaths(activityMachine, events, { lastKnown: kept }, byPlaceAndRows);
 const owner = 'user-1';
-type Ctx = Awaited<ReturnType<typeof renderApp>>;
+/** The app, and how many rows were shown when "Show older activity" was pressed (until the older rows show). */
+type Ctx = Awaited<ReturnType<typeof renderApp>> & { olderFrom?: number | null };
+const rowLinks = () => [...document.getElementsByClassName('activity-link')];
+/** After older rows arrive, the keyboard's focus is on the first of them (the pressed button is gone). */
+async function expectFocusOnFirstOlderRow(ctx: Ctx) {
+  const from = ctx.olderFrom;
+  ctx.olderFrom = null;
+  if (from === undefined || from === null || rowLinks().length <= from) return;
+  await waitFor(() => expect(document.activeElement).toBe(rowLinks()[from]));
+}
 type Snapshot = Parameters<Parameters<typeof replayPath<Ctx>>[1]['states'][number]['when']>[0];
 const hasRows = (s: Snapshot) => (s.context as { transactions: unknown[] }).transactions.length > 0;
 
@@ -114,8 +123,14 @@ describe('activity chart', () => {
           // show instead of nothing, the screen says it.
           if (!firstPageWithCopy) await user.click(await screen.findByRole('button', { name: 'OK' }));
         },
-        'user.loadMore': async ({ user }) => user.click(await screen.findByRole('button', { name: 'Show older activity' })),
-        'user.refresh': async ({ user, cardApi }) => {
+        'user.loadMore': async (ctx) => {
+          const button = await screen.findByRole('button', { name: 'Show older activity' });
+          ctx.olderFrom = rowLinks().length;
+          await ctx.user.click(button);
+        },
+        'user.refresh': async (ctx) => {
+          const { user, cardApi } = ctx;
+          ctx.olderFrom = null;
           await user.click(await screen.findByRole('button', { name: 'Refresh' }));
           // Refreshing the list refreshes home data too (spec §2).
           await waitFor(() => expect(cardApi.isWaiting(homePath)).toBe(true));
@@ -149,10 +164,11 @@ describe('activity chart', () => {
         },
         {
           when: (s) => s.matches('complete'),
-          then: async () => {
+          then: async (ctx) => {
             expect(await screen.findByRole('button', { name: 'Show older activity' })).toBeTruthy();
             expect(screen.getByText('Available balance: $1,234.56')).toBeTruthy();
             expect(screen.getByText('Purchase at Save Mart')).toBeTruthy();
+            await expectFocusOnFirstOlderRow(ctx);
           },
         },
         {
@@ -168,6 +184,8 @@ describe('activity chart', () => {
           then: async () => {
             expect(await screen.findByText("We couldn't load more activity. Check your connection and try again.")).toBeTruthy();
             expect(screen.getByText('Purchase at Save Mart')).toBeTruthy();
+            // Its Try again is the way on: no "Show older activity" beside it that would do nothing.
+            expect(screen.queryByRole('button', { name: 'Show older activity' })).toBeNull();
           },
         },
         {
@@ -181,12 +199,32 @@ describe('activity chart', () => {
         },
         {
           when: (s) => s.matches('noMore'),
-          then: async () => {
+          then: async (ctx) => {
             expect(await screen.findByText("That's all of your activity.")).toBeTruthy();
             expect(screen.queryByRole('button', { name: 'Show older activity' })).toBeNull();
+            await expectFocusOnFirstOlderRow(ctx);
           },
         },
       ],
     });
+  });
+  it('puts the focus on the first older row also when they come after a failure and Try again', async () => {
+    const app = await renderApp('/transactions', active);
+    await waitFor(() => expect(app.cardApi.isWaiting(homePath)).toBe(true));
+    app.cardApi.answer(homePath, home);
+    await waitFor(() => expect(app.cardApi.isWaiting(transactionsPath)).toBe(true));
+    app.cardApi.answer(transactionsPath, newestPage);
+    await app.user.click(await screen.findByRole('button', { name: 'Show older activity' }));
+    await waitFor(() => expect(app.cardApi.isWaiting(transactionsPath)).toBe(true));
+    app.cardApi.answer(transactionsPath, { statusCode: 5 }, 500);
+    // The pressed button is gone: the failure's Try again has the focus.
+    const retry = await screen.findByRole('button', { name: 'Try again' });
+    await waitFor(() => expect(document.activeElement).toBe(retry));
+    await app.user.click(retry);
+    await waitFor(() => expect(app.cardApi.isWaiting(transactionsPath)).toBe(true));
+    app.cardApi.answer(transactionsPath, lastPage);
+    await screen.findByText("That's all of your activity.");
+    await waitFor(() => expect(document.activeElement).toBe(rowLinks()[1]));
+    expect(document.activeElement?.textContent).toContain('Deposit from Valley Transit');
   });
 });

@@ -80,11 +80,15 @@ describe('unlock chart', () => {
           {
             when: (s) => s.matches({ editing: 'wrongCode' }),
             then: async () => {
+              const field = screen.getByLabelText('Unlock code');
               await waitFor(() =>
-                expect(screen.getByRole('alert').textContent).toBe("This isn't the right code. You have 3 more unlock attempts."),
+                expect(document.getElementById('unlock-code-error')?.textContent).toBe("This isn't the right code. You have 3 more unlock attempts."),
               );
-              // The focus goes to what went wrong (the Unlock button, disabled during the call, had dropped it).
-              await waitFor(() => expect(document.activeElement?.textContent).toBe("This isn't the right code. You have 3 more unlock attempts."));
+              // The field is in error, tied to the message, and has the focus to type the code again (the
+              // Unlock button, disabled during the call, had dropped it).
+              expect(field.getAttribute('aria-invalid')).toBe('true');
+              expect(field.getAttribute('aria-describedby')).toBe('unlock-code-error');
+              await waitFor(() => expect(document.activeElement).toBe(field));
             },
           },
           {

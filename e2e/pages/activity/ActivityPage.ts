@@ -43,12 +43,27 @@ export class ActivityPage extends AppPage {
     await expect(this.rowLinks.first()).toBeVisible();
   }
 
-  /** Refreshes by keyboard: the button keeps the focus while it refreshes (aria-disabled, not disabled). */
+  /**
+   * Refreshes by keyboard: the button keeps the focus while it refreshes (aria-disabled, not disabled),
+   * the list's answer held until that is seen, however fast the server is.
+   */
   async refresh(): Promise<void> {
+    let answer!: () => void;
+    const held = new Promise<void>((resolve) => (answer = resolve));
+    const isList = (url: URL) => url.pathname === '/api/v1/transactions';
+    await this.page.route(isList, async (route) => {
+      await held;
+      await route.continue();
+    });
     await this.refreshButton.focus();
     await this.page.keyboard.press('Enter');
+    const refreshing = this.screen.getByRole('button', { name: this.t('Refreshing…'), exact: true });
+    await expect(refreshing).toHaveAttribute('aria-disabled', 'true');
+    await expect(refreshing).toBeFocused();
+    answer();
     await expect(this.refreshButton).toBeEnabled();
     await expect(this.refreshButton).toBeFocused();
+    await this.page.unroute(isList);
   }
 
   /** Opens a transaction's detail from its row. */

@@ -52,6 +52,11 @@ export class UnlockPage extends AppPage {
     return this.surface.getByRole('alert');
   }
 
+  /** What is wrong with the code typed: the code field's own error, which describes it. */
+  get codeProblem(): Locator {
+    return this.surface.locator('#unlock-code-error');
+  }
+
   async expectShown(): Promise<void> {
     await expect(this.page).toHaveURL((url) => url.pathname === '/unlock');
     await expect(this.heading).toBeVisible();
@@ -70,10 +75,15 @@ export class UnlockPage extends AppPage {
     await this.submitButton.click();
   }
 
-  /** Enters a code the server refuses; unlock stays, with the error shown. */
+  /**
+   * Enters a code the server refuses; unlock stays, the field in error with the focus, to type the code
+   * again (the keyboard's focus is not left on the page's start).
+   */
   async unlockRejected(code: string): Promise<UnlockPage> {
     await this.submit(code);
-    await expect(this.alert).toBeVisible();
+    await expect(this.codeProblem).toContainText(this.t("This isn't the right code."));
+    await expect(this.code).toHaveAttribute('aria-invalid', 'true');
+    await expect(this.code).toBeFocused();
     return this;
   }
 

@@ -9,7 +9,7 @@ import { useEffect, useRef } from 'react';
 import type { Transaction } from '../../../contract/activity/types.ts';
 import { loadingStatusOf } from '../../../machines/activity/activity.ts';
 import { useServices } from '../../app/services.tsx';
-import { ActivityRow } from '../../shared/activity/ActivityRow.tsx';
+import { ActivityRow, activityLinkClassName } from '../../shared/activity/ActivityRow.tsx';
 import { formatDate } from '../../shared/format/date.ts';
 import type { Locale } from '../../../contract/shared/locale.ts';
 import { formatDollars } from '../../shared/format/money.ts';
@@ -18,10 +18,6 @@ import { useActivityScreens } from './activityScreens.ts';
 import './activity.css';
 import { Skeleton } from '../../shared/components/Skeleton.tsx';
 import { RetryNotice } from '../../shared/components/RetryNotice.tsx';
-
-/** ActivityRow's link, one per row. */
-// eslint-disable-next-line lingui/no-unlocalized-strings -- a CSS class, never shown
-const rowLinkClassName = 'activity-link';
 
 export function TransactionsView() {
   const { t } = useLingui();
@@ -35,22 +31,29 @@ export function TransactionsView() {
   const asOf = useSelector(activity, (s) => (s.hasTag('lastKnown') ? s.context.asOf : null));
   const empty = transactions.length === 0;
   // "Show older activity" gives way to "Loading…" and then to the older rows, which would leave the
-  // keyboard's focus nowhere: it goes to the first older row instead, where reading goes on.
+  // keyboard's focus nowhere: it goes to the first older row instead, where reading goes on (also when
+  // they come after a failure and Try again).
   const screenRef = useRef<HTMLElement>(null);
   const olderFrom = useRef<number | null>(null);
   useEffect(() => {
-    if (status === 'LOADING' || olderFrom.current === null) return;
+    if (status === 'LOADING' || failed || olderFrom.current === null) return;
     const first = olderFrom.current;
     olderFrom.current = null;
-    (screenRef.current?.getElementsByClassName(rowLinkClassName)[first] as HTMLElement | undefined)?.focus();
-  }, [status, transactions]);
+    (screenRef.current?.getElementsByClassName(activityLinkClassName)[first] as HTMLElement | undefined)?.focus();
+  }, [status, failed, transactions]);
 
   return (
     <section ref={screenRef} className="screen" aria-labelledby="activity-title" aria-busy={status === 'LOADING'}>
       <h1 id="activity-title">
         <Trans>Activity</Trans>
       </h1>
-      <BalanceHeader onRefresh={() => activity.send({ type: 'user.refresh' })} refreshing={status === 'LOADING'} />
+      <BalanceHeader
+        onRefresh={() => {
+          olderFrom.current = null;
+          activity.send({ type: 'user.refresh' });
+        }}
+        refreshing={status === 'LOADING'}
+      />
       {asOf ? <AsOfNotice asOf={asOf} locale={locale} onRetry={() => activity.send({ type: 'user.retry' })} /> : null}
       {failed ? (
         <RetryNotice onRetry={() => activity.send({ type: 'user.retry' })}>
@@ -78,7 +81,8 @@ export function TransactionsView() {
         </section>
       ))}
       <div className="activity-end" role="status">
-        {asOf ? null : status === 'COMPLETE' && !empty ? (
+        {/* After a failed older page its retry notice is the way on (this button would do nothing then). */}
+        {asOf || failed ? null : status === 'COMPLETE' && !empty ? (
           <button
             type="button"
             className="button button-secondary"

@@ -8,13 +8,17 @@ import { Amount } from '../components/Amount.tsx';
 import { TransactionTitle } from './TransactionText.tsx';
 import './activityRows.css';
 
+/** Each row's link (the activity screen finds the first older row by it). */
+// eslint-disable-next-line lingui/no-unlocalized-strings -- a CSS class, never shown
+export const activityLinkClassName = 'activity-link';
+
 /** `when`: the time, under a day's heading (the activity screen), or the date (home's short list). */
 export function ActivityRow({ transaction, locale, when }: { transaction: Transaction; locale: Locale; when: 'date' | 'time' }) {
   const credit = transaction.amount > 0;
   const pending = transaction.status === 'pending';
   return (
     <li className={pending ? 'activity-row activity-pending' : 'activity-row'}>
-      <Link className="activity-link" to="/transactions/detail" search={{ id: transaction.id }}>
+      <Link className={activityLinkClassName} to="/transactions/detail" search={{ id: transaction.id }}>
         <span className="activity-what">
           <span className="activity-description">
             <TransactionTitle transaction={transaction} />

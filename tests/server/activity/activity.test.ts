@@ -228,13 +228,30 @@ describe('POST /sandbox/events', () => {
     expect((await home()).accountOverview).toMatchObject({ balance: before.accountOverview.balance, ebtRewardOwed: before.accountOverview.ebtRewardOwed });
   });
 
-  it("reads a hold's id in either case (RFC 9562: case-insensitive on input)", async () => {
+  it("reads a hold's id and a card's in either case (RFC 9562: case-insensitive on input)", async () => {
     const before = await home();
-    const { body } = await event({ type: 'card.authorization', email: 'demo@providers.test', amountCents: 120, merchant: 'Valero' });
+    const card = before.accountOverview.cards.find((shown) => shown.isActive && !shown.frozen)!;
+    const { body } = await event({ type: 'card.authorization', email: 'demo@providers.test', amountCents: 120, merchant: 'Valero', cardId: card.id.toUpperCase() });
+    expect(body.result).toBe('created');
     const upper = body.transactionId!.toUpperCase();
     expect(await event({ type: 'card.release', transactionId: upper })).toMatchObject({ status: 200, body: { result: 'created', transactionId: body.transactionId } });
     expect(await event({ type: 'card.release', transactionId: upper })).toMatchObject({ status: 409, body: { result: 'pending_transfer_already_voided' } });
     expect((await home()).accountOverview.balance).toBe(before.accountOverview.balance);
+  });
+
+  it('keeps no refusal under its key: a declined purchase, retried with the same key after a deposit, is approved once', async () => {
+    const before = await home();
+    const key = `declined-${randomUUID()}`;
+    const purchase = { type: 'card.authorization', email: 'demo@providers.test', amountCents: before.accountOverview.balance + 500, merchant: 'Best Buy' };
+    expect(await event(purchase, key)).toMatchObject({ status: 409, body: { result: 'exceeds_credits' } });
+    expect(await event({ type: 'deposit', email: 'demo@providers.test', amountCents: 500, payer: 'Probe' })).toMatchObject({ status: 200 });
+    const approved = await event(purchase, key);
+    expect(approved).toMatchObject({ status: 200, body: { result: 'created' } });
+    expect(await event(purchase, key)).toMatchObject({ status: 200, body: { result: 'exists', transactionId: approved.body.transactionId } });
+    expect((await home()).accountOverview.balance).toBe(0);
+    // The balance back for the tests after this one.
+    expect(await event({ type: 'card.release', transactionId: approved.body.transactionId })).toMatchObject({ status: 200 });
+    expect((await home()).accountOverview.balance).toBe(before.accountOverview.balance + 500);
   });
 
   it('makes one Idempotency-Key one event whatever its type: another type with the key moves nothing', async () => {

@@ -135,8 +135,10 @@ function ActivationForm(props: {
   );
 
   const formRef = useRef<HTMLFormElement>(null);
+  const problemRef = useRef<HTMLDivElement>(null);
   const mismatch = state.hasTag('lastFourMismatch') || state.hasTag('expiryMismatch');
-  useFocusOnProblem(formRef, state.context, state.hasTag('invalid') || mismatch);
+  const refused = state.hasTag('notShipped') || waiting;
+  useFocusOnProblem(formRef, state.context, state.hasTag('invalid') || mismatch || refused, problemRef);
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -190,12 +192,14 @@ function ActivationForm(props: {
           autoComplete="cc-exp"
           onInput={asExpiry}
         />
-        {state.hasTag('notShipped') ? (
-          <p className="form-error" role="alert">
-            <Trans>Your card hasn't shipped yet. You can activate it once it's in your hands.</Trans>
-          </p>
-        ) : null}
-        {waiting ? <TooManyTriesNotice retryAt={retryAt} /> : null}
+        <div ref={problemRef} tabIndex={-1}>
+          {state.hasTag('notShipped') ? (
+            <p className="form-error" role="alert">
+              <Trans>Your card hasn't shipped yet. You can activate it once it's in your hands.</Trans>
+            </p>
+          ) : null}
+          {waiting ? <TooManyTriesNotice retryAt={retryAt} /> : null}
+        </div>
         <button type="submit" className="button" disabled={busy || waiting}>
           {busy ? <Trans>Activating…</Trans> : <Trans>Activate</Trans>}
         </button>

@@ -101,8 +101,8 @@ function ManageCardsView({ initialSlide }: { initialSlide: number }) {
                   ) : null
                 }
                 onReport={() => {
-                  reportedCard.current = card.id;
                   chart.send({ type: 'user.reportLostStolen', cardId: card.id });
+                  if (chart.getSnapshot().hasTag('reporting')) reportedCard.current = card.id;
                 }}
               />
             )}

@@ -49,9 +49,18 @@ export function UnlockView({ inModal = false }: { inModal?: boolean }) {
   const submitting = state.hasTag('busy');
   const { attemptsLeft, fieldError } = state.context;
   const formRef = useRef<HTMLFormElement>(null);
-  const problemRef = useRef<HTMLDivElement>(null);
+  const problemRef = useRef<HTMLParagraphElement>(null);
   const wrongCode = state.hasTag('wrongCode') && attemptsLeft !== null;
-  useFocusOnProblem(formRef, state.context, Boolean(fieldError) || wrongCode || state.hasTag('failed'), problemRef);
+  // A wrong code is the field's problem (focused with it, to type again); a failure is the form's.
+  const codeProblem = wrongCode ? (
+    <>
+      <Trans>This isn't the right code.</Trans>{' '}
+      <Plural value={attemptsLeft} one="You have 1 more unlock attempt." other="You have # more unlock attempts." />
+    </>
+  ) : fieldError ? (
+    i18n._(validationMessages[fieldError])
+  ) : undefined;
+  useFocusOnProblem(formRef, state.context, Boolean(codeProblem) || state.hasTag('failed'), problemRef);
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -72,20 +81,12 @@ export function UnlockView({ inModal = false }: { inModal?: boolean }) {
         </p>
       ) : null}
       <form ref={formRef} className="form" onSubmit={submit} noValidate aria-busy={submitting}>
-        <UnlockCodeField id="unlock-code" name="unlockCode" label={t`Unlock code`} error={fieldError ? i18n._(validationMessages[fieldError]) : undefined} />
-        <div ref={problemRef} tabIndex={-1}>
-          {wrongCode ? (
-            <p className="form-error" role="alert">
-              <Trans>This isn't the right code.</Trans>{' '}
-              <Plural value={attemptsLeft} one="You have 1 more unlock attempt." other="You have # more unlock attempts." />
-            </p>
-          ) : null}
-          {state.hasTag('failed') ? (
-            <p className="form-error" role="alert">
-              {i18n._(unexpectedErrorMessage)}
-            </p>
-          ) : null}
-        </div>
+        <UnlockCodeField id="unlock-code" name="unlockCode" label={t`Unlock code`} error={codeProblem} />
+        {state.hasTag('failed') ? (
+          <p ref={problemRef} className="form-error" role="alert" tabIndex={-1}>
+            {i18n._(unexpectedErrorMessage)}
+          </p>
+        ) : null}
         <button type="submit" className="button" disabled={submitting}>
           {submitting ? <Trans>Unlocking…</Trans> : <Trans>Unlock</Trans>}
         </button>
