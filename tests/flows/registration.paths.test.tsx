@@ -222,6 +222,8 @@ const states: { when: (s: AnyMachineSnapshot) => boolean; then: (app: App, s: An
     when: (s) => at(s, { inputting: { phone: { editing: 'cannotText' } } }),
     then: async () => {
       await waitFor(() => expect(screen.getByRole('alert').textContent).toBe(`We weren't able to text a code to ${phone}.`));
+      // A refusal of the whole step takes the focus to its message.
+      await waitFor(() => expect(document.activeElement?.textContent).toBe(`We weren't able to text a code to ${phone}.`));
     },
   },
   {
@@ -235,6 +237,7 @@ const states: { when: (s: AnyMachineSnapshot) => boolean; then: (app: App, s: An
     then: async () => {
       await waitFor(() => expect(screen.getByRole('alert').textContent).toBe('For your security, please wait 5 minutes before trying again.'));
       expect((screen.getByLabelText('Mobile phone number') as HTMLInputElement).value).toBe(phone);
+      await waitFor(() => expect(document.activeElement?.textContent).toBe('For your security, please wait 5 minutes before trying again.'));
     },
   },
   {
@@ -262,16 +265,22 @@ const states: { when: (s: AnyMachineSnapshot) => boolean; then: (app: App, s: An
     then: async () => {
       const alert = await screen.findByRole('alert');
       expect(alert.textContent).toBe('Too many codesFor your security, please wait 1 minute before asking for a new code.');
+      await waitFor(() => expect(document.activeElement?.textContent).toBe(alert.textContent));
       expect((screen.getByRole('button', { name: /Send code|Continue/ }) as HTMLButtonElement).disabled).toBe(true);
     },
   },
   {
     when: (s) => at(s, { inputting: { phone: { enteringCode: 'idle' } } }),
-    then: async () => {
+    then: async (app) => {
       expect(await screen.findByText(`We texted a 6-digit code to ${phone}.`)).toBeTruthy();
       expect(screen.getByRole('group', { name: 'Texted code' })).toBeTruthy();
       expect(screen.getAllByLabelText(/^Digit \d of 6$/)).toHaveLength(6);
       noAlert();
+      // Arrived by Send code (gone now), the code's first box has the focus, to type the code; opened
+      // at this step (a reload), the heading has it, as on every screen.
+      const sent = app.cardApi.requests.some((request) => request.path === callOf.requestVerification);
+      const focused = sent ? screen.getByLabelText('Digit 1 of 6') : screen.getByRole('heading', { level: 1, name: 'Verify your phone' });
+      await waitFor(() => expect(document.activeElement).toBe(focused));
     },
   },
   {
@@ -333,6 +342,8 @@ const states: { when: (s: AnyMachineSnapshot) => boolean; then: (app: App, s: An
         noAlert();
       } else {
         await waitFor(() => expect(screen.getByRole('alert').textContent).toBe(message));
+        // About the whole address: its message takes the focus.
+        await waitFor(() => expect(document.activeElement?.textContent).toBe(message));
         expect(unit.getAttribute('aria-invalid')).toBeNull();
         expect(street.getAttribute('aria-invalid')).toBeNull();
       }

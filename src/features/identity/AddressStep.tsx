@@ -36,7 +36,8 @@ function AddressForm({ state, send }: StepProps) {
   const unitRejected = rejection !== undefined && addressCode !== null && unitCodes.includes(addressCode);
   const streetRejected = rejection !== undefined && addressCode !== null && streetCodes.includes(addressCode);
   const canOptOut = offersOptOut(state);
-  useFocusOnProblem(formRef, state.context.fieldErrors, at('invalid') || unitRejected || streetRejected);
+  const formProblem = useRef<HTMLDivElement>(null);
+  useFocusOnProblem(formRef, state.context, at('invalid') || at('rejected') || at('failed'), formProblem);
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -88,20 +89,23 @@ function AddressForm({ state, send }: StepProps) {
           onChange={(event) => setZip(maskZip(event.target.value))}
           error={problem('zip')}
         />
-        {rejection && !unitRejected && !streetRejected ? (
-          <p className="form-error" role="alert">
-            {i18n._(rejection)}
-          </p>
-        ) : null}
+        {/* A refusal of the whole address (or a failure) takes the focus, as a field's does. */}
+        <div ref={formProblem} tabIndex={-1}>
+          {rejection && !unitRejected && !streetRejected ? (
+            <p className="form-error" role="alert">
+              {i18n._(rejection)}
+            </p>
+          ) : null}
+          {at('failed') ? (
+            <p className="form-error" role="alert">
+              {i18n._(unexpectedErrorMessage)}
+            </p>
+          ) : null}
+        </div>
         {canOptOut ? (
           <button type="button" className="link-button opt-out" onClick={() => send({ type: 'user.optOut' })}>
             <Trans>If you don’t have a legal address, tap here.</Trans>
           </button>
-        ) : null}
-        {at('failed') ? (
-          <p className="form-error" role="alert">
-            {i18n._(unexpectedErrorMessage)}
-          </p>
         ) : null}
         <button type="submit" className="button" disabled={verifying}>
           <Trans>Continue</Trans>

@@ -1,5 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro';
-import { useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { digitsOf, textedCodeLength } from '../../../contract/rules.ts';
 import { textedCodeProblems } from '../../../machines/shared/textedCode.ts';
 import { TextField } from '../../shared/components/TextField.tsx';
@@ -8,6 +8,9 @@ import { unexpectedErrorMessage } from '../../shared/messages.ts';
 import { TextedCodeEntry } from '../../shared/textedCode/TextedCodeEntry.tsx';
 import { TooManyCodesNotice, WaitToTryAgain } from '../../shared/waitNotices.tsx';
 import { problemsOf, useFocusOnProblem, useHeadingFocus, type StepProps } from './stepSupport.ts';
+
+/** The texted code's first box (SplitCodeInput gives it the entry's id). */
+const codeBoxId = 'code';
 
 /** Step 2: the mobile phone, verified with a texted 6-digit code (spec §4, §5, §8 MFA codes). */
 export function PhoneStep({ state, send }: StepProps) {
@@ -39,7 +42,10 @@ function PhoneForm({ state, send }: StepProps) {
     : at('landline')
       ? t`Please enter a mobile phone number. We can't text a landline.`
       : problem('phone');
-  useFocusOnProblem(formRef, state.context.fieldErrors, at('invalid') || at('inUse') || at('landline'));
+  const formProblem = useRef<HTMLDivElement>(null);
+  const fieldProblem = at('invalid') || at('inUse') || at('landline');
+  const refused = at('cannotText') || waiting || at('tooManyLookups') || at('failed');
+  useFocusOnProblem(formRef, state.context, fieldProblem || refused, formProblem);
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -63,24 +69,25 @@ function PhoneForm({ state, send }: StepProps) {
         onChange={(event) => setTypedPhone(event.target.value)}
         error={phoneProblem}
       />
-      {at('cannotText') ? (
-        <p className="form-error" role="alert">
-          <Trans>We weren't able to text a code to {phone}.</Trans>
-        </p>
-      ) : null}
-      {waiting ? (
-        <TooManyCodesNotice retryAt={retryAt} />
-      ) : null}
-      {at('tooManyLookups') ? (
-        <p className="form-error" role="alert">
-          <WaitToTryAgain retryAt={retryAt} />
-        </p>
-      ) : null}
-      {at('failed') ? (
-        <p className="form-error" role="alert">
-          {i18n._(unexpectedErrorMessage)}
-        </p>
-      ) : null}
+      {/* A refusal of the whole step (or a failure) takes the focus, as a field's does. */}
+      <div ref={formProblem} tabIndex={-1}>
+        {at('cannotText') ? (
+          <p className="form-error" role="alert">
+            <Trans>We weren't able to text a code to {phone}.</Trans>
+          </p>
+        ) : null}
+        {waiting ? <TooManyCodesNotice retryAt={retryAt} /> : null}
+        {at('tooManyLookups') ? (
+          <p className="form-error" role="alert">
+            <WaitToTryAgain retryAt={retryAt} />
+          </p>
+        ) : null}
+        {at('failed') ? (
+          <p className="form-error" role="alert">
+            {i18n._(unexpectedErrorMessage)}
+          </p>
+        ) : null}
+      </div>
       <button type="submit" className="button" disabled={busy || waiting}>
         {alreadyVerified ? <Trans>Continue</Trans> : <Trans>Send code</Trans>}
       </button>
@@ -90,9 +97,16 @@ function PhoneForm({ state, send }: StepProps) {
 
 function CodeForm({ state, send }: StepProps) {
   const verifying = state.hasTag('verifying');
+  // The code's first box takes the focus when the focus is nowhere: on arriving here (Send code is
+  // gone), and after a check or a new code (their buttons were disabled meanwhile). A wrong code is the
+  // boxes' own error, read with them.
+  useEffect(() => {
+    const focused = document.activeElement;
+    if (!verifying && (focused === null || focused === document.body)) document.getElementById(codeBoxId)?.focus();
+  }, [verifying, state.context.attemptsLeft]);
   return (
     <TextedCodeEntry
-      id="code"
+      id={codeBoxId}
       phone={formatPhone(state.context.form.phone)}
       codeLength={textedCodeLength}
       {...textedCodeProblems(state)}
