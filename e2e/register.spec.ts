@@ -60,8 +60,10 @@ test('an applicant the identity check turns down is told so', async ({ page, req
   await register.unlockCode(applicant);
   await register.agreements();
   await expect(register.app.getByText('Unfortunately, we could not accept your application.')).toBeVisible();
-  // What the person can do next.
+  // Said first: nothing was charged; then what the person can do next (only things they can do).
+  await expect(register.app.getByText(/Nothing was charged, and no account was opened\.$/)).toBeVisible();
   await expect(register.heading('What you can do')).toBeVisible();
+  await expect(register.app.getByRole('listitem').filter({ hasText: 'Nothing was charged' })).toHaveCount(0);
   await expect(register.app.getByRole('link', { name: 'Contact support', exact: true })).toBeVisible();
   await register.expectAccessible();
 });

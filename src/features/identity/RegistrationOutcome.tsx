@@ -24,17 +24,20 @@ export function ApplicationDenied() {
   return (
     <ClosedApplication
       title={<Trans>Unfortunately, we could not accept your application.</Trans>}
-      explanation={<Trans>Thank you for your interest in Providers. This usually happens when we can't verify your identity with the information given.</Trans>}
+      explanation={
+        <>
+          <Trans>Thank you for your interest in Providers. This usually happens when we can't verify your identity with the information given.</Trans>{' '}
+          <Trans>Nothing was charged, and no account was opened.</Trans>
+        </>
+      }
       nextSteps={
+        // What was given cannot be changed on this device any more: both steps go through support.
         <ul>
           <li>
             <Trans>Check that your name, date of birth, Social Security number and address match your official records.</Trans>
           </li>
           <li>
             <Trans>Contact our support team: they can tell you why and what information was used, and help you apply again.</Trans>
-          </li>
-          <li>
-            <Trans>Nothing was charged, and no account was opened.</Trans>
           </li>
         </ul>
       }
