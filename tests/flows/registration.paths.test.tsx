@@ -381,9 +381,13 @@ const states: { when: (s: AnyMachineSnapshot) => boolean; then: (app: App, s: An
   // Step 4: unlock code.
   {
     when: (s) => at(s, { inputting: { unlockCode: 'idle' } }),
-    then: async (app) => {
+    then: async (app, s) => {
       await expectStep(app, 4, 'Choose an unlock code');
       noAlert();
+      // Back at this step, the codes are as they were typed (empty the first time).
+      const { form } = s.context as RegistrationContext;
+      expect((screen.getByLabelText('Unlock code') as HTMLInputElement).value).toBe(form.unlockCode);
+      expect((screen.getByLabelText('Confirm unlock code') as HTMLInputElement).value).toBe(form.unlockCodeConfirmation);
     },
   },
   {

@@ -9,6 +9,7 @@ export function UnlockCodeStep({ state, send }: StepProps) {
   const heading = useHeadingFocus();
   const formRef = useRef<HTMLFormElement>(null);
   const invalid = state.hasTag('invalid');
+  const { form } = state.context;
   const problem = problemsOf(state, invalid, i18n);
   useFocusOnProblem(formRef, state.context.fieldErrors, invalid);
 
@@ -26,9 +27,15 @@ export function UnlockCodeStep({ state, send }: StepProps) {
         <Trans>You'll use this 4-digit code to open the app. Avoid codes that are easy to guess, like 1234.</Trans>
       </p>
       <form ref={formRef} className="form" onSubmit={submit} noValidate>
+        {/* Back at this step (from the agreements, or after a later step), the codes are as typed. */}
         <NewUnlockCodeFields
-          unlockCode={{ id: 'unlock-code', label: t`Unlock code`, error: problem('unlockCode') }}
-          confirmation={{ id: 'unlock-code-confirmation', label: t`Confirm unlock code`, error: problem('unlockCodeConfirmation') }}
+          unlockCode={{ id: 'unlock-code', label: t`Unlock code`, error: problem('unlockCode'), defaultValue: form.unlockCode }}
+          confirmation={{
+            id: 'unlock-code-confirmation',
+            label: t`Confirm unlock code`,
+            error: problem('unlockCodeConfirmation'),
+            defaultValue: form.unlockCodeConfirmation,
+          }}
         />
         <button type="submit" className="button">
           <Trans>Continue</Trans>

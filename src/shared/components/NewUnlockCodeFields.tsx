@@ -2,7 +2,8 @@
 import type { FormEvent, ReactNode } from 'react';
 import { TextField } from './TextField.tsx';
 
-type Field = { id: string; label: string; error: ReactNode };
+/** `defaultValue`: what was typed before, shown again (registration keeps its steps as typed). */
+type Field = { id: string; label: string; error: ReactNode; defaultValue?: string };
 
 export function NewUnlockCodeFields({ unlockCode, confirmation }: { unlockCode: Field; confirmation: Field }) {
   return (
@@ -26,7 +27,7 @@ function keepDigits(event: FormEvent<HTMLInputElement>) {
 }
 
 /** One 4-digit unlock code field: hidden as typed, the number pad on phones, digits only. */
-export function UnlockCodeField({ id, name, label, error }: Field & { name: string }) {
+export function UnlockCodeField({ id, name, label, error, defaultValue }: Field & { name: string }) {
   return (
     <TextField
       id={id}
@@ -39,6 +40,7 @@ export function UnlockCodeField({ id, name, label, error }: Field & { name: stri
       className="code-input"
       onInput={keepDigits}
       error={error}
+      defaultValue={defaultValue}
     />
   );
 }
