@@ -236,6 +236,14 @@ describe('POST /sandbox/events', () => {
     const upper = body.transactionId!.toUpperCase();
     expect(await event({ type: 'card.release', transactionId: upper })).toMatchObject({ status: 200, body: { result: 'created', transactionId: body.transactionId } });
     expect(await event({ type: 'card.release', transactionId: upper })).toMatchObject({ status: 409, body: { result: 'pending_transfer_already_voided' } });
+    // Kept in lower case, so a keyed retry in the other case is the same event.
+    const again = await event({ type: 'card.authorization', email: 'demo@providers.test', amountCents: 130, merchant: 'Valero' });
+    const key = `upper-${randomUUID()}`;
+    expect(await event({ type: 'card.release', transactionId: again.body.transactionId }, key)).toMatchObject({ status: 200, body: { result: 'created' } });
+    expect(await event({ type: 'card.release', transactionId: again.body.transactionId!.toUpperCase() }, key)).toMatchObject({
+      status: 200,
+      body: { result: 'exists', transactionId: again.body.transactionId },
+    });
     expect((await home()).accountOverview.balance).toBe(before.accountOverview.balance);
   });
 
