@@ -8,21 +8,23 @@ import { array, boolean, mixed, object, type ObjectSchema, string, ValidationErr
 import { checkCardExpiry, checkLastFour } from './cards/rules.ts';
 import { agreed, agreementKinds, type AgreementKind } from './identity/types.ts';
 import {
-  addressChecks,
-  checkDob,
   checkEmail,
-  checkFirstName,
-  checkLastName,
-  checkMiddleName,
   checkNewPassword,
   checkNewUnlockCode,
   checkPassword,
-  checkPhone,
-  checkSsn,
   checkUnlockCode,
   textedCodePattern,
-  todayInEveryState,
 } from './rules.ts';
+import {
+  addressChecks,
+  checkDob,
+  checkFirstName,
+  checkLastName,
+  checkMiddleName,
+  checkPhone,
+  checkSsn,
+  todayInEveryState,
+} from './identity/rules.ts';
 
 /** The name of every test made from a rule: its failures are field errors, everything else is malformed. */
 const ruleTest = 'rule';

@@ -36,7 +36,8 @@ import {
   type VerifyPhoneAnswer,
 } from '../../contract/identity/types.ts';
 import type { Address } from '../../contract/shared/address.ts';
-import { checkPhone, digitsOf } from '../../contract/rules.ts';
+import { digitsOf } from '../../contract/rules.ts';
+import { checkPhone } from '../../contract/identity/rules.ts';
 import { StatusCode } from '../../contract/shared/statusCodes.ts';
 import { untilRetry } from '../shared/serverWait.ts';
 import {

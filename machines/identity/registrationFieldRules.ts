@@ -7,25 +7,27 @@
 import type { RegistrationPayload } from '../../contract/identity/types.ts';
 import { stateCodes, type Address } from '../../contract/shared/address.ts';
 import {
+  checkEmail,
+  checkNewUnlockCode,
+  digitsOf,
+  normaliseEmail,
+  type ValidationMessage,
+} from '../../contract/rules.ts';
+import {
   checkCity,
   checkDob,
-  checkEmail,
   checkFirstName,
   checkLastName,
   checkMiddleName,
-  checkNewUnlockCode,
   checkPhone,
   checkSsn,
   checkState,
   checkStreet1,
   checkStreet2,
   checkZip,
-  digitsOf,
   normaliseAddress,
-  normaliseEmail,
   normaliseName,
-  type ValidationMessage,
-} from '../../contract/rules.ts';
+} from '../../contract/identity/rules.ts';
 import {
   addressFields,
   fieldText,

@@ -11,7 +11,8 @@
 import { assign, fromPromise, setup } from 'xstate';
 import type { ResetUnlockCodeAnswer } from '../../contract/session/types.ts';
 import type { VerifySsnAnswer } from '../../contract/identity/types.ts';
-import { checkSsn, digitsOf, type ValidationMessage } from '../../contract/rules.ts';
+import { digitsOf, type ValidationMessage } from '../../contract/rules.ts';
+import { checkSsn } from '../../contract/identity/rules.ts';
 import { StatusCode } from '../../contract/shared/statusCodes.ts';
 import { newUnlockCodeErrors } from '../shared/newUnlockCode.ts';
 import { untilRetry } from '../shared/serverWait.ts';

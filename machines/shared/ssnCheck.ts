@@ -12,7 +12,7 @@
  */
 import type { EventObject } from 'xstate';
 import type { VerifySsnAnswer } from '../../contract/identity/types.ts';
-import { checkSsn } from '../../contract/rules.ts';
+import { checkSsn } from '../../contract/identity/rules.ts';
 import { StatusCode } from '../../contract/shared/statusCodes.ts';
 import { retryAtOf } from './serverWait.ts';
 

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise } from 'xstate';
 import type { StatusAnswer } from '../../contract/shared/answers.ts';
-import { normaliseZip } from '../../contract/rules.ts';
+import { normaliseZip } from '../../contract/identity/rules.ts';
 import type { StatusCode } from '../../contract/shared/statusCodes.ts';
 import { ServerFieldError } from '../../contract/validation.ts';
 import {

@@ -3,7 +3,8 @@
  * the companion app, sign-out, unlock (refresh-tokens), unlock-code reset and password reset.
  */
 import type { FastifyInstance } from 'fastify';
-import { checkPhone, normalisePassword } from '../../../contract/rules.ts';
+import { normalisePassword } from '../../../contract/rules.ts';
+import { checkPhone } from '../../../contract/identity/rules.ts';
 import { sessionRoutes as routes } from '../../../contract/session/routes.ts';
 import { sessionSchemas } from '../../../contract/session/schemas.ts';
 import { StatusCode } from '../../../contract/shared/statusCodes.ts';

@@ -6,7 +6,8 @@
  * are wrong codes, counted the same way.
  */
 import type { FastifyInstance } from 'fastify';
-import { checkPhone, normalisePassword, ValidationMessage } from '../../../contract/rules.ts';
+import { normalisePassword, ValidationMessage } from '../../../contract/rules.ts';
+import { checkPhone } from '../../../contract/identity/rules.ts';
 import { sessionRoutes as routes } from '../../../contract/session/routes.ts';
 import { sessionSchemas } from '../../../contract/session/schemas.ts';
 import { StatusCode } from '../../../contract/shared/statusCodes.ts';

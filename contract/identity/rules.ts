@@ -1,0 +1,139 @@
+/**
+ * The identity rules of spec §5 (registration's personal information, phone and address; the SSN the
+ * resets ask for), checked by the forms and by the card API like contract/rules.ts. A file of their own
+ * so sign-in, a usual first screen on a slow phone, does not load them (docs/performance.md).
+ */
+import { type Check, checkEmail, codePoints, digitsOf, text, ValidationMessage } from '../rules.ts';
+import { type Address, stateCodes } from '../shared/address.ts';
+
+/**
+ * A name as checked, sent and stored: Unicode NFC (so `e` + combining acute, as some keyboards and
+ * pasted text give it, is the one letter `é`, UAX #15) and trimmed.
+ */
+export const normaliseName = (value: string) => value.normalize('NFC').trim();
+
+/** Names: letters (accented too), spaces, hyphens and apostrophes (spec §5); at most 50 characters. */
+const namePattern = /^[\p{L}][\p{L} '’-]*$/u;
+export const maxNameLength = 50;
+const nameCheck =
+  (required: ValidationMessage | null): Check =>
+  (value) => {
+    const name = normaliseName(text(value));
+    if (name === '') return required;
+    if (codePoints(name) > maxNameLength) return ValidationMessage.tooLong;
+    return namePattern.test(name) ? null : ValidationMessage.nameInvalid;
+  };
+export const checkFirstName = nameCheck(ValidationMessage.firstNameRequired);
+export const checkLastName = nameCheck(ValidationMessage.lastNameRequired);
+export const checkMiddleName = nameCheck(null);
+
+/**
+ * A US phone under the North American Numbering Plan (docs/rules.md): NPA-NXX-XXXX, where the area
+ * code (NPA) and the exchange (NXX) each start with 2-9 and neither is an N11 service code (211-911).
+ * No area code is N9X (held for the plan's expansion) or 37X / 96X (reserved by NANPA for
+ * unanticipated purposes), and 555-0100 to 555-0199 are reserved for fiction in every area code:
+ * none of them can receive a texted code.
+ */
+const isNanpCode = (code: string) => /^[2-9]\d\d$/.test(code) && code.slice(1) !== '11';
+const isAreaCode = (code: string) => isNanpCode(code) && code[1] !== '9' && !/^(37|96)/.test(code);
+const isFictional = (exchange: string, line: string) => exchange === '555' && line.startsWith('01');
+export const checkPhone: Check = (value) => {
+  const phone = digitsOf(value);
+  // Digits with the usual separators ((), -, ., spaces, a leading +); anything else is a typo to name.
+  if (/[^\d\s().+-]/.test(text(value))) return ValidationMessage.phoneDigits;
+  if (phone === '') return ValidationMessage.phoneRequired;
+  if (phone.length !== 10) return ValidationMessage.phoneLength;
+  const [area, exchange, line] = [phone.slice(0, 3), phone.slice(3, 6), phone.slice(6)];
+  return isAreaCode(area) && isNanpCode(exchange) && !isFictional(exchange, line) ? null : ValidationMessage.phoneInvalid;
+};
+
+/** A valid SSN: 9 digits, area not 000 or 666, group not 00, serial not 0000; 9xx is an ITIN. */
+export const checkSsn: Check = (value) => {
+  const ssn = digitsOf(value);
+  if (ssn.length !== 9 || text(value).replace(/[\s-]/g, '') !== ssn) return ValidationMessage.ssnInvalid;
+  if (ssn.startsWith('9')) return ValidationMessage.ssnItin;
+  const [area, group, serial] = [ssn.slice(0, 3), ssn.slice(3, 5), ssn.slice(5)];
+  return area === '000' || area === '666' || group === '00' || serial === '0000' ? ValidationMessage.ssnInvalid : null;
+};
+
+export const minimumAge = 18;
+
+/**
+ * Today's date where it begins last in the 50 states (Hawaii and the Aleutians, UTC−10), as a local
+ * noon for checkDob. The card API checks an age as of this date: by its own clock (UTC) a Honolulu
+ * applicant's 18th birthday would begin up to 10 hours early.
+ */
+export function todayInEveryState(now = new Date()): Date {
+  const there = new Date(now.getTime() - 10 * 3_600_000);
+  return new Date(there.getUTCFullYear(), there.getUTCMonth(), there.getUTCDate(), 12);
+}
+
+/** Date of birth MM/DD/YYYY (else dobInvalid), a real day (dobNotReal), past and from 1900 (dobOutOfRange), 18 or older on `today`. */
+export function checkDob(value: unknown, today = new Date()): ValidationMessage | null {
+  const match = /^(\d{2})\/(\d{2})\/(\d{4})$/.exec(text(value).trim());
+  if (!match) return ValidationMessage.dobInvalid;
+  const [month, day, year] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  const real = date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+  // Today's calendar date where the check runs, as a UTC midnight like the date of birth: comparing
+  // with the instant instead would call today's date "in the future" east of UTC.
+  const todayUtc = Date.UTC(today.getFullYear(), today.getMonth(), today.getDate());
+  if (!real) return ValidationMessage.dobNotReal;
+  if (year < 1900 || date.getTime() > todayUtc) return ValidationMessage.dobOutOfRange;
+  const eighteenth = Date.UTC(year + minimumAge, month - 1, day);
+  return eighteenth <= todayUtc ? null : ValidationMessage.dobUnder18;
+}
+
+const requiredText =
+  (required: ValidationMessage, max = 100): Check =>
+  (value) => {
+    const field = text(value).trim();
+    if (field === '') return required;
+    return field.length > max ? ValidationMessage.tooLong : null;
+  };
+export const checkStreet1 = requiredText(ValidationMessage.street1Required);
+export const checkCity = requiredText(ValidationMessage.cityRequired, 50);
+/** Apartment or unit: optional here; the address check says when it is required or wrong (301, 302). */
+export const checkStreet2: Check = (value) => (text(value).trim().length > 50 ? ValidationMessage.tooLong : null);
+
+export const checkState: Check = (value) => {
+  if (text(value) === '') return ValidationMessage.stateRequired;
+  return (stateCodes as readonly string[]).includes(text(value)) ? null : ValidationMessage.stateInvalid;
+};
+
+/** ZIP: 5 or 9 digits, typed with the mask #####-#### (accepted lengths 5, 6 and 10). */
+export const checkZip: Check = (value) => {
+  const zip = text(value).trim();
+  if (zip === '') return ValidationMessage.zipRequired;
+  return /^\d{5}(-?|-\d{4})$/.test(zip) ? null : ValidationMessage.zipInvalid;
+};
+
+/** `12345`, `12345-` and `123456789` become `12345` or `12345-6789`; anything else is kept (trimmed) for the check to refuse. */
+export function normaliseZip(value: string): string {
+  const zip = value.trim();
+  if (!/^\d{5}(-?\d{4})?-?$/.test(zip)) return zip;
+  const digits = digitsOf(zip);
+  return digits.length === 9 ? `${digits.slice(0, 5)}-${digits.slice(5)}` : digits;
+}
+
+/** The address as the app sends it and the card API verifies and stores it: trimmed, state upper case, ZIP normalised. */
+export function normaliseAddress(address: Address): Address {
+  return {
+    street1: address.street1.trim(),
+    street2: address.street2.trim(),
+    city: address.city.trim(),
+    state: address.state.trim().toUpperCase(),
+    zip: normaliseZip(address.zip),
+  };
+}
+
+export const personalInfoChecks = {
+  firstName: checkFirstName,
+  middleName: checkMiddleName,
+  lastName: checkLastName,
+  dob: (value: unknown) => checkDob(value),
+  ssn: checkSsn,
+  email: checkEmail,
+};
+export const phoneChecks = { phone: checkPhone };
+export const addressChecks = { street1: checkStreet1, street2: checkStreet2, city: checkCity, state: checkState, zip: checkZip };
