@@ -31,6 +31,9 @@ test.describe('signing in with a texted code', () => {
 
       await expect(page.getByRole('heading', { name: t('Enter your code'), exact: true })).toBeVisible();
       await expectAccessible(page);
+      // At 360 px the number broke at its hyphen ("(XXX) XXX-" above "7788"): now it is one line.
+      const number = page.getByText('(XXX) XXX-7788', { exact: true });
+      expect(await number.evaluate((element) => element.getClientRects().length)).toBe(1);
       const code = await textedCode(request, jordan.phone);
       await fillCode(page, locale, code === '000000' ? '111111' : '000000');
       await page.getByRole('button', { name: t('Verify'), exact: true }).click();

@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { expect, test, type Frame, type FrameLocator, type Page } from '@playwright/test';
 import { CompanionHostPage, defaultCompanionUser } from './pages/CompanionHostPage.ts';
-import { axeViolations } from './support/accessibility.ts';
+import { axeViolations, focusRing } from './support/accessibility.ts';
 import { shown, type Locale } from './support/catalog.ts';
 import { appURL, companionHostURL } from './support/origins.ts';
 
@@ -131,6 +131,20 @@ test.describe('the card app inside the companion host', () => {
     const header = await host.app.getByRole('banner').boundingBox();
     expect(header!.height).toBeLessThanOrEqual(48);
     await host.frame.screenshot({ path: path.join(testInfo.project.outputDir, 'screens', 'home-in-companion-host.png') });
+
+    // In Spanish too: "Volver a beneficios" was cut to "Volver a benefi…" at 360 px.
+    await host.app.getByRole('button', { name: 'Español', exact: true }).click();
+    await expectHome(host.app, 'es');
+    const back = host.app.getByRole('button', { name: text('es', 'Back to benefits') });
+    expect(await back.evaluate((element) => element.scrollWidth - element.clientWidth)).toBeLessThanOrEqual(0);
+    expect((await host.app.getByRole('banner').boundingBox())!.height).toBeLessThanOrEqual(48);
+    // Its focus ring is seen on the header's green and not cut by the frame's top edge (WCAG 1.4.11).
+    await host.app.getByRole('button', { name: 'English', exact: true }).focus();
+    await page.keyboard.press('Shift+Tab');
+    await expect(back).toBeFocused();
+    const ring = await focusRing(back);
+    expect(ring.contrast).toBeGreaterThanOrEqual(3);
+    expect(ring.inside).toBe(true);
   });
 });
 

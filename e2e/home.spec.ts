@@ -4,6 +4,7 @@
  * home never covers the control that has focus.
  */
 import { expect, test, type Locator } from '@playwright/test';
+import { focusRing } from './support/accessibility.ts';
 import { HomePage } from './pages/home/HomePage.ts';
 import { demoHome, signInViaApi } from './support/api.ts';
 import { seedStoredState } from './support/storage.ts';
@@ -51,6 +52,8 @@ test('a cold /home asks for the account while the experiment config is still on 
   await expect(refresh).toBeEnabled();
   await expect(refresh).toBeFocused();
   expect(homeCalls).toEqual(['GET', 'GET']);
+  // Its ring is seen on the balance's green (WCAG 1.4.11; the blue one was 1.3:1 there).
+  expect((await focusRing(refresh)).contrast).toBeGreaterThanOrEqual(3);
 });
 
 test('a snackbar never covers what focus reaches: a link under it, and home\'s last link, each focused while it shows, end above it', async ({ page, request }) => {
@@ -79,4 +82,10 @@ test('a snackbar never covers what focus reaches: a link under it, and home\'s l
   await expectFocusedAboveSnackbar(seeAll, 'a link that was under it');
   // The page's last link: its end must scroll clear of the snackbar too.
   await expectFocusedAboveSnackbar(page.getByRole('main').getByRole('link').last(), "home's last link");
+  // Its Dismiss button's ring is seen on its dark grey (WCAG 1.4.11; the blue one was 2.7:1 there).
+  await page.keyboard.press('Shift+Tab');
+  const dismiss = snackbar.getByRole('button', { name: 'Dismiss' });
+  await dismiss.focus();
+  await expect(dismiss).toBeFocused();
+  expect((await focusRing(dismiss)).contrast).toBeGreaterThanOrEqual(3);
 });

@@ -9,7 +9,7 @@
  * made axe about two fifths of the browser tests' time (docs/performance.md).
  */
 import axe from 'axe-core';
-import { expect, type Frame, type Page } from '@playwright/test';
+import { expect, type Frame, type Locator, type Page } from '@playwright/test';
 
 const wcagTags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 
@@ -60,4 +60,38 @@ export async function expectAccessible(page: Page, what = 'the screen'): Promise
   expect(await axeViolations(page), `${what}: axe violations`).toEqual([]);
   const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
   expect(scrollWidth, `${what}: no horizontal scrolling at 360 px`).toBeLessThanOrEqual(360);
+}
+
+/** WCAG 2.2 contrast ratio of two `rgb(…)` colours as getComputedStyle gives them. */
+function contrastRatio(first: string, second: string): number {
+  const luminance = (color: string) => {
+    const [r, g, b] = color.match(/\d+(\.\d+)?/g)!.slice(0, 3).map((channel) => {
+      const value = Number(channel) / 255;
+      return value <= 0.04045 ? value / 12.92 : ((value + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+  };
+  const [lighter, darker] = [luminance(first), luminance(second)].sort((a, b) => b - a);
+  return (lighter! + 0.05) / (darker! + 0.05);
+}
+
+/**
+ * A focused control's ring as seen (axe does not check it): its contrast with what it is drawn on,
+ * the first ancestor with a background (WCAG 1.4.11 asks 3:1), and whether it lies inside the window
+ * (a frame's top edge cut the embedded header's).
+ */
+export async function focusRing(control: Locator): Promise<{ contrast: number; inside: boolean }> {
+  const ring = await control.evaluate((element) => {
+    const style = getComputedStyle(element);
+    let under: Element | null = element.parentElement;
+    while (under && getComputedStyle(under).backgroundColor === 'rgba(0, 0, 0, 0)') under = under.parentElement;
+    const reach = parseFloat(style.outlineOffset) + parseFloat(style.outlineWidth);
+    const box = element.getBoundingClientRect();
+    return {
+      color: style.outlineColor,
+      on: under ? getComputedStyle(under).backgroundColor : 'rgb(255, 255, 255)',
+      inside: box.top - reach >= 0 && box.left - reach >= 0 && box.right + reach <= innerWidth,
+    };
+  });
+  return { contrast: contrastRatio(ring.color, ring.on), inside: ring.inside };
 }

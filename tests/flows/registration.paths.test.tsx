@@ -17,6 +17,7 @@ import { coverageOf, minimalCover, replayPath, type PathRun } from '../support/c
 import { recordingHost, renderApp, signedOut } from '../support/renderApp.tsx';
 import { phone, phoneDigits, providersUuid, registrationRuns } from '../support/registrationRuns.ts';
 import { passServerWait } from '../support/replayClock.ts';
+import { findPhoneSentence } from '../support/phoneSentence.ts';
 
 type App = Awaited<ReturnType<typeof renderApp>>;
 type Path = PathRun['paths'][number];
@@ -272,7 +273,7 @@ const states: { when: (s: AnyMachineSnapshot) => boolean; then: (app: App, s: An
   {
     when: (s) => at(s, { inputting: { phone: { enteringCode: 'idle' } } }),
     then: async (app) => {
-      expect(await screen.findByText(`We texted a 6-digit code to ${phone}.`)).toBeTruthy();
+      await findPhoneSentence(`We texted a 6-digit code to ${phone}.`, phone);
       expect(screen.getByRole('group', { name: 'Texted code' })).toBeTruthy();
       expect(screen.getAllByLabelText(/^Digit \d of 6$/)).toHaveLength(6);
       noAlert();

@@ -73,7 +73,7 @@ function PhoneForm({ state, send }: StepProps) {
       <div ref={formProblem} tabIndex={-1}>
         {at('cannotText') ? (
           <p className="form-error" role="alert">
-            <Trans>We weren't able to text a code to {phone}.</Trans>
+            <Trans>We weren't able to text a code to <span className="nowrap">{phone}</span>.</Trans>
           </p>
         ) : null}
         {waiting ? <TooManyCodesNotice retryAt={retryAt} /> : null}

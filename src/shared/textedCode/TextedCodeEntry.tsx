@@ -56,7 +56,7 @@ export function TextedCodeEntry({ id, phone, sentNotice, codeLength, invalid, wr
 
   return (
     <form className="form" onSubmit={submit} noValidate aria-busy={busy}>
-      <p>{sentNotice ?? (phone ? <Trans>We texted a 6-digit code to {phone}.</Trans> : <Trans>We texted you a 6-digit code.</Trans>)}</p>
+      <p>{sentNotice ?? (phone ? <Trans>We texted a 6-digit code to <span className="nowrap">{phone}</span>.</Trans> : <Trans>We texted you a 6-digit code.</Trans>)}</p>
       <SplitCodeInput id={id} label={t`Texted code`} length={codeLength} value={code} onChange={setCode} error={codeProblem} disabled={disabled} />
       {failed ? (
         <p className="form-error" role="alert">

@@ -11,6 +11,7 @@ import { createStateSaver, localStorageWriter, restoreState, type PersistedState
 import { typingDraftDelayMs } from '../../../src/features/identity/RegisterView.tsx';
 import { savedDraft } from '../../support/registrationRuns.ts';
 import { recordingHost, renderApp, signedOut } from '../../support/renderApp.tsx';
+import { findPhoneSentence } from '../../support/phoneSentence.ts';
 
 type App = Awaited<ReturnType<typeof renderApp>>;
 
@@ -133,7 +134,7 @@ describe('a reload mid-flow', () => {
 
     const reloaded = await renderApp('/register/2', withDraft(draft), inHost());
     expect(await screen.findByRole('group', { name: 'Texted code' })).toBeTruthy();
-    expect(screen.getByText('We texted a 6-digit code to (202) 201-0143.')).toBeTruthy();
+    await findPhoneSentence('We texted a 6-digit code to (202) 201-0143.', '(202) 201-0143');
     expect(pathname(reloaded)).toBe('/register/2');
     // No new code was asked for: the one on the phone still works.
     expect(reloaded.cardApi.requests.filter((request) => request.path === '/api/v1/request-verification')).toHaveLength(0);

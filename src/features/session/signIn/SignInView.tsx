@@ -181,7 +181,7 @@ function CodeForm({ state, send, Heading, inModal }: FormProps) {
         </div>
       ) : cannotText ? (
         <div className="form-error" role="alert">
-          <p>{sentTo ? <Trans>We weren't able to text a code to {sentTo}.</Trans> : <Trans>We weren't able to text you a code.</Trans>}</p>
+          <p>{sentTo ? <Trans>We weren't able to text a code to <span className="nowrap">{sentTo}</span>.</Trans> : <Trans>We weren't able to text you a code.</Trans>}</p>
           {textProblem === StatusCode.INVALID_PHONE_LANDLINE ? (
             <p>
               <Trans>We can only text a mobile phone. Please contact support to change the phone number on your account.</Trans>
