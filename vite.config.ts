@@ -213,14 +213,14 @@ export default defineConfig({
             { name: 'sign-in-forms', test: /\/machines\/shared\/textedCode\.ts|\/src\/shared\/textedCode\/|\/src\/shared\/components\/(SplitCodeInput|PasswordField)\.|\/src\/features\/session\/resetPassword\/thenSignIn\.ts/, includeDependenciesRecursively: false },
             // What the forms of the sign-in screen share with the other screens that ask for something: the
             // rules and their messages (not registration's and the SSN's: contract/identity/rules.ts, which sign-in
-            // does not use), the text field, the server's wait notices, the session effects, and
+            // does not use), the text field and the submit button, the server's wait notices, the session effects, and
             // TanStack's useRouterState. They came in four files of 0.2–2.7 KB, sign-in's deps with three
             // more: Vite's preload helper makes a <link> for each, in the task that loads the first screen,
             // and under DevTools each took about 1 ms of that task (docs/performance.md). Screens that
             // loaded only some of them now load all of them (up to 0.5 KB gzip more).
             {
               name: 'forms',
-              test: /\/contract\/rules\.ts|\/src\/shared\/(messages\.ts|components\/TextField\.|waitNotices\.|sessionEffects\.)|\/machines\/shared\/serverWait\.ts|@tanstack\/react-router\/dist\/esm\/useRouterState\.js/,
+              test: /\/contract\/rules\.ts|\/src\/shared\/(messages\.ts|components\/(TextField|SubmitButton)\.|waitNotices\.|sessionEffects\.)|\/machines\/shared\/serverWait\.ts|@tanstack\/react-router\/dist\/esm\/useRouterState\.js/,
               includeDependenciesRecursively: false,
             },
             // What the account's screens (home, activity, statements, cards) share: the activity rows, the

@@ -67,6 +67,8 @@ test('the session expires mid-form: unlock in the modal, and the typed new code 
   await expect(unlock.codeProblem).toContainText('You have 4 more unlock attempts.');
   await unlock.unlockOverScreen('/manage-account', applicant.unlockCode);
   await manage.expectSaved();
+  // The modal gives the focus back to the Save button it was on (it kept it while busy: aria-disabled).
+  await expect(manage.saveButton).toBeFocused();
 
   expect(await unlocksWith(page, request, applicant.unlockCode), 'the old unlock code no longer works').toBe(401);
   expect(await unlocksWith(page, request, '4826'), 'the code typed before the session expired was saved').toBe(200);
@@ -98,6 +100,7 @@ test('signed out elsewhere mid-form (es): sign in again in the modal, and the ty
   await expect(signIn.surface).toBeHidden();
   await expect(page).toHaveURL((url) => url.pathname === '/manage-account' && url.search === '');
   await manage.expectSaved();
+  await expect(manage.saveButton).toBeFocused();
   expect(await unlocksWith(page, request, '7315'), 'the code typed before signing in again was saved').toBe(200);
 });
 

@@ -110,7 +110,7 @@ describe('change-unlock-code chart', () => {
               expect(screen.getByRole('heading', { level: 2, name: 'Change your unlock code' })).toBeTruthy();
               expect(form.isConnected).toBe(true);
               const button = await screen.findByRole('button', { name: 'Save unlock code' });
-              expect((button as HTMLButtonElement).disabled).toBe(false);
+              expect(button.getAttribute('aria-disabled')).toBe('false');
               expect(form.getAttribute('aria-busy')).toBe('false');
               expect(screen.getByRole('link', { name: 'Back to home' }).getAttribute('href')).toBe('/home');
 
@@ -173,7 +173,7 @@ describe('change-unlock-code chart', () => {
           {
             when: (s) => s.matches('saving'),
             then: async ({ cardApi, form, typed }) => {
-              expect(((await screen.findByRole('button', { name: 'Saving…' })) as HTMLButtonElement).disabled).toBe(true);
+              expect((await screen.findByRole('button', { name: 'Saving…' })).getAttribute('aria-disabled')).toBe('true');
               expect(form.isConnected).toBe(true);
               expect(form.getAttribute('aria-busy')).toBe('true');
               expect(typedValues()).toEqual(typed);

@@ -268,7 +268,7 @@ describe('reset-password chart', () => {
                   'password.common': 'This password is too common, too easy to guess or has appeared in a data breach. Please choose another one.',
                 }[String(s.context.fieldError)]!;
                 expect(await screen.findByText(text)).toBeTruthy();
-                // The server's refusal too (password.common): the button was disabled during the call.
+                // The server's refusal too (password.common): the focus goes from the button to the field.
                 await waitFor(() => expect(document.activeElement).toBe(screen.getByLabelText('New password')));
               }
               const expected = s.matches({ password: { editing: 'failed' } }) ? 'There was an unexpected error. Please try again.' : '';

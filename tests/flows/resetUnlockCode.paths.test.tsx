@@ -144,7 +144,7 @@ describe('reset-unlock-code chart', () => {
           {
             when: (s) => s.matches({ code: 'resetting' }),
             then: async ({ cardApi }) => {
-              expect(((await screen.findByRole('button', { name: 'Saving…' })) as HTMLButtonElement).disabled).toBe(true);
+              expect((await screen.findByRole('button', { name: 'Saving…' })).getAttribute('aria-disabled')).toBe('true');
               await waitFor(() => expect(cardApi.isWaiting(resetPath)).toBe(true));
               const request = cardApi.requests.at(-1)!;
               expect(JSON.parse(String(request.init?.body))).toEqual({ ssnToken: 'ssn-token-1', unlockCode: '2468' });

@@ -105,7 +105,7 @@ describe('sign-in chart', () => {
           // The server's deadline passed: the chart re-checks it and the screen is usable again.
           'xstate.after.untilRetry.signIn.paused': async () => {
             await passServerWait();
-            await waitFor(() => expect((screen.getByRole('button', { name: 'Sign in' }) as HTMLButtonElement).disabled).toBe(false));
+            await waitFor(() => expect(screen.getByRole('button', { name: 'Sign in' }).getAttribute('aria-disabled')).toBe('false'));
           },
           'xstate.after.untilRetry.signIn.mfa.waiting': async () => {
             await passServerWait();
@@ -133,7 +133,7 @@ describe('sign-in chart', () => {
             when: (s) => s.matches('submitting'),
             then: async (ctx) => {
               const button = await screen.findByRole('button', { name: 'Signing in…' });
-              expect((button as HTMLButtonElement).disabled).toBe(true);
+              expect(button.getAttribute('aria-disabled')).toBe('true');
               await waitFor(() => expect(ctx.cardApi.isWaiting(signInPath)).toBe(true));
               expect(lastBody(ctx)).toEqual({ email: 'demo@providers.test', password: 'Providers2026' });
             },
@@ -158,7 +158,7 @@ describe('sign-in chart', () => {
                     'For your security, please wait 1 minute before trying again.',
                 ),
               );
-              expect((screen.getByRole('button', { name: 'Sign in' }) as HTMLButtonElement).disabled).toBe(true);
+              expect(screen.getByRole('button', { name: 'Sign in' }).getAttribute('aria-disabled')).toBe('true');
             },
           },
           {
@@ -188,7 +188,7 @@ describe('sign-in chart', () => {
           {
             when: (s) => s.matches({ mfa: 'verifyingCode' }),
             then: async (ctx) => {
-              expect(((await screen.findByRole('button', { name: 'Verifying…' })) as HTMLButtonElement).disabled).toBe(true);
+              expect((await screen.findByRole('button', { name: 'Verifying…' })).getAttribute('aria-disabled')).toBe('true');
               await waitFor(() => expect(ctx.cardApi.isWaiting(signInPath)).toBe(true));
               expect(lastBody(ctx)).toEqual({ email: 'demo@providers.test', password: 'Providers2026', code: '123456' });
             },

@@ -70,7 +70,7 @@ describe('unlock chart', () => {
           {
             when: (s) => s.matches('submitting'),
             then: async ({ cardApi }) => {
-              expect(((await screen.findByRole('button', { name: 'Unlocking…' })) as HTMLButtonElement).disabled).toBe(true);
+              expect((await screen.findByRole('button', { name: 'Unlocking…' })).getAttribute('aria-disabled')).toBe('true');
               await waitFor(() => expect(cardApi.isWaiting(refreshPath)).toBe(true));
               const request = cardApi.requests.at(-1)!;
               expect(JSON.parse(String(request.init?.body))).toEqual({ unlockCode: '2580' });
@@ -84,8 +84,8 @@ describe('unlock chart', () => {
               await waitFor(() =>
                 expect(document.getElementById('unlock-code-error')?.textContent).toBe("This isn't the right code. You have 3 more unlock attempts."),
               );
-              // The field is in error, tied to the message, and has the focus to type the code again (the
-              // Unlock button, disabled during the call, had dropped it).
+              // The field is in error, tied to the message, and has the focus to type the code again (it
+              // was on the Unlock button during the call).
               expect(field.getAttribute('aria-invalid')).toBe('true');
               expect(field.getAttribute('aria-describedby')).toBe('unlock-code-error');
               await waitFor(() => expect(document.activeElement).toBe(field));

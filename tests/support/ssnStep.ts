@@ -27,5 +27,5 @@ export async function expectSsnStepShown(s: AnyMachineSnapshot): Promise<void> {
 /** The server's wait after too many wrong SSNs (1 minute in the path tests), with Continue disabled. */
 export async function expectSsnWait(): Promise<void> {
   await waitFor(() => expect(alertText()).toBe('Too many triesFor your security, please wait 1 minute before trying again.'));
-  expect((screen.getByRole('button', { name: 'Continue' }) as HTMLButtonElement).disabled).toBe(true);
+  expect(screen.getByRole('button', { name: 'Continue' }).getAttribute('aria-disabled')).toBe('true');
 }

@@ -14,6 +14,7 @@ import { NewUnlockCodeFields, newUnlockCodesOf, UnlockCodeField } from '../../sh
 import { useFocusOnProblem } from '../../shared/components/useFocusOnProblem.ts';
 import { useHeadingFocus } from '../../shared/components/useHeadingFocus.ts';
 import { unexpectedErrorMessage, validationMessages } from '../../shared/messages.ts';
+import { SubmitButton } from '../../shared/components/SubmitButton.tsx';
 
 /**
  * /manage-account (spec §2, access token): change the unlock code (spec §7 /set-unlock-code), proved
@@ -101,9 +102,9 @@ export function ManageAccountView() {
               {i18n._(unexpectedErrorMessage)}
             </p>
           ) : null}
-          <button type="submit" className="button" disabled={saving}>
+          <SubmitButton unavailable={saving}>
             {saving ? <Trans>Saving…</Trans> : <Trans>Save unlock code</Trans>}
-          </button>
+          </SubmitButton>
         </form>
       </section>
       <section aria-labelledby="agreements-title">

@@ -11,6 +11,7 @@ import { fieldPropsOf } from './fieldProps.ts';
 import { maskZip } from './masks.ts';
 import { stateNames } from './stateNames.ts';
 import { problemsOf, useFocusOnProblem, useHeadingFocus, type StepProps } from './stepSupport.ts';
+import { SubmitButton } from '../../shared/components/SubmitButton.tsx';
 
 const unitCodes: readonly number[] = [StatusCode.ADDRESS_UNIT_INCORRECT, StatusCode.ADDRESS_UNIT_REQUIRED];
 /** Refusals of what the street line says (a PO Box, "General Delivery"): shown on, and marking, that field. */
@@ -107,9 +108,9 @@ function AddressForm({ state, send }: StepProps) {
             <Trans>If you don’t have a legal address, tap here.</Trans>
           </button>
         ) : null}
-        <button type="submit" className="button" disabled={verifying}>
+        <SubmitButton unavailable={verifying}>
           <Trans>Continue</Trans>
-        </button>
+        </SubmitButton>
       </form>
     </>
   );

@@ -7,6 +7,7 @@ import { WaitToTryAgain } from '../../shared/waitNotices.tsx';
 import { fieldPropsOf } from './fieldProps.ts';
 import { maskDob } from './masks.ts';
 import { problemsOf, useFocusOnProblem, useHeadingFocus, type StepProps } from './stepSupport.ts';
+import { SubmitButton } from '../../shared/components/SubmitButton.tsx';
 
 /** Step 1: legal name, date of birth, SSN and email (spec §3, §5); the email must not belong to an account. */
 export function PersonalInfoStep({ state, send }: StepProps) {
@@ -83,9 +84,9 @@ export function PersonalInfoStep({ state, send }: StepProps) {
             <WaitToTryAgain retryAt={state.context.retryAt} />
           </p>
         ) : null}
-        <button type="submit" className="button" disabled={checking}>
+        <SubmitButton unavailable={checking}>
           <Trans>Continue</Trans>
-        </button>
+        </SubmitButton>
       </form>
     </>
   );

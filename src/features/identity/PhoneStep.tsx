@@ -8,6 +8,7 @@ import { unexpectedErrorMessage } from '../../shared/messages.ts';
 import { TextedCodeEntry } from '../../shared/textedCode/TextedCodeEntry.tsx';
 import { TooManyCodesNotice, WaitToTryAgain } from '../../shared/waitNotices.tsx';
 import { problemsOf, useFocusOnProblem, useHeadingFocus, type StepProps } from './stepSupport.ts';
+import { SubmitButton } from '../../shared/components/SubmitButton.tsx';
 
 /** The texted code's first box (SplitCodeInput gives it the entry's id). */
 const codeBoxId = 'code';
@@ -88,9 +89,9 @@ function PhoneForm({ state, send }: StepProps) {
           </p>
         ) : null}
       </div>
-      <button type="submit" className="button" disabled={busy || waiting}>
+      <SubmitButton unavailable={busy || waiting}>
         {alreadyVerified ? <Trans>Continue</Trans> : <Trans>Send code</Trans>}
-      </button>
+      </SubmitButton>
     </form>
   );
 }

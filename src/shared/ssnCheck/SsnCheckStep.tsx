@@ -7,6 +7,7 @@ import { useFocusOnProblem } from '../components/useFocusOnProblem.ts';
 import { useHeadingFocus } from '../components/useHeadingFocus.ts';
 import { unexpectedErrorMessage, validationMessages } from '../messages.ts';
 import { TooManyTriesNotice } from '../waitNotices.tsx';
+import { SubmitButton } from '../components/SubmitButton.tsx';
 
 type SsnCheckStepProps = {
   /** The heading's id (the screen is labelled by it). */
@@ -60,9 +61,9 @@ export function SsnCheckStep({ titleId, fieldId, intro, busy, waiting, problem, 
             {i18n._(unexpectedErrorMessage)}
           </p>
         ) : null}
-        <button type="submit" className="button" disabled={busy || waiting}>
+        <SubmitButton unavailable={busy || waiting}>
           {busy ? <Trans>Checking…</Trans> : <Trans>Continue</Trans>}
-        </button>
+        </SubmitButton>
       </form>
     </>
   );

@@ -3,6 +3,7 @@ import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { digitsOnly, SplitCodeInput } from '../components/SplitCodeInput.tsx';
 import { unexpectedErrorMessage } from '../messages.ts';
+import { SubmitButton } from '../components/SubmitButton.tsx';
 
 type TextedCodeEntryProps = {
   id: string;
@@ -63,9 +64,9 @@ export function TextedCodeEntry({ id, phone, sentNotice, codeLength, invalid, wr
           {i18n._(unexpectedErrorMessage)}
         </p>
       ) : null}
-      <button type="submit" className="button" disabled={busy}>
+      <SubmitButton unavailable={busy}>
         {verifying ? <Trans>Verifying…</Trans> : <Trans>Verify</Trans>}
-      </button>
+      </SubmitButton>
       {children}
     </form>
   );

@@ -21,6 +21,7 @@ import { TooManyTriesNotice } from '../../../shared/waitNotices.tsx';
 import { cardsCalls } from '../cardsCalls.ts';
 import { CardFlowLinks } from '../cardFlowParts.tsx';
 import '../cardOrder.css';
+import { SubmitButton } from '../../../shared/components/SubmitButton.tsx';
 
 const activateRoute = getRouteApi('/_accessToken/activate/{-$step}');
 
@@ -200,9 +201,9 @@ function ActivationForm(props: {
           ) : null}
           {waiting ? <TooManyTriesNotice retryAt={retryAt} /> : null}
         </div>
-        <button type="submit" className="button" disabled={busy || waiting}>
+        <SubmitButton unavailable={busy || waiting}>
           {busy ? <Trans>Activating…</Trans> : <Trans>Activate</Trans>}
-        </button>
+        </SubmitButton>
       </form>
     </>
   );

@@ -27,6 +27,7 @@ import { unexpectedErrorMessage, validationMessages } from '../../../shared/mess
 import { TooManyCodesNotice, WaitToTryAgain } from '../../../shared/waitNotices.tsx';
 import { routeStepOf, useStepParam } from '../../../shared/components/useStepParam.ts';
 import { identityCalls } from '../../../shared/api/identityCalls.ts';
+import { SubmitButton } from '../../../shared/components/SubmitButton.tsx';
 
 const formSteps = 3;
 const resetPasswordRoute = getRouteApi('/reset-password/{-$step}');
@@ -130,9 +131,9 @@ function EmailStep({ state, send }: StepProps) {
             <WaitToTryAgain retryAt={state.context.retryAt} />
           </p>
         ) : null}
-        <button type="submit" className="button" disabled={busy}>
+        <SubmitButton unavailable={busy}>
           {busy ? <Trans>Checking…</Trans> : <Trans>Continue</Trans>}
-        </button>
+        </SubmitButton>
       </form>
       <p className="screen-links">
         <Link to="/signin/{-$step}" params={{ step: undefined }}>
@@ -235,9 +236,9 @@ function PasswordStep({ state, send }: StepProps) {
             {i18n._(unexpectedErrorMessage)}
           </p>
         ) : null}
-        <button type="submit" className="button" disabled={busy}>
+        <SubmitButton unavailable={busy}>
           {busy ? <Trans>Changing your password…</Trans> : <Trans>Change password</Trans>}
-        </button>
+        </SubmitButton>
       </form>
     </>
   );

@@ -15,6 +15,7 @@ import { SsnCheckStep } from '../../../shared/ssnCheck/SsnCheckStep.tsx';
 import { routeStepOf, useStepParam } from '../../../shared/components/useStepParam.ts';
 import { continueToApp, storeSession } from '../../../shared/sessionEffects.ts';
 import { identityCalls } from '../../../shared/api/identityCalls.ts';
+import { SubmitButton } from '../../../shared/components/SubmitButton.tsx';
 
 const resetUnlockCodeRoute = getRouteApi('/reset-unlock-code/{-$step}');
 
@@ -117,9 +118,9 @@ function CodeStep({ state, send }: StepProps) {
             {i18n._(unexpectedErrorMessage)}
           </p>
         ) : null}
-        <button type="submit" className="button" disabled={busy}>
+        <SubmitButton unavailable={busy}>
           {busy ? <Trans>Saving…</Trans> : <Trans>Save unlock code</Trans>}
-        </button>
+        </SubmitButton>
       </form>
     </>
   );

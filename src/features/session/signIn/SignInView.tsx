@@ -16,6 +16,7 @@ import { TextedCodeEntry } from '../../../shared/textedCode/TextedCodeEntry.tsx'
 import { authModalTitleId, viewHeading, type ViewHeading } from '../authModal/authModalTitle.ts';
 import { continueToApp, goToResetUnlockCode, storeSession } from '../../../shared/sessionEffects.ts';
 import { TooManyCodesNotice, WaitToTryAgain } from '../../../shared/waitNotices.tsx';
+import { SubmitButton } from '../../../shared/components/SubmitButton.tsx';
 
 const signInRoute = getRouteApi('/signin/{-$step}');
 type Send = (event: SignInEvent) => void;
@@ -130,9 +131,9 @@ function CredentialsForm({ state, send, Heading, inModal }: FormProps) {
             {i18n._(unexpectedErrorMessage)}
           </p>
         ) : null}
-        <button type="submit" className="button" disabled={submitting || paused}>
+        <SubmitButton unavailable={submitting || paused}>
           {submitting ? <Trans>Signing in…</Trans> : <Trans>Sign in</Trans>}
-        </button>
+        </SubmitButton>
       </form>
       <p className="screen-links">
         {host.embedded && !inModal ? (

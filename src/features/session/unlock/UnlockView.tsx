@@ -11,6 +11,7 @@ import { useFocusOnProblem } from '../../../shared/components/useFocusOnProblem.
 import { unexpectedErrorMessage, validationMessages } from '../../../shared/messages.ts';
 import { authModalTitleId, viewHeading } from '../authModal/authModalTitle.ts';
 import { continueToApp, storeSession } from '../../../shared/sessionEffects.ts';
+import { SubmitButton } from '../../../shared/components/SubmitButton.tsx';
 
 const unlockRoute = getRouteApi('/unlock');
 
@@ -87,9 +88,9 @@ export function UnlockView({ inModal = false }: { inModal?: boolean }) {
             {i18n._(unexpectedErrorMessage)}
           </p>
         ) : null}
-        <button type="submit" className="button" disabled={submitting}>
+        <SubmitButton unavailable={submitting}>
           {submitting ? <Trans>Unlocking…</Trans> : <Trans>Unlock</Trans>}
-        </button>
+        </SubmitButton>
       </form>
       <p className="screen-links">
         <Link to="/reset-unlock-code/{-$step}" params={{ step: undefined }} search={forgotSearch} replace>
