@@ -34,11 +34,19 @@ test.describe('signing in with a texted code', () => {
       // At 360 px the number broke at its hyphen ("(XXX) XXX-" above "7788"): now it is one line.
       const number = page.getByText('(XXX) XXX-7788', { exact: true });
       expect(await number.evaluate((element) => element.getClientRects().length)).toBe(1);
-      const code = await textedCode(request, jordan.phone);
-      await fillCode(page, locale, code === '000000' ? '111111' : '000000');
+      const first = await textedCode(request, jordan.phone);
+      await fillCode(page, locale, first === '000000' ? '111111' : '000000');
       await page.getByRole('button', { name: t('Verify'), exact: true }).click();
       await expect(page.getByText(t("This isn't the right code."))).toBeVisible();
 
+      // A new code, asked for by keyboard: the form says it was sent, and the first box has the focus
+      // (the link, unavailable during the call, had let it go to the page's start).
+      await page.getByRole('button', { name: t('Send a new code'), exact: true }).focus();
+      await page.keyboard.press('Enter');
+      await expect(page.getByRole('status').filter({ hasText: t('We sent you a new code.') })).toBeVisible();
+      await expect(page.getByRole('group', { name: t('Texted code') }).getByRole('textbox').first()).toBeFocused();
+      let code = '';
+      await expect.poll(async () => (code = await textedCode(request, jordan.phone))).not.toBe(first);
       await fillCode(page, locale, code);
       await page.getByRole('button', { name: t('Verify'), exact: true }).click();
       await expect(page.getByRole('heading', { name: t('Available balance'), exact: true })).toBeVisible();

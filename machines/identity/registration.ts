@@ -267,6 +267,9 @@ export const registrationMachine = setup({
     isPhoneInUse: (_, answer: PhoneInUseAnswer | undefined) => answer?.statusCode === StatusCode.SUCCESS && answer.inUse === true,
     isPhoneFree: (_, answer: PhoneInUseAnswer | undefined) => answer?.statusCode === StatusCode.SUCCESS && answer.inUse === false,
     isCodeSent: (_, answer: RequestVerificationAnswer | undefined) => answer?.statusCode === StatusCode.SUCCESS,
+    /** A new code to the phone that already had one ("Send a new code", or the same number typed again). */
+    isCodeSentAgain: ({ context }, answer: RequestVerificationAnswer | undefined) =>
+      answer?.statusCode === StatusCode.SUCCESS && context.codeSentTo === digitsOf(context.form.phone),
     ...textedCodeGuards,
     isCannotText: (_, answer: RequestVerificationAnswer | undefined) =>
       answer?.statusCode === StatusCode.INVALID_PHONE_NUMBER || answer?.statusCode === StatusCode.MFA_ERROR,
@@ -518,6 +521,11 @@ export const registrationMachine = setup({
                 src: 'requestVerification',
                 input: ({ context }) => ({ phone: digitsOf(context.form.phone) }),
                 onDone: [
+                  {
+                    guard: { type: 'isCodeSentAgain', params: ({ event }) => event.output },
+                    target: 'enteringCode.resent',
+                    actions: ['clearProblems', saveDraftNow],
+                  },
                   {
                     guard: { type: 'isCodeSent', params: ({ event }) => event.output },
                     target: 'enteringCode',

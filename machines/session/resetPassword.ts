@@ -184,7 +184,7 @@ export const resetPasswordMachine = setup({
             src: 'sendResetCode',
             input: ({ context }) => ({ email: context.email }),
             onDone: [
-              { guard: { type: 'isSuccess', params: answerOf }, target: 'enteringCode' },
+              { guard: { type: 'isSuccess', params: answerOf }, target: 'enteringCode.resent' },
               { guard: { type: 'isTooMany', params: answerOf }, target: 'waiting', actions: { type: 'storeRetryAt', params: answerOf } },
               { target: 'enteringCode.failed' },
             ],

@@ -54,7 +54,7 @@ type Answer = SignInAnswer | undefined;
 const output = ({ event }: { event: { output: Answer } }) => event.output;
 
 /** The answers every /sign-in call may get, in order; `fallback` is where anything else goes. */
-const answered = <Fallback extends string>(fallback: Fallback) =>
+const answered = <Fallback extends string>(fallback: Fallback, codeTexted: `#signIn.mfa.enteringCode${'' | '.resent'}` = '#signIn.mfa.enteringCode') =>
   [
   {
     guard: { type: 'mustResetUnlockCode', params: output },
@@ -68,7 +68,7 @@ const answered = <Fallback extends string>(fallback: Fallback) =>
   },
   {
     guard: { type: 'isCodeTexted', params: output },
-    target: '#signIn.mfa.enteringCode',
+    target: codeTexted,
     actions: { type: 'storeCodeSent', params: output },
   },
   ...textedCodeAnswers('#signIn.mfa.'),
@@ -208,7 +208,7 @@ export const signInMachine = setup({
             id: 'resendCode',
             src: 'signIn',
             input: ({ context }) => ({ email: context.email, password: context.password }),
-            onDone: answered('#signIn.mfa.enteringCode.failed'),
+            onDone: answered('#signIn.mfa.enteringCode.failed', '#signIn.mfa.enteringCode.resent'),
             onError: { target: 'enteringCode.failed' },
           },
         },

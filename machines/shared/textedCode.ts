@@ -66,8 +66,9 @@ export const textedCodeAnswers = <const At extends string>(at: At) =>
 
 /**
  * The states: `enteringCode` sends a well-formed code to `verifyingCode` (the chart's call); its
- * substates say why it is back. `waiting` is the server's wait after too many codes. Tags: `busy`
- * while the code is checked, `invalid`, `wrongCode` and `failed` on the substates, `waiting`, and
+ * substates say why it is back (or that a new code was sent). `waiting` is the server's wait after too
+ * many codes. Tags: `busy` while the code is checked, `resent`, `invalid`, `wrongCode` and `failed` on
+ * the substates, `waiting`, and
  * `textedCode` on every state where the code form shows.
  */
 export function textedCodeStates<const TOn extends object, const TResend extends string, const TVerify extends object, const TAfterWait extends string>(chart: {
@@ -91,6 +92,8 @@ export function textedCodeStates<const TOn extends object, const TResend extends
       },
       states: {
         idle: {},
+        /** A new code was texted ("Send a new code"): the form says so. */
+        resent: { tags: ['resent'] },
         invalid: { tags: ['invalid'] },
         /** 200 INVALID_MFA_CODE, with the tries left. */
         wrongCode: { tags: ['wrongCode'] },
@@ -110,7 +113,7 @@ export function textedCodeStates<const TOn extends object, const TResend extends
 }
 
 /** The tags the fragment's states carry. */
-export type TextedCodeTag = 'textedCode' | 'busy' | 'verifying' | 'invalid' | 'wrongCode' | 'failed' | 'waiting';
+export type TextedCodeTag = 'textedCode' | 'busy' | 'verifying' | 'resent' | 'invalid' | 'wrongCode' | 'failed' | 'waiting';
 
 /** The code's problems the code form shows (TextedCodeEntry's `invalid`, `wrongCode`, `failed`), from a chart's tags. */
 export function textedCodeProblems(snapshot: { hasTag: (tag: TextedCodeTag) => boolean }) {

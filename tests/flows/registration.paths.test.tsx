@@ -17,7 +17,7 @@ import { coverageOf, minimalCover, replayPath, type PathRun } from '../support/c
 import { recordingHost, renderApp, signedOut } from '../support/renderApp.tsx';
 import { phone, phoneDigits, providersUuid, registrationRuns } from '../support/registrationRuns.ts';
 import { passServerWait } from '../support/replayClock.ts';
-import { findPhoneSentence } from '../support/phoneSentence.ts';
+import { findPhoneSentence, newCodeNotice } from '../support/textedCodeForm.ts';
 
 type App = Awaited<ReturnType<typeof renderApp>>;
 type Path = PathRun['paths'][number];
@@ -271,12 +271,14 @@ const states: { when: (s: AnyMachineSnapshot) => boolean; then: (app: App, s: An
     },
   },
   {
-    when: (s) => at(s, { inputting: { phone: { enteringCode: 'idle' } } }),
-    then: async (app) => {
+    when: (s) => at(s, { inputting: { phone: { enteringCode: 'idle' } } }) || at(s, { inputting: { phone: { enteringCode: 'resent' } } }),
+    then: async (app, s) => {
       await findPhoneSentence(`We texted a 6-digit code to ${phone}.`, phone);
       expect(screen.getByRole('group', { name: 'Texted code' })).toBeTruthy();
       expect(screen.getAllByLabelText(/^Digit \d of 6$/)).toHaveLength(6);
       noAlert();
+      // A code asked for again says so (the same sentence would otherwise show as if nothing happened).
+      expect(newCodeNotice()).toBe(at(s, { inputting: { phone: { enteringCode: 'resent' } } }) ? 'We sent you a new code.' : '');
       // Arrived by Send code (gone now), the code's first box has the focus, to type the code; opened
       // at this step (a reload), the heading has it, as on every screen.
       const sent = app.cardApi.requests.some((request) => request.path === callOf.requestVerification);

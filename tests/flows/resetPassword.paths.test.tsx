@@ -8,6 +8,7 @@ import { generateListedPaths } from '../support/listedPaths.ts';
 import { alertText, renderApp } from '../support/renderApp.tsx';
 import { passServerWait, serverWaitSeconds } from '../support/replayClock.ts';
 import { expectSsnStepShown, expectSsnWait } from '../support/ssnStep.ts';
+import { newCodeNotice } from '../support/textedCodeForm.ts';
 
 const pathOf: Record<string, string> = {
   sendResetCode: '/api/v1/reset-password',
@@ -222,6 +223,7 @@ describe('reset-password chart', () => {
                     ? 'There was an unexpected error. Please try again.'
                     : '';
               await waitFor(() => expect(alertText()).toBe(expected));
+              expect(newCodeNotice()).toBe(s.matches({ code: { enteringCode: 'resent' } }) ? 'We sent you a new code.' : '');
             },
           },
           {

@@ -6,7 +6,7 @@ import { coverageOf, describePath, minimalCover, replayPath } from '../support/c
 import { generateListedPaths } from '../support/listedPaths.ts';
 import { alertText, renderApp } from '../support/renderApp.tsx';
 import { passServerWait, serverWaitSeconds } from '../support/replayClock.ts';
-import { findPhoneSentence } from '../support/phoneSentence.ts';
+import { findPhoneSentence, newCodeNotice } from '../support/textedCodeForm.ts';
 
 const signInPath = '/api/v1/sign-in';
 const phone = '(XXX) XXX-0143';
@@ -183,6 +183,7 @@ describe('sign-in chart', () => {
                     : '';
               await waitFor(() => expect(alertText()).toBe(expected));
               if (s.context.phone) await findPhoneSentence(`We texted a 6-digit code to ${phone}.`, phone);
+              expect(newCodeNotice()).toBe(s.matches({ mfa: { enteringCode: 'resent' } }) ? 'We sent you a new code.' : '');
             },
           },
           {

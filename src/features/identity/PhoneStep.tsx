@@ -113,6 +113,7 @@ function CodeForm({ state, send }: StepProps) {
       {...textedCodeProblems(state)}
       attemptsLeft={state.context.attemptsLeft}
       busy={verifying}
+      resent={state.hasTag('resent')}
       onSubmit={(code) => send({ type: 'user.submitCode', code })}
     >
       <div className="screen-links">

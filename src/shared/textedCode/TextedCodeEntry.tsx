@@ -25,17 +25,24 @@ type TextedCodeEntryProps = {
   verifying?: boolean;
   /** A new code was asked for: the boxes start empty again. */
   resending?: boolean;
+  /** The new code was sent: the form says so, and the first box takes the focus if it is nowhere. */
+  resent: boolean;
   onSubmit: (code: string) => void;
   /** Links shown under the Verify button, inside the form. */
   children?: ReactNode;
 };
 
-export function TextedCodeEntry({ id, phone, sentNotice, codeLength, invalid, wrongCode, failed, attemptsLeft, busy, disabled, verifying, resending, onSubmit, children }: TextedCodeEntryProps) {
+export function TextedCodeEntry({ id, phone, sentNotice, codeLength, invalid, wrongCode, failed, attemptsLeft, busy, disabled, verifying, resending, resent, onSubmit, children }: TextedCodeEntryProps) {
   const { t, i18n } = useLingui();
   const [code, setCode] = useState('');
   useEffect(() => {
     if (resending) setCode('');
   }, [resending]);
+  useEffect(() => {
+    // "Send a new code" was unavailable during its call, which left the focus nowhere.
+    const focused = document.activeElement;
+    if (resent && (focused === null || focused === document.body)) document.getElementById(id)?.focus();
+  }, [resent, id]);
 
   const codeProblem = invalid ? (
     t`Please enter the 6-digit code we texted you.`
@@ -58,6 +65,7 @@ export function TextedCodeEntry({ id, phone, sentNotice, codeLength, invalid, wr
   return (
     <form className="form" onSubmit={submit} noValidate aria-busy={busy}>
       <p>{sentNotice ?? (phone ? <Trans>We texted a 6-digit code to <span className="nowrap">{phone}</span>.</Trans> : <Trans>We texted you a 6-digit code.</Trans>)}</p>
+      <div role="status">{resent ? <p className="notice">{t`We sent you a new code.`}</p> : null}</div>
       <SplitCodeInput id={id} label={t`Texted code`} length={codeLength} value={code} onChange={setCode} error={codeProblem} disabled={disabled} />
       {failed ? (
         <p className="form-error" role="alert">

@@ -11,7 +11,7 @@ import { createStateSaver, localStorageWriter, restoreState, type PersistedState
 import { typingDraftDelayMs } from '../../../src/features/identity/RegisterView.tsx';
 import { savedDraft } from '../../support/registrationRuns.ts';
 import { recordingHost, renderApp, signedOut } from '../../support/renderApp.tsx';
-import { findPhoneSentence } from '../../support/phoneSentence.ts';
+import { findPhoneSentence } from '../../support/textedCodeForm.ts';
 
 type App = Awaited<ReturnType<typeof renderApp>>;
 

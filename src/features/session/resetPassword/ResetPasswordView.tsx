@@ -168,6 +168,7 @@ function CodeStep({ state, send }: StepProps) {
           disabled={busy}
           verifying={state.hasTag('verifying')}
           resending={state.hasTag('resending')}
+          resent={state.hasTag('resent')}
           onSubmit={(code) => send({ type: 'user.submitCode', code })}
         />
       )}

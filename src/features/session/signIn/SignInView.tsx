@@ -202,6 +202,7 @@ function CodeForm({ state, send, Heading, inModal }: FormProps) {
           disabled={busy}
           verifying={verifying}
           resending={state.hasTag('resending')}
+          resent={state.hasTag('resent')}
           onSubmit={(code) => send({ type: 'user.submitCode', code })}
         />
       )}

@@ -1,3 +1,4 @@
+/** What the texted-code form (src/shared/textedCode/TextedCodeEntry.tsx) says, as a user reads it. */
 import { screen, within } from '@testing-library/react';
 import { expect } from 'vitest';
 
@@ -9,4 +10,10 @@ export async function findPhoneSentence(sentence: string, phone: string): Promis
   const paragraph = await screen.findByText((_, element) => element?.tagName === 'P' && element.textContent === sentence);
   expect(within(paragraph).getByText(phone).className).toBe('nowrap');
   return paragraph;
+}
+
+/** The form's live status: "We sent you a new code." after Send a new code, else empty. */
+export function newCodeNotice(): string {
+  const form = screen.getByRole('group', { name: 'Texted code' }).closest('form')!;
+  return within(form).getByRole('status').textContent ?? '';
 }
