@@ -21,7 +21,7 @@
  * Views ask the chart through its tags (`busy`, `invalid`, `failed`, `waiting`) and the selectors
  * at the end of this file.
  */
-import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate';
+import { assign, fromPromise, raise, setup, type SnapshotFrom } from 'xstate';
 import {
   agreed,
   agreementKinds,
@@ -264,6 +264,8 @@ export const registrationMachine = setup({
       context.mfaToken !== null &&
       context.verifiedPhone === digitsOf(phoneOf(event)),
     isPhoneValid: ({ event }) => checkPhone(phoneOf(event)) === null,
+    /** Not the number the server asked to wait for (too many codes), whose codes are held back. */
+    isAnotherPhone: ({ context, event }) => digitsOf(phoneOf(event)) !== digitsOf(context.form.phone),
     isPhoneInUse: (_, answer: PhoneInUseAnswer | undefined) => answer?.statusCode === StatusCode.SUCCESS && answer.inUse === true,
     isPhoneFree: (_, answer: PhoneInUseAnswer | undefined) => answer?.statusCode === StatusCode.SUCCESS && answer.inUse === false,
     isCodeSent: (_, answer: RequestVerificationAnswer | undefined) => answer?.statusCode === StatusCode.SUCCESS,
@@ -298,6 +300,8 @@ export const registrationMachine = setup({
       const info = personalInfoOf(event);
       return { form: { ...context.form, ...info }, fieldErrors: personalInfoProblems(event) };
     }),
+    /** The phone form takes the event again, as if typed there (another phone, while one waits). */
+    passToPhoneForm: raise(({ event }) => event),
     storePhone: assign(({ context, event }) => {
       const phone = phoneOf(event);
       const changed = context.verifiedPhone !== digitsOf(phone);
@@ -568,6 +572,9 @@ export const registrationMachine = setup({
                 ],
               },
               afterWait: 'editing',
+              // The server holds back codes per phone: the number that had too many waits (the event is
+              // ignored); another goes to the phone form, which takes it as typed there.
+              waitingOn: { 'user.submitPhone': { guard: 'isAnotherPhone', target: 'editing', actions: 'passToPhoneForm' } },
             }),
           },
         },

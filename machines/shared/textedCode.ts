@@ -71,7 +71,13 @@ export const textedCodeAnswers = <const At extends string>(at: At) =>
  * the substates, `waiting`, and
  * `textedCode` on every state where the code form shows.
  */
-export function textedCodeStates<const TOn extends object, const TResend extends string, const TVerify extends object, const TAfterWait extends string>(chart: {
+export function textedCodeStates<
+  const TOn extends object,
+  const TResend extends string,
+  const TVerify extends object,
+  const TAfterWait extends string,
+  const TWaitingOn extends object = Record<never, never>,
+>(chart: {
   /** `enteringCode`'s other transitions (change the phone). */
   on?: TOn;
   /** Where "Send a new code" goes. */
@@ -80,6 +86,8 @@ export function textedCodeStates<const TOn extends object, const TResend extends
   verify: TVerify;
   /** Where the server's wait ends. */
   afterWait: TAfterWait;
+  /** What `waiting` still takes (registration: another phone, whose codes are not held back). */
+  waitingOn?: TWaitingOn;
 }) {
   return {
     enteringCode: {
@@ -107,6 +115,7 @@ export function textedCodeStates<const TOn extends object, const TResend extends
     /** Too many codes (201): the server's wait (10 minutes), then a new code may be asked for. */
     waiting: {
       tags: ['waiting'],
+      on: { ...chart.waitingOn } as TWaitingOn,
       after: { untilRetry: { target: chart.afterWait, actions: 'clearRetryAt' } },
     },
   } as const;

@@ -7,6 +7,7 @@ import { i18n, type MessageDescriptor } from '@lingui/core';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { AnyMachineSnapshot, EventObject } from 'xstate';
+import { digitsOf } from '../../contract/rules.ts';
 import { registrationMachine, type RegistrationContext } from '../../machines/identity/registration.ts';
 import { payloadOf } from '../../machines/identity/registrationFieldRules.ts';
 import { stepOfField, type RegistrationField } from '../../machines/identity/registrationFields.ts';
@@ -15,7 +16,7 @@ import { addressMessages } from '../../src/shared/messages.ts';
 import { fieldProblemMessage } from '../../src/features/identity/stepSupport.ts';
 import { coverageOf, minimalCover, replayPath, type PathRun } from '../support/chartCoverage.ts';
 import { recordingHost, renderApp, signedOut } from '../support/renderApp.tsx';
-import { phone, phoneDigits, providersUuid, registrationRuns } from '../support/registrationRuns.ts';
+import { otherPhone, phone, phoneDigits, providersUuid, registrationRuns } from '../support/registrationRuns.ts';
 import { passServerWait } from '../support/replayClock.ts';
 import { findPhoneSentence, newCodeNotice } from '../support/textedCodeForm.ts';
 
@@ -249,25 +250,33 @@ const states: { when: (s: AnyMachineSnapshot) => boolean; then: (app: App, s: An
   },
   {
     when: (s) => at(s, { inputting: { phone: 'checkingInUse' } }),
-    then: async (app) => {
+    then: async (app, s) => {
       await waitingFor(app, callOf.phoneNumberInUse!);
-      expect(lastBody(app, callOf.phoneNumberInUse!)).toEqual({ phone: phoneDigits });
+      expect(lastBody(app, callOf.phoneNumberInUse!)).toEqual({ phone: digitsOf(s.context.form.phone) });
     },
   },
   {
     when: (s) => at(s, { inputting: { phone: 'requestingCode' } }),
-    then: async (app) => {
+    then: async (app, s) => {
       await waitingFor(app, callOf.requestVerification!);
-      expect(lastBody(app, callOf.requestVerification!)).toEqual({ phone: phoneDigits });
+      expect(lastBody(app, callOf.requestVerification!)).toEqual({ phone: digitsOf(s.context.form.phone) });
     },
   },
   {
     when: (s) => at(s, { inputting: { phone: 'waiting' } }),
-    then: async () => {
+    then: async (app) => {
       const alert = await screen.findByRole('alert');
       expect(alert.textContent).toBe('Too many codesFor your security, please wait 1 minute before asking for a new code.');
       await waitFor(() => expect(document.activeElement?.textContent).toBe(alert.textContent));
       expect(screen.getByRole('button', { name: /Send code|Continue/ }).getAttribute('aria-disabled')).toBe('true');
+      // Only that number is held back: Send code is available for another.
+      const field = screen.getByLabelText('Mobile phone number') as HTMLInputElement;
+      const typed = field.value;
+      await app.user.clear(field);
+      await app.user.type(field, digitsOf(typed) === digitsOf(otherPhone) ? phone : otherPhone);
+      expect(screen.getByRole('button', { name: 'Send code' }).getAttribute('aria-disabled')).toBe('false');
+      await app.user.clear(field);
+      await app.user.type(field, typed);
     },
   },
   {

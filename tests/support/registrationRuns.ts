@@ -11,6 +11,8 @@ import { serverWaitSeconds } from './replayClock.ts';
 export const providersUuid = 'companion-user-1';
 export const phone = '(202) 201-0143';
 export const phoneDigits = '2022010143';
+/** The number typed instead after the first had too many codes. */
+export const otherPhone = '(202) 201-0188';
 
 export const personalInfo = {
   type: 'user.submitPersonalInfo',
@@ -99,6 +101,18 @@ export function registrationRuns() {
       route: '/register/2',
       draft: savedDraft(2),
       events: [{ type: 'user.submitPhone', phone }, done('phoneNumberInUse', { statusCode: 201, retryAfterSeconds: 300 })],
+    },
+    {
+      // The wait after too many codes holds back that number only: it is refused, another is sent.
+      name: 'another phone after too many codes',
+      route: '/register/2',
+      draft: savedDraft(2),
+      events: [
+        { type: 'user.submitPhone', phone },
+        { type: 'user.submitPhone', phone: otherPhone },
+        done('phoneNumberInUse', { statusCode: 0, inUse: false }),
+        done('requestVerification', { statusCode: 201, retryAfterSeconds: serverWaitSeconds }),
+      ],
     },
     {
       name: 'texted code',

@@ -4,10 +4,10 @@
  * how the server's field errors find their step.
  */
 import { describe, expect, it } from 'vitest';
-import { createActor, fromPromise } from 'xstate';
+import { createActor, fromPromise, waitFor } from 'xstate';
 import type { StatusAnswer } from '../../contract/shared/answers.ts';
 import { normaliseZip } from '../../contract/identity/rules.ts';
-import type { StatusCode } from '../../contract/shared/statusCodes.ts';
+import { StatusCode } from '../../contract/shared/statusCodes.ts';
 import { ServerFieldError } from '../../contract/validation.ts';
 import {
   initialContextOf,
@@ -18,7 +18,7 @@ import {
 import { draftFrom, draftOf, type RegistrationDraft } from '../../machines/identity/registrationDraft.ts';
 import { normaliseDob, payloadOf, profileFieldsOf } from '../../machines/identity/registrationFieldRules.ts';
 import { firstFailingStep, RegistrationProblem, serverFieldProblems } from '../../machines/identity/registrationFields.ts';
-import type { PhoneInUseAnswer, RegisterAnswer } from '../../contract/identity/types.ts';
+import type { PhoneInUseAnswer, RegisterAnswer, RequestVerificationAnswer } from '../../contract/identity/types.ts';
 import { maskDob, maskZip, routeStepOf } from '../../src/features/identity/masks.ts';
 import { savedDraft } from '../support/registrationRuns.ts';
 
@@ -119,6 +119,30 @@ describe('the route step (user.goToStep)', () => {
     expect(actor.getSnapshot().context).toMatchObject({ verifiedPhone: null, mfaToken: null, furthestStep: 2 });
     actor.send({ type: 'user.goToStep', step: 3 });
     expect(step(actor)).toBe(2);
+  });
+
+  it('after too many codes only that number waits: it is ignored, another is checked and sent at once', async () => {
+    const sentTo: string[] = [];
+    const actor = createActor(
+      registrationMachine.provide({
+        actors: {
+          phoneNumberInUse: fromPromise(async (): Promise<PhoneInUseAnswer> => ({ statusCode: StatusCode.SUCCESS, inUse: false })),
+          requestVerification: fromPromise(async ({ input }: { input: { phone: string } }): Promise<RequestVerificationAnswer> => {
+            sentTo.push(input.phone);
+            return sentTo.length === 1 ? { statusCode: StatusCode.INVALID_MFA_LIMIT, retryAfterSeconds: 600 } : { statusCode: StatusCode.SUCCESS };
+          }),
+        },
+      }),
+      { input: input({ draft: savedDraft(2), requestedStep: 2 }) },
+    ).start();
+    actor.send({ type: 'user.submitPhone', phone: '(202) 201-0143' });
+    await waitFor(actor, (s) => s.matches({ inputting: { phone: 'waiting' } }));
+    actor.send({ type: 'user.submitPhone', phone: '202-201-0143' });
+    expect(actor.getSnapshot().matches({ inputting: { phone: 'waiting' } })).toBe(true);
+    actor.send({ type: 'user.submitPhone', phone: '(202) 201-0188' });
+    await waitFor(actor, (s) => s.matches({ inputting: { phone: 'enteringCode' } }));
+    expect(sentTo).toEqual(['2022010143', '2022010188']);
+    expect(actor.getSnapshot().context.codeSentTo).toBe('2022010188');
   });
 
   it('the verified number goes straight on to the address', () => {

@@ -37,6 +37,8 @@ function PhoneForm({ state, send }: StepProps) {
   const waiting = state.hasTag('waiting');
   const busy = state.hasTag('busy');
   const alreadyVerified = mfaToken !== null && verifiedPhone === digitsOf(typedPhone);
+  // The wait holds back that number's codes only: another number (a typo corrected) can be sent at once.
+  const heldBack = waiting && digitsOf(typedPhone) === digitsOf(form.phone);
   const problem = problemsOf(state, at('invalid'), i18n);
   const phoneProblem = at('inUse')
     ? t`This phone number is already used by another account.`
@@ -89,7 +91,7 @@ function PhoneForm({ state, send }: StepProps) {
           </p>
         ) : null}
       </div>
-      <SubmitButton unavailable={busy || waiting}>
+      <SubmitButton unavailable={busy || heldBack}>
         {alreadyVerified ? <Trans>Continue</Trans> : <Trans>Send code</Trans>}
       </SubmitButton>
     </form>
