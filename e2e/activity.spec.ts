@@ -50,6 +50,10 @@ test('a purchase is held, then settles; an older transaction opens and back keep
   const settled = await activity.open(cafe);
   await expect(settled.amount).toHaveText(signedDollars(-1100));
   await expect(settled.value('Status')).toHaveText('Completed');
+  // The change from the list's "Pending" is in a live region, so a screen reader says it.
+  const live = page.getByRole('main').locator('[aria-live="polite"]');
+  await expect(live).toContainText('Completed');
+  await expect(live).toContainText(signedDollars(-1100));
   await page.goBack();
   await activity.expectShown();
   // After a refresh the row keeps its place, no longer pending.

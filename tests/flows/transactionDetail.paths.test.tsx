@@ -123,6 +123,9 @@ describe('transaction detail chart', () => {
               expect(screen.getByText('minus $11.00')).toBeTruthy();
               expect(screen.getByText('Completed')).toBeTruthy();
               expect(screen.queryByText('Why is this pending?')).toBeNull();
+              // Where the list's copy said pending, the change is said aloud: amount and status are in a live region.
+              const live = screen.getByText('Completed').closest('[aria-live="polite"]');
+              expect(live?.textContent).toContain('minus $11.00');
             }
             expect(screen.queryByRole('dialog')).toBeNull();
           },

@@ -72,49 +72,53 @@ function Details({ transaction, locale }: { transaction: Transaction; locale: Lo
   const credit = transaction.amount > 0;
   return (
     <>
-      <p className={credit ? 'detail-amount amount-credit' : 'detail-amount'}>
-        <span className="visually-hidden">
-          <Trans>Amount:</Trans>{' '}
-        </span>
-        <Amount cents={transaction.amount} signed />
-      </p>
-      <dl className="detail-list">
-        <div>
-          <dt>
-            <Trans>Status</Trans>
-          </dt>
-          <dd>
-            <TransactionStatusText transaction={transaction} />
-          </dd>
-        </div>
-        <div>
-          <dt>
-            <Trans>Date</Trans>
-          </dt>
-          <dd>{formatDate(transaction.timestamp, locale)}</dd>
-        </div>
-        <div>
-          <dt>
-            <Trans>Time</Trans>
-          </dt>
-          <dd>{formatTime(transaction.timestamp, locale)}</dd>
-        </div>
-        {/* A fee's counterparty is its code, which the title already says by name. */}
-        {transaction.counterparty && !feeOf(transaction) ? (
-          <div>
-            <dt>{credit ? <Trans>From</Trans> : <Trans>Merchant</Trans>}</dt>
-            <dd>{transaction.counterparty}</dd>
-          </div>
-        ) : null}
-        {transaction.location ? (
+      {/* Opened from the list, the list's copy shows while the card API is asked: a hold that settled
+          since changes here (its amount, its status), and a screen reader says so. */}
+      <div aria-live="polite">
+        <p className={credit ? 'detail-amount amount-credit' : 'detail-amount'}>
+          <span className="visually-hidden">
+            <Trans>Amount:</Trans>{' '}
+          </span>
+          <Amount cents={transaction.amount} signed />
+        </p>
+        <dl className="detail-list">
           <div>
             <dt>
-              <Trans>Location</Trans>
+              <Trans>Status</Trans>
             </dt>
-            <dd>{transaction.location}</dd>
+            <dd>
+              <TransactionStatusText transaction={transaction} />
+            </dd>
           </div>
-        ) : null}
-      </dl>
+          <div>
+            <dt>
+              <Trans>Date</Trans>
+            </dt>
+            <dd>{formatDate(transaction.timestamp, locale)}</dd>
+          </div>
+          <div>
+            <dt>
+              <Trans>Time</Trans>
+            </dt>
+            <dd>{formatTime(transaction.timestamp, locale)}</dd>
+          </div>
+          {/* A fee's counterparty is its code, which the title already says by name. */}
+          {transaction.counterparty && !feeOf(transaction) ? (
+            <div>
+              <dt>{credit ? <Trans>From</Trans> : <Trans>Merchant</Trans>}</dt>
+              <dd>{transaction.counterparty}</dd>
+            </div>
+          ) : null}
+          {transaction.location ? (
+            <div>
+              <dt>
+                <Trans>Location</Trans>
+              </dt>
+              <dd>{transaction.location}</dd>
+            </div>
+          ) : null}
+        </dl>
+      </div>
       {transaction.status === 'pending' ? (
         <div className="notice">
           <p className="notice-title">
