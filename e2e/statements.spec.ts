@@ -31,6 +31,8 @@ test("the latest month's PDF downloads and says the closing balance the screen s
   const closing = await seenText(statements.balance(latest, 'Closing balance'));
   const month = new Date().toISOString().slice(0, 7);
   const { fileName, bytes } = await statements.download(latest);
+  // The button kept the focus through the download (unavailable meanwhile, not disabled).
+  await expect(await statements.downloadButton(latest)).toBeFocused();
   expect(fileName).toBe(`providers-statement-${month}.pdf`);
   const text = await pdfText(bytes);
   expect(text).toContain('Monthly statement');

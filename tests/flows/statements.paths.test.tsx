@@ -70,7 +70,7 @@ describe('statements chart', () => {
         },
         'user.retry': async ({ user }) => user.click(await screen.findByRole('button', { name: 'Try again' })),
         'user.download': async ({ user }) => {
-          await waitFor(() => expect(downloadButton().hasAttribute('disabled')).toBe(false));
+          await waitFor(() => expect(downloadButton().getAttribute('aria-disabled')).toBe('false'));
           await user.click(downloadButton());
         },
         'xstate.done.actor.downloadStatement': async ({ cardApi }) => {
@@ -127,11 +127,15 @@ describe('statements chart', () => {
         },
         {
           when: (s) => s.matches({ ready: 'downloading' }),
-          then: async ({ cardApi }) => {
+          then: async ({ cardApi, user }) => {
             expect(await screen.findByText('Downloading your statement for November 2026…')).toBeTruthy();
             await waitFor(() => expect(cardApi.isWaiting(statementPath)).toBe(true));
             expect(cardApi.requests.filter((request) => request.path === statementPath).at(-1)!.search).toBe('?month=2026-11&locale=en');
-            expect(downloadButton().hasAttribute('disabled')).toBe(true);
+            expect(downloadButton().getAttribute('aria-disabled')).toBe('true');
+            // A press meanwhile asks for nothing more.
+            const asked = cardApi.requests.length;
+            await user.click(downloadButton());
+            expect(cardApi.requests.length).toBe(asked);
           },
         },
         {

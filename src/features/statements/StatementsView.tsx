@@ -145,7 +145,9 @@ function StatementRow(props: {
         type="button"
         className="button button-secondary"
         aria-label={t`Download PDF for ${month}`}
-        disabled={props.anyDownloading}
+        // Unavailable while a statement downloads (the chart takes no other download then), yet
+        // focusable: a disabled button let the keyboard's focus go to the page's start (docs/decisions.md).
+        aria-disabled={props.anyDownloading}
         onClick={props.onDownload}
       >
         <Trans>Download PDF</Trans>
