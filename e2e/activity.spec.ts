@@ -51,9 +51,9 @@ test('a purchase is held, then settles; an older transaction opens and back keep
   await expect(settled.amount).toHaveText(signedDollars(-1100));
   await expect(settled.value('Status')).toHaveText('Completed');
   // The change from the list's "Pending" is in a live region, so a screen reader says it.
-  const live = page.getByRole('main').locator('[aria-live="polite"]');
-  await expect(live).toContainText('Completed');
-  await expect(live).toContainText(signedDollars(-1100));
+  const live = page.getByRole('main').locator('[aria-live="polite"][aria-atomic="true"]');
+  await expect(live.filter({ hasText: 'Completed' })).toHaveCount(1);
+  await expect(live.filter({ hasText: signedDollars(-1100) })).toHaveCount(1);
   await page.goBack();
   await activity.expectShown();
   // After a refresh the row keeps its place, no longer pending.

@@ -102,12 +102,19 @@ test('a wrong texted code is refused, then the right one moves on', async ({ pag
   const { register } = await openRegistration(page);
   await register.personalInfo(applicant);
   await register.requestCode(applicant);
-  const code = await textedCode(request, applicant.phone);
-  const wrong = code === '000000' ? '111111' : '000000';
+  const first = await textedCode(request, applicant.phone);
+  const wrong = first === '000000' ? '111111' : '000000';
 
   await register.enterCode(wrong);
   await expect(register.app.getByText("This isn't the right code.")).toBeVisible();
   await register.expectAccessible();
+  // A new code, asked for by keyboard: the form says so and the first box has the focus.
+  await register.app.getByRole('button', { name: 'Send a new code', exact: true }).focus();
+  await page.keyboard.press('Enter');
+  await expect(register.app.getByRole('status').filter({ hasText: 'We sent you a new code.' })).toBeVisible();
+  await expect(register.app.getByRole('group', { name: 'Texted code' }).getByRole('textbox').first()).toBeFocused();
+  let code = first;
+  await expect.poll(async () => (code = await textedCode(request, applicant.phone))).not.toBe(first);
   await register.enterCode(code);
   await expect(register.heading('Your legal address')).toBeVisible();
 });

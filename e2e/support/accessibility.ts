@@ -78,7 +78,8 @@ function contrastRatio(first: string, second: string): number {
 /**
  * A focused control's ring as seen (axe does not check it): its contrast with what it is drawn on,
  * the first ancestor with a background (WCAG 1.4.11 asks 3:1), and whether it lies inside the window
- * (a frame's top edge cut the embedded header's).
+ * (a frame's top edge cut the embedded header's). A control without a ring drawn (not
+ * `:focus-visible`, or no outline) has contrast 0.
  */
 export async function focusRing(control: Locator): Promise<{ contrast: number; inside: boolean }> {
   const ring = await control.evaluate((element) => {
@@ -87,11 +88,13 @@ export async function focusRing(control: Locator): Promise<{ contrast: number; i
     while (under && getComputedStyle(under).backgroundColor === 'rgba(0, 0, 0, 0)') under = under.parentElement;
     const reach = parseFloat(style.outlineOffset) + parseFloat(style.outlineWidth);
     const box = element.getBoundingClientRect();
+    const drawn = element.matches(':focus-visible') && style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0;
     return {
+      drawn,
       color: style.outlineColor,
       on: under ? getComputedStyle(under).backgroundColor : 'rgb(255, 255, 255)',
       inside: box.top - reach >= 0 && box.left - reach >= 0 && box.right + reach <= innerWidth,
     };
   });
-  return { contrast: contrastRatio(ring.color, ring.on), inside: ring.inside };
+  return { contrast: ring.drawn ? contrastRatio(ring.color, ring.on) : 0, inside: ring.inside };
 }

@@ -233,6 +233,9 @@ export type RegistrationTag =
   | 'rejected'
   | 'noLegalAddress';
 
+/** The phone typed already had a code sent to it. */
+const hadCode = (context: RegistrationContext) => context.codeSentTo === digitsOf(context.form.phone);
+
 export const registrationMachine = setup({
   types: {
     context: {} as RegistrationContext,
@@ -271,7 +274,7 @@ export const registrationMachine = setup({
     isCodeSent: (_, answer: RequestVerificationAnswer | undefined) => answer?.statusCode === StatusCode.SUCCESS,
     /** A new code to the phone that already had one ("Send a new code", or the same number typed again). */
     isCodeSentAgain: ({ context }, answer: RequestVerificationAnswer | undefined) =>
-      answer?.statusCode === StatusCode.SUCCESS && context.codeSentTo === digitsOf(context.form.phone),
+      answer?.statusCode === StatusCode.SUCCESS && hadCode(context),
     ...textedCodeGuards,
     isCannotText: (_, answer: RequestVerificationAnswer | undefined) =>
       answer?.statusCode === StatusCode.INVALID_PHONE_NUMBER || answer?.statusCode === StatusCode.MFA_ERROR,
@@ -574,7 +577,7 @@ export const registrationMachine = setup({
               afterWait: 'editing',
               // The server holds back codes per phone: the number that had too many waits (the event is
               // ignored); another goes to the phone form, which takes it as typed there.
-              waitingOn: { 'user.submitPhone': { guard: 'isAnotherPhone', target: 'editing', actions: 'passToPhoneForm' } },
+              waitingOn: { 'user.submitPhone': { guard: 'isAnotherPhone', target: 'editing', actions: ['clearRetryAt', 'passToPhoneForm'] } },
             }),
           },
         },
@@ -769,6 +772,10 @@ export function registrationScreen(snapshot: RegistrationSnapshot): Registration
   if (snapshot.matches({ failure: 'taken' })) return 'taken';
   return stepScreens.find((step) => snapshot.matches({ inputting: step })) ?? 'personalInfo';
 }
+
+/** A new code is asked for the phone that had one ("Send a new code"): the code form stays, waiting. */
+export const resendsCode = (snapshot: RegistrationSnapshot) =>
+  snapshot.matches({ inputting: { phone: 'requestingCode' } }) && hadCode(snapshot.context);
 
 /** The address was refused with the way out offered (spec §8 303-307): the view shows the link. */
 export const offersOptOut = (snapshot: RegistrationSnapshot) => snapshot.hasTag('rejected') && optOutOffered(snapshot.context);

@@ -115,7 +115,7 @@ export function textedCodeStates<
     /** Too many codes (201): the server's wait (10 minutes), then a new code may be asked for. */
     waiting: {
       tags: ['waiting'],
-      on: { ...chart.waitingOn } as TWaitingOn,
+      on: chart.waitingOn ?? {},
       after: { untilRetry: { target: chart.afterWait, actions: 'clearRetryAt' } },
     },
   } as const;

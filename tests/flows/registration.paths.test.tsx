@@ -260,6 +260,9 @@ const states: { when: (s: AnyMachineSnapshot) => boolean; then: (app: App, s: An
     then: async (app, s) => {
       await waitingFor(app, callOf.requestVerification!);
       expect(lastBody(app, callOf.requestVerification!)).toEqual({ phone: digitsOf(s.context.form.phone) });
+      // A new code for the same phone keeps the code form, so its status is there to say it was sent.
+      const again = s.context.codeSentTo === digitsOf(s.context.form.phone);
+      expect(screen.queryByRole('group', { name: 'Texted code' }) !== null).toBe(again);
     },
   },
   {
@@ -287,7 +290,11 @@ const states: { when: (s: AnyMachineSnapshot) => boolean; then: (app: App, s: An
       expect(screen.getAllByLabelText(/^Digit \d of 6$/)).toHaveLength(6);
       noAlert();
       // A code asked for again says so (the same sentence would otherwise show as if nothing happened).
-      expect(newCodeNotice()).toBe(at(s, { inputting: { phone: { enteringCode: 'resent' } } }) ? 'We sent you a new code.' : '');
+      const resent = at(s, { inputting: { phone: { enteringCode: 'resent' } } });
+      expect(newCodeNotice()).toBe(resent ? 'We sent you a new code.' : '');
+      // After a new code a browser drops the focus from the busy link and the first box takes it
+      // (e2e/register.spec.ts); jsdom keeps it on the link, so it is not checked here.
+      if (resent) return;
       // Arrived by Send code (gone now), the code's first box has the focus, to type the code; opened
       // at this step (a reload), the heading has it, as on every screen.
       const sent = app.cardApi.requests.some((request) => request.path === callOf.requestVerification);

@@ -123,9 +123,9 @@ describe('transaction detail chart', () => {
               expect(screen.getByText('minus $11.00')).toBeTruthy();
               expect(screen.getByText('Completed')).toBeTruthy();
               expect(screen.queryByText('Why is this pending?')).toBeNull();
-              // Where the list's copy said pending, the change is said aloud: amount and status are in a live region.
-              const live = screen.getByText('Completed').closest('[aria-live="polite"]');
-              expect(live?.textContent).toContain('minus $11.00');
+              // Where the list's copy said pending, the change is said aloud, each whole: the amount and the status.
+              const live = [...document.querySelectorAll('main [aria-live="polite"][aria-atomic="true"]')].map((region) => region.textContent);
+              expect(live).toEqual(['Amount: -$11.00minus $11.00', 'StatusCompleted']);
             }
             expect(screen.queryByRole('dialog')).toBeNull();
           },

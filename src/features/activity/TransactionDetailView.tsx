@@ -72,53 +72,51 @@ function Details({ transaction, locale }: { transaction: Transaction; locale: Lo
   const credit = transaction.amount > 0;
   return (
     <>
-      {/* Opened from the list, the list's copy shows while the card API is asked: a hold that settled
-          since changes here (its amount, its status), and a screen reader says so. */}
-      <div aria-live="polite">
-        <p className={credit ? 'detail-amount amount-credit' : 'detail-amount'}>
-          <span className="visually-hidden">
-            <Trans>Amount:</Trans>{' '}
-          </span>
-          <Amount cents={transaction.amount} signed />
-        </p>
-        <dl className="detail-list">
+      {/* Opened from the list, the list's copy shows while the card API is asked: where a hold settled
+          since, the amount and the status change, and a screen reader says each whole. */}
+      <p className={credit ? 'detail-amount amount-credit' : 'detail-amount'} aria-live="polite" aria-atomic="true">
+        <span className="visually-hidden">
+          <Trans>Amount:</Trans>{' '}
+        </span>
+        <Amount cents={transaction.amount} signed />
+      </p>
+      <dl className="detail-list">
+        <div aria-live="polite" aria-atomic="true">
+          <dt>
+            <Trans>Status</Trans>
+          </dt>
+          <dd>
+            <TransactionStatusText transaction={transaction} />
+          </dd>
+        </div>
+        <div>
+          <dt>
+            <Trans>Date</Trans>
+          </dt>
+          <dd>{formatDate(transaction.timestamp, locale)}</dd>
+        </div>
+        <div>
+          <dt>
+            <Trans>Time</Trans>
+          </dt>
+          <dd>{formatTime(transaction.timestamp, locale)}</dd>
+        </div>
+        {/* A fee's counterparty is its code, which the title already says by name. */}
+        {transaction.counterparty && !feeOf(transaction) ? (
+          <div>
+            <dt>{credit ? <Trans>From</Trans> : <Trans>Merchant</Trans>}</dt>
+            <dd>{transaction.counterparty}</dd>
+          </div>
+        ) : null}
+        {transaction.location ? (
           <div>
             <dt>
-              <Trans>Status</Trans>
+              <Trans>Location</Trans>
             </dt>
-            <dd>
-              <TransactionStatusText transaction={transaction} />
-            </dd>
+            <dd>{transaction.location}</dd>
           </div>
-          <div>
-            <dt>
-              <Trans>Date</Trans>
-            </dt>
-            <dd>{formatDate(transaction.timestamp, locale)}</dd>
-          </div>
-          <div>
-            <dt>
-              <Trans>Time</Trans>
-            </dt>
-            <dd>{formatTime(transaction.timestamp, locale)}</dd>
-          </div>
-          {/* A fee's counterparty is its code, which the title already says by name. */}
-          {transaction.counterparty && !feeOf(transaction) ? (
-            <div>
-              <dt>{credit ? <Trans>From</Trans> : <Trans>Merchant</Trans>}</dt>
-              <dd>{transaction.counterparty}</dd>
-            </div>
-          ) : null}
-          {transaction.location ? (
-            <div>
-              <dt>
-                <Trans>Location</Trans>
-              </dt>
-              <dd>{transaction.location}</dd>
-            </div>
-          ) : null}
-        </dl>
-      </div>
+        ) : null}
+      </dl>
       {transaction.status === 'pending' ? (
         <div className="notice">
           <p className="notice-title">

@@ -1,6 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { digitsOf, textedCodeLength } from '../../../contract/rules.ts';
+import { resendsCode } from '../../../machines/identity/registration.ts';
 import { textedCodeProblems } from '../../../machines/shared/textedCode.ts';
 import { TextField } from '../../shared/components/TextField.tsx';
 import { formatPhone } from '../../shared/format/phone.ts';
@@ -16,7 +17,8 @@ const codeBoxId = 'code';
 /** Step 2: the mobile phone, verified with a texted 6-digit code (spec §4, §5, §8 MFA codes). */
 export function PhoneStep({ state, send }: StepProps) {
   const heading = useHeadingFocus();
-  const enteringCode = state.hasTag('textedCode');
+  // Asking for a new code keeps the code form (its status then says the code was sent).
+  const enteringCode = state.hasTag('textedCode') || resendsCode(state);
   return (
     <>
       <h1 id="register-title" ref={heading} tabIndex={-1}>
@@ -100,6 +102,7 @@ function PhoneForm({ state, send }: StepProps) {
 
 function CodeForm({ state, send }: StepProps) {
   const verifying = state.hasTag('verifying');
+  const resending = resendsCode(state);
   // The code's first box takes the focus when the focus is nowhere: on arriving here (Send code is
   // gone), and after a check or a new code (their buttons were disabled meanwhile). A wrong code is the
   // boxes' own error, read with them.
@@ -114,15 +117,16 @@ function CodeForm({ state, send }: StepProps) {
       codeLength={textedCodeLength}
       {...textedCodeProblems(state)}
       attemptsLeft={state.context.attemptsLeft}
-      busy={verifying}
+      busy={verifying || resending}
+      resending={resending}
       resent={state.hasTag('resent')}
       onSubmit={(code) => send({ type: 'user.submitCode', code })}
     >
       <div className="screen-links">
-        <button type="button" className="link-button" disabled={verifying} onClick={() => send({ type: 'user.resendCode' })}>
+        <button type="button" className="link-button" disabled={verifying || resending} onClick={() => send({ type: 'user.resendCode' })}>
           <Trans>Send a new code</Trans>
         </button>
-        <button type="button" className="link-button" disabled={verifying} onClick={() => send({ type: 'user.changePhone' })}>
+        <button type="button" className="link-button" disabled={verifying || resending} onClick={() => send({ type: 'user.changePhone' })}>
           <Trans>Change phone number</Trans>
         </button>
       </div>

@@ -145,10 +145,10 @@ function StatementRow(props: {
         type="button"
         className="button button-secondary"
         aria-label={t`Download PDF for ${month}`}
-        // Unavailable while a statement downloads (the chart takes no other download then), yet
-        // focusable: a disabled button let the keyboard's focus go to the page's start (docs/decisions.md).
+        // Unavailable while a statement downloads, yet focusable: a disabled button let the keyboard's
+        // focus go to the page's start (docs/decisions.md).
         aria-disabled={props.anyDownloading}
-        onClick={props.onDownload}
+        onClick={() => !props.anyDownloading && props.onDownload()}
       >
         <Trans>Download PDF</Trans>
       </button>

@@ -27,12 +27,14 @@ type TextedCodeEntryProps = {
   resending?: boolean;
   /** The new code was sent: the form says so, and the first box takes the focus if it is nowhere. */
   resent: boolean;
+  /** Says a new code went out without saying to whom (password reset), instead of "We sent you a new code." */
+  resentNotice?: ReactNode;
   onSubmit: (code: string) => void;
   /** Links shown under the Verify button, inside the form. */
   children?: ReactNode;
 };
 
-export function TextedCodeEntry({ id, phone, sentNotice, codeLength, invalid, wrongCode, failed, attemptsLeft, busy, disabled, verifying, resending, resent, onSubmit, children }: TextedCodeEntryProps) {
+export function TextedCodeEntry({ id, phone, sentNotice, codeLength, invalid, wrongCode, failed, attemptsLeft, busy, disabled, verifying, resending, resent, resentNotice, onSubmit, children }: TextedCodeEntryProps) {
   const { t, i18n } = useLingui();
   const [code, setCode] = useState('');
   useEffect(() => {
@@ -64,8 +66,11 @@ export function TextedCodeEntry({ id, phone, sentNotice, codeLength, invalid, wr
 
   return (
     <form className="form" onSubmit={submit} noValidate aria-busy={busy}>
-      <p>{sentNotice ?? (phone ? <Trans>We texted a 6-digit code to <span className="nowrap">{phone}</span>.</Trans> : <Trans>We texted you a 6-digit code.</Trans>)}</p>
-      <div role="status">{resent ? <p className="notice">{t`We sent you a new code.`}</p> : null}</div>
+      {/* One item of the form's column: the empty status takes no gap of its own. */}
+      <div>
+        <p>{sentNotice ?? (phone ? <Trans>We texted a 6-digit code to <span className="nowrap">{phone}</span>.</Trans> : <Trans>We texted you a 6-digit code.</Trans>)}</p>
+        <div role="status">{resent ? <p className="notice">{resentNotice ?? t`We sent you a new code.`}</p> : null}</div>
+      </div>
       <SplitCodeInput id={id} label={t`Texted code`} length={codeLength} value={code} onChange={setCode} error={codeProblem} disabled={disabled} />
       {failed ? (
         <p className="form-error" role="alert">

@@ -169,6 +169,8 @@ function CodeStep({ state, send }: StepProps) {
           verifying={state.hasTag('verifying')}
           resending={state.hasTag('resending')}
           resent={state.hasTag('resent')}
+          // The card API answers the same whether or not an account has the email: so does the screen.
+          resentNotice={<Trans>If an account uses {state.context.email}, we texted a new code to its phone.</Trans>}
           onSubmit={(code) => send({ type: 'user.submitCode', code })}
         />
       )}
