@@ -134,7 +134,10 @@ test("the virtual card's number shows only on the processor's page, never in the
   });
   const cards = await ManageCardsPage.open(page);
   const virtual = cards.card('Virtual card', holder.virtual.lastFour);
-  await cards.showDetails(virtual);
+  // By keyboard: the button gives way to the frame, which takes the focus (not the page's start).
+  await virtual.getByRole('button', { name: 'Show card details', exact: true }).focus();
+  await page.keyboard.press('Enter');
+  await expect(cards.detailsFrame(virtual)).toBeFocused();
   await expect(cards.detailsFrame(virtual)).toHaveAttribute('src', new RegExp(`^${processorURL}/`));
   const shown = await cards.detailsFrame(virtual).contentFrame().locator('body').innerText();
   const number = shown.match(/\d{4}(?: ?\d{4}){3}/)?.[0];

@@ -184,6 +184,8 @@ describe('manage cards chart', () => {
               if (s.matches({ ready: 'showingDetails' })) {
                 expect(frame?.getAttribute('src')).toBe(detailsUrl);
                 expect(within(virtual).getByRole('button', { name: 'Hide card details' })).toBeTruthy();
+                // The button that asked is gone: the focus goes to the details.
+                await waitFor(() => expect(document.activeElement).toBe(frame));
               } else expect(frame).toBeNull();
               if (s.matches({ ready: 'loadingDetails' })) {
                 expect((within(virtual).getByRole('button', { name: 'Opening your card details…' }) as HTMLButtonElement).disabled).toBe(true);

@@ -86,11 +86,6 @@ export class ManageCardsPage extends AppPage {
     return card.getByTitle(this.t("Your virtual card's number, expiry date and CVV"), { exact: true });
   }
 
-  async showDetails(card: Locator): Promise<void> {
-    await card.getByRole('button', { name: this.t('Show card details'), exact: true }).click();
-    await expect(this.detailsFrame(card)).toBeVisible();
-  }
-
   async expectShown(): Promise<void> {
     await expect(this.page).toHaveURL((url) => url.pathname === '/manage-cards');
     await expect(this.screen.getByRole('heading', { level: 1, name: this.t('Manage cards'), exact: true })).toBeVisible();

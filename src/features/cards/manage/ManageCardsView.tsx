@@ -279,10 +279,18 @@ function LockSwitch({ card, lock }: { card: Card; lock: CardLockActor }) {
 /** The virtual card's number, expiry and CVV: the processor's page in a frame on its own origin, on request. */
 function VirtualCardDetails(props: { shown: string | null; loading: boolean; failed: boolean; onShow: () => void; onHide: () => void }) {
   const { t } = useLingui();
+  const frame = useRef<HTMLIFrameElement>(null);
+  useEffect(() => {
+    // "Show card details" gave way to the frame (it was disabled meanwhile): the keyboard's focus goes
+    // to what was asked for, not to the page's start.
+    const focused = document.activeElement;
+    if (props.shown && (focused === null || focused === document.body)) frame.current?.focus();
+  }, [props.shown]);
   if (props.shown) {
     return (
       <div className="card-details">
         <iframe
+          ref={frame}
           className="processor-frame card-details-frame"
           src={props.shown}
           title={t`Your virtual card's number, expiry date and CVV`}
