@@ -202,11 +202,12 @@ export default defineConfig({
       // names keep the first load small; dist/.vite/manifest.json still maps each to its source.
       output: {
         chunkFileNames: 'assets/[hash].js',
-        // XState and the registration constants load with every first screen: one file, not two (the
-        // bundler would give the 0.1 KB of constants a file of their own, one more request on a slow phone).
+        // XState, the registration constants and the focus check of the screens that hand the focus on
+        // load with every first screen: one file, not three (the bundler would give each small module a
+        // file of its own, one more request on a slow phone).
         codeSplitting: {
           groups: [
-            { name: 'startup', test: /node_modules\/xstate\/|contract\/identity\/types\.ts/ },
+            { name: 'startup', test: /node_modules\/xstate\/|contract\/identity\/types\.ts|src\/shared\/components\/focusIsNowhere\.ts/ },
             // What sign-in shares with registration and the password reset: the texted-code entry (its
             // chart and split input), the password field, and "then sign in". One file instead of two, so
             // sign-in, a usual first screen, starts with one file less; each of the three loaded both.

@@ -306,12 +306,15 @@ const states: { when: (s: AnyMachineSnapshot) => boolean; then: (app: App, s: An
     when: (s) => at(s, { inputting: { phone: { enteringCode: 'invalid' } } }),
     then: async () => {
       await waitFor(() => expect(screen.getByRole('alert').textContent).toBe('Please enter the 6-digit code we texted you.'));
+      await waitFor(() => expect(document.activeElement).toBe(screen.getByLabelText('Digit 1 of 6')));
     },
   },
   {
     when: (s) => at(s, { inputting: { phone: { enteringCode: 'wrongCode' } } }),
     then: async () => {
       await waitFor(() => expect(screen.getByRole('alert').textContent).toBe("This isn't the right code. You can try 2 more times."));
+      // From Verify to the first box, as a field in error takes it: the code is typed again there.
+      await waitFor(() => expect(document.activeElement).toBe(screen.getByLabelText('Digit 1 of 6')));
     },
   },
   {

@@ -223,6 +223,9 @@ describe('reset-password chart', () => {
                     ? 'There was an unexpected error. Please try again.'
                     : '';
               await waitFor(() => expect(alertText()).toBe(expected));
+              if (s.matches({ code: { enteringCode: 'invalid' } }) || s.matches({ code: { enteringCode: 'wrongCode' } })) {
+                await waitFor(() => expect(document.activeElement).toBe(screen.getByLabelText('Digit 1 of 6')));
+              }
               // Never says whether the email has an account, for a new code either.
               expect(newCodeNotice()).toBe(
                 s.matches({ code: { enteringCode: 'resent' } }) ? 'If an account uses ana@example.test, we texted a new code to its phone.' : '',

@@ -170,7 +170,7 @@ describe('sign-in chart', () => {
           },
           {
             when: (s) => s.matches({ mfa: 'enteringCode' }),
-            then: async (_ctx, s) => {
+            then: async (ctx, s) => {
               expect(await screen.findByRole('heading', { name: 'Enter your code' })).toBeTruthy();
               expect(screen.getByRole('group', { name: 'Texted code' })).toBeTruthy();
               expect(screen.getAllByLabelText(/^Digit \d of 6$/)).toHaveLength(6);
@@ -184,11 +184,18 @@ describe('sign-in chart', () => {
               await waitFor(() => expect(alertText()).toBe(expected));
               if (s.context.phone) await findPhoneSentence(`We texted a 6-digit code to ${phone}.`, phone);
               expect(newCodeNotice()).toBe(s.matches({ mfa: { enteringCode: 'resent' } }) ? 'We sent you a new code.' : '');
+              // A refused code takes the focus from Verify to the first box, its error read with it (on
+              // arriving at this step the heading has it, as on every screen).
+              const checked = (ctx as { codeChecked?: boolean }).codeChecked === true;
+              if (s.matches({ mfa: { enteringCode: 'invalid' } }) || (checked && s.matches({ mfa: { enteringCode: 'wrongCode' } }))) {
+                await waitFor(() => expect(document.activeElement).toBe(screen.getByLabelText('Digit 1 of 6')));
+              }
             },
           },
           {
             when: (s) => s.matches({ mfa: 'verifyingCode' }),
             then: async (ctx) => {
+              (ctx as { codeChecked?: boolean }).codeChecked = true;
               expect((await screen.findByRole('button', { name: 'Verifying…' })).getAttribute('aria-disabled')).toBe('true');
               await waitFor(() => expect(ctx.cardApi.isWaiting(signInPath)).toBe(true));
               expect(lastBody(ctx)).toEqual({ email: 'demo@providers.test', password: 'Providers2026', code: '123456' });

@@ -1,5 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro';
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { digitsOf, textedCodeLength } from '../../../contract/rules.ts';
 import { resendsCode } from '../../../machines/identity/registration.ts';
 import { textedCodeProblems } from '../../../machines/shared/textedCode.ts';
@@ -103,13 +103,6 @@ function PhoneForm({ state, send }: StepProps) {
 function CodeForm({ state, send }: StepProps) {
   const verifying = state.hasTag('verifying');
   const resending = resendsCode(state);
-  // The code's first box takes the focus when the focus is nowhere: on arriving here (Send code is
-  // gone), and after a check or a new code (their buttons were disabled meanwhile). A wrong code is the
-  // boxes' own error, read with them.
-  useEffect(() => {
-    const focused = document.activeElement;
-    if (!verifying && (focused === null || focused === document.body)) document.getElementById(codeBoxId)?.focus();
-  }, [verifying, state.context.attemptsLeft]);
   return (
     <TextedCodeEntry
       id={codeBoxId}

@@ -6,12 +6,12 @@
  */
 import { Trans } from '@lingui/react/macro';
 import { useEffect, useRef, type ReactNode } from 'react';
+import { focusIsNowhere } from './focusIsNowhere.ts';
 
 export function RetryNotice({ children, onRetry, news = false }: { children: ReactNode; onRetry: () => void; news?: boolean }) {
   const retry = useRef<HTMLButtonElement>(null);
   useEffect(() => {
-    const focused = document.activeElement;
-    if (!news && (focused === null || focused === document.body)) retry.current?.focus();
+    if (!news && focusIsNowhere()) retry.current?.focus();
   }, [news]);
   return (
     <div className="notice" role={news ? 'status' : 'alert'}>

@@ -4,6 +4,7 @@ import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { digitsOnly, SplitCodeInput } from '../components/SplitCodeInput.tsx';
 import { unexpectedErrorMessage } from '../messages.ts';
 import { SubmitButton } from '../components/SubmitButton.tsx';
+import { focusIsNowhere } from '../components/focusIsNowhere.ts';
 
 type TextedCodeEntryProps = {
   id: string;
@@ -25,7 +26,7 @@ type TextedCodeEntryProps = {
   verifying?: boolean;
   /** A new code was asked for: the boxes start empty again. */
   resending?: boolean;
-  /** The new code was sent: the form says so, and the first box takes the focus if it is nowhere. */
+  /** The new code was sent: the form says so (and the first box takes the focus if it is nowhere). */
   resent: boolean;
   /** Says a new code went out without saying to whom (password reset), instead of "We sent you a new code." */
   resentNotice?: ReactNode;
@@ -40,11 +41,16 @@ export function TextedCodeEntry({ id, phone, sentNotice, codeLength, invalid, wr
   useEffect(() => {
     if (resending) setCode('');
   }, [resending]);
+  // The first box takes the focus when it is nowhere: on arriving (the button that asked for the code
+  // is gone; a screen's own heading focus, run after, wins when the screen opens here) and after "Send a
+  // new code" (unavailable during its call). A refused code takes it there from Verify, as a field in
+  // error does (useFocusOnProblem): the boxes' error is read with them, ready to type again.
   useEffect(() => {
-    // "Send a new code" was unavailable during its call, which left the focus nowhere.
-    const focused = document.activeElement;
-    if (resent && (focused === null || focused === document.body)) document.getElementById(id)?.focus();
+    if (focusIsNowhere()) document.getElementById(id)?.focus();
   }, [resent, id]);
+  useEffect(() => {
+    if (invalid || wrongCode) document.getElementById(id)?.focus();
+  }, [invalid, wrongCode, attemptsLeft, id]);
 
   const codeProblem = invalid ? (
     t`Please enter the 6-digit code we texted you.`

@@ -22,6 +22,7 @@ import { LostStolenView } from './LostStolenView.tsx';
 import { activationSearch, manageCardsChart, pinLinkSearch } from './manageCardsEffects.ts';
 import './manageCards.css';
 import '../processorFrame.css';
+import { focusIsNowhere } from '../../../shared/components/focusIsNowhere.ts';
 
 const manageCardsRoute = getRouteApi('/_accessToken/manage-cards');
 
@@ -283,8 +284,7 @@ function VirtualCardDetails(props: { shown: string | null; loading: boolean; fai
   useEffect(() => {
     // "Show card details" gave way to the frame (it was disabled meanwhile): the keyboard's focus goes
     // to what was asked for, not to the page's start.
-    const focused = document.activeElement;
-    if (props.shown && (focused === null || focused === document.body)) frame.current?.focus();
+    if (props.shown && focusIsNowhere()) frame.current?.focus();
   }, [props.shown]);
   if (props.shown) {
     return (

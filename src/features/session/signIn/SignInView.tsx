@@ -68,8 +68,8 @@ function CredentialsForm({ state, send, Heading, inModal }: FormProps) {
   const invalid = state.hasTag('invalid');
   const formRef = useRef<HTMLFormElement>(null);
   const problemRef = useRef<HTMLDivElement & HTMLParagraphElement>(null);
-  // The Sign in button was disabled while the call ran, which drops focus to the page: after a
-  // failure it goes to the first field in error, else to the message, so a screen reader starts there.
+  // After a failure the focus goes from the Sign in button to the first field in error, else to the
+  // message, so a screen reader starts there.
   useEffect(() => {
     if (invalid) formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
     else if (rejected || failed) problemRef.current?.focus();
