@@ -61,28 +61,61 @@ type Walked = { states: Set<string>; transitions: Set<string> };
 /** Each path is walked once: the coverage check and minimalCover both ask. */
 const walks = new WeakMap<Path, Walked>();
 
-function walk(machine: AnyStateMachine, path: Path, input: unknown): Walked {
-  let walked = walks.get(path);
-  if (!walked) {
-    walked = onAStoppedClock(() => walkOnALiveActor(machine, path, input));
-    walks.set(path, walked);
+/**
+ * Walks the paths of a run not walked yet, the longest first. A path whose events are the first events
+ * of a path already walked is not walked again: with time standing still and invoked actors never
+ * settling, a chart does the same for the same events, so it reaches what that walk had reached after
+ * them. (Paths are told apart by their event objects, which generation shares between paths; simple
+ * paths are mostly the first steps of longer ones, so this halves the work.)
+ */
+function walkRun(machine: AnyStateMachine, run: PathRun): void {
+  const eventIds = new Map<EventObject, number>();
+  const idOf = (event: EventObject) => eventIds.get(event) ?? eventIds.set(event, eventIds.size).get(event)!;
+  const reachedAfter = new Map<string, Walked>();
+  const unwalked = run.paths.filter((path) => !walks.has(path)).sort((a, b) => b.steps.length - a.steps.length);
+  for (const path of unwalked) {
+    const events = path.steps.filter((step) => step.event.type !== 'xstate.init').map((step) => idOf(step.event));
+    const key = events.join(',');
+    if (!reachedAfter.has(key)) {
+      const afterEach = onAStoppedClock(() => walkOnALiveActor(machine, path, run.input));
+      afterEach.forEach((walked, sent) => reachedAfter.set(events.slice(0, sent).join(','), walked));
+    }
+    walks.set(path, reachedAfter.get(key)!);
   }
-  return walked;
+}
+
+function walk(machine: AnyStateMachine, path: Path, run: PathRun): Walked {
+  if (!walks.has(path)) walkRun(machine, run);
+  return walks.get(path)!;
+}
+
+const neverSettlingCharts = new WeakMap<AnyStateMachine, AnyStateMachine>();
+
+/** The chart with every invoked actor replaced by one that never settles; made once per chart, as
+ * `provide` builds the whole chart again. */
+function neverSettling(machine: AnyStateMachine): AnyStateMachine {
+  let walking = neverSettlingCharts.get(machine);
+  if (!walking) {
+    const never = fromPromise(() => new Promise<never>(() => {}));
+    const actors = Object.fromEntries(Object.keys(machine.implementations.actors).map((name) => [name, never]));
+    walking = machine.provide({ actors } as never);
+    neverSettlingCharts.set(machine, walking);
+  }
+  return walking;
 }
 
 /**
  * Sends one path's events to a live actor and records the states it was in and the transitions
- * XState took. Invoked actors never settle on their own: their outcomes are the path's done/error
+ * XState took: what it had reached at the start and after each event. Invoked actors never settle on their own: their outcomes are the path's done/error
  * events, as generated. Time stands still, as it did when the path was generated.
  */
-function walkOnALiveActor(machine: AnyStateMachine, path: Path, input: unknown): Walked {
+function walkOnALiveActor(machine: AnyStateMachine, path: Path, input: unknown): Walked[] {
   const states = new Set<string>();
   const transitions = new Set<string>();
-  const never = fromPromise(() => new Promise<never>(() => {}));
-  const actors = Object.fromEntries(Object.keys(machine.implementations.actors).map((name) => [name, never]));
+  const walking = neverSettling(machine);
   const record = (snapshot: AnyMachineSnapshot) =>
-    (snapshot._nodes as AnyStateNode[]).filter((node) => node !== machine.root).forEach((node) => states.add(node.id));
-  const actor = createActor(machine.provide({ actors } as never), {
+    (snapshot._nodes as AnyStateNode[]).filter((node) => node !== walking.root).forEach((node) => states.add(node.id));
+  const actor = createActor(walking, {
     input,
     inspect: (event: InspectionEvent) => {
       if (event.type !== '@xstate.microstep') return;
@@ -90,14 +123,20 @@ function walkOnALiveActor(machine: AnyStateMachine, path: Path, input: unknown):
       for (const t of (event as unknown as { _transitions: TransitionLike[] })._transitions) {
         transitions.add(transitionKey({ ...t, eventType: t.eventType ?? '' }));
         // A transient state (left at once by an eventless transition) shows only as a source.
-        if (t.source !== machine.root) states.add(t.source.id);
+        if (t.source !== walking.root) states.add(t.source.id);
       }
     },
   }).start();
   record(actor.getSnapshot());
-  for (const step of path.steps) if (step.event.type !== 'xstate.init') actor.send(step.event as never);
+  const reached = () => ({ states: new Set(states), transitions: new Set(transitions) });
+  const afterEach = [reached()];
+  for (const step of path.steps) {
+    if (step.event.type === 'xstate.init') continue;
+    actor.send(step.event as never);
+    afterEach.push(reached());
+  }
   actor.stop();
-  return { states, transitions };
+  return afterEach;
 }
 
 export function coverageOf(machine: AnyStateMachine, runs: PathRun[]) {
@@ -105,7 +144,7 @@ export function coverageOf(machine: AnyStateMachine, runs: PathRun[]) {
   const transitions = new Set<string>();
   for (const run of runs) {
     for (const path of run.paths) {
-      const walked = walk(machine, path, run.input);
+      const walked = walk(machine, path, run);
       walked.states.forEach((id) => states.add(id));
       walked.transitions.forEach((key) => transitions.add(key));
     }
@@ -134,7 +173,7 @@ export function generatePaths<T extends AnyStateMachine>(
  */
 export function minimalCover(machine: AnyStateMachine, run: PathRun): Path[] {
   const candidates = run.paths.map((path) => {
-    const walked = walk(machine, path, run.input);
+    const walked = walk(machine, path, run);
     return { path, keys: new Set([...[...walked.states].map((id) => `state:${id}`), ...walked.transitions]) };
   });
   const seen = new Set<string>();

@@ -85,6 +85,20 @@ describe('chart coverage on the home chart', () => {
     });
   });
 
+  it('credits a path that begins a longer one with what it reached itself, not what the longer one went on to reach', () => {
+    const { paths } = generatePaths(homeMachine, [done, error, retry, refresh]);
+    const long = paths.find((path) => path.steps.length >= 4)!;
+    const short = { ...long, steps: long.steps.slice(0, 2), state: long.steps[1]!.state };
+    // The same steps with event objects of their own: each walked alone, from the start.
+    const alone = (path: typeof long) => ({ ...path, steps: path.steps.map((step) => ({ ...step, event: { ...step.event } })) });
+    const reachedAlone = coverageOf(homeMachine, [{ paths: [alone(short)] }]);
+    expect(reachedAlone).not.toEqual(coverageOf(homeMachine, [{ paths: [alone(long)] }]));
+
+    // Walked together (the longer one's walk serves both), then asked about on its own.
+    coverageOf(homeMachine, [{ paths: [short, long] }]);
+    expect(coverageOf(homeMachine, [{ paths: [short] }])).toEqual(reachedAlone);
+  });
+
   it('the minimal cover replayed by the flow tests still covers everything', () => {
     const covers = runs([done, error, retry, refresh]).map((run) => ({ run, cover: minimalCover(homeMachine, run) }));
     for (const { run, cover } of covers) {
