@@ -92,6 +92,8 @@ test.describe('the card app inside the companion host', () => {
     await host.app.getByRole('button', { name: 'Turn on notifications' }).click();
     await expect(host.notificationPermission).toHaveValue('ENABLED');
     await expect(host.app.getByRole('button', { name: 'Turn on notifications' })).toHaveCount(0);
+    // The answer takes the place and the focus of the button it replaced.
+    await expect(host.app.getByRole('status').filter({ hasText: 'Notifications are on.' })).toBeFocused();
 
     // A change made in the host reaches the app.
     await host.setNotificationPermission('DISABLED');

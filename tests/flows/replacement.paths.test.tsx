@@ -3,7 +3,7 @@
  * replayed against the real app and router: the user loaded first (spec §2), the card the query names,
  * what the cardholder is told (the old card works until the new one ships), the fee, and what is sent.
  */
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { EventObject } from 'xstate';
 import type { User } from '../../contract/account/types.ts';
@@ -203,7 +203,7 @@ describe('replacement chart', () => {
             when: (s) => s.hasTag('confirm') && !s.hasTag('busy'),
             then: async (ctx, s) => {
               const heading = await screen.findByRole('heading', { level: 1, name: 'Confirm your replacement' });
-              const pay = screen.getByRole('button', { name: s.hasTag('failed') ? 'Try again' : 'Replace my card for $5.00' }) as HTMLButtonElement;
+              const pay = screen.getByRole('button', { name: s.hasTag('failed') ? 'Try again' : 'Replace my card for $5.00' });
               if (!s.hasTag('failed')) await waitFor(() => expect([heading, pay]).toContain(document.activeElement));
               await expectAtStep(ctx, '2');
               expect(stepText()).toBe('Step 2 of 3');
@@ -220,14 +220,18 @@ describe('replacement chart', () => {
                   ? (refusals[s.context.refusal ?? ''] ?? 'There was an unexpected error. Please try again.')
                   : '';
               await waitFor(() => expect(alertText()).toBe(expected));
-              expect(pay.disabled).toBe(false);
+              expect(pay.getAttribute('aria-disabled')).toBe('false');
             },
           },
           {
             when: (s) => s.hasTag('confirm') && s.hasTag('busy'),
             then: async (ctx) => {
-              expect(((await screen.findByRole('button', { name: 'Ordering your new card…' })) as HTMLButtonElement).disabled).toBe(true);
+              const busy = await screen.findByRole('button', { name: 'Ordering your new card…' });
+              expect(busy.getAttribute('aria-disabled')).toBe('true');
               await waitFor(() => expect(ctx.cardApi.isWaiting(replacePath)).toBe(true));
+              const sent = ctx.cardApi.requests.length;
+              fireEvent.click(busy);
+              expect(ctx.cardApi.requests.length).toBe(sent);
               const request = lastRequestTo(ctx, replacePath);
               expect(request.init?.method).toBe('POST');
               // The card the query named.

@@ -5,7 +5,10 @@
  */
 import { Trans } from '@lingui/react/macro';
 import { useSelector } from '@xstate/react';
+import { useCallback, useState } from 'react';
 import { useServices } from '../../app/services.tsx';
+import { ActionButton } from '../../shared/components/ActionButton.tsx';
+import { focusIsNowhere } from '../../shared/components/focusIsNowhere.ts';
 import type { HostActor } from '../../shared/host/host.ts';
 import type { BenefitKind } from '../../../contract/hostProtocol.ts';
 import { freeTaxFilingUrl } from './links.ts';
@@ -32,6 +35,15 @@ export function NotificationsPrompt() {
 function NotificationsPromptFor({ actor }: { actor: HostActor }) {
   const permission = useSelector(actor, (s) => s.context.notificationPermission);
   const asking = useSelector(actor, (s) => s.hasTag('askingPermission'));
+  // Asked from this tile: its answer replaces the tile and its button, so it takes the focus the button had.
+  const [asked, setAsked] = useState(false);
+  const answer = useCallback((notice: HTMLParagraphElement | null) => {
+    if (notice && focusIsNowhere()) notice.focus();
+  }, []);
+  const ask = () => {
+    setAsked(true);
+    actor.send({ type: 'user.requestNotificationPermission' });
+  };
   if (permission === 'NOT_YET_REQUESTED') {
     return (
       <section className="tile" aria-labelledby="notifications-title">
@@ -41,16 +53,23 @@ function NotificationsPromptFor({ actor }: { actor: HostActor }) {
         <p>
           <Trans>Get a notification when a deposit lands or your card is used.</Trans>
         </p>
-        <button type="button" className="button" disabled={asking} onClick={() => actor.send({ type: 'user.requestNotificationPermission' })}>
+        <ActionButton unavailable={asking} onPress={ask}>
           <Trans>Turn on notifications</Trans>
-        </button>
+        </ActionButton>
       </section>
     );
   }
   if (permission === 'DISABLED') {
     return (
-      <p className="notice" role="status">
+      <p className="notice" role="status" tabIndex={-1} ref={asked ? answer : undefined}>
         <Trans>Notifications are off. You can turn them on in your phone's settings.</Trans>
+      </p>
+    );
+  }
+  if (permission === 'ENABLED' && asked) {
+    return (
+      <p className="notice" role="status" tabIndex={-1} ref={answer}>
+        <Trans>Notifications are on. We'll let you know when a deposit lands or your card is used.</Trans>
       </p>
     );
   }

@@ -8,6 +8,7 @@ import { Trans } from '@lingui/react/macro';
 import { Link } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
 import type { moneyConfirmationShows } from '../../../machines/shared/moneyConfirmation.ts';
+import { ActionButton } from '../components/ActionButton.tsx';
 import { Amount } from '../components/Amount.tsx';
 import { useHeadingFocus } from '../components/useHeadingFocus.ts';
 import { formatDollars } from '../format/money.ts';
@@ -133,12 +134,12 @@ function Confirm({ titleId, shows, confirmTitle, confirmText, payButton, busyBut
         </div>
       ) : null}
       <div className="money-actions" aria-busy={shows.busy}>
-        <button type="button" className="button" disabled={shows.busy} onClick={() => onConfirm(newIdempotencyKey())}>
+        <ActionButton unavailable={shows.busy} onPress={() => onConfirm(newIdempotencyKey())}>
           {shows.busy ? busyButton : shows.failed ? <Trans>Try again</Trans> : payButton}
-        </button>
-        <button type="button" className="button button-secondary" disabled={shows.busy} onClick={onBack}>
+        </ActionButton>
+        <ActionButton secondary unavailable={shows.busy} onPress={onBack}>
           <Trans>Back</Trans>
-        </button>
+        </ActionButton>
       </div>
     </>
   );

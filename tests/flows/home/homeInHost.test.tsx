@@ -49,18 +49,21 @@ function connectedHost(permission: HostConnection['notificationPermission'], gra
     parentApp: { uuid: null, authEmail: null, authSource: null, eligibleBenefits: [], ebtLink: { ebtaccountId: null, uid: null } },
   };
   let asked = 0;
+  let answer = () => {};
   const actor = createActor(
     hostMachine.provide({
       actors: {
         connectToHost: fromPromise(async () => connection),
+        // The host answers when the test says so (`answer`): the phone's permission dialog is up meanwhile.
         requestNotificationPermission: fromPromise(async (): Promise<NotificationPermission> => {
           asked += 1;
+          await new Promise<void>((resolve) => (answer = resolve));
           return grant;
         }),
       },
     }),
   ).start();
-  return { actor, asked: () => asked };
+  return { actor, asked: () => asked, answer: () => answer() };
 }
 
 describe('experiments on the route table', () => {
@@ -159,20 +162,32 @@ describe('home and its host', () => {
     expect(routes).toEqual(['home']);
   });
 
-  it('asks the host for notifications and hides the prompt once they are on', async () => {
+  it('asks the host for notifications once, then says they are on where the prompt was, with the focus', async () => {
     const hostActor = connectedHost('NOT_YET_REQUESTED', 'ENABLED');
     const app = await renderApp('/home', active, { host: recordingHost({ embedded: true, actor: hostActor.actor }).host });
     await answerHome(app);
-    await app.user.click(screen.getByRole('button', { name: 'Turn on notifications' }));
-    await waitFor(() => expect(screen.queryByRole('button', { name: 'Turn on notifications' })).toBeNull());
+    const prompt = screen.getByRole('button', { name: 'Turn on notifications' });
+    await app.user.click(prompt);
+    // While the phone asks: unavailable (not disabled, so the focus stays on it), and a second press asks nothing more.
+    await waitFor(() => expect(prompt.getAttribute('aria-disabled')).toBe('true'));
+    await app.user.click(prompt);
     expect(hostActor.asked()).toBe(1);
+    expect(document.activeElement).toBe(prompt);
+
+    hostActor.answer();
+    const on = await screen.findByText("Notifications are on. We'll let you know when a deposit lands or your card is used.");
+    expect(on.getAttribute('role')).toBe('status');
+    expect(screen.queryByRole('button', { name: 'Turn on notifications' })).toBeNull();
+    await waitFor(() => expect(document.activeElement).toBe(on));
   });
 
-  it('tells the cardholder where to turn notifications on when they said no', async () => {
+  it('tells the cardholder where to turn notifications on when they said no, with the focus', async () => {
     const hostActor = connectedHost('NOT_YET_REQUESTED', 'DISABLED');
     const app = await renderApp('/home', active, { host: recordingHost({ embedded: true, actor: hostActor.actor }).host });
     await answerHome(app);
     await app.user.click(screen.getByRole('button', { name: 'Turn on notifications' }));
-    expect(await screen.findByText("Notifications are off. You can turn them on in your phone's settings.")).toBeTruthy();
+    hostActor.answer();
+    const off = await screen.findByText("Notifications are off. You can turn them on in your phone's settings.");
+    await waitFor(() => expect(document.activeElement).toBe(off));
   });
 });

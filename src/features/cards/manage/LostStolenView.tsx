@@ -6,6 +6,7 @@ import { Trans } from '@lingui/react/macro';
 import { useSelector } from '@xstate/react';
 import type { ReactNode } from 'react';
 import type { LostStolenActor } from '../../../../machines/cards/manageCards.ts';
+import { ActionButton } from '../../../shared/components/ActionButton.tsx';
 import { useHeadingFocus } from '../../../shared/components/useHeadingFocus.ts';
 import { RetryNotice } from '../../../shared/components/RetryNotice.tsx';
 import type { Locale } from '../../../../contract/shared/locale.ts';
@@ -101,12 +102,12 @@ export function LostStolenView({ report, locale, hasVirtualCard }: { report: Los
             </RetryNotice>
           ) : (
             <div className="button-stack">
-              <button type="button" className="button" disabled={at('busy')} onClick={() => send({ type: 'user.confirm' })}>
+              <ActionButton unavailable={at('busy')} onPress={() => send({ type: 'user.confirm' })}>
                 {at('busy') ? <Trans>Blocking your card…</Trans> : <Trans>Block my card and send a new one</Trans>}
-              </button>
-              <button type="button" className="button button-secondary" disabled={at('busy')} onClick={() => send({ type: 'user.back' })}>
+              </ActionButton>
+              <ActionButton secondary unavailable={at('busy')} onPress={() => send({ type: 'user.back' })}>
                 <Trans>Back</Trans>
-              </button>
+              </ActionButton>
             </div>
           )}
           {at('busy') ? null : (

@@ -16,6 +16,7 @@ import { routeStepOf, useStepParam } from '../../../shared/components/useStepPar
 import { continueToApp, storeSession } from '../../../shared/sessionEffects.ts';
 import { identityCalls } from '../../../shared/api/identityCalls.ts';
 import { SubmitButton } from '../../../shared/components/SubmitButton.tsx';
+import { ActionButton } from '../../../shared/components/ActionButton.tsx';
 
 const resetUnlockCodeRoute = getRouteApi('/reset-unlock-code/{-$step}');
 
@@ -137,9 +138,9 @@ function Done({ busy, onContinue }: { busy: boolean; onContinue: () => void }) {
       <p role="status">
         <Trans>Your unlock code has been changed. Use it the next time the app asks for your unlock code.</Trans>
       </p>
-      <button type="button" className="button" disabled={busy} onClick={onContinue}>
+      <ActionButton unavailable={busy} onPress={onContinue}>
         <Trans>Continue</Trans>
-      </button>
+      </ActionButton>
     </section>
   );
 }

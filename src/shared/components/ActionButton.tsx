@@ -1,0 +1,30 @@
+import type { ReactNode } from 'react';
+
+/**
+ * A button that starts a call: while it runs, `aria-disabled`, not `disabled`, for the reason
+ * SubmitButton is (the keyboard's focus stays on it), and a press does nothing. SubmitButton does the
+ * same for a form's submit button on its own: it loads with the sign-in screen, this with the account's
+ * screens (vite.config.ts), and sharing one file would put it on both first loads.
+ */
+export function ActionButton({
+  unavailable,
+  onPress,
+  secondary = false,
+  children,
+}: {
+  unavailable: boolean;
+  onPress: () => void;
+  secondary?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <button
+      type="button"
+      className={secondary ? 'button button-secondary' : 'button'}
+      aria-disabled={unavailable}
+      onClick={() => unavailable || onPress()}
+    >
+      {children}
+    </button>
+  );
+}
