@@ -91,7 +91,7 @@ function walk(machine: AnyStateMachine, path: Path, run: PathRun): Walked {
 
 const neverSettlingCharts = new WeakMap<AnyStateMachine, AnyStateMachine>();
 
-/** The chart with every invoked actor replaced by one that never settles; made once per chart, as
+/** The chart with every invoked actor replaced by one that never settles: made once per chart, as
  * `provide` builds the whole chart again. */
 function neverSettling(machine: AnyStateMachine): AnyStateMachine {
   let walking = neverSettlingCharts.get(machine);
@@ -106,8 +106,9 @@ function neverSettling(machine: AnyStateMachine): AnyStateMachine {
 
 /**
  * Sends one path's events to a live actor and records the states it was in and the transitions
- * XState took: what it had reached at the start and after each event. Invoked actors never settle on their own: their outcomes are the path's done/error
- * events, as generated. Time stands still, as it did when the path was generated.
+ * XState took: what it had reached at the start and after each event. Invoked actors never settle on
+ * their own: their outcomes are the path's done/error events, as generated. Time stands still, as it
+ * did when the path was generated.
  */
 function walkOnALiveActor(machine: AnyStateMachine, path: Path, input: unknown): Walked[] {
   const states = new Set<string>();
