@@ -158,6 +158,7 @@ describe('reset-unlock-code chart', () => {
               expect(await screen.findByRole('heading', { name: 'Unlock code changed' })).toBeTruthy();
               expect(within(screen.getByRole('main')).getByRole('status').textContent).toBe('Your unlock code has been changed. Use it the next time the app asks for your unlock code.');
               expect(router.state.location.pathname).toBe('/reset-unlock-code/2');
+              expect(screen.getByRole('button', { name: 'Continue' }).getAttribute('aria-disabled')).toBe('false');
               expect(session.getSnapshot().context).toMatchObject({ accessToken: 'access-7', refreshToken: 'refresh-7', isInternal: true });
             },
           },

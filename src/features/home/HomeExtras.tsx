@@ -5,7 +5,7 @@
  */
 import { Trans } from '@lingui/react/macro';
 import { useSelector } from '@xstate/react';
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useServices } from '../../app/services.tsx';
 import { ActionButton } from '../../shared/components/ActionButton.tsx';
 import { focusIsNowhere } from '../../shared/components/focusIsNowhere.ts';
@@ -36,7 +36,12 @@ function NotificationsPromptFor({ actor }: { actor: HostActor }) {
   const permission = useSelector(actor, (s) => s.context.notificationPermission);
   const asking = useSelector(actor, (s) => s.hasTag('askingPermission'));
   // Asked from this tile: its answer replaces the tile and its button, so it takes the focus the button had.
+  // An ask that ends with nothing decided (the host failed, or the phone's dialog was dismissed) leaves the
+  // tile as it was: a later change made in the phone's settings is not this tile's answer.
   const [asked, setAsked] = useState(false);
+  useEffect(() => {
+    if (!asking && permission === 'NOT_YET_REQUESTED') setAsked(false);
+  }, [asking, permission]);
   const answer = useCallback((notice: HTMLParagraphElement | null) => {
     if (notice && focusIsNowhere()) notice.focus();
   }, []);

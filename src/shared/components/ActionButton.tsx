@@ -3,8 +3,9 @@ import type { ReactNode } from 'react';
 /**
  * A button that starts a call: while it runs, `aria-disabled`, not `disabled`, for the reason
  * SubmitButton is (the keyboard's focus stays on it), and a press does nothing. SubmitButton does the
- * same for a form's submit button on its own: it loads with the sign-in screen, this with the account's
- * screens (vite.config.ts), and sharing one file would put it on both first loads.
+ * same for a form's submit button on its own: it loads with the sign-in screen, this in the account
+ * screens' file (vite.config.ts; the screens that use it outside the account load that file too), and
+ * sharing one file would put one of them on both first loads.
  */
 export function ActionButton({
   unavailable,

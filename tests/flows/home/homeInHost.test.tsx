@@ -41,7 +41,7 @@ async function answerHome(app: Awaited<ReturnType<typeof renderApp>>) {
 }
 
 /** A host actor already connected, as startEmbedded leaves it. */
-function connectedHost(permission: HostConnection['notificationPermission'], grant: 'ENABLED' | 'DISABLED') {
+function connectedHost(permission: HostConnection['notificationPermission'], grant: NotificationPermission) {
   const connection: HostConnection = {
     savedState: null,
     deviceId: 'device-from-host',
@@ -179,6 +179,22 @@ describe('home and its host', () => {
     expect(on.getAttribute('role')).toBe('status');
     expect(screen.queryByRole('button', { name: 'Turn on notifications' })).toBeNull();
     await waitFor(() => expect(document.activeElement).toBe(on));
+  });
+
+  it('after an ask that decided nothing, a later change in the phone is not taken as its answer', async () => {
+    // The phone's dialog was dismissed: permission not requested still, the prompt stays.
+    const hostActor = connectedHost('NOT_YET_REQUESTED', 'NOT_YET_REQUESTED');
+    const app = await renderApp('/home', active, { host: recordingHost({ embedded: true, actor: hostActor.actor }).host });
+    await answerHome(app);
+    const prompt = screen.getByRole('button', { name: 'Turn on notifications' });
+    await app.user.click(prompt);
+    hostActor.answer();
+    await waitFor(() => expect(prompt.getAttribute('aria-disabled')).toBe('false'));
+
+    // Turned on later in the phone's settings: the prompt goes, and nothing speaks for it or takes the focus.
+    hostActor.actor.send({ type: 'host.notificationPermissionChanged', permission: 'ENABLED' });
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Turn on notifications' })).toBeNull());
+    expect(screen.queryByText(/Notifications are on/)).toBeNull();
   });
 
   it('tells the cardholder where to turn notifications on when they said no, with the focus', async () => {
