@@ -13,6 +13,7 @@ import type { Statement } from '../../../contract/statements/types.ts';
 import { statementFileName } from '../../../contract/statements/types.ts';
 import { type DownloadStatus, downloadStatusOf, statementsMachine } from '../../../machines/statements/statements.ts';
 import { useServices } from '../../app/services.tsx';
+import { ActionButton } from '../../shared/components/ActionButton.tsx';
 import { Amount } from '../../shared/components/Amount.tsx';
 import { formatMonth } from '../../shared/format/date.ts';
 import type { Locale } from '../../../contract/shared/locale.ts';
@@ -141,17 +142,10 @@ function StatementRow(props: {
           </dd>
         </div>
       </dl>
-      <button
-        type="button"
-        className="button button-secondary"
-        aria-label={t`Download PDF for ${month}`}
-        // Unavailable while a statement downloads, yet focusable: a disabled button let the keyboard's
-        // focus go to the page's start (docs/decisions.md).
-        aria-disabled={props.anyDownloading}
-        onClick={() => !props.anyDownloading && props.onDownload()}
-      >
+      {/* Unavailable while any statement downloads. */}
+      <ActionButton secondary label={t`Download PDF for ${month}`} unavailable={props.anyDownloading} onPress={props.onDownload}>
         <Trans>Download PDF</Trans>
-      </button>
+      </ActionButton>
       <p role="status" className="statement-download-status">
         {download === 'downloading' ? (
           <Trans>Downloading your statement for {month}…</Trans>

@@ -11,17 +11,21 @@ export function ActionButton({
   unavailable,
   onPress,
   secondary = false,
+  label,
   children,
 }: {
   unavailable: boolean;
   onPress: () => void;
   secondary?: boolean;
+  /** Its accessible name, when the visible text needs more to stand alone (which month's PDF). */
+  label?: string;
   children: ReactNode;
 }) {
   return (
     <button
       type="button"
       className={secondary ? 'button button-secondary' : 'button'}
+      aria-label={label}
       aria-disabled={unavailable}
       onClick={() => unavailable || onPress()}
     >

@@ -13,6 +13,7 @@ import type { Card } from '../../../../contract/cards/types.ts';
 import { cardLockStatusOf, hasLock } from '../../../../machines/cards/cardLock.ts';
 import { canReportLostStolen, cardLockOf, lostStolenOf, type CardLockActor } from '../../../../machines/cards/manageCards.ts';
 import { useServices } from '../../../app/services.tsx';
+import { focusIsNowhere } from '../../../shared/components/focusIsNowhere.ts';
 import { RetryNotice } from '../../../shared/components/RetryNotice.tsx';
 import { Skeleton } from '../../../shared/components/Skeleton.tsx';
 import type { Locale } from '../../../../contract/shared/locale.ts';
@@ -22,7 +23,6 @@ import { LostStolenView } from './LostStolenView.tsx';
 import { activationSearch, manageCardsChart, pinLinkSearch } from './manageCardsEffects.ts';
 import './manageCards.css';
 import '../processorFrame.css';
-import { focusIsNowhere } from '../../../shared/components/focusIsNowhere.ts';
 
 const manageCardsRoute = getRouteApi('/_accessToken/manage-cards');
 
