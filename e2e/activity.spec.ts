@@ -5,7 +5,7 @@
  * the list where it was; axe on the list and the detail, in English and in Spanish.
  */
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import { ActivityPage } from './pages/activity/ActivityPage.ts';
+import { ActivityPage, TransactionDetailPage } from './pages/activity/ActivityPage.ts';
 import { HomePage } from './pages/home/HomePage.ts';
 import { expectAccessible } from './support/accessibility.ts';
 import { openAccountViaApi } from './support/accounts.ts';
@@ -157,4 +157,29 @@ test('offline, home and activity show the last-known balance and transactions wi
   await offlineActivity.signOutButton.click();
   await expect(page).toHaveURL(/\/signin/);
   expect(await page.evaluate(() => localStorage.getItem('providers-card:last-known')), 'nothing about the account is left').toBeNull();
+});
+
+test("a transaction that could not be loaded: the notice blames the connection only while the phone is offline", async ({ page, context, request }) => {
+  const { applicant, tokens } = await openAccountViaApi(request);
+  const id = await moneyEvent(request, { type: 'deposit', email: applicant.email, amountCents: 5_000, payer: 'Valley Transit' });
+  await seedStoredState(page, { accessToken: tokens.access, refreshToken: tokens.refresh, locale: 'en' });
+  // A gateway's error page: the phone is online, the server's answer is not the card API's.
+  const isDetail = (url: URL) => url.pathname === '/api/v1/transaction';
+  await page.route(isDetail, (route) => route.fulfill({ status: 502, contentType: 'text/html', body: '<html>Bad gateway</html>' }));
+  await page.goto(`/transactions/detail?id=${id}`);
+  // An answer without a statusCode opens the generic error modal (spec §8); the screen says what failed.
+  await page.getByRole('dialog').getByRole('button', { name: 'OK' }).click();
+  const detail = new TransactionDetailPage(page);
+  const notice = detail.screen.getByRole('alert');
+  await expect(notice).toContainText("We couldn't load this transaction. Please try again.");
+  await expectAccessible(page, 'the failed transaction');
+
+  await context.setOffline(true);
+  await expect(notice).toContainText("We couldn't load this transaction. Check your connection and try again.");
+  await context.setOffline(false);
+  await expect(notice).toContainText("We couldn't load this transaction. Please try again.");
+
+  await page.unroute(isDetail);
+  await notice.getByRole('button', { name: 'Try again' }).click();
+  await expect(detail.amount).toHaveText(signedDollars(5_000));
 });

@@ -159,7 +159,7 @@ describe('activity chart', () => {
         {
           when: (s) => s.matches('firstPageFailed'),
           then: async () => {
-            expect(await screen.findByText("We couldn't load your activity. Check your connection and try again.")).toBeTruthy();
+            expect(await screen.findByText("We couldn't load your activity. Please try again.")).toBeTruthy();
           },
         },
         {
@@ -182,7 +182,7 @@ describe('activity chart', () => {
         {
           when: (s) => s.matches('nextPageFailed'),
           then: async () => {
-            expect(await screen.findByText("We couldn't load more activity. Check your connection and try again.")).toBeTruthy();
+            expect(await screen.findByText("We couldn't load more activity. Please try again.")).toBeTruthy();
             expect(screen.getByText('Purchase at Save Mart')).toBeTruthy();
             // Its Try again is the way on: no "Show older activity" beside it that would do nothing.
             expect(screen.queryByRole('button', { name: 'Show older activity' })).toBeNull();

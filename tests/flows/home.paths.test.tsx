@@ -160,7 +160,7 @@ describe('home chart', () => {
           {
             when: (s) => s.matches('failed'),
             then: async () => {
-              expect(await screen.findByText("We couldn't load your account. Check your connection and try again.")).toBeTruthy();
+              expect(await screen.findByText("We couldn't load your account. Please try again.")).toBeTruthy();
             },
           },
         ],

@@ -139,7 +139,7 @@ describe('manage cards chart', () => {
           {
             when: (s) => s.matches('failed'),
             then: async () => {
-              await waitFor(() => expect(alertText()).toBe("We couldn't load your cards. Check your connection and try again.Try again"));
+              await waitFor(() => expect(alertText()).toBe("We couldn't load your cards. Please try again.Try again"));
               expect(cardsList()).toBeNull();
             },
           },

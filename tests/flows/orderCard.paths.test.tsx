@@ -171,7 +171,7 @@ describe('order-card chart', () => {
           {
             when: (s) => s.hasTag('loadFailed'),
             then: async () => {
-              expect(await screen.findByText("We couldn't load your account. Check your connection and try again.")).toBeTruthy();
+              expect(await screen.findByText("We couldn't load your account. Please try again.")).toBeTruthy();
               expect(screen.getByRole('button', { name: 'Try again' })).toBeTruthy();
             },
           },

@@ -150,7 +150,7 @@ describe('replacement chart', () => {
           {
             when: (s) => s.hasTag('loadFailed'),
             then: async () => {
-              expect(await screen.findByText("We couldn't load your account. Check your connection and try again.")).toBeTruthy();
+              expect(await screen.findByText("We couldn't load your account. Please try again.")).toBeTruthy();
             },
           },
           {

@@ -149,7 +149,7 @@ describe('statements chart', () => {
           when: (s) => s.matches({ ready: 'downloadFailed' }),
           then: async (ctx) => {
             expect(
-              await screen.findByText("We couldn't download your statement for November 2026. Check your connection and try again."),
+              await screen.findByText("We couldn't download your statement for November 2026. Please try again."),
             ).toBeTruthy();
             noErrorModal(ctx);
           },

@@ -142,7 +142,7 @@ describe('transaction detail chart', () => {
         {
           when: (s) => s.matches('failed'),
           then: async () => {
-            expect(await screen.findByText("We couldn't load this transaction. Check your connection and try again.")).toBeTruthy();
+            expect(await screen.findByText("We couldn't load this transaction. Please try again.")).toBeTruthy();
           },
         },
       ],

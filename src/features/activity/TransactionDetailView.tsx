@@ -52,8 +52,8 @@ function TransactionDetail({ id }: { id: string }) {
           <Trans>We couldn't find this transaction on your account.</Trans>
         </p>
       ) : state.hasTag('failed') ? (
-        <RetryNotice onRetry={() => detail.send({ type: 'user.retry' })}>
-          <Trans>We couldn't load this transaction. Check your connection and try again.</Trans>
+        <RetryNotice advise onRetry={() => detail.send({ type: 'user.retry' })}>
+          <Trans>We couldn't load this transaction.</Trans>
         </RetryNotice>
       ) : (
         <Skeleton label={t`Loading this transaction`} blocks={1} />

@@ -56,11 +56,11 @@ export function TransactionsView() {
       />
       {asOf ? <AsOfNotice asOf={asOf} locale={locale} onRetry={() => activity.send({ type: 'user.retry' })} /> : null}
       {failed ? (
-        <RetryNotice onRetry={() => activity.send({ type: 'user.retry' })}>
+        <RetryNotice advise onRetry={() => activity.send({ type: 'user.retry' })}>
           {firstPage ? (
-            <Trans>We couldn't load your activity. Check your connection and try again.</Trans>
+            <Trans>We couldn't load your activity.</Trans>
           ) : (
-            <Trans>We couldn't load more activity. Check your connection and try again.</Trans>
+            <Trans>We couldn't load more activity.</Trans>
           )}
         </RetryNotice>
       ) : null}

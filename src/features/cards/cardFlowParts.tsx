@@ -12,8 +12,8 @@ export function AccountLoad({ titleId, title, failed, onRetry }: { titleId: stri
     <>
       <h1 id={titleId}>{title}</h1>
       {failed ? (
-        <RetryNotice onRetry={onRetry}>
-          <Trans>We couldn't load your account. Check your connection and try again.</Trans>
+        <RetryNotice advise onRetry={onRetry}>
+          <Trans>We couldn't load your account.</Trans>
         </RetryNotice>
       ) : (
         <Skeleton label={t`Loading your account`} blocks={2} />

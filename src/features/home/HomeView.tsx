@@ -65,8 +65,8 @@ export function HomeView({ newDebitDetails = false }: { newDebitDetails?: boolea
         <AsOfNotice asOf={state.context.asOf} locale={locale} onRetry={() => home.send({ type: 'user.retry' })} />
       ) : null}
       {state.hasTag('failed') ? (
-        <RetryNotice onRetry={() => home.send({ type: 'user.retry' })}>
-          <Trans>We couldn't load your account. Check your connection and try again.</Trans>
+        <RetryNotice advise onRetry={() => home.send({ type: 'user.retry' })}>
+          <Trans>We couldn't load your account.</Trans>
         </RetryNotice>
       ) : data ? (
         <AccountSummary

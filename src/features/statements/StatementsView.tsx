@@ -154,8 +154,8 @@ function StatementRow(props: {
         ) : null}
       </p>
       {download === 'failed' ? (
-        <RetryNotice onRetry={props.onRetry}>
-          <Trans>We couldn't download your statement for {month}. Check your connection and try again.</Trans>
+        <RetryNotice advise onRetry={props.onRetry}>
+          <Trans>We couldn't download your statement for {month}.</Trans>
         </RetryNotice>
       ) : null}
     </li>

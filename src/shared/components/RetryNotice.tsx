@@ -3,22 +3,52 @@
  * failure is announced at once); `news` for a notice that is not a failure (the offline copy shown).
  * A failure often replaces the button that was pressed (or shows after it was disabled), which leaves
  * the keyboard's focus nowhere: then it goes to Try again. Focus that is somewhere is left there.
+ * `advise` adds what to do next (ConnectionAdvice).
  */
 import { Trans } from '@lingui/react/macro';
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useRef, useSyncExternalStore, type ReactNode } from 'react';
 import { focusIsNowhere } from './focusIsNowhere.ts';
 
-export function RetryNotice({ children, onRetry, news = false }: { children: ReactNode; onRetry: () => void; news?: boolean }) {
+type Props = { children: ReactNode; onRetry: () => void; news?: boolean; advise?: boolean };
+
+export function RetryNotice({ children, onRetry, news = false, advise = false }: Props) {
   const retry = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     if (!news && focusIsNowhere()) retry.current?.focus();
   }, [news]);
   return (
     <div className="notice" role={news ? 'status' : 'alert'}>
-      <p>{children}</p>
+      <p>
+        {children}
+        {advise ? (
+          <>
+            {' '}
+            <ConnectionAdvice />
+          </>
+        ) : null}
+      </p>
       <button ref={retry} type="button" className="button" onClick={onRetry}>
         <Trans>Try again</Trans>
       </button>
     </div>
   );
+}
+
+const subscribe = (changed: () => void) => {
+  window.addEventListener('online', changed);
+  window.addEventListener('offline', changed);
+  return () => {
+    window.removeEventListener('online', changed);
+    window.removeEventListener('offline', changed);
+  };
+};
+
+/**
+ * After a failed call: check the connection only when the phone says it has none. A call also fails
+ * with the phone online (a gateway's error page, a server too slow to answer), and then that advice
+ * would send the user looking for a fault that is not theirs. Follows the phone going on or off line.
+ */
+function ConnectionAdvice() {
+  const online = useSyncExternalStore(subscribe, () => navigator.onLine);
+  return online ? <Trans>Please try again.</Trans> : <Trans>Check your connection and try again.</Trans>;
 }

@@ -74,8 +74,8 @@ function ManageCardsView({ initialSlide }: { initialSlide: number }) {
           <Trans>Manage cards</Trans>
         </h1>
         {state.hasTag('failed') ? (
-          <RetryNotice onRetry={() => chart.send({ type: 'user.retry' })}>
-            <Trans>We couldn't load your cards. Check your connection and try again.</Trans>
+          <RetryNotice advise onRetry={() => chart.send({ type: 'user.retry' })}>
+            <Trans>We couldn't load your cards.</Trans>
           </RetryNotice>
         ) : null}
         {state.hasTag('busy') ? <Skeleton label={t`Loading your cards`} blocks={2} balance /> : null}
