@@ -134,10 +134,23 @@ test("the virtual card's number shows only on the processor's page, never in the
   });
   const cards = await ManageCardsPage.open(page);
   const virtual = cards.card('Virtual card', holder.virtual.lastFour);
-  // By keyboard: the button gives way to the frame, which takes the focus (not the page's start).
+  // By keyboard: while the call runs the button keeps the focus (unavailable, not disabled), the answer
+  // held until that is seen; then it gives way to the frame, which takes the focus (not the page's start).
+  let answer!: () => void;
+  const held = new Promise<void>((resolve) => (answer = resolve));
+  const isDetailsUrl = (url: URL) => url.pathname.startsWith('/api/v1/card/details-url/');
+  await page.route(isDetailsUrl, async (route) => {
+    await held;
+    await route.continue();
+  });
   await virtual.getByRole('button', { name: 'Show card details', exact: true }).focus();
   await page.keyboard.press('Enter');
+  const opening = virtual.getByRole('button', { name: 'Opening your card details…', exact: true });
+  await expect(opening).toHaveAttribute('aria-disabled', 'true');
+  await expect(opening).toBeFocused();
+  answer();
   await expect(cards.detailsFrame(virtual)).toBeFocused();
+  await page.unroute(isDetailsUrl);
   await expect(cards.detailsFrame(virtual)).toHaveAttribute('src', new RegExp(`^${processorURL}/`));
   const shown = await cards.detailsFrame(virtual).contentFrame().locator('body').innerText();
   const number = shown.match(/\d{4}(?: ?\d{4}){3}/)?.[0];

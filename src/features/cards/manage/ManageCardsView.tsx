@@ -13,6 +13,7 @@ import type { Card } from '../../../../contract/cards/types.ts';
 import { cardLockStatusOf, hasLock } from '../../../../machines/cards/cardLock.ts';
 import { canReportLostStolen, cardLockOf, lostStolenOf, type CardLockActor } from '../../../../machines/cards/manageCards.ts';
 import { useServices } from '../../../app/services.tsx';
+import { ActionButton } from '../../../shared/components/ActionButton.tsx';
 import { focusIsNowhere } from '../../../shared/components/focusIsNowhere.ts';
 import { RetryNotice } from '../../../shared/components/RetryNotice.tsx';
 import { Skeleton } from '../../../shared/components/Skeleton.tsx';
@@ -282,8 +283,8 @@ function VirtualCardDetails(props: { shown: string | null; loading: boolean; fai
   const { t } = useLingui();
   const frame = useRef<HTMLIFrameElement>(null);
   useEffect(() => {
-    // "Show card details" gave way to the frame (it was disabled meanwhile): the keyboard's focus goes
-    // to what was asked for, not to the page's start.
+    // "Show card details" gave way to the frame, taking the keyboard's focus with it: the focus goes to
+    // what was asked for, not to the page's start.
     if (props.shown && focusIsNowhere()) frame.current?.focus();
   }, [props.shown]);
   if (props.shown) {
@@ -311,8 +312,8 @@ function VirtualCardDetails(props: { shown: string | null; loading: boolean; fai
     );
   }
   return (
-    <button type="button" className="button button-secondary" disabled={props.loading} onClick={props.onShow}>
+    <ActionButton secondary unavailable={props.loading} onPress={props.onShow}>
       {props.loading ? <Trans>Opening your card details…</Trans> : <Trans>Show card details</Trans>}
-    </button>
+    </ActionButton>
   );
 }
