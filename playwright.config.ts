@@ -83,13 +83,6 @@ export default defineConfig({
         '--disable-sync',
         '--no-first-run',
         '--disable-quic',
-        // No GPU process (headless draws in software anyway), and frames of other origins (the
-        // companion host's, the card processor's) in their page's renderer rather than one process
-        // each, as Chrome on a phone with little memory does: together about a tenth less CPU for the
-        // same tests (docs/performance.md). Other origins stay walled off by the same-origin policy.
-        '--disable-gpu',
-        '--disable-site-isolation-trials',
-        '--disable-features=IsolateOrigins,site-per-process',
       ],
     },
   },

@@ -195,7 +195,7 @@ describe('manage cards chart', () => {
                 await waitFor(() => expect(ctx.cardApi.isWaiting(detailsPath(virtualCard.id))).toBe(true));
               }
               if (s.matches({ ready: 'detailsFailed' })) {
-                await waitFor(() => expect(alertText().trim()).toBe("We couldn't show your card details.Try again"));
+                await waitFor(() => expect(alertText().trim()).toBe("We couldn't show your card details. Please try again.Try again"));
               } else expect(alertText().trim()).toBe('');
               if (s.matches({ ready: 'browsing' })) expect(within(virtual).getByRole('button', { name: 'Show card details' })).toBeTruthy();
               noErrorModal(ctx);

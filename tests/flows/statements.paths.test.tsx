@@ -93,7 +93,7 @@ describe('statements chart', () => {
         {
           when: (s) => s.matches('failed'),
           then: async (ctx) => {
-            expect(await screen.findByText("We couldn't load your statements.")).toBeTruthy();
+            expect(await screen.findByText("We couldn't load your statements. Please try again.")).toBeTruthy();
             // Spec §8: only reported, never the generic error modal.
             noErrorModal(ctx);
             expect(ctx.reports.filter((report) => report.message === 'Statements failed to load').map((report) => report.level)).toContain('warning');

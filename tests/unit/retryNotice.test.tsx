@@ -5,7 +5,7 @@
 import { i18n } from '@lingui/core';
 import { I18nProvider } from '@lingui/react';
 import { act, render, screen } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { RetryNotice } from '../../src/shared/components/RetryNotice.tsx';
 import { activateLocale } from '../../src/shared/i18n/locale.ts';
 
@@ -32,11 +32,15 @@ async function renderNotice(locale: 'en' | 'es', advise = true) {
 afterEach(() => {
   online = true;
 });
+// The next file in this worker finds the app's language as it was.
+afterAll(() => activateLocale('en'));
 
 describe('RetryNotice', () => {
   it('online: says to try again, without blaming the connection; offline: to check it; and follows the phone', async () => {
     const said = await renderNotice('en');
     expect(said.textContent).toBe("We couldn't load your account. Please try again.");
+    // A change of advice is read alone, not the whole alert again.
+    expect(screen.getByRole('alert').getAttribute('aria-atomic')).toBe('false');
     goOnline(false);
     expect(said.textContent).toBe("We couldn't load your account. Check your connection and try again.");
     goOnline(true);

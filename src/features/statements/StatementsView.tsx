@@ -62,7 +62,7 @@ export function StatementsView() {
         <Trans>A statement for each month since you opened your account: your balances and every transaction, as a PDF.</Trans>
       </p>
       {state.hasTag('failed') ? (
-        <RetryNotice onRetry={() => chart.send({ type: 'user.retry' })}>
+        <RetryNotice advise onRetry={() => chart.send({ type: 'user.retry' })}>
           <Trans>We couldn't load your statements.</Trans>
         </RetryNotice>
       ) : null}

@@ -17,7 +17,9 @@ export function RetryNotice({ children, onRetry, news = false, advise = false }:
     if (!news && focusIsNowhere()) retry.current?.focus();
   }, [news]);
   return (
-    <div className="notice" role={news ? 'status' : 'alert'}>
+    // Not atomic: when the phone goes on or off line only the advice that changed is read again, not
+    // the whole notice with its button over whatever the user was doing.
+    <div className="notice" role={news ? 'status' : 'alert'} aria-atomic="false">
       <p>
         {children}
         {advise ? (

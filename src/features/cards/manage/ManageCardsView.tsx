@@ -306,7 +306,7 @@ function VirtualCardDetails(props: { shown: string | null; loading: boolean; fai
   }
   if (props.failed) {
     return (
-      <RetryNotice onRetry={props.onShow}>
+      <RetryNotice advise onRetry={props.onShow}>
         <Trans>We couldn't show your card details.</Trans>
       </RetryNotice>
     );
