@@ -159,7 +159,7 @@ test('offline, home and activity show the last-known balance and transactions wi
   expect(await page.evaluate(() => localStorage.getItem('providers-card:last-known')), 'nothing about the account is left').toBeNull();
 });
 
-test("a transaction that could not be loaded: the notice blames the connection only while the phone is offline", async ({ page, context, request }) => {
+test("a transaction that could not be loaded: the notice blames the connection only while the phone is offline or no answer came", async ({ page, context, request }) => {
   const { applicant, tokens } = await openAccountViaApi(request);
   const id = await moneyEvent(request, { type: 'deposit', email: applicant.email, amountCents: 5_000, payer: 'Valley Transit' });
   await seedStoredState(page, { accessToken: tokens.access, refreshToken: tokens.refresh, locale: 'en' });
@@ -178,6 +178,13 @@ test("a transaction that could not be loaded: the notice blames the connection o
   await expect(notice).toContainText("We couldn't load this transaction. Check your connection and try again.");
   await context.setOffline(false);
   await expect(notice).toContainText("We couldn't load this transaction. Please try again.");
+
+  // No answer at all, the phone still online (Wi-Fi without internet): the connection is the likely cause.
+  await page.unroute(isDetail);
+  await page.route(isDetail, (route) => route.abort('internetdisconnected'));
+  await notice.getByRole('button', { name: 'Try again' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'OK' }).click();
+  await expect(notice).toContainText("We couldn't load this transaction. Check your connection and try again.");
 
   await page.unroute(isDetail);
   await notice.getByRole('button', { name: 'Try again' }).click();

@@ -10,6 +10,7 @@ import {
   type ApiSession,
 } from '../../src/shared/api/client.ts';
 import { StatusCode } from '../../contract/shared/statusCodes.ts';
+import { serverAnswered } from '../../src/shared/api/serverAnswered.ts';
 import { createFakeCardApi } from '../support/fakeCardApi.ts';
 import { identityCalls } from '../../src/shared/api/identityCalls.ts';
 
@@ -363,6 +364,19 @@ describe('api client: answers without a statusCode', () => {
     expect(hooks.onNoStatusCode).toHaveBeenCalledExactlyOnceWith({ path: '/home', httpStatus: null, suppressErrorModal: false });
     expect(fetch).toHaveBeenCalledTimes(1);
     expect(hooks.onAuthRequired).not.toHaveBeenCalled();
+  });
+
+  it('notes whether the last call got any answer: none after a network failure, one after a gateway page', async () => {
+    const offline = setup({}, createFetch({ fetch: (async () => Promise.reject(new TypeError('Failed to fetch'))) as typeof globalThis.fetch }));
+    await expect(offline.api.getHome()).rejects.toBeInstanceOf(ApiUnavailableError);
+    expect(serverAnswered()).toBe(false);
+
+    const { cardApi, api } = setup();
+    const outcome = expect(api.getHome()).rejects.toBeInstanceOf(ApiUnavailableError);
+    await waitingFor(cardApi, '/api/v1/home');
+    cardApi.fail('/api/v1/home');
+    await outcome;
+    expect(serverAnswered()).toBe(true);
   });
 });
 

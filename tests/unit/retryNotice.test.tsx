@@ -1,11 +1,12 @@
 /**
- * A failure's notice advises checking the connection only while the phone says it has none: a call
- * that failed with the phone online (a gateway's error page, a timeout) is not blamed on it.
+ * A failure's notice advises checking the connection only while the phone says it has none or the last
+ * call got no answer at all: a call answered with an error (a gateway's page) is not blamed on it.
  */
 import { i18n } from '@lingui/core';
 import { I18nProvider } from '@lingui/react';
 import { act, render, screen } from '@testing-library/react';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { noteServerAnswered } from '../../src/shared/api/serverAnswered.ts';
 import { RetryNotice } from '../../src/shared/components/RetryNotice.tsx';
 import { activateLocale } from '../../src/shared/i18n/locale.ts';
 
@@ -31,6 +32,7 @@ async function renderNotice(locale: 'en' | 'es', advise = true) {
 
 afterEach(() => {
   online = true;
+  noteServerAnswered(true);
 });
 // The next file in this worker finds the app's language as it was.
 afterAll(() => activateLocale('en'));
@@ -45,6 +47,16 @@ describe('RetryNotice', () => {
     expect(said.textContent).toBe("We couldn't load your account. Check your connection and try again.");
     goOnline(true);
     expect(said.textContent).toBe("We couldn't load your account. Please try again.");
+  });
+
+  it('online, after a call that got no answer (Wi-Fi without internet): to check the connection, until a call is answered', async () => {
+    act(() => noteServerAnswered(false));
+    const said = await renderNotice('en');
+    expect(said.textContent).toBe("We couldn't load your account. Check your connection and try again.");
+    act(() => noteServerAnswered(true));
+    expect(said.textContent).toBe("We couldn't load your account. Please try again.");
+    act(() => noteServerAnswered(false));
+    expect(said.textContent).toBe("We couldn't load your account. Check your connection and try again.");
   });
 
   it('in Spanish', async () => {

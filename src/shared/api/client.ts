@@ -17,6 +17,7 @@ import { sessionRoutes as session } from '../../../contract/session/routes.ts';
 import type { StatusAnswer } from '../../../contract/shared/answers.ts';
 import { type AnswerOf, cardApiBase, fillPath, type RequestOf, type Route } from '../../../contract/shared/route.ts';
 import { StatusCode } from '../../../contract/shared/statusCodes.ts';
+import { noteServerAnswered } from './serverAnswered.ts';
 import type { ExperimentFlags } from '../../../contract/experiments/types.ts';
 import type { ChangePasswordRequest, SignInRequest } from '../../../contract/session/types.ts';
 
@@ -145,6 +146,7 @@ export function createApi(hooks: ApiHooks, fetcher = ofetch) {
     } catch {
       data = undefined;
     }
+    noteServerAnswered(httpStatus !== null);
     if (!hasStatusCode(data)) {
       hooks.onNoStatusCode({ path, httpStatus, suppressErrorModal });
       throw new ApiUnavailableError(path);

@@ -7,6 +7,7 @@
  */
 import { Trans } from '@lingui/react/macro';
 import { useEffect, useRef, useSyncExternalStore, type ReactNode } from 'react';
+import { onServerAnsweredChange, serverAnswered } from '../api/serverAnswered.ts';
 import { focusIsNowhere } from './focusIsNowhere.ts';
 
 type Props = { children: ReactNode; onRetry: () => void; news?: boolean; advise?: boolean };
@@ -39,18 +40,21 @@ export function RetryNotice({ children, onRetry, news = false, advise = false }:
 const subscribe = (changed: () => void) => {
   window.addEventListener('online', changed);
   window.addEventListener('offline', changed);
+  const stopFollowingAnswers = onServerAnsweredChange(changed);
   return () => {
     window.removeEventListener('online', changed);
     window.removeEventListener('offline', changed);
+    stopFollowingAnswers();
   };
 };
 
 /**
- * After a failed call: check the connection only when the phone says it has none. A call also fails
- * with the phone online (a gateway's error page, a server too slow to answer), and then that advice
- * would send the user looking for a fault that is not theirs. Follows the phone going on or off line.
+ * After a failed call: check the connection when the phone says it has none, or when the last call got
+ * no answer at all (Wi-Fi without internet still says online). A call also fails with an answer (a
+ * gateway's error page): then that advice would send the user looking for a fault that is not theirs.
+ * Follows the phone going on or off line and the next call's fate.
  */
 function ConnectionAdvice() {
-  const online = useSyncExternalStore(subscribe, () => navigator.onLine);
-  return online ? <Trans>Please try again.</Trans> : <Trans>Check your connection and try again.</Trans>;
+  const connected = useSyncExternalStore(subscribe, () => navigator.onLine && serverAnswered());
+  return connected ? <Trans>Please try again.</Trans> : <Trans>Check your connection and try again.</Trans>;
 }
