@@ -64,6 +64,11 @@ export default defineConfig({
   use: {
     baseURL,
     browserName: 'chromium',
+    // No service worker except in the specs that test it (service-worker, activity: offline starts and
+    // the last-known copy), which allow it. Elsewhere its install and its copies of the app's files took a
+    // twentieth of the run's CPU in every fresh context, for screens that do not depend on it
+    // (docs/performance.md).
+    serviceWorkers: 'block',
     viewport: { width: 360, height: 740 },
     isMobile: true,
     hasTouch: true,

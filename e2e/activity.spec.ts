@@ -13,6 +13,10 @@ import { expectAppFilesKept } from './support/serviceWorker.ts';
 import { seedStoredState } from './support/storage.ts';
 import { dollars, escapeRegExp, heardDollars, signedDollars } from './support/text.ts';
 
+// Offline, activity opens from the service worker's copies; this spec's other tests run with it too, as
+// on a phone (the browser tests block it elsewhere: playwright.config.ts).
+test.use({ serviceWorkers: 'allow' });
+
 /** POST /sandbox/events: the world moves money; answers the transaction it made or resolved. */
 async function moneyEvent(request: APIRequestContext, event: Record<string, unknown>): Promise<string> {
   const response = await request.post('/sandbox/events', { data: event });

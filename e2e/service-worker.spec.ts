@@ -12,6 +12,9 @@ import { expect, test, type Page } from '@playwright/test';
 import { SignInPage } from './pages/session/SignInPage.ts';
 import { expectAppFilesKept, workerCache } from './support/serviceWorker.ts';
 
+// The service worker is what this spec tests (the browser tests block it elsewhere: playwright.config.ts).
+test.use({ serviceWorkers: 'allow' });
+
 /** A file of an older release, as the worker would have kept it. */
 const olderFile = '/assets/older-release-0000.js';
 /** A file of a newer release. */
