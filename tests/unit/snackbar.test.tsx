@@ -1,7 +1,10 @@
-/** The snackbar's live region is in the page before its message, so screen readers announce the message. */
+/**
+ * The snackbar's live region is in the page before its message, so screen readers announce the
+ * message; while it shows, the page keeps room for its height as drawn.
+ */
 import { i18n } from '@lingui/core';
 import { I18nProvider } from '@lingui/react';
-import { render, screen } from '@testing-library/react';
+import { act, render, screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { Snackbar } from '../../src/shared/components/Snackbar.tsx';
 import { activateLocale } from '../../src/shared/i18n/locale.ts';
@@ -29,5 +32,48 @@ describe('Snackbar', () => {
     rerender(view(null));
     expect(screen.getByRole('status')).toBe(region);
     expect(region.textContent).toBe('');
+  });
+
+  it('while it shows, keeps room for its drawn height and 16px above and below it; none once it goes', async () => {
+    await activateLocale('en');
+    let resized: (() => void) | undefined;
+    let observed: Element | undefined;
+    vi.stubGlobal(
+      'ResizeObserver',
+      class {
+        constructor(callback: () => void) {
+          resized = callback;
+        }
+        observe(element: Element) {
+          observed = element;
+        }
+        unobserve() {}
+        disconnect() {
+          resized = undefined;
+        }
+      },
+    );
+    const room = () => document.documentElement.style.getPropertyValue('--snackbar-room');
+    const view = (message: string | null) => (
+      <I18nProvider i18n={i18n}>
+        <Snackbar message={message} onDismiss={() => {}} />
+      </I18nProvider>
+    );
+    const { rerender } = render(view(null));
+    expect(resized).toBeUndefined();
+
+    rerender(view("No pudimos copiar el número de cuenta."));
+    // Drawn on five lines at 200% zoom: 160px high.
+    Object.defineProperty(observed!, 'offsetHeight', { configurable: true, value: 160 });
+    act(() => resized!());
+    expect(room()).toBe('192px');
+    Object.defineProperty(observed!, 'offsetHeight', { configurable: true, value: 64 });
+    act(() => resized!());
+    expect(room()).toBe('96px');
+
+    rerender(view(null));
+    expect(room()).toBe('');
+    expect(resized).toBeUndefined();
+    vi.unstubAllGlobals();
   });
 });

@@ -1,17 +1,33 @@
 import { useLingui } from '@lingui/react/macro';
-import type { ReactNode } from 'react';
+import { useLayoutEffect, useRef, type ReactNode } from 'react';
 
 /**
  * A polite status message; the session chart dismisses it after 5000 ms. Its live region is always in
  * the page, empty while nothing is shown: screen readers announce text put into a region that was
  * already there, and often miss one added together with its text (WCAG 2.2 SC 4.1.3).
+ * While it shows, the page keeps room for it (src/styles.css `--snackbar-room`): its height as drawn,
+ * which at 200% zoom on a phone, with its text on five lines, is more than the 8rem kept at the least.
  */
 export function Snackbar({ message, onDismiss }: { message: ReactNode | null; onDismiss: () => void }) {
   const { t } = useLingui();
+  const bar = useRef<HTMLDivElement>(null);
+  const shown = Boolean(message);
+  useLayoutEffect(() => {
+    const element = bar.current;
+    if (!shown || !element) return;
+    const root = document.documentElement.style;
+    // Its 16px from the screen's bottom, and as much again above it.
+    const observer = new ResizeObserver(() => root.setProperty('--snackbar-room', `${element.offsetHeight + 32}px`));
+    observer.observe(element);
+    return () => {
+      observer.disconnect();
+      root.removeProperty('--snackbar-room');
+    };
+  }, [shown]);
   return (
-    <div className={message ? 'snackbar' : undefined}>
+    <div ref={bar} className={shown ? 'snackbar' : undefined}>
       <span role="status">{message}</span>
-      {message ? (
+      {shown ? (
         <button type="button" className="snackbar-dismiss" onClick={onDismiss} aria-label={t`Dismiss`}>
           ×
         </button>
