@@ -97,12 +97,19 @@ test('a PO Box address is refused with its message and the opt-out link explains
   await expect(register.field('Street address')).toHaveValue('PO Box 1234');
 });
 
-test('a wrong texted code is refused, then the right one moves on', async ({ page, request }) => {
+test('the phone number can be changed from the code form; a wrong texted code is refused, then the right one moves on', async ({ page, request }) => {
   const applicant = newApplicant();
   const { register } = await openRegistration(page);
   await register.personalInfo(applicant);
   await register.requestCode(applicant);
-  const first = await textedCode(request, applicant.phone);
+  // Change phone number, by keyboard: the number takes the focus, ready to correct; sent again as it is.
+  const sent = await textedCode(request, applicant.phone);
+  await register.app.getByRole('button', { name: 'Change phone number', exact: true }).focus();
+  await page.keyboard.press('Enter');
+  await expect(register.field('Mobile phone number')).toBeFocused();
+  await page.keyboard.press('Enter');
+  let first = sent;
+  await expect.poll(async () => (first = await textedCode(request, applicant.phone))).not.toBe(sent);
   const wrong = first === '000000' ? '111111' : '000000';
 
   await register.enterCode(wrong);

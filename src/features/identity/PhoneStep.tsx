@@ -1,8 +1,9 @@
 import { Trans, useLingui } from '@lingui/react/macro';
-import { useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { digitsOf, textedCodeLength } from '../../../contract/rules.ts';
 import { resendsCode } from '../../../machines/identity/registration.ts';
 import { textedCodeProblems } from '../../../machines/shared/textedCode.ts';
+import { focusIsNowhere } from '../../shared/components/focusIsNowhere.ts';
 import { TextField } from '../../shared/components/TextField.tsx';
 import { formatPhone } from '../../shared/format/phone.ts';
 import { unexpectedErrorMessage } from '../../shared/messages.ts';
@@ -13,6 +14,7 @@ import { SubmitButton } from '../../shared/components/SubmitButton.tsx';
 
 /** The texted code's first box (SplitCodeInput gives it the entry's id). */
 const codeBoxId = 'code';
+const phoneFieldId = 'phone';
 
 /** Step 2: the mobile phone, verified with a texted 6-digit code (spec §4, §5, §8 MFA codes). */
 export function PhoneStep({ state, send }: StepProps) {
@@ -51,6 +53,11 @@ function PhoneForm({ state, send }: StepProps) {
   const fieldProblem = at('invalid') || at('inUse') || at('landline');
   const refused = at('cannotText') || waiting || at('tooManyLookups') || at('failed');
   useFocusOnProblem(formRef, state.context, fieldProblem || refused, formProblem);
+  // Back from the code form (Change phone number, whose button is gone): the number takes the focus,
+  // ready to correct. Arriving at the step, the heading's focus, run after this, wins.
+  useEffect(() => {
+    if (focusIsNowhere()) document.getElementById(phoneFieldId)?.focus();
+  }, []);
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -63,7 +70,7 @@ function PhoneForm({ state, send }: StepProps) {
         <Trans>We'll text a 6-digit code to your mobile phone to make sure it's yours.</Trans>
       </p>
       <TextField
-        id="phone"
+        id={phoneFieldId}
         name="phone"
         type="tel"
         label={t`Mobile phone number`}

@@ -136,7 +136,10 @@ export function createApi(hooks: ApiHooks, fetcher = ofetch) {
         const response = await http.raw<Blob, 'blob'>(path, { ...init, responseType: 'blob' });
         httpStatus = response.status;
         const json = (response.headers.get('content-type') ?? '').includes('json');
-        if (response.ok && !json && response._data) return { httpStatus, file: response._data };
+        if (response.ok && !json && response._data) {
+          noteServerAnswered(true);
+          return { httpStatus, file: response._data };
+        }
         data = json && response._data ? JSON.parse(await response._data.text()) : undefined;
       } else {
         const response = await http.raw(path, init);
