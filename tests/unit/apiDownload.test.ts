@@ -3,6 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { StatusCode } from '../../contract/shared/statusCodes.ts';
 import { statementsRoutes } from '../../contract/statements/routes.ts';
 import { ApiRefusedError, ApiUnavailableError, AuthRequiredError, createApi, type ApiSession } from '../../src/shared/api/client.ts';
+import { noteServerAnswered, serverAnswered } from '../../src/shared/api/serverAnswered.ts';
 import { createFakeCardApi } from '../support/fakeCardApi.ts';
 
 const path = '/api/v1/statement';
@@ -37,6 +38,16 @@ describe('api client: download', () => {
     const blob = await file;
     expect(Array.from(new Uint8Array(await blob.arrayBuffer()))).toEqual(Array.from(pdf));
     expect(blob.type).toBe('application/pdf');
+  });
+
+  it('notes that the server answered when the file came, after a call that got no answer', async () => {
+    noteServerAnswered(false);
+    const { cardApi, api } = setup();
+    const file = download(api);
+    await vi.waitFor(() => expect(cardApi.isWaiting(path)).toBe(true));
+    cardApi.answerFile(path, pdf);
+    await file;
+    expect(serverAnswered()).toBe(true);
   });
 
   it('reads a JSON answer as a refusal', async () => {
