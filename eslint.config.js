@@ -152,7 +152,7 @@ export default tseslint.config(
           ignore: ['^[^a-zA-Z]*$', '^(Providers|Español|English)$'],
           ignoreNames: [{ regex: { pattern: 'className|Id$|^id$|testid|^type$|^to$|^returnTo$|^href$|^name$|autoComplete|autoCapitalize|autoCorrect|inputMode|pattern|^lang$|^key$|^other$' } }],
           useTsTypes: true,
-          ignoreFunctions: ['Error', 'console.*', '*.send', '*.matches', '*.hasTag', '*.get', '*.setAttribute', '*.removeAttribute', '*.setProperty', '*.removeProperty', '*.querySelector', '*.getData', '*.addEventListener', '*.removeEventListener', 'String', 'getRouteApi'],
+          ignoreFunctions: ['Error', 'console.*', '*.send', '*.matches', '*.hasTag', '*.get', '*.setAttribute', '*.removeAttribute', '*.setProperty', '*.removeProperty', '*.querySelector', '*.closest', '*.getData', '*.addEventListener', '*.removeEventListener', 'String', 'getRouteApi'],
         },
       ],
       'lingui/t-call-in-function': 'error',

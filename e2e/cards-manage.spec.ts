@@ -159,6 +159,10 @@ test("the virtual card's number shows only on the processor's page, never in the
   expect(apiBodies.some((body) => body.includes(number!.replace(/ /g, '')))).toBe(false);
   await expectAccessible(page, 'the card details');
   await keepScreenshot(page, testInfo, 'details');
+  // Hidden by keyboard: the focus goes back to Show card details, not to the page's start.
+  await virtual.getByRole('button', { name: 'Hide card details', exact: true }).focus();
+  await page.keyboard.press('Enter');
+  await expect(virtual.getByRole('button', { name: 'Show card details', exact: true })).toBeFocused();
 });
 
 test('the cards in Spanish: lock, unlock and a PIN change the processor refuses (-11), axe-clean', async ({ page, request }) => {

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import type { ReactNode, Ref } from 'react';
 
 /**
  * A button that starts a call: while it runs, `aria-disabled`, not `disabled`, for the reason
@@ -8,12 +8,14 @@ import type { ReactNode } from 'react';
  * sharing one file would put one of them on both first loads.
  */
 export function ActionButton({
+  ref,
   unavailable,
   onPress,
   secondary = false,
   label,
   children,
 }: {
+  ref?: Ref<HTMLButtonElement>;
   unavailable: boolean;
   onPress: () => void;
   secondary?: boolean;
@@ -23,6 +25,7 @@ export function ActionButton({
 }) {
   return (
     <button
+      ref={ref}
       type="button"
       className={secondary ? 'button button-secondary' : 'button'}
       aria-label={label}

@@ -2,7 +2,8 @@
  * Something could not be loaded or sent: what, said plainly, and a way to try again. An alert (a
  * failure is announced at once); `news` for a notice that is not a failure (the offline copy shown).
  * A failure often replaces the button that was pressed (or shows after it was disabled), which leaves
- * the keyboard's focus nowhere: then it goes to Try again. Focus that is somewhere is left there.
+ * the keyboard's focus nowhere: then it goes to Try again, also once the error modal that came with the
+ * failure closes. Focus that is somewhere is left there.
  * `advise` adds what to do next (ConnectionAdvice).
  */
 import { Trans } from '@lingui/react/macro';
@@ -15,7 +16,15 @@ type Props = { children: ReactNode; onRetry: () => void; news?: boolean; advise?
 export function RetryNotice({ children, onRetry, news = false, advise = false }: Props) {
   const retry = useRef<HTMLButtonElement>(null);
   useEffect(() => {
-    if (!news && focusIsNowhere()) retry.current?.focus();
+    if (news) return;
+    // A call with no answer also opened the error modal, which would give the focus back to the pressed
+    // button, gone by then: the focus comes here once it closes. (Chromium still has it on the modal's
+    // button when the close event comes, then drops it to the page.)
+    const modal = document.activeElement?.closest('dialog[open]');
+    const takeFocus = () => (focusIsNowhere() || modal?.contains(document.activeElement)) && retry.current?.focus();
+    if (!modal) return void takeFocus();
+    modal.addEventListener('close', takeFocus, { once: true });
+    return () => modal.removeEventListener('close', takeFocus);
   }, [news]);
   return (
     // Not atomic: when the phone goes on or off line only the advice that changed is read again, not

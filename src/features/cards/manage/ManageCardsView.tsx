@@ -282,10 +282,16 @@ function LockSwitch({ card, lock }: { card: Card; lock: CardLockActor }) {
 function VirtualCardDetails(props: { shown: string | null; loading: boolean; failed: boolean; onShow: () => void; onHide: () => void }) {
   const { t } = useLingui();
   const frame = useRef<HTMLIFrameElement>(null);
+  const show = useRef<HTMLButtonElement>(null);
+  const wasShown = useRef(false);
   useEffect(() => {
     // "Show card details" gave way to the frame, taking the keyboard's focus with it: the focus goes to
-    // what was asked for, not to the page's start.
-    if (props.shown && focusIsNowhere()) frame.current?.focus();
+    // what was asked for, not to the page's start. "Hide card details" gives it back the same way.
+    if (focusIsNowhere()) {
+      if (props.shown) frame.current?.focus();
+      else if (wasShown.current) show.current?.focus();
+    }
+    wasShown.current = props.shown !== null;
   }, [props.shown]);
   if (props.shown) {
     return (
@@ -312,7 +318,7 @@ function VirtualCardDetails(props: { shown: string | null; loading: boolean; fai
     );
   }
   return (
-    <ActionButton secondary unavailable={props.loading} onPress={props.onShow}>
+    <ActionButton ref={show} secondary unavailable={props.loading} onPress={props.onShow}>
       {props.loading ? <Trans>Opening your card details…</Trans> : <Trans>Show card details</Trans>}
     </ActionButton>
   );
