@@ -58,8 +58,10 @@ export class ResetPinPage extends AppPage {
     return this.alert.filter({ hasText: this.t("Sorry, we weren't able to change your PIN...") });
   }
 
+  /** Try again, by keyboard: the heading keeps the focus until the form is back (not the page's start). */
   async retry(): Promise<void> {
-    await this.alert.getByRole('button', { name: this.t('Try again'), exact: true }).click();
+    await this.alert.getByRole('button', { name: this.t('Try again'), exact: true }).press('Enter');
+    await expect(this.heading).toBeFocused();
     await expect(this.frameElement).toBeVisible();
   }
 

@@ -115,6 +115,7 @@ function StatementRow(props: {
   const { t } = useLingui();
   const heading = formatMonth(statement.month, locale, 'heading');
   const month = formatMonth(statement.month, locale, 'sentence');
+  const downloadButton = useRef<HTMLButtonElement>(null);
   return (
     <li className="statement-row">
       <h2 className="statement-month">{heading}</h2>
@@ -143,7 +144,7 @@ function StatementRow(props: {
         </div>
       </dl>
       {/* Unavailable while any statement downloads. */}
-      <ActionButton secondary label={t`Download PDF for ${month}`} unavailable={props.anyDownloading} onPress={props.onDownload}>
+      <ActionButton ref={downloadButton} secondary label={t`Download PDF for ${month}`} unavailable={props.anyDownloading} onPress={props.onDownload}>
         <Trans>Download PDF</Trans>
       </ActionButton>
       <p role="status" className="statement-download-status">
@@ -154,7 +155,14 @@ function StatementRow(props: {
         ) : null}
       </p>
       {download === 'failed' ? (
-        <RetryNotice advise onRetry={props.onRetry}>
+        <RetryNotice
+          advise
+          onRetry={() => {
+            // Try again goes with its notice: the month's Download PDF keeps the focus through the download.
+            downloadButton.current?.focus();
+            props.onRetry();
+          }}
+        >
           <Trans>We couldn't download your statement for {month}.</Trans>
         </RetryNotice>
       ) : null}
