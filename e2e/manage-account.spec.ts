@@ -3,13 +3,14 @@
  * is told about a mismatched confirmation, an obvious code and a wrong current code (with the unlock
  * attempts left), saves a new unlock code in English and another in Spanish, each time proving it with
  * the current one, and /refresh-tokens then accepts only the last one. axe on each state, in both
- * languages.
+ * languages. An agreement that could not be loaded is tried again by keyboard without losing the focus.
  */
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { HomePage } from './pages/home/HomePage.ts';
 import { ManageAccountPage } from './pages/account/ManageAccountPage.ts';
 import { expectAccessible } from './support/accessibility.ts';
 import { openAccountViaApi } from './support/accounts.ts';
+import { signInViaApi } from './support/api.ts';
 import { seedStoredState } from './support/storage.ts';
 
 /** POST /refresh-tokens with a refresh token and an unlock code: the HTTP status and statusCode. */
@@ -68,4 +69,28 @@ test('a cardholder changes the unlock code from home, in English and then in Spa
   expect(await unlockWith(request, tokens.refresh, applicant.unlockCode)).toEqual({ status: 401, statusCode: 101 });
   expect(await unlockWith(request, tokens.refresh, '3971')).toEqual({ status: 401, statusCode: 101 });
   expect(await unlockWith(request, tokens.refresh, '5802')).toEqual({ status: 200, statusCode: 0 });
+});
+
+test("an agreement that could not be loaded: Try again by keyboard keeps the focus on the dialog's title, and the text comes", async ({ page, request }) => {
+  const tokens = await signInViaApi(request);
+  await seedStoredState(page, { accessToken: tokens.access, refreshToken: tokens.refresh, locale: 'en' });
+  await page.goto('/manage-account');
+  const manage = new ManageAccountPage(page);
+  await manage.expectShown();
+  // A gateway's error page for the agreement, once.
+  await page.route((url) => url.pathname === '/api/v1/agreement', (route) => route.fulfill({ status: 502, contentType: 'text/html', body: '<html>Bad gateway</html>' }), {
+    times: 1,
+  });
+  await page.getByRole('button', { name: 'Read the Terms of use', exact: true }).click();
+  // An answer without a statusCode also opens the generic error modal (spec §8), over the agreement's.
+  await page.getByRole('dialog', { name: 'Sorry, something went wrong.' }).getByRole('button', { name: 'OK' }).press('Enter');
+  const dialog = page.getByRole('dialog', { name: 'Agreement' });
+  const retry = dialog.getByRole('button', { name: 'Try again' });
+  await expect(dialog.getByRole('alert')).toContainText('Please try again.');
+  await retry.focus();
+  await page.keyboard.press('Enter');
+  const titled = page.getByRole('dialog', { name: 'Terms of use' });
+  await expect(titled.getByText(/^Version \d{4}-\d{2}-\d{2}$/)).toBeVisible();
+  await expect(titled.getByRole('heading', { name: 'Terms of use', level: 2 })).toBeFocused();
+  await expectAccessible(page, 'the agreement after a retry');
 });

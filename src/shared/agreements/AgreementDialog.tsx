@@ -5,6 +5,7 @@
  */
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useActorRef, useSelector } from '@xstate/react';
+import { useRef } from 'react';
 import { fromPromise } from 'xstate';
 import type { AgreementKind, AgreementLocale } from '../../../contract/identity/types.ts';
 import { agreementDocumentMachine } from '../../../machines/identity/agreementDocument.ts';
@@ -32,10 +33,13 @@ function AgreementDialog({ reader }: { reader: ReturnType<typeof useActorRef<typ
   const state = useSelector(reader, (s) => s);
   const dialog = useModalDialog(state.hasTag('open'));
   const document = state.context.document;
+  const title = useRef<HTMLHeadingElement>(null);
   const close = () => reader.send({ type: 'user.close' });
   return (
     <dialog ref={dialog} className="modal agreement-dialog" aria-labelledby="agreement-title" aria-busy={state.hasTag('busy')} onClose={close}>
-      <h2 id="agreement-title">{document ? document.title : <Trans>Agreement</Trans>}</h2>
+      <h2 id="agreement-title" ref={title} tabIndex={-1}>
+        {document ? document.title : <Trans>Agreement</Trans>}
+      </h2>
       {state.hasTag('busy') ? (
         <p role="status">
           <Trans>Loading…</Trans>
@@ -44,7 +48,15 @@ function AgreementDialog({ reader }: { reader: ReturnType<typeof useActorRef<typ
       {state.hasTag('failed') ? (
         <div className="form-error" role="alert">
           <p>{i18n._(unexpectedErrorMessage)}</p>
-          <button type="button" className="link-button" onClick={() => reader.send({ type: 'user.retry' })}>
+          <button
+            type="button"
+            className="link-button"
+            onClick={() => {
+              // Try again goes with its message: the title keeps the focus, and the text comes under it.
+              title.current?.focus();
+              reader.send({ type: 'user.retry' });
+            }}
+          >
             <Trans>Try again</Trans>
           </button>
         </div>
