@@ -7,6 +7,7 @@ import { activityMachine } from '../../machines/activity/activity.ts';
 import { coverageOf, describePath, generatePaths, minimalCover, replayPath } from '../support/chartCoverage.ts';
 import { accessTokenFor, storageWith } from '../support/lastKnown.ts';
 import { active, renderApp } from '../support/renderApp.tsx';
+import { pressTryAgain } from '../support/tryAgain.ts';
 
 const transactionsPath = '/api/v1/transactions';
 const homePath = '/api/v1/home';
@@ -136,7 +137,7 @@ describe('activity chart', () => {
           await waitFor(() => expect(cardApi.isWaiting(homePath)).toBe(true));
           cardApi.answer(homePath, home);
         },
-        'user.retry': async ({ user }) => user.click(await screen.findByRole('button', { name: 'Try again' })),
+        'user.retry': async ({ user }) => pressTryAgain(user),
       },
       states: [
         {

@@ -8,6 +8,7 @@ import { lastKnownStore } from '../../src/shared/offline/lastKnown.ts';
 import { saveMartPurchase } from '../support/homeFixtures.ts';
 import { accessTokenFor, storageWith } from '../support/lastKnown.ts';
 import { active, recordingHost, renderApp } from '../support/renderApp.tsx';
+import { pressTryAgain } from '../support/tryAgain.ts';
 
 const homePath = '/api/v1/home';
 const home: HomeAnswer = {
@@ -97,7 +98,7 @@ describe('home chart', () => {
             // to show, the screen says it instead.
             if (lastKnownStore(services.offlineStorage, () => owner).home.read(owner) === null) await user.click(await screen.findByRole('button', { name: 'OK' }));
           },
-          'user.retry': async ({ user }) => user.click(await screen.findByRole('button', { name: 'Try again' })),
+          'user.retry': async ({ user }) => pressTryAgain(user),
           'user.refresh': async ({ user }) => user.click(await screen.findByRole('button', { name: 'Refresh' })),
         },
         states: [

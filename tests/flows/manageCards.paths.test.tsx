@@ -21,6 +21,7 @@ import {
   virtualCard,
 } from '../support/manageCardsFixtures.ts';
 import { active, alertText, renderApp } from '../support/renderApp.tsx';
+import { pressTryAgain } from '../support/tryAgain.ts';
 
 const bothCards = homeWith([virtualCard, physicalCard]);
 const physicalOnly = homeWith([physicalCard], null);
@@ -81,7 +82,7 @@ describe('manage cards chart', () => {
             ctx.cardApi.fail(homePath);
             await closeErrorModal(ctx);
           },
-          'user.retry': async ({ user }) => user.click(screen.getByRole('button', { name: 'Try again' })),
+          'user.retry': async ({ user }) => pressTryAgain(user),
           'xstate.done.actor.getCardImageUrl': async ({ cardApi }, event) => {
             await waitFor(() => expect(cardApi.isWaiting(imagePath(virtualCard.id))).toBe(true));
             cardApi.answer(imagePath(virtualCard.id), event.output);

@@ -2,12 +2,13 @@
  * Generated path tests over the statements chart (the list, its failure only reported, a month's PDF
  * downloaded or not), replayed against the real app and router.
  */
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Statement, StatementsAnswer } from '../../contract/statements/types.ts';
 import { statementsMachine } from '../../machines/statements/statements.ts';
 import { coverageOf, describePath, generatePaths, minimalCover, replayPath } from '../support/chartCoverage.ts';
 import { active, renderApp } from '../support/renderApp.tsx';
+import { pressTryAgain } from '../support/tryAgain.ts';
 
 const statementsPath = '/api/v1/statements';
 const statementPath = '/api/v1/statement';
@@ -68,7 +69,12 @@ describe('statements chart', () => {
           await waitFor(() => expect(cardApi.isWaiting(statementsPath)).toBe(true));
           cardApi.fail(statementsPath);
         },
-        'user.retry': async ({ user }) => user.click(await screen.findByRole('button', { name: 'Try again' })),
+        'user.retry': async ({ user }) =>
+          // A month's download: its Download PDF takes the focus; the list's: the heading.
+          pressTryAgain(user, (button) => {
+            const month = button.closest('li');
+            return month ? within(month).getByRole('button', { name: /^Download PDF/ }) : screen.getByRole('heading', { level: 1 });
+          }),
         'user.download': async ({ user }) => {
           await waitFor(() => expect(downloadButton().getAttribute('aria-disabled')).toBe('false'));
           await user.click(downloadButton());

@@ -10,6 +10,7 @@ import type { HomeAnswer } from '../../contract/home/types.ts';
 import { transactionDetailMachine } from '../../machines/activity/transactionDetail.ts';
 import { coverageOf, describePath, generatePaths, minimalCover, replayPath } from '../support/chartCoverage.ts';
 import { active, renderApp } from '../support/renderApp.tsx';
+import { pressTryAgain } from '../support/tryAgain.ts';
 
 const transactionPath = '/api/v1/transaction';
 const hold: Transaction = {
@@ -91,7 +92,7 @@ describe('transaction detail chart', () => {
           if (refreshing) await waitFor(() => expect(cardApi.isWaiting(transactionPath)).toBe(false));
           else await user.click(await screen.findByRole('button', { name: 'OK' }));
         },
-        'user.retry': async ({ user }) => user.click(await screen.findByRole('button', { name: 'Try again' })),
+        'user.retry': async ({ user }) => pressTryAgain(user),
       },
       states: [
         {

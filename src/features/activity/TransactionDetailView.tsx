@@ -5,6 +5,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { getRouteApi, Link } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
+import { useRef } from 'react';
 import { fromPromise } from 'xstate';
 import type { Transaction } from '../../../contract/activity/types.ts';
 import { feeOf } from '../../../contract/shared/fees.ts';
@@ -41,10 +42,11 @@ function TransactionDetail({ id }: { id: string }) {
   );
   const state = useSelector(detail, (s) => s);
   const transaction = state.context.transaction;
+  const heading = useRef<HTMLHeadingElement>(null);
 
   return (
     <section className="screen" aria-labelledby="detail-title" aria-busy={state.hasTag('busy')}>
-      <h1 id="detail-title">{transaction ? <TransactionTitle transaction={transaction} /> : <Trans>Transaction details</Trans>}</h1>
+      <h1 id="detail-title" ref={heading} tabIndex={-1}>{transaction ? <TransactionTitle transaction={transaction} /> : <Trans>Transaction details</Trans>}</h1>
       {transaction ? (
         <Details transaction={transaction} locale={locale} />
       ) : state.hasTag('notFound') ? (
@@ -52,7 +54,14 @@ function TransactionDetail({ id }: { id: string }) {
           <Trans>We couldn't find this transaction on your account.</Trans>
         </p>
       ) : state.hasTag('failed') ? (
-        <RetryNotice advise onRetry={() => detail.send({ type: 'user.retry' })}>
+        <RetryNotice
+          advise
+          onRetry={() => {
+            // Try again goes with its notice: the heading keeps the focus until the screen is back.
+            heading.current?.focus();
+            detail.send({ type: 'user.retry' });
+          }}
+        >
           <Trans>We couldn't load this transaction.</Trans>
         </RetryNotice>
       ) : (

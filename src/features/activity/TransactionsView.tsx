@@ -35,6 +35,7 @@ export function TransactionsView() {
   // they come after a failure and Try again).
   const screenRef = useRef<HTMLElement>(null);
   const olderFrom = useRef<number | null>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
     if (status === 'LOADING' || failed || olderFrom.current === null) return;
     const first = olderFrom.current;
@@ -44,7 +45,7 @@ export function TransactionsView() {
 
   return (
     <section ref={screenRef} className="screen" aria-labelledby="activity-title" aria-busy={status === 'LOADING'}>
-      <h1 id="activity-title">
+      <h1 id="activity-title" ref={heading} tabIndex={-1}>
         <Trans>Activity</Trans>
       </h1>
       <BalanceHeader
@@ -56,7 +57,15 @@ export function TransactionsView() {
       />
       {asOf ? <AsOfNotice asOf={asOf} locale={locale} onRetry={() => activity.send({ type: 'user.retry' })} /> : null}
       {failed ? (
-        <RetryNotice advise onRetry={() => activity.send({ type: 'user.retry' })}>
+        <RetryNotice
+          advise
+          onRetry={() => {
+            // Try again goes with its notice: the heading keeps the focus until the rows come (older
+            // rows then take it, above).
+            heading.current?.focus();
+            activity.send({ type: 'user.retry' });
+          }}
+        >
           {firstPage ? (
             <Trans>We couldn't load your activity.</Trans>
           ) : (

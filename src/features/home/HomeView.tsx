@@ -1,7 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Link } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
-import { startTransition, useDeferredValue, useEffect, useState } from 'react';
+import { startTransition, useDeferredValue, useEffect, useRef, useState } from 'react';
 import { fromPromise } from 'xstate';
 import type { Transaction } from '../../../contract/activity/types.ts';
 import type { Card } from '../../../contract/cards/types.ts';
@@ -55,17 +55,25 @@ export function HomeView({ newDebitDetails = false }: { newDebitDetails?: boolea
   // the phone stays responsive, instead of in one task.
   const state = useDeferredValue(useSelector(home, (s) => s));
   const data = state.context.home;
+  const heading = useRef<HTMLHeadingElement>(null);
 
   return (
     <section className="screen" aria-labelledby="home-title" aria-busy={state.hasTag('busy')}>
-      <h1 id="home-title" className="visually-hidden">
+      <h1 id="home-title" className="visually-hidden" ref={heading} tabIndex={-1}>
         <Trans>Your account</Trans>
       </h1>
       {state.hasTag('lastKnown') && state.context.asOf ? (
         <AsOfNotice asOf={state.context.asOf} locale={locale} onRetry={() => home.send({ type: 'user.retry' })} />
       ) : null}
       {state.hasTag('failed') ? (
-        <RetryNotice advise onRetry={() => home.send({ type: 'user.retry' })}>
+        <RetryNotice
+          advise
+          onRetry={() => {
+            // Try again goes with its notice: the heading keeps the focus until the account is back.
+            heading.current?.focus();
+            home.send({ type: 'user.retry' });
+          }}
+        >
           <Trans>We couldn't load your account.</Trans>
         </RetryNotice>
       ) : data ? (

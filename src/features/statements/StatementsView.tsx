@@ -52,17 +52,25 @@ export function StatementsView() {
   const { statements, downloadMonth } = state.context;
   const busy = state.hasTag('busy');
   const download = downloadStatusOf(state);
+  const heading = useRef<HTMLHeadingElement>(null);
 
   return (
     <section className="screen" aria-labelledby="statements-title" aria-busy={busy}>
-      <h1 id="statements-title">
+      <h1 id="statements-title" ref={heading} tabIndex={-1}>
         <Trans>Monthly statements</Trans>
       </h1>
       <p>
         <Trans>A statement for each month since you opened your account: your balances and every transaction, as a PDF.</Trans>
       </p>
       {state.hasTag('failed') ? (
-        <RetryNotice advise onRetry={() => chart.send({ type: 'user.retry' })}>
+        <RetryNotice
+          advise
+          onRetry={() => {
+            // Try again goes with its notice: the heading keeps the focus until the screen is back.
+            heading.current?.focus();
+            chart.send({ type: 'user.retry' });
+          }}
+        >
           <Trans>We couldn't load your statements.</Trans>
         </RetryNotice>
       ) : null}
