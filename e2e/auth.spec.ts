@@ -36,8 +36,22 @@ test.describe('signing in with a texted code', () => {
       expect(await number.evaluate((element) => element.getClientRects().length)).toBe(1);
       const first = await textedCode(request, jordan.phone);
       await fillCode(page, locale, first === '000000' ? '111111' : '000000');
-      await page.getByRole('button', { name: t('Verify'), exact: true }).click();
+      // Sent with Enter in the last box, the call held: the box keeps the focus, read-only meanwhile.
+      let answer!: () => void;
+      const held = new Promise<void>((resolve) => (answer = resolve));
+      const isSignIn = (url: URL) => url.pathname === '/api/v1/sign-in';
+      await page.route(isSignIn, async (route) => {
+        await held;
+        await route.continue();
+      });
+      const lastBox = page.getByRole('group', { name: t('Texted code') }).getByRole('textbox').last();
+      await lastBox.press('Enter');
+      await expect(page.getByRole('button', { name: t('Verifying…'), exact: true })).toBeVisible();
+      await expect(lastBox).toBeFocused();
+      await expect(lastBox).toHaveAttribute('readonly', '');
+      answer();
       await expect(page.getByText(t("This isn't the right code."))).toBeVisible();
+      await page.unroute(isSignIn);
 
       // A new code, asked for by keyboard: the form says it was sent, and the first box has the focus
       // (the link, unavailable during the call, had let it go to the page's start).

@@ -11,7 +11,7 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { SplitCodeInput } from '../../src/shared/components/SplitCodeInput.tsx';
 import { activateLocale } from '../../src/shared/i18n/locale.ts';
 
-function Harness(props: { onComplete?: (code: string) => void; onTouched?: () => void; onChange?: (code: string) => void; error?: string }) {
+function Harness(props: { onComplete?: (code: string) => void; onTouched?: () => void; onChange?: (code: string) => void; error?: string; readOnly?: boolean }) {
   const [value, setValue] = useState('');
   return (
     <I18nProvider i18n={i18n}>
@@ -27,6 +27,7 @@ function Harness(props: { onComplete?: (code: string) => void; onTouched?: () =>
         onComplete={props.onComplete}
         onTouched={props.onTouched}
         error={props.error}
+        readOnly={props.readOnly}
       />
       <output data-testid="value">{value}</output>
     </I18nProvider>
@@ -165,5 +166,18 @@ describe('SplitCodeInput over a code already typed', () => {
     await user.keyboard('1234');
     expect(value()).toBe('1234');
     expect(onComplete).toHaveBeenLastCalledWith('1234');
+  });
+
+  it('read-only while the code is checked: the boxes keep the focus, and typing, deleting or pasting changes nothing', async () => {
+    const onChange = vi.fn();
+    const user = setup({ onChange, readOnly: true });
+    await user.click(box(2));
+    expect(document.activeElement).toBe(box(2));
+    expect(box(2).hasAttribute('readonly')).toBe(true);
+    await user.keyboard('7{Backspace}');
+    await user.paste('1234');
+    expect(onChange).not.toHaveBeenCalled();
+    expect(value()).toBe('');
+    expect(document.activeElement).toBe(box(2));
   });
 });

@@ -20,13 +20,14 @@ type SplitCodeInputProps = {
   onTouched?: () => void;
   type?: 'text' | 'tel';
   error?: ReactNode;
-  disabled?: boolean;
+  /** The code is being checked: the boxes keep the keyboard's focus (not `disabled`) but cannot change. */
+  readOnly?: boolean;
 };
 
 export const digitsOnly = (text: string) => text.replace(/\D/g, '');
 const serialize = (boxes: string[]) => boxes.map((digit) => digit || ' ').join('').trimEnd();
 
-export function SplitCodeInput({ id, label, length, value, onChange, onComplete, onTouched, type = 'tel', error, disabled }: SplitCodeInputProps) {
+export function SplitCodeInput({ id, label, length, value, onChange, onComplete, onTouched, type = 'tel', error, readOnly }: SplitCodeInputProps) {
   const { t } = useLingui();
   const boxes = useRef<(HTMLInputElement | null)[]>([]);
   const touched = useRef(false);
@@ -72,7 +73,7 @@ export function SplitCodeInput({ id, label, length, value, onChange, onComplete,
   }
 
   function onKeyDown(index: number, event: KeyboardEvent<HTMLInputElement>) {
-    if (event.key !== 'Backspace') return;
+    if (event.key !== 'Backspace' || readOnly) return;
     event.preventDefault();
     const next = [...digits];
     if (next[index]) {
@@ -87,6 +88,7 @@ export function SplitCodeInput({ id, label, length, value, onChange, onComplete,
 
   function onPaste(index: number, event: ClipboardEvent<HTMLInputElement>) {
     event.preventDefault();
+    if (readOnly) return;
     fill(index, event.clipboardData.getData('text'));
   }
 
@@ -114,7 +116,7 @@ export function SplitCodeInput({ id, label, length, value, onChange, onComplete,
             autoComplete={index === 0 ? 'one-time-code' : 'off'}
             aria-label={t`Digit ${index + 1} of ${length}`}
             aria-invalid={error ? true : undefined}
-            disabled={disabled}
+            readOnly={readOnly}
             value={digit}
             onChange={(event) => onInput(index, event.target.value)}
             onKeyDown={(event) => onKeyDown(index, event)}

@@ -20,8 +20,8 @@ type TextedCodeEntryProps = {
   attemptsLeft: number | null;
   /** A call is under way: the code cannot be sent. */
   busy: boolean;
-  /** The boxes cannot be changed either. */
-  disabled?: boolean;
+  /** The boxes cannot be changed either (they keep the focus: SplitCodeInput `readOnly`). */
+  readOnly?: boolean;
   /** The button says Verifying… (sign-in, while the code is checked). */
   verifying?: boolean;
   /** A new code was asked for: the boxes start empty again. */
@@ -35,7 +35,7 @@ type TextedCodeEntryProps = {
   children?: ReactNode;
 };
 
-export function TextedCodeEntry({ id, phone, sentNotice, codeLength, invalid, wrongCode, failed, attemptsLeft, busy, disabled, verifying, resending, resent, resentNotice, onSubmit, children }: TextedCodeEntryProps) {
+export function TextedCodeEntry({ id, phone, sentNotice, codeLength, invalid, wrongCode, failed, attemptsLeft, busy, readOnly, verifying, resending, resent, resentNotice, onSubmit, children }: TextedCodeEntryProps) {
   const { t, i18n } = useLingui();
   const [code, setCode] = useState('');
   useEffect(() => {
@@ -77,7 +77,7 @@ export function TextedCodeEntry({ id, phone, sentNotice, codeLength, invalid, wr
         <p>{sentNotice ?? (phone ? <Trans>We texted a 6-digit code to <span className="nowrap">{phone}</span>.</Trans> : <Trans>We texted you a 6-digit code.</Trans>)}</p>
         <div role="status">{resent ? <p className="notice">{resentNotice ?? t`We sent you a new code.`}</p> : null}</div>
       </div>
-      <SplitCodeInput id={id} label={t`Texted code`} length={codeLength} value={code} onChange={setCode} error={codeProblem} disabled={disabled} />
+      <SplitCodeInput id={id} label={t`Texted code`} length={codeLength} value={code} onChange={setCode} error={codeProblem} readOnly={readOnly} />
       {failed ? (
         <p className="form-error" role="alert">
           {i18n._(unexpectedErrorMessage)}

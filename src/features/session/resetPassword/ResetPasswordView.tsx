@@ -165,7 +165,7 @@ function CodeStep({ state, send }: StepProps) {
           {...textedCodeProblems(state)}
           attemptsLeft={state.context.attemptsLeft}
           busy={busy}
-          disabled={busy}
+          readOnly={busy}
           verifying={state.hasTag('verifying')}
           resending={state.hasTag('resending')}
           resent={state.hasTag('resent')}

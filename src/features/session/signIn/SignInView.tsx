@@ -199,7 +199,7 @@ function CodeForm({ state, send, Heading, inModal }: FormProps) {
           {...textedCodeProblems(state)}
           attemptsLeft={attemptsLeft}
           busy={busy}
-          disabled={busy}
+          readOnly={busy}
           verifying={verifying}
           resending={state.hasTag('resending')}
           resent={state.hasTag('resent')}
