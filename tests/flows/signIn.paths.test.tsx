@@ -227,6 +227,8 @@ describe('sign-in chart', () => {
                 expect(alertText()).toBe('Too many codesFor your security, please wait 1 minute before asking for a new code.'),
               );
               expect(screen.queryByRole('button', { name: 'Send a new code' })).toBeNull();
+              // The button pressed went with the form: the heading has the focus, the notice under it.
+              expect(document.activeElement).toBe(screen.getByRole('heading', { name: 'Enter your code' }));
             },
           },
           {

@@ -1,7 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { getRouteApi, Link, useRouter } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
-import { useRef, type FormEvent } from 'react';
+import { useEffect, useRef, type FormEvent } from 'react';
 import { fromPromise } from 'xstate';
 import {
   doneStep,
@@ -21,6 +21,7 @@ import { StepIndicator } from '../../../shared/components/StepIndicator.tsx';
 import { PasswordField } from '../../../shared/components/PasswordField.tsx';
 import { TextField } from '../../../shared/components/TextField.tsx';
 import { useFocusOnProblem } from '../../../shared/components/useFocusOnProblem.ts';
+import { focusIsNowhere } from '../../../shared/components/focusIsNowhere.ts';
 import { useHeadingFocus } from '../../../shared/components/useHeadingFocus.ts';
 import { SsnCheckStep } from '../../../shared/ssnCheck/SsnCheckStep.tsx';
 import { unexpectedErrorMessage, validationMessages } from '../../../shared/messages.ts';
@@ -149,6 +150,11 @@ function CodeStep({ state, send }: StepProps) {
   const heading = useHeadingFocus();
   const busy = state.hasTag('busy');
   const waiting = state.hasTag('waiting');
+  // "Too many codes" replaces the form after Verify or Send a new code, which went with it: the heading
+  // takes the focus back, the notice under it.
+  useEffect(() => {
+    if (waiting && focusIsNowhere()) heading.current?.focus();
+  }, [waiting, heading]);
   return (
     <>
       <h1 id="reset-password-title" ref={heading} tabIndex={-1}>

@@ -8,6 +8,7 @@ import { StatusCode } from '../../../../contract/shared/statusCodes.ts';
 import { signInMachine, type SignInEvent, type SignInSnapshot } from '../../../../machines/session/signIn.ts';
 import { textedCodeProblems } from '../../../../machines/shared/textedCode.ts';
 import { useServices } from '../../../app/services.tsx';
+import { focusIsNowhere } from '../../../shared/components/focusIsNowhere.ts';
 import { PasswordField } from '../../../shared/components/PasswordField.tsx';
 import { TextField } from '../../../shared/components/TextField.tsx';
 import { unexpectedErrorMessage, validationMessages } from '../../../shared/messages.ts';
@@ -163,6 +164,11 @@ function CodeForm({ state, send, Heading, inModal }: FormProps) {
   const waiting = state.hasTag('waiting');
   const sentTo = phone ?? '';
   useEffect(() => heading.current?.focus(), []);
+  // A notice that replaces the form (too many codes, a phone that cannot be texted) came after Verify or
+  // Send a new code, which went with the form: the heading takes the focus back, the notice under it.
+  useEffect(() => {
+    if ((waiting || cannotText) && focusIsNowhere()) heading.current?.focus();
+  }, [waiting, cannotText]);
 
   const headingId = inModal ? authModalTitleId : 'signin-code-title';
   return (
