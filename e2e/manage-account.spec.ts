@@ -10,7 +10,6 @@ import { HomePage } from './pages/home/HomePage.ts';
 import { ManageAccountPage } from './pages/account/ManageAccountPage.ts';
 import { expectAccessible } from './support/accessibility.ts';
 import { openAccountViaApi } from './support/accounts.ts';
-import { signInViaApi } from './support/api.ts';
 import { seedStoredState } from './support/storage.ts';
 
 /** POST /refresh-tokens with a refresh token and an unlock code: the HTTP status and statusCode. */
@@ -30,6 +29,24 @@ test('a cardholder changes the unlock code from home, in English and then in Spa
   const manage = await ManageAccountPage.fromHome(home);
   await expect(manage.sectionHeading).toBeVisible();
   await expectAccessible(page);
+
+  // An agreement that could not be loaded (a gateway's error page, once): Try again, by keyboard, keeps
+  // the focus on the dialog's title, and the text comes under it.
+  await page.route((url) => url.pathname === '/api/v1/agreement', (route) => route.fulfill({ status: 502, contentType: 'text/html', body: '<html>Bad gateway</html>' }), {
+    times: 1,
+  });
+  await page.getByRole('button', { name: 'Read the Terms of use', exact: true }).click();
+  // An answer without a statusCode also opens the generic error modal (spec §8), over the agreement's.
+  await page.getByRole('dialog', { name: 'Sorry, something went wrong.' }).getByRole('button', { name: 'OK' }).press('Enter');
+  const failed = page.getByRole('dialog', { name: 'Agreement' });
+  await expect(failed.getByRole('alert')).toContainText('Please try again.');
+  await failed.getByRole('button', { name: 'Try again' }).press('Enter');
+  const agreement = page.getByRole('dialog', { name: 'Terms of use' });
+  await expect(agreement.getByText(/^Version \d{4}-\d{2}-\d{2}$/)).toBeVisible();
+  await expect(agreement.getByRole('heading', { name: 'Terms of use', level: 2 })).toBeFocused();
+  await expectAccessible(page, 'the agreement after a retry');
+  await page.keyboard.press('Escape');
+  await expect(agreement).toBeHidden();
 
   await manage.save(applicant.unlockCode, '3971', '3917');
   await manage.expectFieldError(manage.confirmation, "The unlock codes don't match.");
@@ -71,26 +88,3 @@ test('a cardholder changes the unlock code from home, in English and then in Spa
   expect(await unlockWith(request, tokens.refresh, '5802')).toEqual({ status: 200, statusCode: 0 });
 });
 
-test("an agreement that could not be loaded: Try again by keyboard keeps the focus on the dialog's title, and the text comes", async ({ page, request }) => {
-  const tokens = await signInViaApi(request);
-  await seedStoredState(page, { accessToken: tokens.access, refreshToken: tokens.refresh, locale: 'en' });
-  await page.goto('/manage-account');
-  const manage = new ManageAccountPage(page);
-  await manage.expectShown();
-  // A gateway's error page for the agreement, once.
-  await page.route((url) => url.pathname === '/api/v1/agreement', (route) => route.fulfill({ status: 502, contentType: 'text/html', body: '<html>Bad gateway</html>' }), {
-    times: 1,
-  });
-  await page.getByRole('button', { name: 'Read the Terms of use', exact: true }).click();
-  // An answer without a statusCode also opens the generic error modal (spec §8), over the agreement's.
-  await page.getByRole('dialog', { name: 'Sorry, something went wrong.' }).getByRole('button', { name: 'OK' }).press('Enter');
-  const dialog = page.getByRole('dialog', { name: 'Agreement' });
-  const retry = dialog.getByRole('button', { name: 'Try again' });
-  await expect(dialog.getByRole('alert')).toContainText('Please try again.');
-  await retry.focus();
-  await page.keyboard.press('Enter');
-  const titled = page.getByRole('dialog', { name: 'Terms of use' });
-  await expect(titled.getByText(/^Version \d{4}-\d{2}-\d{2}$/)).toBeVisible();
-  await expect(titled.getByRole('heading', { name: 'Terms of use', level: 2 })).toBeFocused();
-  await expectAccessible(page, 'the agreement after a retry');
-});
