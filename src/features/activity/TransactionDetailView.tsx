@@ -54,14 +54,7 @@ function TransactionDetail({ id }: { id: string }) {
           <Trans>We couldn't find this transaction on your account.</Trans>
         </p>
       ) : state.hasTag('failed') ? (
-        <RetryNotice
-          advise
-          onRetry={() => {
-            // Try again goes with its notice: the heading keeps the focus until the screen is back.
-            heading.current?.focus();
-            detail.send({ type: 'user.retry' });
-          }}
-        >
+        <RetryNotice advise focusOnRetry={heading} onRetry={() => detail.send({ type: 'user.retry' })}>
           <Trans>We couldn't load this transaction.</Trans>
         </RetryNotice>
       ) : (

@@ -57,15 +57,7 @@ export function TransactionsView() {
       />
       {asOf ? <AsOfNotice asOf={asOf} locale={locale} onRetry={() => activity.send({ type: 'user.retry' })} /> : null}
       {failed ? (
-        <RetryNotice
-          advise
-          onRetry={() => {
-            // Try again goes with its notice: the heading keeps the focus until the rows come (older
-            // rows then take it, above).
-            heading.current?.focus();
-            activity.send({ type: 'user.retry' });
-          }}
-        >
+        <RetryNotice advise focusOnRetry={heading} onRetry={() => activity.send({ type: 'user.retry' })}>
           {firstPage ? (
             <Trans>We couldn't load your activity.</Trans>
           ) : (

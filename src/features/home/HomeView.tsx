@@ -66,14 +66,7 @@ export function HomeView({ newDebitDetails = false }: { newDebitDetails?: boolea
         <AsOfNotice asOf={state.context.asOf} locale={locale} onRetry={() => home.send({ type: 'user.retry' })} />
       ) : null}
       {state.hasTag('failed') ? (
-        <RetryNotice
-          advise
-          onRetry={() => {
-            // Try again goes with its notice: the heading keeps the focus until the account is back.
-            heading.current?.focus();
-            home.send({ type: 'user.retry' });
-          }}
-        >
+        <RetryNotice advise focusOnRetry={heading} onRetry={() => home.send({ type: 'user.retry' })}>
           <Trans>We couldn't load your account.</Trans>
         </RetryNotice>
       ) : data ? (

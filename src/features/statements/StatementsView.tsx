@@ -63,14 +63,7 @@ export function StatementsView() {
         <Trans>A statement for each month since you opened your account: your balances and every transaction, as a PDF.</Trans>
       </p>
       {state.hasTag('failed') ? (
-        <RetryNotice
-          advise
-          onRetry={() => {
-            // Try again goes with its notice: the heading keeps the focus until the screen is back.
-            heading.current?.focus();
-            chart.send({ type: 'user.retry' });
-          }}
-        >
+        <RetryNotice advise focusOnRetry={heading} onRetry={() => chart.send({ type: 'user.retry' })}>
           <Trans>We couldn't load your statements.</Trans>
         </RetryNotice>
       ) : null}
@@ -163,14 +156,7 @@ function StatementRow(props: {
         ) : null}
       </p>
       {download === 'failed' ? (
-        <RetryNotice
-          advise
-          onRetry={() => {
-            // Try again goes with its notice: the month's Download PDF keeps the focus through the download.
-            downloadButton.current?.focus();
-            props.onRetry();
-          }}
-        >
+        <RetryNotice advise focusOnRetry={downloadButton} onRetry={props.onRetry}>
           <Trans>We couldn't download your statement for {month}.</Trans>
         </RetryNotice>
       ) : null}

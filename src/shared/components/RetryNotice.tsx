@@ -7,13 +7,23 @@
  * `advise` adds what to do next (ConnectionAdvice).
  */
 import { Trans } from '@lingui/react/macro';
-import { useEffect, useRef, useSyncExternalStore, type ReactNode } from 'react';
+import { useEffect, useRef, useSyncExternalStore, type ReactNode, type RefObject } from 'react';
 import { onServerAnsweredChange, serverAnswered } from '../api/serverAnswered.ts';
 import { focusIsNowhere } from './focusIsNowhere.ts';
 
-type Props = { children: ReactNode; onRetry: () => void; news?: boolean; advise?: boolean };
+type Props = {
+  children: ReactNode;
+  onRetry: () => void;
+  news?: boolean;
+  advise?: boolean;
+  /**
+   * What takes the focus from Try again, which goes with its notice when pressed: the screen's heading,
+   * or the button the retry stands for (a month's Download PDF), kept while the screen loads again.
+   */
+  focusOnRetry?: RefObject<HTMLElement | null>;
+};
 
-export function RetryNotice({ children, onRetry, news = false, advise = false }: Props) {
+export function RetryNotice({ children, onRetry, news = false, advise = false, focusOnRetry }: Props) {
   const retry = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     if (news) return;
@@ -39,7 +49,15 @@ export function RetryNotice({ children, onRetry, news = false, advise = false }:
           </>
         ) : null}
       </p>
-      <button ref={retry} type="button" className="button" onClick={onRetry}>
+      <button
+        ref={retry}
+        type="button"
+        className="button"
+        onClick={() => {
+          focusOnRetry?.current?.focus();
+          onRetry();
+        }}
+      >
         <Trans>Try again</Trans>
       </button>
     </div>

@@ -75,14 +75,7 @@ function ManageCardsView({ initialSlide }: { initialSlide: number }) {
           <Trans>Manage cards</Trans>
         </h1>
         {state.hasTag('failed') ? (
-          <RetryNotice
-            advise
-            onRetry={() => {
-              // Try again goes with its notice: the heading keeps the focus until the screen is back.
-              heading.current?.focus();
-              chart.send({ type: 'user.retry' });
-            }}
-          >
+          <RetryNotice advise focusOnRetry={heading} onRetry={() => chart.send({ type: 'user.retry' })}>
             <Trans>We couldn't load your cards.</Trans>
           </RetryNotice>
         ) : null}

@@ -54,13 +54,7 @@ function ResetPin({ cardId, pin, returnTo }: { cardId: string; pin: PinKind; ret
         <Trans>You type it on the secure page of our card processor, below. The Providers app never sees your PIN.</Trans>
       </p>
       {status === 'FAILURE' ? (
-        <RetryNotice
-          onRetry={() => {
-            // Try again goes with its notice: the heading keeps the focus until the form is back.
-            heading.current?.focus();
-            pinChange.send({ type: 'user.retry' });
-          }}
-        >
+        <RetryNotice focusOnRetry={heading} onRetry={() => pinChange.send({ type: 'user.retry' })}>
           <Trans>Sorry, we weren't able to change your PIN...</Trans>
         </RetryNotice>
       ) : null}
