@@ -55,7 +55,7 @@ export function TransactionsView() {
         }}
         refreshing={status === 'LOADING'}
       />
-      {asOf ? <AsOfNotice asOf={asOf} locale={locale} onRetry={() => activity.send({ type: 'user.retry' })} /> : null}
+      {asOf ? <AsOfNotice asOf={asOf} locale={locale} focusOnRetry={heading} onRetry={() => activity.send({ type: 'user.retry' })} /> : null}
       {failed ? (
         <RetryNotice advise focusOnRetry={heading} onRetry={() => activity.send({ type: 'user.retry' })}>
           {firstPage ? (

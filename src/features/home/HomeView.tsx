@@ -63,7 +63,7 @@ export function HomeView({ newDebitDetails = false }: { newDebitDetails?: boolea
         <Trans>Your account</Trans>
       </h1>
       {state.hasTag('lastKnown') && state.context.asOf ? (
-        <AsOfNotice asOf={state.context.asOf} locale={locale} onRetry={() => home.send({ type: 'user.retry' })} />
+        <AsOfNotice asOf={state.context.asOf} locale={locale} focusOnRetry={heading} onRetry={() => home.send({ type: 'user.retry' })} />
       ) : null}
       {state.hasTag('failed') ? (
         <RetryNotice advise focusOnRetry={heading} onRetry={() => home.send({ type: 'user.retry' })}>

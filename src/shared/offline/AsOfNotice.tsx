@@ -6,12 +6,14 @@ import { Trans } from '@lingui/react/macro';
 import { RetryNotice } from '../components/RetryNotice.tsx';
 import { formatDate, formatTime } from '../format/date.ts';
 import type { Locale } from '../../../contract/shared/locale.ts';
+import type { RefObject } from 'react';
 
-export function AsOfNotice({ asOf, locale, onRetry }: { asOf: string; locale: Locale; onRetry: () => void }) {
+/** `focusOnRetry`: the screen's heading; Try again goes with the notice while the account loads again. */
+export function AsOfNotice({ asOf, locale, onRetry, focusOnRetry }: { asOf: string; locale: Locale; onRetry: () => void; focusOnRetry: RefObject<HTMLElement | null> }) {
   const day = formatDate(asOf, locale);
   const time = formatTime(asOf, locale);
   return (
-    <RetryNotice news onRetry={onRetry}>
+    <RetryNotice news focusOnRetry={focusOnRetry} onRetry={onRetry}>
       <Trans>
         We couldn't get your latest account information. This is what your account showed on {day} at {time}; it may
         have changed since.
