@@ -53,12 +53,23 @@ test.describe('signing in with a texted code', () => {
       await expect(page.getByText(t("This isn't the right code."))).toBeVisible();
       await page.unroute(isSignIn);
 
-      // A new code, asked for by keyboard: the form says it was sent, and the first box has the focus
-      // (the link, unavailable during the call, had let it go to the page's start).
-      await page.getByRole('button', { name: t('Send a new code'), exact: true }).focus();
+      // A new code, asked for by keyboard: the link, unavailable during the call, lets the focus go to
+      // the page's start. With no answer the error modal opens; once it closes the first box has the
+      // focus, the form saying what happened. Sent: the form says so, and the first box has the focus.
+      const firstBox = page.getByRole('group', { name: t('Texted code') }).getByRole('textbox').first();
+      const sendNewCode = page.getByRole('button', { name: t('Send a new code'), exact: true });
+      await page.route(isSignIn, (route) => route.abort(), { times: 1 });
+      await sendNewCode.focus();
+      await page.keyboard.press('Enter');
+      const errorModal = page.getByRole('dialog', { name: t('Sorry, something went wrong.') });
+      await errorModal.getByRole('button', { name: t('OK') }).press('Enter');
+      await expect(errorModal).toBeHidden();
+      await expect(firstBox).toBeFocused();
+      await expect(page.getByRole('alert').filter({ hasText: t('There was an unexpected error. Please try again.') })).toBeVisible();
+      await sendNewCode.focus();
       await page.keyboard.press('Enter');
       await expect(page.getByRole('status').filter({ hasText: t('We sent you a new code.') })).toBeVisible();
-      await expect(page.getByRole('group', { name: t('Texted code') }).getByRole('textbox').first()).toBeFocused();
+      await expect(firstBox).toBeFocused();
       let code = '';
       await expect.poll(async () => (code = await textedCode(request, jordan.phone))).not.toBe(first);
       await fillCode(page, locale, code);

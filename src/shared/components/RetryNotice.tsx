@@ -9,7 +9,7 @@
 import { Trans } from '@lingui/react/macro';
 import { useEffect, useRef, useSyncExternalStore, type ReactNode, type RefObject } from 'react';
 import { onServerAnsweredChange, serverAnswered } from '../api/serverAnswered.ts';
-import { focusIsNowhere } from './focusIsNowhere.ts';
+import { takeFocusIfNowhere } from './focusIsNowhere.ts';
 
 type Props = {
   children: ReactNode;
@@ -25,17 +25,7 @@ type Props = {
 
 export function RetryNotice({ children, onRetry, news = false, advise = false, focusOnRetry }: Props) {
   const retry = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    if (news) return;
-    // A call with no answer also opened the error modal, which would give the focus back to the pressed
-    // button, gone by then: the focus comes here once it closes. (Chromium still has it on the modal's
-    // button when the close event comes, then drops it to the page.)
-    const modal = document.activeElement?.closest('dialog[open]');
-    const takeFocus = () => (focusIsNowhere() || modal?.contains(document.activeElement)) && retry.current?.focus();
-    if (!modal) return void takeFocus();
-    modal.addEventListener('close', takeFocus, { once: true });
-    return () => modal.removeEventListener('close', takeFocus);
-  }, [news]);
+  useEffect(() => (news ? undefined : takeFocusIfNowhere(() => retry.current)), [news]);
   return (
     // Not atomic: when the phone goes on or off line only the advice that changed is read again, not
     // the whole notice with its button over whatever the user was doing.

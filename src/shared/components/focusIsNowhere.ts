@@ -4,3 +4,19 @@
  * it from where it is.
  */
 export const focusIsNowhere = () => document.activeElement === null || document.activeElement === document.body;
+
+/**
+ * Gives `target` the focus if it is nowhere. A call with no answer also opened the error modal, which
+ * gives the focus back to the button pressed when it closes, gone or disabled by then: then `target`
+ * takes it once the modal closes (Chromium still has it on the modal's button at the close event, then
+ * drops it to the page). A modal that holds `target` (the auth modal) is not waited for. Returns the
+ * effect's cleanup.
+ */
+export function takeFocusIfNowhere(target: () => HTMLElement | null | undefined): (() => void) | undefined {
+  const modal = document.activeElement?.closest('dialog[open]');
+  const waits = modal && !modal.contains(target() ?? null);
+  const take = () => void ((focusIsNowhere() || (waits && modal.contains(document.activeElement))) && target()?.focus());
+  if (!waits) return take();
+  modal.addEventListener('close', take, { once: true });
+  return () => modal.removeEventListener('close', take);
+}

@@ -4,7 +4,7 @@ import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { digitsOnly, SplitCodeInput } from '../components/SplitCodeInput.tsx';
 import { unexpectedErrorMessage } from '../messages.ts';
 import { SubmitButton } from '../components/SubmitButton.tsx';
-import { focusIsNowhere } from '../components/focusIsNowhere.ts';
+import { focusIsNowhere, takeFocusIfNowhere } from '../components/focusIsNowhere.ts';
 
 type TextedCodeEntryProps = {
   id: string;
@@ -43,11 +43,13 @@ export function TextedCodeEntry({ id, phone, sentNotice, codeLength, invalid, wr
   }, [resending]);
   // The first box takes the focus when it is nowhere: on arriving (the button that asked for the code
   // is gone; a screen's own heading focus, run after, wins when the screen opens here) and after "Send a
-  // new code" (unavailable during its call). A refused code takes it there from Verify, as a field in
+  // new code" (unavailable during its call), also when it failed (its error is read as an alert; a
+  // failed Verify keeps the focus on Verify). A refused code takes it there from Verify, as a field in
   // error does (useFocusOnProblem): the boxes' error is read with them, ready to type again.
   useEffect(() => {
     if (focusIsNowhere()) document.getElementById(id)?.focus();
   }, [resent, id]);
+  useEffect(() => (failed ? takeFocusIfNowhere(() => document.getElementById(id)) : undefined), [failed, id]);
   useEffect(() => {
     if (invalid || wrongCode) document.getElementById(id)?.focus();
   }, [invalid, wrongCode, attemptsLeft, id]);
