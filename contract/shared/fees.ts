@@ -48,18 +48,3 @@ export function feeOf(transaction: { kind: string; counterparty: string | null }
   const { kind, counterparty } = transaction;
   return (kind === 'fee' || kind === 'reversal') && counterparty !== null && Object.hasOwn(fees, counterparty) ? (counterparty as FeeName) : null;
 }
-
-/** The short form's top line: the four fees every prepaid short form shows first. */
-export const shortFormStatic = ['monthly', 'perPurchase', 'atmWithdrawalInNetwork', 'atmWithdrawalOutOfNetwork', 'cashReload'] as const satisfies readonly FeeName[];
-/** The short form's second part. */
-export const shortFormOthers = [
-  'atmBalanceInquiryInNetwork',
-  'atmBalanceInquiryOutOfNetwork',
-  'customerServiceLiveAgent',
-  'customerServiceAutomated',
-  'inactivity',
-] as const satisfies readonly FeeName[];
-/** Fees not on the short form: "We charge N other types of fees." */
-export const otherFees = (Object.keys(fees) as FeeName[]).filter(
-  (name) => !(shortFormStatic as readonly FeeName[]).includes(name) && !(shortFormOthers as readonly FeeName[]).includes(name),
-);

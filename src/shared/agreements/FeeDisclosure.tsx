@@ -4,10 +4,28 @@
  * contract/shared/fees.ts, the one place they are kept.
  */
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
-import { fees, otherFees, shortFormOthers, shortFormStatic, type FeeName } from '../../../contract/shared/fees.ts';
+import { fees, type FeeName } from '../../../contract/shared/fees.ts';
 import { formatDollars } from '../format/money.ts';
 import { feeNames } from '../fees/feeNames.ts';
 import './agreements.css';
+
+/**
+ * The short form's top line: the four fees every prepaid short form shows first. (The lists are kept
+ * here, not beside the amounts: home names fees in its first load and would carry them.)
+ */
+const shortFormStatic = ['monthly', 'perPurchase', 'atmWithdrawalInNetwork', 'atmWithdrawalOutOfNetwork', 'cashReload'] as const satisfies readonly FeeName[];
+/** The short form's second part. */
+const shortFormOthers = [
+  'atmBalanceInquiryInNetwork',
+  'atmBalanceInquiryOutOfNetwork',
+  'customerServiceLiveAgent',
+  'customerServiceAutomated',
+  'inactivity',
+] as const satisfies readonly FeeName[];
+/** Fees not on the short form: "We charge N other types of fees." */
+const otherFees = (Object.keys(fees) as FeeName[]).filter(
+  (name) => !(shortFormStatic as readonly FeeName[]).includes(name) && !(shortFormOthers as readonly FeeName[]).includes(name),
+);
 
 function FeeRows({ names }: { names: readonly FeeName[] }) {
   const { i18n } = useLingui();
