@@ -1,5 +1,6 @@
 import { useLingui } from '@lingui/react/macro';
 import { useLayoutEffect, useRef, type ReactNode } from 'react';
+import { focusIsNowhere } from './focusIsNowhere.ts';
 
 /**
  * A polite status message; the session chart dismisses it after 5000 ms. Its live region is always in
@@ -7,11 +8,15 @@ import { useLayoutEffect, useRef, type ReactNode } from 'react';
  * already there, and often miss one added together with its text (WCAG 2.2 SC 4.1.3).
  * While it shows, the page keeps room for it (src/styles.css `--snackbar-room`): its height as drawn,
  * which at 200% zoom on a phone, with its text on five lines, is more than the 8rem kept at the least.
+ * When it goes (Dismiss, or its time is up) while Dismiss has the keyboard's focus, the focus goes back
+ * to where it came from (it is after the page, so the control before it), not to the page's start.
  */
 export function Snackbar({ message, onDismiss }: { message: ReactNode | null; onDismiss: () => void }) {
   const { t } = useLingui();
   const bar = useRef<HTMLDivElement>(null);
   const shown = Boolean(message);
+  /** What had the focus before Dismiss took it. */
+  const cameFrom = useRef<HTMLElement | null>(null);
   useLayoutEffect(() => {
     const element = bar.current;
     if (!shown || !element) return;
@@ -22,13 +27,17 @@ export function Snackbar({ message, onDismiss }: { message: ReactNode | null; on
     return () => {
       observer.disconnect();
       root.removeProperty('--snackbar-room');
+      // Dismiss went with it (React removed it before this runs), taking the focus to the page's start;
+      // focus that is somewhere (the user went on) is left there.
+      if (focusIsNowhere()) cameFrom.current?.focus();
+      cameFrom.current = null;
     };
   }, [shown]);
   return (
     <div ref={bar} className={shown ? 'snackbar' : undefined}>
       <span role="status">{message}</span>
       {shown ? (
-        <button type="button" className="snackbar-dismiss" onClick={onDismiss} aria-label={t`Dismiss`}>
+        <button type="button" className="snackbar-dismiss" onFocus={(event) => (cameFrom.current = event.relatedTarget as HTMLElement | null)} onClick={onDismiss} aria-label={t`Dismiss`}>
           ×
         </button>
       ) : null}
