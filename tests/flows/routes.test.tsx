@@ -204,7 +204,7 @@ describe('an address outside the route table', () => {
   it('says so in Spanish', async () => {
     await renderApp('/no-existe', { ...signedOut, locale: 'es' });
     expect(await screen.findByRole('heading', { level: 1, name: 'No encontramos esta página.' })).toBeTruthy();
-    expect(screen.getByText('Es posible que la dirección esté mal escrita o que esta página ya no exista.')).toBeTruthy();
+    expect(screen.getByText('Es posible que la dirección web esté mal escrita o que esta página ya no exista.')).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Ir al inicio' })).toBeTruthy();
   });
 

@@ -149,7 +149,7 @@ const spanish: StatementText = {
   pendingAtMonthEnd: 'Pendientes al cierre del mes',
   pendingNow: 'Pendientes ahora',
   pendingNote: 'Los movimientos pendientes no se incluyen en los saldos; cada uno se cuenta en el estado de cuenta del mes en que se complete.',
-  issuedBy: (bank, address) => `Su cuenta de la tarjeta Providers es emitida por ${bank}, ${address}.`,
+  issuedBy: (bank, address) => `${bank}, ${address}, emite su cuenta de la Tarjeta Providers.`,
   page: (page, pages) => `Página ${page} de ${pages}`,
   kind: (kind, counterparty) => {
     switch (kind) {
