@@ -271,6 +271,10 @@ describe('reset-password chart', () => {
             then: async ({ router }, s) => {
               expect(await screen.findByRole('heading', { name: 'Choose a new password' })).toBeTruthy();
               await waitFor(() => expect(router.state.location.pathname).toBe('/reset-password/3'));
+              // For password managers, the form names its account (hidden): the email as sent, trimmed.
+              const account = screen.getByLabelText('New password').closest('form')!.querySelector<HTMLInputElement>('input[autocomplete="username"]');
+              expect(account?.value).toBe('ana@example.test');
+              expect(account?.hidden).toBe(true);
               if (s.matches({ password: { editing: 'invalid' } })) {
                 const text = {
                   'password.spaces': 'Password cannot contain spaces.',

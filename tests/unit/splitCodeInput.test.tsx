@@ -4,7 +4,7 @@
  */
 import { i18n } from '@lingui/core';
 import { I18nProvider } from '@lingui/react';
-import { render, screen } from '@testing-library/react';
+import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
@@ -166,6 +166,30 @@ describe('SplitCodeInput over a code already typed', () => {
     await user.keyboard('1234');
     expect(value()).toBe('1234');
     expect(onComplete).toHaveBeenLastCalledWith('1234');
+  });
+
+  it("what is put next to a digit already in a box, before or after it (a digit, or a code from the keyboard's suggestion), replaces it", async () => {
+    const onComplete = vi.fn();
+    setup({ onComplete });
+    // As the phone's keyboard puts text in: the box's new value, the caret after what it put in.
+    const putIn = (element: HTMLElement, boxValue: string, caret: number) =>
+      act(() => {
+        const input = element as HTMLInputElement;
+        Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!.call(input, boxValue);
+        input.setSelectionRange(caret, caret);
+        input.dispatchEvent(new Event('input', { bubbles: true }));
+      });
+    putIn(box(1), '5', 1);
+    putIn(box(1), '57', 2);
+    expect(value()).toBe('7');
+    putIn(box(1), '87', 1);
+    expect(value()).toBe('8');
+    putIn(box(1), '81234', 5);
+    expect(value()).toBe('1234');
+    expect(onComplete).toHaveBeenLastCalledWith('1234');
+    putIn(box(1), '43211', 4);
+    expect(value()).toBe('4321');
+    expect(onComplete).toHaveBeenLastCalledWith('4321');
   });
 
   it('read-only while the code is checked: the boxes keep the focus, and typing, deleting or pasting changes nothing', async () => {

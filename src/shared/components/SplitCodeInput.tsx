@@ -55,21 +55,21 @@ export function SplitCodeInput({ id, label, length, value, onChange, onComplete,
   }
 
   /** What the user put in box `index`: a replacement, an extra digit typed after, or an autofilled code. */
-  function onInput(index: number, typed: string) {
-    const current = digits[index];
+  function onInput(index: number, box: HTMLInputElement) {
+    const typed = box.value;
+    const current = digits[index] ?? '';
     if (typed === '') {
       const next = [...digits];
       next[index] = '';
       onChange(serialize(next));
       return;
     }
-    // A digit typed next to the one already there (wherever the caret was) replaces it.
-    let fresh = typed;
-    if (current && typed.length === current.length + 1) {
-      if (typed.startsWith(current)) fresh = typed.slice(current.length);
-      else if (typed.endsWith(current)) fresh = typed.slice(0, 1);
-    }
-    fill(index, fresh);
+    // What was put next to the digit already there (a digit typed, or a code from the keyboard's
+    // suggestion), before or after it, replaces it: it is what ends at the caret.
+    // (Selected on focus, it is usually replaced: then the box holds only what was put in.)
+    const added = typed.length - current.length;
+    const end = box.selectionEnd ?? typed.length;
+    fill(index, current && added > 0 ? typed.slice(Math.max(0, end - added), end) : typed);
   }
 
   function onKeyDown(index: number, event: KeyboardEvent<HTMLInputElement>) {
@@ -118,7 +118,7 @@ export function SplitCodeInput({ id, label, length, value, onChange, onComplete,
             aria-invalid={error ? true : undefined}
             readOnly={readOnly}
             value={digit}
-            onChange={(event) => onInput(index, event.target.value)}
+            onChange={(event) => onInput(index, event.target)}
             onKeyDown={(event) => onKeyDown(index, event)}
             onPaste={(event) => onPaste(index, event)}
             onFocus={(event) => event.target.select()}

@@ -233,6 +233,10 @@ function PasswordStep({ state, send }: StepProps) {
         <p>
           <Trans>Use at least 8 characters, with no spaces.</Trans>
         </p>
+        {/* The account the new password is for, typed on the first step: a password manager saves the
+            new password under it (Chromium's "Create amazing password forms": hidden fields for implicit
+            information), and offers it on the next sign-in. */}
+        <input type="email" name="username" autoComplete="username" value={state.context.email} readOnly hidden />
         <PasswordField
           id="new-password"
           name="password"
