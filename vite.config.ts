@@ -256,8 +256,11 @@ export default defineConfig({
     // and the rest again for every file: about a third of the suite's CPU. Tests start their own apps,
     // databases and renders, and tests/setup.ts undoes timers and stubs after each file.
     isolate: false,
-    testTimeout: 20000,
-    hookTimeout: 60000,
+    // Limits for a stuck test, not a speed check: wide, so that a loaded machine only runs slower (a
+    // PGlite folder's first open took over 20 s beside a busy CI run); hangs still end by name within
+    // minutes (these, and the watchdog below).
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
     // Ends the run when one file runs past its limit, naming it (a synchronous hang blocks the timers above).
     reporters: ['default', './scripts/vitestWatchdog.ts'],
     projects: [
