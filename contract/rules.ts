@@ -65,9 +65,15 @@ const domainLabel = /^[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
 const topLevelLabel = /^([A-Za-z]{2,63}|xn--[A-Za-z0-9-]{1,59})$/;
 /**
  * An id the card API gives out: any RFC 9562 UUID (the ledger derives version 8 ids from an
- * Idempotency-Key, which yup's uuid() would refuse), lower case as the database writes it.
+ * Idempotency-Key, which yup's uuid() would refuse). Given out in lower case, as the database writes
+ * it, and read in either case (RFC 9562 §4: "case insensitive on input"; some clients' UUID types
+ * write upper case): PostgreSQL's uuid columns compare them alike, and where the server compares one
+ * itself it takes `canonicalUuid`. Spelled out, not with the `i` flag, so the OpenAPI document's
+ * pattern (the regex's source) says the same.
  */
-export const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+export const uuidPattern = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+/** A UUID as the card API writes it (RFC 9562 §4: lower case). */
+export const canonicalUuid = (id: string): string => id.toLowerCase();
 
 export const maxEmailLength = 254;
 export const maxEmailLocalPartLength = 64;

@@ -24,7 +24,7 @@ import type { FastifyInstance } from 'fastify';
 import { eq, sql } from 'drizzle-orm';
 import { type InferType, mixed, number, object, string } from 'yup';
 import { StatusCode } from '../../contract/shared/statusCodes.ts';
-import { uuidPattern } from '../../contract/rules.ts';
+import { canonicalUuid, uuidPattern } from '../../contract/rules.ts';
 import type { Database } from '../db/database.ts';
 import { sqlStateOf } from '../shared/errorLog.ts';
 import { sandboxEbtSwipes } from '../db/schema/index.ts';
@@ -57,7 +57,7 @@ type EventType = (typeof eventTypes)[number];
 
 const cents = number().integer().min(1).max(10_000_000);
 // Case-insensitive on input (RFC 9562 §4); the ids are stored and compared in lower case.
-const uuid = string().matches(new RegExp(uuidPattern.source, 'i'));
+const uuid = string().matches(uuidPattern);
 const name = string().trim().min(1).max(80);
 const eventRequest = object({
   type: mixed<EventType>().oneOf(eventTypes).required(),
@@ -225,7 +225,7 @@ async function byCard<R extends { result: string }>(
 export function registerMoneyEvents(app: FastifyInstance, db: Database): void {
   app.post<{ Body: MoneyEvent }>('/events', { schema: { body: eventRequest } }, async (request, reply) => {
     const { type } = request.body;
-    const event = { ...request.body, transactionId: request.body.transactionId?.toLowerCase(), cardId: request.body.cardId?.toLowerCase() };
+    const event = { ...request.body, transactionId: request.body.transactionId && canonicalUuid(request.body.transactionId), cardId: request.body.cardId && canonicalUuid(request.body.cardId) };
     const missing = needs[type].filter((field) => event[field] === undefined);
     const unexpected = (Object.keys(request.body) as (keyof MoneyEvent)[]).filter((field) => field !== 'type' && !needs[type].includes(field) && !mayHave[type].includes(field));
     if (missing.length > 0 || unexpected.length > 0) {

@@ -10,7 +10,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { cardsRoutes as routes } from '../../../contract/cards/routes.ts';
 import { cardsSchemas } from '../../../contract/cards/schemas.ts';
 import type { CardRefusal, CardRefusalReason } from '../../../contract/cards/types.ts';
-import { uuidPattern } from '../../../contract/rules.ts';
+import { canonicalUuid, uuidPattern } from '../../../contract/rules.ts';
 import { StatusCode } from '../../../contract/shared/statusCodes.ts';
 import { cardActivationPolicy } from '../../attemptLimits.ts';
 import type { Services } from '../../services.ts';
@@ -41,7 +41,7 @@ const notFound = (reply: FastifyReply) => reply.code(404).send({ statusCode: Sta
 /** A card id from the path: a malformed one is a bad request, not an unknown card. */
 const cardIdParam = (request: FastifyRequest): string | null => {
   const id = (request.params as { id?: unknown }).id;
-  return typeof id === 'string' && uuidPattern.test(id) ? id : null;
+  return typeof id === 'string' && uuidPattern.test(id) ? canonicalUuid(id) : null;
 };
 
 export function cardsFeature(app: FastifyInstance, services: Services): void {
@@ -60,7 +60,8 @@ export function cardsFeature(app: FastifyInstance, services: Services): void {
   };
 
   serve(routes.orderCard, (_body, request, reply) => order(request, reply), options);
-  serve(routes.replaceCard, ({ id }, request, reply) => order(request, reply, id), options);
+  // The card replaced is compared with a keyed retry's (orderPhysicalCard): in the case it is kept in.
+  serve(routes.replaceCard, ({ id }, request, reply) => order(request, reply, canonicalUuid(id)), options);
 
   const freeze = (frozen: boolean) => async ({ id }: { id: string }, request: FastifyRequest, reply: FastifyReply) => {
     const changed = await setFrozen(db, { userId: request.access.userId, cardId: id, frozen });

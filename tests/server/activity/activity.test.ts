@@ -102,6 +102,8 @@ describe('GET /api/v1/transaction', () => {
   it("answers one of the cardholder's transactions, and 404 for another cardholder's", async () => {
     const [newest] = (await page('?limit=1')).body.transactions;
     expect(await detail(newest!.id)).toEqual({ status: 200, body: { statusCode: StatusCode.SUCCESS, transaction: newest } });
+    // RFC 9562 §4: a UUID is read in either case (a client's UUID type may write it upper case).
+    expect(await detail(newest!.id.toUpperCase())).toEqual({ status: 200, body: { statusCode: StatusCode.SUCCESS, transaction: newest } });
 
     const jordan = await signInWith(t.app, { email: mfaCardholder.email, password: mfaCardholder.password });
     expect(jordan.body.statusCode).toBe(StatusCode.MFA_REQUIRED);

@@ -35,7 +35,7 @@ const badBodies: Record<string, unknown[]> = {
     { lastFourCard: '1234', expiry: '1230' },
     { lastFourCard: '1234', expiry: ['12/30'] },
   ],
-  '/card/freeze': [{}, { id: 'x' }, { id: 7 }, { id: randomUUID().toUpperCase() }, { id: randomUUID(), frozen: true }],
+  '/card/freeze': [{}, { id: 'x' }, { id: 7 }, { id: `${randomUUID()} ` }, { id: randomUUID(), frozen: true }],
   '/card/unfreeze': [{}, { id: '' }, { id: null }],
   '/card/report-lost-stolen': [{ id: randomUUID() }, { id: randomUUID(), status: 'ACTIVE' }, { id: randomUUID(), status: 'lost' }, { status: 'LOST' }],
   '/card/replace': [{}, { id: 'x' }, { id: randomUUID(), reason: 'damaged' }],
@@ -64,7 +64,7 @@ describe('malformed bodies', () => {
 describe('malformed queries and paths', () => {
   it.each([
     '/card/image-url/not-a-card',
-    `/card/image-url/${randomUUID().toUpperCase()}`,
+    `/card/image-url/${randomUUID()}0`,
     '/card/details-url/%00',
     '/card/details-url/x',
     '/pin-change-form-url',

@@ -12,7 +12,7 @@ import { fees } from '../../../contract/shared/fees.ts';
 import { StatusCode } from '../../../contract/shared/statusCodes.ts';
 import { cards } from '../../../server/db/schema/index.ts';
 import { startTestApp, type TestApp } from '../helpers.ts';
-import { activePhysicalCard, cardCall, event, home, ledgerReport, newCardholder, orderCard, ship } from './helpers.ts';
+import { activePhysicalCard, cardCall, cardGet, event, home, ledgerReport, newCardholder, orderCard, ship } from './helpers.ts';
 
 let t: TestApp;
 
@@ -130,6 +130,20 @@ describe('locking and unlocking', () => {
     expect((await home(t.app, holder.access)).accountOverview.cards).toContainEqual(unlocked.body.card);
   });
 
+  it('reads a card id in either case (RFC 9562 §4: case insensitive on input) and answers it in lower case', async () => {
+    const holder = await newCardholder(t.app, t.db);
+    const upper = holder.virtualCardId.toUpperCase();
+    expect(upper).not.toBe(holder.virtualCardId);
+    expect((await cardCall(t.app, holder.access, '/card/freeze', { id: upper })).body.card).toMatchObject({ id: holder.virtualCardId, frozen: true });
+    expect((await cardCall(t.app, holder.access, '/card/unfreeze', { id: upper })).body.card).toMatchObject({ id: holder.virtualCardId, frozen: false });
+    expect((await cardGet(t.app, holder.access, `/card/image-url/${upper}`)).body.url).toContain(holder.virtualCardId);
+    expect((await cardGet(t.app, holder.access, `/card/details-url/${upper}`)).body.statusCode).toBe(StatusCode.SUCCESS);
+    // Found, not 404: a virtual card has no PIN (403), as in lower case.
+    const pinForm = (id: string) => cardGet(t.app, holder.access, `/pin-change-form-url?cardId=${id}&pin=card`);
+    expect(await pinForm(upper)).toEqual(await pinForm(holder.virtualCardId));
+    expect((await pinForm(upper)).status).toBe(403);
+  });
+
   it('refuses to lock or unlock a pending, lost or stopped card (notAllowed)', async () => {
     const holder = await newCardholder(t.app, t.db);
     const pending = (await orderCard(t.app, holder.access)).body.card!;
@@ -220,9 +234,12 @@ describe('replacing a damaged card', () => {
     const physical = await activePhysicalCard(t.app, holder.access);
     const before = (await home(t.app, holder.access)).accountOverview.balance;
 
-    const replaced = await cardCall(t.app, holder.access, '/card/replace', { id: physical.id }, randomUUID());
+    const key = randomUUID();
+    const replaced = await cardCall(t.app, holder.access, '/card/replace', { id: physical.id }, key);
 
     expect(replaced.status).toBe(200);
+    // A retry with the card's id in upper case is the same request (RFC 9562 §4): the first answer again.
+    expect(await cardCall(t.app, holder.access, '/card/replace', { id: physical.id.toUpperCase() }, key)).toEqual(replaced);
     expect(replaced.body).toMatchObject({ feeCents: fees.cardReplacement.cents, card: { isPending: true, replacesCardId: physical.id } });
     expect((await home(t.app, holder.access)).accountOverview.balance).toBe(before - fees.cardReplacement.cents);
     const stillWorks = await event(t.app, { type: 'atm.withdrawal', email: holder.email, amountCents: 100, cardId: physical.id });
