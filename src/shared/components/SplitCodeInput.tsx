@@ -54,7 +54,7 @@ export function SplitCodeInput({ id, label, length, value, onChange, onComplete,
     if (next.every((digit) => digit !== '')) onComplete?.(next.join(''));
   }
 
-  /** What the user put in box `index`: a replacement, an extra digit typed after, or an autofilled code. */
+  /** What the user put in box `index`: a replacement, something put next to its digit, or an autofilled code. */
   function onInput(index: number, box: HTMLInputElement) {
     const typed = box.value;
     const current = digits[index] ?? '';
