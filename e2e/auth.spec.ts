@@ -131,9 +131,12 @@ test('a forgotten password is reset with a texted code and the SSN, then the new
   const { applicant } = await openAccountViaApi(request);
   await seedStoredState(page, { accessToken: null, refreshToken: null, locale: 'en' });
   await page.goto('/signin');
+  // The email typed on sign-in goes along to the reset, and comes back to sign-in after it (WCAG 2.2 SC 3.3.7).
+  await page.getByLabel('Email', { exact: true }).fill(applicant.email);
   await page.getByRole('link', { name: 'Forgot your password?' }).click();
 
   await expect(page.getByRole('heading', { name: 'Reset your password', exact: true })).toBeVisible();
+  await expect(page.getByLabel('Email', { exact: true })).toHaveValue(applicant.email);
   await expectAccessible(page);
   // An email without an account gets the same next step: a stranger learns nothing.
   await page.getByLabel('Email', { exact: true }).fill('nobody-here@providers.test');
@@ -171,7 +174,7 @@ test('a forgotten password is reset with a texted code and the SSN, then the new
 
   // Started from sign-in: back there with a notice, then the new password works.
   await expect(page.getByText('Your password has been changed. Please sign in with your new password.')).toBeVisible();
-  await page.getByLabel('Email', { exact: true }).fill(applicant.email);
+  await expect(page.getByLabel('Email', { exact: true })).toHaveValue(applicant.email);
   await page.getByLabel('Password', { exact: true }).fill('FreshStart2026');
   await page.getByRole('main').getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'Available balance', exact: true })).toBeVisible();

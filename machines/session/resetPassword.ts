@@ -101,8 +101,8 @@ export const resetPasswordMachine = setup({
     /** Spec §4: the form is cleared on success. */
     clearForm: assign({ email: '', ssn: '', mfaToken: '', fieldError: null, attemptsLeft: null, retryAt: null }),
     forgetMfaToken: assign({ mfaToken: '', ssn: '' }),
-    /** Supplied by the app: sign-in, saying the password changed. */
-    goToSignIn: () => {},
+    /** Supplied by the app: sign-in, saying the password changed, with the account's email filled in. */
+    goToSignIn: (_, _params: { email: string }) => {},
   },
   actors: {
     sendResetCode: fromPromise<SendResetCodeAnswer, { email: string }>(async () => ({ statusCode: StatusCode.UNEXPECTED_ERROR })),
@@ -251,7 +251,7 @@ export const resetPasswordMachine = setup({
               {
                 guard: { type: 'isChangedThenSignIn', params: ({ event }) => event.output },
                 target: '#resetPassword.backToSignIn',
-                actions: ['clearForm', 'goToSignIn'],
+                actions: [{ type: 'goToSignIn', params: ({ context }) => ({ email: context.email }) }, 'clearForm'],
               },
               { guard: { type: 'isSuccess', params: ({ event }) => event.output }, target: '#resetPassword.done', actions: 'clearForm' },
               { guard: { type: 'isPasswordRefused', params: ({ event }) => event.output }, target: 'editing.invalid', actions: 'showRefusedPassword' },

@@ -310,6 +310,8 @@ describe('reset-password chart', () => {
             then: async ({ router }) => {
               await waitFor(() => expect(router.state.location.pathname).toBe('/signin'));
               expect(await screen.findByText('Your password has been changed. Please sign in with your new password.')).toBeTruthy();
+              // The account's email comes back with it, not typed again (WCAG 2.2 SC 3.3.7).
+              expect(screen.getByRole('textbox', { name: 'Email' })).toHaveProperty('value', 'ana@example.test');
             },
           },
         ],

@@ -177,9 +177,13 @@ describe('auth modal', () => {
     const app = await submitNewCode();
     await answer(app, setPath, { statusCode: StatusCode.SIGN_IN_REQUIRED }, 401);
     const dialog = await screen.findByRole('dialog', { name: 'Sign in' });
+    // The email typed goes along: the reset does not ask for it again (WCAG 2.2 SC 3.3.7).
+    await app.user.clear(within(dialog).getByLabelText('Email'));
+    await app.user.type(within(dialog).getByLabelText('Email'), 'ana@example.test');
     await app.user.click(within(dialog).getByRole('link', { name: 'Forgot your password?' }));
 
     await waitFor(() => expect(app.router.state.location.pathname).toBe('/reset-password'));
+    expect(await screen.findByRole('textbox', { name: 'Email' })).toHaveProperty('value', 'ana@example.test');
     await waitFor(() => expect(app.session.getSnapshot().matches({ authModal: 'closed' })).toBe(true));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(app.cardApi.requests.filter((r) => r.path === setPath)).toHaveLength(1);

@@ -1,5 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro';
-import { getRouteApi, Link, useRouter } from '@tanstack/react-router';
+import { getRouteApi, Link, useRouter, useRouterState } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useRef, type FormEvent } from 'react';
 import { fromPromise } from 'xstate';
@@ -15,7 +15,7 @@ import { ssnCheckShows } from '../../../../machines/shared/ssnCheck.ts';
 import { textedCodeProblems } from '../../../../machines/shared/textedCode.ts';
 import { textedCodeLength } from '../../../../contract/rules.ts';
 import { TextedCodeEntry } from '../../../shared/textedCode/TextedCodeEntry.tsx';
-import { thenSignInParam } from './thenSignIn.ts';
+import { thenSignInParam, type HandedOver } from './thenSignIn.ts';
 import { useServices } from '../../../app/services.tsx';
 import { StepIndicator } from '../../../shared/components/StepIndicator.tsx';
 import { PasswordField } from '../../../shared/components/PasswordField.tsx';
@@ -48,8 +48,13 @@ export function ResetPasswordView() {
         changePassword: fromPromise(({ input }) => api.changePassword(input)),
       },
       actions: {
-        goToSignIn: () =>
-          void router.navigate({ to: '/signin/{-$step}', params: { step: undefined }, state: (previous) => ({ ...previous, passwordChanged: true }), replace: true }),
+        goToSignIn: (_, { email }) =>
+          void router.navigate({
+            to: '/signin/{-$step}',
+            params: { step: undefined },
+            state: (previous) => ({ ...previous, passwordChanged: true, email }) satisfies HandedOver,
+            replace: true,
+          }),
       },
     }),
     { input: { thenSignIn: then === thenSignInParam.then } },
@@ -89,6 +94,8 @@ function EmailStep({ state, send }: StepProps) {
   const heading = useHeadingFocus();
   const busy = state.hasTag('busy');
   const { fieldError, email } = state.context;
+  // The email typed on sign-in before "Forgot your password?", until one is sent from here.
+  const typedOnSignIn = useRouterState({ select: (s) => (s.location.state as HandedOver).email });
   const invalid = state.hasTag('invalid');
   const formRef = useRef<HTMLFormElement>(null);
   useFocusOnProblem(formRef, fieldError, invalid);
@@ -114,7 +121,7 @@ function EmailStep({ state, send }: StepProps) {
           label={t`Email`}
           autoComplete="email"
           inputMode="email"
-          defaultValue={email}
+          defaultValue={email || typedOnSignIn}
           error={invalid && fieldError ? i18n._(validationMessages[fieldError]) : undefined}
         />
         {state.hasTag('codeExpired') ? (

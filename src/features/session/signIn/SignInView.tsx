@@ -12,7 +12,7 @@ import { focusIsNowhere } from '../../../shared/components/focusIsNowhere.ts';
 import { PasswordField } from '../../../shared/components/PasswordField.tsx';
 import { TextField } from '../../../shared/components/TextField.tsx';
 import { unexpectedErrorMessage, validationMessages } from '../../../shared/messages.ts';
-import { thenSignInParam } from '../resetPassword/thenSignIn.ts';
+import { thenSignInParam, type HandedOver } from '../resetPassword/thenSignIn.ts';
 import { TextedCodeEntry } from '../../../shared/textedCode/TextedCodeEntry.tsx';
 import { authModalTitleId, viewHeading, type ViewHeading } from '../authModal/authModalTitle.ts';
 import { continueToApp, goToResetUnlockCode, storeSession } from '../../../shared/sessionEffects.ts';
@@ -60,7 +60,7 @@ function CredentialsForm({ state, send, Heading, inModal }: FormProps) {
   const { session, host } = useServices();
   const { t, i18n } = useLingui();
   const authReason = useSelector(session, (s) => s.context.authReason);
-  const passwordChanged = useRouterState({ select: (s) => (s.location.state as { passwordChanged?: boolean }).passwordChanged === true });
+  const handedOver = useRouterState({ select: (s) => s.location.state as HandedOver });
   const submitting = state.hasTag('busy');
   const paused = state.hasTag('waiting');
   const { fieldErrors, retryAt } = state.context;
@@ -88,7 +88,7 @@ function CredentialsForm({ state, send, Heading, inModal }: FormProps) {
       <Heading id={headingId}>
         <Trans>Sign in</Trans>
       </Heading>
-      {passwordChanged ? (
+      {handedOver.passwordChanged ? (
         <p className="notice" role="status">
           <Trans>Your password has been changed. Please sign in with your new password.</Trans>
         </p>
@@ -105,7 +105,7 @@ function CredentialsForm({ state, send, Heading, inModal }: FormProps) {
           label={t`Email`}
           autoComplete="email"
           inputMode="email"
-          defaultValue={state.context.email}
+          defaultValue={state.context.email || handedOver.email}
           error={fieldErrors.email ? i18n._(validationMessages[fieldErrors.email]) : undefined}
         />
         <PasswordField
@@ -143,7 +143,12 @@ function CredentialsForm({ state, send, Heading, inModal }: FormProps) {
             <Trans>New to Providers? Open an account</Trans>
           </Link>
         ) : null}
-        <Link to="/reset-password/{-$step}" params={{ step: undefined }} search={thenSignInParam}>
+        <Link
+          to="/reset-password/{-$step}"
+          params={{ step: undefined }}
+          search={thenSignInParam}
+          state={(previous) => ({ ...previous, email: formRef.current?.querySelector<HTMLInputElement>('[name="email"]')?.value }) satisfies HandedOver}
+        >
           <Trans>Forgot your password?</Trans>
         </Link>
         <Link to="/customer-support">
