@@ -1,9 +1,11 @@
 /**
  * The unlock code as proof of the cardholder (spec §4 unlock attempts): POST /refresh-tokens (unlock)
  * and POST /set-unlock-code (Manage account, the current code) check it here, against ONE counter of
- * wrong codes (users.unlock_failures). Wrong codes are counted with a bounded update, so parallel
- * guesses cannot pass the limit; the wrong code that reaches the limit ends every session of the
- * cardholder, and from then on the code is not even compared until /reset-unlock-code (with the SSN).
+ * wrong codes (users.unlock_failures). Each try is counted with a bounded update BEFORE the code is
+ * compared, and a right code gives its try back: a burst of parallel guesses gets at most the limit
+ * compared (counted after, every guess that arrived before the first count was compared). The wrong
+ * code that reaches the limit ends every session of the cardholder, and from then on the code is not
+ * even compared until /reset-unlock-code (with the SSN).
  */
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyReply } from 'fastify';
@@ -15,14 +17,22 @@ import { hashIsOutdated, hashSecret, verifySecret } from './secrets.ts';
 import type { Sessions } from './sessions.ts';
 import { signInRequired } from './shared/http.ts';
 
-/** Counts a wrong unlock code; the attempts left before the lockout. */
-export async function countWrongUnlockCode(db: Database, userId: string): Promise<number> {
+/** Takes a try before the code is compared: the attempts left if this one is wrong; null when none is left. */
+async function reserveUnlockTry(db: Database, userId: string): Promise<number | null> {
   const [counted] = await db
     .update(users)
     .set({ unlockFailures: sql`${users.unlockFailures} + 1` })
     .where(sql`${users.id} = ${userId} and ${users.unlockFailures} < ${unlockAttemptLimit}`)
     .returning({ unlockFailures: users.unlockFailures });
-  return Math.max(0, unlockAttemptLimit - (counted?.unlockFailures ?? unlockAttemptLimit));
+  return counted ? unlockAttemptLimit - counted.unlockFailures : null;
+}
+
+/** A right code's try, given back. */
+async function giveBackUnlockTry(db: Database, userId: string): Promise<void> {
+  await db
+    .update(users)
+    .set({ unlockFailures: sql`greatest(${users.unlockFailures} - 1, 0)` })
+    .where(eq(users.id, userId));
 }
 
 export async function clearWrongUnlockCodes(db: Database, userId: string): Promise<void> {
@@ -42,7 +52,7 @@ type User = typeof users.$inferSelect;
 /**
  * - `right`: the code is the cardholder's (the caller clears the count once its work is done);
  * - `wrong`: counted; at `attemptsLeft: 0` every session of the cardholder has just ended;
- * - `lockedOut`: the limit was reached before; the code was not compared;
+ * - `lockedOut`: the limit was reached before (or its last tries are being compared); the code was not compared;
  * - `noCode`: no such cardholder, or one without an unlock code; the presented session has ended.
  */
 export type UnlockCodeCheck =
@@ -62,13 +72,14 @@ export async function checkUnlockCodeOf(db: Database, sessions: Sessions, presen
   }
   // Locked out: every session ended when the limit was reached; a session from a later sign-in is
   // kept, as /reset-unlock-code needs it, but the code is no longer accepted until it is reset.
-  if (user.unlockFailures >= unlockAttemptLimit) return { kind: 'lockedOut' };
+  const attemptsLeft = await reserveUnlockTry(db, user.id);
+  if (attemptsLeft === null) return { kind: 'lockedOut' };
 
   if (!(await verifySecret(unlockCode, user.unlockCodeHash))) {
-    const attemptsLeft = await countWrongUnlockCode(db, user.id);
     if (attemptsLeft === 0) await sessions.revokeUserFamilies(user.id);
     return { kind: 'wrong', attemptsLeft };
   }
+  await giveBackUnlockTry(db, user.id);
   if (hashIsOutdated(user.unlockCodeHash)) await renewUnlockCodeHash(db, user.id, user.unlockCodeHash, await hashSecret(unlockCode));
   return { kind: 'right', user };
 }

@@ -2,13 +2,15 @@
  * Unlock (POST /refresh-tokens): rotation of single-use refresh tokens, reuse detection that ends the
  * whole session, and the five-attempt limit on wrong unlock codes.
  */
-import { isNotNull } from 'drizzle-orm';
+import { eq, isNotNull } from 'drizzle-orm';
 import { decodeJwt } from 'jose';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import crypto from 'node:crypto';
+import { syncBuiltinESMExports } from 'node:module';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { StatusCode } from '../../../contract/shared/statusCodes.ts';
 import { refreshTokens, users } from '../../../server/db/schema/index.ts';
 import { refreshGraceSeconds } from '../../../server/sessions.ts';
-import { demoCardholder, demoCredentials, demoUser, homeStatus, signIn, startTestApp, type TestApp, unlock, unlockFailures } from '../helpers.ts';
+import { bearer, demoCardholder, demoCredentials, demoUser, homeStatus, signIn, startTestApp, type TestApp, unlock, unlockFailures } from '../helpers.ts';
 
 const wrongCode = '1111';
 
@@ -134,6 +136,41 @@ describe('wrong unlock codes', () => {
     const home = await homeStatus(t.app, session.access);
     expect(home.status).toBe(401);
     expect(home.body).toEqual({ statusCode: StatusCode.SIGN_IN_REQUIRED });
+  });
+
+  it('compares at most five codes of a burst of parallel guesses: the right one among them is refused', async () => {
+    // Each try is counted before its code is compared. Counted after, every guess that arrived before
+    // the first count was compared, and with 10,000 codes a burst of hundreds found the right one.
+    const guesses = Array.from({ length: 20 }, (_, i) => (i === 15 ? demoCardholder.unlockCode : String(1000 + i)));
+    const scrypt = vi.spyOn(crypto, 'scrypt');
+    syncBuiltinESMExports();
+    try {
+      const answers = await Promise.all(guesses.map((code) => unlock(t.app, session.refresh, code)));
+      expect(scrypt.mock.calls.length, 'codes compared').toBeLessThanOrEqual(5);
+      expect(answers.filter((answer) => answer.status === 200)).toEqual([]);
+    } finally {
+      scrypt.mockRestore();
+      syncBuiltinESMExports();
+    }
+    expect(await unlockFailures(t.db, (await demoUser(t.db)).id)).toBe(5);
+  });
+
+  it("gives a right code's try back: after four wrong codes, the right one takes the last try and still changes the code", async () => {
+    const user = await demoUser(t.db);
+    for (let attempt = 0; attempt < 4; attempt += 1) await unlock(t.app, session.refresh, wrongCode);
+    try {
+      const changed = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/set-unlock-code',
+        headers: bearer(session.access),
+        payload: { currentUnlockCode: demoCardholder.unlockCode, unlockCode: '8642' },
+      });
+      expect(changed.json()).toEqual({ statusCode: StatusCode.SUCCESS });
+      expect(await unlockFailures(t.db, user.id)).toBe(0);
+    } finally {
+      // The demo cardholder's code, as the other cases expect it.
+      await t.db.update(users).set({ unlockCodeHash: user.unlockCodeHash }).where(eq(users.id, user.id));
+    }
   });
 
   it('stores the failure count on the cardholder, capped at five', async () => {
