@@ -189,8 +189,8 @@ async function registerWebApp(app: FastifyInstance, config: ServerConfig, rawInd
     // `precompressed`): sent as they are, with no compression per request.
     preCompressed: true,
     // dist/ also holds the sandbox companion host's page, which belongs on its own origin only, and the
-    // build's manifest, which no page needs.
-    allowedPath: (pathName) => !pathName.startsWith('/server/') && !pathName.startsWith('/.vite/'),
+    // build's manifest, which no page needs. Normalised first: `//server/…` reaches the same file.
+    allowedPath: (pathName) => !/^\/(server|\.vite)\//.test(path.posix.normalize(pathName)),
     setHeaders(response, filePath) {
       const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
       response.setHeader('Cache-Control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');

@@ -54,6 +54,16 @@ function fixedHeaders(config: ServerConfig, styleHashes: readonly string[]): [st
   ];
 }
 
+/** A request's path, percent-decoded (as is, when it does not decode). */
+function decodedPath(url: string): string {
+  const path = url.split('?', 1)[0]!;
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+}
+
 /**
  * Sets the headers on one answer (also used where Fastify answers before any hook runs). `styleHashes`:
  * the served page's inline styles (`inlineStyleHashes`), none when no page is served.
@@ -64,8 +74,9 @@ export function securityHeaderSetter(config: ServerConfig, styleHashes: readonly
     for (const [name, value] of fixed) reply.header(name, value);
     const hostname = request.hostname.replace(/:\d+$/, '');
     // API and sandbox answers carry tokens, personal data and balances: no cache (shared or the
-    // phone's own) may keep them. Pragma for HTTP/1.0 caches on the way.
-    if (/^\/(api|sandbox)(\/|\?|$)/.test(request.url)) {
+    // phone's own) may keep them. Pragma for HTTP/1.0 caches on the way. Read on the path as the
+    // router reads it, decoded: `/%61pi/…` reaches the API too.
+    if (/^\/(api|sandbox)(\/|$)/.test(decodedPath(request.url))) {
       reply.header('Cache-Control', 'no-store');
       reply.header('Pragma', 'no-cache');
     }

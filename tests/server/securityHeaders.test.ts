@@ -177,6 +177,9 @@ describe('no cache keeps an API answer', () => {
   const more = [
     ['an unknown API call', 'GET', '/api/v1/no-such-call'],
     ['the sandbox outbox', 'GET', '/sandbox/outbox?phone=5592010100'],
+    // The router decodes the path: an encoded letter still reaches the API, and must not be cached.
+    ['home with an encoded letter', 'GET', '/%61pi/v1/home'],
+    ['the sandbox with an encoded letter', 'GET', '/%73andbox/outbox?phone=5592010100'],
   ] as const;
 
   it('covers every card API call (control)', () => {

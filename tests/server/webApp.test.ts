@@ -190,9 +190,11 @@ describe('index.html with the app config', () => {
   });
 
   it('does not serve the sandbox companion host page on the app origin (it has its own)', async () => {
-    const page = await get('/server/partners/companion-host/index.html');
-    expect(page.statusCode).toBe(404);
-    expect(page.body).not.toContain('Companion host');
+    for (const url of ['/server/partners/companion-host/index.html', '//server/partners/companion-host/index.html', '/./server/partners/companion-host/index.html', '/%73erver/partners/companion-host/index.html']) {
+      const page = await get(url);
+      expect(page.statusCode, url).toBe(404);
+      expect(page.body, url).not.toContain('Companion host');
+    }
   });
 
   it("does not serve the build's manifest (build metadata: the bench reads it from disk, no page needs it)", async () => {
