@@ -1,8 +1,10 @@
 /**
  * Texted one-time codes, shared by phone verification (registration) and sign-in with a code (MFA):
  * 6 digits from the CSPRNG, stored as a keyed hash, 10-minute expiry, single use, only the newest code
- * of a phone and purpose counts. Per-phone limits live in the database (phone_verification_limits) and
- * are shared by both purposes: at most 5 codes per 10 minutes; 5 wrong codes lock the phone for 10.
+ * of a phone and purpose counts. Limits live in the database (phone_verification_limits), per phone and
+ * purpose: at most 5 codes per 10 minutes; 5 wrong codes lock that purpose for 10 minutes. Not shared:
+ * anyone may ask registration codes for any phone (and password reset codes for any email), and wrong
+ * ones must not lock the phone's owner out of signing in.
  */
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { textedCodeLength } from '../contract/rules.ts';
@@ -64,13 +66,16 @@ export function createTextedCodes(db: Database, hashKey: Buffer, sms: SmsGateway
   const codeHash = (purpose: CodePurpose, phone: string, code: string) =>
     keyedHash(hashKey, purpose === 'register' ? 'phone-code' : `${purpose}-code`, `${phone}:${code}`);
 
-  /** The limits row of a phone, created on first use. */
-  async function ensureLimits(phone: string): Promise<void> {
-    await db.insert(phoneVerificationLimits).values({ phone }).onConflictDoNothing();
+  /** The limits row of a phone and purpose, created on first use. */
+  async function ensureLimits(phone: string, purpose: CodePurpose): Promise<void> {
+    await db.insert(phoneVerificationLimits).values({ phone, purpose }).onConflictDoNothing();
   }
 
-  /** Seconds until a phone may try again: the wrong-code lockout, or (with `window`) the full code window. */
-  async function waitFor(phone: string, window: boolean): Promise<number> {
+  const limitsRow = (phone: string, purpose: CodePurpose) =>
+    sql`${phoneVerificationLimits.phone} = ${phone} and ${phoneVerificationLimits.purpose} = ${purpose}`;
+
+  /** Seconds until a phone may try `purpose` again: the wrong-code lockout, or (with `window`) the full code window. */
+  async function waitFor(phone: string, purpose: CodePurpose, window: boolean): Promise<number> {
     const [row] = await db
       .select({
         lockMs: sql<number>`greatest(0, extract(epoch from (${phoneVerificationLimits.lockedUntil} - now())) * 1000)`,
@@ -79,7 +84,7 @@ export function createTextedCodes(db: Database, hashKey: Buffer, sms: SmsGateway
           else 0 end`,
       })
       .from(phoneVerificationLimits)
-      .where(eq(phoneVerificationLimits.phone, phone));
+      .where(limitsRow(phone, purpose));
     const lockMs = Number(row?.lockMs ?? 0);
     const windowMs = window ? Number(row?.windowMs ?? 0) : 0;
     const waitMs = Math.max(lockMs, windowMs);
@@ -90,8 +95,8 @@ export function createTextedCodes(db: Database, hashKey: Buffer, sms: SmsGateway
    * Takes one of the phone's codes in the current window, with a bounded update: parallel requests
    * cannot pass the limit, and a locked phone gets none. Answers the wait when there is none left.
    */
-  async function takeCodeSlot(phone: string): Promise<{ ok: true } | { ok: false; retryAfterSeconds: number }> {
-    await ensureLimits(phone);
+  async function takeCodeSlot(phone: string, purpose: CodePurpose): Promise<{ ok: true } | { ok: false; retryAfterSeconds: number }> {
+    await ensureLimits(phone, purpose);
     const windowOver = sql`(${phoneVerificationLimits.windowStartedAt} is null or ${phoneVerificationLimits.windowStartedAt} <= now() - make_interval(mins => ${codeWindowMinutes}))`;
     const taken = await db
       .update(phoneVerificationLimits)
@@ -100,21 +105,21 @@ export function createTextedCodes(db: Database, hashKey: Buffer, sms: SmsGateway
         windowStartedAt: sql`case when ${windowOver} then now() else ${phoneVerificationLimits.windowStartedAt} end`,
       })
       .where(
-        sql`${phoneVerificationLimits.phone} = ${phone}
+        sql`${limitsRow(phone, purpose)}
           and (${phoneVerificationLimits.lockedUntil} is null or ${phoneVerificationLimits.lockedUntil} <= now())
           and (${windowOver} or ${phoneVerificationLimits.codesSent} < ${codesPerWindow})`,
       )
       .returning({ phone: phoneVerificationLimits.phone });
     if (taken.length > 0) return { ok: true };
-    return { ok: false, retryAfterSeconds: Math.max(1, await waitFor(phone, true)) };
+    return { ok: false, retryAfterSeconds: Math.max(1, await waitFor(phone, purpose, true)) };
   }
 
   /**
    * Counts a wrong code with a bounded update (never past the limit, never while locked); the fifth
    * locks the phone for 10 minutes. A lockout that has run out starts the count again.
    */
-  async function countWrongCode(phone: string): Promise<{ failures: number } | { locked: true }> {
-    await ensureLimits(phone);
+  async function countWrongCode(phone: string, purpose: CodePurpose): Promise<{ failures: number } | { locked: true }> {
+    await ensureLimits(phone, purpose);
     const lockOver = sql`(${phoneVerificationLimits.lockedUntil} is not null and ${phoneVerificationLimits.lockedUntil} <= now())`;
     const failures = sql`case when ${lockOver} then 1 else ${phoneVerificationLimits.failures} + 1 end`;
     const [counted] = await db
@@ -124,7 +129,7 @@ export function createTextedCodes(db: Database, hashKey: Buffer, sms: SmsGateway
         lockedUntil: sql`case when ${failures} >= ${wrongCodeLimit} then now() + make_interval(mins => ${lockoutMinutes}) else null end`,
       })
       .where(
-        sql`${phoneVerificationLimits.phone} = ${phone}
+        sql`${limitsRow(phone, purpose)}
           and (${phoneVerificationLimits.lockedUntil} is null or ${phoneVerificationLimits.lockedUntil} <= now())
           and (${phoneVerificationLimits.lockedUntil} is not null or ${phoneVerificationLimits.failures} < ${wrongCodeLimit})`,
       )
@@ -133,11 +138,11 @@ export function createTextedCodes(db: Database, hashKey: Buffer, sms: SmsGateway
   }
 
   /**
-   * Texts a new code for `purpose` to a 10-digit phone, within the per-phone window. A code the
+   * Texts a new code for `purpose` to a 10-digit phone, within the phone's window for that purpose. A code the
    * gateway could not send is void at once.
    */
   async function issue(phone: string, purpose: CodePurpose): Promise<IssueResult> {
-    const slot = await takeCodeSlot(phone);
+    const slot = await takeCodeSlot(phone, purpose);
     if (!slot.ok) return { kind: 'limit', retryAfterSeconds: slot.retryAfterSeconds };
     if ((await sms.lineType(phone)) === 'landline') return { kind: 'landline' };
 
@@ -160,8 +165,8 @@ export function createTextedCodes(db: Database, hashKey: Buffer, sms: SmsGateway
    * phone and voided the code after this request's lock check: then the answer is the lock and its
    * wait, as that guess's was, not "wrong code".
    */
-  async function lockedOrWrong(phone: string): Promise<CheckResult> {
-    const locked = await waitFor(phone, false);
+  async function lockedOrWrong(phone: string, purpose: CodePurpose): Promise<CheckResult> {
+    const locked = await waitFor(phone, purpose, false);
     return locked > 0 ? { kind: 'locked', retryAfterSeconds: locked } : { kind: 'wrong' };
   }
 
@@ -171,7 +176,7 @@ export function createTextedCodes(db: Database, hashKey: Buffer, sms: SmsGateway
    * against, so nothing is counted. The wrong code that reaches the limit voids the code.
    */
   async function check(phone: string, purpose: CodePurpose, code: string): Promise<CheckResult> {
-    const locked = await waitFor(phone, false);
+    const locked = await waitFor(phone, purpose, false);
     if (locked > 0) return { kind: 'locked', retryAfterSeconds: locked };
 
     const [newest] = await db
@@ -184,10 +189,10 @@ export function createTextedCodes(db: Database, hashKey: Buffer, sms: SmsGateway
       .where(and(eq(phoneVerificationCodes.phone, phone), eq(phoneVerificationCodes.purpose, purpose)))
       .orderBy(desc(phoneVerificationCodes.createdAt))
       .limit(1);
-    if (!newest?.live) return lockedOrWrong(phone);
+    if (!newest?.live) return lockedOrWrong(phone, purpose);
 
     if (!sameSecret(codeHash(purpose, phone, code), newest.codeHash)) {
-      const counted = await countWrongCode(phone);
+      const counted = await countWrongCode(phone, purpose);
       await db
         .update(phoneVerificationCodes)
         .set({ attempts: sql`${phoneVerificationCodes.attempts} + 1` })
@@ -195,7 +200,7 @@ export function createTextedCodes(db: Database, hashKey: Buffer, sms: SmsGateway
       if ('locked' in counted || counted.failures >= wrongCodeLimit) {
         // The code is void: after the wait a new one is needed.
         await db.update(phoneVerificationCodes).set({ usedAt: sql`now()` }).where(eq(phoneVerificationCodes.id, newest.id));
-        return { kind: 'locked', retryAfterSeconds: Math.max(1, await waitFor(phone, false)) };
+        return { kind: 'locked', retryAfterSeconds: Math.max(1, await waitFor(phone, purpose, false)) };
       }
       return { kind: 'wrong', attemptsLeft: wrongCodeLimit - counted.failures };
     }
@@ -207,19 +212,19 @@ export function createTextedCodes(db: Database, hashKey: Buffer, sms: SmsGateway
       .where(
         sql`${phoneVerificationCodes.id} = ${newest.id} and ${phoneVerificationCodes.usedAt} is null
           and ${phoneVerificationCodes.expiresAt} > now()
-          and not exists (select 1 from ${phoneVerificationLimits} where ${phoneVerificationLimits.phone} = ${phone}
+          and not exists (select 1 from ${phoneVerificationLimits} where ${limitsRow(phone, purpose)}
             and ${phoneVerificationLimits.lockedUntil} > now())`,
       )
       .returning({ id: phoneVerificationCodes.id });
-    if (spent.length === 0) return lockedOrWrong(phone);
+    if (spent.length === 0) return lockedOrWrong(phone, purpose);
     await db
       .update(phoneVerificationLimits)
       .set({ failures: 0, lockedUntil: null })
-      .where(eq(phoneVerificationLimits.phone, phone));
+      .where(limitsRow(phone, purpose));
     return { kind: 'right' };
   }
 
-  return { issue, check, waitFor };
+  return { issue, check };
 }
 
 export type TextedCodes = ReturnType<typeof createTextedCodes>;

@@ -6,7 +6,8 @@
  * (testDatabases.ts), so they can never be stale.
  */
 import { createHash } from 'node:crypto';
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle } from 'drizzle-orm/pglite';
@@ -20,6 +21,24 @@ import type { SsnKeys } from '../../server/ssn.ts';
 /** A new in-thread PGlite, as `new PGlite()` gives: an empty cluster, nothing migrated (tests of migrations). */
 export async function emptyPGlite(): Promise<PGlite> {
   return fromSnapshot(await clusterSnapshot());
+}
+
+/**
+ * Applies to `client` the app's migrations before the one tagged `tag` (as `'0013'`): a database from
+ * before that migration, to put old rows in and then migrate the rest (`migrate` with migrationsFolder).
+ */
+export async function migrateBefore(client: PGlite, tag: string): Promise<void> {
+  const older = await mkdtemp(path.join(os.tmpdir(), `before-migration-${tag}-`));
+  try {
+    await cp(migrationsFolder, older, { recursive: true });
+    const journalPath = path.join(older, 'meta/_journal.json');
+    const journal = JSON.parse(await readFile(journalPath, 'utf8')) as { entries: { tag: string }[] };
+    journal.entries = journal.entries.filter((entry) => entry.tag < tag);
+    await writeFile(journalPath, JSON.stringify(journal));
+    await migrate(drizzle({ client }), { migrationsFolder: older });
+  } finally {
+    await rm(older, { recursive: true, force: true });
+  }
 }
 
 /** An empty cluster with the app's migrations applied and no data (the ledger's system accounts come with them). */

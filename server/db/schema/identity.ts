@@ -65,11 +65,13 @@ export const agreementAcceptances = pgTable('agreement_acceptances', {
   acceptedAt: timestamp('accepted_at', { withTimezone: true }).notNull().defaultNow(),
 }, (t) => [uniqueIndex('agreement_acceptances_user_kind_unique').on(t.userId, t.kind)]);
 
-/** Proof of a verified phone for POST /register: random, stored hashed, single use, 30 minutes, bound to the phone. */
+/** Proof of a verified phone (server/features/identity/mfaTokens.ts): random, stored hashed, single use, 30 minutes, bound to the phone and its purpose. */
 export const mfaTokens = pgTable('mfa_tokens', {
   id: uuid('id').primaryKey().defaultRandom(),
   tokenHash: text('token_hash').notNull().unique(),
   phone: text('phone').notNull(),
+  /** What the phone was verified for: a registration's phone (/verify-phone) or a password reset's (/verify/reset-code). */
+  purpose: text('purpose', { enum: ['register', 'reset-password'] }).notNull(),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   usedAt: timestamp('used_at', { withTimezone: true }),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

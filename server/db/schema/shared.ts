@@ -16,6 +16,8 @@ export const attemptLimits = pgTable('attempt_limits', {
   lockedUntil: timestamp('locked_until', { withTimezone: true }),
 }, (t) => [primaryKey({ columns: [t.scope, t.subject] })]);
 
+const codePurposes = ['register', 'sign-in', 'reset-password'] as const;
+
 /** Texted one-time codes (spec §7 request-verification): keyed hash only, 10-minute expiry, single use. */
 export const phoneVerificationCodes = pgTable('phone_verification_codes', {
   id: uuid('id').primaryKey().defaultRandom(),
@@ -23,7 +25,7 @@ export const phoneVerificationCodes = pgTable('phone_verification_codes', {
   phone: text('phone').notNull(),
   codeHash: text('code_hash').notNull(),
   /** What the code proves: a phone for registration, the second factor of a sign-in, or the owner's phone for a password reset; one never counts as another. */
-  purpose: text('purpose', { enum: ['register', 'sign-in', 'reset-password'] }).notNull().default('register'),
+  purpose: text('purpose', { enum: codePurposes }).notNull().default('register'),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   usedAt: timestamp('used_at', { withTimezone: true }),
   /** Wrong codes entered while this was the live code (the lockout counts per phone, in phoneVerificationLimits). */
@@ -32,17 +34,19 @@ export const phoneVerificationCodes = pgTable('phone_verification_codes', {
 }, (t) => [index('phone_verification_codes_phone_idx').on(t.phone, t.createdAt)]);
 
 /**
- * Per-phone limits, in the database so they hold across restarts and instances: wrong codes since the
- * last success (5 → locked for 10 minutes) and codes sent in the current 10-minute window (at most 5).
- * Changed only with bounded updates, so parallel requests cannot pass a limit.
+ * Per-phone limits of each code purpose, in the database so they hold across restarts and instances:
+ * wrong codes since the last success (5 → locked for 10 minutes) and codes sent in the current 10-minute
+ * window (at most 5). One purpose never locks another (server/textedCodes.ts says why). Changed only with
+ * bounded updates, so parallel requests cannot pass a limit.
  */
 export const phoneVerificationLimits = pgTable('phone_verification_limits', {
-  phone: text('phone').primaryKey(),
+  phone: text('phone').notNull(),
+  purpose: text('purpose', { enum: codePurposes }).notNull(),
   failures: integer('failures').notNull().default(0),
   lockedUntil: timestamp('locked_until', { withTimezone: true }),
   windowStartedAt: timestamp('window_started_at', { withTimezone: true }),
   codesSent: integer('codes_sent').notNull().default(0),
-});
+}, (t) => [primaryKey({ columns: [t.phone, t.purpose] })]);
 
 /** The sandbox email gateway's outbox (sandbox mode only): the notices an owner is emailed. */
 export const sandboxEmailOutbox = pgTable('sandbox_email_outbox', {

@@ -75,7 +75,7 @@ export function identityFeature(app: FastifyInstance, services: Services): void 
         ? { statusCode: StatusCode.INVALID_MFA_CODE }
         : { statusCode: StatusCode.INVALID_MFA_CODE, attemptsLeft: checked.attemptsLeft };
     }
-    return { statusCode: StatusCode.SUCCESS, mfaToken: await issueMfaToken(db, phone) };
+    return { statusCode: StatusCode.SUCCESS, mfaToken: await issueMfaToken(db, phone, 'register') };
   });
 
   serve(routes.verifyAddress, async (address) => {
@@ -121,7 +121,7 @@ export function identityFeature(app: FastifyInstance, services: Services): void 
   // account's phone (no anonymous SSN guessing, nor locking the owner out of their resets).
   serve(routes.verifySsn, async ({ email, ssn, mfaToken }, request, reply) => {
     const user = await ssnAccountByEmail(db, email);
-    if (!user || !(await usableMfaToken(db, mfaToken, user.phone))) return failedValidation(reply, { mfaToken: ServerFieldError.phoneUnverified });
+    if (!user || !(await usableMfaToken(db, mfaToken, user.phone, 'reset-password'))) return failedValidation(reply, { mfaToken: ServerFieldError.phoneUnverified });
     const check = await checkAccountSsn(limits, config.ssnHashKey, user, email, ssn);
     if (check.kind !== 'match') return refuseSsn(reply, check);
     request.log.info('SSN verified for a password reset');

@@ -1,6 +1,8 @@
 /**
- * An mfaToken proves a verified phone for 30 minutes, once: to POST /register (the phone typed in the
- * form, /verify-phone) or to POST /change-password (the phone on file, /verify/reset-code).
+ * An mfaToken proves a verified phone for 30 minutes, once, for one purpose: to POST /register (the
+ * phone typed in the form, /verify-phone) or to a password reset's /verify/ssn and POST
+ * /change-password (the phone on file, /verify/reset-code). A registration's token, whose code anyone
+ * may ask for any phone without the per-email limits of a reset, never opens a reset.
  */
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../../db/database.ts';
@@ -9,21 +11,23 @@ import { hashToken, randomToken } from '../../secrets.ts';
 
 const mfaTokenTtlMinutes = 30;
 
-export async function issueMfaToken(db: Database, phone: string): Promise<string> {
+export type MfaTokenPurpose = (typeof mfaTokens.$inferSelect)['purpose'];
+
+export async function issueMfaToken(db: Database, phone: string, purpose: MfaTokenPurpose): Promise<string> {
   const mfaToken = randomToken();
   await db
     .insert(mfaTokens)
-    .values({ tokenHash: hashToken(mfaToken), phone, expiresAt: sql`now() + make_interval(mins => ${mfaTokenTtlMinutes})` });
+    .values({ tokenHash: hashToken(mfaToken), phone, purpose, expiresAt: sql`now() + make_interval(mins => ${mfaTokenTtlMinutes})` });
   return mfaToken;
 }
 
-/** The live mfaToken row for a presented token and phone, or undefined. */
-export async function usableMfaToken(db: Database, token: string, phone: string) {
+/** The live mfaToken row for a presented token, phone and purpose, or undefined. */
+export async function usableMfaToken(db: Database, token: string, phone: string, purpose: MfaTokenPurpose) {
   const [row] = await db
-    .select({ id: mfaTokens.id, phone: mfaTokens.phone })
+    .select({ id: mfaTokens.id, phone: mfaTokens.phone, purpose: mfaTokens.purpose })
     .from(mfaTokens)
     .where(and(eq(mfaTokens.tokenHash, hashToken(token)), isNull(mfaTokens.usedAt), sql`${mfaTokens.expiresAt} > now()`));
-  return row && row.phone === phone ? row : undefined;
+  return row && row.phone === phone && row.purpose === purpose ? { id: row.id, phone: row.phone } : undefined;
 }
 
 /** Spends a token found by usableMfaToken, unless a parallel request has spent it (or it expired) since: true when this one did. */

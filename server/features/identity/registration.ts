@@ -80,7 +80,7 @@ export async function registerCardholder(
   log: FastifyBaseLogger,
 ): Promise<Registration> {
   const phone = digitsOf(payload.phone);
-  const token = await usableMfaToken(db, payload.mfaToken, phone);
+  const token = await usableMfaToken(db, payload.mfaToken, phone, 'register');
   if (!token) return { kind: 'invalid', fieldErrors: { phone: ServerFieldError.phoneUnverified } };
 
   // Checked again here, whatever the app saw at POST /verify-address.

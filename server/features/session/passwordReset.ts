@@ -53,7 +53,7 @@ export function passwordResetFeature(app: FastifyInstance, services: Services): 
     if (checked.kind === 'locked') return tooMany(reply, checked.retryAfterSeconds);
     if (checked.kind === 'right' && user) {
       await limits.reset(resetCodePolicy, subject);
-      return { statusCode: StatusCode.SUCCESS, mfaToken: await issueMfaToken(db, user.phone) };
+      return { statusCode: StatusCode.SUCCESS, mfaToken: await issueMfaToken(db, user.phone, 'reset-password') };
     }
     const counted = await limits.countFailure(resetCodePolicy, subject);
     if (counted.locked) return tooMany(reply, counted.retryAfterSeconds);
@@ -68,7 +68,7 @@ export function passwordResetFeature(app: FastifyInstance, services: Services): 
     // Before the SSN check, so refusing a weak password spends none of the SSN's attempts.
     if (isCommonPassword(normalisePassword(password))) return failedValidation(reply, { password: ValidationMessage.passwordCommon });
     const owner = await userByEmail(db, email);
-    const token = owner ? await usableMfaToken(db, mfaToken, owner.phone) : undefined;
+    const token = owner ? await usableMfaToken(db, mfaToken, owner.phone, 'reset-password') : undefined;
     // Without the phone's proof the SSN is not even looked at: no SSN guessing through this call.
     if (!owner || !token) return failedValidation(reply, { mfaToken: ServerFieldError.phoneUnverified });
     // Only to the phone's owner, and before the SSN check too: the name, the email or "Providers".

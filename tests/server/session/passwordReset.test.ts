@@ -27,6 +27,7 @@ import {
   startTestApp,
   type TestApp,
   unlock,
+  verifiedMfaToken,
 } from '../helpers.ts';
 
 let t: TestApp;
@@ -129,8 +130,10 @@ describe('POST /verify/ssn', () => {
     expect(answer.body).toEqual({ statusCode: StatusCode.FAILED_VALIDATION, attemptsLeft: 4 });
   });
 
-  it("compares nothing without the proof of the account's phone: unknown email, no proof, another phone's, a spent one", async () => {
+  it("compares nothing without the proof of the account's phone: unknown email, no proof, another phone's, a spent one, a registration's", async () => {
     const jordansProof = await resetMfaToken(t.app, mfaCardholder);
+    // The account's own phone, proved through registration (whose codes anyone may ask for any phone).
+    const registrationProof = await verifiedMfaToken(t.app, demoCardholder.phone);
     const spent = await resetMfaToken(t.app, demoCardholder);
     expect((await changeDemoPassword({ password: 'Tortilla-Verde-2026' })).status).toBe(200);
     await changePassword({ email: demoCardholder.email, ssn: demoCardholder.ssn, password: 'Tortilla-Roja-2026', mfaToken: spent });
@@ -140,6 +143,7 @@ describe('POST /verify/ssn', () => {
       [demoCardholder.email, 'not-a-token'],
       [demoCardholder.email, jordansProof],
       [demoCardholder.email, spent],
+      [demoCardholder.email, registrationProof],
     ] as const) {
       for (let i = 0; i < 6; i += 1) expect(await verifySsn(email, demoCardholder.ssn, token)).toMatchObject(refused);
     }
@@ -213,9 +217,10 @@ describe('POST /change-password', () => {
   it('refuses email and SSN without the texted code’s mfaToken (400 {4, fieldErrors: {mfaToken}}), counting no SSN attempt', async () => {
     const withToken = async (mfaToken: string) => changePassword({ email: demoCardholder.email, ssn: demoCardholder.ssn, password: newPassword, mfaToken });
     const otherPhones = await resetMfaToken(t.app, mfaCardholder);
+    const registrations = await verifiedMfaToken(t.app, demoCardholder.phone);
     // The spec's payload alone lacks a field: malformed.
     expect((await changePassword({ email: demoCardholder.email, ssn: demoCardholder.ssn, password: newPassword })).body).toEqual({ statusCode: StatusCode.INVALID_PARAMETERS });
-    for (const answer of [await withToken(''), await withToken('made-up'), await withToken(otherPhones)]) {
+    for (const answer of [await withToken(''), await withToken('made-up'), await withToken(otherPhones), await withToken(registrations)]) {
       expect(answer.status).toBe(400);
       expect(answer.body).toMatchObject({ statusCode: StatusCode.FAILED_VALIDATION, fieldErrors: { mfaToken: 'phone.unverified' } });
     }

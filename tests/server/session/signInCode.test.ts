@@ -1,7 +1,7 @@
 /**
  * Sign-in with a texted code (spec §8 MFA_REQUIRED) for the second sandbox cardholder: the right
- * password texts a code through the same SMS gateway, outbox and per-phone limits as registration;
- * the same call with the code finishes the sign-in.
+ * password texts a code through the same SMS gateway and outbox as registration, under its own per-phone
+ * limits; the same call with the code finishes the sign-in.
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -13,10 +13,12 @@ import {
   lastCode,
   mfaCardholder,
   outbox,
+  post,
   requestVerification,
   signInWith,
   startTestApp,
   type TestApp,
+  verifyPhone,
 } from '../helpers.ts';
 
 let t: TestApp;
@@ -111,13 +113,27 @@ describe('POST /sign-in for a cardholder who needs a texted code', () => {
     expect((await signInWith(t.app, credentials)).status).toBe(429);
   });
 
-  it('shares the per-phone limit of 5 texts per 10 minutes with registration', async () => {
-    for (let i = 0; i < 3; i += 1) await requestVerification(t.app, mfaCardholder.phone);
+  it('keeps its own limit of 5 texts per 10 minutes: the sixth waits', async () => {
     const answers = [];
-    for (let i = 0; i < 3; i += 1) answers.push(await signInWith(t.app, credentials));
+    for (let i = 0; i < 6; i += 1) answers.push(await signInWith(t.app, credentials));
 
-    expect(answers.map((a) => a.body.statusCode)).toEqual([StatusCode.MFA_REQUIRED, StatusCode.MFA_REQUIRED, StatusCode.INVALID_MFA_LIMIT]);
-    expect(answers[2]!.status).toBe(429);
+    expect(answers.map((a) => a.body.statusCode)).toEqual([...Array<number>(5).fill(StatusCode.MFA_REQUIRED), StatusCode.INVALID_MFA_LIMIT]);
+    expect(answers[5]!.status).toBe(429);
+  });
+
+  it('is not locked by a stranger spending the phone’s registration and password reset codes, texts and wrong guesses', async () => {
+    // Anyone may ask registration codes for any phone, and reset codes for any email.
+    for (let i = 0; i < 5; i += 1) await requestVerification(t.app, mfaCardholder.phone);
+    expect((await requestVerification(t.app, mfaCardholder.phone)).statusCode).toBe(429);
+    for (let i = 0; i < 5; i += 1) await verifyPhone(t.app, mfaCardholder.phone, '000000');
+    expect((await verifyPhone(t.app, mfaCardholder.phone, '000000')).statusCode).toBe(429);
+    for (let i = 0; i < 5; i += 1) await post(t.app, '/reset-password', { email: mfaCardholder.email });
+    for (let i = 0; i < 5; i += 1) await post(t.app, '/verify/reset-code', { email: mfaCardholder.email, code: '000000' });
+    expect((await post(t.app, '/verify/reset-code', { email: mfaCardholder.email, code: '000000' })).status).toBe(429);
+
+    expect(await signInWith(t.app, credentials)).toEqual({ status: 401, body: { statusCode: StatusCode.MFA_REQUIRED, phone: masked } });
+    const signedIn = await signInWith(t.app, { ...credentials, code: await lastCode(t.app, mfaCardholder.phone) });
+    expect(signedIn.status).toBe(200);
   });
 
   it('never takes a registration code for a sign-in code', async () => {

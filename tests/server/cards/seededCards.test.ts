@@ -1,21 +1,13 @@
 /**
- * Seeded cards cover every state of a card's life (docs/sandbox.md "Seeded cardholders"), seeding
- * again changes nothing, and migration 0010 carries the cards of an older database over: each keeps
- * its order time, and a physical card then on its way gets its delivery window and counts as shipped.
+ * Seeded cards cover every state of a card's life (docs/sandbox.md "Seeded cardholders"), and seeding
+ * again changes nothing. (Migration 0010, which carried older cards over: tests/server/migrations.test.ts.)
  */
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { sql } from 'drizzle-orm';
-import { drizzle } from 'drizzle-orm/pglite';
-import { migrate } from 'drizzle-orm/pglite/migrator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Card } from '../../../contract/cards/types.ts';
 import { cards } from '../../../server/db/schema/index.ts';
 import { cardStateCardholders, demoCardholder, seedDemoData } from '../../../server/seed.ts';
 import { signIn, startTestApp, type TestApp } from '../helpers.ts';
 import { cardCall, home } from './helpers.ts';
-import { emptyPGlite } from '../../support/pgliteSnapshot.ts';
 
 let t: TestApp;
 
@@ -87,49 +79,5 @@ describe('the seeded cardholders', () => {
     const before = await t.db.select().from(cards).orderBy(cards.id);
     await seedDemoData(t.db, t.config);
     expect(await t.db.select().from(cards).orderBy(cards.id)).toEqual(before);
-  });
-});
-
-describe('migration 0010 on a database from before it', () => {
-  it("keeps every card, gives each its order time, and a card then on its way a delivery window of 10 to 15 weekdays", async () => {
-    const migrations = path.join(import.meta.dirname, '../../../server/db/migrations');
-    const before = await mkdtemp(path.join(os.tmpdir(), 'cards-migration-0010-'));
-    const client = await emptyPGlite();
-    try {
-      await cp(migrations, before, { recursive: true });
-      const journalPath = path.join(before, 'meta/_journal.json');
-      const journal = JSON.parse(await readFile(journalPath, 'utf8')) as { entries: { tag: string }[] };
-      journal.entries = journal.entries.filter((entry) => entry.tag < '0010');
-      await writeFile(journalPath, JSON.stringify(journal));
-      const db = drizzle({ client });
-      await migrate(db, { migrationsFolder: before });
-      await db.execute(sql`insert into users (id, email, first_name, last_name, phone, street1, city, state, zip)
-        values ('00000000-0000-4000-8000-000000000001', 'old@example.com', 'Old', 'Timer', '5594441212', '1 Main St', 'Fresno', 'CA', '93721')`);
-      await db.execute(sql`insert into accounts (id, user_id, prn) values ('00000000-0000-4000-8000-000000000002', '00000000-0000-4000-8000-000000000001', '400000000001')`);
-      // Wednesday 2026-11-25 (UTC), the day before Thanksgiving.
-      await db.execute(sql`insert into cards (account_id, type, status, is_active, is_pending, last_four, expiry, created_at) values
-        ('00000000-0000-4000-8000-000000000002', 'VIRTUAL', 'ACTIVE', true, false, '4821', '09/29', '2026-11-01T12:00:00Z'),
-        ('00000000-0000-4000-8000-000000000002', 'PHYSICAL', 'SHIPPED', false, true, '7390', '11/30', '2026-11-25T12:00:00Z')`);
-
-      await migrate(db, { migrationsFolder: migrations });
-
-      const { rows } = (await db.execute(sql`select type, ordered_at = created_at as "orderedWhenMade", delivery_earliest::text as earliest,
-        delivery_latest::text as latest, shipped_on::text as "shippedOn", last_four as "lastFour" from cards order by type desc`)) as unknown as {
-        rows: Record<string, unknown>[];
-      };
-      expect(rows).toEqual([
-        { type: 'VIRTUAL', orderedWhenMade: true, earliest: null, latest: null, shippedOn: null, lastFour: '4821' },
-        // Weekdays only (the migration does not know Thanksgiving; new orders are counted by businessDays.ts).
-        { type: 'PHYSICAL', orderedWhenMade: true, earliest: '2026-12-09', latest: '2026-12-16', shippedOn: '2026-11-25', lastFour: '7390' },
-      ]);
-      // The database itself keeps one pending physical card per account.
-      await expect(
-        db.execute(sql`insert into cards (account_id, type, status, is_pending, last_four, expiry, delivery_earliest, delivery_latest)
-          values ('00000000-0000-4000-8000-000000000002', 'PHYSICAL', 'SHIPPED', true, '1111', '01/31', '2026-12-01', '2026-12-08')`),
-      ).rejects.toThrow();
-    } finally {
-      await client.close();
-      await rm(before, { recursive: true, force: true });
-    }
   });
 });
