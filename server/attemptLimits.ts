@@ -49,7 +49,9 @@ export const cardActivationPolicy: AttemptPolicy = { scope: 'card-activation', l
  */
 export type RequestPolicy = { scope: RequestScope; limit: number; windowMinutes: number };
 /** Scopes counted by countRequest (`attempt_limits.scope` is plain text: no migration needed). */
-export type RequestScope = Extract<AttemptScope, 'lookup'>;
+export type RequestScope = Extract<AttemptScope, 'lookup' | 'texts' | 'address-check'>;
+/** A call limited per client (server/shared/clientLimits.ts): per IP, always counted, and per Device-UUID when one is sent. */
+export type ClientLimit = { perIp: RequestPolicy; perDevice: RequestPolicy };
 
 /**
  * Account lookups (POST /verify/email, /phone-number-in-use answer whether an account has an email or
@@ -63,6 +65,27 @@ export const lookupPerDevicePolicy: RequestPolicy = { scope: 'lookup', limit: 30
  * people behind one address (an office, a carrier's NAT) share it: 100 per 10 minutes.
  */
 export const lookupPerIpPolicy: RequestPolicy = { scope: 'lookup', limit: 100, windowMinutes: 10 };
+export const lookupLimit: ClientLimit = { perIp: lookupPerIpPolicy, perDevice: lookupPerDevicePolicy };
+
+/**
+ * Registration codes texted (POST /request-verification) per client. Anyone may ask one for any phone,
+ * and every text costs money: the per-phone limit alone let a client cycle through numbers without end
+ * (SMS pumping). An applicant asks one and a few more when none arrives: 10 per device and 100 per IP
+ * (shared by people behind one address) per 10 minutes.
+ */
+export const textsLimit: ClientLimit = {
+  perIp: { scope: 'texts', limit: 100, windowMinutes: 10 },
+  perDevice: { scope: 'texts', limit: 10, windowMinutes: 10 },
+};
+
+/**
+ * Address checks (POST /verify-address, a call to the paid address partner) per client: an applicant
+ * checks one address and a few corrections; 30 per device and 100 per IP per 10 minutes.
+ */
+export const addressCheckLimit: ClientLimit = {
+  perIp: { scope: 'address-check', limit: 100, windowMinutes: 10 },
+  perDevice: { scope: 'address-check', limit: 30, windowMinutes: 10 },
+};
 
 /** Wrong unlock codes before a lockout that only an unlock-code reset (with the SSN) ends; counted in users.unlock_failures. */
 export const unlockAttemptLimit = 5;

@@ -52,7 +52,7 @@ export const identityRoutes = {
     method: 'POST',
     path: '/verify-address',
     caller: 'anonymous',
-    answers: { 200: [0, 300, 301, 302, 303, 304, 305, 306, 307], 400: [2, 4] },
+    answers: { 200: [0, 300, 301, 302, 303, 304, 305, 306, 307], 400: [2, 4], 429: [201] },
   }),
   register: route<RegistrationPayload, RegisterAnswer>({
     name: 'register',

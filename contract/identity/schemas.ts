@@ -33,9 +33,9 @@ export const identitySchemas = {
 export const identitySummaries = {
   verifyEmail: 'Whether an account uses this email (SUCCESS) or not (NOT_ALLOWED).',
   phoneNumberInUse: 'Whether an account uses this phone.',
-  requestVerification: 'Text a 6-digit code to the phone.',
-  verifyPhone: 'Check the texted code: an mfaToken that proves the phone to POST /register.',
-  verifyAddress: 'Check the legal address (300-307 are results; optOutAllowed on 303-307).',
+  requestVerification: 'Text a 6-digit code to the phone (limited per phone, and per client: 429 with retryAfterSeconds).',
+  verifyPhone: 'Check the texted code: an mfaToken that proves the phone to POST /register only (it opens no password reset).',
+  verifyAddress: 'Check the legal address (300-307 are results; optOutAllowed on 303-307; limited per client: 429 with retryAfterSeconds).',
   register: 'Open a card account (Companion-Authorization links the companion user named by providersUuid).',
   verifySsn: "Check the SSN of an email's account (password reset), once the texted code's mfaToken proves its phone: a single-use ssnToken.",
   verifySsnWithRefreshToken:

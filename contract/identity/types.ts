@@ -64,8 +64,8 @@ export type VerifyPhoneAnswer = StatusAnswer & { mfaToken?: string; attemptsLeft
 
 export type AddressType = 'legal';
 export type VerifyAddressRequest = Address & { addressType: AddressType };
-/** POST /verify-address {street1, street2, city, state, zip, addressType}: SUCCESS or 300-307; `optOutAllowed` on 303-307. */
-export type VerifyAddressAnswer = StatusAnswer & { optOutAllowed?: boolean } & MayHaveFieldErrors;
+/** POST /verify-address {street1, street2, city, state, zip, addressType}: SUCCESS or 300-307; `optOutAllowed` on 303-307; 429 {201, retryAfterSeconds} over the per-client limit. */
+export type VerifyAddressAnswer = StatusAnswer & { optOutAllowed?: boolean } & MayHaveFieldErrors & MayBeTooMany;
 
 /**
  * POST /accept-agreement {legal} (access token) records the current version of each agreement marked

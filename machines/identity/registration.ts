@@ -218,7 +218,7 @@ const completed = (context: RegistrationContext, step: RegistrationStep): Regist
 /**
  * What views ask the chart: `busy` while a call is under way, `invalid` when the step's check refused
  * what was typed, `failed` when a call gave no answer or an unexpected one, `waiting` for the server's
- * deadline before a new code, `tooManyLookups` for the deadline before another lookup, and the step's
+ * deadline before a new code, `tooManyLookups` for the deadline before another lookup or address check, and the step's
  * own outcomes (`emailTaken`, `ssnNeeded`, `inUse`, `cannotText`, `landline`, `rejected`,
  * `noLegalAddress`); the texted code's tags besides. Which screen shows is `registrationScreen`.
  */
@@ -600,6 +600,8 @@ export const registrationMachine = setup({
                 invalid: { tags: ['invalid'] },
                 /** 300-307: `addressCode` says which; 301 and 302 are about the unit. */
                 rejected: { tags: ['rejected'] },
+                /** Too many address checks from this device or network: `retryAt` says until when. */
+                tooManyLookups: { tags: ['tooManyLookups'] },
                 failed: { tags: ['failed'] },
               },
             },
@@ -619,6 +621,11 @@ export const registrationMachine = setup({
                     guard: { type: 'isAddressRejected', params: ({ event }) => event.output },
                     target: 'editing.rejected',
                     actions: { type: 'storeAddressCode', params: ({ event }) => event.output },
+                  },
+                  {
+                    guard: { type: 'isTooManyCodes', params: ({ event }) => event.output },
+                    target: 'editing.tooManyLookups',
+                    actions: { type: 'storeRetryAt', params: ({ event }) => event.output },
                   },
                   { target: 'editing.failed' },
                 ],

@@ -374,6 +374,16 @@ const states: { when: (s: AnyMachineSnapshot) => boolean; then: (app: App, s: An
     },
   },
   {
+    when: (s) => at(s, { inputting: { address: { editing: 'tooManyLookups' } } }),
+    then: async () => {
+      const wait = 'For your security, please wait 5 minutes before trying again.';
+      await waitFor(() => expect(screen.getByRole('alert').textContent).toBe(wait));
+      // What was typed stays, to send again once the wait is over; the message takes the focus.
+      expect((screen.getByLabelText('Street address') as HTMLInputElement).value).toBe(' 12 Elm St ');
+      await waitFor(() => expect(document.activeElement?.textContent).toBe(wait));
+    },
+  },
+  {
     when: (s) => at(s, { inputting: { address: { editing: 'failed' } } }),
     then: async () => {
       await waitFor(() => expect(screen.getByRole('alert').textContent).toBe(unexpected));

@@ -164,6 +164,13 @@ export function registrationRuns() {
       ],
     },
     {
+      // Apart from the run above: one more editing substate there multiplies its simple paths.
+      name: 'address checks limited',
+      route: '/register/3',
+      draft: savedDraft(3),
+      events: [address, done('verifyAddress', { statusCode: 201, retryAfterSeconds: 300 })],
+    },
+    {
       name: 'unlock code, agreements and the application',
       route: '/register/4',
       draft: savedDraft(4),

@@ -16,8 +16,10 @@ import { ServerFieldError } from '../../../contract/validation.ts';
 import { verifyCompanionToken } from '../../companionTokens.ts';
 import type { ServerConfig } from '../../config.ts';
 import { optOutAllowed } from '../../partners/address.ts';
+import { addressCheckLimit, textsLimit } from '../../attemptLimits.ts';
 import type { Services } from '../../services.ts';
 import { badRequest, failedValidation, tooMany } from '../../shared/http.ts';
+import { clientWait } from '../../shared/clientLimits.ts';
 import { routeServer } from '../../shared/routeServer.ts';
 import { checkAccountSsn, issueSsnToken, refuseSsn } from '../../ssn.ts';
 import { agreementDocument } from './agreementDocuments.ts';
@@ -56,8 +58,10 @@ export function identityFeature(app: FastifyInstance, services: Services): void 
   });
 
   // A phone that breaks the phone rule is a result here (INVALID_PHONE_NUMBER), not a field error.
-  serveChecked(routes.requestVerification, async (body, _request, reply) => {
+  serveChecked(routes.requestVerification, async (body, request, reply) => {
     if (body.kind === 'invalid') return { statusCode: StatusCode.INVALID_PHONE_NUMBER };
+    const wait = await clientWait(limits, request, textsLimit);
+    if (wait > 0) return tooMany(reply, wait);
     const issued = await textedCodes.issue(digitsOf(body.value.phone), 'register');
     if (issued.kind === 'limit') return tooMany(reply, issued.retryAfterSeconds);
     if (issued.kind === 'landline') return { statusCode: StatusCode.INVALID_PHONE_LANDLINE };
@@ -78,7 +82,9 @@ export function identityFeature(app: FastifyInstance, services: Services): void 
     return { statusCode: StatusCode.SUCCESS, mfaToken: await issueMfaToken(db, phone, 'register') };
   });
 
-  serve(routes.verifyAddress, async (address) => {
+  serve(routes.verifyAddress, async (address, request, reply) => {
+    const wait = await clientWait(limits, request, addressCheckLimit);
+    if (wait > 0) return tooMany(reply, wait);
     const check = await partners.address.verify(normaliseAddress(address));
     if (check.ok) return { statusCode: StatusCode.SUCCESS };
     return optOutAllowed(check.statusCode) ? { statusCode: check.statusCode, optOutAllowed: true } : { statusCode: check.statusCode };

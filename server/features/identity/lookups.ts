@@ -2,33 +2,20 @@
 import { eq, sql } from 'drizzle-orm';
 import { normaliseEmail } from '../../../contract/rules.ts';
 import type { FastifyRequest } from 'fastify';
-import { deviceSubject, ipSubject, lookupPerDevicePolicy, lookupPerIpPolicy, type AttemptLimits, type RequestPolicy } from '../../attemptLimits.ts';
+import { lookupLimit, type AttemptLimits } from '../../attemptLimits.ts';
+import { clientWait, clientWaitSoFar } from '../../shared/clientLimits.ts';
 import type { Database } from '../../db/database.ts';
 import { users } from '../../db/schema/index.ts';
 
-/**
- * Counts an account lookup per IP, then per Device-UUID when one is sent (IP first: a client over
- * its IP limit adds no rows with made-up device ids). The wait in seconds when over a limit, else 0.
- */
-export async function lookupWait(limits: AttemptLimits, request: FastifyRequest): Promise<number> {
-  const perIp = await limits.countRequest(lookupPerIpPolicy, ipSubject(request.ip));
-  if (!perIp.allowed) return perIp.retryAfterSeconds;
-  const device = deviceSubject(request.headers['device-uuid']);
-  const perDevice = device ? await limits.countRequest(lookupPerDevicePolicy, device) : perIp;
-  return perDevice.allowed ? 0 : perDevice.retryAfterSeconds;
-}
+/** Counts an account lookup per client (per IP, and per Device-UUID when sent): the wait in seconds when over the limit, else 0. */
+export const lookupWait = (limits: AttemptLimits, request: FastifyRequest) => clientWait(limits, request, lookupLimit);
 
 /**
- * The wait in seconds when the client is already over a lookup limit (per IP, or per Device-UUID when
- * one is sent), else 0; counts nothing. POST /register asks it before any work: a CIP_TAKEN answer
- * tells whether an identity has an account, so it is a lookup too (counted with lookupWait).
+ * The wait in seconds when the client is already over the lookup limit, else 0; counts nothing. POST
+ * /register asks it before any work: a CIP_TAKEN answer tells whether an identity has an account, so
+ * it is a lookup too (counted with lookupWait).
  */
-export async function lookupWaitSoFar(limits: AttemptLimits, request: FastifyRequest): Promise<number> {
-  const counters: [RequestPolicy, string][] = [[lookupPerIpPolicy, ipSubject(request.ip)]];
-  const device = deviceSubject(request.headers['device-uuid']);
-  if (device) counters.push([lookupPerDevicePolicy, device]);
-  return limits.requestWait(counters);
-}
+export const lookupWaitSoFar = (limits: AttemptLimits, request: FastifyRequest) => clientWaitSoFar(limits, request, lookupLimit);
 
 export async function emailInUse(db: Database, email: string): Promise<boolean> {
   const [user] = await db.select({ id: users.id }).from(users).where(sql`lower(${users.email}) = lower(${normaliseEmail(email)})`);

@@ -6,6 +6,7 @@ import { StatusCode } from '../../../contract/shared/statusCodes.ts';
 import { offersOptOut } from '../../../machines/identity/registration.ts';
 import { SelectField } from '../../shared/components/SelectField.tsx';
 import { TextField } from '../../shared/components/TextField.tsx';
+import { WaitToTryAgain } from '../../shared/waitNotices.tsx';
 import { addressMessages, unexpectedErrorMessage } from '../../shared/messages.ts';
 import { fieldPropsOf } from './fieldProps.ts';
 import { maskZip } from './masks.ts';
@@ -29,7 +30,7 @@ function AddressForm({ state, send }: StepProps) {
   const formRef = useRef<HTMLFormElement>(null);
   const { form, addressCode } = state.context;
   const [zip, setZip] = useState(form.zip);
-  const at = (tag: 'invalid' | 'rejected' | 'failed') => state.hasTag(tag);
+  const at = (tag: 'invalid' | 'rejected' | 'tooManyLookups' | 'failed') => state.hasTag(tag);
   const verifying = state.hasTag('busy');
   const problem = problemsOf(state, at('invalid'), i18n);
   const field = fieldPropsOf(state, problem);
@@ -38,7 +39,7 @@ function AddressForm({ state, send }: StepProps) {
   const streetRejected = rejection !== undefined && addressCode !== null && streetCodes.includes(addressCode);
   const canOptOut = offersOptOut(state);
   const formProblem = useRef<HTMLDivElement>(null);
-  useFocusOnProblem(formRef, state.context, at('invalid') || at('rejected') || at('failed'), formProblem);
+  useFocusOnProblem(formRef, state.context, at('invalid') || at('rejected') || at('tooManyLookups') || at('failed'), formProblem);
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -95,6 +96,11 @@ function AddressForm({ state, send }: StepProps) {
           {rejection && !unitRejected && !streetRejected ? (
             <p className="form-error" role="alert">
               {i18n._(rejection)}
+            </p>
+          ) : null}
+          {at('tooManyLookups') ? (
+            <p className="form-error" role="alert">
+              <WaitToTryAgain retryAt={state.context.retryAt} />
             </p>
           ) : null}
           {at('failed') ? (
