@@ -1,10 +1,10 @@
 /**
- * Texted one-time codes, shared by phone verification (registration) and sign-in with a code (MFA):
- * 6 digits from the CSPRNG, stored as a keyed hash, 10-minute expiry, single use, only the newest code
- * of a phone and purpose counts. Limits live in the database (phone_verification_limits), per phone and
- * purpose: at most 5 codes per 10 minutes; 5 wrong codes lock that purpose for 10 minutes. Not shared:
- * anyone may ask registration codes for any phone (and password reset codes for any email), and wrong
- * ones must not lock the phone's owner out of signing in.
+ * Texted one-time codes, shared by phone verification (registration), sign-in with a code (MFA) and
+ * password reset: 6 digits from the CSPRNG, stored as a keyed hash, 10-minute expiry, single use, only
+ * the newest code of a phone and purpose counts. Limits live in the database (phone_verification_limits),
+ * per phone and purpose: at most 5 codes per 10 minutes; 5 wrong codes lock that purpose for 10 minutes.
+ * Not shared: anyone may ask registration codes for any phone (and password reset codes for any email),
+ * and wrong ones must not lock the phone's owner out of signing in.
  */
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { textedCodeLength } from '../contract/rules.ts';
@@ -116,7 +116,7 @@ export function createTextedCodes(db: Database, hashKey: Buffer, sms: SmsGateway
 
   /**
    * Counts a wrong code with a bounded update (never past the limit, never while locked); the fifth
-   * locks the phone for 10 minutes. A lockout that has run out starts the count again.
+   * locks the phone for this purpose for 10 minutes. A lockout that has run out starts the count again.
    */
   async function countWrongCode(phone: string, purpose: CodePurpose): Promise<{ failures: number } | { locked: true }> {
     await ensureLimits(phone, purpose);

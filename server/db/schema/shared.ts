@@ -28,7 +28,7 @@ export const phoneVerificationCodes = pgTable('phone_verification_codes', {
   purpose: text('purpose', { enum: codePurposes }).notNull().default('register'),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   usedAt: timestamp('used_at', { withTimezone: true }),
-  /** Wrong codes entered while this was the live code (the lockout counts per phone, in phoneVerificationLimits). */
+  /** Wrong codes entered while this was the live code (the lockout counts per phone and purpose, in phoneVerificationLimits). */
   attempts: integer('attempts').notNull().default(0),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 }, (t) => [index('phone_verification_codes_phone_idx').on(t.phone, t.createdAt)]);
