@@ -43,10 +43,12 @@ const requestLogged = (request: { method: string; url: string; hostname?: string
   remoteAddress: request.ip,
 });
 
-/** Spent attempt counters go at start and every hour after (attemptLimits.ts deleteSpent). */
-async function deleteSpentAttemptCounters(app: FastifyInstance, { limits }: Services): Promise<void> {
+/** Spent attempt counters and texted codes go at start and every hour after (attemptLimits.ts, textedCodes.ts deleteSpent). */
+async function deleteSpentAttemptCounters(app: FastifyInstance, { limits, textedCodes }: Services): Promise<void> {
   const deleteSpent = () =>
-    limits.deleteSpent().catch((error: unknown) => app.log.warn({ err: error }, 'could not delete spent attempt counters'));
+    Promise.all([limits.deleteSpent(), textedCodes.deleteSpent()]).catch((error: unknown) =>
+      app.log.warn({ err: error }, 'could not delete spent attempt counters'),
+    );
   await deleteSpent();
   const hourly = setInterval(() => void deleteSpent(), 60 * 60 * 1000);
   hourly.unref();

@@ -224,7 +224,28 @@ export function createTextedCodes(db: Database, hashKey: Buffer, sms: SmsGateway
     return { kind: 'right' };
   }
 
-  return { issue, check };
+  /**
+   * Deletes what no longer counts, so the tables do not grow with every phone ever asked a code for:
+   * expired codes (every older code of the phone and purpose has expired too, so the newest live one
+   * stays the newest) and limits rows that mean what no row means (no running lock or window, and no
+   * wrong code counted since the last success, or only a lockout's, now over). Answers how many rows went.
+   */
+  async function deleteSpent(): Promise<number> {
+    const codes = await db
+      .delete(phoneVerificationCodes)
+      .where(sql`${phoneVerificationCodes.expiresAt} <= now()`)
+      .returning({ id: phoneVerificationCodes.id });
+    const limits = await db
+      .delete(phoneVerificationLimits)
+      .where(
+        sql`(${phoneVerificationLimits.windowStartedAt} is null or ${phoneVerificationLimits.windowStartedAt} <= now() - make_interval(mins => ${codeWindowMinutes}))
+          and (${phoneVerificationLimits.lockedUntil} <= now() or (${phoneVerificationLimits.lockedUntil} is null and ${phoneVerificationLimits.failures} = 0))`,
+      )
+      .returning({ phone: phoneVerificationLimits.phone });
+    return codes.length + limits.length;
+  }
+
+  return { issue, check, deleteSpent };
 }
 
 export type TextedCodes = ReturnType<typeof createTextedCodes>;

@@ -3,10 +3,11 @@
  * use, only the newest counts), wrong-code counting and the 10-minute lockout, the code-request limit,
  * all kept in the database so a restart changes nothing; plus the email and phone look-ups.
  */
-import { eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ValidationMessage as M } from '../../../contract/rules.ts';
 import { StatusCode } from '../../../contract/shared/statusCodes.ts';
+import { buildApp } from '../../../server/app.ts';
 import { phoneVerificationCodes, phoneVerificationLimits, sandboxSmsOutbox } from '../../../server/db/schema/index.ts';
 import {
   demoCardholder,
@@ -307,6 +308,46 @@ describe('the lockout across a restart', () => {
       }
     });
   }, 60_000);
+});
+
+describe('spent codes and limits deleted at start (and hourly)', () => {
+  /** Moves a phone's window, lock and codes `minutes` into the past, as if that much time had gone by. */
+  async function agedMinutes(phone: string, minutes: number) {
+    const past = sql`now() - make_interval(mins => ${minutes})`;
+    await t.db.update(phoneVerificationLimits).set({ windowStartedAt: past }).where(eq(phoneVerificationLimits.phone, phone));
+    await t.db
+      .update(phoneVerificationLimits)
+      .set({ lockedUntil: past })
+      .where(and(eq(phoneVerificationLimits.phone, phone), sql`${phoneVerificationLimits.lockedUntil} is not null`));
+    await t.db.update(phoneVerificationCodes).set({ expiresAt: past }).where(eq(phoneVerificationCodes.phone, phone));
+  }
+  const rowsOf = async (phone: string) => ({
+    limits: (await t.db.select().from(phoneVerificationLimits).where(eq(phoneVerificationLimits.phone, phone))).length,
+    codes: (await t.db.select().from(phoneVerificationCodes).where(eq(phoneVerificationCodes.phone, phone))).length,
+  });
+
+  it('deletes expired codes and limits that no longer count; keeps wrong codes counted, running windows and locks, and live codes', async () => {
+    const [done, endedLock, twoWrong, locked, live] = [freshPhone(), freshPhone(), freshPhone(), freshPhone(), freshPhone()];
+    for (const phone of [done, endedLock, twoWrong, locked, live]) await requestVerification(t.app, phone);
+    for (let i = 0; i < 5; i += 1) await verifyPhone(t.app, endedLock, '000000');
+    for (let i = 0; i < 2; i += 1) await verifyPhone(t.app, twoWrong, '000000');
+    for (let i = 0; i < 5; i += 1) await verifyPhone(t.app, locked, '000000');
+    for (const phone of [done, endedLock, twoWrong]) await agedMinutes(phone, 11);
+
+    const restarted = await buildApp(t.config, t.db, { logger: false });
+    await restarted.close();
+
+    expect(await rowsOf(done)).toEqual({ limits: 0, codes: 0 });
+    expect(await rowsOf(endedLock)).toEqual({ limits: 0, codes: 0 });
+    expect(await rowsOf(twoWrong)).toEqual({ limits: 1, codes: 0 });
+    expect(await rowsOf(locked)).toEqual({ limits: 1, codes: 1 });
+    expect(await rowsOf(live)).toEqual({ limits: 1, codes: 1 });
+    // Every limit answers as before: the two wrong codes still count, the lock still holds, the live code works.
+    await requestVerification(t.app, twoWrong);
+    expect((await verifyPhone(t.app, twoWrong, '000000')).json()).toEqual({ statusCode: StatusCode.INVALID_MFA_CODE, attemptsLeft: 2 });
+    expect((await verifyPhone(t.app, locked, '000000')).statusCode).toBe(429);
+    expect((await verifyPhone(t.app, live, await lastCode(t.app, live))).json()).toMatchObject({ statusCode: StatusCode.SUCCESS });
+  });
 });
 
 describe('GET /sandbox/outbox', () => {
