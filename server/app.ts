@@ -190,9 +190,11 @@ async function registerWebApp(app: FastifyInstance, config: ServerConfig, rawInd
     // The build writes each script and stylesheet compressed beside itself (vite.config.ts
     // `precompressed`): sent as they are, with no compression per request.
     preCompressed: true,
-    // dist/ also holds the sandbox companion host's page, which belongs on its own origin only, and the
-    // build's manifest, which no page needs. Normalised first: `//server/…` reaches the same file.
-    allowedPath: (pathName) => !/^\/(server|\.vite)\//.test(path.posix.normalize(pathName)),
+    // dist/ also holds the sandbox companion host's page, which belongs on its own origin only, the
+    // build's manifest, which no page needs, and index.html without the app config (sendIndex adds it:
+    // without it the app would start with the sandbox's origins). Normalised first: `//server/…` and
+    // `//index.html` reach the same files.
+    allowedPath: (pathName) => !/^\/(server\/|\.vite\/|index\.html$)/.test(path.posix.normalize(pathName)),
     setHeaders(response, filePath) {
       const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
       response.setHeader('Cache-Control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');

@@ -1,6 +1,7 @@
 /**
  * Reads the runtime configuration the server puts into index.html (contract/shared/appConfig.ts). Without it
- * (Vite dev server, unit tests) the sandbox defaults of server/config.ts apply.
+ * the sandbox defaults of server/config.ts apply in development (Vite dev server, unit tests); a build
+ * allows no origin (a page without the config was not sent by the card API's server).
  */
 import { appConfigElementId, type AppConfig } from '../../contract/shared/appConfig.ts';
 
@@ -16,9 +17,19 @@ export const sandboxAppConfig: AppConfig = {
 const isOriginList = (value: unknown): value is string[] =>
   Array.isArray(value) && value.every((origin) => typeof origin === 'string');
 
+/** Allows nothing rather than guess. */
+const noOrigins: AppConfig = {
+  sandbox: false,
+  hostOrigins: [],
+  processorOrigins: [],
+  accountLinkingOrigins: [],
+  cmsPreviewOrigins: [],
+  testRunnerOrigins: [],
+};
+
 export function readAppConfig(document: Document): AppConfig {
   const text = document.getElementById(appConfigElementId)?.textContent;
-  if (!text) return sandboxAppConfig;
+  if (!text) return import.meta.env.DEV ? sandboxAppConfig : noOrigins;
   try {
     const raw = JSON.parse(text) as Partial<Record<keyof AppConfig, unknown>>;
     const list = (key: Exclude<keyof AppConfig, 'sandbox'>) => (isOriginList(raw[key]) ? raw[key] : []);
@@ -31,7 +42,7 @@ export function readAppConfig(document: Document): AppConfig {
       testRunnerOrigins: list('testRunnerOrigins'),
     };
   } catch {
-    // A broken config must not break the app: allow nothing rather than guess.
-    return { ...sandboxAppConfig, sandbox: false, hostOrigins: [], processorOrigins: [], accountLinkingOrigins: [] };
+    // A broken config must not break the app.
+    return noOrigins;
   }
 }

@@ -197,6 +197,14 @@ describe('index.html with the app config', () => {
     }
   });
 
+  it('never serves index.html without the app config, whatever the path that reaches it', async () => {
+    for (const url of ['//index.html', '/./index.html', '/%2findex.html', '/assets/..%2findex.html', '/assets/../index.html', '/%69ndex.html']) {
+      const page = await get(url);
+      if (page.statusCode === 200) expect(page.body, url).toContain(appConfigElementId);
+      else expect(page.statusCode, url).toBe(404);
+    }
+  });
+
   it("does not serve the build's manifest (build metadata: the bench reads it from disk, no page needs it)", async () => {
     for (const url of ['/.vite/manifest.json', '/assets/../.vite/manifest.json', '/%2Evite/manifest.json']) {
       const manifest = await get(url);
