@@ -137,13 +137,27 @@ function trustedProxies(value: string | undefined): false | string[] {
   return proxies;
 }
 
-/** A comma-separated list of exact origins (scheme://host[:port]); sandbox values apply when unset. */
-function originList(value: string | undefined, sandboxDefault: string, sandbox: boolean): string[] {
+const loopbackHosts = ['localhost', '127.0.0.1', '[::1]'];
+
+/**
+ * A comma-separated list of exact origins (scheme://host[:port]); sandbox values apply when unset. Each
+ * goes into frame-ancestors and the app's postMessage allowlists, so anything else refuses to start: a
+ * wildcard (`https://*` would let every site frame the app), a `;` (a new CSP directive), a path, an
+ * origin that is `null` (file:, data:), and outside the sandbox plain http but on this machine.
+ */
+function originList(name: string, value: string | undefined, sandboxDefault: string, sandbox: boolean): string[] {
   return (value ?? (sandbox ? sandboxDefault : ''))
     .split(',')
     .map((origin) => origin.trim())
     .filter(Boolean)
-    .map((origin) => new URL(origin).origin);
+    .map((given) => {
+      const url = URL.canParse(given) ? new URL(given) : null;
+      const schemeAllowed = url?.protocol === 'https:' || (url?.protocol === 'http:' && (sandbox || loopbackHosts.includes(url.hostname)));
+      if (!url || !schemeAllowed || !/^([a-z0-9-]+\.)*[a-z0-9-]+$|^\[[0-9a-f:.]+\]$/.test(url.hostname) || given.replace(/\/$/, '').toLowerCase() !== url.origin) {
+        throw new ConfigError(`${name}: "${given}" is not an exact origin (https://host or https://host:port, comma-separated; http only on this machine outside the sandbox).`);
+      }
+      return url.origin;
+    });
 }
 
 /** `http://localhost:PORT,http://127.0.0.1:PORT`: the same local page by its two usual names (exact origins, no wildcard). */
@@ -188,12 +202,12 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     refreshTokenTtl: Number(env.REFRESH_TOKEN_TTL ?? 60 * 60 * 24 * 30),
     tokenSecret: new TextEncoder().encode(secret),
     // Sandbox hosts answer at either loopback spelling: a tester may open http://127.0.0.1:8090.
-    companionOrigins: originList(env.COMPANION_ORIGINS, loopbackOrigins(companionPort), sandbox),
-    devOrigins: originList(env.DEV_ORIGINS, loopbackOrigins(5173), sandbox),
-    processorOrigins: originList(env.PROCESSOR_ORIGINS, loopbackOrigins(processorPort), sandbox),
-    accountLinkingOrigins: originList(env.ACCOUNT_LINKING_ORIGINS, 'http://localhost:8092', sandbox),
-    cmsPreviewOrigins: originList(env.CMS_PREVIEW_ORIGINS, '', sandbox),
-    testRunnerOrigins: originList(env.TEST_RUNNER_ORIGINS, '', sandbox),
+    companionOrigins: originList('COMPANION_ORIGINS', env.COMPANION_ORIGINS, loopbackOrigins(companionPort), sandbox),
+    devOrigins: originList('DEV_ORIGINS', env.DEV_ORIGINS, loopbackOrigins(5173), sandbox),
+    processorOrigins: originList('PROCESSOR_ORIGINS', env.PROCESSOR_ORIGINS, loopbackOrigins(processorPort), sandbox),
+    accountLinkingOrigins: originList('ACCOUNT_LINKING_ORIGINS', env.ACCOUNT_LINKING_ORIGINS, 'http://localhost:8092', sandbox),
+    cmsPreviewOrigins: originList('CMS_PREVIEW_ORIGINS', env.CMS_PREVIEW_ORIGINS, '', sandbox),
+    testRunnerOrigins: originList('TEST_RUNNER_ORIGINS', env.TEST_RUNNER_ORIGINS, '', sandbox),
     companionTokenSecret: new TextEncoder().encode(companionSecret),
     companionPort,
     processorPort,

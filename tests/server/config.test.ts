@@ -119,6 +119,29 @@ describe('who may frame the app', () => {
     const configured = readConfig({ ...production, COMPANION_ORIGINS: 'https://benefits.example.org' });
     expect(configured.companionOrigins).toEqual(['https://benefits.example.org']);
   });
+
+  it('takes exact origins, case and a trailing slash aside', () => {
+    const configured = readConfig({
+      ...production,
+      COMPANION_ORIGINS: 'https://Benefits.Example.org/, https://app.benefits.example.org:8443,http://localhost:8090, http://[::1]:8090',
+    });
+    expect(configured.companionOrigins).toEqual(['https://benefits.example.org', 'https://app.benefits.example.org:8443', 'http://localhost:8090', 'http://[::1]:8090']);
+  });
+
+  it.each([
+    ['https://*', 'a wildcard would let every site frame the app'],
+    ['https://*.example.org', 'a wildcard subdomain'],
+    ['https://a.example.org;https://b.example.org', 'a semicolon starts a new CSP directive'],
+    ['https://a.example.org https://b.example.org', 'a space instead of a comma'],
+    ['https://benefits.example.org/app', 'a path'],
+    ['https://user@benefits.example.org', 'credentials'],
+    ['file:///srv/host.html', 'the null origin'],
+    ['data:text/html,hi', 'the null origin'],
+    ['benefits.example.org', 'no scheme'],
+    ['http://benefits.example.org', 'plain http in production'],
+  ])('refuses %s (%s)', (origin) => {
+    refused({ ...production, COMPANION_ORIGINS: origin }, /COMPANION_ORIGINS: .* is not an exact origin/);
+  });
 });
 
 describe('TRUST_PROXY', () => {
