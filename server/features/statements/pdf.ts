@@ -13,6 +13,7 @@
  * embedded fonts (DejaVu Sans, statementFonts.ts). A character those fonts lack (a Chinese name, most
  * emoji) is written without its accent or as "?" (writableText).
  */
+import { createHash } from 'node:crypto';
 import {
   beginText,
   type Color,
@@ -20,6 +21,7 @@ import {
   moveText,
   PDFDocument,
   type PDFFont,
+  PDFHexString,
   type PDFName,
   type PDFPage,
   rgb,
@@ -78,6 +80,14 @@ export async function statementPdf(statement: MonthStatement, locale: StatementL
   });
   document.setCreationDate(issued);
   document.setModificationDate(issued);
+  // The file's identifier (ISO 32000-1 §14.4), from what the file says (no secret): the same month gives the same file.
+  const id = PDFHexString.of(
+    createHash('sha256')
+      .update(JSON.stringify([masked, statement.month, locale, issued.toISOString(), statement.closingBalance, statement.rows.length]))
+      .digest('hex')
+      .slice(0, 32),
+  );
+  document.context.trailerInfo.ID = document.context.obj([id, id]);
 
   // The structure a screen reader reads: every text drawn belongs to an element of it or is an artifact.
   const tree = new StructureTree(document);
@@ -123,7 +133,10 @@ export async function statementPdf(statement: MonthStatement, locale: StatementL
     page.drawLine({ start: { x: margin, y: at }, end: { x: right, y: at }, thickness: 0.5, color: rule });
     page.pushOperators(tree.end());
   };
-  /** Wraps a paragraph to the page's width: one P, a marked line at a time. */
+  /**
+   * Wraps a paragraph to the page's width: one P, a marked line at a time. A wrapped line keeps the
+   * space it ends on (ISO 32000-1 §14.8.2.5): a screen reader joins the lines as they are written.
+   */
   const paragraph = (value: string, size: number) => {
     const words = safe(value).split(' ');
     const lines = element('P');
@@ -131,7 +144,7 @@ export async function statementPdf(statement: MonthStatement, locale: StatementL
     for (const word of words) {
       const next = current ? `${current} ${word}` : word;
       if (fonts.regular.pdf.widthOfTextAtSize(next, size) > right - margin && current) {
-        write(current, margin, lines, { size, color: muted });
+        write(`${current} `, margin, lines, { size, color: muted });
         y -= size + 4;
         current = word;
       } else current = next;
@@ -215,18 +228,19 @@ export async function statementPdf(statement: MonthStatement, locale: StatementL
     line(y);
     y -= rowHeight - 2;
   };
-  const newPage = (continued = true) => {
+  /** A new page under the running header; `table` starts it with the table's heading (`continued` or not). */
+  const newPage = (table: { continued: boolean } | null = { continued: true }) => {
     page = document.addPage(pageSize);
     pages.push(page);
     y = pageSize[1] - margin;
     write(`${text.title} · ${monthName} · ${masked}`, margin, 'header', { size: 9, color: muted });
     y -= 26;
-    tableHeading(continued);
+    if (table) tableHeading(table.continued);
   };
   const transactions = (rows: MonthStatement['rows'], empty: string) => {
     y -= 18;
     // A heading with no room for a row under it goes to the next page.
-    if (y < footerTop + 60) newPage(false);
+    if (y < footerTop + 60) newPage({ continued: false });
     else tableHeading(false);
     if (rows.length === 0) {
       write(empty, margin, element('P'), { color: muted });
@@ -246,7 +260,8 @@ export async function statementPdf(statement: MonthStatement, locale: StatementL
     heading = statement.inProgress ? text.pendingNow : text.pendingAtMonthEnd;
     transactions(statement.pending, '');
   }
-  if (y < footerTop + 40) newPage();
+  // The note alone on a new page: no table goes on there.
+  if (y < footerTop + 40) newPage(null);
   y -= 8;
   paragraph(text.pendingNote, 8);
 

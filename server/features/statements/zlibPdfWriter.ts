@@ -6,14 +6,16 @@
  * compressed here. A tagged 500-row statement has some 2,100 small objects (most of them structure
  * elements): pako took most of its time compressing their 40-odd object streams.
  */
-import { deflateSync } from 'node:zlib';
+import { deflateSync, inflateSync } from 'node:zlib';
 import {
   PDFContentStream,
   PDFCrossRefStream,
+  PDFDict,
   type PDFDocument,
   PDFHeader,
   PDFInvalidObject,
   PDFName,
+  PDFNumber,
   type PDFObject,
   PDFObjectStream,
   PDFRawStream,
@@ -27,7 +29,21 @@ import {
 export async function saveWithZlib(document: PDFDocument): Promise<Uint8Array> {
   compressContentStreams(document);
   await document.flush();
+  addFontFileLengths(document);
   return ZlibStreamWriter.of(document).serializeToBuffer();
+}
+
+/**
+ * Each embedded TrueType font file's `Length1`, its length before compression, which ISO 32000-1
+ * (Table 127) requires and pdf-lib leaves out. The fonts are embedded at `flush`.
+ */
+function addFontFileLengths(document: PDFDocument) {
+  const { context } = document;
+  for (const [, object] of context.enumerateIndirectObjects()) {
+    if (!(object instanceof PDFDict) || object.get(PDFName.Type) !== PDFName.of('FontDescriptor')) continue;
+    const file = object.lookup(PDFName.of('FontFile2'));
+    if (file instanceof PDFRawStream) file.dict.set(PDFName.of('Length1'), PDFNumber.of(inflateSync(file.contents).length));
+  }
 }
 
 /** The pages' content streams, compressed. */

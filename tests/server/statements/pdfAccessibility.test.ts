@@ -6,9 +6,9 @@
  * title and language, XMP metadata that says PDF/UA-1, and embedded fonts with ToUnicode maps, which
  * write Spanish, Greek and Cyrillic as they are and what they lack as "?".
  */
-import { PDFArray, PDFBool, PDFDict, PDFDocument, PDFName, PDFNumber, PDFRawStream, type PDFRef, PDFStream, decodePDFRawStream } from 'pdf-lib';
+import { PDFArray, PDFBool, PDFDict, PDFDocument, PDFFont, PDFName, PDFNumber, PDFRawStream, type PDFRef, PDFStream, decodePDFRawStream } from 'pdf-lib';
 import type { StructTreeNode, TextItem, TextMarkedContent } from 'pdfjs-dist/types/src/display/api';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { TransactionKind } from '../../../contract/activity/types.ts';
 import { partnerBank, partnerBankAddress } from '../../../contract/shared/partnerBank.ts';
 import type { MonthStatement } from '../../../server/features/statements/index.ts';
@@ -171,6 +171,31 @@ describe('the statement PDF, as a screen reader reads it (pdfjs-dist)', () => {
     expect(text).toContain('••••5678');
     expect(text).toContain(partnerBank.name);
     expect(await pdfInfo(bytes)).toEqual({ numPages: 1, title: 'Monthly statement: January 2025', language: 'en-US' });
+  });
+
+  it('writes a wrapped line with the space it ends on, so a screen reader keeps the words apart (ISO 32000-1 §14.8.2.5)', async () => {
+    // pdfjs drops a text's trailing space, so the strings are read as the page's text operators get them.
+    const note = 'Los movimientos pendientes no se incluyen en los saldos; cada uno se cuenta en el estado de cuenta del mes en que se complete.';
+    const written = vi.spyOn(PDFFont.prototype, 'encodeText');
+    try {
+      await statementPdf(january(3), 'es');
+      const lines = written.mock.calls.map(([text]) => text).filter((text) => text.trim() && note.includes(text.trim()));
+      expect(lines.length, 'the note is wrapped').toBeGreaterThan(1);
+      expect(lines.join('')).toBe(note);
+    } finally {
+      written.mockRestore();
+    }
+  });
+
+  it('starts a page with the table heading only when rows go on there', async () => {
+    for (let count = 18; count <= 30; count += 1) {
+      const pages = await readPages(await statementPdf({ ...january(count), pending: [] }, 'en'));
+      for (const [index, page] of pages.entries()) {
+        if (!artifactTexts(page).includes('Transactions (continued)')) continue;
+        const rows = taggedText(page).filter((piece) => piece.roles.at(-1) === 'TD');
+        expect(rows.length, `${count} rows, page ${index + 1}: a continued table has rows`).toBeGreaterThan(0);
+      }
+    }
   });
 
   it("writes Spanish, Greek and Cyrillic as they are, in the reader's language; what the fonts lack as \"?\"", async () => {
@@ -351,7 +376,10 @@ describe('the statement PDF, as a PDF/UA checker reads it (pdf-lib)', () => {
       expect(named(cidFont, 'Subtype')).toBe(PDFName.of('CIDFontType2'));
       expect(named(cidFont, 'CIDToGIDMap')).toBe(PDFName.of('Identity'));
       const descriptor = named(cidFont, 'FontDescriptor') as PDFDict;
-      expect(named(descriptor, 'FontFile2')).toBeInstanceOf(PDFStream);
+      const fontFile = named(descriptor, 'FontFile2') as PDFRawStream;
+      expect(fontFile).toBeInstanceOf(PDFStream);
+      // Its length before compression, required for a TrueType font file (ISO 32000-1 Table 127).
+      expect(named(fontFile.dict, 'Length1')).toEqual(PDFNumber.of(decodePDFRawStream(fontFile).decode().length));
       // A subset's name: six uppercase letters, "+", the font's name (ISO 32000-1 9.6.4), the same in the font and its descriptor.
       expect(String(named(descriptor, 'FontName'))).toMatch(/^\/[A-Z]{6}\+DejaVuSans(-Bold)?$/);
       expect(String(named(cidFont, 'BaseFont'))).toBe(String(named(descriptor, 'FontName')));
@@ -372,6 +400,19 @@ describe('the statement PDF, as a PDF/UA checker reads it (pdf-lib)', () => {
     await statementPdf(january(5, [row(50, 'purchase', 'Ωmega Москва Ærø', -100)]), 'es');
     await statementPdf(january(500), 'en');
     expect(Buffer.from(await statementPdf(statement, 'es')).equals(Buffer.from(first))).toBe(true);
+  });
+
+  it('has a file identifier (ISO 32000-1 §14.4): two 16-byte strings, its own for each month and language', async () => {
+    const idOf = async (statement: MonthStatement, locale: 'en' | 'es') => {
+      const id = (await PDFDocument.load(await statementPdf(statement, locale), { updateMetadata: false })).context.trailerInfo.ID;
+      expect(id).toBeInstanceOf(PDFArray);
+      const parts = (id as PDFArray).asArray().map(String);
+      expect(parts).toHaveLength(2);
+      for (const part of parts) expect(part).toMatch(/^<[0-9a-f]{32}>$/);
+      return parts[0];
+    };
+    const ids = [await idOf(january(10), 'en'), await idOf(january(10), 'es'), await idOf({ ...january(10), month: '2025-02' }, 'en')];
+    expect(new Set(ids).size).toBe(3);
   });
 });
 
