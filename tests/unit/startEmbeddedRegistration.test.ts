@@ -174,3 +174,20 @@ describe("the host's device id and EBT link, sent as headers on every call", () 
     expect(started.initial.ebtAccountId).toBe('EBT-1');
   });
 });
+
+describe('what embedded start-up never takes or gives', () => {
+  it('takes no token from the host’s saved state (the app saves none there)', async () => {
+    const { initial } = await start(companionHost({ state: savedState({ accessToken: 'access-from-host', refreshToken: 'refresh-from-host' }), uuid: null }));
+    expect(initial.accessToken).toBeNull();
+    expect(initial.refreshToken).toBeNull();
+  });
+
+  it('saves nothing to a host that stopped answering during start-up: its saved draft stays', async () => {
+    const self = companionHost({ state: savedState({ registrationDraft: savedDraft(3) }), uuid: null, deviceId: 42 as unknown as string });
+    const { saveState } = await start(self);
+    saveState({ ...savedState({}), registrationDraft: null } as never);
+    const told = (self as unknown as { parent: { postMessage: ReturnType<typeof vi.fn> } }).parent.postMessage.mock.calls.map(([message]) => (message as QueryMessage).type);
+    expect(told).toContain('state.load');
+    expect(told).not.toContain('state.save');
+  });
+});

@@ -11,7 +11,7 @@ import { ebtAccountIdPattern, headerIdPattern, urlOf } from '../../../contract/s
 import { StatusCode } from '../../../contract/shared/statusCodes.ts';
 import { hostMachine, ProvidersSignInRefused, type HostConnection } from '../../../machines/host/host.ts';
 import type { Locale } from '../../../contract/shared/locale.ts';
-import type { SessionInput } from '../../../machines/session/session.ts';
+import { failedRegistrationMarker, type SessionInput } from '../../../machines/session/session.ts';
 import { restoreState, type PersistedState } from '../../app/persistence.ts';
 import type { ErrorReporter } from '../../app/errorReporting.ts';
 import { connectHostBridge } from './bridge.ts';
@@ -87,7 +87,8 @@ export async function startEmbedded(
   const session = connection ? initialSession(connection, options.defaultLocale) : restoreState(null, options.defaultLocale);
   return {
     initial: tokens ? { ...session, accessToken: tokens.access, refreshToken: tokens.refresh, isInternal: tokens.isInternal } : session,
-    saveState: (state) => bridge.tell('state.save', { state }),
+    // Without a connection the app runs on a fresh state that must not replace what the host kept (its draft).
+    saveState: connection ? (state) => bridge.tell('state.save', { state }) : () => {},
     needsRegistration,
     mustResetUnlockCode,
     host: {
@@ -108,13 +109,16 @@ export async function startEmbedded(
  * Saved state from the host, with the host's device id and EBT link (the host knows them best). Each
  * is sent as a header on every call, so one that cannot be is not taken: a device id fetch cannot send
  * would fail every call, and an EBT account id the server refuses would fail registration (it is
- * then not linked).
+ * then not linked). Never a token: the app saves none to the host, so one there is not the app's (the
+ * failed-registration marker is not a token).
  */
 function initialSession(connection: HostConnection, defaultLocale: Locale): SessionInput {
   const restored = restoreState(connection.savedState ? JSON.stringify(connection.savedState) : null, defaultLocale);
   const { ebtaccountId } = connection.parentApp.ebtLink;
   return {
     ...restored,
+    accessToken: null,
+    refreshToken: restored.refreshToken === failedRegistrationMarker ? failedRegistrationMarker : null,
     deviceUUID: headerIdPattern.test(connection.deviceId) ? connection.deviceId : restored.deviceUUID,
     ebtAccountId: ebtaccountId === null ? restored.ebtAccountId : ebtAccountIdPattern.test(ebtaccountId) ? ebtaccountId : null,
   };
