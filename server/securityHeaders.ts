@@ -109,7 +109,10 @@ const clientErrorStatus: Record<string, number> = { ERR_HTTP_REQUEST_TIMEOUT: 40
  * must not land inside that answer's body, so the connection just closes.
  */
 export function clientErrorAnswerer(config: ServerConfig, styleHashes: readonly string[], body: string) {
-  const fixed = fixedHeaders(config, styleHashes);
+  return answerClientErrors(fixedHeaders(config, styleHashes), body);
+}
+
+function answerClientErrors(fixed: readonly (readonly [string, string])[], body: string) {
   return (error: Error & { code?: string }, socket: Duplex & { _httpMessage?: { _headerSent?: boolean } | null }): void => {
     if (error.code === 'ECONNRESET' || socket.destroyed) return;
     const status = clientErrorStatus[error.code ?? ''] ?? 400;
@@ -124,5 +127,21 @@ export function clientErrorAnswerer(config: ServerConfig, styleHashes: readonly 
       socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${headers.map(([name, value]) => `${name}: ${value}\r\n`).join('')}\r\n${body}`);
     }
     socket.destroy(error);
+  };
+}
+
+/**
+ * A sandbox partner's server (the processor's pages, the companion host) sets its own `headers` on every
+ * answer in an onSend hook; these Fastify options give them also to a request Node or Fastify cannot
+ * parse (a URL that does not decode, a broken request line), which no hook sees: 400 with `body`.
+ */
+export function partnerMalformedRequests(headers: readonly (readonly [string, string])[], body: object) {
+  const json = JSON.stringify(body);
+  return {
+    clientErrorHandler: answerClientErrors(headers, json),
+    frameworkErrors: (_error: Error, _request: FastifyRequest, reply: FastifyReply) => {
+      for (const [name, value] of headers) reply.header(name, value);
+      reply.code(400).header('Cache-Control', 'no-store').type('application/json; charset=utf-8').send(json);
+    },
   };
 }

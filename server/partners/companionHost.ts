@@ -15,6 +15,7 @@ import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import { number, object, string } from 'yup';
 import { issueCompanionToken } from '../companionTokens.ts';
 import type { ServerConfig } from '../config.ts';
+import { partnerMalformedRequests } from '../securityHeaders.ts';
 import { yupValidatorCompiler } from '../shared/http.ts';
 import { maxTokenTtlSeconds, minTokenTtlSeconds } from './companion-host/user.ts';
 
@@ -66,16 +67,19 @@ export function injectCompanionConfig(html: string, pageConfig: CompanionPageCon
 /** The companion host server, not listening (tests use inject). */
 export async function buildCompanionHost(config: ServerConfig, options: CompanionHostOptions): Promise<FastifyInstance> {
   const appOrigin = new URL(options.appUrl).origin;
+  const headers = [
+    ['Content-Security-Policy', companionHostContentSecurityPolicy(appOrigin)],
+    ['X-Content-Type-Options', 'nosniff'],
+    // The framed app learns its parent's origin from document.referrer (origin only, cross-origin).
+    ['Referrer-Policy', 'strict-origin-when-cross-origin'],
+  ] as const;
   const host = Fastify({
     logger: options.logger === false ? false : { level: config.logLevel, redact: ['req.body', 'res.body'] },
     bodyLimit: 4 * 1024,
+    ...partnerMalformedRequests(headers, { error: 'bad request' }),
   });
-  const csp = companionHostContentSecurityPolicy(appOrigin);
   host.addHook('onSend', async (_request, reply) => {
-    reply.header('Content-Security-Policy', csp);
-    reply.header('X-Content-Type-Options', 'nosniff');
-    // The framed app learns its parent's origin from document.referrer (origin only, cross-origin).
-    reply.header('Referrer-Policy', 'strict-origin-when-cross-origin');
+    for (const [name, value] of headers) reply.header(name, value);
   });
   host.setValidatorCompiler(yupValidatorCompiler);
   host.setErrorHandler((error: FastifyError, request, reply) => {

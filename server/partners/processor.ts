@@ -24,6 +24,7 @@ import type { ServerConfig } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { cards, processorPins, processorTokens } from '../db/schema/index.ts';
 import { hashSecret, hashToken, randomToken } from '../secrets.ts';
+import { partnerMalformedRequests } from '../securityHeaders.ts';
 import { yupValidatorCompiler } from '../shared/http.ts';
 import {
   cardDetailsExpiredPage,
@@ -182,6 +183,11 @@ export async function buildProcessorServer(config: ServerConfig, db: Database, o
   const { key } = createSandboxProcessor(db, config);
   const appOrigins = options.appOrigins.map((origin) => new URL(origin).origin);
   const frameAncestors = [...new Set([...appOrigins, ...config.companionOrigins, ...config.devOrigins])];
+  const headers = [
+    ['Content-Security-Policy', processorContentSecurityPolicy(frameAncestors)],
+    ['X-Content-Type-Options', 'nosniff'],
+    ['Referrer-Policy', 'no-referrer'],
+  ] as const;
   const server = Fastify({
     logger:
       options.logger === false
@@ -193,12 +199,10 @@ export async function buildProcessorServer(config: ServerConfig, db: Database, o
             serializers: { req: (request: { method: string; url: string }) => ({ method: request.method, url: request.url.split('?')[0] }) },
           },
     bodyLimit: 4 * 1024,
+    ...partnerMalformedRequests(headers, { error: 'bad request' }),
   });
-  const csp = processorContentSecurityPolicy(frameAncestors);
   server.addHook('onSend', async (_request, reply) => {
-    reply.header('Content-Security-Policy', csp);
-    reply.header('X-Content-Type-Options', 'nosniff');
-    reply.header('Referrer-Policy', 'no-referrer');
+    for (const [name, value] of headers) reply.header(name, value);
     if (!reply.hasHeader('Cache-Control')) reply.header('Cache-Control', 'no-store');
   });
   server.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {

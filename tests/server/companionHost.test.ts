@@ -126,6 +126,8 @@ describe('security headers', () => {
     'a token': () => issue(testUser),
     'a 400': () => issue({}),
     'a 404': () => host.inject({ method: 'GET', url: '/no-such-page' }),
+    // Fastify answers it before any hook: the headers come from its frameworkErrors option.
+    'a URL that does not decode': () => host.inject({ method: 'GET', url: '/%' }),
   };
 
   it.each(Object.entries(requests))('sends the companion host CSP, nosniff and the referrer policy on %s', async (_name, request) => {

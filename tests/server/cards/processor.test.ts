@@ -95,6 +95,17 @@ describe('the PIN form URL', () => {
   });
 });
 
+describe('a request the server cannot parse', () => {
+  it('answers a URL that does not decode 400 with the CSP, nosniff and no-store, the path not echoed', async () => {
+    const answer = await processor.inject({ method: 'GET', url: '/pin/%zz-secret-looking-path' });
+    expect(answer.statusCode).toBe(400);
+    expect(answer.json()).toEqual({ error: 'bad request' });
+    expect(String(answer.headers['content-security-policy'])).toContain(`frame-ancestors ${appOrigin}`);
+    expect(answer.headers['x-content-type-options']).toBe('nosniff');
+    expect(answer.headers['cache-control']).toBe('no-store');
+  });
+});
+
 describe('the hosted PIN page', () => {
   it('is a labelled form in the asked language, framed only by the app', async () => {
     const page = await openPage(await pinFormUrl('card', 'es'));
