@@ -22,7 +22,7 @@ import {
   PDFDocument,
   type PDFFont,
   PDFHexString,
-  type PDFName,
+  PDFName,
   type PDFPage,
   rgb,
   setFillingColor,
@@ -55,6 +55,7 @@ const columns = { date: margin, description: margin + 62, amount: right };
 const descriptionWidth = right - 90 - columns.description;
 const muted = rgb(0.33, 0.36, 0.35);
 const black = rgb(0, 0, 0);
+const actualText = PDFName.of('ActualText');
 const rule = rgb(0.75, 0.78, 0.77);
 
 /**
@@ -250,7 +251,12 @@ export async function statementPdf(statement: MonthStatement, locale: StatementL
       if (y < footerTop + rowHeight) newPage();
       const tableRow = element('TR', table!);
       write(formatDay(new Date(row.at), locale), columns.date, element('TD', tableRow));
-      write(fitted(safe(text.kind(row.kind, row.counterparty)), fonts.regular.pdf, 10, descriptionWidth), columns.description, element('TD', tableRow));
+      const description = text.kind(row.kind, row.counterparty);
+      const shown = fitted(safe(description), fonts.regular.pdf, 10, descriptionWidth);
+      const cell = element('TD', tableRow);
+      // Cut to its column, or with characters the fonts lack: a screen reader reads it whole (ActualText, ISO 32000-1 §14.9.4).
+      if (shown !== description) cell.dict.set(actualText, PDFHexString.fromText(description));
+      write(shown, columns.description, cell);
       write(formatSignedDollars(row.amount, locale), columns.amount, element('TD', tableRow), { alignRight: true });
       y -= rowHeight;
     }

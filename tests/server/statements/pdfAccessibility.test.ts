@@ -6,7 +6,7 @@
  * title and language, XMP metadata that says PDF/UA-1, and embedded fonts with ToUnicode maps, which
  * write Spanish, Greek and Cyrillic as they are and what they lack as "?".
  */
-import { PDFArray, PDFBool, PDFDict, PDFDocument, PDFFont, PDFName, PDFNumber, PDFRawStream, type PDFRef, PDFStream, decodePDFRawStream } from 'pdf-lib';
+import { PDFArray, PDFBool, PDFDict, PDFDocument, PDFFont, PDFHexString, PDFName, PDFNumber, PDFRawStream, type PDFRef, PDFStream, decodePDFRawStream } from 'pdf-lib';
 import type { StructTreeNode, TextItem, TextMarkedContent } from 'pdfjs-dist/types/src/display/api';
 import { describe, expect, it, vi } from 'vitest';
 import type { TransactionKind } from '../../../contract/activity/types.ts';
@@ -391,6 +391,18 @@ describe('the statement PDF, as a PDF/UA checker reads it (pdf-lib)', () => {
     expect(toUnicode.join()).toMatch(/<[0-9a-f]{4}> <041c>/i);
     // Each font dictionary is the Type0 font or its descendant: none is an unembedded standard font.
     for (const font of fonts) expect([PDFName.of('Type0'), PDFName.of('CIDFontType2')]).toContain(named(font, 'Subtype'));
+  });
+
+  it('gives a description cut to its column, or written with "?", its whole text for a screen reader (ActualText); others none', async () => {
+    const long = `Sunrise Community Market and Pharmacy of the Central Valley, ${'Store '.repeat(20)}#1234`;
+    const { elements, named } = await objects(
+      await statementPdf(january(2, [row(10, 'purchase', long, -100), row(11, 'purchase', '北京 Noodle House', -200)]), 'en'),
+    );
+    const actualTexts = elements('TD')
+      .map((cell) => named(cell, 'ActualText'))
+      .filter((text) => text !== undefined)
+      .map((text) => (text as PDFHexString).decodeText());
+    expect(actualTexts).toEqual([`Purchase at ${long}`, 'Purchase at 北京 Noodle House']);
   });
 
   it('is the same file for the same month, whatever the process wrote before', async () => {
