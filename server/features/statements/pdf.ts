@@ -240,13 +240,18 @@ export async function statementPdf(statement: MonthStatement, locale: StatementL
   };
   const transactions = (rows: MonthStatement['rows'], empty: string) => {
     y -= 18;
+    if (rows.length === 0) {
+      // No table without rows (a screen reader would announce one of headers only): its heading and what it says.
+      if (y < footerTop + 60) newPage(null);
+      write(heading, margin, element('H2'), { size: 13, bold: true });
+      y -= 18;
+      write(empty, margin, element('P'), { color: muted });
+      y -= rowHeight;
+      return;
+    }
     // A heading with no room for a row under it goes to the next page.
     if (y < footerTop + 60) newPage({ continued: false });
     else tableHeading(false);
-    if (rows.length === 0) {
-      write(empty, margin, element('P'), { color: muted });
-      y -= rowHeight;
-    }
     for (const row of rows) {
       if (y < footerTop + rowHeight) newPage();
       const tableRow = element('TR', table!);

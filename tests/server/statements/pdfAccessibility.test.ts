@@ -187,6 +187,17 @@ describe('the statement PDF, as a screen reader reads it (pdfjs-dist)', () => {
     }
   });
 
+  it('says a month without transactions in a paragraph under its heading, with no table of headers only', async () => {
+    const pages = await readPages(await statementPdf({ ...january(0), pending: [] }, 'es'));
+    const tagged = pages.flatMap(taggedText);
+    const heading = tagged.findIndex((piece) => piece.text === 'Movimientos');
+    expect(tagged.slice(heading, heading + 2)).toEqual([
+      { text: 'Movimientos', roles: ['Document', 'H2'] },
+      { text: 'No hubo movimientos este mes.', roles: ['Document', 'P'] },
+    ]);
+    expect(tagged.filter((piece) => piece.text === 'Descripción')).toEqual([]);
+  });
+
   it('starts a page with the table heading only when rows go on there', async () => {
     for (let count = 18; count <= 30; count += 1) {
       const pages = await readPages(await statementPdf({ ...january(count), pending: [] }, 'en'));
