@@ -44,10 +44,10 @@ const requestLogged = (request: { method: string; url: string; hostname?: string
 });
 
 /** Spent attempt counters and texted codes go at start and every hour after (attemptLimits.ts, textedCodes.ts deleteSpent). */
-async function deleteSpentAttemptCounters(app: FastifyInstance, { limits, textedCodes }: Services): Promise<void> {
+async function deleteSpentCountersAndCodes(app: FastifyInstance, { limits, textedCodes }: Services): Promise<void> {
   const deleteSpent = () =>
     Promise.all([limits.deleteSpent(), textedCodes.deleteSpent()]).catch((error: unknown) =>
-      app.log.warn({ err: error }, 'could not delete spent attempt counters'),
+      app.log.warn({ err: error }, 'could not delete spent attempt counters or texted codes'),
     );
   await deleteSpent();
   const hourly = setInterval(() => void deleteSpent(), 60 * 60 * 1000);
@@ -88,7 +88,7 @@ export async function buildApp(
     },
   });
   const services = createServices(config, db);
-  await deleteSpentAttemptCounters(app, services);
+  await deleteSpentCountersAndCodes(app, services);
 
   registerSecurityHeaders(app, setSecurityHeaders);
   // Phones on slow data: scripts, styles and JSON travel compressed (brotli when accepted).
