@@ -218,9 +218,9 @@ const completed = (context: RegistrationContext, step: RegistrationStep): Regist
 /**
  * What views ask the chart: `busy` while a call is under way, `invalid` when the step's check refused
  * what was typed, `failed` when a call gave no answer or an unexpected one, `waiting` for the server's
- * deadline before a new code, `tooManyLookups` for the deadline before another lookup or address check, and the step's
- * own outcomes (`emailTaken`, `ssnNeeded`, `inUse`, `cannotText`, `landline`, `rejected`,
- * `noLegalAddress`); the texted code's tags besides. Which screen shows is `registrationScreen`.
+ * deadline before a new code, `tooManyLookups` for the deadline before another lookup or address
+ * check, and the step's own outcomes (`emailTaken`, `ssnNeeded`, `inUse`, `cannotText`, `landline`,
+ * `rejected`, `noLegalAddress`); the texted code's tags besides. Which screen shows is `registrationScreen`.
  */
 export type RegistrationTag =
   | TextedCodeTag
