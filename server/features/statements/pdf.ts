@@ -32,7 +32,7 @@ import {
 import { partnerBank, partnerBankAddress } from '../../../contract/shared/partnerBank.ts';
 import type { StatementLocale } from '../../../contract/statements/types.ts';
 import { type MonthStatement, monthStart, nextMonth } from './queries.ts';
-import { embedStatementFonts, writableText } from './statementFonts.ts';
+import { embedStatementFonts, plainText, writableText } from './statementFonts.ts';
 import {
   formatDay,
   formatDollars,
@@ -81,10 +81,12 @@ export async function statementPdf(statement: MonthStatement, locale: StatementL
   });
   document.setCreationDate(issued);
   document.setModificationDate(issued);
-  // The file's identifier (ISO 32000-1 §14.4), from what the file says (no secret): the same month gives the same file.
+  // The file's identifier (ISO 32000-1 §14.4), from all the file says (never the whole account number):
+  // the same month gives the same file and identifier; another file, another.
+  const { prn: _accountNumber, ...printed } = statement;
   const id = PDFHexString.of(
     createHash('sha256')
-      .update(JSON.stringify([masked, statement.month, locale, issued.toISOString(), statement.closingBalance, statement.rows.length]))
+      .update(JSON.stringify({ ...printed, masked, locale, issued: issued.toISOString() }))
       .digest('hex')
       .slice(0, 32),
   );
@@ -256,7 +258,7 @@ export async function statementPdf(statement: MonthStatement, locale: StatementL
       if (y < footerTop + rowHeight) newPage();
       const tableRow = element('TR', table!);
       write(formatDay(new Date(row.at), locale), columns.date, element('TD', tableRow));
-      const description = text.kind(row.kind, row.counterparty);
+      const description = plainText(text.kind(row.kind, row.counterparty));
       const shown = fitted(safe(description), fonts.regular.pdf, 10, descriptionWidth);
       const cell = element('TD', tableRow);
       // Cut to its column, or with characters the fonts lack: a screen reader reads it whole (ActualText, ISO 32000-1 §14.9.4).

@@ -103,13 +103,20 @@ export async function embedStatementFonts(document: PDFDocument): Promise<{ regu
 }
 
 /**
- * Text a font can write (`characters`, its character set): Intl's special spaces and line breaks as
- * spaces, invisible formatting characters (variation selectors, joiners) left out, a letter the font
- * lacks without its accent when the font has that, anything else as "?".
+ * Text as a statement says it, whatever its fonts: composed (NFC), Intl's special spaces and line
+ * breaks as spaces, invisible formatting characters (variation selectors, joiners, direction
+ * overrides) left out.
+ */
+export const plainText = (text: string): string =>
+  text.normalize('NFC').replace(/[\s\u202F\u00A0]/g, ' ').replace(/\p{Default_Ignorable_Code_Point}/gu, '');
+
+/**
+ * Text a font can write (`characters`, its character set): the plain text (plainText), a letter the
+ * font lacks without its accent when the font has that, anything else as "?".
  */
 export function writableText(text: string, characters: ReadonlySet<number>): string {
   let written = '';
-  for (const character of text.normalize('NFC').replace(/[\s\u202F\u00A0]/g, ' ').replace(/\p{Default_Ignorable_Code_Point}/gu, '')) {
+  for (const character of plainText(text)) {
     if (characters.has(character.codePointAt(0)!)) {
       written += character;
       continue;

@@ -407,7 +407,15 @@ describe('the statement PDF, as a PDF/UA checker reads it (pdf-lib)', () => {
   it('gives a description cut to its column, or written with "?", its whole text for a screen reader (ActualText); others none', async () => {
     const long = `Sunrise Community Market and Pharmacy of the Central Valley, ${'Store '.repeat(20)}#1234`;
     const { elements, named } = await objects(
-      await statementPdf(january(2, [row(10, 'purchase', long, -100), row(11, 'purchase', '北京 Noodle House', -200)]), 'en'),
+      await statementPdf(
+        january(2, [
+          // A direction override and a zero-width joiner are not text: left out of what is drawn and of what is read.
+          row(10, 'purchase', `\u202E${long}`, -100),
+          row(11, 'purchase', '北京 Noodle House', -200),
+          row(12, 'purchase', 'Corner\u200DStore\u00A0Deli', -300),
+        ]),
+        'en',
+      ),
     );
     const actualTexts = elements('TD')
       .map((cell) => named(cell, 'ActualText'))
@@ -425,7 +433,7 @@ describe('the statement PDF, as a PDF/UA checker reads it (pdf-lib)', () => {
     expect(Buffer.from(await statementPdf(statement, 'es')).equals(Buffer.from(first))).toBe(true);
   });
 
-  it('has a file identifier (ISO 32000-1 §14.4): two 16-byte strings, its own for each month and language', async () => {
+  it('has a file identifier (ISO 32000-1 §14.4): two 16-byte strings, its own for each file (month, language, cardholder)', async () => {
     const idOf = async (statement: MonthStatement, locale: 'en' | 'es') => {
       const id = (await PDFDocument.load(await statementPdf(statement, locale), { updateMetadata: false })).context.trailerInfo.ID;
       expect(id).toBeInstanceOf(PDFArray);
@@ -434,8 +442,15 @@ describe('the statement PDF, as a PDF/UA checker reads it (pdf-lib)', () => {
       for (const part of parts) expect(part).toMatch(/^<[0-9a-f]{32}>$/);
       return parts[0];
     };
-    const ids = [await idOf(january(10), 'en'), await idOf(january(10), 'es'), await idOf({ ...january(10), month: '2025-02' }, 'en')];
-    expect(new Set(ids).size).toBe(3);
+    const ids = [
+      await idOf(january(10), 'en'),
+      await idOf(january(10), 'es'),
+      await idOf({ ...january(10), month: '2025-02' }, 'en'),
+      // Another cardholder's empty month with the same last 4 and balance.
+      await idOf({ ...january(0), pending: [] }, 'en'),
+      await idOf({ ...january(0), pending: [], cardholderName: 'Ana Ruiz' }, 'en'),
+    ];
+    expect(new Set(ids).size).toBe(5);
   });
 });
 
