@@ -95,7 +95,7 @@ export function createTextedCodes(db: Database, hashKey: Buffer, sms: SmsGateway
    * Takes one of the phone's codes in the current window, with a bounded update: parallel requests
    * cannot pass the limit, and a locked phone gets none. Answers the wait when there is none left.
    */
-  async function takeCodeSlot(phone: string, purpose: CodePurpose): Promise<{ ok: true } | { ok: false; retryAfterSeconds: number }> {
+  async function takeCodeSlot(phone: string, purpose: CodePurpose, again = true): Promise<{ ok: true } | { ok: false; retryAfterSeconds: number }> {
     await ensureLimits(phone, purpose);
     const windowOver = sql`(${phoneVerificationLimits.windowStartedAt} is null or ${phoneVerificationLimits.windowStartedAt} <= now() - make_interval(mins => ${codeWindowMinutes}))`;
     const taken = await db
@@ -111,14 +111,18 @@ export function createTextedCodes(db: Database, hashKey: Buffer, sms: SmsGateway
       )
       .returning({ phone: phoneVerificationLimits.phone });
     if (taken.length > 0) return { ok: true };
-    return { ok: false, retryAfterSeconds: Math.max(1, await waitFor(phone, purpose, true)) };
+    const wait = await waitFor(phone, purpose, true);
+    // Nothing taken and no wait: the row was deleted as spent (deleteSpent) between its insert and the
+    // update, or its lock ended just then. Either way a code may go: take once more.
+    if (wait === 0 && again) return takeCodeSlot(phone, purpose, false);
+    return { ok: false, retryAfterSeconds: Math.max(1, wait) };
   }
 
   /**
    * Counts a wrong code with a bounded update (never past the limit, never while locked); the fifth
    * locks the phone for this purpose for 10 minutes. A lockout that has run out starts the count again.
    */
-  async function countWrongCode(phone: string, purpose: CodePurpose): Promise<{ failures: number } | { locked: true }> {
+  async function countWrongCode(phone: string, purpose: CodePurpose, again = true): Promise<{ failures: number } | { locked: true }> {
     await ensureLimits(phone, purpose);
     const lockOver = sql`(${phoneVerificationLimits.lockedUntil} is not null and ${phoneVerificationLimits.lockedUntil} <= now())`;
     const failures = sql`case when ${lockOver} then 1 else ${phoneVerificationLimits.failures} + 1 end`;
@@ -134,7 +138,10 @@ export function createTextedCodes(db: Database, hashKey: Buffer, sms: SmsGateway
           and (${phoneVerificationLimits.lockedUntil} is not null or ${phoneVerificationLimits.failures} < ${wrongCodeLimit})`,
       )
       .returning({ failures: phoneVerificationLimits.failures });
-    return counted ? { failures: counted.failures } : { locked: true };
+    if (counted) return { failures: counted.failures };
+    // Nothing counted and no lock: the row was deleted as spent (deleteSpent) in between: count once more.
+    if (again && (await waitFor(phone, purpose, false)) === 0) return countWrongCode(phone, purpose, false);
+    return { locked: true };
   }
 
   /**

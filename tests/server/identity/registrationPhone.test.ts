@@ -8,6 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ValidationMessage as M } from '../../../contract/rules.ts';
 import { StatusCode } from '../../../contract/shared/statusCodes.ts';
 import { buildApp } from '../../../server/app.ts';
+import type { Database } from '../../../server/db/database.ts';
+import { createSandboxSmsGateway } from '../../../server/partners/sms.ts';
+import { createTextedCodes } from '../../../server/textedCodes.ts';
 import { phoneVerificationCodes, phoneVerificationLimits, sandboxSmsOutbox } from '../../../server/db/schema/index.ts';
 import {
   demoCardholder,
@@ -347,6 +350,39 @@ describe('spent codes and limits deleted at start (and hourly)', () => {
     expect((await verifyPhone(t.app, twoWrong, '000000')).json()).toEqual({ statusCode: StatusCode.INVALID_MFA_CODE, attemptsLeft: 2 });
     expect((await verifyPhone(t.app, locked, '000000')).statusCode).toBe(429);
     expect((await verifyPhone(t.app, live, await lastCode(t.app, live))).json()).toMatchObject({ statusCode: StatusCode.SUCCESS });
+  });
+});
+
+describe('a limits row deleted between its insert and its count', () => {
+  it('still texts the code and counts the wrong one (counted once more, not refused)', async () => {
+    // The hourly deleteSpent running just after ensureLimits' insert: the row goes, once, right after it is made.
+    let deletions = 0;
+    const racing = new Proxy(t.db, {
+      get(target, key, receiver) {
+        if (key !== 'insert') return Reflect.get(target, key, receiver);
+        return (table: typeof phoneVerificationLimits) => {
+          if (table !== phoneVerificationLimits) return target.insert(table);
+          return {
+            values: (row: { phone: string; purpose: 'register' }) => ({
+              onConflictDoNothing: async () => {
+                await target.insert(phoneVerificationLimits).values(row).onConflictDoNothing();
+                if (deletions === 0) return;
+                deletions -= 1;
+                await target.delete(phoneVerificationLimits).where(eq(phoneVerificationLimits.phone, row.phone));
+              },
+            }),
+          };
+        };
+      },
+    }) as Database;
+    const codes = createTextedCodes(racing, t.config.ssnHashKey, createSandboxSmsGateway(t.db));
+    const phone = freshPhone();
+
+    deletions = 1;
+    expect(await codes.issue(phone, 'register')).toEqual({ kind: 'sent' });
+    deletions = 1;
+    expect(await codes.check(phone, 'register', wrongCodeFor(await lastCode(t.app, phone)))).toEqual({ kind: 'wrong', attemptsLeft: 4 });
+    expect(await codes.check(phone, 'register', await lastCode(t.app, phone))).toEqual({ kind: 'right' });
   });
 });
 
