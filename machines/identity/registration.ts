@@ -576,7 +576,8 @@ export const registrationMachine = setup({
               },
               afterWait: 'editing',
               // The server holds back codes per phone: the number that had too many waits (the event is
-              // ignored); another goes to the phone form, which takes it as typed there.
+              // ignored); another goes to the phone form, which takes it as typed there (and waits too
+              // when the limit was this client's: the server answers it 429 as well).
               waitingOn: { 'user.submitPhone': { guard: 'isAnotherPhone', target: 'editing', actions: ['clearRetryAt', 'passToPhoneForm'] } },
             }),
           },
