@@ -153,7 +153,9 @@ function originList(name: string, value: string | undefined, sandboxDefault: str
     .map((given) => {
       const url = URL.canParse(given) ? new URL(given) : null;
       const schemeAllowed = url?.protocol === 'https:' || (url?.protocol === 'http:' && (sandbox || loopbackHosts.includes(url.hostname)));
-      if (!url || !schemeAllowed || !/^([a-z0-9-]+\.)*[a-z0-9-]+$|^\[[0-9a-f:.]+\]$/.test(url.hostname) || given.replace(/\/$/, '').toLowerCase() !== url.origin) {
+      // Host and port only: no credentials, path, query or fragment (a bare `?` or `#` included).
+      const originOnly = url && !url.username && !url.password && url.pathname === '/' && !/[?#]/.test(given);
+      if (!url || !schemeAllowed || !originOnly || !/^([a-z0-9-]+\.)*[a-z0-9-]+$|^\[[0-9a-f:.]+\]$/.test(url.hostname)) {
         throw new ConfigError(`${name}: "${given}" is not an exact origin (https://host or https://host:port, comma-separated; http only on this machine outside the sandbox).`);
       }
       return url.origin;

@@ -120,12 +120,21 @@ describe('who may frame the app', () => {
     expect(configured.companionOrigins).toEqual(['https://benefits.example.org']);
   });
 
-  it('takes exact origins, case and a trailing slash aside', () => {
+  it('takes exact origins, written as operators write them (case, a trailing slash, the default port, IPv6, Unicode)', () => {
     const configured = readConfig({
       ...production,
-      COMPANION_ORIGINS: 'https://Benefits.Example.org/, https://app.benefits.example.org:8443,http://localhost:8090, http://[::1]:8090',
+      COMPANION_ORIGINS:
+        'https://Benefits.Example.org/, https://app.benefits.example.org:8443,http://localhost:8090, http://[::1]:8090, https://host.example.org:443, https://[2001:db8:0:0::1], https://bücher.example',
     });
-    expect(configured.companionOrigins).toEqual(['https://benefits.example.org', 'https://app.benefits.example.org:8443', 'http://localhost:8090', 'http://[::1]:8090']);
+    expect(configured.companionOrigins).toEqual([
+      'https://benefits.example.org',
+      'https://app.benefits.example.org:8443',
+      'http://localhost:8090',
+      'http://[::1]:8090',
+      'https://host.example.org',
+      'https://[2001:db8::1]',
+      'https://xn--bcher-kva.example',
+    ]);
   });
 
   it.each([
@@ -134,6 +143,8 @@ describe('who may frame the app', () => {
     ['https://a.example.org;https://b.example.org', 'a semicolon starts a new CSP directive'],
     ['https://a.example.org https://b.example.org', 'a space instead of a comma'],
     ['https://benefits.example.org/app', 'a path'],
+    ['https://benefits.example.org/?', 'a query, even empty'],
+    ['https://benefits.example.org#top', 'a fragment'],
     ['https://user@benefits.example.org', 'credentials'],
     ['file:///srv/host.html', 'the null origin'],
     ['data:text/html,hi', 'the null origin'],
