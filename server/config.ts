@@ -137,7 +137,8 @@ function trustedProxies(value: string | undefined): false | string[] {
   return proxies;
 }
 
-const loopbackHosts = ['localhost', '127.0.0.1', '[::1]'];
+/** This machine's host names, as a URL's hostname writes them. */
+export const loopbackHosts: ReadonlySet<string> = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /**
  * A comma-separated list of exact origins (scheme://host[:port]); sandbox values apply when unset. Each
@@ -152,7 +153,7 @@ function originList(name: string, value: string | undefined, sandboxDefault: str
     .filter(Boolean)
     .map((given) => {
       const url = URL.canParse(given) ? new URL(given) : null;
-      const schemeAllowed = url?.protocol === 'https:' || (url?.protocol === 'http:' && (sandbox || loopbackHosts.includes(url.hostname)));
+      const schemeAllowed = url?.protocol === 'https:' || (url?.protocol === 'http:' && (sandbox || loopbackHosts.has(url.hostname)));
       // Host and port only: no credentials, path, query or fragment (a bare `?` or `#` included).
       const originOnly = url && !url.username && !url.password && url.pathname === '/' && !/[?#]/.test(given);
       if (!url || !schemeAllowed || !originOnly || !/^([a-z0-9-]+\.)*[a-z0-9-]+$|^\[[0-9a-f:.]+\]$/.test(url.hostname)) {

@@ -3,9 +3,8 @@ import { createHash } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { ServerConfig } from './config.ts';
+import { loopbackHosts, type ServerConfig } from './config.ts';
 
-const localHosts = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /** Who may frame the app: companion hosts and their dev ports, the CMS preview and test runners. */
 function frameAncestors(config: ServerConfig): string[] {
@@ -87,7 +86,7 @@ export function securityHeaderSetter(config: ServerConfig, styleHashes: readonly
     if (String(reply.getHeader('content-type') ?? '').startsWith('text/html')) {
       reply.header('Cross-Origin-Opener-Policy', 'same-origin-allow-popups');
     }
-    if (!localHosts.has(hostname)) {
+    if (!loopbackHosts.has(hostname)) {
       reply.header('Strict-Transport-Security', 'max-age=63072000; includeSubDomains');
     }
   };

@@ -351,6 +351,20 @@ export async function post<T = Record<string, unknown>>(
   return { status: response.statusCode, body: response.json<T>(), headers: response.headers };
 }
 
+/** A client as the per-client limits count it: its IP, and its Device-UUID when it sends one. */
+export type ApiClient = { ip: string; device?: string };
+
+/** POST /api/v1`url` as `client` sends it: a JSON body, from its IP, with its Device-UUID when it has one. */
+export function postFrom(app: FastifyInstance, url: string, payload: object, client: ApiClient) {
+  return app.inject({
+    method: 'POST',
+    url: `/api/v1${url}`,
+    payload,
+    headers: client.device === undefined ? {} : { 'device-uuid': client.device },
+    remoteAddress: client.ip,
+  });
+}
+
 /** Clears every sign-in and SSN counter (tests that share an app start from nothing). */
 export async function clearAttemptLimits(db: Database): Promise<void> {
   await db.delete(attemptLimits);

@@ -9,7 +9,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { StatusCode } from '../../../contract/shared/statusCodes.ts';
 import { addressCheckLimit, textsLimit, type ClientLimit } from '../../../server/attemptLimits.ts';
-import { clearAttemptLimits, outbox, startTestApp, type TestApp } from '../helpers.ts';
+import { type ApiClient, clearAttemptLimits, outbox, postFrom, startTestApp, type TestApp } from '../helpers.ts';
 
 let t: TestApp;
 
@@ -23,24 +23,12 @@ beforeEach(async () => {
   await clearAttemptLimits(t.db);
 });
 
-type Client = { ip: string; device?: string };
-type Call = (app: FastifyInstance, n: number, client: Client) => Promise<LightMyRequestResponse>;
-
-const from = (client: Client) => ({
-  headers: client.device === undefined ? {} : { 'device-uuid': client.device },
-  remoteAddress: client.ip,
-});
+type Call = (app: FastifyInstance, n: number, client: ApiClient) => Promise<LightMyRequestResponse>;
 /** A new phone each time (per-phone limits stay out of the way): 559-44x-xxxx, mobile in the sandbox. */
 const phoneNumber = (n: number) => `55944${String(n).padStart(5, '0')}`;
-const requestCode: Call = (app, n, client) =>
-  app.inject({ method: 'POST', url: '/api/v1/request-verification', payload: { phone: phoneNumber(n) }, ...from(client) });
+const requestCode: Call = (app, n, client) => postFrom(app, '/request-verification', { phone: phoneNumber(n) }, client);
 const checkAddress: Call = (app, n, client) =>
-  app.inject({
-    method: 'POST',
-    url: '/api/v1/verify-address',
-    payload: { street1: `${100 + n} W Olive Ave`, street2: '', city: 'Fresno', state: 'CA', zip: '93728', addressType: 'legal' },
-    ...from(client),
-  });
+  postFrom(app, '/verify-address', { street1: `${100 + n} W Olive Ave`, street2: '', city: 'Fresno', state: 'CA', zip: '93728', addressType: 'legal' }, client);
 
 const calls: [string, Call, ClientLimit][] = [
   ['POST /request-verification', requestCode, textsLimit],

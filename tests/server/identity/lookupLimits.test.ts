@@ -17,6 +17,7 @@ import {
   clearAttemptLimits,
   demoCardholder,
   describeOnPostgres,
+  postFrom,
   restartingOnOneDatabase,
   startTestApp,
   type TestApp,
@@ -37,14 +38,8 @@ beforeEach(async () => {
 type Client = { ip?: string; device?: string };
 
 /** A lookup as the app sends it: JSON body, the client's Device-UUID (when it has one), from `ip`. */
-async function lookup(app: FastifyInstance, url: '/verify/email' | '/phone-number-in-use', payload: object, client: Client = {}) {
-  return app.inject({
-    method: 'POST',
-    url: `/api/v1${url}`,
-    payload,
-    headers: client.device === undefined ? {} : { 'device-uuid': client.device },
-    remoteAddress: client.ip ?? '203.0.113.10',
-  });
+function lookup(app: FastifyInstance, url: '/verify/email' | '/phone-number-in-use', payload: object, client: Client = {}) {
+  return postFrom(app, url, payload, { ...client, ip: client.ip ?? '203.0.113.10' });
 }
 
 const emailLookup = (client: Client, app: FastifyInstance = t.app) =>

@@ -7,13 +7,12 @@
  * mfaToken is not spent). Other clients are not affected.
  */
 import { sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RegistrationPayload } from '../../../contract/identity/types.ts';
 import { StatusCode } from '../../../contract/shared/statusCodes.ts';
 import { ipSubject, lookupPerDevicePolicy, lookupPerIpPolicy } from '../../../server/attemptLimits.ts';
 import { attemptLimits, users } from '../../../server/db/schema/index.ts';
-import { clearAttemptLimits, demoCardholder, startTestApp, type TestApp, verifiedApplicant } from '../helpers.ts';
+import { type ApiClient, clearAttemptLimits, demoCardholder, postFrom, startTestApp, type TestApp, verifiedApplicant } from '../helpers.ts';
 
 let t: TestApp;
 
@@ -27,30 +26,18 @@ beforeEach(async () => {
   await clearAttemptLimits(t.db);
 });
 
-type Client = { ip: string; device?: string };
-
 const device = 'c4d2e3f4-6a7b-4c8d-9e0f-1a2b3c4d5e6f';
 const otherDevice = 'd5e3f4a5-7b8c-4d9e-8f0a-2b3c4d5e6f7a';
 const ip = '198.51.100.30';
 const otherIp = '198.51.100.31';
 
-function send(app: FastifyInstance, url: string, payload: object, client: Client) {
-  return app.inject({
-    method: 'POST',
-    url: `/api/v1${url}`,
-    payload,
-    headers: client.device === undefined ? {} : { 'device-uuid': client.device },
-    remoteAddress: client.ip,
-  });
-}
-
-const register = (payload: RegistrationPayload, client: Client) => send(t.app, '/register', payload, client);
-const emailLookup = (client: Client) => send(t.app, '/verify/email', { email: 'nobody@example.com' }, client);
+const register = (payload: RegistrationPayload, client: ApiClient) => postFrom(t.app, '/register', payload, client);
+const emailLookup = (client: ApiClient) => postFrom(t.app, '/verify/email', { email: 'nobody@example.com' }, client);
 
 /** An applicant with a verified phone whose SSN is the demo cardholder's: answered CIP_TAKEN. */
 const takenApplicant = () => verifiedApplicant(t.app, { ssn: demoCardholder.ssn });
 
-async function lookUp(times: number, client: Client): Promise<void> {
+async function lookUp(times: number, client: ApiClient): Promise<void> {
   for (let i = 0; i < times; i += 1) expect((await emailLookup(client)).statusCode).toBe(404);
 }
 
