@@ -78,9 +78,8 @@ export async function statementPdf(statement: MonthStatement, locale: StatementL
     author: 'Providers',
     subject: `${text.accountNumber} ${masked}`,
     language: locale === 'es' ? 'es-US' : 'en-US',
+    issued,
   });
-  document.setCreationDate(issued);
-  document.setModificationDate(issued);
   // The file's identifier (ISO 32000-1 §14.4), from all the file says (never the whole account number):
   // the same month gives the same file and identifier; another file, another.
   const { prn: _accountNumber, ...printed } = statement;

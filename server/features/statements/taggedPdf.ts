@@ -133,23 +133,40 @@ export class StructureTree {
 /** Characters XML gives a meaning to, escaped. */
 const xml = (text: string) => text.replace(/[&<>"]/g, (character) => `&#${character.codePointAt(0)};`);
 
+/** What made the file, in its Info dictionary and its XMP metadata alike. */
+const creatorTool = 'Providers card';
+const producer = 'pdf-lib (https://github.com/Hopding/pdf-lib)';
+
 /**
- * The document's title, author, subject and language in its Info dictionary and its XMP metadata
- * (which says it conforms to PDF/UA-1); viewers show the title rather than the file's name.
+ * The document's title, author, subject, language, tools and dates in its Info dictionary and its XMP
+ * metadata (which says it conforms to PDF/UA-1), the same in both, as ISO 16684-1 readers compare them;
+ * viewers show the title rather than the file's name.
  */
-export function pdfUaMetadata(document: PDFDocument, info: { title: string; author: string; subject: string; language: string }) {
+export function pdfUaMetadata(document: PDFDocument, info: { title: string; author: string; subject: string; language: string; issued: Date }) {
   document.setTitle(info.title, { showInWindowTitleBar: true });
   document.setAuthor(info.author);
   document.setSubject(info.subject);
   document.setLanguage(info.language);
+  document.setCreator(creatorTool);
+  document.setProducer(producer);
+  // Info's dates have whole seconds (D:YYYYMMDDHHmmSSZ): XMP's say the same instant.
+  const issued = new Date(Math.floor(info.issued.getTime() / 1000) * 1000);
+  document.setCreationDate(issued);
+  document.setModificationDate(issued);
+  const date = issued.toISOString().replace('.000Z', 'Z');
   const xmp = `<?xpacket begin="\uFEFF" id="W5M0MpCehiHzreSzNTczkc9d"?>
 <x:xmpmeta xmlns:x="adobe:ns:meta/">
  <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
-  <rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:pdfuaid="http://www.aiim.org/pdfua/ns/id/">
+  <rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmlns:pdf="http://ns.adobe.com/pdf/1.3/" xmlns:pdfuaid="http://www.aiim.org/pdfua/ns/id/">
    <dc:title><rdf:Alt><rdf:li xml:lang="x-default">${xml(info.title)}</rdf:li></rdf:Alt></dc:title>
    <dc:creator><rdf:Seq><rdf:li>${xml(info.author)}</rdf:li></rdf:Seq></dc:creator>
    <dc:description><rdf:Alt><rdf:li xml:lang="x-default">${xml(info.subject)}</rdf:li></rdf:Alt></dc:description>
    <dc:language><rdf:Bag><rdf:li>${xml(info.language)}</rdf:li></rdf:Bag></dc:language>
+   <xmp:CreatorTool>${creatorTool}</xmp:CreatorTool>
+   <xmp:CreateDate>${date}</xmp:CreateDate>
+   <xmp:ModifyDate>${date}</xmp:ModifyDate>
+   <xmp:MetadataDate>${date}</xmp:MetadataDate>
+   <pdf:Producer>${xml(producer)}</pdf:Producer>
    <pdfuaid:part>1</pdfuaid:part>
   </rdf:Description>
  </rdf:RDF>
