@@ -52,7 +52,9 @@ export const ledgerAccounts = pgTable('ledger_accounts', {
     'ledger_accounts_debits_within_credits',
     sql`not ${t.debitsMustNotExceedCredits} or ${t.debitsPosted} + ${t.debitsPending} <= ${t.creditsPosted} + ${t.cushionCents}`,
   ),
-  // A system account has no floor and keeps no running balances: no write locks or updates its row.
+  // A cardholder's account always has its floor (the cushion is how it may go below zero)…
+  check('ledger_accounts_cardholder_has_floor', sql`${t.accountId} is null or ${t.debitsMustNotExceedCredits}`),
+  // …and a system account has none and keeps no running balances: no write locks or updates its row.
   check(
     'ledger_accounts_system_keeps_no_balances',
     sql`${t.accountId} is not null or (${t.debitsPending} = 0 and ${t.debitsPosted} = 0 and ${t.creditsPending} = 0 and ${t.creditsPosted} = 0 and ${t.cushionCents} = 0 and not ${t.debitsMustNotExceedCredits})`,

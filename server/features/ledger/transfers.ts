@@ -71,7 +71,8 @@ export async function createTransfer(db: Database, transfer: NewTransfer): Promi
   if (!isCents(transfer.amountCents)) return { result: 'invalid_amount' };
   if (transfer.debit === transfer.credit) return { result: 'accounts_must_be_different' };
   const timeoutAt = timeoutSeconds === undefined ? null : new Date(occurredAt.getTime() + timeoutSeconds * 1000);
-  if (timeoutSeconds !== undefined && (!Number.isSafeInteger(timeoutSeconds) || timeoutSeconds <= 0 || timeoutAt! <= now)) {
+  // A timeout past what a Date holds (about 275,760 AD) is no time at all: refused, not thrown later.
+  if (timeoutSeconds !== undefined && (!Number.isSafeInteger(timeoutSeconds) || timeoutSeconds <= 0 || !(timeoutAt! > now))) {
     return { result: 'invalid_timeout' };
   }
   const counterparty = transfer.counterparty ?? null;

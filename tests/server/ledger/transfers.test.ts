@@ -88,6 +88,9 @@ describe.each(ledgerDatabases)('the ledger on $kind', ({ open }) => {
       expect(row).toMatchObject({ kind: 'cardholder', debitsMustNotExceedCredits: true, cushionCents: 0 });
       expect(await balances(db, cardholder, at(0))).toEqual({ postedCents: 0, pendingDebitsCents: 0, pendingCreditsCents: 0, availableCents: 0, cushionCents: 0 });
       expect(await balances(db, randomUUID(), at(0))).toBeNull();
+      // The database refuses a cardholder's account without its floor: it could spend what it has not.
+      const floorless = { cause: expect.objectContaining({ message: expect.stringContaining('ledger_accounts_cardholder_has_floor') }) };
+      await expect(db.update(ledgerAccounts).set({ debitsMustNotExceedCredits: false }).where(eq(ledgerAccounts.id, cardholder))).rejects.toMatchObject(floorless);
     });
 
     it('keeps no balance columns on a system account: its balances are what its transfers add up to', async () => {
@@ -231,7 +234,8 @@ describe.each(ledgerDatabases)('the ledger on $kind', ({ open }) => {
         expect(await createTransfer(db, { ...deposited(cardholder, amountCents), now: at(0) })).toEqual({ result: 'invalid_amount' });
       }
       expect(await createTransfer(db, { ...deposited(settlement, 100), now: at(0) })).toEqual({ result: 'accounts_must_be_different' });
-      for (const timeoutSeconds of [0, -5, 1.5]) {
+      // 9e12 s is past the last time a Date holds: refused, not a thrown RangeError.
+      for (const timeoutSeconds of [0, -5, 1.5, 9e12]) {
         expect(await createTransfer(db, hold(cardholder, 100, timeoutSeconds))).toEqual({ result: 'invalid_timeout' });
       }
       // A hold placed long ago whose timeout has already passed.
