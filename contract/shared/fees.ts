@@ -1,7 +1,7 @@
 /**
  * The account's fees, in cents: the one place they are kept. The fee disclosure before the
  * agreements (the CFPB prepaid rule's short form, 12 CFR 1005.18(b)(2), and its long form) and the
- * Cardholder Agreement read them from here, and so will the ledger when a fee is charged.
+ * Cardholder Agreement read them from here, and so does the ledger when it charges a fee.
  */
 export type FeeName =
   | 'monthly'
