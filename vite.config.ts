@@ -237,7 +237,7 @@ export default defineConfig({
             // move out of the entry, which the first-load budget shows.
             {
               name: 'account-screens',
-              test: /\/src\/shared\/(activity|format)\/|\/src\/shared\/offline\/(lastKnown|AsOfNotice)\.|\/machines\/home\/|\/src\/shared\/components\/(Skeleton|RetryNotice|Amount|ActionButton)\.|\/contract\/shared\/fees\.ts|\/src\/shared\/fees\/feeNames\.|\/src\/features\/home\/(home\.css|earlyHome\.ts)/,
+              test: /\/src\/shared\/(activity|cards|format)\/|\/src\/shared\/offline\/(lastKnown|AsOfNotice)\.|\/machines\/home\/|\/src\/shared\/components\/(Skeleton|RetryNotice|Amount|ActionButton)\.|\/contract\/shared\/fees\.ts|\/src\/shared\/fees\/feeNames\.|\/src\/features\/home\/(home\.css|earlyHome\.ts)/,
               includeDependenciesRecursively: false,
             },
           ],

@@ -11,6 +11,7 @@ import type { Card } from '../contract/cards/types.ts';
 import { ActivationPage } from './pages/cards/ActivationPage.ts';
 import { OrderCardPage } from './pages/cards/OrderCardPage.ts';
 import { ReplacementPage } from './pages/cards/ReplacementPage.ts';
+import { HomePage } from './pages/home/HomePage.ts';
 import { expectAccessible } from './support/accessibility.ts';
 import { openAccountViaApi } from './support/accounts.ts';
 import { getHome } from './support/api.ts';
@@ -140,7 +141,10 @@ test('in Spanish: not enough money says so and charges nothing; ordered, activat
     isActive: false,
   });
 
-  // The new card arrives: activating the replacement, in its own words.
-  await ActivationPage.open(page, 'es', { replacement: true });
+  // Home says the old card is replaced (not active), and offers the shipped one's activation, as a replacement's.
+  const home = await HomePage.open(page, 'es');
+  await home.expectCardStatus('PHYSICAL', printed.lastFour, 'Replaced');
+  await home.activateCardLink.click();
+  await new ActivationPage(page, 'es').expectForm(true);
   await expectAccessible(page);
 });

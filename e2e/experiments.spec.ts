@@ -29,7 +29,7 @@ for (const locale of ['en', 'es'] as const) {
     await expect(page).toHaveURL((url) => url.pathname === '/home2');
     const details = page.getByRole('region', { name: shown(locale, 'Debit card details'), exact: true });
     await expect(details).toBeVisible();
-    await expect(details.getByText(shown(locale, 'Works for purchases online, in stores and at ATMs.'))).toBeVisible();
+    await expect(details.getByText(shown(locale, 'Ready to use.'))).toBeVisible();
     await expect(details.getByText(shown(locale, 'Activate it when it arrives to start using it.'))).toBeVisible();
 
     await expectAccessible(page, 'the new home');

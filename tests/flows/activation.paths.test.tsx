@@ -192,8 +192,8 @@ function plan(entry: string, replacement: boolean): Parameters<typeof replayPath
           expect(document.querySelector('.step-indicator-text')?.textContent).toBe('Step 2 of 2');
           expect(within(screen.getByRole('main')).getByRole('status').textContent).toBe(
             replacement
-              ? 'You can now use your Providers Card in stores and at ATMs. Your old card no longer works.'
-              : 'You can now use your Providers Card in stores and at ATMs.',
+              ? 'You can now use your Providers Card. Your old card no longer works.'
+              : 'You can now use your Providers Card.',
           );
           // The PIN is set for the card just activated, then home again.
           expect(screen.getByRole('link', { name: 'Set your PIN' }).getAttribute('href')).toBe(

@@ -186,9 +186,16 @@ describe("home, the physical card's next step", () => {
     pendingCard: cards.find((card) => card.isPending) ?? null,
   });
 
+  const shipped = { ...onItsWay, delivery: { ...onItsWay.delivery, shippedOn: '2026-12-01' } };
   it.each([
     ['only a virtual card: order one', withCards(home.accountOverview.cards), { name: 'Order a physical card', href: '/order-card' }],
-    ['a card on its way: activate it', withCards([...home.accountOverview.cards, onItsWay]), { name: 'Activate your card', href: '/activate' }],
+    ['a card ordered, not shipped yet: neither (it cannot be in hand)', withCards([...home.accountOverview.cards, onItsWay]), null],
+    ['a card shipped: activate it', withCards([...home.accountOverview.cards, shipped]), { name: 'Activate your card', href: '/activate' }],
+    [
+      'a replacement shipped: activate it as a replacement, the old card replaced',
+      withCards([...home.accountOverview.cards, { ...physical, isActive: false, replacedByCardId: 'c3' }, { ...shipped, id: 'c3', replacesCardId: 'c2' }]),
+      { name: 'Activate your card', href: '/activate?isReplacement=%22true%22' },
+    ],
     ['a working physical card: neither', withCards([...home.accountOverview.cards, physical]), null],
   ] as const)('%s', async (_name, answer, link) => {
     const { cardApi } = await renderApp('/home', active);
@@ -202,5 +209,7 @@ describe("home, the physical card's next step", () => {
     }
     // A card on its way is named without a number: it has none to show yet.
     if (answer.pendingCard) expect(screen.getByText('Physical card')).toBeTruthy();
+    // A card its shipped replacement stopped says so (it said Active).
+    if (answer.pendingCard?.replacesCardId) expect(screen.getByText('Physical card ••7390').closest('li')!.textContent).toContain('Replaced');
   });
 });

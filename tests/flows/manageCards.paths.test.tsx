@@ -279,7 +279,21 @@ describe('manage cards, beside the paths', () => {
     const pending = slideOf('Physical card');
     expect(pending.getAttribute('aria-current')).toBe('true');
     expect(within(pending).getByText('Arrives between Dec 8, 2026 and Dec 15, 2026.')).toBeTruthy();
-    expect(within(pending).getByRole('link', { name: 'Activate' }).getAttribute('href')).toBe('/activate');
+    // Not shipped yet, so not in the cardholder's hands: nothing to activate until it ships.
+    expect(within(pending).queryByRole('link', { name: 'Activate' })).toBeNull();
     expect(within(pending).queryByRole('link', { name: 'Set PIN' })).toBeNull();
+  });
+
+  it.each([
+    ['a shipped card', pendingCard, '/activate'],
+    ['a shipped replacement, as a replacement', { ...pendingCard, replacesCardId: physicalCard.id }, '/activate?isReplacement=%22true%22'],
+  ])('offers the activation of %s', async (_name, card, href) => {
+    const app = await renderApp('/manage-cards', active);
+    await waitFor(() => expect(app.cardApi.isWaiting(homePath)).toBe(true));
+    app.cardApi.answer(homePath, homeWith([virtualCard, { ...card, delivery: { ...card.delivery!, shippedOn: '2026-12-01' } }]));
+    await waitFor(() => expect(app.cardApi.isWaiting(imagePath(virtualCard.id))).toBe(true));
+    app.cardApi.answer(imagePath(virtualCard.id), { statusCode: 0, url: '' });
+    await screen.findByRole('list', { name: 'Your cards' });
+    expect(screen.getByRole('link', { name: 'Activate' }).getAttribute('href')).toBe(href);
   });
 });

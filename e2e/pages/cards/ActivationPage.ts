@@ -53,6 +53,6 @@ export class ActivationPage extends AppPage {
   async expectActive(): Promise<void> {
     await expect(this.page).toHaveURL((url) => url.pathname === '/activate/2');
     await expect(this.title).toHaveText(this.t('Your card is active'));
-    await expect(this.screen.getByRole('status')).toContainText(this.t('You can now use your Providers Card in stores and at ATMs.'));
+    await expect(this.screen.getByRole('status')).toContainText(this.t('You can now use your Providers Card.'));
   }
 }

@@ -23,7 +23,7 @@ export class LostStolenPage extends AppPage {
   async expectBlocked(lastFour: string, delivery: { earliest: string; latest: string }): Promise<void> {
     const main = this.page.getByRole('main');
     await expect(main.getByRole('status')).toHaveText(
-      this.t('Your card ending in {lastFour} is blocked for all card and ATM purchases now.').replace('{lastFour}', lastFour),
+      this.t('Your card ending in {lastFour} is blocked for all purchases and ATM withdrawals now.').replace('{lastFour}', lastFour),
     );
     const window = this.t('Arrives between {earliest} and {latest}.')
       .replace('{earliest}', dayAsShown(delivery.earliest, this.locale))

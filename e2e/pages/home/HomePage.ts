@@ -45,6 +45,16 @@ export class HomePage extends AppPage {
     return this.row(this.t(source).replace('{lastFour}', lastFour));
   }
 
+  /** The card row's status, as the cards screens say it too ("Active", "Replaced", …). */
+  async expectCardStatus(type: 'VIRTUAL' | 'PHYSICAL', lastFour: string, status: string): Promise<void> {
+    await expect(this.cardRow(type, lastFour).locator('.card-status')).toHaveText(this.t(status));
+  }
+
+  /** Shown once a physical card on its way has shipped. */
+  get activateCardLink(): Locator {
+    return this.screen.getByRole('link', { name: this.t('Activate your card'), exact: true });
+  }
+
   /** Waits for the account to load: on /home with the balance shown. */
   async expectShown(): Promise<void> {
     await expect(this.page).toHaveURL((url) => url.pathname === '/home');

@@ -11,6 +11,8 @@ import { useServices } from '../../app/services.tsx';
 import { ActivityRow } from '../../shared/activity/ActivityRow.tsx';
 import { TransactionTitle } from '../../shared/activity/TransactionText.tsx';
 import { Amount } from '../../shared/components/Amount.tsx';
+import { activationSearch, isReadyToActivate } from '../../shared/cards/cardLife.ts';
+import { CardStatusText } from '../../shared/cards/CardStatusText.tsx';
 import { maskAccountNumber } from '../../shared/format/account.ts';
 import { formatDollars } from '../../shared/format/money.ts';
 import type { Locale } from '../../../contract/shared/locale.ts';
@@ -182,7 +184,7 @@ function DebitDetails({ cards }: { cards: Card[] }) {
             </dt>
             <dd>
               {card.isActive && !card.frozen ? (
-                <Trans>Works for purchases online, in stores and at ATMs.</Trans>
+                <Trans>Ready to use.</Trans>
               ) : card.isPending ? (
                 <Trans>Activate it when it arrives to start using it.</Trans>
               ) : (
@@ -217,12 +219,17 @@ function CardName({ card }: { card: Card }) {
   return card.type === 'VIRTUAL' ? <Trans>Virtual card ••{lastFour}</Trans> : <Trans>Physical card ••{lastFour}</Trans>;
 }
 
-/** The physical card's next step: activate the one on its way, or order one when none works or is coming. */
+/**
+ * The physical card's next step: activate the one on its way once it has shipped (its row says it is
+ * on its way until then), or order one when none works or is coming.
+ */
 function PhysicalCardLink({ home }: { home: HomeAnswer }) {
-  if (home.pendingCard) {
+  const pending = home.pendingCard;
+  if (pending) {
+    if (!isReadyToActivate(pending)) return null;
     return (
       <p className="screen-links">
-        <Link to="/activate/{-$step}" params={{ step: undefined }} className="button">
+        <Link to="/activate/{-$step}" params={{ step: undefined }} search={activationSearch(pending)} className="button">
           <Trans>Activate your card</Trans>
         </Link>
       </p>
@@ -250,14 +257,6 @@ function CardRow({ card }: { card: Card }) {
       </span>
     </li>
   );
-}
-
-function CardStatusText({ card }: { card: Card }) {
-  if (card.status === 'LOST') return <Trans>Reported lost</Trans>;
-  if (card.status === 'STOLEN') return <Trans>Reported stolen</Trans>;
-  if (card.isPending || card.status === 'SHIPPED') return <Trans>On its way</Trans>;
-  if (card.frozen) return <Trans>Locked</Trans>;
-  return <Trans>Active</Trans>;
 }
 
 /** Every money and card screen, one tap from home (each says honestly when it is not available yet). */

@@ -80,7 +80,7 @@ describe('experiments on the route table', () => {
     // /home asked for the account while it waited for the config; /home2 showed that answer.
     expect(app.cardApi.requests.filter((request) => request.path === '/api/v1/home')).toHaveLength(1);
     const details = screen.getByRole('region', { name: 'Debit card details' });
-    expect(within(details).getByText('Works for purchases online, in stores and at ATMs.')).toBeTruthy();
+    expect(within(details).getByText('Ready to use.')).toBeTruthy();
     expect(within(details).getByText('Activate it when it arrives to start using it.')).toBeTruthy();
   });
 

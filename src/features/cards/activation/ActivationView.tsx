@@ -219,7 +219,7 @@ function Activated({ replacement, cardId }: { replacement: boolean; cardId: stri
         <Trans>Your card is active</Trans>
       </h1>
       <p role="status">
-        <Trans>You can now use your Providers Card in stores and at ATMs.</Trans>
+        <Trans>You can now use your Providers Card.</Trans>
         {replacement ? (
           <>
             {' '}

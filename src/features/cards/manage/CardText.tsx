@@ -1,6 +1,7 @@
 /**
  * How a card is said on the cards screens: its name with the masked number (only the last 4 digits,
- * "•••• 1234"), its status (spec §4 card life) and, for a card on its way, the delivery window.
+ * "•••• 1234"), a sentence more about its status (src/shared/cards says the status) and, for a card
+ * on its way, the delivery window.
  */
 import { Trans, useLingui } from '@lingui/react/macro';
 import type { ReactNode } from 'react';
@@ -35,24 +36,13 @@ export function CardName({ card }: { card: Card }) {
   );
 }
 
-/** Where the card is in its life: on its way, active, locked, lost, stolen, replaced. */
-export function CardStatusText({ card }: { card: Card }) {
-  if (card.status === 'LOST') return <Trans>Reported lost</Trans>;
-  if (card.status === 'STOLEN') return <Trans>Reported stolen</Trans>;
-  if (card.isPending || card.status === 'SHIPPED') return <Trans>On its way</Trans>;
-  if (card.replacedByCardId && !card.isActive) return <Trans>Replaced</Trans>;
-  if (!card.isActive) return <Trans>Not active</Trans>;
-  if (card.frozen) return <Trans>Locked</Trans>;
-  return <Trans>Active</Trans>;
-}
-
 /**
  * One sentence more about the status: what it means for the cardholder now, or null. A locked card
  * being replaced is declined now, so the lock is what it says (not that it keeps working).
  */
 export function cardStatusDetail(card: Card, locale: Locale): ReactNode {
   if (card.status === 'LOST' || card.status === 'STOLEN') {
-    return <Trans>Blocked for all card and ATM purchases.</Trans>;
+    return <Trans>Blocked for all purchases and ATM withdrawals.</Trans>;
   }
   if (card.delivery && (card.isPending || card.status === 'SHIPPED')) return <DeliveryWindow delivery={card.delivery} locale={locale} />;
   if (card.isActive && card.frozen) return <Trans>Purchases and ATM withdrawals are declined until you unlock it.</Trans>;

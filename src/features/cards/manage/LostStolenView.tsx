@@ -28,9 +28,9 @@ export function LostStolenView({ report, locale, hasVirtualCard }: { report: Los
         <div className="notice" role="status">
           <p>
             {lastFour ? (
-              <Trans>Your card ending in {lastFour} is blocked for all card and ATM purchases now.</Trans>
+              <Trans>Your card ending in {lastFour} is blocked for all purchases and ATM withdrawals now.</Trans>
             ) : (
-              <Trans>Your card is blocked for all card and ATM purchases now.</Trans>
+              <Trans>Your card is blocked for all purchases and ATM withdrawals now.</Trans>
             )}
           </p>
         </div>
@@ -85,7 +85,7 @@ export function LostStolenView({ report, locale, hasVirtualCard }: { report: Los
           </p>
           <ul>
             <li>
-              <Trans>We block it right away for all card and ATM purchases. It can't be unlocked again.</Trans>
+              <Trans>We block it right away for all purchases and ATM withdrawals. It can't be unlocked again.</Trans>
             </li>
             <li>
               <Trans>We send you a replacement card free of charge. It arrives in 10 to 15 business days.</Trans>

@@ -19,9 +19,11 @@ import { RetryNotice } from '../../../shared/components/RetryNotice.tsx';
 import { Skeleton } from '../../../shared/components/Skeleton.tsx';
 import type { Locale } from '../../../../contract/shared/locale.ts';
 import { CardCarousel } from './CardCarousel.tsx';
-import { CardName, CardNumber, cardStatusDetail, CardStatusText } from './CardText.tsx';
+import { activationSearch, isReadyToActivate } from '../../../shared/cards/cardLife.ts';
+import { CardStatusText } from '../../../shared/cards/CardStatusText.tsx';
+import { CardName, CardNumber, cardStatusDetail } from './CardText.tsx';
 import { LostStolenView } from './LostStolenView.tsx';
-import { activationSearch, manageCardsChart, pinLinkSearch } from './manageCardsEffects.ts';
+import { manageCardsChart, pinLinkSearch } from './manageCardsEffects.ts';
 import './manageCards.css';
 import '../processorFrame.css';
 
@@ -181,7 +183,7 @@ function CardSlide({ card, index, lock, locale, cardImageURL, details, onReport 
       {working ? <LockSwitch card={card} lock={lock} /> : null}
       {details}
       <ul className="card-actions">
-        {card.isPending ? (
+        {isReadyToActivate(card) ? (
           <li>
             <Link
               className="button"

@@ -47,6 +47,3 @@ export const returnToCard = (index: number) => `/manage-cards?initialSlide=${ind
 /** The search of a link to /reset-pin for the card's PIN or its ATM PIN. */
 export const pinLinkSearch = (card: Card, index: number, pin: 'card' | 'atm'): ResetPinSearch =>
   pin === 'atm' ? { cardId: card.id, pin, returnTo: returnToCard(index) } : { cardId: card.id, returnTo: returnToCard(index) };
-
-/** The search of a link to /activate: a replacement says so. */
-export const activationSearch = (card: Card): { isReplacement?: 'true' } => (card.replacesCardId ? { isReplacement: 'true' } : {});
