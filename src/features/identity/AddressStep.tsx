@@ -66,7 +66,8 @@ function AddressForm({ state, send }: StepProps) {
         />
         <TextField
           {...field('street2')}
-          label={t`Apartment or unit (optional)`}
+          // Once the address check asks for the unit (301 wrong, 302 missing), it is no longer optional.
+          label={unitRejected ? t`Apartment or unit` : t`Apartment or unit (optional)`}
           autoComplete="address-line2"
           maxLength={50}
           error={unitRejected && rejection ? i18n._(rejection) : problem('street2')}
