@@ -41,7 +41,7 @@ test('order a card ($5 from the balance), ship it, activate it with a wrong expi
 
   // A funded account skips step 1 (spec §2).
   const order = await OrderCardPage.open(page);
-  await order.expectReview(2000);
+  await order.expectReview(2000, applicant.street1);
   await expect(order.stepText).toHaveText('Step 1 of 3');
   await expectAccessible(page);
   await order.continue();
@@ -93,7 +93,7 @@ test('in Spanish: not enough money says so and charges nothing; ordered, activat
   await order.expectIntro(0);
   await expectAccessible(page);
   await order.continue();
-  await order.expectReview(0);
+  await order.expectReview(0, applicant.street1);
   await order.continue();
   await order.expectNotEnoughMoney();
   await expectAccessible(page);
@@ -102,7 +102,7 @@ test('in Spanish: not enough money says so and charges nothing; ordered, activat
   // Money arrives; the order goes through.
   await sandboxEvent(request, { type: 'deposit', email: applicant.email, amountCents: 2000, payer: 'Valley Transit' });
   const funded = await OrderCardPage.open(page, 'es');
-  await funded.expectReview(2000);
+  await funded.expectReview(2000, applicant.street1);
   await funded.continue();
   await funded.expectConfirm();
   await expectAccessible(page);

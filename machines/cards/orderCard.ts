@@ -5,18 +5,22 @@
  * Home data first (GET /home): the balance the fee comes from, the cards, and whether the account was
  * ever funded. A card already on its way ends in `alreadyOrdered` (its arrival window, and activation
  * once it has shipped); a physical card in use ends in `alreadyHaveCard` (replace it instead). Otherwise
- * an account never funded starts at step 1, what the card is and costs (its balance has to cover the
+ * the user (GET /user: the address the card is mailed to, shown before the fee is taken), then an
+ * account never funded starts at step 1, what the card is and costs (its balance has to cover the
  * fee); a funded one at step 2 (the route sends it there too). Then the money confirmation
  * (machines/shared/moneyConfirmation.ts): step 2 review, step 3 confirm and order with an
  * Idempotency-Key, step 4 the receipt with the new balance and the arrival window.
  *
- * How each failure ends: home data that does not load → `loadFailed`, with a retry; the balance does
+ * How each failure ends: home data or the user that does not load → `loadFailed`, whose retry starts
+ * from home data again; the balance does
  * not cover the fee (seen before sending, or 403 `{3, insufficientFunds}`) → `payment.review.notEnoughMoney`,
  * nothing charged; any other refusal (a card already on its way: `cardPending`) → `payment.confirm.refused`;
  * no answer → `payment.confirm.failed`, where the retry sends the same Idempotency-Key.
  */
 import { assign, fromPromise, setup } from 'xstate';
+import type { UserAnswer } from '../../contract/account/types.ts';
 import type { Card, CardRefusal, OrderCardAnswer } from '../../contract/cards/types.ts';
+import type { Address } from '../../contract/shared/address.ts';
 import type { HomeAnswer } from '../../contract/home/types.ts';
 import { fees } from '../../contract/shared/fees.ts';
 import {
@@ -37,6 +41,8 @@ export type OrderCardContext = MoneyConfirmationContext & {
   hasFundedAnyKind: boolean;
   /** The card on its way: the one ordered here, or the one already ordered before. */
   card: Card | null;
+  /** Where the card is mailed (the user's address), shown on the review. */
+  address: Address | null;
 };
 
 export type OrderCardEvent = MoneyConfirmationEvent | { type: 'user.goToStep'; step: number } | { type: 'user.retry' };
@@ -53,6 +59,7 @@ const physicalCards = (home: HomeAnswer | undefined) => (home?.accountOverview.c
 const cardOnItsWay = (home: HomeAnswer | undefined): Card | null => home?.pendingCard ?? physicalCards(home).find((card) => card.isPending) ?? null;
 
 const homeOf = ({ event }: { event: { output: HomeAnswer } }) => event.output;
+const addressOf = ({ event }: { event: { output: UserAnswer } }) => event.output.user.address;
 const orderedCardOf = ({ event }: { event: { output: OrderCardAnswerOrRefusal } }) => ('card' in event.output ? event.output.card : null);
 
 export const orderCardMachine = setup({
@@ -67,7 +74,7 @@ export const orderCardMachine = setup({
     hasCardOnItsWay: (_, home: HomeAnswer | undefined) => cardOnItsWay(home) !== null,
     /** A physical card that works: another would be a replacement. */
     hasPhysicalCardInUse: (_, home: HomeAnswer | undefined) => physicalCards(home).some((card) => card.isActive),
-    hasFunded: (_, home: HomeAnswer | undefined) => home?.hasFundedAnyKind === true,
+    hasFunded: ({ context }) => context.hasFundedAnyKind,
     /** The route asks for step 1, which an account already funded skips (spec §2). */
     isBackToIntro: ({ context, event }) => event.type === 'user.goToStep' && event.step === 1 && !context.hasFundedAnyKind,
     isBackToReview: ({ event }) => event.type === 'user.goToStep' && event.step === 2,
@@ -76,6 +83,7 @@ export const orderCardMachine = setup({
   actions: {
     storeHome: assign((_, home: HomeAnswer) => ({ balanceCents: home.accountOverview.balance, hasFundedAnyKind: home.hasFundedAnyKind })),
     storeCardOnItsWay: assign((_, home: HomeAnswer) => ({ card: cardOnItsWay(home) })),
+    storeAddress: assign((_, address: Address) => ({ address })),
     storeOrderedCard: assign((_, card: Card | null) => ({ card })),
     keepIdempotencyKey: assign(({ context, event }) => moneyConfirmationAssigners.keepIdempotencyKey(context, event)),
     storeRefusal: assign((_, answer: MoneyAnswer) => moneyConfirmationAssigners.storeRefusal(answer)),
@@ -85,13 +93,16 @@ export const orderCardMachine = setup({
     getHome: fromPromise<HomeAnswer>(async () => {
       throw new Error('getHome not provided');
     }),
+    getUser: fromPromise<UserAnswer>(async () => {
+      throw new Error('getUser not provided');
+    }),
     orderCard: fromPromise<OrderCardAnswerOrRefusal, { idempotencyKey: string }>(async () => {
       throw new Error('orderCard not provided');
     }),
   },
 }).createMachine({
   id: 'orderCard',
-  context: { ...moneyConfirmationContext(physicalCardFeeCents), hasFundedAnyKind: false, card: null },
+  context: { ...moneyConfirmationContext(physicalCardFeeCents), hasFundedAnyKind: false, card: null, address: null },
   initial: 'loading',
   states: {
     loading: {
@@ -106,13 +117,25 @@ export const orderCardMachine = setup({
             actions: [{ type: 'storeHome', params: homeOf }, { type: 'storeCardOnItsWay', params: homeOf }],
           },
           { guard: { type: 'hasPhysicalCardInUse', params: homeOf }, target: 'alreadyHaveCard', actions: { type: 'storeHome', params: homeOf } },
-          { guard: { type: 'hasFunded', params: homeOf }, target: 'payment', actions: { type: 'storeHome', params: homeOf } },
-          { target: 'intro', actions: { type: 'storeHome', params: homeOf } },
+          { target: 'loadingAddress', actions: { type: 'storeHome', params: homeOf } },
         ],
         onError: { target: 'loadFailed' },
       },
     },
-    /** Home data did not load (the app's error modal said why, if there was no answer at all). */
+    /** A card can be ordered: where it would be mailed, before any step shows. */
+    loadingAddress: {
+      tags: ['loading', 'busy'],
+      invoke: {
+        id: 'getUser',
+        src: 'getUser',
+        onDone: [
+          { guard: 'hasFunded', target: 'payment', actions: { type: 'storeAddress', params: addressOf } },
+          { target: 'intro', actions: { type: 'storeAddress', params: addressOf } },
+        ],
+        onError: { target: 'loadFailed' },
+      },
+    },
+    /** Home data or the user did not load (the app's error modal said why, if there was no answer at all). */
     loadFailed: { tags: ['loadFailed'], on: { 'user.retry': { target: 'loading' } } },
     /** A physical card is already on its way: when it should arrive, and activation once it has shipped. */
     alreadyOrdered: { tags: ['alreadyOrdered'] },

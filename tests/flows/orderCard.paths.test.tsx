@@ -10,7 +10,7 @@ import type { Card } from '../../contract/cards/types.ts';
 import { cardDeliveryWindow, usCalendarDay } from '../../contract/shared/businessDays.ts';
 import { orderCardMachine } from '../../machines/cards/orderCard.ts';
 import { coverageOf, describePath, minimalCover, replayPath } from '../support/chartCoverage.ts';
-import { answerCall, cardOnItsWay, closeErrorModal, homePath, homeWith, idempotencyKeyOf, moneyLines, physicalCard, virtualCard } from '../support/cardOrder.ts';
+import { answerCall, cardOnItsWay, closeErrorModal, homePath, homeWith, idempotencyKeyOf, moneyLines, physicalCard, user, userPath, virtualCard } from '../support/cardOrder.ts';
 import { generateListedPaths } from '../support/listedPaths.ts';
 import { active, alertText, renderApp } from '../support/renderApp.tsx';
 
@@ -18,6 +18,7 @@ const orderPath = '/api/v1/order-card';
 const listed = (event: EventObject & Record<string, unknown>): EventObject => event;
 const done = (id: string, output: unknown) => ({ type: `xstate.done.actor.${id}`, output });
 const failed = (id: string) => ({ type: `xstate.error.actor.${id}`, error: new Error('no statusCode') });
+const userLoaded = done('getUser', { statusCode: 0, user });
 
 const funded = homeWith({ balance: 2350, hasFundedAnyKind: true });
 const neverFunded = homeWith({ balance: 0, hasFundedAnyKind: false });
@@ -42,7 +43,7 @@ const runs = [
     name: 'funded',
     entry: '/order-card',
     routeHome: funded,
-    run: generateListedPaths(orderCardMachine, [done('getHome', funded), failed('getHome'), { type: 'user.retry' }, ...paymentEvents]),
+    run: generateListedPaths(orderCardMachine, [done('getHome', funded), failed('getHome'), userLoaded, failed('getUser'), { type: 'user.retry' }, ...paymentEvents]),
   },
   {
     name: 'never funded',
@@ -50,6 +51,7 @@ const runs = [
     routeHome: neverFunded,
     run: generateListedPaths(orderCardMachine, [
       done('getHome', neverFunded),
+      userLoaded,
       { type: 'user.continue' },
       listed({ type: 'user.goToStep', step: 1 }),
       listed({ type: 'user.goToStep', step: 2 }),
@@ -95,6 +97,7 @@ describe('order-card chart', () => {
   // first result instead of charging again), and a new order after that a new one.
   const retried = generateListedPaths(orderCardMachine, [
     done('getHome', funded),
+    userLoaded,
     { type: 'user.continue' },
     listed({ type: 'user.confirm', idempotencyKey: 'key-from-the-app' }),
     failed('orderCard'),
@@ -126,6 +129,11 @@ describe('order-card chart', () => {
           },
           'xstate.error.actor.getHome': async (ctx, event) => {
             await answerCall(ctx.cardApi, homePath, event);
+            await closeErrorModal(ctx.user);
+          },
+          'xstate.done.actor.getUser': async (ctx, event) => answerCall(ctx.cardApi, userPath, event),
+          'xstate.error.actor.getUser': async (ctx, event) => {
+            await answerCall(ctx.cardApi, userPath, event);
             await closeErrorModal(ctx.user);
           },
           'xstate.done.actor.orderCard': async (ctx, event) => {
@@ -163,9 +171,10 @@ describe('order-card chart', () => {
         states: [
           {
             when: (s) => s.hasTag('loading'),
-            then: async ({ cardApi }) => {
+            then: async ({ cardApi }, s) => {
               expect(await screen.findByRole('status', { name: 'Loading your account' })).toBeTruthy();
-              await waitFor(() => expect(cardApi.isWaiting(homePath)).toBe(true));
+              // Home data, then (a card can be ordered) where it would be mailed.
+              await waitFor(() => expect(cardApi.isWaiting(s.matches('loadingAddress') ? userPath : homePath)).toBe(true));
             },
           },
           {
@@ -217,7 +226,10 @@ describe('order-card chart', () => {
               await expectAt(ctx, '/order-card/2');
               const fundedAccount = s.context.hasFundedAnyKind;
               expect(stepText()).toBe(fundedAccount ? 'Step 1 of 3' : 'Step 2 of 4');
-              expect(screen.getByText(/We'll mail your Providers Card to the address on your account\./).textContent).toContain(ifOrderedToday());
+              // Where the card goes, before the fee is taken.
+              expect(screen.getByText("We'll mail your Providers Card to:")).toBeTruthy();
+              expect(document.querySelector('address.card-address')?.textContent).toBe('1420 Fulton StApt 3Fresno, CA 93721');
+              expect(screen.getByText(ifOrderedToday())).toBeTruthy();
               const balance = fundedAccount ? ['$23.50', '$18.50'] : ['$0.00', '-$5.00'];
               expect(moneyLines()).toEqual([
                 ['Card fee', '$5.00'],

@@ -6,30 +6,19 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { EventObject } from 'xstate';
-import type { User } from '../../contract/account/types.ts';
 import type { Card } from '../../contract/cards/types.ts';
 import { cardDeliveryWindow, usCalendarDay } from '../../contract/shared/businessDays.ts';
 import { replacementMachine } from '../../machines/cards/replacement.ts';
 import { coverageOf, describePath, minimalCover, replayPath } from '../support/chartCoverage.ts';
-import { answerCall, cardOnItsWay, closeErrorModal, homePath, homeWith, idempotencyKeyOf, moneyLines, physicalCard, virtualCard } from '../support/cardOrder.ts';
+import { answerCall, cardOnItsWay, closeErrorModal, homePath, homeWith, idempotencyKeyOf, moneyLines, physicalCard, user, userPath, virtualCard } from '../support/cardOrder.ts';
 import { generateListedPaths } from '../support/listedPaths.ts';
 import { active, alertText, renderApp } from '../support/renderApp.tsx';
 
-const userPath = '/api/v1/user';
 const replacePath = '/api/v1/card/replace';
 const listed = (event: EventObject & Record<string, unknown>): EventObject => event;
 const done = (id: string, output: unknown) => ({ type: `xstate.done.actor.${id}`, output });
 const failed = (id: string) => ({ type: `xstate.error.actor.${id}`, error: new Error('no statusCode') });
 
-const user: User = {
-  fullName: 'Maria Lopez',
-  email: 'demo@providers.test',
-  phone: '5592014477',
-  address: { street1: '1420 Fulton St', street2: 'Apt 3', city: 'Fresno', state: 'CA', zip: '93721' },
-  isInternal: false,
-  canUpdateAddress: true,
-  canUpdatePhone: true,
-};
 const userLoaded = done('getUser', { statusCode: 0, user });
 const withCard = homeWith({ balance: 2350, cards: [virtualCard, physicalCard] });
 const newCard: Card = { ...cardOnItsWay, id: '3b0f8d8e-1c7a-4a53-9d55-5d6a3f0e0010', replacesCardId: physicalCard.id };

@@ -1,11 +1,24 @@
 /** Home data and cards for the path tests of ordering, activating and replacing a physical card. */
 import { screen, waitFor } from '@testing-library/react';
 import { expect } from 'vitest';
+import type { User } from '../../contract/account/types.ts';
 import type { Card } from '../../contract/cards/types.ts';
 import type { HomeAnswer } from '../../contract/home/types.ts';
 import type { FakeCardApi } from './fakeCardApi.ts';
 
 export const homePath = '/api/v1/home';
+export const userPath = '/api/v1/user';
+
+/** The cardholder GET /user answers: the address a card is mailed to. */
+export const user: User = {
+  fullName: 'Maria Lopez',
+  email: 'demo@providers.test',
+  phone: '5592014477',
+  address: { street1: '1420 Fulton St', street2: 'Apt 3', city: 'Fresno', state: 'CA', zip: '93721' },
+  isInternal: false,
+  canUpdateAddress: true,
+  canUpdatePhone: true,
+};
 
 /**
  * The amounts shown on a review or a receipt, as [label, amount] rows, the amounts as they are seen:

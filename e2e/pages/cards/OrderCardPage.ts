@@ -46,9 +46,12 @@ export class OrderCardPage extends AppPage {
   }
 
   /** Step 2: the fee, the balance now and after. */
-  async expectReview(balanceCents: number): Promise<void> {
+  /** Step 2: where the card goes (the street the account was opened with) and what the fee leaves. */
+  async expectReview(balanceCents: number, street1: string): Promise<void> {
     await expect(this.page).toHaveURL((url) => url.pathname === '/order-card/2');
     await expect(this.title).toHaveText(this.t('Review your card order'));
+    await expect(this.screen.getByText(this.t("We'll mail your Providers Card to:"))).toBeVisible();
+    await expect(this.screen.locator('address')).toContainText(street1);
     await expect.poll(() => moneyLinesOf(this.screen)).toEqual([
       [this.t('Card fee'), this.fee()],
       [this.t('Your balance now'), dollars(balanceCents, this.locale)],

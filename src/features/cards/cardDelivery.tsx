@@ -1,10 +1,12 @@
 /**
  * When a physical card should arrive (spec §9: 10 to 15 business days, US federal holidays excluded),
  * as a date range: the window the card API answered for a card ordered, or, before ordering, the one
- * an order placed today would get (contract/shared/businessDays.ts, the server's own count).
+ * an order placed today would get (contract/shared/businessDays.ts, the server's own count); and the
+ * address it is mailed to.
  */
 import { Trans } from '@lingui/react/macro';
 import type { CardDelivery } from '../../../contract/cards/types.ts';
+import type { Address } from '../../../contract/shared/address.ts';
 import { cardDeliveryWindow, usCalendarDay } from '../../../contract/shared/businessDays.ts';
 import { formatDate } from '../../shared/format/date.ts';
 import type { Locale } from '../../../contract/shared/locale.ts';
@@ -44,3 +46,16 @@ export function ArrivalIfOrderedToday({ locale }: { locale: Locale }) {
 
 /** A card's last four digits as shown on card screens ("••1234"), or nothing while it has none. */
 export const maskedLastFour = (lastFour: string | null) => (lastFour ? `••${lastFour}` : '');
+
+/** The address on file, as an envelope shows it. */
+export function MailingAddress({ address }: { address: Address }) {
+  return (
+    <address className="card-address">
+      <span>{address.street1}</span>
+      {address.street2 ? <span>{address.street2}</span> : null}
+      <span>
+        {address.city}, {address.state} {address.zip}
+      </span>
+    </address>
+  );
+}

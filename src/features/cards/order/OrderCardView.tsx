@@ -21,7 +21,7 @@ import { formatDollars } from '../../../shared/format/money.ts';
 import { unexpectedErrorMessage } from '../../../shared/messages.ts';
 import { MoneyConfirmationStep, MoneyLines } from '../../../shared/moneyConfirmation/MoneyConfirmationStep.tsx';
 import { AccountLoad, CardFlowLinks } from '../cardFlowParts.tsx';
-import { ArrivalIfOrderedToday, ArrivalOfOrdered, ArrivalWindow } from '../cardDelivery.tsx';
+import { ArrivalIfOrderedToday, ArrivalOfOrdered, ArrivalWindow, MailingAddress } from '../cardDelivery.tsx';
 import { cardsCalls } from '../cardsCalls.ts';
 import '../cardOrder.css';
 
@@ -41,6 +41,7 @@ export function OrderCardView() {
     orderCardMachine.provide({
       actors: {
         getHome: fromPromise(() => api.getHome()),
+        getUser: fromPromise(() => api.getUser()),
         orderCard: fromPromise(({ input }) => calls.orderCard(input.idempotencyKey)),
       },
     }),
@@ -125,7 +126,7 @@ function Intro({ state, send, locale }: Props) {
 /** Steps 2 and 3: the money confirmation, in the words of ordering a card. */
 function Payment({ state, send, locale }: Props) {
   const { i18n } = useLingui();
-  const { amountCents, balanceCents, refusal } = state.context;
+  const { amountCents, balanceCents, refusal, address } = state.context;
   const fee = formatDollars(amountCents);
   return (
     <MoneyConfirmationStep
@@ -136,9 +137,15 @@ function Payment({ state, send, locale }: Props) {
       amountLabel={<Trans>Card fee</Trans>}
       reviewTitle={<Trans>Review your card order</Trans>}
       review={
-        <p>
-          <Trans>We'll mail your Providers Card to the address on your account.</Trans> <ArrivalIfOrderedToday locale={locale} />
-        </p>
+        <>
+          <p>
+            <Trans>We'll mail your Providers Card to:</Trans>
+          </p>
+          {address ? <MailingAddress address={address} /> : null}
+          <p>
+            <ArrivalIfOrderedToday locale={locale} />
+          </p>
+        </>
       }
       confirmTitle={<Trans>Confirm your order</Trans>}
       confirmText={<Trans>We'll take {fee} from your balance and mail your card. This fee can't be refunded once the card is sent.</Trans>}

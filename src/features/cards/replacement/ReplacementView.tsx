@@ -9,7 +9,6 @@ import { getRouteApi, Link, useRouter } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useState } from 'react';
 import { fromPromise, type SnapshotFrom } from 'xstate';
-import type { Address } from '../../../../contract/shared/address.ts';
 import { replacementMachine, stepOfReplacement, type ReplacementEvent } from '../../../../machines/cards/replacement.ts';
 import { moneyConfirmationShows } from '../../../../machines/shared/moneyConfirmation.ts';
 import { useServices } from '../../../app/services.tsx';
@@ -21,7 +20,7 @@ import { formatDollars } from '../../../shared/format/money.ts';
 import { unexpectedErrorMessage } from '../../../shared/messages.ts';
 import { MoneyConfirmationStep, MoneyLines } from '../../../shared/moneyConfirmation/MoneyConfirmationStep.tsx';
 import { AccountLoad, CardFlowLinks } from '../cardFlowParts.tsx';
-import { ArrivalIfOrderedToday, ArrivalOfOrdered, ArrivalWindow, maskedLastFour } from '../cardDelivery.tsx';
+import { ArrivalIfOrderedToday, ArrivalOfOrdered, ArrivalWindow, MailingAddress, maskedLastFour } from '../cardDelivery.tsx';
 import { cardsCalls } from '../cardsCalls.ts';
 import '../cardOrder.css';
 
@@ -86,19 +85,6 @@ export function ReplacementView() {
         <Payment {...props} />
       )}
     </section>
-  );
-}
-
-/** The address on file, as an envelope shows it. */
-function MailingAddress({ address }: { address: Address }) {
-  return (
-    <address className="card-address">
-      <span>{address.street1}</span>
-      {address.street2 ? <span>{address.street2}</span> : null}
-      <span>
-        {address.city}, {address.state} {address.zip}
-      </span>
-    </address>
   );
 }
 
