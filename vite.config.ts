@@ -230,7 +230,8 @@ export default defineConfig({
             // transaction is titled by one; every screen that shows fees loads this file already), the
             // last-known copy, home's chart, the loading and retry notices, home's early call
             // (src/features/home/earlyHome.ts) and home's stylesheet (its rules select only home's
-            // markup). One JS and one CSS file instead of many of 0.2–1 KB:
+            // markup), and how a card's status and life are said and acted on (src/shared/cards: home and
+            // the cards screens). One JS and one CSS file instead of many of 0.2–1 KB:
             // home's code came in eleven files, each a <link> the page creates in one task, and over a slow
             // network they queued behind the browser's six connections (docs/performance.md). Not their
             // dependencies (on the first screens already); a module here that a first screen imports would

@@ -89,6 +89,13 @@ async function expectAt(ctx: Ctx, pathname: string) {
 const stepText = () => document.querySelector('.step-indicator-text')?.textContent ?? null;
 
 describe('order-card chart', () => {
+  it('offers the activation of a shipped replacement as a replacement', async () => {
+    const app = await renderApp('/order-card', active);
+    await answerCall(app.cardApi, homePath, { type: 'xstate.done', output: funded });
+    await answerCall(app.cardApi, homePath, { type: 'xstate.done', output: homeWith({ cards: [virtualCard, { ...shipped, replacesCardId: physicalCard.id }] }) });
+    expect((await screen.findByRole('link', { name: 'Activate your card' })).getAttribute('href')).toBe('/activate/1?isReplacement=%22true%22');
+  });
+
   it('generated paths reach every state and transition', () => {
     expect(coverageOf(orderCardMachine, runs.map(({ run }) => run))).toEqual({ missingStates: [], missingTransitions: [] });
   });

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { i18n } from '@lingui/core';
 import { screenTitles } from '../../src/app/screenTitles.ts';
 import { activateLocale } from '../../src/shared/i18n/locale.ts';
+import { user, userPath } from '../support/cardOrder.ts';
 import { active, locked, renderApp, signedOut } from '../support/renderApp.tsx';
 
 const homeWith = (overrides: Record<string, unknown>) => ({
@@ -73,8 +74,10 @@ describe('route table', () => {
   it('keeps order-card at step 1 for an account never funded', async () => {
     const app = await renderApp('/order-card/1', active);
     await answerHome(app, homeWith({ hasFundedAnyKind: false }));
-    // The screen's own chart reads home data too: step 1, what the card is and costs.
+    // The screen's own chart reads home data too, then the address: step 1, what the card is and costs.
     await answerHome(app, homeWith({ hasFundedAnyKind: false }));
+    await waitFor(() => expect(app.cardApi.isWaiting(userPath)).toBe(true));
+    app.cardApi.answer(userPath, { statusCode: 0, user });
     expect(await screen.findByText(/^Sending it costs \$5\.00, taken from your balance\./)).toBeTruthy();
     expect(app.router.state.location.pathname).toBe('/order-card/1');
   });

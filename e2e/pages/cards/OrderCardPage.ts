@@ -45,7 +45,6 @@ export class OrderCardPage extends AppPage {
     await this.screen.getByRole('button', { name: this.t('Continue'), exact: true }).click();
   }
 
-  /** Step 2: the fee, the balance now and after. */
   /** Step 2: where the card goes (the street the account was opened with) and what the fee leaves. */
   async expectReview(balanceCents: number, street1: string): Promise<void> {
     await expect(this.page).toHaveURL((url) => url.pathname === '/order-card/2');

@@ -44,7 +44,7 @@ export function cardStatusDetail(card: Card, locale: Locale): ReactNode {
   if (card.status === 'LOST' || card.status === 'STOLEN') {
     return <Trans>Blocked for all purchases and ATM withdrawals.</Trans>;
   }
-  if (card.delivery && (card.isPending || card.status === 'SHIPPED')) return <DeliveryWindow delivery={card.delivery} locale={locale} />;
+  if (card.delivery && card.isPending) return <DeliveryWindow delivery={card.delivery} locale={locale} />;
   if (card.isActive && card.frozen) return <Trans>Purchases and ATM withdrawals are declined until you unlock it.</Trans>;
   if (card.replacedByCardId && card.isActive) return <Trans>It keeps working until your new card ships.</Trans>;
   return null;

@@ -1,7 +1,7 @@
 /**
  * /order-card/:step? (spec §2, §9): order a physical card for $5 from the balance, arriving in 10 to 15
  * business days. Step 1 (an account never funded) says what the card is and costs; step 2 reviews the
- * fee and the balance; step 3 confirms and orders; step 4 is the receipt. The chart is
+ * fee, the balance and the address it is mailed to; step 3 confirms and orders; step 4 is the receipt. The chart is
  * machines/cards/orderCard.ts; the route's step follows it.
  */
 import { Trans, useLingui } from '@lingui/react/macro';
@@ -21,6 +21,7 @@ import { formatDollars } from '../../../shared/format/money.ts';
 import { unexpectedErrorMessage } from '../../../shared/messages.ts';
 import { MoneyConfirmationStep, MoneyLines } from '../../../shared/moneyConfirmation/MoneyConfirmationStep.tsx';
 import { AccountLoad, CardFlowLinks } from '../cardFlowParts.tsx';
+import { activationSearch, isReadyToActivate } from '../../../shared/cards/cardLife.ts';
 import { ArrivalIfOrderedToday, ArrivalOfOrdered, ArrivalWindow, MailingAddress } from '../cardDelivery.tsx';
 import { cardsCalls } from '../cardsCalls.ts';
 import '../cardOrder.css';
@@ -218,8 +219,8 @@ function AlreadyOrdered({ state, locale }: Props) {
         </p>
       ) : null}
       <p className="screen-links">
-        {shippedOn ? (
-          <Link to="/activate/{-$step}" params={{ step: '1' }} className="button">
+        {card && isReadyToActivate(card) ? (
+          <Link to="/activate/{-$step}" params={{ step: '1' }} search={activationSearch(card)} className="button">
             <Trans>Activate your card</Trans>
           </Link>
         ) : null}
