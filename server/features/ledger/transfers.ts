@@ -196,16 +196,30 @@ function resolutionFailure(resolution: Transfer): PendingTransferFailure {
  * Voids every pending transfer whose timeout is at or before `now` (one ledger write each; the void's
  * id comes from the pending's, so an expiry racing this one, or a write that expired it first, leaves
  * nothing to do). Answers how many this call voided. Writes and balances() already treat expired
- * holds as gone; this records them for everyone (run it periodically).
+ * holds as gone; this records them for everyone (run it periodically). A hold whose expiry cannot be
+ * written (its account's row broken) does not hold up the others: they are recorded, then the call
+ * throws, saying how many could not be, with the first error as its cause.
  */
 export async function expirePendingTransfers(db: Database, now: Date): Promise<number> {
   let voided = 0;
+  const failed = new Map<string, unknown>();
   for (;;) {
-    const batch = await expiredHolds(db, now, { limit: expiryBatch });
-    for (const hold of batch) if (await expireHold(db, hold, now)) voided += 1;
-    // Every hold of a batch is resolved now (by this call or another), so the next read moves on.
-    if (batch.length < expiryBatch) return voided;
+    // The failed ones are still expired and come first again: read past them.
+    const limit = expiryBatch + failed.size;
+    const read = await expiredHolds(db, now, { limit });
+    for (const hold of read.filter((hold) => !failed.has(hold.id))) {
+      try {
+        if (await expireHold(db, hold, now)) voided += 1;
+      } catch (error) {
+        failed.set(hold.id, error);
+      }
+    }
+    // Every other hold read is resolved now (by this call or another), so the next read moves on.
+    if (read.length < limit) break;
   }
+  if (failed.size === 0) return voided;
+  const holds = (count: number) => `${count} expired hold${count === 1 ? '' : 's'}`;
+  throw new Error(`${holds(failed.size)} could not be recorded (${voided} ${voided === 1 ? 'was' : 'were'})`, { cause: failed.values().next().value });
 }
 
 const expiryBatch = 500;

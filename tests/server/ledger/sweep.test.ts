@@ -4,12 +4,14 @@
  * keeps the process alive, and stops. No real waiting: the test fires the timers itself.
  */
 import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, readConfig } from '../../../server/config.ts';
 import type { Database } from '../../../server/db/database.ts';
 import {
   balances,
   createTransfer,
+  expirePendingTransfers,
   invariantReport,
   startExpirySweep,
   type SweepClock,
@@ -174,6 +176,34 @@ describe('the hold-expiry sweep', () => {
     await stopping;
     expect(await first).toBe(0);
     expect(timers).toEqual([]);
+  });
+
+  it('records the other expired holds when one cannot be, then reports that one', async () => {
+    const other = await newCardholder(db);
+    await createTransfer(db, { id: randomUUID(), debit: systemLedgerAccounts.settlement, credit: other, amountCents: 5_000, kind: 'deposit', phase: 'posted', now: at(0) });
+    const holdOf = async (debit: string, seconds: number) => {
+      const answer = await createTransfer(db, {
+        id: randomUUID(),
+        debit,
+        credit: systemLedgerAccounts.settlement,
+        amountCents: 1_000,
+        kind: 'purchase',
+        phase: 'pending',
+        timeoutSeconds: 60,
+        now: at(seconds),
+      });
+      expect(answer.result).toBe('created');
+    };
+    // The oldest expired hold is on an account whose row no longer matches its transfers (as a bad
+    // hand fix would leave it): recording its expiry breaks a CHECK. The later one is on a sound account.
+    await holdOf(other, 1_000);
+    await holdOf(cardholder, 1_001);
+    await db.execute(sql`update ledger_accounts set debits_pending = ${0} where id = ${other}`);
+    await expect(expirePendingTransfers(db, at(2_000))).rejects.toThrow('1 expired hold could not be recorded (1 was)');
+    expect(await recordedPending()).toBe(0);
+    // Mended, the next sweep records it.
+    await db.execute(sql`update ledger_accounts set debits_pending = ${1_000} where id = ${other}`);
+    expect(await expirePendingTransfers(db, at(2_000))).toBe(1);
   });
 
   it('refuses an interval that is not a positive number of milliseconds', () => {
