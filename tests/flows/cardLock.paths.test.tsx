@@ -44,7 +44,8 @@ const run = generatePaths(cardLockMachine, events, { cards });
 /** The app, and how many answers named a card not in state so far. */
 type Ctx = Awaited<ReturnType<typeof renderApp>> & { strangerAnswers: number };
 const physicalName = 'Physical card ending in 5678';
-const lockSwitch = () => within(slideOf(physicalName)).getByRole('switch', { name: 'Lock card' });
+// Named with its card: a list of the screen's controls tells the cards' switches apart.
+const lockSwitch = () => within(slideOf(physicalName)).getByRole('switch', { name: 'Lock card ending in 5678' });
 const noErrorModal = ({ session }: Ctx) => expect(session.getSnapshot().hasTag('errorModalOpen')).toBe(false);
 const cardError = () => document.getElementById(`lock-error-${physicalCard.id}`)!.textContent;
 
@@ -98,7 +99,7 @@ describe('card lock chart', () => {
               expect(within(slide).getByText(shown.frozen ? 'Locked.' : 'Active')).toBeTruthy();
               if (shown.frozen) expect(within(slide).getByText('Purchases and ATM withdrawals are declined until you unlock it.')).toBeTruthy();
               // Locking one card never changes another.
-              expect(within(slideOf('Virtual card ending in 4821')).getByRole('switch', { name: 'Lock card' }).getAttribute('aria-checked')).toBe('false');
+              expect(within(slideOf('Virtual card ending in 4821')).getByRole('switch', { name: 'Lock card ending in 4821' }).getAttribute('aria-checked')).toBe('false');
               const said = s.matches({ ready: 'lockFailed' })
                 ? "We weren't able to lock your card."
                 : s.matches({ ready: 'unlockFailed' })

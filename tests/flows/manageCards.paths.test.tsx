@@ -161,7 +161,7 @@ describe('manage cards chart', () => {
               expect(cardImageURL).not.toBeNull();
               const physical = slideOf(physicalName);
               expect(within(physical).getByText('Active')).toBeTruthy();
-              expect(within(physical).getByRole('switch', { name: 'Lock card' })).toBeTruthy();
+              expect(within(physical).getByRole('switch', { name: 'Lock card ending in 5678' })).toBeTruthy();
               expect(within(physical).getByRole('link', { name: 'Set PIN' }).getAttribute('href')).toMatch(/^\/reset-pin\?/);
               expect(within(physical).getByRole('link', { name: 'Replace a damaged card' }).getAttribute('href')).toBe(`/replacement-card?cardId=${physicalCard.id}`);
               if (virtualCardId === null) {

@@ -46,7 +46,8 @@ export class ManageCardsPage extends AppPage {
   }
 
   lockSwitch(card: Locator): Locator {
-    return card.getByRole('switch', { name: this.t('Lock card'), exact: true });
+    // Named "Lock card ending in 1234": the card's own switch.
+    return card.getByRole('switch', { name: this.t('Lock card') });
   }
 
   /** The card's status line says `source` ("Locked", "Active", "Reported lost"…). */

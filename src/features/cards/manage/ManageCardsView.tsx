@@ -243,9 +243,12 @@ function CardFace({ card, imageURL }: { card: Card; imageURL: string | null }) {
 
 /**
  * Lock or unlock: a switch, with the failure said under it (never the error modal). While the call is
- * on its way it is aria-disabled, so the keyboard's focus stays on it for the next press.
+ * on its way it is aria-disabled, so the keyboard's focus stays on it for the next press. Its name says
+ * which card ("Lock card ending in 5678"): a list of a screen's controls tells the cards' switches apart.
  */
 function LockSwitch({ card, lock }: { card: Card; lock: CardLockActor }) {
+  const { t } = useLingui();
+  const lastFour = card.lastFour;
   const status = useSelector(lock, (s) => cardLockStatusOf(s, card.id));
   const busy = useSelector(lock, (s) => s.hasTag('busy'));
   const errorId = `lock-error-${card.id}`;
@@ -265,6 +268,12 @@ function LockSwitch({ card, lock }: { card: Card; lock: CardLockActor }) {
           <span className="lock-switch-thumb" />
         </span>
         <Trans>Lock card</Trans>
+        {lastFour ? (
+          <>
+            {' '}
+            <span className="visually-hidden">{t`ending in ${lastFour}`}</span>
+          </>
+        ) : null}
       </button>
       <p className="lock-progress" role="status">
         {status === 'locking' ? <Trans>Locking your card…</Trans> : status === 'unlocking' ? <Trans>Unlocking your card…</Trans> : null}
