@@ -50,20 +50,8 @@ import {
 } from '../shared/textedCode.ts';
 import { newUnlockCodeErrors } from '../shared/newUnlockCode.ts';
 import { draftFrom, draftOf, isStep, type RegistrationDraft } from './registrationDraft.ts';
-import {
-  emptyForm,
-  fieldsOfStep,
-  firstFailingStep,
-  maxProfileLength,
-  noLegal,
-  profileFields,
-  RegistrationProblem,
-  serverFieldProblems,
-  stepCount,
-  type FieldProblems,
-  type RegistrationForm,
-  type RegistrationStep,
-} from './registrationFields.ts';
+import { emptyForm, fieldsOfStep, maxProfileLength, noLegal, profileFields, stepCount, type RegistrationForm, type RegistrationStep } from './registrationFields.ts';
+import { firstFailingStep, RegistrationProblem, serverFieldProblems, type FieldProblems } from './registrationProblems.ts';
 import { addressOfForm, fieldProblems, normalisedFields, payloadOf, profileFieldsOf } from './registrationFieldRules.ts';
 
 // ---------------------------------------------------------------------------------------------

@@ -8,9 +8,8 @@
  * Imports no rules, so restoring the saved draft at start-up (registrationDraft.ts) loads neither the
  * chart nor the rules: every screen's first load is smaller.
  */
-import { agreementKinds, type AgreementKind, type Legal } from '../../contract/identity/types.ts';
+import type { AgreementKind, Legal } from '../../contract/identity/types.ts';
 import type { Address } from '../../contract/shared/address.ts';
-import type { FieldErrors } from '../../contract/shared/answers.ts';
 
 export const registrationSteps = [1, 2, 3, 4, 5] as const;
 export type RegistrationStep = (typeof registrationSteps)[number];
@@ -51,17 +50,8 @@ export type TypedField = keyof typeof typedFieldTable;
 type Row<F extends TypedField> = (typeof typedFieldTable)[F];
 export const typedFields = Object.keys(typedFieldTable) as TypedField[];
 
-/** The agreements (step 5) follow the typed fields; the draft keeps them, a profile never sets them. */
-const agreementStep: RegistrationStep = 5;
-
-/** Every field a registration form has, in the order of the steps. */
-export const registrationFields = [...typedFields, ...agreementKinds] as const;
+/** Every field a registration form has: the typed fields, then the agreements (step 5). */
 export type RegistrationField = TypedField | AgreementKind;
-
-export const stepOfField = Object.fromEntries([
-  ...typedFields.map((field) => [field, typedFieldTable[field].step]),
-  ...agreementKinds.map((kind) => [kind, agreementStep]),
-]) as Record<RegistrationField, RegistrationStep>;
 
 /** The typed fields of a step. */
 export const fieldsOfStep = (step: RegistrationStep): TypedField[] => typedFields.filter((field) => typedFieldTable[field].step === step);
@@ -86,56 +76,6 @@ export const emptyForm: RegistrationForm = {
 
 /** The legal address's fields, sent inside `addressLegal`. */
 export const addressFields = typedFields.filter((field): field is keyof Address => 'part' in typedFieldTable[field]);
-
-/**
- * The form field that shows a server field's problem: each field under its own name or as
- * `part.field` (`addressLegal.zip`, `legal.esign`); a whole part (`addressLegal`, e.g. `address.304`;
- * `legal`) on its first field; the `mfaToken` on the phone.
- */
-const formFieldOfServerField: ReadonlyMap<string, RegistrationField> = new Map<string, RegistrationField>([
-  ...registrationFields.map((field) => [field, field] as const),
-  ...addressFields.map((field) => [`addressLegal.${field}`, field] as const),
-  ['addressLegal', addressFields[0]!],
-  ...agreementKinds.map((kind) => [`legal.${kind}`, kind] as const),
-  ['legal', agreementKinds[0]],
-  ['mfaToken', 'phone'],
-]);
-
-export const formFieldOf = (serverField: string): RegistrationField | null => formFieldOfServerField.get(serverField) ?? null;
-
-/**
- * Problems beside the rules.ts ValidationMessage keys. The first two are the card API's own
- * (contract/validation.ts ServerFieldError), the third the chart's; `address.<300-307>` is the
- * server's key for an address its own check refused at /register.
- */
-export const RegistrationProblem = {
-  /** The server no longer accepts the phone verification (mfaToken): verify the phone again. */
-  phoneUnverified: 'phone.unverified',
-  /** Not every agreement was accepted (server, for `legal` as a whole). */
-  legalRequired: 'legal.required',
-  /** This agreement was not accepted. */
-  agreementRequired: 'agreement.required',
-} as const;
-
-/** A field's problem: a rules.ts ValidationMessage, a RegistrationProblem, or a key the server sent. */
-export type FieldProblems = Partial<Record<RegistrationField, string>>;
-
-/** The server's 400 `fieldErrors` on the form's fields; the mfaToken's problem shows on the phone. */
-export function serverFieldProblems(serverErrors: FieldErrors | undefined): FieldProblems {
-  const problems: FieldProblems = {};
-  for (const [serverField, message] of Object.entries(serverErrors ?? {})) {
-    const field = formFieldOf(serverField);
-    if (!field || typeof message !== 'string') continue;
-    problems[field] = serverField === 'mfaToken' ? RegistrationProblem.phoneUnverified : message;
-  }
-  return problems;
-}
-
-/** The step owning the first failing field, or null when no field the form knows failed. */
-export function firstFailingStep(problems: FieldProblems): RegistrationStep | null {
-  const first = registrationFields.find((field) => problems[field] !== undefined);
-  return first ? stepOfField[first] : null;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Profile pre-fill (spec §2)

@@ -17,7 +17,7 @@ import {
 } from '../../machines/identity/registration.ts';
 import { draftFrom, draftOf, type RegistrationDraft } from '../../machines/identity/registrationDraft.ts';
 import { normaliseDob, payloadOf, profileFieldsOf } from '../../machines/identity/registrationFieldRules.ts';
-import { firstFailingStep, RegistrationProblem, serverFieldProblems } from '../../machines/identity/registrationFields.ts';
+import { firstFailingStep, RegistrationProblem, serverFieldProblems } from '../../machines/identity/registrationProblems.ts';
 import type { PhoneInUseAnswer, RegisterAnswer, RequestVerificationAnswer } from '../../contract/identity/types.ts';
 import { maskDob, maskZip, routeStepOf } from '../../src/features/identity/masks.ts';
 import { savedDraft } from '../support/registrationRuns.ts';

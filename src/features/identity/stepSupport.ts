@@ -3,7 +3,8 @@ import type { I18n } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import type { MessageDescriptor } from '@lingui/core';
 import type { RegistrationEvent, RegistrationSnapshot } from '../../../machines/identity/registration.ts';
-import { RegistrationProblem, type RegistrationField } from '../../../machines/identity/registrationFields.ts';
+import type { RegistrationField } from '../../../machines/identity/registrationFields.ts';
+import { RegistrationProblem } from '../../../machines/identity/registrationProblems.ts';
 import { addressMessages, validationMessages } from '../../shared/messages.ts';
 
 export type StepProps = {
