@@ -157,6 +157,16 @@ test('offline, home and activity show the last-known balance and transactions wi
   await expect(offlineActivity.rowLink('Purchase at Save Mart')).toContainText('Pending');
   await expectAccessible(page);
 
+  // Statements were never opened, so their code is not on the phone: the screen says the connection is
+  // what to check (not "an unexpected error"), inside the app's frame with its way home.
+  await page.goBack();
+  await offlineHome.screen.getByRole('link', { name: 'Statements' }).click();
+  const failed = page.getByRole('main');
+  await expect(failed.getByRole('heading', { level: 1, name: 'Something went wrong.' })).toBeVisible();
+  await expect(failed).toContainText("We couldn't open this screen. Check your connection and try again.");
+  await expect(failed).not.toContainText('unexpected error');
+  await expectAccessible(page, 'a screen not downloaded');
+
   await context.setOffline(false);
   await offlineActivity.signOutButton.click();
   await expect(page).toHaveURL(/\/signin/);

@@ -3,6 +3,7 @@ import { act, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { i18n } from '@lingui/core';
 import { screenTitles } from '../../src/app/screenTitles.ts';
+import { isDownloadFailure } from '../../src/shared/screens/ErrorView.tsx';
 import { activateLocale } from '../../src/shared/i18n/locale.ts';
 import { user, userPath } from '../support/cardOrder.ts';
 import { active, locked, renderApp, signedOut } from '../support/renderApp.tsx';
@@ -225,6 +226,20 @@ describe('an address outside the route table', () => {
     await app.services.analytics.flush();
     const visits = app.tracked.filter((event) => event.name === 'route.visit').map((event) => event.properties);
     expect(visits).toEqual([{ name: '/tax', params: {}, query: {}, previousRouteName: null }]);
+  });
+});
+
+describe('a screen whose code did not download', () => {
+  it("is told apart from a bug by each browser's words for a failed import, and Vite's for a stylesheet", () => {
+    const failures = [
+      'Failed to fetch dynamically imported module: https://card.example/assets/StatementsView-a1.js', // Chromium
+      'error loading dynamically imported module: https://card.example/assets/StatementsView-a1.js', // Firefox
+      'Importing a module script failed.', // Safari
+      'Unable to preload CSS for https://card.example/assets/StatementsView-a1.css', // Vite
+    ];
+    for (const message of failures) expect(isDownloadFailure(new TypeError(message)), message).toBe(true);
+    expect(isDownloadFailure(new TypeError("Cannot read properties of undefined (reading 'cards')"))).toBe(false);
+    expect(isDownloadFailure('Unable to preload CSS')).toBe(false);
   });
 });
 

@@ -1,14 +1,18 @@
 import { Trans } from '@lingui/react/macro';
-import { Link } from '@tanstack/react-router';
+import { Link, type ErrorComponentProps } from '@tanstack/react-router';
+import { isModuleNotFoundError } from '@tanstack/router-core';
 import { useHeadingFocus } from '../components/useHeadingFocus.ts';
 import { useMarkErrorScreenShown } from './documentTitle.ts';
 
 /**
  * A screen that failed to show (its code did not download over a weak connection, or a bug): say so
  * in the reader's language (spec §8 "Something went wrong."), with a retry and the way home. The
- * app's frame stays around it, and nothing the cardholder had saved is touched.
+ * app's frame stays around it, and nothing the cardholder had saved is touched. When the screen's code
+ * could not be downloaded (offline, a screen never opened before, so not kept on the phone), it says
+ * the connection is what to check, not that something unexpected happened.
  */
-export function ErrorView() {
+export function ErrorView({ error }: Pick<ErrorComponentProps, 'error'>) {
+  const notDownloaded = isDownloadFailure(error) || !navigator.onLine;
   const heading = useHeadingFocus();
   useMarkErrorScreenShown();
   // The page is loaded again: a browser keeps a script import that failed failed for the page's
@@ -22,7 +26,7 @@ export function ErrorView() {
       <p>
         {/* The words of unexpectedErrorMessage (src/shared/messages.ts, one catalogue entry), written here
             so the entry does not load the forms' shared chunk that holds it. */}
-        <Trans>There was an unexpected error. Please try again.</Trans>
+        {notDownloaded ? <Trans>We couldn't open this screen. Check your connection and try again.</Trans> : <Trans>There was an unexpected error. Please try again.</Trans>}
       </p>
       <button type="button" className="button" onClick={retry}>
         <Trans>Try again</Trans>
@@ -35,3 +39,9 @@ export function ErrorView() {
     </section>
   );
 }
+
+/**
+ * A screen's code or its stylesheet did not download: the browser's words for a failed `import()`
+ * (as TanStack reads them) or Vite's for a stylesheet that a screen's code waits for, which fails first.
+ */
+export const isDownloadFailure = (error: unknown): boolean => isModuleNotFoundError(error) || (error instanceof Error && /^Unable to preload CSS/.test(error.message));
