@@ -6,6 +6,7 @@
  */
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { ActivityPage, TransactionDetailPage } from './pages/activity/ActivityPage.ts';
+import { ErrorPage } from './pages/ErrorPage.ts';
 import { HomePage } from './pages/home/HomePage.ts';
 import { expectAccessible } from './support/accessibility.ts';
 import { openAccountViaApi } from './support/accounts.ts';
@@ -161,10 +162,7 @@ test('offline, home and activity show the last-known balance and transactions wi
   // what to check (not "an unexpected error"), inside the app's frame with its way home.
   await page.goBack();
   await offlineHome.screen.getByRole('link', { name: 'Statements' }).click();
-  const failed = page.getByRole('main');
-  await expect(failed.getByRole('heading', { level: 1, name: 'Something went wrong.' })).toBeVisible();
-  await expect(failed).toContainText("We couldn't open this screen. Check your connection and try again.");
-  await expect(failed).not.toContainText('unexpected error');
+  await new ErrorPage(page, 'en').expectShown();
   await expectAccessible(page, 'a screen not downloaded');
 
   await context.setOffline(false);

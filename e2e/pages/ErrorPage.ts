@@ -15,11 +15,17 @@ export class ErrorPage extends AppPage {
     return this.page.getByRole('main').getByRole('link', { name: this.t('Go to home'), exact: true });
   }
 
-  /** Shown with its heading focused and the spec's words (§8), never the router library's English. */
+  /**
+   * A screen whose code did not download (the failure the browser tests cause): shown with its heading
+   * focused, the spec's words (§8) and the connection to check, never "an unexpected error" nor the
+   * router library's English.
+   */
   async expectShown(): Promise<void> {
     await expect(this.heading).toBeVisible();
     await expect(this.heading).toBeFocused();
-    await expect(this.page.getByRole('main').getByText(this.t('There was an unexpected error. Please try again.'))).toBeVisible();
+    const main = this.page.getByRole('main');
+    await expect(main.getByText(this.t("We couldn't open this screen. Check your connection and try again."))).toBeVisible();
+    await expect(main.getByText(this.t('There was an unexpected error. Please try again.'))).toHaveCount(0);
     await expect(this.page.getByText('Something went wrong!'), "the router library's own screen").toHaveCount(0);
   }
 }
