@@ -56,6 +56,8 @@ test('lock then unlock: the card shows locked and a purchase on it is refused, t
   await page.keyboard.press('Space');
   await expect(cards.lockSwitch(physical)).toHaveAttribute('aria-checked', 'false');
   await expect(cards.cardStatus(physical, 'Active')).toBeVisible();
+  // Said to a screen reader: the switch's state alone is not announced.
+  await expect(physical.getByRole('status')).toHaveText('Your card is unlocked.');
   await expect(cards.lockSwitch(physical)).toBeFocused();
   expect((await purchaseWith(request, holder.applicant.email, holder.physical.id)).status, 'the card works again').toBe(200);
 });

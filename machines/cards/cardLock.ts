@@ -6,7 +6,8 @@
  * The chart holds the cardholder's cards (from home data). Locking is temporary and reversible: a
  * working card that is not locked can be locked, a locked one unlocked; a lost, stolen, stopped or
  * pending card has no lock to toggle. One call at a time. When the server answers `{0, card}`, that card
- * replaces the one with its id in state (`replaceCardInState`).
+ * replaces the one with its id in state (`replaceCardInState`), and the card says it is now locked or
+ * unlocked (`locked` / `unlocked`: the switch's state alone is not announced by screen readers).
  *
  * How each failure ends: any other answer (403 `{3, reason}` the card's state does not allow it, 404 not
  * the caller's card, 5 …) or no answer at all (the calls are quiet: spec §8 suppresses the generic
@@ -23,7 +24,7 @@ import { StatusCode } from '../../contract/shared/statusCodes.ts';
 export type CardLockInput = { cards: Card[] };
 export type CardLockContext = {
   cards: Card[];
-  /** The card being locked or unlocked, or the one whose lock or unlock failed last; null before any. */
+  /** The card being locked or unlocked, or the one locked or unlocked last (or whose call failed); null before any. */
   cardId: string | null;
 };
 export type CardLockEvent = { type: 'user.lock'; cardId: string } | { type: 'user.unlock'; cardId: string };
@@ -31,9 +32,9 @@ export type CardLockAnswer = CardAnswer | CardRefusal | UnknownCard;
 
 /**
  * What views ask the chart: a call is under way (`busy`: `locking` or `unlocking` card `cardId`), or the
- * last lock or unlock of `cardId` failed.
+ * last lock or unlock of `cardId` succeeded (`locked`, `unlocked`) or failed.
  */
-export type CardLockTag = 'busy' | 'locking' | 'unlocking' | 'lockFailed' | 'unlockFailed';
+export type CardLockTag = 'busy' | 'locking' | 'unlocking' | 'locked' | 'unlocked' | 'lockFailed' | 'unlockFailed';
 
 /** The answer names a card the app does not hold (spec §4: raises). */
 export class CardNotInStateError extends Error {
@@ -115,6 +116,10 @@ export const cardLockMachine = setup({
       },
       states: {
         idle: {},
+        /** Card `cardId` was just locked: said once, so a screen reader hears what the switch did. */
+        locked: { tags: ['locked'] },
+        /** Card `cardId` was just unlocked. */
+        unlocked: { tags: ['unlocked'] },
         /** 'We weren't able to lock your card.', on card `cardId`. */
         lockFailed: { tags: ['lockFailed'] },
         /** 'We weren't able to unlock your card.', on card `cardId`. */
@@ -130,7 +135,7 @@ export const cardLockMachine = setup({
         onDone: [
           {
             guard: { type: 'isCardInState', params: ({ event }) => event.output },
-            target: 'ready.idle',
+            target: 'ready.locked',
             actions: { type: 'replaceCard', params: ({ event }) => event.output },
           },
           {
@@ -152,7 +157,7 @@ export const cardLockMachine = setup({
         onDone: [
           {
             guard: { type: 'isCardInState', params: ({ event }) => event.output },
-            target: 'ready.idle',
+            target: 'ready.unlocked',
             actions: { type: 'replaceCard', params: ({ event }) => event.output },
           },
           {
@@ -168,12 +173,12 @@ export const cardLockMachine = setup({
   },
 });
 
-/** What one card shows of the lock chart: its call under way, or its last failure. */
-export type CardLockStatus = 'locking' | 'unlocking' | 'lockFailed' | 'unlockFailed' | null;
+/** What one card shows of the lock chart: its call under way, or how its last one ended. */
+export type CardLockStatus = 'locking' | 'unlocking' | 'locked' | 'unlocked' | 'lockFailed' | 'unlockFailed' | null;
 
 /** The lock status of card `cardId` in a snapshot (views ask this, not the chart's states). */
 export function cardLockStatusOf(snapshot: { context: CardLockContext; hasTag: (tag: CardLockTag) => boolean }, cardId: string): CardLockStatus {
   if (snapshot.context.cardId !== cardId) return null;
-  const shown = (['locking', 'unlocking', 'lockFailed', 'unlockFailed'] as const).find((tag) => snapshot.hasTag(tag));
+  const shown = (['locking', 'unlocking', 'locked', 'unlocked', 'lockFailed', 'unlockFailed'] as const).find((tag) => snapshot.hasTag(tag));
   return shown ?? null;
 }

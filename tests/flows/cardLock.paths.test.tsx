@@ -106,6 +106,10 @@ describe('card lock chart', () => {
                   ? "We weren't able to unlock your card."
                   : '';
               await waitFor(() => expect(cardError()).toBe(said));
+              // A lock or unlock that went through is said once, in the card's status (the switch's
+              // aria-checked alone is not announced); a failure or the screen's first showing says nothing there.
+              const done = s.matches({ ready: 'locked' }) ? 'Your card is locked.' : s.matches({ ready: 'unlocked' }) ? 'Your card is unlocked.' : '';
+              expect(within(slide).getByRole('status').textContent).toBe(done);
               if (said) {
                 expect(within(slide).getByRole('alert').textContent).toBe(said);
                 expect(lockSwitch().getAttribute('aria-describedby')).toBe(`lock-error-${physicalCard.id}`);

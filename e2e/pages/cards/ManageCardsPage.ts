@@ -59,12 +59,14 @@ export class ManageCardsPage extends AppPage {
     await this.lockSwitch(card).click();
     await expect(this.lockSwitch(card)).toHaveAttribute('aria-checked', 'true');
     await expect(this.cardStatus(card, 'Locked')).toBeVisible();
+    await expect(card.getByRole('status')).toHaveText(this.t('Your card is locked.'));
   }
 
   async unlock(card: Locator): Promise<void> {
     await this.lockSwitch(card).click();
     await expect(this.lockSwitch(card)).toHaveAttribute('aria-checked', 'false');
     await expect(this.cardStatus(card, 'Active')).toBeVisible();
+    await expect(card.getByRole('status')).toHaveText(this.t('Your card is unlocked.'));
   }
 
   async reportLostOrStolen(card: Locator): Promise<LostStolenPage> {

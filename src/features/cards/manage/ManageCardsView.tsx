@@ -242,7 +242,7 @@ function CardFace({ card, imageURL }: { card: Card; imageURL: string | null }) {
 }
 
 /**
- * Lock or unlock: a switch, with the failure said under it (never the error modal). While the call is
+ * Lock or unlock: a switch, with how the call ended said under it (a failure never in the error modal). While the call is
  * on its way it is aria-disabled, so the keyboard's focus stays on it for the next press. Its name says
  * which card ("Lock card ending in 5678"): a list of a screen's controls tells the cards' switches apart.
  */
@@ -276,7 +276,15 @@ function LockSwitch({ card, lock }: { card: Card; lock: CardLockActor }) {
         ) : null}
       </button>
       <p className="lock-progress" role="status">
-        {status === 'locking' ? <Trans>Locking your card…</Trans> : status === 'unlocking' ? <Trans>Unlocking your card…</Trans> : null}
+        {status === 'locking' ? (
+          <Trans>Locking your card…</Trans>
+        ) : status === 'unlocking' ? (
+          <Trans>Unlocking your card…</Trans>
+        ) : status === 'locked' ? (
+          <Trans>Your card is locked.</Trans>
+        ) : status === 'unlocked' ? (
+          <Trans>Your card is unlocked.</Trans>
+        ) : null}
       </p>
       <p id={errorId} className="form-error" role="alert">
         {status === 'lockFailed' ? (
