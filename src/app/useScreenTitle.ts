@@ -1,12 +1,13 @@
 /**
- * Sets `<title>` to the screen's own title (src/app/screenTitles.ts) in the current language. The
+ * Sets `<title>` to the screen's own title (src/app/screenTitles.ts, or the one a screen that is up gave
+ * itself: src/shared/screens/documentTitle.ts) in the current language. The
  * table of titles loads beside the first screen's own code rather than in every first load; until it
  * arrives the page keeps index.html's title (the product's name).
  */
 import { useLingui } from '@lingui/react';
 import { useMatches } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
-import { documentTitle, errorTitle, useErrorScreenShown } from '../shared/screens/documentTitle.ts';
+import { documentTitle, useShownOwnTitle } from '../shared/screens/documentTitle.ts';
 
 type Titles = typeof import('./screenTitles.ts');
 
@@ -26,8 +27,8 @@ export function useScreenTitle(): void {
     void import('./screenTitles.ts').then(setTitles);
   }, []);
   const key = useMatches({ select: titleKeyOf(titles) });
-  const failed = useErrorScreenShown();
-  const title = failed ? errorTitle : !titles ? undefined : key === 'notFound' ? titles.notFoundTitle : titles.screenTitles[key];
+  const own = useShownOwnTitle();
+  const title = own ?? (!titles ? undefined : key === 'notFound' ? titles.notFoundTitle : titles.screenTitles[key]);
   const text = title ? documentTitle(i18n, title) : null;
   useEffect(() => {
     if (text) document.title = text;

@@ -87,6 +87,8 @@ describe('lost or stolen chart', () => {
             then: async () => {
               const heading = await screen.findByRole('heading', { level: 1, name: title });
               await waitFor(() => expect(document.activeElement).toBe(heading));
+              // In place of the cards at the same address, the tab says so too (WCAG 2.2 SC 2.4.2).
+              await waitFor(() => expect(document.title).toBe('Report a lost or stolen card · Providers card'));
               expect(screen.getByText('Is your card lost, or was it stolen?')).toBeTruthy();
               // The card being reported, by its masked number.
               const report = screen.getByRole('region', { name: title });
@@ -132,6 +134,7 @@ describe('lost or stolen chart', () => {
             then: async () => {
               const heading = await screen.findByRole('heading', { level: 1, name: 'Your card is blocked' });
               await waitFor(() => expect(document.activeElement).toBe(heading));
+              expect(document.title).toBe('Report a lost or stolen card · Providers card');
               expect(within(screen.getByRole('main')).getByRole('status').textContent).toBe('Your card ending in 5678 is blocked for all purchases and ATM withdrawals now.');
               expect(screen.getByText(/A replacement card is on its way, free of charge\./).textContent).toBe(
                 'A replacement card is on its way, free of charge. Arrives between Dec 8, 2026 and Dec 15, 2026.',
@@ -162,6 +165,7 @@ describe('lost or stolen chart', () => {
             when: (s) => s.matches('cancelled'),
             then: async (ctx) => {
               expect(await screen.findByRole('heading', { level: 1, name: 'Manage cards' })).toBeTruthy();
+              await waitFor(() => expect(document.title).toBe('Manage cards · Providers card'));
               expect(within(slideOf('Physical card ending in 5678')).getByText('Active')).toBeTruthy();
               expect(homeRequests(ctx)).toBe(1);
               // Back where the report began, for the keyboard too.

@@ -160,6 +160,8 @@ describe('reset PIN, beside the paths', () => {
   it('changes the ATM PIN the same way, in Spanish', async () => {
     const app = await renderApp(`/reset-pin?cardId=${physicalCard.id}&pin=atm`, { ...active, locale: 'es' });
     expect(await screen.findByRole('heading', { level: 1, name: 'Cambie su PIN del cajero automático' })).toBeTruthy();
+    // The tab says what the heading says, not the route's "Set your PIN" (WCAG 2.2 SC 2.4.2).
+    await waitFor(() => expect(document.title).toBe('Cambie su PIN del cajero automático · Tarjeta Providers'));
     await waitFor(() => expect(app.cardApi.isWaiting(pinFormPath)).toBe(true));
     const asked = app.cardApi.requests.filter((request) => request.path === pinFormPath).at(-1)!;
     expect(Object.fromEntries(new URLSearchParams(asked.search))).toEqual({ cardId: physicalCard.id, pin: 'atm', locale: 'es' });
@@ -180,6 +182,7 @@ describe('reset PIN, beside the paths', () => {
     // No returnTo: back to the cards.
     await waitFor(() => expect(app.router.state.location.pathname).toBe('/manage-cards'));
     expect(await screen.findByText('Su nuevo PIN está listo.')).toBeTruthy();
+    await waitFor(() => expect(document.title).toBe('Administrar tarjetas · Tarjeta Providers'));
   });
 
   it('never frames a page that is not on the processor origin', async () => {

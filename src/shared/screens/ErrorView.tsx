@@ -2,7 +2,7 @@ import { Trans } from '@lingui/react/macro';
 import { Link, type ErrorComponentProps } from '@tanstack/react-router';
 import { isModuleNotFoundError } from '@tanstack/router-core';
 import { useHeadingFocus } from '../components/useHeadingFocus.ts';
-import { useMarkErrorScreenShown } from './documentTitle.ts';
+import { errorTitle, useOwnTitle } from './documentTitle.ts';
 
 /**
  * A screen that failed to show (its code did not download over a weak connection, or a bug): say so
@@ -14,7 +14,7 @@ import { useMarkErrorScreenShown } from './documentTitle.ts';
 export function ErrorView({ error }: Pick<ErrorComponentProps, 'error'>) {
   const notDownloaded = isDownloadFailure(error) || !navigator.onLine;
   const heading = useHeadingFocus();
-  useMarkErrorScreenShown();
+  useOwnTitle(errorTitle);
   // The page is loaded again: a browser keeps a script import that failed failed for the page's
   // life, so only a new page asks the network again (embedded, the host hands the session over again).
   const retry = () => window.location.reload();

@@ -16,26 +16,30 @@ export const errorTitle = msg`Something went wrong`;
 export const documentTitle = (i18n: I18n, title: MessageDescriptor) => `${i18n._(title)} · ${i18n._(titleSuffix)}`;
 
 /**
- * Whether the error screen is shown. A screen that throws while it renders leaves its route's match a
- * success, so the router's state cannot tell the shell; the error screen says so here while it is up.
+ * Titles that screens give themselves while they are up, over their route's: the error screen (a
+ * screen that throws while it renders leaves its route's match a success, so the router's state cannot
+ * tell), and a screen shown in place of another at the same address (reporting a card lost on Manage
+ * cards) or whose heading its query chooses (the ATM PIN). The last one mounted is the title.
  */
-let errorScreensShown = 0;
+let ownTitles: readonly MessageDescriptor[] = [];
 const listeners = new Set<() => void>();
 const subscribe = (listener: () => void) => {
   listeners.add(listener);
   return () => void listeners.delete(listener);
 };
+const setOwnTitles = (titles: readonly MessageDescriptor[]) => {
+  ownTitles = titles;
+  listeners.forEach((listener) => listener());
+};
 
-export const useErrorScreenShown = (): boolean => useSyncExternalStore(subscribe, () => errorScreensShown > 0);
+/** The title a screen that is up gave itself, or null: its route's title is the one. */
+export const useShownOwnTitle = (): MessageDescriptor | null => useSyncExternalStore(subscribe, () => ownTitles.at(-1) ?? null);
 
-/** Called by the error screen: marks it shown while it is mounted. */
-export function useMarkErrorScreenShown(): void {
+/** Gives the document `title` while the calling screen is mounted (null: its route's). A module-level `msg`. */
+export function useOwnTitle(title: MessageDescriptor | null): void {
   useEffect(() => {
-    errorScreensShown += 1;
-    listeners.forEach((listener) => listener());
-    return () => {
-      errorScreensShown -= 1;
-      listeners.forEach((listener) => listener());
-    };
-  }, []);
+    if (!title) return;
+    setOwnTitles([...ownTitles, title]);
+    return () => setOwnTitles(ownTitles.filter((shown) => shown !== title));
+  }, [title]);
 }

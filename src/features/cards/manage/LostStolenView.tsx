@@ -2,6 +2,7 @@
  * Report a lost or stolen card (machines/cards/lostStolen.ts): lost or stolen, what will happen, then
  * the card blocked at once with its free replacement on its way, and when it should arrive.
  */
+import { msg } from '@lingui/core/macro';
 import { Trans } from '@lingui/react/macro';
 import { useSelector } from '@xstate/react';
 import type { ReactNode } from 'react';
@@ -9,10 +10,15 @@ import type { LostStolenActor } from '../../../../machines/cards/manageCards.ts'
 import { ActionButton } from '../../../shared/components/ActionButton.tsx';
 import { useHeadingFocus } from '../../../shared/components/useHeadingFocus.ts';
 import { RetryNotice } from '../../../shared/components/RetryNotice.tsx';
+import { useOwnTitle } from '../../../shared/screens/documentTitle.ts';
 import type { Locale } from '../../../../contract/shared/locale.ts';
 import { CardName, DeliveryWindow } from './CardText.tsx';
 
+/** The tab's title while this screen is shown in place of the cards (same address, WCAG 2.2 SC 2.4.2). */
+const lostStolenTitle = msg`Report a lost or stolen card`;
+
 export function LostStolenView({ report, locale, hasVirtualCard }: { report: LostStolenActor; locale: Locale; hasVirtualCard: boolean }) {
+  useOwnTitle(lostStolenTitle);
   const state = useSelector(report, (s) => s);
   const { card, status, replacement } = state.context;
   const lastFour = card.lastFour;

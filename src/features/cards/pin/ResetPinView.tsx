@@ -4,6 +4,7 @@
  * typed there and never passes through the app; the page's result reaches the chart only from that
  * frame and an allowlisted processor origin (processorMessages.ts). Success goes back to returnTo.
  */
+import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { getRouteApi, useRouter } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
@@ -14,10 +15,14 @@ import { useServices } from '../../../app/services.tsx';
 import { RetryNotice } from '../../../shared/components/RetryNotice.tsx';
 import { Skeleton } from '../../../shared/components/Skeleton.tsx';
 import { useHeadingFocus } from '../../../shared/components/useHeadingFocus.ts';
+import { useOwnTitle } from '../../../shared/screens/documentTitle.ts';
 import { cardPin, defaultReturnTo, resetPinChart } from './resetPinEffects.ts';
 import '../processorFrame.css';
 
 const resetPinRoute = getRouteApi('/_accessToken/reset-pin/{-$step}');
+
+/** The tab's title when the query asks for the ATM PIN (the route's title is "Set your PIN"). */
+const atmPinTitle = msg`Change your ATM PIN`;
 
 export function ResetPinView() {
   const { cardId, pin = cardPin, returnTo = defaultReturnTo } = resetPinRoute.useSearch();
@@ -30,6 +35,7 @@ function ResetPin({ cardId, pin, returnTo }: { cardId: string; pin: PinKind; ret
   const services = useServices();
   const router = useRouter();
   const heading = useHeadingFocus();
+  useOwnTitle(pin === 'atm' ? atmPinTitle : null);
   const frame = useRef<HTMLIFrameElement>(null);
   const [chart] = useState(() =>
     resetPinChart(services, {
