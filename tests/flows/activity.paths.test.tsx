@@ -76,6 +76,8 @@ const owner = 'user-1';
 /** The app, and how many rows were shown when "Show older activity" was pressed (until the older rows show). */
 type Ctx = Awaited<ReturnType<typeof renderApp>> & { olderFrom?: number | null };
 const rowLinks = () => [...document.getElementsByClassName('activity-link')];
+/** The list's end: what it says, announced (role=status). */
+const listEndStatus = () => document.querySelector('.activity-end [role="status"]')!;
 /** After older rows arrive, the keyboard's focus is on the first of them (the pressed button is gone). */
 async function expectFocusOnFirstOlderRow(ctx: Ctx) {
   const from = ctx.olderFrom;
@@ -167,6 +169,8 @@ describe('activity chart', () => {
           when: (s) => s.matches('complete'),
           then: async (ctx) => {
             expect(await screen.findByRole('button', { name: 'Show older activity' })).toBeTruthy();
+            // The list's end announces only its messages: the button is not inside the live region.
+            expect(listEndStatus().textContent).toBe('');
             expect(screen.getByText('Available balance: $1,234.56')).toBeTruthy();
             expect(screen.getByText('Purchase at Save Mart')).toBeTruthy();
             await expectFocusOnFirstOlderRow(ctx);
@@ -175,7 +179,7 @@ describe('activity chart', () => {
         {
           when: (s) => s.matches('nextPage'),
           then: async ({ cardApi }) => {
-            expect(await screen.findByText('Loading older activity…')).toBeTruthy();
+            await waitFor(() => expect(listEndStatus().textContent).toBe('Loading older activity…'));
             await waitFor(() => expect(cardApi.isWaiting(transactionsPath)).toBe(true));
             expect(cardApi.requests.filter((request) => request.path === transactionsPath).at(-1)!.search).toBe('?cursor=next-1&limit=25');
           },
@@ -201,7 +205,7 @@ describe('activity chart', () => {
         {
           when: (s) => s.matches('noMore'),
           then: async (ctx) => {
-            expect(await screen.findByText("That's all of your activity.")).toBeTruthy();
+            await waitFor(() => expect(listEndStatus().textContent).toBe("That's all of your activity."));
             expect(screen.queryByRole('button', { name: 'Show older activity' })).toBeNull();
             await expectFocusOnFirstOlderRow(ctx);
           },

@@ -81,9 +81,9 @@ export function TransactionsView() {
           </ul>
         </section>
       ))}
-      <div className="activity-end" role="status">
+      <div className="activity-end">
         {/* After a failed older page its retry notice is the way on (this button would do nothing then). */}
-        {asOf || failed ? null : status === 'COMPLETE' && !empty ? (
+        {asOf || failed || status !== 'COMPLETE' || empty ? null : (
           <button
             type="button"
             className="button button-secondary"
@@ -94,11 +94,15 @@ export function TransactionsView() {
           >
             <Trans>Show older activity</Trans>
           </button>
-        ) : status === 'LOADING' && !empty ? (
-          <Trans>Loading older activity…</Trans>
-        ) : status === 'NO_MORE' && !empty ? (
-          <Trans>That's all of your activity.</Trans>
-        ) : null}
+        )}
+        {/* Only what the list's end says is announced, not the button (always there, so a change is heard). */}
+        <p role="status">
+          {asOf || failed || empty ? null : status === 'LOADING' ? (
+            <Trans>Loading older activity…</Trans>
+          ) : status === 'NO_MORE' ? (
+            <Trans>That's all of your activity.</Trans>
+          ) : null}
+        </p>
       </div>
       <p className="screen-links">
         <Link to="/statements">
