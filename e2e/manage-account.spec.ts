@@ -51,7 +51,7 @@ test('a cardholder changes the unlock code from home, in English and then in Spa
   await manage.save(applicant.unlockCode, '3971', '3917');
   await manage.expectFieldError(manage.confirmation, "The unlock codes don't match.");
   await manage.save(applicant.unlockCode, '1234');
-  await manage.expectFieldError(manage.newCode, 'This code is easy to guess. Please choose another one.');
+  await manage.expectFieldError(manage.newCode, 'This code is easy to guess. Please choose another one.', ManageAccountPage.newCodeRule);
   await expectAccessible(page);
   // Someone who does not know the current code cannot replace it, and spends an unlock attempt trying.
   await manage.save('9075', '3971');
@@ -67,7 +67,7 @@ test('a cardholder changes the unlock code from home, in English and then in Spa
   await spanish.save('3971', '5802', '5820');
   await spanish.expectFieldError(spanish.confirmation, "The unlock codes don't match.");
   await spanish.save('3971', '1111');
-  await spanish.expectFieldError(spanish.newCode, 'This code is easy to guess. Please choose another one.');
+  await spanish.expectFieldError(spanish.newCode, 'This code is easy to guess. Please choose another one.', ManageAccountPage.newCodeRule);
   await expectAccessible(page);
   // The old code is no longer the current one: refused, and the saved count started again at 4 left.
   await spanish.save(applicant.unlockCode, '5802');

@@ -6,6 +6,7 @@ import { StatusCode } from '../../contract/shared/statusCodes.ts';
 import { changeUnlockCodeMachine } from '../../machines/account/changeUnlockCode.ts';
 import { ApiUnavailableError, AuthRequiredError } from '../../src/shared/api/client.ts';
 import { coverageOf, describePath, generatePaths, minimalCover, replayPath } from '../support/chartCoverage.ts';
+import { descriptionOf } from '../support/description.ts';
 import { active, alertText, renderApp } from '../support/renderApp.tsx';
 
 const setPath = '/api/v1/set-unlock-code';
@@ -137,14 +138,16 @@ describe('change-unlock-code chart', () => {
                 expect(document.getElementById('changed-unlock-code-error')?.textContent ?? null).toBe(codeError);
                 expect(document.getElementById('confirm-changed-unlock-code-error')?.textContent ?? null).toBe(confirmationError);
               });
-              // Each error is tied to its field: marked invalid and read out with it.
-              for (const [label, id, error] of [
-                ['Current unlock code', 'current-unlock-code', currentCodeError],
-                ['New unlock code', 'changed-unlock-code', codeError],
-                ['Confirm new unlock code', 'confirm-changed-unlock-code', confirmationError],
+              // Each error is tied to its field: marked invalid and read out with it, after the new code's
+              // rule, which is read with that field too (WCAG 2.2 SC 1.3.1).
+              const rule = 'Your unlock code is 4 digits. Avoid codes that are easy to guess, like 1234 or 1111.';
+              for (const [label, hint, error] of [
+                ['Current unlock code', null, currentCodeError],
+                ['New unlock code', rule, codeError],
+                ['Confirm new unlock code', null, confirmationError],
               ] as const) {
                 expect(input(label).getAttribute('aria-invalid')).toBe(error ? 'true' : null);
-                expect(input(label).getAttribute('aria-describedby')).toBe(error ? `${id}-error` : null);
+                expect(descriptionOf(input(label))).toBe([hint, error].filter(Boolean).join(' '));
               }
               // Focus is on the first field in error, so a screen reader reads it with its error.
               const firstInError = [

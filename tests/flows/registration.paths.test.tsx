@@ -12,6 +12,7 @@ import { registrationMachine, type RegistrationContext } from '../../machines/id
 import { payloadOf } from '../../machines/identity/registrationFieldRules.ts';
 import type { RegistrationField } from '../../machines/identity/registrationFields.ts';
 import { stepOfField } from '../../machines/identity/registrationProblems.ts';
+import { descriptionOf } from '../support/description.ts';
 import { failedRegistrationMarker } from '../../machines/session/session.ts';
 import { addressMessages } from '../../src/shared/messages.ts';
 import { fieldProblemMessage } from '../../src/features/identity/stepSupport.ts';
@@ -93,6 +94,11 @@ async function fill(app: App, label: string, value: unknown) {
 
 const text = (message: MessageDescriptor) => i18n._(message);
 
+/** The fields whose rule is read with them (aria-describedby), before any problem. */
+const fieldHints: Partial<Record<RegistrationField, string>> = {
+  unlockCode: "You'll use this 4-digit code to open the app. Avoid codes that are easy to guess, like 1234.",
+};
+
 /** Every field problem of the step in the chart's context is shown on its field. */
 function expectFieldProblems(context: RegistrationContext, step: number, labels: Partial<Record<RegistrationField, string>>) {
   const problems = Object.entries(context.fieldErrors).filter(([field]) => stepOfField[field as RegistrationField] === step);
@@ -102,8 +108,8 @@ function expectFieldProblems(context: RegistrationContext, step: number, labels:
     if (!label) continue;
     const input = screen.getByLabelText(label);
     expect(input.getAttribute('aria-invalid')).toBe('true');
-    const described = document.getElementById(input.getAttribute('aria-describedby') ?? '');
-    expect(described?.textContent).toBe(text(fieldProblemMessage(String(problem))));
+    // Read with the field: its rule, when it has one, then the problem.
+    expect(descriptionOf(input)).toBe([fieldHints[field as RegistrationField], text(fieldProblemMessage(String(problem)))].filter(Boolean).join(' '));
   }
 }
 
@@ -422,6 +428,7 @@ const states: { when: (s: AnyMachineSnapshot) => boolean; then: (app: App, s: An
       // Back at this step, the codes are as they were typed (empty the first time).
       const { form } = s.context as RegistrationContext;
       expect((screen.getByLabelText('Unlock code') as HTMLInputElement).value).toBe(form.unlockCode);
+      expect(descriptionOf(screen.getByLabelText('Unlock code'))).toBe(fieldHints.unlockCode);
       expect((screen.getByLabelText('Confirm unlock code') as HTMLInputElement).value).toBe(form.unlockCodeConfirmation);
     },
   },

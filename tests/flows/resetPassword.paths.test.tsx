@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { EventObject } from 'xstate';
 import { resetPasswordMachine } from '../../machines/session/resetPassword.ts';
 import { coverageOf, describePath, minimalCover, replayPath } from '../support/chartCoverage.ts';
+import { descriptionOf } from '../support/description.ts';
 import { generateListedPaths } from '../support/listedPaths.ts';
 import { alertText, renderApp } from '../support/renderApp.tsx';
 import { passServerWait, serverWaitSeconds } from '../support/replayClock.ts';
@@ -275,6 +276,7 @@ describe('reset-password chart', () => {
               const account = screen.getByLabelText('New password').closest('form')!.querySelector<HTMLInputElement>('input[autocomplete="username"]');
               expect(account?.value).toBe('ana@example.test');
               expect(account?.hidden).toBe(true);
+              const rule = 'Use at least 8 characters, with no spaces.';
               if (s.matches({ password: { editing: 'invalid' } })) {
                 const text = {
                   'password.spaces': 'Password cannot contain spaces.',
@@ -284,6 +286,10 @@ describe('reset-password chart', () => {
                 expect(await screen.findByText(text)).toBeTruthy();
                 // The server's refusal too (password.common): the focus goes from the button to the field.
                 await waitFor(() => expect(document.activeElement).toBe(screen.getByLabelText('New password')));
+                // Read with the field: its rule, then what is wrong.
+                expect(descriptionOf(screen.getByLabelText('New password'))).toBe(`${rule} ${text}`);
+              } else {
+                expect(descriptionOf(screen.getByLabelText('New password'))).toBe(rule);
               }
               const expected = s.matches({ password: { editing: 'failed' } }) ? 'There was an unexpected error. Please try again.' : '';
               await waitFor(() => expect(alertText()).toBe(expected));

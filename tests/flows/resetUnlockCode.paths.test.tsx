@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { EventObject } from 'xstate';
 import { resetUnlockCodeMachine } from '../../machines/session/resetUnlockCode.ts';
 import { coverageOf, describePath, minimalCover, replayPath } from '../support/chartCoverage.ts';
+import { descriptionOf } from '../support/description.ts';
 import { generateListedPaths } from '../support/listedPaths.ts';
 import { alertText, locked, renderApp } from '../support/renderApp.tsx';
 import { passServerWait, serverWaitSeconds } from '../support/replayClock.ts';
@@ -132,6 +133,8 @@ describe('reset-unlock-code chart', () => {
                 const inError = screen.getByLabelText(fieldErrors.unlockCode ? 'New unlock code' : 'Confirm new unlock code');
                 await waitFor(() => expect(document.activeElement).toBe(inError));
               } else {
+                // The new code's rule is read with its field.
+                expect(descriptionOf(screen.getByLabelText('New unlock code'))).toBe('Your unlock code is 4 digits. Avoid codes that are easy to guess, like 1234 or 1111.');
                 const expected = s.matches({ code: { editing: 'refused' } })
                   ? "We couldn't save this unlock code. Please choose another one."
                   : s.matches({ code: { editing: 'failed' } })

@@ -51,10 +51,13 @@ export class ManageAccountPage extends AppPage {
     await expect(this.currentCode).toHaveAccessibleDescription(`${this.t("This isn't the right code.")} ${form.replace('#', String(attemptsLeft))}`);
   }
 
-  /** The field's error, as read out with it (its accessible description). */
-  async expectFieldError(field: Locator, source: string): Promise<void> {
+  /** The new code's rule, read with its field (before any error). */
+  static readonly newCodeRule = 'Your unlock code is 4 digits. Avoid codes that are easy to guess, like 1234 or 1111.';
+
+  /** The field's error, as read out with it (its accessible description), after the field's rule if it has one. */
+  async expectFieldError(field: Locator, source: string, rule?: string): Promise<void> {
     await expect(field).toHaveAttribute('aria-invalid', 'true');
-    await expect(field).toHaveAccessibleDescription(this.t(source));
+    await expect(field).toHaveAccessibleDescription(rule ? `${this.t(rule)} ${this.t(source)}` : this.t(source));
   }
 
   async expectShown(): Promise<void> {

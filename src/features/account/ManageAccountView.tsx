@@ -90,11 +90,13 @@ export function ManageAccountView() {
         </div>
         <form ref={form} className="form" onSubmit={submit} noValidate aria-busy={saving}>
           <UnlockCodeField id="current-unlock-code" name="currentUnlockCode" label={t`Current unlock code`} error={currentCodeError} />
-          <p>
-            <Trans>Your unlock code is 4 digits. Avoid codes that are easy to guess, like 1234 or 1111.</Trans>
-          </p>
           <NewUnlockCodeFields
-            unlockCode={{ id: 'changed-unlock-code', label: t`New unlock code`, error: codeError }}
+            unlockCode={{
+              id: 'changed-unlock-code',
+              label: t`New unlock code`,
+              hint: <Trans>Your unlock code is 4 digits. Avoid codes that are easy to guess, like 1234 or 1111.</Trans>,
+              error: codeError,
+            }}
             confirmation={{ id: 'confirm-changed-unlock-code', label: t`Confirm new unlock code`, error: confirmationError }}
           />
           {at('failed') ? (

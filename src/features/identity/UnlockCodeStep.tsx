@@ -23,13 +23,16 @@ export function UnlockCodeStep({ state, send }: StepProps) {
       <h1 id="register-title" ref={heading} tabIndex={-1}>
         <Trans>Choose an unlock code</Trans>
       </h1>
-      <p>
-        <Trans>You'll use this 4-digit code to open the app. Avoid codes that are easy to guess, like 1234.</Trans>
-      </p>
       <form ref={formRef} className="form" onSubmit={submit} noValidate>
         {/* Back at this step (from the agreements, or after a later step), the codes are as typed. */}
         <NewUnlockCodeFields
-          unlockCode={{ id: 'unlock-code', label: t`Unlock code`, error: problem('unlockCode'), defaultValue: form.unlockCode }}
+          unlockCode={{
+            id: 'unlock-code',
+            label: t`Unlock code`,
+            hint: <Trans>You'll use this 4-digit code to open the app. Avoid codes that are easy to guess, like 1234.</Trans>,
+            error: problem('unlockCode'),
+            defaultValue: form.unlockCode,
+          }}
           confirmation={{
             id: 'unlock-code-confirmation',
             label: t`Confirm unlock code`,

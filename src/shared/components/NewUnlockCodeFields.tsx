@@ -2,8 +2,8 @@
 import type { FormEvent, ReactNode } from 'react';
 import { TextField } from './TextField.tsx';
 
-/** `defaultValue`: what was typed before, shown again (registration keeps its steps as typed). */
-type Field = { id: string; label: string; error: ReactNode; defaultValue?: string };
+/** `defaultValue`: what was typed before, shown again (registration keeps its steps as typed); `hint`: the code's rule. */
+type Field = { id: string; label: string; hint?: ReactNode; error: ReactNode; defaultValue?: string };
 
 export function NewUnlockCodeFields({ unlockCode, confirmation }: { unlockCode: Field; confirmation: Field }) {
   return (
@@ -27,13 +27,14 @@ function keepDigits(event: FormEvent<HTMLInputElement>) {
 }
 
 /** One 4-digit unlock code field: hidden as typed, the number pad on phones, digits only. */
-export function UnlockCodeField({ id, name, label, error, defaultValue }: Field & { name: string }) {
+export function UnlockCodeField({ id, name, label, hint, error, defaultValue }: Field & { name: string }) {
   return (
     <TextField
       id={id}
       name={name}
       type="password"
       label={label}
+      hint={hint}
       inputMode="numeric"
       autoComplete="off"
       pattern="[0-9]*"

@@ -3,6 +3,8 @@ import type { InputHTMLAttributes, ReactNode, Ref } from 'react';
 type TextFieldProps = InputHTMLAttributes<HTMLInputElement> & {
   id: string;
   label: ReactNode;
+  /** What to type, under the label, read with the field (its rule: "4 digits…"). */
+  hint?: ReactNode;
   error?: ReactNode;
   /** A control beside the input (PasswordField's show toggle). */
   adornment?: ReactNode;
@@ -11,13 +13,20 @@ type TextFieldProps = InputHTMLAttributes<HTMLInputElement> & {
   ref?: Ref<HTMLInputElement>;
 };
 
-/** A labelled input whose error is tied to it for screen readers. */
-export function TextField({ id, label, error, adornment, announce = false, ...input }: TextFieldProps) {
+/** A labelled input whose hint and error are tied to it for screen readers. */
+export function TextField({ id, label, hint, error, adornment, announce = false, ...input }: TextFieldProps) {
+  const hintId = `${id}-hint`;
   const errorId = `${id}-error`;
-  const field = <input id={id} aria-invalid={error ? true : undefined} aria-describedby={error ? errorId : undefined} {...input} />;
+  const describedBy = [hint ? hintId : '', error ? errorId : ''].join(' ').trim() || undefined;
+  const field = <input id={id} aria-invalid={error ? true : undefined} aria-describedby={describedBy} {...input} />;
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
+      {hint ? (
+        <p id={hintId} className="field-hint">
+          {hint}
+        </p>
+      ) : null}
       {adornment ? (
         <div className="input-row">
           {field}

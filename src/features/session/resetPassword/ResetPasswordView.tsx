@@ -237,9 +237,6 @@ function PasswordStep({ state, send }: StepProps) {
         <Trans>Choose a new password</Trans>
       </h1>
       <form ref={formRef} className="form" onSubmit={submit} noValidate aria-busy={busy}>
-        <p>
-          <Trans>Use at least 8 characters, with no spaces.</Trans>
-        </p>
         {/* The account the new password is for, typed on the first step: a password manager saves the
             new password under it (Chromium's "Create amazing password forms": hidden fields for implicit
             information), and offers it on the next sign-in. */}
@@ -248,6 +245,7 @@ function PasswordStep({ state, send }: StepProps) {
           id="new-password"
           name="password"
           label={t`New password`}
+          hint={<Trans>Use at least 8 characters, with no spaces.</Trans>}
           autoComplete="new-password"
           error={invalid && fieldError ? i18n._(validationMessages[fieldError]) : undefined}
         />

@@ -102,11 +102,13 @@ function CodeStep({ state, send }: StepProps) {
         <Trans>Choose a new unlock code</Trans>
       </h1>
       <form ref={formRef} className="form" onSubmit={submit} noValidate aria-busy={busy}>
-        <p>
-          <Trans>Your unlock code is 4 digits. Avoid codes that are easy to guess, like 1234 or 1111.</Trans>
-        </p>
         <NewUnlockCodeFields
-          unlockCode={{ id: 'new-unlock-code', label: t`New unlock code`, error: problem('unlockCode') }}
+          unlockCode={{
+            id: 'new-unlock-code',
+            label: t`New unlock code`,
+            hint: <Trans>Your unlock code is 4 digits. Avoid codes that are easy to guess, like 1234 or 1111.</Trans>,
+            error: problem('unlockCode'),
+          }}
           confirmation={{ id: 'confirm-unlock-code', label: t`Confirm new unlock code`, error: problem('unlockCodeConfirmation') }}
         />
         {state.hasTag('refused') ? (
