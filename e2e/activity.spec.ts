@@ -91,6 +91,13 @@ test('a purchase is held, then settles; an older transaction opens and back keep
   await activity.expectShown();
   await expect(activity.rowLinks, 'the older page is still there').toHaveCount(32);
   await expect.poll(() => page.evaluate(() => window.scrollY), { message: 'back on the list where it was' }).toBeGreaterThan(scrolled - 40);
+
+  // The detail's own "Back to activity" does the same.
+  await activity.open(oldest);
+  await page.getByRole('main').getByRole('link', { name: 'Back to activity' }).click();
+  await activity.expectShown();
+  await expect(activity.rowLinks, 'the older page is still there').toHaveCount(32);
+  await expect.poll(() => page.evaluate(() => window.scrollY), { message: 'back on the list where it was' }).toBeGreaterThan(scrolled - 40);
 });
 
 test('activity and a pending transaction read in Spanish, axe-clean', async ({ page, request }) => {

@@ -72,3 +72,10 @@ declare module '@tanstack/react-router' {
     router: AppRouter;
   }
 }
+
+declare module '@tanstack/history' {
+  interface HistoryState {
+    /** A transaction's detail opened from the activity list: its "Back to activity" goes back in history. */
+    fromActivityList?: boolean;
+  }
+}

@@ -163,4 +163,20 @@ describe('transaction detail chart', () => {
     expect(screen.queryByText('Merchant')).toBeNull();
     expect(document.body.textContent).not.toContain('cashReload');
   });
+
+  it('"Back to activity" goes back in history when the list opened it: the list comes back where it was', async () => {
+    const { router, user } = await openFromList();
+    const listEntry = router.history.location.state.__TSR_index - 1;
+    await user.click(await screen.findByRole('link', { name: 'Back to activity' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/transactions'));
+    expect(router.history.location.state.__TSR_index, 'the same entry, not a new one').toBe(listEntry);
+  });
+
+  it('"Back to activity" opens the list when the detail came from elsewhere (home, a link)', async () => {
+    const { router, user } = await openFromLink();
+    const detailEntry = router.history.location.state.__TSR_index;
+    await user.click(await screen.findByRole('link', { name: 'Back to activity' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/transactions'));
+    expect(router.history.location.state.__TSR_index).toBe(detailEntry + 1);
+  });
 });

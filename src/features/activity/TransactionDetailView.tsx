@@ -3,7 +3,7 @@
  * where or with whom, its status, and for a hold why the money is held and until when.
  */
 import { Trans, useLingui } from '@lingui/react/macro';
-import { getRouteApi, Link } from '@tanstack/react-router';
+import { getRouteApi, Link, useLocation, useRouter } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useRef } from 'react';
 import { fromPromise } from 'xstate';
@@ -61,9 +61,7 @@ function TransactionDetail({ id }: { id: string }) {
         <Skeleton label={t`Loading this transaction`} blocks={1} />
       )}
       <p className="screen-links">
-        <Link to="/transactions">
-          <Trans>Back to activity</Trans>
-        </Link>
+        <BackToActivity />
       </p>
     </section>
   );
@@ -138,5 +136,27 @@ function Details({ transaction, locale }: { transaction: Transaction; locale: Lo
         </div>
       ) : null}
     </>
+  );
+}
+
+/**
+ * Opened from the activity list, going back to it is the browser's Back: the list comes back where it
+ * was, with its older pages (scroll restoration, as the issue asks). Opened from home or a link, it
+ * opens the list.
+ */
+function BackToActivity() {
+  const router = useRouter();
+  const fromList = useLocation({ select: (location) => location.state.fromActivityList === true });
+  return (
+    <Link
+      to="/transactions"
+      onClick={(event) => {
+        if (!fromList) return;
+        event.preventDefault();
+        router.history.back();
+      }}
+    >
+      <Trans>Back to activity</Trans>
+    </Link>
   );
 }

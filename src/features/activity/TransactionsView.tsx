@@ -76,7 +76,7 @@ export function TransactionsView() {
           <h2 className="activity-day-title">{day}</h2>
           <ul className="activity-list">
             {rows.map((transaction) => (
-              <ActivityRow key={transaction.id} transaction={transaction} locale={locale} when="time" />
+              <ActivityRow key={transaction.id} transaction={transaction} locale={locale} when="time" returnsHere />
             ))}
           </ul>
         </section>

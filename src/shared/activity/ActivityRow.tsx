@@ -12,13 +12,17 @@ import './activityRows.css';
 // eslint-disable-next-line lingui/no-unlocalized-strings -- a CSS class, never shown
 export const activityLinkClassName = 'activity-link';
 
-/** `when`: the time, under a day's heading (the activity screen), or the date (home's short list). */
-export function ActivityRow({ transaction, locale, when }: { transaction: Transaction; locale: Locale; when: 'date' | 'time' }) {
+/**
+ * `when`: the time, under a day's heading (the activity screen), or the date (home's short list).
+ * `returnsHere`: the detail's "Back to activity" comes back to this list as the browser's Back does,
+ * where it was (the activity screen), not to a new one at its top.
+ */
+export function ActivityRow({ transaction, locale, when, returnsHere = false }: { transaction: Transaction; locale: Locale; when: 'date' | 'time'; returnsHere?: boolean }) {
   const credit = transaction.amount > 0;
   const pending = transaction.status === 'pending';
   return (
     <li className={pending ? 'activity-row activity-pending' : 'activity-row'}>
-      <Link className={activityLinkClassName} to="/transactions/detail" search={{ id: transaction.id }}>
+      <Link className={activityLinkClassName} to="/transactions/detail" search={{ id: transaction.id }} state={returnsHere ? { fromActivityList: true } : undefined}>
         <span className="activity-what">
           <span className="activity-description">
             <TransactionTitle transaction={transaction} />
