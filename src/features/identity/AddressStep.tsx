@@ -1,7 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Link } from '@tanstack/react-router';
 import { useRef, useState, type FormEvent } from 'react';
-import { stateCodes, type Address } from '../../../contract/shared/address.ts';
+import type { Address } from '../../../contract/shared/address.ts';
 import { StatusCode } from '../../../contract/shared/statusCodes.ts';
 import { offersOptOut } from '../../../machines/identity/registration.ts';
 import { SelectField } from '../../shared/components/SelectField.tsx';
@@ -10,7 +10,7 @@ import { WaitToTryAgain } from '../../shared/waitNotices.tsx';
 import { addressMessages, unexpectedErrorMessage } from '../../shared/messages.ts';
 import { fieldPropsOf } from './fieldProps.ts';
 import { maskZip } from './masks.ts';
-import { stateNames } from './stateNames.ts';
+import { statesFor } from './stateNames.ts';
 import { problemsOf, useFocusOnProblem, useHeadingFocus, type StepProps } from './stepSupport.ts';
 import { SubmitButton } from '../../shared/components/SubmitButton.tsx';
 
@@ -75,9 +75,9 @@ function AddressForm({ state, send }: StepProps) {
         <TextField {...field('city')} label={t`City`} autoComplete="address-level2" maxLength={50} />
         <SelectField {...field('state')} label={t`State`} autoComplete="address-level1">
           <option value="">{t`Choose a state`}</option>
-          {stateCodes.map((code) => (
+          {statesFor(i18n.locale === 'es' ? 'es' : 'en').map(({ code, name }) => (
             <option key={code} value={code}>
-              {stateNames[code]}
+              {name}
             </option>
           ))}
         </SelectField>

@@ -1,7 +1,11 @@
-/** The 50 states by code (contract/shared/address.ts), named as the Postal Service names them. */
-import type { StateCode } from '../../../contract/shared/address.ts';
+/**
+ * The 50 states by code (contract/shared/address.ts), named as the Postal Service names them, and in
+ * Spanish as USA.gov en español names them. Not in the catalogue: only the address step needs them.
+ */
+import { stateCodes, type StateCode } from '../../../contract/shared/address.ts';
+import type { Locale } from '../../../contract/shared/locale.ts';
 
-export const stateNames: Record<StateCode, string> = {
+const stateNames: Record<StateCode, string> = {
   AL: 'Alabama',
   AK: 'Alaska',
   AZ: 'Arizona',
@@ -53,3 +57,29 @@ export const stateNames: Record<StateCode, string> = {
   WI: 'Wisconsin',
   WY: 'Wyoming',
 };
+
+/** The Spanish names that are not the English ones. */
+const spanishStateNames: Partial<Record<StateCode, string>> = {
+  HI: 'Hawái',
+  LA: 'Luisiana',
+  MI: 'Míchigan',
+  MS: 'Misisipi',
+  MO: 'Misuri',
+  NH: 'Nuevo Hampshire',
+  NJ: 'Nueva Jersey',
+  NM: 'Nuevo México',
+  NY: 'Nueva York',
+  NC: 'Carolina del Norte',
+  ND: 'Dakota del Norte',
+  OR: 'Oregón',
+  PA: 'Pensilvania',
+  SC: 'Carolina del Sur',
+  SD: 'Dakota del Sur',
+  WV: 'Virginia Occidental',
+};
+
+/** The states as the address step lists them: code and name, in the order of their names in the reader's language. */
+export function statesFor(locale: Locale): { code: StateCode; name: string }[] {
+  const named = stateCodes.map((code) => ({ code, name: (locale === 'es' && spanishStateNames[code]) || stateNames[code] }));
+  return named.sort((a, b) => a.name.localeCompare(b.name, locale));
+}

@@ -243,4 +243,19 @@ describe('registration in Spanish', () => {
     expect(screen.getByLabelText('Número de Seguro Social')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Continuar' })).toBeTruthy();
   });
+
+  it('names the states in Spanish, in the order of their Spanish names, and keeps the saved one', async () => {
+    await renderApp('/register/3', { ...withDraft(savedDraft(5)), locale: 'es' }, inHost());
+    expect(await screen.findByRole('heading', { name: 'Su dirección legal' })).toBeTruthy();
+    const state = screen.getByLabelText('Estado') as HTMLSelectElement;
+    const names = [...state.options].slice(1).map((option) => option.text);
+    expect(names).toHaveLength(50);
+    expect(names.slice(4, 11)).toEqual(['California', 'Carolina del Norte', 'Carolina del Sur', 'Colorado', 'Connecticut', 'Dakota del Norte', 'Dakota del Sur']);
+    expect(names).toContain('Nueva York');
+    expect(names).not.toContain('New York');
+    // The value sent is the code, whatever the language (OH, from the draft).
+    expect(state.value).toBe('OH');
+    expect(state.selectedOptions[0]!.text).toBe('Ohio');
+    expect([...state.options].find((option) => option.text === 'Pensilvania')?.value).toBe('PA');
+  });
 });
