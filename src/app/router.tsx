@@ -22,7 +22,8 @@ export function createAppRouter(context: AppContext, history?: RouterHistory) {
     defaultPreload: false,
     // Any address outside the route table, at any depth, inside the app's frame.
     defaultNotFoundComponent: NotFoundView,
-    // A screen that throws, or whose code fails to download twice (TanStack reloads the page once):
+    // A screen that throws, or whose code fails to download (twice for a script: TanStack reloads the
+    // page once; a stylesheet at once):
     // the app's own screen in the reader's language, not the library's English one. Loaded with the
     // entry, as it must show when the network is what failed.
     defaultErrorComponent: ErrorView,
@@ -75,7 +76,10 @@ declare module '@tanstack/react-router' {
 
 declare module '@tanstack/history' {
   interface HistoryState {
-    /** A transaction's detail opened from the activity list: its "Back to activity" goes back in history. */
-    fromActivityList?: boolean;
+    /**
+     * A transaction's detail opened from the activity list, in this page load (src/shared/activity/ActivityRow.tsx
+     * `thisPageLoad`): its "Back to activity" goes back in history.
+     */
+    fromActivityList?: string;
   }
 }

@@ -1,9 +1,10 @@
 /** Route table behaviour of spec §2 through the real router: redirects, data-dependent guards, visits. */
-import { act, screen, waitFor } from '@testing-library/react';
+import { act, renderHook, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { i18n } from '@lingui/core';
 import { screenTitles } from '../../src/app/screenTitles.ts';
 import { isDownloadFailure } from '../../src/shared/screens/ErrorView.tsx';
+import { errorTitle, useOwnTitle, useShownOwnTitle } from '../../src/shared/screens/documentTitle.ts';
 import { activateLocale } from '../../src/shared/i18n/locale.ts';
 import { user, userPath } from '../support/cardOrder.ts';
 import { active, locked, renderApp, signedOut } from '../support/renderApp.tsx';
@@ -178,6 +179,17 @@ describe('each screen’s own title (WCAG 2.2 SC 2.4.2)', () => {
     await activateLocale('en');
     const english = Object.values(screenTitles).map((title) => i18n._(title));
     expect(spanish.filter((text, index) => text === english[index] && !/^(Manage )?(Prime|SNAPback)$/.test(english[index]!))).toEqual([]);
+  });
+
+  it('a title a screen gives itself lasts while any screen that gave it is up', () => {
+    const shown = renderHook(() => useShownOwnTitle());
+    const first = renderHook(() => useOwnTitle(errorTitle));
+    const second = renderHook(() => useOwnTitle(errorTitle));
+    expect(shown.result.current).toBe(errorTitle);
+    first.unmount();
+    expect(shown.result.current, 'the other screen is still up').toBe(errorTitle);
+    second.unmount();
+    expect(shown.result.current).toBeNull();
   });
 
   it('follows the screen and the language, and names the not-found page', async () => {

@@ -3,13 +3,13 @@
  * again beside it) or from a link or reload (asked for), found, not found or failed; replayed against
  * the real app and router.
  */
-import { screen, waitFor } from '@testing-library/react';
+import { cleanup, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { Transaction } from '../../contract/activity/types.ts';
 import type { HomeAnswer } from '../../contract/home/types.ts';
 import { transactionDetailMachine } from '../../machines/activity/transactionDetail.ts';
 import { coverageOf, describePath, generatePaths, minimalCover, replayPath } from '../support/chartCoverage.ts';
-import { active, renderApp } from '../support/renderApp.tsx';
+import { active, recordingHost, renderApp, type RenderOptions } from '../support/renderApp.tsx';
 import { pressTryAgain } from '../support/tryAgain.ts';
 
 const transactionPath = '/api/v1/transaction';
@@ -42,8 +42,8 @@ const fromBrokenLink = generatePaths(transactionDetailMachine, events, { id: mal
 /** The app, and whether the detail was last seen asking beside the list's copy (no error modal then). */
 type Ctx = Awaited<ReturnType<typeof renderApp>> & { refreshing?: boolean };
 
-async function openFromList(): Promise<Ctx> {
-  const app = await renderApp('/transactions', active);
+async function openFromList(options: RenderOptions = {}): Promise<Ctx> {
+  const app = await renderApp('/transactions', active, options);
   await waitFor(() => expect(app.cardApi.isWaiting('/api/v1/home')).toBe(true));
   app.cardApi.answer('/api/v1/home', home);
   await waitFor(() => expect(app.cardApi.isWaiting('/api/v1/transactions')).toBe(true));
@@ -170,6 +170,25 @@ describe('transaction detail chart', () => {
     await user.click(await screen.findByRole('link', { name: 'Back to activity' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/transactions'));
     expect(router.history.location.state.__TSR_index, 'the same entry, not a new one').toBe(listEntry);
+  });
+
+  it('"Back to activity" opens the list after a reload (the list\'s entry is the page before), and in the companion app (a step back could be the host\'s)', async () => {
+    const reloaded = await openFromList();
+    await waitFor(() => expect(reloaded.router.state.location.pathname).toBe('/transactions/detail'));
+    // What a reload leaves: the entry's state, marked by the page load before.
+    const { href } = reloaded.router.history.location;
+    reloaded.router.history.replace(href, { ...reloaded.router.history.location.state, fromActivityList: 'an-earlier-page-load' });
+    const entry = reloaded.router.history.location.state.__TSR_index;
+    await reloaded.user.click(await screen.findByRole('link', { name: 'Back to activity' }));
+    await waitFor(() => expect(reloaded.router.state.location.pathname).toBe('/transactions'));
+    expect(reloaded.router.history.location.state.__TSR_index).toBe(entry + 1);
+    cleanup();
+
+    const embedded = await openFromList({ host: recordingHost({ embedded: true, providersUuid: 'companion-user-1' }).host });
+    const detailEntry = embedded.router.history.location.state.__TSR_index;
+    await embedded.user.click(await screen.findByRole('link', { name: 'Back to activity' }));
+    await waitFor(() => expect(embedded.router.state.location.pathname).toBe('/transactions'));
+    expect(embedded.router.history.location.state.__TSR_index).toBe(detailEntry + 1);
   });
 
   it('"Back to activity" opens the list when the detail came from elsewhere (home, a link)', async () => {

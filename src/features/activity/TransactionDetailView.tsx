@@ -11,6 +11,7 @@ import type { Transaction } from '../../../contract/activity/types.ts';
 import { feeOf } from '../../../contract/shared/fees.ts';
 import { transactionDetailMachine } from '../../../machines/activity/transactionDetail.ts';
 import { useServices } from '../../app/services.tsx';
+import { thisPageLoad } from '../../shared/activity/ActivityRow.tsx';
 import { TransactionStatusText, TransactionTitle } from '../../shared/activity/TransactionText.tsx';
 import { Amount } from '../../shared/components/Amount.tsx';
 import { Skeleton } from '../../shared/components/Skeleton.tsx';
@@ -140,18 +141,20 @@ function Details({ transaction, locale }: { transaction: Transaction; locale: Lo
 }
 
 /**
- * Opened from the activity list, going back to it is the browser's Back: the list comes back where it
- * was, with its older pages (scroll restoration, as the issue asks). Opened from home or a link, it
- * opens the list.
+ * Opened from the activity list in this page load, going back to it is the browser's Back: the list
+ * comes back where it was, with its older pages (scroll restoration, as the issue asks). Opened from
+ * home or a link, after a reload, or inside the companion app (whose own history shares the tab's: a
+ * step back there could be the host's), it opens the list. A modified click opens it as the browser does.
  */
 function BackToActivity() {
   const router = useRouter();
-  const fromList = useLocation({ select: (location) => location.state.fromActivityList === true });
+  const { embedded } = useServices();
+  const fromList = useLocation({ select: (location) => location.state.fromActivityList === thisPageLoad });
   return (
     <Link
       to="/transactions"
       onClick={(event) => {
-        if (!fromList) return;
+        if (!fromList || embedded || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
         event.preventDefault();
         router.history.back();
       }}

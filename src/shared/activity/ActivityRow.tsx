@@ -13,6 +13,12 @@ import './activityRows.css';
 export const activityLinkClassName = 'activity-link';
 
 /**
+ * This page load, in the history entry of a detail opened from the activity list: after a reload the
+ * list's entry belongs to the page before, and going back to it would load the whole app again.
+ */
+export const thisPageLoad = Math.random().toString(36).slice(2);
+
+/**
  * `when`: the time, under a day's heading (the activity screen), or the date (home's short list).
  * `returnsHere`: the detail's "Back to activity" comes back to this list as the browser's Back does,
  * where it was (the activity screen), not to a new one at its top.
@@ -22,7 +28,7 @@ export function ActivityRow({ transaction, locale, when, returnsHere = false }: 
   const pending = transaction.status === 'pending';
   return (
     <li className={pending ? 'activity-row activity-pending' : 'activity-row'}>
-      <Link className={activityLinkClassName} to="/transactions/detail" search={{ id: transaction.id }} state={returnsHere ? { fromActivityList: true } : undefined}>
+      <Link className={activityLinkClassName} to="/transactions/detail" search={{ id: transaction.id }} state={returnsHere ? { fromActivityList: thisPageLoad } : undefined}>
         <span className="activity-what">
           <span className="activity-description">
             <TransactionTitle transaction={transaction} />

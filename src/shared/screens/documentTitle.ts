@@ -19,27 +19,29 @@ export const documentTitle = (i18n: I18n, title: MessageDescriptor) => `${i18n._
  * Titles that screens give themselves while they are up, over their route's: the error screen (a
  * screen that throws while it renders leaves its route's match a success, so the router's state cannot
  * tell), and a screen shown in place of another at the same address (reporting a card lost on Manage
- * cards) or whose heading its query chooses (the ATM PIN). The last one mounted is the title.
+ * cards) or whose heading its query chooses (the ATM PIN). The last one mounted is the title. One entry
+ * per mounted screen, so two with the same title each keep theirs.
  */
-let ownTitles: readonly MessageDescriptor[] = [];
+let ownTitles: readonly { title: MessageDescriptor }[] = [];
 const listeners = new Set<() => void>();
 const subscribe = (listener: () => void) => {
   listeners.add(listener);
   return () => void listeners.delete(listener);
 };
-const setOwnTitles = (titles: readonly MessageDescriptor[]) => {
+const setOwnTitles = (titles: readonly { title: MessageDescriptor }[]) => {
   ownTitles = titles;
   listeners.forEach((listener) => listener());
 };
 
 /** The title a screen that is up gave itself, or null: its route's title is the one. */
-export const useShownOwnTitle = (): MessageDescriptor | null => useSyncExternalStore(subscribe, () => ownTitles.at(-1) ?? null);
+export const useShownOwnTitle = (): MessageDescriptor | null => useSyncExternalStore(subscribe, () => ownTitles.at(-1)?.title ?? null);
 
 /** Gives the document `title` while the calling screen is mounted (null: its route's). A module-level `msg`. */
 export function useOwnTitle(title: MessageDescriptor | null): void {
   useEffect(() => {
     if (!title) return;
-    setOwnTitles([...ownTitles, title]);
-    return () => setOwnTitles(ownTitles.filter((shown) => shown !== title));
+    const entry = { title };
+    setOwnTitles([...ownTitles, entry]);
+    return () => setOwnTitles(ownTitles.filter((shown) => shown !== entry));
   }, [title]);
 }
