@@ -1,9 +1,11 @@
 /** Route table behaviour of spec §2 through the real router: redirects, data-dependent guards, visits. */
-import { act, renderHook, screen, waitFor } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { I18nProvider } from '@lingui/react';
+import { createMemoryHistory, createRootRoute, createRoute, createRouter, Outlet, RouterProvider } from '@tanstack/react-router';
+import { act, cleanup, render, renderHook, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { i18n } from '@lingui/core';
 import { screenTitles } from '../../src/app/screenTitles.ts';
-import { isDownloadFailure } from '../../src/shared/screens/ErrorView.tsx';
+import { ErrorView, isDownloadFailure } from '../../src/shared/screens/ErrorView.tsx';
 import { errorTitle, useOwnTitle, useShownOwnTitle } from '../../src/shared/screens/documentTitle.ts';
 import { activateLocale } from '../../src/shared/i18n/locale.ts';
 import { user, userPath } from '../support/cardOrder.ts';
@@ -238,6 +240,58 @@ describe('an address outside the route table', () => {
     await app.services.analytics.flush();
     const visits = app.tracked.filter((event) => event.name === 'route.visit').map((event) => event.properties);
     expect(visits).toEqual([{ name: '/tax', params: {}, query: {}, previousRouteName: null }]);
+  });
+});
+
+describe('a screen that fails to show', () => {
+  /** A router whose one screen throws `error`, with the app's error screen (src/app/router.tsx). */
+  async function failWith(error: Error, locale: 'en' | 'es' = 'en') {
+    await activateLocale(locale);
+    const rootRoute = createRootRoute({ component: Outlet });
+    const failing = createRoute({
+      getParentRoute: () => rootRoute,
+      path: '/',
+      component: () => {
+        throw error;
+      },
+    });
+    const home = createRoute({ getParentRoute: () => rootRoute, path: '/home' });
+    const router = createRouter({
+      routeTree: rootRoute.addChildren([failing, home]),
+      history: createMemoryHistory({ initialEntries: ['/'] }),
+      defaultErrorComponent: ErrorView,
+    });
+    render(
+      <I18nProvider i18n={i18n}>
+        <RouterProvider router={router} />
+      </I18nProvider>,
+    );
+    await screen.findByRole('heading', { level: 1 });
+    return screen.getByRole('region').textContent;
+  }
+  afterEach(async () => {
+    vi.restoreAllMocks();
+    await activateLocale('en');
+  });
+
+  it('a bug: "an unexpected error", in both languages', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    expect(await failWith(new Error("Cannot read properties of undefined (reading 'cards')"))).toBe(
+      'Something went wrong.There was an unexpected error. Please try again.Try againGo to home',
+    );
+    cleanup();
+    expect(await failWith(new Error('boom'), 'es')).toContain('Hubo un error inesperado.');
+  });
+
+  it('its code did not download: the connection is what to check, in both languages', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    expect(await failWith(new TypeError('Failed to fetch dynamically imported module: /assets/StatementsView-a1.js'))).toBe(
+      "Something went wrong.We couldn't open this screen. Check your connection and try again.Try againGo to home",
+    );
+    cleanup();
+    expect(await failWith(new Error('Unable to preload CSS for /assets/StatementsView-a1.css'), 'es')).toContain(
+      'No pudimos abrir esta pantalla. Revise su conexión e inténtelo de nuevo.',
+    );
   });
 });
 
