@@ -2,9 +2,8 @@
  * The registration form's fields in one table (docs/charts.md): for each field its step, whether the
  * saved draft keeps it and whether a `profile` query may pre-fill it. The empty form, the draft's
  * fields, the profile fields and where a server field error is shown (registrationProblems.ts) all come
- * from this table; how each
- * field is normalised and checked is its other half, registrationFieldRules.ts (which makes the
- * POST /register payload).
+ * from this table; how each field is normalised and checked is its other half,
+ * registrationFieldRules.ts (which makes the POST /register payload).
  *
  * Imports no rules, so restoring the saved draft at start-up (registrationDraft.ts) loads neither the
  * chart nor the rules: every screen's first load is smaller.
