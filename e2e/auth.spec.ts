@@ -58,6 +58,13 @@ test.describe('signing in with a texted code', () => {
       // focus, the form saying what happened. Sent: the form says so, and the first box has the focus.
       const firstBox = page.getByRole('group', { name: t('Texted code') }).getByRole('textbox').first();
       const sendNewCode = page.getByRole('button', { name: t('Send a new code'), exact: true });
+      // Its words line up with the links under the form (a button's padding indented them).
+      const textLeft = (element: HTMLElement) => {
+        const range = document.createRange();
+        range.selectNodeContents(element);
+        return Math.round(range.getBoundingClientRect().left);
+      };
+      expect(await sendNewCode.evaluate(textLeft)).toBe(await page.getByRole('main').getByRole('heading', { level: 1 }).evaluate(textLeft));
       await page.route(isSignIn, (route) => route.abort(), { times: 1 });
       await sendNewCode.focus();
       await page.keyboard.press('Enter');
