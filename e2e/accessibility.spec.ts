@@ -1,9 +1,12 @@
 /**
  * axe (WCAG 2.0/2.1 A and AA, WCAG 2.2 AA) on sign-in, unlock and home in both languages, no
- * sideways scrolling at 360 px, and a phone screenshot of each into test-results/screens/.
+ * sideways scrolling at 360 px (also with the text at twice its size), and a phone screenshot of each
+ * into test-results/screens/.
  */
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
+import { ManageAccountPage } from './pages/account/ManageAccountPage.ts';
+import { ActivityPage } from './pages/activity/ActivityPage.ts';
 import { HomePage } from './pages/home/HomePage.ts';
 import { SignInPage } from './pages/session/SignInPage.ts';
 import { UnlockPage } from './pages/session/UnlockPage.ts';
@@ -52,6 +55,38 @@ for (const locale of ['en', 'es'] as const) {
     });
   }
 }
+
+/**
+ * Large text, as a low-vision cardholder sets the browser's text size (Chrome's default font size, set
+ * here through DevTools' Page.setFontSizes): the app's sizes follow it, and at twice the size every
+ * screen still fits a 360 px phone (WCAG 1.4.4). Spanish, whose words are longer: the header's actions,
+ * the password's "Mostrar contraseña", home's balance, the fee table and long words in headings.
+ */
+test('with the browser text size at 200%, the screens follow it and fit 360 px (es)', async ({ page, request }) => {
+  const largeText = async (tab: Page) => {
+    const devTools = await tab.context().newCDPSession(tab);
+    await devTools.send('Page.setFontSizes', { fontSizes: { standard: 32 } });
+  };
+  const fits = async (view: AppPage, what: string) => {
+    expect(await view.page.evaluate(() => getComputedStyle(document.documentElement).fontSize), `${what}: the text size followed`).toBe('32px');
+    const { scrollWidth, viewportWidth } = await view.horizontalOverflow();
+    expect(scrollWidth, `${what}: no horizontal scrolling at 360 px`).toBeLessThanOrEqual(360);
+    expect(viewportWidth).toBe(360);
+  };
+
+  await largeText(page);
+  await seedStoredState(page, { accessToken: null, refreshToken: null, locale: 'es' });
+  await fits(await SignInPage.open(page, { locale: 'es' }), 'sign-in');
+
+  const signedIn = await page.context().newPage();
+  await largeText(signedIn);
+  const tokens = await signInViaApi(request);
+  await seedStoredState(signedIn, { accessToken: tokens.access, refreshToken: tokens.refresh, locale: 'es' });
+  const home = await HomePage.open(signedIn, 'es');
+  await fits(home, 'home');
+  await fits(await ManageAccountPage.fromHome(home), 'Manage account');
+  await fits(await ActivityPage.open(signedIn, 'es'), 'activity');
+});
 
 // The shared check itself: it must find what it is for, on the page and inside a frame on another origin.
 test.describe('the axe check', () => {
