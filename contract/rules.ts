@@ -92,8 +92,8 @@ export const normaliseEmail = (value: string) => value.trim();
 export const checkEmail: Check = (value) => {
   const email = normaliseEmail(text(value));
   if (email === '') return ValidationMessage.emailRequired;
-  if (email.length > maxEmailLength) return ValidationMessage.tooLong;
-  return isDeliverableAddress(email) ? null : ValidationMessage.emailInvalid;
+  // Spec §5 has one message for an address that cannot be used, however long it is.
+  return email.length <= maxEmailLength && isDeliverableAddress(email) ? null : ValidationMessage.emailInvalid;
 };
 
 /**

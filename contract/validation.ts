@@ -254,8 +254,12 @@ export const verifyResetCodeSchema = object({ email: ruleOf(checkEmail), code: t
 
 /** POST /verify/card-last-four. */
 export const lastFourSchema = object({ lastFourCard: ruleOf(checkLastFour) }).noUnknown();
-/** POST /activate-card (spec §3 activation form): expiry checked against the server's today. */
+/**
+ * POST /activate-card (spec §3 activation form): the expiry checked against the date in every state. A
+ * card is good through its month's last day, and that day ends last in Hawaii: by the server's own
+ * clock (UTC) the month would be over up to 10 hours early, refusing a card the form had accepted.
+ */
 export const activationSchema = object({
   lastFourCard: ruleOf(checkLastFour),
-  expiry: ruleOf((value) => checkCardExpiry(value)),
+  expiry: ruleOf((value) => checkCardExpiry(value, todayInEveryState())),
 }).noUnknown();

@@ -12,8 +12,12 @@ import { type Address, stateCodes } from '../shared/address.ts';
  */
 export const normaliseName = (value: string) => value.normalize('NFC').trim();
 
-/** Names: letters (accented too), spaces, hyphens and apostrophes (spec §5); at most 50 characters. */
-const namePattern = /^[\p{L}][\p{L} '’-]*$/u;
+/**
+ * Names: letters (accented too), spaces, hyphens and apostrophes (spec §5); at most 50 characters. The
+ * letters of many scripts take combining marks that no single character replaces, even after NFC
+ * (Devanagari's vowel signs and virama: अनिल, Tamil: தமிழ்), so marks may follow the first letter.
+ */
+const namePattern = /^\p{L}[\p{L}\p{M} '’-]*$/u;
 export const maxNameLength = 50;
 const nameCheck =
   (required: ValidationMessage | null): Check =>
@@ -47,13 +51,19 @@ export const checkPhone: Check = (value) => {
   return isAreaCode(area) && isNanpCode(exchange) && !isFictional(exchange, line) ? null : ValidationMessage.phoneInvalid;
 };
 
-/** A valid SSN: 9 digits, area not 000 or 666, group not 00, serial not 0000; 9xx is an ITIN. */
+/**
+ * An ITIN (IRS): area 9XX with a group of 50-65, 70-88, 90-92 or 94-99. Other 9XX numbers are neither:
+ * the SSA issues no SSN with an area of 900-999.
+ */
+const isItin = (area: string, group: string) => area.startsWith('9') && /^(5[0-9]|6[0-5]|7[0-9]|8[0-8]|9[0-24-9])$/.test(group);
+
+/** A valid SSN (SSA): 9 digits, area not 000, 666 or 900-999, group not 00, serial not 0000; an ITIN is named as one. */
 export const checkSsn: Check = (value) => {
   const ssn = digitsOf(value);
   if (ssn.length !== 9 || text(value).replace(/[\s-]/g, '') !== ssn) return ValidationMessage.ssnInvalid;
-  if (ssn.startsWith('9')) return ValidationMessage.ssnItin;
   const [area, group, serial] = [ssn.slice(0, 3), ssn.slice(3, 5), ssn.slice(5)];
-  return area === '000' || area === '666' || group === '00' || serial === '0000' ? ValidationMessage.ssnInvalid : null;
+  if (isItin(area, group)) return ValidationMessage.ssnItin;
+  return area === '000' || area === '666' || area.startsWith('9') || group === '00' || serial === '0000' ? ValidationMessage.ssnInvalid : null;
 };
 
 export const minimumAge = 18;
@@ -73,13 +83,15 @@ export function checkDob(value: unknown, today = new Date()): ValidationMessage 
   const match = /^(\d{2})\/(\d{2})\/(\d{4})$/.exec(text(value).trim());
   if (!match) return ValidationMessage.dobInvalid;
   const [month, day, year] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  // Before Date.UTC, which reads the years 0-99 as 1900-1999 (0099 would be a real 1999 date).
+  if (year < 1900) return ValidationMessage.dobOutOfRange;
   const date = new Date(Date.UTC(year, month - 1, day));
   const real = date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
   // Today's calendar date where the check runs, as a UTC midnight like the date of birth: comparing
   // with the instant instead would call today's date "in the future" east of UTC.
   const todayUtc = Date.UTC(today.getFullYear(), today.getMonth(), today.getDate());
   if (!real) return ValidationMessage.dobNotReal;
-  if (year < 1900 || date.getTime() > todayUtc) return ValidationMessage.dobOutOfRange;
+  if (date.getTime() > todayUtc) return ValidationMessage.dobOutOfRange;
   const eighteenth = Date.UTC(year + minimumAge, month - 1, day);
   return eighteenth <= todayUtc ? null : ValidationMessage.dobUnder18;
 }

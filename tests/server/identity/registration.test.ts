@@ -102,7 +102,7 @@ describe('POST /register refuses each broken rule with FAILED_VALIDATION and the
       ...newApplicant(),
       firstName: '',
       phone: '1592014477',
-      ssn: '900-12-3456',
+      ssn: '900-70-3456',
       addressLegal: { street1: '', street2: '', city: '', state: 'XX', zip: '1' },
       legal: { esign: null, terms: null, cardholder3: null },
     });
