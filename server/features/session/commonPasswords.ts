@@ -10,12 +10,21 @@ const common = new Set(dictionary['passwords-common']);
 export const isCommonPassword = (password: string): boolean => common.has(password.toLowerCase());
 
 /**
- * The words a guesser tries first for this cardholder (§3.1.1.2's context-specific words): the
- * service's name, the email and its part before the @, and the names, anywhere in the password and
- * in any case. Words under 4 letters are left out, or a short name would refuse many passwords.
+ * A password made of the words a guesser tries first for this cardholder, §3.1.1.2's context-specific
+ * words "and derivatives thereof": the service's name, the email and its part before the @, and the
+ * names, in any case, with only digits, symbols or fewer than 4 other letters around them
+ * (Providers2026, MARIA-lopez-77, xx-Demo-1990). A passphrase that only contains one (remarkable-horse-77
+ * for a Mark, Tortilla-Lopez) is the cardholder's own. Words under 4 letters are left out, or a short
+ * name would refuse many passwords.
  */
 export function isExpectedPassword(password: string, owner: { email: string; firstName: string; lastName: string }): boolean {
+  const words = ['providers', owner.email, owner.email.split('@')[0]!, owner.firstName, owner.lastName]
+    .map((word) => word.normalize('NFKC').toLowerCase().trim())
+    .filter((word) => word.length >= 4)
+    // Longest first: the whole email goes before its part before the @.
+    .sort((a, b) => b.length - a.length);
   const typed = password.toLowerCase();
-  const words = ['providers', owner.email, owner.email.split('@')[0]!, owner.firstName, owner.lastName];
-  return words.map((word) => word.normalize('NFKC').toLowerCase().trim()).some((word) => word.length >= 4 && typed.includes(word));
+  if (!words.some((word) => typed.includes(word))) return false;
+  const rest = words.reduce((left, word) => left.replaceAll(word, ''), typed);
+  return (rest.match(/\p{L}/gu) ?? []).length < 4;
 }
