@@ -53,14 +53,15 @@ describe('email addresses (RFC 5321, RFC 5322)', () => {
     expect(answer).toMatchObject({ status: 404, body: { statusCode: StatusCode.NOT_ALLOWED } });
   });
 
+  // Spec §5's one email message for each, the too-long address too.
   it.each([
-    ['a doubled dot', 'ana..maria@example.com', M.emailInvalid],
-    ['a 65-octet local part', `${'a'.repeat(65)}@example.com`, M.emailInvalid],
-    ['a label ending with a hyphen', 'ana@example-.com', M.emailInvalid],
-    ['a 255-octet address', `${'a'.repeat(64)}@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(58)}.com`, M.tooLong],
-  ])('refuses %s with 400 {4}', async (_name, email, message) => {
+    ['a doubled dot', 'ana..maria@example.com'],
+    ['a 65-octet local part', `${'a'.repeat(65)}@example.com`],
+    ['a label ending with a hyphen', 'ana@example-.com'],
+    ['a 255-octet address', `${'a'.repeat(64)}@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(58)}.com`],
+  ])('refuses %s with 400 {4, email.invalid}', async (_name, email) => {
     const answer = await post(t.app, '/verify/email', { email });
-    expect(answer).toMatchObject({ status: 400, body: { statusCode: StatusCode.FAILED_VALIDATION, fieldErrors: { email: message } } });
+    expect(answer).toMatchObject({ status: 400, body: { statusCode: StatusCode.FAILED_VALIDATION, fieldErrors: { email: M.emailInvalid } } });
   });
 });
 
