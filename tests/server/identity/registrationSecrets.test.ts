@@ -21,6 +21,7 @@ import {
   type TestApp,
   unlock,
   verifyPhone,
+  withoutClockReadings,
 } from '../helpers.ts';
 
 const logLines: string[] = [];
@@ -30,6 +31,8 @@ const logStream = new Writable({
     done();
   },
 });
+
+const loggedText = () => withoutClockReadings(logLines);
 
 let t: TestApp;
 const ssn = '318-42-7765';
@@ -64,7 +67,7 @@ afterAll(async () => {
 
 describe('the request logs', () => {
   it('were captured for every call (control)', () => {
-    const logs = logLines.join('');
+    const logs = loggedText();
     for (const url of ['/api/v1/request-verification', '/api/v1/verify-phone', '/api/v1/register', '/api/v1/set-unlock-code', '/api/v1/sign-in']) {
       expect(logs).toContain(url);
     }
@@ -73,14 +76,14 @@ describe('the request logs', () => {
   });
 
   it('never contain the SSN, in any form', () => {
-    const logs = logLines.join('');
+    const logs = loggedText();
     for (const form of [ssn, ssn.replace(/-/g, ''), '318 42 7765', demoCardholder.ssn, demoCardholder.ssn.replace(/-/g, '')]) {
       expect(logs).not.toContain(form);
     }
   });
 
   it('never contain the texted code, the mfaToken, a password or a session token', () => {
-    const logs = logLines.join('');
+    const logs = loggedText();
     expect(logs).not.toMatch(new RegExp(`\\b${code}\\b`));
     expect(logs).not.toContain(mfaToken);
     expect(logs).not.toContain(demoCredentials.password);
@@ -90,7 +93,7 @@ describe('the request logs', () => {
   });
 
   it('log a request by its path: a query can carry personal data', () => {
-    const logs = logLines.join('');
+    const logs = loggedText();
     expect(logs).toContain('"url":"/register"');
     for (const detail of ['Logan', '04/12/1986', '2231', 'profile']) expect(logs).not.toContain(detail);
   });
