@@ -15,9 +15,13 @@ export const normaliseName = (value: string) => value.normalize('NFC').trim();
 /**
  * Names: letters (accented too), spaces, hyphens and apostrophes (spec §5); at most 50 characters. The
  * letters of many scripts take combining marks that no single character replaces, even after NFC
- * (Devanagari's vowel signs and virama: अनिल, Tamil: தமிழ்), so marks may follow the first letter.
+ * (Devanagari's vowel signs and virama: अनिल, Tamil: தமிழ்), so up to 3 marks may follow each letter.
+ * Not the marks that show nothing (the grapheme joiner, variation selectors) nor the Hangul fillers,
+ * a letter that shows nothing: a name that looks like "Maria" but is not would pass name matching.
  */
-const namePattern = /^\p{L}[\p{L}\p{M} '’-]*$/u;
+const nameLetter = String.raw`(?![\u115F\u1160\u3164\uFFA0])\p{L}`;
+const nameMark = String.raw`(?![\u034F\u180B-\u180F\uFE00-\uFE0F\u{E0100}-\u{E01EF}])[\p{Mn}\p{Mc}]`;
+const namePattern = new RegExp(`^${nameLetter}${nameMark}{0,3}(?:[ '’-]|${nameLetter}${nameMark}{0,3})*$`, 'u');
 export const maxNameLength = 50;
 const nameCheck =
   (required: ValidationMessage | null): Check =>
@@ -78,12 +82,12 @@ export function todayInEveryState(now = new Date()): Date {
   return new Date(there.getUTCFullYear(), there.getUTCMonth(), there.getUTCDate(), 12);
 }
 
-/** Date of birth MM/DD/YYYY (else dobInvalid), a real day (dobNotReal), past and from 1900 (dobOutOfRange), 18 or older on `today`. */
+/** Date of birth MM/DD/YYYY (else dobInvalid), from 1900 (dobOutOfRange), a real day (dobNotReal), not in the future (dobOutOfRange), 18 or older on `today`. */
 export function checkDob(value: unknown, today = new Date()): ValidationMessage | null {
   const match = /^(\d{2})\/(\d{2})\/(\d{4})$/.exec(text(value).trim());
   if (!match) return ValidationMessage.dobInvalid;
   const [month, day, year] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  // Before Date.UTC, which reads the years 0-99 as 1900-1999 (0099 would be a real 1999 date).
+  // Before Date.UTC, which reads the years 0-99 as 1900-1999: 01/01/0099 was called a day that doesn't exist.
   if (year < 1900) return ValidationMessage.dobOutOfRange;
   const date = new Date(Date.UTC(year, month - 1, day));
   const real = date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
