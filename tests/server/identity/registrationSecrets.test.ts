@@ -21,7 +21,7 @@ import {
   type TestApp,
   unlock,
   verifyPhone,
-  withoutClockReadings,
+  withoutRunDetails,
 } from '../helpers.ts';
 
 const logLines: string[] = [];
@@ -32,7 +32,7 @@ const logStream = new Writable({
   },
 });
 
-const loggedText = () => withoutClockReadings(logLines);
+const loggedText = () => withoutRunDetails(logLines);
 
 let t: TestApp;
 const ssn = '318-42-7765';

@@ -6,7 +6,7 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StatusCode } from '../../../contract/shared/statusCodes.ts';
-import { demoCardholder, lastCode, mfaCardholder, post, resetMfaToken, signInWith, startTestApp, type TestApp, withoutClockReadings } from '../helpers.ts';
+import { demoCardholder, lastCode, mfaCardholder, post, resetMfaToken, signInWith, startTestApp, type TestApp, withoutRunDetails } from '../helpers.ts';
 
 const logLines: string[] = [];
 const logStream = new Writable({
@@ -84,7 +84,7 @@ afterAll(async () => {
 
 describe('the server logs of sign-in with a code, SSN checks, password change and unlock-code reset', () => {
   it('were captured for every call (control)', () => {
-    const logs = withoutClockReadings(logLines);
+    const logs = withoutRunDetails(logLines);
     for (const url of ['/api/v1/sign-in', '/api/v1/verify/ssn', '/api/v1/change-password', '/api/v1/verify/ssn/logged-in-refresh-token', '/api/v1/reset-unlock-code']) {
       expect(logs).toContain(url);
     }
@@ -93,7 +93,7 @@ describe('the server logs of sign-in with a code, SSN checks, password change an
   });
 
   it('contain no password, code, SSN or token', () => {
-    const logs = withoutClockReadings(logLines);
+    const logs = withoutRunDetails(logLines);
     expect(secrets.every((secret) => typeof secret === 'string' && secret.length >= 4)).toBe(true);
     for (const secret of secrets) expect(logs).not.toMatch(new RegExp(`\\b${secret.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`));
     expect(logs).not.toMatch(/"(ssn|code|ssnToken|unlockCode|password)"\s*:/);
