@@ -295,7 +295,7 @@ describe('a new password known from breaches (NIST SP 800-63B §3.1.1.2)', () =>
   });
 
   // Context-specific words (§3.1.1.2): the demo cardholder is Maria Lopez, demo@providers.test.
-  it.each(['Providers2026', 'MARIA-lopez-77', 'demo@providers.test!', 'xx-Demo-1990', 'MariaLopez!!', 'providers-DEMO-maria'])(
+  it.each(['Providers2026', 'MARIA-lopez-77', 'demo@providers.test!', 'xx-Demo-1990', 'MariaLopez!!', 'providers-DEMO-maria', 'Providersaaaa'])(
     'refuses %j (the service, the email or a name, with digits and symbols) once the phone is proven, spending no SSN attempt',
     async (expected) => {
       const answer = await changeDemoPassword({ ssn: mfaCardholder.ssn, password: expected });
