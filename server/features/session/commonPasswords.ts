@@ -13,9 +13,9 @@ export const isCommonPassword = (password: string): boolean => common.has(passwo
  * A password made of the words a guesser tries first for this cardholder, §3.1.1.2's context-specific
  * words "and derivatives thereof": the service's name, the email and its part before the @, and the
  * names, in any case, with only digits, symbols or fewer than 4 different other letters around them
- * (Providers2026, MARIA-lopez-77, xx-Demo-1990, Providersaaaa). A passphrase that only contains one (remarkable-horse-77
- * for a Mark, Tortilla-Lopez) is the cardholder's own. Words under 4 letters are left out, or a short
- * name would refuse many passwords.
+ * (Providers2026, MARIA-lopez-77, xx-Demo-1990, Providersaaaa). A passphrase that only contains one
+ * (remarkable-horse-77 for a Mark, Tortilla-Lopez) is the cardholder's own. Words under 4 letters are
+ * left out, or a short name would refuse many passwords.
  */
 export function isExpectedPassword(password: string, owner: { email: string; firstName: string; lastName: string }): boolean {
   const words = ['providers', owner.email, owner.email.split('@')[0]!, owner.firstName, owner.lastName]
