@@ -32,8 +32,6 @@ const logStream = new Writable({
   },
 });
 
-const loggedText = () => withoutRunDetails(logLines);
-
 let t: TestApp;
 const ssn = '318-42-7765';
 const applicant = newApplicant({ ssn, firstName: 'Logan', lastName: 'Secretkeeper' });
@@ -67,7 +65,7 @@ afterAll(async () => {
 
 describe('the request logs', () => {
   it('were captured for every call (control)', () => {
-    const logs = loggedText();
+    const logs = withoutRunDetails(logLines);
     for (const url of ['/api/v1/request-verification', '/api/v1/verify-phone', '/api/v1/register', '/api/v1/set-unlock-code', '/api/v1/sign-in']) {
       expect(logs).toContain(url);
     }
@@ -76,14 +74,14 @@ describe('the request logs', () => {
   });
 
   it('never contain the SSN, in any form', () => {
-    const logs = loggedText();
+    const logs = withoutRunDetails(logLines);
     for (const form of [ssn, ssn.replace(/-/g, ''), '318 42 7765', demoCardholder.ssn, demoCardholder.ssn.replace(/-/g, '')]) {
       expect(logs).not.toContain(form);
     }
   });
 
   it('never contain the texted code, the mfaToken, a password or a session token', () => {
-    const logs = loggedText();
+    const logs = withoutRunDetails(logLines);
     expect(logs).not.toMatch(new RegExp(`\\b${code}\\b`));
     expect(logs).not.toContain(mfaToken);
     expect(logs).not.toContain(demoCredentials.password);
@@ -93,7 +91,7 @@ describe('the request logs', () => {
   });
 
   it('log a request by its path: a query can carry personal data', () => {
-    const logs = loggedText();
+    const logs = withoutRunDetails(logLines);
     expect(logs).toContain('"url":"/register"');
     for (const detail of ['Logan', '04/12/1986', '2231', 'profile']) expect(logs).not.toContain(detail);
   });
