@@ -27,7 +27,7 @@ import { StatusCode } from '../../contract/shared/statusCodes.ts';
 import { canonicalUuid, uuidPattern } from '../../contract/rules.ts';
 import type { Database } from '../db/database.ts';
 import { sqlStateOf } from '../shared/errorLog.ts';
-import { sandboxEbtSwipes } from '../db/schema/index.ts';
+import { sandboxCardTransactions, sandboxEbtSwipes } from '../db/schema/index.ts';
 import {
   type CreateTransferFailure,
   createTransfer,
@@ -204,13 +204,15 @@ async function withdrawCash(tx: Database, withdrawal: Withdrawal) {
  * moved in one transaction, under a share lock of the account's row. A lock, a lost or stolen report
  * or a replacement's shipping takes that row first (cardLife.ts), so it either committed before and
  * the card is refused, or it waits until the money has moved. A retry of a transaction made is
- * answered as the first was, even if the card stopped since.
+ * answered as the first was, even if the card stopped since, when it names the card the first named
+ * (the transfer does not hold the card: `sandbox_card_transactions` does, written with it).
  */
 async function byCard<R extends { result: string }>(
   db: Database,
   request: { id: string; accountId: string; cardId?: string; atm: boolean },
   move: (tx: Database) => Promise<R>,
 ): Promise<R | { result: 'card_not_found' | 'card_not_usable' | Refusal }> {
+  const cardId = request.cardId ?? null;
   try {
     return await db.transaction(async (tx) => {
       await tx.execute(sql`select id from accounts where id = ${request.accountId} for share`);
@@ -218,7 +220,14 @@ async function byCard<R extends { result: string }>(
         const card = await cardWorks(tx, { accountId: request.accountId, cardId: request.cardId, atm: request.atm });
         if (card !== 'works') return { result: card };
       }
-      return move(tx);
+      const moved = await move(tx);
+      if (moved.result === 'created') await tx.insert(sandboxCardTransactions).values({ transferId: request.id, cardId });
+      // Read after the move, which waited for a first call racing this one to commit its card.
+      if (moved.result === 'exists') {
+        const [first] = await tx.select().from(sandboxCardTransactions).where(eq(sandboxCardTransactions.transferId, request.id));
+        if ((first?.cardId ?? null) !== cardId) return { result: 'exists_with_different_fields' as const };
+      }
+      return moved;
     });
   } catch (error) {
     if (error instanceof Refused) return { result: error.result };

@@ -60,6 +60,16 @@ export const cards = pgTable('cards', {
 ]);
 
 /**
+ * The card a sandbox card transaction named (POST /sandbox/events `card.authorization`,
+ * `atm.withdrawal`), by its transfer: null when it named none (any of the account's cards). A retry
+ * with the transfer's Idempotency-Key must name the same card, as it must send the same amount.
+ */
+export const sandboxCardTransactions = pgTable('sandbox_card_transactions', {
+  transferId: uuid('transfer_id').primaryKey().references(() => transfers.id),
+  cardId: uuid('card_id').references(() => cards.id),
+});
+
+/**
  * The sandbox card processor's single-use tokens (server/partners/processor.ts): one per page it
  * hands out (the hosted PIN form, the virtual card's details), stored as a SHA-256 hash, short-lived.
  * A newer PIN token for the same card and PIN supersedes an older one (the older page answers -11).

@@ -249,6 +249,31 @@ describe('POST /sandbox/events', () => {
     expect((await home()).accountOverview.balance).toBe(before.accountOverview.balance);
   });
 
+  it('answers a keyed retry of a card transaction only when it names the card the first named', async () => {
+    const before = await home();
+    const [card, other] = before.accountOverview.cards;
+    const refused = { status: 409, body: { statusCode: StatusCode.NOT_ALLOWED, result: 'exists_with_different_fields' } };
+    const key = `by-card-${randomUUID()}`;
+    const purchase = { type: 'card.authorization', email: 'demo@providers.test', amountCents: 150, merchant: 'Valero', cardId: card!.id };
+    const first = await event(purchase, key);
+    expect(first).toMatchObject({ status: 200, body: { result: 'created' } });
+    expect(await event({ ...purchase, cardId: other!.id }, key)).toEqual(refused);
+    expect(await event({ ...purchase, cardId: undefined }, key)).toEqual(refused);
+    expect(await event({ ...purchase, cardId: card!.id.toUpperCase() }, key)).toMatchObject({ status: 200, body: { result: 'exists', transactionId: first.body.transactionId } });
+    // Named by none, the retry must name none.
+    const anyCardKey = `any-card-${randomUUID()}`;
+    const withdrawal = { type: 'atm.withdrawal', email: 'demo@providers.test', amountCents: 200 };
+    expect(await event(withdrawal, anyCardKey)).toMatchObject({ status: 200, body: { result: 'created' } });
+    const physical = before.accountOverview.cards.find((shown) => shown.type === 'PHYSICAL')!;
+    expect(await event({ ...withdrawal, cardId: physical.id }, anyCardKey)).toEqual(refused);
+    expect(await event(withdrawal, anyCardKey)).toMatchObject({ status: 200, body: { result: 'exists' } });
+    // One hold and one withdrawal made.
+    expect((await home()).accountOverview.balance).toBe(before.accountOverview.balance - 150 - 200);
+    expect(await event({ type: 'card.release', transactionId: first.body.transactionId })).toMatchObject({ status: 200 });
+    expect(await event({ type: 'deposit', email: 'demo@providers.test', amountCents: 200, payer: 'Probe' })).toMatchObject({ status: 200 });
+    expect(await report()).toMatchObject({ ok: true, problems: [] });
+  });
+
   it('keeps no refusal under its key: a declined purchase, retried with the same key after a deposit, is approved once', async () => {
     const before = await home();
     const key = `declined-${randomUUID()}`;

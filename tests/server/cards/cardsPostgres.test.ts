@@ -3,7 +3,9 @@
  * /order-card requests arriving together charge the fee once and make one card; 50 orders with
  * different keys make one card (one pending physical card at a time); 20 activation guesses at once
  * are never more than the five tries allowed; one sandbox EBT swipe key for ten cardholders at once
- * counts one swipe; a purchase arriving while the card is being locked waits and is refused.
+ * counts one swipe; one purchase key sent at once naming the card and naming none makes one hold
+ * and refuses the retries naming otherwise; a purchase arriving while the card is being locked waits
+ * and is refused.
  * PG_TESTS=0 leaves these out where no server can start.
  */
 import { randomUUID } from 'node:crypto';
@@ -48,6 +50,25 @@ describeOnPostgres('cards on real PostgreSQL', { timeout: 60_000 }, () => {
       const after = await owedBy();
       expect(after.map((owed, i) => owed - before[i]!).sort((a, b) => a - b)).toEqual([...Array(9).fill(0), 50]);
     }
+  });
+
+  it('one purchase key sent at once naming the card and naming none: one hold, each retry answered by the card it names', async () => {
+    const holder = await newCardholder(t.app, t.db, 5000);
+    const key = `by-card-${randomUUID()}`;
+    const purchase = { type: 'card.authorization', email: holder.email, amountCents: 700, merchant: 'Save Mart' };
+    const sent = Array.from({ length: 10 }, (_, i) => (i % 2 === 0 ? { ...purchase, cardId: holder.virtualCardId } : purchase));
+    const answers = await Promise.all(sent.map((body) => event(t.app, body, key)));
+
+    const made = answers.findIndex((answer) => answer.body.result === 'created');
+    expect(answers.filter((answer) => answer.body.result === 'created'), JSON.stringify(answers)).toHaveLength(1);
+    const namedAsMade = (i: number) => ('cardId' in sent[i]!) === ('cardId' in sent[made]!);
+    answers.forEach((answer, i) => {
+      if (i === made) return;
+      if (namedAsMade(i)) expect(answer).toMatchObject({ status: 200, body: { result: 'exists', transactionId: answers[made]!.body.transactionId } });
+      else expect(answer).toEqual({ status: 409, body: { statusCode: StatusCode.NOT_ALLOWED, result: 'exists_with_different_fields' } });
+    });
+    expect((await home(t.app, holder.access)).accountOverview.balance).toBe(5000 - 700);
+    expect(await ledgerReport(t.app)).toMatchObject({ ok: true });
   });
 
   it('a purchase arriving while the card is being locked waits for the lock, and is refused: never authorized on a card just locked', async () => {
