@@ -34,8 +34,11 @@ export type ActivityEvent = { type: 'user.loadMore' } | { type: 'user.refresh' }
 /** Spec §3's loading status values. */
 export type LoadingStatus = 'LOADING' | 'NO_MORE' | 'COMPLETE';
 
-/** What views ask the chart: a page is on its way (`busy`), the last one failed (`failed`), all are here (`noMore`). */
-export type ActivityTag = 'busy' | 'failed' | 'noMore' | 'firstPage' | 'lastKnown';
+/**
+ * What views ask the chart: a page is on its way (`busy`), the last one failed (`failed`), all are here
+ * (`noMore`). The rows are the last-known copy while `asOf` is set (also while the newest page is asked for again).
+ */
+export type ActivityTag = 'busy' | 'failed' | 'noMore' | 'firstPage';
 
 export const activityMachine = setup({
   types: {
@@ -63,8 +66,11 @@ export const activityMachine = setup({
   },
   guards: {
     isLastPage: (_, page: TransactionsPage) => page.nextCursor === null,
-    /** Nothing on screen yet, and a last-known copy to show instead. */
-    canShowLastKnown: ({ context }) => context.transactions.length === 0 && context.lastKnown !== null,
+    /**
+     * A last-known copy, and nothing else on screen: no rows yet, or that copy itself (asked for again
+     * with no answer, it stays the copy, with its time). Fresh rows stay, with the failure said.
+     */
+    canShowLastKnown: ({ context }) => context.lastKnown !== null && (context.transactions.length === 0 || context.asOf !== null),
   },
   actors: {
     getTransactions: fromPromise<TransactionsPage, { cursor: string | null }>(async () => {
@@ -137,7 +143,6 @@ export const activityMachine = setup({
     },
     /** No answer: the last-known newest page, with its time; trying again asks for the newest page. */
     lastKnown: {
-      tags: ['lastKnown'],
       on: { 'user.retry': 'firstPage', 'user.refresh': { target: 'firstPage', actions: 'refreshHome' } },
     },
     /** NO_MORE: the oldest transaction is shown. */

@@ -63,10 +63,13 @@ const events = [
   { type: 'user.retry' },
 ];
 
-// Rows pile up page after page: states are told apart by where the chart is and whether rows are shown.
+// Rows pile up page after page: states are told apart by where the chart is, whether rows are shown,
+// and whether they are the last-known copy.
 const byPlaceAndRows = {
-  serializeState: (snapshot: { value: unknown; context: unknown }) =>
-    `${JSON.stringify(snapshot.value)}:${(snapshot.context as { transactions: unknown[] }).transactions.length > 0}`,
+  serializeState: (snapshot: { value: unknown; context: unknown }) => {
+    const { transactions, asOf } = snapshot.context as { transactions: unknown[]; asOf: string | null };
+    return `${JSON.stringify(snapshot.value)}:${transactions.length > 0}:${asOf !== null}`;
+  },
 };
 // A phone with nothing kept, and one that kept the newest page the day before: offline, that copy shows.
 const fresh = generatePaths(activityMachine, events, undefined, byPlaceAndRows);
@@ -87,6 +90,8 @@ async function expectFocusOnFirstOlderRow(ctx: Ctx) {
 }
 type Snapshot = Parameters<Parameters<typeof replayPath<Ctx>>[1]['states'][number]['when']>[0];
 const hasRows = (s: Snapshot) => (s.context as { transactions: unknown[] }).transactions.length > 0;
+const isLastKnownCopy = (s: Snapshot) => (s.context as { asOf: string | null }).asOf !== null;
+const asOfNotice = () => screen.queryByText(/This is what your account showed on/);
 
 describe('activity chart', () => {
   it('generated paths reach every state and transition', () => {
@@ -120,11 +125,11 @@ describe('activity chart', () => {
         },
         'xstate.error.actor.getTransactions': async ({ cardApi, user }, _event) => {
           await waitFor(() => expect(cardApi.isWaiting(transactionsPath)).toBe(true));
-          const firstPageWithCopy = withCopy && !screen.queryByRole('button', { name: 'Show older activity' }) && !screen.queryByText(/Purchase at/);
+          const firstPage = cardApi.requests.filter((request) => request.path === transactionsPath).at(-1)!.search === '?limit=25';
           cardApi.fail(transactionsPath);
-          // No statusCode: the generic error modal opens and the user closes it; with a last-known copy to
-          // show instead of nothing, the screen says it.
-          if (!firstPageWithCopy) await user.click(await screen.findByRole('button', { name: 'OK' }));
+          // No statusCode: the generic error modal opens and the user closes it; with a last-known copy kept
+          // on the phone, a failed newest page is said on the screen instead.
+          if (!(withCopy && firstPage)) await user.click(await screen.findByRole('button', { name: 'OK' }));
         },
         'user.loadMore': async (ctx) => {
           const button = await screen.findByRole('button', { name: 'Show older activity' });
@@ -152,10 +157,11 @@ describe('activity chart', () => {
         },
         {
           when: (s) => s.matches('firstPage'),
-          then: async ({ cardApi }) => {
-            // The rows stay while the newest page is asked for again.
+          then: async ({ cardApi }, s) => {
+            // The rows stay while the newest page is asked for again; the last-known copy with its time.
             expect(await screen.findByRole('button', { name: 'Refreshing…' })).toBeTruthy();
             expect(screen.getAllByRole('link').length).toBeGreaterThan(2);
+            expect(asOfNotice() !== null).toBe(isLastKnownCopy(s));
             expect(cardApi.requests.filter((request) => request.path === transactionsPath).at(-1)!.search).toBe('?limit=25');
           },
         },
@@ -163,6 +169,8 @@ describe('activity chart', () => {
           when: (s) => s.matches('firstPageFailed'),
           then: async () => {
             expect(await screen.findByText("We couldn't load your activity. Please try again.")).toBeTruthy();
+            // Rows shown here are this visit's, never an old copy without its time.
+            expect(asOfNotice()).toBeNull();
           },
         },
         {

@@ -5,6 +5,7 @@ import type { HomeAnswer } from '../../contract/home/types.ts';
 import { homeMachine } from '../../machines/home/home.ts';
 import { coverageOf, describePath, generatePaths, minimalCover, replayPath } from '../support/chartCoverage.ts';
 import { lastKnownStore } from '../../src/shared/offline/lastKnown.ts';
+import { formatDate } from '../../src/shared/format/date.ts';
 import { saveMartPurchase } from '../support/homeFixtures.ts';
 import { accessTokenFor, storageWith } from '../support/lastKnown.ts';
 import { active, recordingHost, renderApp } from '../support/renderApp.tsx';
@@ -52,7 +53,8 @@ const watcher = new MutationObserver(() => {
   loadingShown ||= screen.queryByRole('status', { name: 'Loading your account' }) !== null;
 });
 afterEach(() => watcher.disconnect());
-type Ctx = Awaited<ReturnType<typeof renderApp>>;
+/** The app, and when the test last answered GET /home (null before any answer of this visit). */
+type Ctx = Awaited<ReturnType<typeof renderApp>> & { answeredAt: Date | null };
 
 describe('home chart', () => {
   it('generated paths reach every state and transition', () => {
@@ -72,9 +74,10 @@ describe('home chart', () => {
       await replayPath<Ctx>(path, {
         start: async () => {
           if (kept) {
-            return renderApp('/home', { ...active, accessToken: accessTokenFor(owner) }, { storage: storageWith(owner, (store) => store.home.keep(owner, lastKnown.data, new Date(lastKnown.fetchedAt))) });
+            const storage = storageWith(owner, (store) => store.home.keep(owner, lastKnown.data, new Date(lastKnown.fetchedAt)));
+            return { ...(await renderApp('/home', { ...active, accessToken: accessTokenFor(owner) }, { storage })), answeredAt: null };
           }
-          if (start === 'nothing kept') return renderApp('/home', active);
+          if (start === 'nothing kept') return { ...(await renderApp('/home', active)), answeredAt: null };
           // Home's guard waits for the experiment config: GET /home, asked for meanwhile, is answered first.
           sitevarsSent.length = 0;
           const { host } = recordingHost({ sendSitevars: (sitevars) => void sitevarsSent.push(sitevars) });
@@ -82,21 +85,23 @@ describe('home chart', () => {
           await waitFor(() => expect(ctx.cardApi.isWaiting(homePath)).toBe(true));
           loadingShown = false;
           watcher.observe(document.body, { childList: true, subtree: true });
+          const answeredAt = new Date();
           ctx.cardApi.answer(homePath, home);
           ctx.cardApi.answer('/api/v1/experiments', { statusCode: 3 }, 404);
-          return ctx;
+          return { ...ctx, answeredAt };
         },
         events: {
-          'xstate.done.actor.getHome': async ({ cardApi }) => {
-            await waitFor(() => expect(cardApi.isWaiting(homePath)).toBe(true));
-            cardApi.answer(homePath, home);
+          'xstate.done.actor.getHome': async (ctx) => {
+            await waitFor(() => expect(ctx.cardApi.isWaiting(homePath)).toBe(true));
+            ctx.answeredAt = new Date();
+            ctx.cardApi.answer(homePath, home);
           },
-          'xstate.error.actor.getHome': async ({ cardApi, user, services }) => {
+          'xstate.error.actor.getHome': async ({ cardApi, user, answeredAt }) => {
             await waitFor(() => expect(cardApi.isWaiting(homePath)).toBe(true));
             cardApi.fail(homePath);
             // No statusCode: the generic error modal opens and the user closes it; with a last-known copy
-            // to show, the screen says it instead.
-            if (lastKnownStore(services.offlineStorage, () => owner).home.read(owner) === null) await user.click(await screen.findByRole('button', { name: 'OK' }));
+            // to show (kept on the phone, or this visit's answer), the screen says it instead.
+            if (!kept && answeredAt === null) await user.click(await screen.findByRole('button', { name: 'OK' }));
           },
           'user.retry': async ({ user }) => pressTryAgain(user),
           'user.refresh': async ({ user }) => user.click(await screen.findByRole('button', { name: 'Refresh' })),
@@ -133,9 +138,11 @@ describe('home chart', () => {
             when: (s) => s.matches('loading'),
             then: async (_ctx, s) => {
               expect(await screen.findByRole('button', { name: 'Refreshing…' })).toBeTruthy();
-              // The data already shown (fresh, or the last-known copy) stays while the refresh runs.
-              const shown = (s.context as { home: HomeAnswer }).home.accountOverview.balance === 123456 ? '$1,234.56' : '$999.00';
-              expect(screen.getByTestId('balance').textContent).toBe(shown);
+              // The data already shown (fresh, or the last-known copy) stays while the refresh runs, and
+              // a last-known copy still says when it is from.
+              const { home: shownHome, asOf } = s.context as { home: HomeAnswer; asOf: string | null };
+              expect(screen.getByTestId('balance').textContent).toBe(shownHome.accountOverview.balance === 123456 ? '$1,234.56' : '$999.00');
+              expect(screen.queryByText(/This is what your account showed on/) !== null).toBe(asOf !== null);
             },
           },
           {
@@ -152,10 +159,18 @@ describe('home chart', () => {
           },
           {
             when: (s) => s.matches('lastKnown'),
-            then: async () => {
-              expect(await screen.findByText(/We couldn't get your latest account information\. This is what your account showed on Nov 24, 2026 at /)).toBeTruthy();
-              expect(screen.getByText('$999.00')).toBeTruthy();
+            then: async ({ answeredAt }) => {
+              const notice = await screen.findByText(/We couldn't get your latest account information\. This is what your account showed on /);
               expect(screen.queryByRole('dialog')).toBeNull();
+              if (answeredAt === null) {
+                // The copy kept on the phone, with its own time.
+                expect(notice.textContent).toMatch(/showed on Nov 24, 2026 at /);
+                expect(screen.getByTestId('balance').textContent).toBe('$999.00');
+                return;
+              }
+              // This visit's answer stays, never the older copy, with the time it came.
+              expect(screen.getByTestId('balance').textContent).toBe('$1,234.56');
+              expect(notice.textContent).toContain(`showed on ${formatDate(answeredAt.toISOString(), 'en')} at `);
             },
           },
           {

@@ -10,7 +10,7 @@ import type { Transaction } from '../../../contract/activity/types.ts';
 import { loadingStatusOf } from '../../../machines/activity/activity.ts';
 import { useServices } from '../../app/services.tsx';
 import { ActivityRow, activityLinkClassName } from '../../shared/activity/ActivityRow.tsx';
-import { formatDate } from '../../shared/format/date.ts';
+import { formatDate, formatTime } from '../../shared/format/date.ts';
 import type { Locale } from '../../../contract/shared/locale.ts';
 import { formatDollars } from '../../shared/format/money.ts';
 import { AsOfNotice } from '../../shared/offline/AsOfNotice.tsx';
@@ -28,7 +28,7 @@ export function TransactionsView() {
   const status = useSelector(activity, loadingStatusOf);
   const failed = useSelector(activity, (s) => s.hasTag('failed'));
   const firstPage = useSelector(activity, (s) => s.hasTag('firstPage'));
-  const asOf = useSelector(activity, (s) => (s.hasTag('lastKnown') ? s.context.asOf : null));
+  const asOf = useSelector(activity, (s) => s.context.asOf);
   const empty = transactions.length === 0;
   // "Show older activity" gives way to "Loading…" and then to the older rows, which would leave the
   // keyboard's focus nowhere: it goes to the first older row instead, where reading goes on (also when
@@ -49,6 +49,8 @@ export function TransactionsView() {
         <Trans>Activity</Trans>
       </h1>
       <BalanceHeader
+        locale={locale}
+        rowsAsOf={asOf}
         onRefresh={() => {
           olderFrom.current = null;
           activity.send({ type: 'user.refresh' });
@@ -116,17 +118,38 @@ export function TransactionsView() {
   );
 }
 
-/** The balance as home knows it, and what holds take out of it; it stays on screen while refreshing. */
-function BalanceHeader({ onRefresh, refreshing }: { onRefresh: () => void; refreshing: boolean }) {
+type BalanceHeaderProps = { locale: Locale; rowsAsOf: string | null; onRefresh: () => void; refreshing: boolean };
+
+/**
+ * The balance as home knows it, and what holds take out of it; it stays on screen while refreshing.
+ * A balance from the last-known copy says when it is from, unless the rows' notice already says that
+ * time; one that could not be loaded says so (Refresh asks for it again).
+ */
+function BalanceHeader({ locale, rowsAsOf, onRefresh, refreshing }: BalanceHeaderProps) {
   const { home } = useActivityScreens();
   const overview = useSelector(home, (s) => s.context.home?.accountOverview);
+  const asOf = useSelector(home, (s) => s.context.asOf);
+  const failed = useSelector(home, (s) => s.hasTag('failed'));
   const balance = overview ? formatDollars(overview.balance) : null;
   const onHold = overview && overview.onHold > 0 ? formatDollars(overview.onHold) : null;
+  const day = asOf && formatDate(asOf, locale);
+  const time = asOf && formatTime(asOf, locale);
   return (
     <div className="activity-balance">
       <p className="activity-balance-amount">
-        {balance ? <Trans>Available balance: {balance}</Trans> : <Trans>Available balance: loading…</Trans>}
+        {balance ? (
+          <Trans>Available balance: {balance}</Trans>
+        ) : failed ? (
+          <Trans>We couldn't load your balance.</Trans>
+        ) : (
+          <Trans>Available balance: loading…</Trans>
+        )}
       </p>
+      {balance && asOf && asOf !== rowsAsOf ? (
+        <p className="activity-balance-held">
+          <Trans>This balance is from {day} at {time}; it may have changed since.</Trans>
+        </p>
+      ) : null}
       {onHold ? (
         <p className="activity-balance-held">
           <Trans>{onHold} is on hold for purchases that haven't settled yet.</Trans>

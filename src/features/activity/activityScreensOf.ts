@@ -18,8 +18,7 @@ export function activityScreensOf({ api, session, offlineStorage }: AppContext):
   const kept = { home: lastKnown.home.read(owner), activity: lastKnown.activity.read(owner) };
   const home = createActor(
     homeMachine.provide({
-      // With a last-known copy to show, a missing answer is said on the screen, not in the error modal.
-      actors: { getHome: fromPromise(() => api.getHome({ suppressErrorModal: kept.home !== null })) },
+      actors: { getHome: fromPromise(({ input }) => api.getHome({ suppressErrorModal: input.quiet })) },
       actions: { keepLastKnown: (_, answer) => lastKnown.home.keep(owner, answer) },
     }),
     { input: { lastKnown: kept.home } },
@@ -32,7 +31,8 @@ export function activityScreensOf({ api, session, offlineStorage }: AppContext):
         ),
       },
       actions: {
-        refreshHome: () => home.send({ type: 'user.refresh' }),
+        // A balance that could not be loaded is asked for again too.
+        refreshHome: () => home.send({ type: home.getSnapshot().hasTag('failed') ? 'user.retry' : 'user.refresh' }),
         keepLastKnown: (_, page) => lastKnown.activity.keep(owner, page),
       },
     }),

@@ -19,7 +19,7 @@ import type { Locale } from '../../../contract/shared/locale.ts';
 import type { Host } from '../../shared/host/host.ts';
 import { AsOfNotice } from '../../shared/offline/AsOfNotice.tsx';
 import { sessionLastKnown } from '../../shared/offline/lastKnown.ts';
-import { askForHome, earlyAnswer, hasEarlyHome, keptHome, takeEarlyHome } from './earlyHome.ts';
+import { earlyAnswer, hasEarlyHome, keptHome, takeEarlyHome } from './earlyHome.ts';
 import { BenefitsContent, CopyAccountNumber, FreeTaxFilingHelp, NotificationsPrompt } from './HomeExtras.tsx';
 import './home.css';
 import { Skeleton } from '../../shared/components/Skeleton.tsx';
@@ -44,7 +44,7 @@ export function HomeView({ newDebitDetails = false }: { newDebitDetails?: boolea
   const home = useActorRef(
     homeMachine.provide({
       actors: {
-        getHome: fromPromise(() => takeEarlyHome(api) ?? askForHome(api, kept)),
+        getHome: fromPromise(({ input }) => takeEarlyHome(api) ?? api.getHome({ suppressErrorModal: input.quiet })),
       },
       actions: {
         keepLastKnown: (_, answer) => lastKnown.home.keep(owner, answer),
@@ -64,7 +64,7 @@ export function HomeView({ newDebitDetails = false }: { newDebitDetails?: boolea
       <h1 id="home-title" className="visually-hidden" ref={heading} tabIndex={-1}>
         <Trans>Your account</Trans>
       </h1>
-      {state.hasTag('lastKnown') && state.context.asOf ? (
+      {state.context.asOf ? (
         <AsOfNotice asOf={state.context.asOf} locale={locale} focusOnRetry={heading} onRetry={() => home.send({ type: 'user.retry' })} />
       ) : null}
       {state.hasTag('failed') ? (

@@ -17,11 +17,6 @@ export function keptHome({ offlineStorage, session }: Pick<AppContext, 'offlineS
   return lastKnown.home.read(owner);
 }
 
-/** GET /home. With a last-known copy to show, a missing answer is said on the screen, not in the error modal. */
-export function askForHome(api: Api, kept: LastKnown<HomeAnswer> | null): Promise<HomeAnswer> {
-  return api.getHome({ suppressErrorModal: kept !== null });
-}
-
 /** The first screen's call, its answer once it has come, and whether a screen has shown that answer. */
 type EarlyCall = { call: Promise<HomeAnswer>; answer?: HomeAnswer; shown?: boolean };
 
@@ -37,7 +32,8 @@ export function askForHomeEarly(context: AppContext, preload: boolean): void {
   }
   // Already asked: the same first screen loading again (the experiment's redirect, the auth modal).
   if (earlyCalls.has(context.api)) return;
-  const early: EarlyCall = { call: askForHome(context.api, keptHome(context)) };
+  // With a last-known copy to show, a missing answer is said on the screen, not in the error modal.
+  const early: EarlyCall = { call: context.api.getHome({ suppressErrorModal: keptHome(context) !== null }) };
   // The screen that takes the call handles its failure; until then it is not unhandled.
   early.call.then((answer) => (early.answer = answer), () => {});
   earlyCalls.set(context.api, early);
