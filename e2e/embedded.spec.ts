@@ -121,6 +121,28 @@ test.describe('the card app inside the companion host', () => {
     await expect(host.app.getByRole('heading', { name: 'Available balance' })).toHaveCount(0);
   });
 
+  test("the detail's Back to activity opens the list where it was, not at the top", async ({ page }) => {
+    const host = await CompanionHostPage.open(page);
+    await expectHome(host.app);
+    await host.app.getByRole('link', { name: 'See all activity' }).click();
+    const rows = host.app.locator('.activity-link');
+    await expect(rows.first()).toBeVisible();
+    const row = rows.nth(15);
+    await row.scrollIntoViewIfNeeded();
+    const scrolled = await appWindow(page).evaluate(() => window.scrollY);
+    expect(scrolled, 'the list was scrolled down').toBeGreaterThan(300);
+    const name = (await row.textContent())!;
+
+    await row.click();
+    // Inside the host it opens the list as a new step (the host's history shares the tab's).
+    const back = host.app.getByRole('main').getByRole('link', { name: 'Back to activity' });
+    await expect(host.app.getByText('Status', { exact: true })).toBeVisible();
+    await back.click();
+    await expect(host.app.getByRole('heading', { name: 'Activity', exact: true })).toBeVisible();
+    await expect.poll(() => appWindow(page).evaluate(() => window.scrollY), { message: 'back on the list where it was' }).toBeGreaterThan(scrolled - 40);
+    await expect(rows.nth(15)).toHaveText(name);
+  });
+
   test('home inside the host has no axe violations and fits 360 px', async ({ page }, testInfo) => {
     const host = await CompanionHostPage.open(page);
     await expectHome(host.app);

@@ -5,7 +5,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Link } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
-import { useEffect, useRef } from 'react';
+import { useEffect, useLayoutEffect, useRef } from 'react';
 import type { Transaction } from '../../../contract/activity/types.ts';
 import { loadingStatusOf } from '../../../machines/activity/activity.ts';
 import { useServices } from '../../app/services.tsx';
@@ -22,7 +22,7 @@ import { RetryNotice } from '../../shared/components/RetryNotice.tsx';
 export function TransactionsView() {
   const { t } = useLingui();
   const { session } = useServices();
-  const { activity } = useActivityScreens();
+  const { activity, listScroll } = useActivityScreens();
   const locale = useSelector(session, (s) => s.context.locale);
   const transactions = useSelector(activity, (s) => s.context.transactions);
   const status = useSelector(activity, loadingStatusOf);
@@ -42,9 +42,22 @@ export function TransactionsView() {
     olderFrom.current = null;
     (screenRef.current?.getElementsByClassName(activityLinkClassName)[first] as HTMLElement | undefined)?.focus();
   }, [status, failed, transactions]);
+  // Opened again from a transaction's detail, the list is where it was (spec §2: the scroll position is
+  // not reset). The browser's Back has the router restore it; the detail's link, which inside the
+  // companion app opens the list as a new step (TransactionDetailView.tsx BackToActivity), has it here.
+  useLayoutEffect(() => {
+    if (listScroll.y !== null) window.scrollTo(0, listScroll.y);
+  }, [listScroll]);
 
   return (
-    <section ref={screenRef} className="screen" aria-labelledby="activity-title" aria-busy={status === 'LOADING'}>
+    <section
+      ref={screenRef}
+      className="screen"
+      aria-labelledby="activity-title"
+      aria-busy={status === 'LOADING'}
+      // A row opened by click, tap or keyboard: the list's place, before the detail replaces it.
+      onClickCapture={() => (listScroll.y = window.scrollY)}
+    >
       <h1 id="activity-title" ref={heading} tabIndex={-1}>
         <Trans>Activity</Trans>
       </h1>

@@ -13,6 +13,8 @@ export type ActivityScreens = {
   activity: ActorRefFrom<typeof activityMachine>;
   home: ActorRefFrom<typeof homeMachine>;
   calls: ActivityCalls;
+  /** Where the list was scrolled when a row was opened (null before): the list opened again from the detail goes back there. */
+  listScroll: { y: number | null };
 };
 
 export const ActivityContext = createContext<ActivityScreens | null>(null);

@@ -44,6 +44,7 @@ export function activityScreensOf({ api, session, offlineStorage }: AppContext):
     home,
     activity,
     calls,
+    listScroll: { y: null },
     stop: () => {
       activity.stop();
       home.stop();
