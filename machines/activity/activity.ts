@@ -10,7 +10,9 @@
  * and says so, with a retry of the same page. The chart lives as long as the /transactions screens,
  * so coming back from a transaction's detail finds the same rows (and the scroll position, spec §2).
  * With no answer for the first page and a last-known copy kept on this phone (standalone only), that
- * copy is shown with the time it was fetched ("as of"); asking for more waits for the network.
+ * copy is shown with the time it was fetched ("as of"); asking for more waits for the network. A
+ * transaction's detail hands back what the server now says of it, and its row shows that (fresh rows
+ * only: the last-known copy stays as it was then).
  */
 import { assign, fromPromise, setup } from 'xstate';
 import type { Transaction, TransactionsPage } from '../../contract/activity/types.ts';
@@ -29,7 +31,12 @@ export type ActivityContext = {
   lastKnown: LastKnownPage | null;
 };
 
-export type ActivityEvent = { type: 'user.loadMore' } | { type: 'user.refresh' } | { type: 'user.retry' };
+export type ActivityEvent =
+  | { type: 'user.loadMore' }
+  | { type: 'user.refresh' }
+  | { type: 'user.retry' }
+  /** A transaction as its detail just read it from the server (machines/activity/transactionDetail.ts). */
+  | { type: 'transaction.seen'; transaction: Transaction };
 
 /** Spec §3's loading status values. */
 export type LoadingStatus = 'LOADING' | 'NO_MORE' | 'COMPLETE';
@@ -61,6 +68,10 @@ export const activityMachine = setup({
       const shown = new Set(context.transactions.map((row) => row.id));
       return { transactions: [...context.transactions, ...page.transactions.filter((row) => !shown.has(row.id))], nextCursor: page.nextCursor };
     }),
+    /** A row shown takes its transaction's newer copy (a hold settled since the page came); other rows stay. */
+    replaceRow: assign(({ context }, seen: Transaction) => ({
+      transactions: context.transactions.map((row) => (row.id === seen.id ? seen : row)),
+    })),
     /** Home data follows the list (supplied by the app: the home chart or the home call). */
     refreshHome: () => {},
   },
@@ -117,6 +128,7 @@ export const activityMachine = setup({
     complete: {
       on: {
         'user.loadMore': 'nextPage',
+        'transaction.seen': { actions: { type: 'replaceRow', params: ({ event }) => event.transaction } },
         'user.refresh': { target: 'firstPage', actions: 'refreshHome' },
       },
     },
@@ -136,10 +148,15 @@ export const activityMachine = setup({
         ],
         onError: 'nextPageFailed',
       },
+      on: { 'transaction.seen': { actions: { type: 'replaceRow', params: ({ event }) => event.transaction } } },
     },
     nextPageFailed: {
       tags: ['failed'],
-      on: { 'user.retry': 'nextPage', 'user.refresh': { target: 'firstPage', actions: 'refreshHome' } },
+      on: {
+        'user.retry': 'nextPage',
+        'user.refresh': { target: 'firstPage', actions: 'refreshHome' },
+        'transaction.seen': { actions: { type: 'replaceRow', params: ({ event }) => event.transaction } },
+      },
     },
     /** No answer: the last-known newest page, with its time; trying again asks for the newest page. */
     lastKnown: {
@@ -148,7 +165,7 @@ export const activityMachine = setup({
     /** NO_MORE: the oldest transaction is shown. */
     noMore: {
       tags: ['noMore'],
-      on: { 'user.refresh': { target: 'firstPage', actions: 'refreshHome' } },
+      on: { 'user.refresh': { target: 'firstPage', actions: 'refreshHome' }, 'transaction.seen': { actions: { type: 'replaceRow', params: ({ event }) => event.transaction } } },
     },
   },
 });

@@ -2,7 +2,8 @@
  * One transaction's detail (spec §2 /transactions/detail, §3: date, time and location). Opened from a
  * list the row is already known and shown at once, and asked for again beside it (GET /transaction):
  * the list may be minutes old, and a hold may have settled or been released since, so the detail shows
- * the server's answer when it comes (the list's copy stays if it cannot be had). Opened from a link or
+ * the server's answer when it comes (the list's copy stays if it cannot be had), and hands it to the
+ * list (`shareTransaction`), whose row then shows it too. Opened from a link or
  * after a reload it is asked for. One that is not the cardholder's, or does not exist (404 {3}), is "not found", as
  * is an id no transaction can have (not a UUID: a link cut short), without asking; any other failure
  * keeps the screen with a retry.
@@ -28,6 +29,8 @@ export const transactionDetailMachine = setup({
   },
   actions: {
     storeTransaction: assign({ transaction: (_, answer: TransactionAnswer) => answer.transaction }),
+    /** The server's answer for the list's row (supplied by the screen: the activity chart's `transaction.seen`). */
+    shareTransaction: (_, _answer: TransactionAnswer) => {},
     forgetTransaction: assign({ transaction: null }),
   },
   guards: {
@@ -57,7 +60,10 @@ export const transactionDetailMachine = setup({
           {
             guard: { type: 'isFound', params: ({ event }) => event.output },
             target: 'shown',
-            actions: { type: 'storeTransaction', params: ({ event }) => event.output },
+            actions: [
+              { type: 'storeTransaction', params: ({ event }) => event.output },
+              { type: 'shareTransaction', params: ({ event }) => event.output },
+            ],
           },
           // Gone since the list was read (a hold released or timed out): said, not shown as it was.
           { guard: { type: 'isNotFound', params: ({ event }) => event.output }, target: 'notFound', actions: 'forgetTransaction' },
@@ -76,7 +82,10 @@ export const transactionDetailMachine = setup({
           {
             guard: { type: 'isFound', params: ({ event }) => event.output },
             target: 'shown',
-            actions: { type: 'storeTransaction', params: ({ event }) => event.output },
+            actions: [
+              { type: 'storeTransaction', params: ({ event }) => event.output },
+              { type: 'shareTransaction', params: ({ event }) => event.output },
+            ],
           },
           { guard: { type: 'isNotFound', params: ({ event }) => event.output }, target: 'notFound' },
           { target: 'failed' },

@@ -33,6 +33,7 @@ const deposit: Transaction = {
   heldUntil: null,
 };
 const newestPage: TransactionsPage = { statusCode: 0, transactions: [hold], nextCursor: 'next-1' };
+const settled: Transaction = { ...hold, status: 'posted', heldUntil: null };
 const lastPage: TransactionsPage = { statusCode: 0, transactions: [deposit], nextCursor: null };
 
 const home: HomeAnswer = {
@@ -61,6 +62,8 @@ const events = [
   { type: 'user.loadMore' },
   { type: 'user.refresh' },
   { type: 'user.retry' },
+  // The hold, opened: it has settled since the page came.
+  { type: 'transaction.seen', transaction: settled },
 ];
 
 // Rows pile up page after page: states are told apart by where the chart is, whether rows are shown,
@@ -145,6 +148,18 @@ describe('activity chart', () => {
           cardApi.answer(homePath, home);
         },
         'user.retry': async ({ user }) => pressTryAgain(user),
+        // Opened from its row, the detail reads the transaction again; back on the list, the row says what it did.
+        'transaction.seen': async (ctx, event) => {
+          const { user, cardApi } = ctx;
+          ctx.olderFrom = null;
+          await user.click(screen.getByRole('link', { name: /^Purchase at Save Mart/ }));
+          await waitFor(() => expect(cardApi.isWaiting('/api/v1/transaction')).toBe(true));
+          cardApi.answer('/api/v1/transaction', { statusCode: 0, transaction: event.transaction });
+          expect(await screen.findByText('Completed')).toBeTruthy();
+          await user.click(screen.getByRole('link', { name: 'Back to activity' }));
+          const row = await screen.findByRole('link', { name: /^Purchase at Save Mart/ });
+          expect(row.textContent).not.toContain('Pending');
+        },
       },
       states: [
         {
