@@ -77,6 +77,8 @@ export const activityMachine = setup({
   },
   guards: {
     isLastPage: (_, page: TransactionsPage) => page.nextCursor === null,
+    /** Rows of this visit on screen (the last-known copy stays as it was then). */
+    showsFreshRows: ({ context }) => context.asOf === null && context.transactions.length > 0,
     /**
      * A last-known copy, and nothing else on screen: no rows yet, or that copy itself (asked for again
      * with no answer, it stays the copy, with its time). Fresh rows stay, with the failure said.
@@ -92,6 +94,13 @@ export const activityMachine = setup({
   id: 'activity',
   context: ({ input }) => ({ transactions: [], nextCursor: null, asOf: null, lastKnown: input?.lastKnown ?? null }),
   initial: 'firstPage',
+  // In every state, also while a page is on its way or after one failed.
+  on: {
+    'transaction.seen': {
+      guard: 'showsFreshRows',
+      actions: { type: 'replaceRow', params: ({ event }) => event.transaction },
+    },
+  },
   states: {
     /** The newest page: on opening, on refresh, and on a retry after it failed. */
     firstPage: {
@@ -128,7 +137,6 @@ export const activityMachine = setup({
     complete: {
       on: {
         'user.loadMore': 'nextPage',
-        'transaction.seen': { actions: { type: 'replaceRow', params: ({ event }) => event.transaction } },
         'user.refresh': { target: 'firstPage', actions: 'refreshHome' },
       },
     },
@@ -148,15 +156,10 @@ export const activityMachine = setup({
         ],
         onError: 'nextPageFailed',
       },
-      on: { 'transaction.seen': { actions: { type: 'replaceRow', params: ({ event }) => event.transaction } } },
     },
     nextPageFailed: {
       tags: ['failed'],
-      on: {
-        'user.retry': 'nextPage',
-        'user.refresh': { target: 'firstPage', actions: 'refreshHome' },
-        'transaction.seen': { actions: { type: 'replaceRow', params: ({ event }) => event.transaction } },
-      },
+      on: { 'user.retry': 'nextPage', 'user.refresh': { target: 'firstPage', actions: 'refreshHome' } },
     },
     /** No answer: the last-known newest page, with its time; trying again asks for the newest page. */
     lastKnown: {
@@ -165,7 +168,7 @@ export const activityMachine = setup({
     /** NO_MORE: the oldest transaction is shown. */
     noMore: {
       tags: ['noMore'],
-      on: { 'user.refresh': { target: 'firstPage', actions: 'refreshHome' }, 'transaction.seen': { actions: { type: 'replaceRow', params: ({ event }) => event.transaction } } },
+      on: { 'user.refresh': { target: 'firstPage', actions: 'refreshHome' } },
     },
   },
 });

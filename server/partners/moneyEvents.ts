@@ -222,10 +222,11 @@ async function byCard<R extends { result: string }>(
       }
       const moved = await move(tx);
       if (moved.result === 'created') await tx.insert(sandboxCardTransactions).values({ transferId: request.id, cardId });
-      // Read after the move, which waited for a first call racing this one to commit its card.
+      // Read after the move, which waited for a first call racing this one to commit its card. A
+      // transaction made before the card was kept (migration 0015) has no row: any retry of it is its own.
       if (moved.result === 'exists') {
         const [first] = await tx.select().from(sandboxCardTransactions).where(eq(sandboxCardTransactions.transferId, request.id));
-        if ((first?.cardId ?? null) !== cardId) return { result: 'exists_with_different_fields' as const };
+        if (first && first.cardId !== cardId) return { result: 'exists_with_different_fields' as const };
       }
       return moved;
     });

@@ -236,6 +236,30 @@ describe('activity chart', () => {
       ],
     });
   });
+  it("takes a row's settled copy from its detail also after a refresh failed, the failure still said", async () => {
+    const app = await renderApp('/transactions', active);
+    await waitFor(() => expect(app.cardApi.isWaiting(homePath)).toBe(true));
+    app.cardApi.answer(homePath, home);
+    await waitFor(() => expect(app.cardApi.isWaiting(transactionsPath)).toBe(true));
+    app.cardApi.answer(transactionsPath, newestPage);
+    await app.user.click(await screen.findByRole('button', { name: 'Refresh' }));
+    await waitFor(() => expect(app.cardApi.isWaiting(homePath)).toBe(true));
+    app.cardApi.answer(homePath, home);
+    await waitFor(() => expect(app.cardApi.isWaiting(transactionsPath)).toBe(true));
+    app.cardApi.fail(transactionsPath);
+    await app.user.click(await screen.findByRole('button', { name: 'OK' }));
+    expect(await screen.findByText("We couldn't load your activity. Please try again.")).toBeTruthy();
+
+    await app.user.click(screen.getByRole('link', { name: /^Purchase at Save Mart/ }));
+    await waitFor(() => expect(app.cardApi.isWaiting('/api/v1/transaction')).toBe(true));
+    app.cardApi.answer('/api/v1/transaction', { statusCode: 0, transaction: settled });
+    expect(await screen.findByText('Completed')).toBeTruthy();
+    await app.user.click(screen.getByRole('link', { name: 'Back to activity' }));
+    const row = await screen.findByRole('link', { name: /^Purchase at Save Mart/ });
+    expect(row.textContent).not.toContain('Pending');
+    expect(screen.getByText("We couldn't load your activity. Please try again.")).toBeTruthy();
+  });
+
   it('puts the focus on the first older row also when they come after a failure and Try again', async () => {
     const app = await renderApp('/transactions', active);
     await waitFor(() => expect(app.cardApi.isWaiting(homePath)).toBe(true));

@@ -147,6 +147,8 @@ function BalanceHeader({ locale, rowsAsOf, onRefresh, refreshing }: BalanceHeade
   const onHold = overview && overview.onHold > 0 ? formatDollars(overview.onHold) : null;
   const day = asOf && formatDate(asOf, locale);
   const time = asOf && formatTime(asOf, locale);
+  // As the reader sees them: the two copies are kept a moment apart, each as its answer came.
+  const rowsSay = rowsAsOf && `${formatDate(rowsAsOf, locale)} ${formatTime(rowsAsOf, locale)}`;
   return (
     <div className="activity-balance">
       <p className="activity-balance-amount">
@@ -158,7 +160,7 @@ function BalanceHeader({ locale, rowsAsOf, onRefresh, refreshing }: BalanceHeade
           <Trans>Available balance: loading…</Trans>
         )}
       </p>
-      {balance && asOf && asOf !== rowsAsOf ? (
+      {balance && asOf && `${day} ${time}` !== rowsSay ? (
         <p className="activity-balance-held">
           <Trans>This balance is from {day} at {time}; it may have changed since.</Trans>
         </p>

@@ -77,6 +77,23 @@ describe('activity with no answer', () => {
     expect(screen.queryByText(/This balance is from/)).toBeNull();
   });
 
+  it.each([
+    ['the same minute: the rows\' notice says it for both', '2026-11-24T17:05:41Z', false],
+    ['another minute: the balance says its own time', '2026-11-24T17:09:02Z', true],
+  ] as const)('with both copies kept, %s', async (_name, rowsFetchedAt, balanceSaysItsTime) => {
+    const storage = storageWith(owner, (store) => {
+      store.home.keep(owner, keptHome, new Date('2026-11-24T17:05:03Z'));
+      store.activity.keep(owner, keptPage, new Date(rowsFetchedAt));
+    });
+    const app = await renderApp('/transactions', signedIn, { storage });
+    await answer(app, homePath, 'fail');
+    await answer(app, transactionsPath, 'fail');
+    expect(await screen.findByText('Deposit from Valley Transit')).toBeTruthy();
+    expect(rowsNotice()).toBeTruthy();
+    expect(screen.getByText('Available balance: $999.00')).toBeTruthy();
+    expect(screen.queryByText(/This balance is from Nov 24, 2026 at /) !== null).toBe(balanceSaysItsTime);
+  });
+
   it('says the balance could not be loaded, and Refresh asks for it again', async () => {
     const app = await renderApp('/transactions', active);
     await answer(app, homePath, 'fail');

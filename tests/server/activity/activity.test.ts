@@ -3,11 +3,13 @@
  * POST /sandbox/events moves money through it: a purchase is held, then settles or is released.
  */
 import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Transaction, TransactionAnswer, TransactionsPage } from '../../../contract/activity/types.ts';
 import type { HomeAnswer } from '../../../contract/home/types.ts';
 import { StatusCode } from '../../../contract/shared/statusCodes.ts';
 import { fees } from '../../../contract/shared/fees.ts';
+import { sandboxCardTransactions } from '../../../server/db/schema/index.ts';
 import { demoActivity, demoHold, mfaCardholder } from '../../../server/seed.ts';
 import { bearer, getHome, signIn, signInWith, startTestApp, type TestApp } from '../helpers.ts';
 
@@ -272,6 +274,18 @@ describe('POST /sandbox/events', () => {
     expect(await event({ type: 'card.release', transactionId: first.body.transactionId })).toMatchObject({ status: 200 });
     expect(await event({ type: 'deposit', email: 'demo@providers.test', amountCents: 200, payer: 'Probe' })).toMatchObject({ status: 200 });
     expect(await report()).toMatchObject({ ok: true, problems: [] });
+  });
+
+  it('answers a keyed retry of a card transaction made before the card was kept (migration 0015) as the first', async () => {
+    const before = await home();
+    const card = before.accountOverview.cards[0]!;
+    const key = `before-0015-${randomUUID()}`;
+    const purchase = { type: 'card.authorization', email: 'demo@providers.test', amountCents: 90, merchant: 'Valero', cardId: card.id };
+    const first = await event(purchase, key);
+    expect(first).toMatchObject({ status: 200, body: { result: 'created' } });
+    await t.db.delete(sandboxCardTransactions).where(eq(sandboxCardTransactions.transferId, first.body.transactionId!));
+    expect(await event(purchase, key)).toMatchObject({ status: 200, body: { result: 'exists', transactionId: first.body.transactionId } });
+    expect(await event({ type: 'card.release', transactionId: first.body.transactionId })).toMatchObject({ status: 200 });
   });
 
   it('keeps no refusal under its key: a declined purchase, retried with the same key after a deposit, is approved once', async () => {
