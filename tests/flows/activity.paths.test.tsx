@@ -96,6 +96,27 @@ const hasRows = (s: Snapshot) => (s.context as { transactions: unknown[] }).tran
 const isLastKnownCopy = (s: Snapshot) => (s.context as { asOf: string | null }).asOf !== null;
 const asOfNotice = () => screen.queryByText(/This is what your account showed on/);
 
+/** The list with home and the newest page answered (the hold, pending). */
+async function listWithNewestPage() {
+  const app = await renderApp('/transactions', active);
+  await waitFor(() => expect(app.cardApi.isWaiting(homePath)).toBe(true));
+  app.cardApi.answer(homePath, home);
+  await waitFor(() => expect(app.cardApi.isWaiting(transactionsPath)).toBe(true));
+  app.cardApi.answer(transactionsPath, newestPage);
+  return app;
+}
+
+/** Opened from its row, the hold's detail reads it again (settled since); back on the list, the row says what it did. */
+async function seeInDetail({ user, cardApi }: Ctx, transaction: Transaction) {
+  await user.click(await screen.findByRole('link', { name: /^Purchase at Save Mart/ }));
+  await waitFor(() => expect(cardApi.isWaiting('/api/v1/transaction')).toBe(true));
+  cardApi.answer('/api/v1/transaction', { statusCode: 0, transaction });
+  expect(await screen.findByText('Completed')).toBeTruthy();
+  await user.click(screen.getByRole('link', { name: 'Back to activity' }));
+  const row = await screen.findByRole('link', { name: /^Purchase at Save Mart/ });
+  expect(row.textContent).not.toContain('Pending');
+}
+
 describe('activity chart', () => {
   it('generated paths reach every state and transition', () => {
     expect(coverageOf(activityMachine, [fresh, withLastKnown])).toEqual({ missingStates: [], missingTransitions: [] });
@@ -148,17 +169,9 @@ describe('activity chart', () => {
           cardApi.answer(homePath, home);
         },
         'user.retry': async ({ user }) => pressTryAgain(user),
-        // Opened from its row, the detail reads the transaction again; back on the list, the row says what it did.
         'transaction.seen': async (ctx, event) => {
-          const { user, cardApi } = ctx;
           ctx.olderFrom = null;
-          await user.click(screen.getByRole('link', { name: /^Purchase at Save Mart/ }));
-          await waitFor(() => expect(cardApi.isWaiting('/api/v1/transaction')).toBe(true));
-          cardApi.answer('/api/v1/transaction', { statusCode: 0, transaction: event.transaction });
-          expect(await screen.findByText('Completed')).toBeTruthy();
-          await user.click(screen.getByRole('link', { name: 'Back to activity' }));
-          const row = await screen.findByRole('link', { name: /^Purchase at Save Mart/ });
-          expect(row.textContent).not.toContain('Pending');
+          await seeInDetail(ctx, event.transaction as Transaction);
         },
       },
       states: [
@@ -237,11 +250,7 @@ describe('activity chart', () => {
     });
   });
   it("takes a row's settled copy from its detail also after a refresh failed, the failure still said", async () => {
-    const app = await renderApp('/transactions', active);
-    await waitFor(() => expect(app.cardApi.isWaiting(homePath)).toBe(true));
-    app.cardApi.answer(homePath, home);
-    await waitFor(() => expect(app.cardApi.isWaiting(transactionsPath)).toBe(true));
-    app.cardApi.answer(transactionsPath, newestPage);
+    const app = await listWithNewestPage();
     await app.user.click(await screen.findByRole('button', { name: 'Refresh' }));
     await waitFor(() => expect(app.cardApi.isWaiting(homePath)).toBe(true));
     app.cardApi.answer(homePath, home);
@@ -249,23 +258,12 @@ describe('activity chart', () => {
     app.cardApi.fail(transactionsPath);
     await app.user.click(await screen.findByRole('button', { name: 'OK' }));
     expect(await screen.findByText("We couldn't load your activity. Please try again.")).toBeTruthy();
-
-    await app.user.click(screen.getByRole('link', { name: /^Purchase at Save Mart/ }));
-    await waitFor(() => expect(app.cardApi.isWaiting('/api/v1/transaction')).toBe(true));
-    app.cardApi.answer('/api/v1/transaction', { statusCode: 0, transaction: settled });
-    expect(await screen.findByText('Completed')).toBeTruthy();
-    await app.user.click(screen.getByRole('link', { name: 'Back to activity' }));
-    const row = await screen.findByRole('link', { name: /^Purchase at Save Mart/ });
-    expect(row.textContent).not.toContain('Pending');
+    await seeInDetail(app, settled);
     expect(screen.getByText("We couldn't load your activity. Please try again.")).toBeTruthy();
   });
 
   it('puts the focus on the first older row also when they come after a failure and Try again', async () => {
-    const app = await renderApp('/transactions', active);
-    await waitFor(() => expect(app.cardApi.isWaiting(homePath)).toBe(true));
-    app.cardApi.answer(homePath, home);
-    await waitFor(() => expect(app.cardApi.isWaiting(transactionsPath)).toBe(true));
-    app.cardApi.answer(transactionsPath, newestPage);
+    const app = await listWithNewestPage();
     await app.user.click(await screen.findByRole('button', { name: 'Show older activity' }));
     await waitFor(() => expect(app.cardApi.isWaiting(transactionsPath)).toBe(true));
     app.cardApi.answer(transactionsPath, { statusCode: 5 }, 500);
