@@ -125,8 +125,10 @@ test.describe('the card app inside the companion host', () => {
     const host = await CompanionHostPage.open(page);
     await expectHome(host.app);
     await host.app.getByRole('link', { name: 'See all activity' }).click();
-    const rows = host.app.locator('.activity-link');
-    await expect(rows.first()).toBeVisible();
+    // The list's own rows, once its first page is in (home's recent activity rows look the same).
+    const list = host.app.getByRole('region', { name: 'Activity', exact: true });
+    await expect(list.getByRole('button', { name: 'Show older activity' })).toBeVisible();
+    const rows = list.locator('.activity-link');
     const row = rows.nth(15);
     await row.scrollIntoViewIfNeeded();
     const scrolled = await appWindow(page).evaluate(() => window.scrollY);
