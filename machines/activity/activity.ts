@@ -35,8 +35,8 @@ export type ActivityEvent =
   | { type: 'user.loadMore' }
   | { type: 'user.refresh' }
   | { type: 'user.retry' }
-  /** A transaction as its detail just read it from the server (machines/activity/transactionDetail.ts). */
-  | { type: 'transaction.seen'; transaction: Transaction };
+  /** Transaction `id` as its detail just read it from the server, null when it is gone (machines/activity/transactionDetail.ts). */
+  | { type: 'transaction.seen'; id: string; transaction: Transaction | null };
 
 /** Spec §3's loading status values. */
 export type LoadingStatus = 'LOADING' | 'NO_MORE' | 'COMPLETE';
@@ -68,9 +68,12 @@ export const activityMachine = setup({
       const shown = new Set(context.transactions.map((row) => row.id));
       return { transactions: [...context.transactions, ...page.transactions.filter((row) => !shown.has(row.id))], nextCursor: page.nextCursor };
     }),
-    /** A row shown takes its transaction's newer copy (a hold settled since the page came); other rows stay. */
-    replaceRow: assign(({ context }, seen: Transaction) => ({
-      transactions: context.transactions.map((row) => (row.id === seen.id ? seen : row)),
+    /**
+     * A row shown takes its transaction's newer copy (a hold settled since the page came), or goes when
+     * the transaction is gone (a hold released: the list leaves those out); other rows stay.
+     */
+    replaceRow: assign(({ context }, { id, transaction }: { id: string; transaction: Transaction | null }) => ({
+      transactions: context.transactions.flatMap((row) => (row.id !== id ? [row] : transaction ? [transaction] : [])),
     })),
     /** Home data follows the list (supplied by the app: the home chart or the home call). */
     refreshHome: () => {},
@@ -98,7 +101,7 @@ export const activityMachine = setup({
   on: {
     'transaction.seen': {
       guard: 'showsFreshRows',
-      actions: { type: 'replaceRow', params: ({ event }) => event.transaction },
+      actions: { type: 'replaceRow', params: ({ event }) => event },
     },
   },
   states: {

@@ -3,7 +3,7 @@
  * list the row is already known and shown at once, and asked for again beside it (GET /transaction):
  * the list may be minutes old, and a hold may have settled or been released since, so the detail shows
  * the server's answer when it comes (the list's copy stays if it cannot be had), and hands it to the
- * list (`shareTransaction`), whose row then shows it too. Opened from a link or
+ * list (`shareTransaction`, null when it is gone), whose row then shows it too, or goes. Opened from a link or
  * after a reload it is asked for. One that is not the cardholder's, or does not exist (404 {3}), is "not found", as
  * is an id no transaction can have (not a UUID: a link cut short), without asking; any other failure
  * keeps the screen with a retry.
@@ -29,8 +29,8 @@ export const transactionDetailMachine = setup({
   },
   actions: {
     storeTransaction: assign({ transaction: (_, answer: TransactionAnswer) => answer.transaction }),
-    /** The server's answer for the list's row (supplied by the screen: the activity chart's `transaction.seen`). */
-    shareTransaction: (_, _answer: TransactionAnswer) => {},
+    /** What the server now says of the list's row, null when it is gone (supplied by the screen: the activity chart's `transaction.seen`). */
+    shareTransaction: (_, _seen: Transaction | null) => {},
     forgetTransaction: assign({ transaction: null }),
   },
   guards: {
@@ -62,11 +62,15 @@ export const transactionDetailMachine = setup({
             target: 'shown',
             actions: [
               { type: 'storeTransaction', params: ({ event }) => event.output },
-              { type: 'shareTransaction', params: ({ event }) => event.output },
+              { type: 'shareTransaction', params: ({ event }) => event.output.transaction },
             ],
           },
           // Gone since the list was read (a hold released or timed out): said, not shown as it was.
-          { guard: { type: 'isNotFound', params: ({ event }) => event.output }, target: 'notFound', actions: 'forgetTransaction' },
+          {
+            guard: { type: 'isNotFound', params: ({ event }) => event.output },
+            target: 'notFound',
+            actions: ['forgetTransaction', { type: 'shareTransaction', params: null }],
+          },
           { target: 'shown' },
         ],
         onError: 'shown',
@@ -84,7 +88,7 @@ export const transactionDetailMachine = setup({
             target: 'shown',
             actions: [
               { type: 'storeTransaction', params: ({ event }) => event.output },
-              { type: 'shareTransaction', params: ({ event }) => event.output },
+              { type: 'shareTransaction', params: ({ event }) => event.output.transaction },
             ],
           },
           { guard: { type: 'isNotFound', params: ({ event }) => event.output }, target: 'notFound' },

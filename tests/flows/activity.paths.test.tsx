@@ -63,7 +63,7 @@ const events = [
   { type: 'user.refresh' },
   { type: 'user.retry' },
   // The hold, opened: it has settled since the page came.
-  { type: 'transaction.seen', transaction: settled },
+  { type: 'transaction.seen', id: settled.id, transaction: settled },
 ];
 
 // Rows pile up page after page: states are told apart by where the chart is, whether rows are shown,
@@ -260,6 +260,17 @@ describe('activity chart', () => {
     expect(await screen.findByText("We couldn't load your activity. Please try again.")).toBeTruthy();
     await seeInDetail(app, settled);
     expect(screen.getByText("We couldn't load your activity. Please try again.")).toBeTruthy();
+  });
+
+  it('drops a row whose detail finds it gone (a hold released since the page came)', async () => {
+    const app = await listWithNewestPage();
+    await app.user.click(await screen.findByRole('link', { name: /^Purchase at Save Mart/ }));
+    await waitFor(() => expect(app.cardApi.isWaiting('/api/v1/transaction')).toBe(true));
+    app.cardApi.answer('/api/v1/transaction', { statusCode: 3 }, 404);
+    expect(await screen.findByText("We couldn't find this transaction on your account.")).toBeTruthy();
+    await app.user.click(screen.getByRole('link', { name: 'Back to activity' }));
+    await screen.findByRole('heading', { level: 1, name: 'Activity' });
+    expect(screen.queryByRole('link', { name: /^Purchase at Save Mart/ })).toBeNull();
   });
 
   it('puts the focus on the first older row also when they come after a failure and Try again', async () => {

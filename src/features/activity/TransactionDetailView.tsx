@@ -38,7 +38,7 @@ function TransactionDetail({ id }: { id: string }) {
   const detail = useActorRef(
     transactionDetailMachine.provide({
       actors: { getTransaction: fromPromise(({ input }) => calls.getTransaction(input.id, { suppressErrorModal: input.quiet })) },
-      actions: { shareTransaction: (_, answer) => activity.send({ type: 'transaction.seen', transaction: answer.transaction }) },
+      actions: { shareTransaction: (_, transaction) => activity.send({ type: 'transaction.seen', id, transaction }) },
     }),
     { input: { id, known: activity.getSnapshot().context.transactions.find((row) => row.id === id) ?? null } },
   );
