@@ -11,8 +11,8 @@
  * so coming back from a transaction's detail finds the same rows (and the scroll position, spec §2).
  * With no answer for the first page and a last-known copy kept on this phone (standalone only), that
  * copy is shown with the time it was fetched ("as of"); asking for more waits for the network. A
- * transaction's detail hands back what the server now says of it, and its row shows that (fresh rows
- * only: the last-known copy stays as it was then).
+ * transaction's detail hands back what the server now says of it, and its row shows that, or goes
+ * when it is gone (fresh rows only: the last-known copy stays as it was then).
  */
 import { assign, fromPromise, setup } from 'xstate';
 import type { Transaction, TransactionsPage } from '../../contract/activity/types.ts';
