@@ -40,6 +40,24 @@ async function answerHome(app: Awaited<ReturnType<typeof renderApp>>) {
   await screen.findByTestId('balance');
 }
 
+/**
+ * On a failure, what else the app did: the notifications test once got "There was an unexpected
+ * error" instead (on a busy whole-suite run, not reproduced since), and its log was lost. Which call,
+ * and whether the error modal or the route's error view said it, tells where to look.
+ */
+async function explained<T>(app: Awaited<ReturnType<typeof renderApp>>, found: Promise<T>): Promise<T> {
+  try {
+    return await found;
+  } catch (error) {
+    const calls = app.cardApi.requests.map((request) => `${request.path}${app.cardApi.isWaiting(request.path) ? ' (waiting)' : ''}`);
+    const modal = app.session.getSnapshot().matches({ errorModal: 'open' });
+    const errorView = screen.queryByText('Something went wrong.') !== null;
+    throw new Error(
+      `${(error as Error).message.split('\n')[0]}\ncalls: ${calls.join(', ')}\nerror modal: ${modal}, route error view: ${errorView}\nreports: ${JSON.stringify(app.reports)}`,
+    );
+  }
+}
+
 /** A host actor already connected, as startEmbedded leaves it. */
 function connectedHost(permission: HostConnection['notificationPermission'], grant: NotificationPermission) {
   const connection: HostConnection = {
@@ -175,7 +193,7 @@ describe('home and its host', () => {
     expect(document.activeElement).toBe(prompt);
 
     hostActor.answer();
-    const on = await screen.findByText("Notifications are on. We'll let you know when a deposit lands or your card is used.");
+    const on = await explained(app, screen.findByText("Notifications are on. We'll let you know when a deposit lands or your card is used."));
     expect(on.getAttribute('role')).toBe('status');
     expect(screen.queryByRole('button', { name: 'Turn on notifications' })).toBeNull();
     await waitFor(() => expect(document.activeElement).toBe(on));
