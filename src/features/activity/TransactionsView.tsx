@@ -161,7 +161,7 @@ function BalanceHeader({ locale, rowsAsOf, onRefresh, refreshing }: BalanceHeade
         )}
       </p>
       {balance && asOf && `${day} ${time}` !== rowsSay ? (
-        <p className="activity-balance-held">
+        <p>
           <Trans>This balance is from {day} at {time}; it may have changed since.</Trans>
         </p>
       ) : null}
