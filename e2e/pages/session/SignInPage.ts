@@ -3,6 +3,7 @@ import { expect, type Locator, type Page } from '@playwright/test';
 import { demo } from '../../support/api.ts';
 import type { Locale } from '../../support/catalog.ts';
 import { AppPage } from '../AppPage.ts';
+import { expectScreenHiddenBehind } from './authModalBackdrop.ts';
 import { HomePage } from '../home/HomePage.ts';
 
 export class SignInPage extends AppPage {
@@ -18,6 +19,7 @@ export class SignInPage extends AppPage {
   static async expectModal(page: Page, locale: Locale = 'en'): Promise<SignInPage> {
     const signIn = new SignInPage(page, locale, true);
     await signIn.expectShown();
+    await expectScreenHiddenBehind(signIn.surface);
     await expect(signIn.surface.getByRole('heading', { level: 2, name: signIn.t('Sign in'), exact: true })).toBeVisible();
     return signIn;
   }

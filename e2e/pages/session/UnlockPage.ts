@@ -6,6 +6,7 @@ import { expect, type Locator, type Page } from '@playwright/test';
 import { demo } from '../../support/api.ts';
 import type { Locale } from '../../support/catalog.ts';
 import { AppPage } from '../AppPage.ts';
+import { expectScreenHiddenBehind } from './authModalBackdrop.ts';
 import { HomePage } from '../home/HomePage.ts';
 
 export class UnlockPage extends AppPage {
@@ -28,6 +29,7 @@ export class UnlockPage extends AppPage {
   static async expectModal(page: Page, locale: Locale = 'en'): Promise<UnlockPage> {
     const unlock = new UnlockPage(page, locale, true);
     await unlock.expectShown();
+    await expectScreenHiddenBehind(unlock.surface);
     return unlock;
   }
 
