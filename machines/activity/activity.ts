@@ -12,7 +12,8 @@
  * With no answer for the first page and a last-known copy kept on this phone (standalone only), that
  * copy is shown with the time it was fetched ("as of"); asking for more waits for the network. A
  * transaction's detail hands back what the server now says of it, and its row shows that, or goes
- * when it is gone (fresh rows only: the last-known copy stays as it was then).
+ * when it is gone (fresh rows only: the last-known copy stays as it was then); when that changes the
+ * row's status or amount, home data is refreshed too, so the balance above the list follows.
  */
 import { assign, fromPromise, setup } from 'xstate';
 import type { Transaction, TransactionsPage } from '../../contract/activity/types.ts';
@@ -83,6 +84,14 @@ export const activityMachine = setup({
     /** Rows of this visit on screen (the last-known copy stays as it was then). */
     showsFreshRows: ({ context }) => context.asOf === null && context.transactions.length > 0,
     /**
+     * A row of this visit that the server now tells otherwise: settled at another amount, released or
+     * gone. The balance and the amount on hold above the list changed with it, so home is asked again.
+     */
+    changesFreshRow: ({ context }, { id, transaction }: { id: string; transaction: Transaction | null }) => {
+      const row = context.asOf === null ? context.transactions.find((shown) => shown.id === id) : undefined;
+      return row !== undefined && (transaction === null || transaction.status !== row.status || transaction.amount !== row.amount);
+    },
+    /**
      * A last-known copy, and nothing else on screen: no rows yet, or that copy itself (asked for again
      * with no answer, it stays the copy, with its time). Fresh rows stay, with the failure said.
      */
@@ -99,10 +108,13 @@ export const activityMachine = setup({
   initial: 'firstPage',
   // In every state, also while a page is on its way or after one failed.
   on: {
-    'transaction.seen': {
-      guard: 'showsFreshRows',
-      actions: { type: 'replaceRow', params: ({ event }) => event },
-    },
+    'transaction.seen': [
+      {
+        guard: { type: 'changesFreshRow', params: ({ event }) => event },
+        actions: [{ type: 'replaceRow', params: ({ event }) => event }, 'refreshHome'],
+      },
+      { guard: 'showsFreshRows', actions: { type: 'replaceRow', params: ({ event }) => event } },
+    ],
   },
   states: {
     /** The newest page: on opening, on refresh, and on a retry after it failed. */

@@ -55,6 +55,9 @@ const home: HomeAnswer = {
   hasFundedAnyKind: true,
 };
 
+/** Home once the hold has settled: the same available balance, nothing on hold. */
+const homeAfterSettling: HomeAnswer = { ...home, accountOverview: { ...home.accountOverview, onHold: 0, transactions: [settled] } };
+
 const events = [
   { type: 'xstate.done.actor.getTransactions', output: newestPage },
   { type: 'xstate.done.actor.getTransactions', output: lastPage },
@@ -62,8 +65,9 @@ const events = [
   { type: 'user.loadMore' },
   { type: 'user.refresh' },
   { type: 'user.retry' },
-  // The hold, opened: it has settled since the page came.
+  // The hold, opened: it has settled since the page came, or it is still pending.
   { type: 'transaction.seen', id: settled.id, transaction: settled },
+  { type: 'transaction.seen', id: hold.id, transaction: hold },
 ];
 
 // Rows pile up page after page: states are told apart by where the chart is, whether rows are shown,
@@ -106,15 +110,28 @@ async function listWithNewestPage() {
   return app;
 }
 
-/** Opened from its row, the hold's detail reads it again (settled since); back on the list, the row says what it did. */
+const heldLine = () => screen.queryByText('$12.40 is on hold for purchases that haven\'t settled yet.');
+
+/**
+ * Opened from its row, the hold's detail reads it again; back on the list, the row says what the
+ * detail did. A hold settled since also refreshes the balance above the list: home answers it with
+ * nothing on hold, and the held line goes. A hold still pending asks home for nothing.
+ */
 async function seeInDetail({ user, cardApi }: Ctx, transaction: Transaction) {
+  const settledSince = transaction.status !== 'pending';
   await user.click(await screen.findByRole('link', { name: /^Purchase at Save Mart/ }));
   await waitFor(() => expect(cardApi.isWaiting('/api/v1/transaction')).toBe(true));
   cardApi.answer('/api/v1/transaction', { statusCode: 0, transaction });
-  expect(await screen.findByText('Completed')).toBeTruthy();
+  expect(await screen.findByText(settledSince ? 'Completed' : 'Pending')).toBeTruthy();
+  expect(cardApi.isWaiting(homePath)).toBe(settledSince);
   await user.click(screen.getByRole('link', { name: 'Back to activity' }));
   const row = await screen.findByRole('link', { name: /^Purchase at Save Mart/ });
-  expect(row.textContent).not.toContain('Pending');
+  expect(row.textContent!.includes('Pending')).toBe(!settledSince);
+  if (!settledSince) return;
+  expect(heldLine()).toBeTruthy();
+  cardApi.answer(homePath, homeAfterSettling);
+  await waitFor(() => expect(heldLine()).toBeNull());
+  expect(screen.getByText('Available balance: $1,234.56')).toBeTruthy();
 }
 
 describe('activity chart', () => {
