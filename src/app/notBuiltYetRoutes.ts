@@ -3,23 +3,27 @@
  * page, with the guards and redirects the spec already fixes. A feature that builds one moves its
  * route into src/features/<feature>/routes.ts.
  */
-import { createRoute, lazyRouteComponent, redirect } from '@tanstack/react-router';
+import { createRoute, lazyRouteComponent, redirect, type AnyRoute } from '@tanstack/react-router';
 import { accessTokenScreens, rootRoute } from './layoutRoutes.ts';
 
 const notYetAvailable = lazyRouteComponent(() => import('../shared/screens/NotYetAvailableView.tsx'), 'NotYetAvailableView');
+
+/** The "not available yet" page at `path` under `parent`. */
+const notBuiltYet = <TParent extends AnyRoute, TPath extends string>(parent: TParent, path: TPath) =>
+  createRoute({ getParentRoute: () => parent, path, component: notYetAvailable });
 
 const faqRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/faq',
   validateSearch: (search: Record<string, unknown>): { type?: string } => ({ type: typeof search.type === 'string' ? search.type : undefined }),
 });
-const faqIndexRoute = createRoute({ getParentRoute: () => faqRoute, path: '/', component: notYetAvailable });
-const faqPageRoute = createRoute({ getParentRoute: () => faqRoute, path: '$', component: notYetAvailable });
+const faqIndexRoute = notBuiltYet(faqRoute, '/');
+const faqPageRoute = notBuiltYet(faqRoute, '$');
 
-const customerSupportRoute = createRoute({ getParentRoute: () => rootRoute, path: '/customer-support', component: notYetAvailable });
-const previewRoute = createRoute({ getParentRoute: () => rootRoute, path: '/preview', component: notYetAvailable });
-const changeAddressRoute = createRoute({ getParentRoute: () => rootRoute, path: '/change-address/{-$step}', component: notYetAvailable });
-const changePhoneNumberRoute = createRoute({ getParentRoute: () => rootRoute, path: '/change-phone-number/{-$step}', component: notYetAvailable });
+const customerSupportRoute = notBuiltYet(rootRoute, '/customer-support');
+const previewRoute = notBuiltYet(rootRoute, '/preview');
+const changeAddressRoute = notBuiltYet(rootRoute, '/change-address/{-$step}');
+const changePhoneNumberRoute = notBuiltYet(rootRoute, '/change-phone-number/{-$step}');
 
 /** Public screens not built yet. */
 export const publicNotBuiltYet = [
@@ -31,7 +35,7 @@ export const publicNotBuiltYet = [
 ] as const;
 
 const directDepositRoute = createRoute({ getParentRoute: () => accessTokenScreens, path: '/direct-deposit' });
-const directDepositIndexRoute = createRoute({ getParentRoute: () => directDepositRoute, path: '/', component: notYetAvailable });
+const directDepositIndexRoute = notBuiltYet(directDepositRoute, '/');
 const directDepositFormRoute = createRoute({
   getParentRoute: () => directDepositRoute,
   path: 'form/{-$step}',
@@ -40,15 +44,15 @@ const directDepositFormRoute = createRoute({
   },
   component: notYetAvailable,
 });
-const directDepositWhereRoute = createRoute({ getParentRoute: () => directDepositRoute, path: 'where', component: notYetAvailable });
+const directDepositWhereRoute = notBuiltYet(directDepositRoute, 'where');
 
-const taxRoute = createRoute({ getParentRoute: () => accessTokenScreens, path: '/tax', component: notYetAvailable });
-const addMoneyRoute = createRoute({ getParentRoute: () => accessTokenScreens, path: '/add-money', component: notYetAvailable });
-const loadCashRoute = createRoute({ getParentRoute: () => accessTokenScreens, path: '/load-cash', component: notYetAvailable });
-const cashLoadMapRoute = createRoute({ getParentRoute: () => accessTokenScreens, path: '/cash-load-map', component: notYetAvailable });
-const transferMoneyRoute = createRoute({ getParentRoute: () => accessTokenScreens, path: '/transfer-money', component: notYetAvailable });
-const managePrimeRoute = createRoute({ getParentRoute: () => accessTokenScreens, path: '/manage-prime', component: notYetAvailable });
-const manageSnapbackRoute = createRoute({ getParentRoute: () => accessTokenScreens, path: '/manage-snapback', component: notYetAvailable });
+const taxRoute = notBuiltYet(accessTokenScreens, '/tax');
+const addMoneyRoute = notBuiltYet(accessTokenScreens, '/add-money');
+const loadCashRoute = notBuiltYet(accessTokenScreens, '/load-cash');
+const cashLoadMapRoute = notBuiltYet(accessTokenScreens, '/cash-load-map');
+const transferMoneyRoute = notBuiltYet(accessTokenScreens, '/transfer-money');
+const managePrimeRoute = notBuiltYet(accessTokenScreens, '/manage-prime');
+const manageSnapbackRoute = notBuiltYet(accessTokenScreens, '/manage-snapback');
 
 /** Screens not built yet that need an access token (under the layout route's guard). */
 export const accessTokenNotBuiltYet = [
