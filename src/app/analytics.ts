@@ -5,8 +5,8 @@
  */
 import { analyticsRoutes } from '../../contract/analytics/routes.ts';
 import type { AnalyticsBatch, AnalyticsEvent, UserProperties } from '../../contract/analytics/types.ts';
-import { redactAnalytics } from '../../contract/shared/redaction.ts';
 import { urlOf } from '../../contract/shared/route.ts';
+import { loadRedaction, loadedRedaction, type Redaction } from './reportRedaction.ts';
 
 export const maxBatchSize = 50;
 export const flushDelayMs = 2000;
@@ -35,17 +35,28 @@ export function createAnalytics(transport: AnalyticsTransport, now = () => new D
     return Object.keys(userProperties).length > 0 ? { events, userProperties } : { events };
   }
 
-  function take(): AnalyticsEvent[] {
+  /** The next batch, redacted (contract/shared/redaction.ts; the card API redacts again). */
+  function take({ redactAnalytics }: Redaction): AnalyticsEvent[] {
     const batch = queue.slice(0, maxBatchSize);
     queue = queue.slice(batch.length);
-    return batch;
+    return batch.map((event) => ({ ...event, properties: redactAnalytics(event.properties) as Record<string, unknown> }));
   }
 
   async function flush(): Promise<void> {
     clearTimeout(timer);
     timer = undefined;
+    let rules = loadedRedaction();
+    if (!rules && queue.length > 0) {
+      try {
+        rules = await loadRedaction();
+      } catch {
+        // Offline before the rules came: the events are dropped, as a failed batch is.
+        queue = [];
+        return;
+      }
+    }
     while (queue.length > 0) {
-      const batch = take();
+      const batch = take(rules!);
       try {
         await transport.send(batchOf(batch));
       } catch {
@@ -56,16 +67,19 @@ export function createAnalytics(transport: AnalyticsTransport, now = () => new D
 
   function track(name: string, properties: Record<string, unknown> = {}): void {
     const at = now();
-    // Redacted here and again by the card API (contract/shared/redaction.ts).
-    queue.push({ name, at: at.toISOString(), sessionId: sessionId(at.getTime()), properties: redactAnalytics(properties) as Record<string, unknown> });
+    // Redacted when sent (take).
+    queue.push({ name, at: at.toISOString(), sessionId: sessionId(at.getTime()), properties });
     if (queue.length >= maxBatchSize) void flush();
     else timer ??= setTimeout(() => void flush(), flushDelayMs);
   }
 
   function flushOnExit(): void {
+    const rules = loadedRedaction();
+    // Without the rules yet, the events stay queued: sent if the page comes back, never unredacted.
+    if (!rules) return;
     clearTimeout(timer);
     timer = undefined;
-    while (queue.length > 0) transport.beacon(batchOf(take()));
+    while (queue.length > 0) transport.beacon(batchOf(take(rules)));
   }
 
   /** Properties of the user that travel with every later batch (experiment exposures). */

@@ -1,13 +1,14 @@
 /**
  * Error reporting (spec §8): warnings for UNEXPECTED_ERROR answers and for messages from unknown
  * origins, reported errors for failed statement and experiment loads. Every report is scrubbed
- * (contract/shared/redaction.ts) before any transport sees it: no tokens, SSNs or card numbers.
+ * (contract/shared/redaction.ts, loaded apart: src/app/reportRedaction.ts) before any transport sees
+ * it: no tokens, SSNs or card numbers.
  * Transports: the console always, the card API in sandbox; a vendor adapter is one more transport.
  */
 import { analyticsRoutes } from '../../contract/analytics/routes.ts';
 import type { ErrorReport, ErrorReportBatch } from '../../contract/analytics/types.ts';
 import { urlOf } from '../../contract/shared/route.ts';
-import { redactContext, redactText } from '../../contract/shared/redaction.ts';
+import { loadRedaction, loadedRedaction, type Redaction } from './reportRedaction.ts';
 
 export type ErrorReportTransport = (report: ErrorReport) => void;
 export type ReportContext = Record<string, string | number | boolean | null | undefined>;
@@ -19,20 +20,27 @@ export type ErrorReporter = {
 
 export function createErrorReporter(transports: ErrorReportTransport[], now = () => new Date()): ErrorReporter {
   function report(level: ErrorReport['level'], message: string, context: ReportContext = {}): void {
+    const at = now().toISOString();
     const defined = Object.fromEntries(Object.entries(context).filter(([, value]) => value !== undefined));
-    const scrubbed: ErrorReport = {
-      level,
-      message: redactText(message).slice(0, 500),
-      at: now().toISOString(),
-      context: redactContext(defined as Record<string, string | number | boolean | null>),
-    };
-    for (const transport of transports) {
-      try {
-        transport(scrubbed);
-      } catch {
-        // Reporting must never become the error.
+    const send = ({ redactText, redactContext }: Redaction) => {
+      const scrubbed: ErrorReport = {
+        level,
+        message: redactText(message).slice(0, 500),
+        at,
+        context: redactContext(defined as Record<string, string | number | boolean | null>),
+      };
+      for (const transport of transports) {
+        try {
+          transport(scrubbed);
+        } catch {
+          // Reporting must never become the error.
+        }
       }
-    }
+    };
+    const rules = loadedRedaction();
+    // Before the rules have loaded the report waits for them; offline until then, it is lost, never sent unscrubbed.
+    if (rules) send(rules);
+    else loadRedaction().then(send, () => {});
   }
   return { warning: (message, context) => report('warning', message, context), error: (message, context) => report('error', message, context) };
 }

@@ -1,7 +1,8 @@
 /** Analytics batching: when events are sent, in what batches, and that failures stay invisible. */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AnalyticsBatch } from '../../contract/analytics/types.ts';
 import { createAnalytics, flushDelayMs, maxBatchSize, sessionTimeoutMs } from '../../src/app/analytics.ts';
+import { loadRedaction } from '../../src/app/reportRedaction.ts';
 
 const at = '2026-11-20T15:00:00.000Z';
 
@@ -15,6 +16,8 @@ const names = (batch: AnalyticsBatch | undefined) => (batch?.events ?? []).map((
 const sessionId = expect.any(String) as string;
 
 describe('analytics', () => {
+  // The redaction rules are loaded apart from the first screen (src/app/reportRedaction.ts); here they are in.
+  beforeAll(() => loadRedaction());
   beforeEach(() => void vi.useFakeTimers());
   afterEach(() => void vi.useRealTimers());
 
@@ -213,5 +216,46 @@ describe('analytics', () => {
       'experiment.virtualCards': true,
       'experiment.showNewDebitDetails': false,
     });
+  });
+});
+
+describe('analytics before the redaction rules have loaded', () => {
+  // Fresh modules: nothing has loaded the rules yet, as on a phone that just opened the app.
+  async function freshAnalytics() {
+    vi.resetModules();
+    const { createAnalytics: create } = await import('../../src/app/analytics.ts');
+    const transport = { send: vi.fn(async (_batch: AnalyticsBatch) => {}), beacon: vi.fn((_batch: AnalyticsBatch) => {}) };
+    return { transport, analytics: create(transport, () => new Date(at)) };
+  }
+  afterEach(() => {
+    vi.doUnmock('../../contract/shared/redaction.ts');
+    vi.resetModules();
+  });
+
+  it('sends nothing unredacted: a page going away keeps the events, the next flush sends them redacted', async () => {
+    const { transport, analytics } = await freshAnalytics();
+    analytics.track('signIn.codeTyped', { code: '123456', screen: 'signin' });
+    analytics.flushOnExit();
+    expect(transport.beacon).not.toHaveBeenCalled();
+
+    await analytics.flush();
+    expect(transport.send).toHaveBeenCalledTimes(1);
+    expect(transport.send.mock.calls[0]![0].events.map((event) => event.properties)).toEqual([{ code: '[redacted]', screen: 'signin' }]);
+  });
+
+  it('rules that cannot load (offline) drop the events unsent, and are asked for again by the next flush', async () => {
+    vi.doMock('../../contract/shared/redaction.ts', () => {
+      throw new Error('Failed to fetch dynamically imported module');
+    });
+    const { transport, analytics } = await freshAnalytics();
+    analytics.track('home.viewed', { accountNumber: '400012345678' });
+    await expect(analytics.flush()).resolves.toBeUndefined();
+    expect(transport.send).not.toHaveBeenCalled();
+
+    vi.doUnmock('../../contract/shared/redaction.ts');
+    analytics.track('activity.viewed');
+    await analytics.flush();
+    expect(transport.send).toHaveBeenCalledTimes(1);
+    expect(names(transport.send.mock.calls[0]![0])).toEqual(['activity.viewed']);
   });
 });

@@ -3,9 +3,13 @@
  * transport sends it to the card API. What a transport receives is what leaves the device, so
  * nothing secret may be in it.
  */
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ErrorReport, ErrorReportBatch } from '../../contract/analytics/types.ts';
 import { cardApiErrorTransport, createErrorReporter, type ErrorReportTransport } from '../../src/app/errorReporting.ts';
+import { loadRedaction } from '../../src/app/reportRedaction.ts';
+
+// The redaction rules are loaded apart from the first screen (src/app/reportRedaction.ts); here they are in.
+beforeAll(() => loadRedaction());
 
 const at = new Date('2026-11-20T15:00:00.000Z');
 const jwt = 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJ1c2VyLTEiLCJleHAiOjE3OTk5OTk5OTl9.c2lnbmF0dXJlLWJ5dGVz';
@@ -216,5 +220,38 @@ describe('cardApiErrorTransport', () => {
     errors.error('two');
     await vi.advanceTimersByTimeAsync(0);
     expect(fetch).toHaveBeenCalledTimes(2);
+  });
+});
+
+describe('createErrorReporter before the redaction rules have loaded', () => {
+  // Fresh modules: nothing has loaded the rules yet, as on a phone that just opened the app.
+  async function freshReporter() {
+    vi.resetModules();
+    const { createErrorReporter: create } = await import('../../src/app/errorReporting.ts');
+    const { loadRedaction: load } = await import('../../src/app/reportRedaction.ts');
+    const { received, transport } = recorder();
+    return { received, errors: create([transport], () => at), load };
+  }
+  afterEach(() => {
+    vi.doUnmock('../../contract/shared/redaction.ts');
+    vi.resetModules();
+  });
+
+  it('a report waits for the rules and goes scrubbed, with the time it was made', async () => {
+    const { received, errors, load } = await freshReporter();
+    errors.warning(`Refresh failed for ${jwt}`, { ssn });
+    expect(received).toEqual([]);
+    await load();
+    expect(received).toEqual([{ level: 'warning', message: 'Refresh failed for [redacted]', at: at.toISOString(), context: { ssn: '[redacted]' } }]);
+  });
+
+  it('offline before the rules came, a report is lost, never sent unscrubbed, and nothing is thrown', async () => {
+    vi.doMock('../../contract/shared/redaction.ts', () => {
+      throw new Error('Failed to fetch dynamically imported module');
+    });
+    const { received, errors, load } = await freshReporter();
+    expect(() => errors.error(`Statement failed for ${cardNumber}`)).not.toThrow();
+    await expect(load()).rejects.toThrow();
+    expect(received).toEqual([]);
   });
 });
