@@ -47,11 +47,11 @@ const texts = {
   },
   es: {
     brand: 'Procesador de tarjetas (sandbox)',
-    pinTitle: { card: 'Elija el PIN de su tarjeta', atm: 'Elija su PIN de cajero automático' },
+    pinTitle: { card: 'Establezca el PIN de su tarjeta', atm: 'Establezca su PIN del cajero automático' },
     pinIntro: 'Elija 4 dígitos que usted recuerde fácilmente y que sean difíciles de adivinar para otras personas.',
     newPin: 'PIN nuevo (4 dígitos)',
     confirmPin: 'Escriba el PIN nuevo otra vez',
-    submit: 'Guardar PIN',
+    submit: 'Establecer PIN',
     problem: 'Hay un problema',
     pinInvalid: 'Escriba exactamente 4 dígitos.',
     pinObvious: 'Elija un PIN más difícil de adivinar: que no repita un mismo dígito (como 1111) ni tenga dígitos seguidos (como 1234 o 4321).',

@@ -12,7 +12,7 @@ const processorText = {
   es: {
     newPin: 'PIN nuevo (4 dígitos)',
     confirmPin: 'Escriba el PIN nuevo otra vez',
-    submit: 'Guardar PIN',
+    submit: 'Establecer PIN',
     expired: 'Responder -10 (token vencido)',
     changed: 'Responder -11 (token cambiado)',
   },

@@ -114,7 +114,7 @@ describe('the hosted PIN page', () => {
     expect(page.headers['content-type']).toMatch(/^text\/html/);
     const document = new JSDOM(page.body).window.document;
     expect(document.documentElement.lang).toBe('es');
-    expect(document.querySelector('h1')?.textContent).toBe('Elija el PIN de su tarjeta');
+    expect(document.querySelector('h1')?.textContent).toBe('Establezca el PIN de su tarjeta');
     expect(document.querySelector('label[for="pin"]')?.textContent).toBe('PIN nuevo (4 dígitos)');
     expect(document.querySelector('label[for="pinConfirm"]')?.textContent).toBe('Escriba el PIN nuevo otra vez');
     const csp = String(page.headers['content-security-policy']);
