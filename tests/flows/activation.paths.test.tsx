@@ -118,7 +118,7 @@ function plan(entry: string, replacement: boolean): Parameters<typeof replayPath
         then: async (ctx, s) => {
           const heading = await screen.findByRole('heading', { level: 1, name: replacement ? 'Activate your replacement card' : 'Activate your card' });
           expect(screen.queryByText('Your Providers Card has arrived. Activate it to start using it.') !== null).toBe(replacement);
-          expect(screen.queryByText(/Once your new card is active, your old card stops working\./) !== null).toBe(replacement);
+          expect(screen.queryByText(/Your old card no longer works\./) !== null).toBe(replacement);
           await waitFor(() => expect(ctx.router.state.location.pathname).toBe('/activate/1'));
           expect(document.querySelector('.step-indicator-text')?.textContent).toBe('Step 1 of 2');
           const lastFour = field('Last 4 digits of your card');

@@ -164,7 +164,7 @@ function ActivationForm(props: {
           {replacement ? (
             <>
               {' '}
-              <Trans>Once your new card is active, your old card stops working.</Trans>
+              <Trans>Your old card no longer works.</Trans>
             </>
           ) : null}
         </p>
