@@ -118,7 +118,10 @@ describe('route table', () => {
   });
 });
 
-/** Spec §2's screens that need an access token, each under the one guarded layout route. */
+/**
+ * Spec §2's screens that need an access token, each under the one guarded layout route; and
+ * /replacement-card, which loads the user first (a call that needs one).
+ */
 const accessTokenPaths = [
   '/home',
   '/home1',
@@ -142,6 +145,7 @@ const accessTokenPaths = [
   '/transfer-money',
   '/manage-prime',
   '/manage-snapback',
+  '/replacement-card',
 ];
 
 describe('the access-token screens', () => {

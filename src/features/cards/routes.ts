@@ -26,9 +26,14 @@ const carrierDeepLinkRoute = createRoute({
   },
 });
 
-/** Spec §2: loads the user first (the view's chart does, before anything else) and passes its query: which card. */
+/**
+ * Spec §2: loads the user first (the view's chart does, before anything else) and passes its query:
+ * which card. Loading the user needs an access token, so the route has the access-token guard: a
+ * locked session is asked for its unlock code and a signed-out visitor for a sign-in, each brought
+ * back here after (without it, the call failed with no way on, and a locked session was signed out).
+ */
 const replacementCardRoute = createRoute({
-  getParentRoute: () => rootRoute,
+  getParentRoute: () => accessTokenScreens,
   path: '/replacement-card/{-$step}',
   validateSearch: (search: Record<string, unknown>): { cardId?: string } => ({ cardId: typeof search.cardId === 'string' ? search.cardId : undefined }),
   component: lazyRouteComponent(screens, 'ReplacementView'),
@@ -105,6 +110,6 @@ const resetPinRoute = createRoute({
 });
 
 /** Public card screens (their views ask for what they need). */
-export const publicCardRoutes = [carrierDeepLinkRoute, replacementCardRoute] as const;
+export const publicCardRoutes = [carrierDeepLinkRoute] as const;
 /** Card screens under the access-token guard. */
-export const accessTokenCardRoutes = [activateRoute, orderCardRoute, manageCardRoute, manageCardsRoute, resetPinRoute] as const;
+export const accessTokenCardRoutes = [activateRoute, orderCardRoute, replacementCardRoute, manageCardRoute, manageCardsRoute, resetPinRoute] as const;

@@ -24,7 +24,7 @@ import { ArrivalIfOrderedToday, ArrivalOfOrdered, ArrivalWindow, MailingAddress,
 import { cardsCalls } from '../cardsCalls.ts';
 import '../cardOrder.css';
 
-const replacementRoute = getRouteApi('/replacement-card/{-$step}');
+const replacementRoute = getRouteApi('/_accessToken/replacement-card/{-$step}');
 
 type Snapshot = SnapshotFrom<typeof replacementMachine>;
 type Props = { state: Snapshot; send: (event: ReplacementEvent) => void; locale: Locale };
