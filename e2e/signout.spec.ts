@@ -36,6 +36,20 @@ test('signing out confirms it, and going back does not show the account', async 
     }, { message: 'no tokens are kept after sign-out' })
     .toEqual([null, null]);
 
+  // A finger swiping the message sideways over a fifth of the screen's width (spec §4) dismisses it:
+  // real touch events, so the browser's own panning would cancel the swipe if the snackbar let it.
+  const snackbar = page.locator('.snackbar');
+  const box = (await snackbar.boundingBox())!;
+  const y = box.y + box.height / 2;
+  const touch = await page.context().newCDPSession(page);
+  await touch.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x: box.x + 20, y }] });
+  for (const x of [60, 100, 140, 180]) {
+    await touch.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x: box.x + x, y }] });
+  }
+  await touch.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+  await expect(signedOut.status('You have signed out.')).toHaveCount(0);
+  await expect(snackbar).toHaveCount(0);
+
   // Back within the app (same document): the statements entry must not open.
   await page.goBack();
   await expectNoAccountAfterBack(page, '/statements');

@@ -4,7 +4,7 @@
  */
 import { i18n } from '@lingui/core';
 import { I18nProvider } from '@lingui/react';
-import { act, render, screen } from '@testing-library/react';
+import { act, fireEvent, render, screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { Snackbar } from '../../src/shared/components/Snackbar.tsx';
 import { activateLocale } from '../../src/shared/i18n/locale.ts';
@@ -32,6 +32,32 @@ describe('Snackbar', () => {
     rerender(view(null));
     expect(screen.getByRole('status')).toBe(region);
     expect(region.textContent).toBe('');
+  });
+
+  it('a sideways swipe over a fifth of the screen width dismisses it, either way; a shorter one or a cancelled one does not', async () => {
+    await activateLocale('en');
+    const onDismiss = vi.fn();
+    render(
+      <I18nProvider i18n={i18n}>
+        <Snackbar message="Account number copied." onDismiss={onDismiss} />
+      </I18nProvider>,
+    );
+    const bar = screen.getByRole('status').parentElement!;
+    const fifth = innerWidth / 5;
+    const swipe = (from: number, to: number) => {
+      fireEvent.pointerDown(bar, { clientX: from });
+      fireEvent.pointerUp(bar, { clientX: to });
+    };
+    swipe(200, 200 - fifth);
+    fireEvent.pointerDown(bar, { clientX: 10 });
+    fireEvent.pointerCancel(bar);
+    fireEvent.pointerUp(bar, { clientX: 10 + fifth + 50 });
+    expect(onDismiss).not.toHaveBeenCalled();
+
+    swipe(10, 10 + fifth + 1);
+    expect(onDismiss).toHaveBeenCalledOnce();
+    swipe(300, 300 - fifth - 1);
+    expect(onDismiss).toHaveBeenCalledTimes(2);
   });
 
   it('while it shows, keeps room for its drawn height and 16px above and below it; none once it goes', async () => {

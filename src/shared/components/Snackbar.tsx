@@ -10,6 +10,8 @@ import { focusIsNowhere } from './focusIsNowhere.ts';
  * which at 200% zoom on a phone, with its text on five lines, is more than the 8rem kept at the least.
  * When it goes (Dismiss, or its time is up) while Dismiss has the keyboard's focus, the focus goes back
  * to where it came from (it is after the page, so the control before it), not to the page's start.
+ * A swipe sideways over a fifth of the screen's width dismisses it too (spec §4); the page still
+ * scrolls up and down through it (src/styles.css `touch-action`).
  */
 export function Snackbar({ message, onDismiss }: { message: ReactNode | null; onDismiss: () => void }) {
   const { t } = useLingui();
@@ -17,6 +19,8 @@ export function Snackbar({ message, onDismiss }: { message: ReactNode | null; on
   const shown = Boolean(message);
   /** What had the focus before Dismiss took it. */
   const cameFrom = useRef<HTMLElement | null>(null);
+  /** Where a swipe started (clientX), null when none is under way. */
+  const swipeFrom = useRef<number | null>(null);
   useLayoutEffect(() => {
     const element = bar.current;
     if (!shown || !element) return;
@@ -34,7 +38,16 @@ export function Snackbar({ message, onDismiss }: { message: ReactNode | null; on
     };
   }, [shown]);
   return (
-    <div ref={bar} className={shown ? 'snackbar' : undefined}>
+    <div
+      ref={bar}
+      className={shown ? 'snackbar' : undefined}
+      onPointerDown={(event) => (swipeFrom.current = event.clientX)}
+      onPointerUp={(event) => {
+        if (shown && swipeFrom.current !== null && Math.abs(event.clientX - swipeFrom.current) > innerWidth / 5) onDismiss();
+        swipeFrom.current = null;
+      }}
+      onPointerCancel={() => (swipeFrom.current = null)}
+    >
       <span role="status">{message}</span>
       {shown ? (
         <button type="button" className="snackbar-dismiss" onFocus={(event) => (cameFrom.current = event.relatedTarget as HTMLElement | null)} onClick={onDismiss} aria-label={t`Dismiss`}>
