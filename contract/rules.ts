@@ -29,7 +29,6 @@ export const ValidationMessage = {
   ssnItin: 'ssn.itin',
   phoneRequired: 'phone.required',
   /** Letters or other characters a phone number does not have. */
-  phoneDigits: 'phone.digits',
   phoneLength: 'phone.length',
   phoneInvalid: 'phone.invalid',
   street1Required: 'street1.required',

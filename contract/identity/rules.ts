@@ -47,10 +47,11 @@ const isAreaCode = (code: string) => isNanpCode(code) && code[1] !== '9' && !/^(
 const isFictional = (exchange: string, line: string) => exchange === '555' && line.startsWith('01');
 export const checkPhone: Check = (value) => {
   const phone = digitsOf(value);
-  // Digits with the usual separators ((), -, ., spaces, a leading +); anything else is a typo to name.
-  if (/[^\d\s().+-]/.test(text(value))) return ValidationMessage.phoneDigits;
-  if (phone === '') return ValidationMessage.phoneRequired;
-  if (phone.length !== 10) return ValidationMessage.phoneLength;
+  // Digits with the usual separators ((), -, ., spaces, a leading +); a letter (O for 0) makes it no
+  // 10-digit number either, and spec §5 has that one message for both.
+  const typo = /[^\d\s().+-]/.test(text(value));
+  if (phone === '' && !typo) return ValidationMessage.phoneRequired;
+  if (phone.length !== 10 || typo) return ValidationMessage.phoneLength;
   const [area, exchange, line] = [phone.slice(0, 3), phone.slice(3, 6), phone.slice(6)];
   return isAreaCode(area) && isNanpCode(exchange) && !isFictional(exchange, line) ? null : ValidationMessage.phoneInvalid;
 };

@@ -25,7 +25,6 @@ export const validationMessages: Record<ValidationMessage, MessageDescriptor> = 
   [ValidationMessage.ssnInvalid]: msg`Please enter a valid 9-digit Social Security number.`,
   [ValidationMessage.ssnItin]: msg`We can't accept an ITIN. Please enter your Social Security number.`,
   [ValidationMessage.phoneRequired]: msg`Phone is required.`,
-  [ValidationMessage.phoneDigits]: msg`Please enter numbers only.`,
   [ValidationMessage.phoneLength]: msg`Please enter a 10-digit number.`,
   [ValidationMessage.phoneInvalid]: msg`Please enter a valid phone number.`,
   [ValidationMessage.street1Required]: msg`Street address is required.`,
