@@ -44,6 +44,8 @@ test('a purchase is held, then settles; an older transaction opens and back keep
   await home.screen.getByRole('link', { name: 'See all activity' }).click();
   const activity = new ActivityPage(page);
   await activity.expectShown();
+  // The pressed link went with home: the new screen's heading has the keyboard's focus (src/app/AppShell.tsx).
+  await expect(activity.title).toBeFocused();
   const cafe = activity.rowLink('Purchase at Tower Cafe');
   await expect(cafe).toContainText(activity.pendingBadge);
   await expect(cafe).toContainText(`-${dollars(1240)}`);
@@ -91,6 +93,8 @@ test('a purchase is held, then settles; an older transaction opens and back keep
   await activity.expectShown();
   await expect(activity.rowLinks, 'the older page is still there').toHaveCount(32);
   await expect.poll(() => page.evaluate(() => window.scrollY), { message: 'back on the list where it was' }).toBeGreaterThan(scrolled - 40);
+  // And the keyboard is where it was too: on the row opened, not at the top.
+  await expect(oldest).toBeFocused();
 
   // The detail's own "Back to activity" does the same.
   await activity.open(oldest);
@@ -98,6 +102,7 @@ test('a purchase is held, then settles; an older transaction opens and back keep
   await activity.expectShown();
   await expect(activity.rowLinks, 'the older page is still there').toHaveCount(32);
   await expect.poll(() => page.evaluate(() => window.scrollY), { message: 'back on the list where it was' }).toBeGreaterThan(scrolled - 40);
+  await expect(oldest).toBeFocused();
 });
 
 test('activity and a pending transaction read in Spanish, axe-clean', async ({ page, request }) => {

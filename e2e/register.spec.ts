@@ -75,11 +75,11 @@ test('a PO Box address is refused with its message and the opt-out link explains
   await register.personalInfo({ ...applicant, dob: '02/30/1990' });
   await expect(register.app.getByText("This date doesn't exist. Please check the month and day.")).toBeVisible();
   await register.personalInfo(applicant);
-  // Letters in the phone: numbers only, not "required".
+  // Letters in the phone: not a 10-digit number (spec §5), not "required".
   await expect(register.heading('Verify your phone')).toBeVisible();
   await register.field('Mobile phone number').fill('559-CALL-NOW');
   await register.button('Send code').click();
-  await expect(register.app.getByText('Please enter numbers only.')).toBeVisible();
+  await expect(register.app.getByText('Please enter a 10-digit number.')).toBeVisible();
   await verifyPhone(register, request, applicant);
   await register.address(applicant);
 

@@ -12,6 +12,8 @@ async function signInBrowseAndSignOut(page: Page): Promise<SignInPage> {
   await page.getByRole('main').getByRole('link', { name: 'Back to home' }).click();
   const home = new HomePage(page);
   await home.expectShown();
+  // The pressed link went with the statements: the new screen's heading has the keyboard's focus.
+  await expect(home.title).toBeFocused();
   return home.signOut();
 }
 

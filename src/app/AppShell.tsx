@@ -1,12 +1,14 @@
 import { Trans, useLingui } from '@lingui/react/macro';
-import { Outlet } from '@tanstack/react-router';
+import { Outlet, useMatches } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
+import { useEffect, useRef } from 'react';
 import type { SnackbarMessage } from '../../machines/session/session.ts';
 import { useServices } from './services.tsx';
 import { useScreenTitle } from './useScreenTitle.ts';
 import { AuthModal } from '../features/session/authModal/AuthModal.tsx';
 import { BackToBenefits } from '../shared/components/BackToBenefits.tsx';
 import { ErrorModal } from '../shared/components/ErrorModal.tsx';
+import { focusIsNowhere } from '../shared/components/focusIsNowhere.ts';
 import { LanguageSwitch } from '../shared/components/LanguageSwitch.tsx';
 import { Snackbar } from '../shared/components/Snackbar.tsx';
 
@@ -19,6 +21,7 @@ export function AppShell() {
   const snackbar = useSelector(session, (s) => (s.hasTag('snackbarShown') ? s.context.snackbarMessage : null));
   const screensGeneration = useSelector(session, (s) => s.context.screensGeneration);
   useScreenTitle();
+  useFocusOnNewScreen();
 
   return (
     <div className="app">
@@ -48,6 +51,38 @@ export function AppShell() {
       <ErrorModal open={errorModalOpen} onClose={() => session.send({ type: 'user.closeErrorModal' })} />
     </div>
   );
+}
+
+/**
+ * After a move to another screen the focus goes with the link or button pressed on the old one; the
+ * new screen's heading takes it (WCAG 2.2 SC 2.4.3), so a screen reader says where the user now is
+ * and Tab goes on from there. The old screen may still be up, and a screen's code may come after its
+ * route (the activity screens): the heading takes it once the focus is nowhere and the heading is
+ * drawn. Not on the first screen, and never from where a screen put it (a field, the row come back
+ * to); the page does not scroll for it.
+ */
+function useFocusOnNewScreen() {
+  const pathname = useMatches({ select: (matches) => matches.at(-1)?.pathname });
+  const first = useRef(pathname);
+  useEffect(() => {
+    if (pathname === first.current) return;
+    first.current = '';
+    const main = document.querySelector('main')!;
+    const pressed = document.activeElement;
+    // Done when a screen has put the focus somewhere, or the heading has it.
+    const take = () => {
+      if (document.activeElement !== pressed && !focusIsNowhere()) return true;
+      const heading = main.querySelector<HTMLElement>('h1');
+      if (!heading || !focusIsNowhere()) return false;
+      heading.tabIndex = -1;
+      heading.focus({ preventScroll: true });
+      return true;
+    };
+    if (take()) return;
+    const drawn = new MutationObserver(() => take() && drawn.disconnect());
+    drawn.observe(main, { childList: true, subtree: true });
+    return () => drawn.disconnect();
+  }, [pathname]);
 }
 
 function SnackbarText({ message }: { message: SnackbarMessage }) {

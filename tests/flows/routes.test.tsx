@@ -341,3 +341,30 @@ describe('/register outside the companion app', () => {
     expect(app.router.state.location.pathname).toBe('/home');
   });
 });
+
+describe('the keyboard focus on a new screen (WCAG 2.2 SC 2.4.3, src/app/AppShell.tsx)', () => {
+  const title = () => screen.getByRole('heading', { level: 1 });
+
+  it('stays where it is on the first screen; after a move, the new screen’s heading takes it, without scrolling', async () => {
+    const app = await renderApp('/faq', signedOut);
+    await screen.findByRole('heading', { level: 1 });
+    expect(document.activeElement).toBe(document.body);
+
+    const focus = vi.spyOn(HTMLElement.prototype, 'focus');
+    await act(() => app.router.navigate({ to: '/customer-support' }));
+    await waitFor(() => expect(document.activeElement).toBe(title()));
+    expect(focus).toHaveBeenCalledWith({ preventScroll: true });
+    focus.mockRestore();
+  });
+
+  it('is never taken from where it is: a control that stays up keeps it', async () => {
+    const app = await renderApp('/faq', signedOut);
+    await screen.findByRole('heading', { level: 1 });
+    const language = screen.getByRole('button', { name: 'Español' });
+    language.focus();
+    await act(() => app.router.navigate({ to: '/customer-support' }));
+    await waitFor(() => expect(app.router.state.location.pathname).toBe('/customer-support'));
+    await screen.findByRole('heading', { level: 1 });
+    expect(document.activeElement).toBe(language);
+  });
+});

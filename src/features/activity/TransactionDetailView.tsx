@@ -150,13 +150,13 @@ function Details({ transaction, locale }: { transaction: Transaction; locale: Lo
 function BackToActivity() {
   const router = useRouter();
   const { embedded } = useServices();
-  const { listScroll } = useActivityScreens();
+  const { listPlace } = useActivityScreens();
   const fromList = useLocation({ select: (location) => location.state.fromActivityList === thisPageLoad });
   return (
     <Link
       to="/transactions"
       // The list opened as a new step goes back to its place (TransactionsView), not to the top.
-      resetScroll={listScroll.y === null}
+      resetScroll={listPlace.y === null}
       onClick={(event) => {
         if (!fromList || embedded || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
         event.preventDefault();

@@ -18,11 +18,12 @@ import { useActivityScreens } from './activityScreens.ts';
 import './activity.css';
 import { Skeleton } from '../../shared/components/Skeleton.tsx';
 import { RetryNotice } from '../../shared/components/RetryNotice.tsx';
+import { takeFocusIfNowhere } from '../../shared/components/focusIsNowhere.ts';
 
 export function TransactionsView() {
   const { t } = useLingui();
   const { session } = useServices();
-  const { activity, listScroll } = useActivityScreens();
+  const { activity, listPlace } = useActivityScreens();
   const locale = useSelector(session, (s) => s.context.locale);
   const transactions = useSelector(activity, (s) => s.context.transactions);
   const status = useSelector(activity, loadingStatusOf);
@@ -46,8 +47,17 @@ export function TransactionsView() {
   // not reset). The browser's Back has the router restore it; the detail's link, which inside the
   // companion app opens the list as a new step (TransactionDetailView.tsx BackToActivity), has it here.
   useLayoutEffect(() => {
-    if (listScroll.y !== null) window.scrollTo(0, listScroll.y);
-  }, [listScroll]);
+    if (listPlace.y !== null) window.scrollTo(0, listPlace.y);
+  }, [listPlace]);
+  // And the keyboard's focus on the row opened, where it was: not on the screen's heading, from which
+  // the next Tab would go back to the top (a layout effect: before the app gives the heading the focus).
+  useLayoutEffect(
+    () =>
+      takeFocusIfNowhere(() =>
+        [...(screenRef.current?.getElementsByClassName(activityLinkClassName) ?? [])].find((link): link is HTMLAnchorElement => (link as HTMLAnchorElement).href === listPlace.row),
+      ),
+    [listPlace],
+  );
 
   return (
     <section
@@ -56,7 +66,10 @@ export function TransactionsView() {
       aria-labelledby="activity-title"
       aria-busy={status === 'LOADING'}
       // A row opened by click, tap or keyboard: the list's place, before the detail replaces it.
-      onClickCapture={() => (listScroll.y = window.scrollY)}
+      onClickCapture={(event) => {
+        listPlace.y = window.scrollY;
+        listPlace.row = (event.target as Element).closest('a')?.href ?? null;
+      }}
     >
       <h1 id="activity-title" ref={heading} tabIndex={-1}>
         <Trans>Activity</Trans>

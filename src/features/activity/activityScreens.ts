@@ -13,8 +13,11 @@ export type ActivityScreens = {
   activity: ActorRefFrom<typeof activityMachine>;
   home: ActorRefFrom<typeof homeMachine>;
   calls: ActivityCalls;
-  /** Where the list was scrolled when a row was opened (null before): the list opened again from the detail goes back there. */
-  listScroll: { y: number | null };
+  /**
+   * Where the list was when a row was opened (null before): its scroll, and the row's link. The list
+   * opened again from the detail goes back there, the keyboard's focus on that row.
+   */
+  listPlace: { y: number | null; row: string | null };
 };
 
 export const ActivityContext = createContext<ActivityScreens | null>(null);

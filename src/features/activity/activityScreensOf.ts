@@ -44,7 +44,7 @@ export function activityScreensOf({ api, session, offlineStorage }: AppContext):
     home,
     activity,
     calls,
-    listScroll: { y: null },
+    listPlace: { y: null, row: null },
     stop: () => {
       activity.stop();
       home.stop();
