@@ -46,7 +46,7 @@ export type PendingTransferFailure =
   | 'pending_transfer_expired'
   | 'exceeds_pending_transfer_amount';
 
-export type ReversalFailure = 'transfer_not_found' | 'transfer_not_posted' | 'transfer_already_reversed' | 'exceeds_credits';
+export type ReversalFailure = 'transfer_not_found' | 'transfer_not_posted' | 'transfer_is_reversal' | 'transfer_already_reversed' | 'exceeds_credits';
 
 /**
  * What a write answers: its new transfer; the transfer a retry of the same id and fields made first
@@ -244,7 +244,9 @@ async function expireHold(db: Database, hold: Transfer, now: Date): Promise<bool
 /**
  * Undoes a posted transfer with a new posted one between the same accounts, the other way round, of
  * the same amount; at most once per transfer. Refused with 'exceeds_credits' when the account it takes
- * the money back from (a cardholder who spent a deposit) cannot cover it.
+ * the money back from (a cardholder who spent a deposit) cannot cover it. A reversal is not undone in
+ * turn ('transfer_is_reversal'): charging again is a new transfer of its own kind (a fee, a purchase),
+ * which statements count as such; a reversal of a reversal would be a charge named a correction.
  */
 export async function reverseTransfer(
   db: Database,
@@ -267,6 +269,7 @@ export async function reverseTransfer(
     async (ledger): Promise<TransferResult<ReversalFailure>> => {
       // A hold is voided, not reversed; its post is the posted part.
       if (original.phase !== 'posted' && original.phase !== 'post_pending') return { result: 'transfer_not_posted' };
+      if (original.reversesId !== null) return { result: 'transfer_is_reversal' };
       const [earlier] = await ledger.tx.select({ id: transfers.id }).from(transfers).where(eq(transfers.reversesId, original.id));
       if (earlier) return { result: 'transfer_already_reversed' };
       if (!ledger.canDebit(debit, original.amountCents)) return { result: 'exceeds_credits' };

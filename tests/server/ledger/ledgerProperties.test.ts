@@ -84,6 +84,8 @@ type ModelTransfer = {
   /** For a pending one: how it was resolved ('expired' once its expiry is recorded). */
   resolution: 'posted' | 'voided' | 'expired' | null;
   reversed: boolean;
+  /** It reverses another transfer. */
+  reversal?: boolean;
   row: Transfer;
 };
 
@@ -196,13 +198,14 @@ class Model {
     }
     const original = this.transfers.get(request.reversesId)!;
     if (original.phase !== 'posted' && original.phase !== 'post_pending') return { result: 'transfer_not_posted' };
+    if (original.reversal) return { result: 'transfer_is_reversal' };
     if (original.reversed) return { result: 'transfer_already_reversed' };
     if (!this.canDebit(original.credit, original.cents)) return { result: 'exceeds_credits' };
     original.reversed = true;
     this.post(original.credit, original.debit, original.cents);
     return {
       result: 'created',
-      created: { id: request.id, debit: original.credit, credit: original.debit, cents: original.cents, phase: 'posted', timeoutAt: null, resolution: null, reversed: false },
+      created: { id: request.id, debit: original.credit, credit: original.debit, cents: original.cents, phase: 'posted', timeoutAt: null, resolution: null, reversed: false, reversal: true },
     };
   }
 }

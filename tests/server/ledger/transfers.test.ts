@@ -404,6 +404,10 @@ describe.each(ledgerDatabases)('the ledger on $kind', ({ open }) => {
       expect(await reverseTransfer(db, { ...reversal, now: at(6) })).toEqual({ result: 'exists', transfer: (answer as { transfer: unknown }).transfer });
       expect(await reverseTransfer(db, { id: randomUUID(), reversesId: spent.id, now: at(6) })).toEqual({ result: 'transfer_already_reversed' });
       expect(await available(cardholder, at(6))).toBe(1000);
+      // A correction is not corrected in turn: charging again is a new purchase or fee, counted as one.
+      const reversalId = (answer as { transfer: { id: string } }).transfer.id;
+      expect(await reverseTransfer(db, { id: randomUUID(), reversesId: reversalId, now: at(7) })).toEqual({ result: 'transfer_is_reversal' });
+      expect(await available(cardholder, at(7))).toBe(1000);
     });
 
     it('reverses the posted part of a hold, not the hold', async () => {
