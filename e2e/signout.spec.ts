@@ -61,6 +61,29 @@ test('signing out confirms it, and going back does not show the account', async 
   await expectNoAccountAfterBack(page, '/home');
 });
 
+test('signing out in one tab signs the other tab out too, and it saves no tokens back', async ({ context }) => {
+  const first = await context.newPage();
+  await (await SignInPage.open(first)).signIn();
+  const second = await context.newPage();
+  await second.goto('/home');
+  const secondHome = new HomePage(second);
+  await secondHome.expectShown();
+
+  await new HomePage(first).signOut();
+  const signedOut = new SignInPage(second);
+  await signedOut.expectShown();
+  await expect(signedOut.status('You have signed out.')).toBeVisible();
+  await expect(secondHome.balanceHeading).toHaveCount(0);
+  for (const page of [first, second]) {
+    await expect
+      .poll(async () => {
+        const stored = await readStoredState(page);
+        return [stored?.accessToken ?? null, stored?.refreshToken ?? null];
+      }, { message: 'no tokens are kept after sign-out' })
+      .toEqual([null, null]);
+  }
+});
+
 /**
  * Playwright launches Chromium with --disable-back-forward-cache; real Chrome, Safari and Firefox
  * keep recent pages in the back-forward cache. Here the first document, still signed in, is

@@ -78,6 +78,13 @@ async function start() {
   addEventListener('pageshow', (event) => {
     if (event.persisted) location.reload();
   });
+  // Signed out in another tab (the stored tokens are gone): this tab signs out too, instead of showing
+  // the account and saving its own tokens back at its next change.
+  addEventListener('storage', (event) => {
+    if (!embedded && event.key === storageKey && session.getSnapshot().hasTag('signedIn') && !restoreState(event.newValue, 'en').refreshToken) {
+      session.send({ type: 'user.signOut' });
+    }
+  });
 
   const saveState = createStateSaver(started.saveState, { embedded });
   session.subscribe((snapshot) => {
