@@ -1,5 +1,6 @@
 /** Sign-out ends the session; the browser's back button must not bring account data back. */
 import { expect, test, type Page } from '@playwright/test';
+import { ActivityPage } from './pages/activity/ActivityPage.ts';
 import { HomePage } from './pages/home/HomePage.ts';
 import { SignInPage } from './pages/session/SignInPage.ts';
 import { readStoredState } from './support/storage.ts';
@@ -62,12 +63,21 @@ test('signing out confirms it, and going back does not show the account', async 
 });
 
 test('signing out in one tab signs the other tab out too, and it saves no tokens back', async ({ context }) => {
+  // A tab left on sign-in from before: its changes (here its language) sign nobody out.
+  const before = await context.newPage();
+  await SignInPage.open(before);
   const first = await context.newPage();
   await (await SignInPage.open(first)).signIn();
   const second = await context.newPage();
   await second.goto('/home');
   const secondHome = new HomePage(second);
   await secondHome.expectShown();
+  await before.getByRole('button', { name: 'Español' }).click();
+  await expect(before.locator('html')).toHaveAttribute('lang', 'es');
+  await first.getByRole('main').getByRole('link', { name: 'See all activity' }).click();
+  await new ActivityPage(first).expectShown();
+  await first.goBack();
+  await new HomePage(first).expectShown();
 
   await new HomePage(first).signOut();
   const signedOut = new SignInPage(second);

@@ -56,27 +56,30 @@ export function AppShell() {
 /**
  * After a move to another screen the focus goes with the link or button pressed on the old one; the
  * new screen's heading takes it (WCAG 2.2 SC 2.4.3), so a screen reader says where the user now is
- * and Tab goes on from there. The old screen may still be up, and a screen's code may come after its
- * route (the activity screens): the heading takes it once the focus is nowhere and the heading is
- * drawn. Not on the first screen, and never from where a screen put it (a field, the row come back
- * to); the page does not scroll for it.
+ * and Tab goes on from there. The old screen may still be up when this runs, and a screen's code may
+ * come after its route (the activity screens): the heading takes it once the pressed control is gone
+ * and the heading is drawn. Not on the first screen, and never from where a screen or the user put it
+ * (a field, the row come back to, a header control); the page does not scroll for it.
  */
 function useFocusOnNewScreen() {
   const pathname = useMatches({ select: (matches) => matches.at(-1)?.pathname });
-  const first = useRef(pathname);
+  const shown = useRef(pathname);
+  // Read while the old screen is still up: what had the focus when the move began.
+  const pressed = useRef<Element | null>(null);
+  if (pathname !== shown.current) pressed.current = document.activeElement;
   useEffect(() => {
-    if (pathname === first.current) return;
-    first.current = '';
+    if (pathname === shown.current) return;
+    shown.current = pathname;
     const main = document.querySelector('main')!;
-    const pressed = document.activeElement;
-    // Done when a screen has put the focus somewhere, or the heading has it.
+    // Done once the focus is anywhere but the pressed control still on the old screen, or nowhere.
     const take = () => {
-      if (document.activeElement !== pressed && !focusIsNowhere()) return true;
+      const at = document.activeElement;
+      if (at === pressed.current && at?.isConnected && main.contains(at)) return false;
+      if (!focusIsNowhere()) return true;
       const heading = main.querySelector<HTMLElement>('h1');
-      if (!heading || !focusIsNowhere()) return false;
-      heading.tabIndex = -1;
-      heading.focus({ preventScroll: true });
-      return true;
+      heading?.setAttribute('tabindex', '-1');
+      heading?.focus({ preventScroll: true });
+      return document.activeElement === heading;
     };
     if (take()) return;
     const drawn = new MutationObserver(() => take() && drawn.disconnect());

@@ -78,19 +78,22 @@ async function start() {
   addEventListener('pageshow', (event) => {
     if (event.persisted) location.reload();
   });
-  // Signed out in another tab (the stored tokens are gone): this tab signs out too, instead of showing
-  // the account and saving its own tokens back at its next change.
-  addEventListener('storage', (event) => {
-    if (!embedded && event.key === storageKey && session.getSnapshot().hasTag('signedIn') && !restoreState(event.newValue, 'en').refreshToken) {
-      session.send({ type: 'user.signOut' });
-    }
-  });
+
 
   const saveState = createStateSaver(started.saveState, { embedded });
+  // A sign-out reaches the app's other tabs (standalone: the browser keeps one session for all of
+  // them), which sign out too instead of showing the account and saving their tokens back. Only a
+  // sign-out says so: a tab that is merely signed out says nothing.
+  const signOuts = embedded ? null : new BroadcastChannel('providers-card:sign-out');
+  let signingOut = false;
   session.subscribe((snapshot) => {
     saveState(snapshot.context);
     void activateLocale(snapshot.context.locale);
+    const now = snapshot.matches({ auth: 'signingOut' });
+    if (now && !signingOut) signOuts?.postMessage(0);
+    signingOut = now;
   });
+  if (signOuts) signOuts.onmessage = () => session.send({ type: 'user.signOut' });
 
   const firstScreenShown = new Promise<void>((shown) => {
     const hideLoader = router.subscribe('onRendered', () => {

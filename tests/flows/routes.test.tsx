@@ -366,5 +366,9 @@ describe('the keyboard focus on a new screen (WCAG 2.2 SC 2.4.3, src/app/AppShel
     await waitFor(() => expect(app.router.state.location.pathname).toBe('/customer-support'));
     await screen.findByRole('heading', { level: 1 });
     expect(document.activeElement).toBe(language);
+    // Nor later: the focus dropped after that, and the screen changed, the heading does not take it.
+    language.blur();
+    await act(async () => void document.querySelector('main')!.append(document.createElement('p')));
+    expect(document.activeElement).toBe(document.body);
   });
 });
