@@ -28,7 +28,7 @@ export const ValidationMessage = {
   ssnInvalid: 'ssn.invalid',
   ssnItin: 'ssn.itin',
   phoneRequired: 'phone.required',
-  /** Letters or other characters a phone number does not have. */
+  /** Not 10 digits, or a letter among them (spec §5 has one message for both). */
   phoneLength: 'phone.length',
   phoneInvalid: 'phone.invalid',
   street1Required: 'street1.required',

@@ -35,11 +35,14 @@ export function createAnalytics(transport: AnalyticsTransport, now = () => new D
     return Object.keys(userProperties).length > 0 ? { events, userProperties } : { events };
   }
 
-  /** The next batch, redacted (contract/shared/redaction.ts; the card API redacts again). */
-  function take({ redactAnalytics }: Redaction): AnalyticsEvent[] {
+  /**
+   * The next batch, redacted (contract/shared/redaction.ts; the card API redacts again); without the
+   * rules, with no properties at all (names and times only).
+   */
+  function take(rules?: Redaction): AnalyticsEvent[] {
     const batch = queue.slice(0, maxBatchSize);
     queue = queue.slice(batch.length);
-    return batch.map((event) => ({ ...event, properties: redactAnalytics(event.properties) as Record<string, unknown> }));
+    return batch.map((event) => ({ ...event, properties: (rules?.redactAnalytics(event.properties) ?? {}) as Record<string, unknown> }));
   }
 
   async function flush(): Promise<void> {
@@ -56,7 +59,7 @@ export function createAnalytics(transport: AnalyticsTransport, now = () => new D
       }
     }
     while (queue.length > 0) {
-      const batch = take(rules!);
+      const batch = take(rules);
       try {
         await transport.send(batchOf(batch));
       } catch {
@@ -74,11 +77,10 @@ export function createAnalytics(transport: AnalyticsTransport, now = () => new D
   }
 
   function flushOnExit(): void {
-    const rules = loadedRedaction();
-    // Without the rules yet, the events stay queued: sent if the page comes back, never unredacted.
-    if (!rules) return;
     clearTimeout(timer);
     timer = undefined;
+    // The page may not come back: without the rules yet, the events go without their properties.
+    const rules = loadedRedaction();
     while (queue.length > 0) transport.beacon(batchOf(take(rules)));
   }
 

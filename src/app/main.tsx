@@ -15,6 +15,7 @@ import { readAppConfig } from './appConfig.ts';
 import { createAppInSteps, type App } from './createApp.ts';
 import { cardApiErrorTransport, consoleTransport, createErrorReporter } from './errorReporting.ts';
 import { createStateSaver, localStorageWriter, restoreState, storageKey } from './persistence.ts';
+import { loadRedaction } from './reportRedaction.ts';
 import { ServicesProvider } from './services.tsx';
 import '../styles.css';
 
@@ -128,6 +129,9 @@ async function start() {
       </StrictMode>,
     ),
   );
+
+  // What is reported waits for its redaction rules: they load once the phone is idle, before the first report needs them.
+  void firstScreenShown.then(() => afterLoadWhenIdle(() => void loadRedaction().catch(() => {})));
 
   // Standalone only: inside the companion app the host owns the phone's storage.
   if (import.meta.env.PROD && !embedded) {

@@ -1,15 +1,20 @@
 /**
  * The redaction rules (contract/shared/redaction.ts) in a chunk of their own: no screen needs them,
  * only what is reported (analytics, error reports), so they are not on the first screen's path (about
- * 600 B of its first load, docs/performance.md). They load when something is first sent; until then
- * what was reported waits in memory, unsent: nothing leaves the phone unredacted.
+ * 470 B of its first load, docs/performance.md). They load once the first screen is shown and the
+ * phone is idle (src/app/main.tsx), or when something is sent before that; until then what was
+ * reported waits in memory, unsent: nothing leaves the phone unredacted.
  */
 export type Redaction = typeof import('../../contract/shared/redaction.ts');
 
 let loaded: Redaction | undefined;
 let loading: Promise<Redaction> | undefined;
 
-/** The rules, loading them if need be; a failed load (offline) is tried again next time. */
+/**
+ * The rules, loading them if need be. A failed load (offline) is asked for again next time, though a
+ * browser may answer that from its failure for the rest of the page's life (Chromium keeps a failed
+ * import): then analytics are dropped and reports lost, never sent unredacted.
+ */
 export function loadRedaction(): Promise<Redaction> {
   return (loading ??= import('../../contract/shared/redaction.ts').then(
     (rules) => (loaded = rules),

@@ -232,15 +232,20 @@ describe('analytics before the redaction rules have loaded', () => {
     vi.resetModules();
   });
 
-  it('sends nothing unredacted: a page going away keeps the events, the next flush sends them redacted', async () => {
+  it('sends nothing unredacted: a flush waits for the rules, a page going away sends names and times only', async () => {
     const { transport, analytics } = await freshAnalytics();
     analytics.track('signIn.codeTyped', { code: '123456', screen: 'signin' });
-    analytics.flushOnExit();
-    expect(transport.beacon).not.toHaveBeenCalled();
-
     await analytics.flush();
     expect(transport.send).toHaveBeenCalledTimes(1);
     expect(transport.send.mock.calls[0]![0].events.map((event) => event.properties)).toEqual([{ code: '[redacted]', screen: 'signin' }]);
+
+    const early = await freshAnalytics();
+    early.analytics.track('signIn.codeTyped', { code: '123456', screen: 'signin' });
+    early.analytics.flushOnExit();
+    expect(early.transport.beacon).toHaveBeenCalledTimes(1);
+    expect(early.transport.beacon.mock.calls[0]![0].events).toEqual([{ name: 'signIn.codeTyped', at, sessionId, properties: {} }]);
+    await early.analytics.flush();
+    expect(early.transport.send).not.toHaveBeenCalled();
   });
 
   it('rules that cannot load (offline) drop the events unsent, and are asked for again by the next flush', async () => {

@@ -41,7 +41,8 @@ export function Snackbar({ message, onDismiss }: { message: ReactNode | null; on
     <div
       ref={bar}
       className={shown ? 'snackbar' : undefined}
-      onPointerDown={(event) => (swipeFrom.current = event.clientX)}
+      // A finger's: a mouse or pen dragging over the text selects it.
+      onPointerDown={(event) => (swipeFrom.current = event.pointerType === 'touch' ? event.clientX : null)}
       onPointerUp={(event) => {
         if (shown && swipeFrom.current !== null && Math.abs(event.clientX - swipeFrom.current) > innerWidth / 5) onDismiss();
         swipeFrom.current = null;
