@@ -75,8 +75,9 @@ export async function hasWorkingPhysicalCard(db: Database, accountId: string): P
 /**
  * Whether a card transaction may go through (sandbox card network, server/partners/moneyEvents.ts): the
  * card named (one of the account's), or, when none is named, any of the account's cards, must be
- * usable and unlocked. An ATM takes only a physical card. A pending, locked, lost, stolen or stopped
- * card is refused for every card and ATM transaction.
+ * usable, unlocked and not past its printed expiry (good through the last day of its month, UTC). An
+ * ATM takes only a physical card. A pending, locked, lost, stolen, stopped or expired card is refused
+ * for every card and ATM transaction.
  */
 export async function cardWorks(
   db: Database,
@@ -84,7 +85,8 @@ export async function cardWorks(
 ): Promise<'works' | 'card_not_found' | 'card_not_usable'> {
   const rows = await rowsOf<{ works: boolean }>(
     db,
-    sql`select c.is_active and not c.frozen and (not ${request.atm} or c.type = 'PHYSICAL') as works
+    sql`select c.is_active and not c.frozen and (not ${request.atm} or c.type = 'PHYSICAL')
+        and to_date(c.expiry, 'MM/YY') + interval '1 month' > now() as works
       from cards c where c.account_id = ${request.accountId} ${request.cardId === undefined ? sql`` : sql`and c.id = ${request.cardId}`}`,
   );
   if (request.cardId !== undefined && rows.length === 0) return 'card_not_found';

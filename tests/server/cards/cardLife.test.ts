@@ -158,6 +158,26 @@ describe('locking and unlocking', () => {
   });
 });
 
+describe('a card past its printed expiry', () => {
+  it('is refused by the card network from the month after the one printed; through that month it works', async () => {
+    const holder = await newCardholder(t.app, t.db, 5000);
+    const physical = await activePhysicalCard(t.app, holder.access);
+    const now = new Date();
+    const printed = (monthsAgo: number) => {
+      const month = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - monthsAgo, 1));
+      return `${String(month.getUTCMonth() + 1).padStart(2, '0')}/${String(month.getUTCFullYear() % 100).padStart(2, '0')}`;
+    };
+    const buy = () => event(t.app, { type: 'card.authorization', email: holder.email, amountCents: 100, merchant: 'Save Mart', cardId: physical.id });
+
+    await t.db.update(cards).set({ expiry: printed(0) }).where(eq(cards.id, physical.id));
+    expect((await buy()).status).toBe(200);
+    await t.db.update(cards).set({ expiry: printed(1) }).where(eq(cards.id, physical.id));
+    expect(await buy()).toMatchObject({ status: 409, body: { result: 'card_not_usable' } });
+    const atm = await event(t.app, { type: 'atm.withdrawal', email: holder.email, amountCents: 100, cardId: physical.id });
+    expect(atm).toMatchObject({ status: 409, body: { result: 'card_not_usable' } });
+  });
+});
+
 describe('lost or stolen', () => {
   it('blocks the card at once and sends a replacement free of charge; the virtual card keeps working', async () => {
     const holder = await newCardholder(t.app, t.db, 5000);
