@@ -68,19 +68,20 @@ test('signing out in one tab signs the other tab out too, and it saves no tokens
   await SignInPage.open(before);
   const first = await context.newPage();
   await (await SignInPage.open(first)).signIn();
-  const second = await context.newPage();
-  await second.goto('/home');
-  const secondHome = new HomePage(second);
-  await secondHome.expectShown();
   await before.getByRole('button', { name: 'Español' }).click();
   await expect(before.locator('html')).toHaveAttribute('lang', 'es');
   await first.getByRole('main').getByRole('link', { name: 'See all activity' }).click();
   await new ActivityPage(first).expectShown();
   await first.goBack();
   await new HomePage(first).expectShown();
+  // Nor does it overwrite the stored session: a tab opened now is signed in.
+  const second = await context.newPage();
+  await second.goto('/home');
+  const secondHome = new HomePage(second, 'es');
+  await secondHome.expectShown();
 
   await new HomePage(first).signOut();
-  const signedOut = new SignInPage(second);
+  const signedOut = new SignInPage(second, 'es');
   await signedOut.expectShown();
   await expect(signedOut.status('You have signed out.')).toBeVisible();
   await expect(secondHome.balanceHeading).toHaveCount(0);

@@ -89,11 +89,23 @@ export function restoreState(saved: string | null, defaultLocale: Locale): Sessi
   };
 }
 
-/** Standalone: the browser's localStorage. */
-export const localStorageWriter =
-  (storage: Pick<Storage, 'setItem'>) =>
-  (state: PersistedState): void =>
-    storage.setItem(storageKey, JSON.stringify(state));
+/**
+ * Standalone: the browser's localStorage, which the app's tabs share. A tab writes the tokens only
+ * when its own changed (signed in, renewed or out here): a tab left signed out, changing its language,
+ * keeps the session another tab signed in with.
+ */
+export function localStorageWriter(storage: Pick<Storage, 'getItem' | 'setItem'>) {
+  const stored = () => restoreState(storage.getItem(storageKey), 'en');
+  const tokensOf = (state: SessionInput) => `${state.accessToken} ${state.refreshToken}`;
+  // The tab starts with the stored session.
+  let mine = tokensOf(stored());
+  return (state: PersistedState): void => {
+    const tokens = tokensOf(state);
+    const kept = tokens === mine ? stored() : state;
+    mine = tokens;
+    storage.setItem(storageKey, JSON.stringify({ ...state, accessToken: kept.accessToken, refreshToken: kept.refreshToken }));
+  };
+}
 
 /** Saves after the current task ends, so a burst of changes is written once. */
 export function createStateSaver(write: (state: PersistedState) => void, options: { embedded: boolean }) {

@@ -277,7 +277,7 @@ describe('createStateSaver', () => {
   afterEach(() => void vi.useRealTimers());
 
   it('writes a burst of changes once, after the current task, with the latest state', () => {
-    const storage = { setItem: vi.fn() };
+    const storage = { getItem: () => null, setItem: vi.fn() };
     const save = createStateSaver(localStorageWriter(storage), { embedded: false });
     save({ ...context, accessToken: 'a1' });
     save({ ...context, accessToken: 'a2' });
@@ -297,7 +297,7 @@ describe('createStateSaver', () => {
   });
 
   it('writes again for a change after the previous write', () => {
-    const storage = { setItem: vi.fn() };
+    const storage = { getItem: () => null, setItem: vi.fn() };
     const save = createStateSaver(localStorageWriter(storage), { embedded: false });
     save({ ...context, accessToken: 'a1' });
     vi.runAllTimers();
@@ -309,10 +309,32 @@ describe('createStateSaver', () => {
 
   it('what it writes is restored as the same state', () => {
     const store = new Map<string, string>();
-    const save = createStateSaver(localStorageWriter({ setItem: (key, value) => void store.set(key, value) }), { embedded: false });
+    const save = createStateSaver(localStorageWriter({ getItem: (key) => store.get(key) ?? null, setItem: (key, value) => void store.set(key, value) }), { embedded: false });
     save(context);
     vi.runAllTimers();
     expect(restoreState(store.get(storageKey) ?? null, 'en')).toEqual(inputOf(context));
+  });
+
+  it("a tab writes the tokens only when its own changed: one left signed out keeps another tab's session", () => {
+    const store = new Map<string, string>();
+    const storage = { getItem: (key: string) => store.get(key) ?? null, setItem: (key: string, value: string) => void store.set(key, value) };
+    const signedOutTab = createStateSaver(localStorageWriter(storage), { embedded: false });
+    const signedInTab = createStateSaver(localStorageWriter(storage), { embedded: false });
+    const stored = () => restoreState(store.get(storageKey) ?? null, 'en');
+    signedOutTab({ ...context, accessToken: null, refreshToken: null });
+    vi.runAllTimers();
+    signedInTab(context);
+    vi.runAllTimers();
+
+    // The signed-out tab changes its language: the other tab's session stays stored.
+    signedOutTab({ ...context, accessToken: null, refreshToken: null, locale: 'es' });
+    vi.runAllTimers();
+    expect(stored()).toMatchObject({ accessToken: 'access-1', refreshToken: 'refresh-1', locale: 'es' });
+
+    // Its own sign-out (tokens gone here) is written.
+    signedInTab({ ...context, accessToken: null, refreshToken: null });
+    vi.runAllTimers();
+    expect(stored()).toMatchObject({ accessToken: null, refreshToken: null });
   });
 
   it('embedded: hands the host the same fields without the tokens, once per burst', () => {

@@ -179,7 +179,7 @@ describe('the SSN is never persisted', () => {
   it('standalone storage (localStorage) does not get it either', async () => {
     const stored = new Map<string, string>();
     const app = await renderApp('/register', signedOut, inHost());
-    const save = createStateSaver(localStorageWriter({ setItem: (key, value) => void stored.set(key, value) }), { embedded: false });
+    const save = createStateSaver(localStorageWriter({ getItem: (key) => stored.get(key) ?? null, setItem: (key, value) => void stored.set(key, value) }), { embedded: false });
     app.session.subscribe((snapshot) => save(snapshot.context));
     await completePersonalInfo(app, { ssn: '123 45 6789' });
     // Past the typing delay too: what is saved while typing is checked as well.
