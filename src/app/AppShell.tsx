@@ -71,15 +71,16 @@ function useFocusOnNewScreen() {
     if (pathname === shown.current) return;
     shown.current = pathname;
     const main = document.querySelector('main')!;
-    // Done once the focus is anywhere but the pressed control still on the old screen, or nowhere.
+    // Done once the pressed control has gone from the old screen and either the focus is somewhere or
+    // the new screen's heading (every screen's h1 is focusable: tabIndex -1) is drawn and given it.
     const take = () => {
       const at = document.activeElement;
-      if (at === pressed.current && at?.isConnected && main.contains(at)) return false;
+      // (A control removed with the old screen is in no page: `contains` is false for it.)
+      if (at === pressed.current && main.contains(at)) return false;
       if (!focusIsNowhere()) return true;
       const heading = main.querySelector<HTMLElement>('h1');
-      heading?.setAttribute('tabindex', '-1');
       heading?.focus({ preventScroll: true });
-      return document.activeElement === heading;
+      return !!heading;
     };
     if (take()) return;
     const drawn = new MutationObserver(() => take() && drawn.disconnect());

@@ -15,7 +15,6 @@ import { readAppConfig } from './appConfig.ts';
 import { createAppInSteps, type App } from './createApp.ts';
 import { cardApiErrorTransport, consoleTransport, createErrorReporter } from './errorReporting.ts';
 import { createStateSaver, localStorageWriter, restoreState, storageKey } from './persistence.ts';
-import { loadRedaction } from './reportRedaction.ts';
 import { ServicesProvider } from './services.tsx';
 import '../styles.css';
 
@@ -83,18 +82,23 @@ async function start() {
 
   const saveState = createStateSaver(started.saveState, { embedded });
   // A sign-out reaches the app's other tabs (standalone: the browser keeps one session for all of
-  // them), which sign out too instead of showing the account and saving their tokens back. Only a
-  // sign-out says so: a tab that is merely signed out says nothing.
+  // them), which sign out too instead of showing the account. Only a sign-out says so: a tab that is
+  // merely signed out says nothing. Not for a tab already signed out (its sign-in modal stays), nor a
+  // message that comes late (a tab the phone froze meanwhile: the user may have signed in again since).
   const signOuts = embedded ? null : new BroadcastChannel('providers-card:sign-out');
   let signingOut = false;
   session.subscribe((snapshot) => {
     saveState(snapshot.context);
     void activateLocale(snapshot.context.locale);
     const now = snapshot.matches({ auth: 'signingOut' });
-    if (now && !signingOut) signOuts?.postMessage(0);
+    if (now && !signingOut) signOuts?.postMessage(Date.now());
     signingOut = now;
   });
-  if (signOuts) signOuts.onmessage = () => session.send({ type: 'user.signOut' });
+  if (signOuts) {
+    signOuts.onmessage = ({ data }) => {
+      if (session.getSnapshot().hasTag('signedIn') && Date.now() - data < 10_000) session.send({ type: 'user.signOut' });
+    };
+  }
 
   const firstScreenShown = new Promise<void>((shown) => {
     const hideLoader = router.subscribe('onRendered', () => {
@@ -129,9 +133,6 @@ async function start() {
       </StrictMode>,
     ),
   );
-
-  // What is reported waits for its redaction rules: they load once the phone is idle, before the first report needs them.
-  void firstScreenShown.then(() => afterLoadWhenIdle(() => void loadRedaction().catch(() => {})));
 
   // Standalone only: inside the companion app the host owns the phone's storage.
   if (import.meta.env.PROD && !embedded) {

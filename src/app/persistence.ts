@@ -96,13 +96,12 @@ export function restoreState(saved: string | null, defaultLocale: Locale): Sessi
  */
 export function localStorageWriter(storage: Pick<Storage, 'getItem' | 'setItem'>) {
   const stored = () => restoreState(storage.getItem(storageKey), 'en');
-  const tokensOf = (state: SessionInput) => `${state.accessToken} ${state.refreshToken}`;
-  // The tab starts with the stored session.
-  let mine = tokensOf(stored());
+  // The tab starts with the stored session. (An access token comes and goes with its refresh token,
+  // but for one dropped when it expired: kept, it answers "expired" once more after a reload.)
+  let mine = stored().refreshToken;
   return (state: PersistedState): void => {
-    const tokens = tokensOf(state);
-    const kept = tokens === mine ? stored() : state;
-    mine = tokens;
+    const kept = state.refreshToken === mine ? stored() : state;
+    mine = state.refreshToken;
     storage.setItem(storageKey, JSON.stringify({ ...state, accessToken: kept.accessToken, refreshToken: kept.refreshToken }));
   };
 }

@@ -1,9 +1,9 @@
 /**
  * The redaction rules (contract/shared/redaction.ts) in a chunk of their own: no screen needs them,
  * only what is reported (analytics, error reports), so they are not on the first screen's path (about
- * 470 B of its first load, docs/performance.md). They load once the first screen is shown and the
- * phone is idle (src/app/main.tsx), or when something is sent before that; until then what was
- * reported waits in memory, unsent: nothing leaves the phone unredacted.
+ * 470 B of its first load, docs/performance.md). They load when something is first sent (analytics
+ * flush 2 s after their first event); until then what was reported waits in memory, unsent: nothing
+ * leaves the phone unredacted.
  */
 export type Redaction = typeof import('../../contract/shared/redaction.ts');
 

@@ -301,10 +301,10 @@ describe('createStateSaver', () => {
     const save = createStateSaver(localStorageWriter(storage), { embedded: false });
     save({ ...context, accessToken: 'a1' });
     vi.runAllTimers();
-    save({ ...context, accessToken: null });
+    save({ ...context, accessToken: null, refreshToken: null });
     vi.runAllTimers();
     expect(storage.setItem).toHaveBeenCalledTimes(2);
-    expect(JSON.parse(storage.setItem.mock.calls[1]![1] as string).accessToken).toBeNull();
+    expect(JSON.parse(storage.setItem.mock.calls[1]![1] as string)).toMatchObject({ accessToken: null, refreshToken: null });
   });
 
   it('what it writes is restored as the same state', () => {

@@ -86,7 +86,7 @@ export async function cardWorks(
   const rows = await rowsOf<{ works: boolean }>(
     db,
     sql`select c.is_active and not c.frozen and (not ${request.atm} or c.type = 'PHYSICAL')
-        and to_date(c.expiry, 'MM/YY') + interval '1 month' > now() as works
+        and (to_date(c.expiry, 'MM/YY') + interval '1 month') at time zone 'UTC' > now() as works
       from cards c where c.account_id = ${request.accountId} ${request.cardId === undefined ? sql`` : sql`and c.id = ${request.cardId}`}`,
   );
   if (request.cardId !== undefined && rows.length === 0) return 'card_not_found';

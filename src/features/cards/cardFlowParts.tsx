@@ -10,7 +10,9 @@ export function AccountLoad({ titleId, title, failed, onRetry }: { titleId: stri
   const { t } = useLingui();
   return (
     <>
-      <h1 id={titleId}>{title}</h1>
+      <h1 id={titleId} tabIndex={-1}>
+        {title}
+      </h1>
       {failed ? (
         <RetryNotice advise onRetry={onRetry}>
           <Trans>We couldn't load your account.</Trans>

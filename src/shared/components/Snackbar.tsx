@@ -19,7 +19,7 @@ export function Snackbar({ message, onDismiss }: { message: ReactNode | null; on
   const shown = Boolean(message);
   /** What had the focus before Dismiss took it. */
   const cameFrom = useRef<HTMLElement | null>(null);
-  /** Where a swipe started (clientX), null when none is under way. */
+  /** Where a finger's swipe started (clientX; each press sets it anew: a cancelled one has no release). */
   const swipeFrom = useRef<number | null>(null);
   useLayoutEffect(() => {
     const element = bar.current;
@@ -47,7 +47,6 @@ export function Snackbar({ message, onDismiss }: { message: ReactNode | null; on
         if (shown && swipeFrom.current !== null && Math.abs(event.clientX - swipeFrom.current) > innerWidth / 5) onDismiss();
         swipeFrom.current = null;
       }}
-      onPointerCancel={() => (swipeFrom.current = null)}
     >
       <span role="status">{message}</span>
       {shown ? (

@@ -5,7 +5,7 @@ import { Link } from '@tanstack/react-router';
 export function NotYetAvailableView() {
   return (
     <section className="screen" aria-labelledby="not-yet-title">
-      <h1 id="not-yet-title">
+      <h1 id="not-yet-title" tabIndex={-1}>
         <Trans>This screen is not available yet.</Trans>
       </h1>
       <p>
