@@ -79,7 +79,6 @@ async function start() {
     if (event.persisted) location.reload();
   });
 
-
   const saveState = createStateSaver(started.saveState, { embedded });
   // A sign-out reaches the app's other tabs (standalone: the browser keeps one session for all of
   // them), which sign out too instead of showing the account. Only a sign-out says so: a tab that is
