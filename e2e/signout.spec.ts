@@ -18,6 +18,16 @@ async function signInBrowseAndSignOut(page: Page): Promise<SignInPage> {
   return home.signOut();
 }
 
+/** The stored state keeps no tokens (sign-out cleared them). */
+async function expectNoTokensStored(page: Page) {
+  await expect
+    .poll(async () => {
+      const stored = await readStoredState(page);
+      return [stored?.accessToken ?? null, stored?.refreshToken ?? null];
+    }, { message: 'no tokens are kept after sign-out' })
+    .toEqual([null, null]);
+}
+
 /** After going back: an auth screen remembering `remembered`, and no account data anywhere. */
 async function expectNoAccountAfterBack(page: Page, remembered: string) {
   await expect(page).toHaveURL(
@@ -32,12 +42,7 @@ test('signing out confirms it, and going back does not show the account', async 
   const signedOut = await signInBrowseAndSignOut(page);
   await expect(signedOut.status('You have signed out.')).toBeVisible();
   await expect(signedOut.signOutButton).toHaveCount(0);
-  await expect
-    .poll(async () => {
-      const stored = await readStoredState(page);
-      return [stored?.accessToken ?? null, stored?.refreshToken ?? null];
-    }, { message: 'no tokens are kept after sign-out' })
-    .toEqual([null, null]);
+  await expectNoTokensStored(page);
 
   // A finger swiping the message sideways over a fifth of the screen's width (spec §4) dismisses it:
   // real touch events, so the browser's own panning would cancel the swipe if the snackbar let it.
@@ -85,14 +90,7 @@ test('signing out in one tab signs the other tab out too, and it saves no tokens
   await signedOut.expectShown();
   await expect(signedOut.status('You have signed out.')).toBeVisible();
   await expect(secondHome.balanceHeading).toHaveCount(0);
-  for (const page of [first, second]) {
-    await expect
-      .poll(async () => {
-        const stored = await readStoredState(page);
-        return [stored?.accessToken ?? null, stored?.refreshToken ?? null];
-      }, { message: 'no tokens are kept after sign-out' })
-      .toEqual([null, null]);
-  }
+  for (const page of [first, second]) await expectNoTokensStored(page);
 });
 
 /**
