@@ -54,7 +54,7 @@ export function TransactionsView() {
   useLayoutEffect(
     () =>
       takeFocusIfNowhere(() =>
-        [...(screenRef.current?.getElementsByClassName(activityLinkClassName) ?? [])].find((link): link is HTMLAnchorElement => (link as HTMLAnchorElement).href === listPlace.row),
+        ([...(screenRef.current?.getElementsByClassName(activityLinkClassName) ?? [])] as HTMLAnchorElement[]).find((link) => link.href === listPlace.row),
       ),
     [listPlace],
   );
