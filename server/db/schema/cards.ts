@@ -23,7 +23,7 @@ export const cards = pgTable('cards', {
   isPending: boolean('is_pending').notNull().default(false),
   /** As printed; the API answers null while the card is pending (the cardholder proves they hold it by typing it). */
   lastFour: text('last_four').notNull(),
-  /** 'MM/YY' as printed. */
+  /** 'MM/YY' as printed (cards_expiry_month_year). */
   expiry: text('expiry').notNull(),
   /** When it was ordered (the registration, for a virtual card): its delivery window counts from that day. */
   orderedAt: timestamp('ordered_at', { withTimezone: true }).notNull().defaultNow(),
@@ -57,6 +57,8 @@ export const cards = pgTable('cards', {
   check('cards_blocked_not_active', sql`${t.status} not in ('LOST', 'STOLEN') or not ${t.isActive}`),
   check('cards_stopped_not_active', sql`${t.stoppedAt} is null or not ${t.isActive}`),
   check('cards_replaces_another', sql`${t.replacesCardId} <> ${t.id}`),
+  // Activation and the card network read a month from it: anything else would leave the card unusable.
+  check('cards_expiry_month_year', sql`${t.expiry} ~ '^(0[1-9]|1[0-2])/[0-9]{2}$'`),
 ]);
 
 /**

@@ -5,7 +5,9 @@
  * in both directions. No card number, CVV, PIN or expiry is ever part of it.
  */
 import { type SQL, sql } from 'drizzle-orm';
+import { checkCardExpiry } from '../../../contract/cards/rules.ts';
 import type { Card } from '../../../contract/cards/types.ts';
+import { todayInEveryState } from '../../../contract/identity/rules.ts';
 import type { Database } from '../../db/database.ts';
 
 /** The Card of the row `c` of `cards`, as a json value (a replacement found by the unique index on replaces_card_id). */
@@ -75,20 +77,24 @@ export async function hasWorkingPhysicalCard(db: Database, accountId: string): P
 /**
  * Whether a card transaction may go through (sandbox card network, server/partners/moneyEvents.ts): the
  * card named (one of the account's), or, when none is named, any of the account's cards, must be
- * usable, unlocked and not past its printed expiry (good through the last day of its month, UTC). An
- * ATM takes only a physical card. A pending, locked, lost, stolen, stopped or expired card is refused
- * for every card and ATM transaction.
+ * usable, unlocked and not past its printed expiry. An ATM takes only a physical card. A pending,
+ * locked, lost, stolen, stopped or expired card is refused for every card and ATM transaction.
+ *
+ * The expiry is activation's own check (contract/cards/rules.ts), on the same day: good through the last
+ * day of its month where that day ends last in the 50 states. A card activation accepts is never
+ * refused here the same day, as it was for up to 10 hours when this check used UTC.
  */
 export async function cardWorks(
   db: Database,
   request: { accountId: string; cardId?: string; atm: boolean },
+  now = new Date(),
 ): Promise<'works' | 'card_not_found' | 'card_not_usable'> {
-  const rows = await rowsOf<{ works: boolean }>(
+  const rows = await rowsOf<{ usable: boolean; expiry: string }>(
     db,
-    sql`select c.is_active and not c.frozen and (not ${request.atm} or c.type = 'PHYSICAL')
-        and (to_date(c.expiry, 'MM/YY') + interval '1 month') at time zone 'UTC' > now() as works
+    sql`select c.is_active and not c.frozen and (not ${request.atm} or c.type = 'PHYSICAL') as usable, c.expiry
       from cards c where c.account_id = ${request.accountId} ${request.cardId === undefined ? sql`` : sql`and c.id = ${request.cardId}`}`,
   );
   if (request.cardId !== undefined && rows.length === 0) return 'card_not_found';
-  return rows.some((row) => row.works) ? 'works' : 'card_not_usable';
+  const today = todayInEveryState(now);
+  return rows.some((row) => row.usable && checkCardExpiry(row.expiry, today) === null) ? 'works' : 'card_not_usable';
 }

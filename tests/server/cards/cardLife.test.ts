@@ -10,7 +10,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cardDeliveryWindow, usCalendarDay } from '../../../contract/shared/businessDays.ts';
 import { fees } from '../../../contract/shared/fees.ts';
 import { StatusCode } from '../../../contract/shared/statusCodes.ts';
+import { checkCardExpiry } from '../../../contract/cards/rules.ts';
+import { todayInEveryState } from '../../../contract/identity/rules.ts';
 import { cards } from '../../../server/db/schema/index.ts';
+import { cardWorks } from '../../../server/features/cards/index.ts';
 import { startTestApp, type TestApp } from '../helpers.ts';
 import { activePhysicalCard, cardCall, cardGet, event, home, ledgerReport, newCardholder, orderCard, ship } from './helpers.ts';
 
@@ -22,6 +25,9 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.close();
 });
+
+/** A month as printed on a card, MM/YY. */
+const expiryOf = (month: Date) => `${String(month.getMonth() + 1).padStart(2, '0')}/${String(month.getFullYear() % 100).padStart(2, '0')}`;
 
 const refusedWith = (reason: string) => ({ status: 403, body: { statusCode: StatusCode.NOT_ALLOWED, reason } });
 
@@ -162,11 +168,9 @@ describe('a card past its printed expiry', () => {
   it('is refused by the card network from the month after the one printed; through that month it works', async () => {
     const holder = await newCardholder(t.app, t.db, 5000);
     const physical = await activePhysicalCard(t.app, holder.access);
-    const now = new Date();
-    const printed = (monthsAgo: number) => {
-      const month = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - monthsAgo, 1));
-      return `${String(month.getUTCMonth() + 1).padStart(2, '0')}/${String(month.getUTCFullYear() % 100).padStart(2, '0')}`;
-    };
+    // Months counted from the day the check uses (todayInEveryState), so the test holds at any hour.
+    const today = todayInEveryState();
+    const printed = (monthsAgo: number) => expiryOf(new Date(today.getFullYear(), today.getMonth() - monthsAgo, 1));
     const buy = () => event(t.app, { type: 'card.authorization', email: holder.email, amountCents: 100, merchant: 'Save Mart', cardId: physical.id });
 
     await t.db.update(cards).set({ expiry: printed(0) }).where(eq(cards.id, physical.id));
@@ -175,6 +179,35 @@ describe('a card past its printed expiry', () => {
     expect(await buy()).toMatchObject({ status: 409, body: { result: 'card_not_usable' } });
     const atm = await event(t.app, { type: 'atm.withdrawal', email: holder.email, amountCents: 100, cardId: physical.id });
     expect(atm).toMatchObject({ status: 409, body: { result: 'card_not_usable' } });
+  });
+
+  it('works until its month is over in every state, the days activation takes it and no later', async () => {
+    const holder = await newCardholder(t.app, t.db, 5000);
+    const physical = await activePhysicalCard(t.app, holder.access);
+    const [{ accountId }] = (await t.db.select({ accountId: cards.accountId }).from(cards).where(eq(cards.id, physical.id))) as [{ accountId: string }];
+    await t.db.update(cards).set({ expiry: '11/26' }).where(eq(cards.id, physical.id));
+    const works = (now: string) => cardWorks(t.db, { accountId, cardId: physical.id, atm: true }, new Date(now));
+    const activationTakes = (now: string) => checkCardExpiry('11/26', todayInEveryState(new Date(now))) === null;
+
+    // 23:59 on November 30 in Honolulu (UTC−10) is 09:59 on December 1 in UTC.
+    for (const now of ['2026-11-30T12:00:00Z', '2026-12-01T09:59:59Z']) {
+      expect(await works(now), now).toBe('works');
+      expect(activationTakes(now), now).toBe(true);
+    }
+    for (const now of ['2026-12-01T10:00:00Z', '2027-01-15T12:00:00Z']) {
+      expect(await works(now), now).toBe('card_not_usable');
+      expect(activationTakes(now), now).toBe(false);
+    }
+  });
+
+  it('is stored only as MM/YY with a real month: the database refuses anything else', async () => {
+    const holder = await newCardholder(t.app, t.db, 5000);
+    const physical = await activePhysicalCard(t.app, holder.access);
+    for (const expiry of ['13/26', '00/26', '1/26', '11/2026', '11-26', '', ' 11/26']) {
+      const write = t.db.update(cards).set({ expiry }).where(eq(cards.id, physical.id));
+      await expect(write, expiry).rejects.toMatchObject({ cause: { constraint: 'cards_expiry_month_year' } });
+    }
+    await t.db.update(cards).set({ expiry: '12/99' }).where(eq(cards.id, physical.id));
   });
 });
 
