@@ -223,6 +223,24 @@ describe('an address outside the route table', () => {
     await waitFor(() => expect(app.router.state.location.pathname).toBe('/home'));
   });
 
+  it('on a page nobody has tapped or typed on yet, leaves the focus where the page starts; once they have, the heading takes it', async () => {
+    // jsdom has no user activation: the browser's, as it is before and after the first tap or key.
+    const activation = { hasBeenActive: false };
+    Object.defineProperty(navigator, 'userActivation', { value: activation, configurable: true });
+    try {
+      await renderApp('/definitely-not-a-route', active);
+      await screen.findByRole('heading', { level: 1, name: "We can't find this page." });
+      expect(document.activeElement).toBe(document.body);
+      cleanup();
+
+      activation.hasBeenActive = true;
+      await renderApp('/definitely-not-a-route', active);
+      expect(document.activeElement).toBe(await screen.findByRole('heading', { level: 1, name: "We can't find this page." }));
+    } finally {
+      delete (navigator as { userActivation?: unknown }).userActivation;
+    }
+  });
+
   it('says so in Spanish', async () => {
     await renderApp('/no-existe', { ...signedOut, locale: 'es' });
     expect(await screen.findByRole('heading', { level: 1, name: 'No encontramos esta página.' })).toBeTruthy();
