@@ -23,10 +23,13 @@ export class NotFoundPage extends AppPage {
     return this.page.getByRole('main').getByRole('link', { name: this.t('Go to home'), exact: true });
   }
 
-  /** Shown with its heading focused, as every screen announces itself. */
+  /**
+   * Shown. Its heading takes the focus only once the page has had a tap or a key (useHeadingFocus), and
+   * Playwright's own calls into the page count as one, so whether this first screen's heading has it
+   * depends on timing here: tests/flows/routes.test.tsx checks it.
+   */
   async expectShown(): Promise<void> {
     await expect(this.heading).toBeVisible();
-    await expect(this.heading).toBeFocused();
     await expect(this.page.getByRole('main').getByText(this.t('The address may be mistyped, or this page may no longer exist.'))).toBeVisible();
   }
 
