@@ -127,7 +127,6 @@ export const wholeSeconds = (milliseconds: number) => Math.max(1, Math.ceil(mill
 
 /** A try counted before its check (reserveTry): `tries` counted so far, this one included. */
 export type ReservedTry = { reserved: true; tries: number; attemptsLeft: number } | { reserved: false; retryAfterSeconds: number };
-export type CountedFailure = { locked: false; attemptsLeft: number } | { locked: true; retryAfterSeconds: number };
 export type CountedRequest = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
 export function createAttemptLimits(db: Database) {
@@ -156,31 +155,6 @@ export function createAttemptLimits(db: Database) {
           or(eq(attemptLimits.subject, subject), sql`starts_with(${attemptLimits.subject}, ${`${subject} `})`),
         ),
       );
-  }
-
-  /** Counts one failure (bounded); the `limit`-th locks the subject for the policy's wait. */
-  async function countFailure(policy: AttemptPolicy, subject: string, again = true): Promise<CountedFailure> {
-    await db.insert(attemptLimits).values({ scope: policy.scope, subject }).onConflictDoNothing();
-    const lockOver = sql`(${attemptLimits.lockedUntil} is not null and ${attemptLimits.lockedUntil} <= now())`;
-    const failures = sql`case when ${lockOver} then 1 else ${attemptLimits.failures} + 1 end`;
-    const [counted] = await db
-      .update(attemptLimits)
-      .set({
-        failures,
-        lockedUntil: sql`case when ${failures} >= ${policy.limit} then now() + make_interval(mins => ${policy.lockoutMinutes}) else null end`,
-      })
-      .where(
-        sql`${row(policy, subject)}
-          and (${attemptLimits.lockedUntil} is null or ${attemptLimits.lockedUntil} <= now())
-          and (${attemptLimits.lockedUntil} is not null or ${attemptLimits.failures} < ${policy.limit})`,
-      )
-      .returning({ failures: attemptLimits.failures });
-    if (counted && counted.failures < policy.limit) return { locked: false, attemptsLeft: policy.limit - counted.failures };
-    const wait = await waitSeconds(policy, subject);
-    // Nothing counted and no wait: the row was deleted as spent (deleteSpent) between the insert and
-    // the update, or its lock ended just then. Either way the count starts again: count once more.
-    if (!counted && wait === 0 && again) return countFailure(policy, subject, false);
-    return { locked: true, retryAfterSeconds: Math.max(1, wait) };
   }
 
   /**
@@ -293,7 +267,7 @@ export function createAttemptLimits(db: Database) {
     return deleted.length;
   }
 
-  return { waitSeconds, resetSignIns, countFailure, reserveTry, giveBack, lockWhenSpent, reset, countRequest, requestWait, deleteSpent };
+  return { waitSeconds, resetSignIns, reserveTry, giveBack, lockWhenSpent, reset, countRequest, requestWait, deleteSpent };
 }
 
 export type AttemptLimits = ReturnType<typeof createAttemptLimits>;

@@ -119,29 +119,50 @@ export function createTextedCodes(db: Database, hashKey: Buffer, sms: SmsGateway
   }
 
   /**
-   * Counts a wrong code with a bounded update (never past the limit, never while locked); the fifth
-   * locks the phone for this purpose for 10 minutes. A lockout that has run out starts the count again.
+   * Counts a try before its code is compared, with a bounded update (never past the limit, never while
+   * locked), so a burst of parallel guesses gets at most the limit compared, not every guess that
+   * arrives before the first wrong one is counted. A right code gives its try back; the wrong one that
+   * was the last locks the phone for this purpose for 10 minutes (lockWhenSpent). A lockout that has
+   * run out starts the count again.
    */
-  async function countWrongCode(phone: string, purpose: CodePurpose, again = true): Promise<{ failures: number } | { locked: true }> {
+  async function reserveTry(phone: string, purpose: CodePurpose, again = true): Promise<{ tries: number } | { locked: true }> {
     await ensureLimits(phone, purpose);
     const lockOver = sql`(${phoneVerificationLimits.lockedUntil} is not null and ${phoneVerificationLimits.lockedUntil} <= now())`;
-    const failures = sql`case when ${lockOver} then 1 else ${phoneVerificationLimits.failures} + 1 end`;
     const [counted] = await db
       .update(phoneVerificationLimits)
-      .set({
-        failures,
-        lockedUntil: sql`case when ${failures} >= ${wrongCodeLimit} then now() + make_interval(mins => ${lockoutMinutes}) else null end`,
-      })
+      .set({ failures: sql`case when ${lockOver} then 1 else ${phoneVerificationLimits.failures} + 1 end`, lockedUntil: null })
       .where(
         sql`${limitsRow(phone, purpose)}
-          and (${phoneVerificationLimits.lockedUntil} is null or ${phoneVerificationLimits.lockedUntil} <= now())
-          and (${phoneVerificationLimits.lockedUntil} is not null or ${phoneVerificationLimits.failures} < ${wrongCodeLimit})`,
+          and (${lockOver} or (${phoneVerificationLimits.lockedUntil} is null and ${phoneVerificationLimits.failures} < ${wrongCodeLimit}))`,
       )
       .returning({ failures: phoneVerificationLimits.failures });
-    if (counted) return { failures: counted.failures };
-    // Nothing counted and no lock: the row was deleted as spent (deleteSpent) in between: count once more.
-    if (again && (await waitFor(phone, purpose, false)) === 0) return countWrongCode(phone, purpose, false);
+    if (counted) return { tries: counted.failures };
+    if ((await waitFor(phone, purpose, false)) > 0) return { locked: true };
+    const [found] = await db.select({ failures: phoneVerificationLimits.failures }).from(phoneVerificationLimits).where(limitsRow(phone, purpose));
+    // No row: deleted as spent (deleteSpent) between its insert and the update; count once more.
+    if (!found && again) return reserveTry(phone, purpose, false);
+    // Every try is taken and none has locked yet: the last are still being compared, or a request died
+    // between its count and its comparison. The wait starts now, so a stranded count cannot refuse forever.
+    await lockWhenSpent(phone, purpose);
     return { locked: true };
+  }
+
+  /** Once every try is counted, the phone waits 10 minutes for this purpose. */
+  async function lockWhenSpent(phone: string, purpose: CodePurpose): Promise<void> {
+    await db
+      .update(phoneVerificationLimits)
+      .set({ lockedUntil: sql`now() + make_interval(mins => ${lockoutMinutes})` })
+      .where(
+        sql`${limitsRow(phone, purpose)} and ${phoneVerificationLimits.failures} >= ${wrongCodeLimit} and ${phoneVerificationLimits.lockedUntil} is null`,
+      );
+  }
+
+  /** A try counted by reserveTry that spent no code (a parallel right guess spent it first): it does not count. */
+  async function giveBack(phone: string, purpose: CodePurpose): Promise<void> {
+    await db
+      .update(phoneVerificationLimits)
+      .set({ failures: sql`${phoneVerificationLimits.failures} - 1` })
+      .where(sql`${limitsRow(phone, purpose)} and ${phoneVerificationLimits.failures} > 0 and ${phoneVerificationLimits.lockedUntil} is null`);
   }
 
   /**
@@ -180,7 +201,8 @@ export function createTextedCodes(db: Database, hashKey: Buffer, sms: SmsGateway
   /**
    * Checks a code against the newest code of the phone for `purpose` and spends it when right. A
    * locked phone has no code looked at, the right one included; no live code means nothing to guess
-   * against, so nothing is counted. The wrong code that reaches the limit voids the code.
+   * against, so nothing is counted. Every other try is counted before the code is compared
+   * (reserveTry); the wrong one that reaches the limit voids the code.
    */
   async function check(phone: string, purpose: CodePurpose, code: string): Promise<CheckResult> {
     const locked = await waitFor(phone, purpose, false);
@@ -198,18 +220,21 @@ export function createTextedCodes(db: Database, hashKey: Buffer, sms: SmsGateway
       .limit(1);
     if (!newest?.live) return lockedOrWrong(phone, purpose);
 
+    const tried = await reserveTry(phone, purpose);
+    if ('locked' in tried) return { kind: 'locked', retryAfterSeconds: Math.max(1, await waitFor(phone, purpose, false)) };
+
     if (!sameSecret(codeHash(purpose, phone, code), newest.codeHash)) {
-      const counted = await countWrongCode(phone, purpose);
       await db
         .update(phoneVerificationCodes)
         .set({ attempts: sql`${phoneVerificationCodes.attempts} + 1` })
         .where(eq(phoneVerificationCodes.id, newest.id));
-      if ('locked' in counted || counted.failures >= wrongCodeLimit) {
+      if (tried.tries >= wrongCodeLimit) {
+        await lockWhenSpent(phone, purpose);
         // The code is void: after the wait a new one is needed.
         await db.update(phoneVerificationCodes).set({ usedAt: sql`now()` }).where(eq(phoneVerificationCodes.id, newest.id));
         return { kind: 'locked', retryAfterSeconds: Math.max(1, await waitFor(phone, purpose, false)) };
       }
-      return { kind: 'wrong', attemptsLeft: wrongCodeLimit - counted.failures };
+      return { kind: 'wrong', attemptsLeft: wrongCodeLimit - tried.tries };
     }
 
     // Spent once, and not while a parallel wrong guess has just locked the phone.
@@ -223,7 +248,10 @@ export function createTextedCodes(db: Database, hashKey: Buffer, sms: SmsGateway
             and ${phoneVerificationLimits.lockedUntil} > now())`,
       )
       .returning({ id: phoneVerificationCodes.id });
-    if (spent.length === 0) return lockedOrWrong(phone, purpose);
+    if (spent.length === 0) {
+      await giveBack(phone, purpose);
+      return lockedOrWrong(phone, purpose);
+    }
     await db
       .update(phoneVerificationLimits)
       .set({ failures: 0, lockedUntil: null })

@@ -19,6 +19,7 @@ import {
   demoUser,
   describeOnPostgres,
   getHome,
+  lastCode,
   post,
   register,
   signIn,
@@ -203,6 +204,17 @@ describeOnPostgres('auth limits on real PostgreSQL', { timeout: 60_000 }, () => 
     // The right password waits too.
     expect((await signInWith(t.app, demoCredentials)).body.retryAfterSeconds).toBeGreaterThan(0);
     await clearAttemptLimits(t.db);
+  });
+
+  it('compares at most five password reset codes of an email, even when 30 arrive at once with the right one among them', async () => {
+    const email = demoCredentials.email;
+    expect((await post(t.app, '/reset-password', { email })).status).toBe(200);
+    const code = await lastCode(t.app, demoCardholder.phone);
+    const guesses = Array.from({ length: 30 }, (_, i) => (i === 20 ? code : String((Number(code) + 1 + i) % 1_000_000).padStart(6, '0')));
+
+    const answers = await Promise.all(guesses.map((guess) => post(t.app, '/verify/reset-code', { email, code: guess })));
+
+    expect(answers.filter((answer) => answer.status !== 429).length).toBeLessThanOrEqual(5);
   });
 
   it('resets the unlock code exactly once when 10 resets with the same ssnToken arrive at once', async () => {

@@ -11,6 +11,7 @@ import {
   signInPolicy,
   ssnPolicy,
   type AttemptLimits,
+  type AttemptPolicy,
 } from '../../server/attemptLimits.ts';
 import { buildApp } from '../../server/app.ts';
 import { attemptLimits } from '../../server/db/schema/index.ts';
@@ -40,9 +41,16 @@ async function endedMinutesAgo(subject: string, minutes: number) {
     .where(sql`${attemptLimits.subject} = ${subject}`);
 }
 
+/** One wrong try, as the server counts it: counted before its check, then locked when it was the last. */
+async function wrongTry(policy: AttemptPolicy, subject: string) {
+  const tried = await limits.reserveTry(policy, subject);
+  if (tried.reserved) await limits.lockWhenSpent(policy, subject);
+  return tried;
+}
+
 /** Five wrong sign-ins: a locked subject. */
 async function lock(subject: string) {
-  for (let i = 0; i < signInPolicy.limit; i += 1) await limits.countFailure(signInPolicy, subject);
+  for (let i = 0; i < signInPolicy.limit; i += 1) await wrongTry(signInPolicy, subject);
 }
 
 describe('deleting spent attempt counters', () => {
@@ -51,10 +59,10 @@ describe('deleting spent attempt counters', () => {
     await endedMinutesAgo('ended-lock', 1);
     await limits.countRequest(lookupPerDevicePolicy, 'ended-window');
     await endedMinutesAgo('ended-window', 1);
-    await limits.countFailure(ssnPolicy, 'reset-count');
+    await wrongTry(ssnPolicy, 'reset-count');
     await limits.reset(ssnPolicy, 'reset-count');
-    await limits.countFailure(signInPolicy, 'two-in-a-row');
-    await limits.countFailure(signInPolicy, 'two-in-a-row');
+    await wrongTry(signInPolicy, 'two-in-a-row');
+    await wrongTry(signInPolicy, 'two-in-a-row');
     await lock('running-lock');
     await limits.countRequest(lookupPerDevicePolicy, 'running-window');
 
@@ -65,16 +73,16 @@ describe('deleting spent attempt counters', () => {
   it('leaves every limit answering as before', async () => {
     await lock('ended-lock');
     await endedMinutesAgo('ended-lock', 1);
-    await limits.countFailure(signInPolicy, 'two-in-a-row');
-    await limits.countFailure(signInPolicy, 'two-in-a-row');
+    await wrongTry(signInPolicy, 'two-in-a-row');
+    await wrongTry(signInPolicy, 'two-in-a-row');
     await lock('running-lock');
     await limits.deleteSpent();
 
     // An ended lock starts the count again, as it did with its row.
-    expect(await limits.countFailure(signInPolicy, 'ended-lock')).toEqual({ locked: false, attemptsLeft: 4 });
-    expect(await limits.countFailure(signInPolicy, 'two-in-a-row')).toEqual({ locked: false, attemptsLeft: 2 });
-    const running = await limits.countFailure(signInPolicy, 'running-lock');
-    expect(running.locked).toBe(true);
+    expect(await wrongTry(signInPolicy, 'ended-lock')).toEqual({ reserved: true, tries: 1, attemptsLeft: 4 });
+    expect(await wrongTry(signInPolicy, 'two-in-a-row')).toEqual({ reserved: true, tries: 3, attemptsLeft: 2 });
+    const running = await wrongTry(signInPolicy, 'running-lock');
+    expect(running.reserved).toBe(false);
     expect(await limits.waitSeconds(signInPolicy, 'running-lock')).toBeGreaterThan(14 * 60);
   });
 

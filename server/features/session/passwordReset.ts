@@ -43,21 +43,29 @@ export function passwordResetFeature(app: FastifyInstance, services: Services): 
     return { statusCode: StatusCode.SUCCESS };
   });
 
-  /** Wrong codes count per email (any email) and, for an account, per phone as every texted code does. */
+  /**
+   * Wrong codes count per email (any email) and, for an account, per phone as every texted code does.
+   * Both count a try before the code is compared, so parallel guesses cannot outrun either limit.
+   */
   serve(routes.verifyResetCode, async ({ email, code }, _request, reply) => {
     const subject = emailSubject(email);
-    const wait = await limits.waitSeconds(resetCodePolicy, subject);
-    if (wait > 0) return tooMany(reply, wait);
+    const tried = await limits.reserveTry(resetCodePolicy, subject);
+    if (!tried.reserved) return tooMany(reply, tried.retryAfterSeconds);
     const user = await userByEmail(db, email);
     const checked = user ? await textedCodes.check(user.phone, 'reset-password', code) : ({ kind: 'wrong' } as const);
-    if (checked.kind === 'locked') return tooMany(reply, checked.retryAfterSeconds);
+    if (checked.kind === 'locked') {
+      // The phone's wait, not a wrong code of this email's.
+      await limits.giveBack(resetCodePolicy, subject);
+      return tooMany(reply, checked.retryAfterSeconds);
+    }
     if (checked.kind === 'right' && user) {
       await limits.reset(resetCodePolicy, subject);
       return { statusCode: StatusCode.SUCCESS, mfaToken: await issueMfaToken(db, user.phone, 'reset-password') };
     }
-    const counted = await limits.countFailure(resetCodePolicy, subject);
-    if (counted.locked) return tooMany(reply, counted.retryAfterSeconds);
-    return { statusCode: StatusCode.INVALID_MFA_CODE, attemptsLeft: counted.attemptsLeft };
+    if (tried.attemptsLeft > 0) return { statusCode: StatusCode.INVALID_MFA_CODE, attemptsLeft: tried.attemptsLeft };
+    const wait = await limits.lockWhenSpent(resetCodePolicy, subject);
+    if (wait > 0) return tooMany(reply, wait);
+    return { statusCode: StatusCode.INVALID_MFA_CODE, attemptsLeft: 0 };
   });
 
   /**

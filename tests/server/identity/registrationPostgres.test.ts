@@ -48,6 +48,22 @@ describeOnPostgres('phone verification on real PostgreSQL', { timeout: 60_000 },
     expect((await verifyPhone(t.app, phone, code)).statusCode).toBe(429);
   });
 
+  it('compares at most five guesses of a code, even when 30 arrive at once with the right one among them', async () => {
+    const { phone } = newApplicant();
+    await requestVerification(t.app, phone);
+    const code = await lastCode(t.app, phone);
+    const guesses = Array.from({ length: 30 }, (_, i) => (i === 20 ? code : String((Number(code) + 1 + i) % 1_000_000).padStart(6, '0')));
+
+    const answers = await Promise.all(guesses.map((guess) => verifyPhone(t.app, phone, guess)));
+
+    // Every guess is counted before it is compared: the rest wait for the lock without being looked at.
+    const compared = answers.filter((answer) => answer.statusCode !== 429);
+    expect(compared.length).toBeLessThanOrEqual(5);
+    const [sent] = await t.db.select({ attempts: phoneVerificationCodes.attempts }).from(phoneVerificationCodes).where(eq(phoneVerificationCodes.phone, phone));
+    const accepted = answers.filter((answer) => answer.statusCode === 200 && answer.json().statusCode === StatusCode.SUCCESS).length;
+    expect(sent!.attempts + accepted).toBeLessThanOrEqual(5);
+  });
+
   it('answers the lock, not "wrong code", to a guess overtaken by the guess that reached the limit', async () => {
     // The interleaving the 20 parallel guesses above can produce, made certain: this guess has passed
     // the lock check and waits to read the code while another guess locks the phone and voids it.
