@@ -208,7 +208,7 @@ export function openApiDocument(routes: readonly Route[] = allRoutes, schemas = 
           in: 'header',
           required: false,
           description:
-            "The companion app's EBT account id, sent on every call once known. /register links the new account to it (upper case) and answers 400 {2} when it is not one; no other call reads it.",
+            "The companion app's EBT account id, sent on every call once known. /register links the new account to it (upper case) only when the Companion-Authorization token names the same account (its `ebt` claim), else opens the account unlinked, and answers 400 {2} when it is not an id; no other call reads it.",
           schema: { type: 'string', pattern: ebtAccountIdPattern.source },
         },
         Fingerprint: {

@@ -37,11 +37,13 @@ const tokenRequest = object({
     .max(128)
     .matches(/^[A-Za-z0-9_-]+$/),
   email: string().max(254).nullable().defined(),
+  /** The EBT account the companion app has linked to the user, vouched for in the token. */
+  ebtAccountId: string().max(64).nullable().optional(),
   ttlSeconds: number().integer().min(minTokenTtlSeconds).max(maxTokenTtlSeconds).optional(),
 })
   .noUnknown()
   .strict();
-type TokenRequest = { uuid: string; email: string | null; ttlSeconds?: number };
+type TokenRequest = { uuid: string; email: string | null; ebtAccountId?: string | null; ttlSeconds?: number };
 
 export function companionHostContentSecurityPolicy(appOrigin: string): string {
   return [
@@ -125,8 +127,8 @@ export async function buildCompanionHost(config: ServerConfig, options: Companio
   }
 
   host.post<{ Body: TokenRequest }>('/companion/token', { schema: { body: tokenRequest } }, async (request, reply) => {
-    const { uuid, email, ttlSeconds } = request.body;
-    const accessToken = await issueCompanionToken({ uuid, email }, config.companionTokenSecret, ttlSeconds ?? 600);
+    const { uuid, email, ebtAccountId, ttlSeconds } = request.body;
+    const accessToken = await issueCompanionToken({ uuid, email, ebtAccountId }, config.companionTokenSecret, ttlSeconds ?? 600);
     return reply.header('Cache-Control', 'no-store').send({ accessToken });
   });
 

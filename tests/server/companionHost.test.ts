@@ -54,14 +54,21 @@ describe('POST /companion/token', () => {
     const { accessToken } = response.json<{ accessToken: string }>();
     expect(accessToken).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
     const check = await verifyCompanionToken(accessToken, config.companionTokenSecret);
-    expect(check).toEqual({ ok: true, claims: { uuid: testUser.uuid, email: testUser.email } });
+    expect(check).toEqual({ ok: true, claims: { uuid: testUser.uuid, email: testUser.email, ebtAccountId: null } });
+  });
+
+  it('names the EBT account the companion app linked, when it has one', async () => {
+    const response = await issue({ ...testUser, ebtAccountId: 'EBT-4417-2209' });
+    expect(response.statusCode, response.body).toBe(200);
+    const check = await verifyCompanionToken(response.json<{ accessToken: string }>().accessToken, config.companionTokenSecret);
+    expect(check).toEqual({ ok: true, claims: { uuid: testUser.uuid, email: testUser.email, ebtAccountId: 'EBT-4417-2209' } });
   });
 
   it('issues a token without an email when email is null', async () => {
     const response = await issue({ uuid: testUser.uuid, email: null });
     expect(response.statusCode, response.body).toBe(200);
     const check = await verifyCompanionToken(response.json<{ accessToken: string }>().accessToken, config.companionTokenSecret);
-    expect(check).toEqual({ ok: true, claims: { uuid: testUser.uuid, email: null } });
+    expect(check).toEqual({ ok: true, claims: { uuid: testUser.uuid, email: null, ebtAccountId: null } });
   });
 
   it('is refused by the verifier when signed with another secret (control for the checks above)', async () => {

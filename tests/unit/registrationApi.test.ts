@@ -2,7 +2,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { RegistrationPayload } from '../../contract/identity/types.ts';
 import { ApiRefusedError, ApiUnavailableError, createApi, type ApiSession } from '../../src/shared/api/client.ts';
-import { registrationCalls } from '../../src/features/identity/registrationCalls.ts';
+import { needsCompanionToken, registrationCalls } from '../../src/features/identity/registrationCalls.ts';
 import { createFakeCardApi } from '../support/fakeCardApi.ts';
 
 function setup() {
@@ -51,6 +51,12 @@ describe('registration calls', () => {
     expect(headers[0]!.get('Companion-Authorization')).toBe('Bearer companion-token-1');
     expect(headers[0]!.get('Authorization')).toBeNull();
     expect(headers[1]!.get('Companion-Authorization')).toBeNull();
+  });
+
+  it("asks the companion app's token for a companion user or an EBT account the host linked, and not otherwise", () => {
+    expect(needsCompanionToken({ providersUuid: 'companion-1' }, null)).toBe(true);
+    expect(needsCompanionToken({ providersUuid: null }, 'EBT-4417-2209')).toBe(true);
+    expect(needsCompanionToken({ providersUuid: null }, null)).toBe(false);
   });
 
   it('post each body exactly as the contract says, with the device headers and no bearer token', async () => {

@@ -13,7 +13,7 @@ import { normaliseAddress } from '../../../contract/identity/rules.ts';
 import { ebtAccountIdPattern } from '../../../contract/shared/route.ts';
 import { StatusCode } from '../../../contract/shared/statusCodes.ts';
 import { ServerFieldError } from '../../../contract/validation.ts';
-import { verifyCompanionToken } from '../../companionTokens.ts';
+import { type CompanionClaims, verifyCompanionToken } from '../../companionTokens.ts';
 import type { ServerConfig } from '../../config.ts';
 import { optOutAllowed } from '../../partners/address.ts';
 import { addressCheckLimit, textsLimit } from '../../attemptLimits.ts';
@@ -28,13 +28,13 @@ import { emailInUse, lookupWait, lookupWaitSoFar, phoneInUse, ssnAccountByEmail,
 import { issueMfaToken, usableMfaToken } from './mfaTokens.ts';
 import { registerCardholder } from './registration.ts';
 
-/** The Companion-Authorization bearer token is the companion app's token for exactly this uuid. */
-async function isCompanionUser(request: FastifyRequest, providersUuid: string, config: ServerConfig): Promise<boolean> {
+/** What the companion app's token in Companion-Authorization says of its user, or null without a valid one. */
+async function companionClaims(request: FastifyRequest, config: ServerConfig): Promise<CompanionClaims | null> {
   const header = String(request.headers['companion-authorization'] ?? '');
   const token = /^Bearer (\S+)$/.exec(header)?.[1];
-  if (!token) return false;
+  if (!token) return null;
   const check = await verifyCompanionToken(token, config.companionTokenSecret);
-  return check.ok && check.claims.uuid === providersUuid;
+  return check.ok ? check.claims : null;
 }
 
 /** What password reset (session) needs of identity: the client's lookup limit, the SSN account, the phone's proof. */
@@ -106,11 +106,19 @@ export function identityFeature(app: FastifyInstance, services: Services): void 
     const waitSoFar = await lookupWaitSoFar(limits, request);
     if (waitSoFar > 0) return tooMany(reply, waitSoFar);
     const payload = body.value;
+    const companion = await companionClaims(request, config);
     // Linking a companion user takes that user's own token, so nobody can claim another's uuid.
-    if (payload.providersUuid && !(await isCompanionUser(request, payload.providersUuid, config))) {
+    if (payload.providersUuid && companion?.uuid !== payload.providersUuid) {
       return failedValidation(reply, { providersUuid: ServerFieldError.providersUuidUnverified });
     }
-    const registration = await registerCardholder(services, payload, ebtHeader?.trim().toUpperCase() || null, request.log);
+    // The same for an EBT account: the header is linked (and held to one account per EBT id) only when
+    // the companion app's token names that account. Anyone may send the header, and a stranger's EBT id
+    // linked to their application would refuse its owner's as taken. Without that word the account
+    // opens unlinked.
+    const ebtAccountId = ebtHeader?.trim().toUpperCase() || null;
+    const vouched = ebtAccountId !== null && companion?.ebtAccountId?.trim().toUpperCase() === ebtAccountId;
+    if (ebtAccountId && !vouched) request.log.info('EBT-Account-ID not named by a companion token: not linked');
+    const registration = await registerCardholder(services, payload, vouched ? ebtAccountId : null, request.log);
     if (registration.kind === 'invalid') return failedValidation(reply, registration.fieldErrors);
     if (registration.kind === 'refused') {
       if (registration.statusCode === RegistrationResult.CIP_TAKEN) {

@@ -168,7 +168,7 @@ async function companionAccessToken(): Promise<string | null> {
   const response = await fetch('/companion/token', {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ uuid, email: orNull(user.email), ttlSeconds: user.tokenTtlSeconds }),
+    body: JSON.stringify({ uuid, email: orNull(user.email), ebtAccountId: orNull(user.ebtAccountId), ttlSeconds: user.tokenTtlSeconds }),
   });
   if (!response.ok) throw new Error(`POST /companion/token answered ${response.status}`);
   const body = (await response.json()) as { accessToken?: unknown };

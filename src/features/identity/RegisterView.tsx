@@ -13,7 +13,7 @@ import { storeSession } from '../../shared/sessionEffects.ts';
 import { AddressStep } from './AddressStep.tsx';
 import { AgreementsStep } from './AgreementsStep.tsx';
 import { routeStepOf } from './masks.ts';
-import { registrationCalls } from './registrationCalls.ts';
+import { needsCompanionToken, registrationCalls } from './registrationCalls.ts';
 import { logRegistrationResult } from './registrationEffects.ts';
 import { PersonalInfoStep } from './PersonalInfoStep.tsx';
 import { PhoneStep } from './PhoneStep.tsx';
@@ -54,7 +54,7 @@ function RegistrationFlow() {
         verifyPhone: fromPromise(({ input }) => calls.verifyPhone(input.phone, input.code)),
         verifyAddress: fromPromise(({ input }) => calls.verifyAddress(input)),
         register: fromPromise(async ({ input }) =>
-          calls.register(input, input.providersUuid ? await host.companionAccessToken() : null),
+          calls.register(input, needsCompanionToken(input, session.getSnapshot().context.ebtAccountId) ? await host.companionAccessToken() : null),
         ),
       },
       actions: {

@@ -10,6 +10,14 @@ import { StatusCode } from '../../../contract/shared/statusCodes.ts';
 import { defaultWaitSeconds } from '../../../machines/shared/serverWait.ts';
 import { ApiRefusedError, type Api } from '../../shared/api/client.ts';
 
+/**
+ * Whether POST /register needs the companion app's token: the card API links a companion user
+ * (providersUuid) or the EBT account the host linked (the EBT-Account-ID header every call carries)
+ * only on that app's word.
+ */
+export const needsCompanionToken = (payload: Pick<RegistrationPayload, 'providersUuid'>, ebtAccountId: string | null) =>
+  Boolean(payload.providersUuid || ebtAccountId);
+
 export function registrationCalls({ call, send }: Api) {
   /**
    * POST /register (spec §7, 403 expected). The HTTP status tells the results apart: statusCode 2 on
@@ -17,7 +25,7 @@ export function registrationCalls({ call, send }: Api) {
    * `{201, retryAfterSeconds}` is the account-lookup limit.
    */
   async function register(payload: RegistrationPayload, companionToken: string | null = null): Promise<RegisterAnswer> {
-    // Linking the companion user (providersUuid) takes that user's own companion token.
+    // Linking the companion user or the EBT account takes the companion app's token (needsCompanionToken).
     const headers = companionToken ? { 'Companion-Authorization': `Bearer ${companionToken}` } : undefined;
     const { answer, httpStatus } = await send(identity.register, payload, { headers });
     // Read before narrowing: the HTTP status decides which answer this is.

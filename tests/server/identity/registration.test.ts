@@ -241,7 +241,10 @@ describe('POST /register with every rule met', () => {
       addressLegal: { street1: ' 2231 E Shields Ave ', street2: 'Apt 4', city: 'Fresno', state: 'CA', zip: '93726-1234' },
       providersUuid: '0d9c6c1e-0000-4000-8000-00000000a11c',
     });
-    const companionToken = await issueCompanionToken({ uuid: applicant.providersUuid!, email: null }, t.config.companionTokenSecret);
+    const companionToken = await issueCompanionToken(
+      { uuid: applicant.providersUuid!, email: null, ebtAccountId: 'EBT-5500-1234' },
+      t.config.companionTokenSecret,
+    );
     answer = await register(t.app, applicant, {
       'ebt-account-id': 'ebt-5500-1234',
       'companion-authorization': `Bearer ${companionToken}`,
@@ -416,5 +419,40 @@ describe('POST /register linking a companion user', () => {
     const forgedAnswer = await register(t.app, applicant, { 'companion-authorization': `Bearer ${forged}` });
     expect(forgedAnswer).toEqual({ status: 400, body: refusal });
     expect(await userByEmail(applicant.email)).toBeUndefined();
+  });
+});
+
+describe('POST /register links an EBT account only on the companion app\'s word', () => {
+  async function applicantWith(ssn: string, phone: string, street1: string) {
+    return verifiedApplicant(t.app, {
+      ssn,
+      phone,
+      email: `ebt-${ssn}@example.com`,
+      addressLegal: { street1, street2: '', city: 'Fresno', state: 'CA', zip: '93726' },
+      providersUuid: null,
+    });
+  }
+
+  it("opens the account unlinked when no companion token names the EBT-Account-ID, so a stranger's id is not taken from its owner", async () => {
+    const stranger = await applicantWith('287-65-2221', '(559) 314-2221', '21 E Shields Ave');
+    const otherAccount = await issueCompanionToken({ uuid: crypto.randomUUID(), email: null, ebtAccountId: 'EBT-7000-0001' }, t.config.companionTokenSecret);
+    const forged = await issueCompanionToken({ uuid: crypto.randomUUID(), email: null, ebtAccountId: 'EBT-7000-0002' }, new TextEncoder().encode('x'.repeat(40)));
+    const tries: Record<string, string>[] = [
+      { 'ebt-account-id': 'EBT-7000-0002' },
+      { 'ebt-account-id': 'EBT-7000-0002', 'companion-authorization': `Bearer ${otherAccount}` },
+      { 'ebt-account-id': 'EBT-7000-0002', 'companion-authorization': `Bearer ${forged}` },
+    ];
+    for (const [i, headers] of tries.entries()) {
+      const applicant = i === 0 ? stranger : await applicantWith(`287-65-222${2 + i}`, `(559) 314-222${2 + i}`, `2${2 + i} E Shields Ave`);
+      expect((await register(t.app, applicant, headers)).status).toBe(200);
+      expect((await userByEmail(applicant.email))!.ebtAccountId).toBeNull();
+    }
+
+    // The owner, whose companion app names the account, still opens theirs linked.
+    const owner = await applicantWith('287-65-2229', '(559) 314-2229', '29 E Shields Ave');
+    const ownersWord = await issueCompanionToken({ uuid: crypto.randomUUID(), email: null, ebtAccountId: 'ebt-7000-0002' }, t.config.companionTokenSecret);
+    const answer = await register(t.app, owner, { 'ebt-account-id': 'EBT-7000-0002', 'companion-authorization': `Bearer ${ownersWord}` });
+    expect(answer.status).toBe(200);
+    expect((await userByEmail(owner.email))!.ebtAccountId).toBe('EBT-7000-0002');
   });
 });

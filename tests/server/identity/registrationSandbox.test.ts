@@ -133,8 +133,10 @@ describe('POST /register: identity verification', () => {
 describe('POST /register: CIP taken (403 {2}) when the demo cardholder already holds', () => {
   const demoAddress: Address = { ...demoCardholder.address };
   let demoCompanionToken = '';
+  let ebtCompanionToken = '';
   beforeAll(async () => {
     demoCompanionToken = await issueCompanionToken({ uuid: demoCardholder.providersUuid, email: null }, t.config.companionTokenSecret);
+    ebtCompanionToken = await issueCompanionToken({ uuid: crypto.randomUUID(), email: null, ebtAccountId: 'EBT-4417-2209' }, t.config.companionTokenSecret);
   });
   const cases: [string, Partial<RegistrationPayload>, Record<string, string>][] = [
     ['her SSN', { ssn: demoCardholder.ssn }, {}],
@@ -147,7 +149,16 @@ describe('POST /register: CIP taken (403 {2}) when the demo cardholder already h
       { addressLegal: { street1: '1420 n. blackstone ave.', street2: 'APT #12', city: 'Fresno', state: 'CA', zip: '93703-4410' } },
       {},
     ],
-    ['her EBT account id (EBT-Account-ID header)', {}, { 'ebt-account-id': 'ebt-4417-2209' }],
+    [
+      'her EBT account id (EBT-Account-ID header, named by the companion token)',
+      {},
+      {
+        'ebt-account-id': 'ebt-4417-2209',
+        get 'companion-authorization'() {
+          return `Bearer ${ebtCompanionToken}`;
+        },
+      },
+    ],
     [
       'her companion user (providersUuid, proven with its companion token)',
       { providersUuid: demoCardholder.providersUuid },
