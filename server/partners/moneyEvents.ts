@@ -26,7 +26,6 @@ import { type InferType, mixed, number, object, string } from 'yup';
 import { StatusCode } from '../../contract/shared/statusCodes.ts';
 import { canonicalUuid, uuidPattern } from '../../contract/rules.ts';
 import type { Database } from '../db/database.ts';
-import { sqlStateOf } from '../shared/errorLog.ts';
 import { sandboxCardTransactions, sandboxEbtSwipes } from '../db/schema/index.ts';
 import {
   type CreateTransferFailure,
@@ -116,28 +115,24 @@ type EbtSwipeResult = { result: 'counted'; owedAfterCents: number } | { result: 
 type EbtSwipe = { id: string; email: string; swipeCents: number; merchant: string };
 
 /**
+ * Every event sent with one Idempotency-Key waits for the others of that key (an advisory lock on its
+ * id, held to the end of the transaction): swipes are rows of their own, outside the ledger, so a
+ * swipe and a ledger event of one key, each checking the other's table, would otherwise both be made
+ * when they arrived at the same moment.
+ */
+const lockEventId = (tx: Database, id: string) => tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${id}, 0))`);
+
+/**
  * Counts an EBT swipe toward the cardholder's rewards, once per id: the swipe's row and the amount
- * owed are written in one transaction, so a retry (the same Idempotency-Key) owes nothing more and
- * answers what the first did; the same key with another swipe is refused. The same key for two
- * cardholders at once locks two accounts, so neither sees the other's row: the second's insert
- * fails on the id, rolls back, and is answered as a retry, which now finds the first.
+ * owed are written in one transaction, under the key's lock, so a retry (the same Idempotency-Key) owes
+ * nothing more and answers what the first did; the same key with another swipe, another cardholder
+ * or another event is refused.
  */
 async function ebtSwipe(db: Database, swipe: EbtSwipe): Promise<EbtSwipeResult> {
-  try {
-    return await countEbtSwipe(db, swipe);
-  } catch (error) {
-    if (sqlStateOf(error) !== '23505') throw error;
-    return countEbtSwipe(db, swipe);
-  }
-}
-
-async function countEbtSwipe(db: Database, swipe: EbtSwipe): Promise<EbtSwipeResult> {
   return db.transaction(async (tx) => {
+    await lockEventId(tx, swipe.id);
     const accountId = await cardAccountOf(tx, swipe.email);
     if (!accountId) return { result: 'cardholder_not_found' };
-    // The account's row locked: one cardholder's swipes are counted one after another, a retry after
-    // the call it repeats.
-    await tx.execute(sql`select id from accounts where id = ${accountId} for update`);
     const [first] = await tx.select().from(sandboxEbtSwipes).where(eq(sandboxEbtSwipes.id, swipe.id));
     // The key already moved money as another event.
     if (!first && (await findTransfer(tx, swipe.id))) return { result: 'exists_with_different_fields' };
@@ -252,8 +247,8 @@ export function registerMoneyEvents(app: FastifyInstance, db: Database): void {
     }
     const key = request.headers['idempotency-key'];
     // One id per key for every type: the ledger then refuses the key for another kind of event as it
-    // refuses another body. Swipes are rows of their own, so each side also looks at the other's table
-    // (two events of different types sent with one key at the same moment could still both be made).
+    // refuses another body. Swipes are rows of their own, so each side also looks at the other's table,
+    // under the key's lock (lockEventId).
     const id = typeof key === 'string' && key !== '' ? transferIdFor({ caller: 'sandbox', operation: 'POST /sandbox/events' }, key) : crypto.randomUUID();
     if (type === 'ebt.swipe') {
       const swiped = await ebtSwipe(db, { id, email: event.email!, swipeCents: event.amountCents!, merchant: event.merchant! });
@@ -261,35 +256,37 @@ export function registerMoneyEvents(app: FastifyInstance, db: Database): void {
       if (swiped.result === 'exists_with_different_fields') return reply.code(409).send({ statusCode: StatusCode.NOT_ALLOWED, result: swiped.result });
       return { statusCode: StatusCode.SUCCESS, result: 'reward_owed', ebtRewardOwed: swiped.owedAfterCents };
     }
-    if (await isEbtSwipe(db, id)) return reply.code(409).send({ statusCode: StatusCode.NOT_ALLOWED, result: 'exists_with_different_fields' });
     const { settlement } = systemLedgerAccounts;
 
-    const answer = await (async () => {
-      if (type === 'card.settlement') return postPendingTransfer(db, { id, pendingId: event.transactionId!, amountCents: event.amountCents });
-      if (type === 'card.release') return voidPendingTransfer(db, { id, pendingId: event.transactionId! });
-      const accountId = await cardAccountOf(db, event.email!);
+    const answer = await db.transaction(async (tx) => {
+      // Under the key's lock, as a swipe of the same key is made: one key is one event.
+      await lockEventId(tx, id);
+      if (await isEbtSwipe(tx, id)) return { result: 'exists_with_different_fields' } as const;
+      if (type === 'card.settlement') return postPendingTransfer(tx, { id, pendingId: event.transactionId!, amountCents: event.amountCents });
+      if (type === 'card.release') return voidPendingTransfer(tx, { id, pendingId: event.transactionId! });
+      const accountId = await cardAccountOf(tx, event.email!);
       if (!accountId) return { result: 'cardholder_not_found' } as const;
-      const cardholder = await openCardholderLedgerAccount(db, accountId);
+      const cardholder = await openCardholderLedgerAccount(tx, accountId);
       const amountCents = event.amountCents!;
       const location = event.location ?? null;
       switch (type) {
         case 'card.authorization':
-          return byCard(db, { id, accountId, cardId: event.cardId, atm: false }, (tx) =>
-            createTransfer(tx, {
+          return byCard(tx, { id, accountId, cardId: event.cardId, atm: false }, (cardTx) =>
+            createTransfer(cardTx, {
               id, debit: cardholder, credit: settlement, amountCents, kind: 'purchase', counterparty: event.merchant!, location,
               phase: 'pending', timeoutSeconds: (event.holdDays ?? 7) * 86_400,
             }),
           );
         case 'card.refund':
-          return createTransfer(db, { id, debit: settlement, credit: cardholder, amountCents, kind: 'refund', counterparty: event.merchant!, location, phase: 'posted' });
+          return createTransfer(tx, { id, debit: settlement, credit: cardholder, amountCents, kind: 'refund', counterparty: event.merchant!, location, phase: 'posted' });
         case 'deposit':
-          return createTransfer(db, { id, debit: settlement, credit: cardholder, amountCents, kind: 'deposit', counterparty: event.payer!, location, phase: 'posted' });
+          return createTransfer(tx, { id, debit: settlement, credit: cardholder, amountCents, kind: 'deposit', counterparty: event.payer!, location, phase: 'posted' });
         case 'atm.withdrawal':
-          return byCard(db, { id, accountId, cardId: event.cardId, atm: true }, (tx) =>
-            withdrawCash(tx, { id, cardholder, amountCents, location, outOfNetwork: event.network === 'out' }),
+          return byCard(tx, { id, accountId, cardId: event.cardId, atm: true }, (cardTx) =>
+            withdrawCash(cardTx, { id, cardholder, amountCents, location, outOfNetwork: event.network === 'out' }),
           );
       }
-    })();
+    });
 
     if (answer.result === 'created' || answer.result === 'exists') {
       // A settlement or release answers the transaction it resolved: that is the one the cardholder sees.

@@ -52,6 +52,30 @@ describeOnPostgres('cards on real PostgreSQL', { timeout: 60_000 }, () => {
     }
   });
 
+  it('one key sent at once as an EBT swipe and as a deposit: only one of them is made, the other refused as another event', async () => {
+    const holder = await newCardholder(t.app, t.db);
+    for (let round = 0; round < 10; round += 1) {
+      const key = `swipe-or-deposit-${randomUUID()}`;
+      const before = await home(t.app, holder.access);
+      const answers = await Promise.all(
+        Array.from({ length: 6 }, (_, i) =>
+          i % 2 === 0
+            ? event(t.app, { type: 'ebt.swipe', email: holder.email, amountCents: 5_000, merchant: 'Food 4 Less' }, key)
+            : event(t.app, { type: 'deposit', email: holder.email, amountCents: 1_000, payer: 'Sunrise Home Care' }, key),
+        ),
+      );
+      const after = await home(t.app, holder.access);
+      const swiped = after.accountOverview.ebtRewardOwed - before.accountOverview.ebtRewardOwed;
+      const deposited = after.accountOverview.balance - before.accountOverview.balance;
+      expect([swiped, deposited], JSON.stringify(answers)).toContainEqual(0);
+      expect(swiped + deposited).toBeGreaterThan(0);
+      for (const answer of answers.filter((each) => each.status !== 200)) {
+        expect(answer).toEqual({ status: 409, body: { statusCode: StatusCode.NOT_ALLOWED, result: 'exists_with_different_fields' } });
+      }
+    }
+    expect(await ledgerReport(t.app)).toMatchObject({ ok: true });
+  });
+
   it('one purchase key sent at once naming the card and naming none: one hold, each retry answered by the card it names', async () => {
     const holder = await newCardholder(t.app, t.db, 5000);
     const key = `by-card-${randomUUID()}`;
