@@ -392,22 +392,23 @@ describe('POST /register details', () => {
   });
 });
 
+/** An applicant of their own SSN, phone and street, with a phone proven, and the companion user named (or none). */
+async function applicantWith(ssn: string, phone: string, street1: string, providersUuid: string | null = null) {
+  return verifiedApplicant(t.app, {
+    ssn,
+    phone,
+    email: `link-${ssn}@example.com`,
+    addressLegal: { street1, street2: '', city: 'Fresno', state: 'CA', zip: '93726' },
+    providersUuid,
+  });
+}
+
 describe('POST /register linking a companion user', () => {
   const uuid = '0d9c6c1e-0000-4000-8000-0000000b0b0b';
   const refusal = { statusCode: StatusCode.FAILED_VALIDATION, fieldErrors: { providersUuid: 'providersUuid.unverified' } };
 
-  async function applicantWith(ssn: string, phone: string, street1: string) {
-    return verifiedApplicant(t.app, {
-      ssn,
-      phone,
-      email: `link-${ssn}@example.com`,
-      addressLegal: { street1, street2: '', city: 'Fresno', state: 'CA', zip: '93726' },
-      providersUuid: uuid,
-    });
-  }
-
   it("refuses a providersUuid without the companion app's token for it, and opens no account", async () => {
-    const applicant = await applicantWith('287-65-1111', '(559) 314-1111', '11 E Shields Ave');
+    const applicant = await applicantWith('287-65-1111', '(559) 314-1111', '11 E Shields Ave', uuid);
     const missing = await register(t.app, applicant);
     expect(missing).toEqual({ status: 400, body: refusal });
 
@@ -423,16 +424,6 @@ describe('POST /register linking a companion user', () => {
 });
 
 describe('POST /register links an EBT account only on the companion app\'s word', () => {
-  async function applicantWith(ssn: string, phone: string, street1: string) {
-    return verifiedApplicant(t.app, {
-      ssn,
-      phone,
-      email: `ebt-${ssn}@example.com`,
-      addressLegal: { street1, street2: '', city: 'Fresno', state: 'CA', zip: '93726' },
-      providersUuid: null,
-    });
-  }
-
   it("opens the account unlinked when no companion token names the EBT-Account-ID, so a stranger's id is not taken from its owner", async () => {
     const stranger = await applicantWith('287-65-2221', '(559) 314-2221', '21 E Shields Ave');
     const otherAccount = await issueCompanionToken({ uuid: crypto.randomUUID(), email: null, ebtAccountId: 'EBT-7000-0001' }, t.config.companionTokenSecret);
