@@ -50,7 +50,11 @@ export function ssnHash(ssn: string, key: Buffer): string {
 /** An ssnToken (proof of a verified SSN) lives 10 minutes and is spent once. */
 export const ssnTokenTtlMinutes = 10;
 
-export type SsnCheck = { kind: 'match' } | { kind: 'wrong'; attemptsLeft: number } | { kind: 'locked'; retryAfterSeconds: number };
+/** `locked` with `afterWrong`: this SSN was compared, wrong, and was the last try (the wait starts with it). */
+export type SsnCheck =
+  | { kind: 'match' }
+  | { kind: 'wrong'; attemptsLeft: number }
+  | { kind: 'locked'; retryAfterSeconds: number; afterWrong?: true };
 
 /**
  * Checks a typed SSN against an account's keyed hash, under the per-account wrong-SSN limit (5 → a
@@ -76,7 +80,7 @@ export async function checkAccountSsn(
   }
   if (tried.attemptsLeft > 0) return { kind: 'wrong', attemptsLeft: tried.attemptsLeft };
   const wait = await limits.lockWhenSpent(ssnPolicy, subject);
-  return wait > 0 ? { kind: 'locked', retryAfterSeconds: wait } : { kind: 'wrong', attemptsLeft: 0 };
+  return wait > 0 ? { kind: 'locked', retryAfterSeconds: wait, afterWrong: true } : { kind: 'wrong', attemptsLeft: 0 };
 }
 
 /** 401 `{4, attemptsLeft}` for a wrong SSN; 429 `{201, retryAfterSeconds}` (and Retry-After) while locked. */

@@ -27,16 +27,36 @@ async function reserveUnlockTry(db: Database, userId: string): Promise<number | 
   return counted ? unlockAttemptLimit - counted.unlockFailures : null;
 }
 
-/** A right code's try, given back. */
-async function giveBackUnlockTry(db: Database, userId: string): Promise<void> {
+/** Not once locked out: wrong codes compared beside a right one may have reached the limit meanwhile. */
+const notLockedOut = sql`${users.unlockFailures} < ${unlockAttemptLimit}`;
+
+/**
+ * A right code's try, given back; not from a lockout that wrong codes compared beside it reached
+ * meanwhile (only /reset-unlock-code ends that). A right code that took the last try itself is given
+ * back whatever the count: no try can be taken after the last one.
+ */
+async function giveBackUnlockTry(db: Database, userId: string, tookTheLast: boolean): Promise<void> {
   await db
     .update(users)
     .set({ unlockFailures: sql`greatest(${users.unlockFailures} - 1, 0)` })
-    .where(eq(users.id, userId));
+    .where(tookTheLast ? eq(users.id, userId) : and(eq(users.id, userId), notLockedOut));
 }
 
+/** After a right code: the wrong ones before it no longer count (a lockout reached meanwhile stays). */
 export async function clearWrongUnlockCodes(db: Database, userId: string): Promise<void> {
-  await db.update(users).set({ unlockFailures: 0 }).where(eq(users.id, userId));
+  await db.update(users).set({ unlockFailures: 0 }).where(and(eq(users.id, userId), notLockedOut));
+}
+
+/**
+ * A wrong answer of a session's holder other than the unlock code (the SSN of "Forgot your unlock
+ * code?"): it counts toward the same lockout, so a session whose code is not known cannot guess the
+ * SSN instead for as long as it lives. Answers the attempts left (0: every session has just ended),
+ * or null during a lockout (nothing counted: the SSN is then the way out).
+ */
+export async function countWrongUnlockAnswer(db: Database, sessions: Sessions, userId: string): Promise<number | null> {
+  const attemptsLeft = await reserveUnlockTry(db, userId);
+  if (attemptsLeft === 0) await sessions.revokeUserFamilies(userId);
+  return attemptsLeft;
 }
 
 /** Replaces an unlock code's hash made at an old scrypt cost, unless the code changed meanwhile. */
@@ -79,7 +99,7 @@ export async function checkUnlockCodeOf(db: Database, sessions: Sessions, presen
     if (attemptsLeft === 0) await sessions.revokeUserFamilies(user.id);
     return { kind: 'wrong', attemptsLeft };
   }
-  await giveBackUnlockTry(db, user.id);
+  await giveBackUnlockTry(db, user.id, attemptsLeft === 0);
   if (hashIsOutdated(user.unlockCodeHash)) await renewUnlockCodeHash(db, user.id, user.unlockCodeHash, await hashSecret(unlockCode));
   return { kind: 'right', user };
 }

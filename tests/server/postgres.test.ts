@@ -103,6 +103,21 @@ describeOnPostgres('on real PostgreSQL', { timeout: 60_000 }, () => {
     expect(home.json()).toEqual({ statusCode: StatusCode.SIGN_IN_REQUIRED });
   });
 
+  it('keeps a lockout that wrong codes reach beside a right one: the right code neither gives its try back nor clears the count', async () => {
+    for (let round = 0; round < 5; round += 1) {
+      await t.db.update(users).set({ unlockFailures: 0 }).where(eq(users.id, userId));
+      const owner = await signIn(t.app);
+      const thief = await signIn(t.app);
+      const answers = await Promise.all([unlock(t.app, owner.refresh), ...Array.from({ length: 5 }, () => unlock(t.app, thief.refresh, '1111'))]);
+
+      // A wrong code took the last try: every session ended, and only /reset-unlock-code ends the lockout.
+      if (answers.some((answer) => answer.body.attemptsLeft === 0)) {
+        expect(await unlockFailures(t.db, userId), JSON.stringify(answers)).toBe(5);
+        expect((await unlock(t.app, (await signIn(t.app)).refresh)).body).toEqual({ statusCode: StatusCode.SIGN_IN_REQUIRED });
+      }
+    }
+  });
+
   it('spends a refresh token at most once when 10 unlocks with the right code arrive at once', async () => {
     const { access, refresh } = await signIn(t.app);
 

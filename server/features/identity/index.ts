@@ -18,10 +18,11 @@ import type { ServerConfig } from '../../config.ts';
 import { optOutAllowed } from '../../partners/address.ts';
 import { addressCheckLimit, textsLimit } from '../../attemptLimits.ts';
 import type { Services } from '../../services.ts';
-import { badRequest, failedValidation, tooMany } from '../../shared/http.ts';
+import { badRequest, failedValidation, signInRequired, tooMany } from '../../shared/http.ts';
 import { clientWait } from '../../shared/clientLimits.ts';
 import { routeServer } from '../../shared/routeServer.ts';
 import { checkAccountSsn, issueSsnToken, refuseSsn } from '../../ssn.ts';
+import { countWrongUnlockAnswer } from '../../unlockCodes.ts';
 import { agreementDocument } from './agreementDocuments.ts';
 import { acceptAgreements, acceptedVersion } from './agreements.ts';
 import { emailInUse, lookupWait, lookupWaitSoFar, phoneInUse, ssnAccountByEmail, ssnAccountById } from './lookups.ts';
@@ -147,7 +148,13 @@ export function identityFeature(app: FastifyInstance, services: Services): void 
     const user = await ssnAccountById(db, request.refreshSession.userId);
     if (!user) return reply.code(401).send({ statusCode: StatusCode.SIGN_IN_REQUIRED });
     const check = await checkAccountSsn(limits, config.ssnHashKey, user, user.email, ssn);
-    if (check.kind !== 'match') return refuseSsn(reply, check);
+    if (check.kind !== 'match') {
+      // A wrong SSN is a wrong answer of the session's holder too: it counts toward the unlock lockout,
+      // which ends every session at its limit (server/unlockCodes.ts).
+      const compared = check.kind === 'wrong' || check.afterWrong;
+      if (compared && (await countWrongUnlockAnswer(db, services.sessions, user.id)) === 0) return signInRequired(reply);
+      return refuseSsn(reply, check);
+    }
     request.log.info('SSN verified for an unlock-code reset');
     return { statusCode: StatusCode.SUCCESS, ssnToken: await issueSsnToken(db, user.id, 'reset-unlock-code') };
   });

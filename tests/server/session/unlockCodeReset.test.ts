@@ -68,21 +68,44 @@ describe('POST /verify/ssn/logged-in-refresh-token', () => {
     expect(minutes).toBeCloseTo(10, 1);
   });
 
-  it('answers a wrong SSN 401 {4, attemptsLeft} counting down, then 429 {201, retryAfterSeconds} (10 minutes), right SSN included', async () => {
+  it('answers a wrong SSN 401 {4, attemptsLeft} counting down; the fifth also ends every session, and the SSN then waits 10 minutes (429 {201}), right SSN included', async () => {
     const answers = [];
     for (let i = 0; i < 5; i += 1) answers.push(await verifySsn(mfaCardholder.ssn));
 
     expect(answers.slice(0, 4).map((a) => [a.status, a.body])).toEqual(
       [4, 3, 2, 1].map((attemptsLeft) => [401, { statusCode: StatusCode.FAILED_VALIDATION, attemptsLeft }]),
     );
-    expect(answers[4]!.status).toBe(429);
-    expect(answers[4]!.headers['retry-after']).toBeDefined();
-    expect(answers[4]!.body).toEqual({ statusCode: StatusCode.INVALID_MFA_LIMIT, retryAfterSeconds: expect.any(Number) });
-    expect(answers[4]!.body.retryAfterSeconds).toBeGreaterThan(590);
-    expect((await verifySsn(demoCardholder.ssn)).status).toBe(429);
+    // Five wrong answers of the session's holder: the unlock lockout's limit (server/unlockCodes.ts).
+    expect([answers[4]!.status, answers[4]!.body]).toEqual([401, { statusCode: StatusCode.SIGN_IN_REQUIRED }]);
+    expect(await unlockFailures(t.db, (await demoUser(t.db)).id)).toBe(5);
+    expect((await verifySsn(demoCardholder.ssn)).body).toEqual({ statusCode: StatusCode.SIGN_IN_REQUIRED });
 
+    // Signed in again with the password, the way out is the SSN, once its wait is over.
+    session = await signIn(t.app);
+    const waiting = await verifySsn(demoCardholder.ssn);
+    expect(waiting.status).toBe(429);
+    expect(waiting.headers['retry-after']).toBeDefined();
+    expect(waiting.body).toEqual({ statusCode: StatusCode.INVALID_MFA_LIMIT, retryAfterSeconds: expect.any(Number) });
+    expect(waiting.body.retryAfterSeconds).toBeGreaterThan(590);
     await endLockouts(t.db, 'ssn');
     expect((await verifySsn(demoCardholder.ssn)).status).toBe(200);
+  });
+
+  it('counts wrong SSNs and wrong unlock codes together: a session that does not know its code cannot guess the SSN instead', async () => {
+    for (const attemptsLeft of [4, 3, 2]) expect((await unlock(t.app, session.refresh, '1111')).body).toEqual({ statusCode: StatusCode.INVALID_REFRESH_CREDENTIALS, attemptsLeft });
+    expect((await verifySsn(mfaCardholder.ssn)).body).toEqual({ statusCode: StatusCode.FAILED_VALIDATION, attemptsLeft: 4 });
+    expect((await verifySsn(mfaCardholder.ssn)).body).toEqual({ statusCode: StatusCode.SIGN_IN_REQUIRED });
+
+    // Every session ended, the right unlock code included; a password sign-in must reset the code.
+    expect((await unlock(t.app, session.refresh)).body).toEqual({ statusCode: StatusCode.SIGN_IN_REQUIRED });
+    expect(await unlockFailures(t.db, (await demoUser(t.db)).id)).toBe(5);
+  });
+
+  it('does not count a wrong SSN during an unlock lockout, where the SSN is the way out', async () => {
+    await lockOut();
+    expect((await verifySsn(mfaCardholder.ssn)).body).toEqual({ statusCode: StatusCode.FAILED_VALIDATION, attemptsLeft: 4 });
+    const { ssnToken } = (await verifySsn(demoCardholder.ssn)).body;
+    expect((await resetCode(ssnToken!, '8642')).status).toBe(200);
   });
 
   it('answers 400 {4, fieldErrors: {ssn}} for an SSN that breaks the rules, without counting it', async () => {
