@@ -106,6 +106,9 @@ export function identityFeature(app: FastifyInstance, services: Services): void 
     // refused before any work, and every CIP_TAKEN is counted as a lookup (docs/security.md item 5).
     const waitSoFar = await lookupWaitSoFar(limits, request);
     if (waitSoFar > 0) return tooMany(reply, waitSoFar);
+    // It checks the address with the paid partner again, as POST /verify-address does: the same limit.
+    const addressWait = await clientWait(limits, request, addressCheckLimit);
+    if (addressWait > 0) return tooMany(reply, addressWait);
     const payload = body.value;
     const companion = await companionClaims(request, config);
     // Linking a companion user takes that user's own token, so nobody can claim another's uuid.

@@ -39,3 +39,8 @@ export async function spendMfaToken(db: Pick<Database, 'update'>, token: { id: s
     .returning({ id: mfaTokens.id });
   return spent.length === 1;
 }
+
+/** A token spent for a partner's check that then failed (not answered): usable again until it expires. */
+export async function restoreMfaToken(db: Pick<Database, 'update'>, token: { id: string }): Promise<void> {
+  await db.update(mfaTokens).set({ usedAt: null }).where(eq(mfaTokens.id, token.id));
+}

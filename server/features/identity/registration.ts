@@ -1,7 +1,7 @@
 /**
  * POST /register's work (spec §3-§5): the mfaToken, the address checked again, the identity not used
- * by another account, identity verification, then one transaction that spends the token and creates
- * the user, account, virtual card and agreements.
+ * by another account, the token spent, identity verification, then one transaction that creates the
+ * user, account, virtual card and agreements.
  */
 import { eq, or, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
@@ -15,7 +15,7 @@ import { isUnitProblem } from '../../partners/address.ts';
 import { hashSecret, randomDigits } from '../../secrets.ts';
 import type { Services } from '../../services.ts';
 import { encryptSsn, ssnDigits, ssnHash } from '../../ssn.ts';
-import { spendMfaToken, usableMfaToken } from './mfaTokens.ts';
+import { restoreMfaToken, spendMfaToken, usableMfaToken } from './mfaTokens.ts';
 import { openCardholderLedgerAccount } from '../ledger/index.ts';
 
 /** Registration waves (spec §4) a `profile` may choose; anything else registers with no wave. */
@@ -48,8 +48,6 @@ function databaseErrorCode(error: unknown): string | undefined {
   }
   return undefined;
 }
-
-class MfaTokenNotUsable extends Error {}
 
 function waveFromProfile(profile: string | null): string | null {
   if (!profile) return null;
@@ -120,14 +118,24 @@ export async function registerCardholder(
     return taken;
   }
 
-  const decision = await partners.identity.verify({
-    firstName: normaliseName(payload.firstName),
-    middleName: normaliseName(payload.middleName),
-    lastName: normaliseName(payload.lastName),
-    dob: payload.dob.trim(),
-    ssn,
-    address,
-  });
+  // The identity check is paid, and its answer says whether these details are a person's (an SSN
+  // guessed for a known name, birth date and address): one check per proven phone. The token is spent
+  // before it, so applications repeated or sent at once with one token get one check, and another
+  // needs the phone proven again (its texts are limited); it is given back only when the check failed.
+  if (!(await spendMfaToken(db, token))) return { kind: 'invalid', fieldErrors: { phone: ServerFieldError.phoneUnverified } };
+  const decision = await partners.identity
+    .verify({
+      firstName: normaliseName(payload.firstName),
+      middleName: normaliseName(payload.middleName),
+      lastName: normaliseName(payload.lastName),
+      dob: payload.dob.trim(),
+      ssn,
+      address,
+    })
+    .catch(async (error: unknown) => {
+      await restoreMfaToken(db, token);
+      throw error;
+    });
   if (!decision.approved) {
     log.info('registration refused by identity verification (APPLICATION_DENIED)');
     return { kind: 'refused', statusCode: RegistrationResult.APPLICATION_DENIED };
@@ -154,11 +162,10 @@ export async function registerCardholder(
     registrationWave: waveFromProfile(payload.profile),
   };
 
-  // One transaction: the token is spent, and the user, account (with its ledger account), card and agreements exist, or none of it.
+  // One transaction: the user, account (with its ledger account), card and agreements exist, or none of it.
   for (let attempt = 1; ; attempt += 1) {
     try {
       await db.transaction(async (tx) => {
-        if (!(await spendMfaToken(tx, token))) throw new MfaTokenNotUsable();
         await tx.insert(users).values(user);
         const [account] = await tx
           .insert(accounts)
@@ -177,7 +184,6 @@ export async function registerCardholder(
       });
       return { kind: 'registered', userId };
     } catch (error) {
-      if (error instanceof MfaTokenNotUsable) return { kind: 'invalid', fieldErrors: { phone: ServerFieldError.phoneUnverified } };
       const constraint = brokenUniqueConstraint(error);
       if (constraint !== undefined && takenConstraints.has(constraint)) {
         // Another registration with the same identity committed first.

@@ -4,15 +4,18 @@
  * CIP taken for each identity kind the demo cardholder already holds.
  */
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Address } from '../../../contract/shared/address.ts';
 import type { RegistrationPayload } from '../../../contract/identity/types.ts';
 import { ValidationMessage as M } from '../../../contract/rules.ts';
 import { StatusCode } from '../../../contract/shared/statusCodes.ts';
 import { issueCompanionToken } from '../../../server/companionTokens.ts';
+import { addressCheckLimit } from '../../../server/attemptLimits.ts';
 import { users } from '../../../server/db/schema/index.ts';
+import { sandboxIdentityVerifier } from '../../../server/partners/identity.ts';
 import {
   demoCardholder,
+  postFrom,
   productionEnv,
   register,
   requestVerification,
@@ -123,6 +126,40 @@ describe('POST /register: identity verification', () => {
     expect(answer.status).toBe(403);
     expect(answer.body).toEqual({ statusCode: 1 });
     expect(await usersCount()).toBe(before);
+  });
+
+  it('makes one identity check per proven phone: the mfaToken is spent by it, also when applications come at once', async () => {
+    const applicant = await verifiedApplicant(t.app, { lastName: 'Denied' });
+    const unverified = { status: 400, body: { statusCode: StatusCode.FAILED_VALIDATION, fieldErrors: { phone: 'phone.unverified' } } };
+
+    const answers = await Promise.all(Array.from({ length: 5 }, () => register(t.app, applicant)));
+
+    expect(answers.filter((answer) => answer.status === 403).map((answer) => answer.body)).toEqual([{ statusCode: 1 }]);
+    for (const answer of answers.filter((each) => each.status !== 403)) expect(answer).toEqual(unverified);
+    // Another guess with the same token (its SSN, or another name): refused before any check.
+    expect(await register(t.app, { ...applicant, lastName: 'Lopez', ssn: '287-65-4400' })).toEqual(unverified);
+  });
+
+  it("gives the mfaToken back when the identity check itself fails, so the applicant's retry is checked", async () => {
+    const applicant = await verifiedApplicant(t.app, { lastName: 'Navarro' });
+    const down = vi.spyOn(sandboxIdentityVerifier, 'verify').mockRejectedValueOnce(new Error('identity partner unavailable'));
+    try {
+      expect((await register(t.app, applicant)).status).toBe(500);
+    } finally {
+      down.mockRestore();
+    }
+    expect((await register(t.app, applicant)).status).toBe(200);
+  });
+
+  it('counts toward the client\'s address checks, as it checks the address with the paid partner again', async () => {
+    const client = { ip: '10.20.30.40', device: 'address-checker-01' };
+    const applicant = await verifiedApplicant(t.app);
+    for (let i = 0; i < addressCheckLimit.perDevice.limit; i += 1) {
+      expect((await postFrom(t.app, '/verify-address', { ...applicant.addressLegal, addressType: 'legal' }, client)).statusCode).toBe(200);
+    }
+    const answer = await postFrom(t.app, '/register', applicant, client);
+    expect(answer.statusCode).toBe(429);
+    expect(answer.json()).toEqual({ statusCode: StatusCode.INVALID_MFA_LIMIT, retryAfterSeconds: expect.any(Number) });
   });
 
   it('approves "Denise"', async () => {
