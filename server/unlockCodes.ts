@@ -1,7 +1,8 @@
 /**
  * The unlock code as proof of the cardholder (spec §4 unlock attempts): POST /refresh-tokens (unlock)
  * and POST /set-unlock-code (Manage account, the current code) check it here, against ONE counter of
- * wrong codes (users.unlock_failures). Each try is counted with a bounded update BEFORE the code is
+ * wrong codes (users.unlock_failures), which a wrong SSN of "Forgot your unlock code?" also counts on
+ * (countWrongUnlockAnswer). Each try is counted with a bounded update BEFORE the code is
  * compared, and a right code gives its try back: a burst of parallel guesses gets at most the limit
  * compared (counted after, every guess that arrived before the first count was compared). The wrong
  * code that reaches the limit ends every session of the cardholder, and from then on the code is not
