@@ -188,7 +188,8 @@ export function createSessions(db: Database, config: ServerConfig) {
     const refresh = randomToken();
     const spent = await db
       .update(refreshTokens)
-      .set({ usedAt: sql`now()`, spentByDevice: device, successorSealed: sealSuccessor(presented, refresh) })
+      // By this server's clock, as the grace is read (findRefreshToken): a database on another host may not agree.
+      .set({ usedAt: new Date(), spentByDevice: device, successorSealed: sealSuccessor(presented, refresh) })
       .where(and(eq(refreshTokens.id, row.id), isNull(refreshTokens.usedAt), isNull(refreshTokens.revokedAt)))
       .returning({ id: refreshTokens.id });
     if (spent.length === 0) {

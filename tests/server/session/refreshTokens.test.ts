@@ -297,6 +297,19 @@ describe('two refreshes with one refresh token from one device (two tabs)', () =
     }
   });
 
+  it("counts the grace by the card API's clock, whatever the database's says (another host's may be a minute off)", async () => {
+    // This server's clock a minute ahead of the database's.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 60_000 });
+    try {
+      const first = await unlockFrom(session.refresh, device);
+      const second = await unlockFrom(session.refresh, device);
+      expect(second.status).toBe(200);
+      expect(second.body.refresh).toBe(first.body.refresh);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('ends the session when the same device presents it after the grace', async () => {
     const first = await unlockFrom(session.refresh, device);
     // The grace is counted from when the token was spent: move that back past it.
