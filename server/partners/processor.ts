@@ -10,7 +10,7 @@
  *   origins only: 0 when the PIN is set, -10 for a used, expired or unknown token, -11 for a replaced
  *   one. Sandbox buttons answer -10 and -11 on demand.
  * - `GET /card-details?token=&locale=`: the virtual card's number, expiry and CVV (single-use token, 5 minutes).
- * - `GET /card-image/{id}.svg?sig=`: the card's picture (signed address).
+ * - `GET /card-image/{id}.svg?expires=&sig=`: the card's picture (a signed address, good for a day).
  * Card numbers and CVVs are derived from the card id under the processor's own key (nothing to store);
  * PINs are kept as scrypt hashes in its own table. Every answer carries a CSP whose frame-ancestors
  * are the app's origins (and the hosts allowed to frame the app: CSP checks every ancestor).
@@ -64,6 +64,12 @@ export const unconfiguredCardProcessor: CardProcessor = {
 
 const pinTokenSeconds = 10 * 60;
 const detailsTokenSeconds = 5 * 60;
+/**
+ * A card picture's address works for a day: long enough for any visit of Manage cards (the screen asks
+ * for it once per card shown), short enough that a link copied out of a page or a log stops showing
+ * whose card ends in which digits.
+ */
+const imageLinkSeconds = 24 * 60 * 60;
 /** A PIN set through the form must be confirmed by the card API within this time. */
 const confirmWithinSeconds = 15 * 60;
 const expiryYears = 4;
@@ -126,8 +132,11 @@ export function createSandboxProcessor(db: Database, config: ServerConfig): Card
       const year = String((now.getUTCFullYear() + expiryYears) % 100).padStart(2, '0');
       return { lastFour: String(randomInt(0, 10_000)).padStart(4, '0'), expiry: `${month}/${year}` };
     },
-    // Signed for the card only: the language changes the words on the picture, never whose card it is.
-    cardImageUrl: ({ cardId, locale }) => `${base}/card-image/${cardId}.svg?sig=${hmacOf(key, 'image', cardId).toString('base64url')}&locale=${locale}`,
+    // Signed for the card and until when: the language changes the words on the picture, never whose card it is.
+    cardImageUrl: ({ cardId, locale }) => {
+      const expires = String(Math.floor(Date.now() / 1000) + imageLinkSeconds);
+      return `${base}/card-image/${cardId}.svg?expires=${expires}&sig=${hmacOf(key, 'image', cardId, expires).toString('base64url')}&locale=${locale}`;
+    },
     cardDetailsUrl: async ({ cardId, locale }) =>
       `${base}/card-details?token=${await issueToken('card-details', cardId, null, detailsTokenSeconds)}&locale=${locale}`,
     pinChangeFormUrl: async ({ cardId, pin, locale }) =>
@@ -174,7 +183,7 @@ const detailsQuery = object({ token: tokenRule.required(), locale: localeRule })
 const localeOfRequest = (request: FastifyRequest) =>
   processorLocaleOf((request.query as Record<string, unknown> | undefined)?.locale, request.headers['accept-language']);
 
-const imageQuery = object({ sig: string().max(100).required(), locale: localeRule }).noUnknown();
+const imageQuery = object({ expires: string().matches(/^\d{1,12}$/).required(), sig: string().max(100).required(), locale: localeRule }).noUnknown();
 
 type PinTokenState = { state: 'valid'; pin: PinKind } | { state: 'expired' } | { state: 'changed' };
 
@@ -301,14 +310,15 @@ export async function buildProcessorServer(config: ServerConfig, db: Database, o
     return reply.type('text/html; charset=utf-8').send(cardDetailsPage({ locale, pan: sandboxPan(key, spent!.cardId, card.lastFour), expiry: card.expiry, cvv }));
   });
 
-  server.get<{ Params: { file: string }; Querystring: { sig: string; locale?: 'en' | 'es' } }>(
+  server.get<{ Params: { file: string }; Querystring: { expires: string; sig: string; locale?: 'en' | 'es' } }>(
     '/card-image/:file',
     { schema: { querystring: imageQuery } },
     async (request, reply) => {
       const locale = localeOfRequest(request);
       const notFound = () => reply.code(404).type('text/plain; charset=utf-8').send(problemText(locale, 'notFound'));
       const cardId = /^([0-9a-f-]{36})\.svg$/.exec(request.params.file)?.[1];
-      const expected = cardId ? hmacOf(key, 'image', cardId) : undefined;
+      const { expires } = request.query;
+      const expected = cardId && Number(expires) * 1000 > Date.now() ? hmacOf(key, 'image', cardId, expires) : undefined;
       const given = Buffer.from(request.query.sig, 'base64url');
       if (!cardId || !expected || given.length !== expected.length || !timingSafeEqual(given, expected)) return notFound();
       const [card] = await db

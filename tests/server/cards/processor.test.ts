@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { JSDOM } from 'jsdom';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { StatusCode } from '../../../contract/shared/statusCodes.ts';
 import { cards, processorPins, processorTokens } from '../../../server/db/schema/index.ts';
 import { buildProcessorServer } from '../../../server/partners/processor.ts';
@@ -285,8 +285,19 @@ describe('the card image', () => {
     expect(image.headers['content-type']).toMatch(/^image\/svg\+xml/);
     expect(image.body).toContain('<title>Providers virtual debit card ending in 1234</title>');
     expect(image.body).toContain('>VIRTUAL DEBIT CARD</text>');
-    url.searchParams.set('sig', 'forged');
-    expect((await openPage(url)).statusCode).toBe(404);
+    const forged = new URL(url);
+    forged.searchParams.set('sig', 'forged');
+    expect((await openPage(forged)).statusCode).toBe(404);
+    // Signed until when it says: a later time written in is refused, and a day on the link is spent.
+    const extended = new URL(url);
+    extended.searchParams.set('expires', String(Number(url.searchParams.get('expires')) + 86_400));
+    expect((await openPage(extended)).statusCode).toBe(404);
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 24 * 3_600_000 + 1_000 });
+    try {
+      expect((await openPage(url)).statusCode).toBe(404);
+    } finally {
+      vi.useRealTimers();
+    }
 
     const inSpanish = await cardGet(t.app, holder.access, `/card/image-url/${holder.virtualCardId}?locale=es`);
     const spanishImage = await openPage(new URL(inSpanish.body.url!));
