@@ -90,19 +90,23 @@ export function restoreState(saved: string | null, defaultLocale: Locale): Sessi
 }
 
 /**
- * Standalone: the browser's localStorage, which the app's tabs share. A tab writes the tokens only
- * when its own changed (signed in, renewed or out here): a tab left signed out, changing its language,
- * keeps the session another tab signed in with.
+ * Standalone: the browser's localStorage, which the app's tabs share. A tab writes a field only when
+ * it changed it itself since it last read or wrote it; otherwise the stored value, another tab's, is
+ * kept. So a tab left signed out, changing its language, keeps the session another tab signed in with,
+ * and a tab renewing its session keeps the language another tab chose. The session (both tokens and
+ * whether the cardholder is internal, which come with them) goes as one, by its refresh token.
  */
 export function localStorageWriter(storage: Pick<Storage, 'getItem' | 'setItem'>) {
   const stored = () => restoreState(storage.getItem(storageKey), 'en');
-  // The tab starts with the stored session. (An access token comes and goes with its refresh token,
-  // but for one dropped when it expired: kept, it answers "expired" once more after a reload.)
-  let mine = stored().refreshToken;
+  // The tab starts with what is stored. (An access token comes and goes with its refresh token, but
+  // for one dropped when it expired: kept, it answers "expired" once more after a reload.)
+  let mine: SessionInput = stored();
   return (state: PersistedState): void => {
-    const kept = state.refreshToken === mine ? stored() : state;
-    mine = state.refreshToken;
-    storage.setItem(storageKey, JSON.stringify({ ...state, accessToken: kept.accessToken, refreshToken: kept.refreshToken }));
+    const theirs = stored();
+    const { accessToken, refreshToken, isInternal } = state.refreshToken === mine.refreshToken ? theirs : state;
+    const { locale } = state.locale === mine.locale ? theirs : state;
+    storage.setItem(storageKey, JSON.stringify({ ...state, accessToken, refreshToken, isInternal, locale }));
+    mine = state;
   };
 }
 

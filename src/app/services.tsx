@@ -10,6 +10,6 @@ export function ServicesProvider({ services, children }: { services: AppContext;
 
 export function useServices(): AppContext {
   const services = useContext(ServicesContext);
-  if (!services) throw new Error('useServices needs a ServicesProvider');
+  if (!services) throw new Error('No ServicesProvider');
   return services;
 }

@@ -337,6 +337,44 @@ describe('createStateSaver', () => {
     expect(stored()).toMatchObject({ accessToken: null, refreshToken: null });
   });
 
+  it('a tab writes the language only when it changed it: renewing its session keeps the one another tab chose', () => {
+    const store = new Map<string, string>();
+    const storage = { getItem: (key: string) => store.get(key) ?? null, setItem: (key: string, value: string) => void store.set(key, value) };
+    const stored = () => restoreState(store.get(storageKey) ?? null, 'en');
+    const first = createStateSaver(localStorageWriter(storage), { embedded: false });
+    first({ ...context, locale: 'en' });
+    vi.runAllTimers();
+    const second = createStateSaver(localStorageWriter(storage), { embedded: false });
+
+    second({ ...context, locale: 'es' });
+    vi.runAllTimers();
+    // The first tab, still in English, renews its session: its tokens are written, the language is not.
+    first({ ...context, accessToken: 'access-2', refreshToken: 'refresh-2', locale: 'en' });
+    vi.runAllTimers();
+    expect(stored()).toMatchObject({ accessToken: 'access-2', refreshToken: 'refresh-2', locale: 'es' });
+
+    // Its own choice of language is written.
+    first({ ...context, accessToken: 'access-2', refreshToken: 'refresh-2', locale: 'en' });
+    first({ ...context, accessToken: 'access-2', refreshToken: 'refresh-2', locale: 'es' });
+    vi.runAllTimers();
+    first({ ...context, accessToken: 'access-2', refreshToken: 'refresh-2', locale: 'en' });
+    vi.runAllTimers();
+    expect(stored().locale).toBe('en');
+  });
+
+  it("a tab signed out elsewhere does not write another tab's session as internal or not: that goes with the session", () => {
+    const store = new Map<string, string>();
+    const storage = { getItem: (key: string) => store.get(key) ?? null, setItem: (key: string, value: string) => void store.set(key, value) };
+    const signedOutTab = createStateSaver(localStorageWriter(storage), { embedded: false });
+    const signedInTab = createStateSaver(localStorageWriter(storage), { embedded: false });
+    signedInTab({ ...context, isInternal: true });
+    vi.runAllTimers();
+
+    signedOutTab({ ...context, accessToken: null, refreshToken: null, isInternal: false });
+    vi.runAllTimers();
+    expect(restoreState(store.get(storageKey) ?? null, 'en')).toMatchObject({ refreshToken: 'refresh-1', isInternal: true });
+  });
+
   it('embedded: hands the host the same fields without the tokens, once per burst', () => {
     const toHost = vi.fn();
     const save = createStateSaver(toHost, { embedded: true });
