@@ -49,7 +49,7 @@ export const cardActivationPolicy: AttemptPolicy = { scope: 'card-activation', l
  */
 export type RequestPolicy = { scope: RequestScope; limit: number; windowMinutes: number };
 /** Scopes counted by countRequest (`attempt_limits.scope` is plain text: no migration needed). */
-export type RequestScope = Extract<AttemptScope, 'lookup' | 'texts' | 'address-check'>;
+export type RequestScope = Extract<AttemptScope, 'lookup' | 'texts' | 'address-check' | 'analytics'>;
 /** A call limited per client (server/shared/clientLimits.ts): per IP, always counted, and per Device-UUID when one is sent. */
 export type ClientLimit = { perIp: RequestPolicy; perDevice: RequestPolicy };
 
@@ -85,6 +85,18 @@ export const textsLimit: ClientLimit = {
 export const addressCheckLimit: ClientLimit = {
   perIp: { scope: 'address-check', limit: 100, windowMinutes: 10 },
   perDevice: { scope: 'address-check', limit: 30, windowMinutes: 10 },
+};
+
+/**
+ * Analytics batches (POST /analytics/events, which anyone may send and the card API stores) per client,
+ * so nobody can fill the database with them. The app sends a batch at most every 2 seconds while events
+ * come (src/app/analytics.ts): 600 per device per 10 minutes is more than any use, and 3,000 per IP, as
+ * people behind one address share it. A batch past either is answered 429 and dropped, as the app drops
+ * any batch that fails.
+ */
+export const analyticsLimit: ClientLimit = {
+  perIp: { scope: 'analytics', limit: 3000, windowMinutes: 10 },
+  perDevice: { scope: 'analytics', limit: 600, windowMinutes: 10 },
 };
 
 /** Wrong unlock codes before a lockout that only an unlock-code reset (with the SSN) ends; counted in users.unlock_failures. */

@@ -1,16 +1,16 @@
 /** What the app reports about itself (spec §7 analytics): events in batches, and error reports in sandbox mode. */
-import type { StatusAnswer } from '../shared/answers.ts';
+import type { MayBeTooMany, StatusAnswer } from '../shared/answers.ts';
 import { route } from '../shared/route.ts';
 import type { AnalyticsBatch, ErrorReportBatch } from './types.ts';
 
 export const analyticsRoutes = {
-  sendAnalyticsEvents: route<AnalyticsBatch, StatusAnswer>({
+  sendAnalyticsEvents: route<AnalyticsBatch, StatusAnswer & MayBeTooMany>({
     name: 'sendAnalyticsEvents',
     method: 'POST',
     path: '/analytics/events',
     caller: 'accessToken',
     tokenOptional: true,
-    answers: { 200: [0], 400: [2], 413: [2] },
+    answers: { 200: [0], 400: [2], 413: [2], 429: [201] },
   }),
   sendErrorReports: route<ErrorReportBatch, StatusAnswer>({
     name: 'sendErrorReports',

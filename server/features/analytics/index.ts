@@ -10,7 +10,9 @@ import { redactAnalytics, redactContext, redactText } from '../../../contract/sh
 import { StatusCode } from '../../../contract/shared/statusCodes.ts';
 import { analyticsEvents, errorReports } from '../../db/schema/index.ts';
 import type { Services } from '../../services.ts';
-import { bearerToken, deviceUuidOf, reportedTime } from '../../shared/http.ts';
+import { analyticsLimit } from '../../attemptLimits.ts';
+import { clientWait } from '../../shared/clientLimits.ts';
+import { bearerToken, deviceUuidOf, reportedTime, tooMany } from '../../shared/http.ts';
 import { routeServer } from '../../shared/routeServer.ts';
 
 const batchLimit = 64 * 1024;
@@ -21,7 +23,9 @@ export function analyticsFeature(app: FastifyInstance, services: Services): void
 
   serve(
     routes.sendAnalyticsEvents,
-    async (batch, request) => {
+    async (batch, request, reply) => {
+      const wait = await clientWait(services.limits, request, analyticsLimit);
+      if (wait > 0) return tooMany(reply, wait);
       const token = bearerToken(request);
       const access = token ? await sessions.checkAccessToken(token) : undefined;
       // Events sent with a signed-out (revoked) session are dropped: nobody is acting in it any more.

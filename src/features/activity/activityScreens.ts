@@ -24,6 +24,6 @@ export const ActivityContext = createContext<ActivityScreens | null>(null);
 
 export function useActivityScreens(): ActivityScreens {
   const screens = useContext(ActivityContext);
-  if (!screens) throw new Error('Not under /transactions');
+  if (!screens) throw new Error('Outside /transactions');
   return screens;
 }

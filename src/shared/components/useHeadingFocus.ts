@@ -10,8 +10,7 @@ import { useEffect, useRef } from 'react';
 export function useHeadingFocus() {
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
-    if (navigator.userActivation?.hasBeenActive === false) return;
-    heading.current?.focus();
+    if (navigator.userActivation?.hasBeenActive !== false) heading.current?.focus();
   }, []);
   return heading;
 }

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AnalyticsEvent } from '../../../contract/analytics/types.ts';
 import { StatusCode } from '../../../contract/shared/statusCodes.ts';
 import { analyticsEvents } from '../../../server/db/schema/index.ts';
-import { bearer, demoUser, signIn, startTestApp, type TestApp } from '../helpers.ts';
+import { analyticsLimit } from '../../../server/attemptLimits.ts';
+import { bearer, demoUser, postFrom, signIn, startTestApp, type TestApp } from '../helpers.ts';
 
 let t: TestApp;
 
@@ -182,6 +183,23 @@ describe('POST /api/v1/analytics/events', () => {
     expect(response.statusCode).toBe(200);
     const [row] = await storedEvents();
     expect(row!.userProperties).toEqual(userProperties);
+  });
+});
+
+describe('analytics batches per client', () => {
+  it('answers a device past its limit 429 {201} and stores nothing of its batch; another device from the same address is still stored', async () => {
+    const client = { ip: '10.40.50.60', device: 'analytics-flood-01' };
+    const batch = { events: [event('route.visit')] };
+    for (let i = 0; i < analyticsLimit.perDevice.limit; i += 1) expect((await postFrom(t.app, '/analytics/events', batch, client)).statusCode).toBe(200);
+    await t.db.delete(analyticsEvents);
+
+    const refused = await postFrom(t.app, '/analytics/events', batch, client);
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toEqual({ statusCode: StatusCode.INVALID_MFA_LIMIT, retryAfterSeconds: expect.any(Number) });
+    expect(await storedEvents()).toEqual([]);
+
+    expect((await postFrom(t.app, '/analytics/events', batch, { ...client, device: 'analytics-other-02' })).statusCode).toBe(200);
+    expect(await storedEvents()).toHaveLength(1);
   });
 });
 
