@@ -155,7 +155,7 @@ export type Reported = { kind: 'reported'; card: Card; replacement: Card };
 
 /**
  * Lost or stolen: the physical card is blocked at once (for good: it can never be unlocked) and a
- * replacement is on its way free of charge. When a physical card is already on its way (one at a
+ * replacement is on its way free of charge. A card not shipped yet cannot be reported (`notShipped`). When a physical card is already on its way (one at a
  * time), that card is the replacement. Reporting a card again as what it was reported answers the
  * same; as the other (lost, then stolen) is refused.
  */
@@ -173,6 +173,10 @@ export async function reportCard(
       return { kind: 'reported', card: await loadCard(tx, card.id), replacement: await loadCard(tx, card.replacedByCardId) } as const;
     }
     if ((card.status !== 'ACTIVE' && card.status !== 'SHIPPED') || card.stopped) return refused('notAllowed');
+    // Still with the processor, it cannot have been lost or stolen; reported anyway it was swapped for
+    // a new free card, itself unshipped and reportable, without end. Once it has shipped (lost in the
+    // mail) it can be reported.
+    if (card.isPending && card.shippedOn === null) return refused('notShipped');
 
     await tx.execute(sql`update cards set status = ${request.status}, is_active = false, is_pending = false where id = ${card.id}`);
     // A card whose earlier replacement was itself lost before it shipped keeps that link (one replacement per card).

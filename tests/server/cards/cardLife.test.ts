@@ -311,21 +311,35 @@ describe('replacing a damaged card', () => {
     expect(await ledgerReport(t.app)).toMatchObject({ ok: true });
   });
 
-  it('a replacement lost before it ships is replaced in turn, and the damaged card still stops once the new one ships', async () => {
+  it('a replacement still with the processor cannot be reported (notShipped); lost in the mail once shipped, it is replaced in turn free of charge', async () => {
     const holder = await newCardholder(t.app, t.db, 5000);
     const damaged = await activePhysicalCard(t.app, holder.access);
     const replaced = (await cardCall(t.app, holder.access, '/card/replace', { id: damaged.id }, randomUUID())).body.card!;
-    const lost = await cardCall(t.app, holder.access, '/card/report-lost-stolen', { id: replaced.id, status: 'LOST' });
-    expect(lost.status).toBe(200);
+    expect(await cardCall(t.app, holder.access, '/card/report-lost-stolen', { id: replaced.id, status: 'LOST' })).toMatchObject(refusedWith('notShipped'));
     const stillWorks = await event(t.app, { type: 'atm.withdrawal', email: holder.email, amountCents: 100, cardId: damaged.id });
     expect(stillWorks.status).toBe(200);
 
-    await ship(t.app, lost.body.replacement!.id);
-
+    await ship(t.app, replaced.id);
     const stopped = await event(t.app, { type: 'atm.withdrawal', email: holder.email, amountCents: 100, cardId: damaged.id });
     expect(stopped).toMatchObject({ status: 409, body: { result: 'card_not_usable' } });
     const [old] = await t.db.select().from(cards).where(eq(cards.id, damaged.id));
     expect(old).toMatchObject({ isActive: false, stoppedAt: expect.any(Date) });
+
+    const balance = (await home(t.app, holder.access)).accountOverview.balance;
+    const lost = await cardCall(t.app, holder.access, '/card/report-lost-stolen', { id: replaced.id, status: 'LOST' });
+    expect(lost.status).toBe(200);
+    expect(lost.body.replacement).toMatchObject({ type: 'PHYSICAL', isPending: true, replacesCardId: replaced.id });
+    expect((await home(t.app, holder.access)).accountOverview.balance).toBe(balance);
+  });
+
+  it('a card ordered and not shipped cannot be reported lost or stolen: no new free card, however often it is tried', async () => {
+    const holder = await newCardholder(t.app, t.db, 500);
+    const ordered = (await orderCard(t.app, holder.access)).body.card!;
+    for (const status of ['STOLEN', 'LOST', 'STOLEN']) {
+      expect(await cardCall(t.app, holder.access, '/card/report-lost-stolen', { id: ordered.id, status })).toMatchObject(refusedWith('notShipped'));
+    }
+    const [account] = await t.db.select({ accountId: cards.accountId }).from(cards).where(eq(cards.id, ordered.id));
+    expect(await t.db.select().from(cards).where(eq(cards.accountId, account!.accountId))).toHaveLength(2);
   });
 
   it('refuses to replace a virtual card, a pending card or a lost one', async () => {
