@@ -3,12 +3,12 @@
  * unlock codes must not get past the five-attempt limit, and one refresh token must not be spent
  * twice. Starts a throwaway server; set PG_TESTS=0 to leave these out where that is impossible.
  */
-import { eq, sql } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import { decodeJwt } from 'jose';
 import { setTimeout as delay } from 'node:timers/promises';
 import { beforeEach, expect, it } from 'vitest';
 import { StatusCode } from '../../contract/shared/statusCodes.ts';
-import { accounts, attemptLimits, cards, refreshTokens, ssnTokens, users } from '../../server/db/schema/index.ts';
+import { accounts, attemptLimits, cards, phoneVerificationCodes, refreshTokens, ssnTokens, users } from '../../server/db/schema/index.ts';
 import { ssnHash } from '../../server/ssn.ts';
 import {
   appOnPostgres,
@@ -20,6 +20,7 @@ import {
   describeOnPostgres,
   getHome,
   lastCode,
+  mfaCardholder,
   post,
   register,
   signIn,
@@ -230,6 +231,27 @@ describeOnPostgres('auth limits on real PostgreSQL', { timeout: 60_000 }, () => 
     const answers = await Promise.all(guesses.map((guess) => post(t.app, '/verify/reset-code', { email, code: guess })));
 
     expect(answers.filter((answer) => answer.status !== 429).length).toBeLessThanOrEqual(5);
+  });
+
+  it("counts a reset code against the email before comparing it: with one try left, of two codes sent at once only one is compared", async () => {
+    // The burst above bounds the route as a whole, where the phone's own count also holds; this one
+    // shows the email's count alone (the phone has all its tries).
+    const email = mfaCardholder.email;
+    expect((await post(t.app, '/reset-password', { email })).status).toBe(200);
+    const code = await lastCode(t.app, mfaCardholder.phone);
+    await t.db.insert(attemptLimits).values({ scope: 'reset-code', subject: email.toLowerCase(), failures: 4 });
+    const wrong = (offset: number) => String((Number(code) + offset) % 1_000_000).padStart(6, '0');
+
+    const answers = await Promise.all([1, 2].map((offset) => post(t.app, '/verify/reset-code', { email, code: wrong(offset) })));
+
+    expect(answers.map((answer) => answer.status)).toEqual([429, 429]);
+    const [sent] = await t.db
+      .select({ attempts: phoneVerificationCodes.attempts })
+      .from(phoneVerificationCodes)
+      .where(and(eq(phoneVerificationCodes.phone, mfaCardholder.phone), eq(phoneVerificationCodes.purpose, 'reset-password')))
+      .orderBy(desc(phoneVerificationCodes.createdAt))
+      .limit(1);
+    expect(sent!.attempts).toBe(1);
   });
 
   it('resets the unlock code exactly once when 10 resets with the same ssnToken arrive at once', async () => {

@@ -155,9 +155,9 @@ export type Reported = { kind: 'reported'; card: Card; replacement: Card };
 
 /**
  * Lost or stolen: the physical card is blocked at once (for good: it can never be unlocked) and a
- * replacement is on its way free of charge. A card not shipped yet cannot be reported (`notShipped`). When a physical card is already on its way (one at a
- * time), that card is the replacement. Reporting a card again as what it was reported answers the
- * same; as the other (lost, then stolen) is refused.
+ * replacement is on its way free of charge; a card not shipped yet cannot be reported (`notShipped`).
+ * When a physical card is already on its way (one at a time), that card is the replacement. Reporting
+ * a card again as what it was reported answers the same; as the other (lost, then stolen) is refused.
  */
 export async function reportCard(
   db: Database,
