@@ -122,9 +122,10 @@ export function routeServer<Table>(app: FastifyInstance, { sessions, config }: S
         if (!schema) return handler(null as RequestOf<R>, request, reply);
         const input = inputOf(route, request);
         if (options.brokenRule === 'badRequest') {
-          // The raw value as sent, absent included: some entries take no body or an empty one.
+          // The value as sent; no body at all is an empty one (entries such as ordering a card take none),
+          // so a call that needs fields is refused for them, never handed `undefined`.
           try {
-            return await handler(schema.validateSync(input, { strict: true, abortEarly: false }) as RequestOf<R>, request, reply);
+            return await handler(schema.validateSync(input === undefined ? {} : input, { strict: true, abortEarly: false }) as RequestOf<R>, request, reply);
           } catch (error) {
             if (error instanceof Error && error.name === 'ValidationError') return badRequest(reply);
             throw error;
