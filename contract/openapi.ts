@@ -118,6 +118,15 @@ function answerSchemaOf(route: Route, status: number, codes: readonly number[]):
 /** The headers the app sends on every call (spec §7), described once in components. */
 const appHeaders = ['DeviceUuid', 'EbtAccountId', 'Fingerprint'].map((name) => ({ $ref: `#/components/parameters/${name}` }));
 
+/** Headers only some calls read, by operation. */
+const callHeaders: Partial<Record<string, JsonSchema[]>> = { register: [{ $ref: '#/components/parameters/CompanionAuthorization' }] };
+
+/** RFC 9110 §10.2.3, on every 429: the same wait as the answer's retryAfterSeconds. */
+const retryAfter = {
+  description: 'Seconds to wait before trying again (the answer\'s retryAfterSeconds, when it has one).',
+  schema: { type: 'integer', minimum: 1 },
+};
+
 function operationOf(route: Route, schema: AnySchema | null): JsonSchema {
   const pathParameters = [...route.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({
     name,
@@ -146,7 +155,7 @@ function operationOf(route: Route, schema: AnySchema | null): JsonSchema {
         },
       ]
     : [];
-  const parameters = [...pathParameters, ...queryParameters, ...headerParameters, ...appHeaders];
+  const parameters = [...pathParameters, ...queryParameters, ...headerParameters, ...(callHeaders[route.name] ?? []), ...appHeaders];
   const responses = Object.fromEntries(
     Object.entries(documentedAnswers(route)).map(([status, codes]) => [
       status,
@@ -155,6 +164,7 @@ function operationOf(route: Route, schema: AnySchema | null): JsonSchema {
           { description: route.file, content: { [route.file]: { schema: { type: 'string', contentMediaType: route.file } } } }
         : {
             description: `statusCode ${codes.join(', ')}`,
+            ...(status === '429' ? { headers: { 'Retry-After': retryAfter } } : {}),
             // An answer only the server around the call gives (docs/api.md says these once, not per call).
             ...(route.answers[Number(status) as HttpStatus] ? {} : { 'x-any-call': true }),
             content: { 'application/json': { schema: answerSchemaOf(route, Number(status), codes) } },
@@ -168,7 +178,8 @@ function operationOf(route: Route, schema: AnySchema | null): JsonSchema {
     security: route.tokenOptional ? [{}, ...securityOf[route.caller]] : securityOf[route.caller],
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(route.method === 'POST' && request
-      ? { requestBody: { required: schema?.spec.optional === false && !schema.spec.nullable, content: { 'application/json': { schema: request } } } }
+      ? // The server reads no body as an empty one, so a body is required exactly when a field is.
+        { requestBody: { required: ((request.required as string[] | undefined) ?? []).length > 0, content: { 'application/json': { schema: request } } } }
       : {}),
     responses,
   };
@@ -210,6 +221,14 @@ export function openApiDocument(routes: readonly Route[] = allRoutes, schemas = 
           description:
             "The companion app's EBT account id, sent on every call once known. /register links the new account to it (upper case) only when the Companion-Authorization token names the same account (its `ebt` claim), else opens the account unlinked, and answers 400 {2} when it is not an id; no other call reads it.",
           schema: { type: 'string', pattern: ebtAccountIdPattern.source },
+        },
+        CompanionAuthorization: {
+          name: 'Companion-Authorization',
+          in: 'header',
+          required: false,
+          description:
+            "`Bearer <token>`: the companion app's token for its user. With it, /register links the new account to that user (providersUuid) and to the EBT account its `ebt` claim names; without a valid one the account opens unlinked.",
+          schema: { type: 'string' },
         },
         Fingerprint: {
           name: 'Fingerprint',

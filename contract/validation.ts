@@ -39,15 +39,15 @@ const fromCheck = (check: (value: unknown) => string | null) =>
 /** A required key holding a string the check accepts: a missing key or a non-string is malformed, a broken rule a field error. */
 const ruleOf = (check: (value: unknown) => string | null) => fromCheck(check).defined();
 
-export const emailRule = fromCheck(checkEmail);
-export const unlockCodeRule = fromCheck(checkUnlockCode);
+export const emailRule = ruleOf(checkEmail);
+export const unlockCodeRule = ruleOf(checkUnlockCode);
 /** A texted code (rules.ts textedCodePattern); the app's split input only sends whole codes, so anything else is malformed. */
 const textedCodeRule = string().matches(textedCodePattern);
 
 /** POST /sign-in: `code` (6 digits) only on the second step of a sign-in with a texted code. */
 export const signInSchema = object({
   email: emailRule,
-  password: fromCheck(checkPassword),
+  password: ruleOf(checkPassword),
   code: textedCodeRule.optional(),
 }).noUnknown();
 

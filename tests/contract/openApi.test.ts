@@ -53,6 +53,34 @@ describe('the OpenAPI document', () => {
     expect(signIn.properties).toMatchObject({ code: { type: 'string', pattern: '^\\d{6}$' } });
   });
 
+  it('requires a body exactly where a field is required: the server reads no body as an empty one', async () => {
+    type Operation = { requestBody?: { required: boolean } };
+    const paths = openApiDocument().paths as Record<string, Record<string, Operation>>;
+    const required = (address: string) => paths[address]!.post!.requestBody?.required;
+    for (const address of ['/api/v1/sign-in', '/api/v1/refresh-tokens', '/api/v1/register', '/api/v1/card/freeze']) expect(required(address), address).toBe(true);
+    for (const address of ['/api/v1/order-card', '/api/v1/sign-out']) expect(required(address), address).not.toBe(true);
+    // What the document says of sign-in is what the server does: 400 {2} without its fields.
+    for (const payload of [undefined, {}, { password: 'x' }]) {
+      const response = await t.app.inject({ method: 'POST', url: '/api/v1/sign-in', ...(payload && { payload }) });
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toEqual({ statusCode: 2 });
+    }
+  });
+
+  it('gives every 429 its Retry-After header, and /register its Companion-Authorization', () => {
+    type Operation = { parameters?: { $ref?: string }[]; responses: Record<string, { headers?: Record<string, unknown> }> };
+    const document = openApiDocument() as { paths: Record<string, Record<string, Operation>>; components: { parameters: Record<string, { name: string }> } };
+    const operations = Object.values(document.paths).flatMap((operations) => Object.values(operations));
+    const tooMany = operations.filter((operation) => operation.responses['429']);
+    expect(tooMany.length).toBeGreaterThan(5);
+    for (const operation of tooMany) expect(operation.responses['429']!.headers).toMatchObject({ 'Retry-After': { schema: { type: 'integer' } } });
+    expect(document.components.parameters.CompanionAuthorization).toMatchObject({ name: 'Companion-Authorization' });
+    const reading = Object.entries(document.paths).filter(([, byMethod]) =>
+      Object.values(byMethod).some((operation) => operation.parameters?.some((parameter) => parameter.$ref === '#/components/parameters/CompanionAuthorization')),
+    );
+    expect(reading.map(([address]) => address)).toEqual(['/api/v1/register']);
+  });
+
   it("describes each answer's fields from its answer type, each HTTP status with its own shape", () => {
     type Responses = Record<string, { content: Record<string, { schema: Record<string, unknown> }> }>;
     const paths = openApiDocument().paths as Record<string, Record<string, { responses: Responses }>>;
