@@ -52,6 +52,8 @@ export const checkPhone: Check = (value) => {
   const typo = /[^\d\s().+-]/.test(text(value));
   if (phone === '' && !typo) return ValidationMessage.phoneRequired;
   if (phone.length !== 10 || typo) return ValidationMessage.phoneLength;
+  // A + before a country code other than 1 (+354 555 1234): ten digits, but not a US number.
+  if (/\+[\s(]*[02-9]/.test(text(value))) return ValidationMessage.phoneInvalid;
   const [area, exchange, line] = [phone.slice(0, 3), phone.slice(3, 6), phone.slice(6)];
   return isAreaCode(area) && isNanpCode(exchange) && !isFictional(exchange, line) ? null : ValidationMessage.phoneInvalid;
 };
@@ -62,13 +64,18 @@ export const checkPhone: Check = (value) => {
  */
 const isItin = (area: string, group: string) => area.startsWith('9') && /^(5[0-9]|6[0-5]|7[0-9]|8[0-8]|9[0-24-9])$/.test(group);
 
-/** A valid SSN (SSA): 9 digits, area not 000, 666 or 900-999, group not 00, serial not 0000; an ITIN is named as one. */
+/** SSNs the SSA voided after they were printed for all to see: the Woolworth wallet card's and an SSA pamphlet's. */
+const voidedSsns = ['078051120', '219099999'];
+
+/** A valid SSN (SSA): 9 digits, area not 000, 666 or 900-999, group not 00, serial not 0000, not voided; an ITIN is named as one. */
 export const checkSsn: Check = (value) => {
   const ssn = digitsOf(value);
   if (ssn.length !== 9 || text(value).replace(/[\s-]/g, '') !== ssn) return ValidationMessage.ssnInvalid;
   const [area, group, serial] = [ssn.slice(0, 3), ssn.slice(3, 5), ssn.slice(5)];
   if (isItin(area, group)) return ValidationMessage.ssnItin;
-  return area === '000' || area === '666' || area.startsWith('9') || group === '00' || serial === '0000' ? ValidationMessage.ssnInvalid : null;
+  return area === '000' || area === '666' || area.startsWith('9') || group === '00' || serial === '0000' || voidedSsns.includes(ssn)
+    ? ValidationMessage.ssnInvalid
+    : null;
 };
 
 export const minimumAge = 18;

@@ -172,6 +172,10 @@ describe('checkPhone', () => {
     ['559201447', M.phoneLength],
     ['15592014477', M.phoneLength],
     ['+1 559 201 4477', M.phoneLength],
+    // Another country's number, ten digits with its code: not a US number (it would text a stranger).
+    ['+354 555 1234', M.phoneInvalid],
+    ['+(354) 555-1234', M.phoneInvalid],
+    ['+44 20 7946 0958', M.phoneLength],
     ['1592014477', M.phoneInvalid],
     ['0592014477', M.phoneInvalid],
     // NANP: neither the area code nor the exchange starts with 0 or 1.
@@ -198,6 +202,7 @@ describe('checkSsn', () => {
     (ssn) => expect(checkSsn(ssn)).toBe(M.ssnItin),
   );
   // Area 900-999 outside the ITIN groups: neither an SSN (the SSA issues none there) nor an ITIN.
+  it.each(['078-05-1120', '219-09-9999'])('rejects %j, voided by the SSA after it was printed for all to see', (ssn) => expect(checkSsn(ssn)).toBe(M.ssnInvalid));
   it.each(['900-12-3456', '999-49-1234', '900-66-1234', '900-89-1234', '900-93-1234', '900-00-1234'])(
     'calls %j not a valid SSN, not an ITIN',
     (ssn) => expect(checkSsn(ssn)).toBe(M.ssnInvalid),
