@@ -7,7 +7,31 @@ import { dictionary } from '@zxcvbn-ts/language-common';
 
 const common = new Set(dictionary['passwords-common']);
 
-export const isCommonPassword = (password: string): boolean => common.has(password.toLowerCase());
+export const isCommonPassword = (password: string): boolean => {
+  const typed = password.toLowerCase();
+  return common.has(typed) || isRepetitiveOrSequential(typed);
+};
+
+/**
+ * §3.1.1.2's (rev. 3 §5.1.1.2's) "repetitive or sequential characters": a short unit repeated
+ * (aaaaaaaa, 12121212, abcdabcd), or at most two runs that step by one the same way (abcdefgh,
+ * 87654321, 1234abcd, aaaabbbb), which no list can hold in every length.
+ */
+function isRepetitiveOrSequential(password: string): boolean {
+  if (/^(.{1,4})\1+$/u.test(password)) return true;
+  const points = Array.from(password, (character) => character.codePointAt(0)!);
+  let runs = 1;
+  let step = 0;
+  for (let index = 1; index < points.length; index += 1) {
+    const next = points[index]! - points[index - 1]!;
+    const continues = Math.abs(next) <= 1 && (next === 0 || step === 0 || next === step);
+    if (!continues) {
+      runs += 1;
+      step = 0;
+    } else if (next !== 0) step = next;
+  }
+  return runs <= 2;
+}
 
 /**
  * A password made of the words a guesser tries first for this cardholder, §3.1.1.2's context-specific
