@@ -76,8 +76,11 @@ export type CardRefusal = {
 export type UnknownCard = { statusCode: typeof StatusCode.NOT_ALLOWED };
 
 export type CardAnswer = StatusAnswer & { card: Card };
-/** A new card ordered (or sent as a replacement): the card, and the fee taken in cents (0 when none). */
-export type OrderCardAnswer = StatusAnswer & { card: Card; feeCents: number };
+/**
+ * A new card ordered (or sent as a replacement): the card, the fee taken in cents (0 when none), and
+ * the available balance after it, as home shows it (now, on a retry with the same key).
+ */
+export type OrderCardAnswer = StatusAnswer & { card: Card; feeCents: number; balanceCents: number };
 /** Lost or stolen: the blocked card and its replacement, already ordered. */
 export type ReportCardAnswer = StatusAnswer & { card: Card; replacement: Card };
 /** A processor page's address (card image, PIN form, card details); empty when there is none. */

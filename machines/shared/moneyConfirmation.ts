@@ -32,7 +32,7 @@ import { StatusCode } from '../../contract/shared/statusCodes.ts';
 export type MoneyConfirmationContext = {
   /** What will be taken from the balance. */
   amountCents: number;
-  /** The available balance when the flow loaded it. */
+  /** The available balance when the flow loaded it; once paid, the balance after, as the server answered it. */
   balanceCents: number;
   /** The current attempt's Idempotency-Key; null between attempts. */
   idempotencyKey: string | null;
@@ -51,8 +51,8 @@ export const moneyConfirmationContext = (amountCents: number, balanceCents = 0):
   paidCents: null,
 });
 
-/** The part of a money call's answer the fragment reads: its statusCode, a refusal's reason, the fee taken. */
-export type MoneyAnswer = { statusCode: number; reason?: string; feeCents?: number } | undefined;
+/** The part of a money call's answer the fragment reads: its statusCode, a refusal's reason, the fee taken, the balance after. */
+export type MoneyAnswer = { statusCode: number; reason?: string; feeCents?: number; balanceCents?: number } | undefined;
 
 /** The confirmation: the app makes a fresh key each time; the chart keeps the first one of the attempt. */
 export type MoneyConfirmed = { type: 'user.confirm'; idempotencyKey: string };
@@ -80,9 +80,13 @@ export const moneyConfirmationAssigners = {
   }),
   /** A definite refusal: nothing was charged, and this attempt is over. */
   storeRefusal: (answer: MoneyAnswer) => ({ refusal: answer?.reason ?? null, idempotencyKey: null }),
-  /** Paid: what the server took (the fee it answers), and the attempt is over. */
+  /**
+   * Paid: what the server took (the fee it answers) and the balance it left, and the attempt is over.
+   * The balance is the server's: money may have come or gone since the flow loaded it.
+   */
   storePayment: (context: MoneyConfirmationContext, answer: MoneyAnswer) => ({
     paidCents: answer?.feeCents ?? context.amountCents,
+    balanceCents: answer?.balanceCents ?? context.balanceCents - (answer?.feeCents ?? context.amountCents),
     idempotencyKey: null,
     refusal: null,
   }),

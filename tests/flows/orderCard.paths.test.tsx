@@ -30,7 +30,8 @@ const paymentEvents = [
   { type: 'user.back' },
   listed({ type: 'user.confirm', idempotencyKey: 'key-from-the-app' }),
   listed({ type: 'user.goToStep', step: 2 }),
-  done('orderCard', { statusCode: 0, card: ordered, feeCents: 500 }),
+  // Paid, and a deposit came meanwhile: the receipt shows the balance the server answers ($23.50 loaded, less $5.00, plus $200.00).
+    done('orderCard', { statusCode: 0, card: ordered, feeCents: 500, balanceCents: 21850 }),
   done('orderCard', { statusCode: 3, reason: 'insufficientFunds' }),
   done('orderCard', { statusCode: 3, reason: 'cardPending' }),
   done('orderCard', { statusCode: 5 }),
@@ -312,7 +313,7 @@ describe('order-card chart', () => {
               expect(within(screen.getByRole('main')).getByRole('status').textContent).toBe('We took $5.00 from your balance and ordered your Providers Card.');
               expect(moneyLines()).toEqual([
                 ['Card fee paid', '$5.00'],
-                ['Your balance now', '$18.50'],
+                ['Your balance now', '$218.50'],
               ]);
               expect(
                 screen.getByText(/It should arrive between Dec 8, 2026 and Dec 15, 2026\./).textContent,

@@ -42,7 +42,8 @@ const runs = [
     { type: 'user.back' },
     listed({ type: 'user.confirm', idempotencyKey: 'key-from-the-app' }),
     listed({ type: 'user.goToStep', step: 1 }),
-    done('replaceCard', { statusCode: 0, card: newCard, feeCents: 500 }),
+    // Paid, and a deposit came meanwhile: the receipt shows the balance the server answers ($23.50 loaded, less $5.00, plus $200.00).
+    done('replaceCard', { statusCode: 0, card: newCard, feeCents: 500, balanceCents: 21850 }),
     done('replaceCard', { statusCode: 3, reason: 'insufficientFunds' }),
     done('replaceCard', { statusCode: 3, reason: 'notAllowed' }),
     done('replaceCard', { statusCode: 3, reason: 'cardPending' }),
@@ -241,7 +242,7 @@ describe('replacement chart', () => {
               expect(within(screen.getByRole('main')).getByRole('status').textContent).toBe('We took $5.00 from your balance and ordered your new Providers Card.');
               expect(moneyLines()).toEqual([
                 ['Replacement fee paid', '$5.00'],
-                ['Your balance now', '$18.50'],
+                ['Your balance now', '$218.50'],
               ]);
               expect(screen.getByText('It should arrive between Dec 8, 2026 and Dec 15, 2026.')).toBeTruthy();
               expect(

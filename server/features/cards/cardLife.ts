@@ -19,7 +19,7 @@ import type { Database } from '../../db/database.ts';
 import { cards } from '../../db/schema/index.ts';
 import type { CardProcessor } from '../../partners/processor.ts';
 import { sqlStateOf } from '../../shared/errorLog.ts';
-import { createTransfer, openCardholderLedgerAccount, systemLedgerAccounts, transferIdFor } from '../ledger/index.ts';
+import { balances, createTransfer, openCardholderLedgerAccount, systemLedgerAccounts, transferIdFor } from '../ledger/index.ts';
 import { type CardState, hasWorkingPhysicalCard, loadCard, ownCard, pendingCardOf } from './queries.ts';
 
 export type Refused = { kind: 'refused'; reason: CardRefusalReason };
@@ -70,7 +70,13 @@ async function insertPhysicalCard(
   return inserted!.id;
 }
 
-export type Order = { kind: 'ordered'; card: Card; feeCents: number };
+export type Order = { kind: 'ordered'; card: Card; feeCents: number; balanceCents: number };
+
+/** The available balance as home shows it (posted less what is on hold; no cushion), in the order's transaction. */
+async function balanceShown(tx: Database, accountId: string, now: Date): Promise<number> {
+  const balance = await balances(tx, await openCardholderLedgerAccount(tx, accountId), now);
+  return balance ? balance.postedCents - balance.pendingDebitsCents : 0;
+}
 
 /**
  * A physical card for a fee, idempotent by `idempotencyKey`: a new physical card (`replaces`
@@ -99,7 +105,7 @@ export async function orderPhysicalCard(
       );
       if (earlier) {
         if (replacing && earlier.replacesCardId !== request.replaces) return refused('idempotencyKeyReused');
-        return { kind: 'ordered', card: await loadCard(tx, earlier.id), feeCents: earlier.feeCents } as const;
+        return { kind: 'ordered', card: await loadCard(tx, earlier.id), feeCents: earlier.feeCents, balanceCents: await balanceShown(tx, accountId, now) } as const;
       }
 
       if (replacing) {
@@ -128,7 +134,7 @@ export async function orderPhysicalCard(
       if (fee.result !== 'created') throw new Error(`The card fee could not be posted: ${fee.result}`);
 
       const cardId = await insertPhysicalCard(tx, processor, { accountId, now, replacesCardId: request.replaces ?? null, feeTransferId });
-      return { kind: 'ordered', card: await loadCard(tx, cardId), feeCents } as const;
+      return { kind: 'ordered', card: await loadCard(tx, cardId), feeCents, balanceCents: await balanceShown(tx, accountId, now) } as const;
     });
   } catch (error) {
     // The database's own guard (cards_one_pending_physical), should the lock ever be bypassed: nothing was written.

@@ -56,7 +56,7 @@ export function cardsFeature(app: FastifyInstance, services: Services): void {
     const ordered = await orderPhysicalCard(db, processor, { userId: request.access.userId, idempotencyKey: request.idempotencyKey, ...(replaces && { replaces }) });
     if (ordered.kind === 'notFound') return notFound(reply);
     if (ordered.kind === 'refused') return refuse(reply, ordered.reason);
-    return { statusCode: StatusCode.SUCCESS, card: ordered.card, feeCents: ordered.feeCents };
+    return { statusCode: StatusCode.SUCCESS, card: ordered.card, feeCents: ordered.feeCents, balanceCents: ordered.balanceCents };
   };
 
   serve(routes.orderCard, (_body, request, reply) => order(request, reply), options);

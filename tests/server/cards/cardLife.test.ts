@@ -32,6 +32,23 @@ const expiryOf = (month: Date) => `${String(month.getMonth() + 1).padStart(2, '0
 const refusedWith = (reason: string) => ({ status: 403, body: { statusCode: StatusCode.NOT_ALLOWED, reason } });
 
 describe('ordering a physical card', () => {
+  // The receipt's "Your balance now" is this figure: the flow's balance was read when it opened, and
+  // money may come or go before the cardholder confirms.
+  it('answers the balance after the fee as home shows it, with what came and what is held since, the same on a retry', async () => {
+    const holder = await newCardholder(t.app, t.db, 5000);
+    const opened = (await home(t.app, holder.access)).accountOverview.balance;
+    expect((await event(t.app, { type: 'deposit', email: holder.email, amountCents: 20000, payer: 'Sunrise Home Care' })).status).toBe(200);
+    const hold = await event(t.app, { type: 'card.authorization', email: holder.email, amountCents: 1240, merchant: 'Save Mart', cardId: holder.virtualCardId });
+    expect(hold.status, JSON.stringify(hold.body)).toBe(200);
+    const key = randomUUID();
+
+    const ordered = await orderCard(t.app, holder.access, key);
+
+    expect(ordered.body.balanceCents).toBe(opened + 20000 - 1240 - fees.physicalCard.cents);
+    expect(ordered.body.balanceCents).toBe((await home(t.app, holder.access)).accountOverview.balance);
+    expect((await orderCard(t.app, holder.access, key)).body.balanceCents).toBe(ordered.body.balanceCents);
+  });
+
   it('takes the $5 fee and answers a pending SHIPPED card, its last 4 hidden, arriving in 10 to 15 business days', async () => {
     const holder = await newCardholder(t.app, t.db, 5000);
 
@@ -53,6 +70,7 @@ describe('ordering a physical card', () => {
     });
     const after = await home(t.app, holder.access);
     expect(after.accountOverview.balance).toBe(5000 - fees.physicalCard.cents);
+    expect(ordered.body.balanceCents).toBe(after.accountOverview.balance);
     expect(after.pendingCard).toEqual(ordered.body.card);
     expect(after.accountOverview.cards).toContainEqual(ordered.body.card);
     expect(after.accountOverview.transactions[0]).toMatchObject({ kind: 'fee', amount: -fees.physicalCard.cents });

@@ -48,6 +48,7 @@ export type CardCallAnswer = {
   card?: Card;
   replacement?: Card;
   feeCents?: number;
+  balanceCents?: number;
   url?: string;
 };
 

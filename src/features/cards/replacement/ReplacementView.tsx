@@ -160,7 +160,7 @@ function Receipt({ state, locale }: Props) {
       <MoneyLines
         lines={[
           { label: <Trans>Replacement fee paid</Trans>, cents: paid },
-          { label: <Trans>Your balance now</Trans>, cents: balanceCents - paid, emphasis: true },
+          { label: <Trans>Your balance now</Trans>, cents: balanceCents, emphasis: true },
         ]}
       />
       <p>
