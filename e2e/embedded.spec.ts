@@ -32,7 +32,7 @@ test.describe('the card app inside the companion host', () => {
   test('a providers user is signed in with the host token and lands on home; nothing goes to localStorage', async ({ page }) => {
     const host = await CompanionHostPage.open(page);
     await expectHome(host.app);
-    await expect(host.app.getByText(`Account ••••${demoAccountNumber.slice(-4)}`)).toBeVisible();
+    await expect(host.app.getByText(`Account ending in ${demoAccountNumber.slice(-4)}`)).toBeVisible();
     // The host answered the token question; the app never kept anything in its own origin's storage.
     await expect(host.message('app → host', 'parentApp.accessToken.get').first()).toBeVisible();
     expect(await appLocalStorageKeys(page)).toEqual([]);

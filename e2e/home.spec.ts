@@ -55,6 +55,24 @@ test('a cold /home asks for the account while the experiment config is still on 
   expect(homeCalls).toEqual(['GET', 'GET']);
   // Its ring is seen on the balance's green (WCAG 1.4.11; the blue one was 1.3:1 there).
   expect((await focusRing(refresh)).contrast).toBeGreaterThanOrEqual(3);
+
+  // Large text (a phone's font size at 200%): the money and card links stack in one column instead of
+  // cutting their words in two ("Transfe / rir"), and an activity row's amount goes under its
+  // description instead of squeezing it to a word a line. Two columns, amounts beside, at the usual size.
+  const links = page.getByRole('navigation', { name: 'Money and cards' }).getByRole('link');
+  const columns = async () => new Set(await links.evaluateAll((all) => all.map((link) => Math.round(link.getBoundingClientRect().left)))).size;
+  const row = page.locator('.activity-link').first();
+  const amountUnder = async () => {
+    const [what, amount] = await Promise.all([row.locator('.activity-what').boundingBox(), row.locator('.amount').boundingBox()]);
+    return amount!.y >= what!.y + what!.height - 1;
+  };
+  await expect(row).toBeVisible();
+  expect(await columns()).toBe(2);
+  expect(await amountUnder()).toBe(false);
+  await page.evaluate(() => document.documentElement.style.setProperty('font-size', '200%'));
+  await expect.poll(columns).toBe(1);
+  expect(await amountUnder()).toBe(true);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
 });
 
 test("a snackbar never covers what focus reaches: a link under it, and home's last link, each focused while it shows, end above it, at 360 px and at 180 px; gone, it gives the focus back", async ({

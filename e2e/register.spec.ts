@@ -42,7 +42,7 @@ for (const locale of ['en', 'es'] as const) {
     await register.agreements();
 
     await expect(host.app.getByRole('heading', { name: register.t('Available balance'), exact: true })).toBeVisible();
-    await expect(host.app.getByText(register.t('Virtual card ••{lastFour}').replace('{lastFour}', ''))).toBeVisible();
+    await expect(host.app.getByText(register.t('Virtual card ending in {lastFour}').replace('{lastFour}', ''))).toBeVisible();
     await register.expectAccessible();
     // The draft is gone and the SSN never reached the host.
     const saved = JSON.stringify(await host.savedState());

@@ -149,7 +149,7 @@ describe('home chart', () => {
             when: (s) => s.matches('ready'),
             then: async () => {
               expect(await screen.findByText('$1,234.56')).toBeTruthy();
-              expect(screen.getByText('Account ••••5678')).toBeTruthy();
+              expect(screen.getByText('Account ending in 5678')).toBeTruthy();
               // On the app's first screen the recent activity comes just after the rest (HomeView's RecentActivity).
               expect(await screen.findByText('Purchase at Save Mart')).toBeTruthy();
               expect(screen.getByText('-$45.12')).toBeTruthy();
@@ -225,6 +225,6 @@ describe("home, the physical card's next step", () => {
     // A card on its way is named without a number: it has none to show yet.
     if (answer.pendingCard) expect(screen.getByText('Physical card')).toBeTruthy();
     // A card its shipped replacement stopped says so (it said Active).
-    if (answer.pendingCard?.replacesCardId) expect(screen.getByText('Physical card ••7390').closest('li')!.textContent).toContain('Replaced');
+    if (answer.pendingCard?.replacesCardId) expect(screen.getByText('Physical card ending in 7390').closest('li')!.textContent).toContain('Replaced');
   });
 });

@@ -160,6 +160,8 @@ describe('manage cards chart', () => {
               // Spec §2: the image address looked up before the cards show; '' when there is none.
               expect(cardImageURL).not.toBeNull();
               const physical = slideOf(physicalName);
+              // No list a screen reader announces as "list, 0 items" (the virtual card has no actions).
+              for (const list of within(cardsList()!).queryAllByRole('list')) expect(within(list).queryAllByRole('listitem').length).toBeGreaterThan(0);
               expect(within(physical).getByText('Active')).toBeTruthy();
               expect(within(physical).getByRole('switch', { name: 'Lock card ending in 5678' })).toBeTruthy();
               expect(within(physical).getByRole('link', { name: 'Set PIN' }).getAttribute('href')).toMatch(/^\/reset-pin\?/);

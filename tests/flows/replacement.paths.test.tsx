@@ -173,7 +173,7 @@ describe('replacement chart', () => {
                 'Fresno, CA 93721',
               ]);
               expect(screen.getByText(ifOrderedToday())).toBeTruthy();
-              expect(screen.getByText('Your card ••7390 keeps working until the new one ships. Then it stops, so keep an eye out for the new one.')).toBeTruthy();
+              expect(screen.getByText('Your card ending in 7390 keeps working until the new one ships. Then it stops, so keep an eye out for the new one.')).toBeTruthy();
               const balance = s.context.balanceCents === 300 ? ['$3.00', '-$2.00'] : ['$23.50', '$18.50'];
               expect(moneyLines()).toEqual([
                 ['Replacement fee', '$5.00'],
@@ -197,7 +197,7 @@ describe('replacement chart', () => {
               if (!s.hasTag('failed')) await waitFor(() => expect([heading, pay]).toContain(document.activeElement));
               await expectAtStep(ctx, '2');
               expect(stepText()).toBe('Step 2 of 3');
-              expect(screen.getByText("We'll take $5.00 from your balance and mail you a new card. Your card ••7390 keeps working until the new one ships.")).toBeTruthy();
+              expect(screen.getByText("We'll take $5.00 from your balance and mail you a new card. Your card ending in 7390 keeps working until the new one ships.")).toBeTruthy();
               const refusals: Record<string, string> = {
                 cardPending: "A new card is already on its way to you, so we didn't order another one. Nothing was charged.",
                 notAllowed: "This card can't be replaced here. If it was lost or stolen, report it on Manage cards. Nothing was charged.",
@@ -247,7 +247,7 @@ describe('replacement chart', () => {
               expect(screen.getByText('It should arrive between Dec 8, 2026 and Dec 15, 2026.')).toBeTruthy();
               expect(
                 screen.getByText(
-                  'Your card ••7390 keeps working until the new one ships, then it stops. When the new card arrives, activate it with the last 4 digits and the expiration date printed on it.',
+                  'Your card ending in 7390 keeps working until the new one ships, then it stops. When the new card arrives, activate it with the last 4 digits and the expiration date printed on it.',
                 ),
               ).toBeTruthy();
             },

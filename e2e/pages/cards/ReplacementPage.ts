@@ -23,7 +23,7 @@ export class ReplacementPage extends AppPage {
     await expect(this.title).toHaveText(this.t('Replace a damaged card'));
     await expect(this.screen.locator('address')).toContainText(street1);
     await expect(
-      this.screen.getByText(this.t('Your card {lastFour} keeps working until the new one ships. Then it stops, so keep an eye out for the new one.').replace('{lastFour}', `••${lastFour}`)),
+      this.screen.getByText(this.t('Your card ending in {lastFour} keeps working until the new one ships. Then it stops, so keep an eye out for the new one.').replace('{lastFour}', lastFour)),
     ).toBeVisible();
     await expect.poll(() => moneyLinesOf(this.screen)).toEqual([
       [this.t('Replacement fee'), dollars(500, this.locale)],
@@ -42,9 +42,9 @@ export class ReplacementPage extends AppPage {
     await expect(this.title).toHaveText(this.t('Confirm your replacement'));
     await expect(
       this.screen.getByText(
-        this.t("We'll take {fee} from your balance and mail you a new card. Your card {lastFour} keeps working until the new one ships.")
+        this.t("We'll take {fee} from your balance and mail you a new card. Your card ending in {lastFour} keeps working until the new one ships.")
           .replace('{fee}', dollars(500, this.locale))
-          .replace('{lastFour}', `••${lastFour}`),
+          .replace('{lastFour}', lastFour),
       ),
     ).toBeVisible();
   }

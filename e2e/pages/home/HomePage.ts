@@ -41,7 +41,7 @@ export class HomePage extends AppPage {
   }
 
   cardRow(type: 'VIRTUAL' | 'PHYSICAL', lastFour: string): Locator {
-    const source = type === 'VIRTUAL' ? 'Virtual card ••{lastFour}' : 'Physical card ••{lastFour}';
+    const source = type === 'VIRTUAL' ? 'Virtual card ending in {lastFour}' : 'Physical card ending in {lastFour}';
     return this.row(this.t(source).replace('{lastFour}', lastFour));
   }
 

@@ -32,7 +32,7 @@ const texts: Record<AgreementKind, Record<AgreementLocale, Text>> = {
       ],
     },
     es: {
-      title: 'Consentimiento de firma electrónica (E-Sign)',
+      title: 'Contrato de firma electrónica (E-Sign)',
       sections: [
         {
           heading: 'Cómo recibirá sus documentos',

@@ -44,9 +44,6 @@ export function ArrivalIfOrderedToday({ locale }: { locale: Locale }) {
   );
 }
 
-/** A card's last four digits as shown on card screens ("••1234"), or nothing while it has none. */
-export const maskedLastFour = (lastFour: string | null) => (lastFour ? `••${lastFour}` : '');
-
 /** The address on file, as an envelope shows it. */
 export function MailingAddress({ address }: { address: Address }) {
   return (

@@ -119,7 +119,7 @@ function AccountSummary({ home, locale, newDebitDetails, deferActivity, refreshi
           <Amount cents={overview.balance} />
         </p>
         <p className="balance-account">
-          <Trans>Account {accountNumber}</Trans>
+          <Trans>Account ending in {accountNumber}</Trans>
         </p>
         <div className="balance-actions">
           <button type="button" className="link-button" onClick={() => !refreshing && onRefresh()} aria-disabled={refreshing}>
@@ -216,7 +216,7 @@ function CardName({ card }: { card: Card }) {
   const lastFour = card.lastFour;
   // A card on its way has no number to show yet: the cardholder types its last 4 to activate it.
   if (lastFour === null) return <Trans>Physical card</Trans>;
-  return card.type === 'VIRTUAL' ? <Trans>Virtual card ••{lastFour}</Trans> : <Trans>Physical card ••{lastFour}</Trans>;
+  return card.type === 'VIRTUAL' ? <Trans>Virtual card ending in {lastFour}</Trans> : <Trans>Physical card ending in {lastFour}</Trans>;
 }
 
 /**

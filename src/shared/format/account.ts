@@ -1,11 +1,8 @@
-/** Shown in place of the hidden characters; always four, so the mask does not reveal the number's length. */
-const MASK = '••••';
-
 /**
- * Account number (PRN) masked to its last 4 characters, e.g. "1234567812345678" → "••••5678".
- * Surrounding whitespace is trimmed; an input of 4 characters or fewer has nothing to hide and is returned as is.
+ * Account number (PRN) masked to its last 4 characters, shown as "Account ending in 5678": words, not
+ * "••••5678", whose dots a screen reader reads out one by one. Surrounding whitespace is trimmed; an
+ * input of 4 characters or fewer is returned as is.
  */
 export function maskAccountNumber(prn: string): string {
-  const value = prn.trim();
-  return value.length <= 4 ? value : `${MASK}${value.slice(-4)}`;
+  return prn.trim().slice(-4);
 }

@@ -182,48 +182,51 @@ function CardSlide({ card, index, lock, locale, cardImageURL, details, onReport 
       </p>
       {working ? <LockSwitch card={card} lock={lock} /> : null}
       {details}
-      <ul className="card-actions">
-        {isReadyToActivate(card) ? (
-          <li>
-            <Link
-              className="button"
-              to="/activate/{-$step}"
-              params={{ step: undefined }}
-              search={activationSearch(card)}
-            >
-              <Trans>Activate</Trans>
-            </Link>
-          </li>
-        ) : null}
-        {working && card.type === 'PHYSICAL' ? (
-          <>
+      {/* No empty list for a screen reader to announce (a virtual card has no actions here). */}
+      {isReadyToActivate(card) || (working && card.type === 'PHYSICAL') || canReportLostStolen(card) ? (
+        <ul className="card-actions">
+          {isReadyToActivate(card) ? (
             <li>
-              <Link to="/reset-pin/{-$step}" params={{ step: undefined }} search={pinLinkSearch(card, index, 'card')}>
-                <Trans>Set PIN</Trans>
+              <Link
+                className="button"
+                to="/activate/{-$step}"
+                params={{ step: undefined }}
+                search={activationSearch(card)}
+              >
+                <Trans>Activate</Trans>
               </Link>
             </li>
-            <li>
-              <Link to="/reset-pin/{-$step}" params={{ step: undefined }} search={pinLinkSearch(card, index, 'atm')}>
-                <Trans>Change ATM PIN</Trans>
-              </Link>
-            </li>
-          </>
-        ) : null}
-        {canReportLostStolen(card) ? (
-          <>
-            <li>
-              <button type="button" id={reportButtonId(card.id)} className="link-button" onClick={onReport}>
-                <Trans>Report lost or stolen</Trans>
-              </button>
-            </li>
-            <li>
-              <Link to="/replacement-card/{-$step}" params={{ step: undefined }} search={{ cardId: card.id }}>
-                <Trans>Replace a damaged card</Trans>
-              </Link>
-            </li>
-          </>
-        ) : null}
-      </ul>
+          ) : null}
+          {working && card.type === 'PHYSICAL' ? (
+            <>
+              <li>
+                <Link to="/reset-pin/{-$step}" params={{ step: undefined }} search={pinLinkSearch(card, index, 'card')}>
+                  <Trans>Set PIN</Trans>
+                </Link>
+              </li>
+              <li>
+                <Link to="/reset-pin/{-$step}" params={{ step: undefined }} search={pinLinkSearch(card, index, 'atm')}>
+                  <Trans>Change ATM PIN</Trans>
+                </Link>
+              </li>
+            </>
+          ) : null}
+          {canReportLostStolen(card) ? (
+            <>
+              <li>
+                <button type="button" id={reportButtonId(card.id)} className="link-button" onClick={onReport}>
+                  <Trans>Report lost or stolen</Trans>
+                </button>
+              </li>
+              <li>
+                <Link to="/replacement-card/{-$step}" params={{ step: undefined }} search={{ cardId: card.id }}>
+                  <Trans>Replace a damaged card</Trans>
+                </Link>
+              </li>
+            </>
+          ) : null}
+        </ul>
+      ) : null}
     </>
   );
 }

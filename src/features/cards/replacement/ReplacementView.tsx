@@ -20,7 +20,7 @@ import { formatDollars } from '../../../shared/format/money.ts';
 import { unexpectedErrorMessage } from '../../../shared/messages.ts';
 import { MoneyConfirmationStep, MoneyLines } from '../../../shared/moneyConfirmation/MoneyConfirmationStep.tsx';
 import { AccountLoad, CardFlowLinks } from '../cardFlowParts.tsx';
-import { ArrivalIfOrderedToday, ArrivalOfOrdered, ArrivalWindow, MailingAddress, maskedLastFour } from '../cardDelivery.tsx';
+import { ArrivalIfOrderedToday, ArrivalOfOrdered, ArrivalWindow, MailingAddress } from '../cardDelivery.tsx';
 import { cardsCalls } from '../cardsCalls.ts';
 import '../cardOrder.css';
 
@@ -93,7 +93,7 @@ function Payment({ state, send, locale }: Props) {
   const { i18n } = useLingui();
   const { amountCents, balanceCents, refusal, user, card } = state.context;
   const fee = formatDollars(amountCents);
-  const lastFour = maskedLastFour(card?.lastFour ?? null);
+  const lastFour = card?.lastFour ?? '';
   return (
     <MoneyConfirmationStep
       titleId={titleId}
@@ -112,7 +112,7 @@ function Payment({ state, send, locale }: Props) {
             <ArrivalIfOrderedToday locale={locale} />
           </p>
           <p>
-            <Trans>Your card {lastFour} keeps working until the new one ships. Then it stops, so keep an eye out for the new one.</Trans>
+            <Trans>Your card ending in {lastFour} keeps working until the new one ships. Then it stops, so keep an eye out for the new one.</Trans>
           </p>
           <p>
             <Trans>If your card was lost or stolen, don't replace it here: report it on Manage cards. We'll block it at once and send a new one free.</Trans>{' '}
@@ -123,7 +123,7 @@ function Payment({ state, send, locale }: Props) {
         </>
       }
       confirmTitle={<Trans>Confirm your replacement</Trans>}
-      confirmText={<Trans>We'll take {fee} from your balance and mail you a new card. Your card {lastFour} keeps working until the new one ships.</Trans>}
+      confirmText={<Trans>We'll take {fee} from your balance and mail you a new card. Your card ending in {lastFour} keeps working until the new one ships.</Trans>}
       payButton={<Trans>Replace my card for {fee}</Trans>}
       busyButton={<Trans>Ordering your new card…</Trans>}
       refusal={
@@ -148,7 +148,7 @@ function Receipt({ state, locale }: Props) {
   const { paidCents, balanceCents, replacement, card } = state.context;
   const paid = paidCents ?? 0;
   const fee = formatDollars(paid);
-  const lastFour = maskedLastFour(card?.lastFour ?? null);
+  const lastFour = card?.lastFour ?? '';
   return (
     <>
       <h1 id={titleId} ref={heading} tabIndex={-1}>
@@ -168,7 +168,7 @@ function Receipt({ state, locale }: Props) {
       </p>
       <p>
         <Trans>
-          Your card {lastFour} keeps working until the new one ships, then it stops. When the new card arrives, activate it with the last 4 digits and the expiration date printed on it.
+          Your card ending in {lastFour} keeps working until the new one ships, then it stops. When the new card arrives, activate it with the last 4 digits and the expiration date printed on it.
         </Trans>
       </p>
       <p className="screen-links">
