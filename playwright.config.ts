@@ -105,6 +105,8 @@ export default defineConfig({
       PROCESSOR_PORT: String(processorPort),
       PROCESSOR_ORIGINS: `${processorURL},${processorURL.replace('localhost', '127.0.0.1')}`,
       DATA_DIR: dataDir,
+      // npm test: the migrated database its unit tests made, when they made one (scripts/test.sh).
+      ...(process.env.KEEP_MIGRATED_PGLITE_DUMP && existsSync(process.env.KEEP_MIGRATED_PGLITE_DUMP) && { PGLITE_DUMP: process.env.KEEP_MIGRATED_PGLITE_DUMP }),
       LOG_LEVEL: 'warn',
     },
     reuseExistingServer: false,

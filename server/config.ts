@@ -13,6 +13,12 @@ export type ServerConfig = {
   /** PostgreSQL connection string; without it the embedded PGlite database under dataDir is used. */
   databaseUrl: string | undefined;
   dataDir: string;
+  /**
+   * A PGlite data folder dump (`dumpDataDir()`) a new dataDir starts from instead of an empty cluster;
+   * the migrations still run on it. npm test hands the browser tests the migrated dump its unit tests
+   * made (scripts/test.sh), which saves the e2e server's cluster creation and migrations.
+   */
+  pgliteDump: string | undefined;
   sandbox: boolean;
   /** Seconds an access token lives. */
   accessTokenTtl: number;
@@ -200,6 +206,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     host,
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir: path.resolve(env.DATA_DIR ?? '.data/pglite'),
+    pgliteDump: env.PGLITE_DUMP || undefined,
     sandbox,
     accessTokenTtl: Number(env.ACCESS_TOKEN_TTL ?? 900),
     refreshTokenTtl: Number(env.REFRESH_TOKEN_TTL ?? 60 * 60 * 24 * 30),

@@ -1,4 +1,6 @@
 /** `npm start`: one process serving the web app, card API, content API and sandbox. */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { ConfigError, isLoopback, readConfig, type ServerConfig } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { buildApp } from './app.ts';
@@ -19,7 +21,9 @@ function configOrExit(): ServerConfig {
 }
 
 const config = configOrExit();
-const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+// A dump only ever starts a new data folder: one that holds a cluster keeps it.
+const startFrom = config.pgliteDump && !existsSync(path.join(config.dataDir, 'PG_VERSION')) ? new Uint8Array(readFileSync(config.pgliteDump)) : undefined;
+const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, snapshot: startFrom });
 if (config.sandbox) await seedDemoData(database.db);
 await database.gatherStatistics();
 const app = await buildApp(config, database.db);

@@ -5,7 +5,7 @@
  * - A folder for PGlite dumps (pgliteSnapshot.ts), used when PG_TESTS=0.
  * Both are removed when the run ends.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
@@ -44,6 +44,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('testPostgres', postgres?.adminUrl ?? '');
   return async () => {
     await postgres?.stop();
+    // npm test's browser tests start their server from it (scripts/test.sh, server/config.ts pgliteDump).
+    const keep = process.env.KEEP_MIGRATED_PGLITE_DUMP;
+    if (keep) await copyFile(path.join(folder, 'migrated.tar'), keep).catch(() => undefined);
     await rm(folder, { recursive: true, force: true });
   };
 }
