@@ -101,10 +101,10 @@ export async function buildApp(
   app.setValidatorCompiler(yupValidatorCompiler);
   registerRequestSafety(app);
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    // A request the client got wrong (malformed body, too large, bad Range or If-Match on a file, a
-    // value PostgreSQL cannot hold: SQLSTATE class 22) is answered as such, never as our failure.
+    // A request the client got wrong (malformed body, too large, not JSON (415), bad Range or If-Match on
+    // a file, a value PostgreSQL cannot hold: SQLSTATE class 22) is answered as such, never as our failure.
     const dataException = sqlStateOf(error)?.startsWith('22') ?? false;
-    const asBadRequest = dataException || error.validation || error.name === 'ValidationError' || error.statusCode === 415;
+    const asBadRequest = dataException || error.validation || error.name === 'ValidationError';
     const status = asBadRequest ? 400 : (error.statusCode ?? 500);
     if (status >= 400 && status < 500) {
       const statusCode = status === 403 || status === 404 ? StatusCode.NOT_ALLOWED : StatusCode.INVALID_PARAMETERS;

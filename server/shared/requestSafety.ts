@@ -43,6 +43,8 @@ export function registerRequestSafety(app: FastifyInstance): void {
       done(null, value);
     });
   });
+  // Every call takes JSON only: a text body is another media type (415), not a string to validate.
+  app.removeContentTypeParser('text/plain');
   app.addHook('preValidation', async (request: FastifyRequest, reply: FastifyReply) => {
     if (!isSafeInput(request.query) || !isSafeInput(request.params)) {
       return reply.code(400).send({ statusCode: StatusCode.INVALID_PARAMETERS });

@@ -27,7 +27,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-type BadBody = { name: string; payload: string; contentType?: string; status?: 400 | 413 };
+type BadBody = { name: string; payload: string; contentType?: string; status?: 400 | 413 | 415 };
 
 const json = (value: unknown) => JSON.stringify(value);
 const validEmail = demoCardholder.email;
@@ -48,7 +48,9 @@ const badSignInBodies: BadBody[] = [
   { name: 'a JSON array', payload: json([validEmail, validPassword]) },
   { name: 'JSON null', payload: 'null' },
   { name: 'a body that is not JSON', payload: '{"email": "demo@providers.test", "password": ' },
-  { name: 'a form-encoded body', payload: `email=${validEmail}&password=${validPassword}`, contentType: 'application/x-www-form-urlencoded' },
+  // RFC 9110 §15.5.16: a media type the call does not take.
+  { name: 'a form-encoded body', payload: `email=${validEmail}&password=${validPassword}`, contentType: 'application/x-www-form-urlencoded', status: 415 },
+  { name: 'a text body', payload: json({ email: validEmail, password: validPassword }), contentType: 'text/plain', status: 415 },
   { name: 'a whole body over 16 KB', payload: json({ email: validEmail, password: 'x'.repeat(17 * 1024) }), status: 413 },
 ];
 

@@ -158,9 +158,9 @@ describe('POST /set-unlock-code with the access token', () => {
     expect(await unlockFailures(t.db, userId)).toBe(0);
   });
 
-  it('answers a form-encoded body with INVALID_PARAMETERS', async () => {
+  it('answers a form-encoded body with 415 INVALID_PARAMETERS (RFC 9110 §15.5.16: a media type it does not take)', async () => {
     const response = await setUnlockCode(`currentUnlockCode=${currentCode}&unlockCode=3971`, session.access, 'application/x-www-form-urlencoded');
-    expectPlainAnswer(response, 400, { statusCode: StatusCode.INVALID_PARAMETERS });
+    expectPlainAnswer(response, 415, { statusCode: StatusCode.INVALID_PARAMETERS });
   });
 
   it('answers a body over 16 KB with 413 INVALID_PARAMETERS', async () => {
