@@ -59,8 +59,9 @@ function jsonSchemaOf(field: SchemaFieldDescription): JsonSchema {
  * Every answer a call can get: its own, and those any call can get from the server around it: 400
  * `{2}` for a request it cannot read (malformed or unsafe JSON, a body where none is taken, an
  * unreadable query), 413 `{2}` for a body over the limit and 415 `{2}` for a body that is not JSON
- * (POST; RFC 9110 §15.5.14, §15.5.16), 500 `{5}` for the server's own failure. The document lists these (kept out of the route tables, which the app
- * ships); the server's tests check every answer against them (tests/support/answerAudit.ts).
+ * (POST; RFC 9110 §15.5.14, §15.5.16), 500 `{5}` for the server's own failure. The document lists
+ * these (kept out of the route tables, which the app ships); the server's tests check every answer
+ * against them (tests/support/answerAudit.ts).
  */
 export function documentedAnswers(route: Route): Partial<Record<HttpStatus, readonly number[]>> {
   const answers: Partial<Record<HttpStatus, readonly number[]>> = { ...route.answers };

@@ -35,7 +35,7 @@ logs=.test-logs
 rm -rf "$logs" && mkdir -p "$logs"
 export NO_COLOR=1 FORCE_COLOR=0
 # The migrated PGlite database the unit tests make, kept for the browser tests' server to start from
-# (about 6 s of its 9 s start on a quiet machine: the cluster and the migrations).
+# instead of creating and migrating a cluster: about a quarter of its start (docs/performance.md).
 export KEEP_MIGRATED_PGLITE_DUMP="$PWD/$logs/pglite-migrated.tar"
 
 started=$SECONDS
