@@ -4,6 +4,7 @@
  * loopback only and falls back to keys committed in this repo. A configuration that would be unsafe
  * refuses to start with a message naming the problem (ConfigError).
  */
+import { existsSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
 
@@ -206,7 +207,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     host,
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir: path.resolve(env.DATA_DIR ?? '.data/pglite'),
-    pgliteDump: env.PGLITE_DUMP || undefined,
+    pgliteDump: pgliteDumpOf(env.PGLITE_DUMP),
     sandbox,
     accessTokenTtl: Number(env.ACCESS_TOKEN_TTL ?? 900),
     refreshTokenTtl: Number(env.REFRESH_TOKEN_TTL ?? 60 * 60 * 24 * 30),
@@ -235,4 +236,11 @@ function sweepSeconds(value: string | undefined): number {
   const given = value?.trim() || '60';
   if (!/^\d{1,7}$/.test(given)) throw new ConfigError(`HOLD_EXPIRY_SWEEP_SECONDS="${value}" is not a whole number of seconds (0 turns the sweep off).`);
   return Number(given);
+}
+
+/** PGLITE_DUMP: a file that exists, or none. */
+function pgliteDumpOf(file: string | undefined): string | undefined {
+  if (!file) return undefined;
+  if (!existsSync(file)) throw new ConfigError(`PGLITE_DUMP=${file}: no such file (a PGlite dumpDataDir() dump to start a new data folder from).`);
+  return path.resolve(file);
 }

@@ -22,7 +22,8 @@ function configOrExit(): ServerConfig {
 
 const config = configOrExit();
 // A dump only ever starts a new data folder: one that holds a cluster keeps it.
-const startFrom = config.pgliteDump && !existsSync(path.join(config.dataDir, 'PG_VERSION')) ? new Uint8Array(readFileSync(config.pgliteDump)) : undefined;
+const startFrom =
+  config.pgliteDump && !config.databaseUrl && !existsSync(path.join(config.dataDir, 'PG_VERSION')) ? new Uint8Array(readFileSync(config.pgliteDump)) : undefined;
 const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, snapshot: startFrom });
 if (config.sandbox) await seedDemoData(database.db);
 await database.gatherStatistics();

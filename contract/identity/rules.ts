@@ -53,7 +53,7 @@ export const checkPhone: Check = (value) => {
   if (phone === '' && !typo) return ValidationMessage.phoneRequired;
   if (phone.length !== 10 || typo) return ValidationMessage.phoneLength;
   // A + before a country code other than 1 (+354 555 1234): ten digits, but not a US number.
-  if (/\+[\s(]*[02-9]/.test(text(value))) return ValidationMessage.phoneInvalid;
+  if (/\+[\s().-]*[02-9]/.test(text(value))) return ValidationMessage.phoneInvalid;
   const [area, exchange, line] = [phone.slice(0, 3), phone.slice(3, 6), phone.slice(6)];
   return isAreaCode(area) && isNanpCode(exchange) && !isFictional(exchange, line) ? null : ValidationMessage.phoneInvalid;
 };

@@ -32,6 +32,14 @@ describe('choosing production', () => {
   });
 });
 
+describe('PGLITE_DUMP', () => {
+  it('names a file that exists, else the start is refused with a message naming it', () => {
+    expect(readConfig({ WEB_ROOT: '' }).pgliteDump).toBeUndefined();
+    expect(readConfig({ WEB_ROOT: '', PGLITE_DUMP: 'package.json' }).pgliteDump).toMatch(/\/package\.json$/);
+    refused({ WEB_ROOT: '', PGLITE_DUMP: '/nowhere/migrated.tar' }, /PGLITE_DUMP=\/nowhere\/migrated\.tar: no such file/);
+  });
+});
+
 describe('a production start refuses unsafe keys', () => {
   const sandbox = readConfig({ WEB_ROOT: '' });
   const sandboxKeys = {

@@ -175,6 +175,8 @@ describe('checkPhone', () => {
     // Another country's number, ten digits with its code: not a US number (it would text a stranger).
     ['+354 555 1234', M.phoneInvalid],
     ['+(354) 555-1234', M.phoneInvalid],
+    ['+-354 555 1234', M.phoneInvalid],
+    ['+.354 555 1234', M.phoneInvalid],
     ['+44 20 7946 0958', M.phoneLength],
     ['1592014477', M.phoneInvalid],
     ['0592014477', M.phoneInvalid],

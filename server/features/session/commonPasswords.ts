@@ -14,23 +14,30 @@ export const isCommonPassword = (password: string): boolean => {
 
 /**
  * §3.1.1.2's (rev. 3 §5.1.1.2's) "repetitive or sequential characters": a short unit repeated
- * (aaaaaaaa, 12121212, abcdabcd), or at most two runs that step by one the same way (abcdefgh,
- * 87654321, 1234abcd, aaaabbbb), which no list can hold in every length.
+ * (aaaaaaaa, 12121212, abcdabcd), or three quarters of it in runs of 3 or more that step by one the
+ * same way or repeat (abcdefgh, 87654321, 1234abcd, aaaabbbb), so a symbol or digit added for a
+ * composition rule (Abcdefg1!, !12345678!) does not pass. No list can hold these at every length.
  */
 function isRepetitiveOrSequential(password: string): boolean {
   if (/^(.{1,4})\1+$/u.test(password)) return true;
   const points = Array.from(password, (character) => character.codePointAt(0)!);
-  let runs = 1;
+  let inRuns = 0;
+  let run = 1;
   let step = 0;
+  const endRun = () => (inRuns += run >= 3 ? run : 0);
   for (let index = 1; index < points.length; index += 1) {
     const next = points[index]! - points[index - 1]!;
-    const continues = Math.abs(next) <= 1 && (next === 0 || step === 0 || next === step);
-    if (!continues) {
-      runs += 1;
+    if (Math.abs(next) <= 1 && (next === 0 || step === 0 || next === step)) {
+      run += 1;
+      if (next !== 0) step = next;
+    } else {
+      endRun();
+      run = 1;
       step = 0;
-    } else if (next !== 0) step = next;
+    }
   }
-  return runs <= 2;
+  endRun();
+  return inRuns >= points.length * 0.75;
 }
 
 /**
