@@ -11,6 +11,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { VerifySsnAnswer } from '../../../contract/identity/types.ts';
 import { StatusCode } from '../../../contract/shared/statusCodes.ts';
 import { attemptLimits, phoneVerificationLimits, users } from '../../../server/db/schema/index.ts';
+import { normalisePassword } from '../../../contract/rules.ts';
+import { isCommonPassword } from '../../../server/features/session/commonPasswords.ts';
 import { hashSecret } from '../../../server/secrets.ts';
 import {
   clearAttemptLimits,
@@ -280,12 +282,19 @@ describe('Unicode passwords (NIST SP 800-63B §5.1.1.2: NFKC before hashing)', (
 });
 
 describe('a new password known from breaches (NIST SP 800-63B §3.1.1.2)', () => {
-  it.each(['password', 'Password1', 'qwertyuiop', 'iloveyou', '12345678', 'aaaaaaaa', 'abcdefgh', 'HGFEDCBA', '1234abcd', '12121212', 'xyzxyzxyz', 'aaaabbbb', 'Abcdefg1!', 'Aaaaaaa1!', 'Abcd1234!', '!12345678!', '12345678!a', 'abcabcab', '1234123412'])('refuses %j with 400 {4, fieldErrors: {password: "password.common"}}, changing nothing', async (common) => {
+  // Through the call for a few (one of each kind); the rest below on the check itself.
+  it.each(['password', 'Password1', 'qwertyuiop', 'iloveyou', '12345678', 'aaaaaaaa', 'Abcdefg1!'])('refuses %j with 400 {4, fieldErrors: {password: "password.common"}}, changing nothing', async (common) => {
     const answer = await changePassword({ email: demoCardholder.email, ssn: demoCardholder.ssn, password: common, mfaToken: 'not-looked-at' });
     expect(answer.status).toBe(400);
     expect(answer.body).toEqual({ statusCode: StatusCode.FAILED_VALIDATION, fieldErrors: { password: 'password.common' } });
     expect((await signInWith(t.app, { email: demoCardholder.email, password: demoCardholder.password })).status).toBe(200);
   });
+
+  // Repetitive or sequential (rev. 3 §5.1.1.2), with a composition rule's padding too.
+  it.each(['abcdefgh', 'HGFEDCBA', '1234abcd', '12121212', 'xyzxyzxyz', 'aaaabbbb', 'Aaaaaaa1!', 'Abcd1234!', '!12345678!', '12345678!a', 'abcabcab', '1234123412'])(
+    'counts %j as too easy to guess',
+    (easy) => expect(isCommonPassword(normalisePassword(easy))).toBe(true),
+  );
 
   it('spends none of the SSN attempts on a refused password', async () => {
     await changeDemoPassword({ password: 'password' });
