@@ -70,6 +70,8 @@ export type CardRefusal = {
   reason: CardRefusalReason;
   /** For a mismatch: wrong tries left before the 429 wait. */
   attemptsLeft?: number;
+  /** For insufficientFunds: the available balance now, as home shows it (the flow's may be older). */
+  balanceCents?: number;
 };
 
 /** 404 `{3}`: the caller has no card with that id (another cardholder's card is answered alike). */

@@ -78,8 +78,15 @@ export const moneyConfirmationAssigners = {
     idempotencyKey: context.idempotencyKey ?? (isConfirmed(event) ? event.idempotencyKey : null),
     refusal: null,
   }),
-  /** A definite refusal: nothing was charged, and this attempt is over. */
-  storeRefusal: (answer: MoneyAnswer) => ({ refusal: answer?.reason ?? null, idempotencyKey: null }),
+  /**
+   * A definite refusal: nothing was charged, and this attempt is over. Short of money, the server says
+   * the balance now: the review shows it, not the older one that seemed to cover the amount.
+   */
+  storeRefusal: (answer: MoneyAnswer) => ({
+    refusal: answer?.reason ?? null,
+    idempotencyKey: null,
+    ...(answer?.balanceCents === undefined ? {} : { balanceCents: answer.balanceCents }),
+  }),
   /**
    * Paid: what the server took (the fee it answers) and the balance it left, and the attempt is over.
    * The balance is the server's: money may have come or gone since the flow loaded it.

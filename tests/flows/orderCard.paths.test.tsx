@@ -32,7 +32,8 @@ const paymentEvents = [
   listed({ type: 'user.goToStep', step: 2 }),
   // Paid, and a deposit came meanwhile: the receipt shows the balance the server answers ($23.50 loaded, less $5.00, plus $200.00).
     done('orderCard', { statusCode: 0, card: ordered, feeCents: 500, balanceCents: 21850 }),
-  done('orderCard', { statusCode: 3, reason: 'insufficientFunds' }),
+  // Refused short of money: money went since the flow loaded, and the server says the balance now.
+  done('orderCard', { statusCode: 3, reason: 'insufficientFunds', balanceCents: 120 }),
   done('orderCard', { statusCode: 3, reason: 'cardPending' }),
   done('orderCard', { statusCode: 5 }),
   failed('orderCard'),
@@ -238,14 +239,15 @@ describe('order-card chart', () => {
               expect(screen.getByText("We'll mail your Providers Card to:")).toBeTruthy();
               expect(document.querySelector('address.card-address')?.textContent).toBe('1420 Fulton StApt 3Fresno, CA 93721');
               expect(screen.getByText(ifOrderedToday())).toBeTruthy();
-              const balance = fundedAccount ? ['$23.50', '$18.50'] : ['$0.00', '-$5.00'];
+              const refused = s.context.refusal === 'insufficientFunds';
+              const balance = refused ? ['$1.20', '-$3.80'] : fundedAccount ? ['$23.50', '$18.50'] : ['$0.00', '-$5.00'];
               expect(moneyLines()).toEqual([
                 ['Card fee', '$5.00'],
                 ['Your balance now', balance[0]],
                 ['Your balance after', balance[1]],
               ]);
               // A balance below zero is heard with its sign in words, which a screen reader may not say for "-".
-              if (!fundedAccount) expect(screen.getByText('minus $5.00')).toBeTruthy();
+              if (!fundedAccount || refused) expect(screen.getByText(refused ? 'minus $3.80' : 'minus $5.00')).toBeTruthy();
               await waitFor(() =>
                 expect(alertText()).toBe(
                   s.hasTag('insufficientFunds')

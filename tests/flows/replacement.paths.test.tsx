@@ -44,7 +44,8 @@ const runs = [
     listed({ type: 'user.goToStep', step: 1 }),
     // Paid, and a deposit came meanwhile: the receipt shows the balance the server answers ($23.50 loaded, less $5.00, plus $200.00).
     done('replaceCard', { statusCode: 0, card: newCard, feeCents: 500, balanceCents: 21850 }),
-    done('replaceCard', { statusCode: 3, reason: 'insufficientFunds' }),
+    // Refused short of money: the server says the balance now, which the review then shows.
+    done('replaceCard', { statusCode: 3, reason: 'insufficientFunds', balanceCents: 120 }),
     done('replaceCard', { statusCode: 3, reason: 'notAllowed' }),
     done('replaceCard', { statusCode: 3, reason: 'cardPending' }),
     done('replaceCard', { statusCode: 5 }),
@@ -174,7 +175,8 @@ describe('replacement chart', () => {
               ]);
               expect(screen.getByText(ifOrderedToday())).toBeTruthy();
               expect(screen.getByText('Your card ending in 7390 keeps working until the new one ships. Then it stops, so keep an eye out for the new one.')).toBeTruthy();
-              const balance = s.context.balanceCents === 300 ? ['$3.00', '-$2.00'] : ['$23.50', '$18.50'];
+              const balance =
+                s.context.refusal === 'insufficientFunds' ? ['$1.20', '-$3.80'] : s.context.balanceCents === 300 ? ['$3.00', '-$2.00'] : ['$23.50', '$18.50'];
               expect(moneyLines()).toEqual([
                 ['Replacement fee', '$5.00'],
                 ['Your balance now', balance[0]],

@@ -22,7 +22,7 @@ import { sqlStateOf } from '../../shared/errorLog.ts';
 import { balances, createTransfer, openCardholderLedgerAccount, systemLedgerAccounts, transferIdFor } from '../ledger/index.ts';
 import { type CardState, hasWorkingPhysicalCard, loadCard, ownCard, pendingCardOf } from './queries.ts';
 
-export type Refused = { kind: 'refused'; reason: CardRefusalReason };
+export type Refused = { kind: 'refused'; reason: CardRefusalReason; balanceCents?: number };
 export type NotFound = { kind: 'notFound' };
 
 const refused = (reason: CardRefusalReason): Refused => ({ kind: 'refused', reason });
@@ -128,7 +128,7 @@ export async function orderPhysicalCard(
         phase: 'posted',
         now,
       });
-      if (fee.result === 'exceeds_credits') return refused('insufficientFunds');
+      if (fee.result === 'exceeds_credits') return { ...refused('insufficientFunds'), balanceCents: await balanceShown(tx, accountId, now) };
       // The key's transfer exists without a card: it was used for something else.
       if (fee.result === 'exists' || fee.result === 'exists_with_different_fields') return refused('idempotencyKeyReused');
       if (fee.result !== 'created') throw new Error(`The card fee could not be posted: ${fee.result}`);

@@ -32,8 +32,13 @@ import { ownCard } from './queries.ts';
 export { accountCardsJsonSql, cardWorks } from './queries.ts';
 export { markDelivered, markShipped };
 
-const refuse = (reply: FastifyReply, reason: CardRefusalReason, attemptsLeft?: number) => {
-  const answer: CardRefusal = { statusCode: StatusCode.NOT_ALLOWED, reason, ...(attemptsLeft === undefined ? {} : { attemptsLeft }) };
+const refuse = (reply: FastifyReply, reason: CardRefusalReason, attemptsLeft?: number, balanceCents?: number) => {
+  const answer: CardRefusal = {
+    statusCode: StatusCode.NOT_ALLOWED,
+    reason,
+    ...(attemptsLeft === undefined ? {} : { attemptsLeft }),
+    ...(balanceCents === undefined ? {} : { balanceCents }),
+  };
   return reply.code(403).send(answer);
 };
 const notFound = (reply: FastifyReply) => reply.code(404).send({ statusCode: StatusCode.NOT_ALLOWED });
@@ -55,7 +60,7 @@ export function cardsFeature(app: FastifyInstance, services: Services): void {
     // routeServer has checked the Idempotency-Key (both entries are `idempotent`).
     const ordered = await orderPhysicalCard(db, processor, { userId: request.access.userId, idempotencyKey: request.idempotencyKey, ...(replaces && { replaces }) });
     if (ordered.kind === 'notFound') return notFound(reply);
-    if (ordered.kind === 'refused') return refuse(reply, ordered.reason);
+    if (ordered.kind === 'refused') return refuse(reply, ordered.reason, undefined, ordered.balanceCents);
     return { statusCode: StatusCode.SUCCESS, card: ordered.card, feeCents: ordered.feeCents, balanceCents: ordered.balanceCents };
   };
 
