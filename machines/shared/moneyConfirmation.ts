@@ -91,12 +91,10 @@ export const moneyConfirmationAssigners = {
    * Paid: what the server took (the fee it answers) and the balance it left, and the attempt is over.
    * The balance is the server's: money may have come or gone since the flow loaded it.
    */
-  storePayment: (context: MoneyConfirmationContext, answer: MoneyAnswer) => ({
-    paidCents: answer?.feeCents ?? context.amountCents,
-    balanceCents: answer?.balanceCents ?? context.balanceCents - (answer?.feeCents ?? context.amountCents),
-    idempotencyKey: null,
-    refusal: null,
-  }),
+  storePayment: (context: MoneyConfirmationContext, answer: MoneyAnswer) => {
+    const paidCents = answer?.feeCents ?? context.amountCents;
+    return { paidCents, balanceCents: answer?.balanceCents ?? context.balanceCents - paidCents, idempotencyKey: null, refusal: null };
+  },
 };
 
 /** A money call's answer, as the guards and actions of its `onDone` take it. */

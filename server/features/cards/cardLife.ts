@@ -72,7 +72,10 @@ async function insertPhysicalCard(
 
 export type Order = { kind: 'ordered'; card: Card; feeCents: number; balanceCents: number };
 
-/** The available balance as home shows it (posted less what is on hold; no cushion), in the order's transaction. */
+/**
+ * The available balance as home shows it (posted less what is on hold; no cushion), in the order's
+ * transaction. Home's query (features/home/queries.ts) says the same in SQL: change both together.
+ */
 async function balanceShown(tx: Database, accountId: string, now: Date): Promise<number> {
   const balance = await balances(tx, await openCardholderLedgerAccount(tx, accountId), now);
   return balance ? balance.postedCents - balance.pendingDebitsCents : 0;
