@@ -81,6 +81,7 @@ const homeStatement: PreparedStatement = (() => {
         select json_agg(row_to_json(activity)) from (${activityRowsSql(sql`la.id`, { limit: recentActivityCount, now })}) activity
       ), '[]'::json),
       'ledger', (select json_build_object(
+          -- The balance shown; a card order answers the same (cards/cardLife.ts balanceShown): change both.
           'available', la.credits_posted - la.debits_posted - (la.debits_pending - held.expired),
           'onHold', la.debits_pending - held.expired,
           'hasFunded', exists(select 1 from transfers f where f.credit_ledger_account_id = la.id and f.phase = 'posted' and f.kind = 'deposit'),
