@@ -32,13 +32,9 @@ import { ownCard } from './queries.ts';
 export { accountCardsJsonSql, cardWorks } from './queries.ts';
 export { markDelivered, markShipped };
 
-const refuse = (reply: FastifyReply, reason: CardRefusalReason, attemptsLeft?: number, balanceCents?: number) => {
-  const answer: CardRefusal = {
-    statusCode: StatusCode.NOT_ALLOWED,
-    reason,
-    ...(attemptsLeft === undefined ? {} : { attemptsLeft }),
-    ...(balanceCents === undefined ? {} : { balanceCents }),
-  };
+/** 403 {3, reason}, with what the refusal tells (wrong tries left, or the balance now). */
+const refuse = (reply: FastifyReply, reason: CardRefusalReason, details: Pick<CardRefusal, 'attemptsLeft' | 'balanceCents'> = {}) => {
+  const answer: CardRefusal = { statusCode: StatusCode.NOT_ALLOWED, reason, ...details };
   return reply.code(403).send(answer);
 };
 const notFound = (reply: FastifyReply) => reply.code(404).send({ statusCode: StatusCode.NOT_ALLOWED });
@@ -60,7 +56,7 @@ export function cardsFeature(app: FastifyInstance, services: Services): void {
     // routeServer has checked the Idempotency-Key (both entries are `idempotent`).
     const ordered = await orderPhysicalCard(db, processor, { userId: request.access.userId, idempotencyKey: request.idempotencyKey, ...(replaces && { replaces }) });
     if (ordered.kind === 'notFound') return notFound(reply);
-    if (ordered.kind === 'refused') return refuse(reply, ordered.reason, undefined, ordered.balanceCents);
+    if (ordered.kind === 'refused') return refuse(reply, ordered.reason, { balanceCents: ordered.balanceCents });
     return { statusCode: StatusCode.SUCCESS, card: ordered.card, feeCents: ordered.feeCents, balanceCents: ordered.balanceCents };
   };
 
@@ -106,10 +102,10 @@ export function cardsFeature(app: FastifyInstance, services: Services): void {
       await limits.giveBack(cardActivationPolicy, userId);
       return { cardId: match.card.id } as const;
     }
-    if (tried.attemptsLeft > 0) return { done: refuse(reply, mismatch, tried.attemptsLeft) } as const;
+    if (tried.attemptsLeft > 0) return { done: refuse(reply, mismatch, { attemptsLeft: tried.attemptsLeft }) } as const;
     // The last try was wrong: the wait starts (unless a right try given back meanwhile left one).
     const wait = await limits.lockWhenSpent(cardActivationPolicy, userId);
-    return { done: wait > 0 ? tooMany(reply, wait) : refuse(reply, mismatch, 0) } as const;
+    return { done: wait > 0 ? tooMany(reply, wait) : refuse(reply, mismatch, { attemptsLeft: 0 }) } as const;
   };
 
   serve(
