@@ -70,6 +70,10 @@ export function documentedAnswers(route: Route): Partial<Record<HttpStatus, read
     if (!codes.includes(statusCode)) answers[status] = [...codes, statusCode];
   };
   add(400, StatusCode.INVALID_PARAMETERS);
+  // An expectation other than 100-continue; a host name the server does not serve (the sandbox on
+  // loopback only: server/shared/requestHost.ts).
+  add(417, StatusCode.INVALID_PARAMETERS);
+  add(421, StatusCode.INVALID_PARAMETERS);
   if (route.method === 'POST') {
     add(413, StatusCode.INVALID_PARAMETERS);
     add(415, StatusCode.INVALID_PARAMETERS);

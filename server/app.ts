@@ -27,6 +27,7 @@ import { clientErrorAnswerer, inlineStyleHashes, registerSecurityHeaders, securi
 import { createServices, type Services } from './services.ts';
 import { yupValidatorCompiler } from './shared/http.ts';
 import { loggableError, sqlStateOf } from './shared/errorLog.ts';
+import { hostHeaderOptions, registerHostChecks } from './shared/requestHost.ts';
 import { registerRequestSafety } from './shared/requestSafety.ts';
 
 /** Never logged: credentials, codes and tokens travel in these. */
@@ -86,7 +87,9 @@ export async function buildApp(
       setSecurityHeaders(request, reply as FastifyReply);
       (reply as FastifyReply).code(400).send({ statusCode: StatusCode.INVALID_PARAMETERS });
     },
+    ...hostHeaderOptions,
   });
+  registerHostChecks(app, config, (reply, status) => reply.code(status).send({ statusCode: StatusCode.INVALID_PARAMETERS }));
   const services = createServices(config, db);
   await deleteSpentCountersAndCodes(app, services);
 

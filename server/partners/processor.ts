@@ -25,6 +25,7 @@ import type { Database } from '../db/database.ts';
 import { cards, processorPins, processorTokens } from '../db/schema/index.ts';
 import { hashSecret, hashToken, randomToken } from '../secrets.ts';
 import { partnerMalformedRequests } from '../securityHeaders.ts';
+import { hostHeaderOptions, registerHostChecks } from '../shared/requestHost.ts';
 import { yupValidatorCompiler } from '../shared/http.ts';
 import {
   cardDetailsExpiredPage,
@@ -209,7 +210,9 @@ export async function buildProcessorServer(config: ServerConfig, db: Database, o
           },
     bodyLimit: 4 * 1024,
     ...partnerMalformedRequests(headers, { error: 'bad request' }),
+    ...hostHeaderOptions,
   });
+  registerHostChecks(server, config, (reply, status) => reply.code(status).send({ error: 'bad request' }));
   server.addHook('onSend', async (_request, reply) => {
     for (const [name, value] of headers) reply.header(name, value);
     if (!reply.hasHeader('Cache-Control')) reply.header('Cache-Control', 'no-store');
