@@ -74,6 +74,8 @@ export const mfaTokens = pgTable('mfa_tokens', {
   purpose: text('purpose', { enum: ['register', 'reset-password'] }).notNull(),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   usedAt: timestamp('used_at', { withTimezone: true }),
+  /** The cardholder a registration spending this token opened: a retry whose answer was lost gets it again (registration.ts). */
+  registeredUserId: uuid('registered_user_id').references(() => users.id),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
 

@@ -3,16 +3,17 @@
  * by another account, the token spent, identity verification, then one transaction that creates the
  * user, account, virtual card and agreements.
  */
-import { eq, or, sql } from 'drizzle-orm';
+import { and, eq, or, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { agreementKinds, agreementVersions, type RegistrationPayload, RegistrationResult } from '../../../contract/identity/types.ts';
 import type { FieldErrors } from '../../../contract/shared/answers.ts';
 import { digitsOf, normaliseEmail } from '../../../contract/rules.ts';
 import { normaliseAddress, normaliseName } from '../../../contract/identity/rules.ts';
 import { addressFieldError, ServerFieldError } from '../../../contract/validation.ts';
-import { accounts, addressKeyOf, agreementAcceptances, cards, users } from '../../db/schema/index.ts';
+import type { Database } from '../../db/database.ts';
+import { accounts, addressKeyOf, agreementAcceptances, cards, mfaTokens, users } from '../../db/schema/index.ts';
 import { isUnitProblem } from '../../partners/address.ts';
-import { hashSecret, randomDigits } from '../../secrets.ts';
+import { hashSecret, hashToken, randomDigits } from '../../secrets.ts';
 import type { Services } from '../../services.ts';
 import { encryptSsn, ssnDigits, ssnHash } from '../../ssn.ts';
 import { restoreMfaToken, spendMfaToken, usableMfaToken } from './mfaTokens.ts';
@@ -65,6 +66,34 @@ function virtualCardExpiry(today: Date): string {
   return `${month}/${String((today.getUTCFullYear() + 4) % 100).padStart(2, '0')}`;
 }
 
+type Identity = { ssnHash: string; email: string; phone: string; ebtAccountId: string | null; providersUuid: string | null };
+
+/**
+ * The cardholder a registration spending this token opened for the same person, while the token would
+ * still be live. The app retries /register when its answer was lost (a dropped connection, its time
+ * limit); answered "verify your phone again", the applicant went on to "already used by another
+ * account" and never reached the account that was opened.
+ */
+async function openedWithToken(db: Database, mfaToken: string, identity: Identity): Promise<string | undefined> {
+  const [opened] = await db
+    .select({ userId: users.id })
+    .from(mfaTokens)
+    .innerJoin(users, eq(users.id, mfaTokens.registeredUserId))
+    .where(
+      and(
+        eq(mfaTokens.tokenHash, hashToken(mfaToken)),
+        eq(mfaTokens.purpose, 'register'),
+        eq(mfaTokens.phone, identity.phone),
+        sql`${mfaTokens.expiresAt} > now()`,
+        eq(users.ssnHash, identity.ssnHash),
+        sql`lower(${users.email}) = lower(${identity.email})`,
+        sql`${users.ebtAccountId} is not distinct from ${identity.ebtAccountId}`,
+        sql`${users.providersUuid} is not distinct from ${identity.providersUuid}`,
+      ),
+    );
+  return opened?.userId;
+}
+
 export type Registration =
   | { kind: 'registered'; userId: string }
   | { kind: 'invalid'; fieldErrors: FieldErrors }
@@ -78,17 +107,7 @@ export async function registerCardholder(
   log: FastifyBaseLogger,
 ): Promise<Registration> {
   const phone = digitsOf(payload.phone);
-  const token = await usableMfaToken(db, payload.mfaToken, phone, 'register');
-  if (!token) return { kind: 'invalid', fieldErrors: { phone: ServerFieldError.phoneUnverified } };
-
-  // Checked again here, whatever the app saw at POST /verify-address.
   const address = normaliseAddress(payload.addressLegal);
-  const addressCheck = await partners.address.verify(address);
-  if (!addressCheck.ok) {
-    const field = isUnitProblem(addressCheck.statusCode) ? 'addressLegal.street2' : 'addressLegal';
-    return { kind: 'invalid', fieldErrors: { [field]: addressFieldError(addressCheck.statusCode) } };
-  }
-
   const ssn = ssnDigits(payload.ssn);
   const identity = {
     ssnHash: ssnHash(ssn, config.ssnHashKey),
@@ -98,6 +117,23 @@ export async function registerCardholder(
     ebtAccountId,
     providersUuid: payload.providersUuid,
   };
+  const token = await usableMfaToken(db, payload.mfaToken, phone, 'register');
+  if (!token) {
+    const openedBefore = await openedWithToken(db, payload.mfaToken, identity);
+    if (openedBefore) {
+      log.info('registration answered again: its account was opened with this token');
+      return { kind: 'registered', userId: openedBefore };
+    }
+    return { kind: 'invalid', fieldErrors: { phone: ServerFieldError.phoneUnverified } };
+  }
+
+  // Checked again here, whatever the app saw at POST /verify-address.
+  const addressCheck = await partners.address.verify(address);
+  if (!addressCheck.ok) {
+    const field = isUnitProblem(addressCheck.statusCode) ? 'addressLegal.street2' : 'addressLegal';
+    return { kind: 'invalid', fieldErrors: { [field]: addressFieldError(addressCheck.statusCode) } };
+  }
+
   const taken = { kind: 'refused', statusCode: RegistrationResult.CIP_TAKEN } as const;
   const [existing] = await db
     .select({ id: users.id })
@@ -181,6 +217,7 @@ export async function registerCardholder(
           expiry: virtualCardExpiry(new Date()),
         });
         await tx.insert(agreementAcceptances).values(agreementKinds.map((kind) => ({ userId, kind, version: agreementVersions[kind] })));
+        await tx.update(mfaTokens).set({ registeredUserId: userId }).where(eq(mfaTokens.id, token.id));
       });
       return { kind: 'registered', userId };
     } catch (error) {

@@ -188,6 +188,35 @@ describe('POST /register refuses each broken rule with FAILED_VALIDATION and the
       expect(again.status).toBe(400);
       expect(again.body).toEqual({ statusCode: StatusCode.FAILED_VALIDATION, fieldErrors: { phone: 'phone.unverified' } });
     });
+
+    it('answers the same application sent again (its answer was lost) as the first time, with a new session for the account it opened', async () => {
+      const applicant = await verifiedApplicant(t.app);
+      const first = await register(t.app, applicant);
+      expect(first.status).toBe(200);
+
+      const again = await register(t.app, applicant);
+
+      expect(again.status).toBe(200);
+      expect(again.body).toMatchObject({ statusCode: StatusCode.SUCCESS, isInternal: false });
+      expect(again.body.access).not.toBe(first.body.access);
+      const home = await homeStatus(t.app, again.body.access!);
+      expect(home.status).toBe(200);
+      expect(home.body).toEqual((await homeStatus(t.app, first.body.access!)).body);
+      expect(await t.db.select().from(users).where(eq(users.phone, applicant.phone))).toHaveLength(1);
+    });
+
+    it('does not answer it again once the token has expired, nor for the same phone with another person\'s SSN', async () => {
+      const applicant = await verifiedApplicant(t.app);
+      expect((await register(t.app, applicant)).status).toBe(200);
+      const unverified = { statusCode: StatusCode.FAILED_VALIDATION, fieldErrors: { phone: 'phone.unverified' } };
+
+      expect((await register(t.app, { ...applicant, ssn: newApplicant().ssn })).body).toEqual(unverified);
+      await t.db
+        .update(mfaTokens)
+        .set({ expiresAt: new Date(Date.now() - 1000) })
+        .where(eq(mfaTokens.tokenHash, hashToken(applicant.mfaToken)));
+      expect((await register(t.app, applicant)).body).toEqual(unverified);
+    });
   });
 });
 
