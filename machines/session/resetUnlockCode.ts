@@ -4,7 +4,7 @@
  * contract/session/types.ts). Needed after an unlock lockout (sign-in answers mustResetUnlockCode).
  *
  * Step 1 the SSN → ssnToken (401 {4, attemptsLeft} no match; 201 the server's wait), step 2 a new
- * code and its confirmation → new tokens, stored like unlock does, then a confirmation ("Your unlock
+ * code and its confirmation → new tokens (an SSN check that expired meanwhile: back to step 1, saying so), stored like unlock does, then a confirmation ("Your unlock
  * code has been changed.") whose Continue goes to the remembered route or home.
  * The SSN goes from the event straight to the call: it is never in context.
  */
@@ -34,8 +34,11 @@ export type ResetUnlockCodeEvent =
 const codeProblems = (event: ResetUnlockCodeEvent): ResetUnlockCodeContext['fieldErrors'] =>
   event.type === 'user.submitCode' ? newUnlockCodeErrors(event) : {};
 
-/** What views ask the chart: the SSN step's tags, `refused` when the server refuses the new code, `reset` once it is saved. */
-export type ResetUnlockCodeTag = SsnCheckTag | 'refused' | 'reset';
+/**
+ * What views ask the chart: the SSN step's tags, `ssnExpired` when the SSN check ran out before the new
+ * code was saved, `refused` when the server refuses the new code, `reset` once it is saved.
+ */
+export type ResetUnlockCodeTag = SsnCheckTag | 'ssnExpired' | 'refused' | 'reset';
 
 export const resetUnlockCodeMachine = setup({
   types: {
@@ -53,7 +56,10 @@ export const resetUnlockCodeMachine = setup({
     isSsnVerified: (_, answer: VerifySsnAnswer | undefined) => answer?.statusCode === StatusCode.SUCCESS && Boolean(answer.ssnToken),
     isReset: (_, answer: ResetUnlockCodeAnswer | undefined) =>
       answer?.statusCode === StatusCode.SUCCESS && Boolean(answer.access && answer.refresh),
-    /** The server refused the new code (an obvious one, or the SSN check expired): choose again or start over. */
+    /** 400 `{4, fieldErrors: {ssnToken}}`: the SSN check expired (10 minutes) or was spent; the SSN is needed again. */
+    isSsnCheckLost: (_, answer: ResetUnlockCodeAnswer | undefined) =>
+      answer?.statusCode === StatusCode.FAILED_VALIDATION && Boolean(answer.fieldErrors?.ssnToken),
+    /** The server refused the new code (an obvious one): choose again. */
     isCodeRefused: (_, answer: ResetUnlockCodeAnswer | undefined) =>
       answer?.statusCode === StatusCode.FAILED_VALIDATION || answer?.statusCode === StatusCode.INVALID_PARAMETERS,
   },
@@ -90,6 +96,7 @@ export const resetUnlockCodeMachine = setup({
         submitted: 'clearProblems',
         input: ({ event }: { event: ResetUnlockCodeEvent }) => ({ ssn: event.type === 'user.submitSsn' ? digitsOf(event.ssn) : '' }),
         verified: { target: '#resetUnlockCode.code', actions: { type: 'storeSsnToken', params: verifySsnOutput } },
+        back: { ssnExpired: { tags: ['ssnExpired'] } },
       }),
     },
     /** Step 2: a new unlock code, confirmed. */
@@ -128,6 +135,7 @@ export const resetUnlockCodeMachine = setup({
                 target: '#resetUnlockCode.reset',
                 actions: { type: 'storeSession', params: ({ event }) => event.output },
               },
+              { guard: { type: 'isSsnCheckLost', params: ({ event }) => event.output }, target: '#resetUnlockCode.ssn.editing.ssnExpired' },
               { guard: { type: 'isCodeRefused', params: ({ event }) => event.output }, target: 'editing.refused' },
               { target: 'editing.failed' },
             ],

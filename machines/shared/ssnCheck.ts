@@ -67,6 +67,7 @@ export function ssnCheckStates<
   const TVerified extends object,
   const TNotVerified extends readonly string[] = [],
   const TProofLost extends readonly object[] = [],
+  const TBack extends object = object,
 >(chart: {
   /** `editing`'s other transitions (back to an earlier step): never while a call is under way. */
   on?: TOn;
@@ -80,6 +81,8 @@ export function ssnCheckStates<
   notVerified?: TNotVerified;
   /** Answers the chart handles before the SSN's own (the password reset: its phone's proof expired). */
   proofLost?: TProofLost;
+  /** `editing`'s other substates: why the chart's own later step sent the cardholder back here. */
+  back?: TBack;
 }) {
   const notVerified = chart.notVerified ?? ([] as const);
   const proofLost = chart.proofLost ?? ([] as const);
@@ -98,6 +101,7 @@ export function ssnCheckStates<
         invalid: { tags: ['invalid'] },
         mismatch: { tags: ['mismatch'] },
         failed: { tags: ['failed'] },
+        ...(chart.back as TBack),
       },
     },
     verifying: {

@@ -42,6 +42,8 @@ const runs = [
     listed({ type: 'user.goToStep', step: 1 }),
     done('resetUnlockCode', { statusCode: 0, access: 'access-7', refresh: 'refresh-7', isInternal: true }),
     done('resetUnlockCode', { statusCode: 4 }),
+    // The SSN check ran out (10 minutes) before the code was saved: back to the SSN, saying why.
+    done('resetUnlockCode', { statusCode: 4, fieldErrors: { ssnToken: 'ssnToken.unverified' } }),
     done('resetUnlockCode', { statusCode: 5 }),
     failed('resetUnlockCode'),
     { type: 'user.continue' },

@@ -20,7 +20,9 @@ export async function expectSsnStepShown(s: AnyMachineSnapshot): Promise<void> {
     ? "That Social Security number doesn't match your account. You have 2 more tries."
     : s.matches({ ssn: { editing: 'failed' } })
       ? 'There was an unexpected error. Please try again.'
-      : '';
+      : s.hasTag('ssnExpired')
+        ? 'Your identity check has expired. Please enter your Social Security number again.'
+        : '';
   await waitFor(() => expect(alertText()).toBe(expected));
 }
 

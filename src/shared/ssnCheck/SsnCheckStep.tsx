@@ -15,6 +15,8 @@ type SsnCheckStepProps = {
   fieldId: string;
   /** Why the SSN is asked for. */
   intro: ReactNode;
+  /** Why it is asked again, when a later step sent the cardholder back (said as an alert). */
+  askedAgain?: ReactNode;
   busy: boolean;
   /** The server's wait after too many tries. */
   waiting: boolean;
@@ -27,7 +29,7 @@ type SsnCheckStepProps = {
   onSubmit: (ssn: string) => void;
 };
 
-export function SsnCheckStep({ titleId, fieldId, intro, busy, waiting, problem, mismatch, failed, attemptsLeft, retryAt, onSubmit }: SsnCheckStepProps) {
+export function SsnCheckStep({ titleId, fieldId, intro, askedAgain, busy, waiting, problem, mismatch, failed, attemptsLeft, retryAt, onSubmit }: SsnCheckStepProps) {
   const { t, i18n } = useLingui();
   const heading = useHeadingFocus();
   const formRef = useRef<HTMLFormElement>(null);
@@ -45,6 +47,11 @@ export function SsnCheckStep({ titleId, fieldId, intro, busy, waiting, problem, 
       </h1>
       <form ref={formRef} className="form" onSubmit={submit} noValidate aria-busy={busy}>
         <p>{intro}</p>
+        {askedAgain ? (
+          <p className="form-error" role="alert">
+            {askedAgain}
+          </p>
+        ) : null}
         <TextField
           id={fieldId}
           name="ssn"

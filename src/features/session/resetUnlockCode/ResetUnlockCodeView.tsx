@@ -69,6 +69,9 @@ function SsnStep({ state, send }: StepProps) {
       titleId="reset-unlock-code-title"
       fieldId="unlock-reset-ssn"
       intro={<Trans>To reset your unlock code, please enter your Social Security number.</Trans>}
+      askedAgain={
+        state.hasTag('ssnExpired') ? <Trans>Your identity check has expired. Please enter your Social Security number again.</Trans> : null
+      }
       {...ssnShows}
       problem={invalid ? state.context.fieldErrors.ssn : null}
       attemptsLeft={state.context.attemptsLeft}
