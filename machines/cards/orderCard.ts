@@ -86,6 +86,7 @@ export const orderCardMachine = setup({
     storeAddress: assign((_, address: Address) => ({ address })),
     storeOrderedCard: assign((_, card: Card | null) => ({ card })),
     keepIdempotencyKey: assign(({ context, event }) => moneyConfirmationAssigners.keepIdempotencyKey(context, event)),
+    storeBalance: assign((_, home: HomeAnswer) => moneyConfirmationAssigners.storeBalance(home)),
     storeRefusal: assign((_, answer: MoneyAnswer) => moneyConfirmationAssigners.storeRefusal(answer)),
     storePayment: assign(({ context }, answer: MoneyAnswer) => moneyConfirmationAssigners.storePayment(context, answer)),
   },

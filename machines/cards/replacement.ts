@@ -90,6 +90,7 @@ export const replacementMachine = setup({
     })),
     storeReplacement: assign((_, replacement: Card | null) => ({ replacement })),
     keepIdempotencyKey: assign(({ context, event }) => moneyConfirmationAssigners.keepIdempotencyKey(context, event)),
+    storeBalance: assign((_, home: HomeAnswer) => moneyConfirmationAssigners.storeBalance(home)),
     storeRefusal: assign((_, answer: MoneyAnswer) => moneyConfirmationAssigners.storeRefusal(answer)),
     storePayment: assign(({ context }, answer: MoneyAnswer) => moneyConfirmationAssigners.storePayment(context, answer)),
   },

@@ -3,16 +3,17 @@
  * review → confirm → submitting → receipt. Ordering a physical card and replacing a damaged one use it
  * (their fee is taken from the balance); the view is src/shared/moneyConfirmation/MoneyConfirmationStep.tsx.
  *
- * - review: what is bought, the amount, the balance now and after. Continue goes to confirm only when
- *   the balance covers the amount (`coversAmount`); otherwise `review.notEnoughMoney` says so and
- *   nothing is sent.
+ * - review: what is bought, the amount, the balance now and after. Continue goes to confirm when the
+ *   balance covers the amount (`coversAmount`); otherwise `checkingBalance` reads it again (GET /home:
+ *   money may have come since it was loaded, as the refusal asks the cardholder to add it), then goes to
+ *   confirm or to `review.notEnoughMoney`, which says so; nothing is sent.
  * - confirm: the cardholder confirms (`user.confirm`) or goes back (`user.back`).
  * - submitting: the chart's call with an Idempotency-Key. The key is made once per attempt: the first
  *   `user.confirm` brings one (the app makes it), and it is kept, so a retry after no answer sends the
  *   same key and the server answers the first result instead of charging again. A definite answer
  *   (paid, refused) ends the attempt and forgets the key; the next confirmation brings a new one.
  *
- * How each failure ends: the balance does not cover the amount, before sending or as the server's
+ * How each failure ends: the balance does not cover the amount, read again before sending or as the server's
  * refusal 403 `{3, reason: 'insufficientFunds'}` → `review.notEnoughMoney` (nothing was charged);
  * the server's own failure (500 `{5}`: it may have committed before it failed, as when the database's
  * commit went through and its connection then dropped) → `confirm.unexpected`, the key kept for the
@@ -23,9 +24,10 @@
  * What every chart shares is here: guards (spread into the chart's `setup`), what its actions assign
  * (each chart wraps them in `assign`), and the states (`moneyConfirmationStates`, under a parent state
  * of the chart). Each chart keeps what differs: the call, what it is sent, and what else a payment
- * stores (the card it bought).
+ * stores (the card it bought); each has a `getHome` actor (its home data), which reads the balance again.
  */
 import type { EventObject } from 'xstate';
+import type { HomeAnswer } from '../../contract/home/types.ts';
 import { StatusCode } from '../../contract/shared/statusCodes.ts';
 
 /** What the fragment keeps in a chart's context. Money is integer cents. */
@@ -63,6 +65,7 @@ const isConfirmed = (event: EventObject): event is MoneyConfirmed =>
 
 export const moneyConfirmationGuards = {
   coversAmount: ({ context }: { context: MoneyConfirmationContext }) => context.balanceCents >= context.amountCents,
+  homeCoversAmount: ({ context }: { context: MoneyConfirmationContext }, home: HomeAnswer) => home.accountOverview.balance >= context.amountCents,
   isPaid: (_: unknown, answer: MoneyAnswer) => answer?.statusCode === StatusCode.SUCCESS,
   isInsufficientFunds: (_: unknown, answer: MoneyAnswer) => answer?.statusCode === StatusCode.NOT_ALLOWED && answer.reason === 'insufficientFunds',
   isUnexpected: (_: unknown, answer: MoneyAnswer) => answer?.statusCode === StatusCode.UNEXPECTED_ERROR,
@@ -78,6 +81,8 @@ export const moneyConfirmationAssigners = {
     idempotencyKey: context.idempotencyKey ?? (isConfirmed(event) ? event.idempotencyKey : null),
     refusal: null,
   }),
+  /** The balance read again: it is what the review shows now, in place of an earlier refusal's. */
+  storeBalance: (home: HomeAnswer) => ({ balanceCents: home.accountOverview.balance, refusal: null }),
   /**
    * A definite refusal: nothing was charged, and this attempt is over. Short of money, the server says
    * the balance now: the review shows it, not the older one that seemed to cover the amount.
@@ -99,6 +104,7 @@ export const moneyConfirmationAssigners = {
 
 /** A money call's answer, as the guards and actions of its `onDone` take it. */
 export const moneyAnswerOf = ({ event }: { event: { output: MoneyAnswer } }) => event.output;
+const homeOf = ({ event }: { event: { output: HomeAnswer } }) => event.output;
 
 /**
  * Tags: `review`, `confirm` (also while submitting) and `receipt` say which part shows; `busy` while
@@ -141,12 +147,26 @@ export function moneyConfirmationStates<
       initial: 'idle',
       on: {
         ...(chart.reviewOn ?? ({} as TReviewOn)),
-        'user.continue': [{ guard: 'coversAmount', target: 'confirm' }, { target: '.notEnoughMoney' }],
+        'user.continue': [{ guard: 'coversAmount', target: 'confirm' }, { target: 'checkingBalance' }],
       },
       states: {
         idle: {},
-        /** The balance does not cover the amount (seen before sending, or the server's refusal): nothing was charged. */
+        /** The balance does not cover the amount (read again before sending, or the server's refusal): nothing was charged. */
         notEnoughMoney: { tags: ['insufficientFunds'] },
+      },
+    },
+    /** The balance shown does not cover the amount: read again (the chart's `getHome`), as it may have grown since. */
+    checkingBalance: {
+      tags: ['review', 'busy'],
+      invoke: {
+        id: 'getHome',
+        src: 'getHome',
+        onDone: [
+          { guard: { type: 'homeCoversAmount', params: homeOf }, target: 'confirm', actions: { type: 'storeBalance', params: homeOf } },
+          { target: 'review.notEnoughMoney', actions: { type: 'storeBalance', params: homeOf } },
+        ],
+        // The app's error modal says the call failed; the balance shown is still short.
+        onError: { target: 'review.notEnoughMoney' },
       },
     },
     confirm: {

@@ -75,6 +75,8 @@ type Ctx = Awaited<ReturnType<typeof renderApp>> & {
   keyToReuse: string | null;
   keysUsed: Set<string>;
   homeOfChart: ReturnType<typeof homeWith> | null;
+  /** The error modal was closed over the screen: the browser gives the focus back then, jsdom's dialog does not. */
+  modalClosed: boolean;
 };
 
 /** The order day as the card API counts it: today in US Eastern time. */
@@ -129,7 +131,7 @@ describe('order-card chart', () => {
           const app = await renderApp(entry, active);
           // The route's guard reads home data first (spec §2: a funded account skips step 1).
           await answerCall(app.cardApi, homePath, { type: 'xstate.done', output: routeHome });
-          return { ...app, keyToReuse: null, keysUsed: new Set<string>(), homeOfChart: null };
+          return { ...app, keyToReuse: null, keysUsed: new Set<string>(), homeOfChart: null, modalClosed: false };
         },
         events: {
           'xstate.done.actor.getHome': async (ctx, event) => {
@@ -139,6 +141,7 @@ describe('order-card chart', () => {
           'xstate.error.actor.getHome': async (ctx, event) => {
             await answerCall(ctx.cardApi, homePath, event);
             await closeErrorModal(ctx.user);
+            ctx.modalClosed = true;
           },
           'xstate.done.actor.getUser': async (ctx, event) => answerCall(ctx.cardApi, userPath, event),
           'xstate.error.actor.getUser': async (ctx, event) => {
@@ -188,7 +191,8 @@ describe('order-card chart', () => {
           },
           {
             when: (s) => s.hasTag('loadFailed'),
-            then: async () => {
+            then: async (ctx) => {
+              ctx.modalClosed = false;
               expect(await screen.findByText("We couldn't load your account. Please try again.")).toBeTruthy();
               expect(screen.getByRole('button', { name: 'Try again' })).toBeTruthy();
             },
@@ -230,8 +234,12 @@ describe('order-card chart', () => {
             when: (s) => s.hasTag('review'),
             then: async (ctx, s) => {
               const heading = await screen.findByRole('heading', { level: 1, name: 'Review your card order' });
-              // Arriving, the heading takes focus; when Continue finds too little money, focus stays on it.
-              await waitFor(() => expect([heading, screen.getByRole('button', { name: 'Continue' })]).toContain(document.activeElement));
+              // Arriving, the heading takes focus; when Continue finds too little money, focus stays on it,
+              // unavailable while the balance is read again.
+              const proceed = screen.getByRole('button', { name: s.hasTag('busy') ? 'Checking your balance…' : 'Continue' });
+              expect(proceed.getAttribute('aria-disabled')).toBe(String(s.hasTag('busy')));
+              if (!ctx.modalClosed) await waitFor(() => expect([heading, proceed]).toContain(document.activeElement));
+              ctx.modalClosed = false;
               await expectAt(ctx, '/order-card/2');
               const fundedAccount = s.context.hasFundedAnyKind;
               expect(stepText()).toBe(fundedAccount ? 'Step 1 of 3' : 'Step 2 of 4');
@@ -239,15 +247,16 @@ describe('order-card chart', () => {
               expect(screen.getByText("We'll mail your Providers Card to:")).toBeTruthy();
               expect(document.querySelector('address.card-address')?.textContent).toBe('1420 Fulton StApt 3Fresno, CA 93721');
               expect(screen.getByText(ifOrderedToday())).toBeTruthy();
-              const refused = s.context.refusal === 'insufficientFunds';
-              const balance = refused ? ['$1.20', '-$3.80'] : fundedAccount ? ['$23.50', '$18.50'] : ['$0.00', '-$5.00'];
+              // The balance loaded, or the one the server's refusal or a reading again answered.
+              const balance = { 120: ['$1.20', '-$3.80'], 2350: ['$23.50', '$18.50'], 0: ['$0.00', '-$5.00'] }[s.context.balanceCents]!;
+              expect(s.context.balanceCents === 120).toBe(s.context.refusal === 'insufficientFunds');
               expect(moneyLines()).toEqual([
                 ['Card fee', '$5.00'],
                 ['Your balance now', balance[0]],
                 ['Your balance after', balance[1]],
               ]);
               // A balance below zero is heard with its sign in words, which a screen reader may not say for "-".
-              if (!fundedAccount || refused) expect(screen.getByText(refused ? 'minus $3.80' : 'minus $5.00')).toBeTruthy();
+              if (balance[1]!.startsWith('-')) expect(screen.getByText(`minus ${balance[1]!.slice(1)}`)).toBeTruthy();
               await waitFor(() =>
                 expect(alertText()).toBe(
                   s.hasTag('insufficientFunds')

@@ -50,12 +50,19 @@ const runs = [
     done('replaceCard', { statusCode: 3, reason: 'cardPending' }),
     done('replaceCard', { statusCode: 5 }),
     failed('replaceCard'),
+    // The balance read again after the refusal does not load.
+    failed('getHome'),
   ]),
   // A balance that does not cover the fee: said before anything is sent.
   generateListedPaths(replacementMachine, [userLoaded, done('getHome', homeWith({ balance: 300, cards: [virtualCard, physicalCard] })), { type: 'user.continue' }]),
 ];
 
-type Ctx = Awaited<ReturnType<typeof renderApp>> & { keyToReuse: string | null; keysUsed: Set<string> };
+type Ctx = Awaited<ReturnType<typeof renderApp>> & {
+  keyToReuse: string | null;
+  keysUsed: Set<string>;
+  /** The error modal was closed over the screen: the browser gives the focus back then, jsdom's dialog does not. */
+  modalClosed: boolean;
+};
 
 const entry = `/replacement-card?cardId=${physicalCard.id}`;
 /** The order day as the card API counts it: today in US Eastern time. */
@@ -85,7 +92,7 @@ describe('replacement chart', () => {
     'path %s',
     async (_name, path) => {
       await replayPath<Ctx>(path, {
-        start: async () => ({ ...(await renderApp(entry, active)), keyToReuse: null, keysUsed: new Set<string>() }),
+        start: async () => ({ ...(await renderApp(entry, active)), keyToReuse: null, keysUsed: new Set<string>(), modalClosed: false }),
         events: {
           'xstate.done.actor.getUser': async ({ cardApi }, event) => answerCall(cardApi, userPath, event),
           'xstate.error.actor.getUser': async ({ cardApi, user }, event) => {
@@ -93,9 +100,10 @@ describe('replacement chart', () => {
             await closeErrorModal(user);
           },
           'xstate.done.actor.getHome': async ({ cardApi }, event) => answerCall(cardApi, homePath, event),
-          'xstate.error.actor.getHome': async ({ cardApi, user }, event) => {
-            await answerCall(cardApi, homePath, event);
-            await closeErrorModal(user);
+          'xstate.error.actor.getHome': async (ctx, event) => {
+            await answerCall(ctx.cardApi, homePath, event);
+            await closeErrorModal(ctx.user);
+            ctx.modalClosed = true;
           },
           'xstate.done.actor.replaceCard': async (ctx, event) => {
             const key = idempotencyKeyOf(lastRequestTo(ctx, replacePath))!;
@@ -140,7 +148,8 @@ describe('replacement chart', () => {
           },
           {
             when: (s) => s.hasTag('loadFailed'),
-            then: async () => {
+            then: async (ctx) => {
+              ctx.modalClosed = false;
               expect(await screen.findByText("We couldn't load your account. Please try again.")).toBeTruthy();
             },
           },
@@ -165,7 +174,10 @@ describe('replacement chart', () => {
               // The loading screen has the same heading: the review is there once its text is.
               await screen.findByText("We'll mail a new Providers Card to:");
               const heading = screen.getByRole('heading', { level: 1, name: 'Replace a damaged card' });
-              await waitFor(() => expect([heading, screen.getByRole('button', { name: 'Continue' })]).toContain(document.activeElement));
+              const proceed = screen.getByRole('button', { name: s.hasTag('busy') ? 'Checking your balance…' : 'Continue' });
+              expect(proceed.getAttribute('aria-disabled')).toBe(String(s.hasTag('busy')));
+              if (!ctx.modalClosed) await waitFor(() => expect([heading, proceed]).toContain(document.activeElement));
+              ctx.modalClosed = false;
               await expectAtStep(ctx, '1');
               expect(stepText()).toBe('Step 1 of 3');
               expect([...document.querySelectorAll('.card-address span')].map((line) => line.textContent)).toEqual([
@@ -175,8 +187,9 @@ describe('replacement chart', () => {
               ]);
               expect(screen.getByText(ifOrderedToday())).toBeTruthy();
               expect(screen.getByText('Your card ending in 7390 keeps working until the new one ships. Then it stops, so keep an eye out for the new one.')).toBeTruthy();
-              const balance =
-                s.context.refusal === 'insufficientFunds' ? ['$1.20', '-$3.80'] : s.context.balanceCents === 300 ? ['$3.00', '-$2.00'] : ['$23.50', '$18.50'];
+              // The balance loaded, or the one the server's refusal or a reading again answered.
+              const balance = { 120: ['$1.20', '-$3.80'], 300: ['$3.00', '-$2.00'], 2350: ['$23.50', '$18.50'] }[s.context.balanceCents]!;
+              expect(s.context.balanceCents === 120).toBe(s.context.refusal === 'insufficientFunds');
               expect(moneyLines()).toEqual([
                 ['Replacement fee', '$5.00'],
                 ['Your balance now', balance[0]],

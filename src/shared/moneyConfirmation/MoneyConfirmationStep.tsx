@@ -102,9 +102,10 @@ function Review({ titleId, shows, amountCents, balanceCents, amountLabel, review
           </p>
         </div>
       ) : null}
-      <button type="button" className="button" onClick={onContinue}>
-        <Trans>Continue</Trans>
-      </button>
+      {/* Busy while a balance that looks short is read again. */}
+      <ActionButton unavailable={shows.busy} onPress={onContinue}>
+        {shows.busy ? <Trans>Checking your balance…</Trans> : <Trans>Continue</Trans>}
+      </ActionButton>
     </>
   );
 }
