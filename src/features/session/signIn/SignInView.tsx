@@ -117,14 +117,21 @@ function CredentialsForm({ state, send, Heading, inModal }: FormProps) {
         />
         {rejected ? (
           <div ref={problemRef} className="form-error" role="alert" tabIndex={-1}>
-            <p>
-              <Trans>Sorry, the email address or password you entered is incorrect. Please try again.</Trans>
-            </p>
+            {/* Paused, the server did not compare the password (it may be right): it is not called incorrect. */}
             {paused ? (
+              <>
+                <p>
+                  <Trans>Too many tries</Trans>
+                </p>
+                <p>
+                  <WaitToTryAgain retryAt={retryAt} />
+                </p>
+              </>
+            ) : (
               <p>
-                <WaitToTryAgain retryAt={retryAt} />
+                <Trans>Sorry, the email address or password you entered is incorrect. Please try again.</Trans>
               </p>
-            ) : null}
+            )}
           </div>
         ) : null}
         {failed ? (
