@@ -18,7 +18,7 @@
  * - 403 `{3, notShipped}` → `inputting.notShipped`: the card cannot be in the cardholder's hands yet;
  * - 403 `{3, noPendingCard}` → `nothingToActivate` (already active, or never ordered);
  * - any other answer (5, another refusal) → FAILURE ("Tap Activate to go back and try again"), whose
- *   Activate is the reset back to INPUTTING;
+ *   Activate is the reset back to INPUTTING, with what was sent in the form again;
  * - no answer (the app's error modal has said so, or re-authentication was given up) → INPUTTING, as
  *   typed (spec §4: a network error returns to INPUTTING).
  */

@@ -172,6 +172,8 @@ function ActivationForm(props: {
           id="activation-last-four"
           name="lastFourCard"
           label={t`Last 4 digits of your card`}
+          // Back from FAILURE the form is new: what was sent is typed again for the cardholder.
+          defaultValue={state.context.form.lastFourCard}
           error={lastFourError}
           announce
           className="activation-input"
@@ -185,6 +187,7 @@ function ActivationForm(props: {
           name="expiry"
           ref={expiryField}
           label={t`Expiration date (MM/YY)`}
+          defaultValue={state.context.form.expiry}
           error={expiryError}
           announce
           className="activation-input"
