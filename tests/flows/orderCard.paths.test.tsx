@@ -248,7 +248,7 @@ describe('order-card chart', () => {
               expect(document.querySelector('address.card-address')?.textContent).toBe('1420 Fulton StApt 3Fresno, CA 93721');
               expect(screen.getByText(ifOrderedToday())).toBeTruthy();
               // The balance loaded, or the one the server's refusal or a reading again answered.
-              const balance = { 120: ['$1.20', '-$3.80'], 2350: ['$23.50', '$18.50'], 0: ['$0.00', '-$5.00'] }[s.context.balanceCents]!;
+              const balance = ({ 120: ['$1.20', '-$3.80'], 2350: ['$23.50', '$18.50'], 0: ['$0.00', '-$5.00'] } as Record<number, string[]>)[s.context.balanceCents as number]!;
               expect(s.context.balanceCents === 120).toBe(s.context.refusal === 'insufficientFunds');
               expect(moneyLines()).toEqual([
                 ['Card fee', '$5.00'],
