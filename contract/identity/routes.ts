@@ -59,7 +59,7 @@ export const identityRoutes = {
     method: 'POST',
     path: '/register',
     caller: 'anonymous',
-    answers: { 200: [0], 400: [2, 4], 403: [1, 2], 429: [201] },
+    answers: { 200: [0], 400: [2, 4], 403: [1, 2], 409: [5], 429: [201] },
   }),
   verifySsn: route<{ email: string; ssn: string; mfaToken: string }, VerifySsnAnswer>({
     name: 'verifySsn',

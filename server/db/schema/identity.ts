@@ -74,7 +74,13 @@ export const mfaTokens = pgTable('mfa_tokens', {
   purpose: text('purpose', { enum: ['register', 'reset-password'] }).notNull(),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   usedAt: timestamp('used_at', { withTimezone: true }),
-  /** The cardholder a registration spending this token opened: a retry whose answer was lost gets it again (registration.ts). */
+  /**
+   * A registration that spent this token: a keyed hash of its application, and its outcome once known
+   * (the cardholder it opened, a denial, an identity already taken). The same application sent again,
+   * its answer lost, gets that outcome again (server/features/identity/registration.ts).
+   */
+  applicationHash: text('application_hash'),
+  registrationOutcome: text('registration_outcome', { enum: ['opened', 'denied', 'taken'] }),
   registeredUserId: uuid('registered_user_id').references(() => users.id),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });

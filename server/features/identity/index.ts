@@ -131,6 +131,8 @@ export function identityFeature(app: FastifyInstance, services: Services): void 
       }
       return reply.code(403).send({ statusCode: registration.statusCode });
     }
+    // The same application is still being answered (its first request): the app tries again shortly.
+    if (registration.kind === 'pending') return reply.code(409).send({ statusCode: StatusCode.UNEXPECTED_ERROR });
     const tokens = await services.sessions.startSession(registration.userId);
     return { statusCode: StatusCode.SUCCESS, ...tokens, isInternal: false };
   });

@@ -30,11 +30,14 @@ export async function usableMfaToken(db: Database, token: string, phone: string,
   return row && row.phone === phone && row.purpose === purpose ? { id: row.id, phone: row.phone } : undefined;
 }
 
-/** Spends a token found by usableMfaToken, unless a parallel request has spent it (or it expired) since: true when this one did. */
-export async function spendMfaToken(db: Pick<Database, 'update'>, token: { id: string; phone: string }): Promise<boolean> {
+/**
+ * Spends a token found by usableMfaToken, unless a parallel request has spent it (or it expired) since:
+ * true when this one did. A registration names its application (`applicationHash`).
+ */
+export async function spendMfaToken(db: Pick<Database, 'update'>, token: { id: string; phone: string }, applicationHash: string | null = null): Promise<boolean> {
   const spent = await db
     .update(mfaTokens)
-    .set({ usedAt: sql`now()` })
+    .set({ usedAt: sql`now()`, applicationHash })
     .where(and(eq(mfaTokens.id, token.id), eq(mfaTokens.phone, token.phone), isNull(mfaTokens.usedAt), sql`${mfaTokens.expiresAt} > now()`))
     .returning({ id: mfaTokens.id });
   return spent.length === 1;
@@ -42,5 +45,5 @@ export async function spendMfaToken(db: Pick<Database, 'update'>, token: { id: s
 
 /** A token spent for a partner's check that then failed (not answered): usable again until it expires. */
 export async function restoreMfaToken(db: Pick<Database, 'update'>, token: { id: string }): Promise<void> {
-  await db.update(mfaTokens).set({ usedAt: null }).where(eq(mfaTokens.id, token.id));
+  await db.update(mfaTokens).set({ usedAt: null, applicationHash: null }).where(eq(mfaTokens.id, token.id));
 }

@@ -13,7 +13,7 @@ import { addressFieldError, ServerFieldError } from '../../../contract/validatio
 import type { Database } from '../../db/database.ts';
 import { accounts, addressKeyOf, agreementAcceptances, cards, mfaTokens, users } from '../../db/schema/index.ts';
 import { isUnitProblem } from '../../partners/address.ts';
-import { hashSecret, hashToken, randomDigits } from '../../secrets.ts';
+import { hashSecret, hashToken, keyedHash, randomDigits } from '../../secrets.ts';
 import type { Services } from '../../services.ts';
 import { encryptSsn, ssnDigits, ssnHash } from '../../ssn.ts';
 import { restoreMfaToken, spendMfaToken, usableMfaToken } from './mfaTokens.ts';
@@ -66,38 +66,63 @@ function virtualCardExpiry(today: Date): string {
   return `${month}/${String((today.getUTCFullYear() + 4) % 100).padStart(2, '0')}`;
 }
 
-type Identity = { ssnHash: string; email: string; phone: string; ebtAccountId: string | null; providersUuid: string | null };
+type Outcome = (typeof mfaTokens.$inferSelect)['registrationOutcome'] & string;
 
 /**
- * The cardholder a registration spending this token opened for the same person, while the token would
- * still be live. The app retries /register when its answer was lost (a dropped connection, its time
- * limit); answered "verify your phone again", the applicant went on to "already used by another
- * account" and never reached the account that was opened.
+ * The application as one keyed hash (the SSN and the unlock code are in it, so it is keyed like the
+ * SSN's): the same application sent again has the same hash, any field changed another.
  */
-async function openedWithToken(db: Database, mfaToken: string, identity: Identity): Promise<string | undefined> {
-  const [opened] = await db
-    .select({ userId: users.id })
+function applicationHashOf(key: Buffer, payload: RegistrationPayload, address: ReturnType<typeof normaliseAddress>, ebtAccountId: string | null): string {
+  const application = [
+    normaliseName(payload.firstName),
+    normaliseName(payload.middleName),
+    normaliseName(payload.lastName),
+    payload.dob.trim(),
+    ssnDigits(payload.ssn),
+    normaliseEmail(payload.email),
+    digitsOf(payload.phone),
+    address,
+    payload.unlockCode,
+    payload.providersUuid,
+    ebtAccountId,
+    payload.profile,
+  ];
+  return keyedHash(key, 'registration-application', JSON.stringify(application));
+}
+
+/**
+ * What became of this application when it spent this token before, while the token would still be
+ * live: the app sends it again when the answer was lost (a dropped connection, its time limit).
+ * Answered "verify your phone again", the applicant went on to "already used by another account" and
+ * never reached the account opened. `pending` while the first is still being answered.
+ */
+async function earlierOutcome(db: Database, mfaToken: string, phone: string, applicationHash: string) {
+  const [earlier] = await db
+    .select({ outcome: mfaTokens.registrationOutcome, userId: mfaTokens.registeredUserId })
     .from(mfaTokens)
-    .innerJoin(users, eq(users.id, mfaTokens.registeredUserId))
     .where(
       and(
         eq(mfaTokens.tokenHash, hashToken(mfaToken)),
         eq(mfaTokens.purpose, 'register'),
-        eq(mfaTokens.phone, identity.phone),
+        eq(mfaTokens.phone, phone),
+        eq(mfaTokens.applicationHash, applicationHash),
         sql`${mfaTokens.expiresAt} > now()`,
-        eq(users.ssnHash, identity.ssnHash),
-        sql`lower(${users.email}) = lower(${identity.email})`,
-        sql`${users.ebtAccountId} is not distinct from ${identity.ebtAccountId}`,
-        sql`${users.providersUuid} is not distinct from ${identity.providersUuid}`,
       ),
     );
-  return opened?.userId;
+  return earlier && { outcome: earlier.outcome ?? ('pending' as const), userId: earlier.userId };
+}
+
+/** The outcome of the application that spent this token (an account opened: in the transaction that opens it). */
+async function recordOutcome(db: Pick<Database, 'update'>, token: { id: string }, outcome: Outcome, userId: string | null = null): Promise<void> {
+  await db.update(mfaTokens).set({ registrationOutcome: outcome, registeredUserId: userId }).where(eq(mfaTokens.id, token.id));
 }
 
 export type Registration =
   | { kind: 'registered'; userId: string }
   | { kind: 'invalid'; fieldErrors: FieldErrors }
-  | { kind: 'refused'; statusCode: typeof RegistrationResult.APPLICATION_DENIED | typeof RegistrationResult.CIP_TAKEN };
+  | { kind: 'refused'; statusCode: typeof RegistrationResult.APPLICATION_DENIED | typeof RegistrationResult.CIP_TAKEN }
+  /** The same application, sent again while the first is still being answered. */
+  | { kind: 'pending' };
 
 /** Registers a checked payload; `ebtAccountId` from the header, upper case, or null. */
 export async function registerCardholder(
@@ -117,15 +142,20 @@ export async function registerCardholder(
     ebtAccountId,
     providersUuid: payload.providersUuid,
   };
+  const taken = { kind: 'refused', statusCode: RegistrationResult.CIP_TAKEN } as const;
+  const applicationHash = applicationHashOf(config.ssnHashKey, payload, address, ebtAccountId);
+  /** The token is spent: by this application before (answered as then), or by another. */
+  const answeredBefore = async (): Promise<Registration> => {
+    const earlier = await earlierOutcome(db, payload.mfaToken, phone, applicationHash);
+    if (!earlier) return { kind: 'invalid', fieldErrors: { phone: ServerFieldError.phoneUnverified } };
+    log.info({ outcome: earlier.outcome }, 'registration sent again: answered as the first');
+    if (earlier.outcome === 'opened' && earlier.userId) return { kind: 'registered', userId: earlier.userId };
+    if (earlier.outcome === 'denied') return { kind: 'refused', statusCode: RegistrationResult.APPLICATION_DENIED };
+    if (earlier.outcome === 'taken') return taken;
+    return { kind: 'pending' };
+  };
   const token = await usableMfaToken(db, payload.mfaToken, phone, 'register');
-  if (!token) {
-    const openedBefore = await openedWithToken(db, payload.mfaToken, identity);
-    if (openedBefore) {
-      log.info('registration answered again: its account was opened with this token');
-      return { kind: 'registered', userId: openedBefore };
-    }
-    return { kind: 'invalid', fieldErrors: { phone: ServerFieldError.phoneUnverified } };
-  }
+  if (!token) return answeredBefore();
 
   // Checked again here, whatever the app saw at POST /verify-address.
   const addressCheck = await partners.address.verify(address);
@@ -134,7 +164,6 @@ export async function registerCardholder(
     return { kind: 'invalid', fieldErrors: { [field]: addressFieldError(addressCheck.statusCode) } };
   }
 
-  const taken = { kind: 'refused', statusCode: RegistrationResult.CIP_TAKEN } as const;
   const [existing] = await db
     .select({ id: users.id })
     .from(users)
@@ -158,7 +187,7 @@ export async function registerCardholder(
   // guessed for a known name, birth date and address): one check per proven phone. The token is spent
   // before it, so applications repeated or sent at once with one token get one check, and another
   // needs the phone proven again (its texts are limited); it is given back only when the check failed.
-  if (!(await spendMfaToken(db, token))) return { kind: 'invalid', fieldErrors: { phone: ServerFieldError.phoneUnverified } };
+  if (!(await spendMfaToken(db, token, applicationHash))) return answeredBefore();
   const decision = await partners.identity
     .verify({
       firstName: normaliseName(payload.firstName),
@@ -174,6 +203,7 @@ export async function registerCardholder(
     });
   if (!decision.approved) {
     log.info('registration refused by identity verification (APPLICATION_DENIED)');
+    await recordOutcome(db, token, 'denied');
     return { kind: 'refused', statusCode: RegistrationResult.APPLICATION_DENIED };
   }
 
@@ -217,7 +247,7 @@ export async function registerCardholder(
           expiry: virtualCardExpiry(new Date()),
         });
         await tx.insert(agreementAcceptances).values(agreementKinds.map((kind) => ({ userId, kind, version: agreementVersions[kind] })));
-        await tx.update(mfaTokens).set({ registeredUserId: userId }).where(eq(mfaTokens.id, token.id));
+        await recordOutcome(tx, token, 'opened', userId);
       });
       return { kind: 'registered', userId };
     } catch (error) {
@@ -225,6 +255,7 @@ export async function registerCardholder(
       if (constraint !== undefined && takenConstraints.has(constraint)) {
         // Another registration with the same identity committed first.
         log.info('registration refused: identity already has an account (CIP_TAKEN)');
+        await recordOutcome(db, token, 'taken');
         return taken;
       }
       // A new account number that happens to exist already: draw another.
@@ -232,6 +263,8 @@ export async function registerCardholder(
       // The database error's text carries the insert's values (names, email, phone, date of birth):
       // log only what identifies the failure.
       log.error({ dbCode: databaseErrorCode(error), constraint }, 'registration could not be stored');
+      // Nothing was stored: the phone's proof may be used again, as after a failed identity check.
+      await restoreMfaToken(db, token);
       throw new Error('Registration could not be stored.');
     }
   }

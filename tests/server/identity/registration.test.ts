@@ -4,11 +4,12 @@
  * one go (user, account, active virtual card, agreements, unlock code) with the SSN encrypted.
  */
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { agreementKinds, type RegistrationPayload } from '../../../contract/identity/types.ts';
 import { ValidationMessage as M } from '../../../contract/rules.ts';
 import { StatusCode } from '../../../contract/shared/statusCodes.ts';
 import { issueCompanionToken } from '../../../server/companionTokens.ts';
+import { sandboxIdentityVerifier } from '../../../server/partners/identity.ts';
 import { accounts, agreementAcceptances, cards, mfaTokens, users } from '../../../server/db/schema/index.ts';
 import { hashSecret, hashToken, verifySecret } from '../../../server/secrets.ts';
 import { decryptSsn, ssnHash } from '../../../server/ssn.ts';
@@ -203,6 +204,58 @@ describe('POST /register refuses each broken rule with FAILED_VALIDATION and the
       expect(home.status).toBe(200);
       expect(home.body).toEqual((await homeStatus(t.app, first.body.access!)).body);
       expect(await t.db.select().from(users).where(eq(users.phone, applicant.phone))).toHaveLength(1);
+    });
+
+    it('answers a denied application sent again as denied, without asking the identity check again', async () => {
+      const applicant = await verifiedApplicant(t.app, { lastName: 'Denied' });
+      expect((await register(t.app, applicant)).body).toEqual({ statusCode: 1 });
+      const checks = vi.spyOn(sandboxIdentityVerifier, 'verify');
+      try {
+        const again = await register(t.app, applicant);
+
+        expect(again.status).toBe(403);
+        expect(again.body).toEqual({ statusCode: 1 });
+        expect(checks).not.toHaveBeenCalled();
+      } finally {
+        checks.mockRestore();
+      }
+    });
+
+    it('answers the same application sent while the first is still being answered 409 {5} (the app tries again), then as the first', async () => {
+      const applicant = await verifiedApplicant(t.app);
+      const check = sandboxIdentityVerifier.verify.bind(sandboxIdentityVerifier);
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      const slow = vi.spyOn(sandboxIdentityVerifier, 'verify').mockImplementationOnce(async (person) => {
+        await held;
+        return check(person);
+      });
+      try {
+        const first = register(t.app, applicant);
+        await vi.waitFor(() => expect(slow).toHaveBeenCalled());
+
+        const meanwhile = await register(t.app, applicant);
+        release();
+
+        expect(meanwhile.status).toBe(409);
+        expect(meanwhile.body).toEqual({ statusCode: StatusCode.UNEXPECTED_ERROR });
+        expect((await first).status).toBe(200);
+        const after = await register(t.app, applicant);
+        expect(after.status).toBe(200);
+        expect(await homeStatus(t.app, after.body.access!)).toMatchObject({ status: 200 });
+      } finally {
+        release();
+        slow.mockRestore();
+      }
+    });
+
+    it('does not answer another application with the spent token: another unlock code or a corrected name is "verify your phone again"', async () => {
+      const applicant = await verifiedApplicant(t.app);
+      expect((await register(t.app, applicant)).status).toBe(200);
+      const unverified = { statusCode: StatusCode.FAILED_VALIDATION, fieldErrors: { phone: 'phone.unverified' } };
+
+      expect((await register(t.app, { ...applicant, unlockCode: applicant.unlockCode === '8642' ? '9753' : '8642' })).body).toEqual(unverified);
+      expect((await register(t.app, { ...applicant, lastName: `${applicant.lastName}-Cruz` })).body).toEqual(unverified);
     });
 
     it('does not answer it again once the token has expired, nor for the same phone with another person\'s SSN', async () => {
