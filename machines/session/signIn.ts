@@ -93,10 +93,10 @@ const answered = <Fallback extends string>(fallback: Fallback, codeTexted: `#sig
 /**
  * What views ask the chart (src/features/session/signIn/SignInView.tsx): `askingForCode` while the texted code is
  * asked for (105), `busy` while a call is under way or the app moves on, `rejected` after a wrong email
- * or password, `waiting` for the server's deadline (paused sign-in, too many codes), `resending` while
- * a new code is asked for, `cannotText` when none could be sent; the texted code's tags besides.
+ * or password (and `resumed` too once the server's pause after one is over), `waiting` for the server's
+ * deadline (paused sign-in, too many codes), `resending` while a new code is asked for, `cannotText` when none could be sent; the texted code's tags besides.
  */
-export type SignInTag = TextedCodeTag | 'askingForCode' | 'rejected' | 'resending' | 'cannotText';
+export type SignInTag = TextedCodeTag | 'askingForCode' | 'rejected' | 'resumed' | 'resending' | 'cannotText';
 
 export const signInMachine = setup({
   types: {
@@ -162,6 +162,8 @@ export const signInMachine = setup({
         invalid: { tags: ['invalid'] },
         /** INVALID_CREDENTIALS: wrong email or password. */
         rejected: { tags: ['rejected'] },
+        /** The server's pause is over: sign-in may be tried again (the paused try's password was never compared). */
+        resumed: { tags: ['rejected', 'resumed'] },
         /** No answer or an unexpected one. */
         failed: { tags: ['failed'] },
       },
@@ -169,7 +171,7 @@ export const signInMachine = setup({
     /** Wrong email or password, and sign-in paused by the server until `retryAt`. */
     paused: {
       tags: ['rejected', 'waiting'],
-      after: { untilRetry: { target: 'editing.rejected', actions: 'clearRetryAt' } },
+      after: { untilRetry: { target: 'editing.resumed', actions: 'clearRetryAt' } },
     },
     submitting: {
       tags: ['busy'],

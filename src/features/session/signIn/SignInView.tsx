@@ -127,6 +127,10 @@ function CredentialsForm({ state, send, Heading, inModal }: FormProps) {
                   <WaitToTryAgain retryAt={retryAt} />
                 </p>
               </>
+            ) : state.hasTag('resumed') ? (
+              <p>
+                <Trans>You can try to sign in again now.</Trans>
+              </p>
             ) : (
               <p>
                 <Trans>Sorry, the email address or password you entered is incorrect. Please try again.</Trans>
