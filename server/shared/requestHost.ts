@@ -16,10 +16,10 @@ export const hostHeaderOptions = { http: { requireHostHeader: false } };
 
 export type HostRefusal = 400 | 417 | 421;
 
-/** The host name of a Host header (`localhost:8080`, `[::1]:8090`), or null when it names none. */
+/** The host name of a Host header (`localhost:8080`, `[::1]:8090`, `localhost.`: fully qualified), or null when it names none. */
 function hostNameOf(host: string): string | null {
   try {
-    return new URL(`http://${host}`).hostname.replace(/^\[(.*)\]$/, '$1');
+    return new URL(`http://${host}`).hostname.replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '');
   } catch {
     return null;
   }
