@@ -57,21 +57,26 @@ test('a cold /home asks for the account while the experiment config is still on 
   expect((await focusRing(refresh)).contrast).toBeGreaterThanOrEqual(3);
 
   // Large text (a phone's font size at 200%): the money and card links stack in one column instead of
-  // cutting their words in two ("Transfe / rir"), and an activity row's amount goes under its
-  // description instead of squeezing it to a word a line. Two columns, amounts beside, at the usual size.
+  // cutting their words in two ("Transfe / rir"), and an activity row's amount, and a card's status, go
+  // under its description instead of squeezing it to a word a line. Two columns, beside, at the usual size.
   const links = page.getByRole('navigation', { name: 'Money and cards' }).getByRole('link');
   const columns = async () => new Set(await links.evaluateAll((all) => all.map((link) => Math.round(link.getBoundingClientRect().left)))).size;
   const row = page.locator('.activity-link').first();
-  const amountUnder = async () => {
-    const [what, amount] = await Promise.all([row.locator('.activity-what').boundingBox(), row.locator('.amount').boundingBox()]);
-    return amount!.y >= what!.y + what!.height - 1;
+  const cardRow = page.locator('.card-status').first().locator('..');
+  const under = async (what: Locator, second: Locator) => {
+    const [first, then] = await Promise.all([what.boundingBox(), second.boundingBox()]);
+    return then!.y >= first!.y + first!.height - 1;
   };
+  const amountUnder = () => under(row.locator('.activity-what'), row.locator('.amount'));
+  const statusUnder = () => under(cardRow.locator('span').first(), cardRow.locator('.card-status'));
   await expect(row).toBeVisible();
   expect(await columns()).toBe(2);
   expect(await amountUnder()).toBe(false);
+  expect(await statusUnder()).toBe(false);
   await page.evaluate(() => document.documentElement.style.setProperty('font-size', '200%'));
   await expect.poll(columns).toBe(1);
   expect(await amountUnder()).toBe(true);
+  expect(await statusUnder()).toBe(true);
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
 });
 

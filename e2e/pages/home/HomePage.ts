@@ -32,7 +32,7 @@ export class HomePage extends AppPage {
 
   /** Rows of the card list and the activity list (not the holds explained under the balance). */
   get rows(): Locator {
-    return this.screen.locator(':is(.card-list, .activity-list) > li');
+    return this.screen.locator('.row-list > li');
   }
 
   /** The row that mentions `text` (a card name, a merchant or payer). */

@@ -102,7 +102,7 @@ export function TransactionsView() {
       {byDay(transactions, locale).map(({ day, rows }) => (
         <section key={day} aria-label={day} className="activity-day">
           <h2 className="activity-day-title">{day}</h2>
-          <ul className="activity-list">
+          <ul className="row-list">
             {rows.map((transaction) => (
               <ActivityRow key={transaction.id} transaction={transaction} locale={locale} when="time" returnsHere />
             ))}

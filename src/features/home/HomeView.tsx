@@ -139,7 +139,7 @@ function AccountSummary({ home, locale, newDebitDetails, deferActivity, refreshi
       <h2>
         <Trans>Your cards</Trans>
       </h2>
-      <ul className="card-list">
+      <ul className="row-list">
         {overview.cards.map((card) => (
           <CardRow key={card.id} card={card} />
         ))}
@@ -248,7 +248,7 @@ function PhysicalCardLink({ home }: { home: HomeAnswer }) {
 
 function CardRow({ card }: { card: Card }) {
   return (
-    <li className="card-row">
+    <li className="row">
       <span>
         <CardName card={card} />
       </span>
@@ -305,7 +305,7 @@ function RecentActivity({ transactions, locale, deferred }: { transactions: Tran
     };
   }, [shown]);
   return shown ? (
-    <ul className="activity-list">
+    <ul className="row-list">
       {transactions.map((transaction) => <ActivityRow key={transaction.id} transaction={transaction} locale={locale} when="date" />)}
     </ul>
   ) : null;

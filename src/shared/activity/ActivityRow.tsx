@@ -27,8 +27,8 @@ export function ActivityRow({ transaction, locale, when, returnsHere = false }: 
   const credit = transaction.amount > 0;
   const pending = transaction.status === 'pending';
   return (
-    <li className={pending ? 'activity-row activity-pending' : 'activity-row'}>
-      <Link className={activityLinkClassName} to="/transactions/detail" search={{ id: transaction.id }} state={returnsHere ? { fromActivityList: thisPageLoad } : undefined}>
+    <li className={pending ? 'activity-pending' : undefined}>
+      <Link className={`row ${activityLinkClassName}`} to="/transactions/detail" search={{ id: transaction.id }} state={returnsHere ? { fromActivityList: thisPageLoad } : undefined}>
         <span className="activity-what">
           <span className="activity-description">
             <TransactionTitle transaction={transaction} />
