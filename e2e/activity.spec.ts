@@ -107,8 +107,8 @@ test('a purchase is held, then settles; an older transaction opens and back keep
 
 test('activity and a pending transaction read in Spanish, axe-clean', async ({ page, request }) => {
   const { applicant, tokens } = await openAccountViaApi(request);
-  await moneyEvent(request, { type: 'deposit', email: applicant.email, amountCents: 20_000, payer: 'Fresno County DSS' });
-  await moneyEvent(request, { type: 'card.authorization', email: applicant.email, amountCents: 845, merchant: 'Save Mart', location: 'Fresno, CA' });
+  await moneyEvent(request, { type: 'deposit', email: applicant.email, amountCents: 200_000, payer: 'Fresno County DSS' });
+  await moneyEvent(request, { type: 'card.authorization', email: applicant.email, amountCents: 184_512, merchant: 'Save Mart', location: 'Fresno, CA' });
   await seedStoredState(page, { accessToken: tokens.access, refreshToken: tokens.refresh, locale: 'es' });
 
   const activity = await ActivityPage.open(page, 'es');
@@ -117,17 +117,33 @@ test('activity and a pending transaction read in Spanish, axe-clean', async ({ p
   await expect(activity.rowLink('Depósito de Fresno County DSS')).toBeVisible();
   // Heard with the sign in words, and not as "-$8.45" too.
   await expect(activity.rowLink('Compra en Save Mart')).toHaveAccessibleName(
-    new RegExp(`^(?!.*${escapeRegExp(signedDollars(-845, 'es'))}).*${escapeRegExp(heardDollars(-845, 'es'))}$`),
+    new RegExp(`^(?!.*${escapeRegExp(signedDollars(-184_512, 'es'))}).*${escapeRegExp(heardDollars(-184_512, 'es'))}$`),
   );
   await expect(activity.screen.getByText('Estos son todos sus movimientos.')).toBeVisible();
   await expectAccessible(page);
 
   const detail = await activity.open(activity.rowLink('Compra en Save Mart'));
-  await expect(detail.amount).toHaveText(signedDollars(-845, 'es'));
-  await expect(detail.screen).toMatchAriaSnapshot(`- paragraph: ${JSON.stringify(`Monto: ${heardDollars(-845, 'es')}`)}`);
+  await expect(detail.amount).toHaveText(signedDollars(-184_512, 'es'));
+  await expect(detail.screen).toMatchAriaSnapshot(`- paragraph: ${JSON.stringify(`Monto: ${heardDollars(-184_512, 'es')}`)}`);
   await expect(detail.value('Status')).toHaveText('Pendiente');
   await expect(detail.screen.getByText('¿Por qué está pendiente?')).toBeVisible();
   await expectAccessible(page);
+  // Large text (200%): each value goes under its label, whole, rather than break mid-word beside it.
+  const valuesBesideLabels = () =>
+    detail.screen.locator('.detail-list > div').evaluateAll((rows) =>
+      rows.filter((row) => row.querySelector('dd')!.getBoundingClientRect().top < row.querySelector('dt')!.getBoundingClientRect().bottom).length,
+    );
+  expect(await valuesBesideLabels()).toBeGreaterThan(0);
+  await page.evaluate(() => document.documentElement.style.setProperty('font-size', '200%'));
+  await expect.poll(valuesBesideLabels).toBe(0);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+  // The amount stays on one line (a four-digit one was cut in two: "-$1,845.1 / 2").
+  const amountLines = await detail.amount.evaluate((amount) => {
+    const range = document.createRange();
+    range.selectNodeContents(amount);
+    return new Set([...range.getClientRects()].map((line) => Math.round(line.top))).size;
+  });
+  expect(amountLines).toBe(1);
 });
 
 test('offline, home and activity show the last-known balance and transactions with their time; sign-out forgets them', async ({
