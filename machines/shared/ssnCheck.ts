@@ -57,8 +57,8 @@ export function ssnCheckShows(snapshot: { hasTag: (tag: SsnCheckTag) => boolean 
 /**
  * The step's states: `editing` sends a valid SSN to `verifying` (the call `verifySsn`); its substates
  * say why it is back (invalid: the rule refused the SSN; mismatch: 401 {4, attemptsLeft}; failed: any
- * other answer). `waiting` is the server's wait after too many tries (201), then the SSN may be tried
- * again.
+ * other answer; and the chart's own, `back`). `waiting` is the server's wait after too many tries (201),
+ * then the SSN may be tried again.
  */
 export function ssnCheckStates<
   const TOn extends object,
