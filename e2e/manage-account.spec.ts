@@ -44,6 +44,9 @@ test('a cardholder changes the unlock code from home, in English and then in Spa
   const agreement = page.getByRole('dialog', { name: 'Terms of use' });
   await expect(agreement.getByText(/^Version \d{4}-\d{2}-\d{2}$/)).toBeVisible();
   await expect(agreement.getByRole('heading', { name: 'Terms of use', level: 2 })).toBeFocused();
+  // Its long text scrolls under Close, which stays in reach at the foot of the dialog at 360 × 740.
+  expect(await agreement.evaluate((dialog) => dialog.scrollHeight > dialog.clientHeight), 'the text is longer than the screen').toBe(true);
+  await expect(agreement.getByRole('button', { name: 'Close' })).toBeInViewport({ ratio: 1 });
   await expectAccessible(page, 'the agreement after a retry');
   await page.keyboard.press('Escape');
   await expect(agreement).toBeHidden();
