@@ -58,8 +58,9 @@ function jsonSchemaOf(field: SchemaFieldDescription): JsonSchema {
 /**
  * Every answer a call can get: its own, and those any call can get from the server around it: 400
  * `{2}` for a request it cannot read (malformed or unsafe JSON, a body where none is taken, an
- * unreadable query), 413 `{2}` for a body over the limit and 415 `{2}` for a body that is not JSON
- * (POST; RFC 9110 §15.5.14, §15.5.16), 500 `{5}` for the server's own failure. The document lists
+ * unreadable query, an HTTP/1.1 request without Host), 413 `{2}` for a body over the limit and 415
+ * `{2}` for a body that is not JSON (POST; RFC 9110 §15.5.14, §15.5.16), 417 and 421 `{2}` for an
+ * unmet Expect and a host the server does not serve, 500 `{5}` for the server's own failure. The document lists
  * these (kept out of the route tables, which the app ships); the server's tests check every answer
  * against them (tests/support/answerAudit.ts).
  */
@@ -70,8 +71,7 @@ export function documentedAnswers(route: Route): Partial<Record<HttpStatus, read
     if (!codes.includes(statusCode)) answers[status] = [...codes, statusCode];
   };
   add(400, StatusCode.INVALID_PARAMETERS);
-  // An expectation other than 100-continue; a host name the server does not serve (the sandbox on
-  // loopback only: server/shared/requestHost.ts).
+  // server/shared/requestHost.ts: 421 only from the sandbox on loopback.
   add(417, StatusCode.INVALID_PARAMETERS);
   add(421, StatusCode.INVALID_PARAMETERS);
   if (route.method === 'POST') {

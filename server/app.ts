@@ -89,7 +89,7 @@ export async function buildApp(
     },
     ...hostHeaderOptions,
   });
-  registerHostChecks(app, config, (reply, status) => reply.code(status).send({ statusCode: StatusCode.INVALID_PARAMETERS }));
+  registerHostChecks(app, config, { statusCode: StatusCode.INVALID_PARAMETERS });
   const services = createServices(config, db);
   await deleteSpentCountersAndCodes(app, services);
 

@@ -4,8 +4,9 @@
  * contract/session/types.ts). Needed after an unlock lockout (sign-in answers mustResetUnlockCode).
  *
  * Step 1 the SSN → ssnToken (401 {4, attemptsLeft} no match; 201 the server's wait), step 2 a new
- * code and its confirmation → new tokens (an SSN check that expired meanwhile: back to step 1, saying so), stored like unlock does, then a confirmation ("Your unlock
- * code has been changed.") whose Continue goes to the remembered route or home.
+ * code and its confirmation → new tokens, stored like unlock does (an SSN check that expired meanwhile:
+ * back to step 1, saying so), then a confirmation ("Your unlock code has been changed.") whose
+ * Continue goes to the remembered route or home.
  * The SSN goes from the event straight to the call: it is never in context.
  */
 import { assign, fromPromise, setup } from 'xstate';

@@ -94,7 +94,8 @@ const answered = <Fallback extends string>(fallback: Fallback, codeTexted: `#sig
  * What views ask the chart (src/features/session/signIn/SignInView.tsx): `askingForCode` while the texted code is
  * asked for (105), `busy` while a call is under way or the app moves on, `rejected` after a wrong email
  * or password (and `resumed` too once the server's pause after one is over), `waiting` for the server's
- * deadline (paused sign-in, too many codes), `resending` while a new code is asked for, `cannotText` when none could be sent; the texted code's tags besides.
+ * deadline (paused sign-in, too many codes), `resending` while a new code is asked for, `cannotText`
+ * when none could be sent; the texted code's tags besides.
  */
 export type SignInTag = TextedCodeTag | 'askingForCode' | 'rejected' | 'resumed' | 'resending' | 'cannotText';
 

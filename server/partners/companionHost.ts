@@ -82,7 +82,7 @@ export async function buildCompanionHost(config: ServerConfig, options: Companio
     ...partnerMalformedRequests(headers, { error: 'bad request' }),
     ...hostHeaderOptions,
   });
-  registerHostChecks(host, config, (reply, status) => reply.code(status).send({ error: 'bad request' }));
+  registerHostChecks(host, config, { error: 'bad request' });
   host.addHook('onSend', async (_request, reply) => {
     for (const [name, value] of headers) reply.header(name, value);
   });

@@ -212,7 +212,7 @@ export async function buildProcessorServer(config: ServerConfig, db: Database, o
     ...partnerMalformedRequests(headers, { error: 'bad request' }),
     ...hostHeaderOptions,
   });
-  registerHostChecks(server, config, (reply, status) => reply.code(status).send({ error: 'bad request' }));
+  registerHostChecks(server, config, { error: 'bad request' });
   server.addHook('onSend', async (_request, reply) => {
     for (const [name, value] of headers) reply.header(name, value);
     if (!reply.hasHeader('Cache-Control')) reply.header('Cache-Control', 'no-store');

@@ -14,8 +14,6 @@ import { isLoopback, type ServerConfig } from '../config.ts';
 /** Fastify's options for it: Node leaves a request without Host to the hook below. */
 export const hostHeaderOptions = { http: { requireHostHeader: false } };
 
-export type HostRefusal = 400 | 417 | 421;
-
 /** The host name of a Host header (`localhost:8080`, `[::1]:8090`, `localhost.`: fully qualified), or null when it names none. */
 function hostNameOf(host: string): string | null {
   try {
@@ -25,7 +23,9 @@ function hostNameOf(host: string): string | null {
   }
 }
 
-export function registerHostChecks(server: FastifyInstance, config: ServerConfig, refuse: (reply: FastifyReply, status: HostRefusal) => FastifyReply): void {
+/** The checks on `server`, which was made with `hostHeaderOptions`; a refusal's body is the server's own `refusal`. */
+export function registerHostChecks(server: FastifyInstance, config: ServerConfig, refusal: object): void {
+  const refuse = (reply: FastifyReply, status: 400 | 417 | 421) => reply.code(status).send(refusal);
   // Unless someone listens, Node answers an expectation it cannot meet itself; Fastify gets it as any request.
   server.server.on('checkExpectation', (request, response) => server.server.emit('request', request, response));
   const loopbackOnly = config.sandbox && isLoopback(config.host);

@@ -226,13 +226,18 @@ describe('POST /register refuses each broken rule with FAILED_VALIDATION and the
       const check = sandboxIdentityVerifier.verify.bind(sandboxIdentityVerifier);
       let release!: () => void;
       const held = new Promise<void>((resolve) => (release = resolve));
+      // The first is known to be inside the identity check by its call, not by a wait (vi.waitFor's
+      // second would fail on a slow machine).
+      let checking!: () => void;
+      const inCheck = new Promise<void>((resolve) => (checking = resolve));
       const slow = vi.spyOn(sandboxIdentityVerifier, 'verify').mockImplementationOnce(async (person) => {
+        checking();
         await held;
         return check(person);
       });
       try {
         const first = register(t.app, applicant);
-        await vi.waitFor(() => expect(slow).toHaveBeenCalled());
+        await inCheck;
 
         const meanwhile = await register(t.app, applicant);
         release();
