@@ -43,7 +43,13 @@ export async function spendMfaToken(db: Pick<Database, 'update'>, token: { id: s
   return spent.length === 1;
 }
 
-/** A token spent for a partner's check that then failed (not answered): usable again until it expires. */
+/**
+ * A token spent for a partner's check that then failed (not answered): usable again until it expires.
+ * Never one whose registration has an outcome (a late failure after that application was run again).
+ */
 export async function restoreMfaToken(db: Pick<Database, 'update'>, token: { id: string }): Promise<void> {
-  await db.update(mfaTokens).set({ usedAt: null, applicationHash: null }).where(eq(mfaTokens.id, token.id));
+  await db
+    .update(mfaTokens)
+    .set({ usedAt: null, applicationHash: null })
+    .where(and(eq(mfaTokens.id, token.id), isNull(mfaTokens.registrationOutcome)));
 }

@@ -3,7 +3,7 @@
  * by another account, the token spent, identity verification, then one transaction that creates the
  * user, account, virtual card and agreements.
  */
-import { and, eq, or, sql } from 'drizzle-orm';
+import { and, eq, isNull, or, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { agreementKinds, agreementVersions, type RegistrationPayload, RegistrationResult } from '../../../contract/identity/types.ts';
 import type { FieldErrors } from '../../../contract/shared/answers.ts';
@@ -68,6 +68,24 @@ function virtualCardExpiry(today: Date): string {
 
 type Outcome = (typeof mfaTokens.$inferSelect)['registrationOutcome'] & string;
 
+/** The longest the identity check is waited for: past it the registration fails (the token given back). */
+export const identityCheckSeconds = 60;
+/**
+ * A token spent this long ago with no outcome was spent by a registration that can no longer be
+ * running (the identity check's limit, then one transaction): its server died. Nothing was stored (an
+ * account records its outcome in the transaction that opens it), so the same application may run again.
+ */
+export const registrationLostAfterSeconds = 180;
+
+/** The identity check, refused after `identityCheckSeconds` so a registration's time is bounded. */
+function identityCheckWithin<T>(check: Promise<T>): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('The identity check did not answer in time.')), identityCheckSeconds * 1000);
+  });
+  return Promise.race([check, late]).finally(() => clearTimeout(timer));
+}
+
 /**
  * The application as one keyed hash (the SSN and the unlock code are in it, so it is keyed like the
  * SSN's): the same application sent again has the same hash, any field changed another.
@@ -94,11 +112,15 @@ function applicationHashOf(key: Buffer, payload: RegistrationPayload, address: R
  * What became of this application when it spent this token before, while the token would still be
  * live: the app sends it again when the answer was lost (a dropped connection, its time limit).
  * Answered "verify your phone again", the applicant went on to "already used by another account" and
- * never reached the account opened. `pending` while the first is still being answered.
+ * never reached the account opened. `pending` while the first is still being answered (or was lost).
  */
 async function earlierOutcome(db: Database, mfaToken: string, phone: string, applicationHash: string) {
   const [earlier] = await db
-    .select({ outcome: mfaTokens.registrationOutcome, userId: mfaTokens.registeredUserId })
+    .select({
+      id: mfaTokens.id,
+      outcome: mfaTokens.registrationOutcome,
+      userId: mfaTokens.registeredUserId,
+    })
     .from(mfaTokens)
     .where(
       and(
@@ -109,7 +131,26 @@ async function earlierOutcome(db: Database, mfaToken: string, phone: string, app
         sql`${mfaTokens.expiresAt} > now()`,
       ),
     );
-  return earlier && { outcome: earlier.outcome ?? ('pending' as const), userId: earlier.userId };
+  return earlier && { ...earlier, outcome: earlier.outcome ?? ('pending' as const) };
+}
+
+/**
+ * Gives back a token spent with no outcome by a registration that was lost (registrationLostAfterSeconds):
+ * true when this request did, so of two retries at once one runs the application again, the other waits.
+ */
+async function reclaimLostToken(db: Database, token: { id: string }): Promise<boolean> {
+  const reclaimed = await db
+    .update(mfaTokens)
+    .set({ usedAt: null, applicationHash: null })
+    .where(
+      and(
+        eq(mfaTokens.id, token.id),
+        isNull(mfaTokens.registrationOutcome),
+        sql`${mfaTokens.usedAt} < now() - make_interval(secs => ${registrationLostAfterSeconds})`,
+      ),
+    )
+    .returning({ id: mfaTokens.id });
+  return reclaimed.length === 1;
 }
 
 /** The outcome of the application that spent this token (an account opened: in the transaction that opens it). */
@@ -126,11 +167,12 @@ export type Registration =
 
 /** Registers a checked payload; `ebtAccountId` from the header, upper case, or null. */
 export async function registerCardholder(
-  { db, config, partners }: Services,
+  services: Services,
   payload: RegistrationPayload,
   ebtAccountId: string | null,
   log: FastifyBaseLogger,
 ): Promise<Registration> {
+  const { db, config, partners } = services;
   const phone = digitsOf(payload.phone);
   const address = normaliseAddress(payload.addressLegal);
   const ssn = ssnDigits(payload.ssn);
@@ -152,6 +194,10 @@ export async function registerCardholder(
     if (earlier.outcome === 'opened' && earlier.userId) return { kind: 'registered', userId: earlier.userId };
     if (earlier.outcome === 'denied') return { kind: 'refused', statusCode: RegistrationResult.APPLICATION_DENIED };
     if (earlier.outcome === 'taken') return taken;
+    if (await reclaimLostToken(db, earlier)) {
+      log.warn('registration sent again after its first was lost with its server: run again');
+      return registerCardholder(services, payload, ebtAccountId, log);
+    }
     return { kind: 'pending' };
   };
   const token = await usableMfaToken(db, payload.mfaToken, phone, 'register');
@@ -188,19 +234,19 @@ export async function registerCardholder(
   // before it, so applications repeated or sent at once with one token get one check, and another
   // needs the phone proven again (its texts are limited); it is given back only when the check failed.
   if (!(await spendMfaToken(db, token, applicationHash))) return answeredBefore();
-  const decision = await partners.identity
-    .verify({
+  const decision = await identityCheckWithin(
+    partners.identity.verify({
       firstName: normaliseName(payload.firstName),
       middleName: normaliseName(payload.middleName),
       lastName: normaliseName(payload.lastName),
       dob: payload.dob.trim(),
       ssn,
       address,
-    })
-    .catch(async (error: unknown) => {
-      await restoreMfaToken(db, token);
-      throw error;
-    });
+    }),
+  ).catch(async (error: unknown) => {
+    await restoreMfaToken(db, token);
+    throw error;
+  });
   if (!decision.approved) {
     log.info('registration refused by identity verification (APPLICATION_DENIED)');
     await recordOutcome(db, token, 'denied');

@@ -9,6 +9,7 @@ import { agreementKinds, type RegistrationPayload } from '../../../contract/iden
 import { ValidationMessage as M } from '../../../contract/rules.ts';
 import { StatusCode } from '../../../contract/shared/statusCodes.ts';
 import { issueCompanionToken } from '../../../server/companionTokens.ts';
+import { identityCheckSeconds, registrationLostAfterSeconds } from '../../../server/features/identity/registration.ts';
 import { sandboxIdentityVerifier } from '../../../server/partners/identity.ts';
 import { accounts, agreementAcceptances, cards, mfaTokens, users } from '../../../server/db/schema/index.ts';
 import { hashSecret, hashToken, verifySecret } from '../../../server/secrets.ts';
@@ -251,6 +252,67 @@ describe('POST /register refuses each broken rule with FAILED_VALIDATION and the
       } finally {
         release();
         slow.mockRestore();
+      }
+    });
+
+    it('runs the same application again when the first was lost with its server (its token spent 3 minutes ago, no outcome): no 409 until the token expires', async () => {
+      const applicant = await verifiedApplicant(t.app);
+      const check = sandboxIdentityVerifier.verify.bind(sandboxIdentityVerifier);
+      let fail!: (error: Error) => void;
+      let checking!: () => void;
+      const inCheck = new Promise<void>((resolve) => (checking = resolve));
+      // The first stands for a server that died in the identity check: it never answers here.
+      const dead = vi.spyOn(sandboxIdentityVerifier, 'verify').mockImplementationOnce(() => {
+        checking();
+        return new Promise((_, reject) => (fail = reject));
+      });
+      try {
+        const first = register(t.app, applicant);
+        await inCheck;
+        expect((await register(t.app, applicant)).status).toBe(409);
+        await t.db
+          .update(mfaTokens)
+          .set({ usedAt: new Date(Date.now() - (registrationLostAfterSeconds + 5) * 1000) })
+          .where(eq(mfaTokens.tokenHash, hashToken(applicant.mfaToken)));
+        dead.mockImplementation(check);
+
+        const again = await register(t.app, applicant);
+
+        expect(again.status).toBe(200);
+        expect(await homeStatus(t.app, again.body.access!)).toMatchObject({ status: 200 });
+        // The lost one failing late gives nothing back: the token stays spent by the account it opened.
+        fail(new Error('late'));
+        expect((await first).status).toBe(500);
+        expect((await register(t.app, applicant)).status).toBe(200);
+        expect(await t.db.select().from(users).where(eq(users.phone, applicant.phone))).toHaveLength(1);
+      } finally {
+        fail?.(new Error('late'));
+        dead.mockRestore();
+      }
+    });
+
+    it('gives up on an identity check that has not answered in a minute, and gives the token back', async () => {
+      const applicant = await verifiedApplicant(t.app);
+      let checking!: () => void;
+      const inCheck = new Promise<void>((resolve) => (checking = resolve));
+      const hung = vi.spyOn(sandboxIdentityVerifier, 'verify').mockImplementationOnce(() => {
+        checking();
+        return new Promise(() => {});
+      });
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      try {
+        const first = register(t.app, applicant);
+        await inCheck;
+        vi.advanceTimersByTime(identityCheckSeconds * 1000 - 1);
+        expect((await register(t.app, applicant)).status).toBe(409);
+        vi.advanceTimersByTime(1);
+        vi.useRealTimers();
+
+        expect((await first).status).toBe(500);
+        expect((await register(t.app, applicant)).status).toBe(200);
+      } finally {
+        vi.useRealTimers();
+        hung.mockRestore();
       }
     });
 
