@@ -55,13 +55,18 @@ export const codePoints = (value: string) => [...value].length;
  * joined by single dots; quoted strings are refused) and RFC 5321 §4.5.3.1 limits: local part at most
  * 64 octets, each domain label at most 63, the whole address at most 254 (the path limit of 256 less
  * its angle brackets). The domain must be deliverable on the public internet: at least two labels,
- * no trailing dot, no address literal, and a top-level label of letters (or an `xn--` IDN label).
- * ASCII only: the spec rejects accented characters (so every length is also an octet count).
+ * no trailing dot, no address literal, and a top-level label of letters.
+ * ASCII only: the spec rejects accented characters (so every length is also an octet count). No label
+ * may start with `xn--` either: that is an accented (or other non-ASCII) name spelled in ASCII
+ * (IDNA's punycode), and Chromium turns `ana@exámple.com` typed in an `<input type="email">` into
+ * `ana@xn--exmple-qta.com`, which would get past the rule.
  */
 const atext = "[A-Za-z0-9!#$%&'*+\\-/=?^_`{|}~]";
 const dotAtom = new RegExp(`^${atext}+(\\.${atext}+)*$`);
 const domainLabel = /^[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
-const topLevelLabel = /^([A-Za-z]{2,63}|xn--[A-Za-z0-9-]{1,59})$/;
+const topLevelLabel = /^[A-Za-z]{2,63}$/;
+/** IDNA's ASCII-compatible encoding of a non-ASCII label (RFC 5890 §2.3.2.1), in any case. */
+const punycodeLabel = /^xn--/i;
 /**
  * An id the card API gives out: any RFC 9562 UUID (the ledger derives version 8 ids from an
  * Idempotency-Key, which yup's uuid() would refuse). Given out in lower case, as the database writes
@@ -82,7 +87,11 @@ function isDeliverableAddress(email: string): boolean {
   const [local, domain] = [email.slice(0, at), email.slice(at + 1)];
   if (at < 1 || local.length > maxEmailLocalPartLength || !dotAtom.test(local)) return false;
   const labels = domain.split('.');
-  return labels.length >= 2 && labels.every((label) => domainLabel.test(label)) && topLevelLabel.test(labels.at(-1)!);
+  return (
+    labels.length >= 2 &&
+    labels.every((label) => domainLabel.test(label) && !punycodeLabel.test(label)) &&
+    topLevelLabel.test(labels.at(-1)!)
+  );
 }
 
 /** The email as sent and stored: surrounding spaces dropped. */
