@@ -124,11 +124,16 @@ export const checkPassword: Check = (value) => {
 /** A new password (spec §5): at least 8 characters, no spaces. */
 export const minimumPasswordLength = 8;
 
-/** Spaces and length are judged on the password as it is hashed (NFKC): e + combining accent ×8 is 4 letters. */
+/**
+ * Spaces are judged on the password as typed: any whitespace, the no-break space and the ideographic
+ * space (U+3000) too. Not after NFKC, which spells a standalone accent (´ U+00B4, ¨, ¯, ¸, ˜) as a
+ * space and a combining mark: `contra´seña1` has no space in it. Length is judged on the password as
+ * it is hashed (NFKC): e + combining accent ×8 is 4 letters.
+ */
 export const checkNewPassword: Check = (value) => {
   const password = normalisePassword(text(value));
   if (password === '') return ValidationMessage.passwordRequired;
-  if (/\s/.test(password)) return ValidationMessage.passwordSpaces;
+  if (/\s/.test(text(value))) return ValidationMessage.passwordSpaces;
   if (codePoints(password) < minimumPasswordLength) return ValidationMessage.passwordTooShort;
   return codePoints(password) > maxPasswordLength ? ValidationMessage.tooLong : null;
 };

@@ -20,6 +20,7 @@ import {
   maxEmailLocalPartLength,
   maxPasswordLength,
   minimumPasswordLength,
+  normalisePassword,
   textedCodeLength,
   ValidationMessage as M,
 } from '../../contract/rules.ts';
@@ -510,6 +511,24 @@ describe('passwords: NIST SP 800-63B §5.1.1.2 (rev. 4 §3.1.1.2), length in Uni
     // An ideographic space (U+3000) becomes a space.
     expect(checkNewPassword('Contra\u3000se\u00f1a')).toBe(M.passwordSpaces);
   });
+  // NFKC spells a standalone accent as a space and a combining mark (´ → U+0020 U+0301): no space was typed.
+  it.each([
+    ['contra\u00b4se\u00f1a1', 'an acute accent ´ (U+00B4)'],
+    ['contra\u00a8se\u00f1a1', 'a diaeresis ¨ (U+00A8)'],
+    ['contra\u00afse\u00f1a1', 'a macron ¯ (U+00AF)'],
+    ['contra\u00b8se\u00f1a1', 'a cedilla ¸ (U+00B8)'],
+    ['contra\u02dcse\u00f1a1', 'a small tilde ˜ (U+02DC)'],
+  ])('accepts %j, %s typed on its own, as no space', (password) => {
+    expect(normalisePassword(password)).toMatch(/ /);
+    expect(checkNewPassword(password)).toBeNull();
+  });
+  it.each([
+    ['contra se\u00f1a1', 'a space'],
+    ['contra\u00a0se\u00f1a1', 'a no-break space (U+00A0)'],
+    ['contra\u3000se\u00f1a1', 'an ideographic space (U+3000)'],
+    ['contra\u2009se\u00f1a1', 'a thin space (U+2009)'],
+    ['contrase\u00f1a1\n', 'a line feed'],
+  ])('refuses %j, typed with %s', (password) => expect(checkNewPassword(password)).toBe(M.passwordSpaces));
 });
 
 describe('names: Unicode NFC (UAX #15) before the check', () => {
