@@ -90,8 +90,13 @@ export function todayInEveryState(now = new Date()): Date {
   return new Date(there.getUTCFullYear(), there.getUTCMonth(), there.getUTCDate(), 12);
 }
 
-/** Date of birth MM/DD/YYYY (else dobInvalid), from 1900 (dobOutOfRange), a real day (dobNotReal), not in the future (dobOutOfRange), 18 or older on `today`. */
-export function checkDob(value: unknown, today = new Date()): ValidationMessage | null {
+/**
+ * Date of birth MM/DD/YYYY (else dobInvalid), from 1900 (dobOutOfRange), a real day (dobNotReal), not in
+ * the future (dobOutOfRange), 18 or older on `today`: by default the date in every state, the card
+ * API's, so the form never accepts an 18th birthday that POST /register then refuses (the device's
+ * date, in UTC or further east, reaches the birthday hours before Hawaii does).
+ */
+export function checkDob(value: unknown, today = todayInEveryState()): ValidationMessage | null {
   const match = /^(\d{2})\/(\d{2})\/(\d{4})$/.exec(text(value).trim());
   if (!match) return ValidationMessage.dobInvalid;
   const [month, day, year] = [Number(match[1]), Number(match[2]), Number(match[3])];
@@ -99,8 +104,8 @@ export function checkDob(value: unknown, today = new Date()): ValidationMessage 
   if (year < 1900) return ValidationMessage.dobOutOfRange;
   const date = new Date(Date.UTC(year, month - 1, day));
   const real = date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
-  // Today's calendar date where the check runs, as a UTC midnight like the date of birth: comparing
-  // with the instant instead would call today's date "in the future" east of UTC.
+  // `today`'s calendar date (a local date, as todayInEveryState gives it), as a UTC midnight like the
+  // date of birth: comparing with the instant instead would call today's date "in the future" east of UTC.
   const todayUtc = Date.UTC(today.getFullYear(), today.getMonth(), today.getDate());
   if (!real) return ValidationMessage.dobNotReal;
   if (date.getTime() > todayUtc) return ValidationMessage.dobOutOfRange;

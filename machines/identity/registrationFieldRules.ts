@@ -27,6 +27,7 @@ import {
   checkZip,
   normaliseAddress,
   normaliseName,
+  todayInEveryState,
 } from '../../contract/identity/rules.ts';
 import {
   addressFields,
@@ -73,7 +74,8 @@ export const fieldRules = {
   firstName: { normalise: normaliseName, check: checkFirstName },
   middleName: { normalise: normaliseName, check: checkMiddleName },
   lastName: { normalise: normaliseName, check: checkLastName },
-  dob: { normalise: normaliseDob, check: (value) => checkDob(value) },
+  // 18 by the card API's today (the date in every state), never the device's: the two cannot disagree.
+  dob: { normalise: normaliseDob, check: (value) => checkDob(value, todayInEveryState()) },
   ssn: { normalise: asTyped, check: checkSsn },
   email: { normalise: normaliseEmail, check: checkEmail },
   phone: { normalise: trimmed, check: checkPhone },

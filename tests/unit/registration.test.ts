@@ -3,12 +3,13 @@
  * to, the profile pre-fill, the submit normalisation and payload, the draft it lets be saved, and
  * how the server's field errors find their step.
  */
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise, waitFor } from 'xstate';
 import type { StatusAnswer } from '../../contract/shared/answers.ts';
 import { normaliseZip } from '../../contract/identity/rules.ts';
+import { ValidationMessage } from '../../contract/rules.ts';
 import { StatusCode } from '../../contract/shared/statusCodes.ts';
-import { ServerFieldError } from '../../contract/validation.ts';
+import { registrationSchema, ServerFieldError } from '../../contract/validation.ts';
 import {
   initialContextOf,
   registrationMachine,
@@ -16,7 +17,7 @@ import {
   type RegistrationInput,
 } from '../../machines/identity/registration.ts';
 import { draftFrom, draftOf, type RegistrationDraft } from '../../machines/identity/registrationDraft.ts';
-import { normaliseDob, payloadOf, profileFieldsOf } from '../../machines/identity/registrationFieldRules.ts';
+import { fieldProblems, normaliseDob, payloadOf, profileFieldsOf } from '../../machines/identity/registrationFieldRules.ts';
 import { firstFailingStep, RegistrationProblem, serverFieldProblems } from '../../machines/identity/registrationProblems.ts';
 import type { PhoneInUseAnswer, RegisterAnswer, RequestVerificationAnswer } from '../../contract/identity/types.ts';
 import { maskDob, maskZip, routeStepOf } from '../../src/features/identity/masks.ts';
@@ -293,6 +294,34 @@ describe('normalisation and the payload (spec §5)', () => {
     const context = initialContextOf(input({ draft: savedDraft(3) }));
     expect(payloadOf({ ...context, form: { ...context.form, phone: '999' } }).phone).toBe('2022010143');
     expect(payloadOf(initialContextOf(input())).mfaToken).toBe('');
+  });
+});
+
+describe("the 18th birthday: the form judges it by the card API's today", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.unstubAllEnvs();
+  });
+  /** What POST /register's schema says of this date of birth at the faked time. */
+  const serverSays = (dob: string) =>
+    registrationSchema.validateAt('dob', { dob }).then(
+      () => null,
+      (error: { message: string }) => error.message,
+    );
+
+  // 07:00 UTC on 15 June is 03:00 on 15 June on a phone in New York but still 14 June in Hawaii
+  // (UTC−10): the birthday has begun on the phone, not in every state, so POST /register refuses it.
+  it('refuses someone born 06/15/2008 at 2026-06-15T07:00Z, as the server does', async () => {
+    vi.stubEnv('TZ', 'America/New_York');
+    vi.useFakeTimers({ toFake: ['Date'], now: new Date('2026-06-15T07:00:00Z') });
+    expect(fieldProblems(['dob'], { dob: '06/15/2008' })).toEqual({ dob: ValidationMessage.dobUnder18 });
+    expect(await serverSays('06/15/2008')).toBe(ValidationMessage.dobUnder18);
+  });
+  it('accepts them once the birthday has begun in Hawaii (10:00Z), as the server does', async () => {
+    vi.stubEnv('TZ', 'America/New_York');
+    vi.useFakeTimers({ toFake: ['Date'], now: new Date('2026-06-15T10:00:00Z') });
+    expect(fieldProblems(['dob'], { dob: '06/15/2008' })).toEqual({});
+    expect(await serverSays('06/15/2008')).toBeNull();
   });
 });
 

@@ -259,6 +259,15 @@ describe("the card API's dates: a date of birth's 18 years and a card's month by
     vi.setSystemTime(new Date('2026-05-15T10:00:00Z'));
     await expect(dob.validate('05/15/2008')).resolves.toBe('05/15/2008');
   });
+
+  it("judges a date of birth by the same date when no day is given (the forms' checks)", () => {
+    vi.stubEnv('TZ', 'America/New_York');
+    vi.useFakeTimers({ toFake: ['Date'], now: new Date('2026-05-15T09:30:00Z') });
+    expect(checkDob('05/15/2008')).toBe(M.dobUnder18);
+    expect(fieldErrors(personalInfoChecks, { dob: '05/15/2008' }).dob).toBe(M.dobUnder18);
+    vi.setSystemTime(new Date('2026-05-15T10:00:00Z'));
+    expect(checkDob('05/15/2008')).toBeNull();
+  });
 });
 
 describe('checkDob', () => {
