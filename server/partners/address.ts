@@ -25,15 +25,26 @@ export const optOutAllowed = (statusCode: number) => statusCode >= StatusCode.AD
 export const isUnitProblem = (statusCode: number) =>
   statusCode === StatusCode.ADDRESS_UNIT_INCORRECT || statusCode === StatusCode.ADDRESS_UNIT_REQUIRED;
 
+/**
+ * A Post Office Box in any of the forms people write (USPS Publication 28, which standardises them all
+ * to `PO BOX`): `PO Box`, `P.O. Box`, `P O Box`, `P.O.Box`, `POBox`, `POB`, `P.O.B.`, `Post Office Box`.
+ * Matched before the office/suite rule: `Post Office Box 123` is a PO Box, not a commercial address.
+ */
+const poBox = /\b(?:p\.?\s*o\.?\s*b(?:ox)?|post\s+office\s+box)\b/;
+/** A private mailbox at a commercial mail receiving agency (USPS Publication 28: `PMB`), a mail drop. */
+const privateMailbox = /\b(?:pmb|private\s+mail\s?box)\b/;
+
 /** Sandbox rules, first match wins, case-insensitive (docs/sandbox.md "Registration partners"). */
 export function sandboxAddressCode(address: Address): AddressStatusCode | null {
   const street1 = address.street1.toLowerCase();
   const street2 = address.street2.trim().toLowerCase();
   const both = `${street1} ${street2}`;
+  // Each line on its own, so a street ending "Po" and a unit "B" make no PO Box.
+  const eitherLine = (pattern: RegExp) => pattern.test(street1) || pattern.test(street2);
   if (/\binvalid\b/.test(street1)) return StatusCode.ADDRESS_INVALID;
-  if (/\bp\.?\s?o\.?\s+box\b/.test(street1)) return StatusCode.ADDRESS_PO_BOX;
+  if (eitherLine(poBox)) return StatusCode.ADDRESS_PO_BOX;
   if (/\bgeneral delivery\b/.test(street1)) return StatusCode.ADDRESS_GENERAL_DELIVERY;
-  if (/\bmail drop\b/.test(street1)) return StatusCode.ADDRESS_MAIL_DROP;
+  if (/\bmail drop\b/.test(street1) || eitherLine(privateMailbox)) return StatusCode.ADDRESS_MAIL_DROP;
   if (/\bvacant\b/.test(street1)) return StatusCode.ADDRESS_VACANT;
   if (/\b(office|suite)\b/.test(both)) return StatusCode.ADDRESS_COMMERCIAL;
   if (/\bunit wrong\b/.test(both) || /\b999\b/.test(street2)) return StatusCode.ADDRESS_UNIT_INCORRECT;
