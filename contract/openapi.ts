@@ -135,6 +135,18 @@ const retryAfter = {
   schema: { type: 'integer', minimum: 1 },
 };
 
+/** RFC 9110 §11.6.1, on every 401 (server/shared/http.ts, registerAuthChallenges). */
+const wwwAuthenticate = {
+  description: 'The bearer challenge (RFC 6750 §3): `Bearer`, or `Bearer error="invalid_token"` when a token was sent.',
+  schema: { type: 'string', pattern: '^Bearer' },
+};
+
+/** The headers an answer at this status carries. */
+const answerHeaders: Partial<Record<string, JsonSchema>> = {
+  '401': { 'WWW-Authenticate': wwwAuthenticate },
+  '429': { 'Retry-After': retryAfter },
+};
+
 function operationOf(route: Route, schema: AnySchema | null): JsonSchema {
   const pathParameters = [...route.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({
     name,
@@ -172,7 +184,7 @@ function operationOf(route: Route, schema: AnySchema | null): JsonSchema {
           { description: route.file, content: { [route.file]: { schema: { type: 'string', contentMediaType: route.file } } } }
         : {
             description: `statusCode ${codes.join(', ')}`,
-            ...(status === '429' ? { headers: { 'Retry-After': retryAfter } } : {}),
+            ...(answerHeaders[status] ? { headers: answerHeaders[status] } : {}),
             // An answer only the server around the call gives (docs/api.md says these once, not per call).
             ...(route.answers[Number(status) as HttpStatus] ? {} : { 'x-any-call': true }),
             content: { 'application/json': { schema: answerSchemaOf(route, Number(status), codes) } },

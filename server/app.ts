@@ -25,9 +25,10 @@ import { registerOpenApi } from './openApi.ts';
 import { registerSandboxRoutes } from './partners/sandbox.ts';
 import { clientErrorAnswerer, inlineStyleHashes, registerSecurityHeaders, securityHeaderSetter } from './securityHeaders.ts';
 import { createServices, type Services } from './services.ts';
-import { yupValidatorCompiler } from './shared/http.ts';
+import { registerAuthChallenges, yupValidatorCompiler } from './shared/http.ts';
 import { loggableError, sqlStateOf } from './shared/errorLog.ts';
-import { hostHeaderOptions, registerHostChecks } from './shared/requestHost.ts';
+import { answerOtherMethods } from './shared/otherMethods.ts';
+import { requestTargetOptions, registerHostChecks } from './shared/requestHost.ts';
 import { registerRequestSafety } from './shared/requestSafety.ts';
 
 /** Never logged: credentials, codes and tokens travel in these. */
@@ -87,13 +88,14 @@ export async function buildApp(
       setSecurityHeaders(request, reply as FastifyReply);
       (reply as FastifyReply).code(400).send({ statusCode: StatusCode.INVALID_PARAMETERS });
     },
-    ...hostHeaderOptions,
+    ...requestTargetOptions,
   });
   registerHostChecks(app, config, { statusCode: StatusCode.INVALID_PARAMETERS });
   const services = createServices(config, db);
   await deleteSpentCountersAndCodes(app, services);
 
   registerSecurityHeaders(app, setSecurityHeaders);
+  registerAuthChallenges(app);
   // Phones on slow data: scripts, styles and JSON travel compressed (brotli when accepted).
   await app.register(fastifyCompress, {
     global: true,
@@ -110,6 +112,9 @@ export async function buildApp(
     const asBadRequest = dataException || error.validation || error.name === 'ValidationError';
     const status = asBadRequest ? 400 : (error.statusCode ?? 500);
     if (status >= 400 && status < 500) {
+      // The file server's own headers for it: a 416's `Content-Range: bytes */length` (RFC 9110 §15.5.17).
+      const { headers } = error as FastifyError & { headers?: Record<string, string> };
+      if (headers) reply.headers(headers);
       const statusCode = status === 403 || status === 404 ? StatusCode.NOT_ALLOWED : StatusCode.INVALID_PARAMETERS;
       return reply.code(status).send({ statusCode });
     }
@@ -117,6 +122,7 @@ export async function buildApp(
     return reply.code(500).send({ statusCode: StatusCode.UNEXPECTED_ERROR });
   });
 
+  const answerOtherMethodsOfCalls = answerOtherMethods(app, { statusCode: StatusCode.INVALID_PARAMETERS });
   // Each feature registers its route table's entries at their own paths (/api/v1/…, /cms/…).
   for (const feature of [identityFeature, sessionFeature, accountFeature, homeFeature, activityFeature, statementsFeature, cardsFeature, experimentsFeature, analyticsFeature, contentFeature]) {
     feature(app, services);
@@ -125,6 +131,7 @@ export async function buildApp(
   if (config.sandbox) {
     await app.register(async (sandbox) => registerSandboxRoutes(sandbox, db, services.sessions), { prefix: '/sandbox' });
   }
+  answerOtherMethodsOfCalls();
   await registerWebApp(app, config, rawIndex);
   return app;
 }
@@ -152,6 +159,16 @@ const pageWords: Record<Locale, { title: string; description: string }> = {
  * page's only words before the app starts) for a browser that prefers it. Throws at start when the
  * build's page lacks one of them.
  */
+/**
+ * Whether an If-None-Match header names `etag` (RFC 9110 §13.1.2): `*`, or any tag of its list, compared
+ * weakly (`W/` set aside), as a cache sends back a tag it keeps or several.
+ */
+export function etagMatches(header: string | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
+  return header.trim() === '*' || header.split(',').some((tag) => opaque(tag) === opaque(etag));
+}
+
 export function pageIn(html: string, locale: Locale): string {
   const words = { ...pageWords[locale], splash: splashLabel[locale] };
   const marks = {
@@ -222,7 +239,7 @@ async function registerWebApp(app: FastifyInstance, config: ServerConfig, rawInd
     // A shared cache keeps the two languages and the codings apart; named here so a 304 says the same
     // as the 200 (RFC 9110 §15.4.5), which @fastify/compress sends after this (it adds nothing then).
     reply.header('Vary', 'accept-language, accept-encoding');
-    if (request.headers['if-none-match'] === page.etag) return reply.code(304).send();
+    if (etagMatches(request.headers['if-none-match'], page.etag)) return reply.code(304).send();
     return reply.type('text/html; charset=utf-8').send(page.html);
   };
   // Never the raw file from disk (it lacks the config), and `/` would be a directory to the static files.

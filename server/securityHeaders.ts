@@ -118,6 +118,8 @@ function answerClientErrors(fixed: readonly (readonly [string, string])[], body:
     const headers = [
       ...fixed,
       ['Cache-Control', 'no-store'],
+      // Every answer of a server with a clock carries Date (RFC 9110 §6.6.1); Node adds it only to its own.
+      ['Date', new Date().toUTCString()],
       ['Content-Type', 'application/json; charset=utf-8'],
       ['Content-Length', String(Buffer.byteLength(body))],
       ['Connection', 'close'],

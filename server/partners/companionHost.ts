@@ -16,7 +16,7 @@ import { number, object, string } from 'yup';
 import { issueCompanionToken } from '../companionTokens.ts';
 import type { ServerConfig } from '../config.ts';
 import { partnerMalformedRequests } from '../securityHeaders.ts';
-import { hostHeaderOptions, registerHostChecks } from '../shared/requestHost.ts';
+import { requestTargetOptions, registerHostChecks } from '../shared/requestHost.ts';
 import { yupValidatorCompiler } from '../shared/http.ts';
 import { maxTokenTtlSeconds, minTokenTtlSeconds } from './companion-host/user.ts';
 
@@ -80,7 +80,7 @@ export async function buildCompanionHost(config: ServerConfig, options: Companio
     logger: options.logger === false ? false : { level: config.logLevel, redact: ['req.body', 'res.body'] },
     bodyLimit: 4 * 1024,
     ...partnerMalformedRequests(headers, { error: 'bad request' }),
-    ...hostHeaderOptions,
+    ...requestTargetOptions,
   });
   registerHostChecks(host, config, { error: 'bad request' });
   host.addHook('onSend', async (_request, reply) => {

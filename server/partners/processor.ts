@@ -25,7 +25,7 @@ import type { Database } from '../db/database.ts';
 import { cards, processorPins, processorTokens } from '../db/schema/index.ts';
 import { hashSecret, hashToken, randomToken } from '../secrets.ts';
 import { partnerMalformedRequests } from '../securityHeaders.ts';
-import { hostHeaderOptions, registerHostChecks } from '../shared/requestHost.ts';
+import { requestTargetOptions, registerHostChecks } from '../shared/requestHost.ts';
 import { yupValidatorCompiler } from '../shared/http.ts';
 import {
   cardDetailsExpiredPage,
@@ -210,7 +210,7 @@ export async function buildProcessorServer(config: ServerConfig, db: Database, o
           },
     bodyLimit: 4 * 1024,
     ...partnerMalformedRequests(headers, { error: 'bad request' }),
-    ...hostHeaderOptions,
+    ...requestTargetOptions,
   });
   registerHostChecks(server, config, { error: 'bad request' });
   server.addHook('onSend', async (_request, reply) => {

@@ -1,5 +1,5 @@
 /** Shared HTTP plumbing: yup validation, bearer tokens, and the answers every feature sends alike. */
-import type { FastifyReply, FastifyRequest, FastifySchemaCompiler } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchemaCompiler } from 'fastify';
 import type { AnySchema } from 'yup';
 import type { FieldErrors, TooManyAnswer } from '../../contract/shared/answers.ts';
 import { StatusCode } from '../../contract/shared/statusCodes.ts';
@@ -47,3 +47,15 @@ export const tooMany = (reply: FastifyReply, retryAfterSeconds: number) => {
 };
 
 export const signInRequired = (reply: FastifyReply) => reply.code(401).send({ statusCode: StatusCode.SIGN_IN_REQUIRED });
+
+/**
+ * Every 401 says how to authenticate (RFC 9110 §11.6.1: MUST): with a bearer token, and
+ * `invalid_token` when one was sent (RFC 6750 §3). One hook, as 401s come from the token guards,
+ * sign-in, the unlock code and the SSN check.
+ */
+export function registerAuthChallenges(app: FastifyInstance): void {
+  app.addHook('onSend', async (request, reply) => {
+    if (reply.statusCode !== 401 || reply.hasHeader('www-authenticate')) return;
+    reply.header('WWW-Authenticate', request.headers.authorization === undefined ? 'Bearer' : 'Bearer error="invalid_token"');
+  });
+}

@@ -36,6 +36,8 @@ export function registerRequestSafety(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    // No content is no body (RFC 9110 §8.6), whatever Content-Type says: as a POST sent without one.
+    if ((body as Buffer).length === 0) return done(null, undefined);
     if (!isUtf8(body as Buffer)) return done(new UnsafeInputError('JSON that is not UTF-8'), undefined);
     parseJson(request, (body as Buffer).toString('utf8'), (error: Error | null, value?: unknown) => {
       if (error) return done(error, undefined);

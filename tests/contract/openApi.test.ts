@@ -10,7 +10,8 @@ import { openApiDocument } from '../../contract/openapi.ts';
 import { allRoutes, routeTables } from '../../contract/routes.ts';
 import { requestSchemas } from '../../contract/schemas.ts';
 import { apiDocPath, documentedCallList, renderCallList } from '../../scripts/apiDocs.ts';
-import { startTestApp, type TestApp } from '../server/helpers.ts';
+import { transactionsPageLimit } from '../../contract/activity/limits.ts';
+import { bearer, signIn, startTestApp, type TestApp } from '../server/helpers.ts';
 
 let t: TestApp;
 
@@ -65,6 +66,26 @@ describe('the OpenAPI document', () => {
       expect(response.statusCode).toBe(400);
       expect(response.json()).toEqual({ statusCode: 2 });
     }
+  });
+
+  it('describes the page limit of GET /transactions exactly as the server takes it: 1 to a page', async () => {
+    const paths = openApiDocument().paths as Record<string, Record<string, { parameters: { name: string; schema: { pattern: string } }[] }>>;
+    const limit = new RegExp(paths['/api/v1/transactions']!.get!.parameters.find((parameter) => parameter.name === 'limit')!.schema.pattern);
+    const { access } = await signIn(t.app);
+    for (const value of ['0', '1', '9', '10', '19', String(transactionsPageLimit), String(transactionsPageLimit + 1), '99', '01', '100']) {
+      const taken = Number(value) >= 1 && Number(value) <= transactionsPageLimit && !value.startsWith('0');
+      expect(limit.test(value), value).toBe(taken);
+      const response = await t.app.inject({ method: 'GET', url: `/api/v1/transactions?limit=${value}`, headers: bearer(access) });
+      expect(response.statusCode, value).toBe(taken ? 200 : 400);
+    }
+  });
+
+  it('gives every 401 its WWW-Authenticate header (RFC 9110 §11.6.1)', () => {
+    type Operation = { responses: Record<string, { headers?: Record<string, unknown> }> };
+    const operations = Object.values(openApiDocument().paths as Record<string, Record<string, Operation>>).flatMap((byMethod) => Object.values(byMethod));
+    const unauthorized = operations.filter((operation) => operation.responses['401']);
+    expect(unauthorized.length).toBeGreaterThan(20);
+    for (const operation of unauthorized) expect(operation.responses['401']!.headers).toMatchObject({ 'WWW-Authenticate': { schema: { type: 'string' } } });
   });
 
   it('gives every 429 its Retry-After header, and /register its Companion-Authorization', () => {

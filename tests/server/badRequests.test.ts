@@ -1,6 +1,7 @@
 /**
  * Malformed bodies on the unauthenticated entry points: each answers a plain INVALID_PARAMETERS
- * statusCode, never an error page, a stack trace or a server file path.
+ * statusCode, never an error page, a stack trace or a server file path. Then what HTTP (RFC 9110) says
+ * of any call: an empty body, a 401's challenge, a method the call does not take.
  */
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -177,5 +178,62 @@ describe('input no handler should see, refused in one place', () => {
       payload: { events: [{ name: 'screen_view', at: '-100000-01-01T00:00:00.000Z', sessionId: 's1', properties: {} }] },
     });
     expect(response.statusCode, response.body).toBe(200);
+  });
+});
+
+describe('what HTTP says of requests any call may get', () => {
+  // RFC 9110 §8.6: a zero length is no content, whatever Content-Type says. Generated clients send the
+  // type on every POST.
+  it('reads a JSON body of no bytes as no body: signing out takes none', async () => {
+    const session = await signIn(t.app);
+
+    const response = await t.app.inject({ method: 'POST', url: '/api/v1/sign-out', headers: { ...bearer(session.refresh), 'content-type': 'application/json' }, payload: '' });
+
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json()).toEqual({ statusCode: StatusCode.SUCCESS });
+    expect((await unlock(t.app, session.refresh)).status).toBe(401);
+  });
+
+  // RFC 9110 §11.6.1: a 401 MUST carry a challenge; RFC 6750 §3 names a token that does not work.
+  it.each([
+    ['no token', {}, 'Bearer'],
+    ['a token that is not one', bearer('not-a-token'), 'Bearer error="invalid_token"'],
+  ])('challenges a call with %s on 401', async (_case, headers, challenge) => {
+    const response = await t.app.inject({ method: 'GET', url: '/api/v1/home', headers });
+
+    expect(response.statusCode).toBe(401);
+    expect(response.headers['www-authenticate']).toBe(challenge);
+  });
+
+  it('challenges a wrong password on 401 too, and no other answer', async () => {
+    const wrong = await t.app.inject({ method: 'POST', url: '/api/v1/sign-in', payload: { email: validEmail, password: 'not-the-password-1' } });
+    expect(wrong.statusCode).toBe(401);
+    expect(wrong.headers['www-authenticate']).toBe('Bearer');
+    expect((await t.app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).headers['www-authenticate']).toBeUndefined();
+  });
+
+  // RFC 9110 §15.5.6: 405 MUST name the methods the resource takes; §9.3.7: OPTIONS names them.
+  it.each([
+    ['DELETE', '/api/v1/home', 'GET, HEAD, OPTIONS'],
+    ['GET', '/api/v1/sign-in', 'POST, OPTIONS'],
+    ['PUT', '/cms/config/anything', 'GET, HEAD, OPTIONS'],
+  ] as const)('answers %s %s 405 with Allow: %s', async (method, url, allow) => {
+    const response = await t.app.inject({ method, url });
+
+    expect(response.statusCode).toBe(405);
+    expect(response.headers.allow).toBe(allow);
+    expect(response.json()).toEqual({ statusCode: StatusCode.INVALID_PARAMETERS });
+    expect(response.headers['content-security-policy']).toBeTruthy();
+  });
+
+  it('answers OPTIONS of a call 204 with Allow, and a path that is no call 404 whatever the method', async () => {
+    const options = await t.app.inject({ method: 'OPTIONS', url: '/api/v1/sign-in' });
+    expect(options.statusCode).toBe(204);
+    expect(options.headers.allow).toBe('POST, OPTIONS');
+    for (const method of ['GET', 'DELETE', 'OPTIONS'] as const) {
+      const nowhere = await t.app.inject({ method, url: '/api/v1/no-such-call' });
+      expect(nowhere.statusCode, method).toBe(404);
+      expect(nowhere.headers.allow).toBeUndefined();
+    }
   });
 });

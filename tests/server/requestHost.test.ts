@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StatusCode } from '../../contract/shared/statusCodes.ts';
 import { buildCompanionHost } from '../../server/partners/companionHost.ts';
 import { buildProcessorServer } from '../../server/partners/processor.ts';
-import { demoCredentials, productionEnv, startTestApp, type TestApp } from './helpers.ts';
+import { demoCredentials, productionEnv, signIn, startTestApp, type TestApp } from './helpers.ts';
 
 let t: TestApp;
 let companion: FastifyInstance;
@@ -30,12 +30,13 @@ afterAll(async () => {
   await t?.close();
 });
 
-/** Raw bytes to a listening server, and its whole answer (each request below closes the connection). */
+/** Raw bytes to a listening server, and its whole answer (each request below asks to close the connection). */
 function rawAnswer(server: FastifyInstance, bytes: string): Promise<string> {
   const { port } = server.server.address() as AddressInfo;
   return new Promise((resolve, reject) => {
     let answer = '';
-    const socket = connect(port, '127.0.0.1', () => socket.end(bytes));
+    // Written, not ended: a server may close a half-closed connection before a slower answer is ready.
+    const socket = connect(port, '127.0.0.1', () => socket.write(bytes));
     socket.on('data', (chunk) => (answer += String(chunk)));
     socket.on('close', () => resolve(answer));
     socket.on('error', (error) => (answer === '' ? reject(error) : resolve(answer)));
@@ -68,6 +69,33 @@ describe.each(servers)('%s', (_name, server) => {
     expect(old.split('\r\n')[0]).toBe('HTTP/1.1 404 Not Found');
     const continued = await rawAnswer(server(), 'GET /no-such-page HTTP/1.1\r\nHost: localhost\r\nExpect: 100-Continue\r\nConnection: close\r\n\r\n');
     expect(continued).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 404 Not Found\r\n/);
+  });
+});
+
+describe('the request target and Host (RFC 9112 §3.2)', () => {
+  it('answers a request with two Host headers 400: which one it names is unknowable', async () => {
+    const answer = await rawAnswer(t.app, 'GET /api/v1/openapi.json HTTP/1.1\r\nHost: localhost\r\nHost: attacker.example\r\nConnection: close\r\n\r\n');
+
+    expect(answer.split('\r\n')[0]).toBe('HTTP/1.1 400 Bad Request');
+    expect(answer).toMatch(/^content-security-policy: /im);
+  });
+
+  // §3.2.2: a server MUST accept the absolute form, and its authority stands for Host.
+  it('reads an absolute-form target as its path: the same no-store, the same 404 for no call', async () => {
+    const { access } = await signIn(t.app);
+    const home = await rawAnswer(t.app, `GET http://localhost/api/v1/home HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${access}\r\nConnection: close\r\n\r\n`);
+    expect(home.split('\r\n')[0]).toBe('HTTP/1.1 200 OK');
+    expect(home).toMatch(/^cache-control: no-store$/im);
+
+    const nowhere = await rawAnswer(t.app, 'GET http://localhost/api/v1/no-such-call HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n');
+    expect(nowhere.split('\r\n')[0]).toBe('HTTP/1.1 404 Not Found');
+    expect(nowhere.split('\r\n\r\n')[1]).toBe(JSON.stringify({ statusCode: StatusCode.NOT_ALLOWED }));
+  });
+
+  it("answers the sandbox on loopback by an absolute-form target's authority, not by Host", async () => {
+    const rebound = await rawAnswer(t.app, 'GET http://attacker.example/sandbox/outbox HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n');
+
+    expect(rebound.split('\r\n')[0]).toBe('HTTP/1.1 421 Misdirected Request');
   });
 });
 

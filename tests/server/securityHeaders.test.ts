@@ -125,6 +125,9 @@ describe('answers Node gives before Fastify has a request', () => {
     expect(policy).toContain("frame-ancestors 'self' http://localhost:8090");
     expect(head).toMatch(/^x-content-type-options: nosniff$/im);
     expect(head).toMatch(/^cache-control: no-store$/im);
+    // RFC 9110 §6.6.1: a server with a clock sends Date, on these too.
+    const date = /^date: (.*)$/im.exec(head)?.[1] ?? '';
+    expect(new Date(date).toUTCString()).toBe(date);
     expect(JSON.parse(body ?? '')).toEqual({ statusCode: StatusCode.INVALID_PARAMETERS });
   });
 });

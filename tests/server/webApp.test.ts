@@ -147,6 +147,26 @@ describe('index.html with the app config', () => {
     expect(again.body).toBe('');
   });
 
+  // RFC 9110 §13.1.2: If-None-Match is `*` or a list, compared weakly.
+  it.each([
+    ['a list naming it', (etag: string) => `"something-else", ${etag}`],
+    ['*', () => '*'],
+    ['its strong form', (etag: string) => etag.replace(/^W\//, '')],
+  ])('answers 304 to an If-None-Match of %s', async (_form, ifNoneMatch) => {
+    const etag = String((await get('/')).headers.etag);
+
+    expect((await get('/', { 'if-none-match': ifNoneMatch(etag) })).statusCode).toBe(304);
+    expect((await get('/', { 'if-none-match': '"something-else", W/"another"' })).statusCode).toBe(200);
+  });
+
+  it('answers a range past the end of a file 416 with its length in Content-Range (RFC 9110 §15.5.17)', async () => {
+    const response = await get('/assets/index-abc123.js', { range: 'bytes=999999-' });
+
+    expect(response.statusCode).toBe(416);
+    expect(response.headers['content-range']).toBe(`bytes */${'console.log("app");'.length}`);
+    expect(response.json()).toEqual({ statusCode: StatusCode.INVALID_PARAMETERS });
+  });
+
   it('still serves other files and answers unknown API paths with a statusCode', async () => {
     const asset = await get('/assets/index-abc123.js');
     expect(asset.statusCode).toBe(200);
