@@ -90,8 +90,8 @@ test.describe('signing in with a texted code', () => {
 test('wrong unlock codes count down to a lockout; sign-in then asks for a new unlock code through the SSN', async ({ page, request }) => {
   const { applicant } = await openAccountViaApi(request);
   // Setting a password ends every earlier session, so the session to lock comes after it.
-  await setPasswordViaApi(request, applicant, 'Opening2026');
-  const tokens = await signInViaApiAs(request, applicant.email, 'Opening2026');
+  await setPasswordViaApi(request, applicant, 'Opening-Day-2026');
+  const tokens = await signInViaApiAs(request, applicant.email, 'Opening-Day-2026');
   await seedStoredState(page, { accessToken: null, refreshToken: tokens.refresh, locale: 'en' });
   await page.goto('/unlock');
 
@@ -114,7 +114,7 @@ test('wrong unlock codes count down to a lockout; sign-in then asks for a new un
   // Locked out: sign in again, then the unlock code must be reset.
   await expect(page.getByLabel('Password', { exact: true })).toBeVisible();
   await page.getByLabel('Email', { exact: true }).fill(applicant.email);
-  await page.getByLabel('Password', { exact: true }).fill('Opening2026');
+  await page.getByLabel('Password', { exact: true }).fill('Opening-Day-2026');
   await page.getByRole('main').getByRole('button', { name: 'Sign in', exact: true }).click();
 
   await expect(page).toHaveURL((url) => url.pathname.startsWith('/reset-unlock-code'));

@@ -9,8 +9,23 @@ const common = new Set(dictionary['passwords-common']);
 
 export const isCommonPassword = (password: string): boolean => {
   const typed = password.toLowerCase();
-  return common.has(typed) || isRepetitiveOrSequential(typed);
+  return common.has(typed) || isListedWithPadding(typed) || isRepetitiveOrSequential(typed);
 };
+
+/** The letter each common substitution stands for (zxcvbn's l33t table, its usual part); `1` is tried as i and as l. */
+const substitutions: Record<string, string> = { '@': 'a', '4': 'a', '8': 'b', '3': 'e', '6': 'g', '!': 'i', '0': 'o', $: 's', '5': 's', '7': 't', '+': 't' };
+
+/**
+ * A listed password with only digits and symbols around it, its letters perhaps swapped for look-alikes:
+ * what guessers try right after the list (Password1!, p@ssw0rd1, letmein!, Summer2024), and what a
+ * composition habit makes of a listed word, so "commonly used" (§3.1.1.2) covers them too.
+ */
+function isListedWithPadding(typed: string): boolean {
+  const core = typed.replace(/^[^\p{L}]+|[^\p{L}]+$/gu, '');
+  if (core === '') return false;
+  const plain = [...core].map((character) => substitutions[character] ?? character).join('');
+  return [core, plain.replaceAll('1', 'i'), plain.replaceAll('1', 'l')].some((candidate) => common.has(candidate));
+}
 
 /**
  * §3.1.1.2's (rev. 3 §5.1.1.2's) "repetitive or sequential characters": a short unit repeated

@@ -33,7 +33,7 @@ import {
 } from '../helpers.ts';
 
 let t: TestApp;
-const newPassword = 'Sunflower-2027';
+const newPassword = 'Sunflower-Patio-2027';
 
 beforeAll(async () => {
   t = await startTestApp();
@@ -291,6 +291,16 @@ describe('a new password known from breaches (NIST SP 800-63B §3.1.1.2)', () =>
   });
 
   // Repetitive or sequential (rev. 3 §5.1.1.2), with a composition rule's padding too.
+  // A listed one padded with digits and symbols, letters swapped for look-alikes (what guessers try next).
+  it.each(['Password1!', 'Passw0rd!', 'p@ssword1', 'P@55w0rd', 'letmein!', 'Summer2024', '!!Iloveyou2026', 'M0nk3y-99'])(
+    'counts %j, a listed password padded or in look-alikes, as too easy to guess',
+    (padded) => expect(isCommonPassword(normalisePassword(padded))).toBe(true),
+  );
+
+  it.each(['Tortilla-Verde-2026', 'pass-Tortuga-77', 'monkey-banana-77', 'Café-antiguo-2025', 'correct horse battery'])('takes %j, in which no listed password is all there is', (own) =>
+    expect(isCommonPassword(normalisePassword(own))).toBe(false),
+  );
+
   it.each(['abcdefgh', 'HGFEDCBA', '1234abcd', '12121212', 'xyzxyzxyz', 'aaaabbbb', 'Aaaaaaa1!', 'Abcd1234!', '!12345678!', '12345678!a', 'abcabcab', '1234123412'])(
     'counts %j as too easy to guess',
     (easy) => expect(isCommonPassword(normalisePassword(easy))).toBe(true),
