@@ -7,11 +7,13 @@ import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { ManageAccountPage } from './pages/account/ManageAccountPage.ts';
 import { ActivityPage } from './pages/activity/ActivityPage.ts';
+import { OrderCardPage } from './pages/cards/OrderCardPage.ts';
 import { HomePage } from './pages/home/HomePage.ts';
 import { SignInPage } from './pages/session/SignInPage.ts';
 import { UnlockPage } from './pages/session/UnlockPage.ts';
 import type { AppPage } from './pages/AppPage.ts';
 import { axeViolations } from './support/accessibility.ts';
+import { openAccountViaApi } from './support/accounts.ts';
 import { sandboxSession, signInViaApi } from './support/api.ts';
 import type { Locale } from './support/catalog.ts';
 import { seedStoredState } from './support/storage.ts';
@@ -86,6 +88,16 @@ test('with the browser text size at 200%, the screens follow it and fit 360 px (
   await fits(home, 'home');
   await fits(await ManageAccountPage.fromHome(home), 'Manage account');
   await fits(await ActivityPage.open(signedIn, 'es'), 'activity');
+
+  // The card order's amounts, four digits before the point: "Su saldo después" and its amount.
+  const funded = await signedIn.context().newPage();
+  await largeText(funded);
+  const { applicant, tokens: fundedTokens } = await openAccountViaApi(request);
+  expect((await request.post('/sandbox/events', { data: { type: 'deposit', email: applicant.email, amountCents: 403_712, payer: 'Valley Transit' } })).status()).toBe(200);
+  await seedStoredState(funded, { accessToken: fundedTokens.access, refreshToken: fundedTokens.refresh, locale: 'es' });
+  const order = await OrderCardPage.open(funded, 'es');
+  await order.expectReview(403_712, applicant.street1);
+  await fits(order, 'the card order');
 });
 
 // The shared check itself: it must find what it is for, on the page and inside a frame on another origin.

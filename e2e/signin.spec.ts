@@ -37,6 +37,11 @@ test('signing in shows the seeded balance, the cards and recent activity', async
 
 test('a wrong password shows the error and stays on sign-in', async ({ page }) => {
   const signIn = await SignInPage.open(page);
+  // Sent with Enter from the email field, which keeps the focus: the errors are said as alerts.
+  await signIn.email.fill('maria@');
+  await signIn.email.press('Enter');
+  await expect(page.getByRole('main').getByRole('alert')).toHaveText(['Please enter a valid email address.', 'Password is required.']);
+  await expect(signIn.email).toBeFocused();
   await signIn.signInRejected(demo.email, 'not-the-password');
 
   await expect(signIn.alert).toHaveText(

@@ -42,6 +42,8 @@ test('signing out confirms it, and going back does not show the account', async 
   const signedOut = await signInBrowseAndSignOut(page);
   await expect(signedOut.status('You have signed out.')).toBeVisible();
   await expect(signedOut.signOutButton).toHaveCount(0);
+  // The focus starts at the sign-in screen's heading, as on every screen (it was left on the page).
+  await expect(page.getByRole('heading', { level: 1, name: 'Sign in' })).toBeFocused();
   await expectNoTokensStored(page);
 
   // A finger swiping the message sideways over a fifth of the screen's width (spec §4) dismisses it:

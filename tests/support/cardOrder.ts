@@ -25,7 +25,7 @@ export const user: User = {
  * without the words only a screen reader is given (a negative amount's "minus $5.00").
  */
 export function moneyLines(): string[][] {
-  return [...document.querySelectorAll('.money-lines > div')].map((row) => [row.querySelector('dt')!.textContent!, seenText(row.querySelector('dd')!)]);
+  return [...document.querySelectorAll('.detail-list > div')].map((row) => [row.querySelector('dt')!.textContent!, seenText(row.querySelector('dd')!)]);
 }
 
 function seenText(element: Element): string {

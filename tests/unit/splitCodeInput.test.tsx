@@ -57,6 +57,8 @@ describe('SplitCodeInput', () => {
       expect(group.contains(box(n))).toBe(true);
     }
     expect(box(1).getAttribute('autocomplete')).toBe('one-time-code');
+    // Each box's name carries the visible label, so saying it (voice control) reaches the boxes (WCAG 2.5.3).
+    for (let n = 1; n <= 4; n++) expect(screen.getByRole('textbox', { name: `Texted code Digit ${n} of 4` })).toBe(box(n));
   });
 
   it('moves focus forward as each box fills and reports the code once, after the last box', async () => {

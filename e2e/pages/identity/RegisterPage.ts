@@ -149,6 +149,12 @@ export class RegisterPage {
     await this.page.keyboard.press('Escape');
     await expect(dialog).toBeHidden();
     await expect(read).toBeFocused();
+    // Sent from the keyboard with nothing agreed: the first box takes the focus and shows it, in its error.
+    await this.button('Agree and open my account').press('Enter');
+    const first = this.field('I agree to the E-Sign Agreement');
+    await expect(first).toBeFocused();
+    await expect(first).toHaveAttribute('aria-invalid', 'true');
+    expect(await first.evaluate((box) => getComputedStyle(box).outlineColor), 'the focus ring, not the error colour').toBe('rgb(26, 86, 219)');
     for (const agreement of ['I agree to the E-Sign Agreement', 'I agree to the Terms of use', 'I agree to the Cardholder Agreement']) {
       await this.field(agreement).check();
     }

@@ -92,6 +92,7 @@ export function SplitCodeInput({ id, label, length, value, onChange, onComplete,
     fill(index, event.clipboardData.getData('text'));
   }
 
+  const boxId = (index: number) => (index === 0 ? id : `${id}-${index + 1}`);
   return (
     <div className="field">
       <span id={`${id}-label`} className="field-label">
@@ -109,11 +110,14 @@ export function SplitCodeInput({ id, label, length, value, onChange, onComplete,
             ref={(element) => {
               boxes.current[index] = element;
             }}
-            id={index === 0 ? id : undefined}
+            id={boxId(index)}
             className="split-code-box"
             type={type}
             inputMode="numeric"
             autoComplete={index === 0 ? 'one-time-code' : 'off'}
+            // Named by the visible label and its place ("Texted code, digit 1 of 6"), so the label
+            // said aloud (voice control) reaches it (WCAG 2.5.3).
+            aria-labelledby={`${id}-label ${boxId(index)}`}
             aria-label={t`Digit ${index + 1} of ${length}`}
             aria-invalid={error ? true : undefined}
             readOnly={readOnly}

@@ -12,6 +12,7 @@ import { ActionButton } from '../components/ActionButton.tsx';
 import { Amount } from '../components/Amount.tsx';
 import { useHeadingFocus } from '../components/useHeadingFocus.ts';
 import { formatDollars } from '../format/money.ts';
+import '../components/detailList.css';
 import './moneyConfirmation.css';
 
 /** A fresh Idempotency-Key for a confirmation (the chart keeps the first one of an attempt). */
@@ -30,7 +31,7 @@ type MoneyLine = { label: ReactNode; cents: number; emphasis?: boolean };
 /** Amounts as a description list (the review's fee and balances; a receipt's). */
 export function MoneyLines({ lines }: { lines: MoneyLine[] }) {
   return (
-    <dl className="money-lines">
+    <dl className="detail-list">
       {lines.map((line, index) => (
         <div key={index} className={line.emphasis ? 'money-line-total' : undefined}>
           <dt>{line.label}</dt>

@@ -85,7 +85,8 @@ function CredentialsForm({ state, send, Heading, inModal }: FormProps) {
   const headingId = inModal ? authModalTitleId : 'signin-title';
   return (
     <section className="screen" aria-labelledby={headingId}>
-      <Heading id={headingId}>
+      {/* Focusable, as every screen's heading: the app shell gives it the focus on arrival. */}
+      <Heading id={headingId} tabIndex={-1}>
         <Trans>Sign in</Trans>
       </Heading>
       {handedOver.passwordChanged ? (
@@ -97,8 +98,12 @@ function CredentialsForm({ state, send, Heading, inModal }: FormProps) {
           <Trans>For your security, please sign in again.</Trans>
         </p>
       ) : null}
+      {/* A field's error is also an alert as it appears (announce): sent with Enter from the field, the
+          focus is there already and moving it says nothing. useFocusOnProblem says it for the other
+          forms; here its module would add half a kilobyte to sign-in's first load. */}
       <form ref={formRef} className="form" onSubmit={submit} noValidate aria-busy={submitting}>
         <TextField
+          announce={Boolean(fieldErrors.email)}
           id="email"
           name="email"
           type="email"
@@ -109,6 +114,7 @@ function CredentialsForm({ state, send, Heading, inModal }: FormProps) {
           error={fieldErrors.email ? i18n._(validationMessages[fieldErrors.email]) : undefined}
         />
         <PasswordField
+          announce={Boolean(fieldErrors.password)}
           id="password"
           name="password"
           label={t`Password`}

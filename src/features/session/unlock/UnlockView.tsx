@@ -73,7 +73,8 @@ export function UnlockView({ inModal = false }: { inModal?: boolean }) {
   const headingId = inModal ? authModalTitleId : 'unlock-title';
   return (
     <section className="screen" aria-labelledby={headingId}>
-      <Heading id={headingId}>
+      {/* Focusable, as every screen's heading: the app shell gives it the focus on arrival. */}
+      <Heading id={headingId} tabIndex={-1}>
         <Trans>Enter your unlock code</Trans>
       </Heading>
       {authReason === 'expired' ? (
