@@ -6,6 +6,7 @@
 import type { AnySchema, SchemaDescription, SchemaFieldDescription, SchemaInnerTypeDescription, SchemaObjectDescription } from 'yup';
 import { allRoutes } from './routes.ts';
 import { requestSchemas, routeSummaries } from './schemas.ts';
+import { uuidPattern } from './rules.ts';
 import { type Caller, cardApiBase, ebtAccountIdPattern, type HttpStatus, idempotencyKeyPattern, type Route } from './shared/route.ts';
 import { StatusCode } from './shared/statusCodes.ts';
 import answerSchemas from './answerSchemas.json' with { type: 'json' };
@@ -17,10 +18,28 @@ export type AnswerMember = { statusCodes: number[] | null; schema: JsonSchema | 
 /** contract/answerSchemas.json, made from the answer types by scripts/answerSchemas.ts. */
 export type AnswerSchemas = Record<string, AnswerMember[]>;
 
-/** Spec §5 field rules run as custom yup tests named `rule` (contract/validation.ts); the schema names them. */
-const ruleNote = 'A spec §5 rule (contract/rules.ts) applies: a broken rule is a field error.';
+/**
+ * Spec §5 field rules run as custom yup tests named `rule` (contract/validation.ts); the schema names
+ * them, and how the call answers a broken one: a field error (400 {4}), or, where the call lists no
+ * field errors (sign-in, unlock, card activation: nothing to show per field), a bad request (400 {2}).
+ */
+const ruleNotes = {
+  fieldError: 'A spec §5 rule (contract/rules.ts) applies: a broken rule is a field error (400 {4, fieldErrors}).',
+  badRequest: 'A spec §5 rule (contract/rules.ts) applies: a broken rule is answered 400 {2}, as this call shows no field errors.',
+};
 
-function jsonSchemaOf(field: SchemaFieldDescription): JsonSchema {
+/** A flat object of scalars (contract/validation.ts flatScalars), as JSON Schema. */
+function flatScalarsSchema({ maxKeys, allowNull }: { maxKeys: number; allowNull: boolean }): JsonSchema {
+  const scalars: JsonSchema[] = [{ type: 'string', maxLength: 500 }, { type: 'number' }, { type: 'boolean' }];
+  return {
+    type: 'object',
+    maxProperties: maxKeys,
+    propertyNames: { maxLength: 64 },
+    additionalProperties: { anyOf: allowNull ? [...scalars, { type: 'null' }] : scalars },
+  };
+}
+
+function jsonSchemaOf(field: SchemaFieldDescription, ruleNote = ruleNotes.fieldError): JsonSchema {
   const description = field as SchemaDescription;
   const tests = description.tests ?? [];
   const param = (name: string, key: string) => tests.find((test) => test.name === name)?.params?.[key];
@@ -30,14 +49,14 @@ function jsonSchemaOf(field: SchemaFieldDescription): JsonSchema {
     const object = description as SchemaObjectDescription;
     const fields = Object.entries(object.fields);
     schema.type = 'object';
-    schema.properties = Object.fromEntries(fields.map(([name, inner]) => [name, jsonSchemaOf(inner)]));
+    schema.properties = Object.fromEntries(fields.map(([name, inner]) => [name, jsonSchemaOf(inner, ruleNote)]));
     const required = fields.filter(([, inner]) => (inner as SchemaDescription).optional === false).map(([name]) => name);
     if (required.length > 0) schema.required = required;
     if (tests.some((test) => test.name === 'noUnknown')) schema.additionalProperties = false;
   } else if (kind === 'array') {
     schema.type = 'array';
     const inner = (description as SchemaInnerTypeDescription).innerType;
-    if (inner && !Array.isArray(inner)) schema.items = jsonSchemaOf(inner);
+    if (inner && !Array.isArray(inner)) schema.items = jsonSchemaOf(inner, ruleNote);
     const max = param('max', 'max');
     if (typeof max === 'number') schema.maxItems = max;
   } else if (kind === 'string' || kind === 'boolean' || kind === 'number') {
@@ -47,7 +66,8 @@ function jsonSchemaOf(field: SchemaFieldDescription): JsonSchema {
     const regex = param('matches', 'regex');
     if (regex instanceof RegExp) schema.pattern = regex.source;
   }
-  // `mixed` (flat scalar maps) is any JSON value the server then checks: no type keyword.
+  const flat = tests.find((test) => test.name === 'flat-scalars')?.params;
+  if (flat) Object.assign(schema, flatScalarsSchema(flat as { maxKeys: number; allowNull: boolean }));
   if (description.nullable && typeof schema.type === 'string') schema.type = [schema.type, 'null'];
   const values = description.oneOf.filter((value) => value !== undefined);
   if (values.length > 0) schema.enum = values;
@@ -124,10 +144,22 @@ function answerSchemaOf(route: Route, status: number, codes: readonly number[]):
 }
 
 /** The headers the app sends on every call (spec §7), described once in components. */
-const appHeaders = ['DeviceUuid', 'EbtAccountId', 'Fingerprint'].map((name) => ({ $ref: `#/components/parameters/${name}` }));
+const appHeaders = { 'Device-UUID': 'DeviceUuid', 'EBT-Account-ID': 'EbtAccountId', Fingerprint: 'Fingerprint' };
 
 /** Headers only some calls read, by operation. */
-const callHeaders: Partial<Record<string, JsonSchema[]>> = { register: [{ $ref: '#/components/parameters/CompanionAuthorization' }] };
+const callHeaders: Partial<Record<string, JsonSchema[]>> = {
+  register: [
+    { $ref: '#/components/parameters/CompanionAuthorization' },
+    // The one call that reads it, and refuses one that is not an id (400 {2}).
+    {
+      name: 'EBT-Account-ID',
+      in: 'header',
+      required: false,
+      description: 'Read here only: links the new account to this EBT account (upper case) when the Companion-Authorization token names it; 400 {2} when it is not an id.',
+      schema: { type: 'string', pattern: ebtAccountIdPattern.source },
+    },
+  ],
+};
 
 /** RFC 9110 §10.2.3, on every 429: the same wait as the answer's retryAfterSeconds. */
 const retryAfter = {
@@ -137,7 +169,7 @@ const retryAfter = {
 
 /** RFC 9110 §11.6.1, on every 401 (server/shared/http.ts, registerAuthChallenges). */
 const wwwAuthenticate = {
-  description: 'The bearer challenge (RFC 6750 §3): `Bearer`, or `Bearer error="invalid_token"` when a token was sent.',
+  description: 'The bearer challenge (RFC 6750 §3): `Bearer`, or `Bearer error="invalid_token"` when the token sent was refused (statusCode 103, 104).',
   schema: { type: 'string', pattern: '^Bearer' },
 };
 
@@ -147,14 +179,18 @@ const answerHeaders: Partial<Record<string, JsonSchema>> = {
   '429': { 'Retry-After': retryAfter },
 };
 
+/** Path parameters by name: every `{id}` of the tables is an RFC 9562 id (a card's), checked as such. */
+const pathParameterSchemas: Partial<Record<string, JsonSchema>> = { id: { type: 'string', pattern: uuidPattern.source } };
+
 function operationOf(route: Route, schema: AnySchema | null): JsonSchema {
   const pathParameters = [...route.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({
     name,
     in: 'path',
     required: true,
-    schema: { type: 'string' },
+    schema: pathParameterSchemas[name!] ?? { type: 'string' },
   }));
-  const request = schema ? jsonSchemaOf(schema.describe()) : undefined;
+  const brokenRule = route.answers[400]?.includes(StatusCode.FAILED_VALIDATION) ? ruleNotes.fieldError : ruleNotes.badRequest;
+  const request = schema ? jsonSchemaOf(schema.describe(), brokenRule) : undefined;
   const queryParameters =
     route.method === 'GET' && request
       ? Object.entries((request.properties as Record<string, JsonSchema>) ?? {}).map(([name, schema]) => ({
@@ -175,7 +211,12 @@ function operationOf(route: Route, schema: AnySchema | null): JsonSchema {
         },
       ]
     : [];
-  const parameters = [...pathParameters, ...queryParameters, ...headerParameters, ...(callHeaders[route.name] ?? []), ...appHeaders];
+  const ownHeaders = callHeaders[route.name] ?? [];
+  // An app header the call describes itself (/register's EBT-Account-ID) is not listed twice.
+  const sharedHeaders = Object.entries(appHeaders)
+    .filter(([header]) => !ownHeaders.some((parameter) => parameter.name === header))
+    .map(([, component]) => ({ $ref: `#/components/parameters/${component}` }));
+  const parameters = [...pathParameters, ...queryParameters, ...headerParameters, ...ownHeaders, ...sharedHeaders];
   const responses = Object.fromEntries(
     Object.entries(documentedAnswers(route)).map(([status, codes]) => [
       status,
@@ -239,8 +280,8 @@ export function openApiDocument(routes: readonly Route[] = allRoutes, schemas = 
           in: 'header',
           required: false,
           description:
-            "The companion app's EBT account id, sent on every call once known. /register links the new account to it (upper case) only when the Companion-Authorization token names the same account (its `ebt` claim), else opens the account unlinked, and answers 400 {2} when it is not an id; no other call reads it.",
-          schema: { type: 'string', pattern: ebtAccountIdPattern.source },
+            "The companion app's EBT account id, sent on every call once known. No call but /register reads it (its own parameter there).",
+          schema: { type: 'string' },
         },
         CompanionAuthorization: {
           name: 'Companion-Authorization',

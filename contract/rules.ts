@@ -163,7 +163,7 @@ export const digitsOf = (value: unknown) => text(value).replace(/\D/g, '');
 /** A texted code (registration's phone check, sign-in's second step): exactly 6 digits, as the split input sends it. */
 export const textedCodeLength = 6;
 /** A whole texted code: exactly textedCodeLength digits. */
-export const textedCodePattern = new RegExp(`^\\d{${textedCodeLength}}$`);
+export const textedCodePattern = new RegExp(`^[0-9]{${textedCodeLength}}$`);
 export const isTextedCode = (value: unknown): value is string => typeof value === 'string' && textedCodePattern.test(value);
 
 export const signInChecks = { email: checkEmail, password: checkPassword };

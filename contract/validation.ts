@@ -55,21 +55,21 @@ export const refreshTokensSchema = object({ unlockCode: unlockCodeRule }).noUnkn
 
 /** A flat object of at most `maxKeys` scalars: what user properties and error-report context may hold. */
 function flatScalars(maxKeys: number, allowNull: boolean) {
-  return mixed<Record<string, string | number | boolean | null>>().test('flat-scalars', (value) => {
-    if (value === undefined) return true;
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
-    const entries = Object.entries(value);
-    return (
-      entries.length <= maxKeys &&
-      entries.every(
-        ([key, inner]) =>
-          key.length <= 64 &&
-          ((typeof inner === 'string' && inner.length <= 500) ||
-            (typeof inner === 'number' && Number.isFinite(inner)) ||
-            typeof inner === 'boolean' ||
-            (allowNull && inner === null)),
-      )
-    );
+  const isScalar = (inner: unknown) =>
+    (typeof inner === 'string' && inner.length <= 500) ||
+    (typeof inner === 'number' && Number.isFinite(inner)) ||
+    typeof inner === 'boolean' ||
+    (allowNull && inner === null);
+  return mixed<Record<string, string | number | boolean | null>>().test({
+    // Named with its limits, which the OpenAPI document writes as JSON Schema (contract/openapi.ts).
+    name: 'flat-scalars',
+    params: { maxKeys, allowNull },
+    test: (value) => {
+      if (value === undefined) return true;
+      if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+      const entries = Object.entries(value);
+      return entries.length <= maxKeys && entries.every(([key, inner]) => key.length <= 64 && isScalar(inner));
+    },
   });
 }
 

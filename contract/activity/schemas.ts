@@ -8,7 +8,7 @@ export const activitySchemas = {
   getTransactions: object({
     cursor: string().max(200).matches(/^[A-Za-z0-9_-]+$/),
     // 1 to transactionsPageLimit (25) as a pattern, which the OpenAPI document carries (a yup test it could not).
-    limit: string().matches(/^([1-9]|1\d|2[0-5])$/),
+    limit: string().matches(/^([1-9]|1[0-9]|2[0-5])$/),
   })
     .noUnknown()
     .nullable(),

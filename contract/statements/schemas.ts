@@ -5,7 +5,7 @@ import type { statementsRoutes } from './routes.ts';
 import { statementLocales } from './types.ts';
 
 /** 'YYYY-MM': a calendar month. */
-export const statementMonthPattern = /^\d{4}-(0[1-9]|1[0-2])$/;
+export const statementMonthPattern = /^[0-9]{4}-(0[1-9]|1[0-2])$/;
 
 export const statementsSchemas = {
   getStatements: null,

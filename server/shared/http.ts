@@ -48,14 +48,19 @@ export const tooMany = (reply: FastifyReply, retryAfterSeconds: number) => {
 
 export const signInRequired = (reply: FastifyReply) => reply.code(401).send({ statusCode: StatusCode.SIGN_IN_REQUIRED });
 
+/** The answers that refuse the token itself (expired; missing, forged or revoked), as serialized. */
+const refusedToken = new RegExp(`"statusCode":(${StatusCode.REFRESH_REQUIRED}|${StatusCode.SIGN_IN_REQUIRED})[,}]`);
+
 /**
  * Every 401 says how to authenticate (RFC 9110 §11.6.1: MUST): with a bearer token, and
- * `invalid_token` when one was sent (RFC 6750 §3). One hook, as 401s come from the token guards,
- * sign-in, the unlock code and the SSN check.
+ * `invalid_token` when the token sent was refused itself (RFC 6750 §3), not when it was good and
+ * something else was wrong (an unlock code, a password): a client would drop a good token. One hook,
+ * as 401s come from the token guards, sign-in, the unlock code and the SSN check.
  */
 export function registerAuthChallenges(app: FastifyInstance): void {
-  app.addHook('onSend', async (request, reply) => {
+  app.addHook('onSend', async (request, reply, payload) => {
     if (reply.statusCode !== 401 || reply.hasHeader('www-authenticate')) return;
-    reply.header('WWW-Authenticate', request.headers.authorization === undefined ? 'Bearer' : 'Bearer error="invalid_token"');
+    const tokenRefused = request.headers.authorization !== undefined && typeof payload === 'string' && refusedToken.test(payload);
+    reply.header('WWW-Authenticate', tokenRefused ? 'Bearer error="invalid_token"' : 'Bearer');
   });
 }

@@ -3,11 +3,11 @@
  * `Allow` (RFC 9110 §15.5.6: MUST), and OPTIONS names them with 204 (§9.3.7). Fastify answers both 404,
  * as for a path that does not exist, and a client cannot tell a wrong method from a wrong path.
  */
+import { METHODS } from 'node:http';
 import type { FastifyInstance, HTTPMethods } from 'fastify';
 
 /** The calls' paths: the API, the content calls and the sandbox (the web app's pages take GET only). */
 const callPath = /^\/(api|cms|sandbox)\//;
-const methods: readonly HTTPMethods[] = ['DELETE', 'GET', 'HEAD', 'PATCH', 'POST', 'PUT', 'OPTIONS'];
 
 /**
  * Notes every call's path and methods as routes are added; the returned function, called once they all
@@ -24,6 +24,10 @@ export function answerOtherMethods(app: FastifyInstance, refusal: object): () =>
   });
   return () => {
     answering = true;
+    // Every method Node reads (TRACE, PROPFIND …), not only Fastify's usual seven, or those would be
+    // answered 404. CONNECT names no path.
+    for (const method of METHODS) if (method !== 'CONNECT' && !app.supportedMethods.includes(method)) app.addHttpMethod(method);
+    const methods = app.supportedMethods as HTTPMethods[];
     for (const [url, methodsOfPath] of taken) {
       // GET answers HEAD too (Fastify's exposeHeadRoutes).
       if (methodsOfPath.has('GET')) methodsOfPath.add('HEAD');

@@ -205,6 +205,15 @@ describe('what HTTP says of requests any call may get', () => {
     expect(response.headers['www-authenticate']).toBe(challenge);
   });
 
+  it('does not call a good token invalid when something else was wrong: a wrong unlock code', async () => {
+    const session = await signIn(t.app);
+    const wrong = await t.app.inject({ method: 'POST', url: '/api/v1/refresh-tokens', headers: bearer(session.refresh), payload: { unlockCode: '9753' } });
+
+    expect(wrong.statusCode).toBe(401);
+    expect(wrong.headers['www-authenticate']).toBe('Bearer');
+    expect((await unlock(t.app, session.refresh)).status).toBe(200);
+  });
+
   it('challenges a wrong password on 401 too, and no other answer', async () => {
     const wrong = await t.app.inject({ method: 'POST', url: '/api/v1/sign-in', payload: { email: validEmail, password: 'not-the-password-1' } });
     expect(wrong.statusCode).toBe(401);
@@ -217,6 +226,9 @@ describe('what HTTP says of requests any call may get', () => {
     ['DELETE', '/api/v1/home', 'GET, HEAD, OPTIONS'],
     ['GET', '/api/v1/sign-in', 'POST, OPTIONS'],
     ['PUT', '/cms/config/anything', 'GET, HEAD, OPTIONS'],
+    // Not only Fastify's usual seven: every method Node reads.
+    ['TRACE', '/api/v1/home', 'GET, HEAD, OPTIONS'],
+    ['PROPFIND', '/api/v1/sign-in', 'POST, OPTIONS'],
   ] as const)('answers %s %s 405 with Allow: %s', async (method, url, allow) => {
     const response = await t.app.inject({ method, url });
 
