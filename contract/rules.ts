@@ -55,16 +55,18 @@ export const codePoints = (value: string) => [...value].length;
  * joined by single dots; quoted strings are refused) and RFC 5321 §4.5.3.1 limits: local part at most
  * 64 octets, each domain label at most 63, the whole address at most 254 (the path limit of 256 less
  * its angle brackets). The domain must be deliverable on the public internet: at least two labels,
- * no trailing dot, no address literal, and a top-level label of letters.
- * ASCII only: the spec rejects accented characters (so every length is also an octet count). No label
- * may start with `xn--` either: that is an accented (or other non-ASCII) name spelled in ASCII
- * (IDNA's punycode), and Chromium turns `ana@exámple.com` typed in an `<input type="email">` into
- * `ana@xn--exmple-qta.com`, which would get past the rule.
+ * no trailing dot, no address literal, and a top-level label of letters (or an `xn--` IDN label).
+ * ASCII only: the spec rejects accented characters (so every length is also an octet count).
+ * `checkEmail` finds an account by its address (sign-in, reset): an address the account was opened
+ * with still works. `checkNewEmail` is for an address given for a new account: no label may start
+ * with `xn--` there, as that is an accented (or other non-ASCII) name spelled in ASCII (IDNA's
+ * punycode), and Chromium turns `ana@exámple.com` typed in an `<input type="email">` into
+ * `ana@xn--exmple-qta.com`, which would get past the spec's rule.
  */
 const atext = "[A-Za-z0-9!#$%&'*+\\-/=?^_`{|}~]";
 const dotAtom = new RegExp(`^${atext}+(\\.${atext}+)*$`);
 const domainLabel = /^[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
-const topLevelLabel = /^[A-Za-z]{2,63}$/;
+const topLevelLabel = /^([A-Za-z]{2,63}|xn--[A-Za-z0-9-]{1,59})$/;
 /** IDNA's ASCII-compatible encoding of a non-ASCII label (RFC 5890 §2.3.2.1), in any case. */
 const punycodeLabel = /^xn--/i;
 /**
@@ -87,11 +89,7 @@ function isDeliverableAddress(email: string): boolean {
   const [local, domain] = [email.slice(0, at), email.slice(at + 1)];
   if (at < 1 || local.length > maxEmailLocalPartLength || !dotAtom.test(local)) return false;
   const labels = domain.split('.');
-  return (
-    labels.length >= 2 &&
-    labels.every((label) => domainLabel.test(label) && !punycodeLabel.test(label)) &&
-    topLevelLabel.test(labels.at(-1)!)
-  );
+  return labels.length >= 2 && labels.every((label) => domainLabel.test(label)) && topLevelLabel.test(labels.at(-1)!);
 }
 
 /** The email as sent and stored: surrounding spaces dropped. */
@@ -102,6 +100,12 @@ export const checkEmail: Check = (value) => {
   if (email === '') return ValidationMessage.emailRequired;
   // Spec §5 has one message for an address that cannot be used, however long it is.
   return email.length <= maxEmailLength && isDeliverableAddress(email) ? null : ValidationMessage.emailInvalid;
+};
+
+/** An address for a new account: as checkEmail, and no punycode label (an accented name in ASCII). */
+export const checkNewEmail: Check = (value) => {
+  const labels = normaliseEmail(text(value)).split('@').at(-1)!.split('.');
+  return checkEmail(value) ?? (labels.some((label) => punycodeLabel.test(label)) ? ValidationMessage.emailInvalid : null);
 };
 
 /**

@@ -9,6 +9,7 @@ import { checkCardExpiry, checkLastFour } from './cards/rules.ts';
 import { agreed, agreementKinds, type AgreementKind } from './identity/types.ts';
 import {
   checkEmail,
+  checkNewEmail,
   checkNewPassword,
   checkNewUnlockCode,
   checkPassword,
@@ -156,7 +157,7 @@ export function checkBody<T extends object>(schema: ObjectSchema<T>, body: unkno
 export const phoneRule = ruleOf(checkPhone);
 
 /** POST /verify/email. */
-export const verifyEmailSchema = object({ email: ruleOf(checkEmail) }).noUnknown();
+export const verifyEmailSchema = object({ email: ruleOf(checkNewEmail) }).noUnknown();
 /** POST /phone-number-in-use. */
 export const phoneNumberInUseSchema = object({ phone: phoneRule }).noUnknown();
 /** POST /request-verification: a phone failing checkPhone answers INVALID_PHONE_NUMBER (202). */
@@ -216,7 +217,7 @@ export const registrationSchema = object({
   // 18 by the date in every state, on every request.
   dob: ruleOf((value) => checkDob(value, todayInEveryState())),
   ssn: ruleOf(checkSsn),
-  email: ruleOf(checkEmail),
+  email: ruleOf(checkNewEmail),
   phone: phoneRule,
   mfaToken: mfaTokenRule,
   addressLegal: legalAddressSchema,

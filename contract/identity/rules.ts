@@ -3,7 +3,7 @@
  * resets ask for), checked by the forms and by the card API like contract/rules.ts. A file of their own
  * so sign-in, a usual first screen on a slow phone, does not load them (docs/performance.md).
  */
-import { type Check, checkEmail, codePoints, digitsOf, text, ValidationMessage } from '../rules.ts';
+import { type Check, checkNewEmail, codePoints, digitsOf, text, ValidationMessage } from '../rules.ts';
 import { type Address, stateCodes } from '../shared/address.ts';
 
 /**
@@ -162,7 +162,7 @@ export const personalInfoChecks = {
   lastName: checkLastName,
   dob: (value: unknown) => checkDob(value),
   ssn: checkSsn,
-  email: checkEmail,
+  email: checkNewEmail,
 };
 export const phoneChecks = { phone: checkPhone };
 export const addressChecks = { street1: checkStreet1, street2: checkStreet2, city: checkCity, state: checkState, zip: checkZip };

@@ -7,7 +7,7 @@
 import type { RegistrationPayload } from '../../contract/identity/types.ts';
 import { stateCodes, type Address } from '../../contract/shared/address.ts';
 import {
-  checkEmail,
+  checkNewEmail,
   checkNewUnlockCode,
   digitsOf,
   normaliseEmail,
@@ -77,7 +77,7 @@ export const fieldRules = {
   // 18 by the card API's today (the date in every state), never the device's: the two cannot disagree.
   dob: { normalise: normaliseDob, check: (value) => checkDob(value, todayInEveryState()) },
   ssn: { normalise: asTyped, check: checkSsn },
-  email: { normalise: normaliseEmail, check: checkEmail },
+  email: { normalise: normaliseEmail, check: checkNewEmail },
   phone: { normalise: trimmed, check: checkPhone },
   street1: { normalise: addressPart('street1'), check: checkStreet1 },
   street2: { normalise: addressPart('street2'), check: checkStreet2 },

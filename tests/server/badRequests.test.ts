@@ -214,6 +214,12 @@ describe('what HTTP says of requests any call may get', () => {
     expect((await unlock(t.app, session.refresh)).status).toBe(200);
   });
 
+  it('finds an account by a punycode address: sign-in answers it as any unknown address, not as a bad request', async () => {
+    const answer = await t.app.inject({ method: 'POST', url: '/api/v1/sign-in', payload: { email: 'ana@xn--exmple-qta.com', password: 'not-the-password-1' } });
+
+    expect(answer.statusCode).toBe(401);
+  });
+
   it('challenges a wrong password on 401 too, and no other answer', async () => {
     const wrong = await t.app.inject({ method: 'POST', url: '/api/v1/sign-in', payload: { email: validEmail, password: 'not-the-password-1' } });
     expect(wrong.statusCode).toBe(401);

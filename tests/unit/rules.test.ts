@@ -7,6 +7,7 @@ import { reach } from 'yup';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   checkEmail,
+  checkNewEmail,
   checkNewPassword,
   checkNewUnlockCode,
   checkPassword,
@@ -431,14 +432,23 @@ describe('email: RFC 5321 §4.5.3.1 size limits and deliverable domains', () => 
     (email) => expect(checkEmail(email)).toBeNull(),
   );
   // Chromium's <input type="email"> turns an accented domain into punycode (exámple → xn--exmple-qta):
-  // spec §5 refuses accented characters, so their ASCII spelling is refused too, with the same message.
+  // spec §5 refuses accented characters, so a new account's address is refused in their ASCII spelling
+  // too, with the same message. An address an account has finds it still (sign-in, reset).
   it.each([
     ['ana@xn--exmple-qta.com', 'ana@exámple.com as Chromium sends it'],
     ['ana@XN--EXMPLE-QTA.COM', 'the same in upper case'],
     ['ana@correo.xn--espaa-rta.es', 'an accented label that is not the first'],
     ['ana@xn--mller-kva.de', 'müller.de'],
     ['ana@example.xn--p1ai', 'an IDN top-level label (.рф)'],
-  ])('refuses %j: %s, an accented name spelled in ASCII', (email) => expect(checkEmail(email)).toBe(M.emailInvalid));
+  ])('refuses %j for a new account (%s, an accented name spelled in ASCII), and finds an account by it', (email) => {
+    expect(checkNewEmail(email)).toBe(M.emailInvalid);
+    expect(checkEmail(email)).toBeNull();
+  });
+  it('checks a new address as any other otherwise', () => {
+    expect(checkNewEmail('ana@example.com')).toBeNull();
+    expect(checkNewEmail('')).toBe(M.emailRequired);
+    expect(checkNewEmail('ana@-example.com')).toBe(M.emailInvalid);
+  });
   it.each([
     ['ana@-example.com', 'a label starting with a hyphen'],
     ['ana@example-.com', 'a label ending with a hyphen'],

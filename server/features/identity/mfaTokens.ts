@@ -30,26 +30,30 @@ export async function usableMfaToken(db: Database, token: string, phone: string,
   return row && row.phone === phone && row.purpose === purpose ? { id: row.id, phone: row.phone } : undefined;
 }
 
+/** When a token was spent, as the database wrote it (text: a Date would drop its microseconds). */
+export type Spend = string;
+
 /**
  * Spends a token found by usableMfaToken, unless a parallel request has spent it (or it expired) since:
- * true when this one did. A registration names its application (`applicationHash`).
+ * this spend when this one did, else null. A registration names its application (`applicationHash`).
  */
-export async function spendMfaToken(db: Pick<Database, 'update'>, token: { id: string; phone: string }, applicationHash: string | null = null): Promise<boolean> {
-  const spent = await db
+export async function spendMfaToken(db: Pick<Database, 'update'>, token: { id: string; phone: string }, applicationHash: string | null = null): Promise<Spend | null> {
+  const [spent] = await db
     .update(mfaTokens)
     .set({ usedAt: sql`now()`, applicationHash })
     .where(and(eq(mfaTokens.id, token.id), eq(mfaTokens.phone, token.phone), isNull(mfaTokens.usedAt), sql`${mfaTokens.expiresAt} > now()`))
-    .returning({ id: mfaTokens.id });
-  return spent.length === 1;
+    .returning({ spend: sql<string>`${mfaTokens.usedAt}::text` });
+  return spent?.spend ?? null;
 }
 
 /**
  * A token spent for a partner's check that then failed (not answered): usable again until it expires.
- * Never one whose registration has an outcome (a late failure after that application was run again).
+ * Only this request's own spend, and none with a registration outcome: a request that fails late,
+ * after its application was run again (registration.ts, reclaimLostToken), gives back nothing.
  */
-export async function restoreMfaToken(db: Pick<Database, 'update'>, token: { id: string }): Promise<void> {
+export async function restoreMfaToken(db: Pick<Database, 'update'>, token: { id: string }, spend: Spend): Promise<void> {
   await db
     .update(mfaTokens)
     .set({ usedAt: null, applicationHash: null })
-    .where(and(eq(mfaTokens.id, token.id), isNull(mfaTokens.registrationOutcome)));
+    .where(and(eq(mfaTokens.id, token.id), sql`${mfaTokens.usedAt}::text = ${spend}`, isNull(mfaTokens.registrationOutcome)));
 }

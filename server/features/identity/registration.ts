@@ -153,9 +153,15 @@ async function reclaimLostToken(db: Database, token: { id: string }): Promise<bo
   return reclaimed.length === 1;
 }
 
-/** The outcome of the application that spent this token (an account opened: in the transaction that opens it). */
+/**
+ * The outcome of the application that spent this token (an account opened: in the transaction that
+ * opens it). Written once: a run that was thought lost and came back never overwrites another's.
+ */
 async function recordOutcome(db: Pick<Database, 'update'>, token: { id: string }, outcome: Outcome, userId: string | null = null): Promise<void> {
-  await db.update(mfaTokens).set({ registrationOutcome: outcome, registeredUserId: userId }).where(eq(mfaTokens.id, token.id));
+  await db
+    .update(mfaTokens)
+    .set({ registrationOutcome: outcome, registeredUserId: userId })
+    .where(and(eq(mfaTokens.id, token.id), isNull(mfaTokens.registrationOutcome)));
 }
 
 export type Registration =
@@ -186,11 +192,11 @@ export async function registerCardholder(
   };
   const taken = { kind: 'refused', statusCode: RegistrationResult.CIP_TAKEN } as const;
   const applicationHash = applicationHashOf(config.ssnHashKey, payload, address, ebtAccountId);
-  /** The token is spent: by this application before (answered as then), or by another. */
+  /** The token is spent: by this application before (answered as then, or as its other run), or by another. */
   const answeredBefore = async (): Promise<Registration> => {
     const earlier = await earlierOutcome(db, payload.mfaToken, phone, applicationHash);
     if (!earlier) return { kind: 'invalid', fieldErrors: { phone: ServerFieldError.phoneUnverified } };
-    log.info({ outcome: earlier.outcome }, 'registration sent again: answered as the first');
+    log.info({ outcome: earlier.outcome }, 'registration answered as its spent token records');
     if (earlier.outcome === 'opened' && earlier.userId) return { kind: 'registered', userId: earlier.userId };
     if (earlier.outcome === 'denied') return { kind: 'refused', statusCode: RegistrationResult.APPLICATION_DENIED };
     if (earlier.outcome === 'taken') return taken;
@@ -233,7 +239,8 @@ export async function registerCardholder(
   // guessed for a known name, birth date and address): one check per proven phone. The token is spent
   // before it, so applications repeated or sent at once with one token get one check, and another
   // needs the phone proven again (its texts are limited); it is given back only when the check failed.
-  if (!(await spendMfaToken(db, token, applicationHash))) return answeredBefore();
+  const spend = await spendMfaToken(db, token, applicationHash);
+  if (!spend) return answeredBefore();
   const decision = await identityCheckWithin(
     partners.identity.verify({
       firstName: normaliseName(payload.firstName),
@@ -244,7 +251,7 @@ export async function registerCardholder(
       address,
     }),
   ).catch(async (error: unknown) => {
-    await restoreMfaToken(db, token);
+    await restoreMfaToken(db, token, spend);
     throw error;
   });
   if (!decision.approved) {
@@ -299,10 +306,11 @@ export async function registerCardholder(
     } catch (error) {
       const constraint = brokenUniqueConstraint(error);
       if (constraint !== undefined && takenConstraints.has(constraint)) {
-        // Another registration with the same identity committed first.
+        // Another registration with the same identity committed first: answered as what the token
+        // records, which is the account opened when that other was this application's lost run.
         log.info('registration refused: identity already has an account (CIP_TAKEN)');
         await recordOutcome(db, token, 'taken');
-        return taken;
+        return answeredBefore();
       }
       // A new account number that happens to exist already: draw another.
       if (constraint === 'accounts_prn_unique' && attempt < 3) continue;
@@ -310,7 +318,7 @@ export async function registerCardholder(
       // log only what identifies the failure.
       log.error({ dbCode: databaseErrorCode(error), constraint }, 'registration could not be stored');
       // Nothing was stored: the phone's proof may be used again, as after a failed identity check.
-      await restoreMfaToken(db, token);
+      await restoreMfaToken(db, token, spend);
       throw new Error('Registration could not be stored.');
     }
   }

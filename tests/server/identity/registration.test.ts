@@ -67,6 +67,7 @@ describe('POST /register refuses each broken rule with FAILED_VALIDATION and the
     ['an empty email', withField({ email: '' }), { email: M.emailRequired }],
     ['an email without a domain', withField({ email: 'rosa@' }), { email: M.emailInvalid }],
     ['an accented email', withField({ email: 'rosá@example.com' }), { email: M.emailInvalid }],
+    ['an accented domain in punycode, as Chromium sends it', withField({ email: 'rosa@xn--exmple-qta.com' }), { email: M.emailInvalid }],
     ['an empty street', withAddress({ street1: '' }), { 'addressLegal.street1': M.street1Required }],
     ['a 51-character unit', withAddress({ street2: 'x'.repeat(51) }), { 'addressLegal.street2': M.tooLong }],
     ['an empty city', withAddress({ city: ' ' }), { 'addressLegal.city': M.cityRequired }],
@@ -288,6 +289,82 @@ describe('POST /register refuses each broken rule with FAILED_VALIDATION and the
       } finally {
         fail?.(new Error('late'));
         dead.mockRestore();
+      }
+    });
+
+    /** The identity check held for the next registrations: `entered` when each is in it, `answer` to let it go on. */
+    function holdIdentityChecks(count: number) {
+      const check = sandboxIdentityVerifier.verify.bind(sandboxIdentityVerifier);
+      const held = Array.from({ length: count }, () => {
+        let entered!: () => void;
+        let answer!: (approved: boolean | Error) => void;
+        const inCheck = new Promise<void>((resolve) => (entered = resolve));
+        const answered = new Promise<boolean | Error>((resolve) => (answer = resolve));
+        return { inCheck, entered, answer, answered };
+      });
+      let next = 0;
+      const spy = vi.spyOn(sandboxIdentityVerifier, 'verify').mockImplementation(async (person) => {
+        const hold = held[next++];
+        if (!hold) return check(person);
+        hold.entered();
+        const answer = await hold.answered;
+        if (answer instanceof Error) throw answer;
+        return check(person);
+      });
+      return { held, spy };
+    }
+    const backdateSpend = (mfaToken: string) =>
+      t.db
+        .update(mfaTokens)
+        .set({ usedAt: new Date(Date.now() - (registrationLostAfterSeconds + 5) * 1000) })
+        .where(eq(mfaTokens.tokenHash, hashToken(mfaToken)));
+
+    it('gives nothing back when a run thought lost fails while the application runs again: a third waits, with no third check', async () => {
+      const applicant = await verifiedApplicant(t.app);
+      const { held, spy } = holdIdentityChecks(2);
+      try {
+        const first = register(t.app, applicant);
+        await held[0]!.inCheck;
+        await backdateSpend(applicant.mfaToken);
+        const again = register(t.app, applicant);
+        await held[1]!.inCheck;
+
+        held[0]!.answer(new Error('late'));
+        expect((await first).status).toBe(500);
+        const third = await register(t.app, applicant);
+
+        expect(third.status).toBe(409);
+        expect(spy).toHaveBeenCalledTimes(2);
+        held[1]!.answer(true);
+        expect((await again).status).toBe(200);
+      } finally {
+        held.forEach((hold) => hold.answer(new Error('test over')));
+        spy.mockRestore();
+      }
+    });
+
+    it('answers the run again with the account when the run thought lost comes back and opens it first', async () => {
+      const applicant = await verifiedApplicant(t.app);
+      const { held, spy } = holdIdentityChecks(2);
+      try {
+        const first = register(t.app, applicant);
+        await held[0]!.inCheck;
+        await backdateSpend(applicant.mfaToken);
+        const again = register(t.app, applicant);
+        await held[1]!.inCheck;
+
+        held[0]!.answer(true);
+        expect((await first).status).toBe(200);
+        held[1]!.answer(true);
+        const answer = await again;
+
+        expect(answer.status).toBe(200);
+        expect(await homeStatus(t.app, answer.body.access!)).toMatchObject({ status: 200 });
+        expect((await register(t.app, applicant)).status).toBe(200);
+        expect(await t.db.select().from(users).where(eq(users.phone, applicant.phone))).toHaveLength(1);
+      } finally {
+        held.forEach((hold) => hold.answer(new Error('test over')));
+        spy.mockRestore();
       }
     });
 
