@@ -26,7 +26,11 @@ export type AnswerSchemas = Record<string, AnswerMember[]>;
 const ruleNotes = {
   fieldError: 'A spec §5 rule (contract/rules.ts) applies: a broken rule is a field error (400 {4, fieldErrors}).',
   badRequest: 'A spec §5 rule (contract/rules.ts) applies: a broken rule is answered 400 {2}, as this call shows no field errors.',
+  phoneResult: 'A spec §5 rule (contract/rules.ts) applies: a phone that breaks it is this call\'s result, 200 {202} (INVALID_PHONE_NUMBER).',
 };
+
+/** The calls whose handler answers a broken rule as a result of its own (server/features/identity: serveChecked). */
+const ruleNoteOfCall: Partial<Record<string, string>> = { requestVerification: ruleNotes.phoneResult, verifyPhone: ruleNotes.phoneResult };
 
 /** A flat object of scalars (contract/validation.ts flatScalars), as JSON Schema. */
 function flatScalarsSchema({ maxKeys, allowNull }: { maxKeys: number; allowNull: boolean }): JsonSchema {
@@ -189,7 +193,7 @@ function operationOf(route: Route, schema: AnySchema | null): JsonSchema {
     required: true,
     schema: pathParameterSchemas[name!] ?? { type: 'string' },
   }));
-  const brokenRule = route.answers[400]?.includes(StatusCode.FAILED_VALIDATION) ? ruleNotes.fieldError : ruleNotes.badRequest;
+  const brokenRule = ruleNoteOfCall[route.name] ?? (route.answers[400]?.includes(StatusCode.FAILED_VALIDATION) ? ruleNotes.fieldError : ruleNotes.badRequest);
   const request = schema ? jsonSchemaOf(schema.describe(), brokenRule) : undefined;
   const queryParameters =
     route.method === 'GET' && request

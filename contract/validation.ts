@@ -14,6 +14,7 @@ import {
   checkNewUnlockCode,
   checkPassword,
   checkUnlockCode,
+  codePoints,
   textedCodePattern,
 } from './rules.ts';
 import {
@@ -56,8 +57,9 @@ export const refreshTokensSchema = object({ unlockCode: unlockCodeRule }).noUnkn
 
 /** A flat object of at most `maxKeys` scalars: what user properties and error-report context may hold. */
 function flatScalars(maxKeys: number, allowNull: boolean) {
+  // Lengths in code points, as JSON Schema's maxLength counts them (the OpenAPI document says these).
   const isScalar = (inner: unknown) =>
-    (typeof inner === 'string' && inner.length <= 500) ||
+    (typeof inner === 'string' && codePoints(inner) <= 500) ||
     (typeof inner === 'number' && Number.isFinite(inner)) ||
     typeof inner === 'boolean' ||
     (allowNull && inner === null);
@@ -69,7 +71,7 @@ function flatScalars(maxKeys: number, allowNull: boolean) {
       if (value === undefined) return true;
       if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
       const entries = Object.entries(value);
-      return entries.length <= maxKeys && entries.every(([key, inner]) => key.length <= 64 && isScalar(inner));
+      return entries.length <= maxKeys && entries.every(([key, inner]) => codePoints(key) <= 64 && isScalar(inner));
     },
   });
 }

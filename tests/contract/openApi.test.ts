@@ -93,12 +93,13 @@ describe('the OpenAPI document', () => {
     for (const [address, schema] of ids) expect(schema.pattern, address).toBe(uuidPattern.source);
   });
 
-  it('says how a broken rule is answered: a field error, or 400 {2} where the call shows none (sign-in)', () => {
+  it('says how a broken rule is answered: a field error, 400 {2} where the call shows none (sign-in), or the call\'s result (a phone)', () => {
     type Body = { requestBody: { content: Record<string, { schema: { properties: Record<string, { description?: string }> } }> } };
     const paths = openApiDocument().paths as Record<string, Record<string, Body>>;
     const field = (address: string, name: string) => paths[address]!.post!.requestBody.content['application/json']!.schema.properties[name]!.description;
     expect(field('/api/v1/sign-in', 'email')).toContain('400 {2}');
     expect(field('/api/v1/verify/email', 'email')).toContain('field error');
+    expect(field('/api/v1/verify-phone', 'phone')).toContain('200 {202}');
   });
 
   it('describes user properties as the flat map of scalars the server takes', async () => {
@@ -110,6 +111,9 @@ describe('the OpenAPI document', () => {
     expect(await sent({ wave: 'snapback_test', count: 2, on: true })).toBe(200);
     expect(await sent({ nested: { no: 1 } })).toBe(400);
     expect(await sent(null)).toBe(400);
+    // Lengths in code points, as JSON Schema counts them: 500 emoji are 500 characters.
+    expect(await sent({ note: '😀'.repeat(500), ['😀'.repeat(64)]: true })).toBe(200);
+    expect(await sent({ note: '😀'.repeat(501) })).toBe(400);
   });
 
   it('gives every 401 its WWW-Authenticate header (RFC 9110 §11.6.1)', () => {

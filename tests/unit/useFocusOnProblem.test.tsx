@@ -4,7 +4,7 @@
  * each time, the same words too (a second wrong try), and no longer once it is gone.
  */
 import { render, screen } from '@testing-library/react';
-import { useRef } from 'react';
+import { useRef, type RefObject } from 'react';
 import { describe, expect, it } from 'vitest';
 import { TextField } from '../../src/shared/components/TextField.tsx';
 import { useFocusOnProblem } from '../../src/shared/components/useFocusOnProblem.ts';
@@ -50,6 +50,27 @@ describe('useFocusOnProblem', () => {
 
     rerender(<Form tries={3} />);
     expect(alerts()).toEqual([]);
+  });
+
+  it('adds nothing when the focused message holds an alert already (a refusal of the whole form)', () => {
+    function Refused({ tries }: { tries: number }) {
+      const form = useRef<HTMLFormElement>(null);
+      const message = useRef<HTMLDivElement>(null);
+      useFocusOnProblem(form, tries, true, message as RefObject<HTMLElement | null>);
+      return (
+        <form ref={form}>
+          <div ref={message} tabIndex={-1}>
+            <p role="alert">We weren't able to text a code.</p>
+          </div>
+        </form>
+      );
+    }
+    const { rerender } = render(<Refused tries={1} />);
+    expect(alerts()).toEqual(["We weren't able to text a code."]);
+
+    rerender(<Refused tries={2} />);
+
+    expect(alerts()).toEqual(["We weren't able to text a code."]);
   });
 
   it('adds nothing when the field says its error as an alert itself', () => {

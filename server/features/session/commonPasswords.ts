@@ -15,14 +15,18 @@ export const isCommonPassword = (password: string): boolean => {
 /** The letter each common substitution stands for (zxcvbn's l33t table, its usual part); `1` is tried as i and as l. */
 const substitutions: Record<string, string> = { '@': 'a', '4': 'a', '8': 'b', '3': 'e', '6': 'g', '!': 'i', '0': 'o', $: 's', '5': 's', '7': 't', '+': 't' };
 
+/** The most digits and symbols a guesser adds on each side of a listed word: `1!`, `2024`, `!!`. */
+const maxPadding = 4;
+
 /**
- * A listed password with only digits and symbols around it, its letters perhaps swapped for look-alikes:
- * what guessers try right after the list (Password1!, p@ssw0rd1, letmein!, Summer2024), and what a
- * composition habit makes of a listed word, so "commonly used" (§3.1.1.2) covers them too.
+ * A listed password with a few digits and symbols around it, its letters perhaps swapped for
+ * look-alikes: what guessers try right after the list (Password1!, p@ssw0rd1, letmein!, Summer2024),
+ * and what a composition habit makes of a listed word, so "commonly used" (§3.1.1.2) covers them too.
+ * Longer padding is not a guess's (Max!8830-2291-4471, Luis#48213907): the password stands.
  */
 function isListedWithPadding(typed: string): boolean {
-  const core = typed.replace(/^[^\p{L}]+|[^\p{L}]+$/gu, '');
-  if (core === '') return false;
+  const [, before = '', core = '', after = ''] = /^([^\p{L}]*)(.*?)([^\p{L}]*)$/su.exec(typed) ?? [];
+  if (core === '' || before.length > maxPadding || after.length > maxPadding) return false;
   const plain = [...core].map((character) => substitutions[character] ?? character).join('');
   return [core, plain.replaceAll('1', 'i'), plain.replaceAll('1', 'l')].some((candidate) => common.has(candidate));
 }

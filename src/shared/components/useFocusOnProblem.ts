@@ -23,13 +23,13 @@ export function useFocusOnProblem(form: RefObject<HTMLElement | null>, trigger: 
 
 /**
  * A field's error (its `…-error` description) or a message, said by adding it to the form as an alert
- * (unseen): added, not changed, so the same words a second time are said again. Nothing when it is an
- * alert already (a TextField that announces, a message with role alert).
+ * (unseen): added, not changed, so the same words a second time are said again. Nothing when it is or
+ * holds an alert already (a TextField that announces, a message with role alert or an alert in it).
  */
 function sayProblem(form: HTMLElement, target: HTMLElement): HTMLElement | undefined {
   const errors = (target.getAttribute('aria-describedby') ?? '').split(' ').filter((id) => id.endsWith('-error'));
   const shown = errors.length > 0 ? errors.map((id) => document.getElementById(id)) : [target];
-  if (shown.some((element) => element?.getAttribute('role') === 'alert')) return undefined;
+  if (shown.some((element) => element?.closest('[role="alert"]') ?? element?.querySelector('[role="alert"]'))) return undefined;
   const said = Object.assign(document.createElement('p'), { className: 'visually-hidden', textContent: shown.map((element) => element?.textContent).join(' ') });
   said.setAttribute('role', 'alert');
   form.append(said);
