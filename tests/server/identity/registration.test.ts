@@ -319,16 +319,33 @@ describe('POST /register refuses each broken rule with FAILED_VALIDATION and the
         .set({ usedAt: new Date(Date.now() - (registrationLostAfterSeconds + 5) * 1000) })
         .where(eq(mfaTokens.tokenHash, hashToken(mfaToken)));
 
-    it('gives nothing back when a run thought lost fails while the application runs again: a third waits, with no third check', async () => {
+    /**
+     * A first run held in the identity check, then thought lost (its spend backdated past
+     * registrationLostAfterSeconds), and the same application sent again, held there too.
+     */
+    async function lostRunThenAgain() {
       const applicant = await verifiedApplicant(t.app);
       const { held, spy } = holdIdentityChecks(2);
+      const release = () => {
+        held.forEach((hold) => hold.answer(new Error('test over')));
+        spy.mockRestore();
+      };
       try {
         const first = register(t.app, applicant);
         await held[0]!.inCheck;
         await backdateSpend(applicant.mfaToken);
         const again = register(t.app, applicant);
         await held[1]!.inCheck;
+        return { applicant, first, again, held, spy, release };
+      } catch (error) {
+        release();
+        throw error;
+      }
+    }
 
+    it('gives nothing back when a run thought lost fails while the application runs again: a third waits, with no third check', async () => {
+      const { applicant, first, again, held, spy, release } = await lostRunThenAgain();
+      try {
         held[0]!.answer(new Error('late'));
         expect((await first).status).toBe(500);
         const third = await register(t.app, applicant);
@@ -338,21 +355,13 @@ describe('POST /register refuses each broken rule with FAILED_VALIDATION and the
         held[1]!.answer(true);
         expect((await again).status).toBe(200);
       } finally {
-        held.forEach((hold) => hold.answer(new Error('test over')));
-        spy.mockRestore();
+        release();
       }
     });
 
     it('answers the run again with the account when the run thought lost comes back and opens it first', async () => {
-      const applicant = await verifiedApplicant(t.app);
-      const { held, spy } = holdIdentityChecks(2);
+      const { applicant, first, again, held, release } = await lostRunThenAgain();
       try {
-        const first = register(t.app, applicant);
-        await held[0]!.inCheck;
-        await backdateSpend(applicant.mfaToken);
-        const again = register(t.app, applicant);
-        await held[1]!.inCheck;
-
         held[0]!.answer(true);
         expect((await first).status).toBe(200);
         held[1]!.answer(true);
@@ -363,8 +372,7 @@ describe('POST /register refuses each broken rule with FAILED_VALIDATION and the
         expect((await register(t.app, applicant)).status).toBe(200);
         expect(await t.db.select().from(users).where(eq(users.phone, applicant.phone))).toHaveLength(1);
       } finally {
-        held.forEach((hold) => hold.answer(new Error('test over')));
-        spy.mockRestore();
+        release();
       }
     });
 
