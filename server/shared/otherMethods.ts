@@ -24,8 +24,8 @@ export function answerOtherMethods(app: FastifyInstance, refusal: object): () =>
   });
   return () => {
     answering = true;
-    // Every method Node reads (TRACE, PROPFIND …), not only Fastify's usual seven, or those would be
-    // answered 404. CONNECT names no path.
+    // Every method Node reads (PROPFIND, SEARCH …), not only those Fastify knows (GET … TRACE, QUERY),
+    // or those would be answered 404. CONNECT names no path.
     for (const method of METHODS) if (method !== 'CONNECT' && !app.supportedMethods.includes(method)) app.addHttpMethod(method);
     const methods = app.supportedMethods as HTTPMethods[];
     for (const [url, methodsOfPath] of taken) {

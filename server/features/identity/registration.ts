@@ -71,9 +71,11 @@ type Outcome = (typeof mfaTokens.$inferSelect)['registrationOutcome'] & string;
 /** The longest the identity check is waited for: past it the registration fails (the token given back). */
 export const identityCheckSeconds = 60;
 /**
- * A token spent this long ago with no outcome was spent by a registration that can no longer be
+ * A token spent this long ago with no outcome was spent by a registration that should no longer be
  * running (the identity check's limit, then one transaction): its server died. Nothing was stored (an
  * account records its outcome in the transaction that opens it), so the same application may run again.
+ * A run that comes back after all (a paused server) gives back only its own spend (restoreMfaToken)
+ * and writes no outcome over the other's (recordOutcome).
  */
 export const registrationLostAfterSeconds = 180;
 
