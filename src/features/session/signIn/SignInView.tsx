@@ -56,6 +56,10 @@ export function SignInView({ inModal = false }: { inModal?: boolean }) {
 
 type FormProps = { state: SignInSnapshot; send: Send; Heading: ViewHeading; inModal: boolean };
 
+const emailFieldId = 'email';
+const passwordFieldId = 'password';
+const hasFocus = (id: string) => document.activeElement?.id === id;
+
 function CredentialsForm({ state, send, Heading, inModal }: FormProps) {
   const { session, host } = useServices();
   const { t, i18n } = useLingui();
@@ -98,13 +102,14 @@ function CredentialsForm({ state, send, Heading, inModal }: FormProps) {
           <Trans>For your security, please sign in again.</Trans>
         </p>
       ) : null}
-      {/* A field's error is also an alert as it appears (announce): sent with Enter from the field, the
-          focus is there already and moving it says nothing. useFocusOnProblem says it for the other
-          forms; here its module would add half a kilobyte to sign-in's first load. */}
+      {/* Sent with Enter from a field, the focus is there already and moving it says nothing: that
+          field's error is an alert as it appears (announce). Sent with the button, the focus moves
+          to the field, which says its error once. useFocusOnProblem does this for the other forms;
+          here its module would add half a kilobyte to sign-in's first load. */}
       <form ref={formRef} className="form" onSubmit={submit} noValidate aria-busy={submitting}>
         <TextField
-          announce={Boolean(fieldErrors.email)}
-          id="email"
+          announce={Boolean(fieldErrors.email) && hasFocus(emailFieldId)}
+          id={emailFieldId}
           name="email"
           type="email"
           label={t`Email`}
@@ -114,8 +119,8 @@ function CredentialsForm({ state, send, Heading, inModal }: FormProps) {
           error={fieldErrors.email ? i18n._(validationMessages[fieldErrors.email]) : undefined}
         />
         <PasswordField
-          announce={Boolean(fieldErrors.password)}
-          id="password"
+          announce={Boolean(fieldErrors.password) && hasFocus(passwordFieldId)}
+          id={passwordFieldId}
           name="password"
           label={t`Password`}
           autoComplete="current-password"
