@@ -148,13 +148,18 @@ export const checkUnlockCode: Check = (value) => {
   return /^\d{4}$/.test(code) ? null : ValidationMessage.unlockCodeInvalid;
 };
 
-/** A new unlock code: 4 digits, and not one a thief would try first (1111, 1234, 4321 …). */
+/** A new unlock code: 4 digits, and not one a thief would try first (1111, 1234, 4321, 1212 …). */
 export const checkNewUnlockCode: Check = (value) => checkUnlockCode(value) ?? (isObviousCode(text(value)) ? ValidationMessage.unlockCodeObvious : null);
 
+/**
+ * NIST SP 800-63B's repetitive or sequential digits: one digit repeated (1111), a run up or down, also
+ * past 9 or 0 (1234, 4321, 7890, 0987), two digits repeated (1212, 6969) or each doubled (1122).
+ */
 export function isObviousCode(code: string): boolean {
   const digits = [...code].map(Number);
-  const steps = digits.slice(1).map((digit, i) => digit - digits[i]!);
-  return steps.every((step) => step === 0) || steps.every((step) => step === 1) || steps.every((step) => step === -1);
+  const steps = new Set(digits.slice(1).map((digit, i) => (digit - digits[i]! + 10) % 10));
+  const run = steps.size === 1 && (steps.has(0) || steps.has(1) || steps.has(9));
+  return run || /^(\d\d)\1$|^(\d)\2(\d)\3$/.test(code);
 }
 
 /** The confirmation must repeat the new code. */

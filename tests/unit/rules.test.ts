@@ -103,11 +103,14 @@ describe('checkUnlockCode and checkNewUnlockCode', () => {
     expect(checkUnlockCode(code)).toBe(message);
     expect(checkNewUnlockCode(code)).toBe(message);
   });
-  it.each(['1111', '0000', '9999', '1234', '0123', '6789', '4321', '9876', '3210'])('calls %s obvious for a new code', (code) => {
-    expect(isObviousCode(code)).toBe(true);
-    expect(checkNewUnlockCode(code)).toBe(M.unlockCodeObvious);
-  });
-  it.each(['1212', '1123', '2468', '9012', '1235'])('does not call %s obvious', (code) => {
+  it.each(['1111', '0000', '9999', '1234', '0123', '6789', '4321', '9876', '3210', '7890', '8901', '9012', '0987', '1212', '6969', '1010', '1122', '7788'])(
+    'calls %s obvious for a new code',
+    (code) => {
+      expect(isObviousCode(code)).toBe(true);
+      expect(checkNewUnlockCode(code)).toBe(M.unlockCodeObvious);
+    },
+  );
+  it.each(['1123', '2468', '1235', '2580', '1221', '5802', '1357'])('does not call %s obvious', (code) => {
     expect(isObviousCode(code)).toBe(false);
   });
   it('wants the confirmation to repeat the code', () => {
