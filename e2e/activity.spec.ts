@@ -108,7 +108,7 @@ test('a purchase is held, then settles; an older transaction opens and back keep
 test('activity and a pending transaction read in Spanish, axe-clean', async ({ page, request }) => {
   const { applicant, tokens } = await openAccountViaApi(request);
   await moneyEvent(request, { type: 'deposit', email: applicant.email, amountCents: 200_000, payer: 'Fresno County DSS' });
-  await moneyEvent(request, { type: 'card.authorization', email: applicant.email, amountCents: 184_512, merchant: 'Save Mart', location: 'Fresno, CA' });
+  const hold = await moneyEvent(request, { type: 'card.authorization', email: applicant.email, amountCents: 184_512, merchant: 'Save Mart', location: 'Fresno, CA' });
   await seedStoredState(page, { accessToken: tokens.access, refreshToken: tokens.refresh, locale: 'es' });
 
   const activity = await ActivityPage.open(page, 'es');
@@ -144,6 +144,15 @@ test('activity and a pending transaction read in Spanish, axe-clean', async ({ p
     return new Set([...range.getClientRects()].map((line) => Math.round(line.top))).size;
   });
   expect(amountLines).toBe(1);
+
+  // The store lets the hold go: it leaves activity, and its detail says so rather than only "not found".
+  await page.evaluate(() => document.documentElement.style.removeProperty('font-size'));
+  await moneyEvent(request, { type: 'card.release', transactionId: hold });
+  await page.reload();
+  await expect(detail.screen.getByRole('alert')).toHaveText(
+    'No encontramos este movimiento en su cuenta.Una retención que se liberó, o que terminó sin que se completara la compra, ya no aparece en la lista: no se descontó dinero de su cuenta por ella.',
+  );
+  await expectAccessible(page);
 });
 
 test('offline, home and activity show the last-known balance and transactions with their time; sign-out forgets them', async ({

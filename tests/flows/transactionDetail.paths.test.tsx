@@ -135,6 +135,8 @@ describe('transaction detail chart', () => {
           when: (s) => s.matches('notFound'),
           then: async ({ cardApi }) => {
             expect(await screen.findByText("We couldn't find this transaction on your account.")).toBeTruthy();
+            // Honest about the one way a link a cardholder saw can lead here: a hold that left activity.
+            expect(screen.getByText(/A hold that was released, or that ended without the purchase being completed, is no longer listed: no money was taken for it\./)).toBeTruthy();
             // A broken link is told at once: nothing to ask the card API, nothing to retry.
             if (open === openFromBrokenLink) expect(cardApi.requests.filter((request) => request.path === transactionPath)).toEqual([]);
             expect(screen.queryByRole('button', { name: 'Try again' })).toBeNull();

@@ -52,9 +52,15 @@ function TransactionDetail({ id }: { id: string }) {
       {transaction ? (
         <Details transaction={transaction} locale={locale} />
       ) : state.hasTag('notFound') ? (
-        <p className="notice" role="alert">
-          <Trans>We couldn't find this transaction on your account.</Trans>
-        </p>
+        <div className="notice" role="alert">
+          <p>
+            <Trans>We couldn't find this transaction on your account.</Trans>
+          </p>
+          {/* A hold released or expired leaves activity (server/features/activity/queries.ts): its old link lands here. */}
+          <p>
+            <Trans>A hold that was released, or that ended without the purchase being completed, is no longer listed: no money was taken for it.</Trans>
+          </p>
+        </div>
       ) : state.hasTag('failed') ? (
         <RetryNotice advise focusOnRetry={heading} onRetry={() => detail.send({ type: 'user.retry' })}>
           <Trans>We couldn't load this transaction.</Trans>
