@@ -29,8 +29,12 @@ const ruleNotes = {
   phoneResult: 'A spec §5 rule (contract/rules.ts) applies: a phone that breaks it is this call\'s result, 200 {202} (INVALID_PHONE_NUMBER).',
 };
 
-/** The calls whose handler answers a broken rule as a result of its own (server/features/identity: serveChecked). */
-const ruleNoteOfCall: Partial<Record<string, string>> = { requestVerification: ruleNotes.phoneResult, verifyPhone: ruleNotes.phoneResult };
+/** How a call answers a broken rule, from the answers its table lists. */
+function ruleNoteOf(route: Route): string {
+  // A call with INVALID_PHONE_NUMBER among its results answers a broken phone that way (serveChecked).
+  if (route.answers[200]?.includes(StatusCode.INVALID_PHONE_NUMBER)) return ruleNotes.phoneResult;
+  return route.answers[400]?.includes(StatusCode.FAILED_VALIDATION) ? ruleNotes.fieldError : ruleNotes.badRequest;
+}
 
 /** A flat object of scalars (contract/validation.ts flatScalars), as JSON Schema. */
 function flatScalarsSchema({ maxKeys, allowNull }: { maxKeys: number; allowNull: boolean }): JsonSchema {
@@ -193,8 +197,7 @@ function operationOf(route: Route, schema: AnySchema | null): JsonSchema {
     required: true,
     schema: pathParameterSchemas[name!] ?? { type: 'string' },
   }));
-  const brokenRule = ruleNoteOfCall[route.name] ?? (route.answers[400]?.includes(StatusCode.FAILED_VALIDATION) ? ruleNotes.fieldError : ruleNotes.badRequest);
-  const request = schema ? jsonSchemaOf(schema.describe(), brokenRule) : undefined;
+  const request = schema ? jsonSchemaOf(schema.describe(), ruleNoteOf(route)) : undefined;
   const queryParameters =
     route.method === 'GET' && request
       ? Object.entries((request.properties as Record<string, JsonSchema>) ?? {}).map(([name, schema]) => ({

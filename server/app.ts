@@ -163,7 +163,7 @@ const pageWords: Record<Locale, { title: string; description: string }> = {
  * Whether an If-None-Match header names `etag` (RFC 9110 §13.1.2): `*`, or any tag of its list, compared
  * weakly (`W/` set aside), as a cache sends back a tag it keeps or several.
  */
-export function etagMatches(header: string | undefined, etag: string): boolean {
+function etagMatches(header: string | undefined, etag: string): boolean {
   if (header === undefined) return false;
   const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
   return header.trim() === '*' || header.split(',').some((tag) => opaque(tag) === opaque(etag));

@@ -256,42 +256,6 @@ describe('POST /register refuses each broken rule with FAILED_VALIDATION and the
       }
     });
 
-    it('runs the same application again when the first was lost with its server (its token spent 3 minutes ago, no outcome): no 409 until the token expires', async () => {
-      const applicant = await verifiedApplicant(t.app);
-      const check = sandboxIdentityVerifier.verify.bind(sandboxIdentityVerifier);
-      let fail!: (error: Error) => void;
-      let checking!: () => void;
-      const inCheck = new Promise<void>((resolve) => (checking = resolve));
-      // The first stands for a server that died in the identity check: it never answers here.
-      const dead = vi.spyOn(sandboxIdentityVerifier, 'verify').mockImplementationOnce(() => {
-        checking();
-        return new Promise((_, reject) => (fail = reject));
-      });
-      try {
-        const first = register(t.app, applicant);
-        await inCheck;
-        expect((await register(t.app, applicant)).status).toBe(409);
-        await t.db
-          .update(mfaTokens)
-          .set({ usedAt: new Date(Date.now() - (registrationLostAfterSeconds + 5) * 1000) })
-          .where(eq(mfaTokens.tokenHash, hashToken(applicant.mfaToken)));
-        dead.mockImplementation(check);
-
-        const again = await register(t.app, applicant);
-
-        expect(again.status).toBe(200);
-        expect(await homeStatus(t.app, again.body.access!)).toMatchObject({ status: 200 });
-        // The lost one failing late gives nothing back: the token stays spent by the account it opened.
-        fail(new Error('late'));
-        expect((await first).status).toBe(500);
-        expect((await register(t.app, applicant)).status).toBe(200);
-        expect(await t.db.select().from(users).where(eq(users.phone, applicant.phone))).toHaveLength(1);
-      } finally {
-        fail?.(new Error('late'));
-        dead.mockRestore();
-      }
-    });
-
     /** The identity check held for the next registrations: `entered` when each is in it, `answer` to let it go on. */
     function holdIdentityChecks(count: number) {
       const check = sandboxIdentityVerifier.verify.bind(sandboxIdentityVerifier);
@@ -318,6 +282,31 @@ describe('POST /register refuses each broken rule with FAILED_VALIDATION and the
         .update(mfaTokens)
         .set({ usedAt: new Date(Date.now() - (registrationLostAfterSeconds + 5) * 1000) })
         .where(eq(mfaTokens.tokenHash, hashToken(mfaToken)));
+
+    it('runs the same application again when the first was lost with its server (its token spent 3 minutes ago, no outcome): no 409 until the token expires', async () => {
+      const applicant = await verifiedApplicant(t.app);
+      // The first stands for a server that died in the identity check: it does not answer until the end.
+      const { held, spy } = holdIdentityChecks(1);
+      try {
+        const first = register(t.app, applicant);
+        await held[0]!.inCheck;
+        expect((await register(t.app, applicant)).status).toBe(409);
+        await backdateSpend(applicant.mfaToken);
+
+        const again = await register(t.app, applicant);
+
+        expect(again.status).toBe(200);
+        expect(await homeStatus(t.app, again.body.access!)).toMatchObject({ status: 200 });
+        // The lost one failing late gives nothing back: the token stays spent by the account it opened.
+        held[0]!.answer(new Error('late'));
+        expect((await first).status).toBe(500);
+        expect((await register(t.app, applicant)).status).toBe(200);
+        expect(await t.db.select().from(users).where(eq(users.phone, applicant.phone))).toHaveLength(1);
+      } finally {
+        held[0]!.answer(new Error('late'));
+        spy.mockRestore();
+      }
+    });
 
     /**
      * A first run held in the identity check, then thought lost (its spend backdated past
