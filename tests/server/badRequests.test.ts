@@ -232,7 +232,7 @@ describe('what HTTP says of requests any call may get', () => {
     ['DELETE', '/api/v1/home', 'GET, HEAD, OPTIONS'],
     ['GET', '/api/v1/sign-in', 'POST, OPTIONS'],
     ['PUT', '/cms/config/anything', 'GET, HEAD, OPTIONS'],
-    // Not only Fastify's usual seven: every method Node reads.
+    // Every method Node reads, not only the common seven.
     ['TRACE', '/api/v1/home', 'GET, HEAD, OPTIONS'],
     ['PROPFIND', '/api/v1/sign-in', 'POST, OPTIONS'],
   ] as const)('answers %s %s 405 with Allow: %s', async (method, url, allow) => {
