@@ -188,6 +188,8 @@ export async function statementPdf(statement: MonthStatement, locale: StatementL
     y -= 4;
     paragraph(text.inProgress, 9);
   }
+  y -= 4;
+  paragraph(text.timeZoneNote, 8);
 
   // The month's totals.
   y -= 14;

@@ -17,6 +17,8 @@ export type StatementText = {
   period: string;
   issued: string;
   inProgress: string;
+  /** Why a date here can be a day later than the app's (the app shows the phone's time). */
+  timeZoneNote: string;
   summary: string;
   openingBalance: string;
   credits: string;
@@ -84,6 +86,8 @@ const english: StatementText = {
   period: 'Statement period',
   issued: 'Issued',
   inProgress: 'This month is not over yet: this statement shows your activity so far.',
+  timeZoneNote:
+    "Dates are in UTC (Coordinated Universal Time), 4 to 10 hours ahead of the time in the US states: a transaction's date here may be a day later than in the app, and the last hours of a month by your clock are on the next month's statement.",
   summary: 'Summary',
   openingBalance: 'Opening balance',
   credits: 'Credits (money in)',
@@ -134,6 +138,8 @@ const spanish: StatementText = {
   period: 'Período del estado de cuenta',
   issued: 'Emitido',
   inProgress: 'Este mes aún no termina: este estado de cuenta muestra sus movimientos hasta ahora.',
+  timeZoneNote:
+    'Las fechas están en hora UTC (Tiempo Universal Coordinado), de 4 a 10 horas por delante de la hora de los estados de EE. UU.: la fecha de un movimiento aquí puede ser un día después que en la aplicación, y las últimas horas de un mes según su reloj están en el estado de cuenta del mes siguiente.',
   summary: 'Resumen',
   openingBalance: 'Saldo inicial',
   credits: 'Créditos (dinero que entró)',

@@ -167,6 +167,10 @@ describe('GET /api/v1/statement', () => {
     expect(text).toContain(partnerBank.name);
     expect(text).toContain(partnerBankAddress);
     expect(text).toContain('Purchase at Tower Cafe');
+    // Its dates are UTC and a day may differ from the app's: it says so.
+    expect(text.replace(/\s+/g, ' ')).toContain(
+      "Dates are in UTC (Coordinated Universal Time), 4 to 10 hours ahead of the time in the US states: a transaction's date here may be a day later than in the app",
+    );
     expect(text).toContain(`-${dollars(2310)}`);
     expect(text).not.toContain('Target');
     // The seeded hold, still pending: listed apart, after the month's transactions.
@@ -185,7 +189,7 @@ describe('GET /api/v1/statement', () => {
     expect(status).toBe(200);
     expect(headers['content-disposition']).toBe(`attachment; filename="providers-estado-de-cuenta-${month.month}.pdf"`);
     const text = await pdfText(bytes);
-    for (const words of ['Estado de cuenta mensual', 'Titular de la tarjeta', 'Saldo inicial', 'Saldo final', 'Movimientos', 'Cargo: Carga de efectivo', 'emite su cuenta']) {
+    for (const words of ['Estado de cuenta mensual', 'Titular de la tarjeta', 'Saldo inicial', 'Saldo final', 'Movimientos', 'Cargo: Carga de efectivo', 'emite su cuenta', 'Las fechas están en hora UTC (Tiempo Universal Coordinado)']) {
       expect(text).toContain(words);
     }
     expect(text).toContain(partnerBankAddress);
