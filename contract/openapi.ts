@@ -177,7 +177,7 @@ const retryAfter = {
 
 /** RFC 9110 §11.6.1, on every 401 (server/shared/http.ts, registerAuthChallenges). */
 const wwwAuthenticate = {
-  description: 'The bearer challenge (RFC 6750 §3): `Bearer`, or `Bearer error="invalid_token"` when the token sent was refused (statusCode 103, 104).',
+  description: 'The bearer challenge (RFC 6750 §3): `Bearer`, or `Bearer error="invalid_token"` when the token sent was refused (statusCode 103, 104; 100 on the companion sign-in).',
   schema: { type: 'string', pattern: '^Bearer' },
 };
 

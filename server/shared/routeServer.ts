@@ -76,11 +76,17 @@ export function routeServer<Table>(app: FastifyInstance, { sessions, config }: S
     request.refreshUse = { presented, device, successor: found.successor };
   };
 
-  /** The companion app's token for its user, or 401 INVALID_CREDENTIALS (missing, forged, expired). */
+  /**
+   * The companion app's token for its user, or 401 INVALID_CREDENTIALS (missing, forged, expired); a
+   * token sent and refused is `invalid_token` (RFC 6750 §3), one not sent only `Bearer`.
+   */
   const requireCompanion = async (request: FastifyRequest, reply: FastifyReply) => {
     const token = bearerToken(request);
     const check = token ? await verifyCompanionToken(token, config.companionTokenSecret) : undefined;
-    if (!check?.ok) return reply.code(401).send({ statusCode: StatusCode.INVALID_CREDENTIALS });
+    if (!check?.ok) {
+      if (token) reply.header('WWW-Authenticate', 'Bearer error="invalid_token"');
+      return reply.code(401).send({ statusCode: StatusCode.INVALID_CREDENTIALS });
+    }
     request.companion = check.claims;
   };
 

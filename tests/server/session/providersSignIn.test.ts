@@ -80,8 +80,8 @@ describe('POST /api/v1/providers/sign-in', () => {
   });
 
   it.each([
-    ['no Authorization header', async () => ({})],
-    ['an empty bearer token', async () => ({ authorization: 'Bearer ' })],
+    ['no Authorization header', async () => ({}), 'Bearer'],
+    ['an empty bearer token', async () => ({ authorization: 'Bearer ' }), 'Bearer'],
     ['a token that is not a JWT', async () => bearer('not-a-token')],
     ['the card API\'s own session secret as key', async () => bearer(await companionToken({ secret: t.config.tokenSecret }))],
     ['a token signed with another key', async () => bearer(await companionToken({ secret: new TextEncoder().encode('an-attacker-chosen-secret-of-32-chars-or-more') }))],
@@ -90,11 +90,13 @@ describe('POST /api/v1/providers/sign-in', () => {
     ['a token from another issuer', async () => bearer(await companionToken({ issuer: 'providers-card-api' }))],
     ['an HS512 token (algorithm pinned to HS256)', async () => bearer(await companionToken({ alg: 'HS512' }))],
     ['an unsigned token (alg none)', async () => bearer(`${unsignedToken()}.`)],
-  ])('rejects %s with 401 INVALID_CREDENTIALS and no tokens', async (_name, headers) => {
+  ])('rejects %s with 401 INVALID_CREDENTIALS and no tokens', async (_name, headers, challenge = 'Bearer error="invalid_token"') => {
     const response = await providersSignIn(await headers());
 
     expect(response.statusCode).toBe(401);
     expect(response.json()).toEqual({ statusCode: StatusCode.INVALID_CREDENTIALS });
+    // RFC 6750 §3: a token sent and refused is invalid_token; none sent, only the challenge.
+    expect(response.headers['www-authenticate']).toBe(challenge);
   });
 
   it('rejects a valid token whose companion user has no card account with 403 NOT_ALLOWED', async () => {
