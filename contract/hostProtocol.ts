@@ -21,7 +21,11 @@ export type BenefitKind = (typeof benefitKinds)[number];
 /** App state the host keeps for the app. Never tokens, never transient UI flags. */
 export type HostSavedState = Record<string, unknown>;
 
-export type UserSettings = { eligibleBenefits: BenefitKind[] };
+export type UserSettings = {
+  eligibleBenefits: BenefitKind[];
+  /** The companion app's language, a language tag ("es-US"): the card app starts in it when it speaks it. */
+  language?: string;
+};
 export type EbtLink = { ebtaccountId: string | null; uid: string | null };
 /** What the CMS gets to target card content (spec §3 sitevars); the refresh token itself never leaves. */
 export type CmsSitevars = {
@@ -134,7 +138,8 @@ export const replyChecks: { [K in HostQueryType]: Check<HostQueries[K]> } = {
     isRecord(value) &&
     isRecord(value.userSettings) &&
     Array.isArray(value.userSettings.eligibleBenefits) &&
-    value.userSettings.eligibleBenefits.every(isBenefit),
+    value.userSettings.eligibleBenefits.every(isBenefit) &&
+    (value.userSettings.language === undefined || isShortString(value.userSettings.language, 35)),
   'parentApp.accessToken.get': (value): value is HostQueries['parentApp.accessToken.get'] =>
     isRecord(value) && isStringOrNull(value.accessToken, 4096),
   'parentApp.ebtLink.get': (value): value is EbtLink =>

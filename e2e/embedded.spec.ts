@@ -61,6 +61,33 @@ test.describe('the card app inside the companion host', () => {
     expect(await appLocalStorageKeys(page)).toEqual([]);
   });
 
+  test("the companion app's language in its settings starts the card app in it, over the one saved; the frame speaks it too", async ({ page }) => {
+    const host = await CompanionHostPage.open(page);
+    await expectHome(host.app);
+    // English chosen in the card app and saved by the host.
+    await host.app.getByRole('button', { name: 'Español', exact: true }).click();
+    await expectHome(host.app, 'es');
+    await host.app.getByRole('button', { name: 'English', exact: true }).click();
+    await expectHome(host.app);
+    await expect.poll(async () => (await host.savedState())?.locale).toBe('en');
+
+    await host.setUser({ language: 'es-US' });
+    await expectHome(host.app, 'es');
+    await expect(host.app.locator('html')).toHaveAttribute('lang', 'es');
+    const phone = page.getByRole('region', { name: 'App de beneficios', exact: true });
+    await expect(phone).toHaveAttribute('lang', 'es');
+    await expect(phone.getByRole('navigation', { name: 'Secciones de la app de beneficios' })).toContainText('Configuración');
+    await expect(host.frame).toHaveAttribute('title', 'Tarjeta Providers');
+
+    // Switched in the card app, it holds for the visit; settings that name no language leave the saved one.
+    await host.app.getByRole('button', { name: 'English', exact: true }).click();
+    await expectHome(host.app);
+    await expect.poll(async () => (await host.savedState())?.locale).toBe('en');
+    await host.setUser({ language: '' });
+    await expectHome(host.app);
+    await expect(host.frame).toHaveAttribute('title', 'Providers card');
+  });
+
   test('the device id and EBT account id from the host travel with API calls, and eligible benefits show their content', async ({ page }) => {
     const host = await CompanionHostPage.open(page);
     await expectHome(host.app);

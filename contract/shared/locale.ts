@@ -9,10 +9,18 @@ const appLocales: readonly Locale[] = ['en', 'es'];
  */
 export const splashLabel: Record<Locale, string> = { en: 'Loading', es: 'Cargando' };
 
+/** The app's language a language tag names ("es-US": es), or null for one the app does not speak. */
+export function localeOfLanguage(language: string): Locale | null {
+  return (/^(en|es)\b/i.exec(language.trim())?.[1]?.toLowerCase() as Locale | undefined) ?? null;
+}
+
 /** Spanish when the first of the listed languages that the app speaks is Spanish, English otherwise. */
 export function preferredLocale(languages: readonly string[]): Locale {
-  const preferred = languages.find((language) => /^(en|es)\b/i.test(language.trim()));
-  return preferred?.trim().toLowerCase().startsWith('es') ? 'es' : 'en';
+  for (const language of languages) {
+    const locale = localeOfLanguage(language);
+    if (locale) return locale;
+  }
+  return 'en';
 }
 
 /** RFC 9110 §12.5.1 qvalue: 0 to 1 with at most three decimals. */

@@ -42,7 +42,7 @@ export class CompanionHostPage {
 
   /** The iframe element itself (its src, size). */
   get frame(): Locator {
-    return this.page.getByTitle('Providers card', { exact: true });
+    return this.page.locator('iframe[name="card-app"]');
   }
 
   /** The card app inside the frame: use it like `page` (getByRole, getByLabel …). */
@@ -82,6 +82,7 @@ export class CompanionHostPage {
       const value = user[key];
       if (typeof value === 'string') await form.getByLabel(label, { exact: true }).fill(value);
     }
+    if (user.language !== undefined) await form.getByLabel('Companion app language', { exact: true }).selectOption(user.language);
     if (user.tokenTtlSeconds !== undefined) {
       await form.getByLabel('Access token lifetime (seconds)', { exact: true }).fill(String(user.tokenTtlSeconds));
     }

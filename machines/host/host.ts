@@ -14,6 +14,8 @@ export type ParentAppUser = {
   authEmail: string | null;
   authSource: string | null;
   eligibleBenefits: BenefitKind[];
+  /** The companion app's language tag, when its settings say it. */
+  language: string | null;
   ebtLink: EbtLink;
 };
 

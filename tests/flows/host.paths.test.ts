@@ -40,6 +40,7 @@ function connection(uuid: string | null): HostConnection {
       authEmail: uuid ? 'ana@example.test' : null,
       authSource: uuid ? 'google' : null,
       eligibleBenefits: ['EBT'],
+      language: null,
       ebtLink: { ebtaccountId: 'ebt-1', uid: null },
     },
   };

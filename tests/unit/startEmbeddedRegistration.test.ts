@@ -19,6 +19,7 @@ function companionHost(answers: {
   accessToken?: string;
   deviceId?: string;
   ebtaccountId?: string | null;
+  language?: string;
 }) {
   const self = Object.assign(new EventTarget(), { location: { origin: ownOrigin } }) as EventTarget & { parent?: unknown };
   const payloads: Record<string, unknown> = {
@@ -27,7 +28,7 @@ function companionHost(answers: {
     'notificationPermission.get': { permission: 'ENABLED' },
     'parentApp.uuid.get': { uuid: answers.uuid },
     'parentApp.authEmail.get': { authEmail: null, authSource: null },
-    'parentApp.userSettings.get': { userSettings: { eligibleBenefits: ['EBT'] } },
+    'parentApp.userSettings.get': { userSettings: { eligibleBenefits: ['EBT'], ...(answers.language === undefined ? {} : { language: answers.language }) } },
     'parentApp.ebtLink.get': { ebtaccountId: answers.ebtaccountId ?? null, uid: null },
     // No companion token: the providers sign-in is refused and no card API call is made.
     'parentApp.accessToken.get': { accessToken: answers.accessToken ?? null },
@@ -129,6 +130,30 @@ describe('embedded start-up for registration', () => {
     } finally {
       vi.unstubAllGlobals();
     }
+  });
+});
+
+describe("the companion app's language (ARCHITECTURE §9: the host's setting, then the browser)", () => {
+  it.each([
+    ['es-US', 'en', 'es'],
+    ['EN', 'es', 'en'],
+    ['es', null, 'es'],
+  ])('starts in the language its settings name (%s), over the saved %s', async (language, saved, expected) => {
+    const { initial } = await start(companionHost({ state: saved === null ? null : savedState({ locale: saved }), uuid: null, language }));
+    expect(initial.locale).toBe(expected);
+  });
+
+  it.each([
+    ['a language the app does not speak', 'fr-CA'],
+    ['no language', undefined],
+  ])('keeps the saved language with %s', async (_case, language) => {
+    const { initial } = await start(companionHost({ state: savedState({ locale: 'es' }), uuid: null, language }));
+    expect(initial.locale).toBe('es');
+  });
+
+  it("keeps the browser's language without a saved one and with none from the host", async () => {
+    const { initial } = await start(companionHost({ state: null, uuid: null }));
+    expect(initial.locale).toBe('en');
   });
 });
 

@@ -21,6 +21,7 @@ import {
   type PushMessage,
   type ReplyMessage,
 } from '../../../contract/hostProtocol.ts';
+import { localeOfLanguage } from '../../../contract/shared/locale.ts';
 import {
   defaultCompanionUser,
   maxTokenTtlSeconds,
@@ -52,6 +53,7 @@ const fields = {
   ebtAccountId: element('#user-ebt-account-id', HTMLInputElement),
   ebtUid: element('#user-ebt-uid', HTMLInputElement),
   tokenTtlSeconds: element('#user-token-ttl', HTMLInputElement),
+  language: element('#user-language', HTMLSelectElement),
 };
 const benefitBoxes = [...userForm.querySelectorAll<HTMLInputElement>('input[name="benefit"]')];
 const userFormError = element('#user-form-error', HTMLParagraphElement);
@@ -193,7 +195,9 @@ const answers: { [K in HostQueryType]: () => HostQueries[K] | Promise<HostQuerie
   },
   'parentApp.uuid.get': () => ({ uuid: orNull(user.uuid) }),
   'parentApp.authEmail.get': () => ({ authEmail: orNull(user.email), authSource: orNull(user.authSource) }),
-  'parentApp.userSettings.get': () => ({ userSettings: { eligibleBenefits: [...user.eligibleBenefits] } }),
+  'parentApp.userSettings.get': () => ({
+    userSettings: { eligibleBenefits: [...user.eligibleBenefits], ...(user.language ? { language: user.language } : {}) },
+  }),
   'parentApp.accessToken.get': async () => ({ accessToken: await companionAccessToken() }),
   'parentApp.ebtLink.get': () => ({ ebtaccountId: orNull(user.ebtAccountId), uid: orNull(user.ebtUid) }),
 };
@@ -268,6 +272,28 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
   }
 });
 
+// --- the phone frame, in the companion app's language ------------------------------------------
+
+const frameWords = {
+  en: { app: 'Benefits app', title: 'Benefits', sections: 'Benefits app sections', home: 'Home', card: 'Card', settings: 'Settings', cardApp: 'Providers card' },
+  es: { app: 'App de beneficios', title: 'Beneficios', sections: 'Secciones de la app de beneficios', home: 'Inicio', card: 'Tarjeta', settings: 'Configuración', cardApp: 'Tarjeta Providers' },
+};
+
+/** The frame around the card app speaks the companion app's language; the tester panel stays English. */
+function speakFrame(language: string): void {
+  const locale = localeOfLanguage(language) ?? 'en';
+  const words = frameWords[locale];
+  const phone = element('#phone', HTMLElement);
+  phone.lang = locale;
+  phone.setAttribute('aria-label', words.app);
+  element('#phone-title', HTMLHeadingElement).textContent = words.title;
+  element('#tab-bar', HTMLElement).setAttribute('aria-label', words.sections);
+  element('#tab-home', HTMLSpanElement).textContent = words.home;
+  element('#tab-card', HTMLSpanElement).textContent = words.card;
+  element('#tab-settings', HTMLSpanElement).textContent = words.settings;
+  iframe.title = words.cardApp;
+}
+
 // --- tester panel -------------------------------------------------------------------------------
 
 function fillUserForm(value: CompanionUser): void {
@@ -277,6 +303,7 @@ function fillUserForm(value: CompanionUser): void {
   fields.ebtAccountId.value = value.ebtAccountId;
   fields.ebtUid.value = value.ebtUid;
   fields.tokenTtlSeconds.value = String(value.tokenTtlSeconds);
+  fields.language.value = value.language;
   for (const box of benefitBoxes) box.checked = value.eligibleBenefits.includes(box.value as BenefitKind);
 }
 
@@ -295,6 +322,7 @@ function readUserForm(): CompanionUser | string {
     ebtAccountId: fields.ebtAccountId.value.trim(),
     ebtUid: fields.ebtUid.value.trim(),
     tokenTtlSeconds: ttl,
+    language: fields.language.value,
   };
 }
 
@@ -319,6 +347,7 @@ userForm.addEventListener('submit', (event) => {
   userFormError.textContent = '';
   user = next;
   writeJson(storageKeys.user, user);
+  speakFrame(user.language);
   reloadApp();
 });
 element('#preset-demo', HTMLButtonElement).addEventListener('click', () => fillUserForm(defaultCompanionUser));
@@ -347,6 +376,7 @@ element('#clear-log', HTMLButtonElement).addEventListener('click', () => message
 // --- start ----------------------------------------------------------------------------------------
 
 fillUserForm(user);
+speakFrame(user.language);
 permissionSelect.value = permission;
 outputs.deviceId.textContent = deviceId;
 showSavedState(loadSavedState());

@@ -14,6 +14,8 @@ export type CompanionUser = {
   ebtUid: string;
   /** Lifetime of the companion access tokens the host hands the app. */
   tokenTtlSeconds: number;
+  /** The companion app's language tag in its settings ("es-US"); empty: its settings say none. */
+  language: string;
 };
 
 export const defaultCompanionUser: CompanionUser = {
@@ -24,6 +26,7 @@ export const defaultCompanionUser: CompanionUser = {
   ebtAccountId: 'EBT-4417-2209',
   ebtUid: 'ebt-uid-demo-1',
   tokenTtlSeconds: 600,
+  language: '',
 };
 
 export const signedOutCompanionUser: CompanionUser = {
@@ -34,6 +37,7 @@ export const signedOutCompanionUser: CompanionUser = {
   ebtAccountId: '',
   ebtUid: '',
   tokenTtlSeconds: 600,
+  language: '',
 };
 
 export const defaultNotificationPermission: NotificationPermission = 'NOT_YET_REQUESTED';
@@ -75,6 +79,7 @@ export function parseCompanionUser(value: unknown): CompanionUser {
       typeof ttl === 'number' && Number.isInteger(ttl) && ttl >= minTokenTtlSeconds && ttl <= maxTokenTtlSeconds
         ? ttl
         : defaultCompanionUser.tokenTtlSeconds,
+    language: text(stored.language, defaultCompanionUser.language, 35),
   };
 }
 

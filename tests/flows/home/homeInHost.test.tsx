@@ -64,7 +64,7 @@ function connectedHost(permission: HostConnection['notificationPermission'], gra
     savedState: null,
     deviceId: 'device-from-host',
     notificationPermission: permission,
-    parentApp: { uuid: null, authEmail: null, authSource: null, eligibleBenefits: [], ebtLink: { ebtaccountId: null, uid: null } },
+    parentApp: { uuid: null, authEmail: null, authSource: null, eligibleBenefits: [], language: null, ebtLink: { ebtaccountId: null, uid: null } },
   };
   let asked = 0;
   let answer = () => {};
