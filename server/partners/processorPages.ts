@@ -56,7 +56,7 @@ const texts = {
     pinInvalid: 'Escriba exactamente 4 dígitos.',
     pinObvious: 'Elija un PIN más difícil de adivinar: que no repita un mismo dígito (como 1111) ni tenga dígitos seguidos (como 1234 o 4321).',
     pinMismatch: 'Los dos PIN no coinciden. Escriba los mismos 4 dígitos dos veces.',
-    pinSet: 'Su PIN quedó guardado.',
+    pinSet: 'Su PIN está listo.',
     pinSetNext: 'Puede volver a la aplicación.',
     expired: 'Esta página venció.',
     changed: 'Esta página fue reemplazada por una más reciente.',

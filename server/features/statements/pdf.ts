@@ -171,7 +171,8 @@ export async function statementPdf(statement: MonthStatement, locale: StatementL
   y -= 26;
   write(text.title, margin, element('H1'), { size: 20, bold: true });
   y -= 22;
-  write(monthName, margin, element('P'), { size: 13 });
+  // On a line of its own the month is a heading: capitalized, as the app's statement headings are ("Noviembre de 2026").
+  write(monthName.charAt(0).toUpperCase() + monthName.slice(1), margin, element('P'), { size: 13 });
   y -= 26;
   const period = `${formatLongDate(start, locale)} – ${formatLongDate(lastDay, locale)}`;
   const account = element('Table');

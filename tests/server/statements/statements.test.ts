@@ -12,6 +12,7 @@ import { partnerBank, partnerBankAddress } from '../../../contract/shared/partne
 import { StatusCode } from '../../../contract/shared/statusCodes.ts';
 import type { Statement, StatementsAnswer } from '../../../contract/statements/types.ts';
 import { demoHold, mfaCardholder } from '../../../server/seed.ts';
+import { formatMonth } from '../../../src/shared/format/date.ts';
 import { pdfInfo, pdfPages, pdfText } from '../../support/pdfText.ts';
 import { bearer, getHome, signIn, startTestApp, type TestApp } from '../helpers.ts';
 
@@ -193,6 +194,8 @@ describe('GET /api/v1/statement', () => {
       expect(text).toContain(words);
     }
     expect(text).toContain(partnerBankAddress);
+    // The month on its own line is capitalized, as the screen's heading for it.
+    expect(text).toContain(formatMonth(month.month, 'es', 'heading'));
     expect(text).toContain(dollars(month.closingBalance));
     // The month's transactions come before the holds pending at its end (or now), which count in no balance.
     const [transactions] = text.split(/Pendientes (?:al cierre del mes|ahora)/);
