@@ -6,6 +6,7 @@
  */
 import { expect, test } from '@playwright/test';
 import { partnerBank } from '../contract/shared/partnerBank.ts';
+import { formatMonth } from '../src/shared/format/date.ts';
 import { pdfText } from '../tests/support/pdfText.ts';
 import { StatementsPage } from './pages/statements/StatementsPage.ts';
 import { expectAccessible } from './support/accessibility.ts';
@@ -31,11 +32,12 @@ test("the latest month's PDF downloads and says the closing balance the screen s
   await expect(latest.getByText(/^\$[\d,]+\.\d\d is on hold for purchases that haven't settled yet\. It is already out of your available balance/)).toBeVisible();
   await expect(statements.months.nth(1).getByText('is on hold', { exact: false })).toHaveCount(0);
   const closing = await seenText(statements.balance(latest, 'Closing balance'));
-  const month = new Date().toISOString().slice(0, 7);
   const { fileName, bytes } = await statements.download(latest);
   // The button kept the focus through the download (unavailable meanwhile, not disabled).
   await expect(await statements.downloadButton(latest)).toBeFocused();
-  expect(fileName).toBe(`providers-statement-${month}.pdf`);
+  // The file is named by the month the screen shows (read from it: a clock read here could be a month on).
+  const month = /^providers-statement-(\d{4}-\d{2})\.pdf$/.exec(fileName)?.[1] ?? '';
+  expect(formatMonth(month, 'en', 'heading')).toBe(await statements.monthName(latest));
   const text = await pdfText(bytes);
   expect(text).toContain('Monthly statement');
   expect(text).toContain(await statements.monthName(latest));
@@ -79,7 +81,8 @@ test('the statements read in Spanish, axe-clean', async ({ page, request }) => {
   await statements.expectBalancesBesideLabels(latest);
   await expectAccessible(page);
   const { fileName, bytes } = await statements.download(latest);
-  expect(fileName).toBe(`providers-estado-de-cuenta-${new Date().toISOString().slice(0, 7)}.pdf`);
+  const month = /^providers-estado-de-cuenta-(\d{4}-\d{2})\.pdf$/.exec(fileName)?.[1] ?? '';
+  expect(formatMonth(month, 'es', 'heading')).toBe(await statements.monthName(latest));
   const text = await pdfText(bytes);
   expect(text).toContain('Estado de cuenta mensual');
   expect(text).toContain('Las fechas están en hora UTC (Tiempo Universal Coordinado)');

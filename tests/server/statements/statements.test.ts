@@ -207,7 +207,8 @@ describe('GET /api/v1/statement', () => {
 
   it('writes what it can of a merchant name its fonts cannot write, and takes as many pages as the month needs', async () => {
     const { applicantTokens } = await freshCardholderWithPurchases(60, 'Café 東京 🍜 Ørsted');
-    const month = utcMonth(Date.now());
+    // The purchases' month (a clock read now could be a month on).
+    const month = utcMonth((await allActivity(applicantTokens))[0]!.timestamp);
     const pages = await pdfPages((await statementPdf(`?month=${month}&locale=en`, applicantTokens)).bytes);
     expect(pages.length).toBeGreaterThan(1);
     expect(pages.join('\n')).toContain('Purchase at Café ?? ? Ørsted');
