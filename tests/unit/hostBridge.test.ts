@@ -188,6 +188,18 @@ describe('host bridge: timeout', () => {
     await outcome;
   });
 
+  // A token the host fetches over a slow network, a person deciding on notifications: not 3 s.
+  it.each(['parentApp.accessToken.get', 'notificationPermission.request'] as const)('%s waits 120 s for its answer', async (type) => {
+    vi.useFakeTimers();
+    const { bridge } = track(setup({ timeoutMs: 50 }));
+    const answer = bridge.ask(type);
+    const outcome = expect(answer).rejects.toSatisfy((error) => error instanceof HostUnavailableError && /timeout/.test(error.message));
+    await vi.advanceTimersByTimeAsync(120_000 - 1);
+    expect(await settled(answer)).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    await outcome;
+  });
+
   it('a reply after the timeout is ignored', async () => {
     vi.useFakeTimers();
     const { bridge, reply, lastQueryId, onMalformed } = track(setup());

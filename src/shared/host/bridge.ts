@@ -19,6 +19,16 @@ import {
 /** How long the app waits for the host to answer one question before going on without it. */
 export const hostReplyTimeoutMs = 3000;
 
+/**
+ * Questions the host cannot answer from what it holds: its own token may take a request on a slow
+ * network (spec §7: requests wait 120 s), and a permission request waits for the person to choose.
+ * Asked only of a host that has answered before, so a missing host still costs 3 s, not minutes.
+ */
+export const slowHostReplyTimeoutMs: Partial<Record<HostQueryType, number>> = {
+  'parentApp.accessToken.get': 120_000,
+  'notificationPermission.request': 120_000,
+};
+
 export class HostUnavailableError extends Error {
   constructor(readonly query: HostQueryType, reason: string) {
     super(`The host did not answer ${query}: ${reason}`);
@@ -105,7 +115,7 @@ export function connectHostBridge(
       const timer = setTimeout(() => {
         pending.delete(id);
         reject(new HostUnavailableError(type, 'timeout'));
-      }, timeoutMs);
+      }, slowHostReplyTimeoutMs[type] ?? timeoutMs);
       pending.set(id, {
         type,
         resolve: (payload) => {
