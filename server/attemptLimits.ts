@@ -2,7 +2,8 @@
  * Attempt counters in the database (table attempt_limits), so they hold across restarts and across
  * several server instances: wrong sign-ins per email and wrong SSNs per account, and account lookups
  * per client (countRequest). Every change is a bounded update: parallel requests cannot count past the
- * limit, and nothing is counted while locked. A lockout that has run out starts the count again.
+ * limit, and nothing is counted while locked. A lockout that has run out starts the count again, except
+ * for an escalating policy's (an account's own ceilings), whose count goes on.
  */
 import { isIP } from 'node:net';
 import { and, eq, or, sql } from 'drizzle-orm';
@@ -10,7 +11,14 @@ import type { Database } from './db/database.ts';
 import { attemptLimits } from './db/schema/index.ts';
 
 export type AttemptScope = (typeof attemptLimits.$inferSelect)['scope'];
-export type AttemptPolicy = { scope: AttemptScope; limit: number; lockoutMinutes: number };
+/**
+ * `escalates`: the count is of failures in a row, ended only by a success (or a new password), not by
+ * the wait: past the limit each wait lets one try, and each wait is twice the last, up to
+ * `longestEscalatedLockoutMinutes`. For an account's own ceilings, which a guesser spreading tries over
+ * many addresses would otherwise reach again after every wait.
+ */
+export type AttemptPolicy = { scope: AttemptScope; limit: number; lockoutMinutes: number; escalates?: true };
+export const longestEscalatedLockoutMinutes = 8 * 60;
 
 /**
  * Wrong sign-ins are counted per client, so a stranger who knows an email slows only themselves, never
@@ -19,9 +27,10 @@ export type AttemptPolicy = { scope: AttemptScope; limit: number; lockoutMinutes
 export const signInPolicy: AttemptPolicy = { scope: 'sign-in', limit: 5, lockoutMinutes: 15 };
 /**
  * The account's own ceiling, against guessing spread over many IPs: 100 wrong in a row from anywhere
- * (NIST SP 800-63B §5.2.2's most) → 15 minutes for every client.
+ * (NIST SP 800-63B §5.2.2's most) → 15 minutes for every client; then one try per wait, the wait
+ * doubling (30 minutes, an hour … 8 hours), until the right password or a new one.
  */
-export const signInPerAccountPolicy: AttemptPolicy = { scope: 'sign-in', limit: 100, lockoutMinutes: 15 };
+export const signInPerAccountPolicy: AttemptPolicy = { scope: 'sign-in-account', limit: 100, lockoutMinutes: 15, escalates: true };
 /**
  * Per client across all emails, against one password sprayed over many accounts: 30 wrong from one IP
  * (people behind one NAT share it), or 10 from one Device-UUID, → that client waits 15 minutes,
@@ -34,8 +43,15 @@ export const signInPerDevicePolicy: AttemptPolicy = { scope: 'sign-in-client', l
  * cannot tell them apart: 5 → 10 minutes (the texted code's own wait, spec §4).
  */
 export const resetCodePolicy: AttemptPolicy = { scope: 'reset-code', limit: 5, lockoutMinutes: 10 };
-/** 5 wrong SSNs in a row → SSN checks of that account wait 10 minutes (spec §4's 10-minute wait). */
-export const ssnPolicy: AttemptPolicy = { scope: 'ssn', limit: 5, lockoutMinutes: 10 };
+/**
+ * 5 wrong SSNs in a row → SSN checks of that account wait 10 minutes (spec §4's 10-minute wait); then
+ * one try per wait, the wait doubling up to 8 hours, until the right SSN: whoever holds the phone
+ * cannot go on guessing 5 every 10 minutes.
+ */
+export const ssnPolicy: AttemptPolicy = { scope: 'ssn', limit: 5, lockoutMinutes: 10, escalates: true };
+
+/** Scopes whose counts outlive their waits: deleteSpent keeps their rows. */
+const escalatingScopes = [signInPerAccountPolicy.scope, ssnPolicy.scope];
 /**
  * Card activation (POST /verify/card-last-four, /activate-card) per cardholder: every try is counted
  * before the digits are compared (reserveTry; a right one is given back), so parallel guesses cannot
@@ -163,8 +179,10 @@ export function createAttemptLimits(db: Database) {
       .set({ failures: 0, lockedUntil: null })
       .where(
         and(
-          eq(attemptLimits.scope, signInPolicy.scope),
-          or(eq(attemptLimits.subject, subject), sql`starts_with(${attemptLimits.subject}, ${`${subject} `})`),
+          or(
+            and(eq(attemptLimits.scope, signInPerAccountPolicy.scope), eq(attemptLimits.subject, subject)),
+            and(eq(attemptLimits.scope, signInPolicy.scope), sql`starts_with(${attemptLimits.subject}, ${`${subject} `})`),
+          ),
         ),
       );
   }
@@ -179,12 +197,13 @@ export function createAttemptLimits(db: Database) {
   async function reserveTry(policy: AttemptPolicy, subject: string, again = true): Promise<ReservedTry> {
     await db.insert(attemptLimits).values({ scope: policy.scope, subject }).onConflictDoNothing();
     const lockOver = sql`(${attemptLimits.lockedUntil} is not null and ${attemptLimits.lockedUntil} <= now())`;
-    const [counted] = await db
+    const counted = policy.escalates ? sql`${attemptLimits.failures} + 1` : sql`case when ${lockOver} then 1 else ${attemptLimits.failures} + 1 end`;
+    const [reserved] = await db
       .update(attemptLimits)
-      .set({ failures: sql`case when ${lockOver} then 1 else ${attemptLimits.failures} + 1 end`, lockedUntil: null })
+      .set({ failures: counted, lockedUntil: null })
       .where(sql`${row(policy, subject)} and (${lockOver} or (${attemptLimits.lockedUntil} is null and ${attemptLimits.failures} < ${policy.limit}))`)
       .returning({ failures: attemptLimits.failures });
-    if (counted) return { reserved: true, tries: counted.failures, attemptsLeft: policy.limit - counted.failures };
+    if (reserved) return { reserved: true, tries: reserved.failures, attemptsLeft: Math.max(0, policy.limit - reserved.failures) };
     const wait = await waitSeconds(policy, subject);
     if (wait > 0) return { reserved: false, retryAfterSeconds: wait };
     const [found] = await db.select({ failures: attemptLimits.failures }).from(attemptLimits).where(row(policy, subject));
@@ -204,11 +223,17 @@ export function createAttemptLimits(db: Database) {
       .where(sql`${row(policy, subject)} and ${attemptLimits.failures} > 0 and ${attemptLimits.lockedUntil} is null`);
   }
 
-  /** A try counted by reserveTry was wrong: once the count is at the limit, the wait starts. Answers the wait (0 when tries are left). */
+  /**
+   * A try counted by reserveTry was wrong: once the count is at the limit, the wait starts (an escalating
+   * policy's doubles with each failure past it). Answers the wait (0 when tries are left).
+   */
   async function lockWhenSpent(policy: AttemptPolicy, subject: string): Promise<number> {
+    const minutes = policy.escalates
+      ? sql`least(${longestEscalatedLockoutMinutes}, ${policy.lockoutMinutes} * power(2, least(32, ${attemptLimits.failures} - ${policy.limit})))`
+      : sql`${policy.lockoutMinutes}`;
     await db
       .update(attemptLimits)
-      .set({ lockedUntil: sql`now() + make_interval(mins => ${policy.lockoutMinutes})` })
+      .set({ lockedUntil: sql`now() + make_interval(secs => 60 * ${minutes})` })
       .where(sql`${row(policy, subject)} and ${attemptLimits.failures} >= ${policy.limit} and ${attemptLimits.lockedUntil} is null`);
     return waitSeconds(policy, subject);
   }
@@ -269,12 +294,14 @@ export function createAttemptLimits(db: Database) {
    * Deletes the counters that no longer count, so the table does not grow with every email, device
    * and address ever seen: a lock or window that has ended (the next attempt starts the count again)
    * and a count reset to zero. Such a row means exactly what no row means. Counts of failures in a
-   * row without a lock stay. Answers how many rows went.
+   * row without a lock stay, as do an escalating policy's after its wait. Answers how many rows went.
    */
   async function deleteSpent(): Promise<number> {
     const deleted = await db
       .delete(attemptLimits)
-      .where(sql`${attemptLimits.lockedUntil} <= now() or (${attemptLimits.failures} = 0 and ${attemptLimits.lockedUntil} is null)`)
+      .where(
+        sql`(${attemptLimits.lockedUntil} <= now() and ${attemptLimits.scope} not in ${escalatingScopes}) or (${attemptLimits.failures} = 0 and ${attemptLimits.lockedUntil} is null)`,
+      )
       .returning({ subject: attemptLimits.subject });
     return deleted.length;
   }

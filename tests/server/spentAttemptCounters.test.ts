@@ -70,6 +70,18 @@ describe('deleting spent attempt counters', () => {
     expect(await subjects()).toEqual(['running-lock', 'running-window', 'two-in-a-row']);
   });
 
+  it("keeps an account's own count after its wait (an escalating policy's): the count goes on", async () => {
+    for (let i = 0; i < ssnPolicy.limit; i += 1) await wrongTry(ssnPolicy, 'ssn-ceiling');
+    await endedMinutesAgo('ssn-ceiling', 1);
+    await limits.deleteSpent();
+
+    expect(await subjects()).toEqual(['ssn-ceiling']);
+    // One try after the wait, and the next wait twice as long (10 → 20 minutes).
+    expect(await wrongTry(ssnPolicy, 'ssn-ceiling')).toEqual({ reserved: true, tries: ssnPolicy.limit + 1, attemptsLeft: 0 });
+    expect((await wrongTry(ssnPolicy, 'ssn-ceiling')).reserved).toBe(false);
+    expect(Math.round((await limits.waitSeconds(ssnPolicy, 'ssn-ceiling')) / 60)).toBe(20);
+  });
+
   it('leaves every limit answering as before', async () => {
     await lock('ended-lock');
     await endedMinutesAgo('ended-lock', 1);
@@ -102,13 +114,13 @@ describe('deleting spent attempt counters', () => {
 
 describe('a try counted before its check (reserveTry)', () => {
   it('cannot refuse forever when a request died between its count and its check: the wait starts', async () => {
-    for (let i = 0; i < ssnPolicy.limit; i += 1) expect((await limits.reserveTry(ssnPolicy, 'stranded')).reserved).toBe(true);
+    for (let i = 0; i < signInPolicy.limit; i += 1) expect((await limits.reserveTry(signInPolicy, 'stranded')).reserved).toBe(true);
     // The last try's request never came back (no giveBack, no lockWhenSpent): every try is taken.
-    const refused = await limits.reserveTry(ssnPolicy, 'stranded');
-    expect(refused).toEqual({ reserved: false, retryAfterSeconds: ssnPolicy.lockoutMinutes * 60 });
-    expect(await limits.waitSeconds(ssnPolicy, 'stranded'), 'a lock with an end, so the wait runs out').toBeGreaterThan(0);
+    const refused = await limits.reserveTry(signInPolicy, 'stranded');
+    expect(refused).toEqual({ reserved: false, retryAfterSeconds: signInPolicy.lockoutMinutes * 60 });
+    expect(await limits.waitSeconds(signInPolicy, 'stranded'), 'a lock with an end, so the wait runs out').toBeGreaterThan(0);
     // A lock that ends, not a count stuck at the limit: once the wait is over the count starts again.
     await endedMinutesAgo('stranded', 1);
-    expect(await limits.reserveTry(ssnPolicy, 'stranded')).toEqual({ reserved: true, tries: 1, attemptsLeft: ssnPolicy.limit - 1 });
+    expect(await limits.reserveTry(signInPolicy, 'stranded')).toEqual({ reserved: true, tries: 1, attemptsLeft: signInPolicy.limit - 1 });
   });
 });

@@ -3,14 +3,15 @@ import { index, integer, pgTable, primaryKey, text, timestamp, uuid } from 'driz
 
 /**
  * Attempt counters that hold across restarts and instances, one row per (scope, subject): `sign-in`
- * by lower-cased email (unknown emails counted like known ones), `ssn` by the account's lower-cased
+ * by lower-cased email and client IP, `sign-in-account` by lower-cased email (unknown emails counted
+ * like known ones), `ssn` by the account's lower-cased
  * email (wrong SSNs in password reset and unlock-code reset), `lookup` by client (account lookups per
  * Device-UUID and per IP, counted in a window: `failures` is the count, `locked_until` the window's
  * end; `texts`, `address-check` and `analytics` the same way), `card-activation` by user id (tries of a card's last 4 and expiry). Changed only with bounded updates
  * (server/attemptLimits.ts), so parallel requests cannot pass a limit.
  */
 export const attemptLimits = pgTable('attempt_limits', {
-  scope: text('scope', { enum: ['sign-in', 'sign-in-client', 'ssn', 'lookup', 'texts', 'address-check', 'reset-code', 'card-activation', 'analytics'] }).notNull(),
+  scope: text('scope', { enum: ['sign-in', 'sign-in-account', 'sign-in-client', 'ssn', 'lookup', 'texts', 'address-check', 'reset-code', 'card-activation', 'analytics'] }).notNull(),
   subject: text('subject').notNull(),
   failures: integer('failures').notNull().default(0),
   lockedUntil: timestamp('locked_until', { withTimezone: true }),

@@ -13,6 +13,7 @@ import { StatusCode } from '../../../contract/shared/statusCodes.ts';
 import { attemptLimits, phoneVerificationLimits, users } from '../../../server/db/schema/index.ts';
 import { normalisePassword } from '../../../contract/rules.ts';
 import { isCommonPassword } from '../../../server/features/session/commonPasswords.ts';
+import { signInPerAccountPolicy } from '../../../server/attemptLimits.ts';
 import { hashSecret } from '../../../server/secrets.ts';
 import {
   clearAttemptLimits,
@@ -214,6 +215,15 @@ describe('POST /change-password', () => {
 
     await changeDemoPassword({ password: newPassword });
     expect((await signInWith(t.app, { email: demoCardholder.email, password: newPassword })).status).toBe(200);
+  });
+
+  it("ends the account's own count of wrong passwords in a row (past its ceiling, it would wait hours)", async () => {
+    await t.db.insert(attemptLimits).values({ scope: signInPerAccountPolicy.scope, subject: demoCardholder.email, failures: signInPerAccountPolicy.limit + 3 });
+
+    await changeDemoPassword({ password: newPassword });
+    expect((await signInWith(t.app, { email: demoCardholder.email, password: newPassword })).status).toBe(200);
+    const [row] = await t.db.select().from(attemptLimits).where(eq(attemptLimits.scope, signInPerAccountPolicy.scope));
+    expect(row?.failures ?? 0).toBe(0);
   });
 
   it('refuses email and SSN without the texted code’s mfaToken (400 {4, fieldErrors: {mfaToken}}), counting no SSN attempt', async () => {

@@ -10,7 +10,7 @@ import { syncBuiltinESMExports } from 'node:module';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { StatusCode } from '../../../contract/shared/statusCodes.ts';
 import { and, eq } from 'drizzle-orm';
-import { signInPerAccountPolicy, signInPerDevicePolicy, signInPerIpPolicy } from '../../../server/attemptLimits.ts';
+import { createAttemptLimits, signInPerAccountPolicy, signInPerDevicePolicy, signInPerIpPolicy } from '../../../server/attemptLimits.ts';
 import { attemptLimits } from '../../../server/db/schema/index.ts';
 import { secretHashCost } from '../../../server/secrets.ts';
 import {
@@ -74,7 +74,7 @@ describe('POST /sign-in attempt limit', () => {
     const rows = await t.db.select().from(attemptLimits);
     // The email's counters start again; the client's across emails keeps its five (a sprayer's own
     // account must not reset it).
-    expect(rows.filter((row) => row.scope === 'sign-in').map((row) => row.failures)).toEqual([0, 0]);
+    expect(rows.filter((row) => row.scope === 'sign-in' || row.scope === 'sign-in-account').map((row) => row.failures)).toEqual([0, 0]);
     expect(rows.filter((row) => row.scope === 'sign-in-client').map((row) => row.failures)).toEqual([5]);
   });
 
@@ -213,7 +213,44 @@ describe('limits per client, not a weapon against the owner', () => {
     const [row] = await t.db
       .select()
       .from(attemptLimits)
-      .where(and(eq(attemptLimits.scope, 'sign-in'), eq(attemptLimits.subject, demoCardholder.email)));
+      .where(and(eq(attemptLimits.scope, signInPerAccountPolicy.scope), eq(attemptLimits.subject, demoCardholder.email)));
     expect(row!.lockedUntil).not.toBeNull();
+  });
+
+  // NIST SP 800-63B §5.2.2: the account's failures in a row are limited, not merely slowed: the wait's
+  // end does not start the count again (it did: 100 more guesses every 15 minutes, from enough addresses).
+  it("counts on after the account's wait: one try per wait, each wait twice the last, until the right password", async () => {
+    await t.db
+      .insert(attemptLimits)
+      .values({ scope: signInPerAccountPolicy.scope, subject: demoCardholder.email, failures: signInPerAccountPolicy.limit - 1 });
+    expect((await from('192.0.2.77', wrong)).body.retryAfterSeconds).toBeGreaterThan(890);
+
+    const waits = [];
+    for (const ip of ['192.0.2.78', '192.0.2.79', '192.0.2.80']) {
+      await endLockouts(t.db, 'sign-in-account');
+      waits.push((await from(ip, wrong)).body.retryAfterSeconds);
+      // One try per wait: the next, from yet another address, is not compared.
+      expect((await from('198.51.100.40', demoCredentials)).status).toBe(401);
+    }
+    expect(waits.map((wait) => Math.round(wait! / 60))).toEqual([30, 60, 120]);
+    // Hourly cleaning keeps the count once the wait ends.
+    await endLockouts(t.db, 'sign-in-account');
+    await createAttemptLimits(t.db).deleteSpent();
+    const [row] = await t.db.select().from(attemptLimits).where(eq(attemptLimits.scope, signInPerAccountPolicy.scope));
+    expect(row!.failures).toBe(signInPerAccountPolicy.limit + 3);
+
+    // The right password is compared after the wait, lets the owner in and ends the count.
+    expect((await from('198.51.100.41', demoCredentials)).status).toBe(200);
+    const [after] = await t.db.select().from(attemptLimits).where(eq(attemptLimits.scope, signInPerAccountPolicy.scope));
+    expect(after!.failures).toBe(0);
+  });
+
+  it("waits at most 8 hours past the account's limit", async () => {
+    await t.db
+      .insert(attemptLimits)
+      .values({ scope: signInPerAccountPolicy.scope, subject: demoCardholder.email, failures: signInPerAccountPolicy.limit + 40 });
+    const wait = (await from('192.0.2.90', wrong)).body.retryAfterSeconds ?? 0;
+    expect(wait).toBeGreaterThan(8 * 3600 - 10);
+    expect(wait).toBeLessThanOrEqual(8 * 3600);
   });
 });
