@@ -12,6 +12,7 @@ import { coverageOf, describePath, minimalCover, replayPath } from '../support/c
 import { answerCall, cardOnItsWay, closeErrorModal, homePath, homeWith, physicalCard, virtualCard } from '../support/cardOrder.ts';
 import { generateListedPaths } from '../support/listedPaths.ts';
 import { active, renderApp } from '../support/renderApp.tsx';
+import { futureCardExpiry } from '../support/cardExpiry.ts';
 import { passServerWait, serverWaitSeconds } from '../support/replayClock.ts';
 
 const verifyPath = '/api/v1/verify/card-last-four';
@@ -22,7 +23,9 @@ const failed = (id: string) => ({ type: `xstate.error.actor.${id}`, error: new E
 
 const shipped: Card = { ...cardOnItsWay, delivery: { ...cardOnItsWay.delivery!, shippedOn: '2026-11-25' } };
 const activated: Card = { ...physicalCard, id: shipped.id, lastFour: '7390' };
-const rightCard = listed({ type: 'user.submit', lastFourCard: '7390', expiry: '12/30' });
+/** The card's expiry as printed: in date whenever the suite runs (the form refuses a month already over). */
+const rightExpiry = futureCardExpiry();
+const rightCard = listed({ type: 'user.submit', lastFourCard: '7390', expiry: rightExpiry });
 const lastFourVerified = done('verifyCardLastFour', { statusCode: 0 });
 const wait = { type: 'xstate.after.untilRetry.activation.waiting' };
 const refusalsOf = (id: string) => [
@@ -177,7 +180,7 @@ function plan(entry: string, replacement: boolean): Parameters<typeof replayPath
           expect((await screen.findByRole('button', { name: 'Activating…' })).getAttribute('aria-disabled')).toBe('true');
           await waitFor(() => expect(cardApi.isWaiting(activatePath)).toBe(true));
           const request = cardApi.requests.filter((candidate) => candidate.path === activatePath).at(-1)!;
-          expect(JSON.parse(String(request.init?.body))).toEqual({ lastFourCard: '7390', expiry: '12/30' });
+          expect(JSON.parse(String(request.init?.body))).toEqual({ lastFourCard: '7390', expiry: rightExpiry });
           expect(new Headers(request.init?.headers).get('authorization')).toBe('Bearer access-1');
         },
       },

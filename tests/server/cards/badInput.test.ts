@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cardsRoutes } from '../../../contract/cards/routes.ts';
 import { StatusCode } from '../../../contract/shared/statusCodes.ts';
+import { futureCardExpiry } from '../../support/cardExpiry.ts';
 import { startTestApp, type TestApp } from '../helpers.ts';
 import { type Cardholder, cardCall, cardGet, newCardholder } from './helpers.ts';
 
@@ -26,7 +27,7 @@ const notFound = { status: 404, body: { statusCode: StatusCode.NOT_ALLOWED } };
 
 const badBodies: Record<string, unknown[]> = {
   '/order-card': [{ extra: 1 }, [], 'text', null],
-  '/verify/card-last-four': [{}, { lastFourCard: 1234 }, { lastFourCard: '12a4' }, { lastFourCard: '12345' }, { lastFourCard: '1234', expiry: '12/30' }],
+  '/verify/card-last-four': [{}, { lastFourCard: 1234 }, { lastFourCard: '12a4' }, { lastFourCard: '12345' }, { lastFourCard: '1234', expiry: futureCardExpiry() }],
   '/activate-card': [
     {},
     { lastFourCard: '1234' },

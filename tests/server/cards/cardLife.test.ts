@@ -14,6 +14,7 @@ import { checkCardExpiry } from '../../../contract/cards/rules.ts';
 import { todayInEveryState } from '../../../contract/identity/rules.ts';
 import { cards } from '../../../server/db/schema/index.ts';
 import { cardWorks } from '../../../server/features/cards/index.ts';
+import { expiryOf, futureCardExpiry } from '../../support/cardExpiry.ts';
 import { startTestApp, type TestApp } from '../helpers.ts';
 import { activePhysicalCard, cardCall, cardGet, event, home, ledgerReport, newCardholder, orderCard, ship } from './helpers.ts';
 
@@ -25,9 +26,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.close();
 });
-
-/** A month as printed on a card, MM/YY. */
-const expiryOf = (month: Date) => `${String(month.getMonth() + 1).padStart(2, '0')}/${String(month.getFullYear() % 100).padStart(2, '0')}`;
 
 const refusedWith = (reason: string) => ({ status: 403, body: { statusCode: StatusCode.NOT_ALLOWED, reason } });
 
@@ -113,7 +111,7 @@ describe('shipping and activating', () => {
 
   it('refuses activation before the card ships (notShipped), and when nothing is pending (noPendingCard)', async () => {
     const holder = await newCardholder(t.app, t.db);
-    const activation = { lastFourCard: '1234', expiry: '12/30' };
+    const activation = { lastFourCard: '1234', expiry: futureCardExpiry() };
     expect(await cardCall(t.app, holder.access, '/activate-card', activation)).toMatchObject(refusedWith('noPendingCard'));
     expect(await cardCall(t.app, holder.access, '/verify/card-last-four', { lastFourCard: '1234' })).toMatchObject(refusedWith('noPendingCard'));
 

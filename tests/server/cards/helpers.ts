@@ -10,9 +10,10 @@ import type { HomeAnswer } from '../../../contract/home/types.ts';
 import type { TooManyAnswer } from '../../../contract/shared/answers.ts';
 import type { Database } from '../../../server/db/database.ts';
 import { accounts, cards, users } from '../../../server/db/schema/index.ts';
+import { futureCardExpiry } from '../../support/cardExpiry.ts';
 import { bearer, getHome } from '../helpers.ts';
 
-export type Cardholder = { email: string; access: string; userId: string; accountId: string; virtualCardId: string };
+export type Cardholder = { email: string; access: string; userId: string; accountId: string; virtualCardId: string; virtualCardExpiry: string };
 
 /** A cardholder with an active virtual card and `depositCents` deposited (through the ledger), signed in. */
 export async function newCardholder(app: FastifyInstance, db: Database, depositCents = 5000): Promise<Cardholder> {
@@ -26,9 +27,11 @@ export async function newCardholder(app: FastifyInstance, db: Database, depositC
     .insert(accounts)
     .values({ userId: user!.id, prn: `4999${String(randomInt(0, 100_000_000)).padStart(8, '0')}` })
     .returning({ id: accounts.id });
+  // In date whenever the suite runs: a card past its expiry does not work (server/features/cards/queries.ts).
+  const virtualCardExpiry = futureCardExpiry();
   const [virtual] = await db
     .insert(cards)
-    .values({ accountId: account!.id, type: 'VIRTUAL', status: 'ACTIVE', isActive: true, lastFour: '1234', expiry: '12/30' })
+    .values({ accountId: account!.id, type: 'VIRTUAL', status: 'ACTIVE', isActive: true, lastFour: '1234', expiry: virtualCardExpiry })
     .returning({ id: cards.id });
   if (depositCents > 0) {
     const deposit = await event(app, { type: 'deposit', email, amountCents: depositCents, payer: 'Employer' });
@@ -36,7 +39,14 @@ export async function newCardholder(app: FastifyInstance, db: Database, depositC
   }
   const session = await app.inject({ method: 'POST', url: '/sandbox/sessions', payload: { email, accessTtlSeconds: 3600 } });
   expect(session.statusCode, session.body).toBe(200);
-  return { email, access: session.json<{ access: string }>().access, userId: user!.id, accountId: account!.id, virtualCardId: virtual!.id };
+  return {
+    email,
+    access: session.json<{ access: string }>().access,
+    userId: user!.id,
+    accountId: account!.id,
+    virtualCardId: virtual!.id,
+    virtualCardExpiry,
+  };
 }
 
 /** Any card call's answer, read without narrowing on its statusCode first (tests assert the fields). */
