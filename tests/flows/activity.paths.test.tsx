@@ -83,16 +83,27 @@ const fresh = generatePaths(activityMachine, events, undefined, byPlaceAndRows);
 const kept = { data: { statusCode: 0 as const, transactions: [deposit], nextCursor: 'kept-1' }, fetchedAt: '2026-11-23T17:05:00Z' };
 const withLastKnown = generatePaths(activityMachine, events, { lastKnown: kept }, byPlaceAndRows);
 const owner = 'user-1';
-/** The app, and how many rows were shown when "Show older activity" was pressed (until the older rows show). */
-type Ctx = Awaited<ReturnType<typeof renderApp>> & { olderFrom?: number | null };
-const rowLinks = () => [...document.getElementsByClassName('activity-link')];
+/**
+ * The app, how many rows were shown when "Show older activity" was pressed (until the older rows
+ * show), and how many rows the older page answered adds (its transactions not already shown).
+ */
+type Ctx = Awaited<ReturnType<typeof renderApp>> & { olderFrom?: number | null; olderAdded?: number | null };
+const rowLinks = () => [...document.getElementsByClassName('activity-link')] as HTMLAnchorElement[];
+/** The transaction a row opens (its link's `?id=`). */
+const rowId = (link: HTMLAnchorElement) => new URL(link.href).searchParams.get('id');
 /** The list's end: what it says, announced (role=status). */
 const listEndStatus = () => document.querySelector('.activity-end [role="status"]')!;
 /** After older rows arrive, the keyboard's focus is on the first of them (the pressed button is gone). */
 async function expectFocusOnFirstOlderRow(ctx: Ctx) {
-  const from = ctx.olderFrom;
+  const { olderFrom: from, olderAdded: added } = ctx;
   ctx.olderFrom = null;
-  if (from === undefined || from === null || rowLinks().length <= from) return;
+  ctx.olderAdded = null;
+  if (from === undefined || from === null) return;
+  expect(added, 'the older page was answered after "Show older activity"').toEqual(expect.any(Number));
+  // The older page's new rows are shown below the ones there were, none lost and none twice.
+  await waitFor(() => expect(rowLinks()).toHaveLength(from + added!));
+  // A page with nothing new (all its rows already shown) adds no row to move the focus to.
+  if (added === 0) return;
   await waitFor(() => expect(document.activeElement).toBe(rowLinks()[from]));
 }
 type Snapshot = Parameters<Parameters<typeof replayPath<Ctx>>[1]['states'][number]['when']>[0];
@@ -160,9 +171,14 @@ describe('activity chart', () => {
         return app;
       },
       events: {
-        'xstate.done.actor.getTransactions': async ({ cardApi }, event) => {
-          await waitFor(() => expect(cardApi.isWaiting(transactionsPath)).toBe(true));
-          cardApi.answer(transactionsPath, event.output);
+        'xstate.done.actor.getTransactions': async (ctx, event) => {
+          await waitFor(() => expect(ctx.cardApi.isWaiting(transactionsPath)).toBe(true));
+          if (ctx.olderFrom !== undefined && ctx.olderFrom !== null) {
+            // The older page: the rows it adds are its transactions not shown already.
+            const shown = new Set(rowLinks().map(rowId));
+            ctx.olderAdded = new Set((event.output as TransactionsPage).transactions.map((row) => row.id).filter((id) => !shown.has(id))).size;
+          }
+          ctx.cardApi.answer(transactionsPath, event.output);
         },
         'xstate.error.actor.getTransactions': async ({ cardApi, user }, _event) => {
           await waitFor(() => expect(cardApi.isWaiting(transactionsPath)).toBe(true));
@@ -175,6 +191,7 @@ describe('activity chart', () => {
         'user.loadMore': async (ctx) => {
           const button = await screen.findByRole('button', { name: 'Show older activity' });
           ctx.olderFrom = rowLinks().length;
+          ctx.olderAdded = null;
           await ctx.user.click(button);
         },
         'user.refresh': async (ctx) => {
