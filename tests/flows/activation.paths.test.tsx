@@ -13,7 +13,7 @@ import { answerCall, cardOnItsWay, closeErrorModal, homePath, homeWith, physical
 import { generateListedPaths } from '../support/listedPaths.ts';
 import { active, renderApp } from '../support/renderApp.tsx';
 import { futureCardExpiry } from '../support/cardExpiry.ts';
-import { passServerWait, serverWaitSeconds } from '../support/replayClock.ts';
+import { passServerWait, serverWaitMinutes, serverWaitSeconds } from '../support/replayClock.ts';
 
 const verifyPath = '/api/v1/verify/card-last-four';
 const activatePath = '/api/v1/activate-card';
@@ -156,7 +156,7 @@ function plan(entry: string, replacement: boolean): Parameters<typeof replayPath
           const others = s.matches({ inputting: 'notShipped' })
             ? ["Your card hasn't shipped yet. You can activate it once it's in your hands."]
             : s.matches('waiting')
-              ? ['Too many triesFor your security, please wait 1 minute before trying again.']
+              ? [`Too many triesFor your security, please wait ${serverWaitMinutes} minutes before trying again.`]
               : [];
           expect(alerts()).toEqual([lastFourError, expiryError, ...others].filter((text) => text !== ''));
           // A refusal for the whole form (not shipped, too many tries) takes the focus to its message.

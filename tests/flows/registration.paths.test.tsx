@@ -19,7 +19,7 @@ import { fieldProblemMessage } from '../../src/features/identity/stepSupport.ts'
 import { coverageOf, minimalCover, replayPath, type PathRun } from '../support/chartCoverage.ts';
 import { recordingHost, renderApp, signedOut } from '../support/renderApp.tsx';
 import { otherPhone, phone, phoneDigits, providersUuid, registrationRuns } from '../support/registrationRuns.ts';
-import { passServerWait } from '../support/replayClock.ts';
+import { passServerWait, serverWaitMinutes } from '../support/replayClock.ts';
 import { findPhoneSentence, newCodeNotice } from '../support/textedCodeForm.ts';
 
 type App = Awaited<ReturnType<typeof renderApp>>;
@@ -276,7 +276,7 @@ const states: { when: (s: AnyMachineSnapshot) => boolean; then: (app: App, s: An
     when: (s) => at(s, { inputting: { phone: 'waiting' } }),
     then: async (app) => {
       const alert = await screen.findByRole('alert');
-      expect(alert.textContent).toBe('Too many codesFor your security, please wait 1 minute before asking for a new code.');
+      expect(alert.textContent).toBe(`Too many codesFor your security, please wait ${serverWaitMinutes} minutes before asking for a new code.`);
       await waitFor(() => expect(document.activeElement?.textContent).toBe(alert.textContent));
       expect(screen.getByRole('button', { name: /Send code|Continue/ }).getAttribute('aria-disabled')).toBe('true');
       // Only that number is held back: Send code is available for another.

@@ -7,7 +7,7 @@ import { coverageOf, describePath, minimalCover, replayPath } from '../support/c
 import { descriptionOf } from '../support/description.ts';
 import { generateListedPaths } from '../support/listedPaths.ts';
 import { alertText, renderApp } from '../support/renderApp.tsx';
-import { passServerWait, serverWaitSeconds } from '../support/replayClock.ts';
+import { passServerWait, serverWaitMinutes, serverWaitSeconds } from '../support/replayClock.ts';
 import { expectSsnStepShown, expectSsnWait } from '../support/ssnStep.ts';
 import { newCodeNotice } from '../support/textedCodeForm.ts';
 
@@ -243,7 +243,7 @@ describe('reset-password chart', () => {
           {
             when: (s) => s.matches({ code: 'waiting' }),
             then: async () => {
-              await waitFor(() => expect(alertText()).toBe('Too many codesFor your security, please wait 1 minute before asking for a new code.'));
+              await waitFor(() => expect(alertText()).toBe(`Too many codesFor your security, please wait ${serverWaitMinutes} minutes before asking for a new code.`));
               expect(screen.queryByRole('button', { name: 'Send a new code' })).toBeNull();
               // The button pressed went with the form: the heading has the focus, the notice under it.
               expect(document.activeElement).toBe(screen.getByRole('heading', { name: 'Enter your code' }));

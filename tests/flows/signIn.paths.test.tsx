@@ -5,7 +5,7 @@ import { signInMachine } from '../../machines/session/signIn.ts';
 import { coverageOf, describePath, minimalCover, replayPath } from '../support/chartCoverage.ts';
 import { generateListedPaths } from '../support/listedPaths.ts';
 import { alertText, renderApp } from '../support/renderApp.tsx';
-import { passServerWait, serverWaitSeconds } from '../support/replayClock.ts';
+import { passServerWait, serverWaitMinutes, serverWaitSeconds } from '../support/replayClock.ts';
 import { findPhoneSentence, newCodeNotice } from '../support/textedCodeForm.ts';
 
 const signInPath = '/api/v1/sign-in';
@@ -159,7 +159,7 @@ describe('sign-in chart', () => {
             then: async () => {
               await waitFor(() =>
                 // Not "incorrect": while paused the server compares no password, and the right one gets this answer too.
-                expect(alertText()).toBe('Too many tries' + 'For your security, please wait 1 minute before trying again.'),
+                expect(alertText()).toBe(`Too many triesFor your security, please wait ${serverWaitMinutes} minutes before trying again.`),
               );
               expect(screen.getByRole('button', { name: 'Sign in' }).getAttribute('aria-disabled')).toBe('true');
             },
@@ -227,7 +227,7 @@ describe('sign-in chart', () => {
             when: (s) => s.matches({ mfa: 'waiting' }),
             then: async () => {
               await waitFor(() =>
-                expect(alertText()).toBe('Too many codesFor your security, please wait 1 minute before asking for a new code.'),
+                expect(alertText()).toBe(`Too many codesFor your security, please wait ${serverWaitMinutes} minutes before asking for a new code.`),
               );
               expect(screen.queryByRole('button', { name: 'Send a new code' })).toBeNull();
               // The button pressed went with the form: the heading has the focus, the notice under it.

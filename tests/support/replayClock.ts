@@ -2,14 +2,22 @@
  * Time in a replayed path agrees with its generation (chartPaths.ts): a server's wait ends only where
  * the path says so, at the chart's `xstate.after.*` step, never because the machine was slow.
  *
- * The fake card API asks for waits far longer than a test may run (`serverWaitSeconds`), and a replay
+ * The fake card API asks for waits longer than a test may run (`serverWaitSeconds`), and a replay
  * runs on Vitest's fake clock, which that step moves past the wait. Between steps the fake clock
  * follows real time, so short timers (a field's debounce, waitFor's own limit) behave as usual.
  */
 import { vi } from 'vitest';
 
-/** What the fake server answers as `retryAfterSeconds`: longer than any test's time limit. */
-export const serverWaitSeconds = 60;
+/**
+ * What the fake server answers as `retryAfterSeconds`: 3 minutes, longer than a test may run (Vitest's
+ * `testTimeout` in vite.config.ts, 120 s; raise this with it), so the fake clock, which follows real
+ * time, cannot reach the end of a wait before the path's step passes it. Not the app's own 10 minutes
+ * for an answer that names no wait (machines/shared/serverWait.ts), so the notices show the server's
+ * figure was used.
+ */
+export const serverWaitSeconds = 180;
+/** The wait in whole minutes, as the notices say it ("please wait 3 minutes"). */
+export const serverWaitMinutes = serverWaitSeconds / 60;
 
 /**
  * The fake clock follows real time a millisecond at a time (Vitest's default step is 20 ms). Testing

@@ -6,6 +6,7 @@ import { screen, waitFor } from '@testing-library/react';
 import { expect } from 'vitest';
 import type { AnyMachineSnapshot } from 'xstate';
 import { alertText } from './renderApp.tsx';
+import { serverWaitMinutes } from './replayClock.ts';
 
 /** The SSN step is on screen, with the message its editing state means (a field error or an alert). */
 export async function expectSsnStepShown(s: AnyMachineSnapshot): Promise<void> {
@@ -26,8 +27,8 @@ export async function expectSsnStepShown(s: AnyMachineSnapshot): Promise<void> {
   await waitFor(() => expect(alertText()).toBe(expected));
 }
 
-/** The server's wait after too many wrong SSNs (1 minute in the path tests), with Continue disabled. */
+/** The server's wait after too many wrong SSNs (`serverWaitSeconds` in the path tests), with Continue disabled. */
 export async function expectSsnWait(): Promise<void> {
-  await waitFor(() => expect(alertText()).toBe('Too many triesFor your security, please wait 1 minute before trying again.'));
+  await waitFor(() => expect(alertText()).toBe(`Too many triesFor your security, please wait ${serverWaitMinutes} minutes before trying again.`));
   expect(screen.getByRole('button', { name: 'Continue' }).getAttribute('aria-disabled')).toBe('true');
 }
