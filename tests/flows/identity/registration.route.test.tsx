@@ -105,7 +105,7 @@ describe('a reload mid-flow', () => {
     await app.user.type(screen.getByLabelText('First name'), 'Ana');
     await app.user.type(screen.getByLabelText('Social Security number'), '123-45-6789');
     await app.user.type(screen.getByLabelText('Email'), 'ana@example.test');
-    await waitFor(() => expect(app.session.getSnapshot().context.registrationDraft?.email).toBe('ana@example.test'), { timeout: 2000 });
+    await waitFor(() => expect(app.session.getSnapshot().context.registrationDraft?.email).toBe('ana@example.test'));
     const draft = app.session.getSnapshot().context.registrationDraft;
     expect(draft).toMatchObject({ furthestStep: 1, firstName: 'Ana', email: 'ana@example.test' });
     expect(JSON.stringify(draft)).not.toMatch(/123-45-6789|123456789|ssn/);
