@@ -209,5 +209,5 @@ button.secondary{color:#005ea2;background:#fff;border:2px solid #005ea2}
 .card-details div{margin:0 0 .75rem}
 .card-details dt{font-weight:600}
 .card-details dd{margin:0;font-size:1.25rem;font-variant-numeric:tabular-nums}
-.card-details .number dd{font-family:ui-monospace,monospace;letter-spacing:.05em}
+.card-details .number dd{font-family:ui-monospace,monospace;letter-spacing:.05em;white-space:nowrap;font-size:min(1.25rem,7vw)}
 `;

@@ -28,7 +28,7 @@ export class ReplacementPage extends AppPage {
     await expect.poll(() => moneyLinesOf(this.screen)).toEqual([
       [this.t('Replacement fee'), dollars(500, this.locale)],
       [this.t('Your balance now'), dollars(balanceCents, this.locale)],
-      [this.t('Your balance after'), dollars(balanceCents - 500, this.locale)],
+      balanceCents < 500 ? [this.t('Amount still needed'), dollars(500 - balanceCents, this.locale)] : [this.t('Your balance after'), dollars(balanceCents - 500, this.locale)],
     ]);
   }
 

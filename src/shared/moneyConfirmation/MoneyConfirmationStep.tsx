@@ -85,7 +85,10 @@ function Review({ titleId, shows, amountCents, balanceCents, amountLabel, review
         lines={[
           { label: amountLabel, cents: amountCents },
           { label: <Trans>Your balance now</Trans>, cents: balanceCents },
-          { label: <Trans>Your balance after</Trans>, cents: balanceCents - amountCents, emphasis: true },
+          // A prepaid balance cannot go below zero: short, what is missing is said, not a balance of -$5.00.
+          balanceCents < amountCents
+            ? { label: <Trans>Amount still needed</Trans>, cents: amountCents - balanceCents, emphasis: true }
+            : { label: <Trans>Your balance after</Trans>, cents: balanceCents - amountCents, emphasis: true },
         ]}
       />
       {shows.notEnoughMoney ? (

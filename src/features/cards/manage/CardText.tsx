@@ -14,7 +14,9 @@ export function CardNumber({ lastFour }: { lastFour: string }) {
   const { t } = useLingui();
   return (
     <span className="card-number">
-      <span aria-hidden="true">•••• {lastFour}</span>
+      <span aria-hidden="true" className="nowrap">
+        •••• {lastFour}
+      </span>
       <span className="visually-hidden">{t`ending in ${lastFour}`}</span>
     </span>
   );
