@@ -28,7 +28,7 @@ export const signInPolicy: AttemptPolicy = { scope: 'sign-in', limit: 5, lockout
 /**
  * The account's own ceiling, against guessing spread over many IPs: 100 wrong in a row from anywhere
  * (NIST SP 800-63B §5.2.2's most) → 15 minutes for every client; then one try per wait, the wait
- * doubling (30 minutes, an hour … 8 hours), until the right password or a new one.
+ * doubling (30 minutes, an hour … 8 hours), until the right password (and its texted code) or a new one.
  */
 export const signInPerAccountPolicy: AttemptPolicy = { scope: 'sign-in-account', limit: 100, lockoutMinutes: 15, escalates: true };
 /**
@@ -219,7 +219,11 @@ export function createAttemptLimits(db: Database) {
   async function giveBack(policy: AttemptPolicy, subject: string): Promise<void> {
     await db
       .update(attemptLimits)
-      .set({ failures: sql`${attemptLimits.failures} - 1` })
+      .set({
+        failures: sql`${attemptLimits.failures} - 1`,
+        // An escalating count still past its limit: the wait that let this try is over again, so the next try is let through.
+        lockedUntil: policy.escalates ? sql`case when ${attemptLimits.failures} - 1 >= ${policy.limit} then now() else null end` : null,
+      })
       .where(sql`${row(policy, subject)} and ${attemptLimits.failures} > 0 and ${attemptLimits.lockedUntil} is null`);
   }
 

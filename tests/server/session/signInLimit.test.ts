@@ -18,6 +18,8 @@ import {
   demoCardholder,
   demoCredentials,
   endLockouts,
+  lastCode,
+  mfaCardholder,
   restartingOnOneDatabase,
   signInWith,
   startTestApp,
@@ -243,6 +245,28 @@ describe('limits per client, not a weapon against the owner', () => {
     expect((await from('198.51.100.41', demoCredentials)).status).toBe(200);
     const [after] = await t.db.select().from(attemptLimits).where(eq(attemptLimits.scope, signInPerAccountPolicy.scope));
     expect(after!.failures).toBe(0);
+  });
+
+  // The right password gives its try back: the wait stays over, so the same sign-in sent again with its
+  // texted code, or the owner's after a stranger's request another counter refused, is compared.
+  it("lets a cardholder who needs a texted code in past the account's ceiling: the code's request is compared too", async () => {
+    await t.db.insert(attemptLimits).values({ scope: signInPerAccountPolicy.scope, subject: mfaCardholder.email, failures: signInPerAccountPolicy.limit + 1, lockedUntil: new Date(Date.now() - 1000) });
+    const credentials = { email: mfaCardholder.email, password: mfaCardholder.password };
+    expect((await from('198.51.100.60', credentials)).body.statusCode).toBe(StatusCode.MFA_REQUIRED);
+
+    const signedIn = await from('198.51.100.60', { ...credentials, code: await lastCode(t.app, mfaCardholder.phone) });
+    expect(signedIn.status).toBe(200);
+  });
+
+  it("lets the owner in past the account's ceiling after a stranger's request another counter refused", async () => {
+    await t.db.insert(attemptLimits).values([
+      { scope: signInPerAccountPolicy.scope, subject: demoCardholder.email, failures: signInPerAccountPolicy.limit + 3, lockedUntil: new Date(Date.now() - 1000) },
+      // The stranger's own address is waiting for this email.
+      { scope: 'sign-in', subject: `${demoCardholder.email} ip:203.0.113.9`, failures: 5, lockedUntil: new Date(Date.now() + 600_000) },
+    ]);
+    expect((await from('203.0.113.9', wrong)).body.retryAfterSeconds).toBeGreaterThan(0);
+
+    expect((await from('198.51.100.61', demoCredentials)).status).toBe(200);
   });
 
   it("waits at most 8 hours past the account's limit", async () => {
