@@ -23,8 +23,11 @@ export type HostSavedState = Record<string, unknown>;
 
 export type UserSettings = {
   eligibleBenefits: BenefitKind[];
-  /** The companion app's language, a language tag ("es-US"): the card app starts in it when it speaks it. */
-  language?: string;
+  /**
+   * The companion app's language, a language tag ("es-US", "es_US"): the card app starts in it when it
+   * speaks it. Anything else (null, a number) counts as none: it never fails the reply, whose benefits count.
+   */
+  language?: unknown;
 };
 export type EbtLink = { ebtaccountId: string | null; uid: string | null };
 /** What the CMS gets to target card content (spec §3 sitevars); the refresh token itself never leaves. */
@@ -138,8 +141,7 @@ export const replyChecks: { [K in HostQueryType]: Check<HostQueries[K]> } = {
     isRecord(value) &&
     isRecord(value.userSettings) &&
     Array.isArray(value.userSettings.eligibleBenefits) &&
-    value.userSettings.eligibleBenefits.every(isBenefit) &&
-    (value.userSettings.language === undefined || isShortString(value.userSettings.language, 35)),
+    value.userSettings.eligibleBenefits.every(isBenefit),
   'parentApp.accessToken.get': (value): value is HostQueries['parentApp.accessToken.get'] =>
     isRecord(value) && isStringOrNull(value.accessToken, 4096),
   'parentApp.ebtLink.get': (value): value is EbtLink =>

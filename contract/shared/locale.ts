@@ -9,9 +9,9 @@ const appLocales: readonly Locale[] = ['en', 'es'];
  */
 export const splashLabel: Record<Locale, string> = { en: 'Loading', es: 'Cargando' };
 
-/** The app's language a language tag names ("es-US": es), or null for one the app does not speak. */
+/** The app's language a language tag names ("es-US", Android's "es_US": es), or null for one the app does not speak. */
 export function localeOfLanguage(language: string): Locale | null {
-  return (/^(en|es)\b/i.exec(language.trim())?.[1]?.toLowerCase() as Locale | undefined) ?? null;
+  return (/^(en|es)(?:[-_]|$)/i.exec(language.trim())?.[1]?.toLowerCase() as Locale | undefined) ?? null;
 }
 
 /** Spanish when the first of the listed languages that the app speaks is Spanish, English otherwise. */

@@ -56,6 +56,7 @@ describe('the preferred locale', () => {
     ['es-US', 'es'],
     [' EN-gb ', 'en'],
     ['es-419', 'es'],
+    ['es_US', 'es'],
     ['est', null],
     ['fr-CA', null],
     ['', null],

@@ -19,7 +19,7 @@ function companionHost(answers: {
   accessToken?: string;
   deviceId?: string;
   ebtaccountId?: string | null;
-  language?: string;
+  language?: unknown;
 }) {
   const self = Object.assign(new EventTarget(), { location: { origin: ownOrigin } }) as EventTarget & { parent?: unknown };
   const payloads: Record<string, unknown> = {
@@ -138,6 +138,7 @@ describe("the companion app's language (ARCHITECTURE §9: the host's setting, th
     ['es-US', 'en', 'es'],
     ['EN', 'es', 'en'],
     ['es', null, 'es'],
+    ['es_US', 'en', 'es'],
   ])('starts in the language its settings name (%s), over the saved %s', async (language, saved, expected) => {
     const { initial } = await start(companionHost({ state: saved === null ? null : savedState({ locale: saved }), uuid: null, language }));
     expect(initial.locale).toBe(expected);
@@ -146,9 +147,14 @@ describe("the companion app's language (ARCHITECTURE §9: the host's setting, th
   it.each([
     ['a language the app does not speak', 'fr-CA'],
     ['no language', undefined],
-  ])('keeps the saved language with %s', async (_case, language) => {
-    const { initial } = await start(companionHost({ state: savedState({ locale: 'es' }), uuid: null, language }));
+    ['a language that is not a tag', null],
+    ['a number for a language', 34],
+  ])('keeps the saved language, and the host, with %s', async (_case, language) => {
+    const { initial, host } = await start(companionHost({ state: savedState({ locale: 'es', registrationDraft: savedDraft(2) }), uuid: 'companion-user-9', language }));
     expect(initial.locale).toBe('es');
+    // The host's other answers still count: its user and its saved draft.
+    expect(host.providersUuid).toBe('companion-user-9');
+    expect(initial.registrationDraft).toEqual(savedDraft(2));
   });
 
   it("keeps the browser's language without a saved one and with none from the host", async () => {

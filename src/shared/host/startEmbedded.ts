@@ -64,7 +64,7 @@ export async function startEmbedded(
               uuid: uuid.uuid,
               ...authEmail,
               eligibleBenefits: settings.userSettings.eligibleBenefits,
-              language: settings.userSettings.language ?? null,
+              language: typeof settings.userSettings.language === 'string' ? settings.userSettings.language : null,
               ebtLink,
             },
           };
