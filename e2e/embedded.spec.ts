@@ -79,12 +79,14 @@ test.describe('the card app inside the companion host', () => {
     await expect(phone.getByRole('navigation', { name: 'Secciones de la app de beneficios' })).toContainText('Configuración');
     await expect(host.frame).toHaveAttribute('title', 'Tarjeta Providers');
 
-    // Switched in the card app, it holds for the visit; settings that name no language leave the saved one.
+    // Settings that name no language leave the one saved (Spanish, chosen in the app), not the browser's English.
     await host.app.getByRole('button', { name: 'English', exact: true }).click();
     await expectHome(host.app);
-    await expect.poll(async () => (await host.savedState())?.locale).toBe('en');
+    await host.app.getByRole('button', { name: 'Español', exact: true }).click();
+    await expectHome(host.app, 'es');
+    await expect.poll(async () => (await host.savedState())?.locale).toBe('es');
     await host.setUser({ language: '' });
-    await expectHome(host.app);
+    await expectHome(host.app, 'es');
     await expect(host.frame).toHaveAttribute('title', 'Providers card');
   });
 
