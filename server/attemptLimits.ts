@@ -178,11 +178,9 @@ export function createAttemptLimits(db: Database) {
       .update(attemptLimits)
       .set({ failures: 0, lockedUntil: null })
       .where(
-        and(
-          or(
-            and(eq(attemptLimits.scope, signInPerAccountPolicy.scope), eq(attemptLimits.subject, subject)),
-            and(eq(attemptLimits.scope, signInPolicy.scope), sql`starts_with(${attemptLimits.subject}, ${`${subject} `})`),
-          ),
+        or(
+          and(eq(attemptLimits.scope, signInPerAccountPolicy.scope), eq(attemptLimits.subject, subject)),
+          and(eq(attemptLimits.scope, signInPolicy.scope), sql`starts_with(${attemptLimits.subject}, ${`${subject} `})`),
         ),
       );
   }
