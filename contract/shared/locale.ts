@@ -10,18 +10,11 @@ const appLocales: readonly Locale[] = ['en', 'es'];
 export const splashLabel: Record<Locale, string> = { en: 'Loading', es: 'Cargando' };
 
 /** The app's language a language tag names ("es-US", Android's "es_US": es), or null for one the app does not speak. */
-export function localeOfLanguage(language: string): Locale | null {
-  return (/^(en|es)(?:[-_]|$)/i.exec(language.trim())?.[1]?.toLowerCase() as Locale | undefined) ?? null;
-}
+export const localeOfLanguage = (language: string): Locale | null =>
+  (/^(en|es)(?:[-_]|$)/i.exec(language.trim())?.[1]!.toLowerCase() as Locale | undefined) ?? null;
 
 /** Spanish when the first of the listed languages that the app speaks is Spanish, English otherwise. */
-export function preferredLocale(languages: readonly string[]): Locale {
-  for (const language of languages) {
-    const locale = localeOfLanguage(language);
-    if (locale) return locale;
-  }
-  return 'en';
-}
+export const preferredLocale = (languages: readonly string[]): Locale => languages.map(localeOfLanguage).find(Boolean) ?? 'en';
 
 /** RFC 9110 §12.5.1 qvalue: 0 to 1 with at most three decimals. */
 const qvalue = /^(?:0(?:\.\d{0,3})?|1(?:\.0{0,3})?)$/;

@@ -1,7 +1,7 @@
 /** The last-known balance and activity are kept per cardholder, standalone only, and go with the session. */
 import { describe, expect, it } from 'vitest';
 import type { HomeAnswer } from '../../contract/home/types.ts';
-import { lastKnownKey, lastKnownStore, ownerOf } from '../../src/shared/offline/lastKnown.ts';
+import { lastKnownKey, lastKnownStore, ownerOf, sessionLastKnown } from '../../src/shared/offline/lastKnown.ts';
 import { accessTokenFor, memoryStorage } from '../support/lastKnown.ts';
 
 const home = { statusCode: 0, accountOverview: { balance: 4016 } } as unknown as HomeAnswer;
@@ -70,6 +70,22 @@ describe('ownerOf', () => {
     expect(ownerOf('access-1')).toBeNull();
     expect(ownerOf(null)).toBeNull();
     expect(ownerOf('a.%%%.c')).toBeNull();
+  });
+
+  // A locked session (its access token expired) shows no copy, offline too: the phone cannot ask for the
+  // unlock code without the network, and a shared phone must not show the account without it.
+  it("reads no owner from an expired access token, by the phone's clock", () => {
+    const token = (exp: number) => `eyJhbGciOiJIUzI1NiJ9.${btoa(JSON.stringify({ sub: 'user-a', exp })).replace(/=+$/, '')}.signature`;
+    const now = Math.floor(Date.now() / 1000);
+    expect(ownerOf(token(now + 60))).toBe('user-a');
+    expect(ownerOf(token(now - 1))).toBeNull();
+    const storage = memoryStorage();
+    lastKnownStore(storage, () => 'user-a').home.keep('user-a', home, at);
+    const { lastKnown, owner } = sessionLastKnown(storage, { getSnapshot: () => ({ context: { accessToken: token(now - 1) } }) });
+    expect(owner).toBeNull();
+    expect(lastKnown.home.read(owner)).toBeNull();
+    // Unlocked again (a new token for the same cardholder), the copy is there.
+    expect(sessionLastKnown(storage, { getSnapshot: () => ({ context: { accessToken: token(now + 900) } }) }).lastKnown.home.read('user-a')?.data).toEqual(home);
   });
 });
 

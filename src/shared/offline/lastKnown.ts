@@ -15,13 +15,16 @@ export { lastKnownKey };
 export type LastKnown<T> = { data: T; fetchedAt: string };
 type Kept = { owner: string; home?: LastKnown<HomeAnswer>; activity?: LastKnown<TransactionsPage> };
 
-/** The user an access token was issued to (its `sub`), without checking it: only to keep data apart. */
+/**
+ * The user an access token was issued to (its `sub`), without checking it: only to keep data apart;
+ * and only while it has not expired by the phone's clock: an expired token is a locked session, whose
+ * copy is not shown until the unlock code opens it again (offline, the phone cannot ask for it).
+ */
 export function ownerOf(accessToken: string | null): string | null {
-  const payload = accessToken?.split('.')[1];
-  if (!payload) return null;
   try {
-    const claims = JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/'))) as { sub?: unknown };
-    return typeof claims.sub === 'string' ? claims.sub : null;
+    const { sub, exp } = JSON.parse(atob(accessToken!.split('.')[1]!.replace(/-/g, '+').replace(/_/g, '/'))) as { sub?: unknown; exp?: number };
+    // No exp (NaN) is no expiry.
+    return typeof sub === 'string' && !(exp! * 1000 <= Date.now()) ? sub : null;
   } catch {
     return null;
   }
