@@ -145,18 +145,33 @@ function precompressed(): Plugin {
  */
 function serviceWorkerFileList(): Plugin {
   const placeholder = 'const buildAssets = [];';
+  const cataloguesPlaceholder = 'const catalogues = [];';
   return {
     name: 'providers:service-worker-file-list',
     apply: 'build',
     async writeBundle(options, bundle) {
       const worker = path.join(options.dir ?? `${root}dist`, 'sw.js');
       const source = await readFile(worker, 'utf8');
-      if (!source.includes(placeholder)) throw new Error(`${worker} has no \`${placeholder}\` for the build's file list`);
+      for (const needed of [placeholder, cataloguesPlaceholder]) {
+        if (!source.includes(needed)) throw new Error(`${worker} has no \`${needed}\` for the build's file lists`);
+      }
       const files = Object.keys(bundle)
         .filter((fileName) => fileName.startsWith('assets/') && !fileName.endsWith('.map'))
         .map((fileName) => `/${fileName}`)
         .sort();
-      await writeFile(worker, source.replace(placeholder, () => `const buildAssets = ${JSON.stringify(files)};`));
+      // Each language's messages (a chunk of its own, loaded when the language is): kept ahead, so the
+      // other language can be chosen offline and the app starts in it (public/sw.js).
+      const catalogues = Object.values(bundle)
+        .filter((chunk) => chunk.type === 'chunk' && /\/locales\/[a-z]+\/messages\.po$/.test(chunk.facadeModuleId ?? ''))
+        .map((chunk) => `/${chunk.fileName}`)
+        .sort();
+      if (catalogues.length !== 2) throw new Error(`Expected the en and es message catalogues among the chunks, found ${JSON.stringify(catalogues)}`);
+      await writeFile(
+        worker,
+        source
+          .replace(placeholder, () => `const buildAssets = ${JSON.stringify(files)};`)
+          .replace(cataloguesPlaceholder, () => `const catalogues = ${JSON.stringify(catalogues)};`),
+      );
     },
   };
 }

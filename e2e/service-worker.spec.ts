@@ -101,6 +101,20 @@ test("while the kept shell is an older release's page its files stay; once this 
   await new SignInPage(page).expectShown();
 });
 
+test('both languages are kept: offline, the other language can be chosen, and the app then starts in it', async ({ page, context, request }) => {
+  const catalogues = JSON.parse(/const catalogues = (\[.*?\]);/.exec(await (await request.get('/sw.js')).text())?.[1] ?? '[]') as string[];
+  expect(catalogues).toHaveLength(2);
+  await openWithFilesKept(page);
+  for (const file of catalogues) await expect.poll(() => isKept(page, file), { message: `${file} kept` }).toBe(true);
+
+  // Before, only the language in use was kept: the switch failed offline, and the next start stayed on the splash.
+  await context.setOffline(true);
+  const spanish = await new SignInPage(page).switchLanguage();
+  await page.reload();
+  await spanish.expectLanguage();
+  await spanish.expectShown();
+});
+
 test("an older release's files stay while another page of the app is open, and go once it is closed", async ({ page, context }) => {
   await openWithFilesKept(page);
   const other = await context.newPage();

@@ -22,6 +22,12 @@ const shell = '/index.html';
 const pendingShell = '/index.html?pending';
 /** This release's files (/assets/…), written in by the build (vite.config.ts); empty in development. */
 const buildAssets = [];
+/**
+ * This release's message catalogues, English and Spanish (among buildAssets), written in by the build:
+ * kept at install, as a page loads only its own language's. Offline, the other language could not be
+ * chosen, and once chosen the app could not start until the network came back.
+ */
+const catalogues = [];
 
 /** Only this origin's hashed assets are ever put in the cache this way. */
 const isAsset = (url) => url.origin === self.location.origin && url.pathname.startsWith('/assets/');
@@ -47,7 +53,11 @@ self.addEventListener('install', (event) => {
   // files would not start offline, the kept one with its files does.
   event.waitUntil(
     caches.open(version).then((cache) =>
-      cache.match(shell).then((kept) => kept ?? fetch(shell).then((page) => (page.ok ? keepPage(cache, page) : undefined))),
+      Promise.all([
+        cache.match(shell).then((kept) => kept ?? fetch(shell).then((page) => (page.ok ? keepPage(cache, page) : undefined))),
+        // Small (a few KB each); one that cannot be fetched now is kept when a page loads it.
+        cache.addAll(catalogues).catch(() => undefined),
+      ]),
     ),
   );
 });
