@@ -187,7 +187,12 @@ test('offline, home and activity show the last-known balance and transactions wi
   // Online once: home, then activity, so both are kept and the app's files are on the phone.
   const home = await HomePage.open(page);
   await home.screen.getByRole('link', { name: 'See all activity' }).click();
-  await new ActivityPage(page).expectShown();
+  const activity = new ActivityPage(page);
+  await activity.expectShown();
+  // A detail opened once, so its screen's code is on the phone.
+  await activity.open(activity.rowLink('Purchase at Save Mart'));
+  await page.goBack();
+  await activity.expectShown();
   await expectAppFilesKept(page);
   expect(await page.evaluate(() => (window as { registeredWhen?: unknown }).registeredWhen)).toEqual({ firstScreenShown: true, loaded: true });
 
@@ -202,6 +207,15 @@ test('offline, home and activity show the last-known balance and transactions wi
   await expect(offlineActivity.screen.getByText(/We couldn't get your latest account information/)).toBeVisible();
   await expect(offlineActivity.rowLink('Purchase at Save Mart')).toContainText('Pending');
   await expectAccessible(page);
+  // Its detail shows the list's copy, said to be unchecked: it could have settled since.
+  const offlineDetail = await offlineActivity.open(offlineActivity.rowLink('Purchase at Save Mart'));
+  await expect(offlineDetail.screen.getByRole('status').filter({ hasText: "We couldn't check this transaction for changes" })).toContainText(
+    "We couldn't check this transaction for changes: this is how your activity showed it. Check your connection and try again.",
+  );
+  await expect(offlineDetail.value('Status')).toHaveText('Pending');
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await expectAccessible(page, 'an unchecked detail');
+  await page.goBack();
 
   // Statements were never opened, so their code is not on the phone: the screen says the connection is
   // what to check (not "an unexpected error"), inside the app's frame with its way home.

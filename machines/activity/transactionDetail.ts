@@ -2,7 +2,8 @@
  * One transaction's detail (spec §2 /transactions/detail, §3: date, time and location). Opened from a
  * list the row is already known and shown at once, and asked for again beside it (GET /transaction):
  * the list may be minutes old, and a hold may have settled or been released since, so the detail shows
- * the server's answer when it comes (the list's copy stays if it cannot be had), and hands it to the
+ * the server's answer when it comes (the list's copy stays if it cannot be had, said to be unchecked,
+ * with a retry: offline it would pass for current), and hands it to the
  * list (`shareTransaction`, null when it is gone), whose row then shows it too, or goes. Opened from a link or
  * after a reload it is asked for. One that is not the cardholder's, or does not exist (404 {3}), is "not found", as
  * is an id no transaction can have (not a UUID: a link cut short), without asking; any other failure
@@ -18,7 +19,7 @@ export type TransactionDetailContext = { id: string; transaction: Transaction | 
 export type TransactionDetailEvent = { type: 'user.retry' };
 
 /** What views ask the chart. */
-export type TransactionDetailTag = 'busy' | 'failed' | 'notFound';
+export type TransactionDetailTag = 'busy' | 'failed' | 'notFound' | 'unchecked';
 
 export const transactionDetailMachine = setup({
   types: {
@@ -71,9 +72,9 @@ export const transactionDetailMachine = setup({
             target: 'notFound',
             actions: ['forgetTransaction', { type: 'shareTransaction', params: null }],
           },
-          { target: 'shown' },
+          { target: 'unchecked' },
         ],
-        onError: 'shown',
+        onError: 'unchecked',
       },
     },
     loading: {
@@ -98,6 +99,8 @@ export const transactionDetailMachine = setup({
       },
     },
     shown: {},
+    /** The list's copy, which the card API could not confirm: shown as it is, said so, with a retry. */
+    unchecked: { tags: ['unchecked'], on: { 'user.retry': 'refreshing' } },
     notFound: { tags: ['notFound'] },
     failed: { tags: ['failed'], on: { 'user.retry': 'loading' } },
   },

@@ -107,27 +107,35 @@ describe('transaction detail chart', () => {
         },
         {
           when: (s) => s.matches('shown'),
-          then: async (_ctx, s) => {
+          then: async () => {
             expect(await screen.findByRole('heading', { level: 1, name: 'Purchase at Save Mart' })).toBeTruthy();
             expect(screen.getByText('Fresno, CA')).toBeTruthy();
-            if ((s.context as { transaction: Transaction }).transaction.status === 'pending') {
-              // The list's copy, when the card API could not be asked: still pending.
-              // Seen with its sign, heard in words: at their default punctuation level screen readers may drop a hyphen.
-              expect(screen.getByText('-$12.40').getAttribute('aria-hidden')).toBe('true');
-              expect(screen.getByText('minus $12.40')).toBeTruthy();
-              expect(screen.getByText('Pending')).toBeTruthy();
-              expect(screen.getByText('Why is this pending?')).toBeTruthy();
-              expect(screen.getByText(/the hold is released by Nov 2[67], 2026\./)).toBeTruthy();
-            } else {
-              // The card API's answer, whichever way it was opened: settled for less, no longer held.
-              await waitFor(() => expect(screen.getByText('-$11.00').getAttribute('aria-hidden')).toBe('true'));
-              expect(screen.getByText('minus $11.00')).toBeTruthy();
-              expect(screen.getByText('Completed')).toBeTruthy();
-              expect(screen.queryByText('Why is this pending?')).toBeNull();
-              // Where the list's copy said pending, the change is said aloud, each whole: the amount and the status.
-              const live = [...document.querySelectorAll('main [aria-live="polite"][aria-atomic="true"]')].map((region) => region.textContent);
-              expect(live).toEqual(['Amount: -$11.00minus $11.00', 'StatusCompleted']);
-            }
+            // The card API's answer, whichever way it was opened: settled for less, no longer held.
+            await waitFor(() => expect(screen.getByText('-$11.00').getAttribute('aria-hidden')).toBe('true'));
+            expect(screen.getByText('minus $11.00')).toBeTruthy();
+            expect(screen.getByText('Completed')).toBeTruthy();
+            expect(screen.queryByText('Why is this pending?')).toBeNull();
+            // Where the list's copy said pending, the change is said aloud, each whole: the amount and the status.
+            const live = [...document.querySelectorAll('main [aria-live="polite"][aria-atomic="true"]')].map((region) => region.textContent);
+            expect(live).toEqual(['Amount: -$11.00minus $11.00', 'StatusCompleted']);
+            expect(screen.queryByText(/We couldn't check this transaction/)).toBeNull();
+            expect(screen.queryByRole('dialog')).toBeNull();
+          },
+        },
+        {
+          when: (s) => s.matches('unchecked'),
+          then: async () => {
+            // The list's copy, which the card API could not confirm: still pending, and said to be unchecked
+            // (offline, it would otherwise pass for the current state of the hold).
+            expect(await screen.findByRole('heading', { level: 1, name: 'Purchase at Save Mart' })).toBeTruthy();
+            // Seen with its sign, heard in words: at their default punctuation level screen readers may drop a hyphen.
+            expect(screen.getByText('-$12.40').getAttribute('aria-hidden')).toBe('true');
+            expect(screen.getByText('minus $12.40')).toBeTruthy();
+            expect(screen.getByText('Pending')).toBeTruthy();
+            expect(screen.getByText('Why is this pending?')).toBeTruthy();
+            expect(screen.getByText(/the hold is released by Nov 2[67], 2026\./)).toBeTruthy();
+            expect(await screen.findByText(/^We couldn't check this transaction for changes: this is how your activity showed it\. (Please try again|Check your connection and try again)\.$/)).toBeTruthy();
+            expect(screen.getByRole('button', { name: 'Try again' })).toBeTruthy();
             expect(screen.queryByRole('dialog')).toBeNull();
           },
         },

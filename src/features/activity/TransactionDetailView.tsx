@@ -50,7 +50,14 @@ function TransactionDetail({ id }: { id: string }) {
     <section className="screen" aria-labelledby="detail-title" aria-busy={state.hasTag('busy')}>
       <h1 id="detail-title" ref={heading} tabIndex={-1}>{transaction ? <TransactionTitle transaction={transaction} /> : <Trans>Transaction details</Trans>}</h1>
       {transaction ? (
-        <Details transaction={transaction} locale={locale} />
+        <>
+          <Details transaction={transaction} locale={locale} />
+          {state.hasTag('unchecked') ? (
+            <RetryNotice news advise focusOnRetry={heading} onRetry={() => detail.send({ type: 'user.retry' })}>
+              <Trans>We couldn't check this transaction for changes: this is how your activity showed it.</Trans>
+            </RetryNotice>
+          ) : null}
+        </>
       ) : state.hasTag('notFound') ? (
         <div className="notice" role="alert">
           <p>
