@@ -9,12 +9,14 @@ const appLocales: readonly Locale[] = ['en', 'es'];
  */
 export const splashLabel: Record<Locale, string> = { en: 'Loading', es: 'Cargando' };
 
-/** The app's language a language tag names ("es-US", Android's "es_US": es), or null for one the app does not speak. */
-export const localeOfLanguage = (language: string): Locale | null =>
-  (/^(en|es)(?:[-_]|$)/i.exec(language.trim())?.[1]!.toLowerCase() as Locale | undefined) ?? null;
-
-/** Spanish when the first of the listed languages that the app speaks is Spanish, English otherwise. */
-export const preferredLocale = (languages: readonly string[]): Locale => languages.map(localeOfLanguage).find(Boolean) ?? 'en';
+/**
+ * Spanish when the first of the listed languages (tags: "es-US", Android's "es_US") that the app speaks
+ * is Spanish, English otherwise.
+ */
+export function preferredLocale(languages: readonly string[]): Locale {
+  const preferred = languages.find((language) => /^(en|es)([-_]|$)/i.test(language.trim()));
+  return preferred?.trim().toLowerCase().startsWith('es') ? 'es' : 'en';
+}
 
 /** RFC 9110 §12.5.1 qvalue: 0 to 1 with at most three decimals. */
 const qvalue = /^(?:0(?:\.\d{0,3})?|1(?:\.0{0,3})?)$/;

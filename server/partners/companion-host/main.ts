@@ -21,7 +21,7 @@ import {
   type PushMessage,
   type ReplyMessage,
 } from '../../../contract/hostProtocol.ts';
-import { localeOfLanguage } from '../../../contract/shared/locale.ts';
+import { preferredLocale } from '../../../contract/shared/locale.ts';
 import {
   defaultCompanionUser,
   maxTokenTtlSeconds,
@@ -281,7 +281,7 @@ const frameWords = {
 
 /** The frame around the card app speaks the companion app's language; the tester panel stays English. */
 function speakFrame(language: string): void {
-  const locale = localeOfLanguage(language) ?? 'en';
+  const locale = preferredLocale([language]);
   const words = frameWords[locale];
   const phone = element('#phone', HTMLElement);
   phone.lang = locale;

@@ -10,7 +10,7 @@ import type { SignInAnswer } from '../../../contract/session/types.ts';
 import { ebtAccountIdPattern, headerIdPattern, urlOf } from '../../../contract/shared/route.ts';
 import { StatusCode } from '../../../contract/shared/statusCodes.ts';
 import { hostMachine, ProvidersSignInRefused, type HostConnection } from '../../../machines/host/host.ts';
-import { localeOfLanguage, type Locale } from '../../../contract/shared/locale.ts';
+import { preferredLocale, type Locale } from '../../../contract/shared/locale.ts';
 import { failedRegistrationMarker, type SessionInput } from '../../../machines/session/session.ts';
 import { restoreState, type PersistedState } from '../../app/persistence.ts';
 import type { ErrorReporter } from '../../app/errorReporting.ts';
@@ -125,7 +125,7 @@ function initialSession(connection: HostConnection, defaultLocale: Locale): Sess
     ...restored,
     // The companion app's language wins over the one saved (ARCHITECTURE §9): a cardholder who switches
     // it there finds the card app switched too. One the app does not speak leaves the saved one.
-    locale: localeOfLanguage(connection.parentApp.language ?? '') ?? restored.locale,
+    locale: preferredLocale([connection.parentApp.language ?? '', restored.locale]),
     accessToken: null,
     refreshToken: restored.refreshToken === failedRegistrationMarker ? failedRegistrationMarker : null,
     deviceUUID: headerIdPattern.test(connection.deviceId) ? connection.deviceId : restored.deviceUUID,

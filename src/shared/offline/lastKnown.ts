@@ -68,7 +68,8 @@ export function lastKnownStore(storage: Storage | null, signedInAs: () => string
       return kept[kind] ?? null;
     },
     keep(owner, data, fetchedAt = new Date()) {
-      if (!usable || !owner || signedInAs() !== owner) return;
+      // A screen opened locked (no owner) is resumed only by an unlock of its own account: its answers are that account's.
+      if (!usable || !(owner ??= signedInAs()) || signedInAs() !== owner) return;
       const kept = load();
       const mine: Kept = kept?.owner === owner ? kept : { owner };
       try {
