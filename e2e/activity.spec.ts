@@ -209,7 +209,7 @@ test('offline, home and activity show the last-known balance and transactions wi
   await expectAccessible(page);
   // Its detail shows the list's copy, said to be unchecked: it could have settled since.
   const offlineDetail = await offlineActivity.open(offlineActivity.rowLink('Purchase at Save Mart'));
-  await expect(offlineDetail.screen.getByRole('status').filter({ hasText: "We couldn't check this transaction for changes" })).toContainText(
+  await expect(offlineDetail.screen.getByRole('alert').filter({ hasText: "We couldn't check this transaction for changes" })).toContainText(
     "We couldn't check this transaction for changes: this is how your activity showed it. Check your connection and try again.",
   );
   await expect(offlineDetail.value('Status')).toHaveText('Pending');

@@ -52,7 +52,9 @@ export const transactionDetailMachine = setup({
   initial: 'opening',
   states: {
     opening: { always: [{ guard: 'isKnown', target: 'refreshing' }, { guard: 'isMalformed', target: 'notFound' }, { target: 'loading' }] },
+    // Busy while the list's copy is checked (aria-busy): after a retry, until the answer comes.
     refreshing: {
+      tags: ['busy'],
       invoke: {
         id: 'getTransaction',
         src: 'getTransaction',

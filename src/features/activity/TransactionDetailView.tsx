@@ -53,7 +53,8 @@ function TransactionDetail({ id }: { id: string }) {
         <>
           <Details transaction={transaction} locale={locale} />
           {state.hasTag('unchecked') ? (
-            <RetryNotice news advise focusOnRetry={heading} onRetry={() => detail.send({ type: 'user.retry' })}>
+            // An alert: a status inserted with its words already in it is not read by every screen reader.
+            <RetryNotice advise focusOnRetry={heading} onRetry={() => detail.send({ type: 'user.retry' })}>
               <Trans>We couldn't check this transaction for changes: this is how your activity showed it.</Trans>
             </RetryNotice>
           ) : null}
