@@ -17,16 +17,21 @@ const home = homeWith([]);
 const old = { ...home, accountOverview: { ...home.accountOverview, balance: 11_100 } };
 const fresh = { ...home, accountOverview: { ...home.accountOverview, balance: 77_700 } };
 
-it('the app restarted with an expired access token: after the unlock, the fresh home answer is kept', async () => {
-  const storage = storageWith('user-1', (s) => s.home.keep('user-1', old, new Date('2026-11-20T10:00:00Z')));
-  const app = await renderApp('/home', { ...active, accessToken: token(now() - 60) }, { storage });
-  await waitFor(() => expect(app.cardApi.isWaiting('/api/v1/home')).toBe(true));
-  app.cardApi.answer('/api/v1/home', { statusCode: StatusCode.REFRESH_REQUIRED }, 401);
+/** The unlock dialog the expired token brought: the code, and a new access token for the same cardholder. */
+async function unlock(app: Awaited<ReturnType<typeof renderApp>>) {
   const dialog = await screen.findByRole('dialog', { name: 'Enter your unlock code' });
   await app.user.type(within(dialog).getByLabelText('Unlock code'), '2580');
   await app.user.click(within(dialog).getByRole('button', { name: 'Unlock' }));
   await waitFor(() => expect(app.cardApi.isWaiting('/api/v1/refresh-tokens')).toBe(true));
   app.cardApi.answer('/api/v1/refresh-tokens', { statusCode: 0, access: token(now() + 900, 'renewed'), refresh: 'refresh-2', isInternal: false });
+}
+
+it('the app restarted with an expired access token: after the unlock, the fresh home answer is kept', async () => {
+  const storage = storageWith('user-1', (s) => s.home.keep('user-1', old, new Date('2026-11-20T10:00:00Z')));
+  const app = await renderApp('/home', { ...active, accessToken: token(now() - 60) }, { storage });
+  await waitFor(() => expect(app.cardApi.isWaiting('/api/v1/home')).toBe(true));
+  app.cardApi.answer('/api/v1/home', { statusCode: StatusCode.REFRESH_REQUIRED }, 401);
+  await unlock(app);
   await waitFor(() => expect(app.cardApi.isWaiting('/api/v1/home')).toBe(true));
   app.cardApi.answer('/api/v1/home', fresh);
   expect(await screen.findByText('$777.00')).toBeTruthy();
@@ -42,11 +47,7 @@ it('activity, opened with an expired access token: after the unlock, the fresh p
   await waitFor(() => expect(app.cardApi.isWaiting('/api/v1/home')).toBe(true));
   app.cardApi.answer('/api/v1/transactions', { statusCode: StatusCode.REFRESH_REQUIRED }, 401);
   app.cardApi.answer('/api/v1/home', { statusCode: StatusCode.REFRESH_REQUIRED }, 401);
-  const dialog = await screen.findByRole('dialog', { name: 'Enter your unlock code' });
-  await app.user.type(within(dialog).getByLabelText('Unlock code'), '2580');
-  await app.user.click(within(dialog).getByRole('button', { name: 'Unlock' }));
-  await waitFor(() => expect(app.cardApi.isWaiting('/api/v1/refresh-tokens')).toBe(true));
-  app.cardApi.answer('/api/v1/refresh-tokens', { statusCode: 0, access: token(now() + 900, 'renewed'), refresh: 'refresh-2', isInternal: false });
+  await unlock(app);
   await waitFor(() => expect(app.cardApi.isWaiting('/api/v1/transactions')).toBe(true));
   app.cardApi.answer('/api/v1/transactions', page);
   await waitFor(() => expect(app.cardApi.isWaiting('/api/v1/home')).toBe(true));
