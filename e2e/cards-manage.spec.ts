@@ -9,6 +9,7 @@ import path from 'node:path';
 import { expect, test, type Page, type TestInfo } from '@playwright/test';
 import { ManageCardsPage, dayAsShown } from './pages/cards/ManageCardsPage.ts';
 import { expectAccessible } from './support/accessibility.ts';
+import { openAccountViaApi } from './support/accounts.ts';
 import { asCardholder, cardholderWithCard, purchaseWith } from './support/cardholderWithCard.ts';
 import { processorURL } from './support/origins.ts';
 import { seedStoredState } from './support/storage.ts';
@@ -186,4 +187,16 @@ test('the cards in Spanish: lock, unlock and a PIN change the processor refuses 
   await atmPin.processorAnswers(-11);
   await expect(atmPin.failure).toHaveText(/^Lo sentimos, no pudimos cambiar su PIN\.\.\./);
   await expectAccessible(page, 'el PIN no cambiado');
+});
+
+test("a cardholder's only card takes the row's width: no room kept for a neighbour, so it sits centred", async ({ page, request }) => {
+  const { tokens } = await openAccountViaApi(request);
+  await seedStoredState(page, { accessToken: tokens.access, refreshToken: tokens.refresh, locale: 'en' });
+  const cards = await ManageCardsPage.open(page);
+  const slides = cards.list.getByRole('listitem');
+  await expect(slides).toHaveCount(1);
+  const [row, slide] = [(await cards.list.boundingBox())!, (await slides.first().boundingBox())!];
+  const left = slide.x - row.x;
+  const right = row.x + row.width - (slide.x + slide.width);
+  expect(Math.abs(left - right), `left ${left} px, right ${right} px`).toBeLessThanOrEqual(1);
 });
