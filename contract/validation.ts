@@ -216,8 +216,8 @@ export const registrationSchema = object({
   firstName: ruleOf(checkFirstName),
   middleName: ruleOf(checkMiddleName),
   lastName: ruleOf(checkLastName),
-  // 18 by the date in every state, on every request.
-  dob: ruleOf((value) => checkDob(value, todayInEveryState())),
+  // 18 by the date in every state (checkDob's default), read on every request.
+  dob: ruleOf((value) => checkDob(value)),
   ssn: ruleOf(checkSsn),
   email: ruleOf(checkNewEmail),
   phone: phoneRule,

@@ -27,7 +27,6 @@ import {
   checkZip,
   normaliseAddress,
   normaliseName,
-  todayInEveryState,
 } from '../../contract/identity/rules.ts';
 import {
   addressFields,
@@ -74,8 +73,8 @@ export const fieldRules = {
   firstName: { normalise: normaliseName, check: checkFirstName },
   middleName: { normalise: normaliseName, check: checkMiddleName },
   lastName: { normalise: normaliseName, check: checkLastName },
-  // 18 by the card API's today (the date in every state), never the device's: the two cannot disagree.
-  dob: { normalise: normaliseDob, check: (value) => checkDob(value, todayInEveryState()) },
+  // 18 by the card API's today (checkDob's default, the date in every state), never the device's.
+  dob: { normalise: normaliseDob, check: (value) => checkDob(value) },
   ssn: { normalise: asTyped, check: checkSsn },
   email: { normalise: normaliseEmail, check: checkNewEmail },
   phone: { normalise: trimmed, check: checkPhone },

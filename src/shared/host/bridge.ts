@@ -16,7 +16,7 @@ import {
   type PushMessage,
 } from '../../../contract/hostProtocol.ts';
 
-/** How long the app waits for the host to answer one question before going on without it. */
+/** How long the app waits for the host to answer a question before going on without it (but slowHostReplyTimeoutMs's). */
 export const hostReplyTimeoutMs = 3000;
 
 /**
