@@ -213,7 +213,7 @@ function operationOf(route: Route, schema: AnySchema | null): JsonSchema {
           name: 'Idempotency-Key',
           in: 'header',
           required: true,
-          description: 'Chosen by the client once per attempt: a retry with the same key has one effect and answers the first result; the same key with another request is refused (403 {3, reason: idempotencyKeyReused}).',
+          description: 'Chosen by the client once per attempt: a retry with the same key has one effect and answers the first result; the same key with another request is refused (422 {3, reason: idempotencyKeyReused}); one sent while the first is still being answered waits for it and answers its result.',
           schema: { type: 'string', pattern: idempotencyKeyPattern.source },
         },
       ]

@@ -32,7 +32,7 @@ export const cardsRoutes = {
     path: '/order-card',
     caller: 'accessToken',
     idempotent: true,
-    answers: { 200: [0], 400: [2], 401: [103, 104], 403: [3] },
+    answers: { 200: [0], 400: [2], 401: [103, 104], 403: [3], 422: [3] },
   }),
   verifyCardLastFour: route<LastFourRequest, StatusAnswer | CardRefusal | TooManyAnswer>({
     name: 'verifyCardLastFour',
@@ -78,7 +78,7 @@ export const cardsRoutes = {
     path: '/card/replace',
     caller: 'accessToken',
     idempotent: true,
-    answers: { 200: [0], 400: [2], 401: [103, 104], 403: [3], 404: [3] },
+    answers: { 200: [0], 400: [2], 401: [103, 104], 403: [3], 404: [3], 422: [3] },
   }),
   /** The card's image on the processor's origin; url is empty when there is none. */
   getCardImageUrl: route<CardDetailsQuery, UrlAnswer | UnknownCard>({

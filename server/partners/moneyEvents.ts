@@ -17,7 +17,7 @@
  *   reward owed to them. No money moves yet (EBT funds are not this account's): claiming the reward
  *   (the benefits issue) will move it from rewards payable through the ledger.
  * An `Idempotency-Key` header makes a retry one event, whatever its type: the same key answers the first
- * result, and the same key with another body (another type included) is refused. A refused event moved
+ * result, and the same key with another body (another type included) is refused (422). A refused event moved
  * nothing, so the same key may try it again.
  */
 import type { FastifyInstance } from 'fastify';
@@ -253,7 +253,7 @@ export function registerMoneyEvents(app: FastifyInstance, db: Database): void {
     if (type === 'ebt.swipe') {
       const swiped = await ebtSwipe(db, { id, email: event.email!, swipeCents: event.amountCents!, merchant: event.merchant! });
       if (swiped.result === 'cardholder_not_found') return reply.code(404).send({ statusCode: StatusCode.NOT_ALLOWED, result: swiped.result });
-      if (swiped.result === 'exists_with_different_fields') return reply.code(409).send({ statusCode: StatusCode.NOT_ALLOWED, result: swiped.result });
+      if (swiped.result === 'exists_with_different_fields') return reply.code(422).send({ statusCode: StatusCode.NOT_ALLOWED, result: swiped.result });
       return { statusCode: StatusCode.SUCCESS, result: 'reward_owed', ebtRewardOwed: swiped.owedAfterCents };
     }
     const { settlement } = systemLedgerAccounts;
@@ -294,7 +294,8 @@ export function registerMoneyEvents(app: FastifyInstance, db: Database): void {
       return { statusCode: StatusCode.SUCCESS, result: answer.result, transactionId };
     }
     const notFound = ['cardholder_not_found', 'pending_transfer_not_found', 'card_not_found'] as string[];
-    const status = notFound.includes(answer.result) ? 404 : 409;
+    // A key reused for another event is the sender's mistake (422, as for the card API's Idempotency-Key).
+    const status = notFound.includes(answer.result) ? 404 : answer.result === 'exists_with_different_fields' ? 422 : 409;
     return reply.code(status).send({ statusCode: StatusCode.NOT_ALLOWED, result: answer.result });
   });
 

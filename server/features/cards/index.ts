@@ -32,10 +32,14 @@ import { ownCard } from './queries.ts';
 export { accountCardsJsonSql, cardWorks } from './queries.ts';
 export { markDelivered, markShipped };
 
-/** 403 {3, reason}, with what the refusal tells (wrong tries left, or the balance now). */
+/**
+ * 403 {3, reason}, with what the refusal tells (wrong tries left, or the balance now). An
+ * Idempotency-Key reused for another request is 422, as the IETF's Idempotency-Key header draft
+ * ("Error Scenarios") says: the client's mistake, not the card's state.
+ */
 const refuse = (reply: FastifyReply, reason: CardRefusalReason, details: Pick<CardRefusal, 'attemptsLeft' | 'balanceCents'> = {}) => {
   const answer: CardRefusal = { statusCode: StatusCode.NOT_ALLOWED, reason, ...details };
-  return reply.code(403).send(answer);
+  return reply.code(reason === 'idempotencyKeyReused' ? 422 : 403).send(answer);
 };
 const notFound = (reply: FastifyReply) => reply.code(404).send({ statusCode: StatusCode.NOT_ALLOWED });
 

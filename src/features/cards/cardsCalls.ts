@@ -12,7 +12,7 @@ const quiet = { suppressErrorModal: true };
 
 export function cardsCalls({ call }: Api) {
   return {
-    /** `{0, card, feeCents}`, or 403 `{3, reason}` (insufficientFunds, cardPending, idempotencyKeyReused). */
+    /** `{0, card, feeCents}`, or 403 `{3, reason}` (insufficientFunds, cardPending); 422 `{3, idempotencyKeyReused}`. */
     orderCard: (idempotencyKey: string) => call(cards.orderCard, {}, idempotent(idempotencyKey)),
     /** A damaged card's replacement for the replacement fee; answers as orderCard. */
     replaceCard: (id: string, idempotencyKey: string) => call(cards.replaceCard, { id }, idempotent(idempotencyKey)),

@@ -177,7 +177,7 @@ describe('POST /sandbox/events', () => {
     expect(latest.find((row) => row.kind === 'atm_withdrawal')).toMatchObject({ id: answers[0]!.body.transactionId, amount: -2000, status: 'posted', location: 'Fresno, CA' });
     expect(latest.find((row) => row.kind === 'fee')).toMatchObject({ counterparty: 'atmWithdrawalOutOfNetwork', amount: -fee, status: 'posted' });
     // The same key for an in-network withdrawal is another event.
-    expect(await event({ ...withdrawal, network: 'in' }, 'atm-out-1')).toMatchObject({ status: 409, body: { result: 'exists_with_different_fields' } });
+    expect(await event({ ...withdrawal, network: 'in' }, 'atm-out-1')).toMatchObject({ status: 422, body: { result: 'exists_with_different_fields' } });
 
     // The cash alone fits the balance, the fee with it does not: neither is made.
     const short = await event({ ...withdrawal, amountCents: after.accountOverview.balance - fee + 1 });
@@ -254,7 +254,7 @@ describe('POST /sandbox/events', () => {
   it('answers a keyed retry of a card transaction only when it names the card the first named', async () => {
     const before = await home();
     const [card, other] = before.accountOverview.cards;
-    const refused = { status: 409, body: { statusCode: StatusCode.NOT_ALLOWED, result: 'exists_with_different_fields' } };
+    const refused = { status: 422, body: { statusCode: StatusCode.NOT_ALLOWED, result: 'exists_with_different_fields' } };
     const key = `by-card-${randomUUID()}`;
     const purchase = { type: 'card.authorization', email: 'demo@providers.test', amountCents: 150, merchant: 'Valero', cardId: card!.id };
     const first = await event(purchase, key);
@@ -308,7 +308,7 @@ describe('POST /sandbox/events', () => {
     const key = `one-event-${randomUUID()}`;
     const deposit = await event({ type: 'deposit', email: 'demo@providers.test', amountCents: 111, payer: 'Probe' }, key);
     expect(deposit).toMatchObject({ status: 200, body: { result: 'created' } });
-    const refused = { status: 409, body: { statusCode: StatusCode.NOT_ALLOWED, result: 'exists_with_different_fields' } };
+    const refused = { status: 422, body: { statusCode: StatusCode.NOT_ALLOWED, result: 'exists_with_different_fields' } };
     expect(await event({ type: 'card.refund', email: 'demo@providers.test', amountCents: 111, merchant: 'Probe' }, key)).toEqual(refused);
     expect(await event({ type: 'card.authorization', email: 'demo@providers.test', amountCents: 111, merchant: 'Probe' }, key)).toEqual(refused);
     expect(await event({ type: 'atm.withdrawal', email: 'demo@providers.test', amountCents: 111 }, key)).toEqual(refused);
@@ -358,7 +358,7 @@ describe('POST /sandbox/events ebt.swipe', () => {
     const answers = await Promise.all([event(swipe, key), event(swipe, key), event(swipe, key)]);
     for (const answer of answers) expect(answer).toEqual({ status: 200, body: { statusCode: 0, result: 'reward_owed', ebtRewardOwed: before + 40 } });
     expect((await home()).accountOverview.ebtRewardOwed).toBe(before + 40);
-    expect(await event({ ...swipe, amountCents: 9_000 }, key)).toEqual({ status: 409, body: { statusCode: StatusCode.NOT_ALLOWED, result: 'exists_with_different_fields' } });
+    expect(await event({ ...swipe, amountCents: 9_000 }, key)).toEqual({ status: 422, body: { statusCode: StatusCode.NOT_ALLOWED, result: 'exists_with_different_fields' } });
     expect((await home()).accountOverview.ebtRewardOwed).toBe(before + 40);
   });
 });

@@ -44,7 +44,7 @@ describeOnPostgres('cards on real PostgreSQL', { timeout: 60_000 }, () => {
 
       expect(answers.filter((answer) => answer.status === 200), JSON.stringify(answers)).toHaveLength(1);
       for (const answer of answers.filter((answer) => answer.status !== 200)) {
-        expect(answer).toEqual({ status: 409, body: { statusCode: StatusCode.NOT_ALLOWED, result: 'exists_with_different_fields' } });
+        expect(answer).toEqual({ status: 422, body: { statusCode: StatusCode.NOT_ALLOWED, result: 'exists_with_different_fields' } });
       }
       // Only the swipe counted owes its reward.
       const after = await owedBy();
@@ -70,7 +70,7 @@ describeOnPostgres('cards on real PostgreSQL', { timeout: 60_000 }, () => {
       expect([swiped, deposited], JSON.stringify(answers)).toContainEqual(0);
       expect(swiped + deposited).toBeGreaterThan(0);
       for (const answer of answers.filter((each) => each.status !== 200)) {
-        expect(answer).toEqual({ status: 409, body: { statusCode: StatusCode.NOT_ALLOWED, result: 'exists_with_different_fields' } });
+        expect(answer).toEqual({ status: 422, body: { statusCode: StatusCode.NOT_ALLOWED, result: 'exists_with_different_fields' } });
       }
     }
     expect(await ledgerReport(t.app)).toMatchObject({ ok: true });
@@ -89,7 +89,7 @@ describeOnPostgres('cards on real PostgreSQL', { timeout: 60_000 }, () => {
     answers.forEach((answer, i) => {
       if (i === made) return;
       if (namedAsMade(i)) expect(answer).toMatchObject({ status: 200, body: { result: 'exists', transactionId: answers[made]!.body.transactionId } });
-      else expect(answer).toEqual({ status: 409, body: { statusCode: StatusCode.NOT_ALLOWED, result: 'exists_with_different_fields' } });
+      else expect(answer).toEqual({ status: 422, body: { statusCode: StatusCode.NOT_ALLOWED, result: 'exists_with_different_fields' } });
     });
     expect((await home(t.app, holder.access)).accountOverview.balance).toBe(5000 - 700);
     expect(await ledgerReport(t.app)).toMatchObject({ ok: true });

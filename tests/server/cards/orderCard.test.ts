@@ -81,7 +81,7 @@ describe('the Idempotency-Key', () => {
 
     const otherCard = await cardCall(t.app, holder.access, '/card/replace', { id: holder.virtualCardId }, key);
 
-    expect(otherCard).toEqual({ status: 403, body: { statusCode: StatusCode.NOT_ALLOWED, reason: 'idempotencyKeyReused' } });
+    expect(otherCard).toEqual({ status: 422, body: { statusCode: StatusCode.NOT_ALLOWED, reason: 'idempotencyKeyReused' } });
     expect(await cardCall(t.app, holder.access, '/card/replace', { id: physical.id }, key)).toEqual(replaced);
     expect(await feeCount(holder.accountId)).toBe(2);
   });
