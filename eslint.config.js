@@ -92,6 +92,17 @@ export default tseslint.config(
     files: ['src/**/*.{ts,tsx}'],
     rules: { 'no-restricted-imports': ['error', { patterns: [tier('src', ['server', 'tests', 'scripts', 'e2e'])] }] },
   },
+  {
+    // The build leaves a route table entry's `answers` out of the app (vite.config.ts routeAnswersServerOnly).
+    files: ['src/**/*.{ts,tsx}', 'machines/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'TSEnumDeclaration', message: 'Use a const object (see contract/shared/statusCodes.ts).' },
+        { selector: "MemberExpression[property.name='answers']", message: "The app's build has no route answers: they are for the server and the OpenAPI document." },
+      ],
+    },
+  },
   ...srcFeatures.map((feature) => ({
     files: [`src/features/${feature}/**/*.{ts,tsx}`],
     rules: {

@@ -48,6 +48,33 @@ function companionHostIsolation(): Plugin {
 }
 
 /**
+ * The web app never reads a route table entry's `answers` (the statusCodes each HTTP status may carry:
+ * the server's answer checks and the OpenAPI document read them), so the build leaves them out of the
+ * app's chunks: about 170 B gzip of every first load (docs/performance.md). Each entry writes them on
+ * one line, `answers: { 200: [0], 400: [2] },`; a table where that does not hold fails the build
+ * rather than ship them. ESLint keeps the app's code from reading them (eslint.config.js).
+ */
+function routeAnswersServerOnly(): Plugin {
+  const routeTable = /\/contract\/\w+\/routes\.ts$/;
+  const answersLine = /\n[ \t]*answers: \{[^{}\n]*\},(?=\n)/g;
+  return {
+    name: 'providers:route-answers-server-only',
+    apply: 'build',
+    enforce: 'pre',
+    transform(code, id) {
+      if (!routeTable.test(id)) return null;
+      const entries = code.match(/\broute</g)?.length ?? 0;
+      const removed = code.match(answersLine)?.length ?? 0;
+      const stripped = code.replace(answersLine, '');
+      if (removed !== entries || /\banswers:/.test(stripped)) {
+        throw new Error(`${id}: ${entries} entries, ${removed} one-line \`answers: {…},\` found; write each entry's answers on one line`);
+      }
+      return { code: stripped, map: null };
+    },
+  };
+}
+
+/**
  * The app's stylesheet inlined into index.html, first in <head>: the splash needs only it to paint, so
  * the page shows the splash as soon as its HTML has arrived, one round trip sooner than with a <link>,
  * and before the app's scripts have arrived. The server allows it by its hash (server/securityHeaders.ts
@@ -178,6 +205,7 @@ function serviceWorkerFileList(): Plugin {
 
 export default defineConfig({
   plugins: [
+    routeAnswersServerOnly(),
     stylesheetInline(),
     compileHints(['index', 'startup']),
     precompressed(),

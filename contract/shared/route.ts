@@ -52,7 +52,9 @@ export type Route<Request = unknown, Answer = unknown> = {
   idempotent?: true;
   /**
    * The statusCodes (spec §8, and /register's results) each HTTP status carries as a result of this call. Non-2xx statuses listed here
-   * are expected (spec §7 "401 expected"): the client reads them as answers, not failures.
+   * are expected (spec §7 "401 expected"): results, not failures. For the server's answer checks and the OpenAPI document only: the
+   * app reads every answer by its statusCode, and its build leaves these out (vite.config.ts `routeAnswersServerOnly`), so write
+   * them on one line.
    */
   answers: Partial<Record<HttpStatus, readonly number[]>>;
   /**
