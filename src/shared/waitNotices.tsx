@@ -2,11 +2,21 @@
 import { Plural, Trans } from '@lingui/react/macro';
 import { minutesUntil } from './messages.ts';
 
-/** "For your security, please wait N minutes before trying again." until `retryAt`. */
+/**
+ * "For your security, please wait N minutes before trying again." until `retryAt`; past an hour in
+ * whole hours, rounded up (the sign-in and SSN limits' waits grow to 8 hours: "480 minutes" is hard to read).
+ */
 export function WaitToTryAgain({ retryAt }: { retryAt: number | null }) {
-  return (
+  const minutes = minutesUntil(retryAt);
+  return minutes > 60 ? (
     <Plural
-      value={minutesUntil(retryAt)}
+      value={Math.ceil(minutes / 60)}
+      one="For your security, please wait 1 hour before trying again."
+      other="For your security, please wait # hours before trying again."
+    />
+  ) : (
+    <Plural
+      value={minutes}
       one="For your security, please wait 1 minute before trying again."
       other="For your security, please wait # minutes before trying again."
     />

@@ -1,0 +1,53 @@
+/**
+ * A server's wait said in the unit a person reads easily: minutes up to an hour, then whole hours,
+ * rounded up so the wait named is never shorter than the server's (sign-in's grows to 8 hours).
+ */
+import { i18n } from '@lingui/core';
+import { I18nProvider } from '@lingui/react';
+import { render } from '@testing-library/react';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { activateLocale } from '../../src/shared/i18n/locale.ts';
+import { WaitToTryAgain } from '../../src/shared/waitNotices.tsx';
+
+const now = Date.UTC(2026, 10, 30, 12);
+
+async function said(locale: 'en' | 'es', minutesLeft: number) {
+  await activateLocale(locale);
+  vi.useFakeTimers({ now, toFake: ['Date'] });
+  try {
+    const { container, unmount } = render(
+      <I18nProvider i18n={i18n}>
+        <WaitToTryAgain retryAt={now + minutesLeft * 60_000} />
+      </I18nProvider>,
+    );
+    const text = container.textContent;
+    unmount();
+    return text;
+  } finally {
+    vi.useRealTimers();
+  }
+}
+
+afterAll(() => activateLocale('en'));
+
+describe('WaitToTryAgain', () => {
+  it.each([
+    [1, 'For your security, please wait 1 minute before trying again.'],
+    [15, 'For your security, please wait 15 minutes before trying again.'],
+    [60, 'For your security, please wait 60 minutes before trying again.'],
+    [60.5, 'For your security, please wait 2 hours before trying again.'],
+    [120, 'For your security, please wait 2 hours before trying again.'],
+    [479.2, 'For your security, please wait 8 hours before trying again.'],
+    [480, 'For your security, please wait 8 hours before trying again.'],
+  ])('says %s minutes left as "%s"', async (minutesLeft, text) => {
+    expect(await said('en', minutesLeft)).toBe(text);
+  });
+
+  it.each([
+    [10, 'Por su seguridad, espere 10 minutos antes de volver a intentarlo.'],
+    [61, 'Por su seguridad, espere 2 horas antes de volver a intentarlo.'],
+    [480, 'Por su seguridad, espere 8 horas antes de volver a intentarlo.'],
+  ])('in Spanish, %s minutes left as "%s"', async (minutesLeft, text) => {
+    expect(await said('es', minutesLeft)).toBe(text);
+  });
+});
