@@ -9,24 +9,29 @@ const common = new Set(dictionary['passwords-common']);
 
 export const isCommonPassword = (password: string): boolean => {
   const typed = password.toLowerCase();
-  return common.has(typed) || isListedWithPadding(typed) || isRepetitiveOrSequential(typed);
+  // Also without accents: the list writes Spanish words without them (contrasena, corazon), as many type them.
+  const unaccented = typed.normalize('NFD').replace(/\p{M}/gu, '');
+  return [typed, unaccented].some((form) => common.has(form) || isListedWithPadding(form)) || isRepetitiveOrSequential(typed);
 };
 
 /** The letter each common substitution stands for (zxcvbn's l33t table, its usual part); `1` is tried as i and as l. */
 const substitutions: Record<string, string> = { '@': 'a', '4': 'a', '8': 'b', '3': 'e', '6': 'g', '!': 'i', '0': 'o', $: 's', '5': 's', '7': 't', '+': 't' };
 
-/** The most digits and symbols a guesser adds on each side of a listed word: `1!`, `2024`, `!!`. */
-const maxPadding = 4;
+/**
+ * The most digits and symbols a guesser adds before a listed word (`1`, `!!`, `2024`) and after it
+ * (`1!`, `2024!`, `12345`, `2026!!`: a year and a symbol or two is the usual habit).
+ */
+const maxPadding = { before: 4, after: 6 };
 
 /**
  * A listed password with a few digits and symbols around it, its letters perhaps swapped for
- * look-alikes: what guessers try right after the list (Password1!, p@ssw0rd1, letmein!, Summer2024),
+ * look-alikes: what guessers try right after the list (Password1!, p@ssw0rd1, letmein!, Summer2024!),
  * and what a composition habit makes of a listed word, so "commonly used" (§3.1.1.2) covers them too.
  * Longer padding is not a guess's (Max!8830-2291-4471, Luis#48213907): the password stands.
  */
 function isListedWithPadding(typed: string): boolean {
   const [, before = '', core = '', after = ''] = /^([^\p{L}]*)(.*?)([^\p{L}]*)$/su.exec(typed) ?? [];
-  if (core === '' || before.length > maxPadding || after.length > maxPadding) return false;
+  if (core === '' || before.length > maxPadding.before || after.length > maxPadding.after) return false;
   const plain = [...core].map((character) => substitutions[character] ?? character).join('');
   return [core, plain.replaceAll('1', 'i'), plain.replaceAll('1', 'l')].some((candidate) => common.has(candidate));
 }
