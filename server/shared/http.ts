@@ -13,12 +13,13 @@ export const yupValidatorCompiler: FastifySchemaCompiler<AnySchema> = ({ schema 
   }
 };
 
-export function bearerToken(request: FastifyRequest): string | undefined {
-  const header = request.headers.authorization;
-  if (!header?.startsWith('Bearer ')) return undefined;
-  const token = header.slice('Bearer '.length).trim();
-  return token.length > 0 && token.length < 4096 ? token : undefined;
+/** The token of a `Bearer` header (RFC 6750 §2.1), whose scheme is matched without case (RFC 9110 §11.1: `bearer` too). */
+export function bearerOf(header: string | undefined): string | undefined {
+  const token = /^bearer +(\S+) *$/i.exec(header ?? '')?.[1];
+  return token && token.length < 4096 ? token : undefined;
 }
+
+export const bearerToken = (request: FastifyRequest) => bearerOf(request.headers.authorization);
 
 /** The Device-UUID header the app sends with every call; absent or empty is null. */
 export function deviceUuidOf(request: FastifyRequest): string | null {
@@ -60,7 +61,8 @@ const refusedToken = new RegExp(`"statusCode":(${StatusCode.REFRESH_REQUIRED}|${
 export function registerAuthChallenges(app: FastifyInstance): void {
   app.addHook('onSend', async (request, reply, payload) => {
     if (reply.statusCode !== 401 || reply.hasHeader('www-authenticate')) return;
-    const tokenRefused = request.headers.authorization !== undefined && typeof payload === 'string' && refusedToken.test(payload);
+    // Only a bearer token sent can be the one refused: another scheme (Basic) gets no error code (RFC 6750 §3.1).
+    const tokenRefused = bearerToken(request) !== undefined && typeof payload === 'string' && refusedToken.test(payload);
     reply.header('WWW-Authenticate', tokenRefused ? 'Bearer error="invalid_token"' : 'Bearer');
   });
 }

@@ -198,11 +198,21 @@ describe('what HTTP says of requests any call may get', () => {
   it.each([
     ['no token', {}, 'Bearer'],
     ['a token that is not one', bearer('not-a-token'), 'Bearer error="invalid_token"'],
+    // RFC 6750 §3.1: another scheme sent no bearer token to call invalid.
+    ['Basic credentials', { authorization: 'Basic Zm9vOmJhcg==' }, 'Bearer'],
   ])('challenges a call with %s on 401', async (_case, headers, challenge) => {
     const response = await t.app.inject({ method: 'GET', url: '/api/v1/home', headers });
 
     expect(response.statusCode).toBe(401);
     expect(response.headers['www-authenticate']).toBe(challenge);
+  });
+
+  // RFC 9110 §11.1: the scheme's name is matched without case.
+  it.each(['bearer', 'BEARER', 'Bearer  '])('takes a good token sent as %j <token>', async (scheme) => {
+    const session = await signIn(t.app);
+    const response = await t.app.inject({ method: 'GET', url: '/api/v1/home', headers: { authorization: `${scheme} ${session.access}` } });
+
+    expect(response.statusCode, response.body).toBe(200);
   });
 
   it('does not call a good token invalid when something else was wrong: a wrong unlock code', async () => {

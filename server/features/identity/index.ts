@@ -18,7 +18,7 @@ import type { ServerConfig } from '../../config.ts';
 import { optOutAllowed } from '../../partners/address.ts';
 import { addressCheckLimit, textsLimit } from '../../attemptLimits.ts';
 import type { Services } from '../../services.ts';
-import { badRequest, failedValidation, signInRequired, tooMany } from '../../shared/http.ts';
+import { badRequest, bearerOf, failedValidation, signInRequired, tooMany } from '../../shared/http.ts';
 import { clientWait } from '../../shared/clientLimits.ts';
 import { routeServer } from '../../shared/routeServer.ts';
 import { checkAccountSsn, issueSsnToken, refuseSsn } from '../../ssn.ts';
@@ -31,8 +31,7 @@ import { registerCardholder } from './registration.ts';
 
 /** What the companion app's token in Companion-Authorization says of its user, or null without a valid one. */
 async function companionClaims(request: FastifyRequest, config: ServerConfig): Promise<CompanionClaims | null> {
-  const header = String(request.headers['companion-authorization'] ?? '');
-  const token = /^Bearer (\S+)$/.exec(header)?.[1];
+  const token = bearerOf(String(request.headers['companion-authorization'] ?? ''));
   if (!token) return null;
   const check = await verifyCompanionToken(token, config.companionTokenSecret);
   return check.ok ? check.claims : null;
