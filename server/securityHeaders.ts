@@ -86,7 +86,10 @@ export function securityHeaderSetter(config: ServerConfig, styleHashes: readonly
     if (String(reply.getHeader('content-type') ?? '').startsWith('text/html')) {
       reply.header('Cross-Origin-Opener-Policy', 'same-origin-allow-popups');
     }
-    if (!loopbackHosts.has(hostname)) {
+    // Only over HTTPS (RFC 6797 §7.2: never over plain HTTP): TLS to this server, or a proxy listed in
+    // TRUST_PROXY that says so (X-Forwarded-Proto). Not to localhost: a developer's other local apps
+    // would be held to HTTPS for two years.
+    if (request.protocol === 'https' && !loopbackHosts.has(hostname)) {
       reply.header('Strict-Transport-Security', 'max-age=63072000; includeSubDomains');
     }
   };

@@ -71,18 +71,36 @@ describe('security headers', () => {
     expect(response.headers['strict-transport-security']).toBeUndefined();
   });
 
-  it('sends Strict-Transport-Security to a public host name', async () => {
+  it('sends Strict-Transport-Security over HTTPS to a public host name: through a proxy listed in TRUST_PROXY that says so', async () => {
     // Outside the sandbox: the sandbox on loopback answers no other host name (tests/server/requestHost).
-    const production = await startTestApp({ env: productionEnv });
+    // Injected requests come from 127.0.0.1: here the listed proxy.
+    const production = await startTestApp({ env: { ...productionEnv, TRUST_PROXY: '127.0.0.1' } });
     try {
-      const apiAnswer = await production.app.inject({ method: 'GET', url: '/api/v1/home', headers: { host: 'cards.example.com' } });
-      const notFound = await production.app.inject({ method: 'GET', url: '/no-such-page', headers: { host: 'cards.example.com' } });
+      const overHttps = { host: 'cards.example.com', 'x-forwarded-proto': 'https' };
+      const apiAnswer = await production.app.inject({ method: 'GET', url: '/api/v1/home', headers: overHttps });
+      const notFound = await production.app.inject({ method: 'GET', url: '/no-such-page', headers: overHttps });
 
       expect([apiAnswer.statusCode, notFound.statusCode]).toEqual([401, 404]);
       for (const response of [apiAnswer, notFound]) {
         expect(response.headers['strict-transport-security']).toMatch(/^max-age=(\d+)/);
         const maxAge = Number(/max-age=(\d+)/.exec(String(response.headers['strict-transport-security']))![1]);
         expect(maxAge).toBeGreaterThanOrEqual(31_536_000);
+      }
+      // RFC 6797 §7.2: never over plain HTTP.
+      const overHttp = await production.app.inject({ method: 'GET', url: '/api/v1/home', headers: { host: 'cards.example.com', 'x-forwarded-proto': 'http' } });
+      expect(overHttp.headers['strict-transport-security']).toBeUndefined();
+    } finally {
+      await production.close();
+    }
+  });
+
+  it('sends no Strict-Transport-Security over plain HTTP, whatever a client not listed as a proxy says of its transport', async () => {
+    const production = await startTestApp({ env: productionEnv });
+    try {
+      for (const headers of [{ host: 'cards.example.com' }, { host: 'cards.example.com', 'x-forwarded-proto': 'https' }]) {
+        const response = await production.app.inject({ method: 'GET', url: '/api/v1/home', headers });
+        expect(response.statusCode).toBe(401);
+        expect(response.headers['strict-transport-security']).toBeUndefined();
       }
     } finally {
       await production.close();
