@@ -159,11 +159,13 @@ export async function statementPdf(statement: MonthStatement, locale: StatementL
     table: StructureElement,
     label: string,
     value: string,
-    { labelColor, valueAt, bold, alignRight }: { labelColor?: Color; valueAt: number; bold?: boolean; alignRight?: boolean },
+    { labelColor, valueAt, bold, alignRight, spoken }: { labelColor?: Color; valueAt: number; bold?: boolean; alignRight?: boolean; spoken?: string },
   ) => {
     const row = element('TR', table);
     write(label, margin, element('TH', row, headerOf('Row')), { bold, color: labelColor });
-    write(value, valueAt, element('TD', row), { bold, alignRight });
+    const cell = element('TD', row);
+    if (spoken) cell.dict.set(actualText, PDFHexString.fromText(spoken));
+    write(value, valueAt, cell, { bold, alignRight });
   };
 
   // The heading, the account and the period.
@@ -176,13 +178,13 @@ export async function statementPdf(statement: MonthStatement, locale: StatementL
   y -= 26;
   const period = `${formatLongDate(start, locale)} – ${formatLongDate(lastDay, locale)}`;
   const account = element('Table');
-  for (const [label, value] of [
+  for (const [label, value, spoken] of [
     [text.cardholder, statement.cardholderName],
-    [text.accountNumber, masked],
+    [text.accountNumber, masked, text.endingIn(masked.replace(/^•+/, ''))],
     [text.period, period],
     [text.issued, formatLongDate(issued, locale)],
   ] as const) {
-    labelledRow(account, label, value, { labelColor: muted, valueAt: margin + 170 });
+    labelledRow(account, label, value, { labelColor: muted, valueAt: margin + 170, spoken });
     y -= rowHeight;
   }
   if (statement.inProgress) {

@@ -14,6 +14,8 @@ export type StatementText = {
   title: string;
   cardholder: string;
   accountNumber: string;
+  /** The masked account number as a screen reader is given it ("ending in 5678"): its dots would be read one by one. */
+  endingIn: (lastFour: string) => string;
   period: string;
   issued: string;
   inProgress: string;
@@ -83,6 +85,7 @@ const english: StatementText = {
   title: 'Monthly statement',
   cardholder: 'Cardholder',
   accountNumber: 'Account number',
+  endingIn: (lastFour) => `ending in ${lastFour}`,
   period: 'Statement period',
   issued: 'Issued',
   inProgress: 'This month is not over yet: this statement shows your activity so far.',
@@ -135,6 +138,7 @@ const spanish: StatementText = {
   title: 'Estado de cuenta mensual',
   cardholder: 'Titular de la tarjeta',
   accountNumber: 'Número de cuenta',
+  endingIn: (lastFour) => `terminada en ${lastFour}`,
   period: 'Período del estado de cuenta',
   issued: 'Emitido',
   inProgress: 'Este mes aún no termina: este estado de cuenta muestra sus movimientos hasta ahora.',

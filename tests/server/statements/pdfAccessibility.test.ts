@@ -435,7 +435,17 @@ describe('the statement PDF, as a PDF/UA checker reads it (pdf-lib)', () => {
       .map((cell) => named(cell, 'ActualText'))
       .filter((text) => text !== undefined)
       .map((text) => (text as PDFHexString).decodeText());
-    expect(actualTexts).toEqual([`Purchase at ${long}`, 'Purchase at 北京 Noodle House']);
+    // The masked account number first (its table comes first): said as words, not four dots.
+    expect(actualTexts).toEqual(['ending in 5678', `Purchase at ${long}`, 'Purchase at 北京 Noodle House']);
+  });
+
+  it.each([
+    ['en', 'ending in 5678'],
+    ['es', 'terminada en 5678'],
+  ] as const)('gives the masked account number in %s its words for a screen reader: "%s", not "bullet bullet bullet bullet"', async (locale, spoken) => {
+    const { elements, named } = await objects(await statementPdf(january(1), locale));
+    const cells = elements('TD').filter((cell) => named(cell, 'ActualText') !== undefined);
+    expect(cells.map((cell) => (named(cell, 'ActualText') as PDFHexString).decodeText())).toEqual([spoken]);
   });
 
   it('is the same file for the same month, whatever the process wrote before', async () => {
