@@ -1,7 +1,9 @@
 /** The last-known balance and activity are kept per cardholder, standalone only, and go with the session. */
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import answerSchemas from '../../contract/answerSchemas.json' with { type: 'json' };
 import type { HomeAnswer } from '../../contract/home/types.ts';
-import { lastKnownKey, lastKnownStore, ownerOf, sessionLastKnown } from '../../src/shared/offline/lastKnown.ts';
+import { keptSchemaVersion, lastKnownKey, lastKnownStore, ownerOf, sessionLastKnown } from '../../src/shared/offline/lastKnown.ts';
 import { accessTokenFor, memoryStorage } from '../support/lastKnown.ts';
 
 const home = { statusCode: 0, accountOverview: { balance: 4016 } } as unknown as HomeAnswer;
@@ -61,6 +63,29 @@ describe('lastKnownStore', () => {
     expect(storage.getItem(lastKnownKey)).toBeNull();
     storage.setItem(lastKnownKey, '{not json');
     expect(store.home.read('user-a')).toBeNull();
+  });
+
+  it("reads no copy an older release kept (another schemaVersion, or none), and keeps this release's in its place", () => {
+    const storage = memoryStorage();
+    const store = lastKnownStore(storage, () => 'user-a');
+    for (const older of [{ owner: 'user-a' }, { schemaVersion: keptSchemaVersion - 1, owner: 'user-a' }]) {
+      storage.setItem(lastKnownKey, JSON.stringify({ ...older, home: { data: { balance: 'an older shape' }, fetchedAt: at.toISOString() } }));
+      expect(store.home.read('user-a')).toBeNull();
+    }
+    store.activity.keep('user-a', { statusCode: 0, transactions: [], nextCursor: null }, at);
+    expect(store.home.read('user-a')).toBeNull();
+    expect(JSON.parse(storage.getItem(lastKnownKey)!)).toMatchObject({ schemaVersion: keptSchemaVersion, owner: 'user-a' });
+  });
+
+  // Offline, a copy is shown as the answer it was: one kept in an older shape would fail to render.
+  it('has a schemaVersion that changes with the kept answers: GET /home and GET /transactions (contract/answerSchemas.json)', () => {
+    // Without the descriptions: a comment on a field does not change what is kept.
+    const schemas = JSON.stringify([answerSchemas.getHome, answerSchemas.getTransactions], (key, value: unknown) => (key === 'description' ? undefined : value));
+    const shape = createHash('sha256').update(schemas).digest('hex').slice(0, 16);
+    expect(
+      { keptSchemaVersion, shape },
+      'The kept answers changed shape: add one to keptSchemaVersion (src/shared/offline/lastKnown.ts), then write the new shape here',
+    ).toEqual({ keptSchemaVersion: 1, shape: '831031433b8835b9' });
   });
 });
 

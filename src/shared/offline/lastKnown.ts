@@ -13,7 +13,12 @@ import { forgetLastKnown, lastKnownKey } from './forgetLastKnown.ts';
 export { lastKnownKey };
 
 export type LastKnown<T> = { data: T; fetchedAt: string };
-type Kept = { owner: string; home?: LastKnown<HomeAnswer>; activity?: LastKnown<TransactionsPage> };
+/**
+ * The kept answers' shape: one more when GET /home's or GET /transactions' answer changes (a test
+ * holds it to contract/answerSchemas.json), so a copy an older release kept is not read as this one's.
+ */
+export const keptSchemaVersion = 1;
+type Kept = { schemaVersion: number; owner: string; home?: LastKnown<HomeAnswer>; activity?: LastKnown<TransactionsPage> };
 
 /**
  * The user an access token was issued to (its `sub`), without checking it: only to keep data apart;
@@ -51,8 +56,8 @@ export function lastKnownStore(storage: Storage | null, signedInAs: () => string
   const usable = storage !== null;
   const load = (): Kept | null => {
     try {
-      const raw = usable ? storage.getItem(lastKnownKey) : null;
-      return raw ? (JSON.parse(raw) as Kept) : null;
+      const kept = JSON.parse((usable && storage.getItem(lastKnownKey)) || 'null') as Kept | null;
+      return kept?.schemaVersion === keptSchemaVersion ? kept : null;
     } catch {
       return null;
     }
@@ -71,7 +76,7 @@ export function lastKnownStore(storage: Storage | null, signedInAs: () => string
       // A screen opened locked (no owner) is resumed only by an unlock of its own account: its answers are that account's.
       if (!usable || !(owner ??= signedInAs()) || signedInAs() !== owner) return;
       const kept = load();
-      const mine: Kept = kept?.owner === owner ? kept : { owner };
+      const mine: Kept = kept?.owner === owner ? kept : { schemaVersion: keptSchemaVersion, owner };
       try {
         storage.setItem(lastKnownKey, JSON.stringify({ ...mine, [kind]: { data, fetchedAt: fetchedAt.toISOString() } }));
       } catch {
