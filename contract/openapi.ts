@@ -229,7 +229,14 @@ function operationOf(route: Route, schema: AnySchema | null): JsonSchema {
       status,
       route.file && status === '200'
         ? // A file entry's 200 is the file's bytes (GET /statement's PDF), not JSON.
-          { description: route.file, content: { [route.file]: { schema: { type: 'string', contentMediaType: route.file } } } }
+          {
+            description: route.file,
+            headers: {
+              // RFC 6266: a download, named for its month and language (contract/statements/types.ts statementFileName).
+              'Content-Disposition': { description: 'attachment; filename="providers-statement-2026-11.pdf" (Spanish: providers-estado-de-cuenta-2026-11.pdf)', schema: { type: 'string' } },
+            },
+            content: { [route.file]: { schema: { type: 'string', contentMediaType: route.file } } },
+          }
         : {
             description: `statusCode ${codes.join(', ')}`,
             ...(answerHeaders[status] ? { headers: answerHeaders[status] } : {}),

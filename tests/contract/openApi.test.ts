@@ -171,6 +171,15 @@ describe('the Idempotency-Key', () => {
   });
 });
 
+describe('a file call', () => {
+  it("documents its 200's Content-Disposition (RFC 6266), as GET /statement sends it", () => {
+    type Answer = { headers?: Record<string, unknown>; content: Record<string, unknown> };
+    const answers = (openApiDocument().paths as Record<string, Record<string, { responses: Record<string, Answer> }>>)['/api/v1/statement']!.get!.responses;
+    expect(Object.keys(answers['200']!.content)).toEqual(['application/pdf']);
+    expect(answers['200']!.headers).toHaveProperty('Content-Disposition');
+  });
+});
+
 describe("the app's headers (spec §7: Fingerprint, Device-UUID, EBT-Account-ID)", () => {
   type Parameter = { name: string; in: string; required: boolean; schema: { pattern?: string } };
   const document = openApiDocument() as { paths: Record<string, Record<string, { parameters: { $ref?: string }[] }>>; components: { parameters: Record<string, Parameter> } };
