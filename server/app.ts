@@ -249,6 +249,12 @@ async function registerWebApp(app: FastifyInstance, config: ServerConfig, rawInd
     const isApi = /^\/(api|cms|sandbox)\//.test(request.url);
     const isAppRoute = !isApi && !path.extname(request.url.split('?')[0] ?? '');
     if ((request.method === 'GET' || request.method === 'HEAD') && isAppRoute) return sendIndex(request, reply);
+    // An app page is there for GET only: another method is 405 naming those it takes (RFC 9110 §15.5.6),
+    // OPTIONS 204 with them (§9.3.7), as for the calls (shared/otherMethods.ts).
+    if (isAppRoute) {
+      reply.header('Allow', 'GET, HEAD, OPTIONS');
+      return request.method === 'OPTIONS' ? reply.code(204).send() : reply.code(405).send({ statusCode: StatusCode.INVALID_PARAMETERS });
+    }
     return notFound(reply);
   });
 }

@@ -136,6 +136,25 @@ describe('index.html with the app config', () => {
     expect(response.headers.etag).toBe((await get(url)).headers.etag);
   });
 
+  // RFC 9110 §15.5.6 (405 names the methods taken) and §9.3.7 (OPTIONS names them).
+  it.each([
+    ['POST', '/', 405],
+    ['DELETE', '/home', 405],
+    ['PUT', '/register/personal', 405],
+    ['OPTIONS', '/signin', 204],
+  ] as const)('answers %s %s %i with Allow: GET, HEAD, OPTIONS (an app page takes GET only)', async (method, url, status) => {
+    const response = await t.app.inject({ method, url });
+
+    expect(response.statusCode).toBe(status);
+    expect(response.headers.allow).toBe('GET, HEAD, OPTIONS');
+    expect(response.headers['content-security-policy']).toBeTruthy();
+    if (status === 405) expect(response.json()).toEqual({ statusCode: StatusCode.INVALID_PARAMETERS });
+  });
+
+  it('answers a file that is not there 404 whatever the method', async () => {
+    for (const method of ['GET', 'POST'] as const) expect((await t.app.inject({ method, url: '/assets/none.js' })).statusCode, method).toBe(404);
+  });
+
   it('answers 304 to a revalidation with the current ETag', async () => {
     const first = await get('/');
     const etag = String(first.headers.etag);
