@@ -144,6 +144,19 @@ test.describe('the card app inside the companion host', () => {
     await expect(host.message('app → host', 'parentApp.accessToken.get')).toHaveCount(tokenQuestions);
   });
 
+  test("when the companion app's sign-in gets no answer, sign-in says so and Try again signs in through it", async ({ page }) => {
+    // The card API out of reach for that one call (a dropped connection on a phone).
+    await page.route('**/api/v1/providers/sign-in', (route) => route.abort('internetdisconnected'));
+    const host = await CompanionHostPage.open(page);
+    const problem = host.app.getByRole('alert').filter({ hasText: "We couldn't sign you in automatically." });
+    await expect(problem).toBeVisible();
+    await expect(host.app.getByLabel('Email', { exact: true })).toBeVisible();
+
+    await page.unroute('**/api/v1/providers/sign-in');
+    await problem.getByRole('button', { name: 'Try again' }).click();
+    await expectHome(host.app);
+  });
+
   test('a companion user with no card account is offered registration, not let in', async ({ page }) => {
     const host = await CompanionHostPage.open(page);
     await host.setUser({ uuid: '00000000-0000-4000-8000-000000000000' });
