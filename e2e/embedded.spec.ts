@@ -215,6 +215,23 @@ test.describe('the card app inside the companion host', () => {
     expect(ring.contrast).toBeGreaterThanOrEqual(3);
     expect(ring.inside).toBe(true);
   });
+
+  // WCAG 1.4.10 and 1.4.4: a 320 px phone with its text at 200 %, in Spanish (the longer words).
+  test('home inside the host fits 320 px with text at 200 % in Spanish: the way back and the buttons wrap', async ({ page }) => {
+    await page.setViewportSize({ width: 320, height: 740 });
+    const host = await CompanionHostPage.open(page);
+    await expectHome(host.app);
+    await host.app.getByRole('button', { name: 'Español', exact: true }).click();
+    await expectHome(host.app, 'es');
+    await appWindow(page).evaluate(() => (document.documentElement.style.fontSize = '200%'));
+    // "Turn on notifications" is on home while the companion app has not asked yet.
+    await expect(host.app.getByRole('button', { name: text('es', 'Turn on notifications') })).toBeVisible();
+    const overflowing = await appWindow(page).evaluate(() =>
+      [...document.querySelectorAll('button, a')].filter((element) => element.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5).map((element) => element.textContent),
+    );
+    expect(overflowing).toEqual([]);
+    expect(await appWindow(page).evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+  });
 });
 
 test.describe('messages from a third origin', () => {
