@@ -22,6 +22,8 @@ type SsnCheckStepProps = {
   waiting: boolean;
   /** The SSN's problem, shown while the chart is in its invalid state. */
   problem: ValidationMessage | null | undefined;
+  /** New with each try (the chart's context): the same problem twice is pointed at twice. */
+  attempt: unknown;
   mismatch: boolean;
   failed: boolean;
   attemptsLeft: number | null;
@@ -29,11 +31,11 @@ type SsnCheckStepProps = {
   onSubmit: (ssn: string) => void;
 };
 
-export function SsnCheckStep({ titleId, fieldId, intro, askedAgain, busy, waiting, problem, mismatch, failed, attemptsLeft, retryAt, onSubmit }: SsnCheckStepProps) {
+export function SsnCheckStep({ titleId, fieldId, intro, askedAgain, busy, waiting, problem, attempt, mismatch, failed, attemptsLeft, retryAt, onSubmit }: SsnCheckStepProps) {
   const { t, i18n } = useLingui();
   const heading = useHeadingFocus();
   const formRef = useRef<HTMLFormElement>(null);
-  useFocusOnProblem(formRef, problem, Boolean(problem));
+  useFocusOnProblem(formRef, attempt, Boolean(problem));
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();

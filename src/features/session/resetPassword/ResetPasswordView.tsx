@@ -98,7 +98,7 @@ function EmailStep({ state, send }: StepProps) {
   const typedOnSignIn = useRouterState({ select: (s) => (s.location.state as HandedOver).email });
   const invalid = state.hasTag('invalid');
   const formRef = useRef<HTMLFormElement>(null);
-  useFocusOnProblem(formRef, fieldError, invalid);
+  useFocusOnProblem(formRef, state.context, invalid);
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -210,6 +210,7 @@ function SsnStep({ state, send }: StepProps) {
       intro={<Trans>For your security, please enter your Social Security number.</Trans>}
       {...ssnShows}
       problem={invalid ? state.context.fieldError : null}
+      attempt={state.context}
       attemptsLeft={state.context.attemptsLeft}
       retryAt={state.context.retryAt}
       onSubmit={(ssn) => send({ type: 'user.submitSsn', ssn })}
@@ -224,7 +225,7 @@ function PasswordStep({ state, send }: StepProps) {
   const { fieldError } = state.context;
   const invalid = state.hasTag('invalid');
   const formRef = useRef<HTMLFormElement>(null);
-  useFocusOnProblem(formRef, fieldError, invalid);
+  useFocusOnProblem(formRef, state.context, invalid);
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();

@@ -74,6 +74,7 @@ function SsnStep({ state, send }: StepProps) {
       }
       {...ssnShows}
       problem={invalid ? state.context.fieldErrors.ssn : null}
+      attempt={state.context}
       attemptsLeft={state.context.attemptsLeft}
       retryAt={state.context.retryAt}
       onSubmit={(ssn) => send({ type: 'user.submitSsn', ssn })}
