@@ -126,17 +126,22 @@ describe('SplitCodeInput', () => {
     expect(onComplete).toHaveBeenCalledWith('1234');
   });
 
-  it('pasted overflow past the last box is dropped; a paste in the middle fills from there', async () => {
+  it('a paste in the middle fills from there, its overflow past the last box dropped; a whole code fills from the first box', async () => {
     const onComplete = vi.fn();
     const user = setup({ onComplete });
     await user.click(box(3));
-    await user.paste('567890');
+    await user.paste('567');
     expect(value()).toBe('  56');
     expect(onComplete).not.toHaveBeenCalled();
     await user.click(box(1));
     await user.paste('12');
     expect(value()).toBe('1256');
     expect(onComplete).toHaveBeenCalledWith('1256');
+    // The whole code pasted into the third box: it is the code, not its first digits from there.
+    await user.click(box(3));
+    await user.paste('9876');
+    expect(value()).toBe('9876');
+    expect(onComplete).toHaveBeenLastCalledWith('9876');
   });
 
   it('a pasted text with no digits changes nothing', async () => {

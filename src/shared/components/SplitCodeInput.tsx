@@ -89,7 +89,9 @@ export function SplitCodeInput({ id, label, length, value, onChange, onComplete,
   function onPaste(index: number, event: ClipboardEvent<HTMLInputElement>) {
     event.preventDefault();
     if (readOnly) return;
-    fill(index, event.clipboardData.getData('text'));
+    const pasted = event.clipboardData.getData('text');
+    // A whole code (from the text message) is the whole code, wherever it was pasted.
+    fill(digitsOnly(pasted).length >= length ? 0 : index, pasted);
   }
 
   const boxId = (index: number) => (index === 0 ? id : `${id}-${index + 1}`);
