@@ -105,7 +105,8 @@ const english: StatementText = {
   noTransactions: 'No transactions this month.',
   pendingAtMonthEnd: 'Pending at the end of the month',
   pendingNow: 'Pending now',
-  pendingNote: 'Pending transactions are not included in the balances; each one is counted on the statement for the month it settles in.',
+  pendingNote:
+    'Pending transactions are not included in the balances. One the merchant completes is counted on the statement for the month it is completed in; one released is never counted: no money was taken for it.',
   issuedBy: (bank, address) => `Your Providers card account is issued by ${bank}, ${address}.`,
   page: (page, pages) => `Page ${page} of ${pages}`,
   kind: (kind, counterparty) => {
@@ -158,7 +159,8 @@ const spanish: StatementText = {
   noTransactions: 'No hubo movimientos este mes.',
   pendingAtMonthEnd: 'Pendientes al cierre del mes',
   pendingNow: 'Pendientes ahora',
-  pendingNote: 'Los movimientos pendientes no se incluyen en los saldos; cada uno se cuenta en el estado de cuenta del mes en que se complete.',
+  pendingNote:
+    'Los movimientos pendientes no se incluyen en los saldos. Uno que el comercio completa se cuenta en el estado de cuenta del mes en que se complete; uno que se libera nunca se cuenta: no se descontó dinero por él.',
   issuedBy: (bank, address) => `${bank}, ${address}, emite su cuenta de la Tarjeta Providers.`,
   page: (page, pages) => `Página ${page} de ${pages}`,
   kind: (kind, counterparty) => {
