@@ -57,6 +57,11 @@ test('a purchase is held, then settles; an older transaction opens and back keep
   const settled = await activity.open(cafe);
   await expect(settled.amount).toHaveText(signedDollars(-1100));
   await expect(settled.value('Status')).toHaveText('Completed');
+  // When it was completed, and where the $1.40 held and not taken went.
+  await expect(settled.value('Date completed')).toBeVisible();
+  await expect(
+    page.getByText(`${dollars(1240)} was held at first. The merchant completed the purchase for less, and the ${dollars(140)} left over went back to your balance.`),
+  ).toBeVisible();
   // The change from the list's "Pending" is in a live region, so a screen reader says it.
   const live = page.getByRole('main').locator('[aria-live="polite"][aria-atomic="true"]');
   await expect(live.filter({ hasText: 'Completed' })).toHaveCount(1);

@@ -42,5 +42,11 @@ export type Transaction = {
 export type TransactionsPage = StatusAnswer & { transactions: Transaction[]; nextCursor: string | null };
 export type TransactionsQuery = { cursor?: string; limit?: string };
 
-export type TransactionAnswer = StatusAnswer & { transaction: Transaction };
+/**
+ * A transaction as its own call gives it. For a hold the merchant completed: when (`settledAt`, ISO
+ * 8601), on which the month's statement counts it, and the amount first held (`heldAmount`, cents,
+ * positive), which a completion for less gave back in part.
+ */
+export type TransactionDetail = Transaction & { settledAt?: string; heldAmount?: number };
+export type TransactionAnswer = StatusAnswer & { transaction: TransactionDetail };
 export type TransactionQuery = { id: string };

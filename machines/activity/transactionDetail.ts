@@ -11,11 +11,11 @@
  */
 import { assign, fromPromise, setup } from 'xstate';
 import { uuidPattern } from '../../contract/rules.ts';
-import type { Transaction, TransactionAnswer } from '../../contract/activity/types.ts';
+import type { Transaction, TransactionAnswer, TransactionDetail } from '../../contract/activity/types.ts';
 import { StatusCode } from '../../contract/shared/statusCodes.ts';
 
 export type TransactionDetailInput = { id: string; known: Transaction | null };
-export type TransactionDetailContext = { id: string; transaction: Transaction | null };
+export type TransactionDetailContext = { id: string; transaction: TransactionDetail | null };
 export type TransactionDetailEvent = { type: 'user.retry' };
 
 /** What views ask the chart. */

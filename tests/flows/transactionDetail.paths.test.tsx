@@ -5,7 +5,7 @@
  */
 import { cleanup, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import type { Transaction } from '../../contract/activity/types.ts';
+import type { Transaction, TransactionDetail } from '../../contract/activity/types.ts';
 import type { HomeAnswer } from '../../contract/home/types.ts';
 import { transactionDetailMachine } from '../../machines/activity/transactionDetail.ts';
 import { coverageOf, describePath, generatePaths, minimalCover, replayPath } from '../support/chartCoverage.ts';
@@ -23,8 +23,10 @@ const hold: Transaction = {
   location: 'Fresno, CA',
   heldUntil: '2026-11-27T15:00:00Z',
 };
-/** What the card API answers by the time the detail asks: the hold has settled, for less. */
-const settled: Transaction = { ...hold, amount: -1100, status: 'posted', heldUntil: null };
+/** What the card API answers by the time the detail asks: the hold has settled, for less, the next day. */
+const settled: TransactionDetail = { ...hold, amount: -1100, status: 'posted', heldUntil: null, settledAt: '2026-11-21T12:00:00Z', heldAmount: 1240 };
+/** Its day on the phone's clock (the machine's time zone). */
+const settledDay = new Date(settled.settledAt!).getDate();
 const home = { statusCode: 0, accountOverview: { balance: 0, onHold: 1240, cards: [], transactions: [hold] } } as unknown as HomeAnswer;
 
 const events = [
@@ -115,6 +117,11 @@ describe('transaction detail chart', () => {
             expect(screen.getByText('minus $11.00')).toBeTruthy();
             expect(screen.getByText('Completed')).toBeTruthy();
             expect(screen.queryByText('Why is this pending?')).toBeNull();
+            // When it was completed (the day its statement counts), and what became of the $1.40 held and not taken.
+            expect(screen.getByText('Date completed').nextElementSibling!.textContent).toBe(`Nov ${settledDay}, 2026`);
+            expect(
+              screen.getByText('$12.40 was held at first. The merchant completed the purchase for less, and the $1.40 left over went back to your balance.'),
+            ).toBeTruthy();
             // Where the list's copy said pending, the change is said aloud, each whole: the amount and the status.
             const live = [...document.querySelectorAll('main [aria-live="polite"][aria-atomic="true"]')].map((region) => region.textContent);
             expect(live).toEqual(['Amount: -$11.00minus $11.00', 'StatusCompleted']);
@@ -133,7 +140,7 @@ describe('transaction detail chart', () => {
             expect(screen.getByText('minus $12.40')).toBeTruthy();
             expect(screen.getByText('Pending')).toBeTruthy();
             expect(screen.getByText('Why is this pending?')).toBeTruthy();
-            expect(screen.getByText(/the hold is released by Nov 2[67], 2026\./)).toBeTruthy();
+            expect(screen.getByText(`If the merchant doesn't complete it, the hold is released by Nov ${new Date(hold.heldUntil!).getDate()}, 2026.`)).toBeTruthy();
             expect(await screen.findByText(/^We couldn't check this transaction for changes: this is how your activity showed it\. (Please try again|Check your connection and try again)\.$/)).toBeTruthy();
             expect(screen.getByRole('button', { name: 'Try again' })).toBeTruthy();
             expect(screen.queryByRole('dialog')).toBeNull();
@@ -172,6 +179,21 @@ describe('transaction detail chart', () => {
     expect(screen.getByText('Completed')).toBeTruthy();
     expect(screen.queryByText('Merchant')).toBeNull();
     expect(document.body.textContent).not.toContain('cashReload');
+    // Posted at once, never held.
+    expect(screen.queryByText('Date completed')).toBeNull();
+    expect(screen.queryByText(/was held at first/)).toBeNull();
+  });
+
+  it('says in Spanish when a hold was completed and what it gave back', async () => {
+    const { cardApi } = await renderApp(`/transactions/detail?id=${hold.id}`, { ...active, locale: 'es' });
+    await waitFor(() => expect(cardApi.isWaiting('/api/v1/home')).toBe(true));
+    cardApi.answer('/api/v1/home', home);
+    await waitFor(() => expect(cardApi.isWaiting(transactionPath)).toBe(true));
+    cardApi.answer(transactionPath, { statusCode: 0, transaction: settled });
+    expect((await screen.findByText('Fecha en que se completó')).nextElementSibling!.textContent).toBe(`${settledDay} nov 2026`);
+    expect(
+      screen.getByText('Al principio se retuvo un monto de $12.40. El comercio completó la compra por un monto menor, y la diferencia de $1.40 volvió a su saldo.'),
+    ).toBeTruthy();
   });
 
   it('"Back to activity" goes back in history when the list opened it: the list comes back where it was', async () => {

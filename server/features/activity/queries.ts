@@ -8,7 +8,7 @@
  */
 import { type SQL, sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
-import type { Transaction, TransactionKind } from '../../../contract/activity/types.ts';
+import type { Transaction, TransactionDetail, TransactionKind } from '../../../contract/activity/types.ts';
 import { uuidPattern } from '../../../contract/rules.ts';
 import type { Database } from '../../db/database.ts';
 import { answerRequest, type CurrentVersion, firstTime, keptAnswers } from '../../db/keptAnswers.ts';
@@ -211,18 +211,25 @@ export async function loadActivityPageForSession(
   return page;
 }
 
-/** One transaction of the user's, or null when it is not theirs, not activity, or does not exist. */
-export async function loadTransaction(db: Database, request: { userId: string; id: string; now: Date }): Promise<Transaction | null> {
+/**
+ * One transaction of the user's, or null when it is not theirs, not activity, or does not exist. A
+ * completed hold also says when it was completed and how much was first held (TransactionDetail).
+ */
+export async function loadTransaction(db: Database, request: { userId: string; id: string; now: Date }): Promise<TransactionDetail | null> {
   const account = sql`(select la.id from ${ledgerAccountOfUser(sql`${request.userId}`)})`;
   const { rows } = (await db.execute(sql`select t.id, (extract(epoch from t.occurred_at) * 1000000)::bigint::text as micros,
       t.occurred_at, t.kind, t.counterparty, t.location, t.timeout_at,
       (case when t.credit_ledger_account_id = ${account} then 1 else -1 end) * coalesce(p.amount_cents, t.amount_cents) as amount,
-      (t.phase = 'pending' and p.id is null) as pending
+      (t.phase = 'pending' and p.id is null) as pending,
+      p.occurred_at as settled_at, case when p.id is not null then t.amount_cents end as held_cents
     from transfers t left join transfers p on p.pending_id = t.id
     where t.id = ${request.id}::uuid and ${account} in (t.debit_ledger_account_id, t.credit_ledger_account_id)
       and t.phase in ('posted', 'pending') and (p.id is null or p.phase = 'post_pending')
       and not (t.phase = 'pending' and p.id is null and coalesce(t.timeout_at <= ${request.now.toISOString()}::timestamptz, false))`)) as unknown as {
-    rows: ActivityRow[];
+    rows: (ActivityRow & { settled_at: string | null; held_cents: string | number | null })[];
   };
-  return rows[0] ? transactionOf(rows[0]) : null;
+  const [row] = rows;
+  if (!row) return null;
+  const transaction = transactionOf(row);
+  return row.settled_at === null ? transaction : { ...transaction, settledAt: new Date(row.settled_at).toISOString(), heldAmount: Number(row.held_cents) };
 }

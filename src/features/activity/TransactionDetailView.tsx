@@ -7,7 +7,7 @@ import { getRouteApi, Link, useLocation, useRouter } from '@tanstack/react-route
 import { useActorRef, useSelector } from '@xstate/react';
 import { useRef } from 'react';
 import { fromPromise } from 'xstate';
-import type { Transaction } from '../../../contract/activity/types.ts';
+import type { TransactionDetail } from '../../../contract/activity/types.ts';
 import { feeOf } from '../../../contract/shared/fees.ts';
 import { transactionDetailMachine } from '../../../machines/activity/transactionDetail.ts';
 import { useServices } from '../../app/services.tsx';
@@ -16,6 +16,7 @@ import { TransactionStatusText, TransactionTitle } from '../../shared/activity/T
 import { Amount } from '../../shared/components/Amount.tsx';
 import { Skeleton } from '../../shared/components/Skeleton.tsx';
 import { formatDate, formatTime } from '../../shared/format/date.ts';
+import { formatDollars } from '../../shared/format/money.ts';
 import type { Locale } from '../../../contract/shared/locale.ts';
 import { useActivityScreens } from './activityScreens.ts';
 import './activity.css';
@@ -83,9 +84,13 @@ function TransactionDetail({ id }: { id: string }) {
   );
 }
 
-function Details({ transaction, locale }: { transaction: Transaction; locale: Locale }) {
+function Details({ transaction, locale }: { transaction: TransactionDetail; locale: Locale }) {
   const heldUntil = transaction.heldUntil ? formatDate(transaction.heldUntil, locale) : null;
   const credit = transaction.amount > 0;
+  const { settledAt, heldAmount = 0 } = transaction;
+  // Completed for less than was held: the rest went back to the balance.
+  const givenBack = settledAt ? heldAmount - Math.abs(transaction.amount) : 0;
+  const [held, leftOver] = [formatDollars(heldAmount), formatDollars(givenBack)];
   return (
     <>
       {/* Opened from the list, the list's copy shows while the card API is asked: where a hold settled
@@ -132,7 +137,24 @@ function Details({ transaction, locale }: { transaction: Transaction; locale: Lo
             <dd>{transaction.location}</dd>
           </div>
         ) : null}
+        {/* A hold completed later: the day it was completed is the one its month's statement counts. */}
+        {settledAt ? (
+          <div>
+            <dt>
+              <Trans>Date completed</Trans>
+            </dt>
+            <dd>{formatDate(settledAt, locale)}</dd>
+          </div>
+        ) : null}
       </dl>
+      {givenBack > 0 ? (
+        <p className="notice">
+          <Trans>
+            {held} was held at first. The merchant completed the purchase for less, and the {leftOver} left over went back to
+            your balance.
+          </Trans>
+        </p>
+      ) : null}
       {transaction.status === 'pending' ? (
         <div className="notice">
           <p className="notice-title">

@@ -125,13 +125,26 @@ describe('POST /sandbox/events', () => {
     expect(pending.accountOverview.balance).toBe(before.accountOverview.balance - 2500);
     expect(pending.accountOverview.onHold).toBe(before.accountOverview.onHold + 2500);
     expect(pending.accountOverview.transactions[0]).toMatchObject({ id, status: 'pending', amount: -2500, counterparty: 'Tower Cafe' });
-    expect((await detail(id)).body.transaction.heldUntil).not.toBeNull();
+    const held2500 = (await detail(id)).body.transaction;
+    expect(held2500.heldUntil).not.toBeNull();
+    // Not completed yet: neither when nor the amount first held.
+    expect(held2500).not.toHaveProperty('settledAt');
+    expect(held2500).not.toHaveProperty('heldAmount');
 
+    const settling = Date.now();
     expect(await event({ type: 'card.settlement', transactionId: id, amountCents: 2310 })).toMatchObject({ status: 200, body: { transactionId: id } });
     const settled = await home();
     expect(settled.accountOverview.balance).toBe(before.accountOverview.balance - 2310);
     expect(settled.accountOverview.onHold).toBe(before.accountOverview.onHold);
-    expect((await detail(id)).body.transaction).toMatchObject({ id, status: 'posted', amount: -2310, heldUntil: null });
+    const completed = (await detail(id)).body.transaction;
+    // The detail says when it was completed (its statement's month) and that $25.00 was held first.
+    expect(completed).toMatchObject({ id, status: 'posted', amount: -2310, heldUntil: null, heldAmount: 2500 });
+    expect(Date.parse(completed.settledAt!)).toBeGreaterThanOrEqual(Date.parse(completed.timestamp));
+    expect(Date.parse(completed.settledAt!)).toBeGreaterThanOrEqual(settling - 1000);
+    // A deposit, posted at once, has neither.
+    const deposit = (await event({ type: 'deposit', email: 'demo@providers.test', amountCents: 100, payer: 'Probe' })).body.transactionId!;
+    expect(Object.keys((await detail(deposit)).body.transaction)).not.toContain('settledAt');
+    expect(Object.keys((await detail(deposit)).body.transaction)).not.toContain('heldAmount');
     expect(await report()).toMatchObject({ ok: true });
   });
 
