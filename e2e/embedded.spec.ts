@@ -146,15 +146,39 @@ test.describe('the card app inside the companion host', () => {
 
   test("when the companion app's sign-in gets no answer, sign-in says so and Try again signs in through it", async ({ page }) => {
     // The card API out of reach for that one call (a dropped connection on a phone).
-    await page.route('**/api/v1/providers/sign-in', (route) => route.abort('internetdisconnected'));
+    let tries = 0;
+    await page.route('**/api/v1/providers/sign-in', (route) => {
+      tries += 1;
+      return route.abort('internetdisconnected');
+    });
     const host = await CompanionHostPage.open(page);
     const problem = host.app.getByRole('alert').filter({ hasText: "We couldn't sign you in automatically." });
     await expect(problem).toBeVisible();
     await expect(host.app.getByLabel('Email', { exact: true })).toBeVisible();
 
+    // Still no answer: the notice stays, with the form (the app is not reloaded: offline that would lose it).
+    await problem.getByRole('button', { name: 'Try again' }).click();
+    await expect.poll(() => tries).toBe(2);
+    await expect(problem.getByRole('button', { name: 'Try again' })).toBeVisible();
+    await expect(host.appLoads).toHaveText('1');
+
     await page.unroute('**/api/v1/providers/sign-in');
     await problem.getByRole('button', { name: 'Try again' }).click();
     await expectHome(host.app);
+    await expect(host.appLoads).toHaveText('1');
+  });
+
+  test("the companion app's sign-in problem is not said again once the cardholder signed in with a password and out", async ({ page }) => {
+    await page.route('**/api/v1/providers/sign-in', (route) => route.abort('internetdisconnected'));
+    const host = await CompanionHostPage.open(page);
+    await expect(host.app.getByText("We couldn't sign you in automatically.")).toBeVisible();
+    await host.app.getByLabel('Email', { exact: true }).fill('demo@providers.test');
+    await host.app.getByLabel('Password', { exact: true }).fill('Providers2026');
+    await host.app.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await expectHome(host.app);
+    await host.app.getByRole('button', { name: 'Sign out', exact: true }).click();
+    await expect(host.app.getByLabel('Email', { exact: true })).toBeVisible();
+    await expect(host.app.getByText("We couldn't sign you in automatically.")).toHaveCount(0);
   });
 
   test('a companion user with no card account is offered registration, not let in', async ({ page }) => {

@@ -39,7 +39,11 @@ export type HostContext = {
 
 export type HostEvent =
   | { type: 'host.notificationPermissionChanged'; permission: NotificationPermission }
-  | { type: 'user.requestNotificationPermission' };
+  | { type: 'user.requestNotificationPermission' }
+  /** Sign in through the companion app again, after its start-up sign-in got no answer. */
+  | { type: 'user.retrySignIn' }
+  /** The card app's session signed in (another way, or the retry): the start-up's problem is over. */
+  | { type: 'session.signedIn' };
 
 /** Thrown by the providersSignIn actor when the card API answers with a refusal statusCode. */
 export class ProvidersSignInRefused extends Error {}
@@ -55,6 +59,7 @@ export const hostMachine = setup({
   },
   guards: {
     isProvidersUser: ({ context }) => Boolean(context.connection?.parentApp.uuid),
+    signInFailed: ({ context }) => context.signInProblem === 'failed',
     wasRefused: (_, error: unknown) => error instanceof ProvidersSignInRefused,
   },
   actions: {
@@ -66,6 +71,7 @@ export const hostMachine = setup({
     storePermission: assign((_, permission: NotificationPermission) => ({ notificationPermission: permission })),
     noteRefused: assign({ signInProblem: 'refused' as ProvidersSignInProblem }),
     noteFailed: assign({ signInProblem: 'failed' as ProvidersSignInProblem }),
+    forgetSignInProblem: assign({ signInProblem: null }),
   },
   actors: {
     connectToHost: fromPromise<HostConnection>(async () => {
@@ -95,6 +101,7 @@ export const hostMachine = setup({
     },
     /** The companion app's token is exchanged for card API tokens (POST /providers/sign-in). */
     signingIn: {
+      entry: 'forgetSignInProblem',
       invoke: {
         src: 'providersSignIn',
         input: ({ context }) => ({ connection: context.connection! }),
@@ -110,6 +117,9 @@ export const hostMachine = setup({
       on: {
         'host.notificationPermissionChanged': { actions: { type: 'storePermission', params: ({ event }) => event.permission } },
         'user.requestNotificationPermission': 'requestingPermission',
+        // Only a sign-in that got no answer is worth trying again: a refusal would be refused again.
+        'user.retrySignIn': { guard: 'signInFailed', target: 'signingIn' },
+        'session.signedIn': { actions: 'forgetSignInProblem' },
       },
     },
     requestingPermission: {

@@ -46,6 +46,7 @@ export function recordingHost(overrides: Partial<Host> = {}) {
     sendSitevars: () => {},
     providersUuid: null,
     companionAccessToken: async () => null,
+    signInNotice: null,
     ...overrides,
   };
   return { host, asked };

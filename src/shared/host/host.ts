@@ -2,6 +2,7 @@
  * What the app asks of wherever it runs. Standalone, the browser does it; embedded, the companion
  * host does (startEmbedded.ts). Views use this and never know which.
  */
+import type { ComponentType } from 'react';
 import type { ActorRefFrom } from 'xstate';
 import type { hostMachine } from '../../../machines/host/host.ts';
 import type { BenefitKind, CmsSitevars } from '../../../contract/hostProtocol.ts';
@@ -23,6 +24,8 @@ export type Host = {
   companionAccessToken: () => Promise<string | null>;
   /** The parent-app user's uuid (spec §6 providers user), sent with a registration; null standalone. */
   providersUuid: string | null;
+  /** Shown on sign-in when the companion app's sign-in got no answer (CompanionSignInNotice.tsx); null standalone. */
+  signInNotice: ComponentType | null;
 };
 
 export const standaloneHost = (window: Window): Host => ({
@@ -35,4 +38,5 @@ export const standaloneHost = (window: Window): Host => ({
   sendSitevars: () => {},
   companionAccessToken: async () => null,
   providersUuid: null,
+  signInNotice: null,
 });

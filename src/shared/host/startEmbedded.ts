@@ -15,6 +15,7 @@ import { failedRegistrationMarker, type SessionInput } from '../../../machines/s
 import { restoreState, type PersistedState } from '../../app/persistence.ts';
 import type { ErrorReporter } from '../../app/errorReporting.ts';
 import { connectHostBridge } from './bridge.ts';
+import { CompanionSignInNotice } from './CompanionSignInNotice.tsx';
 import type { Host } from './host.ts';
 
 export type EmbeddedStart = {
@@ -73,6 +74,8 @@ export async function startEmbedded(
           const { accessToken } = await bridge.ask('parentApp.accessToken.get');
           if (!accessToken) throw new ProvidersSignInRefused('The companion app has no token');
           const answer = await providersSignIn(accessToken, initialSession(input.connection, options.defaultLocale));
+          // The server's own failure is no refusal: trying again may work.
+          if (answer.statusCode === StatusCode.UNEXPECTED_ERROR) throw new Error('statusCode 5');
           if (answer.statusCode !== StatusCode.SUCCESS || !answer.access || !answer.refresh) {
             needsRegistration = answer.statusCode === StatusCode.NOT_ALLOWED;
             throw new ProvidersSignInRefused(`statusCode ${answer.statusCode}`);
@@ -107,6 +110,7 @@ export async function startEmbedded(
       sendSitevars: (sitevars) => bridge.tell('cms.sitevars', { sitevars }),
       companionAccessToken: async () => (await bridge.ask('parentApp.accessToken.get')).accessToken,
       providersUuid: connection?.parentApp.uuid ?? null,
+      signInNotice: CompanionSignInNotice,
     },
   };
 }

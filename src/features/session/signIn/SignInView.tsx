@@ -18,7 +18,6 @@ import { authModalTitleId, viewHeading, type ViewHeading } from '../authModal/au
 import { continueToApp, goToResetUnlockCode, storeSession } from '../../../shared/sessionEffects.ts';
 import { TooManyCodesNotice, WaitToTryAgain } from '../../../shared/waitNotices.tsx';
 import { SubmitButton } from '../../../shared/components/SubmitButton.tsx';
-import type { HostActor } from '../../../shared/host/host.ts';
 
 const signInRoute = getRouteApi('/signin/{-$step}');
 type Send = (event: SignInEvent) => void;
@@ -53,25 +52,6 @@ export function SignInView({ inModal = false }: { inModal?: boolean }) {
   ) : (
     <CredentialsForm state={state} send={signIn.send} Heading={Heading} inModal={inModal} />
   );
-}
-
-/**
- * Embedded: the companion app's sign-in at start-up got no answer or was refused. A cardholder who
- * opened the account in the companion app has no password, so the form below cannot help them: the
- * app starts again from `/` (home once signed in), sign-in through the companion app included.
- */
-function CompanionSignInProblem({ actor }: { actor: HostActor }) {
-  const problem = useSelector(actor, (s) => s.context.signInProblem);
-  return problem ? (
-    <div className="notice" role="alert">
-      <p>
-        <Trans>We couldn't sign you in automatically.</Trans>
-      </p>
-      <button type="button" className="button" onClick={() => location.replace('/')}>
-        <Trans>Try again</Trans>
-      </button>
-    </div>
-  ) : null;
 }
 
 type FormProps = { state: SignInSnapshot; send: Send; Heading: ViewHeading; inModal: boolean };
@@ -122,7 +102,8 @@ function CredentialsForm({ state, send, Heading, inModal }: FormProps) {
           <Trans>For your security, please sign in again.</Trans>
         </p>
       ) : null}
-      {host.actor && !inModal ? <CompanionSignInProblem actor={host.actor} /> : null}
+      {/* Embedded, why the companion app did not sign the cardholder in, with Try again (startEmbedded.ts). */}
+      {host.signInNotice && !inModal ? <host.signInNotice /> : null}
       {/* Sent with Enter from a field, the focus is there already and moving it says nothing: that
           field's error is an alert as it appears (announce). Sent with the button, the focus moves
           to the field, which says its error once. useFocusOnProblem does this for the other forms;
