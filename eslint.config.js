@@ -99,7 +99,10 @@ export default tseslint.config(
       'no-restricted-syntax': [
         'error',
         { selector: 'TSEnumDeclaration', message: 'Use a const object (see contract/shared/statusCodes.ts).' },
-        { selector: "MemberExpression[property.name='answers']", message: "The app's build has no route answers: they are for the server and the OpenAPI document." },
+        ...["MemberExpression[property.name='answers']", "MemberExpression[property.value='answers']", "ObjectPattern > Property[key.name='answers']"].map((selector) => ({
+          selector,
+          message: "The app's build has no route answers: they are for the server and the OpenAPI document.",
+        })),
       ],
     },
   },

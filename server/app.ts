@@ -25,7 +25,7 @@ import { registerOpenApi } from './openApi.ts';
 import { registerSandboxRoutes } from './partners/sandbox.ts';
 import { clientErrorAnswerer, inlineStyleHashes, registerSecurityHeaders, securityHeaderSetter } from './securityHeaders.ts';
 import { createServices, type Services } from './services.ts';
-import { registerAuthChallenges, yupValidatorCompiler } from './shared/http.ts';
+import { decodedPath, registerAuthChallenges, yupValidatorCompiler } from './shared/http.ts';
 import { loggableError, sqlStateOf } from './shared/errorLog.ts';
 import { answerOtherMethods } from './shared/otherMethods.ts';
 import { requestTargetOptions, registerHostChecks } from './shared/requestHost.ts';
@@ -246,8 +246,10 @@ async function registerWebApp(app: FastifyInstance, config: ServerConfig, rawInd
   app.get('/', sendIndex);
   app.get('/index.html', sendIndex);
   app.setNotFoundHandler((request, reply) => {
-    const isApi = /^\/(api|cms|sandbox)\//.test(request.url);
-    const isAppRoute = !isApi && !path.extname(request.url.split('?')[0] ?? '');
+    // On the path as the router reads it, decoded (`/%61pi/…` is the API's).
+    const isApi = /^\/(api|cms|sandbox)(\/|$)/.test(decodedPath(request.url));
+    const pagePath = request.url.split('?')[0] ?? '';
+    const isAppRoute = !isApi && (!path.extname(pagePath) || pagePath === '/index.html');
     if ((request.method === 'GET' || request.method === 'HEAD') && isAppRoute) return sendIndex(request, reply);
     // An app page is there for GET only: another method is 405 naming those it takes (RFC 9110 §15.5.6),
     // OPTIONS 204 with them (§9.3.7), as for the calls (shared/otherMethods.ts).

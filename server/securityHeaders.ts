@@ -4,6 +4,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { loopbackHosts, type ServerConfig } from './config.ts';
+import { decodedPath } from './shared/http.ts';
 
 
 /** Who may frame the app: companion hosts and their dev ports, the CMS preview and test runners. */
@@ -51,16 +52,6 @@ function fixedHeaders(config: ServerConfig, styleHashes: readonly string[]): [st
     ['Permissions-Policy', 'camera=(), microphone=(), geolocation=(self)'],
     ['Cross-Origin-Resource-Policy', 'same-site'],
   ];
-}
-
-/** A request's path, percent-decoded (as is, when it does not decode). */
-function decodedPath(url: string): string {
-  const path = url.split('?', 1)[0]!;
-  try {
-    return decodeURIComponent(path);
-  } catch {
-    return path;
-  }
 }
 
 /**

@@ -42,11 +42,12 @@ export type Transaction = {
 export type TransactionsPage = StatusAnswer & { transactions: Transaction[]; nextCursor: string | null };
 export type TransactionsQuery = { cursor?: string; limit?: string };
 
-/**
- * A transaction as its own call gives it. For a hold the merchant completed: when (`settledAt`, ISO
- * 8601), on which the month's statement counts it, and the amount first held (`heldAmount`, cents,
- * positive), which a completion for less gave back in part.
- */
-export type TransactionDetail = Transaction & { settledAt?: string; heldAmount?: number };
+/** A transaction as its own call gives it: for a hold the merchant completed, also when and how much was first held. */
+export type TransactionDetail = Transaction & {
+  /** When the merchant completed the hold (ISO 8601, UTC): the statement of that UTC month counts it. */
+  settledAt?: string;
+  /** Cents first held (positive); a completion for less gave the rest back. */
+  heldAmount?: number;
+};
 export type TransactionAnswer = StatusAnswer & { transaction: TransactionDetail };
 export type TransactionQuery = { id: string };

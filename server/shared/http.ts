@@ -21,6 +21,16 @@ export function bearerOf(header: string | undefined): string | undefined {
 
 export const bearerToken = (request: FastifyRequest) => bearerOf(request.headers.authorization);
 
+/** A request's path, percent-decoded (as is, when it does not decode): as the router reads it. */
+export function decodedPath(url: string): string {
+  const path = url.split('?', 1)[0]!;
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+}
+
 /** The Device-UUID header the app sends with every call; absent or empty is null. */
 export function deviceUuidOf(request: FastifyRequest): string | null {
   return String(request.headers['device-uuid'] ?? '').slice(0, 64) || null;
@@ -61,8 +71,10 @@ const refusedToken = new RegExp(`"statusCode":(${StatusCode.REFRESH_REQUIRED}|${
 export function registerAuthChallenges(app: FastifyInstance): void {
   app.addHook('onSend', async (request, reply, payload) => {
     if (reply.statusCode !== 401 || reply.hasHeader('www-authenticate')) return;
-    // Only a bearer token sent can be the one refused: another scheme (Basic) gets no error code (RFC 6750 §3.1).
-    const tokenRefused = bearerToken(request) !== undefined && typeof payload === 'string' && refusedToken.test(payload);
+    // Only a bearer token sent (a malformed one too) can be the one refused: another scheme (Basic) gets
+    // no error code (RFC 6750 §3.1).
+    const bearerSent = /^bearer(\s|$)/i.test(request.headers.authorization ?? '');
+    const tokenRefused = bearerSent && typeof payload === 'string' && refusedToken.test(payload);
     reply.header('WWW-Authenticate', tokenRefused ? 'Bearer error="invalid_token"' : 'Bearer');
   });
 }

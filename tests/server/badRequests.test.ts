@@ -198,8 +198,10 @@ describe('what HTTP says of requests any call may get', () => {
   it.each([
     ['no token', {}, 'Bearer'],
     ['a token that is not one', bearer('not-a-token'), 'Bearer error="invalid_token"'],
-    // RFC 6750 §3.1: another scheme sent no bearer token to call invalid.
+    // RFC 6750 §3.1: another scheme sent no bearer token to call invalid; a malformed bearer token is one.
     ['Basic credentials', { authorization: 'Basic Zm9vOmJhcg==' }, 'Bearer'],
+    ['a malformed bearer token', { authorization: 'Bearer a b' }, 'Bearer error="invalid_token"'],
+    ['a bearer token too long to be one', { authorization: `bearer ${'a'.repeat(5_000)}` }, 'Bearer error="invalid_token"'],
   ])('challenges a call with %s on 401', async (_case, headers, challenge) => {
     const response = await t.app.inject({ method: 'GET', url: '/api/v1/home', headers });
 

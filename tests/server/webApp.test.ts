@@ -142,6 +142,7 @@ describe('index.html with the app config', () => {
     ['DELETE', '/home', 405],
     ['PUT', '/register/personal', 405],
     ['OPTIONS', '/signin', 204],
+    ['POST', '/index.html', 405],
   ] as const)('answers %s %s %i with Allow: GET, HEAD, OPTIONS (an app page takes GET only)', async (method, url, status) => {
     const response = await t.app.inject({ method, url });
 
@@ -151,8 +152,11 @@ describe('index.html with the app config', () => {
     if (status === 405) expect(response.json()).toEqual({ statusCode: StatusCode.INVALID_PARAMETERS });
   });
 
-  it('answers a file that is not there 404 whatever the method', async () => {
-    for (const method of ['GET', 'POST'] as const) expect((await t.app.inject({ method, url: '/assets/none.js' })).statusCode, method).toBe(404);
+  it('answers a file that is not there, and an API path that is no call, 404 whatever the method', async () => {
+    // The API's paths as the router reads them: `/%61pi/…` is `/api/…`, and `/api` itself is no page.
+    for (const url of ['/assets/none.js', '/%61pi/v1/nothing', '/api']) {
+      for (const method of ['GET', 'POST'] as const) expect((await t.app.inject({ method, url })).statusCode, `${method} ${url}`).toBe(404);
+    }
   });
 
   it('answers 304 to a revalidation with the current ETag', async () => {

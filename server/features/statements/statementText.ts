@@ -160,7 +160,7 @@ const spanish: StatementText = {
   pendingAtMonthEnd: 'Pendientes al cierre del mes',
   pendingNow: 'Pendientes ahora',
   pendingNote:
-    'Los movimientos pendientes no se incluyen en los saldos. Uno que el comercio completa se cuenta en el estado de cuenta del mes en que se complete; uno que se libera nunca se cuenta: no se descontó dinero por él.',
+    'Los movimientos pendientes no se incluyen en los saldos. Los que el comercio complete se incluyen en el estado de cuenta del mes en que se completen; los que se liberen nunca se incluyen, ya que no se descontó dinero por ellos.',
   issuedBy: (bank, address) => `${bank}, ${address}, emite su cuenta de la Tarjeta Providers.`,
   page: (page, pages) => `Página ${page} de ${pages}`,
   kind: (kind, counterparty) => {

@@ -137,7 +137,7 @@ function Details({ transaction, locale }: { transaction: TransactionDetail; loca
             <dd>{transaction.location}</dd>
           </div>
         ) : null}
-        {/* A hold completed later: the day it was completed is the one its month's statement counts. */}
+        {/* A hold completed later: the statement of the (UTC) month it was completed in counts it. */}
         {settledAt ? (
           <div>
             <dt>

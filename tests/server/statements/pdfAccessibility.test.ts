@@ -176,7 +176,7 @@ describe('the statement PDF, as a screen reader reads it (pdfjs-dist)', () => {
   it('writes a wrapped line with the space it ends on, so a screen reader keeps the words apart (ISO 32000-1 §14.8.2.5)', async () => {
     // pdfjs drops a text's trailing space, so the strings are read as the page's text operators get them.
     const note =
-      'Los movimientos pendientes no se incluyen en los saldos. Uno que el comercio completa se cuenta en el estado de cuenta del mes en que se complete; uno que se libera nunca se cuenta: no se descontó dinero por él.';
+      'Los movimientos pendientes no se incluyen en los saldos. Los que el comercio complete se incluyen en el estado de cuenta del mes en que se completen; los que se liberen nunca se incluyen, ya que no se descontó dinero por ellos.';
     const written = vi.spyOn(PDFFont.prototype, 'encodeText');
     try {
       await statementPdf(january(3), 'es');
