@@ -105,8 +105,13 @@ export const checkEmail: Check = (value) => {
 /** An address for a new account: as checkEmail, and no punycode label (an accented name in ASCII). */
 export const checkNewEmail: Check = (value) => {
   const labels = normaliseEmail(text(value)).split('@').at(-1)!.split('.');
-  return checkEmail(value) ?? (labels.some((label) => punycodeLabel.test(label)) ? ValidationMessage.emailInvalid : null);
+  return checkEmail(value) ?? (labels.some((label) => punycodeLabel.test(label)) || specialUseName.test(labels.at(-1)!) ? ValidationMessage.emailInvalid : null);
 };
+/**
+ * Top-level names reserved so that no mail can reach them: .example, .invalid, .localhost (RFC 2606,
+ * 6761), .local (multicast DNS, RFC 6762), .onion (RFC 7686). Not .test: the sandbox's own addresses.
+ */
+const specialUseName = /^(example|invalid|local|localhost|onion)$/i;
 
 /**
  * A password as the server hashes and compares it: Unicode NFKC (NIST SP 800-63B §5.1.1.2), so "é"

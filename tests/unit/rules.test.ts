@@ -447,6 +447,17 @@ describe('email: RFC 5321 §4.5.3.1 size limits and deliverable domains', () => 
     expect(checkNewEmail(email)).toBe(M.emailInvalid);
     expect(checkEmail(email)).toBeNull();
   });
+  // RFC 2606, 6761, 6762, 7686: names no mail can reach. An account's notices would be lost.
+  it.each(['ana@mail.invalid', 'ana@x.localhost', 'ana@printer.local', 'ana@abc.onion', 'ana@foo.EXAMPLE'])(
+    'refuses %j for a new account (a special-use name), and still finds an account by it',
+    (email) => {
+      expect(checkNewEmail(email)).toBe(M.emailInvalid);
+      expect(checkEmail(email)).toBeNull();
+    },
+  );
+  it.each(['ana@example.com', 'ana@providers.test', 'ana@local.example.org', 'ana@onion.com'])('takes %j for a new account', (email) =>
+    expect(checkNewEmail(email)).toBeNull(),
+  );
   it('checks a new address as any other otherwise', () => {
     expect(checkNewEmail('ana@example.com')).toBeNull();
     expect(checkNewEmail('')).toBe(M.emailRequired);
