@@ -155,6 +155,9 @@ function answerSchemaOf(route: Route, status: number, codes: readonly number[]):
 const appHeaders = { 'Device-UUID': 'DeviceUuid', 'EBT-Account-ID': 'EbtAccountId', Fingerprint: 'Fingerprint' };
 
 /** Headers only some calls read, by operation. */
+/** Tokens a call also takes besides its table's caller: sign-out ends the session of an access token too (server/features/session). */
+const otherCallers: Partial<Record<string, Caller[]>> = { signOut: ['accessToken'] };
+
 const callHeaders: Partial<Record<string, JsonSchema[]>> = {
   register: [
     { $ref: '#/components/parameters/CompanionAuthorization' },
@@ -250,7 +253,7 @@ function operationOf(route: Route, schema: AnySchema | null): JsonSchema {
     operationId: route.name,
     summary: routeSummaries[route.name],
     ...(route.tokenOptional ? { 'x-token-optional': true } : {}),
-    security: route.tokenOptional ? [{}, ...securityOf[route.caller]] : securityOf[route.caller],
+    security: [...(route.tokenOptional ? [{}] : []), ...[route.caller, ...(otherCallers[route.name] ?? [])].flatMap((caller) => securityOf[caller])],
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(route.method === 'POST' && request
       ? // The server reads no body as an empty one, so a body is required exactly when a field is.

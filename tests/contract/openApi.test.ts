@@ -171,6 +171,14 @@ describe('the Idempotency-Key', () => {
   });
 });
 
+describe('who may call', () => {
+  it('says sign-out takes a refresh token or an access token, or none (it answers 200 either way)', () => {
+    const paths = openApiDocument().paths as Record<string, Record<string, { security: Record<string, string[]>[] }>>;
+    expect(paths['/api/v1/sign-out']!.post!.security).toEqual([{}, { refreshToken: [] }, { accessToken: [] }]);
+    expect(paths['/api/v1/home']!.get!.security).toEqual([{ accessToken: [] }]);
+  });
+});
+
 describe('a file call', () => {
   it("documents its 200's Content-Disposition (RFC 6266), as GET /statement sends it", () => {
     type Answer = { headers?: Record<string, unknown>; content: Record<string, unknown> };
