@@ -50,9 +50,9 @@ function companionHostIsolation(): Plugin {
 /**
  * The web app never reads a route table entry's `answers` (the statusCodes each HTTP status may carry:
  * the server's answer checks and the OpenAPI document read them), so the build leaves them out of the
- * app's chunks: about 170 B gzip of every first load (docs/performance.md, 2026-12-01). Each entry writes them on
- * one line, `answers: { 200: [0], 400: [2] },`; a table where that does not hold fails the build
- * rather than ship them. ESLint keeps the app's code from reading them (eslint.config.js).
+ * app's chunks: about 170 B gzip of every first load (docs/performance.md, 2026-12-01). Each entry
+ * writes them on one line, `answers: { 200: [0], 400: [2] },`; a table where that does not hold fails
+ * the build rather than ship them. ESLint keeps the app's code from reading them (eslint.config.js).
  */
 function routeAnswersServerOnly(): Plugin {
   const routeTable = /\/contract\/\w+\/routes\.ts$/;
