@@ -99,7 +99,13 @@ export default tseslint.config(
       'no-restricted-syntax': [
         'error',
         { selector: 'TSEnumDeclaration', message: 'Use a const object (see contract/shared/statusCodes.ts).' },
-        ...["MemberExpression[property.name='answers']", "MemberExpression[property.value='answers']", "ObjectPattern > Property[key.name='answers']"].map((selector) => ({
+        ...[
+          "MemberExpression[property.name='answers']",
+          "MemberExpression[property.value='answers']",
+          "MemberExpression > TemplateLiteral.property[quasis.0.value.cooked='answers']",
+          "ObjectPattern > Property[key.name='answers']",
+          "ObjectPattern > Property[key.value='answers']",
+        ].map((selector) => ({
           selector,
           message: "The app's build has no route answers: they are for the server and the OpenAPI document.",
         })),

@@ -154,10 +154,10 @@ function answerSchemaOf(route: Route, status: number, codes: readonly number[]):
 /** The headers the app sends on every call (spec §7), described once in components. */
 const appHeaders = { 'Device-UUID': 'DeviceUuid', 'EBT-Account-ID': 'EbtAccountId', Fingerprint: 'Fingerprint' };
 
-/** Headers only some calls read, by operation. */
 /** Tokens a call also takes besides its table's caller: sign-out ends the session of an access token too (server/features/session). */
 const otherCallers: Partial<Record<string, Caller[]>> = { signOut: ['accessToken'] };
 
+/** Headers only some calls read, by operation. */
 const callHeaders: Partial<Record<string, JsonSchema[]>> = {
   register: [
     { $ref: '#/components/parameters/CompanionAuthorization' },

@@ -147,25 +147,60 @@ test.describe('the card app inside the companion host', () => {
   test("when the companion app's sign-in gets no answer, sign-in says so and Try again signs in through it", async ({ page }) => {
     // The card API out of reach for that one call (a dropped connection on a phone).
     let tries = 0;
-    await page.route('**/api/v1/providers/sign-in', (route) => {
+    let answerRetry = () => {};
+    await page.route('**/api/v1/providers/sign-in', async (route) => {
       tries += 1;
+      // The retry waits until the test has seen it under way.
+      if (tries === 2) await new Promise<void>((resolve) => (answerRetry = resolve));
       return route.abort('internetdisconnected');
     });
     const host = await CompanionHostPage.open(page);
     const problem = host.app.getByRole('alert').filter({ hasText: "We couldn't sign you in automatically." });
+    const tryAgain = host.app.getByRole('button', { name: 'Try again' });
     await expect(problem).toBeVisible();
     await expect(host.app.getByLabel('Email', { exact: true })).toBeVisible();
 
     // Still no answer: the notice stays, with the form (the app is not reloaded: offline that would lose it).
-    await problem.getByRole('button', { name: 'Try again' }).click();
+    await tryAgain.click();
     await expect.poll(() => tries).toBe(2);
-    await expect(problem.getByRole('button', { name: 'Try again' })).toBeVisible();
+    // While it signs in the alert is emptied, so the next failure is said again.
+    await expect(host.app.getByRole('button', { name: 'Signing in…' })).toHaveAttribute('aria-disabled', 'true');
+    await expect(problem).toHaveCount(0);
+    answerRetry();
+    // Said again, and the button back where the keyboard's focus is.
+    await expect(problem).toBeVisible();
+    await expect(tryAgain).toBeFocused();
     await expect(host.appLoads).toHaveText('1');
 
     await page.unroute('**/api/v1/providers/sign-in');
-    await problem.getByRole('button', { name: 'Try again' }).click();
+    await tryAgain.click();
     await expectHome(host.app);
     await expect(host.appLoads).toHaveText('1');
+  });
+
+  test('a retry of the companion sign-in answered with a refusal starts the app again: a companion user with no card account is offered registration', async ({ page }) => {
+    let tries = 0;
+    await page.route('**/api/v1/providers/sign-in', (route) => {
+      tries += 1;
+      return tries === 1 ? route.abort('internetdisconnected') : route.fulfill({ status: 403, json: { statusCode: 3 } });
+    });
+    const host = await CompanionHostPage.open(page);
+    await host.app.getByRole('button', { name: 'Try again' }).click();
+    await expect(host.app.getByRole('heading', { name: 'Tell us about yourself' })).toBeVisible();
+  });
+
+  test('a retry of the companion sign-in that must reset the unlock code first goes there, as any sign-in does', async ({ page }) => {
+    let tries = 0;
+    await page.route('**/api/v1/providers/sign-in', async (route) => {
+      tries += 1;
+      if (tries === 1) return route.abort('internetdisconnected');
+      const answer = await route.fetch();
+      return route.fulfill({ response: answer, json: { ...(await answer.json()), mustResetUnlockCode: true } });
+    });
+    const host = await CompanionHostPage.open(page);
+    await host.app.getByRole('button', { name: 'Try again' }).click();
+    await expect(host.app.getByRole('heading', { name: 'Verify your identity' })).toBeVisible();
+    await expect(host.app.getByRole('heading', { name: 'Available balance' })).toHaveCount(0);
   });
 
   test("the companion app's sign-in problem is not said again once the cardholder signed in with a password and out", async ({ page }) => {

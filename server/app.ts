@@ -246,9 +246,9 @@ async function registerWebApp(app: FastifyInstance, config: ServerConfig, rawInd
   app.get('/', sendIndex);
   app.get('/index.html', sendIndex);
   app.setNotFoundHandler((request, reply) => {
-    // On the path as the router reads it, decoded (`/%61pi/…` is the API's).
-    const isApi = /^\/(api|cms|sandbox)(\/|$)/.test(decodedPath(request.url));
-    const pagePath = request.url.split('?')[0] ?? '';
+    // On the path as the router reads it, decoded (`/%61pi/…` is the API's, `/%69ndex.html` the page).
+    const pagePath = decodedPath(request.url);
+    const isApi = /^\/(api|cms|sandbox)(\/|$)/.test(pagePath);
     const isAppRoute = !isApi && (!path.extname(pagePath) || pagePath === '/index.html');
     if ((request.method === 'GET' || request.method === 'HEAD') && isAppRoute) return sendIndex(request, reply);
     // An app page is there for GET only: another method is 405 naming those it takes (RFC 9110 §15.5.6),

@@ -27,13 +27,16 @@ export type HostConnection = {
   notificationPermission: NotificationPermission;
 };
 
+/** The card API's tokens for a providers user, and whether the unlock code must be reset first (wrong codes locked it). */
+export type ProvidersSession = SessionTokens & { mustResetUnlockCode?: boolean };
+
 /** Why a providers user is not signed in: the card API refused the companion token, or no answer. */
 export type ProvidersSignInProblem = 'refused' | 'failed';
 
 export type HostContext = {
   connection: HostConnection | null;
   notificationPermission: NotificationPermission;
-  tokens: SessionTokens | null;
+  tokens: ProvidersSession | null;
   signInProblem: ProvidersSignInProblem | null;
 };
 
@@ -67,7 +70,7 @@ export const hostMachine = setup({
       connection,
       notificationPermission: connection.notificationPermission,
     })),
-    storeTokens: assign((_, tokens: SessionTokens) => ({ tokens })),
+    storeTokens: assign((_, tokens: ProvidersSession) => ({ tokens })),
     storePermission: assign((_, permission: NotificationPermission) => ({ notificationPermission: permission })),
     noteRefused: assign({ signInProblem: 'refused' as ProvidersSignInProblem }),
     noteFailed: assign({ signInProblem: 'failed' as ProvidersSignInProblem }),
@@ -77,7 +80,7 @@ export const hostMachine = setup({
     connectToHost: fromPromise<HostConnection>(async () => {
       throw new Error('connectToHost is supplied by the app');
     }),
-    providersSignIn: fromPromise<SessionTokens, { connection: HostConnection }>(async () => {
+    providersSignIn: fromPromise<ProvidersSession, { connection: HostConnection }>(async () => {
       throw new Error('providersSignIn is supplied by the app');
     }),
     requestNotificationPermission: fromPromise<NotificationPermission>(async () => {
@@ -111,6 +114,8 @@ export const hostMachine = setup({
           { target: 'ready', actions: 'noteFailed' },
         ],
       },
+      // Signed in with a password while a retry was under way: its outcome no longer matters.
+      on: { 'session.signedIn': 'ready' },
     },
     ready: {
       tags: ['started'],

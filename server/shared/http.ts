@@ -71,9 +71,9 @@ const refusedToken = new RegExp(`"statusCode":(${StatusCode.REFRESH_REQUIRED}|${
 export function registerAuthChallenges(app: FastifyInstance): void {
   app.addHook('onSend', async (request, reply, payload) => {
     if (reply.statusCode !== 401 || reply.hasHeader('www-authenticate')) return;
-    // Only a bearer token sent (a malformed one too) can be the one refused: another scheme (Basic) gets
-    // no error code (RFC 6750 §3.1).
-    const bearerSent = /^bearer(\s|$)/i.test(request.headers.authorization ?? '');
+    // Only a bearer token sent (a malformed one too) can be the one refused: another scheme (Basic), or
+    // the scheme with no token, gets no error code (RFC 6750 §3.1).
+    const bearerSent = /^bearer\s+\S/i.test(request.headers.authorization ?? '');
     const tokenRefused = bearerSent && typeof payload === 'string' && refusedToken.test(payload);
     reply.header('WWW-Authenticate', tokenRefused ? 'Bearer error="invalid_token"' : 'Bearer');
   });

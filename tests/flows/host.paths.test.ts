@@ -124,8 +124,9 @@ function expectedAfter(previous: Expected, event: EventObject & Record<string, u
     // Only in ready, and only after a sign-in that got no answer (a refusal is not tried again).
     case 'user.retrySignIn':
       return from === 'ready' && previous.signInProblem === 'failed' ? { ...previous, signInProblem: null, signIns: previous.signIns + 1 } : previous;
+    // In ready, or while a sign-in is under way (its outcome is dropped).
     case 'session.signedIn':
-      return from === 'ready' ? { ...previous, signInProblem: null } : previous;
+      return from === 'ready' || from === 'signingIn' ? { ...previous, signInProblem: null } : previous;
     case done(ids.signIn):
       return { ...previous, tokens: event.output as SessionTokens };
     case error(ids.signIn):

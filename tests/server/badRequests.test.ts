@@ -202,6 +202,7 @@ describe('what HTTP says of requests any call may get', () => {
     ['Basic credentials', { authorization: 'Basic Zm9vOmJhcg==' }, 'Bearer'],
     ['a malformed bearer token', { authorization: 'Bearer a b' }, 'Bearer error="invalid_token"'],
     ['a bearer token too long to be one', { authorization: `bearer ${'a'.repeat(5_000)}` }, 'Bearer error="invalid_token"'],
+    ['the scheme with no token', { authorization: 'Bearer' }, 'Bearer'],
   ])('challenges a call with %s on 401', async (_case, headers, challenge) => {
     const response = await t.app.inject({ method: 'GET', url: '/api/v1/home', headers });
 

@@ -143,6 +143,7 @@ describe('index.html with the app config', () => {
     ['PUT', '/register/personal', 405],
     ['OPTIONS', '/signin', 204],
     ['POST', '/index.html', 405],
+    ['POST', '/%69ndex.html', 405],
   ] as const)('answers %s %s %i with Allow: GET, HEAD, OPTIONS (an app page takes GET only)', async (method, url, status) => {
     const response = await t.app.inject({ method, url });
 

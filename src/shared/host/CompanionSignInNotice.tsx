@@ -10,7 +10,7 @@ import { getRouteApi, useRouter } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
 import { useEffect, useRef } from 'react';
 import { useServices } from '../../app/services.tsx';
-import { continueToApp, storeSession } from '../sessionEffects.ts';
+import { continueToApp, goToResetUnlockCode, storeSession } from '../sessionEffects.ts';
 import type { HostActor } from './host.ts';
 
 const signInRoute = getRouteApi('/signin/{-$step}');
@@ -24,29 +24,36 @@ function NoticeFor({ actor }: { actor: HostActor }) {
   const { session } = useServices();
   const router = useRouter();
   const redirect = signInRoute.useSearch({ shouldThrow: false })?.redirect;
-  const failed = useSelector(actor, (s) => s.context.signInProblem === 'failed');
+  const problem = useSelector(actor, (s) => s.context.signInProblem);
   const retrying = useSelector(actor, (s) => s.matches('signingIn'));
   const tokens = useSelector(actor, (s) => s.context.tokens);
   const signedIn = useSelector(session, (s) => s.context.accessToken !== null);
-  // Only tokens from a retry asked here open the session: those of the start-up belong to a session that has ended since.
+  // Only what a retry asked here answers decides: the start-up's tokens belong to a session that has ended since.
   const retried = useRef(false);
   useEffect(() => {
-    if (!retried.current || !tokens) return;
-    retried.current = false;
-    storeSession(session, tokens);
-    continueToApp(router, redirect);
-  }, [tokens, session, router, redirect]);
+    if (!retried.current || retrying) return;
+    if (tokens) {
+      retried.current = false;
+      storeSession(session, tokens);
+      // Wrong unlock codes locked it: reset first, as after any sign-in.
+      if (tokens.mustResetUnlockCode) goToResetUnlockCode(router, redirect);
+      else continueToApp(router, redirect);
+    } else if (problem === 'refused') {
+      // The card API answered, so the network is back: the start-up decides again (no card account yet:
+      // registration; a companion token refused: this form), as when the app opened.
+      location.replace('/');
+    }
+  }, [retrying, tokens, problem, session, router, redirect]);
   // Signed in another way (the form): the start-up's problem is over, and not said again after a sign-out.
   useEffect(() => {
     if (signedIn) actor.send({ type: 'session.signedIn' });
   }, [signedIn, actor]);
 
-  if (!failed && !retrying) return null;
+  if (problem !== 'failed' && !retrying) return null;
   return (
-    <div className="notice" role="alert">
-      <p>
-        <Trans>We couldn't sign you in automatically.</Trans>
-      </p>
+    <div className="notice">
+      {/* Emptied while signing in, so a retry that fails again says it again. */}
+      <p role="alert">{retrying ? null : <Trans>We couldn't sign you in automatically.</Trans>}</p>
       <button
         type="button"
         className="button"

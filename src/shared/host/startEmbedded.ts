@@ -42,7 +42,6 @@ export async function startEmbedded(
   });
 
   let needsRegistration = false;
-  let mustResetUnlockCode = false;
   const actor = createActor(
     hostMachine.provide({
       actors: {
@@ -80,8 +79,7 @@ export async function startEmbedded(
             needsRegistration = answer.statusCode === StatusCode.NOT_ALLOWED;
             throw new ProvidersSignInRefused(`statusCode ${answer.statusCode}`);
           }
-          mustResetUnlockCode = answer.mustResetUnlockCode === true;
-          return { access: answer.access, refresh: answer.refresh, isInternal: answer.isInternal ?? false };
+          return { access: answer.access, refresh: answer.refresh, isInternal: answer.isInternal ?? false, mustResetUnlockCode: answer.mustResetUnlockCode === true };
         }),
         requestNotificationPermission: fromPromise(async () => (await bridge.ask('notificationPermission.request')).permission),
       },
@@ -99,7 +97,7 @@ export async function startEmbedded(
     // Without a connection the app runs on a fresh state that must not replace what the host kept (its draft).
     saveState: connection ? (state) => bridge.tell('state.save', { state }) : () => {},
     needsRegistration,
-    mustResetUnlockCode,
+    mustResetUnlockCode: tokens?.mustResetUnlockCode === true,
     host: {
       embedded: true,
       openUrl: (url) => bridge.tell('url.open', { url }),
