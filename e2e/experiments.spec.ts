@@ -31,6 +31,8 @@ for (const locale of ['en', 'es'] as const) {
     await expect(details).toBeVisible();
     await expect(details.getByText(shown(locale, 'Ready to use.'))).toBeVisible();
     await expect(details.getByText(shown(locale, 'Activate it when it arrives to start using it.'))).toBeVisible();
+    // Each card once: the details replace the "Your cards" list.
+    await expect(page.getByRole('heading', { name: shown(locale, 'Your cards'), exact: true })).toHaveCount(0);
 
     await expectAccessible(page, 'the new home');
   });

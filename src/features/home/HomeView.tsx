@@ -136,16 +136,22 @@ function AccountSummary({ home, locale, newDebitDetails, deferActivity, refreshi
           <Trans>You have {rewardOwed} in EBT rewards to claim.</Trans>
         </p>
       ) : null}
-      <h2>
-        <Trans>Your cards</Trans>
-      </h2>
-      <ul className="row-list">
-        {overview.cards.map((card) => (
-          <CardRow key={card.id} card={card} />
-        ))}
-      </ul>
+      {/* The new debit details say each card in their place: listed once, not twice. */}
+      {newDebitDetails ? (
+        <DebitDetails cards={overview.cards} />
+      ) : (
+        <>
+          <h2>
+            <Trans>Your cards</Trans>
+          </h2>
+          <ul className="row-list">
+            {overview.cards.map((card) => (
+              <CardRow key={card.id} card={card} />
+            ))}
+          </ul>
+        </>
+      )}
       <PhysicalCardLink home={home} />
-      {newDebitDetails ? <DebitDetails cards={overview.cards} /> : null}
       <BenefitsContent />
       <h2>
         <Trans>Recent activity</Trans>

@@ -100,6 +100,8 @@ describe('experiments on the route table', () => {
     const details = screen.getByRole('region', { name: 'Debit card details' });
     expect(within(details).getByText('Ready to use.')).toBeTruthy();
     expect(within(details).getByText('Activate it when it arrives to start using it.')).toBeTruthy();
+    // The cards are listed once: in the details, not also under "Your cards".
+    expect(screen.queryByRole('heading', { name: 'Your cards' })).toBeNull();
   });
 
   it('stays on /home without the debit-details panel when the config does not exist (404)', async () => {
@@ -107,6 +109,7 @@ describe('experiments on the route table', () => {
     await answerHome(app);
     expect(app.router.state.location.pathname).toBe('/home');
     expect(screen.queryByRole('region', { name: 'Debit card details' })).toBeNull();
+    expect(screen.getByRole('heading', { name: 'Your cards' })).toBeTruthy();
   });
 
   it('reports a failed config load, keeps every flag off and still shows home', async () => {
