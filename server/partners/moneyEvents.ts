@@ -20,7 +20,7 @@
  * result, and the same key with another body (another type included) is refused (422). A refused event moved
  * nothing, so the same key may try it again.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { eq, sql } from 'drizzle-orm';
 import { type InferType, mixed, number, object, string } from 'yup';
 import { StatusCode } from '../../contract/shared/statusCodes.ts';
@@ -231,6 +231,15 @@ async function byCard<R extends { result: string }>(
   }
 }
 
+const notFoundResults: readonly string[] = ['cardholder_not_found', 'pending_transfer_not_found', 'card_not_found'];
+
+/**
+ * A refused event, `{3, result}`: 404 for what does not exist, 422 for a key reused for another event
+ * (the sender's mistake, as for the card API's Idempotency-Key), 409 for a state that does not allow it.
+ */
+const refuseEvent = (reply: FastifyReply, result: string) =>
+  reply.code(notFoundResults.includes(result) ? 404 : result === 'exists_with_different_fields' ? 422 : 409).send({ statusCode: StatusCode.NOT_ALLOWED, result });
+
 export function registerMoneyEvents(app: FastifyInstance, db: Database): void {
   app.post<{ Body: MoneyEvent }>('/events', { schema: { body: eventRequest } }, async (request, reply) => {
     const { type } = request.body;
@@ -243,7 +252,7 @@ export function registerMoneyEvents(app: FastifyInstance, db: Database): void {
     if (type === 'card.shipped' || type === 'card.delivered') {
       const moved = await (type === 'card.shipped' ? markShipped : markDelivered)(db, event.cardId!);
       if (moved.result === 'shipped' || moved.result === 'delivered') return { statusCode: StatusCode.SUCCESS, ...moved };
-      return reply.code(moved.result === 'card_not_found' ? 404 : 409).send({ statusCode: StatusCode.NOT_ALLOWED, result: moved.result });
+      return refuseEvent(reply, moved.result);
     }
     const key = request.headers['idempotency-key'];
     // One id per key for every type: the ledger then refuses the key for another kind of event as it
@@ -252,8 +261,7 @@ export function registerMoneyEvents(app: FastifyInstance, db: Database): void {
     const id = typeof key === 'string' && key !== '' ? transferIdFor({ caller: 'sandbox', operation: 'POST /sandbox/events' }, key) : crypto.randomUUID();
     if (type === 'ebt.swipe') {
       const swiped = await ebtSwipe(db, { id, email: event.email!, swipeCents: event.amountCents!, merchant: event.merchant! });
-      if (swiped.result === 'cardholder_not_found') return reply.code(404).send({ statusCode: StatusCode.NOT_ALLOWED, result: swiped.result });
-      if (swiped.result === 'exists_with_different_fields') return reply.code(422).send({ statusCode: StatusCode.NOT_ALLOWED, result: swiped.result });
+      if (swiped.result === 'cardholder_not_found' || swiped.result === 'exists_with_different_fields') return refuseEvent(reply, swiped.result);
       return { statusCode: StatusCode.SUCCESS, result: 'reward_owed', ebtRewardOwed: swiped.owedAfterCents };
     }
     const { settlement } = systemLedgerAccounts;
@@ -293,10 +301,7 @@ export function registerMoneyEvents(app: FastifyInstance, db: Database): void {
       const transactionId = answer.transfer.pendingId ?? answer.transfer.id;
       return { statusCode: StatusCode.SUCCESS, result: answer.result, transactionId };
     }
-    const notFound = ['cardholder_not_found', 'pending_transfer_not_found', 'card_not_found'] as string[];
-    // A key reused for another event is the sender's mistake (422, as for the card API's Idempotency-Key).
-    const status = notFound.includes(answer.result) ? 404 : answer.result === 'exists_with_different_fields' ? 422 : 409;
-    return reply.code(status).send({ statusCode: StatusCode.NOT_ALLOWED, result: answer.result });
+    return refuseEvent(reply, answer.result);
   });
 
   /** The ledger's invariant report: every account sums to zero, each balance equals its transfers. */
