@@ -93,7 +93,7 @@ test('with the browser text size at 200%, the screens follow it and fit 360 px (
   const funded = await signedIn.context().newPage();
   await largeText(funded);
   const { applicant, tokens: fundedTokens } = await openAccountViaApi(request);
-  expect((await request.post('/sandbox/events', { data: { type: 'deposit', email: applicant.email, amountCents: 403_712, payer: 'Valley Transit' } })).status()).toBe(200);
+  expect((await request.post('/sandbox/events', { data: { type: 'deposit', email: applicant.email, amountCents: 403_712, payer: 'Valley Transit', payee: `${applicant.firstName} ${applicant.lastName}` } })).status()).toBe(200);
   await seedStoredState(funded, { accessToken: fundedTokens.access, refreshToken: fundedTokens.refresh, locale: 'es' });
   const order = await OrderCardPage.open(funded, 'es');
   await order.expectReview(403_712, applicant.street1);

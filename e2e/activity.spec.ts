@@ -28,7 +28,7 @@ async function moneyEvent(request: APIRequestContext, event: Record<string, unkn
 test('a purchase is held, then settles; an older transaction opens and back keeps the list where it was', async ({ page, request }) => {
   const { applicant, tokens } = await openAccountViaApi(request);
   const email = applicant.email;
-  await moneyEvent(request, { type: 'deposit', email, amountCents: 50_000, payer: 'Valley Transit' });
+  await moneyEvent(request, { type: 'deposit', email, amountCents: 50_000, payer: 'Valley Transit', payee: `${applicant.firstName} ${applicant.lastName}` });
   // More than one page of activity (25 rows), each purchase at its own store.
   for (let store = 1; store <= 30; store += 1) {
     await moneyEvent(request, { type: 'card.authorization', email, amountCents: 100 + store, merchant: `Corner Store ${store}` }).then((id) =>
@@ -112,7 +112,7 @@ test('a purchase is held, then settles; an older transaction opens and back keep
 
 test('activity and a pending transaction read in Spanish, axe-clean', async ({ page, request }) => {
   const { applicant, tokens } = await openAccountViaApi(request);
-  await moneyEvent(request, { type: 'deposit', email: applicant.email, amountCents: 200_000, payer: 'Fresno County DSS' });
+  await moneyEvent(request, { type: 'deposit', email: applicant.email, amountCents: 200_000, payer: 'Fresno County DSS', payee: `${applicant.firstName} ${applicant.lastName}` });
   const hold = await moneyEvent(request, { type: 'card.authorization', email: applicant.email, amountCents: 184_512, merchant: 'Save Mart', location: 'Fresno, CA' });
   await seedStoredState(page, { accessToken: tokens.access, refreshToken: tokens.refresh, locale: 'es' });
 
@@ -174,7 +174,7 @@ test('offline, home and activity show the last-known balance and transactions wi
   request,
 }) => {
   const { applicant, tokens } = await openAccountViaApi(request);
-  await moneyEvent(request, { type: 'deposit', email: applicant.email, amountCents: 20_000, payer: 'Valley Transit' });
+  await moneyEvent(request, { type: 'deposit', email: applicant.email, amountCents: 20_000, payer: 'Valley Transit', payee: `${applicant.firstName} ${applicant.lastName}` });
   await moneyEvent(request, { type: 'card.authorization', email: applicant.email, amountCents: 845, merchant: 'Save Mart' });
   await seedStoredState(page, { accessToken: tokens.access, refreshToken: tokens.refresh, locale: 'en' });
 
@@ -237,7 +237,7 @@ test('offline, home and activity show the last-known balance and transactions wi
 
 test("a transaction that could not be loaded: the notice blames the connection only while the phone is offline or no answer came", async ({ page, context, request }) => {
   const { applicant, tokens } = await openAccountViaApi(request);
-  const id = await moneyEvent(request, { type: 'deposit', email: applicant.email, amountCents: 5_000, payer: 'Valley Transit' });
+  const id = await moneyEvent(request, { type: 'deposit', email: applicant.email, amountCents: 5_000, payer: 'Valley Transit', payee: `${applicant.firstName} ${applicant.lastName}` });
   await seedStoredState(page, { accessToken: tokens.access, refreshToken: tokens.refresh, locale: 'en' });
   // A gateway's error page: the phone is online, the server's answer is not the card API's.
   const isDetail = (url: URL) => url.pathname === '/api/v1/transaction';

@@ -36,7 +36,7 @@ const wrongExpiryFor = (expiry: string) => `${expiry.slice(0, 3)}${String((Numbe
 
 test('order a card ($5 from the balance), ship it, activate it with a wrong expiry then the right one', async ({ page, request }) => {
   const { applicant, tokens } = await openAccountViaApi(request);
-  await sandboxEvent(request, { type: 'deposit', email: applicant.email, amountCents: 2000, payer: 'Valley Transit' });
+  await sandboxEvent(request, { type: 'deposit', email: applicant.email, amountCents: 2000, payer: 'Valley Transit', payee: `${applicant.firstName} ${applicant.lastName}` });
   await seedStoredState(page, { accessToken: tokens.access, refreshToken: tokens.refresh, locale: 'en' });
 
   // A funded account skips step 1 (spec §2).
@@ -100,7 +100,7 @@ test('in Spanish: not enough money says so and charges nothing; ordered, activat
   expect(await physicalCards(request, tokens.access), 'nothing ordered').toEqual([]);
 
   // Money arrives; the order goes through.
-  await sandboxEvent(request, { type: 'deposit', email: applicant.email, amountCents: 2000, payer: 'Valley Transit' });
+  await sandboxEvent(request, { type: 'deposit', email: applicant.email, amountCents: 2000, payer: 'Valley Transit', payee: `${applicant.firstName} ${applicant.lastName}` });
   const funded = await OrderCardPage.open(page, 'es');
   await funded.expectReview(2000, applicant.street1);
   await funded.continue();

@@ -36,7 +36,7 @@ export const purchaseWith = (request: APIRequestContext, email: string, cardId: 
 
 export async function cardholderWithCard(request: APIRequestContext): Promise<CardholderWithCard> {
   const { applicant, tokens } = await openAccountViaApi(request);
-  const deposit = await sandboxEvent(request, { type: 'deposit', email: applicant.email, amountCents: 20_000, payer: 'Valley Foods' });
+  const deposit = await sandboxEvent(request, { type: 'deposit', email: applicant.email, amountCents: 20_000, payer: 'Valley Foods', payee: `${applicant.firstName} ${applicant.lastName}` });
   expect(deposit.status, 'the deposit lands').toBe(200);
   const ordered = await asCardholder(request, tokens, 'POST', '/order-card', {}, { 'Idempotency-Key': crypto.randomUUID() });
   expect(ordered.status, 'the card is ordered').toBe(200);

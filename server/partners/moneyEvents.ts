@@ -10,7 +10,8 @@
  *   replacement then stops the card it replaces) and the carrier delivers it. `card.shipped` answers
  *   what is printed on the card (lastFour, expiry), as the cardholder would read it to activate it.
  * - `card.settlement` (all or part of a hold) and `card.release` (the store lets the hold go).
- * - `card.refund`, `deposit` (payroll or benefit, with the payer's name).
+ * - `card.refund`; `deposit` (payroll, a benefit or a tax refund, with the payer's name), refused
+ *   (409 `name_mismatch`) unless the name it was sent to is the account holder's (spec §5, payeeName.ts).
  * - `atm.withdrawal`: cash out at an ATM; out of network (`network: 'out'`) the fee the fee disclosure
  *   names is charged with it, both or neither.
  * - `ebt.swipe`: the cardholder paid with their EBT card at a store; 1% of it (spec §9) becomes an EBT
@@ -40,6 +41,7 @@ import {
 } from '../features/ledger/index.ts';
 import { cardWorks, markDelivered, markShipped } from '../features/cards/index.ts';
 import { type FeeName, fees } from '../../contract/shared/fees.ts';
+import { payeeNameMatches } from './payeeName.ts';
 
 const eventTypes = [
   'card.authorization',
@@ -65,6 +67,8 @@ const eventRequest = object({
   amountCents: cents.optional(),
   merchant: name.optional(),
   payer: name.optional(),
+  /** The name a deposit was sent to, as the payer has it: it must be the account holder's. */
+  payee: name.optional(),
   location: name.optional(),
   holdDays: number().integer().min(1).max(30).optional(),
   transactionId: uuid.optional(),
@@ -81,7 +85,7 @@ const needs: Record<EventType, (keyof MoneyEvent)[]> = {
   'card.settlement': ['transactionId'],
   'card.release': ['transactionId'],
   'card.refund': ['email', 'amountCents', 'merchant'],
-  deposit: ['email', 'amountCents', 'payer'],
+  deposit: ['email', 'amountCents', 'payer', 'payee'],
   'atm.withdrawal': ['email', 'amountCents'],
   'ebt.swipe': ['email', 'amountCents', 'merchant'],
   'card.shipped': ['cardId'],
@@ -103,12 +107,14 @@ const mayHave: Record<EventType, (keyof MoneyEvent)[]> = {
 /** EBT rewards: 1% cash on EBT swipes (spec §9), in whole cents, rounded down. */
 const ebtRewardOf = (swipeCents: number) => Math.floor(swipeCents / 100);
 
-/** The card account of the cardholder who signs in with this email, or null. */
-async function cardAccountOf(db: Database, email: string): Promise<string | null> {
+type CardAccount = { id: string; firstName: string; lastName: string };
+/** The card account of the cardholder who signs in with this email, with the holder's name, or null. */
+async function cardAccountOf(db: Database, email: string): Promise<CardAccount | null> {
   const { rows } = (await db.execute(
-    sql`select a.id from accounts a join users u on u.id = a.user_id where lower(u.email) = lower(${email})`,
-  )) as unknown as { rows: { id: string }[] };
-  return rows[0]?.id ?? null;
+    sql`select a.id, u.first_name as "firstName", u.last_name as "lastName" from accounts a join users u on u.id = a.user_id
+      where lower(u.email) = lower(${email})`,
+  )) as unknown as { rows: CardAccount[] };
+  return rows[0] ?? null;
 }
 
 type EbtSwipeResult = { result: 'counted'; owedAfterCents: number } | { result: 'cardholder_not_found' } | { result: 'exists_with_different_fields' };
@@ -131,7 +137,7 @@ const lockEventId = (tx: Database, id: string) => tx.execute(sql`select pg_advis
 async function ebtSwipe(db: Database, swipe: EbtSwipe): Promise<EbtSwipeResult> {
   return db.transaction(async (tx) => {
     await lockEventId(tx, swipe.id);
-    const accountId = await cardAccountOf(tx, swipe.email);
+    const accountId = (await cardAccountOf(tx, swipe.email))?.id;
     if (!accountId) return { result: 'cardholder_not_found' };
     const [first] = await tx.select().from(sandboxEbtSwipes).where(eq(sandboxEbtSwipes.id, swipe.id));
     // The key already moved money as another event.
@@ -272,8 +278,9 @@ export function registerMoneyEvents(app: FastifyInstance, db: Database): void {
       if (await isEbtSwipe(tx, id)) return { result: 'exists_with_different_fields' } as const;
       if (type === 'card.settlement') return postPendingTransfer(tx, { id, pendingId: event.transactionId!, amountCents: event.amountCents });
       if (type === 'card.release') return voidPendingTransfer(tx, { id, pendingId: event.transactionId! });
-      const accountId = await cardAccountOf(tx, event.email!);
-      if (!accountId) return { result: 'cardholder_not_found' } as const;
+      const holder = await cardAccountOf(tx, event.email!);
+      if (!holder) return { result: 'cardholder_not_found' } as const;
+      const accountId = holder.id;
       const cardholder = await openCardholderLedgerAccount(tx, accountId);
       const amountCents = event.amountCents!;
       const location = event.location ?? null;
@@ -288,6 +295,8 @@ export function registerMoneyEvents(app: FastifyInstance, db: Database): void {
         case 'card.refund':
           return createTransfer(tx, { id, debit: settlement, credit: cardholder, amountCents, kind: 'refund', counterparty: event.merchant!, location, phase: 'posted' });
         case 'deposit':
+          // Checked before the ledger: a deposit for someone else moves nothing, under any key.
+          if (!payeeNameMatches(event.payee!, holder)) return { result: 'name_mismatch' } as const;
           return createTransfer(tx, { id, debit: settlement, credit: cardholder, amountCents, kind: 'deposit', counterparty: event.payer!, location, phase: 'posted' });
         case 'atm.withdrawal':
           return byCard(tx, { id, accountId, cardId: event.cardId, atm: true }, (cardTx) =>

@@ -142,7 +142,7 @@ describe('POST /sandbox/events', () => {
     expect(Date.parse(completed.settledAt!)).toBeGreaterThanOrEqual(Date.parse(completed.timestamp));
     expect(Date.parse(completed.settledAt!)).toBeGreaterThanOrEqual(settling - 1000);
     // A deposit, posted at once, has neither.
-    const deposit = (await event({ type: 'deposit', email: 'demo@providers.test', amountCents: 100, payer: 'Probe' })).body.transactionId!;
+    const deposit = (await event({ type: 'deposit', email: 'demo@providers.test', amountCents: 100, payer: 'Probe', payee: 'MARIA LOPEZ' })).body.transactionId!;
     expect(Object.keys((await detail(deposit)).body.transaction)).not.toContain('settledAt');
     expect(Object.keys((await detail(deposit)).body.transaction)).not.toContain('heldAmount');
     expect(await report()).toMatchObject({ ok: true });
@@ -170,12 +170,26 @@ describe('POST /sandbox/events', () => {
 
   it('credits a deposit with its payer once, however often the same Idempotency-Key is sent', async () => {
     const before = await home();
-    const deposit = { type: 'deposit', email: 'demo@providers.test', amountCents: 48000, payer: 'Fresno County DSS' };
+    const deposit = { type: 'deposit', email: 'demo@providers.test', amountCents: 48000, payer: 'Fresno County DSS', payee: 'MARIA LOPEZ' };
     const answers = await Promise.all([1, 2, 3].map(() => event(deposit, 'payroll-2026-11-24')));
     expect(new Set(answers.map((answer) => answer.body.transactionId)).size).toBe(1);
     expect((await home()).accountOverview.balance).toBe(before.accountOverview.balance + 48000);
     expect((await event({ ...deposit, amountCents: 1 }, 'payroll-2026-11-24')).body.result).toBe('exists_with_different_fields');
     expect((await home()).accountOverview.transactions[0]).toMatchObject({ kind: 'deposit', counterparty: 'Fresno County DSS', amount: 48000 });
+  });
+
+  it("accepts a deposit only when it was sent to the account holder's name (spec §5), as payers write it", async () => {
+    const before = await home();
+    const deposit = { type: 'deposit', email: 'demo@providers.test', amountCents: 1500, payer: 'IRS TREAS 310' };
+    // Someone else's tax refund, sent to this account's number: it goes back, nothing moves, under any key.
+    expect(await event({ ...deposit, payee: 'JOSE LOPEZ' }, 'refund-2026')).toEqual({ status: 409, body: { statusCode: StatusCode.NOT_ALLOWED, result: 'name_mismatch' } });
+    expect(await event({ ...deposit, payee: 'MARIA GARCIA' })).toMatchObject({ status: 409, body: { result: 'name_mismatch' } });
+    expect((await home()).accountOverview).toEqual(before.accountOverview);
+    // The holder's own, last name first and without accents: the refused key is free to be used.
+    const refund = await event({ ...deposit, payee: 'Lopez, Maria' }, 'refund-2026');
+    expect(refund).toMatchObject({ status: 200, body: { result: 'created' } });
+    expect((await home()).accountOverview.balance).toBe(before.accountOverview.balance + 1500);
+    expect(await report()).toMatchObject({ ok: true, problems: [] });
   });
 
   it('charges the out-of-network ATM fee with the cash, both or neither, once per Idempotency-Key', async () => {
@@ -200,7 +214,7 @@ describe('POST /sandbox/events', () => {
     expect(inNetwork).toMatchObject({ status: 200, body: { result: 'created' } });
     expect((await home()).accountOverview.balance).toBe(fee - 1);
     // The balance back to where this test found it, for the tests after this one.
-    expect(await event({ type: 'deposit', email: 'demo@providers.test', amountCents: before.accountOverview.balance - (fee - 1), payer: 'Fresno County DSS' })).toMatchObject({ status: 200 });
+    expect(await event({ type: 'deposit', email: 'demo@providers.test', amountCents: before.accountOverview.balance - (fee - 1), payer: 'Fresno County DSS', payee: 'MARIA LOPEZ' })).toMatchObject({ status: 200 });
     expect((await home()).accountOverview.balance).toBe(before.accountOverview.balance);
     expect((await event({ ...withdrawal, network: 'both' })).status).toBe(400);
     expect(await report()).toMatchObject({ ok: true, problems: [] });
@@ -209,7 +223,7 @@ describe('POST /sandbox/events', () => {
   it('refuses an event without what it needs, or for nobody', async () => {
     expect((await event({ type: 'deposit', email: 'demo@providers.test', amountCents: 100 })).status).toBe(400);
     expect((await event({ type: 'atm.withdrawal', email: 'nobody@providers.test', amountCents: 100 })).status).toBe(404);
-    expect((await event({ type: 'deposit', email: 'demo@providers.test', amountCents: -5, payer: 'X' })).status).toBe(400);
+    expect((await event({ type: 'deposit', email: 'demo@providers.test', amountCents: -5, payer: 'X', payee: 'MARIA LOPEZ' })).status).toBe(400);
     expect(await report()).toMatchObject({ ok: true, problems: [] });
   });
 
@@ -220,12 +234,12 @@ describe('POST /sandbox/events', () => {
       return { status: response.statusCode, body: response.json() };
     };
     for (const amountCents of [0, -1, 1.5, '100', 1e308, 2 ** 53 + 1, null]) {
-      expect(await answer({ type: 'deposit', email: 'demo@providers.test', payer: 'X', amountCents })).toEqual({
+      expect(await answer({ type: 'deposit', email: 'demo@providers.test', payer: 'X', payee: 'MARIA LOPEZ', amountCents })).toEqual({
         status: 400,
         body: { statusCode: StatusCode.INVALID_PARAMETERS, invalid: ['amountCents'] },
       });
     }
-    expect(await answer({ type: 'deposit', email: 'demo@providers.test', payer: 'X', amountCents: 5, tip: 1 })).toEqual({
+    expect(await answer({ type: 'deposit', email: 'demo@providers.test', payer: 'X', payee: 'MARIA LOPEZ', amountCents: 5, tip: 1 })).toEqual({
       status: 400,
       body: { statusCode: StatusCode.INVALID_PARAMETERS, unexpected: ['tip'] },
     });
@@ -236,7 +250,7 @@ describe('POST /sandbox/events', () => {
     });
     expect(await answer({ type: 'deposit', email: 'demo@providers.test', amountCents: 5, holdDays: 3, network: 'out' })).toEqual({
       status: 400,
-      body: { statusCode: StatusCode.INVALID_PARAMETERS, missing: ['payer'], unexpected: ['holdDays', 'network'] },
+      body: { statusCode: StatusCode.INVALID_PARAMETERS, missing: ['payer', 'payee'], unexpected: ['holdDays', 'network'] },
     });
     expect((await answer({ type: 'ebt.swipe', email: 'demo@providers.test', amountCents: 500, merchant: 'Save Mart', location: 'Fresno, CA' })).status).toBe(400);
     // A body that is not JSON at all is still answered as the card API answers it.
@@ -285,7 +299,7 @@ describe('POST /sandbox/events', () => {
     // One hold and one withdrawal made.
     expect((await home()).accountOverview.balance).toBe(before.accountOverview.balance - 150 - 200);
     expect(await event({ type: 'card.release', transactionId: first.body.transactionId })).toMatchObject({ status: 200 });
-    expect(await event({ type: 'deposit', email: 'demo@providers.test', amountCents: 200, payer: 'Probe' })).toMatchObject({ status: 200 });
+    expect(await event({ type: 'deposit', email: 'demo@providers.test', amountCents: 200, payer: 'Probe', payee: 'MARIA LOPEZ' })).toMatchObject({ status: 200 });
     expect(await report()).toMatchObject({ ok: true, problems: [] });
   });
 
@@ -306,7 +320,7 @@ describe('POST /sandbox/events', () => {
     const key = `declined-${randomUUID()}`;
     const purchase = { type: 'card.authorization', email: 'demo@providers.test', amountCents: before.accountOverview.balance + 500, merchant: 'Best Buy' };
     expect(await event(purchase, key)).toMatchObject({ status: 409, body: { result: 'exceeds_credits' } });
-    expect(await event({ type: 'deposit', email: 'demo@providers.test', amountCents: 500, payer: 'Probe' })).toMatchObject({ status: 200 });
+    expect(await event({ type: 'deposit', email: 'demo@providers.test', amountCents: 500, payer: 'Probe', payee: 'MARIA LOPEZ' })).toMatchObject({ status: 200 });
     const approved = await event(purchase, key);
     expect(approved).toMatchObject({ status: 200, body: { result: 'created' } });
     expect(await event(purchase, key)).toMatchObject({ status: 200, body: { result: 'exists', transactionId: approved.body.transactionId } });
@@ -319,7 +333,7 @@ describe('POST /sandbox/events', () => {
   it('makes one Idempotency-Key one event whatever its type: another type with the key moves nothing', async () => {
     const before = await home();
     const key = `one-event-${randomUUID()}`;
-    const deposit = await event({ type: 'deposit', email: 'demo@providers.test', amountCents: 111, payer: 'Probe' }, key);
+    const deposit = await event({ type: 'deposit', email: 'demo@providers.test', amountCents: 111, payer: 'Probe', payee: 'MARIA LOPEZ' }, key);
     expect(deposit).toMatchObject({ status: 200, body: { result: 'created' } });
     const refused = { status: 422, body: { statusCode: StatusCode.NOT_ALLOWED, result: 'exists_with_different_fields' } };
     expect(await event({ type: 'card.refund', email: 'demo@providers.test', amountCents: 111, merchant: 'Probe' }, key)).toEqual(refused);
@@ -327,7 +341,7 @@ describe('POST /sandbox/events', () => {
     expect(await event({ type: 'atm.withdrawal', email: 'demo@providers.test', amountCents: 111 }, key)).toEqual(refused);
     expect(await event({ type: 'ebt.swipe', email: 'demo@providers.test', amountCents: 111, merchant: 'Probe' }, key)).toEqual(refused);
     // The same deposit again is the first one.
-    expect(await event({ type: 'deposit', email: 'demo@providers.test', amountCents: 111, payer: 'Probe' }, key)).toMatchObject({ status: 200, body: { result: 'exists' } });
+    expect(await event({ type: 'deposit', email: 'demo@providers.test', amountCents: 111, payer: 'Probe', payee: 'MARIA LOPEZ' }, key)).toMatchObject({ status: 200, body: { result: 'exists' } });
 
     // A settlement's key cannot release another hold, nor a swipe's key make a deposit.
     const [a, b] = await Promise.all([1, 2].map(() => event({ type: 'card.authorization', email: 'demo@providers.test', amountCents: 200, merchant: 'Valero' })));
@@ -337,7 +351,7 @@ describe('POST /sandbox/events', () => {
     expect(await event({ type: 'card.release', transactionId: b!.body.transactionId })).toMatchObject({ status: 200 });
     const swipeKey = `swipe-${randomUUID()}`;
     expect(await event({ type: 'ebt.swipe', email: 'demo@providers.test', amountCents: 1_000, merchant: 'Save Mart' }, swipeKey)).toMatchObject({ status: 200 });
-    expect(await event({ type: 'deposit', email: 'demo@providers.test', amountCents: 1_000, payer: 'Probe' }, swipeKey)).toEqual(refused);
+    expect(await event({ type: 'deposit', email: 'demo@providers.test', amountCents: 1_000, payer: 'Probe', payee: 'MARIA LOPEZ' }, swipeKey)).toEqual(refused);
 
     const after = (await home()).accountOverview;
     expect(after.balance).toBe(before.accountOverview.balance + 111 - 200);

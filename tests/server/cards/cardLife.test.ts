@@ -35,7 +35,7 @@ describe('ordering a physical card', () => {
   it('answers the balance after the fee as home shows it, with what came and what is held since, the same on a retry', async () => {
     const holder = await newCardholder(t.app, t.db, 5000);
     const opened = (await home(t.app, holder.access)).accountOverview.balance;
-    expect((await event(t.app, { type: 'deposit', email: holder.email, amountCents: 20000, payer: 'Sunrise Home Care' })).status).toBe(200);
+    expect((await event(t.app, { type: 'deposit', email: holder.email, amountCents: 20000, payer: 'Sunrise Home Care', payee: 'Test Cardholder' })).status).toBe(200);
     const hold = await event(t.app, { type: 'card.authorization', email: holder.email, amountCents: 1240, merchant: 'Save Mart', cardId: holder.virtualCardId });
     expect(hold.status, JSON.stringify(hold.body)).toBe(200);
     const key = randomUUID();

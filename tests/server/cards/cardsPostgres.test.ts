@@ -61,7 +61,7 @@ describeOnPostgres('cards on real PostgreSQL', { timeout: 60_000 }, () => {
         Array.from({ length: 6 }, (_, i) =>
           i % 2 === 0
             ? event(t.app, { type: 'ebt.swipe', email: holder.email, amountCents: 5_000, merchant: 'Food 4 Less' }, key)
-            : event(t.app, { type: 'deposit', email: holder.email, amountCents: 1_000, payer: 'Sunrise Home Care' }, key),
+            : event(t.app, { type: 'deposit', email: holder.email, amountCents: 1_000, payer: 'Sunrise Home Care', payee: 'CARDHOLDER, TEST' }, key),
         ),
       );
       const after = await home(t.app, holder.access);

@@ -34,7 +34,7 @@ export async function newCardholder(app: FastifyInstance, db: Database, depositC
     .values({ accountId: account!.id, type: 'VIRTUAL', status: 'ACTIVE', isActive: true, lastFour: '1234', expiry: virtualCardExpiry })
     .returning({ id: cards.id });
   if (depositCents > 0) {
-    const deposit = await event(app, { type: 'deposit', email, amountCents: depositCents, payer: 'Employer' });
+    const deposit = await event(app, { type: 'deposit', email, amountCents: depositCents, payer: 'Employer', payee: 'TEST CARDHOLDER' });
     expect(deposit.status, JSON.stringify(deposit.body)).toBe(200);
   }
   const session = await app.inject({ method: 'POST', url: '/sandbox/sessions', payload: { email, accessTtlSeconds: 3600 } });

@@ -113,7 +113,7 @@ describe('a balance short of the fee', () => {
     expect(await cardCount(holder.accountId)).toBe(1);
     expect((await home(t.app, holder.access)).accountOverview.balance).toBe(fees.physicalCard.cents - 1);
 
-    await t.app.inject({ method: 'POST', url: '/sandbox/events', payload: { type: 'deposit', email: holder.email, amountCents: 1, payer: 'Friend' } });
+    await t.app.inject({ method: 'POST', url: '/sandbox/events', payload: { type: 'deposit', email: holder.email, amountCents: 1, payer: 'Friend', payee: 'Test Cardholder' } });
     const ordered = await orderCard(t.app, holder.access, key);
     expect(ordered.status).toBe(200);
     expect((await home(t.app, holder.access)).accountOverview.balance).toBe(0);

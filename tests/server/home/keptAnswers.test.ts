@@ -130,7 +130,7 @@ describe('kept home answers', () => {
 
   it('end when a hold counted in the balance but older than the activity shown times out', async () => {
     const { transactionId } = await event({ type: 'card.authorization', email: 'demo@providers.test', amountCents: 450, merchant: 'Old Hold', holdDays: 2 });
-    for (let i = 0; i < 20; i += 1) await event({ type: 'deposit', email: 'demo@providers.test', amountCents: 100 + i, payer: 'Kept Answers Payroll' });
+    for (let i = 0; i < 20; i += 1) await event({ type: 'deposit', email: 'demo@providers.test', amountCents: 100 + i, payer: 'Kept Answers Payroll', payee: 'MARIA LOPEZ' });
     const now = new Date();
     const shown = await loadHome(t.db, session, now);
     if (!shown || shown === 'revoked') throw new Error('no home');
@@ -181,7 +181,7 @@ describe('kept home answers on the embedded database', () => {
     expect(await loadHome(db, { userId: user, familyId: randomUUID() })).toEqual(first);
     expect(runs).toEqual(['home_overview', 'home_version']);
 
-    await embedded.app.inject({ method: 'POST', url: '/sandbox/events', payload: { type: 'deposit', email: 'demo@providers.test', amountCents: 125, payer: 'Kept Answers Payroll' } });
+    await embedded.app.inject({ method: 'POST', url: '/sandbox/events', payload: { type: 'deposit', email: 'demo@providers.test', amountCents: 125, payer: 'Kept Answers Payroll', payee: 'MARIA LOPEZ' } });
     const paid = await loadHome(db, { userId: user, familyId: session.familyId });
     if (!paid || paid === 'revoked') throw new Error('no home');
     expect(paid.accountOverview.balance).toBe((first as HomeAnswer).accountOverview.balance + 125);

@@ -115,7 +115,7 @@ describe('GET /api/v1/statements', () => {
 
     await event({ type: 'card.settlement', transactionId: settled, amountCents: 2310 });
     await event({ type: 'card.release', transactionId: released });
-    await event({ type: 'deposit', email: 'demo@providers.test', amountCents: 48000, payer: 'Fresno County DSS' });
+    await event({ type: 'deposit', email: 'demo@providers.test', amountCents: 48000, payer: 'Fresno County DSS', payee: 'MARIA LOPEZ' });
     const after = (await statements()).body;
     expect(after.statements[0]).toEqual({
       ...before,
@@ -244,7 +244,7 @@ async function freshCardholderWithPurchases(count: number, merchant: string): Pr
   const applicant = await verifiedApplicant(t.app);
   const registered = await register(t.app, applicant);
   expect(registered.status, JSON.stringify(registered.body)).toBe(200);
-  await event({ type: 'deposit', email: applicant.email, amountCents: 100_000, payer: 'Valley Transit' });
+  await event({ type: 'deposit', email: applicant.email, amountCents: 100_000, payer: 'Valley Transit', payee: `${applicant.firstName} ${applicant.lastName}` });
   for (let index = 0; index < count; index += 1) {
     await event({ type: 'card.refund', email: applicant.email, amountCents: 100 + index, merchant: `Store ${index}` });
   }
