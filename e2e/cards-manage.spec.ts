@@ -1,7 +1,8 @@
 /**
  * Managing cards through the real server at phone size, each test as a fresh cardholder with a working
  * physical card (e2e/support/cardholderWithCard.ts): lock then unlock (a store's charge on the locked
- * card is refused), report the card lost and see its replacement on its way with its dates, set a PIN
+ * card is refused), report the card lost and see its replacement on its way with its dates, report a
+ * damaged card stolen while its replacement is on its way (that one takes its place), set a PIN
  * and change the ATM PIN on the card processor's page on its own origin (success, -10 then a retry), the
  * virtual card's details on the processor's page; one run in Spanish; axe-clean on every screen.
  */
@@ -13,6 +14,7 @@ import { openAccountViaApi } from './support/accounts.ts';
 import { asCardholder, cardholderWithCard, purchaseWith } from './support/cardholderWithCard.ts';
 import { processorURL } from './support/origins.ts';
 import { seedStoredState } from './support/storage.ts';
+import type { Card } from '../contract/cards/types.ts';
 import type { HomeAnswer } from '../contract/home/types.ts';
 
 /** A phone screenshot into test-results/screens/ (as e2e/accessibility.spec.ts keeps), for a look at the layout. */
@@ -99,6 +101,33 @@ test('report the card lost: blocked at once, its replacement on its way with its
   // Not shipped yet, so not in the cardholder's hands: nothing to activate until it ships.
   await expect(coming.getByRole('link', { name: 'Activate', exact: true })).toHaveCount(0);
   await expectAccessible(page, 'the cards after a report');
+});
+
+test('a damaged card waiting for its replacement is reported stolen: blocked at once, the card already ordered takes its place', async ({ page, request }) => {
+  const holder = await cardholderWithCard(request);
+  const replaced = await asCardholder(request, holder.tokens, 'POST', '/card/replace', { id: holder.physical.id }, { 'Idempotency-Key': crypto.randomUUID() });
+  expect(replaced.status, 'the damaged card is replaced').toBe(200);
+  const ordered = replaced.body.card as Card;
+  const balance = async () => ((await asCardholder(request, holder.tokens, 'GET', '/home')).body as HomeAnswer).accountOverview.balance;
+  const before = await balance();
+  await seedStoredState(page, { accessToken: holder.tokens.access, refreshToken: holder.tokens.refresh, locale: 'en' });
+
+  const cards = await ManageCardsPage.open(page);
+  const damaged = cards.card('Physical card', holder.physical.lastFour);
+  await expect(damaged.getByText('It keeps working until your new card ships.', { exact: true })).toBeVisible();
+  await expect(damaged.getByRole('link', { name: 'Replace a damaged card', exact: true })).toHaveCount(0);
+  const report = await cards.reportLostOrStolen(damaged);
+  await report.report('stolen');
+  await expect(page.getByText("The new card you already ordered takes its place. We don't send another one.", { exact: true })).toBeVisible();
+  await expectAccessible(page, 'what reporting a replaced card does');
+  await report.confirm(true);
+  await report.expectBlocked(holder.physical.lastFour!, ordered.delivery!, true);
+
+  const after = ((await asCardholder(request, holder.tokens, 'GET', '/home')).body as HomeAnswer).accountOverview.cards;
+  expect(after.find((card) => card.id === holder.physical.id)).toMatchObject({ status: 'STOLEN', isActive: false, replacedByCardId: ordered.id });
+  expect(after.filter((card) => card.type === 'PHYSICAL' && card.isPending).map((card) => card.id), 'no second card sent').toEqual([ordered.id]);
+  expect(await balance(), 'nothing more charged').toBe(before);
+  expect((await purchaseWith(request, holder.applicant.email, holder.physical.id)).status, 'the stolen card is blocked').toBe(409);
 });
 
 test("set a PIN on the processor's page on its own origin, and change the ATM PIN after a -10", async ({ page, request }, testInfo) => {

@@ -4,7 +4,8 @@
  * POST /card/report-lost-stolen {id, status} → `{0, card, replacement}`).
  *
  * The cardholder says which it is (lost or stolen), reads what will happen and confirms; the card is
- * then blocked at once and a replacement sent free of charge. The chart ends (`finished`, output
+ * then blocked at once and a replacement sent free of charge (or, when a damaged card's replacement is
+ * already on its way, that one takes its place). The chart ends (`finished`, output
  * `reported: true`) when the cardholder leaves the screen that says so, so the cards are loaded again;
  * leaving before (`cancelled`) reports nothing.
  *
@@ -25,6 +26,11 @@ export type LostStolenContext = {
   status: LostOrStolen | null;
   /** Once reported: the blocked card and its replacement on its way. */
   replacement: Card | null;
+  /**
+   * A replacement was ordered before (a damaged card's, not shipped yet, while this card still works):
+   * it takes this card's place, and no other is sent (server/features/cards/cardLife.ts reportCard).
+   */
+  replacementOrdered: boolean;
 };
 export type LostStolenEvent =
   | { type: 'user.choose'; status: LostOrStolen }
@@ -67,7 +73,7 @@ export const lostStolenMachine = setup({
   },
 }).createMachine({
   id: 'lostStolen',
-  context: ({ input }) => ({ card: input.card, status: null, replacement: null }),
+  context: ({ input }) => ({ card: input.card, status: null, replacement: null, replacementOrdered: input.card.replacedByCardId !== null }),
   initial: 'choosing',
   output: ({ context }) => ({ reported: context.replacement !== null }),
   states: {

@@ -47,9 +47,14 @@ export type CardUrlAnswer = UrlAnswer | CardRefusal | UnknownCard;
  */
 export type ManageCardsTag = 'busy' | 'failed' | 'cards' | 'detailsLoading' | 'details' | 'detailsFailed' | 'reporting';
 
-/** A physical card that can be reported lost or stolen: one that works (locked or not) and has not been replaced. */
-export const canReportLostStolen = (card: Card) =>
-  card.type === 'PHYSICAL' && card.status === 'ACTIVE' && card.isActive && card.replacedByCardId === null;
+/**
+ * A physical card that can be reported lost or stolen: one that works (locked or not), also while its
+ * replacement for damage is on its way (it works until that one ships: a thief could use it till then).
+ */
+export const canReportLostStolen = (card: Card) => card.type === 'PHYSICAL' && card.status === 'ACTIVE' && card.isActive;
+
+/** A card that can be replaced as damaged: one that can be reported, with no replacement ordered yet. */
+export const canReplaceDamaged = (card: Card) => canReportLostStolen(card) && card.replacedByCardId === null;
 
 const hasUrl = (answer: CardUrlAnswer | undefined) => answer?.statusCode === StatusCode.SUCCESS && 'url' in answer && answer.url.length > 0;
 

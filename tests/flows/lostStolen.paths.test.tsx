@@ -178,3 +178,32 @@ describe('lost or stolen chart', () => {
     30_000,
   );
 });
+
+describe('a damaged card waiting for its replacement', () => {
+  // Replaced for damage, not shipped yet: the old card still works, so a thief could use it until then.
+  const damaged: Card = { ...physicalCard, replacedByCardId: pendingCard.id };
+  const ordered: Card = { ...pendingCard, replacesCardId: physicalCard.id };
+
+  it('can be reported stolen: blocked at once, the card already ordered takes its place and no other is sent', async () => {
+    const { user, cardApi } = await renderApp('/manage-cards', active);
+    await answerCardsLoad(cardApi, homeWith([virtualCard, damaged, ordered]));
+    const slide = slideOf('Physical card ending in 5678');
+    expect(within(slide).getByText('It keeps working until your new card ships.')).toBeTruthy();
+    // Its replacement is ordered: it cannot be replaced again, but it can be blocked.
+    expect(within(slide).queryByRole('link', { name: 'Replace a damaged card' })).toBeNull();
+    await user.click(within(slide).getByRole('button', { name: 'Report lost or stolen' }));
+    await user.click(await screen.findByRole('button', { name: 'It was stolen' }));
+
+    expect(screen.getByText("The new card you already ordered takes its place. We don't send another one.")).toBeTruthy();
+    expect(screen.queryByText('We send you a replacement card free of charge. It arrives in 10 to 15 business days.')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Block my card and send a new one' })).toBeNull();
+    await user.click(button('Block my card'));
+    await waitFor(() => expect(cardApi.isWaiting(reportPath)).toBe(true));
+    expect(lastBody(cardApi, reportPath)).toEqual({ id: damaged.id, status: 'STOLEN' });
+    cardApi.answer(reportPath, { statusCode: 0, card: { ...damaged, status: 'STOLEN', isActive: false }, replacement: ordered });
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Your card is blocked' })).toBeTruthy();
+    expect(screen.getByText(/Your new card is still on its way\./).textContent).toBe('Your new card is still on its way. Arrives between Dec 8, 2026 and Dec 15, 2026.');
+    expect(screen.queryByText(/free of charge/)).toBeNull();
+  });
+});

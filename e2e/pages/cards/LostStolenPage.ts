@@ -14,13 +14,14 @@ export class LostStolenPage extends AppPage {
     await expect(this.page.getByText(this.t(status === 'lost' ? "You're reporting this card lost." : "You're reporting this card stolen."), { exact: true })).toBeVisible();
   }
 
-  async confirm(): Promise<void> {
-    await this.button('Block my card and send a new one').click();
+  /** Blocks the card; with a replacement already ordered (a damaged card's) the button sends none. */
+  async confirm(replacementOrdered = false): Promise<void> {
+    await this.button(replacementOrdered ? 'Block my card' : 'Block my card and send a new one').click();
     await expect(this.title).toHaveText(this.t('Your card is blocked'));
   }
 
   /** What the screen says once reported: blocked now, the replacement's delivery window, the virtual card still working. */
-  async expectBlocked(lastFour: string, delivery: { earliest: string; latest: string }): Promise<void> {
+  async expectBlocked(lastFour: string, delivery: { earliest: string; latest: string }, replacementOrdered = false): Promise<void> {
     const main = this.page.getByRole('main');
     await expect(main.getByRole('status')).toHaveText(
       this.t('Your card ending in {lastFour} is blocked for all purchases and ATM withdrawals now.').replace('{lastFour}', lastFour),
@@ -28,7 +29,8 @@ export class LostStolenPage extends AppPage {
     const window = this.t('Arrives between {earliest} and {latest}.')
       .replace('{earliest}', dayAsShown(delivery.earliest, this.locale))
       .replace('{latest}', dayAsShown(delivery.latest, this.locale));
-    await expect(main.getByText(`${this.t('A replacement card is on its way, free of charge.')} ${window}`, { exact: true })).toBeVisible();
+    const coming = replacementOrdered ? 'Your new card is still on its way.' : 'A replacement card is on its way, free of charge.';
+    await expect(main.getByText(`${this.t(coming)} ${window}`, { exact: true })).toBeVisible();
     await expect(main.getByText(this.t('Your virtual card keeps working for online purchases.'), { exact: true })).toBeVisible();
   }
 

@@ -1,6 +1,7 @@
 /**
  * Report a lost or stolen card (machines/cards/lostStolen.ts): lost or stolen, what will happen, then
- * the card blocked at once with its free replacement on its way, and when it should arrive.
+ * the card blocked at once with its free replacement on its way (or the one already ordered for damage),
+ * and when it should arrive.
  */
 import { msg } from '@lingui/core/macro';
 import { Trans } from '@lingui/react/macro';
@@ -20,7 +21,7 @@ const lostStolenTitle = msg`Report a lost or stolen card`;
 export function LostStolenView({ report, locale, hasVirtualCard }: { report: LostStolenActor; locale: Locale; hasVirtualCard: boolean }) {
   useOwnTitle(lostStolenTitle);
   const state = useSelector(report, (s) => s);
-  const { card, status, replacement } = state.context;
+  const { card, status, replacement, replacementOrdered } = state.context;
   const lastFour = card.lastFour;
   const at = (tag: 'choosing' | 'confirming' | 'busy' | 'reported' | 'failed') => state.hasTag(tag);
   const send = report.send;
@@ -41,7 +42,7 @@ export function LostStolenView({ report, locale, hasVirtualCard }: { report: Los
           </p>
         </div>
         <p>
-          <Trans>A replacement card is on its way, free of charge.</Trans>{' '}
+          {replacementOrdered ? <Trans>Your new card is still on its way.</Trans> : <Trans>A replacement card is on its way, free of charge.</Trans>}{' '}
           {replacement.delivery ? <DeliveryWindow delivery={replacement.delivery} locale={locale} /> : null}
         </p>
         {hasVirtualCard ? (
@@ -94,7 +95,11 @@ export function LostStolenView({ report, locale, hasVirtualCard }: { report: Los
               <Trans>We block it right away for all purchases and ATM withdrawals. It can't be unlocked again.</Trans>
             </li>
             <li>
-              <Trans>We send you a replacement card free of charge. It arrives in 10 to 15 business days.</Trans>
+              {replacementOrdered ? (
+                <Trans>The new card you already ordered takes its place. We don't send another one.</Trans>
+              ) : (
+                <Trans>We send you a replacement card free of charge. It arrives in 10 to 15 business days.</Trans>
+              )}
             </li>
             {hasVirtualCard ? (
               <li>
@@ -109,7 +114,7 @@ export function LostStolenView({ report, locale, hasVirtualCard }: { report: Los
           ) : (
             <div className="button-stack">
               <ActionButton unavailable={at('busy')} onPress={() => send({ type: 'user.confirm' })}>
-                {at('busy') ? <Trans>Blocking your card…</Trans> : <Trans>Block my card and send a new one</Trans>}
+                {at('busy') ? <Trans>Blocking your card…</Trans> : replacementOrdered ? <Trans>Block my card</Trans> : <Trans>Block my card and send a new one</Trans>}
               </ActionButton>
               <ActionButton secondary unavailable={at('busy')} onPress={() => send({ type: 'user.back' })}>
                 <Trans>Back</Trans>

@@ -11,7 +11,7 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { Card } from '../../../../contract/cards/types.ts';
 import { cardLockStatusOf, hasLock } from '../../../../machines/cards/cardLock.ts';
-import { canReportLostStolen, cardLockOf, lostStolenOf, type CardLockActor } from '../../../../machines/cards/manageCards.ts';
+import { canReplaceDamaged, canReportLostStolen, cardLockOf, lostStolenOf, type CardLockActor } from '../../../../machines/cards/manageCards.ts';
 import { useServices } from '../../../app/services.tsx';
 import { ActionButton } from '../../../shared/components/ActionButton.tsx';
 import { focusIsNowhere } from '../../../shared/components/focusIsNowhere.ts';
@@ -212,18 +212,18 @@ function CardSlide({ card, index, lock, locale, cardImageURL, details, onReport 
             </>
           ) : null}
           {canReportLostStolen(card) ? (
-            <>
-              <li>
-                <button type="button" id={reportButtonId(card.id)} className="link-button" onClick={onReport}>
-                  <Trans>Report lost or stolen</Trans>
-                </button>
-              </li>
-              <li>
-                <Link to="/replacement-card/{-$step}" params={{ step: undefined }} search={{ cardId: card.id }}>
-                  <Trans>Replace a damaged card</Trans>
-                </Link>
-              </li>
-            </>
+            <li>
+              <button type="button" id={reportButtonId(card.id)} className="link-button" onClick={onReport}>
+                <Trans>Report lost or stolen</Trans>
+              </button>
+            </li>
+          ) : null}
+          {canReplaceDamaged(card) ? (
+            <li>
+              <Link to="/replacement-card/{-$step}" params={{ step: undefined }} search={{ cardId: card.id }}>
+                <Trans>Replace a damaged card</Trans>
+              </Link>
+            </li>
           ) : null}
         </ul>
       ) : null}
