@@ -93,6 +93,8 @@ export async function buildApp(
   registerHostChecks(app, config, { statusCode: StatusCode.INVALID_PARAMETERS });
   const services = createServices(config, db);
   await deleteSpentCountersAndCodes(app, services);
+  app.decorate('afterAnswer', services.afterAnswer);
+  app.addHook('onClose', () => services.afterAnswer.settled());
 
   registerSecurityHeaders(app, setSecurityHeaders);
   registerAuthChallenges(app);

@@ -3,6 +3,7 @@
  * handed to the feature plugins (server/features/<feature>/). No feature builds its own copy.
  */
 import { type AttemptLimits, createAttemptLimits } from './attemptLimits.ts';
+import { type AfterAnswer, createAfterAnswer } from './shared/afterAnswer.ts';
 import type { ServerConfig } from './config.ts';
 import type { Database } from './db/database.ts';
 import { createSandboxEmailGateway, type EmailGateway, unconfiguredEmailGateway } from './partners/email.ts';
@@ -22,6 +23,8 @@ export type Services = {
   limits: AttemptLimits;
   textedCodes: TextedCodes;
   partners: Partners;
+  /** Work done once the answer has gone (shared/afterAnswer.ts). */
+  afterAnswer: AfterAnswer;
 };
 
 /** Sandbox stand-ins in sandbox mode; outside it, nothing is configured yet (docs/sandbox.md). */
@@ -52,5 +55,6 @@ export function createServices(config: ServerConfig, db: Database): Services {
     limits: createAttemptLimits(db),
     textedCodes: createTextedCodes(db, config.ssnHashKey, partners.sms),
     partners,
+    afterAnswer: createAfterAnswer(),
   };
 }

@@ -138,6 +138,8 @@ export function registerSandboxRoutes(app: FastifyInstance, db: Database, sessio
     { schema: { querystring: outboxQuery } },
     async (request) => {
       const { phone, limit } = request.query;
+      // A text on its way has arrived by the time a tester looks at the phone.
+      await app.afterAnswer.settled();
       const digits = phone === undefined ? undefined : phone.replace(/\D/g, '');
       const messages = await readSandboxOutbox(db, digits, Number(limit ?? defaultLimit));
       return { statusCode: StatusCode.SUCCESS, messages };
@@ -150,6 +152,7 @@ export function registerSandboxRoutes(app: FastifyInstance, db: Database, sessio
     { schema: { querystring: emailOutboxQuery } },
     async (request) => {
       const { email, limit } = request.query;
+      await app.afterAnswer.settled();
       const emails = await readSandboxEmailOutbox(db, email?.trim(), Number(limit ?? defaultLimit));
       return { statusCode: StatusCode.SUCCESS, emails };
     },

@@ -348,6 +348,8 @@ export async function post<T = Record<string, unknown>>(
   token?: string,
 ): Promise<{ status: number; body: T; headers: Record<string, unknown> }> {
   const response = await app.inject({ method: 'POST', url: `/api/v1${url}`, payload, headers: token ? bearer(token) : {} });
+  // What the call does once it has answered (a texted reset code) is done before the test goes on.
+  await app.afterAnswer.settled();
   return { status: response.statusCode, body: response.json<T>(), headers: response.headers };
 }
 

@@ -25,20 +25,22 @@ import { noticeOwner } from '../../notices.ts';
 
 export function passwordResetFeature(app: FastifyInstance, services: Services): void {
   const { serve } = routeServer(app, services, sessionSchemas);
-  const { db, sessions, limits, textedCodes, config } = services;
+  const { db, sessions, limits, textedCodes, config, afterAnswer } = services;
 
   /**
    * Counted as an account lookup per client (like /verify/email), so nobody texts strangers' phones
    * at will. Whatever happens to the text (no account, a phone that cannot get texts, the phone's own
-   * limit), the answer is the same.
+   * limit), the answer is the same, and as soon: the code is texted once it has gone (afterAnswer).
    */
   serve(routes.sendResetCode, async ({ email }, request, reply) => {
     const wait = await lookupWait(limits, request);
     if (wait > 0) return tooMany(reply, wait);
     const user = await userByEmail(db, email);
     if (user && checkPhone(user.phone) === null) {
-      const issued = await textedCodes.issue(user.phone, 'reset-password');
-      if (issued.kind !== 'sent') request.log.info({ result: issued.kind }, 'password reset code not texted');
+      afterAnswer.run(request.log, 'texting a password reset code', async () => {
+        const issued = await textedCodes.issue(user.phone, 'reset-password');
+        if (issued.kind !== 'sent') request.log.info({ result: issued.kind }, 'password reset code not texted');
+      });
     }
     return { statusCode: StatusCode.SUCCESS };
   });
