@@ -37,6 +37,9 @@ for (const locale of ['en', 'es'] as const) {
     const { register, host } = await openRegistration(page, locale, true);
     await register.personalInfo(applicant);
     await verifyPhone(register, request, applicant);
+    // The text leads with the app's language (its calls say it in Accept-Language), the other after.
+    const [texted] = ((await (await request.get(`/sandbox/outbox?phone=${applicant.phone}`)).json()) as { messages: { text: string }[] }).messages;
+    expect(texted!.text.split('\n').map((line) => line.slice(0, 14))).toEqual(locale === 'es' ? ['Su código de v', 'Your Providers'] : ['Your Providers', 'Su código de v']);
     await register.address(applicant);
     await register.unlockCode(applicant);
     await register.agreements();

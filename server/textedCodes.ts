@@ -13,6 +13,8 @@ import { phoneVerificationCodes, phoneVerificationLimits } from './db/schema/ind
 import type { SmsGateway } from './partners/sms.ts';
 import { keyedHash, randomDigits, sameSecret } from './secrets.ts';
 import { wholeSeconds } from './attemptLimits.ts';
+import type { Locale } from '../contract/shared/locale.ts';
+import { inReadersOrder } from './shared/readersLanguage.ts';
 
 /** A texted code lives 10 minutes (spec §9 names the 10-minute wait; codes never outlive it). */
 export const codeTtlMinutes = 10;
@@ -44,15 +46,17 @@ const codeWords: Record<CodePurpose, { en: (code: string) => string; es: (code: 
 };
 
 /**
- * The text around a code, English then Spanish in one message (as server/notices.ts: the server does
- * not know which the reader reads). The code comes first, so a phone's one-time-code autofill finds it.
+ * The text around a code in both languages, the one the app was used in first (a phone's lock screen
+ * shows the start; as server/notices.ts). The code comes in the first sentence, so a phone's
+ * one-time-code autofill finds it.
  */
-export function codeText(purpose: CodePurpose, code: string): string {
+export function codeText(purpose: CodePurpose, code: string, locale: Locale): string {
   const words = codeWords[purpose];
-  return (
-    `${words.en(code)} It expires in ${codeTtlMinutes} minutes. Never share it.\n` +
-    `${words.es(code)} Vence en ${codeTtlMinutes} minutos. No lo comparta con nadie.`
-  );
+  const lines = {
+    en: `${words.en(code)} It expires in ${codeTtlMinutes} minutes. Never share it.`,
+    es: `${words.es(code)} Vence en ${codeTtlMinutes} minutos. No lo comparta con nadie.`,
+  };
+  return inReadersOrder(lines, locale).join('\n');
 }
 
 export type IssueResult = { kind: 'sent' } | { kind: 'limit'; retryAfterSeconds: number } | { kind: 'landline' } | { kind: 'failed' };
@@ -166,10 +170,10 @@ export function createTextedCodes(db: Database, hashKey: Buffer, sms: SmsGateway
   }
 
   /**
-   * Texts a new code for `purpose` to a 10-digit phone, within the phone's window for that purpose. A code the
+   * Texts a new code for `purpose` to a 10-digit phone (`locale`'s words first), within the phone's window for that purpose. A code the
    * gateway could not send is void at once.
    */
-  async function issue(phone: string, purpose: CodePurpose): Promise<IssueResult> {
+  async function issue(phone: string, purpose: CodePurpose, locale: Locale): Promise<IssueResult> {
     const slot = await takeCodeSlot(phone, purpose);
     if (!slot.ok) return { kind: 'limit', retryAfterSeconds: slot.retryAfterSeconds };
     if ((await sms.lineType(phone)) === 'landline') return { kind: 'landline' };
@@ -179,7 +183,7 @@ export function createTextedCodes(db: Database, hashKey: Buffer, sms: SmsGateway
       .insert(phoneVerificationCodes)
       .values({ phone, purpose, codeHash: codeHash(purpose, phone, code), expiresAt: sql`now() + make_interval(mins => ${codeTtlMinutes})` })
       .returning({ id: phoneVerificationCodes.id });
-    const { sent } = await sms.send({ phone, text: codeText(purpose, code) });
+    const { sent } = await sms.send({ phone, text: codeText(purpose, code, locale) });
     if (!sent) {
       // Nobody received it: it must never work.
       await db.update(phoneVerificationCodes).set({ usedAt: sql`now()` }).where(eq(phoneVerificationCodes.id, row!.id));

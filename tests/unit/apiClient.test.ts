@@ -18,7 +18,7 @@ const home = { statusCode: StatusCode.SUCCESS, accountOverview: { balance: 100 }
 
 function setup(session: Partial<ApiSession> = {}, fetcher?: ReturnType<typeof createFetch>) {
   const cardApi = createFakeCardApi();
-  const current: ApiSession = { accessToken: 'access-1', fingerprint: 'fp-1', deviceUUID: 'device-1', ebtAccountId: null, ...session };
+  const current: ApiSession = { accessToken: 'access-1', fingerprint: 'fp-1', deviceUUID: 'device-1', ebtAccountId: null, locale: 'en', ...session };
   const hooks = {
     session: () => current,
     onAuthRequired: vi.fn(async (_statusCode: number): Promise<string | null> => null),
@@ -79,6 +79,21 @@ describe('api client: requests', () => {
     expect(headers.has('EBT-Account-ID')).toBe(false);
     cardApi.answer('/api/v1/home', home);
     await expect(result).resolves.toEqual(home);
+  });
+
+  it("says the app's language in Accept-Language, so texts and emails lead with it", async () => {
+    const { cardApi, api, current } = setup({ locale: 'es' });
+    const first = api.getHome();
+    await waitingFor(cardApi, '/api/v1/home');
+    expect(headersOf(cardApi).get('Accept-Language')).toBe('es');
+    cardApi.answer('/api/v1/home', home);
+    await first;
+    current.locale = 'en';
+    const second = api.getHome();
+    await waitingFor(cardApi, '/api/v1/home');
+    expect(headersOf(cardApi, 1).get('Accept-Language')).toBe('en');
+    cardApi.answer('/api/v1/home', home);
+    await second;
   });
 
   it('sends EBT-Account-ID when the session has one', async () => {

@@ -11,7 +11,7 @@ const pdf = new TextEncoder().encode('%PDF-1.7 statement');
 
 function setup(renewed: string | null = null) {
   const cardApi = createFakeCardApi();
-  const current: ApiSession = { accessToken: 'access-1', fingerprint: 'fp-1', deviceUUID: 'device-1', ebtAccountId: null };
+  const current: ApiSession = { accessToken: 'access-1', fingerprint: 'fp-1', deviceUUID: 'device-1', ebtAccountId: null, locale: 'en' };
   const hooks = {
     session: () => current,
     onAuthRequired: vi.fn(async (_statusCode: number): Promise<string | null> => {

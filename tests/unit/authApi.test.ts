@@ -7,7 +7,7 @@ import { identityCalls } from '../../src/shared/api/identityCalls.ts';
 
 function setup() {
   const cardApi = createFakeCardApi();
-  const session: ApiSession = { accessToken: 'access-1', fingerprint: 'fp-1', deviceUUID: 'device-1', ebtAccountId: null };
+  const session: ApiSession = { accessToken: 'access-1', fingerprint: 'fp-1', deviceUUID: 'device-1', ebtAccountId: null, locale: 'en' };
   const hooks = { session: () => session, onAuthRequired: vi.fn(async (_statusCode: number): Promise<string | null> => null), onNoStatusCode: vi.fn(), onUnexpectedError: vi.fn() };
   return { cardApi, hooks, api: createApi(hooks, cardApi.fetcher) };
 }

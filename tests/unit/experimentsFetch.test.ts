@@ -14,7 +14,7 @@ function setup(session: Partial<ApiSession> = {}) {
   const urls: string[] = [];
   const fetcher = cardApi.fetcher.create({ onRequest: ({ request }) => void urls.push(String(request)) });
   const hooks = {
-    session: () => ({ accessToken: 'access-1', fingerprint: 'fp-1', deviceUUID: 'device-1', ebtAccountId: 'ebt-1', ...session }),
+    session: () => ({ accessToken: 'access-1', fingerprint: 'fp-1', deviceUUID: 'device-1', ebtAccountId: 'ebt-1', locale: 'en' as const, ...session }),
     onAuthRequired: vi.fn(async (_statusCode: number): Promise<string | null> => null),
     onNoStatusCode: vi.fn(),
     onUnexpectedError: vi.fn(),

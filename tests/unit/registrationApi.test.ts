@@ -7,7 +7,7 @@ import { createFakeCardApi } from '../support/fakeCardApi.ts';
 
 function setup() {
   const cardApi = createFakeCardApi();
-  const session: ApiSession = { accessToken: 'access-1', fingerprint: 'fp-1', deviceUUID: 'device-1', ebtAccountId: 'EBT-1' };
+  const session: ApiSession = { accessToken: 'access-1', fingerprint: 'fp-1', deviceUUID: 'device-1', ebtAccountId: 'EBT-1', locale: 'en' };
   const hooks = {
     session: () => session,
     onAuthRequired: vi.fn(async (_statusCode: number): Promise<string | null> => null),

@@ -29,7 +29,7 @@ export function accountFeature(app: FastifyInstance, services: Services): void {
     const owner = await storeUnlockCode(db, request.access.userId, await hashSecret(unlockCode));
     // Not stored: the lockout was reached meanwhile (parallel wrong codes); refused as a lockout is.
     if (!owner) return refuseUnlockCode(reply, { kind: 'lockedOut' });
-    await noticeOwner(services.partners, owner, 'unlockCode', request.log);
+    await noticeOwner(services.partners, owner, 'unlockCode', request);
     return { statusCode: StatusCode.SUCCESS };
   });
 }

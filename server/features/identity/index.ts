@@ -5,6 +5,7 @@
  * contract/validation.ts), and limits, lockouts and uniqueness live in the database.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { readersLanguage } from '../../shared/readersLanguage.ts';
 import { identityRoutes as routes } from '../../../contract/identity/routes.ts';
 import { identitySchemas } from '../../../contract/identity/schemas.ts';
 import { RegistrationResult } from '../../../contract/identity/types.ts';
@@ -62,7 +63,7 @@ export function identityFeature(app: FastifyInstance, services: Services): void 
     if (body.kind === 'invalid') return { statusCode: StatusCode.INVALID_PHONE_NUMBER };
     const wait = await clientWait(limits, request, textsLimit);
     if (wait > 0) return tooMany(reply, wait);
-    const issued = await textedCodes.issue(digitsOf(body.value.phone), 'register');
+    const issued = await textedCodes.issue(digitsOf(body.value.phone), 'register', readersLanguage(request));
     if (issued.kind === 'limit') return tooMany(reply, issued.retryAfterSeconds);
     if (issued.kind === 'landline') return { statusCode: StatusCode.INVALID_PHONE_LANDLINE };
     if (issued.kind === 'failed') return { statusCode: StatusCode.MFA_ERROR };

@@ -3,6 +3,7 @@
  * the companion app, sign-out, unlock (refresh-tokens), unlock-code reset and password reset.
  */
 import type { FastifyInstance } from 'fastify';
+import { readersLanguage } from '../../shared/readersLanguage.ts';
 import { normalisePassword } from '../../../contract/rules.ts';
 import { checkPhone } from '../../../contract/identity/rules.ts';
 import { sessionRoutes as routes } from '../../../contract/session/routes.ts';
@@ -94,7 +95,7 @@ export function sessionFeature(app: FastifyInstance, services: Services): void {
         const phone = maskedPhone(user.phone);
         if (checkPhone(user.phone)) return reply.code(401).send({ statusCode: StatusCode.INVALID_PHONE_NUMBER, phone });
         if (code === undefined) {
-          const issued = await textedCodes.issue(user.phone, 'sign-in');
+          const issued = await textedCodes.issue(user.phone, 'sign-in', readersLanguage(request));
           if (issued.kind === 'limit') return tooMany(reply, issued.retryAfterSeconds);
           const statusCode = {
             landline: StatusCode.INVALID_PHONE_LANDLINE,
@@ -196,7 +197,7 @@ export function sessionFeature(app: FastifyInstance, services: Services): void {
     const tokens = await sessions.rotate(session, request.refreshUse);
     if (!tokens) return signInRequired(reply);
     const owner = await storeResetUnlockCode(db, session.userId, unlockCodeHash);
-    if (owner) await noticeOwner(services.partners, owner, 'unlockCode', request.log);
+    if (owner) await noticeOwner(services.partners, owner, 'unlockCode', request);
     request.log.info('unlock code reset');
     return { statusCode: StatusCode.SUCCESS, ...tokens, isInternal: owner?.isInternal ?? false };
   });

@@ -6,6 +6,7 @@
  * are wrong codes, counted the same way.
  */
 import type { FastifyInstance } from 'fastify';
+import { readersLanguage } from '../../shared/readersLanguage.ts';
 import { normalisePassword, ValidationMessage } from '../../../contract/rules.ts';
 import { checkPhone } from '../../../contract/identity/rules.ts';
 import { sessionRoutes as routes } from '../../../contract/session/routes.ts';
@@ -38,7 +39,7 @@ export function passwordResetFeature(app: FastifyInstance, services: Services): 
     const user = await userByEmail(db, email);
     if (user && checkPhone(user.phone) === null) {
       afterAnswer.run(request.log, 'texting a password reset code', async () => {
-        const issued = await textedCodes.issue(user.phone, 'reset-password');
+        const issued = await textedCodes.issue(user.phone, 'reset-password', readersLanguage(request));
         if (issued.kind !== 'sent') request.log.info({ result: issued.kind }, 'password reset code not texted');
       });
     }
@@ -92,7 +93,7 @@ export function passwordResetFeature(app: FastifyInstance, services: Services): 
     // Sessions elsewhere end (someone else may have known the old password), and sign-in starts afresh.
     await sessions.revokeUserFamilies(user.id);
     await limits.resetSignIns(user.email);
-    await noticeOwner(services.partners, owner, 'password', request.log);
+    await noticeOwner(services.partners, owner, 'password', request);
     request.log.info('password changed by reset');
     return { statusCode: StatusCode.SUCCESS };
   });

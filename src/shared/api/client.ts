@@ -16,6 +16,7 @@ import { homeRoutes as home } from '../../../contract/home/routes.ts';
 import { sessionRoutes as session } from '../../../contract/session/routes.ts';
 import type { StatusAnswer } from '../../../contract/shared/answers.ts';
 import { type AnswerOf, cardApiBase, fillPath, type RequestOf, type Route } from '../../../contract/shared/route.ts';
+import type { Locale } from '../../../contract/shared/locale.ts';
 import { StatusCode } from '../../../contract/shared/statusCodes.ts';
 import { noteServerAnswered } from './serverAnswered.ts';
 import type { ExperimentFlags } from '../../../contract/experiments/types.ts';
@@ -29,6 +30,8 @@ export type ApiSession = {
   fingerprint: string;
   deviceUUID: string;
   ebtAccountId: string | null;
+  /** The app's language: texts and emails to the cardholder lead with it (server/shared/readersLanguage.ts). */
+  locale: Locale;
 };
 
 export type ApiHooks = {
@@ -122,7 +125,12 @@ export function createApi(hooks: ApiHooks, fetcher = ofetch) {
    */
   async function request<T extends CodedAnswer>(path: string, options: CallOptions = {}, isRetry = false): Promise<Received<T>> {
     const session = hooks.session();
-    const headers: Record<string, string> = { ...options.headers, Fingerprint: session.fingerprint, 'Device-UUID': session.deviceUUID };
+    const headers: Record<string, string> = {
+      ...options.headers,
+      Fingerprint: session.fingerprint,
+      'Device-UUID': session.deviceUUID,
+      'Accept-Language': session.locale,
+    };
     if (session.ebtAccountId) headers['EBT-Account-ID'] = session.ebtAccountId;
     const token = options.token === undefined ? session.accessToken : options.token;
     if (token) headers.Authorization = `Bearer ${token}`;

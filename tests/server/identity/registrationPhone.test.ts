@@ -379,7 +379,7 @@ describe('a limits row deleted between its insert and its count', () => {
     const phone = freshPhone();
 
     deletions = 1;
-    expect(await codes.issue(phone, 'register')).toEqual({ kind: 'sent' });
+    expect(await codes.issue(phone, 'register', 'en')).toEqual({ kind: 'sent' });
     deletions = 1;
     expect(await codes.check(phone, 'register', wrongCodeFor(await lastCode(t.app, phone)))).toEqual({ kind: 'wrong', attemptsLeft: 4 });
     expect(await codes.check(phone, 'register', await lastCode(t.app, phone))).toEqual({ kind: 'right' });

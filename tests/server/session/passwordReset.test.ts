@@ -73,6 +73,15 @@ describe('POST /reset-password and /verify/reset-code: the texted code', () => {
     expect(again.body).toMatchObject({ statusCode: StatusCode.INVALID_MFA_CODE });
   });
 
+  it('leads the text with the language the app is used in (Accept-Language), the other after it', async () => {
+    await t.app.inject({ method: 'POST', url: '/api/v1/reset-password', payload: { email: mfaCardholder.email }, headers: { 'accept-language': 'es-US' } });
+    const [message] = await outbox(t.app, mfaCardholder.phone);
+    expect(message!.text.split('\n')).toEqual([
+      `Su código para restablecer la contraseña de Providers es ${message!.code}. Vence en 10 minutos. No lo comparta con nadie.`,
+      `Your Providers password reset code is ${message!.code}. It expires in 10 minutes. Never share it.`,
+    ]);
+  });
+
   it('answers an email without an account exactly as one with, and texts nothing', async () => {
     const before = (await t.app.inject({ method: 'GET', url: '/sandbox/outbox?limit=500' })).json<{ messages: unknown[] }>().messages.length;
     const unknown = await sendResetCode('nobody@providers.test');
