@@ -89,7 +89,7 @@ test('with the browser text size at 200%, the screens follow it and fit 360 px (
   await fits(await ManageAccountPage.fromHome(home), 'Manage account');
   await fits(await ActivityPage.open(signedIn, 'es'), 'activity');
 
-  // The card order's amounts, four digits before the point: "Su saldo después" and its amount.
+  // The card order's amounts, four digits before the point: "Saldo después del cargo" and its amount.
   const funded = await signedIn.context().newPage();
   await largeText(funded);
   const { applicant, tokens: fundedTokens } = await openAccountViaApi(request);

@@ -139,12 +139,13 @@ const spanish: StatementText = {
   title: 'Estado de cuenta mensual',
   cardholder: 'Titular de la tarjeta',
   accountNumber: 'Número de cuenta',
-  endingIn: (lastFour) => `terminada en ${lastFour}`,
+  // Said of the account number (el número): masculine.
+  endingIn: (lastFour) => `terminado en ${lastFour}`,
   period: 'Período del estado de cuenta',
   issued: 'Emitido',
   inProgress: 'Este mes aún no termina: este estado de cuenta muestra sus movimientos hasta ahora.',
   timeZoneNote:
-    'Las fechas están en hora UTC (Tiempo Universal Coordinado), de 4 a 10 horas por delante de la hora de los estados de EE. UU.: la fecha de un movimiento aquí puede ser un día después que en la aplicación, y las últimas horas de un mes según su reloj están en el estado de cuenta del mes siguiente.',
+    'Las fechas están en hora UTC (Tiempo Universal Coordinado), que va de 4 a 10 horas adelantada respecto a la hora en Estados Unidos: la fecha de un movimiento aquí puede ser un día después que en la aplicación, y las últimas horas de un mes según su reloj aparecen en el estado de cuenta del mes siguiente.',
   summary: 'Resumen',
   openingBalance: 'Saldo inicial',
   credits: 'Créditos (dinero que entró)',
@@ -161,7 +162,7 @@ const spanish: StatementText = {
   pendingNow: 'Pendientes ahora',
   pendingNote:
     'Los movimientos pendientes no se incluyen en los saldos. Los que el comercio complete se incluyen en el estado de cuenta del mes en que se completen; los que se liberen nunca se incluyen, ya que no se descontó dinero por ellos.',
-  issuedBy: (bank, address) => `${bank}, ${address}, emite su cuenta de la Tarjeta Providers.`,
+  issuedBy: (bank, address) => `Su cuenta de la Tarjeta Providers es emitida por ${bank}, ${address}.`,
   page: (page, pages) => `Página ${page} de ${pages}`,
   kind: (kind, counterparty) => {
     switch (kind) {

@@ -442,7 +442,7 @@ describe('the statement PDF, as a PDF/UA checker reads it (pdf-lib)', () => {
 
   it.each([
     ['en', 'ending in 5678'],
-    ['es', 'terminada en 5678'],
+    ['es', 'terminado en 5678'],
   ] as const)('gives the masked account number in %s its words for a screen reader: "%s", not "bullet bullet bullet bullet"', async (locale, spoken) => {
     const { elements, named } = await objects(await statementPdf(january(1), locale));
     const cells = elements('TD').filter((cell) => named(cell, 'ActualText') !== undefined);

@@ -190,7 +190,7 @@ describe('GET /api/v1/statement', () => {
     expect(status).toBe(200);
     expect(headers['content-disposition']).toBe(`attachment; filename="providers-estado-de-cuenta-${month.month}.pdf"`);
     const text = await pdfText(bytes);
-    for (const words of ['Estado de cuenta mensual', 'Titular de la tarjeta', 'Saldo inicial', 'Saldo final', 'Movimientos', 'Cargo: Carga de efectivo', 'emite su cuenta', 'Las fechas están en hora UTC (Tiempo Universal Coordinado)']) {
+    for (const words of ['Estado de cuenta mensual', 'Titular de la tarjeta', 'Saldo inicial', 'Saldo final', 'Movimientos', 'Cargo: Carga de efectivo', 'es emitida por', 'Las fechas están en hora UTC (Tiempo Universal Coordinado)']) {
       expect(text).toContain(words);
     }
     expect(text).toContain(partnerBankAddress);
