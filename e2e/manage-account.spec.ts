@@ -4,6 +4,7 @@
  * attempts left), saves a new unlock code in English and another in Spanish, each time proving it with
  * the current one, and /refresh-tokens then accepts only the last one. axe on each state, in both
  * languages. An agreement that could not be loaded is tried again by keyboard without losing the focus.
+ * A change whose answer was lost is saved again without spending an unlock attempt.
  */
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { HomePage } from './pages/home/HomePage.ts';
@@ -91,3 +92,25 @@ test('a cardholder changes the unlock code from home, in English and then in Spa
   expect(await unlockWith(request, tokens.refresh, '5802')).toEqual({ status: 200, statusCode: 0 });
 });
 
+
+test('a change whose answer was lost on the way is saved again safely: no unlock attempt spent', async ({ page, request }) => {
+  const { applicant, tokens } = await openAccountViaApi(request);
+  await seedStoredState(page, { accessToken: tokens.access, refreshToken: tokens.refresh, locale: 'en' });
+  const manage = await ManageAccountPage.fromHome(await HomePage.open(page));
+  // The server makes the change; its answer never reaches the phone.
+  await page.route(
+    (url) => url.pathname === '/api/v1/set-unlock-code',
+    async (route) => {
+      await route.fetch();
+      await route.abort('connectionreset');
+    },
+    { times: 1 },
+  );
+  await manage.save(applicant.unlockCode, '3971');
+  await page.getByRole('dialog', { name: 'Sorry, something went wrong.' }).getByRole('button', { name: 'OK' }).click();
+  // What was typed is still there: Save again is answered as done, not as a wrong current code.
+  await expect(manage.newCode).toHaveValue('3971');
+  await manage.saveButton.click();
+  await manage.expectSaved();
+  expect(await unlockWith(request, tokens.refresh, '3971')).toEqual({ status: 200, statusCode: 0 });
+});

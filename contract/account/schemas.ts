@@ -12,5 +12,5 @@ export const accountSchemas = {
 export const accountSummaries = {
   getUser: "The cardholder's name, contact details and address.",
   setUnlockCode:
-    'Set a new unlock code (Manage account) with the current one; a wrong current code counts as a wrong unlock code, and a lockout refuses it as /refresh-tokens does.',
+    'Set a new unlock code (Manage account) with the current one; a wrong current code counts as a wrong unlock code, and a lockout refuses it as /refresh-tokens does. The same change sent again once made (its answer lost) answers 200 {0} and counts nothing.',
 } satisfies RouteSummaries<typeof accountRoutes>;

@@ -12,7 +12,9 @@
  * is a failure to report. A call that ends without an answer goes back to editing with nothing said:
  * either the app has already shown the error modal (no statusCode), or the cardholder gave up
  * re-authenticating (the unlock or sign-in screen said why). The form stays on screen throughout, so
- * what was typed survives a session that expires while saving.
+ * what was typed survives a session that expires while saving, and Save sends it again safely: the
+ * server answers a change it already made as done, rather than count its old current code as wrong
+ * (server/features/account/index.ts).
  */
 import { assign, fromPromise, setup } from 'xstate';
 import type { SetUnlockCodeAnswer, SetUnlockCodeRequest } from '../../contract/account/types.ts';

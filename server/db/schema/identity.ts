@@ -41,6 +41,12 @@ export const users = pgTable('users', {
   unlockCodeHash: text('unlock_code_hash'),
   /** Wrong unlock codes since the last success; the lockout is enforced from this row. */
   unlockFailures: integer('unlock_failures').notNull().default(0),
+  /**
+   * A keyed hash of the last change of the unlock code in the app (its current and new codes), while
+   * that new code is the code: the same change sent again, its answer lost, is answered as done
+   * (server/features/account/index.ts). Null after a reset with the SSN.
+   */
+  unlockCodeChange: text('unlock_code_change'),
   isInternal: boolean('is_internal').notNull().default(false),
   /** Sign-in needs a code texted to `phone` after the password (spec §8 MFA_REQUIRED). */
   mfaRequired: boolean('mfa_required').notNull().default(false),

@@ -4,6 +4,7 @@ import type { User } from '../../../contract/account/types.ts';
 import { unlockAttemptLimit } from '../../attemptLimits.ts';
 import type { Database } from '../../db/database.ts';
 import { users } from '../../db/schema/index.ts';
+import { sameSecret } from '../../secrets.ts';
 
 const oneYearMs = 365 * 24 * 60 * 60 * 1000;
 
@@ -27,15 +28,27 @@ export async function loadUser(db: Database, userId: string): Promise<User | nul
 
 
 /**
- * A new unlock code; earlier wrong codes no longer count. False during an unlock lockout: only
- * /reset-unlock-code (with the SSN) sets a new code then, a password alone does not.
+ * A new unlock code, with the keyed hash of the change that set it; earlier wrong codes no longer
+ * count. Not stored during an unlock lockout (only /reset-unlock-code, with the SSN, sets a new code
+ * then; a password alone does not). The owner (for the notice) when stored.
  */
-/** Stores the new code unless locked out meanwhile; the owner (for the notice) when stored. */
-export async function storeUnlockCode(db: Database, userId: string, unlockCodeHash: string) {
+export async function storeUnlockCode(db: Database, userId: string, unlockCodeHash: string, unlockCodeChange: string) {
   const [owner] = await db
     .update(users)
-    .set({ unlockCodeHash, unlockFailures: 0 })
+    .set({ unlockCodeHash, unlockCodeChange, unlockFailures: 0 })
     .where(and(eq(users.id, userId), lt(users.unlockFailures, unlockAttemptLimit)))
     .returning({ phone: users.phone, email: users.email });
   return owner;
+}
+
+/**
+ * Whether this change (`unlockCodeChange`, its keyed hash) is the one that set the code the
+ * cardholder has now, outside a lockout: then it was made already, and its answer got lost.
+ */
+export async function isLastUnlockCodeChange(db: Database, userId: string, unlockCodeChange: string): Promise<boolean> {
+  const [user] = await db
+    .select({ last: users.unlockCodeChange })
+    .from(users)
+    .where(and(eq(users.id, userId), lt(users.unlockFailures, unlockAttemptLimit)));
+  return user?.last != null && sameSecret(user.last, unlockCodeChange);
 }

@@ -18,7 +18,8 @@ export async function userByCompanionUuid(db: Database, uuid: string) {
 export async function storeResetUnlockCode(db: Database, userId: string, unlockCodeHash: string) {
   const [user] = await db
     .update(users)
-    .set({ unlockCodeHash, unlockFailures: 0 })
+    // A change made before is not this code's: sent again, it is checked as any change is.
+    .set({ unlockCodeHash, unlockCodeChange: null, unlockFailures: 0 })
     .where(eq(users.id, userId))
     .returning({ isInternal: users.isInternal, phone: users.phone, email: users.email });
   return user;

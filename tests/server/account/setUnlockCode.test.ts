@@ -254,6 +254,30 @@ describe('POST /set-unlock-code with a wrong current code', () => {
     session = { access: unlocked.body.access!, refresh: unlocked.body.refresh! };
   });
 
+  it('answers the same change sent again (its answer lost) as done: nothing counted, stored or told again', async () => {
+    const previous = currentCode;
+    const change = { currentUnlockCode: previous, unlockCode: '3582' };
+    expectPlainAnswer(await setUnlockCode(change), 200, { statusCode: StatusCode.SUCCESS });
+    const [owner] = await t.db.select({ phone: users.phone }).from(users).where(eq(users.id, userId));
+    const told = (await outbox(t.app, owner!.phone)).length;
+    const stored = await storedHash();
+    // The app sends what the cardholder typed again: its current code is the old one now.
+    for (let again = 0; again < 6; again += 1) expectPlainAnswer(await setUnlockCode(change), 200, { statusCode: StatusCode.SUCCESS });
+    expect(await unlockFailures(t.db, userId)).toBe(0);
+    expect(await storedHash()).toBe(stored);
+    expect(await outbox(t.app, owner!.phone)).toHaveLength(told);
+    // Another new code with the old current one is another change: a wrong current code, counted.
+    expectPlainAnswer(await setUnlockCode({ currentUnlockCode: previous, unlockCode: '3583' }), 401, {
+      statusCode: StatusCode.INVALID_REFRESH_CREDENTIALS,
+      attemptsLeft: 4,
+    });
+    expect(await storedHash()).toBe(stored);
+    currentCode = '3582';
+    const unlocked = await unlock(t.app, session.refresh, '3582');
+    expect(unlocked.body.statusCode).toBe(StatusCode.SUCCESS);
+    session = { access: unlocked.body.access!, refresh: unlocked.body.refresh! };
+  });
+
   it('the fifth wrong one ends every session of the cardholder; the code stays the old one', async () => {
     const otherDevice = await signInAgain();
     const before = await storedHash();

@@ -144,6 +144,19 @@ describe('POST /reset-unlock-code', () => {
     await restoreDemoUnlockCode();
   });
 
+  it("forgets the last change made in Manage account: sent again after a reset, it is checked as any change is", async () => {
+    const { access } = session;
+    const change = { currentUnlockCode: demoCardholder.unlockCode, unlockCode: '5913' };
+    expect((await post(t.app, '/set-unlock-code', change, access)).body).toEqual({ statusCode: StatusCode.SUCCESS });
+    expect((await post(t.app, '/set-unlock-code', change, access)).body).toEqual({ statusCode: StatusCode.SUCCESS });
+    const { ssnToken } = (await verifySsn(demoCardholder.ssn)).body;
+    const reset = await resetCode(ssnToken!, '8642');
+    expect(reset.status).toBe(200);
+    // The code is 8642 now, not 5913: the change is not answered as done.
+    expect((await post(t.app, '/set-unlock-code', change, reset.body.access!)).body).toEqual({ statusCode: StatusCode.INVALID_REFRESH_CREDENTIALS, attemptsLeft: 4 });
+    await restoreDemoUnlockCode();
+  });
+
   it('spends the ssnToken once', async () => {
     const { ssnToken } = (await verifySsn(demoCardholder.ssn)).body;
     const first = await resetCode(ssnToken!, '2580');
