@@ -2,7 +2,7 @@
  * The route table through the real server (which answers every app address with the app): an address
  * outside it shows the not-found screen in both languages, axe-clean at 360 px, with a way home; a
  * screen not built yet says so, the same way; and /register opened outside the companion app goes
- * home, where home's guard decides.
+ * home, where home's guard decides; a screen whose card API call gets no answer says to check the connection, once.
  */
 import { statSync } from 'node:fs';
 import path from 'node:path';
@@ -67,6 +67,19 @@ test.describe('a screen whose code cannot be downloaded', () => {
       await expect(failed.heading).toHaveCount(0);
     });
   }
+});
+
+test("a screen whose card API call gets no answer says the connection is what to check, once: no error modal over it", async ({ page, request }) => {
+  const tokens = await signInViaApi(request);
+  await seedStoredState(page, { accessToken: tokens.access, refreshToken: tokens.refresh, locale: 'en' });
+  await page.goto('/home');
+  await new HomePage(page, 'en').expectShown();
+  // Order a card asks the card API for home first (has this account funded a card?): no answer comes.
+  await page.route((url) => url.pathname === '/api/v1/home', (route) => route.abort('internetdisconnected'));
+  await page.evaluate(() => window.history.pushState({}, '', '/order-card'));
+  await page.evaluate(() => window.dispatchEvent(new PopStateEvent('popstate')));
+  await new ErrorPage(page, 'en').expectShown();
+  await expect(page.getByRole('dialog'), 'the screen says it; no modal says it again').toHaveCount(0);
 });
 
 for (const locale of ['en', 'es'] as const) {

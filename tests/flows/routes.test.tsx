@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { i18n } from '@lingui/core';
 import { screenTitles } from '../../src/app/screenTitles.ts';
 import { ErrorView, isDownloadFailure } from '../../src/shared/screens/ErrorView.tsx';
+import { noteServerAnswered } from '../../src/shared/api/serverAnswered.ts';
 import { errorTitle, useOwnTitle, useShownOwnTitle } from '../../src/shared/screens/documentTitle.ts';
 import { activateLocale } from '../../src/shared/i18n/locale.ts';
 import { user, userPath } from '../support/cardOrder.ts';
@@ -303,6 +304,18 @@ describe('a screen that fails to show', () => {
     );
     cleanup();
     expect(await failWith(new Error('boom'), 'es')).toContain('Hubo un error inesperado.');
+  });
+
+  it("what it needed from the card API got no answer: the connection is what to check (Wi-Fi without internet says it is online)", async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    noteServerAnswered(false);
+    try {
+      expect(await failWith(new Error('No statusCode'))).toContain("We couldn't open this screen. Check your connection and try again.");
+    } finally {
+      noteServerAnswered(true);
+    }
+    cleanup();
+    expect(await failWith(new Error('No statusCode'))).toContain('There was an unexpected error. Please try again.');
   });
 
   it('its code did not download: the connection is what to check, in both languages', async () => {

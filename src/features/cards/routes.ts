@@ -51,7 +51,7 @@ const activateRoute = createRoute({
     // Arriving from outside the home and card screens: only continue when a card awaits activation.
     const from = context.previousLocation()?.pathname;
     if (cause !== 'preload' && !(from && (activationEntryPaths.has(from) || from.startsWith('/activate')))) {
-      const home = await context.api.getHome();
+      const home = await context.api.getHome({ suppressErrorModal: true });
       if (!home.pendingCard) throw redirect({ to: '/home', replace: true });
     }
   },
@@ -64,7 +64,7 @@ const orderCardRoute = createRoute({
   path: '/order-card/{-$step}',
   beforeLoad: async ({ context, cause, params }) => {
     if (cause !== 'preload' && (params.step === undefined || params.step === '1')) {
-      const home = await context.api.getHome();
+      const home = await context.api.getHome({ suppressErrorModal: true });
       if (home.hasFundedAnyKind) throw redirect({ to: '/order-card/{-$step}', params: { step: '2' }, replace: true });
     }
   },

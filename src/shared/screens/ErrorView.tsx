@@ -1,6 +1,7 @@
 import { Trans } from '@lingui/react/macro';
 import { Link, type ErrorComponentProps } from '@tanstack/react-router';
 import { isModuleNotFoundError } from '@tanstack/router-core';
+import { serverAnswered } from '../api/serverAnswered.ts';
 import { useHeadingFocus } from '../components/useHeadingFocus.ts';
 import { errorTitle, useOwnTitle } from './documentTitle.ts';
 
@@ -8,11 +9,12 @@ import { errorTitle, useOwnTitle } from './documentTitle.ts';
  * A screen that failed to show (its code did not download over a weak connection, or a bug): say so
  * in the reader's language (spec §8 "Something went wrong."), with a retry and the way home. The
  * app's frame stays around it, and nothing the cardholder had saved is touched. When the screen's code
- * could not be downloaded (offline, a screen never opened before, so not kept on the phone), it says
- * the connection is what to check, not that something unexpected happened.
+ * could not be downloaded (offline, a screen never opened before, so not kept on the phone), or what
+ * it needed from the card API got no answer, it says the connection is what to check, not that
+ * something unexpected happened.
  */
 export function ErrorView({ error }: Pick<ErrorComponentProps, 'error'>) {
-  const notDownloaded = isDownloadFailure(error) || !navigator.onLine;
+  const notDownloaded = isDownloadFailure(error) || !navigator.onLine || !serverAnswered();
   const heading = useHeadingFocus();
   useOwnTitle(errorTitle);
   // The page is loaded again: a browser keeps a script import that failed failed for the page's
