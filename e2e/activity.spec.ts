@@ -2,7 +2,8 @@
  * Activity through the real server at phone size, on a fresh cardholder's account funded through the
  * sandbox (so no other spec's demo balance moves): a purchase appears as pending, then settles for less;
  * home explains the hold meanwhile; a transaction's detail opens from an older page and going back keeps
- * the list where it was; axe on the list and the detail, in English and in Spanish.
+ * the list where it was; axe on the list and the detail, in English and in Spanish; the first rows come
+ * in without shifting what is on screen.
  */
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { ActivityPage, TransactionDetailPage } from './pages/activity/ActivityPage.ts';
@@ -276,4 +277,35 @@ test("a transaction that could not be loaded: the notice blames the connection o
   await expect(detail.amount).toHaveText(signedDollars(5_000));
   // Try again went with its notice: the heading kept the focus, now the transaction's title.
   await expect(page.getByRole('heading', { level: 1 })).toBeFocused();
+});
+
+test('the first rows come in without moving what is on screen (layout shift under 0.1)', async ({ page, request }) => {
+  const { applicant, tokens } = await openAccountViaApi(request);
+  await moneyEvent(request, { type: 'deposit', email: applicant.email, amountCents: 20_000, payer: 'Valley Transit', payee: `${applicant.firstName} ${applicant.lastName}` });
+  await moneyEvent(request, { type: 'card.authorization', email: applicant.email, amountCents: 1_240, merchant: 'Tower Cafe' });
+  await seedStoredState(page, { accessToken: tokens.access, refreshToken: tokens.refresh, locale: 'en' });
+  await page.addInitScript(() => {
+    const shifts: number[] = [];
+    (window as unknown as { shifts: number[] }).shifts = shifts;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) if (!entry.hadRecentInput) shifts.push(entry.value);
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+  // The rows come only when this test lets them, as over a slow connection.
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route((url) => url.pathname === '/api/v1/transactions', async (route) => {
+    await released;
+    await route.continue();
+  });
+  await page.goto('/transactions');
+  await expect(page.getByRole('status', { name: 'Loading your activity' })).toBeVisible();
+  await expect(page.getByText(/is on hold for purchases/)).toBeVisible();
+  // Nothing under the loading rows yet that their arrival would push down.
+  await expect(page.getByRole('link', { name: 'Monthly statements' })).toHaveCount(0);
+  release();
+  await expect(page.getByText('Purchase at Tower Cafe')).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Monthly statements' })).toBeVisible();
+  const shifted = await page.evaluate(() => (window as unknown as { shifts: number[] }).shifts.reduce((sum, value) => sum + value, 0));
+  expect(shifted, 'cumulative layout shift').toBeLessThan(0.1);
 });

@@ -109,6 +109,9 @@ export function TransactionsView() {
           </ul>
         </section>
       ))}
+      {/* Not while the first rows load: they would push it down as they come (a layout shift). */}
+      {empty && status === 'LOADING' ? null : (
+        <>
       <div className="activity-end">
         {/* After a failed older page its retry notice is the way on (this button would do nothing then). */}
         {asOf || failed || status !== 'COMPLETE' || empty ? null : (
@@ -140,6 +143,8 @@ export function TransactionsView() {
           <Trans>Back to home</Trans>
         </Link>
       </p>
+        </>
+      )}
     </section>
   );
 }
