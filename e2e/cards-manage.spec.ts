@@ -3,7 +3,8 @@
  * physical card (e2e/support/cardholderWithCard.ts): lock then unlock (a store's charge on the locked
  * card is refused), report the card lost and see its replacement on its way with its dates, report a
  * damaged card stolen while its replacement is on its way (that one takes its place), set a PIN
- * and change the ATM PIN on the card processor's page on its own origin (success, -10 then a retry), the
+ * and change the ATM PIN on the card processor's page on its own origin (success, -10 then a retry; a
+ * recording call whose answer was lost, sent again), the
  * virtual card's details on the processor's page; one run in Spanish; axe-clean on every screen.
  */
 import path from 'node:path';
@@ -156,6 +157,40 @@ test("set a PIN on the processor's page on its own origin, and change the ATM PI
   await atmPin.setPin('3579');
   await expect(page).toHaveURL((url) => url.pathname === '/manage-cards');
   await expect(atmPin.status('Your new PIN is set.')).toBeVisible();
+});
+
+test('a PIN set on the processor whose recording lost its answer: not said unchanged, and Try again records it (the server takes the repeat)', async ({ page, request }) => {
+  const holder = await cardholderWithCard(request);
+  await seedStoredState(page, { accessToken: holder.tokens.access, refreshToken: holder.tokens.refresh, locale: 'en' });
+  const formsAsked: string[] = [];
+  page.on('request', (sent) => {
+    if (new URL(sent.url()).pathname === '/api/v1/pin-change-form-url') formsAsked.push(sent.url());
+  });
+  // The first recording call reaches the server, which records the change; its answer is lost on the way back.
+  let commits = 0;
+  await page.route('**/api/v1/commit-pin-change', async (route) => {
+    commits += 1;
+    if (commits > 1) return route.continue();
+    const answer = await route.fetch();
+    expect(answer.status(), 'the server recorded the change').toBe(200);
+    return route.abort('internetdisconnected');
+  });
+  const cards = await ManageCardsPage.open(page);
+  const physical = cards.card('Physical card', holder.physical.lastFour);
+  const setPin = await cards.changePin(physical, 'card');
+  await setPin.setPin('2468');
+
+  await page.getByRole('dialog', { name: 'Sorry, something went wrong.' }).getByRole('button', { name: 'OK' }).press('Enter');
+  await expect(setPin.alert).toBeVisible();
+  await expect(setPin.failure, 'the processor set the PIN: never said unchanged').toHaveCount(0);
+  await expect(setPin.frameElement).toHaveCount(0);
+  await expectAccessible(page, 'the PIN not confirmed');
+  // Try again sends the same recording call again, not a new form; the server answers the repeat as the first.
+  await setPin.alert.getByRole('button', { name: 'Try again', exact: true }).press('Enter');
+  await expect(page).toHaveURL((url) => url.pathname === '/manage-cards');
+  await expect(setPin.status('Your new PIN is set.')).toBeVisible();
+  expect(commits).toBe(2);
+  expect(formsAsked).toHaveLength(1);
 });
 
 test("the virtual card's number shows only on the processor's page, never in the card API's answers", async ({ page, request }, testInfo) => {

@@ -104,7 +104,10 @@ export const cardsRoutes = {
     caller: 'accessToken',
     answers: { 200: [0], 400: [2], 401: [103, 104], 403: [3], 404: [3] },
   }),
-  /** Records a PIN the processor confirmed set (its form reported 0); 403 when the processor has no such change. */
+  /**
+   * Records a PIN the processor confirmed set (its form reported 0); the same call again within the
+   * processor's 15 minutes (its answer lost) is answered the same; 403 when the processor has no such change.
+   */
   commitPinChange: route<CommitPinChangeRequest, StatusAnswer | CardRefusal | UnknownCard>({
     name: 'commitPinChange',
     method: 'POST',

@@ -11,11 +11,20 @@
  * POST /commit-pin-change; SUCCESS then returns the cardholder where they came from
  * (`returnToCaller`, supplied by the app: the returnTo route, with a notice).
  *
- * How each failure ends: FAILURE, 'Sorry, we weren't able to change your PIN...', with a retry that
- * asks for a fresh form (the old token is spent or stale) — when the form address cannot be had (any
- * answer but `{0, url}` with a url, or no answer at all: the error modal has said so), when the page
- * posts -10 (expired token), -11 (token changed) or anything else but 0, and when the change cannot be
- * recorded (any answer but `{0}`, or none).
+ * How each failure ends (each is spec §4's FAILURE):
+ * - `failed`, 'Sorry, we weren't able to change your PIN...', with a retry that asks for a fresh form
+ *   (the old token is spent or stale): when the form address cannot be had (any answer but `{0, url}`
+ *   with a url, or no answer at all: the error modal has said so), and when the page posts -10 (expired
+ *   token), -11 (token changed) or anything else but 0. The processor set no PIN.
+ * - Once the page posted 0 the processor says it set the new PIN, whatever the recording call then
+ *   gets: the screen never says the PIN was not changed. No answer to it (the error modal has said so; or
+ *   re-authentication given up), or the server's own failure (`{5}`: it may have recorded the change
+ *   before it failed) → `unconfirmed`: the new PIN may already be set, not confirmed; the retry sends
+ *   the same recording call again (the card API answers a repeat of a confirmed change `{0}` again,
+ *   within the processor's 15 minutes). Any other answer (`{3}` the processor has no such change, as
+ *   when those 15 minutes have passed; `{2}`; an unknown card) → `unrecorded`: the new PIN may be set,
+ *   not confirmed, and sending the call again would be refused the same, so the retry asks for a fresh
+ *   form to set it once more.
  */
 import { assign, fromPromise, setup } from 'xstate';
 import { PinChangeResult, type CardRefusal, type PinKind, type UnknownCard, type UrlAnswer } from '../../contract/cards/types.ts';
@@ -37,9 +46,11 @@ export type CommitPinAnswer = StatusAnswer | CardRefusal | UnknownCard;
 export type ResetPinStatus = 'INPUTTING' | 'SUCCESS' | 'FAILURE';
 /**
  * What views ask the chart: a call under way (`busy`: the form on its way, or `saving` the PIN set), the
- * processor's page shown (`form`), and the outcome (`succeeded`, `failed`).
+ * processor's page shown (`form`), and the outcome (`succeeded`, `failed`). `failed` with `unconfirmed`:
+ * the processor set the PIN but its recording was not confirmed (the retry sends it again); with
+ * `unrecorded` too: the card API refused to record it (the retry opens a fresh form).
  */
-export type ResetPinTag = 'busy' | 'form' | 'saving' | 'succeeded' | 'failed';
+export type ResetPinTag = 'busy' | 'form' | 'saving' | 'succeeded' | 'failed' | 'unconfirmed' | 'unrecorded';
 
 export const resetPinMachine = setup({
   types: {
@@ -54,6 +65,8 @@ export const resetPinMachine = setup({
     /** The page posted 0: the processor set the PIN. */
     isPinSet: (_, code: ProcessorResult) => code === PinChangeResult.SUCCESS,
     isRecorded: (_, answer: CommitPinAnswer | undefined) => answer?.statusCode === StatusCode.SUCCESS,
+    /** The server's own failure: it may have recorded the change before it failed. */
+    isUnexpected: (_, answer: CommitPinAnswer | undefined) => answer?.statusCode === StatusCode.UNEXPECTED_ERROR,
   },
   actions: {
     storeForm: assign((_, answer: PinFormAnswer) => ({ formUrl: (answer as UrlAnswer).url })),
@@ -122,8 +135,12 @@ export const resetPinMachine = setup({
         id: 'commitPinChange',
         src: 'commitPinChange',
         input: ({ context }) => ({ cardId: context.cardId, pin: context.pin }),
-        onDone: [{ guard: { type: 'isRecorded', params: ({ event }) => event.output }, target: 'succeeded' }, { target: 'failed' }],
-        onError: { target: 'failed' },
+        onDone: [
+          { guard: { type: 'isRecorded', params: ({ event }) => event.output }, target: 'succeeded' },
+          { guard: { type: 'isUnexpected', params: ({ event }) => event.output }, target: 'unconfirmed' },
+          { target: 'unrecorded' },
+        ],
+        onError: { target: 'unconfirmed' },
       },
     },
     /** SUCCESS: back where the cardholder came from. */
@@ -131,6 +148,18 @@ export const resetPinMachine = setup({
     /** FAILURE: 'Sorry, we weren't able to change your PIN...'; a retry asks for a fresh form. */
     failed: {
       tags: ['failed'],
+      entry: 'forgetForm',
+      on: { 'user.retry': 'loadingForm' },
+    },
+    /** FAILURE: the new PIN may already be set, its recording unanswered; a retry sends the same call again. */
+    unconfirmed: {
+      tags: ['failed', 'unconfirmed'],
+      entry: 'forgetForm',
+      on: { 'user.retry': 'committing' },
+    },
+    /** FAILURE: the new PIN may be set, the card API refused to record it; a retry asks for a fresh form. */
+    unrecorded: {
+      tags: ['failed', 'unconfirmed', 'unrecorded'],
       entry: 'forgetForm',
       on: { 'user.retry': 'loadingForm' },
     },

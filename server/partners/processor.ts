@@ -50,8 +50,12 @@ export type CardProcessor = {
   cardDetailsUrl: (request: { cardId: string; locale: 'en' | 'es' }) => Promise<string>;
   /** A single-use hosted form that sets the card's PIN or ATM PIN. */
   pinChangeFormUrl: (request: { cardId: string; pin: PinKind; locale: 'en' | 'es' }) => Promise<string>;
-  /** Whether the processor set that PIN through its form, not yet confirmed; confirms it (once). */
-  confirmPinChange: (request: { cardId: string; pin: PinKind }) => Promise<boolean>;
+  /**
+   * When the processor's latest setting of that PIN through its form, within the time allowed, was first
+   * confirmed: confirmed now if it was not yet, or the first confirmation's time again when it was (a
+   * card API call whose answer was lost, sent again); null when there is no such change.
+   */
+  confirmPinChange: (request: { cardId: string; pin: PinKind }) => Promise<Date | null>;
 };
 
 /** Outside sandbox mode, until a real processor is configured: every call fails loudly. */
@@ -143,12 +147,17 @@ export function createSandboxProcessor(db: Database, config: ServerConfig): Card
     pinChangeFormUrl: async ({ cardId, pin, locale }) =>
       `${base}/pin?token=${await issueToken('pin-change', cardId, pin, pinTokenSeconds)}&locale=${locale}`,
     confirmPinChange: async ({ cardId, pin }) => {
-      const confirmed = await db.execute(sql`update processor_tokens set committed_at = now()
-        where id = (select id from processor_tokens where card_id = ${cardId} and purpose = 'pin-change' and pin_kind = ${pin}
-          and completed_at is not null and committed_at is null and completed_at > now() - make_interval(secs => ${confirmWithinSeconds})
-          order by completed_at desc limit 1)
-        returning id`);
-      return (confirmed as unknown as { rows: unknown[] }).rows.length > 0;
+      // The latest change only: an older one is never confirmed after a newer one. Confirmed once; a
+      // repeat (the same change, its first confirmation's answer lost) finds it confirmed and is told when.
+      const latest = sql`(select id from processor_tokens where card_id = ${cardId} and purpose = 'pin-change' and pin_kind = ${pin}
+          and completed_at is not null and completed_at > now() - make_interval(secs => ${confirmWithinSeconds})
+          order by completed_at desc limit 1)`;
+      const [confirmed] = await db
+        .update(processorTokens)
+        .set({ committedAt: sql`coalesce(${processorTokens.committedAt}, now())` })
+        .where(eq(processorTokens.id, latest))
+        .returning({ at: processorTokens.committedAt });
+      return confirmed?.at ?? null;
     },
   };
 }

@@ -22,6 +22,7 @@ const events = [
   { type: 'xstate.done.actor.awaitProcessorResult', output: 'hello' },
   { type: 'xstate.done.actor.commitPinChange', output: { statusCode: 0 } },
   { type: 'xstate.done.actor.commitPinChange', output: { statusCode: 3, reason: 'notAllowed' } },
+  { type: 'xstate.done.actor.commitPinChange', output: { statusCode: 5 } },
   { type: 'xstate.error.actor.commitPinChange', error: new Error('no statusCode') },
   { type: 'user.retry' },
 ];
@@ -130,6 +131,9 @@ describe('reset PIN chart', () => {
               expect(await screen.findByRole('status', { name: 'Saving your PIN' })).toBeTruthy();
               await waitFor(() => expect(cardApi.isWaiting(commitPinPath)).toBe(true));
               expect(lastBody(cardApi, commitPinPath)).toEqual({ cardId: physicalCard.id, pin: 'card' });
+              // Also after Try again on an unconfirmed change: the same call again, no new form.
+              expect(cardApi.isWaiting(pinFormPath)).toBe(false);
+              expect(pinFrame()).toBeNull();
             },
           },
           {
@@ -137,6 +141,32 @@ describe('reset PIN chart', () => {
             then: async (_ctx, s) => {
               expect(resetPinStatusOf(s)).toBe('FAILURE');
               await waitFor(() => expect(alertText()).toBe("Sorry, we weren't able to change your PIN...Try again"));
+              expect(pinFrame()).toBeNull();
+            },
+          },
+          {
+            // The processor set the PIN; its recording got no answer, or the server's own failure.
+            when: (s) => s.matches('unconfirmed'),
+            then: async (_ctx, s) => {
+              expect(resetPinStatusOf(s)).toBe('FAILURE');
+              await waitFor(() =>
+                expect(alertText()).toMatch(
+                  /^Your new PIN may already be set, but we couldn't confirm it\. (Check your connection and try again|Please try again)\.Try again$/,
+                ),
+              );
+              expect(pinFrame()).toBeNull();
+            },
+          },
+          {
+            // The processor set the PIN; the card API refused to record it.
+            when: (s) => s.matches('unrecorded'),
+            then: async (_ctx, s) => {
+              expect(resetPinStatusOf(s)).toBe('FAILURE');
+              await waitFor(() =>
+                expect(alertText()).toBe(
+                  "Your new PIN may already be set, but we couldn't confirm it. To be sure, tap Try again and set it once more.Try again",
+                ),
+              );
               expect(pinFrame()).toBeNull();
             },
           },
@@ -183,6 +213,28 @@ describe('reset PIN, beside the paths', () => {
     await waitFor(() => expect(app.router.state.location.pathname).toBe('/manage-cards'));
     expect(await screen.findByText('Su nuevo PIN está listo.')).toBeTruthy();
     await waitFor(() => expect(document.title).toBe('Administrar tarjetas · Tarjeta Providers'));
+  });
+
+  it('after the processor set the PIN, a recording call with no answer is sent again as it was, never a new form', async () => {
+    const app = await renderApp(startAt, active);
+    await waitFor(() => expect(app.cardApi.isWaiting(pinFormPath)).toBe(true));
+    app.cardApi.answer(pinFormPath, { statusCode: 0, url: formUrl });
+    post(0, processorOrigin, ((await screen.findByTitle(frameTitle)) as HTMLIFrameElement).contentWindow);
+    await waitFor(() => expect(app.cardApi.isWaiting(commitPinPath)).toBe(true));
+    app.cardApi.fail(commitPinPath);
+    await closeErrorModal(app);
+    await waitFor(() => expect(alertText()).toBe("Your new PIN may already be set, but we couldn't confirm it. Please try again.Try again"));
+    await app.user.click(screen.getByRole('button', { name: 'Try again' }));
+    await waitFor(() => expect(app.cardApi.isWaiting(commitPinPath)).toBe(true));
+    app.cardApi.answer(commitPinPath, { statusCode: 0 });
+    await waitFor(() => expect(app.router.state.location.href).toBe(returnTo));
+    expect(await screen.findByText('Your new PIN is set.')).toBeTruthy();
+    const sent = (path: string) => app.cardApi.requests.filter((request) => request.path === path);
+    expect(sent(pinFormPath)).toHaveLength(1);
+    expect(sent(commitPinPath).map((request) => JSON.parse(String(request.init?.body)))).toEqual([
+      { cardId: physicalCard.id, pin: 'card' },
+      { cardId: physicalCard.id, pin: 'card' },
+    ]);
   });
 
   it('never frames a page that is not on the processor origin', async () => {

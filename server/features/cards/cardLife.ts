@@ -261,7 +261,10 @@ export async function cardForPin(db: Database, userId: string, cardId: string): 
   return card.type === 'PHYSICAL' && card.isActive ? card : refused('notAllowed');
 }
 
-/** Records a PIN change the processor confirmed (its hosted form reported success for this card). */
+/**
+ * Records a PIN change the processor confirmed (its hosted form reported success for this card), at the
+ * time it confirmed it: recording the same confirmation again changes nothing.
+ */
 export async function recordPinChange(db: Database, request: { cardId: string; pin: PinKind; now?: Date }): Promise<void> {
   const at = (request.now ?? new Date()).toISOString();
   await db.execute(

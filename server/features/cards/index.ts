@@ -165,14 +165,18 @@ export function cardsFeature(app: FastifyInstance, services: Services): void {
     options,
   );
 
-  /** Recorded only when the processor confirms its form set that PIN for that card (once per change). */
+  /**
+   * Recorded only when the processor confirms its form set that PIN for that card, at the time it first
+   * confirmed it: the same call sent again (its answer lost) is answered the same and records nothing new.
+   */
   serve(
     routes.commitPinChange,
     async ({ cardId, pin }, request, reply) => {
       const card = await ownCard(db, request.access.userId, cardId);
       if (!card) return notFound(reply);
-      if (!(await processor.confirmPinChange({ cardId, pin }))) return refuse(reply, 'notAllowed');
-      await recordPinChange(db, { cardId, pin });
+      const confirmedAt = await processor.confirmPinChange({ cardId, pin });
+      if (!confirmedAt) return refuse(reply, 'notAllowed');
+      await recordPinChange(db, { cardId, pin, now: confirmedAt });
       return { statusCode: StatusCode.SUCCESS };
     },
     options,

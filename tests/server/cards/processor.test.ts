@@ -144,7 +144,7 @@ describe('the hosted PIN page', () => {
     expect(await axeViolations(page.body)).toEqual([]);
   });
 
-  it('sets the PIN (kept hashed by the processor), posts 0 to the app origins, and the card API records it once', async () => {
+  it('sets the PIN (kept hashed by the processor), posts 0 to the app origins, and the card API records it once, a repeat answered the same', async () => {
     const token = (await pinFormUrl('card')).searchParams.get('token')!;
     expect(await cardCall(t.app, holder.access, '/commit-pin-change', { cardId: physicalId, pin: 'card' })).toEqual({
       status: 403,
@@ -163,9 +163,32 @@ describe('the hosted PIN page', () => {
     expect(await cardCall(t.app, holder.access, '/commit-pin-change', { cardId: physicalId, pin: 'card' })).toEqual({ status: 200, body: { statusCode: 0 } });
     const [card] = await t.db.select().from(cards).where(eq(cards.id, physicalId));
     expect(card!.pinChangedAt).toBeInstanceOf(Date);
-    // Once per change; the ATM PIN was not changed.
-    expect((await cardCall(t.app, holder.access, '/commit-pin-change', { cardId: physicalId, pin: 'card' })).status).toBe(403);
+    // The same call again (the app sends it again when the first answer was lost): the same answer, the
+    // change recorded once, at its first confirmation. The ATM PIN was not changed.
+    expect(await cardCall(t.app, holder.access, '/commit-pin-change', { cardId: physicalId, pin: 'card' })).toEqual({ status: 200, body: { statusCode: 0 } });
+    const [again] = await t.db.select().from(cards).where(eq(cards.id, physicalId));
+    expect(again!.pinChangedAt).toEqual(card!.pinChangedAt);
+    const confirmations = await t.db.select().from(processorTokens).where(sql`${processorTokens.cardId} = ${physicalId} and ${processorTokens.committedAt} is not null`);
+    expect(confirmations).toHaveLength(1);
     expect((await cardCall(t.app, holder.access, '/commit-pin-change', { cardId: physicalId, pin: 'atm' })).status).toBe(403);
+    // Another cardholder cannot commit it.
+    const stranger = await newCardholder(t.app, t.db, 0);
+    expect((await cardCall(t.app, stranger.access, '/commit-pin-change', { cardId: physicalId, pin: 'card' })).status).toBe(404);
+  });
+
+  it('takes a repeat of the commit only within the 15 minutes the first one had', async () => {
+    const token = (await pinFormUrl('card')).searchParams.get('token')!;
+    await submit('/pin', { token, locale: 'en', pin: '1357', pinConfirm: '1357' });
+    expect((await cardCall(t.app, holder.access, '/commit-pin-change', { cardId: physicalId, pin: 'card' })).status).toBe(200);
+    // 16 minutes later (this card's earlier changes too).
+    await t.db
+      .update(processorTokens)
+      .set({ completedAt: sql`${processorTokens.completedAt} - interval '16 minutes'` })
+      .where(sql`${processorTokens.cardId} = ${physicalId} and ${processorTokens.completedAt} is not null`);
+    expect(await cardCall(t.app, holder.access, '/commit-pin-change', { cardId: physicalId, pin: 'card' })).toEqual({
+      status: 403,
+      body: { statusCode: StatusCode.NOT_ALLOWED, reason: 'notAllowed' },
+    });
   });
 
   it('answers -10 for a used token (the page opened again after the PIN was set)', async () => {

@@ -47,6 +47,10 @@ function ResetPin({ cardId, pin, returnTo }: { cardId: string; pin: PinKind; ret
   const state = useSelector(pinChange, (s) => s);
   const status = resetPinStatusOf(state);
   const formUrl = state.hasTag('form') ? state.context.formUrl : null;
+  // The processor set the PIN but its recording is not confirmed: Try again sends the recording call
+  // again, or (`unrecorded`: the card API refused it) opens a fresh form to set it once more.
+  const unconfirmed = state.hasTag('unconfirmed');
+  const unrecorded = state.hasTag('unrecorded');
 
   return (
     <section className="screen" aria-labelledby="reset-pin-title" aria-busy={state.hasTag('busy')}>
@@ -60,8 +64,15 @@ function ResetPin({ cardId, pin, returnTo }: { cardId: string; pin: PinKind; ret
         <Trans>You type it on the secure page of our card processor, below. The Providers app never sees your PIN.</Trans>
       </p>
       {status === 'FAILURE' ? (
-        <RetryNotice focusOnRetry={heading} onRetry={() => pinChange.send({ type: 'user.retry' })}>
-          <Trans>Sorry, we weren't able to change your PIN...</Trans>
+        // Once the processor said it set the PIN, the screen never says it was not changed.
+        <RetryNotice focusOnRetry={heading} onRetry={() => pinChange.send({ type: 'user.retry' })} advise={unconfirmed && !unrecorded}>
+          {unrecorded ? (
+            <Trans>Your new PIN may already be set, but we couldn't confirm it. To be sure, tap Try again and set it once more.</Trans>
+          ) : unconfirmed ? (
+            <Trans>Your new PIN may already be set, but we couldn't confirm it.</Trans>
+          ) : (
+            <Trans>Sorry, we weren't able to change your PIN...</Trans>
+          )}
         </RetryNotice>
       ) : null}
       {status === 'SUCCESS' ? (
