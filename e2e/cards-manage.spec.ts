@@ -4,8 +4,8 @@
  * card is refused), report the card lost and see its replacement on its way with its dates, report a
  * damaged card stolen while its replacement is on its way (that one takes its place), set a PIN
  * and change the ATM PIN on the card processor's page on its own origin (success, -10 then a retry; a
- * recording call whose answer was lost, sent again), the
- * virtual card's details on the processor's page; one run in Spanish; axe-clean on every screen.
+ * recording call whose answer was lost, sent again), the virtual card's details on the processor's
+ * page; one run in Spanish; axe-clean on every screen.
  */
 import path from 'node:path';
 import { expect, test, type Page, type TestInfo } from '@playwright/test';
@@ -183,6 +183,7 @@ test('a PIN set on the processor whose recording lost its answer: not said uncha
   await page.getByRole('dialog', { name: 'Sorry, something went wrong.' }).getByRole('button', { name: 'OK' }).press('Enter');
   await expect(setPin.alert).toBeVisible();
   await expect(setPin.failure, 'the processor set the PIN: never said unchanged').toHaveCount(0);
+  await expect(setPin.alert).toContainText("Your new PIN may already be set, but we couldn't confirm it.");
   await expect(setPin.frameElement).toHaveCount(0);
   await expectAccessible(page, 'the PIN not confirmed');
   // Try again sends the same recording call again, not a new form; the server answers the repeat as the first.
