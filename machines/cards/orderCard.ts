@@ -14,8 +14,10 @@
  * How each failure ends: home data or the user that does not load → `loadFailed`, whose retry starts
  * from home data again; the balance does
  * not cover the fee (seen before sending, or 403 `{3, insufficientFunds}`) → `payment.review.notEnoughMoney`,
- * nothing charged; any other refusal (a card already on its way: `cardPending`) → `payment.confirm.refused`;
- * no answer → `payment.confirm.failed`, where the retry sends the same Idempotency-Key.
+ * nothing charged; the balance read again with no answer → `payment.review.balanceUnchecked` (not known,
+ * so never said to be short; Try again reads it again); any other refusal (a card already on its way:
+ * `cardPending`) → `payment.confirm.refused`; no answer → `payment.confirm.failed`, where the retry sends
+ * the same Idempotency-Key.
  */
 import { assign, fromPromise, setup } from 'xstate';
 import type { UserAnswer } from '../../contract/account/types.ts';

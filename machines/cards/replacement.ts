@@ -13,9 +13,10 @@
  *
  * How each failure ends: the user or home data that does not load → `loadFailed`, whose retry starts
  * from the user again; the balance does not cover the fee (before sending, or 403 `{3, insufficientFunds}`)
- * → `payment.review.notEnoughMoney`, nothing charged; another refusal (the card cannot be replaced,
- * one already on its way) → `payment.confirm.refused`; no answer → `payment.confirm.failed`, where the
- * retry sends the same Idempotency-Key.
+ * → `payment.review.notEnoughMoney`, nothing charged; the balance read again with no answer →
+ * `payment.review.balanceUnchecked` (not known, so never said to be short; Try again reads it again);
+ * another refusal (the card cannot be replaced, one already on its way) → `payment.confirm.refused`; no
+ * answer → `payment.confirm.failed`, where the retry sends the same Idempotency-Key.
  */
 import { assign, fromPromise, setup } from 'xstate';
 import type { UserAnswer, User } from '../../contract/account/types.ts';

@@ -6,7 +6,10 @@
  * - review: what is bought, the amount, the balance now and after. Continue goes to confirm when the
  *   balance covers the amount (`coversAmount`); otherwise `checkingBalance` reads it again (GET /home:
  *   money may have come since it was loaded, as the refusal asks the cardholder to add it), then goes to
- *   confirm or to `review.notEnoughMoney`, which says so; nothing is sent.
+ *   confirm or to `review.notEnoughMoney`, which says so; nothing is sent. When that reading fails (no
+ *   answer, an answer without a SUCCESS statusCode, or re-authentication given up) the balance is not
+ *   known: `review.balanceUnchecked` says it could not be checked (never that it is short), and its Try
+ *   again (`user.continue` again, as confirm's Try again is `user.confirm` again) reads it again.
  * - confirm: the cardholder confirms (`user.confirm`) or goes back (`user.back`).
  * - submitting: the chart's call with an Idempotency-Key. The key is made once per attempt: the first
  *   `user.confirm` brings one (the app makes it), and it is kept, so a retry after no answer sends the
@@ -14,7 +17,8 @@
  *   (paid, refused) ends the attempt and forgets the key; the next confirmation brings a new one.
  *
  * How each failure ends: the balance does not cover the amount, read again before sending or as the server's
- * refusal 403 `{3, reason: 'insufficientFunds'}` → `review.notEnoughMoney` (nothing was charged);
+ * refusal 403 `{3, reason: 'insufficientFunds'}` → `review.notEnoughMoney` (nothing was charged); the
+ * balance's reading again that fails → `review.balanceUnchecked` (nothing was sent);
  * the server's own failure (500 `{5}`: it may have committed before it failed, as when the database's
  * commit went through and its connection then dropped) → `confirm.unexpected`, the key kept for the
  * retry; any other answer with a statusCode → `confirm.refused` with its reason kept for the view; no
@@ -108,10 +112,20 @@ const homeOf = ({ event }: { event: { output: HomeAnswer } }) => event.output;
 
 /**
  * Tags: `review`, `confirm` (also while submitting) and `receipt` say which part shows; `busy` while
- * the call is under way; `insufficientFunds`, `refused`, `failed` and `unexpected` say why the flow is
- * back (`failed` whenever the outcome is unknown; `unexpected` too when the server said it failed).
+ * the call is under way; `insufficientFunds`, `balanceUnchecked`, `refused`, `failed` and `unexpected`
+ * say why the flow is back (`balanceUnchecked` when the balance could not be read again; `failed`
+ * whenever the outcome of a charge is unknown; `unexpected` too when the server said it failed).
  */
-export type MoneyConfirmationTag = 'review' | 'confirm' | 'receipt' | 'busy' | 'insufficientFunds' | 'refused' | 'failed' | 'unexpected';
+export type MoneyConfirmationTag =
+  | 'review'
+  | 'confirm'
+  | 'receipt'
+  | 'busy'
+  | 'insufficientFunds'
+  | 'balanceUnchecked'
+  | 'refused'
+  | 'failed'
+  | 'unexpected';
 
 /** What the money confirmation shows, from the chart's tags (MoneyConfirmationStep's props). */
 export function moneyConfirmationShows(snapshot: { hasTag: (tag: MoneyConfirmationTag) => boolean }) {
@@ -121,11 +135,15 @@ export function moneyConfirmationShows(snapshot: { hasTag: (tag: MoneyConfirmati
     receipt: snapshot.hasTag('receipt'),
     busy: snapshot.hasTag('busy'),
     notEnoughMoney: snapshot.hasTag('insufficientFunds'),
+    balanceUnchecked: snapshot.hasTag('balanceUnchecked'),
     refused: snapshot.hasTag('refused'),
     failed: snapshot.hasTag('failed'),
     unexpected: snapshot.hasTag('unexpected'),
   };
 }
+
+/** The id of `checkingBalance` (the target of review's Try again, a state of the chart above review's own): one fragment per chart. */
+const checkingBalanceId = 'moneyConfirmationCheckingBalance';
 
 /**
  * The states, to sit under one parent state of the chart (`initial: 'review'`). `src` is the chart's
@@ -153,10 +171,16 @@ export function moneyConfirmationStates<
         idle: {},
         /** The balance does not cover the amount (read again before sending, or the server's refusal): nothing was charged. */
         notEnoughMoney: { tags: ['insufficientFunds'] },
+        /**
+         * The balance could not be read again: whether it covers the amount is not known, so the flow
+         * never says it is short. Try again (`user.continue`) reads it again, whatever the balance shown.
+         */
+        balanceUnchecked: { tags: ['balanceUnchecked'], on: { 'user.continue': { target: `#${checkingBalanceId}` } } },
       },
     },
     /** The balance shown does not cover the amount: read again (the chart's `getHome`), as it may have grown since. */
     checkingBalance: {
+      id: checkingBalanceId,
       tags: ['review', 'busy'],
       invoke: {
         id: 'getHome',
@@ -165,8 +189,9 @@ export function moneyConfirmationStates<
           { guard: { type: 'homeCoversAmount', params: homeOf }, target: 'confirm', actions: { type: 'storeBalance', params: homeOf } },
           { target: 'review.notEnoughMoney', actions: { type: 'storeBalance', params: homeOf } },
         ],
-        // The app's error modal says the call failed; the balance shown is still short.
-        onError: { target: 'review.notEnoughMoney' },
+        // No answer (the app's error modal has said so), another failure, or re-authentication given up:
+        // the balance is not known, so the flow cannot say it is short.
+        onError: { target: 'review.balanceUnchecked' },
       },
     },
     confirm: {

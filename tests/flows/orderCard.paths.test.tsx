@@ -100,6 +100,54 @@ describe('order-card chart', () => {
     expect((await screen.findByRole('link', { name: 'Activate your card' })).getAttribute('href')).toBe('/activate/1?isReplacement=%22true%22');
   });
 
+  it('a balance read again with no answer is said as not checked (never short), and a charge blames the connection only when no answer came', async () => {
+    const app = await renderApp('/order-card', active);
+    await answerCall(app.cardApi, homePath, { type: 'xstate.done', output: funded });
+    await answerCall(app.cardApi, homePath, { type: 'xstate.done', output: funded });
+    await answerCall(app.cardApi, userPath, userLoaded);
+    await app.user.click(await screen.findByRole('button', { name: 'Continue' }));
+    await app.user.click(await screen.findByRole('button', { name: 'Order my card for $5.00' }));
+    // Refused short of money ($1.20 now): said so, as the server knows the balance.
+    await answerCall(app.cardApi, orderPath, { type: 'xstate.done', output: { statusCode: 3, reason: 'insufficientFunds', balanceCents: 120 } });
+    await screen.findByText('Not enough money in your account');
+
+    // Continue reads the balance again, and the phone's connection drops: no answer at all.
+    await app.user.click(screen.getByRole('button', { name: 'Continue' }));
+    await waitFor(() => expect(app.cardApi.isWaiting(homePath)).toBe(true));
+    app.cardApi.drop(homePath);
+    await closeErrorModal(app.user);
+    await waitFor(() =>
+      expect(alertText()).toBe("We couldn't check your balance, so nothing was charged. Check your connection and try again.Try again"),
+    );
+    expect(screen.queryByText('Not enough money in your account')).toBeNull();
+    // The balance last known is not said as the balance now, nor what it lacks.
+    expect(moneyLines()).toEqual([['Card fee', '$5.00']]);
+    expect(screen.queryByRole('button', { name: 'Continue' })).toBeNull();
+
+    // Try again reads it again: money came meanwhile, so on to the confirmation.
+    await app.user.click(screen.getByRole('button', { name: 'Try again' }));
+    await answerCall(app.cardApi, homePath, { type: 'xstate.done', output: funded });
+    await screen.findByRole('heading', { level: 1, name: 'Confirm your order' });
+
+    // The order gets no answer: the connection is the likely cause.
+    await app.user.click(screen.getByRole('button', { name: 'Order my card for $5.00' }));
+    await waitFor(() => expect(app.cardApi.isWaiting(orderPath)).toBe(true));
+    app.cardApi.drop(orderPath);
+    await closeErrorModal(app.user);
+    await waitFor(() =>
+      expect(alertText()).toBe(
+        "We couldn't reach Providers to finish this. Check your connection and try again: if your first try went through, you won't be charged twice.",
+      ),
+    );
+    // The retry gets a gateway's page while online: a server answered, so the connection is not blamed.
+    await app.user.click(screen.getByRole('button', { name: 'Try again' }));
+    await answerCall(app.cardApi, orderPath, { type: 'xstate.error' });
+    await closeErrorModal(app.user);
+    await waitFor(() =>
+      expect(alertText()).toBe("There was an unexpected error. Please try again: if your first try went through, you won't be charged twice."),
+    );
+  });
+
   it('generated paths reach every state and transition', () => {
     expect(coverageOf(orderCardMachine, runs.map(({ run }) => run))).toEqual({ missingStates: [], missingTransitions: [] });
   });
@@ -166,7 +214,9 @@ describe('order-card chart', () => {
             ctx.keyToReuse = key;
           },
           'user.retry': async ({ user }) => user.click(await screen.findByRole('button', { name: 'Try again' })),
-          'user.continue': async ({ user }) => user.click(await screen.findByRole('button', { name: 'Continue' })),
+          // After the balance could not be checked, Try again stands for Continue (and reads it again).
+          'user.continue': async ({ user }) =>
+            user.click(screen.queryByRole('button', { name: 'Try again' }) ?? (await screen.findByRole('button', { name: 'Continue' }))),
           'user.back': async ({ user }) => user.click(await screen.findByRole('button', { name: 'Back' })),
           'user.confirm': async ({ user }) => {
             const button = screen.queryByRole('button', { name: 'Try again' }) ?? (await screen.findByRole('button', { name: 'Order my card for $5.00' }));
@@ -235,9 +285,12 @@ describe('order-card chart', () => {
             then: async (ctx, s) => {
               const heading = await screen.findByRole('heading', { level: 1, name: 'Review your card order' });
               // Arriving, the heading takes focus; when Continue finds too little money, focus stays on it,
-              // unavailable while the balance is read again.
-              const proceed = screen.getByRole('button', { name: s.hasTag('busy') ? 'Checking your balance…' : 'Continue' });
-              expect(proceed.getAttribute('aria-disabled')).toBe(String(s.hasTag('busy')));
+              // unavailable while the balance is read again. The balance that could not be read again has
+              // Try again in its place.
+              const unchecked = s.hasTag('balanceUnchecked');
+              const proceed = screen.getByRole('button', { name: s.hasTag('busy') ? 'Checking your balance…' : unchecked ? 'Try again' : 'Continue' });
+              expect(screen.queryAllByRole('button', { name: /^(Continue|Try again|Checking your balance…)$/ })).toEqual([proceed]);
+              if (!unchecked) expect(proceed.getAttribute('aria-disabled')).toBe(String(s.hasTag('busy')));
               if (!ctx.modalClosed) await waitFor(() => expect([heading, proceed]).toContain(document.activeElement));
               ctx.modalClosed = false;
               await expectAt(ctx, '/order-card/2');
@@ -250,17 +303,26 @@ describe('order-card chart', () => {
               // The balance loaded, or the one the server's refusal or a reading again answered.
               const balance = ({ 120: ['$1.20', '$3.80'], 2350: ['$23.50', '$18.50'], 0: ['$0.00', '$5.00'] } as Record<number, string[]>)[s.context.balanceCents as number]!;
               expect(s.context.balanceCents === 120).toBe(s.context.refusal === 'insufficientFunds');
-              expect(moneyLines()).toEqual([
-                ['Card fee', '$5.00'],
-                ['Your balance now', balance[0]],
-                // Short of the fee, what is missing, not a balance below zero.
-                [(s.context.balanceCents as number) < 500 ? 'Amount still needed' : 'Your balance after', balance[1]],
-              ]);
+              expect(moneyLines()).toEqual(
+                unchecked
+                  ? // Not read again: no balance is said as the balance now, nor what it lacks.
+                    [['Card fee', '$5.00']]
+                  : [
+                      ['Card fee', '$5.00'],
+                      ['Your balance now', balance[0]],
+                      // Short of the fee, what is missing, not a balance below zero.
+                      [(s.context.balanceCents as number) < 500 ? 'Amount still needed' : 'Your balance after', balance[1]],
+                    ],
+              );
+              // The balance read again got no usable answer (a gateway's page, online): not known, so never
+              // said to be short; the connection is not blamed, as a server answered.
               await waitFor(() =>
                 expect(alertText()).toBe(
                   s.hasTag('insufficientFunds')
                     ? "Not enough money in your accountYour balance doesn't cover the $5.00 fee, so nothing was charged. Add money to your account, then try again.Add money"
-                    : '',
+                    : unchecked
+                      ? "We couldn't check your balance, so nothing was charged. Please try again.Try again"
+                      : '',
                 ),
               );
             },
@@ -276,10 +338,10 @@ describe('order-card chart', () => {
               await expectAt(ctx, '/order-card/3');
               expect(stepText()).toBe('Step 2 of 3');
               expect(screen.getByText("We'll take $5.00 from your balance and mail your card. This fee can't be refunded once the card is sent.")).toBeTruthy();
-              const expected = s.hasTag('unexpected')
+              // A failure without a statusCode here is a gateway's page while online: a server answered, so
+              // the connection is not blamed (no answer at all: tests/unit/moneyConfirmationStep.test.tsx).
+              const expected = s.hasTag('failed')
                 ? "There was an unexpected error. Please try again: if your first try went through, you won't be charged twice."
-                : s.hasTag('failed')
-                ? "We couldn't reach Providers to finish this. Check your connection and try again: if your first try went through, you won't be charged twice."
                 : s.hasTag('refused')
                   ? s.context.refusal === 'cardPending'
                     ? "A card is already on its way to you, so we didn't order another one. Nothing was charged."

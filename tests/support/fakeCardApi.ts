@@ -4,7 +4,7 @@
  */
 import { createFetch } from 'ofetch';
 
-type Waiting = { path: string; init: RequestInit | undefined; resolve: (response: Response) => void };
+type Waiting = { path: string; init: RequestInit | undefined; resolve: (response: Response) => void; reject: (error: Error) => void };
 
 export function createFakeCardApi() {
   const waiting: Waiting[] = [];
@@ -15,7 +15,7 @@ export function createFakeCardApi() {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     const { pathname: path, search } = new URL(url, 'http://app.test');
     requests.push({ path, search, init });
-    return new Promise<Response>((resolve) => waiting.push({ path, init, resolve }));
+    return new Promise<Response>((resolve, reject) => waiting.push({ path, init, resolve, reject }));
   };
 
   function take(path: string): Waiting {
@@ -39,6 +39,10 @@ export function createFakeCardApi() {
     /** Answers with a proxy error page: no statusCode, like a network or gateway failure. */
     fail(path: string) {
       take(path).resolve(new Response('<html>Bad gateway</html>', { status: 502, headers: { 'content-type': 'text/html' } }));
+    },
+    /** No answer at all: the request fails on the way (a dropped connection), as fetch does. */
+    drop(path: string) {
+      take(path).reject(new TypeError('Failed to fetch'));
     },
   };
 }

@@ -4,7 +4,8 @@
  * A failure often replaces the button that was pressed (or shows after it was disabled), which leaves
  * the keyboard's focus nowhere: then it goes to Try again, also once the error modal that came with the
  * failure closes. Focus that is somewhere is left there.
- * `advise` adds what to do next (ConnectionAdvice).
+ * `advise` adds what to do next (ConnectionAdvice), by the rule `useConnectionSuspect` keeps, which the
+ * money confirmation's failure asks too.
  */
 import { Trans } from '@lingui/react/macro';
 import { useEffect, useRef, useSyncExternalStore, type ReactNode, type RefObject } from 'react';
@@ -54,6 +55,16 @@ export function RetryNotice({ children, onRetry, news = false, advise = false, f
   );
 }
 
+/**
+ * After a failed call: check the connection when the phone says it has none, or when the last call got
+ * no answer at all (Wi-Fi without internet still says online). A call also fails with an answer (a
+ * gateway's error page): then that advice would send the user looking for a fault that is not theirs.
+ * Follows the phone going on or off line and the next call's fate (useConnectionSuspect).
+ */
+function ConnectionAdvice() {
+  return useConnectionSuspect() ? <Trans>Check your connection and try again.</Trans> : <Trans>Please try again.</Trans>;
+}
+
 const subscribe = (changed: () => void) => {
   window.addEventListener('online', changed);
   window.addEventListener('offline', changed);
@@ -65,13 +76,17 @@ const subscribe = (changed: () => void) => {
   };
 };
 
+const connectionSuspect = () => !(navigator.onLine && serverAnswered());
+
 /**
- * After a failed call: check the connection when the phone says it has none, or when the last call got
- * no answer at all (Wi-Fi without internet still says online). A call also fails with an answer (a
- * gateway's error page): then that advice would send the user looking for a fault that is not theirs.
- * Follows the phone going on or off line and the next call's fate.
+ * Whether a failure is blamed on the connection (docs/decisions.md "A failure is blamed on the
+ * connection only when the phone has none, or no answer came"): the phone says it is offline
+ * (`navigator.onLine`), or the card API's last call got no answer at all (src/shared/api/serverAnswered.ts:
+ * Wi-Fi without internet still says online). A call answered with an error (a gateway's 503 page) is
+ * not the connection's fault. Follows the phone going on or off line and the next call's fate.
+ * ConnectionAdvice and the money confirmation's failure (MoneyConfirmationStep) both ask it. Kept here,
+ * not in a module of its own: that became a chunk of its own, loaded with every first screen.
  */
-function ConnectionAdvice() {
-  const connected = useSyncExternalStore(subscribe, () => navigator.onLine && serverAnswered());
-  return connected ? <Trans>Please try again.</Trans> : <Trans>Check your connection and try again.</Trans>;
+export function useConnectionSuspect(): boolean {
+  return useSyncExternalStore(subscribe, connectionSuspect);
 }

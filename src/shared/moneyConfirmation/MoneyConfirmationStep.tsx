@@ -1,8 +1,9 @@
 /**
  * The money confirmation's view (machines/shared/moneyConfirmation.ts): review (what is bought, the
  * amount, the balance now and after), then confirm, while the call is under way, and why the flow is
- * back (not enough money, a refusal, no answer). Each flow gives its own words and renders its own
- * receipt with `MoneyLines`.
+ * back (not enough money, a balance that could not be checked, a refusal, no answer). Each flow gives
+ * its own words and renders its own receipt with `MoneyLines`. A failure is blamed on the connection only
+ * when the phone has none or the last call got no answer (useConnectionSuspect, as RetryNotice).
  */
 import { Trans } from '@lingui/react/macro';
 import { Link } from '@tanstack/react-router';
@@ -10,6 +11,7 @@ import type { ReactNode } from 'react';
 import type { moneyConfirmationShows } from '../../../machines/shared/moneyConfirmation.ts';
 import { ActionButton } from '../components/ActionButton.tsx';
 import { Amount } from '../components/Amount.tsx';
+import { RetryNotice, useConnectionSuspect } from '../components/RetryNotice.tsx';
 import { useHeadingFocus } from '../components/useHeadingFocus.ts';
 import { formatDollars } from '../format/money.ts';
 import '../components/detailList.css';
@@ -62,6 +64,7 @@ type MoneyConfirmationStepProps = {
   busyButton: ReactNode;
   /** The flow's words for a refusal (the chart keeps its reason). */
   refusal: ReactNode;
+  /** Continue; also Try again after the balance could not be checked, which reads it again. */
   onContinue: () => void;
   onConfirm: (idempotencyKey: string) => void;
   onBack: () => void;
@@ -82,14 +85,20 @@ function Review({ titleId, shows, amountCents, balanceCents, amountLabel, review
       </h1>
       {review}
       <MoneyLines
-        lines={[
-          { label: amountLabel, cents: amountCents },
-          { label: <Trans>Your balance now</Trans>, cents: balanceCents },
-          // A prepaid balance cannot go below zero: short, what is missing is said, not a balance of -$5.00.
-          balanceCents < amountCents
-            ? { label: <Trans>Amount still needed</Trans>, cents: amountCents - balanceCents, emphasis: true }
-            : { label: <Trans>Your balance after</Trans>, cents: balanceCents - amountCents, emphasis: true },
-        ]}
+        lines={
+          // The balance could not be checked: the one loaded earlier is not said as the balance now, nor
+          // what it would leave (or lack).
+          shows.balanceUnchecked
+            ? [{ label: amountLabel, cents: amountCents }]
+            : [
+                { label: amountLabel, cents: amountCents },
+                { label: <Trans>Your balance now</Trans>, cents: balanceCents },
+                // A prepaid balance cannot go below zero: short, what is missing is said, not a balance of -$5.00.
+                balanceCents < amountCents
+                  ? { label: <Trans>Amount still needed</Trans>, cents: amountCents - balanceCents, emphasis: true }
+                  : { label: <Trans>Your balance after</Trans>, cents: balanceCents - amountCents, emphasis: true },
+              ]
+        }
       />
       {shows.notEnoughMoney ? (
         <div className="notice notice-problem" role="alert">
@@ -106,16 +115,26 @@ function Review({ titleId, shows, amountCents, balanceCents, amountLabel, review
           </p>
         </div>
       ) : null}
-      {/* Busy while a balance that looks short is read again. */}
-      <ActionButton unavailable={shows.busy} onPress={onContinue}>
-        {shows.busy ? <Trans>Checking your balance…</Trans> : <Trans>Continue</Trans>}
-      </ActionButton>
+      {shows.balanceUnchecked ? (
+        // Its Try again reads the balance again (in place of Continue: one button, not two).
+        <RetryNotice advise focusOnRetry={heading} onRetry={onContinue}>
+          <Trans>We couldn't check your balance, so nothing was charged.</Trans>
+        </RetryNotice>
+      ) : (
+        // Busy while a balance that looks short is read again.
+        <ActionButton unavailable={shows.busy} onPress={onContinue}>
+          {shows.busy ? <Trans>Checking your balance…</Trans> : <Trans>Continue</Trans>}
+        </ActionButton>
+      )}
     </>
   );
 }
 
 function Confirm({ titleId, shows, confirmTitle, confirmText, payButton, busyButton, refusal, onConfirm, onBack }: MoneyConfirmationStepProps) {
   const heading = useHeadingFocus();
+  // No usable answer: the connection is blamed only when the phone has none or no answer came at all;
+  // a gateway's error page while online is the other end's failure (docs/decisions.md).
+  const connectionSuspect = useConnectionSuspect();
   return (
     <>
       <h1 id={titleId} ref={heading} tabIndex={-1}>
@@ -125,7 +144,7 @@ function Confirm({ titleId, shows, confirmTitle, confirmText, payButton, busyBut
       {shows.failed ? (
         <div className="notice notice-problem" role="alert">
           <p>
-            {shows.unexpected ? (
+            {shows.unexpected || !connectionSuspect ? (
               <Trans>There was an unexpected error. Please try again: if your first try went through, you won't be charged twice.</Trans>
             ) : (
               <Trans>We couldn't reach Providers to finish this. Check your connection and try again: if your first try went through, you won't be charged twice.</Trans>
