@@ -165,8 +165,9 @@ test("a balance read again with no answer is not said to be short; an order answ
   const ok = page.getByRole('dialog').getByRole('button', { name: 'OK' });
   await expect(ok).toBeFocused();
   await page.keyboard.press('Enter');
-  // Its words are tests/flows/orderCard.paths.test.tsx's; here, that the connection is blamed (no answer came).
+  // No answer came: the connection is what to check.
   const notice = order.alert.filter({ has: page.getByRole('button', { name: 'Try again' }) });
+  await expect(notice).toContainText("We couldn't check your balance, so nothing was charged.");
   await expect(notice).toContainText('Check your connection and try again.');
   await expect(order.alert.filter({ hasText: 'Not enough money in your account' })).toHaveCount(0);
   // The balance loaded earlier is not said as the balance now, nor what it lacks.
