@@ -32,8 +32,16 @@ export type IssuedTokens = Pick<SessionTokens, 'access' | 'refresh'>;
 /** How a refresh token was presented: the token, the device, and the successor when within the grace. */
 export type RefreshUse = { presented: string; device: string | null; successor: string | null };
 
-/** How long the device that spent a refresh token may present it again and get the same successor. */
+/** How long the device that spent a refresh token may present it again and get the same successor (two tabs at once). */
 export const refreshGraceSeconds = 10;
+/**
+ * Longer, while that successor has not been used: the answer that carried it was lost on the way (a
+ * dropped connection, the app's 120-second limit, an unlock retyped after the error modal), so the
+ * device sends the spent token again. Ending the session then would sign out a cardholder who did
+ * nothing wrong, and one who opened the account in the companion app has no password to sign in with.
+ * A successor used already means the spent token is someone else's: the session ends.
+ */
+export const lostAnswerGraceSeconds = 300;
 
 /** The successor, sealed (AES-256-GCM) under a key only the spent token gives: never at rest in the clear. */
 const sealingKey = (spentToken: string) => createHash('sha256').update(`refresh-grace:${spentToken}`).digest();
@@ -156,21 +164,31 @@ export function createSessions(db: Database, config: ServerConfig) {
       .where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)));
   }
 
+  /** A refresh token neither spent nor revoked. */
+  async function isUnspent(token: string): Promise<boolean> {
+    const [row] = await db
+      .select({ id: refreshTokens.id })
+      .from(refreshTokens)
+      .where(and(eq(refreshTokens.tokenHash, hashToken(token)), isNull(refreshTokens.usedAt), isNull(refreshTokens.revokedAt)));
+    return row !== undefined;
+  }
+
   /**
    * The live refresh token row behind a presented token, or why there is none. A spent one is reuse
-   * (the family is revoked) unless the device that spent it presents it again within the grace: then
-   * the row comes with the successor it was given (`successor`).
+   * (the family is revoked) unless the device that spent it presents it again within the grace, or
+   * within the lost answer's grace while its successor is unused: then the row comes with the
+   * successor it was given (`successor`).
    */
   async function findRefreshToken(presented: string, device: string | null = null) {
     const [row] = await db.select().from(refreshTokens).where(eq(refreshTokens.tokenHash, hashToken(presented)));
     if (!row) return { ok: false as const };
     if (row.revokedAt || row.expiresAt.getTime() <= Date.now()) return { ok: false as const };
     if (row.usedAt) {
-      const inGrace = Date.now() - row.usedAt.getTime() <= refreshGraceSeconds * 1000;
-      const successor = inGrace && device !== null && row.spentByDevice === device && row.successorSealed
+      const age = Date.now() - row.usedAt.getTime();
+      const successor = age <= lostAnswerGraceSeconds * 1000 && device !== null && row.spentByDevice === device && row.successorSealed
         ? openSuccessor(presented, row.successorSealed)
         : null;
-      if (successor) return { ok: true as const, row, successor };
+      if (successor && (age <= refreshGraceSeconds * 1000 || (await isUnspent(successor)))) return { ok: true as const, row, successor };
       await revokeFamily(row.familyId);
       return { ok: false as const };
     }

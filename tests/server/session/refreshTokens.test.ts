@@ -9,7 +9,7 @@ import { syncBuiltinESMExports } from 'node:module';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { StatusCode } from '../../../contract/shared/statusCodes.ts';
 import { refreshTokens, users } from '../../../server/db/schema/index.ts';
-import { refreshGraceSeconds } from '../../../server/sessions.ts';
+import { lostAnswerGraceSeconds, refreshGraceSeconds } from '../../../server/sessions.ts';
 import { bearer, demoCardholder, demoCredentials, demoUser, homeStatus, signIn, startTestApp, type TestApp, unlock, unlockFailures } from '../helpers.ts';
 
 const wrongCode = '1111';
@@ -316,10 +316,32 @@ describe('two refreshes with one refresh token from one device (two tabs)', () =
     }
   });
 
-  it('ends the session when the same device presents it after the grace', async () => {
+  it('answers it again past the grace while its successor is unused: the answer that carried it was lost', async () => {
+    const first = await unlockFrom(session.refresh, device);
+    // Spent past the two tabs' grace, within the lost answer's (an unlock retyped after the error modal).
+    expect(refreshGraceSeconds + 60).toBeLessThan(lostAnswerGraceSeconds);
+    await t.db.update(refreshTokens).set({ usedAt: new Date(Date.now() - (refreshGraceSeconds + 60) * 1000) }).where(isNotNull(refreshTokens.usedAt));
+
+    const again = await unlockFrom(session.refresh, device);
+    expect(again.status).toBe(200);
+    expect(again.body.refresh).toBe(first.body.refresh);
+    expect((await homeStatus(t.app, again.body.access)).status).toBe(200);
+    // From another device it is still someone else's: the session ends.
+    expect(await unlockFrom(session.refresh, 'b4d2c3e5-6f70-4b2c-9d3e-4f5a6b7c8d9e')).toEqual({ status: 401, body: { statusCode: StatusCode.SIGN_IN_REQUIRED } });
+  });
+
+  it('ends the session when, past the grace, its successor was used: the spent token is someone else’s', async () => {
+    const first = await unlockFrom(session.refresh, device);
+    expect((await unlockFrom(first.body.refresh, device)).status).toBe(200);
+    await t.db.update(refreshTokens).set({ usedAt: new Date(Date.now() - (refreshGraceSeconds + 1) * 1000) }).where(isNotNull(refreshTokens.usedAt));
+
+    expect(await unlockFrom(session.refresh, device)).toEqual({ status: 401, body: { statusCode: StatusCode.SIGN_IN_REQUIRED } });
+  });
+
+  it('ends the session when the same device presents it after the lost answer’s grace', async () => {
     const first = await unlockFrom(session.refresh, device);
     // The grace is counted from when the token was spent: move that back past it.
-    await t.db.update(refreshTokens).set({ usedAt: new Date(Date.now() - (refreshGraceSeconds + 1) * 1000) }).where(isNotNull(refreshTokens.usedAt));
+    await t.db.update(refreshTokens).set({ usedAt: new Date(Date.now() - (lostAnswerGraceSeconds + 1) * 1000) }).where(isNotNull(refreshTokens.usedAt));
 
     expect(await unlockFrom(session.refresh, device)).toEqual({ status: 401, body: { statusCode: StatusCode.SIGN_IN_REQUIRED } });
     expect((await unlockFrom(first.body.refresh, device)).status).toBe(401);
