@@ -2,7 +2,8 @@
  * Managing cards through the real server at phone size, each test as a fresh cardholder with a working
  * physical card (e2e/support/cardholderWithCard.ts): lock then unlock (a store's charge on the locked
  * card is refused), report the card lost and see its replacement on its way with its dates, report a
- * damaged card stolen while its replacement is on its way (that one takes its place), set a PIN
+ * damaged card stolen while its replacement is on its way (that one takes its place), a lock, an unlock
+ * and a report whose answers the network dropped after the server carried them out, set a PIN
  * and change the ATM PIN on the card processor's page on its own origin (success, -10 then a retry; a
  * recording call whose answer was lost, sent again), the virtual card's details on the processor's
  * page; one run in Spanish; axe-clean on every screen.
@@ -129,6 +130,71 @@ test('a damaged card waiting for its replacement is reported stolen: blocked at 
   expect(after.filter((card) => card.type === 'PHYSICAL' && card.isPending).map((card) => card.id), 'no second card sent').toEqual([ordered.id]);
   expect(await balance(), 'nothing more charged').toBe(before);
   expect((await purchaseWith(request, holder.applicant.email, holder.physical.id)).status, 'the stolen card is blocked').toBe(409);
+});
+
+/** The card API carries out the call, then the network drops its answer (once). */
+async function loseAnswerOnce(page: Page, pathname: string): Promise<void> {
+  await page.route(
+    (url) => url.pathname === pathname,
+    async (route) => {
+      await route.fetch();
+      await route.abort('internetdisconnected');
+    },
+    { times: 1 },
+  );
+}
+
+test('a report whose answer is lost: not confirmed, not "not blocked"; Try again sends the same report and it is answered reported', async ({ page, request }) => {
+  const holder = await cardholderWithCard(request);
+  await seedStoredState(page, { accessToken: holder.tokens.access, refreshToken: holder.tokens.refresh, locale: 'en' });
+  const cards = await ManageCardsPage.open(page);
+  const report = await cards.reportLostOrStolen(cards.card('Physical card', holder.physical.lastFour));
+  await report.report('stolen');
+  await loseAnswerOnce(page, '/api/v1/card/report-lost-stolen');
+  await report.confirmWithoutAnswer();
+
+  // The card API did block it.
+  const homeCards = async () => ((await asCardholder(request, holder.tokens, 'GET', '/home')).body as HomeAnswer).accountOverview.cards;
+  expect((await homeCards()).find((card) => card.id === holder.physical.id)).toMatchObject({ status: 'STOLEN', isActive: false });
+  expect((await purchaseWith(request, holder.applicant.email, holder.physical.id)).status, 'the stolen card is blocked').toBe(409);
+  await expectAccessible(page, 'a report not confirmed');
+
+  // The same report again: answered as reported, with the same replacement (no second card).
+  await report.tryAgain();
+  const after = await homeCards();
+  const replacements = after.filter((card) => card.replacesCardId === holder.physical.id);
+  expect(replacements).toHaveLength(1);
+  await report.expectBlocked(holder.physical.lastFour!, replacements[0]!.delivery!);
+  const back = await report.backToCards();
+  await expect(back.cardStatus(back.card('Physical card', holder.physical.lastFour), 'Reported stolen')).toBeVisible();
+});
+
+test('lock and report with their answers lost: the card shows as the card API has it', async ({ page, request }) => {
+  const holder = await cardholderWithCard(request);
+  await seedStoredState(page, { accessToken: holder.tokens.access, refreshToken: holder.tokens.refresh, locale: 'en' });
+  const cards = await ManageCardsPage.open(page);
+  const physical = cards.card('Physical card', holder.physical.lastFour);
+
+  // Locked by the card API, the answer lost: the cards read again show it locked, as home does.
+  await loseAnswerOnce(page, '/api/v1/card/freeze');
+  await cards.lock(physical);
+  await expect(physical.locator('.form-error')).toHaveText('');
+  expect((await purchaseWith(request, holder.applicant.email, holder.physical.id)).status, 'a store cannot charge a locked card').toBe(409);
+  // Unlocked, the answer lost: it shows unlocked, and works.
+  await loseAnswerOnce(page, '/api/v1/card/unfreeze');
+  await cards.unlock(physical);
+  expect((await purchaseWith(request, holder.applicant.email, holder.physical.id)).status, 'the card works again').toBe(200);
+
+  // Reported lost, the answer lost, and the cardholder goes back: the cards load again and show it blocked.
+  const report = await cards.reportLostOrStolen(physical);
+  await report.report('lost');
+  await loseAnswerOnce(page, '/api/v1/card/report-lost-stolen');
+  await report.confirmWithoutAnswer();
+  const back = await report.backToCards();
+  const blocked = back.card('Physical card', holder.physical.lastFour);
+  await expect(back.cardStatus(blocked, 'Reported lost')).toBeVisible();
+  await expect(back.lockSwitch(blocked)).toHaveCount(0);
+  await expect(back.cardStatus(back.card('Replacement card'), 'On its way')).toBeVisible();
 });
 
 test("set a PIN on the processor's page on its own origin, and change the ATM PIN after a -10", async ({ page, request }, testInfo) => {

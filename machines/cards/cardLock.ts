@@ -9,32 +9,54 @@
  * replaces the one with its id in state (`replaceCardInState`), and the card says it is now locked or
  * unlocked (`locked` / `unlocked`: the switch's state alone is not announced by screen readers).
  *
- * How each failure ends: any other answer (403 `{3, reason}` the card's state does not allow it, 404 not
- * the caller's card, 5 …) or no answer at all (the calls are quiet: spec §8 suppresses the generic
- * error modal for freeze and unfreeze, and the auth modal given up counts the same) goes back to the
- * cards with the failure said on that card: 'We weren't able to lock your card.' or 'We weren't able
- * to unlock your card.' (`lockFailed` / `unlockFailed`); the card in state is unchanged and can be
- * tried again. An answer naming a card that is not in state is a broken promise of the server: it is
- * raised to the app's error reporting (`reportCardNotInState`) and said as the same failure.
+ * How each failure ends:
+ * - A refusal (403 `{3, reason}` the card's state does not allow it, 404 `{3}` not the caller's card)
+ *   goes back to the cards with the failure said on that card: 'We weren't able to lock your card.' or
+ *   'We weren't able to unlock your card.' (`lockFailed` / `unlockFailed`); the card in state is
+ *   unchanged and can be tried again. An answer naming a card that is not in state is a broken promise
+ *   of the server: it is raised to the app's error reporting (`reportCardNotInState`) and said as the
+ *   same failure.
+ * - No answer (the calls are quiet: spec §8 suppresses the generic error modal for freeze and
+ *   unfreeze, and the auth modal given up counts the same) or any other answer (500 `{5}`) says
+ *   nothing of what happened: the server may have locked the card and the answer been lost. The chart
+ *   reads the cards again (GET /home, quiet too: `checkingLock` / `checkingUnlock`) and says what the
+ *   card API has: locked (or unlocked) as asked, the card replaced with the one read, said as a success;
+ *   not, said as the failure above. When that read gets no answer either (or has no such card), the
+ *   card says the change could not be confirmed (`lockUnconfirmed` / `unlockUnconfirmed`: 'lock it
+ *   again to be sure'): the card in state is unchanged, and a second lock of a locked card (or unlock
+ *   of an unlocked one) is answered with the card unchanged (server/features/cards/cardLife.ts setFrozen).
  */
 import { assign, fromPromise, setup } from 'xstate';
 import type { Card, CardAnswer, CardRefusal, UnknownCard } from '../../contract/cards/types.ts';
+import type { HomeAnswer } from '../../contract/home/types.ts';
 import { StatusCode } from '../../contract/shared/statusCodes.ts';
 
 export type CardLockInput = { cards: Card[] };
 export type CardLockContext = {
   cards: Card[];
-  /** The card being locked or unlocked, or the one locked or unlocked last (or whose call failed); null before any. */
+  /** The card being locked, unlocked or checked, or the one locked or unlocked last (or whose call failed); null before any. */
   cardId: string | null;
 };
 export type CardLockEvent = { type: 'user.lock'; cardId: string } | { type: 'user.unlock'; cardId: string };
 export type CardLockAnswer = CardAnswer | CardRefusal | UnknownCard;
 
 /**
- * What views ask the chart: a call is under way (`busy`: `locking` or `unlocking` card `cardId`), or the
- * last lock or unlock of `cardId` succeeded (`locked`, `unlocked`) or failed.
+ * What views ask the chart: a call is under way (`busy`: `locking` or `unlocking` card `cardId`, or
+ * `checking` it after a call got no answer), or the last lock or unlock of `cardId` succeeded (`locked`,
+ * `unlocked`), failed (`lockFailed`, `unlockFailed`) or could not be confirmed (`lockUnconfirmed`,
+ * `unlockUnconfirmed`).
  */
-export type CardLockTag = 'busy' | 'locking' | 'unlocking' | 'locked' | 'unlocked' | 'lockFailed' | 'unlockFailed';
+export type CardLockTag =
+  | 'busy'
+  | 'locking'
+  | 'unlocking'
+  | 'checking'
+  | 'locked'
+  | 'unlocked'
+  | 'lockFailed'
+  | 'unlockFailed'
+  | 'lockUnconfirmed'
+  | 'unlockUnconfirmed';
 
 /** The answer names a card the app does not hold (spec §4: raises). */
 export class CardNotInStateError extends Error {
@@ -56,6 +78,8 @@ export const hasLock = (card: Card) => card.status === 'ACTIVE' && card.isActive
 const cardOf = (cards: readonly Card[], cardId: string) => cards.find((card) => card.id === cardId);
 const answeredCard = (answer: CardLockAnswer | undefined) =>
   answer?.statusCode === StatusCode.SUCCESS && 'card' in answer ? answer.card : undefined;
+/** Card `cardId` as home data has it (read again after a lock or unlock got no answer). */
+const readCard = (home: HomeAnswer | undefined, cardId: string | null) => home?.accountOverview.cards.find((card) => card.id === cardId);
 
 export const cardLockMachine = setup({
   types: {
@@ -80,10 +104,18 @@ export const cardLockMachine = setup({
     },
     /** `{0, card}` for a card the app does not hold. */
     isCardNotInState: (_, answer: CardLockAnswer | undefined) => answeredCard(answer) !== undefined,
+    /** 403 or 404 `{3}`: the card API refused, and changed nothing. */
+    isRefused: (_, answer: CardLockAnswer | undefined) => answer?.statusCode === StatusCode.NOT_ALLOWED,
+    /** Read again, card `cardId` is locked. */
+    isLockedNow: ({ context }, home: HomeAnswer | undefined) => readCard(home, context.cardId)?.frozen === true,
+    /** Read again, card `cardId` is not locked. */
+    isUnlockedNow: ({ context }, home: HomeAnswer | undefined) => readCard(home, context.cardId)?.frozen === false,
   },
   actions: {
     chooseCard: assign((_, cardId: string) => ({ cardId })),
     replaceCard: assign(({ context }, answer: CardLockAnswer) => ({ cards: replaceCardInState(context.cards, answeredCard(answer)!) })),
+    /** Card `cardId` as read again from home data, in place of the one in state. */
+    replaceWithReadCard: assign(({ context }, home: HomeAnswer) => ({ cards: replaceCardInState(context.cards, readCard(home, context.cardId)!) })),
     /** Supplied by the app: the server answered a card not in state (spec §4 raises it: an error report). */
     reportCardNotInState: (_, _cardId: string) => {},
   },
@@ -93,6 +125,10 @@ export const cardLockMachine = setup({
     }),
     unfreezeCard: fromPromise<CardLockAnswer, { id: string }>(async () => {
       throw new Error('unfreezeCard not provided');
+    }),
+    /** GET /home, quiet: the cards as the card API has them, after a lock or unlock got no answer. */
+    getHome: fromPromise<HomeAnswer>(async () => {
+      throw new Error('getHome not provided');
     }),
   },
 }).createMachine({
@@ -124,6 +160,10 @@ export const cardLockMachine = setup({
         lockFailed: { tags: ['lockFailed'] },
         /** 'We weren't able to unlock your card.', on card `cardId`. */
         unlockFailed: { tags: ['unlockFailed'] },
+        /** No answer, and the card could not be read again: card `cardId` may be locked or not. */
+        lockUnconfirmed: { tags: ['lockUnconfirmed'] },
+        /** No answer, and the card could not be read again: card `cardId` may be unlocked or not. */
+        unlockUnconfirmed: { tags: ['unlockUnconfirmed'] },
       },
     },
     locking: {
@@ -143,9 +183,32 @@ export const cardLockMachine = setup({
             target: 'ready.lockFailed',
             actions: { type: 'reportCardNotInState', params: ({ event }) => answeredCard(event.output)!.id },
           },
-          { target: 'ready.lockFailed' },
+          { guard: { type: 'isRefused', params: ({ event }) => event.output }, target: 'ready.lockFailed' },
+          { target: 'checkingLock' },
         ],
-        onError: { target: 'ready.lockFailed' },
+        onError: { target: 'checkingLock' },
+      },
+    },
+    /** The lock got no answer (or an unexpected one): what is card `cardId` now? */
+    checkingLock: {
+      tags: ['busy', 'checking'],
+      invoke: {
+        id: 'getHome',
+        src: 'getHome',
+        onDone: [
+          {
+            guard: { type: 'isLockedNow', params: ({ event }) => event.output },
+            target: 'ready.locked',
+            actions: { type: 'replaceWithReadCard', params: ({ event }) => event.output },
+          },
+          {
+            guard: { type: 'isUnlockedNow', params: ({ event }) => event.output },
+            target: 'ready.lockFailed',
+            actions: { type: 'replaceWithReadCard', params: ({ event }) => event.output },
+          },
+          { target: 'ready.lockUnconfirmed' },
+        ],
+        onError: { target: 'ready.lockUnconfirmed' },
       },
     },
     unlocking: {
@@ -165,20 +228,55 @@ export const cardLockMachine = setup({
             target: 'ready.unlockFailed',
             actions: { type: 'reportCardNotInState', params: ({ event }) => answeredCard(event.output)!.id },
           },
-          { target: 'ready.unlockFailed' },
+          { guard: { type: 'isRefused', params: ({ event }) => event.output }, target: 'ready.unlockFailed' },
+          { target: 'checkingUnlock' },
         ],
-        onError: { target: 'ready.unlockFailed' },
+        onError: { target: 'checkingUnlock' },
+      },
+    },
+    /** The unlock got no answer (or an unexpected one): what is card `cardId` now? */
+    checkingUnlock: {
+      tags: ['busy', 'checking'],
+      invoke: {
+        id: 'getHome',
+        src: 'getHome',
+        onDone: [
+          {
+            guard: { type: 'isUnlockedNow', params: ({ event }) => event.output },
+            target: 'ready.unlocked',
+            actions: { type: 'replaceWithReadCard', params: ({ event }) => event.output },
+          },
+          {
+            guard: { type: 'isLockedNow', params: ({ event }) => event.output },
+            target: 'ready.unlockFailed',
+            actions: { type: 'replaceWithReadCard', params: ({ event }) => event.output },
+          },
+          { target: 'ready.unlockUnconfirmed' },
+        ],
+        onError: { target: 'ready.unlockUnconfirmed' },
       },
     },
   },
 });
 
 /** What one card shows of the lock chart: its call under way, or how its last one ended. */
-export type CardLockStatus = 'locking' | 'unlocking' | 'locked' | 'unlocked' | 'lockFailed' | 'unlockFailed' | null;
+export type CardLockStatus =
+  | 'locking'
+  | 'unlocking'
+  | 'checking'
+  | 'locked'
+  | 'unlocked'
+  | 'lockFailed'
+  | 'unlockFailed'
+  | 'lockUnconfirmed'
+  | 'unlockUnconfirmed'
+  | null;
 
 /** The lock status of card `cardId` in a snapshot (views ask this, not the chart's states). */
 export function cardLockStatusOf(snapshot: { context: CardLockContext; hasTag: (tag: CardLockTag) => boolean }, cardId: string): CardLockStatus {
   if (snapshot.context.cardId !== cardId) return null;
-  const shown = (['locking', 'unlocking', 'locked', 'unlocked', 'lockFailed', 'unlockFailed'] as const).find((tag) => snapshot.hasTag(tag));
+  const shown = (['locking', 'unlocking', 'checking', 'locked', 'unlocked', 'lockFailed', 'unlockFailed', 'lockUnconfirmed', 'unlockUnconfirmed'] as const).find((tag) =>
+    snapshot.hasTag(tag),
+  );
   return shown ?? null;
 }

@@ -5,14 +5,21 @@
  *
  * The cardholder says which it is (lost or stolen), reads what will happen and confirms; the card is
  * then blocked at once and a replacement sent free of charge (or, when a damaged card's replacement is
- * already on its way, that one takes its place). The chart ends (`finished`, output
- * `reported: true`) when the cardholder leaves the screen that says so, so the cards are loaded again;
- * leaving before (`cancelled`) reports nothing.
+ * already on its way, that one takes its place). The chart ends when the cardholder goes back to the
+ * cards: `finished` (output `reportSent: true`) once a report was sent, whatever came of it, so the
+ * cards are loaded again and show the card as the card API has it; `cancelled` (`reportSent: false`)
+ * before anything was sent.
  *
- * How each failure ends: any answer but `{0}` (403 `{3, reason}` the card cannot be reported: already
- * lost or stolen, or stopped; 404 not the caller's card; 5 …) and no answer at all (the error modal has
- * said so; or the auth modal was given up) show `failed`: the card has not been reported, with a retry
- * of the same report, or a way back to the cards.
+ * How each failure ends:
+ * - A refusal (403 `{3, reason}` the card cannot be reported: already lost or stolen, reported as the
+ *   other of the two, or stopped; 404 `{3}` not the caller's card) shows `refused`: not reported by
+ *   this report, which says nothing of whether the card is blocked (it may have been reported
+ *   already); no retry (it would be refused again), a way back to the cards, which show how it is.
+ * - No answer (the error modal has said so; or the auth modal was given up) or any other answer (500
+ *   `{5}`: the server may have committed before it failed) shows `unconfirmed`: the report may have
+ *   been carried out and the answer lost, so the card may already be blocked. Try again sends the same
+ *   report (same card, same status), which the card API answers as reported when it already was
+ *   (server/features/cards/cardLife.ts reportCard); the other status cannot be chosen from there.
  */
 import { assign, fromPromise, setup } from 'xstate';
 import type { Card, CardRefusal, ReportCardAnswer, ReportCardRequest, UnknownCard } from '../../contract/cards/types.ts';
@@ -40,13 +47,14 @@ export type LostStolenEvent =
   | { type: 'user.cancel' }
   | { type: 'user.done' };
 export type LostStolenAnswer = ReportCardAnswer | CardRefusal | UnknownCard;
-export type LostStolenOutput = { reported: boolean };
+/** Whether a report was sent (carried out, refused or unconfirmed): then the cards are loaded again. */
+export type LostStolenOutput = { reportSent: boolean };
 
 /**
  * What views ask the chart: the step shown (`choosing`, `confirming`, `busy` while reporting,
- * `reported`, `failed`).
+ * `reported`), or how the report failed (`failed`, with `refused` or `unconfirmed`).
  */
-export type LostStolenTag = 'choosing' | 'confirming' | 'busy' | 'reported' | 'failed';
+export type LostStolenTag = 'choosing' | 'confirming' | 'busy' | 'reported' | 'failed' | 'refused' | 'unconfirmed';
 
 export const lostStolenMachine = setup({
   types: {
@@ -58,6 +66,8 @@ export const lostStolenMachine = setup({
   },
   guards: {
     isReported: (_, answer: LostStolenAnswer | undefined) => answer?.statusCode === StatusCode.SUCCESS && 'replacement' in answer,
+    /** 403 or 404 `{3}`: the card API refused this report and did nothing. */
+    isRefused: (_, answer: LostStolenAnswer | undefined) => answer?.statusCode === StatusCode.NOT_ALLOWED,
   },
   actions: {
     choose: assign((_, status: LostOrStolen) => ({ status })),
@@ -75,7 +85,8 @@ export const lostStolenMachine = setup({
   id: 'lostStolen',
   context: ({ input }) => ({ card: input.card, status: null, replacement: null, replacementOrdered: input.card.replacedByCardId !== null }),
   initial: 'choosing',
-  output: ({ context }) => ({ reported: context.replacement !== null }),
+  // What the final state says (its own `output`), handed to the parent.
+  output: ({ event }) => event.output as LostStolenOutput,
   states: {
     /** Lost, or stolen? */
     choosing: {
@@ -102,16 +113,21 @@ export const lostStolenMachine = setup({
             target: 'reported',
             actions: { type: 'storeReport', params: ({ event }) => event.output },
           },
-          { target: 'failed' },
+          { guard: { type: 'isRefused', params: ({ event }) => event.output }, target: 'refused' },
+          { target: 'unconfirmed' },
         ],
-        onError: { target: 'failed' },
+        onError: { target: 'unconfirmed' },
       },
     },
-    /** Not reported: try again, or back to the cards. */
-    failed: { tags: ['failed'], on: { 'user.retry': 'reporting', 'user.cancel': 'cancelled' } },
+    /** Refused: not reported by this report (the card may have been reported before); back to the cards. */
+    refused: { tags: ['failed', 'refused'], on: { 'user.done': 'finished' } },
+    /** No answer: the card may already be blocked. Try again sends the same report; or back to the cards. */
+    unconfirmed: { tags: ['failed', 'unconfirmed'], on: { 'user.retry': 'reporting', 'user.done': 'finished' } },
     /** Blocked now; the replacement's delivery window; the virtual card keeps working online. */
     reported: { tags: ['reported'], on: { 'user.done': 'finished' } },
-    finished: { type: 'final' },
-    cancelled: { type: 'final' },
+    /** Back to the cards after a report was sent: they load again. */
+    finished: { type: 'final', output: { reportSent: true } satisfies LostStolenOutput },
+    /** Back to the cards before anything was sent. */
+    cancelled: { type: 'final', output: { reportSent: false } satisfies LostStolenOutput },
   },
 });

@@ -7,8 +7,9 @@
  * the cards are shown, the chart runs the lock chart over them (`cardLock`, machines/cards/cardLock.ts),
  * shows the virtual card's number, expiry and CVV on request through the processor's own page
  * (GET /card/details-url/{id}: the number never passes through the card API's JSON), and runs a lost or
- * stolen report for one card (`lostStolen`); a card reported loads the cards again, so the blocked card
- * and its replacement show as the card API now has them.
+ * stolen report for one card (`lostStolen`); once a report was sent (reported, refused, or its answer
+ * lost) the cards load again on the way back, so the card (blocked or not) and its replacement show as
+ * the card API now has them.
  *
  * How each failure ends: home data that cannot be loaded (any error: no answer opens the error modal,
  * or the auth modal was given up) is said on the screen with a retry (`failed`). An image address that
@@ -71,7 +72,7 @@ export const manageCardsMachine = setup({
     /** A card on the list that can be reported, and no report under way. */
     isReportable: ({ context }, cardId: string) =>
       context.reportCardId === null && context.cards.some((card) => card.id === cardId && canReportLostStolen(card)),
-    wasReported: (_, output: LostStolenOutput | undefined) => output?.reported === true,
+    wasReportSent: (_, output: LostStolenOutput | undefined) => output?.reportSent === true,
   },
   actions: {
     storeCards: assign((_, home: HomeAnswer) => ({
@@ -175,7 +176,7 @@ export const manageCardsMachine = setup({
           tags: ['detailsFailed'],
           on: { 'user.showDetails': 'loadingDetails' },
         },
-        /** A lost or stolen report for `reportCardId`; once reported, the cards load again. */
+        /** A lost or stolen report for `reportCardId`; once one was sent (whatever came of it), the cards load again. */
         reporting: {
           tags: ['reporting'],
           invoke: {
@@ -184,7 +185,7 @@ export const manageCardsMachine = setup({
             input: ({ context }) => ({ card: context.cards.find((card) => card.id === context.reportCardId)! }),
             onDone: [
               {
-                guard: { type: 'wasReported', params: ({ event }) => event.output },
+                guard: { type: 'wasReportSent', params: ({ event }) => event.output },
                 target: '#manageCards.loadingCards',
                 actions: 'forgetReportCard',
               },

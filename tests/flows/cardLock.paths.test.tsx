@@ -1,17 +1,20 @@
 /**
  * Generated path tests over the card lock chart (lock and unlock on the cards screen), replayed against
  * the real app and router: the card shown is the one the server answered, and a failure is said on the
- * card, never in the generic error modal.
+ * card, never in the generic error modal. A lock or unlock with no answer never says it failed: the
+ * card API may have done it, so the card is read again and said as it is, or as not confirmed.
  */
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise, waitFor as waitForState, type EventObject } from 'xstate';
 import type { Card } from '../../contract/cards/types.ts';
-import { CardNotInStateError, cardLockMachine, replaceCardInState } from '../../machines/cards/cardLock.ts';
+import type { HomeAnswer } from '../../contract/home/types.ts';
+import { CardNotInStateError, cardLockMachine, replaceCardInState, type CardLockAnswer } from '../../machines/cards/cardLock.ts';
 import { coverageOf, describePath, generatePaths, minimalCover, replayPath } from '../support/chartCoverage.ts';
 import {
   answerCardsLoad,
   freezePath,
+  homePath,
   homeWith,
   httpStatusOf,
   lastBody,
@@ -34,10 +37,17 @@ const events = [
   { type: 'xstate.done.actor.freezeCard', output: { statusCode: 3, reason: 'notAllowed' } },
   { type: 'xstate.done.actor.freezeCard', output: { statusCode: 0, card: { ...strangerCard, frozen: true } } },
   { type: 'xstate.error.actor.freezeCard', error: new Error('no statusCode') },
+  { type: 'xstate.done.actor.freezeCard', output: { statusCode: 5 } },
   { type: 'xstate.done.actor.unfreezeCard', output: { statusCode: 0, card: physicalCard } },
   { type: 'xstate.done.actor.unfreezeCard', output: { statusCode: 3, reason: 'notAllowed' } },
   { type: 'xstate.done.actor.unfreezeCard', output: { statusCode: 0, card: strangerCard } },
   { type: 'xstate.error.actor.unfreezeCard', error: new Error('no statusCode') },
+  { type: 'xstate.done.actor.unfreezeCard', output: { statusCode: 5 } },
+  // The cards read again after no answer: the card locked, not locked, or not there.
+  { type: 'xstate.done.actor.getHome', output: homeWith([virtualCard, lockedCard]) },
+  { type: 'xstate.done.actor.getHome', output: homeWith(cards) },
+  { type: 'xstate.done.actor.getHome', output: homeWith([virtualCard]) },
+  { type: 'xstate.error.actor.getHome', error: new Error('no statusCode') },
 ];
 const run = generatePaths(cardLockMachine, events, { cards });
 
@@ -85,6 +95,8 @@ describe('card lock chart', () => {
           'xstate.error.actor.freezeCard': fail(freezePath),
           'xstate.done.actor.unfreezeCard': answer(unfreezePath),
           'xstate.error.actor.unfreezeCard': fail(unfreezePath),
+          'xstate.done.actor.getHome': answer(homePath),
+          'xstate.error.actor.getHome': fail(homePath),
         },
         states: [
           {
@@ -104,7 +116,11 @@ describe('card lock chart', () => {
                 ? "We weren't able to lock your card."
                 : s.matches({ ready: 'unlockFailed' })
                   ? "We weren't able to unlock your card."
-                  : '';
+                  : s.matches({ ready: 'lockUnconfirmed' })
+                    ? "We couldn't confirm that your card is locked. Lock it again to be sure."
+                    : s.matches({ ready: 'unlockUnconfirmed' })
+                      ? "We couldn't confirm that your card is unlocked. Unlock it again to be sure."
+                      : '';
               await waitFor(() => expect(cardError()).toBe(said));
               // A lock or unlock that went through is said once, in the card's status (the switch's
               // aria-checked alone is not announced); a failure or the screen's first showing says nothing there.
@@ -120,6 +136,16 @@ describe('card lock chart', () => {
               const raised = ctx.reports.filter((report) => report.message === 'Card lock answered a card not in state');
               expect(raised).toEqual(Array.from({ length: ctx.strangerAnswers }, () => ({ level: 'error', message: 'Card lock answered a card not in state' })));
               expect(screen.queryByText(/9999/)).toBeNull();
+            },
+          },
+          {
+            // No answer: the cards read again (quietly) before anything is said on the card.
+            when: (s) => s.matches('checkingLock') || s.matches('checkingUnlock'),
+            then: async ({ cardApi }) => {
+              await waitFor(() => expect(cardApi.isWaiting(homePath)).toBe(true));
+              expect(lockSwitch().getAttribute('aria-disabled')).toBe('true');
+              expect(within(slideOf(physicalName)).getByRole('status').textContent).toBe('Checking your card…');
+              expect(cardError()).toBe('');
             },
           },
           {
@@ -186,14 +212,40 @@ describe('card lock, beside the paths', () => {
     expect(within(slide).queryByText(/keeps working/)).toBeNull();
   });
 
-  it('says the failure when the lock call ends without an answer the chart can read', async () => {
-    const actor = createActor(
-      cardLockMachine.provide({ actors: { freezeCard: fromPromise(() => Promise.reject(new Error('auth modal given up'))) } }),
-      { input: { cards } },
-    ).start();
-    actor.send({ type: 'user.lock', cardId: physicalCard.id });
-    const settled = await waitForState(actor, (s) => s.hasTag('lockFailed'));
-    expect(settled.context.cards).toEqual(cards);
-    actor.stop();
+  it('never says a lock with no answer failed: the card read again says what happened', async () => {
+    const noAnswer = fromPromise<CardLockAnswer, { id: string }>(() => Promise.reject(new Error('no statusCode')));
+    const locking = (home: () => Promise<HomeAnswer>) =>
+      createActor(cardLockMachine.provide({ actors: { freezeCard: noAnswer, getHome: fromPromise(home) } }), { input: { cards } }).start();
+
+    // The card API locked it and the answer was lost: the card shows locked, as home does.
+    const wentThrough = locking(async () => homeWith([virtualCard, lockedCard]));
+    wentThrough.send({ type: 'user.lock', cardId: physicalCard.id });
+    expect((await waitForState(wentThrough, (s) => s.matches('ready') && !s.matches({ ready: 'idle' }))).value).toEqual({ ready: 'locked' });
+    expect(wentThrough.getSnapshot().context.cards).toEqual([virtualCard, lockedCard]);
+    wentThrough.stop();
+
+    // Not read either (or the auth modal given up): not confirmed, the card as it was, to be locked again.
+    const unread = locking(() => Promise.reject(new Error('no statusCode')));
+    unread.send({ type: 'user.lock', cardId: physicalCard.id });
+    expect((await waitForState(unread, (s) => s.matches('ready') && !s.matches({ ready: 'idle' }))).value).toEqual({ ready: 'lockUnconfirmed' });
+    expect(unread.getSnapshot().context.cards).toEqual(cards);
+    unread.send({ type: 'user.lock', cardId: physicalCard.id });
+    expect(unread.getSnapshot().matches('locking')).toBe(true);
+    unread.stop();
+  });
+
+  it('a lock whose answer is lost shows the card locked, as the card API has it', async () => {
+    const app = await renderApp('/manage-cards', active);
+    await answerCardsLoad(app.cardApi, homeWith(cards));
+    await app.user.click(lockSwitch());
+    await waitFor(() => expect(app.cardApi.isWaiting(freezePath)).toBe(true));
+    app.cardApi.fail(freezePath);
+    await waitFor(() => expect(app.cardApi.isWaiting(homePath)).toBe(true));
+    app.cardApi.answer(homePath, homeWith([virtualCard, lockedCard]));
+    await waitFor(() => expect(lockSwitch().getAttribute('aria-checked')).toBe('true'));
+    expect(within(slideOf(physicalName)).getByRole('status').textContent).toBe('Your card is locked.');
+    expect(within(slideOf(physicalName)).getByText('Locked.')).toBeTruthy();
+    expect(cardError()).toBe('');
+    noErrorModal({ ...app, strangerAnswers: 0 });
   });
 });

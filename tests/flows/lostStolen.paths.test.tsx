@@ -1,7 +1,8 @@
 /**
  * Generated path tests over the lost-or-stolen chart, replayed against the real app from the cards
  * screen: what the cardholder reads before and after, what is sent, and the cards loaded again after
- * a report (the blocked card, its replacement on its way).
+ * a report was sent, whatever came of it (the blocked card, its replacement on its way): a report
+ * whose answer was lost may have blocked the card, and a refused one may find it reported already.
  */
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
@@ -35,6 +36,8 @@ const events = [
   { type: 'user.done' },
   { type: 'xstate.done.actor.reportCard', output: { statusCode: 0, card: lostCard, replacement } },
   { type: 'xstate.done.actor.reportCard', output: { statusCode: 3, reason: 'notAllowed' } },
+  // The server's own failure: it may have committed before it failed.
+  { type: 'xstate.done.actor.reportCard', output: { statusCode: 5 } },
   { type: 'xstate.error.actor.reportCard', error: new Error('no statusCode') },
 ];
 const run = generatePaths(lostStolenMachine, events, { card: physicalCard });
@@ -98,7 +101,7 @@ describe('lost or stolen chart', () => {
             },
           },
           {
-            when: (s) => s.matches('confirming') || s.matches('failed') || s.matches('reporting'),
+            when: (s) => s.matches('confirming') || s.matches('unconfirmed') || s.matches('refused') || s.matches('reporting'),
             then: async ({ cardApi }, s) => {
               expect(await screen.findByRole('heading', { level: 1, name: title })).toBeTruthy();
               expect(
@@ -118,11 +121,30 @@ describe('lost or stolen chart', () => {
                 fireEvent.click(button('Back'));
                 expect(cardApi.requests.length).toBe(sent);
                 expect(screen.getByRole('heading', { level: 1, name: title })).toBeTruthy();
-              } else if (s.matches('failed')) {
-                await waitFor(() => expect(alertText()).toBe("We weren't able to report your card. It isn't blocked yet.Try again"));
+              } else if (s.matches('unconfirmed')) {
+                // No answer: the card API may have blocked the card. Never "It isn't blocked".
+                await waitFor(() => expect(alertText()).toBe("We couldn't confirm your report. Your card may already be blocked.Try again"));
+                expect(screen.queryByText(/isn't blocked/)).toBeNull();
                 expect(screen.queryByRole('button', { name: 'Block my card and send a new one' })).toBeNull();
+                // Try again sends the same report: the other status cannot be chosen from here.
+                expect(screen.queryByRole('button', { name: 'Back' })).toBeNull();
+                // Not "Cancel": the report may have been made. Back to the cards loads them again.
+                expect(screen.queryByRole('button', { name: 'Cancel' })).toBeNull();
+                expect(button('Back to your cards')).toBeTruthy();
                 // The pressed button is gone: the keyboard's focus is on what can be done next.
                 expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Try again' }));
+              } else if (s.matches('refused')) {
+                // Refused now says nothing of before: the card may have been reported already.
+                await waitFor(() =>
+                  expect(alertText()).toBe(
+                    "We weren't able to report your card. It may have been reported or replaced already. Your cards show how it is now.Back to your cards",
+                  ),
+                );
+                expect(screen.queryByText(/isn't blocked/)).toBeNull();
+                // Refused again if sent again: no retry.
+                expect(screen.queryByRole('button', { name: 'Try again' })).toBeNull();
+                expect(screen.queryByRole('button', { name: 'Cancel' })).toBeNull();
+                expect(document.activeElement).toBe(button('Back to your cards'));
               } else {
                 expect(button('Block my card and send a new one').getAttribute('aria-disabled')).toBe('false');
                 expect(alertText()).toBe('');
@@ -143,7 +165,9 @@ describe('lost or stolen chart', () => {
             },
           },
           {
-            // Reported: the cards load again, and show the card blocked and its replacement on its way.
+            // A report sent (reported, refused or unconfirmed): the cards load again, and show the card
+            // as the card API has it: here blocked (as it is when a lost answer's report went through),
+            // with its replacement on its way.
             when: (s) => s.matches('finished'),
             then: async (ctx) => {
               await waitFor(() => expect(ctx.cardApi.isWaiting(homePath)).toBe(true));
@@ -205,5 +229,52 @@ describe('a damaged card waiting for its replacement', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Your card is blocked' })).toBeTruthy();
     expect(screen.getByText(/Your new card is still on its way\./).textContent).toBe('Your new card is still on its way. Arrives between Dec 8, 2026 and Dec 15, 2026.');
     expect(screen.queryByText(/free of charge/)).toBeNull();
+  });
+});
+
+describe('a report whose answer is lost', () => {
+  // The card API blocked the card, then the network dropped its answer: the app must not say it did not happen.
+  it('says it could not confirm, sends the same report again, and shows the card blocked once answered', async () => {
+    const { user, cardApi, session } = await renderApp('/manage-cards', active);
+    await answerCardsLoad(cardApi, homeWith([virtualCard, physicalCard]));
+    await user.click(within(slideOf('Physical card ending in 5678')).getByRole('button', { name: 'Report lost or stolen' }));
+    await user.click(await screen.findByRole('button', { name: 'It was stolen' }));
+    await user.click(button('Block my card and send a new one'));
+    await waitFor(() => expect(cardApi.isWaiting(reportPath)).toBe(true));
+    cardApi.fail(reportPath);
+    await waitFor(() => expect(session.getSnapshot().matches({ errorModal: 'open' })).toBe(true));
+    session.send({ type: 'user.closeErrorModal' });
+
+    await waitFor(() => expect(alertText()).toBe("We couldn't confirm your report. Your card may already be blocked.Try again"));
+    expect(screen.queryByText(/isn't blocked/)).toBeNull();
+    await user.click(button('Try again'));
+    await waitFor(() => expect(cardApi.isWaiting(reportPath)).toBe(true));
+    // The same report: the card API answers a card reported again as what it was reported as reported.
+    expect(cardApi.requests.filter((request) => request.path === reportPath).map((request) => JSON.parse(String(request.init?.body)))).toEqual([
+      { id: physicalCard.id, status: 'STOLEN' },
+      { id: physicalCard.id, status: 'STOLEN' },
+    ]);
+    const stolen: Card = { ...lostCard, status: 'STOLEN' };
+    cardApi.answer(reportPath, { statusCode: 0, card: stolen, replacement });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Your card is blocked' })).toBeTruthy();
+  });
+
+  it('leaving after it loads the cards again, which show the card blocked', async () => {
+    const ctx = await renderApp('/manage-cards', active);
+    const { user, cardApi, session } = ctx;
+    await answerCardsLoad(cardApi, homeWith([virtualCard, physicalCard]));
+    await user.click(within(slideOf('Physical card ending in 5678')).getByRole('button', { name: 'Report lost or stolen' }));
+    await user.click(await screen.findByRole('button', { name: "It's lost" }));
+    await user.click(button('Block my card and send a new one'));
+    await waitFor(() => expect(cardApi.isWaiting(reportPath)).toBe(true));
+    cardApi.fail(reportPath);
+    await waitFor(() => expect(session.getSnapshot().matches({ errorModal: 'open' })).toBe(true));
+    session.send({ type: 'user.closeErrorModal' });
+    await user.click(await screen.findByRole('button', { name: 'Back to your cards' }));
+
+    await waitFor(() => expect(homeRequests(ctx)).toBe(2));
+    await answerCardsLoad(cardApi, homeWith([virtualCard, lostCard, replacement]));
+    expect(within(slideOf('Physical card ending in 5678')).getByText('Reported lost.')).toBeTruthy();
+    expect(within(slideOf('Physical card ending in 5678')).queryByRole('switch')).toBeNull();
   });
 });

@@ -43,8 +43,8 @@ const events = [
   { type: 'xstate.done.actor.getCardDetailsUrl', output: { statusCode: 3, reason: 'notAllowed' } },
   { type: 'xstate.error.actor.getCardDetailsUrl', error: new Error('no statusCode') },
   { type: 'user.reportLostStolen', cardId: physicalCard.id },
-  { type: 'xstate.done.actor.lostStolen', output: { reported: true } },
-  { type: 'xstate.done.actor.lostStolen', output: { reported: false } },
+  { type: 'xstate.done.actor.lostStolen', output: { reportSent: true } },
+  { type: 'xstate.done.actor.lostStolen', output: { reportSent: false } },
 ];
 // Shortest paths: the details and the report multiply simple paths past the traversal limit; with the
 // closing step they still take every transition from every state.
@@ -115,7 +115,7 @@ describe('manage cards chart', () => {
             user.click(within(slideOf(physicalName)).getByRole('button', { name: 'Report lost or stolen' })),
           // The report runs to its end through its own screens (machines/cards/lostStolen.ts).
           'xstate.done.actor.lostStolen': async ({ user, cardApi }, event) => {
-            if ((event.output as { reported: boolean }).reported) {
+            if ((event.output as { reportSent: boolean }).reportSent) {
               await user.click(screen.getByRole('button', { name: "It's lost" }));
               await user.click(screen.getByRole('button', { name: 'Block my card and send a new one' }));
               await waitFor(() => expect(cardApi.isWaiting(reportPath)).toBe(true));

@@ -34,6 +34,23 @@ export class LostStolenPage extends AppPage {
     await expect(main.getByText(this.t('Your virtual card keeps working for online purchases.'), { exact: true })).toBeVisible();
   }
 
+  /** Blocks the card when its answer will not come back: the screen says the report could not be confirmed. */
+  async confirmWithoutAnswer(): Promise<void> {
+    await this.button('Block my card and send a new one').click();
+    // The call got no answer: the generic error modal (spec §8) says so first.
+    const errorModal = this.page.getByRole('dialog', { name: this.t('Sorry, something went wrong.') });
+    await errorModal.getByRole('button', { name: this.t('OK') }).press('Enter');
+    await expect(errorModal).toBeHidden();
+    await expect(this.alert).toHaveText(`${this.t("We couldn't confirm your report. Your card may already be blocked.")}${this.t('Try again')}`);
+    await expect(this.page.getByText(/isn't blocked/)).toHaveCount(0);
+  }
+
+  /** Sends the same report again (after one that could not be confirmed). */
+  async tryAgain(): Promise<void> {
+    await this.button('Try again').click();
+    await expect(this.title).toHaveText(this.t('Your card is blocked'));
+  }
+
   async backToCards(): Promise<ManageCardsPage> {
     await this.button('Back to your cards').click();
     const cards = new ManageCardsPage(this.page, this.locale);

@@ -1,14 +1,17 @@
 /**
  * Report a lost or stolen card (machines/cards/lostStolen.ts): lost or stolen, what will happen, then
  * the card blocked at once with its free replacement on its way (or the one already ordered for damage),
- * and when it should arrive.
+ * and when it should arrive. A report with no answer may have been carried out: it says so and sends
+ * the same report again on request; a refused one says nothing of whether the card is blocked. Either
+ * way, back to the cards loads them again.
  */
 import { msg } from '@lingui/core/macro';
 import { Trans } from '@lingui/react/macro';
 import { useSelector } from '@xstate/react';
-import type { ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import type { LostStolenActor } from '../../../../machines/cards/manageCards.ts';
 import { ActionButton } from '../../../shared/components/ActionButton.tsx';
+import { takeFocusIfNowhere } from '../../../shared/components/focusIsNowhere.ts';
 import { useHeadingFocus } from '../../../shared/components/useHeadingFocus.ts';
 import { RetryNotice } from '../../../shared/components/RetryNotice.tsx';
 import { useOwnTitle } from '../../../shared/screens/documentTitle.ts';
@@ -23,7 +26,7 @@ export function LostStolenView({ report, locale, hasVirtualCard }: { report: Los
   const state = useSelector(report, (s) => s);
   const { card, status, replacement, replacementOrdered } = state.context;
   const lastFour = card.lastFour;
-  const at = (tag: 'choosing' | 'confirming' | 'busy' | 'reported' | 'failed') => state.hasTag(tag);
+  const at = (tag: 'choosing' | 'confirming' | 'busy' | 'reported' | 'failed' | 'refused' | 'unconfirmed') => state.hasTag(tag);
   const send = report.send;
 
   if (at('reported') && replacement) {
@@ -107,10 +110,13 @@ export function LostStolenView({ report, locale, hasVirtualCard }: { report: Los
               </li>
             ) : null}
           </ul>
-          {at('failed') ? (
+          {at('unconfirmed') ? (
+            // The report may have been carried out and its answer lost: Try again sends the same one.
             <RetryNotice onRetry={() => send({ type: 'user.retry' })}>
-              <Trans>We weren't able to report your card. It isn't blocked yet.</Trans>
+              <Trans>We couldn't confirm your report. Your card may already be blocked.</Trans>
             </RetryNotice>
+          ) : at('refused') ? (
+            <RefusedNotice onBack={() => send({ type: 'user.done' })} />
           ) : (
             <div className="button-stack">
               <ActionButton unavailable={at('busy')} onPress={() => send({ type: 'user.confirm' })}>
@@ -121,7 +127,12 @@ export function LostStolenView({ report, locale, hasVirtualCard }: { report: Los
               </ActionButton>
             </div>
           )}
-          {at('busy') ? null : (
+          {at('unconfirmed') ? (
+            // Sent, whatever came of it: the cards load again and show the card as the card API has it.
+            <button type="button" className="link-button cancel-report" onClick={() => send({ type: 'user.done' })}>
+              <Trans>Back to your cards</Trans>
+            </button>
+          ) : at('busy') || at('refused') ? null : (
             <button type="button" className="link-button cancel-report" onClick={() => send({ type: 'user.cancel' })}>
               <Trans>Cancel</Trans>
             </button>
@@ -129,6 +140,26 @@ export function LostStolenView({ report, locale, hasVirtualCard }: { report: Los
         </>
       )}
     </section>
+  );
+}
+
+/**
+ * Refused: not reported now, which says nothing of whether the card was reported before (or replaced),
+ * so nothing is said of whether it is blocked: the cards, loaded again, show it. The pressed button is
+ * gone, so the keyboard's focus goes to the way back (after the error modal, if one opened).
+ */
+function RefusedNotice({ onBack }: { onBack: () => void }) {
+  const back = useRef<HTMLButtonElement>(null);
+  useEffect(() => takeFocusIfNowhere(() => back.current), []);
+  return (
+    <div className="notice" role="alert">
+      <p>
+        <Trans>We weren't able to report your card. It may have been reported or replaced already. Your cards show how it is now.</Trans>
+      </p>
+      <button ref={back} type="button" className="button" onClick={onBack}>
+        <Trans>Back to your cards</Trans>
+      </button>
+    </div>
   );
 }
 

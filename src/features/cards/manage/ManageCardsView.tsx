@@ -246,7 +246,7 @@ function CardFace({ card, imageURL }: { card: Card; imageURL: string | null }) {
 
 /**
  * Lock or unlock: a switch, with how the call ended said under it (a failure never in the error modal). While the call is
- * on its way it is aria-disabled, so the keyboard's focus stays on it for the next press. Its name says
+ * on its way (or the card is read again after no answer) it is aria-disabled, so the keyboard's focus stays on it for the next press. Its name says
  * which card ("Lock card ending in 5678"): a list of a screen's controls tells the cards' switches apart.
  */
 function LockSwitch({ card, lock }: { card: Card; lock: CardLockActor }) {
@@ -255,7 +255,7 @@ function LockSwitch({ card, lock }: { card: Card; lock: CardLockActor }) {
   const status = useSelector(lock, (s) => cardLockStatusOf(s, card.id));
   const busy = useSelector(lock, (s) => s.hasTag('busy'));
   const errorId = `lock-error-${card.id}`;
-  const failed = status === 'lockFailed' || status === 'unlockFailed';
+  const failed = status === 'lockFailed' || status === 'unlockFailed' || status === 'lockUnconfirmed' || status === 'unlockUnconfirmed';
   return (
     <div className="lock-row">
       <button
@@ -283,6 +283,8 @@ function LockSwitch({ card, lock }: { card: Card; lock: CardLockActor }) {
           <Trans>Locking your card…</Trans>
         ) : status === 'unlocking' ? (
           <Trans>Unlocking your card…</Trans>
+        ) : status === 'checking' ? (
+          <Trans>Checking your card…</Trans>
         ) : status === 'locked' ? (
           <Trans>Your card is locked.</Trans>
         ) : status === 'unlocked' ? (
@@ -294,6 +296,10 @@ function LockSwitch({ card, lock }: { card: Card; lock: CardLockActor }) {
           <Trans>We weren't able to lock your card.</Trans>
         ) : status === 'unlockFailed' ? (
           <Trans>We weren't able to unlock your card.</Trans>
+        ) : status === 'lockUnconfirmed' ? (
+          <Trans>We couldn't confirm that your card is locked. Lock it again to be sure.</Trans>
+        ) : status === 'unlockUnconfirmed' ? (
+          <Trans>We couldn't confirm that your card is unlocked. Unlock it again to be sure.</Trans>
         ) : null}
       </p>
     </div>

@@ -1,4 +1,4 @@
-/** What the cards screen's charts declare and the app supplies: the card calls, and the lock chart's error report. */
+/** What the cards screen's charts declare and the app supplies: the card calls (home data read again after a lock with no answer), and the lock chart's error report. */
 import type { Card } from '../../../../contract/cards/types.ts';
 import { StatusCode } from '../../../../contract/shared/statusCodes.ts';
 import { fromPromise } from 'xstate';
@@ -30,6 +30,8 @@ export function manageCardsChart(api: Api, errors: ErrorReporter, locale: () => 
         actors: {
           freezeCard: fromPromise(({ input }) => calls.freezeCard(input.id)),
           unfreezeCard: fromPromise(({ input }) => calls.unfreezeCard(input.id)),
+          // After a lock or unlock with no answer: quiet, as they are (the card says what came of it).
+          getHome: fromPromise(() => api.getHome({ suppressErrorModal: true })),
         },
         actions: {
           // Spec §4: a card answered that is not in state raises; reported as an error.
