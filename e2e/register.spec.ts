@@ -128,3 +128,30 @@ test('the phone number can be changed from the code form; a wrong texted code is
   await register.enterCode(code);
   await expect(register.heading('Your legal address')).toBeVisible();
 });
+
+test("a right code whose answer was lost is not called wrong when sent again: it can't be used twice, a new one moves on", async ({ page, request }) => {
+  const applicant = newApplicant();
+  const { register } = await openRegistration(page);
+  await register.personalInfo(applicant);
+  await register.requestCode(applicant);
+  const code = await textedCode(request, applicant.phone);
+  // The server takes the code; its answer never reaches the phone.
+  await page.route(
+    (url) => url.pathname === '/api/v1/verify-phone',
+    async (route) => {
+      await route.fetch();
+      await route.abort('connectionreset');
+    },
+    { times: 1 },
+  );
+  await register.enterCode(code);
+  await register.app.getByRole('dialog', { name: 'Sorry, something went wrong.' }).getByRole('button', { name: 'OK' }).click();
+  await register.button('Verify').click();
+  await expect(register.app.getByText("This code can't be used anymore. Please ask for a new code.")).toBeVisible();
+  await expect(register.app.getByText("This isn't the right code.")).toHaveCount(0);
+  await register.app.getByRole('button', { name: 'Send a new code', exact: true }).click();
+  let next = code;
+  await expect.poll(async () => (next = await textedCode(request, applicant.phone))).not.toBe(code);
+  await register.enterCode(next);
+  await expect(register.heading('Your legal address')).toBeVisible();
+});

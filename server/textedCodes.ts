@@ -63,6 +63,8 @@ export type IssueResult = { kind: 'sent' } | { kind: 'limit'; retryAfterSeconds:
 export type CheckResult =
   | { kind: 'right' }
   | { kind: 'wrong'; attemptsLeft?: number }
+  /** The newest code, typed right, but no longer live: spent by a first check whose answer was lost, voided, or expired. */
+  | { kind: 'spent' }
   | { kind: 'locked'; retryAfterSeconds: number };
 
 export function createTextedCodes(db: Database, hashKey: Buffer, sms: SmsGateway) {
@@ -205,7 +207,7 @@ export function createTextedCodes(db: Database, hashKey: Buffer, sms: SmsGateway
   /**
    * Checks a code against the newest code of the phone for `purpose` and spends it when right. A
    * locked phone has no code looked at, the right one included; no live code means nothing to guess
-   * against, so nothing is counted. Every other try is counted before the code is compared
+   * against, so nothing is counted (`spent` when the code typed was that code). Every other try is counted before the code is compared
    * (reserveTry); the wrong one that reaches the limit voids the code.
    */
   async function check(phone: string, purpose: CodePurpose, code: string): Promise<CheckResult> {
@@ -222,7 +224,11 @@ export function createTextedCodes(db: Database, hashKey: Buffer, sms: SmsGateway
       .where(and(eq(phoneVerificationCodes.phone, phone), eq(phoneVerificationCodes.purpose, purpose)))
       .orderBy(desc(phoneVerificationCodes.createdAt))
       .limit(1);
-    if (!newest?.live) return lockedOrWrong(phone, purpose);
+    if (!newest?.live) {
+      const result = await lockedOrWrong(phone, purpose);
+      // Not called wrong when it was right (the app sends a code again when the first answer was lost).
+      return result.kind === 'wrong' && newest && sameSecret(codeHash(purpose, phone, code), newest.codeHash) ? { kind: 'spent' } : result;
+    }
 
     const tried = await reserveTry(phone, purpose);
     if ('locked' in tried) return { kind: 'locked', retryAfterSeconds: Math.max(1, await waitFor(phone, purpose, false)) };

@@ -75,6 +75,7 @@ export function identityFeature(app: FastifyInstance, services: Services): void 
     const phone = digitsOf(body.value.phone);
     const checked = await textedCodes.check(phone, 'register', body.value.code);
     if (checked.kind === 'locked') return tooMany(reply, checked.retryAfterSeconds);
+    if (checked.kind === 'spent') return { statusCode: StatusCode.INVALID_MFA_CODE };
     if (checked.kind === 'wrong') {
       return checked.attemptsLeft === undefined
         ? { statusCode: StatusCode.INVALID_MFA_CODE }

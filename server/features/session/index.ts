@@ -106,6 +106,7 @@ export function sessionFeature(app: FastifyInstance, services: Services): void {
         }
         const checked = await textedCodes.check(user.phone, 'sign-in', code);
         if (checked.kind === 'locked') return tooMany(reply, checked.retryAfterSeconds);
+        if (checked.kind === 'spent') return reply.code(401).send({ statusCode: StatusCode.INVALID_MFA_CODE });
         if (checked.kind === 'wrong') {
           return reply
             .code(401)

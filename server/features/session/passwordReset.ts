@@ -61,6 +61,12 @@ export function passwordResetFeature(app: FastifyInstance, services: Services): 
       await limits.giveBack(resetCodePolicy, subject);
       return tooMany(reply, checked.retryAfterSeconds);
     }
+    if (checked.kind === 'spent') {
+      // The right code sent again (its first answer lost): not a wrong one, and not accepted twice.
+      // Only the code's holder gets here, so answering apart says nothing about who has an account.
+      await limits.giveBack(resetCodePolicy, subject);
+      return { statusCode: StatusCode.INVALID_MFA_CODE };
+    }
     if (checked.kind === 'right' && user) {
       await limits.reset(resetCodePolicy, subject);
       return { statusCode: StatusCode.SUCCESS, mfaToken: await issueMfaToken(db, user.phone, 'reset-password') };

@@ -57,14 +57,20 @@ export function TextedCodeEntry({ id, phone, sentNotice, codeLength, invalid, wr
   const codeProblem = invalid ? (
     t`Please enter the 6-digit code we texted you.`
   ) : wrongCode ? (
-    <>
-      <Trans>This isn't the right code.</Trans>{' '}
-      {attemptsLeft !== null && attemptsLeft > 0 ? (
-        <Plural value={attemptsLeft} one="You can try 1 more time." other="You can try # more times." />
-      ) : (
-        <Trans>Please ask for a new code.</Trans>
-      )}
-    </>
+    // Without the tries left the code is no longer live (expired, voided, or spent by a first try whose
+    // answer was lost): not called wrong, as it may have been right.
+    attemptsLeft === null ? (
+      <Trans>This code can't be used anymore. Please ask for a new code.</Trans>
+    ) : (
+      <>
+        <Trans>This isn't the right code.</Trans>{' '}
+        {attemptsLeft > 0 ? (
+          <Plural value={attemptsLeft} one="You can try 1 more time." other="You can try # more times." />
+        ) : (
+          <Trans>Please ask for a new code.</Trans>
+        )}
+      </>
+    )
   ) : undefined;
 
   function submit(event: FormEvent<HTMLFormElement>) {

@@ -73,6 +73,24 @@ describe('POST /reset-password and /verify/reset-code: the texted code', () => {
     expect(again.body).toMatchObject({ statusCode: StatusCode.INVALID_MFA_CODE });
   });
 
+  it('answers the right code sent again (its first answer lost) as no longer usable: no second token, no try counted', async () => {
+    await sendResetCode(demoCardholder.email);
+    const [message] = await outbox(t.app, demoCardholder.phone);
+    expect((await verifyResetCode(demoCardholder.email, message!.code!)).body).toEqual({ statusCode: StatusCode.SUCCESS, mfaToken: expect.any(String) });
+    // Sent again and again, as an app on a weak connection would: never a wrong code, never a wait.
+    for (let again = 0; again < 7; again += 1) {
+      expect(await verifyResetCode(demoCardholder.email, message!.code!)).toMatchObject({ status: 200, body: { statusCode: StatusCode.INVALID_MFA_CODE } });
+    }
+    expect((await verifyResetCode(demoCardholder.email, message!.code!)).body).toEqual({ statusCode: StatusCode.INVALID_MFA_CODE });
+    // The email's tries are all there for the next code.
+    await sendResetCode(demoCardholder.email);
+    const [next] = await outbox(t.app, demoCardholder.phone);
+    expect(next!.code).not.toBe(message!.code);
+    const wrong = next!.code === '000000' ? '111111' : '000000';
+    expect((await verifyResetCode(demoCardholder.email, wrong)).body).toEqual({ statusCode: StatusCode.INVALID_MFA_CODE, attemptsLeft: 4 });
+    expect((await verifyResetCode(demoCardholder.email, next!.code!)).body).toMatchObject({ statusCode: StatusCode.SUCCESS });
+  });
+
   it('leads the text with the language the app is used in (Accept-Language), the other after it', async () => {
     await t.app.inject({ method: 'POST', url: '/api/v1/reset-password', payload: { email: mfaCardholder.email }, headers: { 'accept-language': 'es-US' } });
     const [message] = await outbox(t.app, mfaCardholder.phone);
