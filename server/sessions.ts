@@ -156,9 +156,9 @@ export function createSessions(db: Database, config: ServerConfig) {
       .where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)));
   }
 
-  /** Ends every session of a user (a password change, an unlock lockout). */
-  async function revokeUserFamilies(userId: string): Promise<void> {
-    await db
+  /** Ends every session of a user (a password change, an unlock lockout); `executor`: a transaction it belongs to. */
+  async function revokeUserFamilies(userId: string, executor: Pick<Database, 'update'> = db): Promise<void> {
+    await executor
       .update(refreshTokens)
       .set({ revokedAt: new Date() })
       .where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)));

@@ -81,9 +81,12 @@ export const mfaTokens = pgTable('mfa_tokens', {
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   usedAt: timestamp('used_at', { withTimezone: true }),
   /**
-   * A registration that spent this token: a keyed hash of its application, and its outcome once known
-   * (the cardholder it opened, a denial, an identity already taken). The same application sent again,
-   * its answer lost, gets that outcome again (server/features/identity/registration.ts).
+   * A keyed hash of the request that spent this token, so the same request sent again, its answer lost,
+   * is answered as the first. A registration's application, with its outcome once known (the cardholder
+   * it opened, a denial, an identity already taken: server/features/identity/registration.ts). A
+   * password reset's change (email, SSN, new password), written in the transaction that stores the new
+   * password and ends the sessions, so on a `reset-password` token it means the change was made
+   * (server/features/session/passwordReset.ts).
    */
   applicationHash: text('application_hash'),
   registrationOutcome: text('registration_outcome', { enum: ['opened', 'denied', 'taken'] }),

@@ -40,7 +40,7 @@ async function companionClaims(request: FastifyRequest, config: ServerConfig): P
 
 /** What password reset (session) needs of identity: the client's lookup limit, the SSN account, the phone's proof. */
 export { lookupWait, ssnAccountByEmail } from './lookups.ts';
-export { issueMfaToken, spendMfaToken, usableMfaToken } from './mfaTokens.ts';
+export { isSpentBy, issueMfaToken, spendMfaToken, usableMfaToken } from './mfaTokens.ts';
 
 export function identityFeature(app: FastifyInstance, services: Services): void {
   const { serve, serveChecked } = routeServer(app, services, identitySchemas);

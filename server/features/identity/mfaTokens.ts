@@ -4,7 +4,7 @@
  * /change-password (the phone on file, /verify/reset-code). A registration's token, whose code anyone
  * may ask for any phone without the per-email limits of a reset, never opens a reset.
  */
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../../db/database.ts';
 import { mfaTokens } from '../../db/schema/index.ts';
 import { hashToken, randomToken } from '../../secrets.ts';
@@ -35,15 +35,37 @@ export type Spend = string;
 
 /**
  * Spends a token found by usableMfaToken, unless a parallel request has spent it (or it expired) since:
- * this spend when this one did, else null. A registration names its application (`applicationHash`).
+ * this spend when this one did, else null. `requestHash` names what spent it (a registration's
+ * application, a password reset's change), so the same request sent again can be told from another.
  */
-export async function spendMfaToken(db: Pick<Database, 'update'>, token: { id: string; phone: string }, applicationHash: string | null = null): Promise<Spend | null> {
+export async function spendMfaToken(db: Pick<Database, 'update'>, token: { id: string; phone: string }, requestHash: string | null = null): Promise<Spend | null> {
   const [spent] = await db
     .update(mfaTokens)
-    .set({ usedAt: sql`now()`, applicationHash })
+    .set({ usedAt: sql`now()`, applicationHash: requestHash })
     .where(and(eq(mfaTokens.id, token.id), eq(mfaTokens.phone, token.phone), isNull(mfaTokens.usedAt), sql`${mfaTokens.expiresAt} > now()`))
     .returning({ spend: sql<string>`${mfaTokens.usedAt}::text` });
   return spent?.spend ?? null;
+}
+
+/**
+ * Whether this token, still live but for its spending, was spent by the request `requestHash` names,
+ * for this phone and purpose: a request sent again after its answer was lost.
+ */
+export async function isSpentBy(db: Database, token: string, phone: string, purpose: MfaTokenPurpose, requestHash: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: mfaTokens.id })
+    .from(mfaTokens)
+    .where(
+      and(
+        eq(mfaTokens.tokenHash, hashToken(token)),
+        eq(mfaTokens.phone, phone),
+        eq(mfaTokens.purpose, purpose),
+        isNotNull(mfaTokens.usedAt),
+        eq(mfaTokens.applicationHash, requestHash),
+        sql`${mfaTokens.expiresAt} > now()`,
+      ),
+    );
+  return row !== undefined;
 }
 
 /**

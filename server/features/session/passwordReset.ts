@@ -5,21 +5,24 @@
  * has an account: /reset-password answers the same either way, and codes for an email without one
  * are wrong codes, counted the same way.
  */
+import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { readersLanguage } from '../../shared/readersLanguage.ts';
-import { normalisePassword, ValidationMessage } from '../../../contract/rules.ts';
+import { normaliseEmail, normalisePassword, ValidationMessage } from '../../../contract/rules.ts';
 import { checkPhone } from '../../../contract/identity/rules.ts';
 import { sessionRoutes as routes } from '../../../contract/session/routes.ts';
 import { sessionSchemas } from '../../../contract/session/schemas.ts';
 import { StatusCode } from '../../../contract/shared/statusCodes.ts';
 import { ServerFieldError } from '../../../contract/validation.ts';
 import { emailSubject, resetCodePolicy } from '../../attemptLimits.ts';
-import { hashSecret } from '../../secrets.ts';
+import { hashSecret, keyedHash, verifySecret } from '../../secrets.ts';
+import type { Database } from '../../db/database.ts';
+import { users } from '../../db/schema/index.ts';
 import type { Services } from '../../services.ts';
 import { failedValidation, tooMany } from '../../shared/http.ts';
 import { routeServer } from '../../shared/routeServer.ts';
-import { checkAccountSsn, refuseSsn } from '../../ssn.ts';
-import { issueMfaToken, lookupWait, spendMfaToken, ssnAccountByEmail, usableMfaToken } from '../identity/index.ts';
+import { checkAccountSsn, refuseSsn, ssnDigits } from '../../ssn.ts';
+import { isSpentBy, issueMfaToken, lookupWait, spendMfaToken, ssnAccountByEmail, usableMfaToken } from '../identity/index.ts';
 import { isCommonPassword, isExpectedPassword } from './commonPasswords.ts';
 import { storePassword, userByEmail } from './unlock.ts';
 import { noticeOwner } from '../../notices.ts';
@@ -80,27 +83,69 @@ export function passwordResetFeature(app: FastifyInstance, services: Services): 
   /**
    * The SSN is checked again here under the same per-account limit as /verify/ssn, and the mfaToken
    * must prove the phone on file. A new password ends every session of the user, and the owner is told.
+   * The token is spent in the transaction that stores the password and ends the sessions, with the
+   * change's keyed hash: the same change sent again with the spent token (its answer lost on the way)
+   * is answered `{0}` while its password is still the password, doing nothing again (no SSN compared
+   * or counted, no sessions ended, no notice); any other change with a spent token is refused as before.
    */
   serve(routes.changePassword, async ({ email, ssn, password, mfaToken }, request, reply) => {
     // Before the SSN check, so refusing a weak password spends none of the SSN's attempts.
     if (isCommonPassword(normalisePassword(password))) return failedValidation(reply, { password: ValidationMessage.passwordCommon });
     const owner = await userByEmail(db, email);
-    const token = owner ? await usableMfaToken(db, mfaToken, owner.phone, 'reset-password') : undefined;
     // Without the phone's proof the SSN is not even looked at: no SSN guessing through this call.
-    if (!owner || !token) return failedValidation(reply, { mfaToken: ServerFieldError.phoneUnverified });
+    if (!owner) return failedValidation(reply, { mfaToken: ServerFieldError.phoneUnverified });
+    const change = passwordChangeHashOf(config.ssnHashKey, email, ssn, password);
+    /** The token is spent (or expired): by this same change, answered as done, or by another request. */
+    const answeredBefore = async () => {
+      if (await madeBefore(db, owner, mfaToken, change, password)) {
+        request.log.info('password change sent again after it was made: answered as done');
+        return { statusCode: StatusCode.SUCCESS };
+      }
+      return failedValidation(reply, { mfaToken: ServerFieldError.phoneUnverified });
+    };
+    const token = await usableMfaToken(db, mfaToken, owner.phone, 'reset-password');
+    if (!token) return answeredBefore();
     // Only to the phone's owner, and before the SSN check too: the name, the email or "Providers".
     if (isExpectedPassword(normalisePassword(password), owner)) return failedValidation(reply, { password: ValidationMessage.passwordCommon });
     const user = await ssnAccountByEmail(db, email);
     const check = await checkAccountSsn(limits, config.ssnHashKey, user, email, ssn);
     if (check.kind !== 'match' || !user) return refuseSsn(reply, check.kind === 'match' ? { kind: 'wrong', attemptsLeft: 0 } : check);
-    if (!(await spendMfaToken(db, token))) return failedValidation(reply, { mfaToken: ServerFieldError.phoneUnverified });
 
-    await storePassword(db, user.id, await hashSecret(normalisePassword(password)));
-    // Sessions elsewhere end (someone else may have known the old password), and sign-in starts afresh.
-    await sessions.revokeUserFamilies(user.id);
+    const passwordHash = await hashSecret(normalisePassword(password));
+    // Sessions elsewhere end (someone else may have known the old password): with the password and the
+    // token's spend, or none of it, so a change answered as done again has ended them.
+    const changed = await db.transaction(async (tx) => {
+      if (!(await spendMfaToken(tx, token, change))) return false;
+      await storePassword(tx, user.id, passwordHash);
+      await sessions.revokeUserFamilies(user.id, tx);
+      return true;
+    });
+    // Spent meanwhile: by the same change sent at once (answered as done), or by another.
+    if (!changed) return answeredBefore();
+    // Sign-in starts afresh.
     await limits.resetSignIns(user.email);
     await noticeOwner(services.partners, owner, 'password', request);
     request.log.info('password changed by reset');
     return { statusCode: StatusCode.SUCCESS };
   });
+}
+
+/**
+ * A password reset's change as one keyed hash (the SSN and the new password are in it, so it is keyed
+ * like the SSN's, under its own purpose): the same change sent again has the same hash, another
+ * password, SSN or email another.
+ */
+function passwordChangeHashOf(key: Buffer, email: string, ssn: string, password: string): string {
+  const change = [normaliseEmail(email).toLowerCase(), ssnDigits(ssn), normalisePassword(password)];
+  return keyedHash(key, 'password-reset-change', JSON.stringify(change));
+}
+
+/**
+ * Whether this change was made with this token (spent by it, still within its 30 minutes) and its
+ * password is still the owner's: read afresh, as a parallel request may have just stored it.
+ */
+async function madeBefore(db: Database, owner: { id: string; phone: string }, mfaToken: string, change: string, password: string): Promise<boolean> {
+  if (!(await isSpentBy(db, mfaToken, owner.phone, 'reset-password', change))) return false;
+  const [current] = await db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, owner.id));
+  return current?.passwordHash != null && (await verifySecret(normalisePassword(password), current.passwordHash));
 }

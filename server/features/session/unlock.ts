@@ -25,7 +25,7 @@ export async function storeResetUnlockCode(db: Database, userId: string, unlockC
   return user;
 }
 
-export async function storePassword(db: Database, userId: string, passwordHash: string): Promise<void> {
+export async function storePassword(db: Pick<Database, 'update'>, userId: string, passwordHash: string): Promise<void> {
   await db.update(users).set({ passwordHash }).where(eq(users.id, userId));
 }
 

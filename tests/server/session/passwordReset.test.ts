@@ -275,6 +275,66 @@ describe('POST /change-password', () => {
     expect((await signInWith(t.app, { email: demoCardholder.email, password: newPassword })).status).toBe(200);
   });
 
+  describe('the same change sent again after its answer was lost', () => {
+    const changeNotices = async () => (await outbox(t.app, demoCardholder.phone)).filter((message) => message.text.includes('password was changed'));
+    const changeEmails = async () => (await emailOutbox(demoCardholder.email)).filter((email) => email.subject.includes('password was changed'));
+    const ssnCounts = async () => (await t.db.select().from(attemptLimits)).filter((row) => row.scope === 'ssn');
+
+    it('answers {0} again with the spent token, doing nothing again: no second notice, no session ended, no SSN counted', async () => {
+      const mfaToken = await resetMfaToken(t.app, demoCardholder);
+      const body = { email: demoCardholder.email, ssn: demoCardholder.ssn, password: newPassword, mfaToken };
+      const noticesBefore = (await changeNotices()).length;
+      const emailsBefore = (await changeEmails()).length;
+      const old = await signIn(t.app);
+
+      expect(await changePassword(body)).toMatchObject({ status: 200, body: { statusCode: StatusCode.SUCCESS } });
+      // The first ended the sessions; one begun since with the new password outlives the second.
+      expect((await homeStatus(t.app, old.access)).body).toEqual({ statusCode: StatusCode.SIGN_IN_REQUIRED });
+      const since = await signIn(t.app, { email: demoCardholder.email, password: newPassword });
+      await clearAttemptLimits(t.db);
+
+      // As the app sends it again: the SSN with dashes or not, the email in another case.
+      for (const again of [body, { ...body, email: demoCardholder.email.toUpperCase(), ssn: demoCardholder.ssn.replace(/\D/g, '') }]) {
+        expect(await changePassword(again)).toMatchObject({ status: 200, body: { statusCode: StatusCode.SUCCESS } });
+      }
+      expect((await homeStatus(t.app, since.access)).status).toBe(200);
+      expect((await unlock(t.app, since.refresh)).status).toBe(200);
+      expect(await changeNotices()).toHaveLength(noticesBefore + 1);
+      expect(await changeEmails()).toHaveLength(emailsBefore + 1);
+      expect(await ssnCounts()).toEqual([]);
+      expect((await signInWith(t.app, { email: demoCardholder.email, password: newPassword })).status).toBe(200);
+      expect((await signInWith(t.app, { email: demoCardholder.email, password: demoCardholder.password })).status).toBe(401);
+    });
+
+    it('answers two sent at once {0} both, with one notice', async () => {
+      const mfaToken = await resetMfaToken(t.app, demoCardholder);
+      const body = { email: demoCardholder.email, ssn: demoCardholder.ssn, password: newPassword, mfaToken };
+      const noticesBefore = (await changeNotices()).length;
+      const answers = await Promise.all([changePassword(body), changePassword(body)]);
+      expect(answers.map((answer) => answer.body)).toEqual([{ statusCode: StatusCode.SUCCESS }, { statusCode: StatusCode.SUCCESS }]);
+      expect(await changeNotices()).toHaveLength(noticesBefore + 1);
+      expect((await signInWith(t.app, { email: demoCardholder.email, password: newPassword })).status).toBe(200);
+    });
+
+    it('still refuses another password or SSN with the spent token, counting no SSN, and the change once the password changed again', async () => {
+      const mfaToken = await resetMfaToken(t.app, demoCardholder);
+      const body = { email: demoCardholder.email, ssn: demoCardholder.ssn, password: newPassword, mfaToken };
+      expect((await changePassword(body)).status).toBe(200);
+      await clearAttemptLimits(t.db);
+      for (const other of [{ ...body, password: 'Another-Pass-2029' }, { ...body, ssn: mfaCardholder.ssn }]) {
+        const refused = await changePassword(other);
+        expect(refused).toMatchObject({ status: 400, body: { statusCode: StatusCode.FAILED_VALIDATION, fieldErrors: { mfaToken: 'phone.unverified' } } });
+      }
+      expect(await ssnCounts()).toEqual([]);
+      expect((await signInWith(t.app, { email: demoCardholder.email, password: newPassword })).status).toBe(200);
+
+      // Another reset since: the first change, sent again, is no longer what the password is.
+      expect((await changeDemoPassword({ password: 'Another-Pass-2029' })).status).toBe(200);
+      expect((await changePassword(body)).body).toMatchObject({ fieldErrors: { mfaToken: 'phone.unverified' } });
+      expect((await signInWith(t.app, { email: demoCardholder.email, password: 'Another-Pass-2029' })).status).toBe(200);
+    });
+  });
+
   it('checks the new password with the rules: 400 {4, fieldErrors: {password}}', async () => {
     for (const password of ['short1', 'has space 123', '']) {
       const answer = await changeDemoPassword({ password });
