@@ -8,7 +8,7 @@ import { textedCode } from './pages/identity/RegisterPage.ts';
 import { expectAccessible } from './support/accessibility.ts';
 import { openAccountViaApi, setPasswordViaApi, signInViaApiAs } from './support/accounts.ts';
 import { shown, type Locale } from './support/catalog.ts';
-import { seedStoredState } from './support/storage.ts';
+import { readStoredState, seedStoredState } from './support/storage.ts';
 
 const jordan = { email: 'jordan@providers.test', password: 'Providers2026', phone: '5592017788' };
 
@@ -135,6 +135,41 @@ test('wrong unlock codes count down to a lockout; sign-in then asks for a new un
   await expectAccessible(page);
   await page.getByRole('button', { name: 'Continue', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'Available balance', exact: true })).toBeVisible();
+});
+
+test('an unlock-code reset whose answer was lost is saved again as done, not as an expired identity check', async ({ page, request }) => {
+  const { applicant, tokens } = await openAccountViaApi(request);
+  await seedStoredState(page, { accessToken: null, refreshToken: tokens.refresh, locale: 'en' });
+  await page.goto('/reset-unlock-code');
+  await page.getByLabel('Social Security number', { exact: true }).fill(applicant.ssn);
+  await page.getByRole('button', { name: 'Continue', exact: true }).click();
+  await expect(page.getByRole('heading', { name: 'Choose a new unlock code', exact: true })).toBeVisible();
+
+  // The server resets the code; its answer never reaches the phone.
+  await page.route(
+    (url) => url.pathname === '/api/v1/reset-unlock-code',
+    async (route) => {
+      await route.fetch();
+      await route.abort('connectionreset');
+    },
+    { times: 1 },
+  );
+  await page.getByLabel('New unlock code', { exact: true }).fill('3691');
+  await page.getByLabel('Confirm new unlock code', { exact: true }).fill('3691');
+  const save = page.getByRole('button', { name: 'Save unlock code', exact: true });
+  await save.click();
+  await page.getByRole('dialog', { name: 'Sorry, something went wrong.' }).getByRole('button', { name: 'OK' }).click();
+  await expect(page.getByLabel('New unlock code', { exact: true })).toHaveValue('3691');
+  // Saved again: answered as done, with the session the lost answer carried.
+  await save.click();
+  await expect(page.getByRole('heading', { name: 'Unlock code changed', exact: true })).toBeVisible();
+  await expect(page.getByText('Your identity check has expired.')).toHaveCount(0);
+  const stored = await readStoredState(page);
+  const unlocked = await request.post('/api/v1/refresh-tokens', {
+    headers: { Authorization: `Bearer ${String(stored?.refreshToken)}`, 'content-type': 'application/json' },
+    data: { unlockCode: '3691' },
+  });
+  expect(unlocked.status()).toBe(200);
 });
 
 test('a forgotten password is reset with a texted code and the SSN, then the new one signs in; the owner is told', async ({ page, request }) => {

@@ -105,5 +105,10 @@ export const ssnTokens = pgTable('ssn_tokens', {
   purpose: text('purpose', { enum: ['reset-unlock-code', 'reset-password'] }).notNull(),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   usedAt: timestamp('used_at', { withTimezone: true }),
+  /**
+   * The keyed hash of the new unlock code a reset stored with this token (server/features/session):
+   * the same reset sent again, its answer lost, is answered as the first. Null until one is stored.
+   */
+  unlockCodeReset: text('unlock_code_reset'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });

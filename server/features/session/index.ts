@@ -21,7 +21,7 @@ import {
   signInPolicy,
   unlockAttemptLimit,
 } from '../../attemptLimits.ts';
-import { decoySecretHash, hashIsOutdated, hashSecret, verifySecret } from '../../secrets.ts';
+import { decoySecretHash, hashIsOutdated, hashSecret, keyedHash, verifySecret } from '../../secrets.ts';
 import type { Services } from '../../services.ts';
 import { bearerToken, failedValidation, signInRequired, tooMany } from '../../shared/http.ts';
 import { routeServer } from '../../shared/routeServer.ts';
@@ -30,7 +30,7 @@ import { passwordResetFeature } from './passwordReset.ts';
 import { spendSsnToken } from '../../ssn.ts';
 import { maskedPhone } from '../../textedCodes.ts';
 import { checkUnlockCodeOf, clearWrongUnlockCodes, refuseUnlockCode } from '../../unlockCodes.ts';
-import { renewPasswordHash, storeResetUnlockCode, userByCompanionUuid, userByEmail } from './unlock.ts';
+import { renewPasswordHash, resetAnsweredBefore, storeResetUnlockCode, userByCompanionUuid, userByEmail } from './unlock.ts';
 
 /**
  * Passwords are hashed NFKC-normalised. One set before that, with characters NFKC changes, was
@@ -47,7 +47,7 @@ async function passwordAgainstHash(password: string, hash: string): Promise<{ ma
 
 export function sessionFeature(app: FastifyInstance, services: Services): void {
   const { serve } = routeServer(app, services, sessionSchemas);
-  const { db, sessions, limits, textedCodes } = services;
+  const { db, sessions, limits, textedCodes, config } = services;
 
   /**
    * Spec §7 /sign-in, with a texted code for cardholders who need one (spec §8 MFA_REQUIRED). Wrong
@@ -186,18 +186,31 @@ export function sessionFeature(app: FastifyInstance, services: Services): void {
   /**
    * Spends the ssnToken of POST /verify/ssn/logged-in-refresh-token, stores the new code, ends the
    * unlock lockout and rotates the refresh token: the only way out of an unlock lockout.
+   * The same reset sent again after it was done (its answer lost on the way: the app keeps the token
+   * and the code typed, and sends them again with the refresh token it had) is answered as the first,
+   * with the same new refresh token and a new access token, storing and telling nothing again: the
+   * spent ssnToken keeps a keyed hash of the code it set, and the refresh token, presented again by
+   * its device within the lost answer's grace, gives the successor it already has (server/sessions.ts).
+   * Another code, or the spent refresh token out of that grace, is refused as before.
    */
   serve(routes.resetUnlockCode, async ({ ssnToken, unlockCode }, request, reply) => {
     const session = request.refreshSession;
+    const reset = keyedHash(config.ssnHashKey, 'unlock-code-reset', `${session.userId}:${unlockCode}`);
     // Hashed before the token is spent, so the spend and what follows stay close together.
     const unlockCodeHash = await hashSecret(unlockCode);
     if (!(await spendSsnToken(db, ssnToken, session.userId, 'reset-unlock-code'))) {
+      const before = request.refreshUse.successor ? await resetAnsweredBefore(db, ssnToken, session.userId, reset) : null;
+      const tokens = before && (await sessions.rotate(session, request.refreshUse));
+      if (before && tokens) {
+        request.log.info('unlock code reset answered again');
+        return { statusCode: StatusCode.SUCCESS, ...tokens, isInternal: before.isInternal };
+      }
       return failedValidation(reply, { ssnToken: ServerFieldError.ssnTokenUnverified });
     }
     // Same rules as /refresh-tokens: a spent refresh token presented again revokes its family.
     const tokens = await sessions.rotate(session, request.refreshUse);
     if (!tokens) return signInRequired(reply);
-    const owner = await storeResetUnlockCode(db, session.userId, unlockCodeHash);
+    const owner = await storeResetUnlockCode(db, session.userId, unlockCodeHash, ssnToken, reset);
     if (owner) await noticeOwner(services.partners, owner, 'unlockCode', request);
     request.log.info('unlock code reset');
     return { statusCode: StatusCode.SUCCESS, ...tokens, isInternal: owner?.isInternal ?? false };

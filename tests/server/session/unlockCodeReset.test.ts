@@ -1,13 +1,15 @@
 /**
  * Resetting the unlock code with the refresh token (spec §7): the SSN → a single-use ssnToken bound to
- * the user → /reset-unlock-code sets the new code, ends the lockout and rotates the refresh token.
+ * the user → /reset-unlock-code sets the new code, ends the lockout and rotates the refresh token; the
+ * same reset sent again after its answer was lost is answered as the first, storing nothing again.
  */
-import { eq } from 'drizzle-orm';
+import { eq, isNotNull } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ResetUnlockCodeAnswer } from '../../../contract/session/types.ts';
 import type { VerifySsnAnswer } from '../../../contract/identity/types.ts';
 import { StatusCode } from '../../../contract/shared/statusCodes.ts';
 import { refreshTokens, ssnTokens, users } from '../../../server/db/schema/index.ts';
+import { refreshGraceSeconds } from '../../../server/sessions.ts';
 import {
   clearAttemptLimits,
   demoCardholder,
@@ -42,6 +44,22 @@ const verifySsn = (ssn: string, refresh = session.refresh) =>
   post<VerifySsnAnswer>(t.app, '/verify/ssn/logged-in-refresh-token', { ssn }, refresh);
 const resetCode = (ssnToken: string, unlockCode: string, refresh = session.refresh) =>
   post<ResetUnlockCodeAnswer>(t.app, '/reset-unlock-code', { ssnToken, unlockCode }, refresh);
+
+const device = 'c5e3d4f6-7a81-4c3d-8e4f-5a6b7c8d9e0f';
+/** The reset as the app sends it: with its device, so a spent refresh token sent again gets its successor. */
+async function resetFrom(ssnToken: string, unlockCode: string, refresh = session.refresh) {
+  const response = await t.app.inject({
+    method: 'POST',
+    url: '/api/v1/reset-unlock-code',
+    headers: { authorization: `Bearer ${refresh}`, 'device-uuid': device },
+    payload: { ssnToken, unlockCode },
+  });
+  await t.app.afterAnswer.settled();
+  return { status: response.statusCode, body: response.json<ResetUnlockCodeAnswer>() };
+}
+
+const unlockCodeNotices = async () => (await outbox(t.app, demoCardholder.phone)).filter((m) => m.text.startsWith('Your Providers unlock code was changed.')).length;
+const storedUnlockCodeHash = async () => (await demoUser(t.db)).unlockCodeHash;
 
 async function lockOut() {
   for (let i = 0; i < 5; i += 1) await unlock(t.app, session.refresh, '1111');
@@ -165,6 +183,48 @@ describe('POST /reset-unlock-code', () => {
     const second = await resetCode(ssnToken!, '2580', first.body.refresh);
     expect(second.status).toBe(400);
     expect(second.body).toEqual({ statusCode: StatusCode.FAILED_VALIDATION, fieldErrors: { ssnToken: 'ssnToken.unverified' } });
+  });
+
+  it('answers the same reset sent again, its answer lost, as the first: the same new refresh token, nothing stored or told again', async () => {
+    await lockOut();
+    const { ssnToken } = (await verifySsn(demoCardholder.ssn)).body;
+    const notices = await unlockCodeNotices();
+
+    const first = await resetFrom(ssnToken!, '8642');
+    expect(first.status).toBe(200);
+    const stored = await storedUnlockCodeHash();
+    // Sent again after the error modal: past the two tabs' grace, within the lost answer's.
+    await t.db.update(refreshTokens).set({ usedAt: new Date(Date.now() - (refreshGraceSeconds + 60) * 1000) }).where(isNotNull(refreshTokens.usedAt));
+    const again = await resetFrom(ssnToken!, '8642');
+
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual({ statusCode: StatusCode.SUCCESS, access: expect.any(String), refresh: first.body.refresh, isInternal: false });
+    expect(again.body.access).not.toBe(first.body.access);
+    expect(await storedUnlockCodeHash()).toBe(stored);
+    expect(await unlockCodeNotices()).toBe(notices + 1);
+    // The code kept is a keyed hash, not the code.
+    const [row] = await t.db.select({ reset: ssnTokens.unlockCodeReset }).from(ssnTokens).where(isNotNull(ssnTokens.usedAt));
+    expect(row?.reset).toMatch(/^[\w-]{43}$/);
+    // The new code unlocks the session the answer gave.
+    expect(await unlockFailures(t.db, (await demoUser(t.db)).id)).toBe(0);
+    expect((await unlock(t.app, again.body.refresh!, '8642')).status).toBe(200);
+    await restoreDemoUnlockCode();
+  });
+
+  it('still refuses the spent ssnToken with another code, or once it expired, and changes nothing', async () => {
+    const { ssnToken } = (await verifySsn(demoCardholder.ssn)).body;
+    const first = await resetFrom(ssnToken!, '8642');
+    expect(first.status).toBe(200);
+    const stored = await storedUnlockCodeHash();
+
+    const other = await resetFrom(ssnToken!, '2580');
+    expect([other.status, other.body]).toEqual([400, { statusCode: StatusCode.FAILED_VALIDATION, fieldErrors: { ssnToken: 'ssnToken.unverified' } }]);
+    await t.db.update(ssnTokens).set({ expiresAt: new Date(Date.now() - 1000) });
+    expect((await resetFrom(ssnToken!, '8642')).body).toEqual({ statusCode: StatusCode.FAILED_VALIDATION, fieldErrors: { ssnToken: 'ssnToken.unverified' } });
+
+    expect(await storedUnlockCodeHash()).toBe(stored);
+    expect((await unlock(t.app, first.body.refresh!, '8642')).status).toBe(200);
+    await restoreDemoUnlockCode();
   });
 
   it('refuses an ssnToken of another user, an expired one, and a made-up one', async () => {
