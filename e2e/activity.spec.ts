@@ -301,10 +301,14 @@ test('the first rows come in without moving what is on screen (layout shift unde
   await page.goto('/transactions');
   await expect(page.getByRole('status', { name: 'Loading your activity' })).toBeVisible();
   await expect(page.getByText(/is on hold for purchases/)).toBeVisible();
-  // Nothing under the loading rows yet that their arrival would push down.
+  // Nothing under the loading rows yet that their arrival would push down; the list's end's live
+  // region is there already, empty, so what it says once they come is heard.
   await expect(page.getByRole('link', { name: 'Monthly statements' })).toHaveCount(0);
+  const listEnd = page.getByRole('main').locator('p[role="status"]');
+  await expect(listEnd).toHaveText('');
   release();
   await expect(page.getByText('Purchase at Tower Cafe')).toBeVisible();
+  await expect(listEnd).toHaveText("That's all of your activity.");
   await expect(page.getByRole('link', { name: 'Monthly statements' })).toBeVisible();
   const shifted = await page.evaluate(() => (window as unknown as { shifts: number[] }).shifts.reduce((sum, value) => sum + value, 0));
   expect(shifted, 'cumulative layout shift').toBeLessThan(0.1);

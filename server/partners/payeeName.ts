@@ -7,8 +7,9 @@
  * such as "de" or "la" alone is not enough), in any order, whatever else it holds (a middle name, an
  * initial, a second surname). Words may be written apart or together: "Lopez-Hernandez" is
  * LOPEZHERNANDEZ, LOPEZ and HERNANDEZ; "O'Neil" is ONEIL and so is "O NEIL"; "De la Cruz" is
- * DELACRUZ and CRUZ. A name exactly 22 characters long may end in a cut word, which counts as any word
- * it begins. A nickname ("Bill" for William) does not match: the deposit goes back to the payer.
+ * DELACRUZ and CRUZ. A name exactly 22 characters long may end in a cut word of 3 letters or more,
+ * which counts as the first or the last name it begins, never both (a relative's "LOPEZ HERNANDEZ
+ * JOSE M" is not María López's). A nickname ("Bill" for William) does not match: the deposit goes back to the payer.
  */
 export const achNameLength = 22;
 
@@ -29,17 +30,23 @@ const wordsOf = (name: string) =>
 /** A word whole and, when hyphenated, each of its parts. */
 const formsOf = (parts: string[]) => (parts.length > 1 ? [parts.join(''), ...parts] : parts);
 
+/** The fewest letters a cut word keeps to count as the word it begins: an initial ("M") is an initial. */
+const cutWordLetters = 3;
+
 export function payeeNameMatches(payee: string, holder: { firstName: string; lastName: string }): boolean {
   const words = wordsOf(payee);
-  const cut = payee.trim().length === achNameLength ? words.pop()?.join('') : undefined;
+  const last = words.at(-1)?.join('') ?? '';
+  const cut = payee.trim().length === achNameLength && last.length >= cutWordLetters ? (words.pop(), last) : undefined;
   // Each word in its forms, and each run of words written together.
   const joined = words.map((parts) => parts.join(''));
   const sent = new Set([...words.flatMap(formsOf), ...joined.flatMap((_, from) => joined.slice(from).map((__, length) => joined.slice(from, from + length + 1).join('')))]);
-  const has = (word: string) => sent.has(word) || (cut !== undefined && word.startsWith(cut));
   // "Mary-Ann" may be sent as MARYANN or MARY, not ANN.
   const [firstWord = []] = wordsOf(holder.firstName);
   const firstName = [firstWord.join(''), ...firstWord.slice(0, 1)];
   const lastName = wordsOf(holder.lastName);
-  const lastNames = [...lastName.flatMap(formsOf).filter((word) => !particles.has(word)), lastName.flat().join('')];
-  return firstName.some(has) && lastNames.some((word) => word !== '' && has(word));
+  const lastNames = [...lastName.flatMap(formsOf).filter((word) => !particles.has(word)), lastName.flat().join('')].filter((word) => word !== '');
+  const whole = (names: string[]) => names.some((word) => sent.has(word));
+  const begun = (names: string[]) => cut !== undefined && names.some((word) => word.startsWith(cut));
+  // The cut word stands for one name at most: the other is there whole.
+  return (whole(firstName) && (whole(lastNames) || begun(lastNames))) || (whole(lastNames) && begun(firstName));
 }

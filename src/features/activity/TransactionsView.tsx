@@ -109,10 +109,8 @@ export function TransactionsView() {
           </ul>
         </section>
       ))}
-      {/* Not while the first rows load: they would push it down as they come (a layout shift). */}
-      {empty && status === 'LOADING' ? null : (
-        <>
-      <div className="activity-end">
+      {/* While the first rows load it keeps no room (its live region stays, empty): the rows would push it down. */}
+      <div className={empty && status === 'LOADING' ? undefined : 'activity-end'}>
         {/* After a failed older page its retry notice is the way on (this button would do nothing then). */}
         {asOf || failed || status !== 'COMPLETE' || empty ? null : (
           <button
@@ -135,15 +133,16 @@ export function TransactionsView() {
           ) : null}
         </p>
       </div>
-      <p className="screen-links">
-        <Link to="/statements">
-          <Trans>Monthly statements</Trans>
-        </Link>
-        <Link to="/home">
-          <Trans>Back to home</Trans>
-        </Link>
-      </p>
-        </>
+      {/* Not while the first rows load: they would push the links down as they come (a layout shift). */}
+      {empty && status === 'LOADING' ? null : (
+        <p className="screen-links">
+          <Link to="/statements">
+            <Trans>Monthly statements</Trans>
+          </Link>
+          <Link to="/home">
+            <Trans>Back to home</Trans>
+          </Link>
+        </p>
       )}
     </section>
   );

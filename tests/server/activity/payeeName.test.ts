@@ -53,5 +53,16 @@ describe('payeeNameMatches', () => {
     expect(payeeNameMatches('GUADALUPE VILLAN', holder)).toBe(false);
     // A cut word begins the holder's word, not another.
     expect(payeeNameMatches('GUADALUPE MARIA VILLAR', holder)).toBe(false);
+    // Cut before the first name: the last name whole, the first name begun.
+    expect(payeeNameMatches('VILLANUEVA-ORTIZ GUADA', holder)).toBe(true);
+  });
+
+  it("does not take a relative's initial, or one cut word, for the holder's name", () => {
+    // 22 characters ending in a middle initial: José M. López Hernández, not María.
+    expect('LOPEZ HERNANDEZ JOSE M').toHaveLength(achNameLength);
+    expect(payeeNameMatches('LOPEZ HERNANDEZ JOSE M', maria)).toBe(false);
+    expect(payeeNameMatches('ZZZZZZZZZZZZZZZZZZZZ S', { firstName: 'Sam', lastName: 'Smith' })).toBe(false);
+    // One cut word is not both names.
+    expect(payeeNameMatches('ZZZZZZZZZZZZZZZZZZ ANA', { firstName: 'Ana', lastName: 'Anaya' })).toBe(false);
   });
 });
