@@ -93,6 +93,8 @@ export function LostStolenView({ report, locale, hasVirtualCard }: { report: Los
           <p>
             {status === 'STOLEN' ? <Trans>You're reporting this card stolen.</Trans> : <Trans>You're reporting this card lost.</Trans>}
           </p>
+          {/* Refused, what a report would do is not what happens: only the refusal is said. */}
+          {at('refused') ? null : (
           <ul>
             <li>
               <Trans>We block it right away for all purchases and ATM withdrawals. It can't be unlocked again.</Trans>
@@ -110,6 +112,7 @@ export function LostStolenView({ report, locale, hasVirtualCard }: { report: Los
               </li>
             ) : null}
           </ul>
+          )}
           {at('unconfirmed') ? (
             // The report may have been carried out and its answer lost: Try again sends the same one.
             <RetryNotice onRetry={() => send({ type: 'user.retry' })}>
