@@ -14,6 +14,14 @@ export function noteServerAnswered(now: boolean): void {
 
 export const serverAnswered = (): boolean => answered;
 
+/**
+ * Whether a failure is blamed on the connection (docs/decisions.md "A failure is blamed on the
+ * connection only when the phone has none, or no answer came"): the phone says it is offline, or the
+ * card API's last call got no answer at all. A call answered with an error (a gateway's 503 page) is
+ * not the connection's fault.
+ */
+export const connectionSuspect = (): boolean => !(navigator.onLine && answered);
+
 export function onServerAnsweredChange(listener: () => void): () => void {
   listeners.add(listener);
   return () => void listeners.delete(listener);

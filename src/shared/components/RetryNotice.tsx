@@ -9,7 +9,7 @@
  */
 import { Trans } from '@lingui/react/macro';
 import { useEffect, useRef, useSyncExternalStore, type ReactNode, type RefObject } from 'react';
-import { onServerAnsweredChange, serverAnswered } from '../api/serverAnswered.ts';
+import { connectionSuspect, onServerAnsweredChange } from '../api/serverAnswered.ts';
 import { takeFocusIfNowhere } from './focusIsNowhere.ts';
 
 type Props = {
@@ -76,16 +76,12 @@ const subscribe = (changed: () => void) => {
   };
 };
 
-const connectionSuspect = () => !(navigator.onLine && serverAnswered());
-
 /**
- * Whether a failure is blamed on the connection (docs/decisions.md "A failure is blamed on the
- * connection only when the phone has none, or no answer came"): the phone says it is offline
- * (`navigator.onLine`), or the card API's last call got no answer at all (src/shared/api/serverAnswered.ts:
- * Wi-Fi without internet still says online). A call answered with an error (a gateway's 503 page) is
- * not the connection's fault. Follows the phone going on or off line and the next call's fate.
- * ConnectionAdvice and the money confirmation's failure (MoneyConfirmationStep) both ask it. Kept here,
- * not in a module of its own: that became a chunk of its own, loaded with every first screen.
+ * The connection rule (`connectionSuspect`, src/shared/api/serverAnswered.ts: Wi-Fi without internet
+ * still says online) as a hook that follows the phone going on or off line and the next call's fate.
+ * ConnectionAdvice and the money confirmation's failure (MoneyConfirmationStep) both ask it; the error
+ * screen asks the rule once. Kept here, not in a module of its own: that became a chunk of its own,
+ * loaded with every first screen.
  */
 export function useConnectionSuspect(): boolean {
   return useSyncExternalStore(subscribe, connectionSuspect);

@@ -1,7 +1,7 @@
 import { Trans } from '@lingui/react/macro';
 import { Link, type ErrorComponentProps } from '@tanstack/react-router';
 import { isModuleNotFoundError } from '@tanstack/router-core';
-import { serverAnswered } from '../api/serverAnswered.ts';
+import { connectionSuspect } from '../api/serverAnswered.ts';
 import { useHeadingFocus } from '../components/useHeadingFocus.ts';
 import { errorTitle, useOwnTitle } from './documentTitle.ts';
 
@@ -14,7 +14,7 @@ import { errorTitle, useOwnTitle } from './documentTitle.ts';
  * something unexpected happened.
  */
 export function ErrorView({ error }: Pick<ErrorComponentProps, 'error'>) {
-  const notDownloaded = isDownloadFailure(error) || !navigator.onLine || !serverAnswered();
+  const notDownloaded = isDownloadFailure(error) || connectionSuspect();
   const heading = useHeadingFocus();
   useOwnTitle(errorTitle);
   // The page is loaded again: a browser keeps a script import that failed failed for the page's
