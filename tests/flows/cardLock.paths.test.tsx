@@ -108,8 +108,11 @@ describe('card lock chart', () => {
               await waitFor(() => expect(lockSwitch().getAttribute('aria-checked')).toBe(String(shown.frozen)));
               expect(lockSwitch().getAttribute('aria-disabled')).toBe('false');
               // A status followed by its sentence ends with a period: "Locked. Purchases…", never one run-on sentence.
-              expect(within(slide).getByText(shown.frozen ? 'Locked.' : 'Active')).toBeTruthy();
-              if (shown.frozen) expect(within(slide).getByText('Purchases and ATM withdrawals are declined until you unlock it.')).toBeTruthy();
+              // Not confirmed, the card's last known state is not said as a fact.
+              const unconfirmed = s.matches({ ready: 'lockUnconfirmed' }) || s.matches({ ready: 'unlockUnconfirmed' });
+              expect(within(slide).getByText(unconfirmed ? 'Status not confirmed' : shown.frozen ? 'Locked.' : 'Active')).toBeTruthy();
+              const declined = within(slide).queryByText('Purchases and ATM withdrawals are declined until you unlock it.');
+              expect(declined !== null).toBe(shown.frozen && !unconfirmed);
               // Locking one card never changes another.
               expect(within(slideOf('Virtual card ending in 4821')).getByRole('switch', { name: 'Lock card ending in 4821' }).getAttribute('aria-checked')).toBe('false');
               const said = s.matches({ ready: 'lockFailed' })

@@ -155,6 +155,8 @@ describe('reset PIN chart', () => {
                 ),
               );
               expect(pinFrame()).toBeNull();
+              // No page below to type it on: the screen does not point at one.
+              expect(screen.queryByText(/secure page of our card processor, below/)).toBeNull();
             },
           },
           {

@@ -160,7 +160,10 @@ type SlideProps = {
 
 function CardSlide({ card, index, lock, locale, cardImageURL, details, onReport }: SlideProps) {
   const working = hasLock(card);
-  const statusDetail = cardStatusDetail(card, locale);
+  const lockStatus = useSelector(lock, (s) => cardLockStatusOf(s, card.id));
+  // A lock or unlock whose outcome could not be read: the card's last known state is not said as a fact.
+  const unconfirmed = lockStatus === 'lockUnconfirmed' || lockStatus === 'unlockUnconfirmed';
+  const statusDetail = unconfirmed ? null : cardStatusDetail(card, locale);
   return (
     <>
       <CardFace card={card} imageURL={cardImageURL} />
@@ -170,7 +173,7 @@ function CardSlide({ card, index, lock, locale, cardImageURL, details, onReport 
       {/* "Locked. Purchases and ATM withdrawals are declined…": the status is a sentence of its own, seen and heard. */}
       <p className="card-status">
         <strong>
-          <CardStatusText card={card} />
+          {unconfirmed ? <Trans>Status not confirmed</Trans> : <CardStatusText card={card} />}
           {statusDetail ? '.' : null}
         </strong>
         {statusDetail ? (

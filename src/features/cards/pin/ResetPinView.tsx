@@ -60,9 +60,12 @@ function ResetPin({ cardId, pin, returnTo }: { cardId: string; pin: PinKind; ret
       <p>
         <Trans>Your PIN is 4 digits. Avoid PINs that are easy to guess, like 1234 or 1111.</Trans>
       </p>
-      <p>
-        <Trans>You type it on the secure page of our card processor, below. The Providers app never sees your PIN.</Trans>
-      </p>
+      {/* Once the processor may have set it, there is no page below to type it on. */}
+      {unconfirmed && !unrecorded ? null : (
+        <p>
+          <Trans>You type it on the secure page of our card processor, below. The Providers app never sees your PIN.</Trans>
+        </p>
+      )}
       {status === 'FAILURE' ? (
         // Once the processor said it set the PIN, the screen never says it was not changed.
         <RetryNotice focusOnRetry={heading} onRetry={() => pinChange.send({ type: 'user.retry' })} advise={unconfirmed && !unrecorded}>
