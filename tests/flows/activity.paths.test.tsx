@@ -1,5 +1,5 @@
 /** Generated path tests over the activity chart (paging, refresh, failures), replayed against the real app and router. */
-import { screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { Transaction, TransactionsPage } from '../../contract/activity/types.ts';
 import type { HomeAnswer } from '../../contract/home/types.ts';
@@ -87,7 +87,7 @@ const owner = 'user-1';
  * The app, how many rows were shown when "Show older activity" was pressed (until the older rows
  * show), and how many rows the older page answered adds (its transactions not already shown).
  */
-type Ctx = Awaited<ReturnType<typeof renderApp>> & { olderFrom?: number | null; olderAdded?: number | null };
+type Ctx = Awaited<ReturnType<typeof renderApp>> & { olderFrom?: number | null; olderAdded?: number | null; pressedOlder?: boolean };
 const rowLinks = () => [...document.getElementsByClassName('activity-link')] as HTMLAnchorElement[];
 /** The transaction a row opens (its link's `?id=`). */
 const rowId = (link: HTMLAnchorElement) => new URL(link.href).searchParams.get('id');
@@ -192,6 +192,7 @@ describe('activity chart', () => {
           const button = await screen.findByRole('button', { name: 'Show older activity' });
           ctx.olderFrom = rowLinks().length;
           ctx.olderAdded = null;
+          ctx.pressedOlder = true;
           await ctx.user.click(button);
         },
         'user.refresh': async (ctx) => {
@@ -202,7 +203,10 @@ describe('activity chart', () => {
           await waitFor(() => expect(cardApi.isWaiting(homePath)).toBe(true));
           cardApi.answer(homePath, home);
         },
-        'user.retry': async ({ user }) => pressTryAgain(user),
+        'user.retry': async (ctx) => {
+          ctx.pressedOlder = false;
+          await pressTryAgain(ctx.user);
+        },
         'transaction.seen': async (ctx, event) => {
           ctx.olderFrom = null;
           await seeInDetail(ctx, event.transaction as Transaction);
@@ -248,10 +252,18 @@ describe('activity chart', () => {
         },
         {
           when: (s) => s.matches('nextPage'),
-          then: async ({ cardApi }) => {
+          then: async ({ cardApi, pressedOlder }) => {
             await waitFor(() => expect(listEndStatus().textContent).toBe('Loading older activity…'));
             await waitFor(() => expect(cardApi.isWaiting(transactionsPath)).toBe(true));
             expect(cardApi.requests.filter((request) => request.path === transactionsPath).at(-1)!.search).toBe('?cursor=next-1&limit=25');
+            // Pressed, it stays, unavailable, with the keyboard's focus (not dropped to the page's start;
+            // after a failure's Try again the heading has it), and a press asks for nothing more.
+            const button = screen.getByRole('button', { name: 'Show older activity' });
+            expect(button.getAttribute('aria-disabled')).toBe('true');
+            expect(document.activeElement).toBe(pressedOlder ? button : screen.getByRole('heading', { level: 1, name: 'Activity' }));
+            const asked = cardApi.requests.length;
+            fireEvent.click(button);
+            expect(cardApi.requests.length).toBe(asked);
           },
         },
         {

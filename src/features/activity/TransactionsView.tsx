@@ -31,7 +31,8 @@ export function TransactionsView() {
   const firstPage = useSelector(activity, (s) => s.hasTag('firstPage'));
   const asOf = useSelector(activity, (s) => s.context.asOf);
   const empty = transactions.length === 0;
-  // "Show older activity" gives way to "Loading…" and then to the older rows, which would leave the
+  const loadingOlder = status === 'LOADING' && !firstPage;
+  // "Show older activity" goes once the older rows have come (or none are left), which would leave the
   // keyboard's focus nowhere: it goes to the first older row instead, where reading goes on (also when
   // they come after a failure and Try again).
   const screenRef = useRef<HTMLElement>(null);
@@ -112,11 +113,14 @@ export function TransactionsView() {
       {/* While the first rows load it keeps no room (its live region stays, empty): the rows would push it down. */}
       <div className={empty && status === 'LOADING' ? undefined : 'activity-end'}>
         {/* After a failed older page its retry notice is the way on (this button would do nothing then). */}
-        {asOf || failed || status !== 'COMPLETE' || empty ? null : (
+        {/* While the older rows load it stays, unavailable, so the keyboard's focus stays on it. */}
+        {asOf || failed || empty || !(status === 'COMPLETE' || loadingOlder) ? null : (
           <button
             type="button"
             className="button button-secondary"
+            aria-disabled={loadingOlder}
             onClick={() => {
+              if (loadingOlder) return;
               olderFrom.current = transactions.length;
               activity.send({ type: 'user.loadMore' });
             }}
