@@ -9,6 +9,7 @@ import { expectAccessible } from './support/accessibility.ts';
 import { openAccountViaApi, setPasswordViaApi, signInViaApiAs } from './support/accounts.ts';
 import { shown, type Locale } from './support/catalog.ts';
 import { readStoredState, seedStoredState } from './support/storage.ts';
+import { loseAnswerOnce } from './support/network.ts';
 
 const jordan = { email: 'jordan@providers.test', password: 'Providers2026', phone: '5592017788' };
 
@@ -146,14 +147,7 @@ test('an unlock-code reset whose answer was lost is saved again as done, not as 
   await expect(page.getByRole('heading', { name: 'Choose a new unlock code', exact: true })).toBeVisible();
 
   // The server resets the code; its answer never reaches the phone.
-  await page.route(
-    (url) => url.pathname === '/api/v1/reset-unlock-code',
-    async (route) => {
-      await route.fetch();
-      await route.abort('connectionreset');
-    },
-    { times: 1 },
-  );
+  await loseAnswerOnce(page, '/api/v1/reset-unlock-code');
   await page.getByLabel('New unlock code', { exact: true }).fill('3691');
   await page.getByLabel('Confirm new unlock code', { exact: true }).fill('3691');
   const save = page.getByRole('button', { name: 'Save unlock code', exact: true });
@@ -217,14 +211,7 @@ test('a forgotten password is reset with a texted code and the SSN, then the new
   await page.getByLabel('New password', { exact: true }).fill('FreshStart2026');
   // The server changes the password; its answer never reaches the phone. Sent again, the same change
   // is answered as done (not "Your code has expired", round the code, SSN and password again).
-  await page.route(
-    (url) => url.pathname === '/api/v1/change-password',
-    async (route) => {
-      await route.fetch();
-      await route.abort('connectionreset');
-    },
-    { times: 1 },
-  );
+  await loseAnswerOnce(page, '/api/v1/change-password');
   await page.getByRole('button', { name: 'Change password', exact: true }).click();
   await page.getByRole('dialog', { name: 'Sorry, something went wrong.' }).getByRole('button', { name: 'OK' }).click();
   await expect(page.getByLabel('New password', { exact: true })).toHaveValue('FreshStart2026');

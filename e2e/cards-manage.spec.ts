@@ -18,6 +18,7 @@ import { processorURL } from './support/origins.ts';
 import { seedStoredState } from './support/storage.ts';
 import type { Card } from '../contract/cards/types.ts';
 import type { HomeAnswer } from '../contract/home/types.ts';
+import { loseAnswerOnce } from './support/network.ts';
 
 /** A phone screenshot into test-results/screens/ (as e2e/accessibility.spec.ts keeps), for a look at the layout. */
 async function keepScreenshot(page: Page, testInfo: TestInfo, name: string) {
@@ -131,18 +132,6 @@ test('a damaged card waiting for its replacement is reported stolen: blocked at 
   expect(await balance(), 'nothing more charged').toBe(before);
   expect((await purchaseWith(request, holder.applicant.email, holder.physical.id)).status, 'the stolen card is blocked').toBe(409);
 });
-
-/** The card API carries out the call, then the network drops its answer (once). */
-async function loseAnswerOnce(page: Page, pathname: string): Promise<void> {
-  await page.route(
-    (url) => url.pathname === pathname,
-    async (route) => {
-      await route.fetch();
-      await route.abort('internetdisconnected');
-    },
-    { times: 1 },
-  );
-}
 
 test('a report whose answer is lost: not confirmed, not "not blocked"; Try again sends the same report and it is answered reported', async ({ page, request }) => {
   const holder = await cardholderWithCard(request);

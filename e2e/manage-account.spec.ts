@@ -12,6 +12,7 @@ import { ManageAccountPage } from './pages/account/ManageAccountPage.ts';
 import { expectAccessible } from './support/accessibility.ts';
 import { openAccountViaApi } from './support/accounts.ts';
 import { seedStoredState } from './support/storage.ts';
+import { loseAnswerOnce } from './support/network.ts';
 
 /** POST /refresh-tokens with a refresh token and an unlock code: the HTTP status and statusCode. */
 async function unlockWith(request: APIRequestContext, refresh: string, unlockCode: string) {
@@ -98,14 +99,7 @@ test('a change whose answer was lost on the way is saved again safely: no unlock
   await seedStoredState(page, { accessToken: tokens.access, refreshToken: tokens.refresh, locale: 'en' });
   const manage = await ManageAccountPage.fromHome(await HomePage.open(page));
   // The server makes the change; its answer never reaches the phone.
-  await page.route(
-    (url) => url.pathname === '/api/v1/set-unlock-code',
-    async (route) => {
-      await route.fetch();
-      await route.abort('connectionreset');
-    },
-    { times: 1 },
-  );
+  await loseAnswerOnce(page, '/api/v1/set-unlock-code');
   await manage.save(applicant.unlockCode, '3971');
   await page.getByRole('dialog', { name: 'Sorry, something went wrong.' }).getByRole('button', { name: 'OK' }).click();
   // What was typed is still there: Save again is answered as done, not as a wrong current code.

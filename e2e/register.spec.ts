@@ -7,6 +7,7 @@ import { expect, test } from '@playwright/test';
 import { CompanionHostPage } from './pages/CompanionHostPage.ts';
 import { newApplicant, RegisterPage, textedCode, type Applicant } from './pages/identity/RegisterPage.ts';
 import type { Locale } from './support/catalog.ts';
+import { loseAnswerOnce } from './support/network.ts';
 
 /**
  * The companion host with a brand-new companion user: the card app opens registration. Only the
@@ -136,14 +137,7 @@ test("a right code whose answer was lost is not called wrong when sent again: it
   await register.requestCode(applicant);
   const code = await textedCode(request, applicant.phone);
   // The server takes the code; its answer never reaches the phone.
-  await page.route(
-    (url) => url.pathname === '/api/v1/verify-phone',
-    async (route) => {
-      await route.fetch();
-      await route.abort('connectionreset');
-    },
-    { times: 1 },
-  );
+  await loseAnswerOnce(page, '/api/v1/verify-phone');
   await register.enterCode(code);
   await register.app.getByRole('dialog', { name: 'Sorry, something went wrong.' }).getByRole('button', { name: 'OK' }).click();
   await register.button('Verify').click();

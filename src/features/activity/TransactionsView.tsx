@@ -31,6 +31,7 @@ export function TransactionsView() {
   const firstPage = useSelector(activity, (s) => s.hasTag('firstPage'));
   const asOf = useSelector(activity, (s) => s.context.asOf);
   const empty = transactions.length === 0;
+  const loadingFirstRows = empty && status === 'LOADING';
   const loadingOlder = status === 'LOADING' && !firstPage;
   // "Show older activity" goes once the older rows have come (or none are left), which would leave the
   // keyboard's focus nowhere: it goes to the first older row instead, where reading goes on (also when
@@ -94,7 +95,7 @@ export function TransactionsView() {
           )}
         </RetryNotice>
       ) : null}
-      {empty && status === 'LOADING' ? <Skeleton label={t`Loading your activity`} /> : null}
+      {loadingFirstRows ? <Skeleton label={t`Loading your activity`} /> : null}
       {empty && status === 'NO_MORE' ? (
         <p>
           <Trans>No activity yet. Money you add and spend will show here.</Trans>
@@ -111,7 +112,7 @@ export function TransactionsView() {
         </section>
       ))}
       {/* While the first rows load it keeps no room (its live region stays, empty): the rows would push it down. */}
-      <div className={empty && status === 'LOADING' ? undefined : 'activity-end'}>
+      <div className={loadingFirstRows ? undefined : 'activity-end'}>
         {/* After a failed older page its retry notice is the way on (this button would do nothing then). */}
         {/* While the older rows load it stays, unavailable, so the keyboard's focus stays on it. */}
         {asOf || failed || empty || !(status === 'COMPLETE' || loadingOlder) ? null : (
@@ -138,7 +139,7 @@ export function TransactionsView() {
         </p>
       </div>
       {/* Not while the first rows load: they would push the links down as they come (a layout shift). */}
-      {empty && status === 'LOADING' ? null : (
+      {loadingFirstRows ? null : (
         <p className="screen-links">
           <Link to="/statements">
             <Trans>Monthly statements</Trans>

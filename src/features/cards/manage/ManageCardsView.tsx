@@ -10,7 +10,7 @@ import { getRouteApi, Link } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { Card } from '../../../../contract/cards/types.ts';
-import { cardLockStatusOf, hasLock } from '../../../../machines/cards/cardLock.ts';
+import { cardLockStatusOf, hasLock, type CardLockStatus } from '../../../../machines/cards/cardLock.ts';
 import { canReplaceDamaged, canReportLostStolen, cardLockOf, lostStolenOf, type CardLockActor } from '../../../../machines/cards/manageCards.ts';
 import { useServices } from '../../../app/services.tsx';
 import { ActionButton } from '../../../shared/components/ActionButton.tsx';
@@ -183,7 +183,7 @@ function CardSlide({ card, index, lock, locale, cardImageURL, details, onReport 
           </>
         ) : null}
       </p>
-      {working ? <LockSwitch card={card} lock={lock} /> : null}
+      {working ? <LockSwitch card={card} lock={lock} status={lockStatus} /> : null}
       {details}
       {/* No empty list for a screen reader to announce (a virtual card has no actions here). */}
       {isReadyToActivate(card) || (working && card.type === 'PHYSICAL') || canReportLostStolen(card) ? (
@@ -252,10 +252,9 @@ function CardFace({ card, imageURL }: { card: Card; imageURL: string | null }) {
  * on its way (or the card is read again after no answer) it is aria-disabled, so the keyboard's focus stays on it for the next press. Its name says
  * which card ("Lock card ending in 5678"): a list of a screen's controls tells the cards' switches apart.
  */
-function LockSwitch({ card, lock }: { card: Card; lock: CardLockActor }) {
+function LockSwitch({ card, lock, status }: { card: Card; lock: CardLockActor; status: CardLockStatus }) {
   const { t } = useLingui();
   const lastFour = card.lastFour;
-  const status = useSelector(lock, (s) => cardLockStatusOf(s, card.id));
   const busy = useSelector(lock, (s) => s.hasTag('busy'));
   const errorId = `lock-error-${card.id}`;
   const failed = status === 'lockFailed' || status === 'unlockFailed' || status === 'lockUnconfirmed' || status === 'unlockUnconfirmed';
