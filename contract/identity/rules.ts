@@ -40,10 +40,14 @@ export const checkMiddleName = nameCheck(null);
  * code (NPA) and the exchange (NXX) each start with 2-9 and neither is an N11 service code (211-911).
  * No area code is N9X (held for the plan's expansion) or 37X / 96X (reserved by NANPA for
  * unanticipated purposes), and 555-0100 to 555-0199 are reserved for fiction in every area code:
- * none of them can receive a texted code.
+ * none of them can receive a texted code. Nor is it a code of no place, which no one's own phone has:
+ * the easily recognizable codes (the last two digits alike: toll-free 800 … 888, 900, 500 and 533 …
+ * 588, 600, 700), the other 5XX non-geographic codes 521-529, 456, 710 (the US government) and the
+ * toll-free reserve 880-889.
  */
 const isNanpCode = (code: string) => /^[2-9]\d\d$/.test(code) && code.slice(1) !== '11';
-const isAreaCode = (code: string) => isNanpCode(code) && code[1] !== '9' && !/^(37|96)/.test(code);
+const isGeographic = (code: string) => code[1] !== code[2] && !/^(?:52[1-9]|456|710|88\d)$/.test(code);
+const isAreaCode = (code: string) => isNanpCode(code) && isGeographic(code) && code[1] !== '9' && !/^(37|96)/.test(code);
 const isFictional = (exchange: string, line: string) => exchange === '555' && line.startsWith('01');
 export const checkPhone: Check = (value) => {
   const phone = digitsOf(value);

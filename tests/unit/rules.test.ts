@@ -167,7 +167,7 @@ describe('names', () => {
 
 describe('checkPhone', () => {
   // An exchange may have 9 in the middle (NXX), an area code may not (N9X is held for expansion).
-  it.each(['5592014477', '559-201-4477', '(559) 201-4477', '559 201 4477', '(559) 991-4477', '(800) 201-4477'])('accepts %j', (phone) =>
+  it.each(['5592014477', '559-201-4477', '(559) 201-4477', '559 201 4477', '(559) 991-4477', '(520) 201-4477'])('accepts %j', (phone) =>
     expect(checkPhone(phone)).toBeNull(),
   );
   it.each([
@@ -477,7 +477,7 @@ describe('email: RFC 5321 §4.5.3.1 size limits and deliverable domains', () => 
 });
 
 describe('phone: the North American Numbering Plan (NPA-NXX-XXXX)', () => {
-  it.each(['(559) 201-4477', '2022010143', '(212) 555-1212', '(907) 222-3333', '(989) 999-9999', '(200) 200-0000'])(
+  it.each(['(559) 201-4477', '2022010143', '(212) 555-1212', '(907) 222-3333', '(989) 999-9999', '(201) 200-0000'])(
     'accepts %j: area code and exchange start with 2-9 and are not N11',
     (phone) => expect(checkPhone(phone)).toBeNull(),
   );
@@ -497,6 +497,25 @@ describe('phone: the North American Numbering Plan (NPA-NXX-XXXX)', () => {
     expect(checkPhone('(911) 201-447')).toBe(M.phoneLength);
     expect(checkPhone('1 (559) 201-4477')).toBe(M.phoneLength);
   });
+  it.each([
+    ...['800', '822', '833', '844', '855', '866', '877', '888'].map((code) => [code, 'toll-free']),
+    ...['880', '881', '882', '883', '887', '889'].map((code) => [code, 'the toll-free reserve']),
+    ...['500', '521', '525', '529', '533', '544', '566', '577', '588'].map((code) => [code, 'non-geographic services']),
+    ['900', 'premium information services'],
+    ['600', "Canada's non-geographic services"],
+    ['622', "Canada's non-geographic services"],
+    ['700', 'carrier services'],
+    ['710', 'the US government'],
+    ['456', 'inbound international'],
+    ['200', 'an easily recognizable code held for a service'],
+    ['300', 'an easily recognizable code held for a service'],
+  ])('refuses the area code %s (%s): a code of no place, not a cardholder’s own phone', (code) =>
+    expect(checkPhone(`(${code}) 234-5678`)).toBe(M.phoneInvalid),
+  );
+  // Geographic codes beside them stay: Tucson's 520, Fresno's 559, Nashville's 615, New Jersey's 201 and 908, Alaska's 907, Oregon's 458, Iowa's 712.
+  it.each(['520', '530', '559', '615', '201', '908', '907', '458', '712'])('accepts the geographic area code %s', (code) =>
+    expect(checkPhone(`(${code}) 234-5678`)).toBeNull(),
+  );
   it.each(['370', '375', '379', '960', '964', '969'])('refuses %s: NANPA reserves 37X and 96X area codes for unanticipated purposes', (code) =>
     expect(checkPhone(`${code}2014477`)).toBe(M.phoneInvalid),
   );

@@ -164,7 +164,9 @@ export async function statementPdf(statement: MonthStatement, locale: StatementL
     const row = element('TR', table);
     write(label, margin, element('TH', row, headerOf('Row')), { bold, color: labelColor });
     const cell = element('TD', row);
-    if (spoken) cell.dict.set(actualText, PDFHexString.fromText(spoken));
+    // A name in a script the fonts lack is drawn with "?": a screen reader and a copy get it whole.
+    const said = spoken ?? (safe(value, bold) === plainText(value) ? undefined : plainText(value));
+    if (said) cell.dict.set(actualText, PDFHexString.fromText(said));
     write(value, valueAt, cell, { bold, alignRight });
   };
 

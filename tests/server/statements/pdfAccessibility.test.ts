@@ -440,6 +440,16 @@ describe('the statement PDF, as a PDF/UA checker reads it (pdf-lib)', () => {
     expect(actualTexts).toEqual(['ending in 5678', `Purchase at ${long}`, 'Purchase at 北京 Noodle House']);
   });
 
+  it('gives a cardholder name the fonts cannot write (Devanagari, Han) its whole text for a screen reader and a copy', async () => {
+    const name = 'José Peña अनिल 王小明';
+    const { elements, named } = await objects(await statementPdf({ ...january(1), cardholderName: name }, 'en'));
+    const said = elements('TD')
+      .map((cell) => named(cell, 'ActualText'))
+      .filter((text) => text !== undefined)
+      .map((text) => (text as PDFHexString).decodeText());
+    expect(said).toEqual([name, 'ending in 5678']);
+  });
+
   it.each([
     ['en', 'ending in 5678'],
     ['es', 'terminado en 5678'],
