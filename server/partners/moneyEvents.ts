@@ -178,10 +178,21 @@ type Withdrawal = { id: string; cardholder: string; amountCents: number; locatio
 async function withdrawCash(tx: Database, withdrawal: Withdrawal) {
   const { id, cardholder, amountCents, location, outOfNetwork } = withdrawal;
   const feeId = transferIdFor({ caller: 'sandbox', operation: 'atm.withdrawal fee' }, id);
-  // One time for both: the fee is charged with the cash, in the same statement month however close to
-  // its end. (`now`, not `occurredAt`: a retry compares a stated time.)
-  const now = new Date();
-  const cash = await createTransfer(tx, { id, debit: cardholder, credit: systemLedgerAccounts.settlement, amountCents, kind: 'atm_withdrawal', location, phase: 'posted', now });
+  // The fee a millisecond after its cash, so every list keeps it next to the cash and after it (equal
+  // times were ordered by their random ids), on the same UTC day, so in the same statement month.
+  // (`now`, not `occurredAt`: a retry compares a stated time.)
+  const now = Date.now();
+  const cashAt = (now + 1) % 86_400_000 === 0 ? now - 1 : now;
+  const cash = await createTransfer(tx, {
+    id,
+    debit: cardholder,
+    credit: systemLedgerAccounts.settlement,
+    amountCents,
+    kind: 'atm_withdrawal',
+    location,
+    phase: 'posted',
+    now: new Date(cashAt),
+  });
   if (cash.result === 'exists') return outOfNetwork === ((await findTransfer(tx, feeId)) !== undefined) ? cash : { result: 'exists_with_different_fields' as const };
   if (cash.result !== 'created' || !outOfNetwork) return cash;
   const fee = await createTransfer(tx, {
@@ -193,7 +204,7 @@ async function withdrawCash(tx: Database, withdrawal: Withdrawal) {
     counterparty: 'atmWithdrawalOutOfNetwork' satisfies FeeName,
     location,
     phase: 'posted',
-    now,
+    now: new Date(cashAt + 1),
   });
   // A fee that exists without its cash: the id was someone else's.
   if (fee.result !== 'created') throw new Refused(fee.result === 'exists' ? 'exists_with_different_fields' : fee.result);

@@ -200,9 +200,11 @@ describe('POST /sandbox/events', () => {
     expect(answers.map((answer) => answer.body.result).sort()).toEqual(['created', 'exists']);
     const after = await home();
     expect(after.accountOverview.balance).toBe(before.accountOverview.balance - 2000 - fee);
-    const latest = after.accountOverview.transactions.slice(0, 2);
-    expect(latest.find((row) => row.kind === 'atm_withdrawal')).toMatchObject({ id: answers[0]!.body.transactionId, amount: -2000, status: 'posted', location: 'Fresno, CA' });
-    expect(latest.find((row) => row.kind === 'fee')).toMatchObject({ counterparty: 'atmWithdrawalOutOfNetwork', amount: -fee, status: 'posted' });
+    // Newest first, the fee above its cash, always (at the same time they came in their random ids' order).
+    const [latestFee, latestCash] = after.accountOverview.transactions;
+    expect(latestCash).toMatchObject({ id: answers[0]!.body.transactionId, kind: 'atm_withdrawal', amount: -2000, status: 'posted', location: 'Fresno, CA' });
+    expect(latestFee).toMatchObject({ kind: 'fee', counterparty: 'atmWithdrawalOutOfNetwork', amount: -fee, status: 'posted' });
+    expect(Date.parse(latestFee!.timestamp) - Date.parse(latestCash!.timestamp)).toBe(1);
     // The same key for an in-network withdrawal is another event.
     expect(await event({ ...withdrawal, network: 'in' }, 'atm-out-1')).toMatchObject({ status: 422, body: { result: 'exists_with_different_fields' } });
 
