@@ -2,8 +2,9 @@
  * Attempt counters in the database (table attempt_limits), so they hold across restarts and across
  * several server instances: wrong sign-ins per email and wrong SSNs per account, and account lookups
  * per client (countRequest). Every change is a bounded update: parallel requests cannot count past the
- * limit, and nothing is counted while locked. A lockout that has run out starts the count again, except
- * for an escalating policy's (an account's own ceilings), whose count goes on.
+ * limit, and nothing is counted while locked. A lockout that has run out starts the count again, and
+ * so does a count whose last try is as old as its policy's wait, except for an escalating policy's (an
+ * account's own ceilings), whose count goes on: those are failures in a row.
  */
 import { isIP } from 'node:net';
 import { and, eq, or, sql } from 'drizzle-orm';
@@ -52,12 +53,18 @@ export const ssnPolicy: AttemptPolicy = { scope: 'ssn', limit: 5, lockoutMinutes
 
 /** Scopes whose counts outlive their waits: deleteSpent keeps their rows. */
 const escalatingScopes = [signInPerAccountPolicy.scope, ssnPolicy.scope];
+/** The wait answered while the last tries a count allows are being checked (reserveTry). */
+export const triesBeingCheckedSeconds = 2;
 /**
  * Card activation (POST /verify/card-last-four, /activate-card) per cardholder: every try is counted
  * before the digits are compared (reserveTry; a right one is given back), so parallel guesses cannot
  * outrun the count; 5 wrong tries → 30 minutes before the next.
  */
 export const cardActivationPolicy: AttemptPolicy = { scope: 'card-activation', limit: 5, lockoutMinutes: 30 };
+/** The longest wait of the policies that do not escalate: a count whose last try is older has started again (deleteSpent). */
+const longestTryCountMinutes = Math.max(
+  ...[signInPolicy, signInPerIpPolicy, signInPerDevicePolicy, resetCodePolicy, cardActivationPolicy].map((policy) => policy.lockoutMinutes),
+);
 
 /**
  * A limit on requests, successful or not, per subject in a fixed window (countRequest): `limit`
@@ -195,11 +202,16 @@ export function createAttemptLimits(db: Database) {
   async function reserveTry(policy: AttemptPolicy, subject: string, again = true): Promise<ReservedTry> {
     await db.insert(attemptLimits).values({ scope: policy.scope, subject }).onConflictDoNothing();
     const lockOver = sql`(${attemptLimits.lockedUntil} is not null and ${attemptLimits.lockedUntil} <= now())`;
-    const counted = policy.escalates ? sql`${attemptLimits.failures} + 1` : sql`case when ${lockOver} then 1 else ${attemptLimits.failures} + 1 end`;
+    // Not escalating: a count whose last try is a whole wait old starts again, as if it had locked and the
+    // wait had run out. Typos weeks apart, or other people's behind one carrier IP, are not a guesser's burst.
+    const startsAgain = policy.escalates
+      ? lockOver
+      : sql`(${lockOver} or (${attemptLimits.lockedUntil} is null and ${attemptLimits.lastTryAt} <= now() - make_interval(mins => ${policy.lockoutMinutes})))`;
+    const counted = policy.escalates ? sql`${attemptLimits.failures} + 1` : sql`case when ${startsAgain} then 1 else ${attemptLimits.failures} + 1 end`;
     const [reserved] = await db
       .update(attemptLimits)
-      .set({ failures: counted, lockedUntil: null })
-      .where(sql`${row(policy, subject)} and (${lockOver} or (${attemptLimits.lockedUntil} is null and ${attemptLimits.failures} < ${policy.limit}))`)
+      .set({ failures: counted, lockedUntil: null, lastTryAt: sql`now()` })
+      .where(sql`${row(policy, subject)} and (${startsAgain} or (${attemptLimits.lockedUntil} is null and ${attemptLimits.failures} < ${policy.limit}))`)
       .returning({ failures: attemptLimits.failures });
     if (reserved) return { reserved: true, tries: reserved.failures, attemptsLeft: Math.max(0, policy.limit - reserved.failures) };
     const wait = await waitSeconds(policy, subject);
@@ -207,8 +219,12 @@ export function createAttemptLimits(db: Database) {
     const [found] = await db.select({ failures: attemptLimits.failures }).from(attemptLimits).where(row(policy, subject));
     // No row: deleted as spent (deleteSpent) between the insert and the update; count once more.
     if (!found && again) return reserveTry(policy, subject, false);
-    // Every try is taken and none has locked yet: the last are still being checked, or a request died
-    // between its count and its check. The wait starts now, so a stranded count cannot refuse forever.
+    // Every try is taken and none has locked yet: the last are still being checked (a burst of tries,
+    // right ones among them maybe), or a request died between its count and its check. Not escalating,
+    // the answer is a moment's wait: the checks lock if they were wrong and give their tries back if
+    // right, and a stranded count starts again a wait after its last try. An escalating count's wait
+    // starts now, so a stranded count cannot refuse forever.
+    if (!policy.escalates) return { reserved: false, retryAfterSeconds: triesBeingCheckedSeconds };
     const started = await lockWhenSpent(policy, subject);
     return { reserved: false, retryAfterSeconds: started > 0 ? started : policy.lockoutMinutes * 60 };
   }
@@ -295,14 +311,17 @@ export function createAttemptLimits(db: Database) {
   /**
    * Deletes the counters that no longer count, so the table does not grow with every email, device
    * and address ever seen: a lock or window that has ended (the next attempt starts the count again)
-   * and a count reset to zero. Such a row means exactly what no row means. Counts of failures in a
-   * row without a lock stay, as do an escalating policy's after its wait. Answers how many rows went.
+   * and a count reset to zero or whose last try is older than any wait that does not escalate. Such a
+   * row means exactly what no row means. Recent counts without a lock stay, as do an escalating
+   * policy's after its wait. Answers how many rows went.
    */
   async function deleteSpent(): Promise<number> {
+    const notEscalating = sql`${attemptLimits.scope} not in ${escalatingScopes}`;
     const deleted = await db
       .delete(attemptLimits)
       .where(
-        sql`(${attemptLimits.lockedUntil} <= now() and ${attemptLimits.scope} not in ${escalatingScopes}) or (${attemptLimits.failures} = 0 and ${attemptLimits.lockedUntil} is null)`,
+        sql`(${attemptLimits.lockedUntil} <= now() and ${notEscalating}) or (${attemptLimits.failures} = 0 and ${attemptLimits.lockedUntil} is null)
+          or (${notEscalating} and ${attemptLimits.lockedUntil} is null and ${attemptLimits.lastTryAt} <= now() - make_interval(mins => ${longestTryCountMinutes}))`,
       )
       .returning({ subject: attemptLimits.subject });
     return deleted.length;

@@ -17,13 +17,17 @@ export type SmsGateway = {
   send(message: { phone: string; text: string }): Promise<{ sent: boolean }>;
 };
 
-/** Sandbox inputs (docs/sandbox.md): area code 555 is a landline; line number 0203 makes the send fail. */
-export const sandboxSmsRules = { landlineAreaCode: '555', failingLineNumber: '0203' } as const;
+/**
+ * Sandbox inputs (docs/sandbox.md), each a line number named by the answer it gives: 0204 is a
+ * landline (204), 0203 makes the send fail (203). (The landline was area code 555 until 555, a code
+ * of no place, became an invalid phone: contract/identity/rules.ts checkPhone.)
+ */
+export const sandboxSmsRules = { landlineLineNumber: '0204', failingLineNumber: '0203' } as const;
 
 export function createSandboxSmsGateway(db: Database): SmsGateway {
   return {
     async lineType(phone) {
-      return phone.startsWith(sandboxSmsRules.landlineAreaCode) ? 'landline' : 'mobile';
+      return phone.endsWith(sandboxSmsRules.landlineLineNumber) ? 'landline' : 'mobile';
     },
     async send({ phone, text }) {
       if (phone.endsWith(sandboxSmsRules.failingLineNumber)) return { sent: false };

@@ -277,14 +277,14 @@ let applicantCount = 0;
 /**
  * A new applicant nobody has registered: unique SSN, email, phone and address per call (within a
  * process), valid by every rule, mfaToken still empty. Phones stay clear of the sandbox's landline
- * (555) and failing-SMS (…0203) inputs.
+ * (…0204) and failing-SMS (…0203) inputs.
  */
 export function newApplicant(overrides: Partial<RegistrationPayload> = {}): RegistrationPayload {
   applicantCount += 1;
   const n = applicantCount + (process.pid % 100) * 1000;
   const serial = String(1000 + (n % 8000)).padStart(4, '0');
   const phone = `559${String(3000000 + n).padStart(7, '0')}`;
-  if (phone.endsWith('0203')) return newApplicant(overrides);
+  if (phone.endsWith('0203') || phone.endsWith('0204')) return newApplicant(overrides);
   return {
     firstName: 'Rosa',
     middleName: 'María',

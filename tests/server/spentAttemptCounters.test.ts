@@ -10,6 +10,7 @@ import {
   lookupPerDevicePolicy,
   signInPolicy,
   ssnPolicy,
+  triesBeingCheckedSeconds,
   type AttemptLimits,
   type AttemptPolicy,
 } from '../../server/attemptLimits.ts';
@@ -70,6 +71,18 @@ describe('deleting spent attempt counters', () => {
     expect(await subjects()).toEqual(['running-lock', 'running-window', 'two-in-a-row']);
   });
 
+  it('deletes a count whose last try is older than any wait that does not escalate; keeps an escalating one', async () => {
+    await wrongTry(signInPolicy, 'old-typo');
+    await lastTriedMinutesAgo('old-typo', 30);
+    await wrongTry(signInPolicy, 'recent-typo');
+    await lastTriedMinutesAgo('recent-typo', 29);
+    await wrongTry(ssnPolicy, 'old-ssn');
+    await lastTriedMinutesAgo('old-ssn', 60 * 24);
+
+    expect(await limits.deleteSpent()).toBe(1);
+    expect(await subjects()).toEqual(['old-ssn', 'recent-typo']);
+  });
+
   it("keeps an account's own count after its wait (an escalating policy's): the count goes on", async () => {
     for (let i = 0; i < ssnPolicy.limit; i += 1) await wrongTry(ssnPolicy, 'ssn-ceiling');
     await endedMinutesAgo('ssn-ceiling', 1);
@@ -112,15 +125,47 @@ describe('deleting spent attempt counters', () => {
   });
 });
 
+/** Moves a subject's last counted try `minutes` into the past. */
+async function lastTriedMinutesAgo(subject: string, minutes: number) {
+  await t.db
+    .update(attemptLimits)
+    .set({ lastTryAt: sql`now() - make_interval(mins => ${minutes})` })
+    .where(sql`${attemptLimits.subject} = ${subject}`);
+}
+
 describe('a try counted before its check (reserveTry)', () => {
-  it('cannot refuse forever when a request died between its count and its check: the wait starts', async () => {
+  it('cannot refuse forever when a request died between its count and its check: a moment’s wait, then the count starts again', async () => {
     for (let i = 0; i < signInPolicy.limit; i += 1) expect((await limits.reserveTry(signInPolicy, 'stranded')).reserved).toBe(true);
-    // The last try's request never came back (no giveBack, no lockWhenSpent): every try is taken.
-    const refused = await limits.reserveTry(signInPolicy, 'stranded');
-    expect(refused).toEqual({ reserved: false, retryAfterSeconds: signInPolicy.lockoutMinutes * 60 });
-    expect(await limits.waitSeconds(signInPolicy, 'stranded'), 'a lock with an end, so the wait runs out').toBeGreaterThan(0);
-    // A lock that ends, not a count stuck at the limit: once the wait is over the count starts again.
-    await endedMinutesAgo('stranded', 1);
+    // The last try's request never came back (no giveBack, no lockWhenSpent): every try is taken, as
+    // while the last tries of a burst are being checked. No lock starts on tries not known to be wrong.
+    expect(await limits.reserveTry(signInPolicy, 'stranded')).toEqual({ reserved: false, retryAfterSeconds: triesBeingCheckedSeconds });
+    expect(await limits.waitSeconds(signInPolicy, 'stranded')).toBe(0);
+    // A wait after the last try, the count starts again.
+    await lastTriedMinutesAgo('stranded', signInPolicy.lockoutMinutes);
     expect(await limits.reserveTry(signInPolicy, 'stranded')).toEqual({ reserved: true, tries: 1, attemptsLeft: signInPolicy.limit - 1 });
+  });
+
+  it("starts an escalating policy's stranded count's wait, so it cannot refuse forever", async () => {
+    for (let i = 0; i < ssnPolicy.limit; i += 1) expect((await limits.reserveTry(ssnPolicy, 'stranded-ssn')).reserved).toBe(true);
+    expect(await limits.reserveTry(ssnPolicy, 'stranded-ssn')).toEqual({ reserved: false, retryAfterSeconds: ssnPolicy.lockoutMinutes * 60 });
+    expect(await limits.waitSeconds(ssnPolicy, 'stranded-ssn'), 'a lock with an end, so the wait runs out').toBeGreaterThan(0);
+  });
+
+  it('starts a count again once its last try is a whole wait old (typos weeks apart are no burst); not an escalating one', async () => {
+    for (let i = 0; i < signInPolicy.limit - 1; i += 1) await wrongTry(signInPolicy, 'typos');
+    await lastTriedMinutesAgo('typos', signInPolicy.lockoutMinutes - 1);
+    expect(await wrongTry(signInPolicy, 'typos'), 'a minute short of the wait: the fifth in a row').toEqual({ reserved: true, tries: 5, attemptsLeft: 0 });
+    await clearAttemptLimits(t.db);
+
+    for (let i = 0; i < signInPolicy.limit - 1; i += 1) await wrongTry(signInPolicy, 'typos');
+    await lastTriedMinutesAgo('typos', signInPolicy.lockoutMinutes);
+    expect(await wrongTry(signInPolicy, 'typos')).toEqual({ reserved: true, tries: 1, attemptsLeft: signInPolicy.limit - 1 });
+    expect(await limits.waitSeconds(signInPolicy, 'typos')).toBe(0);
+
+    // The SSN's count is of failures in a row until the right one, however far apart.
+    for (let i = 0; i < ssnPolicy.limit - 1; i += 1) await wrongTry(ssnPolicy, 'ssn-typos');
+    await lastTriedMinutesAgo('ssn-typos', 60 * 24 * 30);
+    expect(await wrongTry(ssnPolicy, 'ssn-typos')).toEqual({ reserved: true, tries: ssnPolicy.limit, attemptsLeft: 0 });
+    expect(await limits.waitSeconds(ssnPolicy, 'ssn-typos')).toBeGreaterThan(0);
   });
 });

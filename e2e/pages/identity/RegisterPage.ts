@@ -24,6 +24,8 @@ export type Applicant = {
 const pick = (from: number, to: number) => from + Math.floor(Math.random() * (to - from + 1));
 
 /** Real Fresno streets with none of the sandbox's address words (docs/sandbox.md). */
+/** California's area codes, from Fresno's 559 to Los Angeles's 213: places, so every one is a phone the rules take. */
+const geographicAreaCodes = ['559', '209', '213', '310', '415', '530', '619', '661', '707', '916'];
 const streets = ['N Fresno St', 'E Shaw Ave', 'W Olive Ave', 'N Cedar Ave', 'E Kings Canyon Rd', 'N Palm Ave',
   'W Clinton Ave', 'E McKinley Ave', 'N Maroa Ave', 'W Herndon Ave', 'E Tulare St', 'N First St'];
 
@@ -36,8 +38,9 @@ export function newApplicant(overrides: Partial<Applicant> = {}): Applicant {
     dob: '04/12/1990',
     ssn: `${pick(100, 665)}-${pick(10, 99)}-${pick(1000, 9999)}`,
     email: `applicant-${run}@providers.test`,
-    // NANP: area code and exchange start with 2-9 and are never N11 (second digit 2-9); no 555 landline.
-    phone: `${pick(2, 8)}${pick(20, 54)}${pick(2, 9)}${pick(20, 99)}${pick(1000, 9999)}`,
+    // NANP: a geographic area code (docs/rules.md), an exchange starting 2-9 and never N11; the line
+    // never the sandbox's landline or failing one (…0204, …0203).
+    phone: `${geographicAreaCodes[pick(0, geographicAreaCodes.length - 1)]}${pick(2, 9)}${pick(20, 99)}${pick(1000, 9999)}`,
     // One account per address (CIP_TAKEN): about 1.2 million addresses, so a run's few dozen applicants
     // do not collide (with 9,900 they did, now and then).
     street1: `${pick(100, 99999)} ${streets[pick(0, streets.length - 1)]}`,

@@ -104,11 +104,11 @@ describe('POST /request-verification', () => {
     expect(response.json()).toEqual({ statusCode: StatusCode.INVALID_PARAMETERS });
   });
 
-  it('answers INVALID_PHONE_LANDLINE (204) for a landline (sandbox: area code 555) and texts nothing', async () => {
-    const response = await requestVerification(t.app, '555-201-4477');
+  it('answers INVALID_PHONE_LANDLINE (204) for a landline (sandbox: line number 0204) and texts nothing', async () => {
+    const response = await requestVerification(t.app, '559-301-0204');
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ statusCode: StatusCode.INVALID_PHONE_LANDLINE });
-    expect(await outbox(t.app, '5552014477')).toEqual([]);
+    expect(await outbox(t.app, '5593010204')).toEqual([]);
   });
 
   it('answers MFA_ERROR (203) when the SMS gateway fails (sandbox: line number 0203), and that code never works', async () => {

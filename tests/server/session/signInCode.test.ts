@@ -155,8 +155,8 @@ describe('POST /sign-in for a cardholder who needs a texted code', () => {
   });
 
   it('answers {204, phone} for a landline on file and {203, phone} when the text cannot be sent', async () => {
-    await t.db.update(users).set({ phone: '5552017788' }).where(eq(users.email, mfaCardholder.email));
-    expect(await signInWith(t.app, credentials)).toEqual({ status: 401, body: { statusCode: StatusCode.INVALID_PHONE_LANDLINE, phone: masked } });
+    await t.db.update(users).set({ phone: '5592010204' }).where(eq(users.email, mfaCardholder.email));
+    expect(await signInWith(t.app, credentials)).toEqual({ status: 401, body: { statusCode: StatusCode.INVALID_PHONE_LANDLINE, phone: '(XXX) XXX-0204' } });
 
     await t.db.update(users).set({ phone: '5592010203' }).where(eq(users.email, mfaCardholder.email));
     expect(await signInWith(t.app, credentials)).toEqual({

@@ -9,8 +9,14 @@ import crypto from 'node:crypto';
 import { syncBuiltinESMExports } from 'node:module';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { StatusCode } from '../../../contract/shared/statusCodes.ts';
-import { and, eq } from 'drizzle-orm';
-import { createAttemptLimits, signInPerAccountPolicy, signInPerDevicePolicy, signInPerIpPolicy } from '../../../server/attemptLimits.ts';
+import { and, eq, sql } from 'drizzle-orm';
+import {
+  createAttemptLimits,
+  signInPerAccountPolicy,
+  signInPerDevicePolicy,
+  signInPerIpPolicy,
+  triesBeingCheckedSeconds,
+} from '../../../server/attemptLimits.ts';
 import { attemptLimits } from '../../../server/db/schema/index.ts';
 import { secretHashCost } from '../../../server/secrets.ts';
 import {
@@ -196,6 +202,31 @@ describe('limits per client, not a weapon against the owner', () => {
     }
     // Another client is not slowed.
     expect((await from('198.51.100.21', demoCredentials)).status).toBe(200);
+  });
+
+  it("never locks a shared IP (a carrier's NAT) on other people's typos spread over time", async () => {
+    const typos = async (round: number) => {
+      for (let i = 0; i < signInPerIpPolicy.limit - 1; i += 1) {
+        expect((await from('203.0.113.70', { email: `neighbour.${round}.${i}@example.com`, password: 'x-wrong-1' })).body.retryAfterSeconds).toBeUndefined();
+      }
+    };
+    await typos(1);
+    // A quarter of an hour later, as many again: the IP's count started again, nobody waits.
+    await t.db
+      .update(attemptLimits)
+      .set({ lastTryAt: sql`now() - make_interval(mins => ${signInPerIpPolicy.lockoutMinutes})` })
+      .where(eq(attemptLimits.scope, signInPerIpPolicy.scope));
+    await typos(2);
+    expect((await from('203.0.113.70', demoCredentials)).status).toBe(200);
+  });
+
+  it('does not lock on a burst of right sign-ins: the tries past the count while others are checked are told to wait a moment', async () => {
+    const answers = await Promise.all(Array.from({ length: 12 }, () => from('203.0.113.80', demoCredentials)));
+    expect(answers.filter((answer) => answer.status === 200).length).toBeGreaterThanOrEqual(1);
+    for (const answer of answers.filter((answer) => answer.status !== 200)) {
+      expect(answer.body).toEqual({ statusCode: StatusCode.INVALID_CREDENTIALS, retryAfterSeconds: triesBeingCheckedSeconds });
+    }
+    expect((await from('203.0.113.80', demoCredentials)).status).toBe(200);
   });
 
   it('slows one Device-UUID sooner than its IP, which others may share', async () => {
