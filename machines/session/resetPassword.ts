@@ -98,8 +98,8 @@ export const resetPasswordMachine = setup({
     countAttempts: assign(textedCodeAssigners.countAttempts),
     storeRetryAt: assign(textedCodeAssigners.storeRetryAt),
     clearRetryAt: assign(textedCodeAssigners.clearRetryAt),
-    /** Spec §4: the form is cleared on success. */
-    clearForm: assign({ email: '', ssn: '', mfaToken: '', fieldError: null, attemptsLeft: null, retryAt: null }),
+    /** Spec §4: the form is cleared on success. The email stays, for the sign-in the reset hands it to (WCAG 2.2 SC 3.3.7). */
+    clearForm: assign({ ssn: '', mfaToken: '', fieldError: null, attemptsLeft: null, retryAt: null }),
     forgetMfaToken: assign({ mfaToken: '', ssn: '' }),
     /** Supplied by the app: sign-in, saying the password changed, with the account's email filled in. */
     goToSignIn: (_, _params: { email: string }) => {},

@@ -227,6 +227,8 @@ describe('activity chart', () => {
             // The rows stay while the newest page is asked for again; the last-known copy with its time.
             expect(await screen.findByRole('button', { name: 'Refreshing…' })).toBeTruthy();
             expect(screen.getAllByRole('link').length).toBeGreaterThan(2);
+            // The newest rows are asked for, not older ones: the list's end says nothing of older activity.
+            expect(listEndStatus().textContent).toBe('');
             expect(asOfNotice() !== null).toBe(isLastKnownCopy(s));
             expect(cardApi.requests.filter((request) => request.path === transactionsPath).at(-1)!.search).toBe('?limit=25');
           },

@@ -304,11 +304,14 @@ describe('reset-password chart', () => {
           },
           {
             when: (s) => s.matches('done'),
-            then: async ({ router }) => {
+            then: async (ctx) => {
+              const { router } = ctx;
               expect(await screen.findByRole('heading', { name: 'Password changed' })).toBeTruthy();
               expect(screen.getByText('Your password has been changed.')).toBeTruthy();
-              expect(screen.getByRole('link', { name: 'Sign in' })).toBeTruthy();
               await waitFor(() => expect(router.state.location.pathname).toBe('/reset-password/4'));
+              // Its Sign in hands the account's email over: not typed a third time (WCAG 2.2 SC 3.3.7).
+              await ctx.user.click(screen.getByRole('link', { name: 'Sign in' }));
+              expect(await screen.findByRole('textbox', { name: 'Email' })).toHaveProperty('value', 'ana@example.test');
             },
           },
           {
@@ -325,4 +328,14 @@ describe('reset-password chart', () => {
     },
     30_000,
   );
+});
+
+describe('between sign-in and the reset', () => {
+  it('takes the email typed on the reset back to sign-in with "Back to sign in" (WCAG 2.2 SC 3.3.7)', async () => {
+    const { user } = await renderApp('/reset-password');
+    await user.type(await screen.findByRole('textbox', { name: 'Email' }), 'ana@example.test');
+    await user.click(screen.getByRole('link', { name: 'Back to sign in' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Sign in' })).toBeTruthy();
+    expect(screen.getByRole('textbox', { name: 'Email' })).toHaveProperty('value', 'ana@example.test');
+  });
 });

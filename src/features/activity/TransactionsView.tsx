@@ -131,7 +131,7 @@ export function TransactionsView() {
         )}
         {/* Only what the list's end says is announced, not the button (always there, so a change is heard). */}
         <p role="status">
-          {asOf || failed || empty ? null : status === 'LOADING' ? (
+          {asOf || failed || empty ? null : loadingOlder ? (
             <Trans>Loading older activity…</Trans>
           ) : status === 'NO_MORE' ? (
             <Trans>That's all of your activity.</Trans>
