@@ -178,23 +178,14 @@ type Withdrawal = { id: string; cardholder: string; amountCents: number; locatio
 async function withdrawCash(tx: Database, withdrawal: Withdrawal) {
   const { id, cardholder, amountCents, location, outOfNetwork } = withdrawal;
   const feeId = transferIdFor({ caller: 'sandbox', operation: 'atm.withdrawal fee' }, id);
-  // The fee a millisecond after its cash, so every list keeps it next to the cash and after it (equal
-  // times were ordered by their random ids), on the same UTC day, so in the same statement month.
-  // (`now`, not `occurredAt`: a retry compares a stated time.)
-  const now = Date.now();
-  const cashAt = (now + 1) % 86_400_000 === 0 ? now - 1 : now;
-  const cash = await createTransfer(tx, {
-    id,
-    debit: cardholder,
-    credit: systemLedgerAccounts.settlement,
-    amountCents,
-    kind: 'atm_withdrawal',
-    location,
-    phase: 'posted',
-    now: new Date(cashAt),
-  });
+  const cash = await createTransfer(tx, { id, debit: cardholder, credit: systemLedgerAccounts.settlement, amountCents, kind: 'atm_withdrawal', location, phase: 'posted' });
   if (cash.result === 'exists') return outOfNetwork === ((await findTransfer(tx, feeId)) !== undefined) ? cash : { result: 'exists_with_different_fields' as const };
   if (cash.result !== 'created' || !outOfNetwork) return cash;
+  // The fee a millisecond after its cash (the cash is timed under the account's lock, which this
+  // transaction still holds), so every list keeps it next to the cash and after it (equal times were
+  // ordered by their random ids); at the same time when a millisecond more would be the next UTC day,
+  // so in the same statement month. (`now`, not `occurredAt`: a retry compares a stated time.)
+  const cashAt = cash.transfer.occurredAt.getTime();
   const fee = await createTransfer(tx, {
     id: feeId,
     debit: cardholder,
@@ -204,7 +195,7 @@ async function withdrawCash(tx: Database, withdrawal: Withdrawal) {
     counterparty: 'atmWithdrawalOutOfNetwork' satisfies FeeName,
     location,
     phase: 'posted',
-    now: new Date(cashAt + 1),
+    now: new Date((cashAt + 1) % 86_400_000 === 0 ? cashAt : cashAt + 1),
   });
   // A fee that exists without its cash: the id was someone else's.
   if (fee.result !== 'created') throw new Refused(fee.result === 'exists' ? 'exists_with_different_fields' : fee.result);

@@ -129,7 +129,8 @@ export async function orderPhysicalCard(
         kind: 'fee',
         counterparty: (replacing ? 'cardReplacement' : 'physicalCard') satisfies FeeName,
         phase: 'posted',
-        now,
+        // Timed under the lock (Ledger.now) unless the caller states a time.
+        now: request.now,
       });
       if (fee.result === 'exceeds_credits') return { ...refused('insufficientFunds'), balanceCents: await balanceShown(tx, accountId, now) };
       // The key's transfer exists without a card: it was used for something else.

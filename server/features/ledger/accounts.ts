@@ -36,7 +36,7 @@ export async function setCushion(
   if (!Number.isSafeInteger(cushionCents) || cushionCents < 0) return { result: 'invalid_amount' };
   if (isSystemLedgerAccount(ledgerAccountId)) return { result: 'account_not_found' };
   // Under the account's lock, its expired holds released first (they no longer use the cushion).
-  return lockedWrite(db, { accountIds: [ledgerAccountId], releaseHoldsOf: ledgerAccountId, now: change.now ?? new Date() }, async (ledger) => {
+  return lockedWrite(db, { accountIds: [ledgerAccountId], releaseHoldsOf: ledgerAccountId, now: change.now }, async (ledger) => {
     const account = ledger.account(ledgerAccountId);
     if (!account) return { result: 'account_not_found' } as const;
     if (account.debitsMustNotExceedCredits && availableCents({ ...account, cushionCents }) < 0) return { result: 'cushion_in_use' } as const;

@@ -21,7 +21,7 @@ export type NewTransfer = {
   location?: string | null;
   /** When it happened (for the activity list); `now` when left out. */
   occurredAt?: Date;
-  /** The ledger's clock (timeouts, default occurredAt); the current time when left out. Tests pass it. */
+  /** The ledger's clock (timeouts, default occurredAt); when left out, the time the write got its locks (Ledger.now). Tests pass it. */
   now?: Date;
 } & (
   | { phase: 'posted' }
@@ -65,14 +65,15 @@ const sameTime = (a: Date | null, b: Date | null) => (a?.getTime() ?? null) === 
  * the debit account has a floor (a cardholder's) and its available balance is less than the amount.
  */
 export async function createTransfer(db: Database, transfer: NewTransfer): Promise<TransferResult<CreateTransferFailure>> {
-  const now = transfer.now ?? new Date();
-  const occurredAt = transfer.occurredAt ?? now;
   const timeoutSeconds = transfer.phase === 'pending' ? transfer.timeoutSeconds : undefined;
+  /** A hold's timeout, `timeoutSeconds` after it occurred. */
+  const timeoutFrom = (occurredAt: Date) => (timeoutSeconds === undefined ? null : new Date(occurredAt.getTime() + timeoutSeconds * 1000));
   if (!isCents(transfer.amountCents)) return { result: 'invalid_amount' };
   if (transfer.debit === transfer.credit) return { result: 'accounts_must_be_different' };
-  const timeoutAt = timeoutSeconds === undefined ? null : new Date(occurredAt.getTime() + timeoutSeconds * 1000);
   // A timeout past what a Date holds (about 275,760 AD) is no time at all: refused, not thrown later.
-  if (timeoutSeconds !== undefined && (!Number.isSafeInteger(timeoutSeconds) || timeoutSeconds <= 0 || !(timeoutAt! > now))) {
+  // (Judged before the locks, at the clock then: a timeout is whole seconds, the write takes less.)
+  const clockBefore = transfer.now ?? new Date();
+  if (timeoutSeconds !== undefined && (!Number.isSafeInteger(timeoutSeconds) || timeoutSeconds <= 0 || !(timeoutFrom(transfer.occurredAt ?? clockBefore)! > clockBefore))) {
     return { result: 'invalid_timeout' };
   }
   const counterparty = transfer.counterparty ?? null;
@@ -96,8 +97,10 @@ export async function createTransfer(db: Database, transfer: NewTransfer): Promi
 
   return ledgerWrite(
     db,
-    { id: transfer.id, accountIds: [transfer.debit, transfer.credit], releaseHoldsOf: transfer.debit, now, matches },
+    { id: transfer.id, accountIds: [transfer.debit, transfer.credit], releaseHoldsOf: transfer.debit, now: transfer.now, matches },
     async (ledger) => {
+      const occurredAt = transfer.occurredAt ?? ledger.now;
+      const timeoutAt = timeoutFrom(occurredAt);
       if (!ledger.has(transfer.debit)) return { result: 'debit_account_not_found' } as const;
       if (!ledger.has(transfer.credit)) return { result: 'credit_account_not_found' } as const;
       if (!ledger.canDebit(transfer.debit, transfer.amountCents)) return { result: 'exceeds_credits' } as const;
@@ -144,7 +147,6 @@ async function resolvePending(
   phase: 'post_pending' | 'void_pending',
   request: { id: string; pendingId: string; amountCents?: number; occurredAt?: Date; now?: Date },
 ): Promise<TransferResult<PendingTransferFailure>> {
-  const now = request.now ?? new Date();
   // Transfers never change, so the pending one read before the locks is the one under them.
   const pending = await findTransfer(db, request.pendingId);
   const matches = (existing: Transfer) =>
@@ -157,8 +159,9 @@ async function resolvePending(
 
   return ledgerWrite(
     db,
-    { id: request.id, accountIds: [pending.debitLedgerAccountId, pending.creditLedgerAccountId], now, matches },
+    { id: request.id, accountIds: [pending.debitLedgerAccountId, pending.creditLedgerAccountId], now: request.now, matches },
     async (ledger): Promise<TransferResult<PendingTransferFailure>> => {
+      const { now } = ledger;
       if (pending.phase !== 'pending') return { result: 'pending_transfer_not_pending' };
       const [resolution] = await ledger.tx.select().from(transfers).where(eq(transfers.pendingId, pending.id));
       if (resolution) return { result: resolutionFailure(resolution) };
@@ -252,7 +255,6 @@ export async function reverseTransfer(
   db: Database,
   reversal: { id: string; reversesId: string; occurredAt?: Date; now?: Date },
 ): Promise<TransferResult<ReversalFailure>> {
-  const now = reversal.now ?? new Date();
   const original = await findTransfer(db, reversal.reversesId);
   const matches = (existing: Transfer) =>
     existing.phase === 'posted' &&
@@ -265,7 +267,7 @@ export async function reverseTransfer(
   const credit = original.debitLedgerAccountId;
   return ledgerWrite(
     db,
-    { id: reversal.id, accountIds: [debit, credit], releaseHoldsOf: debit, now, matches },
+    { id: reversal.id, accountIds: [debit, credit], releaseHoldsOf: debit, now: reversal.now, matches },
     async (ledger): Promise<TransferResult<ReversalFailure>> => {
       // A hold is voided, not reversed; its post is the posted part.
       if (original.phase !== 'posted' && original.phase !== 'post_pending') return { result: 'transfer_not_posted' };
@@ -283,7 +285,7 @@ export async function reverseTransfer(
         counterparty: original.counterparty,
         location: original.location,
         reversesId: original.id,
-        occurredAt: reversal.occurredAt ?? now,
+        occurredAt: reversal.occurredAt ?? ledger.now,
       });
       return { result: 'created', transfer };
     },

@@ -33,6 +33,11 @@ export type Existing = { result: 'exists'; transfer: Transfer } | { result: 'exi
 /** The accounts of one write: its cardholder accounts locked, as the write changes them. */
 export type Ledger = {
   tx: Database;
+  /**
+   * The write's clock: the caller's `now`, else the time the write got its locks. A transfer timed
+   * before its wait for them could commit after a month's end into the month that ended, and change a
+   * statement already read (docs/decisions.md "Statements").
+   */
   now: Date;
   /** Whether the write may use the account: a system account, or a cardholder's that it holds locked. */
   has: (id: string) => boolean;
@@ -173,12 +178,14 @@ function mustStayExact(account: LedgerAccount): void {
  */
 export async function lockedWrite<R>(
   db: Database,
-  request: { accountIds: string[]; releaseHoldsOf?: string; now: Date },
+  request: { accountIds: string[]; releaseHoldsOf?: string; now?: Date },
   write: (ledger: Ledger) => Promise<R>,
 ): Promise<R> {
-  const { now, releaseHoldsOf } = request;
+  const { releaseHoldsOf } = request;
   return db.transaction(async (tx) => {
-    const locked = await lockAccounts(tx, request.accountIds, releaseHoldsOf === undefined ? undefined : { debitId: releaseHoldsOf, now });
+    const releaseBy = request.now ?? new Date();
+    const locked = await lockAccounts(tx, request.accountIds, releaseHoldsOf === undefined ? undefined : { debitId: releaseHoldsOf, now: releaseBy });
+    const now = request.now ?? new Date();
     // Accounts whose columns changed since they were last written (a cushion; a record writes its own).
     const changed = new Set<string>();
     const ledger: Ledger = {
@@ -253,7 +260,7 @@ async function insertAndMove(tx: Database, row: TransferRow, moved: LedgerAccoun
  */
 export async function ledgerWrite<R extends { result: string }>(
   db: Database,
-  request: { id: string; accountIds: string[]; releaseHoldsOf?: string; now: Date; matches: (transfer: Transfer) => boolean },
+  request: { id: string; accountIds: string[]; releaseHoldsOf?: string; now?: Date; matches: (transfer: Transfer) => boolean },
   write: (ledger: Ledger) => Promise<R>,
 ): Promise<R | Existing> {
   const { id, matches } = request;

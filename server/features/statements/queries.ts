@@ -95,19 +95,33 @@ const pendingAtSql = (asOf: string) => {
       and not exists (select 1 from transfers r where r.pending_id = h.id and r.occurred_at < ${asOf}::timestamptz)), '[]'::json)`;
 };
 
+/**
+ * Runs `read` once the cardholder's ledger writes under way have committed: it waits for their lock
+ * (FOR SHARE, against their FOR UPDATE; READ COMMITTED, so the read that follows sees them). A write
+ * times its transfers once it holds that lock (Ledger.now), so one that commits into a month that has
+ * just ended is seen by every read of that month, and one that waits for the lock is timed in the next:
+ * a month that is over reads the same before and after (docs/decisions.md "Statements").
+ */
+function afterWritesUnderWay<R>(db: Database, userId: string, read: (tx: Database) => Promise<R>): Promise<R> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select la.id from ledger_accounts la join accounts a on a.id = la.account_id where a.user_id = ${userId} for share of la`);
+    return read(tx);
+  });
+}
+
 /** When the account opened: its own creation, or its first posted movement when that came earlier. */
 const openedAtSql = sql`(extract(epoch from least(acct.created_at, (select min(at) from moves))) * 1000)::bigint`;
 
 /** Every month from the one the account opened through the current one (UTC), newest first; null without an account. */
 export async function loadStatements(db: Database, request: { userId: string; now: Date }): Promise<Statement[] | null> {
-  const { rows } = (await db.execute(sql`${accountAndMoves(request.userId)}
+  const { rows } = (await afterWritesUnderWay(db, request.userId, (tx) => tx.execute(sql`${accountAndMoves(request.userId)}
     select ${openedAtSql} as "openedAt", ${pendingAtSql(request.now.toISOString())} as pending,
       coalesce((select json_agg(json_build_object('month', month, 'credits', credits, 'debits', debits))
         from (select to_char(at at time zone 'UTC', 'YYYY-MM') as month,
             coalesce(sum(amount) filter (where amount > 0), 0) as credits,
             coalesce(-sum(amount) filter (where amount < 0), 0) as debits
           from moves group by 1) totals), '[]'::json) as months
-    from acct`)) as unknown as {
+    from acct`))) as unknown as {
     rows: { openedAt: string | number; pending: JsonRow[]; months: { month: string; credits: number; debits: number }[] }[];
   };
   const account = rows[0];
@@ -163,14 +177,14 @@ export async function loadMonthStatement(db: Database, request: { userId: string
   const end = monthStart(nextMonth(request.month)).toISOString();
   const inProgress = request.month === current;
   const asOf = inProgress ? request.now : monthStart(nextMonth(request.month));
-  const { rows } = (await db.execute(sql`${accountAndMoves(request.userId)}
+  const { rows } = (await afterWritesUnderWay(db, request.userId, (tx) => tx.execute(sql`${accountAndMoves(request.userId)}
     select ${openedAtSql} as "openedAt", acct.prn, acct.first_name as "firstName", acct.middle_name as "middleName", acct.last_name as "lastName",
       (select coalesce(sum(amount), 0) from moves where at < ${start}::timestamptz) as opening,
       coalesce((select json_agg(json_build_object('id', id, 'at', (extract(epoch from at) * 1000)::bigint, 'kind', kind,
           'counterparty', counterparty, 'amount', amount) order by at, id)
         from moves where at >= ${start}::timestamptz and at < ${end}::timestamptz), '[]'::json) as rows,
       ${pendingAtSql(asOf.toISOString())} as pending
-    from acct`)) as unknown as { rows: MonthQueryRow[] };
+    from acct`))) as unknown as { rows: MonthQueryRow[] };
   const account = rows[0];
   if (!account || request.month < utcMonthOf(new Date(Number(account.openedAt)))) return null;
 

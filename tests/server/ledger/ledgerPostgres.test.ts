@@ -24,8 +24,9 @@ import {
   type Transfer,
   voidPendingTransfer,
 } from '../../../server/features/ledger/index.ts';
+import { loadMonthStatement } from '../../../server/features/statements/queries.ts';
 import { describeOnPostgres } from '../helpers.ts';
-import { at, type LedgerDatabase, newCardholder, postgresLedgerDatabase } from './helpers.ts';
+import { at, type LedgerDatabase, newCardholder, newCardholderUser, postgresLedgerDatabase } from './helpers.ts';
 
 const { settlement } = systemLedgerAccounts;
 const deposit = (cardholder: string, amountCents: number, id = randomUUID()): NewTransfer => ({
@@ -258,5 +259,74 @@ describeOnPostgres('the ledger on real PostgreSQL, under concurrency', { timeout
     // Every expired hold voided once more by a late sweep leaves the ledger as consistent.
     await expirePendingTransfers(db, at(1000));
     expect((await invariantReport(db)).ok).toBe(true);
+  });
+
+  /** Resolves once some statement of this database waits for a row lock (polled: no fixed sleep). */
+  async function someoneWaitsForALock(): Promise<void> {
+    for (;;) {
+      const { rows } = (await db.execute(
+        sql`select count(*)::int as waiting from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
+      )) as unknown as { rows: { waiting: number }[] };
+      if (rows[0]!.waiting > 0) return;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  }
+
+  /**
+   * Holds the cardholder's ledger row locked (FOR UPDATE, as a write does), after `during`, until
+   * `release` is called: answers once the lock is held and `during` done; `done` is its commit.
+   */
+  async function holdLock(ledgerAccountId: string, during: (tx: Database) => Promise<void> = async () => {}) {
+    let release!: () => void;
+    let holding!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const held = new Promise<void>((resolve) => (holding = resolve));
+    const done = db.transaction(async (tx) => {
+      await tx.execute(sql`select id from ledger_accounts where id = ${ledgerAccountId} for update`);
+      await during(tx);
+      holding();
+      await released;
+    });
+    await Promise.race([held, done]);
+    return { release, done };
+  }
+
+  it("times a transfer when it holds the cardholder's lock, not before its wait for it (a month's end may pass meanwhile)", async () => {
+    const cardholder = await newCardholder(db);
+    await createTransfer(db, deposit(cardholder, 5000));
+    const held = await holdLock(cardholder);
+    const purchase = createTransfer(db, { id: randomUUID(), debit: cardholder, credit: settlement, amountCents: 700, kind: 'purchase', phase: 'posted' });
+    await someoneWaitsForALock();
+    const releasedAt = Date.now();
+    held.release();
+    await held.done;
+    const answer = await purchase;
+    expect(answer.result).toBe('created');
+    expect((answer as { transfer: Transfer }).transfer.occurredAt.getTime()).toBeGreaterThanOrEqual(releasedAt);
+  });
+
+  it("reads a month's statement once the cardholder's writes under way have committed", async () => {
+    const { userId, ledgerAccountId } = await newCardholderUser(db);
+    const now = new Date();
+    const id = randomUUID();
+    // A write that holds the lock and has recorded its transfer, not yet committed.
+    const held = await holdLock(ledgerAccountId, async (tx) => {
+      await tx.insert(transfers).values({
+        id,
+        debitLedgerAccountId: settlement,
+        creditLedgerAccountId: ledgerAccountId,
+        amountCents: 1234,
+        phase: 'posted',
+        kind: 'deposit',
+        occurredAt: now,
+      });
+      await tx.update(ledgerAccounts).set({ creditsPosted: 1234 }).where(eq(ledgerAccounts.id, ledgerAccountId));
+    });
+    const statement = loadMonthStatement(db, { userId, month: now.toISOString().slice(0, 7), now });
+    const read = await Promise.race([statement.then(() => 'read' as const), someoneWaitsForALock().then(() => 'waiting' as const)]);
+    expect(read, 'the statement waits for the write under way').toBe('waiting');
+    held.release();
+    await held.done;
+    expect((await statement)!.rows.map((row) => row.id)).toEqual([id]);
   });
 });
