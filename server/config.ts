@@ -209,8 +209,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     dataDir: path.resolve(env.DATA_DIR ?? '.data/pglite'),
     pgliteDump: pgliteDumpOf(env.PGLITE_DUMP),
     sandbox,
-    accessTokenTtl: Number(env.ACCESS_TOKEN_TTL ?? 900),
-    refreshTokenTtl: Number(env.REFRESH_TOKEN_TTL ?? 60 * 60 * 24 * 30),
+    accessTokenTtl: tokenLifetime('ACCESS_TOKEN_TTL', env.ACCESS_TOKEN_TTL, accessTokenLifetime),
+    refreshTokenTtl: tokenLifetime('REFRESH_TOKEN_TTL', env.REFRESH_TOKEN_TTL, refreshTokenLifetime),
     tokenSecret: new TextEncoder().encode(secret),
     // Sandbox hosts answer at either loopback spelling: a tester may open http://127.0.0.1:8090.
     companionOrigins: originList('COMPANION_ORIGINS', env.COMPANION_ORIGINS, loopbackOrigins(companionPort), sandbox),
@@ -229,6 +229,26 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     ssnHashKey,
     holdExpirySweepSeconds: sweepSeconds(env.HOLD_EXPIRY_SWEEP_SECONDS),
   };
+}
+
+type Lifetime = { fallback: number; min: number; max: number };
+// 10 s..1 hour: shorter expires before a slow phone's first call (60, README's auth-modal test, is fine); longer outlives a theft, as an access token cannot be revoked.
+const accessTokenLifetime: Lifetime = { fallback: 15 * 60, min: 10, max: 60 * 60 };
+// 1 hour..90 days: never shorter than the longest access token it renews; a lost phone's session (unlock code only) ends within a season.
+const refreshTokenLifetime: Lifetime = { fallback: 30 * 24 * 60 * 60, min: 60 * 60, max: 90 * 24 * 60 * 60 };
+
+/**
+ * ACCESS_TOKEN_TTL, REFRESH_TOKEN_TTL: a whole number of seconds within the lifetime's bounds, or unset
+ * for its default. Anything else refuses the start: `15m` read as a number is NaN, and every sign-in then failed with 500.
+ */
+function tokenLifetime(name: string, value: string | undefined, { fallback, min, max }: Lifetime): number {
+  const given = value?.trim() ?? '';
+  if (given === '') return fallback;
+  const seconds = /^\d{1,9}$/.test(given) ? Number(given) : Number.NaN;
+  if (!(seconds >= min && seconds <= max)) {
+    throw new ConfigError(`${name}="${value}" must be a whole number of seconds from ${min} to ${max} (unset: ${fallback}).`);
+  }
+  return seconds;
 }
 
 /** HOLD_EXPIRY_SWEEP_SECONDS: a whole number of seconds, 0 to run no sweep (writes still expire holds as they meet them). */

@@ -1,7 +1,7 @@
 /**
  * Safe defaults: production is one explicit switch, a production start with a key that is missing,
  * committed, guessable or shared refuses to start with a message naming it, the sandbox stays on this
- * machine, and only listed proxies are believed.
+ * machine, only listed proxies are believed, and token lifetimes are whole seconds in range.
  */
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -186,5 +186,45 @@ describe('TRUST_PROXY', () => {
     ['10.0.0.1/8/1', /not a proxy address/],
   ])('refuses TRUST_PROXY=%s', (value, reason) => {
     refused({ TRUST_PROXY: value, WEB_ROOT: '' }, reason);
+  });
+});
+
+describe('token lifetimes (ACCESS_TOKEN_TTL, REFRESH_TOKEN_TTL)', () => {
+  it('are 15 minutes and 30 days unless set; an empty value is unset', () => {
+    expect(readConfig({ WEB_ROOT: '' })).toMatchObject({ accessTokenTtl: 900, refreshTokenTtl: 2_592_000 });
+    expect(readConfig({ ACCESS_TOKEN_TTL: '', REFRESH_TOKEN_TTL: ' ', WEB_ROOT: '' })).toMatchObject({ accessTokenTtl: 900, refreshTokenTtl: 2_592_000 });
+  });
+
+  it('take whole seconds within their bounds, 60 (the README’s auth-modal test) included', () => {
+    for (const seconds of ['10', '60', ' 900 ', '3600']) expect(readConfig({ ACCESS_TOKEN_TTL: seconds, WEB_ROOT: '' }).accessTokenTtl).toBe(Number(seconds));
+    for (const seconds of ['3600', '86400', '7776000']) expect(readConfig({ REFRESH_TOKEN_TTL: seconds, WEB_ROOT: '' }).refreshTokenTtl).toBe(Number(seconds));
+    expect(readConfig({ ...production, ACCESS_TOKEN_TTL: '300', REFRESH_TOKEN_TTL: '604800' })).toMatchObject({ accessTokenTtl: 300, refreshTokenTtl: 604_800 });
+  });
+
+  it.each([
+    ['15m', 'not a number (every sign-in failed with 500)'],
+    ['0', 'none at all'],
+    ['-60', 'negative'],
+    ['9', 'too short to reach the first call'],
+    ['3601', 'over an hour'],
+    ['2592000', '30 days'],
+    ['90.5', 'not whole seconds'],
+    ['1e3', 'not written as seconds'],
+    ['0x3c', 'not written as seconds'],
+    ['Infinity', 'not a number'],
+  ])('refuse ACCESS_TOKEN_TTL=%s (%s), in the sandbox and in production', (value) => {
+    refused({ ACCESS_TOKEN_TTL: value, WEB_ROOT: '' }, new RegExp(`ACCESS_TOKEN_TTL="${value.replace(/[.+]/g, '\\$&')}" must be a whole number of seconds from 10 to 3600`));
+    refused({ ...production, ACCESS_TOKEN_TTL: value }, /ACCESS_TOKEN_TTL/);
+  });
+
+  it.each([
+    ['30d', 'not a number'],
+    ['0', 'none at all'],
+    ['-1', 'negative'],
+    ['3599', 'shorter than the longest access token'],
+    ['7776001', 'over 90 days'],
+    ['31536000', 'a year'],
+  ])('refuse REFRESH_TOKEN_TTL=%s (%s)', (value) => {
+    refused({ REFRESH_TOKEN_TTL: value, WEB_ROOT: '' }, /REFRESH_TOKEN_TTL=".*" must be a whole number of seconds from 3600 to 7776000/);
   });
 });
