@@ -7,14 +7,17 @@ import { type Check, checkNewEmail, codePoints, digitsOf, text, ValidationMessag
 import { type Address, stateCodes } from '../shared/address.ts';
 
 /**
- * A name as checked, sent and stored: Unicode NFC (so `e` + combining acute, as some keyboards and
- * pasted text give it, is the one letter `é`, UAX #15) and trimmed.
+ * A name as checked, sent and stored: Unicode NFKC (UAX #15) and trimmed. NFKC composes (`e` +
+ * combining acute, as some keyboards and pasted text give it, is the one letter `é`) and also spells
+ * compatibility look-alikes as the letters they stand for: mathematical (`𝔐𝔞𝔯𝔦𝔞`) and full-width
+ * (`Ｍａｒｉａ`) letters, ligatures (`ﬁ`), are `Maria` and `fi`, so a name that looks like another is
+ * that other name. (Until 2026-12-01 NFC kept them as typed, and they passed the check.)
  */
-export const normaliseName = (value: string) => value.normalize('NFC').trim();
+export const normaliseName = (value: string) => value.normalize('NFKC').trim();
 
 /**
  * Names: letters (accented too), spaces, hyphens and apostrophes (spec §5); at most 50 characters. The
- * letters of many scripts take combining marks that no single character replaces, even after NFC
+ * letters of many scripts take combining marks that no single character replaces, even after NFKC
  * (Devanagari's vowel signs and virama: अनिल, Tamil: தமிழ்), so up to 3 marks may follow each letter.
  * Not the marks that show nothing (the grapheme joiner, variation selectors) nor the Hangul fillers,
  * a letter that shows nothing: a name that looks like "Maria" but is not would pass name matching.

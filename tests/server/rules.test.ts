@@ -90,7 +90,7 @@ describe('passwords (NIST SP 800-63B: code points, at least 64)', () => {
   });
 });
 
-describe('names (Unicode NFC)', () => {
+describe('names (Unicode NFKC)', () => {
   it('registers a decomposed accent as its letter and stores the composed name', async () => {
     const applicant = await verifiedApplicant(t.app, { firstName: 'Jose\u0301', lastName: 'Mu\u0308ller' });
 
@@ -99,6 +99,30 @@ describe('names (Unicode NFC)', () => {
     expect(answer.status).toBe(200);
     const [user] = await t.db.select().from(users).where(eq(users.email, applicant.email));
     expect(user).toMatchObject({ firstName: 'José', lastName: 'Müller' });
+  });
+
+  it('stores look-alike letters (mathematical, full-width) as the plain letters they stand for', async () => {
+    const applicant = await verifiedApplicant(t.app, {
+      firstName: '\u{1D510}\u{1D51E}\u{1D52F}\u{1D526}\u{1D51E}', // 𝔐𝔞𝔯𝔦𝔞
+      middleName: '\uFF2D\uFF41\uFF52\uFF49\uFF41', // Ｍａｒｉａ
+      lastName: '\uFF2C\uFF4F\uFF50\uFF45\uFF5A', // Ｌｏｐｅｚ
+    });
+
+    const answer = await register(t.app, applicant);
+
+    expect(answer.status).toBe(200);
+    const [user] = await t.db.select().from(users).where(eq(users.email, applicant.email));
+    expect(user).toMatchObject({ firstName: 'Maria', middleName: 'Maria', lastName: 'Lopez' });
+  });
+
+  it('still registers names whose letters take combining marks (Devanagari, Tamil), as typed', async () => {
+    const applicant = await verifiedApplicant(t.app, { firstName: 'अनिल', lastName: 'தமிழ்' });
+
+    const answer = await register(t.app, applicant);
+
+    expect(answer.status).toBe(200);
+    const [user] = await t.db.select().from(users).where(eq(users.email, applicant.email));
+    expect(user).toMatchObject({ firstName: 'अनिल', lastName: 'தமிழ்' });
   });
 });
 

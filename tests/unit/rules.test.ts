@@ -47,6 +47,7 @@ import {
   todayInEveryState,
 } from '../../contract/identity/rules.ts';
 import { activationSchema, registrationSchema } from '../../contract/validation.ts';
+import { normalisedFields } from '../../machines/identity/registrationFieldRules.ts';
 import { stateCodes } from '../../contract/shared/address.ts';
 
 describe('checkEmail', () => {
@@ -142,7 +143,7 @@ describe('names', () => {
     'Ana\u20E3',
     'Ma\u3164ria',
   ])('rejects %j (a mark that shows nothing, on no letter, enclosing, or too many)', (name) => expect(checkFirstName(name)).toBe(M.nameInvalid));
-  // Letters that carry combining marks with no precomposed form, even after NFC.
+  // Letters that carry combining marks with no precomposed form, even after NFKC.
   it.each(['अनिल', 'राम', 'क्षमा', 'தமிழ்', 'Ṃ\u0304ary'])('accepts %j (letters with their combining marks)', (name) => {
     expect(checkFirstName(name)).toBeNull();
     expect(checkLastName(name)).toBeNull();
@@ -583,7 +584,7 @@ describe('passwords: NIST SP 800-63B §5.1.1.2 (rev. 4 §3.1.1.2), length in Uni
   ])('refuses %j, typed with %s', (password) => expect(checkNewPassword(password)).toBe(M.passwordSpaces));
 });
 
-describe('names: Unicode NFC (UAX #15) before the check', () => {
+describe('names: Unicode NFKC (UAX #15) before the check', () => {
   it('composes a decomposed accent into its letter', () => {
     expect(normaliseName('Jose\u0301')).toBe('José');
     expect(normaliseName(' Nguye\u0302\u0303n ')).toBe('Nguyễn');
@@ -598,6 +599,29 @@ describe('names: Unicode NFC (UAX #15) before the check', () => {
     expect(checkFirstName('e\u0301'.repeat(maxNameLength + 1))).toBe(M.tooLong);
   });
   it('still refuses a mark with no letter to sit on', () => expect(checkFirstName('\u0301Ana')).toBe(M.nameInvalid));
+  // Compatibility look-alikes are the letters they stand for: checked, sent and stored as those.
+  it.each([
+    ['\u{1D510}\u{1D51E}\u{1D52F}\u{1D526}\u{1D51E}', 'Maria', 'mathematical Fraktur (𝔐𝔞𝔯𝔦𝔞)'],
+    ['\u{1D40C}\u{1D41A}\u{1D42B}\u{1D422}\u{1D41A}', 'Maria', 'mathematical bold (𝐌𝐚𝐫𝐢𝐚)'],
+    ['\uFF2D\uFF41\uFF52\uFF49\uFF41', 'Maria', 'full-width (Ｍａｒｉａ)'],
+    [' \uFF2A\uFF4F\uFF53\uFF45\u0301 ', 'José', 'full-width with a combining accent'],
+    ['\uFB01ona', 'fiona', 'a ligature (ﬁ)'],
+    ['O\uFF07Brien', "O'Brien", 'a full-width apostrophe'],
+  ])('spells %j as %j (%s)', (typed, plain) => {
+    expect(normaliseName(typed)).toBe(plain);
+    expect(checkFirstName(typed)).toBeNull();
+    expect(normalisedFields(['firstName', 'lastName'], { firstName: typed, lastName: typed })).toEqual({ firstName: plain, lastName: plain });
+  });
+  it('keeps accents composed and the letters of scripts with combining marks as they are', () => {
+    for (const name of ['José', 'Nguyễn', 'Zoë', 'Łukasz', 'अनिल', 'क्षमा', 'தமிழ்']) {
+      expect(normaliseName(name)).toBe(name);
+      expect(checkFirstName(name)).toBeNull();
+    }
+    expect(normaliseName('Jose\u0301')).toBe('Jos\u00E9');
+  });
+  it('still refuses fillers that show nothing, in their full- and half-width spellings too', () => {
+    for (const name of ['Ma\u3164ria', 'Ma\uFFA0ria', 'Ma\u1160ria']) expect(checkFirstName(name)).toBe(M.nameInvalid);
+  });
 });
 
 describe('texted codes: one rule for registration and sign-in', () => {
