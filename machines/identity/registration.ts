@@ -57,8 +57,12 @@ import { addressOfForm, fieldProblems, normalisedFields, payloadOf, profileField
 // ---------------------------------------------------------------------------------------------
 // Data
 
-/** The step the user must come back to after a reload: the unlock code is never kept (see draftOf). */
-const lastRestorableStep: RegistrationStep = 4;
+/**
+ * The furthest a reload comes back to: the phone step, with the number typed. The mfaToken that
+ * proved the phone is never saved (it would prove the phone to whoever read the saved state, for 30
+ * minutes: see draftOf), so the phone is verified again; the steps after it keep what was typed.
+ */
+const lastRestorableStep: RegistrationStep = 2;
 
 const personalInfoFields = fieldsOfStep(1) as (keyof PersonalInfo)[];
 const addressFields = fieldsOfStep(3) as (keyof Address)[];
@@ -84,7 +88,7 @@ export type RegistrationContext = {
   /** The furthest step reached: every step before it is complete. */
   furthestStep: RegistrationStep;
   form: RegistrationForm;
-  /** The phone that /verify-phone accepted, and the token that proves it. */
+  /** The phone that /verify-phone accepted, and the token that proves it: in memory only, never in the draft. */
   verifiedPhone: string | null;
   mfaToken: string | null;
   /** The phone (10 digits) a code was last texted to and not yet verified: a reload resumes at the code. */
@@ -134,8 +138,8 @@ export function initialContextOf(input: RegistrationInput): RegistrationContext 
     step: Math.min(requested, furthestStep) as RegistrationStep,
     furthestStep,
     form,
-    verifiedPhone: draft?.verifiedPhone ?? null,
-    mfaToken: draft?.mfaToken ?? null,
+    verifiedPhone: null,
+    mfaToken: null,
     codeSentTo: draft?.codeSentTo ?? null,
     profile,
     providersUuid: input.providersUuid,
@@ -238,8 +242,7 @@ export const registrationMachine = setup({
   guards: {
     startsAt: ({ context }, params: { step: RegistrationStep }) => context.step === params.step,
     /** Reloaded while the texted code was being read (cheap phones reload when switching apps). */
-    resumesAtCode: ({ context }) =>
-      context.step === 2 && context.codeSentTo !== null && context.codeSentTo === digitsOf(context.form.phone) && context.verifiedPhone !== context.codeSentTo,
+    resumesAtCode: ({ context }) => context.step === 2 && context.codeSentTo !== null && context.codeSentTo === digitsOf(context.form.phone),
     canGoToStep: ({ context, event }, params: { step: RegistrationStep }) =>
       event.type === 'user.goToStep' &&
       event.step === params.step &&
@@ -380,11 +383,12 @@ export const registrationMachine = setup({
   context: ({ input }) => initialContextOf(input),
   initial: 'restoring',
   states: {
-    /** Start at the route's step, or the furthest step the draft reached if that is earlier. */
+    /**
+     * Start at the route's step, or the furthest step the draft reached if that is earlier: at most
+     * the phone, which is verified again (`lastRestorableStep`).
+     */
     restoring: {
       always: [
-        { guard: { type: 'startsAt', params: { step: 4 } }, target: '#registration.inputting.unlockCode' },
-        { guard: { type: 'startsAt', params: { step: 3 } }, target: '#registration.inputting.address' },
         { guard: 'resumesAtCode', target: '#registration.inputting.phone.enteringCode' },
         { guard: { type: 'startsAt', params: { step: 2 } }, target: '#registration.inputting.phone' },
         { target: '#registration.inputting.personalInfo' },

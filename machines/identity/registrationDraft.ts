@@ -8,23 +8,22 @@ import { agreed, agreementKinds, type Legal } from '../../contract/identity/type
 import { fieldText, isRecord, keptFields, registrationSteps, type KeptField, type RegistrationForm, type RegistrationStep } from './registrationFields.ts';
 
 /**
- * Every typed field but the SSN and the unlock code, the verified phone with its mfaToken, the phone
- * a code was last texted to (a reload while reading the text comes back to the code), and the
- * furthest step reached.
+ * Every typed field but the SSN and the unlock code, the phone a code was last texted to (a reload
+ * while reading the text comes back to the code), and the furthest step reached. No token: not the
+ * mfaToken that proves the phone (nor which phone it proved), which lives in the chart only, so the
+ * draft saved to localStorage or to the host (state.save) proves nothing. After a reload the phone is
+ * verified again (registration.ts `lastRestorableStep`).
  */
 export type RegistrationDraft = { furthestStep: RegistrationStep } & Record<KeptField, string> & {
-    verifiedPhone: string | null;
-    mfaToken: string | null;
     codeSentTo: string | null;
     legal: Legal;
   };
 
 export const isStep = (value: unknown): value is RegistrationStep => (registrationSteps as readonly unknown[]).includes(value);
-const tokenText = (value: unknown): string | null => (typeof value === 'string' && value.length > 0 && value.length <= 2000 ? value : null);
 
 /**
  * A draft from anything (saved state is untrusted): known fields only, each a short string. This is
- * also what makes sure no SSN or unlock code is ever saved, whatever the object holds.
+ * also what makes sure no SSN, unlock code or mfaToken is ever saved, whatever the object holds.
  */
 export function draftFrom(value: unknown): RegistrationDraft | null {
   if (!isRecord(value)) return null;
@@ -32,8 +31,6 @@ export function draftFrom(value: unknown): RegistrationDraft | null {
   return {
     furthestStep: isStep(value.furthestStep) ? value.furthestStep : 1,
     ...(Object.fromEntries(keptFields.map((field) => [field, fieldText(value[field]) ?? ''])) as Record<KeptField, string>),
-    verifiedPhone: tokenText(value.verifiedPhone),
-    mfaToken: tokenText(value.mfaToken),
     codeSentTo: typeof value.codeSentTo === 'string' && /^\d{10}$/.test(value.codeSentTo) ? value.codeSentTo : null,
     legal: Object.fromEntries(agreementKinds.map((kind) => [kind, legal[kind] === agreed ? agreed : null])) as Legal,
   };
@@ -48,20 +45,12 @@ export function withTypedFields(draft: RegistrationDraft, typed: Record<string, 
   return draftFrom({ ...draft, ...fields }) ?? draft;
 }
 
-/** What of a registration is saved: no SSN, no unlock code, no profile text (it may hold anything). */
-export function draftOf(registration: {
-  furthestStep: RegistrationStep;
-  form: RegistrationForm;
-  verifiedPhone: string | null;
-  mfaToken: string | null;
-  codeSentTo: string | null;
-}): RegistrationDraft {
+/** What of a registration is saved: no SSN, no unlock code, no mfaToken, no profile text (it may hold anything). */
+export function draftOf(registration: { furthestStep: RegistrationStep; form: RegistrationForm; codeSentTo: string | null }): RegistrationDraft {
   const { form } = registration;
   return {
     furthestStep: registration.furthestStep,
     ...(Object.fromEntries(keptFields.map((field) => [field, form[field]])) as Record<KeptField, string>),
-    verifiedPhone: registration.verifiedPhone,
-    mfaToken: registration.mfaToken,
     codeSentTo: registration.codeSentTo,
     legal: form.legal,
   };

@@ -40,7 +40,7 @@ export type SessionContext = {
   isInternal: boolean;
   ebtAccountId: string | null;
   locale: Locale;
-  /** Registration typed so far (never the SSN or unlock code), kept across reloads; null when none. */
+  /** Registration typed so far (never the SSN, the unlock code or a token), kept across reloads; null when none. */
   registrationDraft: RegistrationDraft | null;
   snackbarMessage: SnackbarMessage | null;
   authReason: AuthReason | null;

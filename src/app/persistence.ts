@@ -5,9 +5,9 @@
  * the app, and nothing is written to localStorage.
  *
  * The registration draft is core state too (both modes), through `draftFrom`, which keeps only the
- * draft's known fields: an SSN or unlock code can never reach storage or the host. The
- * failed-registration marker is not a token: it is kept in both modes (so /register keeps showing the
- * failure after a reload) and never comes with an access token.
+ * draft's known fields: an SSN, an unlock code or the phone's mfaToken can never reach storage or the
+ * host. The failed-registration marker is not a token: it is kept in both modes (so /register keeps
+ * showing the failure after a reload) and never comes with an access token.
  */
 import { ebtAccountIdPattern, headerIdPattern } from '../../contract/shared/route.ts';
 import { draftFrom } from '../../machines/identity/registrationDraft.ts';

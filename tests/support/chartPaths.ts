@@ -11,7 +11,7 @@
  *   error naming the chart. A synchronous loop cannot be interrupted by Vitest's timers, so a chart that
  *   makes paths explode fails at once, the same on every machine, instead of hanging its test file.
  */
-import { getNextSnapshot, type AnyMachineSnapshot, type AnyStateMachine, type EventObject } from 'xstate';
+import { getInitialSnapshot, getNextSnapshot, type AnyMachineSnapshot, type AnyStateMachine, type EventObject } from 'xstate';
 import { getShortestPaths, getSimplePaths, serializeSnapshot, type StatePath } from 'xstate/graph';
 
 export type Path = StatePath<AnyMachineSnapshot, EventObject>;
@@ -40,6 +40,12 @@ export type TraversalOptions = {
   listedOnly?: boolean;
   /** At most this many states looked at (`traversalLimit` unless a test of the limit says less). */
   limit?: number;
+  /**
+   * Events sent first, one after the other, the same in every path: how a part of the chart that no
+   * input starts at is reached (a step after one the chart always asks for again). Paths are generated
+   * from where they lead, and each path begins with them, so replays and coverage walk them too.
+   */
+  through?: readonly EventObject[];
 };
 
 /** Runs `work` with Date.now() stopped, as path generation sees time. */
@@ -52,6 +58,18 @@ export function onAStoppedClock<T>(work: () => T): T {
   } finally {
     Date.now = now;
   }
+}
+
+/** The chart's start (`xstate.init`), then the state after each of the given events in turn. */
+function leadingSteps(machine: AnyStateMachine, input: unknown, events: readonly EventObject[]): Path['steps'] {
+  let state = getInitialSnapshot(machine, input as never) as AnyMachineSnapshot;
+  const steps: Path['steps'] = [{ event: { type: 'xstate.init' }, state }];
+  for (const event of events) {
+    if (!state.can(event)) throw new Error(`${machine.id}: ${event.type} does nothing at ${JSON.stringify(state.value)}, so it cannot lead a run there`);
+    state = getNextSnapshot(machine, state as never, event as never) as AnyMachineSnapshot;
+    steps.push({ event, state });
+  }
+  return steps;
 }
 
 /**
@@ -81,12 +99,17 @@ export function traverseChart(
     };
     const listed = new Set(events.map((event) => event.type));
     const traverse = options.shortest ? getShortestPaths : getSimplePaths;
-    const found = traverse(machine, {
+    const lead = leadingSteps(machine, input, options.through ?? []);
+    const fromState = lead.at(-1)!.state;
+    const generated = traverse(machine, {
       events: events as never,
       input: input as never,
       serializeState: counted as never,
+      ...(lead.length > 1 ? { fromState: fromState as never } : {}),
       ...(options.listedOnly ? { filterEvents: (_state: unknown, event: EventObject) => listed.has(event.type) } : {}),
     }) as unknown as Path[];
+    // Each generated path starts with `xstate.init` at fromState: the leading steps come instead.
+    const found = lead.length > 1 ? generated.map((path) => ({ ...path, steps: [...lead, ...path.steps.slice(1)], weight: path.weight + lead.length - 1 })) : generated;
     const closing = found.flatMap((path) =>
       events
         .filter((event) => path.state.status === 'active' && path.state.can(event))

@@ -1,8 +1,10 @@
 /**
  * The registration chart's generated runs: each starts where a part of the flow begins (a saved
- * draft and the route's step, as the app restores them) and lists the events of that part.
+ * draft and the route's step, as the app restores them, then, for the steps after the phone, the phone
+ * verified again: a reload never comes back past it) and lists the events of that part.
  * Together they reach every state and transition (tests/flows/registration.paths.test.tsx asserts it).
  */
+import type { EventObject } from 'xstate';
 import { registrationMachine, type RegistrationInput } from '../../machines/identity/registration.ts';
 import type { RegistrationDraft } from '../../machines/identity/registrationDraft.ts';
 import { generateListedPaths } from './listedPaths.ts';
@@ -30,7 +32,21 @@ const emptyAddress = { type: 'user.submitAddress', street1: '', street2: '', cit
 const done = (actor: string, output: Record<string, unknown>) => ({ type: `xstate.done.actor.${actor}`, output });
 const failed = (actor: string) => ({ type: `xstate.error.actor.${actor}`, error: new Error('no statusCode') });
 
-/** What was typed before, as the app keeps it (no SSN, no unlock code). */
+/**
+ * The phone verified again after a reload (the draft keeps no mfaToken, so the chart comes back at
+ * most to the phone): the number typed, free, a code texted and accepted.
+ */
+export const phoneVerified = [
+  { type: 'user.submitPhone', phone },
+  done('phoneNumberInUse', { statusCode: 0, inUse: false }),
+  done('requestVerification', { statusCode: 0 }),
+  { type: 'user.submitCode', code: '123456' },
+  done('verifyPhone', { statusCode: 0, mfaToken: 'mfa-new' }),
+];
+/** Then the address kept in the draft, sent and accepted. */
+export const addressVerified = [...phoneVerified, address, done('verifyAddress', { statusCode: 0 })];
+
+/** What was typed before, as the app keeps it (no SSN, no unlock code, no mfaToken). */
 export const savedDraft = (furthestStep: RegistrationDraft['furthestStep']): RegistrationDraft => ({
   furthestStep,
   firstName: 'Ana',
@@ -39,8 +55,6 @@ export const savedDraft = (furthestStep: RegistrationDraft['furthestStep']): Reg
   dob: '01/05/1990',
   email: 'ana@example.test',
   phone: furthestStep > 2 ? phoneDigits : '',
-  verifiedPhone: furthestStep > 2 ? phoneDigits : null,
-  mfaToken: furthestStep > 2 ? 'mfa-saved' : null,
   codeSentTo: null,
   street1: furthestStep > 3 ? '12 Elm St' : '',
   street2: furthestStep > 3 ? 'Apt 4' : '',
@@ -57,9 +71,13 @@ const inputAt = (draft: RegistrationDraft | null, requestedStep: number): Regist
   providersUuid,
 });
 
-/** Each run: its name, the route it starts on, the draft it restores, and the chart's paths. */
+/**
+ * Each run: its name, the route it starts on, the draft it restores, the steps that lead where its
+ * part begins (`through`, the same in each of its paths), and the chart's paths.
+ */
 export function registrationRuns() {
-  const runs = [
+  type Event = EventObject & Record<string, unknown>;
+  const runs: { name: string; route: string; draft: RegistrationDraft | null; through?: readonly Event[]; events: readonly Event[] }[] = [
     {
       name: 'personal info',
       route: '/register',
@@ -141,15 +159,19 @@ export function registrationRuns() {
       events: [{ type: 'user.submitCode', code: '123456' }, done('verifyPhone', { statusCode: 0, mfaToken: 'mfa-new' })],
     },
     {
+      // Back at the phone step after verifying it, the same number goes straight on.
       name: 'phone already verified',
       route: '/register/2',
       draft: savedDraft(3),
+      through: [...phoneVerified, { type: 'user.goToStep', step: 2 }],
       events: [{ type: 'user.submitPhone', phone }],
     },
     {
+      // Opened at step 3 after a reload: the chart shows the phone, verified again, then the address.
       name: 'legal address',
       route: '/register/3',
       draft: savedDraft(3),
+      through: phoneVerified,
       events: [
         address,
         emptyAddress,
@@ -168,12 +190,14 @@ export function registrationRuns() {
       name: 'address checks limited',
       route: '/register/3',
       draft: savedDraft(3),
+      through: phoneVerified,
       events: [address, done('verifyAddress', { statusCode: 201, retryAfterSeconds: 300 })],
     },
     {
       name: 'unlock code, agreements and the application',
       route: '/register/4',
       draft: savedDraft(4),
+      through: addressVerified,
       events: [
         { type: 'user.submitUnlockCode', unlockCode: '2580', unlockCodeConfirmation: '2580' },
         { type: 'user.submitUnlockCode', unlockCode: '1111', unlockCodeConfirmation: '1111' },
@@ -198,6 +222,7 @@ export function registrationRuns() {
       name: 'application lookups limited',
       route: '/register/4',
       draft: savedDraft(4),
+      through: addressVerified,
       events: [
         { type: 'user.submitUnlockCode', unlockCode: '2580', unlockCodeConfirmation: '2580' },
         { type: 'user.submitAgreements', esign: true, terms: true, cardholder3: true },
@@ -212,6 +237,7 @@ export function registrationRuns() {
       name: 'moving between steps',
       route: '/register/4',
       draft: savedDraft(4),
+      through: addressVerified,
       events: [
         { type: 'user.submitUnlockCode', unlockCode: '2580', unlockCodeConfirmation: '2580' },
         ...[1, 2, 3, 4, 5].map((step) => ({ type: 'user.goToStep', step })),
@@ -221,6 +247,6 @@ export function registrationRuns() {
   return runs.map((run) => {
     const requestedStep = Number(run.route.split('/')[2] ?? '1');
     const input = inputAt(run.draft, requestedStep);
-    return { ...run, input, ...generateListedPaths(registrationMachine, run.events, input) };
+    return { ...run, input, ...generateListedPaths(registrationMachine, run.events, input, { through: run.through }) };
   });
 }

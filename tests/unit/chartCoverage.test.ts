@@ -111,6 +111,37 @@ describe('chart coverage on the home chart', () => {
   });
 });
 
+describe('runs that start through fixed steps (`through`)', () => {
+  // From a phone with nothing kept, the chart is loading at first: `ready` is where the run begins.
+  const through = [done];
+
+  it('begins every path with the leading steps, then the paths from where they lead', () => {
+    const { paths, start } = generateListedPaths(homeMachine, [refresh, error, retry], undefined, { through });
+    expect(start.value).toBe('loading');
+    expect(paths.length).toBeGreaterThan(1);
+    for (const path of paths) {
+      expect(path.steps.slice(0, 2).map((step) => [step.event.type, step.state.value])).toEqual([
+        ['xstate.init', 'loading'],
+        ['xstate.done.actor.getHome', 'ready'],
+      ]);
+      expect(path.steps[1]!.event).toBe(done);
+      expect(path.weight).toBe(path.steps.length - 1);
+    }
+    // The lead's own steps are walked and counted (loading → ready); what only the start reaches, a
+    // failure before any answer, is not: the lead went past it (after an answer, an error is lastKnown).
+    expect(coverageOf(homeMachine, [generateListedPaths(homeMachine, [refresh, error, retry], undefined, { through })])).toEqual({
+      missingStates: ['home.failed'],
+      missingTransitions: [startToReady, loadingToFailed, failedToLoading],
+    });
+  });
+
+  it('refuses a leading step the chart does not take', () => {
+    expect(() => generateListedPaths(homeMachine, [refresh], undefined, { through: [retry] })).toThrow(
+      'home: user.retry does nothing at "loading", so it cannot lead a run there',
+    );
+  });
+});
+
 describe('path generation and the clock', () => {
   // A retry loop that keeps a deadline in context, as the charts do (machines/shared/serverWait.ts). The
   // guard only keeps this test finite if generation ever follows the clock again.

@@ -9,6 +9,7 @@ import {
   restoreState,
   schemaVersion,
   storageKey,
+  type PersistedState,
 } from '../../src/app/persistence.ts';
 
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -21,8 +22,6 @@ const draft: RegistrationDraft = {
   dob: '01/15/1990',
   email: 'ana@example.test',
   phone: '2022010143',
-  verifiedPhone: '2022010143',
-  mfaToken: 'mfa-1',
   codeSentTo: null,
   street1: '1 Main St',
   street2: '',
@@ -241,6 +240,49 @@ describe('the registration draft', () => {
       expect(json).not.toMatch(/ssn|123456789|123-45-6789|unlockCode|2580|profile/i);
       expect(JSON.parse(json).registrationDraft).toEqual(draft);
     }
+  });
+
+  // The texted code's token proves the phone to POST /register for 30 minutes: whoever reads the saved
+  // state (the browser's storage, the companion app) must not get it. The chart asks for the phone again.
+  const mfaToken = 'Xq3v9J0kL2mN4pR6sT8uW0yA1bC3dE5fG7hI9jK1lM2';
+  const verified = { ...draft, verifiedPhone: '2022010143', mfaToken } as RegistrationDraft;
+
+  it('never saves the mfaToken, nor which phone it proved, standalone or embedded', () => {
+    const withToken = { ...context, registrationDraft: verified };
+    for (const embedded of [false, true]) {
+      const persisted = persistedStateOf(withToken, { embedded });
+      const json = JSON.stringify(persisted);
+      expect(json).not.toContain(mfaToken);
+      expect(json).not.toMatch(/mfaToken|verifiedPhone/);
+      // Everything else of the draft is kept.
+      expect(persisted.registrationDraft).toEqual(draft);
+    }
+  });
+
+  it('writes no mfaToken to localStorage or to the host (state.save)', () => {
+    vi.useFakeTimers();
+    try {
+      const stored = new Map<string, string>();
+      const sentToHost: PersistedState[] = [];
+      const standalone = createStateSaver(localStorageWriter({ getItem: (key) => stored.get(key) ?? null, setItem: (key, value) => void stored.set(key, value) }), { embedded: false });
+      const embedded = createStateSaver((state) => void sentToHost.push(state), { embedded: true });
+      standalone({ ...context, registrationDraft: verified });
+      embedded({ ...context, registrationDraft: verified });
+      vi.runAllTimers();
+      expect(stored.get(storageKey)).toContain('"firstName":"Ana"');
+      expect(stored.get(storageKey)).not.toContain(mfaToken);
+      expect(sentToHost).toHaveLength(1);
+      expect(JSON.stringify(sentToHost)).not.toContain(mfaToken);
+      expect(sentToHost[0]!.registrationDraft).toEqual(draft);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('drops an mfaToken a draft saved before holds when it is read back', () => {
+    const restored = restoreState(saved({ registrationDraft: { ...draft, verifiedPhone: '2022010143', mfaToken } }), 'en');
+    expect(restored.registrationDraft).toEqual(draft);
+    expect(JSON.stringify(restored)).not.toContain(mfaToken);
   });
 
   it('reads a malformed draft defensively: known fields only, each a short string', () => {

@@ -21,7 +21,7 @@ import { fieldProblems, normaliseDob, payloadOf, profileFieldsOf } from '../../m
 import { firstFailingStep, RegistrationProblem, serverFieldProblems } from '../../machines/identity/registrationProblems.ts';
 import type { PhoneInUseAnswer, RegisterAnswer, RequestVerificationAnswer } from '../../contract/identity/types.ts';
 import { maskDob, maskZip, routeStepOf } from '../../src/features/identity/masks.ts';
-import { savedDraft } from '../support/registrationRuns.ts';
+import { addressVerified, phoneDigits, phoneVerified, savedDraft } from '../support/registrationRuns.ts';
 
 const input = (overrides: Partial<RegistrationInput> = {}): RegistrationInput => ({
   draft: null,
@@ -53,6 +53,15 @@ function start(overrides: Partial<RegistrationInput> = {}, answers: { verifyEmai
 
 const step = (actor: ReturnType<typeof start>) => stepOfState(actor.getSnapshot());
 
+/** A live chart at a step after the phone: restored at the phone, which is verified again first (the calls answered as a path would). */
+function startAfterPhone(draft: RegistrationDraft, lead: readonly { type: string }[]) {
+  const actor = start({ draft, requestedStep: draft.furthestStep });
+  for (const event of lead) actor.send(event as never);
+  return actor;
+}
+const startAtAddress = () => startAfterPhone(savedDraft(3), phoneVerified);
+const startAtUnlockCode = () => startAfterPhone(savedDraft(4), addressVerified);
+
 describe('where registration starts', () => {
   it('starts at step 1 without a draft, whatever step the route asks for', () => {
     expect(step(start())).toBe(1);
@@ -60,21 +69,40 @@ describe('where registration starts', () => {
   });
 
   it('starts at the route step when the draft got that far, else at the furthest step reached', () => {
-    expect(step(start({ draft: savedDraft(3), requestedStep: 2 }))).toBe(2);
-    expect(step(start({ draft: savedDraft(3), requestedStep: 3 }))).toBe(3);
-    expect(step(start({ draft: savedDraft(3), requestedStep: 5 }))).toBe(3);
-    expect(step(start({ draft: savedDraft(3), requestedStep: 0 }))).toBe(1);
+    expect(step(start({ draft: savedDraft(2), requestedStep: 1 }))).toBe(1);
+    expect(step(start({ draft: savedDraft(2), requestedStep: 2 }))).toBe(2);
+    expect(step(start({ draft: savedDraft(2), requestedStep: 5 }))).toBe(2);
+    expect(step(start({ draft: savedDraft(2), requestedStep: 0 }))).toBe(1);
   });
 
-  it('comes back at most to the unlock code step, which is never saved', () => {
-    expect(step(start({ draft: savedDraft(5), requestedStep: 5 }))).toBe(4);
-    expect(initialContextOf(input({ draft: savedDraft(5) })).furthestStep).toBe(4);
+  it('comes back at most to the phone, with the number and the later steps kept: the phone is verified again (its mfaToken is never saved)', () => {
+    for (const reached of [3, 4, 5] as const) {
+      for (const requestedStep of [2, 3, 4, 5]) {
+        const actor = start({ draft: savedDraft(reached), requestedStep });
+        expect(actor.getSnapshot().matches({ inputting: { phone: { editing: 'idle' } } })).toBe(true);
+        expect(actor.getSnapshot().context).toMatchObject({ step: 2, furthestStep: 2, verifiedPhone: null, mfaToken: null });
+        expect(actor.getSnapshot().context.form).toMatchObject({ phone: phoneDigits, firstName: 'Ana', street1: reached > 3 ? '12 Elm St' : '' });
+        // The steps after the phone are not open until it is verified again.
+        actor.send({ type: 'user.goToStep', step: 3 });
+        expect(step(actor)).toBe(2);
+      }
+    }
+    // A draft saved before the token was left out: the token is not taken from it.
+    const older = { ...savedDraft(4), verifiedPhone: phoneDigits, mfaToken: 'mfa-saved' } as RegistrationDraft;
+    expect(initialContextOf(input({ draft: older, requestedStep: 4 }))).toMatchObject({ step: 2, furthestStep: 2, verifiedPhone: null, mfaToken: null });
+  });
+
+  it('verified again, goes on to the address the draft kept, then as far as the steps are done', () => {
+    const actor = startAtAddress();
+    expect(step(actor)).toBe(3);
+    expect(actor.getSnapshot().context).toMatchObject({ verifiedPhone: phoneDigits, mfaToken: 'mfa-new', furthestStep: 3 });
+    expect(startAtUnlockCode().getSnapshot().context).toMatchObject({ step: 4, furthestStep: 4 });
   });
 });
 
 describe('the route step (user.goToStep)', () => {
   it('moves back to any earlier step and forward again up to the furthest step reached', () => {
-    const actor = start({ draft: savedDraft(4), requestedStep: 4 });
+    const actor = startAtUnlockCode();
     actor.send({ type: 'user.goToStep', step: 1 });
     expect(step(actor)).toBe(1);
     actor.send({ type: 'user.goToStep', step: 3 });
@@ -101,6 +129,7 @@ describe('the route step (user.goToStep)', () => {
 
   it('is ignored while the application is being sent', async () => {
     const actor = start({ draft: savedDraft(4), requestedStep: 4 }, { verifyEmail: 3 });
+    for (const event of addressVerified) actor.send(event as never);
     actor.send({ type: 'user.submitUnlockCode', unlockCode: '2580', unlockCodeConfirmation: '2580' });
     actor.send({ type: 'user.submitAgreements', esign: true, terms: true, cardholder3: true });
     // The SSN is never saved: the chart asks for it again, then goes straight back to the agreements.
@@ -115,7 +144,8 @@ describe('the route step (user.goToStep)', () => {
   });
 
   it('a new phone number must be verified again before the later steps', () => {
-    const actor = start({ draft: savedDraft(4), requestedStep: 2 });
+    const actor = startAtUnlockCode();
+    actor.send({ type: 'user.goToStep', step: 2 });
     actor.send({ type: 'user.submitPhone', phone: '(303) 201-0100' });
     expect(actor.getSnapshot().context).toMatchObject({ verifiedPhone: null, mfaToken: null, furthestStep: 2 });
     actor.send({ type: 'user.goToStep', step: 3 });
@@ -147,10 +177,11 @@ describe('the route step (user.goToStep)', () => {
   });
 
   it('the verified number goes straight on to the address', () => {
-    const actor = start({ draft: savedDraft(3), requestedStep: 2 });
+    const actor = startAtAddress();
+    actor.send({ type: 'user.goToStep', step: 2 });
     actor.send({ type: 'user.submitPhone', phone: '202-201-0143' });
     expect(step(actor)).toBe(3);
-    expect(actor.getSnapshot().context.mfaToken).toBe('mfa-saved');
+    expect(actor.getSnapshot().context.mfaToken).toBe('mfa-new');
   });
 });
 
@@ -291,8 +322,8 @@ describe('normalisation and the payload (spec §5)', () => {
   });
 
   it('sends the verified phone, and an empty mfaToken when there is none (the server says which step)', () => {
-    const context = initialContextOf(input({ draft: savedDraft(3) }));
-    expect(payloadOf({ ...context, form: { ...context.form, phone: '999' } }).phone).toBe('2022010143');
+    const context = startAtAddress().getSnapshot().context;
+    expect(payloadOf({ ...context, form: { ...context.form, phone: '999' } })).toMatchObject({ phone: '2022010143', mfaToken: 'mfa-new' });
     expect(payloadOf(initialContextOf(input())).mfaToken).toBe('');
   });
 });
@@ -326,12 +357,34 @@ describe("the 18th birthday: the form judges it by the card API's today", () => 
 });
 
 describe('the draft', () => {
-  it('holds every typed field but the SSN and the unlock code', () => {
+  it('holds every typed field but the SSN and the unlock code, and no mfaToken', () => {
     const context = initialContextOf(input({ draft: savedDraft(4), profile: '{"ssn":"123-45-6789"}' }));
-    const typed = { ...context, form: { ...context.form, ssn: '123456789', unlockCode: '2580', unlockCodeConfirmation: '2580' } };
+    const mfaToken = 'Xq3v9J0kL2mN4pR6sT8uW0yA1bC3dE5fG7hI9jK1lM2';
+    const typed = {
+      ...context,
+      furthestStep: 4 as const,
+      verifiedPhone: phoneDigits,
+      mfaToken,
+      form: { ...context.form, ssn: '123456789', unlockCode: '2580', unlockCodeConfirmation: '2580' },
+    };
     const draft = draftOf(typed);
     expect(draft).toEqual(savedDraft(4));
-    expect(JSON.stringify(draft)).not.toMatch(/ssn|123456789|123-45-6789|unlockCode|2580|profile/i);
+    expect(JSON.stringify(draft)).not.toMatch(/ssn|123456789|123-45-6789|unlockCode|2580|profile|mfaToken|verifiedPhone/i);
+    expect(JSON.stringify(draft)).not.toContain(mfaToken);
+  });
+
+  it('is saved with no mfaToken at every step, from the phone verified to the application sent', () => {
+    const saved: unknown[] = [];
+    const actor = createActor(
+      registrationMachine.provide({ actions: { saveDraft: (_, draft) => void saved.push(draft) } }),
+      { input: input({ draft: savedDraft(4), requestedStep: 4 }) },
+    ).start();
+    for (const event of addressVerified) actor.send(event as never);
+    actor.send({ type: 'user.submitUnlockCode', unlockCode: '2580', unlockCodeConfirmation: '2580' });
+    actor.send({ type: 'user.submitAgreements', esign: true, terms: true, cardholder3: false });
+    expect(actor.getSnapshot().context.mfaToken).toBe('mfa-new');
+    expect(saved.length).toBeGreaterThan(4);
+    for (const draft of saved) expect(JSON.stringify(draft)).not.toMatch(/mfa-new|mfaToken|verifiedPhone/);
   });
 
   it('is read back defensively', () => {
@@ -342,7 +395,6 @@ describe('the draft', () => {
     expect(draftFrom(polluted)).toEqual({
       ...savedDraft(3),
       furthestStep: 1,
-      mfaToken: null,
       codeSentTo: null,
       legal: { esign: 'agreed', terms: null, cardholder3: null },
     } satisfies RegistrationDraft);

@@ -73,9 +73,9 @@ describe('the route step and the browser history', () => {
   });
 
   it('opening a later step than the draft reached starts at the furthest step reached', async () => {
-    const app = await renderApp('/register/5', withDraft(savedDraft(3)), inHost());
-    expect(await screen.findByRole('heading', { name: 'Your legal address' })).toBeTruthy();
-    await waitFor(() => expect(pathname(app)).toBe('/register/3'));
+    const app = await renderApp('/register/5', withDraft(savedDraft(2)), inHost());
+    expect(await screen.findByRole('heading', { name: 'Verify your phone' })).toBeTruthy();
+    await waitFor(() => expect(pathname(app)).toBe('/register/2'));
   });
 
   it('a step param that is not a step is replaced', async () => {
@@ -85,18 +85,46 @@ describe('the route step and the browser history', () => {
   });
 });
 
+const english = { send: 'Send code', digit: /^Digit \d of 6$/, verify: 'Verify', address: 'Your legal address' };
+const spanish = { send: 'Enviar código', digit: /^Dígito \d de 6$/, verify: 'Verificar', address: 'Su dirección legal' };
+
+/** Sends the phone shown, answers its checks and types the texted code, which /verify-phone accepts with `mfaToken`. */
+async function verifyPhone(app: App, mfaToken: string, names = english) {
+  await app.user.click(await screen.findByRole('button', { name: names.send }));
+  for (const [path, body] of [['/api/v1/phone-number-in-use', { statusCode: 0, inUse: false }], ['/api/v1/request-verification', { statusCode: 0 }]] as const) {
+    await waitFor(() => expect(app.cardApi.isWaiting(path)).toBe(true));
+    app.cardApi.answer(path, body);
+  }
+  const boxes = await screen.findAllByLabelText(names.digit);
+  await app.user.type(boxes[0]!, '123456');
+  await app.user.click(screen.getByRole('button', { name: names.verify }));
+  await waitFor(() => expect(app.cardApi.isWaiting('/api/v1/verify-phone')).toBe(true));
+  app.cardApi.answer('/api/v1/verify-phone', { statusCode: 0, mfaToken });
+  await screen.findByRole('heading', { name: names.address });
+}
+
 describe('a reload mid-flow', () => {
-  it('comes back where the user was, with what they typed, and asks for the unlock code again', async () => {
+  it('after the phone was verified, comes back to the phone with the number kept (its proof is never saved); verified again, what was typed follows', async () => {
     const app = await renderApp('/register/3', withDraft(savedDraft(5)), inHost());
-    expect(await screen.findByRole('heading', { name: 'Your legal address' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Verify your phone' })).toBeTruthy();
+    await waitFor(() => expect(pathname(app)).toBe('/register/2'));
+    expect((screen.getByLabelText('Mobile phone number') as HTMLInputElement).value).toBe('2022010143');
+    expect(screen.getByRole('button', { name: 'Send code' })).toBeTruthy();
+    // The later steps are not open until the phone is verified again.
+    await app.router.navigate({ to: '/register/{-$step}', params: { step: '4' } });
+    await waitFor(() => expect(pathname(app)).toBe('/register/2'));
+
+    await verifyPhone(app, 'mfa-verified-again');
+    await waitFor(() => expect(pathname(app)).toBe('/register/3'));
     expect((screen.getByLabelText('Street address') as HTMLInputElement).value).toBe('12 Elm St');
     expect((screen.getByLabelText('State') as HTMLSelectElement).value).toBe('OH');
     expect((screen.getByLabelText('ZIP code') as HTMLInputElement).value).toBe('43004-1234');
-    await app.router.navigate({ to: '/register/{-$step}', params: { step: '5' } });
-    // The unlock code is never saved, so step 4 is as far as a reload can go.
-    await waitFor(() => expect(pathname(app)).toBe('/register/3'));
-    await app.router.navigate({ to: '/register/{-$step}', params: { step: '4' } });
+    await app.user.click(screen.getByRole('button', { name: 'Continue' }));
+    await waitFor(() => expect(app.cardApi.isWaiting('/api/v1/verify-address')).toBe(true));
+    app.cardApi.answer('/api/v1/verify-address', { statusCode: 0 });
+    // The unlock code is never saved either: it is chosen again.
     expect(await screen.findByRole('heading', { name: 'Choose an unlock code' })).toBeTruthy();
+    expect((screen.getByLabelText('Unlock code') as HTMLInputElement).value).toBe('');
   });
 
   it('keeps what is typed before the step is sent (never the SSN), so a reload shows it again', async () => {
@@ -189,6 +217,45 @@ describe('the SSN is never persisted', () => {
   });
 });
 
+describe("the phone's proof (mfaToken) is never persisted", () => {
+  // 43 characters, as the card API's: it proves the phone to POST /register for 30 minutes.
+  const mfaToken = 'Xq3v9J0kL2mN4pR6sT8uW0yA1bC3dE5fG7hI9jK1lM2';
+
+  it.each([false, true])('embedded %s: no saved state ever holds it; after a reload the phone is verified again', async (embedded) => {
+    const writes: string[] = [];
+    const stored = new Map<string, string>();
+    const write = embedded
+      ? (state: PersistedState) => void writes.push(JSON.stringify(state))
+      : localStorageWriter({ getItem: (key) => stored.get(key) ?? null, setItem: (key, value) => void (stored.set(key, value), writes.push(value)) });
+    const app = await renderApp('/register', signedOut, inHost());
+    const save = createStateSaver(write, { embedded });
+    app.session.subscribe((snapshot) => save(snapshot.context));
+    await completePersonalInfo(app);
+    await app.user.type(screen.getByLabelText('Mobile phone number'), '2022010143');
+    await verifyPhone(app, mfaToken);
+    // On to the address, typing in it (saved 300 ms after the last key) and back to the phone.
+    await app.user.type(screen.getByLabelText('Street address'), '12 Elm St');
+    await new Promise((resolve) => setTimeout(resolve, typingDraftDelayMs + 50));
+    app.router.history.back();
+    await screen.findByRole('heading', { name: 'Verify your phone' });
+    // In this page's memory the phone stays verified: the same number goes straight on.
+    expect(screen.getByRole('button', { name: 'Continue' })).toBeTruthy();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+
+    expect(writes.length).toBeGreaterThan(0);
+    for (const written of writes) expect(written).not.toMatch(new RegExp(`${mfaToken}|mfaToken|verifiedPhone`));
+    const restored = restoreState(writes.at(-1)!, 'en');
+    expect(restored.registrationDraft).toMatchObject({ furthestStep: 3, phone: '2022010143', street1: '12 Elm St' });
+    cleanup();
+
+    const reloaded = await renderApp('/register/3', withDraft(restored.registrationDraft), inHost());
+    expect(await screen.findByRole('heading', { name: 'Verify your phone' })).toBeTruthy();
+    await waitFor(() => expect(pathname(reloaded)).toBe('/register/2'));
+    expect((screen.getByLabelText('Mobile phone number') as HTMLInputElement).value).toBe('2022010143');
+    expect(screen.getByRole('button', { name: 'Send code' })).toBeTruthy();
+  });
+});
+
 describe('the profile query', () => {
   it('pre-fills the fields it names (never the SSN), and stays in the URL from step to step', async () => {
     const profile = JSON.stringify({ firstName: 'Ana', lastName: 'López', email: 'ana@example.test', dob: '1990-01-05', ssn: '123-45-6789', phone: '2022010143' });
@@ -245,8 +312,9 @@ describe('registration in Spanish', () => {
   });
 
   it('names the states in Spanish, in the order of their Spanish names, and keeps the saved one', async () => {
-    await renderApp('/register/3', { ...withDraft(savedDraft(5)), locale: 'es' }, inHost());
-    expect(await screen.findByRole('heading', { name: 'Su dirección legal' })).toBeTruthy();
+    const app = await renderApp('/register/3', { ...withDraft(savedDraft(5)), locale: 'es' }, inHost());
+    // A reload comes back to the phone, verified again.
+    await verifyPhone(app, 'mfa-new', spanish);
     const state = screen.getByLabelText('Estado') as HTMLSelectElement;
     const names = [...state.options].slice(1).map((option) => option.text);
     expect(names).toHaveLength(50);
