@@ -145,10 +145,11 @@ function plan(entry: string, replacement: boolean): Parameters<typeof replayPath
               ? "This expiration date doesn't match the card we sent you. Please enter it again. You have 1 more try."
               : '';
           await waitFor(() => {
-            expect(document.getElementById('activation-last-four-error')?.textContent).toBe(lastFourError);
-            expect(document.getElementById('activation-expiry-error')?.textContent).toBe(expiryError);
+            expect(document.getElementById('activation-last-four-error')?.textContent ?? '').toBe(lastFourError);
+            expect(document.getElementById('activation-expiry-error')?.textContent ?? '').toBe(expiryError);
           });
-          // Each problem is tied to its field and announced (the error is a live region).
+          // Each problem is tied to its field, and said once: the focus goes to the first field in error,
+          // which reads it (not also an alert, which read it twice).
           expect(lastFour.getAttribute('aria-invalid')).toBe(lastFourError ? 'true' : null);
           expect(expiry.getAttribute('aria-invalid')).toBe(expiryError ? 'true' : null);
           expect(lastFour.getAttribute('aria-describedby')).toBe(lastFourError ? 'activation-last-four-error' : null);
@@ -158,7 +159,10 @@ function plan(entry: string, replacement: boolean): Parameters<typeof replayPath
             : s.matches('waiting')
               ? [`Too many triesFor your security, please wait ${serverWaitMinutes} minutes before trying again.`]
               : [];
-          expect(alerts()).toEqual([lastFourError, expiryError, ...others].filter((text) => text !== ''));
+          // A mismatched expiry: the chart emptied and focused its field before the error came, so the
+          // error is said on its own (an unseen alert), once.
+          expect(alerts()).toEqual(s.matches({ inputting: 'expiryMismatch' }) ? [expiryError] : others);
+          if (lastFourError || expiryError) await waitFor(() => expect(document.activeElement).toBe(lastFourError ? lastFour : expiry));
           // A refusal for the whole form (not shipped, too many tries) takes the focus to its message.
           if (others.length > 0) await waitFor(() => expect(document.activeElement?.textContent).toBe(others[0]));
           expect(screen.getByRole('button', { name: 'Activate' }).getAttribute('aria-disabled')).toBe(String(s.matches('waiting')));

@@ -175,7 +175,6 @@ function ActivationForm(props: {
           // Back from FAILURE the form is new: what was sent is typed again for the cardholder.
           defaultValue={state.context.form.lastFourCard}
           error={lastFourError}
-          announce
           className="activation-input"
           inputMode="numeric"
           autoComplete="off"
@@ -189,7 +188,6 @@ function ActivationForm(props: {
           label={t`Expiration date (MM/YY)`}
           defaultValue={state.context.form.expiry}
           error={expiryError}
-          announce
           className="activation-input"
           placeholder={t`MM/YY`}
           inputMode="numeric"
