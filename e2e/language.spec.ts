@@ -71,7 +71,7 @@ test('a wrong password in Spanish shows the error in Spanish', async ({ page }) 
   await signIn.expectLanguage('es');
 
   await signIn.signInRejected(demo.email, 'not-the-password');
-  await expect(signIn.alert).toBeVisible();
+  await expect(signIn.problem).toBeVisible();
   await expect(page).toHaveURL((url) => url.pathname === '/signin');
-  await expect.soft(signIn.alert, 'Spanish catalogue: the wrong-password error is in Spanish').toHaveText(inSpanish(wrongPasswordEnglish));
+  await expect.soft(signIn.problem, 'Spanish catalogue: the wrong-password error is in Spanish').toHaveText(inSpanish(wrongPasswordEnglish));
 });

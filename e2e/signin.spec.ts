@@ -49,13 +49,14 @@ test('a wrong password shows the error and stays on sign-in', async ({ page }) =
   await expect(signIn.email).toHaveAccessibleDescription('Please enter a valid email address.');
   await signIn.signInRejected(demo.email, 'not-the-password');
 
-  await expect(signIn.alert).toHaveText(
+  await expect(signIn.problem).toHaveText(
     'Sorry, the email address or password you entered is incorrect. Please try again.',
   );
   await expect(page).toHaveURL((url) => url.pathname === '/signin');
   await expect(signIn.email).toHaveValue(demo.email);
-  // Focus goes to the message, never to the page.
-  await expect(signIn.alert).toBeFocused();
+  // Focus goes to the message, never to the page; said by the focus, not also as an alert.
+  await expect(signIn.problem).toBeFocused();
+  await expect(page.getByRole('main').getByRole('alert')).toHaveCount(0);
   // "Show password" lets the cardholder check what they typed.
   await signIn.password.fill('not-the-pasword');
   await page.getByRole('button', { name: 'Show password', exact: true }).click();

@@ -29,8 +29,12 @@ export class SignInPage extends AppPage {
     return this.inModal ? this.page.getByRole('dialog', { name: this.t('Sign in') }) : this.page.getByRole('main');
   }
 
-  override get alert(): Locator {
-    return this.surface.getByRole('alert');
+  /**
+   * The form's message after a refusal or a failure: it takes the focus, which says it (it is no alert,
+   * which said it a second time).
+   */
+  get problem(): Locator {
+    return this.surface.locator('.form-error');
   }
 
   /** Opens /signin (optionally remembering where to go after) and waits for the form. */
@@ -86,7 +90,7 @@ export class SignInPage extends AppPage {
   /** Submits credentials the server refuses; stays on sign-in with the error shown. */
   async signInRejected(email: string, password: string): Promise<SignInPage> {
     await this.submit(email, password);
-    await expect(this.alert).toBeVisible();
+    await expect(this.problem).toBeFocused();
     return this;
   }
 

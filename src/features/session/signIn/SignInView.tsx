@@ -74,7 +74,8 @@ function CredentialsForm({ state, send, Heading, inModal }: FormProps) {
   const formRef = useRef<HTMLFormElement>(null);
   const problemRef = useRef<HTMLDivElement & HTMLParagraphElement>(null);
   // After a failure the focus goes from the Sign in button to the first field in error, else to the
-  // message, so a screen reader starts there.
+  // message, so a screen reader starts there and says it, once: the message is no alert, which said it
+  // again. Each try's message is a new one, so the same words after another try are said again.
   useEffect(() => {
     if (invalid) formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
     else if (rejected || failed) problemRef.current?.focus();
@@ -129,7 +130,7 @@ function CredentialsForm({ state, send, Heading, inModal }: FormProps) {
           error={fieldErrors.password ? i18n._(validationMessages[fieldErrors.password]) : undefined}
         />
         {rejected ? (
-          <div ref={problemRef} className="form-error" role="alert" tabIndex={-1}>
+          <div ref={problemRef} className="form-error" tabIndex={-1}>
             {/* Paused, the server did not compare the password (it may be right): it is not called incorrect. */}
             {paused ? (
               <>
@@ -152,7 +153,7 @@ function CredentialsForm({ state, send, Heading, inModal }: FormProps) {
           </div>
         ) : null}
         {failed ? (
-          <p ref={problemRef} className="form-error" role="alert" tabIndex={-1}>
+          <p ref={problemRef} className="form-error" tabIndex={-1}>
             {i18n._(unexpectedErrorMessage)}
           </p>
         ) : null}
