@@ -163,3 +163,20 @@ async function holdEntryScript(page: Page): Promise<() => void> {
   });
   return release;
 }
+
+test("the email typed on sign-in goes to the password reset and comes back with the browser's Back (WCAG 2.2 SC 3.3.7)", async ({ page }) => {
+  const signIn = await SignInPage.open(page);
+  await signIn.email.fill('ana.reyes@providers.test');
+  await page.getByRole('link', { name: 'Forgot your password?', exact: true }).click();
+  const resetEmail = page.getByRole('main').getByLabel('Email', { exact: true });
+  await expect(page.getByRole('heading', { name: 'Reset your password', exact: true })).toBeVisible();
+  await expect(resetEmail).toHaveValue('ana.reyes@providers.test');
+  await page.goBack();
+  await expect(page.getByRole('heading', { name: 'Sign in', level: 1 })).toBeVisible();
+  await expect(signIn.email).toHaveValue('ana.reyes@providers.test');
+  // And typed again on the reset, "Back to sign in" takes that one back.
+  await page.getByRole('link', { name: 'Forgot your password?', exact: true }).click();
+  await resetEmail.fill('ana.r@providers.test');
+  await page.getByRole('link', { name: 'Back to sign in', exact: true }).click();
+  await expect(signIn.email).toHaveValue('ana.r@providers.test');
+});

@@ -73,6 +73,7 @@ function CredentialsForm({ state, send, Heading, inModal }: FormProps) {
   const invalid = state.hasTag('invalid');
   const formRef = useRef<HTMLFormElement>(null);
   const problemRef = useRef<HTMLDivElement & HTMLParagraphElement>(null);
+  const typedEmail = () => formRef.current?.querySelector<HTMLInputElement>('[name="email"]')?.value;
   // After a failure the focus goes from the Sign in button to the first field in error, else to the
   // message, so a screen reader starts there and says it, once: the message is no alert, which said it
   // again. Each try's message is a new one, so the same words after another try are said again.
@@ -172,7 +173,9 @@ function CredentialsForm({ state, send, Heading, inModal }: FormProps) {
           to="/reset-password/{-$step}"
           params={{ step: undefined }}
           search={thenSignInParam}
-          state={(previous) => ({ ...previous, email: formRef.current?.querySelector<HTMLInputElement>('[name="email"]')?.value }) satisfies HandedOver}
+          state={(previous) => ({ ...previous, email: typedEmail() }) satisfies HandedOver}
+          // The browser's Back comes back to it too: this entry's state keeps it (WCAG 2.2 SC 3.3.7).
+          onClick={() => history.replaceState({ ...history.state, email: typedEmail() } satisfies HandedOver, '')}
         >
           <Trans>Forgot your password?</Trans>
         </Link>
