@@ -152,13 +152,15 @@ describe('SplitCodeInput', () => {
     expect(onChange).not.toHaveBeenCalled();
   });
 
-  it('an error marks every box invalid and is announced, tied to the group', () => {
+  it('an error marks every box invalid and is announced, and each box says it (TalkBack reads no group description)', () => {
     setup({ error: "This isn't the right code." });
-    const group = screen.getByRole('group', { name: 'Texted code' });
     const alert = screen.getByRole('alert');
     expect(alert.textContent).toBe("This isn't the right code.");
-    expect(group.getAttribute('aria-describedby')).toBe(alert.id);
-    for (let n = 1; n <= 4; n++) expect(box(n).getAttribute('aria-invalid')).toBe('true');
+    for (let n = 1; n <= 4; n++) {
+      expect(box(n).getAttribute('aria-invalid')).toBe('true');
+      expect(box(n).getAttribute('aria-describedby')).toBe(alert.id);
+    }
+    expect(screen.getByRole('group', { name: 'Texted code' }).getAttribute('aria-describedby')).toBeNull();
   });
 });
 

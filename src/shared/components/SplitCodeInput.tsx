@@ -104,7 +104,6 @@ export function SplitCodeInput({ id, label, length, value, onChange, onComplete,
         className="split-code"
         role="group"
         aria-labelledby={`${id}-label`}
-        aria-describedby={error ? errorId : undefined}
       >
         {digits.map((digit, index) => (
           <input
@@ -122,6 +121,9 @@ export function SplitCodeInput({ id, label, length, value, onChange, onComplete,
             aria-labelledby={`${id}-label ${boxId(index)}`}
             aria-label={t`Digit ${index + 1} of ${length}`}
             aria-invalid={error ? true : undefined}
+            // On each box, not the group: TalkBack says no group's description, so a box come back to
+            // would not say what is wrong (WCAG 3.3.1).
+            aria-describedby={error ? errorId : undefined}
             readOnly={readOnly}
             value={digit}
             onChange={(event) => onInput(index, event.target)}
