@@ -93,6 +93,8 @@ export type RegistrationContext = {
   mfaToken: string | null;
   /** The phone (10 digits) a code was last texted to and not yet verified: a reload resumes at the code. */
   codeSentTo: string | null;
+  /** A reload came back from a step after the phone's: the phone is verified again (its proof is never saved), and the screen says why. */
+  verifyPhoneAgain: boolean;
   profile: string | null;
   providersUuid: string | null;
   fieldErrors: FieldProblems;
@@ -141,6 +143,7 @@ export function initialContextOf(input: RegistrationInput): RegistrationContext 
     verifiedPhone: null,
     mfaToken: null,
     codeSentTo: draft?.codeSentTo ?? null,
+    verifyPhoneAgain: (draft?.furthestStep ?? 1) > lastRestorableStep,
     profile,
     providersUuid: input.providersUuid,
     fieldErrors: {},

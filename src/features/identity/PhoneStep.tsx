@@ -69,6 +69,11 @@ function PhoneForm({ state, send }: StepProps) {
       <p>
         <Trans>We'll text a 6-digit code to your mobile phone to make sure it's yours.</Trans>
       </p>
+      {state.context.verifyPhoneAgain && mfaToken === null ? (
+        <p className="notice">
+          <Trans>For your security, please verify your phone again to go on.</Trans>
+        </p>
+      ) : null}
       <TextField
         id={phoneFieldId}
         name="phone"

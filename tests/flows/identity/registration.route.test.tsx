@@ -110,6 +110,8 @@ describe('a reload mid-flow', () => {
     await waitFor(() => expect(pathname(app)).toBe('/register/2'));
     expect((screen.getByLabelText('Mobile phone number') as HTMLInputElement).value).toBe('2022010143');
     expect(screen.getByRole('button', { name: 'Send code' })).toBeTruthy();
+    // Why the applicant is back here, who had gone further.
+    expect(screen.getByText('For your security, please verify your phone again to go on.')).toBeTruthy();
     // The later steps are not open until the phone is verified again.
     await app.router.navigate({ to: '/register/{-$step}', params: { step: '4' } });
     await waitFor(() => expect(pathname(app)).toBe('/register/2'));
@@ -149,6 +151,8 @@ describe('a reload mid-flow', () => {
   it('while the texted code is read, a reload comes back to the code for that phone (the SSN is asked again at the end)', async () => {
     const app = await renderApp('/register/2', withDraft(savedDraft(2)), inHost());
     await screen.findByRole('heading', { name: 'Verify your phone' });
+    // Not come back from a later step: nothing to verify again.
+    expect(screen.queryByText('For your security, please verify your phone again to go on.')).toBeNull();
     await app.user.type(screen.getByLabelText('Mobile phone number'), '2022010143');
     await app.user.click(screen.getByRole('button', { name: 'Send code' }));
     for (const [path, body] of [['/api/v1/phone-number-in-use', { statusCode: 0, inUse: false }], ['/api/v1/request-verification', { statusCode: 0 }]] as const) {
