@@ -55,16 +55,18 @@ export const ssnPolicy: AttemptPolicy = { scope: 'ssn', limit: 5, lockoutMinutes
 const escalatingScopes = [signInPerAccountPolicy.scope, ssnPolicy.scope];
 /** The wait answered while the last tries a count allows are being checked (reserveTry). */
 export const triesBeingCheckedSeconds = 2;
+/** No check takes this long: a count with a try counted since may have tries still being checked (reserveTry). */
+const triesCheckedWithinSeconds = 60;
 /**
  * Card activation (POST /verify/card-last-four, /activate-card) per cardholder: every try is counted
  * before the digits are compared (reserveTry; a right one is given back), so parallel guesses cannot
  * outrun the count; 5 wrong tries → 30 minutes before the next.
  */
 export const cardActivationPolicy: AttemptPolicy = { scope: 'card-activation', limit: 5, lockoutMinutes: 30 };
+/** The policies that do not escalate, every one (a test checks the module exports no other). */
+export const startingAgainPolicies: readonly AttemptPolicy[] = [signInPolicy, signInPerIpPolicy, signInPerDevicePolicy, resetCodePolicy, cardActivationPolicy];
 /** The longest wait of the policies that do not escalate: a count whose last try is older has started again (deleteSpent). */
-const longestTryCountMinutes = Math.max(
-  ...[signInPolicy, signInPerIpPolicy, signInPerDevicePolicy, resetCodePolicy, cardActivationPolicy].map((policy) => policy.lockoutMinutes),
-);
+const longestTryCountMinutes = Math.max(...startingAgainPolicies.map((policy) => policy.lockoutMinutes));
 
 /**
  * A limit on requests, successful or not, per subject in a fixed window (countRequest): `limit`
@@ -202,11 +204,15 @@ export function createAttemptLimits(db: Database) {
   async function reserveTry(policy: AttemptPolicy, subject: string, again = true): Promise<ReservedTry> {
     await db.insert(attemptLimits).values({ scope: policy.scope, subject }).onConflictDoNothing();
     const lockOver = sql`(${attemptLimits.lockedUntil} is not null and ${attemptLimits.lockedUntil} <= now())`;
-    // Not escalating: a count whose last try is a whole wait old starts again, as if it had locked and the
-    // wait had run out. Typos weeks apart, or other people's behind one carrier IP, are not a guesser's burst.
+    // Not escalating: a count whose last wrong try is a whole wait old starts again, as if it had locked
+    // and the wait had run out (typos weeks apart, or other people's behind one carrier IP, with right
+    // sign-ins between, are not a guesser's burst), unless a try was counted within the last minute:
+    // tries still being checked keep the count, so a burst of parallel guesses cannot start it again.
     const startsAgain = policy.escalates
       ? lockOver
-      : sql`(${lockOver} or (${attemptLimits.lockedUntil} is null and ${attemptLimits.lastTryAt} <= now() - make_interval(mins => ${policy.lockoutMinutes})))`;
+      : sql`(${lockOver} or (${attemptLimits.lockedUntil} is null
+          and coalesce(${attemptLimits.lastFailureAt}, '-infinity') <= now() - make_interval(mins => ${policy.lockoutMinutes})
+          and ${attemptLimits.lastTryAt} <= now() - make_interval(secs => ${triesCheckedWithinSeconds})))`;
     const counted = policy.escalates ? sql`${attemptLimits.failures} + 1` : sql`case when ${startsAgain} then 1 else ${attemptLimits.failures} + 1 end`;
     const [reserved] = await db
       .update(attemptLimits)
@@ -222,8 +228,8 @@ export function createAttemptLimits(db: Database) {
     // Every try is taken and none has locked yet: the last are still being checked (a burst of tries,
     // right ones among them maybe), or a request died between its count and its check. Not escalating,
     // the answer is a moment's wait: the checks lock if they were wrong and give their tries back if
-    // right, and a stranded count starts again a wait after its last try. An escalating count's wait
-    // starts now, so a stranded count cannot refuse forever.
+    // right, and a stranded count starts again a minute after its last try (a wait after its last
+    // wrong one). An escalating count's wait starts now, so a stranded count cannot refuse forever.
     if (!policy.escalates) return { reserved: false, retryAfterSeconds: triesBeingCheckedSeconds };
     const started = await lockWhenSpent(policy, subject);
     return { reserved: false, retryAfterSeconds: started > 0 ? started : policy.lockoutMinutes * 60 };
@@ -251,8 +257,11 @@ export function createAttemptLimits(db: Database) {
       : sql`${policy.lockoutMinutes}`;
     await db
       .update(attemptLimits)
-      .set({ lockedUntil: sql`now() + make_interval(secs => 60 * ${minutes})` })
-      .where(sql`${row(policy, subject)} and ${attemptLimits.failures} >= ${policy.limit} and ${attemptLimits.lockedUntil} is null`);
+      .set({
+        lastFailureAt: sql`now()`,
+        lockedUntil: sql`case when ${attemptLimits.failures} >= ${policy.limit} then now() + make_interval(secs => 60 * ${minutes}) end`,
+      })
+      .where(sql`${row(policy, subject)} and ${attemptLimits.lockedUntil} is null`);
     return waitSeconds(policy, subject);
   }
 
@@ -321,7 +330,8 @@ export function createAttemptLimits(db: Database) {
       .delete(attemptLimits)
       .where(
         sql`(${attemptLimits.lockedUntil} <= now() and ${notEscalating}) or (${attemptLimits.failures} = 0 and ${attemptLimits.lockedUntil} is null)
-          or (${notEscalating} and ${attemptLimits.lockedUntil} is null and ${attemptLimits.lastTryAt} <= now() - make_interval(mins => ${longestTryCountMinutes}))`,
+          or (${notEscalating} and ${attemptLimits.lockedUntil} is null
+            and greatest(${attemptLimits.lastTryAt}, ${attemptLimits.lastFailureAt}) <= now() - make_interval(mins => ${longestTryCountMinutes}))`,
       )
       .returning({ subject: attemptLimits.subject });
     return deleted.length;

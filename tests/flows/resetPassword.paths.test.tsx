@@ -331,6 +331,21 @@ describe('reset-password chart', () => {
 });
 
 describe('between sign-in and the reset', () => {
+  it('keeps the email typed on sign-in for the way Back, without loading sign-in again on the way out (WCAG 2.2 SC 3.3.7)', async () => {
+    const { user, router } = await renderApp('/signin');
+    await user.type(await screen.findByRole('textbox', { name: 'Email' }), 'ana@example.test');
+    const loads: string[] = [];
+    const stop = router.subscribe('onResolved', (event) => loads.push(event.toLocation.pathname));
+    await user.click(screen.getByRole('link', { name: 'Forgot your password?' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Reset your password' })).toBeTruthy();
+    expect(screen.getByRole('textbox', { name: 'Email' })).toHaveProperty('value', 'ana@example.test');
+    router.history.back();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Sign in' })).toBeTruthy();
+    expect(screen.getByRole('textbox', { name: 'Email' })).toHaveProperty('value', 'ana@example.test');
+    stop();
+    expect(loads).toEqual(['/reset-password', '/signin']);
+  });
+
   it('takes the email typed on the reset back to sign-in with "Back to sign in" (WCAG 2.2 SC 3.3.7)', async () => {
     const { user } = await renderApp('/reset-password');
     await user.type(await screen.findByRole('textbox', { name: 'Email' }), 'ana@example.test');

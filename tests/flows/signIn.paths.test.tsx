@@ -63,7 +63,8 @@ const runs = [
     ...callEvents.filter((event) => event.type.endsWith('.resendCode')),
   ]),
 ];
-type Ctx = Awaited<ReturnType<typeof renderApp>>;
+/** `pausedMessage`: the paused notice that had the focus, when the path went through the pause. */
+type Ctx = Awaited<ReturnType<typeof renderApp>> & { pausedMessage?: Element | null };
 
 const httpStatusOf = (answer: { statusCode: number }) => (answer.statusCode === 0 ? 200 : answer.statusCode === 201 ? 429 : 401);
 
@@ -142,7 +143,7 @@ describe('sign-in chart', () => {
           },
           {
             when: (s) => s.matches({ editing: 'rejected' }) || s.matches({ editing: 'resumed' }),
-            then: async (_ctx, s) => {
+            then: async (ctx, s) => {
               // After the server's pause the paused try is not called incorrect: its password was never compared.
               // The focus is on the message (never lost to the page), which says it once: it is no alert too.
               await waitFor(() =>
@@ -153,16 +154,19 @@ describe('sign-in chart', () => {
                 ),
               );
               expect(alertText()).toBe('');
+              // The pause's end is a new message that takes the focus, so it is said (the same one, its words changed, said nothing).
+              if (s.matches({ editing: 'resumed' })) expect(document.activeElement).not.toBe(ctx.pausedMessage);
               expect((screen.getByLabelText('Email') as HTMLInputElement).value).toBe('demo@providers.test');
             },
           },
           {
             when: (s) => s.matches('paused'),
-            then: async () => {
+            then: async (ctx) => {
               await waitFor(() =>
                 // Not "incorrect": while paused the server compares no password, and the right one gets this answer too.
                 expect(focusedText()).toBe(`Too many triesFor your security, please wait ${serverWaitMinutes} minutes before trying again.`),
               );
+              ctx.pausedMessage = document.activeElement;
               expect(screen.getByRole('button', { name: 'Sign in' }).getAttribute('aria-disabled')).toBe('true');
             },
           },

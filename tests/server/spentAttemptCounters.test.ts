@@ -10,6 +10,7 @@ import {
   lookupPerDevicePolicy,
   signInPolicy,
   ssnPolicy,
+  startingAgainPolicies,
   triesBeingCheckedSeconds,
   type AttemptLimits,
   type AttemptPolicy,
@@ -125,23 +126,33 @@ describe('deleting spent attempt counters', () => {
   });
 });
 
-/** Moves a subject's last counted try `minutes` into the past. */
-async function lastTriedMinutesAgo(subject: string, minutes: number) {
+/** Moves a subject's last counted try, and its last wrong one (when it has one), `minutes` into the past (`failedMinutes` for the wrong one). */
+async function lastTriedMinutesAgo(subject: string, minutes: number, failedMinutes = minutes) {
   await t.db
     .update(attemptLimits)
-    .set({ lastTryAt: sql`now() - make_interval(mins => ${minutes})` })
+    .set({
+      lastTryAt: sql`now() - make_interval(mins => ${minutes})`,
+      lastFailureAt: sql`case when ${attemptLimits.lastFailureAt} is null then null else now() - make_interval(mins => ${failedMinutes}) end`,
+    })
     .where(sql`${attemptLimits.subject} = ${subject}`);
 }
 
+/** One right try, as the server counts it: counted before its check, then given back. */
+async function rightTry(policy: AttemptPolicy, subject: string) {
+  const tried = await limits.reserveTry(policy, subject);
+  if (tried.reserved) await limits.giveBack(policy, subject);
+  return tried;
+}
+
 describe('a try counted before its check (reserveTry)', () => {
-  it('cannot refuse forever when a request died between its count and its check: a moment’s wait, then the count starts again', async () => {
+  it('cannot refuse forever when a request died between its count and its check: a moment’s wait, then, a minute on, the count starts again', async () => {
     for (let i = 0; i < signInPolicy.limit; i += 1) expect((await limits.reserveTry(signInPolicy, 'stranded')).reserved).toBe(true);
     // The last try's request never came back (no giveBack, no lockWhenSpent): every try is taken, as
     // while the last tries of a burst are being checked. No lock starts on tries not known to be wrong.
     expect(await limits.reserveTry(signInPolicy, 'stranded')).toEqual({ reserved: false, retryAfterSeconds: triesBeingCheckedSeconds });
     expect(await limits.waitSeconds(signInPolicy, 'stranded')).toBe(0);
-    // A wait after the last try, the count starts again.
-    await lastTriedMinutesAgo('stranded', signInPolicy.lockoutMinutes);
+    // No try proved wrong; a minute after the last one counted, no check can still be running.
+    await lastTriedMinutesAgo('stranded', 1);
     expect(await limits.reserveTry(signInPolicy, 'stranded')).toEqual({ reserved: true, tries: 1, attemptsLeft: signInPolicy.limit - 1 });
   });
 
@@ -151,7 +162,7 @@ describe('a try counted before its check (reserveTry)', () => {
     expect(await limits.waitSeconds(ssnPolicy, 'stranded-ssn'), 'a lock with an end, so the wait runs out').toBeGreaterThan(0);
   });
 
-  it('starts a count again once its last try is a whole wait old (typos weeks apart are no burst); not an escalating one', async () => {
+  it('starts a count again once its last wrong try is a whole wait old (typos weeks apart are no burst); not an escalating one', async () => {
     for (let i = 0; i < signInPolicy.limit - 1; i += 1) await wrongTry(signInPolicy, 'typos');
     await lastTriedMinutesAgo('typos', signInPolicy.lockoutMinutes - 1);
     expect(await wrongTry(signInPolicy, 'typos'), 'a minute short of the wait: the fifth in a row').toEqual({ reserved: true, tries: 5, attemptsLeft: 0 });
@@ -162,10 +173,35 @@ describe('a try counted before its check (reserveTry)', () => {
     expect(await wrongTry(signInPolicy, 'typos')).toEqual({ reserved: true, tries: 1, attemptsLeft: signInPolicy.limit - 1 });
     expect(await limits.waitSeconds(signInPolicy, 'typos')).toBe(0);
 
+    // A right try between (another person behind the same IP signing in) does not keep the old typos counting.
+    await clearAttemptLimits(t.db);
+    for (let i = 0; i < signInPolicy.limit - 1; i += 1) await wrongTry(signInPolicy, 'typos');
+    await lastTriedMinutesAgo('typos', 14);
+    expect(await rightTry(signInPolicy, 'typos')).toMatchObject({ reserved: true });
+    await lastTriedMinutesAgo('typos', 14, 28);
+    expect(await wrongTry(signInPolicy, 'typos')).toEqual({ reserved: true, tries: 1, attemptsLeft: signInPolicy.limit - 1 });
+
+    // A burst of tries still being checked keeps the count, however old its last wrong try.
+    await clearAttemptLimits(t.db);
+    await wrongTry(signInPolicy, 'burst');
+    await lastTriedMinutesAgo('burst', 60);
+    for (let i = 0; i < signInPolicy.limit; i += 1) expect((await limits.reserveTry(signInPolicy, 'burst')).reserved).toBe(true);
+    expect(await limits.reserveTry(signInPolicy, 'burst')).toEqual({ reserved: false, retryAfterSeconds: triesBeingCheckedSeconds });
+
     // The SSN's count is of failures in a row until the right one, however far apart.
     for (let i = 0; i < ssnPolicy.limit - 1; i += 1) await wrongTry(ssnPolicy, 'ssn-typos');
     await lastTriedMinutesAgo('ssn-typos', 60 * 24 * 30);
     expect(await wrongTry(ssnPolicy, 'ssn-typos')).toEqual({ reserved: true, tries: ssnPolicy.limit, attemptsLeft: 0 });
     expect(await limits.waitSeconds(ssnPolicy, 'ssn-typos')).toBeGreaterThan(0);
+  });
+});
+
+describe('the policies whose counts start again', () => {
+  it('are every attempt policy that does not escalate (deleteSpent keeps their rows for the longest of their waits)', async () => {
+    const exported = Object.values(await import('../../server/attemptLimits.ts')).filter(
+      (value): value is AttemptPolicy => typeof value === 'object' && value !== null && 'lockoutMinutes' in value && 'limit' in value,
+    );
+    expect(exported.length).toBeGreaterThan(startingAgainPolicies.length);
+    expect(new Set(exported.filter((policy) => !policy.escalates))).toEqual(new Set(startingAgainPolicies));
   });
 });

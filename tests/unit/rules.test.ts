@@ -33,6 +33,7 @@ import {
   checkLastName,
   checkMiddleName,
   checkPhone,
+  checkPhoneOnFile,
   checkSsn,
   checkState,
   checkStreet1,
@@ -513,9 +514,20 @@ describe('phone: the North American Numbering Plan (NPA-NXX-XXXX)', () => {
   ])('refuses the area code %s (%s): a code of no place, not a cardholder’s own phone', (code) =>
     expect(checkPhone(`(${code}) 234-5678`)).toBe(M.phoneInvalid),
   );
-  // Geographic codes beside them stay: Tucson's 520, Fresno's 559, Nashville's 615, New Jersey's 201 and 908, Alaska's 907, Oregon's 458, Iowa's 712.
-  it.each(['520', '530', '559', '615', '201', '908', '907', '458', '712'])('accepts the geographic area code %s', (code) =>
+  // Geographic codes beside them stay: Tucson's 520, Fresno's 559, Nashville's 615, New Jersey's 201 and 908, Alaska's 907,
+  // Oregon's 458, Iowa's 712, and Puerto Rico's 939 (an N9X code, assigned in 2001).
+  it.each(['520', '530', '559', '615', '201', '908', '907', '458', '712', '939'])('accepts the geographic area code %s', (code) =>
     expect(checkPhone(`(${code}) 234-5678`)).toBeNull(),
+  );
+  it.each(['800', '888', '500', '600', '700', '710', '456', '882'])(
+    'still texts a phone on file with the area code %s (taken before that rule), with every other rule kept',
+    (code) => {
+      expect(checkPhoneOnFile(`(${code}) 234-5678`)).toBeNull();
+      expect(checkPhoneOnFile(`(${code}) 034-5678`)).toBe(M.phoneInvalid);
+    },
+  );
+  it.each(['9992014477', '3702014477', '2112014477', '5595550123'])('refuses %s on file too (rules it was always taken under)', (phone) =>
+    expect(checkPhoneOnFile(phone)).toBe(M.phoneInvalid),
   );
   it.each(['370', '375', '379', '960', '964', '969'])('refuses %s: NANPA reserves 37X and 96X area codes for unanticipated purposes', (code) =>
     expect(checkPhone(`${code}2014477`)).toBe(M.phoneInvalid),

@@ -23,9 +23,9 @@ export type Applicant = {
 
 const pick = (from: number, to: number) => from + Math.floor(Math.random() * (to - from + 1));
 
-/** Real Fresno streets with none of the sandbox's address words (docs/sandbox.md). */
 /** California's area codes, from Fresno's 559 to Los Angeles's 213: places, so every one is a phone the rules take. */
 const geographicAreaCodes = ['559', '209', '213', '310', '415', '530', '619', '661', '707', '916'];
+/** Real Fresno streets with none of the sandbox's address words (docs/sandbox.md). */
 const streets = ['N Fresno St', 'E Shaw Ave', 'W Olive Ave', 'N Cedar Ave', 'E Kings Canyon Rd', 'N Palm Ave',
   'W Clinton Ave', 'E McKinley Ave', 'N Maroa Ave', 'W Herndon Ave', 'E Tulare St', 'N First St'];
 

@@ -15,8 +15,10 @@ export const attemptLimits = pgTable('attempt_limits', {
   subject: text('subject').notNull(),
   failures: integer('failures').notNull().default(0),
   lockedUntil: timestamp('locked_until', { withTimezone: true }),
-  /** The last try reserveTry counted: a count that is not an escalating policy's starts again once its policy's wait has passed since. */
-  lastTryAt: timestamp('last_try_at', { withTimezone: true }),
+  /** The last try reserveTry counted, right or wrong: while tries are being checked, the count goes on. */
+  lastTryAt: timestamp('last_try_at', { withTimezone: true }).notNull().defaultNow(),
+  /** The last try that proved wrong: a count that is not an escalating policy's starts again once its policy's wait has passed since (null: none). */
+  lastFailureAt: timestamp('last_failure_at', { withTimezone: true }),
 }, (t) => [primaryKey({ columns: [t.scope, t.subject] })]);
 
 const codePurposes = ['register', 'sign-in', 'reset-password'] as const;

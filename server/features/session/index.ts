@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { readersLanguage } from '../../shared/readersLanguage.ts';
 import { normalisePassword } from '../../../contract/rules.ts';
-import { checkPhone } from '../../../contract/identity/rules.ts';
+import { checkPhoneOnFile } from '../../../contract/identity/rules.ts';
 import { sessionRoutes as routes } from '../../../contract/session/routes.ts';
 import { sessionSchemas } from '../../../contract/session/schemas.ts';
 import { StatusCode } from '../../../contract/shared/statusCodes.ts';
@@ -93,7 +93,7 @@ export function sessionFeature(app: FastifyInstance, services: Services): void {
 
       if (user.mfaRequired) {
         const phone = maskedPhone(user.phone);
-        if (checkPhone(user.phone)) return reply.code(401).send({ statusCode: StatusCode.INVALID_PHONE_NUMBER, phone });
+        if (checkPhoneOnFile(user.phone)) return reply.code(401).send({ statusCode: StatusCode.INVALID_PHONE_NUMBER, phone });
         if (code === undefined) {
           const issued = await textedCodes.issue(user.phone, 'sign-in', readersLanguage(request));
           if (issued.kind === 'limit') return tooMany(reply, issued.retryAfterSeconds);

@@ -9,7 +9,7 @@ import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { readersLanguage } from '../../shared/readersLanguage.ts';
 import { normaliseEmail, normalisePassword, ValidationMessage } from '../../../contract/rules.ts';
-import { checkPhone } from '../../../contract/identity/rules.ts';
+import { checkPhoneOnFile } from '../../../contract/identity/rules.ts';
 import { sessionRoutes as routes } from '../../../contract/session/routes.ts';
 import { sessionSchemas } from '../../../contract/session/schemas.ts';
 import { StatusCode } from '../../../contract/shared/statusCodes.ts';
@@ -40,7 +40,7 @@ export function passwordResetFeature(app: FastifyInstance, services: Services): 
     const wait = await lookupWait(limits, request);
     if (wait > 0) return tooMany(reply, wait);
     const user = await userByEmail(db, email);
-    if (user && checkPhone(user.phone) === null) {
+    if (user && checkPhoneOnFile(user.phone) === null) {
       afterAnswer.run(request.log, 'texting a password reset code', async () => {
         const issued = await textedCodes.issue(user.phone, 'reset-password', readersLanguage(request));
         if (issued.kind !== 'sent') request.log.info({ result: issued.kind }, 'password reset code not texted');

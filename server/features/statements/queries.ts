@@ -97,16 +97,17 @@ const pendingAtSql = (asOf: string) => {
 
 /**
  * Runs `read` once the cardholder's ledger writes under way have committed: it waits for their lock
- * (FOR SHARE, against their FOR UPDATE; READ COMMITTED, so the read that follows sees them). A write
- * times its transfers once it holds that lock (Ledger.now), so one that commits into a month that has
- * just ended is seen by every read of that month, and one that waits for the lock is timed in the next:
- * a month that is over reads the same before and after (docs/decisions.md "Statements").
+ * (FOR SHARE, against their FOR UPDATE), then lets it go before reading (READ COMMITTED: the read sees
+ * them), so no card write waits for a statement. A write times its transfers once it holds that lock
+ * (Ledger.now), so one that commits into a month that has just ended is seen by every read of that
+ * month, and one that gets the lock after this is timed after it, in the next: a month that is over
+ * reads the same before and after (docs/decisions.md "Statements").
  */
-function afterWritesUnderWay<R>(db: Database, userId: string, read: (tx: Database) => Promise<R>): Promise<R> {
-  return db.transaction(async (tx) => {
+async function afterWritesUnderWay<R>(db: Database, userId: string, read: (db: Database) => Promise<R>): Promise<R> {
+  await db.transaction(async (tx) => {
     await tx.execute(sql`select la.id from ledger_accounts la join accounts a on a.id = la.account_id where a.user_id = ${userId} for share of la`);
-    return read(tx);
   });
+  return read(db);
 }
 
 /** When the account opened: its own creation, or its first posted movement when that came earlier. */

@@ -261,13 +261,19 @@ describeOnPostgres('the ledger on real PostgreSQL, under concurrency', { timeout
     expect((await invariantReport(db)).ok).toBe(true);
   });
 
-  /** Resolves once some statement of this database waits for a row lock (polled: no fixed sleep). */
-  async function someoneWaitsForALock(): Promise<void> {
-    for (;;) {
-      const { rows } = (await db.execute(
-        sql`select count(*)::int as waiting from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
-      )) as unknown as { rows: { waiting: number }[] };
-      if (rows[0]!.waiting > 0) return;
+  /** Whether some statement of this database waits for a row lock. */
+  async function someoneWaitsForALock(): Promise<boolean> {
+    const { rows } = (await db.execute(
+      sql`select count(*)::int as waiting from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
+    )) as unknown as { rows: { waiting: number }[] };
+    return rows[0]!.waiting > 0;
+  }
+
+  /** Polls `condition` (no fixed sleep) until it holds; a hang fails within 30 s instead of running on. */
+  async function until(condition: () => Promise<boolean>): Promise<void> {
+    const deadline = Date.now() + 30_000;
+    while (!(await condition())) {
+      if (Date.now() > deadline) throw new Error('waited 30 s for a lock wait that never came');
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
   }
@@ -296,7 +302,7 @@ describeOnPostgres('the ledger on real PostgreSQL, under concurrency', { timeout
     await createTransfer(db, deposit(cardholder, 5000));
     const held = await holdLock(cardholder);
     const purchase = createTransfer(db, { id: randomUUID(), debit: cardholder, credit: settlement, amountCents: 700, kind: 'purchase', phase: 'posted' });
-    await someoneWaitsForALock();
+    await until(someoneWaitsForALock);
     const releasedAt = Date.now();
     held.release();
     await held.done;
@@ -323,8 +329,10 @@ describeOnPostgres('the ledger on real PostgreSQL, under concurrency', { timeout
       await tx.update(ledgerAccounts).set({ creditsPosted: 1234 }).where(eq(ledgerAccounts.id, ledgerAccountId));
     });
     const statement = loadMonthStatement(db, { userId, month: now.toISOString().slice(0, 7), now });
-    const read = await Promise.race([statement.then(() => 'read' as const), someoneWaitsForALock().then(() => 'waiting' as const)]);
-    expect(read, 'the statement waits for the write under way').toBe('waiting');
+    let read = false;
+    void statement.then(() => (read = true));
+    await until(async () => read || (await someoneWaitsForALock()));
+    expect(read, 'the statement waits for the write under way').toBe(false);
     held.release();
     await held.done;
     expect((await statement)!.rows.map((row) => row.id)).toEqual([id]);

@@ -170,6 +170,12 @@ describe('POST /sign-in for a cardholder who needs a texted code', () => {
     expect(await signInWith(t.app, credentials)).toEqual({ status: 401, body: { statusCode: StatusCode.INVALID_PHONE_NUMBER, phone: masked } });
   });
 
+  it('texts the code to a phone on file taken before the rule on area codes of no place (800): the cardholder is not locked out', async () => {
+    await t.db.update(users).set({ phone: '8002017788' }).where(eq(users.email, mfaCardholder.email));
+    expect(await signInWith(t.app, credentials)).toEqual({ status: 401, body: { statusCode: StatusCode.MFA_REQUIRED, phone: masked } });
+    expect(await lastCode(t.app, '8002017788')).toMatch(/^\d{6}$/);
+  });
+
   it('rejects a code that is not 6 digits as a bad request', async () => {
     for (const code of ['12345', '1234567', 'abcdef', 123456]) {
       const response = await t.app.inject({ method: 'POST', url: '/api/v1/sign-in', payload: { ...credentials, code } });

@@ -59,6 +59,12 @@ type FormProps = { state: SignInSnapshot; send: Send; Heading: ViewHeading; inMo
 const emailFieldId = 'email';
 const passwordFieldId = 'password';
 const hasFocus = (id: string) => document.activeElement?.id === id;
+/**
+ * The email typed before "Forgot your password?", for the browser's Back to sign-in (WCAG 2.2 SC
+ * 3.3.7): in memory, until the form is sent. (Written to the history entry, the router took the write
+ * for a navigation and loaded sign-in again.)
+ */
+let typedBeforeReset: string | undefined;
 
 function CredentialsForm({ state, send, Heading, inModal }: FormProps) {
   const { session, host } = useServices();
@@ -71,6 +77,8 @@ function CredentialsForm({ state, send, Heading, inModal }: FormProps) {
   const rejected = state.hasTag('rejected');
   const failed = state.hasTag('failed');
   const invalid = state.hasTag('invalid');
+  // The refusal's three messages (incorrect, paused, resumed): each a new element, focused as it comes.
+  const refusal = paused ? 1 : state.hasTag('resumed') ? 2 : 0;
   const formRef = useRef<HTMLFormElement>(null);
   const problemRef = useRef<HTMLDivElement & HTMLParagraphElement>(null);
   const typedEmail = () => formRef.current?.querySelector<HTMLInputElement>('[name="email"]')?.value;
@@ -80,10 +88,11 @@ function CredentialsForm({ state, send, Heading, inModal }: FormProps) {
   useEffect(() => {
     if (invalid) formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
     else if (rejected || failed) problemRef.current?.focus();
-  }, [invalid, rejected, failed, fieldErrors]);
+  }, [invalid, rejected, failed, fieldErrors, refusal]);
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    typedBeforeReset = undefined;
     const form = new FormData(event.currentTarget);
     send({ type: 'user.submit', email: String(form.get('email') ?? ''), password: String(form.get('password') ?? '') });
   }
@@ -119,7 +128,7 @@ function CredentialsForm({ state, send, Heading, inModal }: FormProps) {
           label={t`Email`}
           autoComplete="email"
           inputMode="email"
-          defaultValue={state.context.email || handedOver.email}
+          defaultValue={state.context.email || handedOver.email || typedBeforeReset}
           error={fieldErrors.email ? i18n._(validationMessages[fieldErrors.email]) : undefined}
         />
         <PasswordField
@@ -131,7 +140,7 @@ function CredentialsForm({ state, send, Heading, inModal }: FormProps) {
           error={fieldErrors.password ? i18n._(validationMessages[fieldErrors.password]) : undefined}
         />
         {rejected ? (
-          <div ref={problemRef} className="form-error" tabIndex={-1}>
+          <div key={refusal} ref={problemRef} className="form-error" tabIndex={-1}>
             {/* Paused, the server did not compare the password (it may be right): it is not called incorrect. */}
             {paused ? (
               <>
@@ -174,8 +183,7 @@ function CredentialsForm({ state, send, Heading, inModal }: FormProps) {
           params={{ step: undefined }}
           search={thenSignInParam}
           state={(previous) => ({ ...previous, email: typedEmail() }) satisfies HandedOver}
-          // The browser's Back comes back to it too: this entry's state keeps it (WCAG 2.2 SC 3.3.7).
-          onClick={() => history.replaceState({ ...history.state, email: typedEmail() } satisfies HandedOver, '')}
+          onClick={() => (typedBeforeReset = typedEmail())}
         >
           <Trans>Forgot your password?</Trans>
         </Link>
