@@ -1,5 +1,5 @@
 /** Generated path tests over the reset-password chart, replayed against the real app and router. */
-import { screen, waitFor } from '@testing-library/react';
+import { cleanup, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { EventObject } from 'xstate';
 import { resetPasswordMachine } from '../../machines/session/resetPassword.ts';
@@ -344,6 +344,11 @@ describe('between sign-in and the reset', () => {
     expect(screen.getByRole('textbox', { name: 'Email' })).toHaveProperty('value', 'ana@example.test');
     stop();
     expect(loads).toEqual(['/reset-password', '/signin']);
+    cleanup();
+
+    // Only that entry: sign-in opened afresh (another page, the auth modal) shows no email typed back then.
+    await renderApp('/signin');
+    expect(await screen.findByRole('textbox', { name: 'Email' })).toHaveProperty('value', '');
   });
 
   it('takes the email typed on the reset back to sign-in with "Back to sign in" (WCAG 2.2 SC 3.3.7)', async () => {

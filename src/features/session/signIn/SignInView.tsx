@@ -60,17 +60,17 @@ const emailFieldId = 'email';
 const passwordFieldId = 'password';
 const hasFocus = (id: string) => document.activeElement?.id === id;
 /**
- * The email typed before "Forgot your password?", for the browser's Back to sign-in (WCAG 2.2 SC
- * 3.3.7): in memory, until the form is sent. (Written to the history entry, the router took the write
- * for a navigation and loaded sign-in again.)
+ * The email typed before "Forgot your password?" and the history entry it was typed in: the browser's
+ * Back to that entry shows it again (WCAG 2.2 SC 3.3.7). In memory, until the form is sent. (Written to
+ * the history entry itself, the router took the write for a navigation and loaded sign-in again.)
  */
-let typedBeforeReset: string | undefined;
+let typedBeforeReset: { email?: string; entry?: string } = {};
 
 function CredentialsForm({ state, send, Heading, inModal }: FormProps) {
   const { session, host } = useServices();
   const { t, i18n } = useLingui();
   const authReason = useSelector(session, (s) => s.context.authReason);
-  const handedOver = useRouterState({ select: (s) => s.location.state as HandedOver });
+  const handedOver = useRouterState({ select: (s) => s.location.state as HandedOver & { key?: string } });
   const submitting = state.hasTag('busy');
   const paused = state.hasTag('waiting');
   const { fieldErrors, retryAt } = state.context;
@@ -92,7 +92,7 @@ function CredentialsForm({ state, send, Heading, inModal }: FormProps) {
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    typedBeforeReset = undefined;
+    typedBeforeReset = {};
     const form = new FormData(event.currentTarget);
     send({ type: 'user.submit', email: String(form.get('email') ?? ''), password: String(form.get('password') ?? '') });
   }
@@ -128,7 +128,7 @@ function CredentialsForm({ state, send, Heading, inModal }: FormProps) {
           label={t`Email`}
           autoComplete="email"
           inputMode="email"
-          defaultValue={state.context.email || handedOver.email || typedBeforeReset}
+          defaultValue={state.context.email || handedOver.email || (typedBeforeReset.entry === handedOver.key ? typedBeforeReset.email : '')}
           error={fieldErrors.email ? i18n._(validationMessages[fieldErrors.email]) : undefined}
         />
         <PasswordField
@@ -183,7 +183,7 @@ function CredentialsForm({ state, send, Heading, inModal }: FormProps) {
           params={{ step: undefined }}
           search={thenSignInParam}
           state={(previous) => ({ ...previous, email: typedEmail() }) satisfies HandedOver}
-          onClick={() => (typedBeforeReset = typedEmail())}
+          onClick={() => (typedBeforeReset = { email: typedEmail(), entry: handedOver.key })}
         >
           <Trans>Forgot your password?</Trans>
         </Link>
