@@ -3,8 +3,8 @@
  * several server instances: wrong sign-ins per email and wrong SSNs per account, and account lookups
  * per client (countRequest). Every change is a bounded update: parallel requests cannot count past the
  * limit, and nothing is counted while locked. A lockout that has run out starts the count again, and
- * so does a count whose last try is as old as its policy's wait, except for an escalating policy's (an
- * account's own ceilings), whose count goes on: those are failures in a row.
+ * so does a count whose last wrong try is as old as its policy's wait (reserveTry), except for an
+ * escalating policy's (an account's own ceilings), whose count goes on: those are failures in a row.
  */
 import { isIP } from 'node:net';
 import { and, eq, or, sql } from 'drizzle-orm';
@@ -198,8 +198,9 @@ export function createAttemptLimits(db: Database) {
    * Counts a try before it is checked (bounded), for secrets short enough to guess in a burst of
    * parallel tries: at most `limit` tries are ever being checked or wrong until the count starts
    * again. Answers the tries counted, this one included, or the wait when none is left (locked, or
-   * the last ones still being checked: then the policy's whole wait starts). The caller then gives a right
-   * try back (giveBack) or locks on a wrong one that was the last (lockWhenSpent).
+   * the last ones still being checked: a moment's wait, or for an escalating policy its whole wait). The
+   * caller then gives a right try back (giveBack) or records a wrong one (lockWhenSpent: its time, and
+   * the wait when it was the last).
    */
   async function reserveTry(policy: AttemptPolicy, subject: string, again = true): Promise<ReservedTry> {
     await db.insert(attemptLimits).values({ scope: policy.scope, subject }).onConflictDoNothing();
@@ -248,8 +249,9 @@ export function createAttemptLimits(db: Database) {
   }
 
   /**
-   * A try counted by reserveTry was wrong: once the count is at the limit, the wait starts (an escalating
-   * policy's doubles with each failure past it). Answers the wait (0 when tries are left).
+   * A try counted by reserveTry was wrong: its time is kept (the count starts again a wait after the last
+   * one), and once the count is at the limit the wait starts (an escalating policy's doubles with each
+   * failure past it). Answers the wait (0 when tries are left).
    */
   async function lockWhenSpent(policy: AttemptPolicy, subject: string): Promise<number> {
     const minutes = policy.escalates
