@@ -69,7 +69,8 @@ function PhoneForm({ state, send }: StepProps) {
       <p>
         <Trans>We'll text a 6-digit code to your mobile phone to make sure it's yours.</Trans>
       </p>
-      {state.context.verifyPhoneAgain && mfaToken === null ? (
+      {/* For the number it had verified: another one typed is a first verification. */}
+      {state.context.verifyPhoneAgain && mfaToken === null && digitsOf(typedPhone) === digitsOf(form.phone) ? (
         <p className="notice">
           <Trans>For your security, please verify your phone again to go on.</Trans>
         </p>

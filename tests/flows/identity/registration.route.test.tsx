@@ -110,8 +110,16 @@ describe('a reload mid-flow', () => {
     await waitFor(() => expect(pathname(app)).toBe('/register/2'));
     expect((screen.getByLabelText('Mobile phone number') as HTMLInputElement).value).toBe('2022010143');
     expect(screen.getByRole('button', { name: 'Send code' })).toBeTruthy();
-    // Why the applicant is back here, who had gone further.
-    expect(screen.getByText('For your security, please verify your phone again to go on.')).toBeTruthy();
+    // Why the applicant is back here, who had gone further; not for another number typed instead.
+    const again = 'For your security, please verify your phone again to go on.';
+    expect(screen.getByText(again)).toBeTruthy();
+    const phoneField = screen.getByLabelText('Mobile phone number');
+    await app.user.clear(phoneField);
+    await app.user.type(phoneField, '5592013344');
+    expect(screen.queryByText(again)).toBeNull();
+    await app.user.clear(phoneField);
+    await app.user.type(phoneField, '2022010143');
+    expect(screen.getByText(again)).toBeTruthy();
     // The later steps are not open until the phone is verified again.
     await app.router.navigate({ to: '/register/{-$step}', params: { step: '4' } });
     await waitFor(() => expect(pathname(app)).toBe('/register/2'));
