@@ -249,9 +249,18 @@ export function createAttemptLimits(db: Database) {
   }
 
   /**
-   * A try counted by reserveTry was wrong: its time is kept (the count starts again a wait after the last
-   * one), and once the count is at the limit the wait starts (an escalating policy's doubles with each
-   * failure past it). Answers the wait (0 when tries are left).
+   * A try counted by reserveTry was wrong and tries are left: its time is kept, so the count starts
+   * again a wait after it (a wrong try not recorded would let it start again a minute on).
+   */
+  async function recordWrong(policy: AttemptPolicy, subject: string): Promise<void> {
+    await db.update(attemptLimits).set({ lastFailureAt: sql`now()` }).where(row(policy, subject));
+  }
+
+  /**
+   * A try counted by reserveTry was wrong: its time is kept (recordWrong), and once the count is at the
+   * limit the wait starts (an escalating policy's doubles with each failure past it). Answers the wait
+   * (0 when tries are left). Sign-in calls it for every wrong try; the others call recordWrong while
+   * tries are left, so each wrong try of a burst is told its own tries left.
    */
   async function lockWhenSpent(policy: AttemptPolicy, subject: string): Promise<number> {
     const minutes = policy.escalates
@@ -339,7 +348,7 @@ export function createAttemptLimits(db: Database) {
     return deleted.length;
   }
 
-  return { waitSeconds, resetSignIns, reserveTry, giveBack, lockWhenSpent, reset, countRequest, requestWait, deleteSpent };
+  return { waitSeconds, resetSignIns, reserveTry, giveBack, recordWrong, lockWhenSpent, reset, countRequest, requestWait, deleteSpent };
 }
 
 export type AttemptLimits = ReturnType<typeof createAttemptLimits>;

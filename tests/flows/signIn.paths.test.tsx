@@ -5,7 +5,7 @@ import { signInMachine } from '../../machines/session/signIn.ts';
 import { coverageOf, describePath, minimalCover, replayPath } from '../support/chartCoverage.ts';
 import { generateListedPaths } from '../support/listedPaths.ts';
 import { alertText, renderApp } from '../support/renderApp.tsx';
-import { passServerWait, serverWaitMinutes, serverWaitSeconds } from '../support/replayClock.ts';
+import { passServerWait, serverWaitMinutes, serverWaitSeconds, startReplayClock, stopReplayClock } from '../support/replayClock.ts';
 import { findPhoneSentence, newCodeNotice } from '../support/textedCodeForm.ts';
 
 /** What the element with the focus says. */
@@ -266,5 +266,24 @@ describe('sign-in chart', () => {
     await waitFor(() =>
       expect(alertText()).toBe("We don't recognize your phonePlease contact support to change the phone number on your account."),
     );
+  });
+
+  it("leaves the focus in a field being typed in when the pause ends (the end comes by itself)", async () => {
+    startReplayClock();
+    try {
+      const ctx = await renderApp('/signin');
+      await ctx.user.type(await screen.findByLabelText('Email'), 'demo@providers.test');
+      await ctx.user.type(screen.getByLabelText('Password'), 'not-the-password');
+      await ctx.user.click(screen.getByRole('button', { name: 'Sign in' }));
+      await answer(ctx, done('signIn', { statusCode: 100, retryAfterSeconds: serverWaitSeconds }));
+      await waitFor(() => expect(focusedText()).toContain('Too many tries'));
+      const password = screen.getByLabelText('Password');
+      password.focus();
+      await passServerWait();
+      expect(await screen.findByText('You can try to sign in again now.')).toBeTruthy();
+      expect(document.activeElement).toBe(password);
+    } finally {
+      stopReplayClock();
+    }
   });
 });

@@ -526,7 +526,7 @@ describe('phone: the North American Numbering Plan (NPA-NXX-XXXX)', () => {
       expect(checkPhoneOnFile(`(${code}) 034-5678`)).toBe(M.phoneInvalid);
     },
   );
-  it.each(['9992014477', '3702014477', '2112014477', '5595550123'])('refuses %s on file too (rules it was always taken under)', (phone) =>
+  it.each(['9992014477', '3702014477', '2112014477', '5595550123'])('refuses %s on file too (rules phones on file were taken under)', (phone) =>
     expect(checkPhoneOnFile(phone)).toBe(M.phoneInvalid),
   );
   it.each(['370', '375', '379', '960', '964', '969'])('refuses %s: NANPA reserves 37X and 96X area codes for unanticipated purposes', (code) =>

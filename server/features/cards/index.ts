@@ -106,8 +106,12 @@ export function cardsFeature(app: FastifyInstance, services: Services): void {
       await limits.giveBack(cardActivationPolicy, userId);
       return { cardId: match.card.id } as const;
     }
-    if (tried.attemptsLeft > 0) return { done: refuse(reply, mismatch, { attemptsLeft: tried.attemptsLeft }) } as const;
-    // The last try was wrong: the wait starts (unless a right try given back meanwhile left one).
+    // Every wrong try is recorded (its time keeps the count going); the last starts the wait (unless a
+    // right try given back meanwhile left one).
+    if (tried.attemptsLeft > 0) {
+      await limits.recordWrong(cardActivationPolicy, userId);
+      return { done: refuse(reply, mismatch, { attemptsLeft: tried.attemptsLeft }) } as const;
+    }
     const wait = await limits.lockWhenSpent(cardActivationPolicy, userId);
     return { done: wait > 0 ? tooMany(reply, wait) : refuse(reply, mismatch, { attemptsLeft: 0 }) } as const;
   };

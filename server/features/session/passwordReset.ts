@@ -74,7 +74,11 @@ export function passwordResetFeature(app: FastifyInstance, services: Services): 
       await limits.reset(resetCodePolicy, subject);
       return { statusCode: StatusCode.SUCCESS, mfaToken: await issueMfaToken(db, user.phone, 'reset-password') };
     }
-    if (tried.attemptsLeft > 0) return { statusCode: StatusCode.INVALID_MFA_CODE, attemptsLeft: tried.attemptsLeft };
+    // Every wrong code is recorded (its time keeps the count going); the last one starts the wait.
+    if (tried.attemptsLeft > 0) {
+      await limits.recordWrong(resetCodePolicy, subject);
+      return { statusCode: StatusCode.INVALID_MFA_CODE, attemptsLeft: tried.attemptsLeft };
+    }
     const wait = await limits.lockWhenSpent(resetCodePolicy, subject);
     if (wait > 0) return tooMany(reply, wait);
     return { statusCode: StatusCode.INVALID_MFA_CODE, attemptsLeft: 0 };

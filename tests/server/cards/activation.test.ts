@@ -65,6 +65,18 @@ describe('wrong tries', () => {
     expect((await home(t.app, holder.access)).pendingCard).toMatchObject({ isPending: true });
   });
 
+  it('add up when a minute or more apart: each wrong try is recorded, so the fifth still starts the wait', async () => {
+    const { holder, printed } = await shippedCard();
+    for (let i = 0; i < 4; i += 1) {
+      await cardCall(t.app, holder.access, '/verify/card-last-four', { lastFourCard: otherDigits(printed.lastFour) });
+      await t.db
+        .update(attemptLimits)
+        .set({ lastTryAt: sql`${attemptLimits.lastTryAt} - interval '2 minutes'`, lastFailureAt: sql`${attemptLimits.lastFailureAt} - interval '2 minutes'` })
+        .where(and(eq(attemptLimits.scope, 'card-activation'), eq(attemptLimits.subject, holder.userId)));
+    }
+    expect((await cardCall(t.app, holder.access, '/verify/card-last-four', { lastFourCard: otherDigits(printed.lastFour) })).status).toBe(429);
+  });
+
   it('count in the database: once the wait is over the right digits activate, and the count starts again', async () => {
     const { holder, printed } = await shippedCard();
     for (let i = 0; i < 5; i += 1) await cardCall(t.app, holder.access, '/verify/card-last-four', { lastFourCard: otherDigits(printed.lastFour) });

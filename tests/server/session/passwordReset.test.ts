@@ -6,7 +6,7 @@
  * count and tells the owner by text and email. Wrong SSNs, wrong codes and unknown emails are
  * answered alike, under per-account limits.
  */
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { VerifySsnAnswer } from '../../../contract/identity/types.ts';
 import { StatusCode } from '../../../contract/shared/statusCodes.ts';
@@ -124,6 +124,18 @@ describe('POST /reset-password and /verify/reset-code: the texted code', () => {
       expect(last.body).toEqual({ statusCode: StatusCode.INVALID_MFA_LIMIT, retryAfterSeconds: expect.any(Number) });
       expect(last.body.retryAfterSeconds).toBeGreaterThan(590);
     }
+  });
+
+  it('adds up wrong codes a minute or more apart: each is recorded, so the fifth still makes the email wait', async () => {
+    await sendResetCode(demoCardholder.email);
+    for (let i = 0; i < 4; i += 1) {
+      expect((await verifyResetCode(demoCardholder.email, '000000')).body).toMatchObject({ attemptsLeft: 4 - i });
+      await t.db
+        .update(attemptLimits)
+        .set({ lastTryAt: sql`${attemptLimits.lastTryAt} - interval '2 minutes'`, lastFailureAt: sql`${attemptLimits.lastFailureAt} - interval '2 minutes'` })
+        .where(eq(attemptLimits.scope, 'reset-code'));
+    }
+    expect((await verifyResetCode(demoCardholder.email, '000000')).status).toBe(429);
   });
 
   it('counts /reset-password as an account lookup per client: 429 {201} over the limit', async () => {

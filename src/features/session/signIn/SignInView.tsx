@@ -87,7 +87,8 @@ function CredentialsForm({ state, send, Heading, inModal }: FormProps) {
   // again. Each try's message is a new one, so the same words after another try are said again.
   useEffect(() => {
     if (invalid) formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
-    else if (rejected || failed) problemRef.current?.focus();
+    // The pause's end comes by itself: it takes the focus from its message only, never from a field being typed in.
+    else if ((rejected || failed) && (refusal < 2 || document.activeElement === document.body)) problemRef.current?.focus();
   }, [invalid, rejected, failed, fieldErrors, refusal]);
 
   function submit(event: FormEvent<HTMLFormElement>) {
