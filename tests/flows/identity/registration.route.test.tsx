@@ -247,7 +247,7 @@ describe("the phone's proof (mfaToken) is never persisted", () => {
     await verifyPhone(app, mfaToken);
     // On to the address, typing in it (saved 300 ms after the last key) and back to the phone.
     await app.user.type(screen.getByLabelText('Street address'), '12 Elm St');
-    await new Promise((resolve) => setTimeout(resolve, typingDraftDelayMs + 50));
+    await waitFor(() => expect(writes.at(-1)).toContain('12 Elm St'));
     app.router.history.back();
     await screen.findByRole('heading', { name: 'Verify your phone' });
     // In this page's memory the phone stays verified: the same number goes straight on.
