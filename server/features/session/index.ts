@@ -108,6 +108,12 @@ export function sessionFeature(app: FastifyInstance, services: Services): void {
         if (checked.kind === 'locked') return tooMany(reply, checked.retryAfterSeconds);
         if (checked.kind === 'spent') return reply.code(401).send({ statusCode: StatusCode.INVALID_MFA_CODE });
         if (checked.kind === 'wrong') {
+          // A wrong code is a failure of the account's own count too, so its ceiling of failures in a row
+          // (NIST SP 800-63B §5.2.2) bounds codes guessed behind a known password, which the phone's wait
+          // alone (5 per 10 minutes) would let go on, 720 a day. Its right password gave its try back above.
+          const accountTry = await limits.reserveTry(signInPerAccountPolicy, subject);
+          const accountWait = accountTry.reserved ? await limits.lockWhenSpent(signInPerAccountPolicy, subject) : accountTry.retryAfterSeconds;
+          if (accountWait > 0) return tooMany(reply, accountWait);
           return reply
             .code(401)
             .send(

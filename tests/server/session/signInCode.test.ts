@@ -6,7 +6,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { StatusCode } from '../../../contract/shared/statusCodes.ts';
-import { phoneVerificationCodes, phoneVerificationLimits, users } from '../../../server/db/schema/index.ts';
+import { attemptLimits, phoneVerificationCodes, phoneVerificationLimits, users } from '../../../server/db/schema/index.ts';
+import { signInPerAccountPolicy } from '../../../server/attemptLimits.ts';
 import {
   clearAttemptLimits,
   getHome,
@@ -111,6 +112,32 @@ describe('POST /sign-in for a cardholder who needs a texted code', () => {
     expect(right.body.statusCode).toBe(StatusCode.INVALID_MFA_LIMIT);
     // No new code is texted during the wait either.
     expect((await signInWith(t.app, credentials)).status).toBe(429);
+  });
+
+  // NIST SP 800-63B §5.2.2: failures in a row on one account are limited, codes as well as passwords;
+  // the phone's own wait alone let a guesser who knows the password try 720 codes a day.
+  it("counts wrong codes toward the account's ceiling of failures in a row: at the 100th the account waits, the right code included", async () => {
+    await t.db.insert(attemptLimits).values({ scope: signInPerAccountPolicy.scope, subject: mfaCardholder.email, failures: signInPerAccountPolicy.limit - 2 });
+    await signInWith(t.app, credentials);
+    const code = await lastCode(t.app, mfaCardholder.phone);
+    expect((await signInWith(t.app, { ...credentials, code: otherCode(code) })).body).toEqual({ statusCode: StatusCode.INVALID_MFA_CODE, attemptsLeft: 4 });
+
+    const last = await signInWith(t.app, { ...credentials, code: otherCode(code) });
+    expect(last.status).toBe(429);
+    expect(last.body.retryAfterSeconds).toBeGreaterThan(890);
+    const right = await signInWith(t.app, { ...credentials, code });
+    expect(right.status).toBe(401);
+    expect(right.body.retryAfterSeconds).toBeGreaterThan(890);
+  });
+
+  it("ends the account's count with the right code", async () => {
+    await t.db.insert(attemptLimits).values({ scope: signInPerAccountPolicy.scope, subject: mfaCardholder.email, failures: signInPerAccountPolicy.limit - 3 });
+    await signInWith(t.app, credentials);
+    const code = await lastCode(t.app, mfaCardholder.phone);
+    await signInWith(t.app, { ...credentials, code: otherCode(code) });
+    expect((await signInWith(t.app, { ...credentials, code })).status).toBe(200);
+    const [row] = await t.db.select().from(attemptLimits).where(eq(attemptLimits.subject, mfaCardholder.email));
+    expect(row!.failures).toBe(0);
   });
 
   it('keeps its own limit of 5 texts per 10 minutes: the sixth waits', async () => {
