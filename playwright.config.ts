@@ -48,7 +48,8 @@ export default defineConfig({
   ],
   outputDir: 'test-results',
   fullyParallel: true,
-  forbidOnly: !!process.env.CI,
+  // A stray `.only` fails the run anywhere (CI is not set by test.sh or .ci/run), as in vite.config.ts.
+  forbidOnly: true,
   workers: 2,
   retries: 0,
   reporter: 'list',

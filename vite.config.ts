@@ -305,6 +305,9 @@ export default defineConfig({
     // minutes (these, and the watchdog below).
     testTimeout: 120_000,
     hookTimeout: 120_000,
+    // A stray `.only` fails the run anywhere, not only where CI is set (neither test.sh nor .ci/run sets
+    // it): otherwise the rest of its file is skipped and the suite is green.
+    allowOnly: false,
     // Ends the run when one file runs past its limit, naming it (a synchronous hang blocks the timers above).
     reporters: ['default', './scripts/vitestWatchdog.ts'],
     projects: [

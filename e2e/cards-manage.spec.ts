@@ -9,7 +9,8 @@
  * page; one run in Spanish; axe-clean on every screen.
  */
 import path from 'node:path';
-import { expect, test, type Page, type TestInfo } from '@playwright/test';
+import { expect, type Page, type TestInfo } from '@playwright/test';
+import { test } from './support/snackbar.ts';
 import { ManageCardsPage, dayAsShown } from './pages/cards/ManageCardsPage.ts';
 import { expectAccessible } from './support/accessibility.ts';
 import { openAccountViaApi } from './support/accounts.ts';
@@ -200,7 +201,7 @@ test("set a PIN on the processor's page on its own origin, and change the ATM PI
   await setPin.setPin('2468');
   // Success returns to returnTo: the cards, on the card the PIN was set for.
   await expect(page).toHaveURL((url) => url.pathname === '/manage-cards' && url.searchParams.get('initialSlide') === '1');
-  await expect(setPin.status('Your new PIN is set.')).toBeVisible();
+  await setPin.expectSnackbarSaid('Your new PIN is set.');
   await expect(cards.position(2, 2)).toBeVisible();
 
   const atmPin = await cards.changePin(physical, 'atm');
@@ -211,7 +212,7 @@ test("set a PIN on the processor's page on its own origin, and change the ATM PI
   await atmPin.retry();
   await atmPin.setPin('3579');
   await expect(page).toHaveURL((url) => url.pathname === '/manage-cards');
-  await expect(atmPin.status('Your new PIN is set.')).toBeVisible();
+  await atmPin.expectSnackbarSaid('Your new PIN is set.');
 });
 
 test('a PIN set on the processor whose recording lost its answer: not said unchanged, and Try again records it (the server takes the repeat)', async ({ page, request }) => {
@@ -244,7 +245,7 @@ test('a PIN set on the processor whose recording lost its answer: not said uncha
   // Try again sends the same recording call again, not a new form; the server answers the repeat as the first.
   await setPin.alert.getByRole('button', { name: 'Try again', exact: true }).press('Enter');
   await expect(page).toHaveURL((url) => url.pathname === '/manage-cards');
-  await expect(setPin.status('Your new PIN is set.')).toBeVisible();
+  await setPin.expectSnackbarSaid('Your new PIN is set.');
   expect(commits).toBe(2);
   expect(formsAsked).toHaveLength(1);
 });

@@ -1,5 +1,6 @@
 /** Sign-out ends the session; the browser's back button must not bring account data back. */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
+import { test } from './support/snackbar.ts';
 import { ActivityPage } from './pages/activity/ActivityPage.ts';
 import { HomePage } from './pages/home/HomePage.ts';
 import { SignInPage } from './pages/session/SignInPage.ts';
@@ -97,7 +98,7 @@ test('signing out in one tab signs the other tab out too, and it saves no tokens
   await new HomePage(first).signOut();
   const signedOut = new SignInPage(second, 'es');
   await signedOut.expectShown();
-  await expect(signedOut.status('You have signed out.')).toBeVisible();
+  await signedOut.expectSnackbarSaid('You have signed out.');
   await expect(secondHome.balanceHeading).toHaveCount(0);
   for (const page of [first, second]) await expectNoTokensStored(page);
 });

@@ -40,6 +40,11 @@ export abstract class AppPage {
     return this.page.getByRole('status').filter({ hasText: this.t(source) });
   }
 
+  /** The snackbar said `source` (recorded as it was put in: e2e/support/snackbar.ts), however long ago. */
+  async expectSnackbarSaid(source: string): Promise<void> {
+    await expect.poll(() => this.page.evaluate(() => window.saidBySnackbar), { message: `the snackbar said "${source}"` }).toContain(this.t(source));
+  }
+
   /** Alerts inside the screen (form errors). */
   get alert(): Locator {
     return this.page.getByRole('main').getByRole('alert');
