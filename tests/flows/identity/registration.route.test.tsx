@@ -8,7 +8,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { failedRegistrationMarker, type SessionInput } from '../../../machines/session/session.ts';
 import { activateLocale } from '../../../src/shared/i18n/locale.ts';
 import { createStateSaver, localStorageWriter, restoreState, type PersistedState } from '../../../src/app/persistence.ts';
-import { typingDraftDelayMs } from '../../../src/features/identity/RegisterView.tsx';
 import { savedDraft } from '../../support/registrationRuns.ts';
 import { recordingHost, renderApp, signedOut } from '../../support/renderApp.tsx';
 import { findPhoneSentence } from '../../support/textedCodeForm.ts';
@@ -194,6 +193,14 @@ describe('a reload mid-flow', () => {
 });
 
 describe('the SSN is never persisted', () => {
+  /** On the first step: the SSN typed, then a middle name, and the save made while typing them (300 ms after the last key). */
+  async function typeThenAwaitItsSave(app: App, lastSaved: () => string | undefined) {
+    await screen.findByRole('heading', { name: 'Tell us about yourself' });
+    await app.user.type(screen.getByLabelText('Social Security number'), '987-65-4321');
+    await app.user.type(screen.getByLabelText('Middle name (optional)'), 'Quinn');
+    await waitFor(() => expect(lastSaved()).toContain('Quinn'));
+  }
+
   it.each([false, true])('embedded %s: nothing saved ever holds it, through submitting, errors and going back', async (embedded) => {
     const writes: string[] = [];
     const app = await renderApp('/register', signedOut, inHost());
@@ -207,8 +214,8 @@ describe('the SSN is never persisted', () => {
     await completePersonalInfo(app);
     app.router.history.back();
     await screen.findByRole('heading', { name: 'Tell us about yourself' });
-    // Past the typing delay too: what is saved while typing is checked as well.
-    await new Promise((resolve) => setTimeout(resolve, typingDraftDelayMs + 50));
+    // What is saved while typing is checked as well: the SSN typed again, then the middle name, whose save is awaited.
+    await typeThenAwaitItsSave(app, () => writes.at(-1));
     expect(writes.length).toBeGreaterThan(0);
     for (const written of writes) expect(written).not.toMatch(/123456789|123-45-6789|987654321|987-65-4321|"ssn"/);
     // And what was saved restores the draft without it.
@@ -222,8 +229,9 @@ describe('the SSN is never persisted', () => {
     const save = createStateSaver(localStorageWriter({ getItem: (key) => stored.get(key) ?? null, setItem: (key, value) => void stored.set(key, value) }), { embedded: false });
     app.session.subscribe((snapshot) => save(snapshot.context));
     await completePersonalInfo(app, { ssn: '123 45 6789' });
-    // Past the typing delay too: what is saved while typing is checked as well.
-    await new Promise((resolve) => setTimeout(resolve, typingDraftDelayMs + 50));
+    app.router.history.back();
+    // What is saved while typing is checked as well: the SSN typed again, then the middle name, whose save is awaited.
+    await typeThenAwaitItsSave(app, () => [...stored.values()].join());
     expect([...stored.values()].join()).not.toMatch(/123456789|123 45 6789/);
     expect([...stored.values()].join()).toContain('ana@example.test');
   });
@@ -252,7 +260,6 @@ describe("the phone's proof (mfaToken) is never persisted", () => {
     await screen.findByRole('heading', { name: 'Verify your phone' });
     // In this page's memory the phone stays verified: the same number goes straight on.
     expect(screen.getByRole('button', { name: 'Continue' })).toBeTruthy();
-    await new Promise((resolve) => setTimeout(resolve, 10));
 
     expect(writes.length).toBeGreaterThan(0);
     for (const written of writes) expect(written).not.toMatch(new RegExp(`${mfaToken}|mfaToken|verifiedPhone`));
