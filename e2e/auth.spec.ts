@@ -9,7 +9,9 @@ import { expectAccessible } from './support/accessibility.ts';
 import { openAccountViaApi, setPasswordViaApi, signInViaApiAs } from './support/accounts.ts';
 import { shown, type Locale } from './support/catalog.ts';
 import { readStoredState, seedStoredState } from './support/storage.ts';
-import { loseAnswerOnce } from './support/network.ts';
+import { doubleTapWhileAnswerHeld, isOver, loseAnswerOnce } from './support/network.ts';
+import { UnlockPage } from './pages/session/UnlockPage.ts';
+import { HomePage } from './pages/home/HomePage.ts';
 
 const jordan = { email: 'jordan@providers.test', password: 'Providers2026', phone: '5592017788' };
 
@@ -136,6 +138,25 @@ test('wrong unlock codes count down to a lockout; sign-in then asks for a new un
   await expectAccessible(page);
   await page.getByRole('button', { name: 'Continue', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'Available balance', exact: true })).toBeVisible();
+});
+
+test('a double tap on Unlock after a wrong code sends one unlock and stays on the form, though the link moved under the thumb', async ({ page, request }) => {
+  const { applicant } = await openAccountViaApi(request);
+  await setPasswordViaApi(request, applicant, 'Opening-Day-2026');
+  const tokens = await signInViaApiAs(request, applicant.email, 'Opening-Day-2026');
+  await seedStoredState(page, { accessToken: null, refreshToken: tokens.refresh, locale: 'en' });
+  await page.goto('/unlock');
+  const unlock = await UnlockPage.expectOn(page);
+  await unlock.code.fill('9999');
+  await unlock.submitButton.click();
+  await expect(unlock.codeProblem).toContainText('You have 4 more unlock attempts.');
+
+  await unlock.code.fill(applicant.unlockCode);
+  const { spot, release } = await doubleTapWhileAnswerHeld(page, unlock.submitButton, '/api/v1/refresh-tokens');
+  expect(await isOver(page.locator('a[href^="/reset-unlock-code"]'), spot), 'the second tap lands on Forgot your unlock code?').toBe(true);
+  await expect(page).toHaveURL((url) => url.pathname === '/unlock');
+  release();
+  await new HomePage(page).expectShown();
 });
 
 test('an unlock-code reset whose answer was lost is saved again as done, not as an expired identity check', async ({ page, request }) => {

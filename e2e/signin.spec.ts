@@ -3,6 +3,7 @@ import { expect, type Page, test } from '@playwright/test';
 import { HomePage } from './pages/home/HomePage.ts';
 import { SignInPage } from './pages/session/SignInPage.ts';
 import { demo, demoHome } from './support/api.ts';
+import { doubleTapWhileAnswerHeld, isOver } from './support/network.ts';
 import { activityRowPattern, dollars, englishShortDate } from './support/text.ts';
 
 test('signing in shows the seeded balance, the cards and recent activity', async ({ page, request }) => {
@@ -62,6 +63,19 @@ test('a wrong password shows the error and stays on sign-in', async ({ page }) =
   await page.getByRole('button', { name: 'Show password', exact: true }).click();
   await expect(signIn.password).toHaveAttribute('type', 'text');
   await expect(page.getByRole('button', { name: 'Show password', exact: true })).toHaveAttribute('aria-pressed', 'true');
+});
+
+test('a double tap on Sign in after a refusal sends one sign-in and stays on the form, though the links moved under the thumb', async ({ page }) => {
+  const signIn = await SignInPage.open(page);
+  await signIn.signInRejected(demo.email, 'not-the-password');
+  await signIn.password.fill(demo.password);
+
+  const { spot, release } = await doubleTapWhileAnswerHeld(page, signIn.submitButton, '/api/v1/sign-in');
+  // The message went with the first tap and the link moved to where the thumb was: the second tap is on it.
+  expect(await isOver(page.locator('a[href^="/reset-password"]'), spot), 'the second tap lands on Forgot your password?').toBe(true);
+  await expect(page).toHaveURL((url) => url.pathname === '/signin');
+  release();
+  await new HomePage(page).expectShown();
 });
 
 test('opening home signed out asks to sign in, then continues to home', async ({ page }) => {

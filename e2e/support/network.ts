@@ -1,5 +1,5 @@
 /** The network as a phone on a weak signal has it. */
-import type { Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 
 /**
  * The next call to `pathname` reaches the server, which does its work, and its answer never reaches
@@ -14,4 +14,36 @@ export async function loseAnswerOnce(page: Page, pathname: string): Promise<void
     },
     { times: 1 },
   );
+}
+
+/**
+ * A thumb's double tap on `button` while the call it sends waits for its answer (held until
+ * `release`): the form's message goes as the call starts and what was below moves up, so the second
+ * tap lands on whatever is then where the first was. Answers the box of the spot tapped.
+ */
+export async function doubleTapWhileAnswerHeld(page: Page, button: Locator, pathname: string): Promise<{ spot: { x: number; y: number }; release: () => void }> {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(
+    (url) => url.pathname === pathname,
+    async (route) => {
+      await held;
+      await route.continue();
+    },
+    { times: 1 },
+  );
+  const box = (await button.boundingBox())!;
+  const spot = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+  const sent = page.waitForRequest((request) => new URL(request.url()).pathname === pathname);
+  await page.mouse.click(spot.x, spot.y);
+  await sent;
+  await expect(page.locator('form[aria-busy="true"]')).toBeAttached();
+  await page.mouse.click(spot.x, spot.y);
+  return { spot, release };
+}
+
+/** Whether `spot` lies inside what `locator` draws. */
+export async function isOver(locator: Locator, spot: { x: number; y: number }): Promise<boolean> {
+  const box = (await locator.boundingBox())!;
+  return spot.x >= box.x && spot.x <= box.x + box.width && spot.y >= box.y && spot.y <= box.y + box.height;
 }

@@ -152,7 +152,7 @@ function CredentialsForm({ state, send, Heading, inModal }: FormProps) {
                   <WaitToTryAgain retryAt={retryAt} />
                 </p>
               </>
-            ) : state.hasTag('resumed') ? (
+            ) : refusal === 2 ? (
               <p>
                 <Trans>You can try to sign in again now.</Trans>
               </p>
@@ -172,7 +172,8 @@ function CredentialsForm({ state, send, Heading, inModal }: FormProps) {
           {submitting ? <Trans>Signing in…</Trans> : <Trans>Sign in</Trans>}
         </SubmitButton>
       </form>
-      <p className="screen-links">
+      {/* Inert while the call runs: the message above goes as it starts, and a double tap's second would land on a link. */}
+      <p className="screen-links" inert={submitting}>
         {host.embedded && !inModal ? (
           // Opening an account is offered only inside the companion app (spec §2).
           <Link to="/register/{-$step}" params={{ step: undefined }}>

@@ -93,7 +93,8 @@ export function UnlockView({ inModal = false }: { inModal?: boolean }) {
           {submitting ? <Trans>Unlocking…</Trans> : <Trans>Unlock</Trans>}
         </SubmitButton>
       </form>
-      <p className="screen-links">
+      {/* Inert while the call runs: the message above goes as it starts, and a double tap's second would land on a link. */}
+      <p className="screen-links" inert={submitting}>
         <Link to="/reset-unlock-code/{-$step}" params={{ step: undefined }} search={forgotSearch} replace>
           <Trans>Forgot your unlock code?</Trans>
         </Link>
