@@ -14,9 +14,13 @@ export function AccountLoad({ titleId, title, failed, onRetry }: { titleId: stri
         {title}
       </h1>
       {failed ? (
-        <RetryNotice advise onRetry={onRetry}>
-          <Trans>We couldn't load your account.</Trans>
-        </RetryNotice>
+        <>
+          <RetryNotice advise onRetry={onRetry}>
+            <Trans>We couldn't load your account.</Trans>
+          </RetryNotice>
+          {/* A way out besides Try again: embedded, the phone's Back may leave for the companion app. */}
+          <CardFlowLinks />
+        </>
       ) : (
         <Skeleton label={t`Loading your account`} blocks={2} />
       )}
