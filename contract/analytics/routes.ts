@@ -17,6 +17,7 @@ export const analyticsRoutes = {
     method: 'POST',
     path: '/error-reports',
     caller: 'anonymous',
-    answers: { 200: [0], 400: [2], 413: [2] },
+    // 404 outside sandbox mode: production reports errors to a vendor, not to this intake.
+    answers: { 200: [0], 400: [2], 404: [3], 413: [2] },
   }),
 };

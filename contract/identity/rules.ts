@@ -179,5 +179,4 @@ export const personalInfoChecks = {
   ssn: checkSsn,
   email: checkNewEmail,
 };
-export const phoneChecks = { phone: checkPhone };
 export const addressChecks = { street1: checkStreet1, street2: checkStreet2, city: checkCity, state: checkState, zip: checkZip };

@@ -30,8 +30,7 @@ import { fieldErrors } from '../../contract/rules.ts';
 import { StatusCode } from '../../contract/shared/statusCodes.ts';
 import { retryAtOf, untilRetry } from '../shared/serverWait.ts';
 
-/** Spec §4's activation statuses. */
-export type ActivationStatus = 'INPUTTING' | 'PROCESSING' | 'SUCCESS' | 'FAILURE';
+/** The route's steps (spec §2 /activate/:step?). */
 export type ActivationStep = 1 | 2;
 
 export type ActivationErrors = Partial<Record<keyof ActivationForm, CardValidationMessage>>;
@@ -206,14 +205,6 @@ export const activationMachine = setup({
     nothingToActivate: { type: 'final', tags: ['nothingToActivate'] },
   },
 });
-
-/** Spec §4's status of the activation. */
-export function activationStatusOf(snapshot: { hasTag: (tag: ActivationTag) => boolean }): ActivationStatus {
-  if (snapshot.hasTag('busy')) return 'PROCESSING';
-  if (snapshot.hasTag('activated')) return 'SUCCESS';
-  if (snapshot.hasTag('failed') || snapshot.hasTag('nothingToActivate')) return 'FAILURE';
-  return 'INPUTTING';
-}
 
 /** The route's step (spec §2 /activate/:step?): the form is step 1, the activated card step 2. */
 export function stepOfActivation(snapshot: { hasTag: (tag: ActivationTag) => boolean }): ActivationStep {

@@ -200,6 +200,17 @@ describe("the host's device id and EBT link, sent as headers on every call", () 
     expect(headers.has('EBT-Account-ID')).toBe(false);
   });
 
+  it("says the app's language (Accept-Language), as every call does, and gives up after the client's 120 s", async () => {
+    const timeout = vi.spyOn(AbortSignal, 'timeout');
+    try {
+      const { headers } = await signInHeaders({ state: savedState({ locale: 'es' }) });
+      expect(headers.get('Accept-Language')).toBe('es');
+      expect(timeout).toHaveBeenCalledWith(120_000);
+    } finally {
+      timeout.mockRestore();
+    }
+  });
+
   it('keeps the saved EBT account id when the host has none', async () => {
     const { started } = await signInHeaders({ state: savedState({ ebtAccountId: 'EBT-1' }), ebtaccountId: null });
     expect(started.initial.ebtAccountId).toBe('EBT-1');

@@ -14,6 +14,7 @@ import { preferredLocale, type Locale } from '../../../contract/shared/locale.ts
 import { failedRegistrationMarker, type SessionInput } from '../../../machines/session/session.ts';
 import { restoreState, type PersistedState } from '../../app/persistence.ts';
 import type { ErrorReporter } from '../../app/errorReporting.ts';
+import { requestTimeoutMs } from '../api/client.ts';
 import { connectHostBridge } from './bridge.ts';
 import { CompanionSignInNotice } from './CompanionSignInNotice.tsx';
 import type { Host } from './host.ts';
@@ -142,9 +143,11 @@ async function providersSignIn(companionToken: string, session: SessionInput): P
     Authorization: `Bearer ${companionToken}`,
     Fingerprint: session.fingerprint,
     'Device-UUID': session.deviceUUID,
+    'Accept-Language': session.locale,
   };
   if (session.ebtAccountId) headers['EBT-Account-ID'] = session.ebtAccountId;
-  const response = await fetch(urlOf(sessionRoutes.providersSignIn), { method: 'POST', headers, body: '{}' });
+  // The client's limit too: a call that never ends would leave the start-up waiting with no Try again.
+  const response = await fetch(urlOf(sessionRoutes.providersSignIn), { method: 'POST', headers, body: '{}', signal: AbortSignal.timeout(requestTimeoutMs) });
   const answer = (await response.json()) as SignInAnswer;
   if (typeof answer.statusCode !== 'number') throw new Error('No statusCode');
   return answer;
