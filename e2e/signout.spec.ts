@@ -77,6 +77,36 @@ test('signing out confirms it, and going back does not show the account', async 
   await expectNoAccountAfterBack(page, '/home');
 });
 
+test('signing out with no answer from the server (Wi-Fi without internet) signs out on the phone at once; the server is told when it can be', async ({ context, page, request }) => {
+  const home = await (await SignInPage.open(page)).signIn();
+  const { refreshToken } = (await readStoredState(page))!;
+  const lastKnown = () => page.evaluate(() => localStorage.getItem('providers-card:last-known'));
+  await expect.poll(lastKnown, { message: 'home kept its last-known copy' }).not.toBeNull();
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const told = page.waitForRequest((sent) => new URL(sent.url()).pathname === '/api/v1/sign-out');
+  await page.route('**/api/v1/sign-out', async (route) => {
+    await held;
+    await route.continue();
+  });
+
+  const signedOut = await home.signOut();
+  await signedOut.expectShown();
+  await expectNoTokensStored(page);
+  expect(await lastKnown(), 'the last-known copy is gone').toBeNull();
+  // A tab opened now finds no session.
+  const other = await context.newPage();
+  await other.goto('/home');
+  await new SignInPage(other).expectShown();
+
+  // The server was asked with the session's refresh token; once its answer comes, the token is dead there too.
+  expect((await told).headers().authorization).toBe(`Bearer ${refreshToken}`);
+  release();
+  await expect
+    .poll(async () => (await request.post('/api/v1/refresh-tokens', { headers: { Authorization: `Bearer ${refreshToken}` }, data: { unlockCode: '2580' } })).status())
+    .toBe(401);
+});
+
 test('signing out in one tab signs the other tab out too, and it saves no tokens back', async ({ context }) => {
   // A tab left on sign-in from before: its changes (here its language) sign nobody out.
   const before = await context.newPage();

@@ -9,7 +9,7 @@
  * Signing in again as the same account resumes that screen (and the calls waiting on it); another
  * account signing in, signing out, or navigating away gives the interrupted work up.
  */
-import { assign, fromPromise, not, raise, setup, stateIn } from 'xstate';
+import { assign, emit, fromPromise, not, raise, setup, spawnChild, stateIn } from 'xstate';
 import type { SessionTokens } from '../../contract/shared/answers.ts';
 import type { Locale } from '../../contract/shared/locale.ts';
 // The one allowed reach across machine features: the session keeps registration's draft as identity
@@ -98,12 +98,17 @@ export const snackbarTimeoutMs = 5000;
  */
 export type SessionTag = 'signedIn' | 'locked' | 'authModalOpen' | 'errorModalOpen' | 'snackbarShown';
 
+/** Signing out ends the session here at once; the server is told in the background (revokeSession). */
+const signOut = { target: 'signedOut', actions: ['revokeSession', 'clearSession', 'showSignedOut', 'goToSignIn', 'tellSignedOut'] } as const;
+
 export const sessionMachine = setup({
   types: {
     context: {} as SessionContext,
     events: {} as SessionEvent,
     input: {} as SessionInput,
     tags: {} as SessionTag,
+    /** A sign-out (not any way of being signed out): the app tells its other tabs (src/app/main.tsx). */
+    emitted: {} as { type: 'signedOut' },
   },
   guards: {
     hasAccessToken: ({ context }) => context.accessToken !== null && context.refreshToken !== failedRegistrationMarker,
@@ -139,6 +144,13 @@ export const sessionMachine = setup({
     setSnackbar: assign({ snackbarMessage: ({ event }) => (event.type === 'snackbar.show' ? event.message : null) }),
     clearSnackbar: assign({ snackbarMessage: null }),
     showSignedOut: raise({ type: 'snackbar.show', message: 'signedOut' } as const),
+    /**
+     * The server ends the session in the background, with the refresh token as it was: the phone forgets
+     * it at once, whatever the server answers and however long that takes (on a weak signal up to the
+     * client's 120 s, while the account stayed open and saved for whoever held the phone next).
+     */
+    revokeSession: spawnChild('signOut', { input: ({ context }) => ({ refreshToken: context.refreshToken }) }),
+    tellSignedOut: emit({ type: 'signedOut' }),
     /** Taken before the access token is dropped, which names the account. */
     openAuthModal: raise(({ context, event }) => ({
       type: 'authModal.open' as const,
@@ -202,7 +214,7 @@ export const sessionMachine = setup({
               // In the auth modal: it asks for a sign-in instead, over the same screen.
               { target: 'signedOut', actions: ['dropTokens', 'maskRoute'] },
             ],
-            'user.signOut': 'signingOut',
+            'user.signOut': signOut,
           },
         },
         /** A call answering an auth code here opens the auth modal over the screen. */
@@ -211,17 +223,7 @@ export const sessionMachine = setup({
           on: {
             'session.refreshRequired': { target: 'locked', actions: ['openAuthModal', 'dropAccessToken'] },
             'session.signInRequired': { target: 'signedOut', actions: ['openAuthModal', 'dropTokens'] },
-            'user.signOut': 'signingOut',
-          },
-        },
-        /** The server revokes the session; locally it ends whatever the server answers. */
-        signingOut: {
-          invoke: {
-            id: 'signOut',
-            src: 'signOut',
-            input: ({ context }) => ({ refreshToken: context.refreshToken }),
-            onDone: { target: 'signedOut', actions: ['clearSession', 'showSignedOut', 'goToSignIn'] },
-            onError: { target: 'signedOut', actions: ['clearSession', 'showSignedOut', 'goToSignIn'] },
+            'user.signOut': signOut,
           },
         },
       },

@@ -85,14 +85,11 @@ async function start() {
   // merely signed out says nothing. Not for a tab already signed out (its sign-in modal stays), nor a
   // message that comes late (a tab the phone froze meanwhile: the user may have signed in again since).
   const signOuts = embedded ? null : new BroadcastChannel('providers-card:sign-out');
-  let signingOut = false;
   session.subscribe((snapshot) => {
     saveState(snapshot.context);
     void activateLocale(snapshot.context.locale);
-    const now = snapshot.matches({ auth: 'signingOut' });
-    if (now && !signingOut) signOuts?.postMessage(Date.now());
-    signingOut = now;
   });
+  session.on('signedOut', () => signOuts?.postMessage(Date.now()));
   if (signOuts) {
     signOuts.onmessage = ({ data }) => {
       if (session.getSnapshot().hasTag('signedIn') && Date.now() - data < 10_000) session.send({ type: 'user.signOut' });
