@@ -7,7 +7,7 @@ import { type AfterAnswer, createAfterAnswer } from './shared/afterAnswer.ts';
 import type { ServerConfig } from './config.ts';
 import type { Database } from './db/database.ts';
 import { createSandboxEmailGateway, type EmailGateway, unconfiguredEmailGateway } from './partners/email.ts';
-import { type AddressVerifier, sandboxAddressVerifier, unconfiguredAddressVerifier } from './partners/address.ts';
+import { type AddressVerifier, printableAddressesOnly, sandboxAddressVerifier, unconfiguredAddressVerifier } from './partners/address.ts';
 import { type IdentityVerifier, sandboxIdentityVerifier, unconfiguredIdentityVerifier } from './partners/identity.ts';
 import { type CardProcessor, createSandboxProcessor, unconfiguredCardProcessor } from './partners/processor.ts';
 import { createSandboxSmsGateway, type SmsGateway, unconfiguredSmsGateway } from './partners/sms.ts';
@@ -32,14 +32,14 @@ function partnersFor(config: ServerConfig, db: Database): Partners {
   return config.sandbox
     ? {
         identity: sandboxIdentityVerifier,
-        address: sandboxAddressVerifier,
+        address: printableAddressesOnly(sandboxAddressVerifier),
         sms: createSandboxSmsGateway(db),
         email: createSandboxEmailGateway(db),
         processor: createSandboxProcessor(db, config),
       }
     : {
         identity: unconfiguredIdentityVerifier,
-        address: unconfiguredAddressVerifier,
+        address: printableAddressesOnly(unconfiguredAddressVerifier),
         sms: unconfiguredSmsGateway,
         email: unconfiguredEmailGateway,
         processor: unconfiguredCardProcessor,

@@ -26,6 +26,30 @@ export const isUnitProblem = (statusCode: number) =>
   statusCode === StatusCode.ADDRESS_UNIT_INCORRECT || statusCode === StatusCode.ADDRESS_UNIT_REQUIRED;
 
 /**
+ * Characters no address label prints: controls (a line break, a bell), format characters (bidi
+ * overrides that reorder what is shown, zero-width ones), private-use and unassigned code points, and
+ * pictographs (🙂). An address with one is no mailing address, whatever a vendor would answer.
+ */
+const unprintable = /[\p{C}\p{Zl}\p{Zp}\p{Extended_Pictographic}]/u;
+
+/**
+ * Any verifier, behind the rule above: such an address is refused before the vendor is asked (and is
+ * never stored), as the vendor refuses what it cannot read: 301 when it is in the apartment or unit
+ * (that field is flagged), else 300.
+ */
+export function printableAddressesOnly(verifier: AddressVerifier): AddressVerifier {
+  return {
+    async verify(address) {
+      if (unprintable.test(address.street2)) return { ok: false, statusCode: StatusCode.ADDRESS_UNIT_INCORRECT };
+      if ([address.street1, address.city, address.state, address.zip].some((field) => unprintable.test(field))) {
+        return { ok: false, statusCode: StatusCode.ADDRESS_INVALID };
+      }
+      return verifier.verify(address);
+    },
+  };
+}
+
+/**
  * A Post Office Box in any of the forms people write (USPS Publication 28, which standardises them all
  * to `PO BOX`): `PO Box`, `P.O. Box`, `P O Box`, `P.O.Box`, `POBox`, `POB`, `P.O.B.`, `Post Office Box`.
  * Matched before the office/suite rule: `Post Office Box 123` is a PO Box, not a commercial address.

@@ -102,8 +102,32 @@ describe('POST /verify-address', () => {
   });
 });
 
+/** What no address label prints, refused whatever the vendor (a real one too) would say. */
+const unprintableCases: [string, Partial<Address>, number][] = [
+  ['a line break in the street', { street1: '4101 Main St\nLine 2' }, StatusCode.ADDRESS_INVALID],
+  ['a bidi override in the street (reorders what is shown)', { street1: '4101 Main \u202eSt' }, StatusCode.ADDRESS_INVALID],
+  ['an emoji in the street', { street1: '4101 Main St 🙂' }, StatusCode.ADDRESS_INVALID],
+  ['a bell in the city', { city: 'Fres\u0007no' }, StatusCode.ADDRESS_INVALID],
+  ['a zero-width space in the city', { city: 'Fres\u200bno' }, StatusCode.ADDRESS_INVALID],
+  ['a bell as the whole unit', { street2: '\u0007' }, StatusCode.ADDRESS_UNIT_INCORRECT],
+  ['a tab in the unit', { street2: 'Apt\t3' }, StatusCode.ADDRESS_UNIT_INCORRECT],
+];
+
+describe('POST /verify-address: characters no address label prints', () => {
+  it.each(unprintableCases)('answers the code for %s', async (_name, address, statusCode) => {
+    const response = await verifyAddress(address);
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ statusCode });
+  });
+
+  it('takes the letters people write: accents, ñ, and the punctuation of Publication 28', async () => {
+    const response = await verifyAddress({ street1: "1200 Calle Niño #4-B, O'Neil Ave.", city: 'San José' });
+    expect(response.json()).toEqual({ statusCode: StatusCode.SUCCESS });
+  });
+});
+
 describe('POST /register checks the address again', () => {
-  it.each(addressCases)('refuses %s', async (_name, address, statusCode) => {
+  it.each([...addressCases, ...unprintableCases])('refuses %s', async (_name, address, statusCode) => {
     const applicant = await verifiedApplicant(t.app);
     const before = await usersCount();
 
