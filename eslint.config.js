@@ -93,7 +93,8 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: [tier('src', ['server', 'tests', 'scripts', 'e2e'])] }] },
   },
   {
-    // The build leaves a route table entry's `answers` out of the app (vite.config.ts routeAnswersServerOnly).
+    // The build leaves a route table entry's `answers` out of the app (vite.config.ts routeAnswersServerOnly);
+    // the charts' setup() is machines/shared/setup.ts.
     files: ['src/**/*.{ts,tsx}', 'machines/**/*.ts'],
     rules: {
       'no-restricted-syntax': [
@@ -109,6 +110,10 @@ export default tseslint.config(
           selector,
           message: "The app's build has no route answers: they are for the server and the OpenAPI document.",
         })),
+        {
+          selector: "ImportDeclaration[source.value='xstate'][importKind='value'] > ImportSpecifier[imported.name='setup'][importKind='value']",
+          message: "Use machines/shared/setup.ts: XState's setup() keeps every built-in action in the bundle.",
+        },
       ],
     },
   },

@@ -16,7 +16,8 @@
  * server answers a change it already made as done, rather than count its old current code as wrong
  * (server/features/account/index.ts).
  */
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, fromPromise } from 'xstate';
+import { setup } from '../shared/setup.ts';
 import type { SetUnlockCodeAnswer, SetUnlockCodeRequest } from '../../contract/account/types.ts';
 import { currentUnlockCodeChecks, fieldErrors, ValidationMessage } from '../../contract/rules.ts';
 import { StatusCode } from '../../contract/shared/statusCodes.ts';

@@ -15,7 +15,8 @@
  * when it is gone (fresh rows only: the last-known copy stays as it was then); when that changes the
  * row's status or amount, home data is refreshed too, so the balance above the list follows.
  */
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, fromPromise } from 'xstate';
+import { setup } from '../shared/setup.ts';
 import type { Transaction, TransactionsPage } from '../../contract/activity/types.ts';
 
 /** The newest page as it was at `fetchedAt` (ISO 8601). */

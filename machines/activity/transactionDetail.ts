@@ -9,7 +9,8 @@
  * is an id no transaction can have (not a UUID: a link cut short), without asking; any other failure
  * keeps the screen with a retry.
  */
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, fromPromise } from 'xstate';
+import { setup } from '../shared/setup.ts';
 import { uuidPattern } from '../../contract/rules.ts';
 import type { Transaction, TransactionAnswer, TransactionDetail } from '../../contract/activity/types.ts';
 import { StatusCode } from '../../contract/shared/statusCodes.ts';

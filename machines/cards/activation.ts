@@ -22,7 +22,8 @@
  * - no answer (the app's error modal has said so, or re-authentication was given up) → INPUTTING, as
  *   typed (spec §4: a network error returns to INPUTTING).
  */
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, fromPromise } from 'xstate';
+import { setup } from '../shared/setup.ts';
 import type { ActivationAnswer, ActivationForm, Card, CardRefusal, CardRefusalReason } from '../../contract/cards/types.ts';
 import type { StatusAnswer, TooManyAnswer } from '../../contract/shared/answers.ts';
 import { activationChecks, type CardValidationMessage } from '../../contract/cards/rules.ts';

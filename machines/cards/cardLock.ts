@@ -26,7 +26,8 @@
  *   again to be sure'): the card in state is unchanged, and a second lock of a locked card (or unlock
  *   of an unlocked one) is answered with the card unchanged (server/features/cards/cardLife.ts setFrozen).
  */
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, fromPromise } from 'xstate';
+import { setup } from '../shared/setup.ts';
 import type { Card, CardAnswer, CardRefusal, UnknownCard } from '../../contract/cards/types.ts';
 import type { HomeAnswer } from '../../contract/home/types.ts';
 import { StatusCode } from '../../contract/shared/statusCodes.ts';

@@ -21,7 +21,8 @@
  *   report (same card, same status), which the card API answers as reported when it already was
  *   (server/features/cards/cardLife.ts reportCard); the other status cannot be chosen from there.
  */
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, fromPromise } from 'xstate';
+import { setup } from '../shared/setup.ts';
 import type { Card, CardRefusal, ReportCardAnswer, ReportCardRequest, UnknownCard } from '../../contract/cards/types.ts';
 import { StatusCode } from '../../contract/shared/statusCodes.ts';
 

@@ -17,7 +17,8 @@
  * (any answer but `{0, url}` with a url, or none) are said under the virtual card with a retry
  * (`detailsFailed`). Lock and lost-or-stolen failures end in their own charts.
  */
-import { assign, fromPromise, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
+import { assign, fromPromise, type ActorRefFrom, type SnapshotFrom } from 'xstate';
+import { setup } from '../shared/setup.ts';
 import type { Card, UrlAnswer, CardRefusal, UnknownCard } from '../../contract/cards/types.ts';
 import type { HomeAnswer } from '../../contract/home/types.ts';
 import { StatusCode } from '../../contract/shared/statusCodes.ts';

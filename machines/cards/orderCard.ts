@@ -19,7 +19,8 @@
  * `cardPending`) → `payment.confirm.refused`; no answer → `payment.confirm.failed`, where the retry sends
  * the same Idempotency-Key.
  */
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, fromPromise } from 'xstate';
+import { setup } from '../shared/setup.ts';
 import type { UserAnswer } from '../../contract/account/types.ts';
 import type { Card, CardRefusal, OrderCardAnswer } from '../../contract/cards/types.ts';
 import type { Address } from '../../contract/shared/address.ts';

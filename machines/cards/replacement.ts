@@ -18,7 +18,8 @@
  * another refusal (the card cannot be replaced, one already on its way) → `payment.confirm.refused`; no
  * answer → `payment.confirm.failed`, where the retry sends the same Idempotency-Key.
  */
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, fromPromise } from 'xstate';
+import { setup } from '../shared/setup.ts';
 import type { UserAnswer, User } from '../../contract/account/types.ts';
 import type { Card, CardRefusal, OrderCardAnswer, UnknownCard } from '../../contract/cards/types.ts';
 import type { HomeAnswer } from '../../contract/home/types.ts';

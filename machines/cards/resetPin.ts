@@ -26,7 +26,8 @@
  *   not confirmed, and sending the call again would be refused the same, so the retry asks for a fresh
  *   form to set it once more.
  */
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, fromPromise } from 'xstate';
+import { setup } from '../shared/setup.ts';
 import { PinChangeResult, type CardRefusal, type PinKind, type UnknownCard, type UrlAnswer } from '../../contract/cards/types.ts';
 import type { StatusAnswer } from '../../contract/shared/answers.ts';
 import { StatusCode } from '../../contract/shared/statusCodes.ts';

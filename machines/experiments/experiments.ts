@@ -3,7 +3,8 @@
  * passed in), fetched again when that changes. No config (404) means every flag is off; any other
  * failure is reported and also leaves every flag off. Loaded flags are exposed to analytics.
  */
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, fromPromise } from 'xstate';
+import { setup } from '../shared/setup.ts';
 import type { ExperimentFlags } from '../../contract/experiments/types.ts';
 
 export const flagsOff: ExperimentFlags = {

@@ -6,7 +6,8 @@
  * its time, never an older copy. An answer the app already has when the chart starts (the first
  * screen's early call) shows at once.
  */
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, fromPromise } from 'xstate';
+import { setup } from '../shared/setup.ts';
 import type { HomeAnswer } from '../../contract/home/types.ts';
 
 /** Home data as it was at `fetchedAt` (ISO 8601). */

@@ -5,7 +5,8 @@
  * API with the companion app's token. After that the host may push permission changes, and the user
  * may ask for notifications. Talking to the host and the API are actors the app supplies.
  */
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, fromPromise } from 'xstate';
+import { setup } from '../shared/setup.ts';
 import type { BenefitKind, EbtLink, HostSavedState, NotificationPermission } from '../../contract/hostProtocol.ts';
 import type { SessionTokens } from '../../contract/shared/answers.ts';
 

@@ -3,7 +3,8 @@
  * from the agreements step of registration and from Manage account. GET /agreement?kind&locale loads
  * its current text in the app's language; a failed load can be tried again; closing forgets it.
  */
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, fromPromise } from 'xstate';
+import { setup } from '../shared/setup.ts';
 import type { AgreementDocument, AgreementDocumentAnswer, AgreementKind, AgreementLocale } from '../../contract/identity/types.ts';
 import { StatusCode } from '../../contract/shared/statusCodes.ts';
 

@@ -21,7 +21,8 @@
  * Views ask the chart through its tags (`busy`, `invalid`, `failed`, `waiting`) and the selectors
  * at the end of this file.
  */
-import { assign, fromPromise, raise, setup, type SnapshotFrom } from 'xstate';
+import { assign, fromPromise, raise, type SnapshotFrom } from 'xstate';
+import { setup } from '../shared/setup.ts';
 import {
   agreed,
   agreementKinds,

@@ -12,7 +12,8 @@
  * The route's step param is fed back as `user.goToStep`: back to an earlier step only; the view follows.
  * This chart lives in the view only: nothing of it is persisted.
  */
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, fromPromise } from 'xstate';
+import { setup } from '../shared/setup.ts';
 import type { ChangePasswordRequest, SendResetCodeAnswer, VerifyResetCodeAnswer } from '../../contract/session/types.ts';
 import type { VerifySsnAnswer } from '../../contract/identity/types.ts';
 import type { FieldErrors, StatusAnswer } from '../../contract/shared/answers.ts';

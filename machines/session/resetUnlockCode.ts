@@ -9,7 +9,8 @@
  * Continue goes to the remembered route or home.
  * The SSN goes from the event straight to the call: it is never in context.
  */
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, fromPromise } from 'xstate';
+import { setup } from '../shared/setup.ts';
 import type { ResetUnlockCodeAnswer } from '../../contract/session/types.ts';
 import type { VerifySsnAnswer } from '../../contract/identity/types.ts';
 import { digitsOf, type ValidationMessage } from '../../contract/rules.ts';

@@ -9,7 +9,8 @@
  * Signing in again as the same account resumes that screen (and the calls waiting on it); another
  * account signing in, signing out, or navigating away gives the interrupted work up.
  */
-import { assign, emit, fromPromise, not, raise, setup, spawnChild, stateIn } from 'xstate';
+import { assign, emit, fromPromise, not, raise, spawnChild, stateIn } from 'xstate';
+import { setup } from '../shared/setup.ts';
 import type { SessionTokens } from '../../contract/shared/answers.ts';
 import type { Locale } from '../../contract/shared/locale.ts';
 // The one allowed reach across machine features: the session keeps registration's draft as identity

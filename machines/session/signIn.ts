@@ -14,7 +14,8 @@
  * The password stays in this chart's context only while it is needed to send the code; the chart is
  * never persisted.
  */
-import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate';
+import { assign, fromPromise, type SnapshotFrom } from 'xstate';
+import { setup } from '../shared/setup.ts';
 import type { Credentials, SignInAnswer, SignInRequest } from '../../contract/session/types.ts';
 import { StatusCode } from '../../contract/shared/statusCodes.ts';
 import { fieldErrors, normaliseEmail, signInChecks, type ValidationMessage } from '../../contract/rules.ts';

@@ -3,7 +3,8 @@
  * §7 POST /refresh-tokens, 401 expected). Wrong codes show the attempts left; when none are left,
  * or the refresh token is no longer valid, the user must sign in again.
  */
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, fromPromise } from 'xstate';
+import { setup } from '../shared/setup.ts';
 import type { RefreshTokensAnswer } from '../../contract/session/types.ts';
 import { StatusCode } from '../../contract/shared/statusCodes.ts';
 import { fieldErrors, refreshTokensChecks, type ValidationMessage } from '../../contract/rules.ts';

@@ -12,7 +12,8 @@
  * a failed one says so for its month, with a retry of the same month; another month can be asked for
  * after any download has ended.
  */
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, fromPromise } from 'xstate';
+import { setup } from '../shared/setup.ts';
 import type { Statement, StatementsAnswer } from '../../contract/statements/types.ts';
 
 export type StatementsContext = {
