@@ -7,7 +7,11 @@
  */
 import { createMachine, type setup as xstateSetup } from 'xstate';
 
-/** What a setup function gives, kept generic: its parameters, and of its answer `createMachine` alone. */
+/**
+ * What a setup function gives, of its answer `createMachine` alone, its parameters kept generic:
+ * TypeScript carries a generic function's type parameters through a higher-order call like this one
+ * (`Parameters<typeof xstateSetup>` would fix them at their constraints and lose the charts' types).
+ */
 type OnlyCreateMachine = <A extends unknown[], R extends { createMachine: unknown }>(
   makeSetup: (...args: A) => R,
 ) => (...args: A) => Pick<R, 'createMachine'>;
