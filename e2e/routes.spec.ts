@@ -72,11 +72,12 @@ test.describe('a screen whose code cannot be downloaded', () => {
 test("a screen whose card API call gets no answer says the connection is what to check, once: no error modal over it", async ({ page, request }) => {
   const tokens = await signInViaApi(request);
   await seedStoredState(page, { accessToken: tokens.access, refreshToken: tokens.refresh, locale: 'en' });
-  await page.goto('/home');
-  await new HomePage(page, 'en').expectShown();
-  // Order a card asks the card API for home first (has this account funded a card?): no answer comes.
+  await page.goto('/statements');
+  await expect(page.getByRole('heading', { level: 1, name: 'Statements' })).toBeVisible();
+  // Activation arriving from outside home and the card screens asks the card API for home first (does
+  // a card await activation?): no answer comes.
   await page.route((url) => url.pathname === '/api/v1/home', (route) => route.abort('internetdisconnected'));
-  await page.evaluate(() => window.history.pushState({}, '', '/order-card'));
+  await page.evaluate(() => window.history.pushState({}, '', '/activate'));
   await page.evaluate(() => window.dispatchEvent(new PopStateEvent('popstate')));
   await new ErrorPage(page, 'en').expectShown();
   await expect(page.getByRole('dialog'), 'the screen says it; no modal says it again').toHaveCount(0);

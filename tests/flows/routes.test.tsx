@@ -70,19 +70,24 @@ describe('route table', () => {
     await waitFor(() => expect(app.router.state.location.pathname).toBe('/signin'));
   });
 
+  /** Home data and the address, each asked for once: the chart decides the step, no guard reads home data too. */
+  async function answerOrderCardLoads(app: Awaited<ReturnType<typeof renderApp>>, funded: boolean) {
+    await answerHome(app, homeWith({ hasFundedAnyKind: funded }));
+    await waitFor(() => expect(app.cardApi.isWaiting(userPath)).toBe(true));
+    app.cardApi.answer(userPath, { statusCode: 0, user });
+    expect(app.cardApi.requests.filter((request) => request.path === '/api/v1/home')).toHaveLength(1);
+  }
+
   it('opens order-card at step 2 when the account was already funded', async () => {
     const app = await renderApp('/order-card', active);
-    await answerHome(app, homeWith({ hasFundedAnyKind: true }));
+    await answerOrderCardLoads(app, true);
     await waitFor(() => expect(app.router.state.location.pathname).toBe('/order-card/2'));
   });
 
   it('keeps order-card at step 1 for an account never funded', async () => {
     const app = await renderApp('/order-card/1', active);
-    await answerHome(app, homeWith({ hasFundedAnyKind: false }));
-    // The screen's own chart reads home data too, then the address: step 1, what the card is and costs.
-    await answerHome(app, homeWith({ hasFundedAnyKind: false }));
-    await waitFor(() => expect(app.cardApi.isWaiting(userPath)).toBe(true));
-    app.cardApi.answer(userPath, { statusCode: 0, user });
+    await answerOrderCardLoads(app, false);
+    // Step 1: what the card is and costs.
     expect(await screen.findByText(/^Sending it costs \$5\.00, taken from your balance\./)).toBeTruthy();
     expect(app.router.state.location.pathname).toBe('/order-card/1');
   });

@@ -58,16 +58,14 @@ const activateRoute = createRoute({
   component: lazyRouteComponent(screens, 'ActivationView'),
 });
 
-/** Spec §2: an account that already funded any kind of card skips step 1. */
+/**
+ * Spec §2: an account that already funded any kind of card skips step 1. The chart decides it from the
+ * home data it loads (machines/cards/orderCard.ts) and the URL follows (useStepParam): a guard reading
+ * home data as well cost a second GET /home on the way in.
+ */
 const orderCardRoute = createRoute({
   getParentRoute: () => accessTokenScreens,
   path: '/order-card/{-$step}',
-  beforeLoad: async ({ context, cause, params }) => {
-    if (cause !== 'preload' && (params.step === undefined || params.step === '1')) {
-      const home = await context.api.getHome({ suppressErrorModal: true });
-      if (home.hasFundedAnyKind) throw redirect({ to: '/order-card/{-$step}', params: { step: '2' }, replace: true });
-    }
-  },
   component: lazyRouteComponent(screens, 'OrderCardView'),
 });
 
