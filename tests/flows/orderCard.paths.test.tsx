@@ -7,10 +7,27 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { EventObject } from 'xstate';
 import type { Card } from '../../contract/cards/types.ts';
+import type { HomeAnswer } from '../../contract/home/types.ts';
 import { cardDeliveryWindow, usCalendarDay } from '../../contract/shared/businessDays.ts';
 import { orderCardMachine } from '../../machines/cards/orderCard.ts';
 import { coverageOf, describePath, minimalCover, replayPath } from '../support/chartCoverage.ts';
-import { answerCall, cardOnItsWay, closeErrorModal, homePath, homeWith, idempotencyKeyOf, moneyLines, physicalCard, user, userPath, virtualCard } from '../support/cardOrder.ts';
+import {
+  afterHome,
+  afterMoneyAnswer,
+  answerCall,
+  cardOnItsWay,
+  closeErrorModal,
+  homePath,
+  homeWith,
+  idempotencyKeyOf,
+  moneyLines,
+  noMoneyAnswer,
+  physicalCard,
+  user,
+  userPath,
+  virtualCard,
+  type MoneyAnswered,
+} from '../support/cardOrder.ts';
 import { generateListedPaths } from '../support/listedPaths.ts';
 import { active, alertText, renderApp } from '../support/renderApp.tsx';
 
@@ -74,7 +91,10 @@ type Ctx = Awaited<ReturnType<typeof renderApp>> & {
   /** The key of an attempt that got no answer: the retry must send it again. */
   keyToReuse: string | null;
   keysUsed: Set<string>;
-  homeOfChart: ReturnType<typeof homeWith> | null;
+  /** Whether the home data the chart loaded first says the account was ever funded (it skips step 1). */
+  fundedAccount: boolean | null;
+  /** The balance and refusal the card API answered last: what the review and confirmation say. */
+  money: MoneyAnswered;
   /** The error modal was closed over the screen: the browser gives the focus back then, jsdom's dialog does not. */
   modalClosed: boolean;
 };
@@ -179,12 +199,15 @@ describe('order-card chart', () => {
           const app = await renderApp(entry, active);
           // The route's guard reads home data first (spec §2: a funded account skips step 1).
           await answerCall(app.cardApi, homePath, { type: 'xstate.done', output: routeHome });
-          return { ...app, keyToReuse: null, keysUsed: new Set<string>(), homeOfChart: null, modalClosed: false };
+          return { ...app, keyToReuse: null, keysUsed: new Set<string>(), fundedAccount: null, money: noMoneyAnswer, modalClosed: false };
         },
         events: {
           'xstate.done.actor.getHome': async (ctx, event) => {
-            ctx.homeOfChart = event.output as Ctx['homeOfChart'];
+            const home = event.output as HomeAnswer;
             await answerCall(ctx.cardApi, homePath, event);
+            // Read again before paying, it says the balance now; the steps stay as the first load had them.
+            ctx.fundedAccount ??= home.hasFundedAnyKind;
+            ctx.money = afterHome(home);
           },
           'xstate.error.actor.getHome': async (ctx, event) => {
             await answerCall(ctx.cardApi, homePath, event);
@@ -199,6 +222,7 @@ describe('order-card chart', () => {
           'xstate.done.actor.orderCard': async (ctx, event) => {
             const key = idempotencyKeyOf(ctx.cardApi.requests.filter((request) => request.path === orderPath).at(-1)!)!;
             await answerCall(ctx.cardApi, orderPath, event);
+            ctx.money = afterMoneyAnswer(ctx.money, event.output as Parameters<typeof afterMoneyAnswer>[1]);
             // A definite answer ends the attempt: the next confirmation brings a new key.
             // The server's own failure (500 {5}) may have charged: the retry sends the same key.
             if ((event.output as { statusCode: number }).statusCode === 5) ctx.keyToReuse = key;
@@ -294,15 +318,14 @@ describe('order-card chart', () => {
               if (!ctx.modalClosed) await waitFor(() => expect([heading, proceed]).toContain(document.activeElement));
               ctx.modalClosed = false;
               await expectAt(ctx, '/order-card/2');
-              const fundedAccount = s.context.hasFundedAnyKind;
-              expect(stepText()).toBe(fundedAccount ? 'Step 1 of 3' : 'Step 2 of 4');
+              expect(stepText()).toBe(ctx.fundedAccount ? 'Step 1 of 3' : 'Step 2 of 4');
               // Where the card goes, before the fee is taken.
               expect(screen.getByText("We'll mail your Providers Card to:")).toBeTruthy();
               expect(document.querySelector('address.card-address')?.textContent).toBe('1420 Fulton StApt 3Fresno, CA 93721');
               expect(screen.getByText(ifOrderedToday())).toBeTruthy();
               // The balance loaded, or the one the server's refusal or a reading again answered.
-              const balance = ({ 120: ['$1.20', '$3.80'], 2350: ['$23.50', '$18.50'], 0: ['$0.00', '$5.00'] } as Record<number, string[]>)[s.context.balanceCents as number]!;
-              expect(s.context.balanceCents === 120).toBe(s.context.refusal === 'insufficientFunds');
+              const { balanceCents } = ctx.money;
+              const balance = ({ 120: ['$1.20', '$3.80'], 2350: ['$23.50', '$18.50'], 0: ['$0.00', '$5.00'] } as Record<number, string[]>)[balanceCents!]!;
               expect(moneyLines()).toEqual(
                 unchecked
                   ? // Not read again: no balance is said as the balance now, nor what it lacks.
@@ -311,7 +334,7 @@ describe('order-card chart', () => {
                       ['Card fee', '$5.00'],
                       ['Your balance now', balance[0]],
                       // Short of the fee, what is missing, not a balance below zero.
-                      [(s.context.balanceCents as number) < 500 ? 'Amount still needed' : 'Your balance after', balance[1]],
+                      [balanceCents! < 500 ? 'Amount still needed' : 'Your balance after', balance[1]],
                     ],
               );
               // The balance read again got no usable answer (a gateway's page, online): not known, so never
@@ -343,7 +366,7 @@ describe('order-card chart', () => {
               const expected = s.hasTag('failed')
                 ? "There was an unexpected error. Please try again: if your first try went through, you won't be charged twice."
                 : s.hasTag('refused')
-                  ? s.context.refusal === 'cardPending'
+                  ? ctx.money.refusal === 'cardPending'
                     ? "A card is already on its way to you, so we didn't order another one. Nothing was charged."
                     : 'There was an unexpected error. Please try again.'
                   : '';

@@ -7,10 +7,27 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { EventObject } from 'xstate';
 import type { Card } from '../../contract/cards/types.ts';
+import type { HomeAnswer } from '../../contract/home/types.ts';
 import { cardDeliveryWindow, usCalendarDay } from '../../contract/shared/businessDays.ts';
 import { replacementMachine } from '../../machines/cards/replacement.ts';
 import { coverageOf, describePath, minimalCover, replayPath } from '../support/chartCoverage.ts';
-import { answerCall, cardOnItsWay, closeErrorModal, homePath, homeWith, idempotencyKeyOf, moneyLines, physicalCard, user, userPath, virtualCard } from '../support/cardOrder.ts';
+import {
+  afterHome,
+  afterMoneyAnswer,
+  answerCall,
+  cardOnItsWay,
+  closeErrorModal,
+  homePath,
+  homeWith,
+  idempotencyKeyOf,
+  moneyLines,
+  noMoneyAnswer,
+  physicalCard,
+  user,
+  userPath,
+  virtualCard,
+  type MoneyAnswered,
+} from '../support/cardOrder.ts';
 import { generateListedPaths } from '../support/listedPaths.ts';
 import { active, alertText, renderApp } from '../support/renderApp.tsx';
 
@@ -60,6 +77,8 @@ const runs = [
 type Ctx = Awaited<ReturnType<typeof renderApp>> & {
   keyToReuse: string | null;
   keysUsed: Set<string>;
+  /** The balance and refusal the card API answered last: what the review and confirmation say. */
+  money: MoneyAnswered;
   /** The error modal was closed over the screen: the browser gives the focus back then, jsdom's dialog does not. */
   modalClosed: boolean;
 };
@@ -92,14 +111,17 @@ describe('replacement chart', () => {
     'path %s',
     async (_name, path) => {
       await replayPath<Ctx>(path, {
-        start: async () => ({ ...(await renderApp(entry, active)), keyToReuse: null, keysUsed: new Set<string>(), modalClosed: false }),
+        start: async () => ({ ...(await renderApp(entry, active)), keyToReuse: null, keysUsed: new Set<string>(), money: noMoneyAnswer, modalClosed: false }),
         events: {
           'xstate.done.actor.getUser': async ({ cardApi }, event) => answerCall(cardApi, userPath, event),
           'xstate.error.actor.getUser': async ({ cardApi, user }, event) => {
             await answerCall(cardApi, userPath, event);
             await closeErrorModal(user);
           },
-          'xstate.done.actor.getHome': async ({ cardApi }, event) => answerCall(cardApi, homePath, event),
+          'xstate.done.actor.getHome': async (ctx, event) => {
+            await answerCall(ctx.cardApi, homePath, event);
+            ctx.money = afterHome(event.output as HomeAnswer);
+          },
           'xstate.error.actor.getHome': async (ctx, event) => {
             await answerCall(ctx.cardApi, homePath, event);
             await closeErrorModal(ctx.user);
@@ -108,6 +130,7 @@ describe('replacement chart', () => {
           'xstate.done.actor.replaceCard': async (ctx, event) => {
             const key = idempotencyKeyOf(lastRequestTo(ctx, replacePath))!;
             await answerCall(ctx.cardApi, replacePath, event);
+            ctx.money = afterMoneyAnswer(ctx.money, event.output as Parameters<typeof afterMoneyAnswer>[1]);
             // The server's own failure (500 {5}) may have charged: the retry sends the same key.
             if ((event.output as { statusCode: number }).statusCode === 5) ctx.keyToReuse = key;
             else {
@@ -193,8 +216,8 @@ describe('replacement chart', () => {
               expect(screen.getByText(ifOrderedToday())).toBeTruthy();
               expect(screen.getByText('Your card ending in 7390 keeps working until the new one ships. Then it stops, so keep an eye out for the new one.')).toBeTruthy();
               // The balance loaded, or the one the server's refusal or a reading again answered.
-              const balance = ({ 120: ['$1.20', '$3.80'], 300: ['$3.00', '$2.00'], 2350: ['$23.50', '$18.50'] } as Record<number, string[]>)[s.context.balanceCents as number]!;
-              expect(s.context.balanceCents === 120).toBe(s.context.refusal === 'insufficientFunds');
+              const { balanceCents } = ctx.money;
+              const balance = ({ 120: ['$1.20', '$3.80'], 300: ['$3.00', '$2.00'], 2350: ['$23.50', '$18.50'] } as Record<number, string[]>)[balanceCents!]!;
               expect(moneyLines()).toEqual(
                 unchecked
                   ? // Not read again: no balance is said as the balance now, nor what it lacks.
@@ -203,7 +226,7 @@ describe('replacement chart', () => {
                       ['Replacement fee', '$5.00'],
                       ['Your balance now', balance[0]],
                       // Short of the fee, what is missing, not a balance below zero.
-                      [(s.context.balanceCents as number) < 500 ? 'Amount still needed' : 'Your balance after', balance[1]],
+                      [balanceCents! < 500 ? 'Amount still needed' : 'Your balance after', balance[1]],
                     ],
               );
               // The balance read again got no usable answer (a gateway's page, online): not known, so never
@@ -237,7 +260,7 @@ describe('replacement chart', () => {
               const expected = s.hasTag('failed')
                 ? "There was an unexpected error. Please try again: if your first try went through, you won't be charged twice."
                 : s.hasTag('refused')
-                  ? (refusals[s.context.refusal ?? ''] ?? 'There was an unexpected error. Please try again.')
+                  ? (refusals[ctx.money.refusal ?? ''] ?? 'There was an unexpected error. Please try again.')
                   : '';
               await waitFor(() => expect(alertText()).toBe(expected));
               expect(pay.getAttribute('aria-disabled')).toBe('false');

@@ -110,3 +110,22 @@ export async function closeErrorModal(user: { click: (element: Element) => Promi
 
 /** The Idempotency-Key a request was sent with. */
 export const idempotencyKeyOf = (request: { init?: RequestInit }) => new Headers(request.init?.headers).get('idempotency-key');
+
+/**
+ * What a money review and confirmation should say, as the card API answered along a path: the balance
+ * last answered (home data, or a refusal short of money saying the balance now) and the last refusal's
+ * reason. Path replays check the screen against this, never against the chart's context, so a chart
+ * that stores the wrong balance or reason cannot make the screen and the expectation wrong together.
+ */
+export type MoneyAnswered = { balanceCents: number | null; refusal: string | null };
+export const noMoneyAnswer: MoneyAnswered = { balanceCents: null, refusal: null };
+
+/** Home data read (on loading, or again before paying): its balance, and an earlier refusal no longer said. */
+export const afterHome = (home: HomeAnswer): MoneyAnswered => ({ balanceCents: home.accountOverview.balance, refusal: null });
+
+/** The order or replacement call answered: paid, refused (with the balance now when short of money), or neither. */
+export function afterMoneyAnswer(previous: MoneyAnswered, output: { statusCode: number; reason?: string; balanceCents?: number }): MoneyAnswered {
+  if (output.statusCode === 0) return { balanceCents: output.balanceCents ?? previous.balanceCents, refusal: null };
+  if (output.statusCode === 3) return { balanceCents: output.balanceCents ?? previous.balanceCents, refusal: output.reason ?? null };
+  return previous;
+}
