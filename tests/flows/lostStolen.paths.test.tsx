@@ -45,7 +45,7 @@ const run = generatePaths(lostStolenMachine, events, { card: physicalCard });
 /** The app, and what the cardholder chose last (lost or stolen): what is said and sent, never read from the chart. */
 type Ctx = Awaited<ReturnType<typeof renderApp>> & { chosen: 'LOST' | 'STOLEN' | null };
 const title = 'Report a lost or stolen card';
-const homeRequests = ({ cardApi }: Ctx) => cardApi.requests.filter((request) => request.path === homePath).length;
+const homeRequests = ({ cardApi }: Pick<Ctx, 'cardApi'>) => cardApi.requests.filter((request) => request.path === homePath).length;
 const button = (name: string) => screen.getByRole('button', { name });
 
 describe('lost or stolen chart', () => {
