@@ -132,7 +132,7 @@ const heldLine = () => screen.queryByText('$12.40 is on hold for purchases that 
  * detail did. A hold settled since also refreshes the balance above the list: home answers it with
  * nothing on hold, and the held line goes. A hold still pending asks home for nothing.
  */
-async function seeInDetail({ user, cardApi }: Ctx, transaction: Transaction) {
+async function seeInDetail({ user, cardApi }: Pick<Ctx, 'user' | 'cardApi'>, transaction: Transaction) {
   const settledSince = transaction.status !== 'pending';
   await user.click(await screen.findByRole('link', { name: /^Purchase at Save Mart/ }));
   await waitFor(() => expect(cardApi.isWaiting('/api/v1/transaction')).toBe(true));
