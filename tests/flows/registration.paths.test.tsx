@@ -7,11 +7,15 @@ import { i18n, type MessageDescriptor } from '@lingui/core';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { AnyMachineSnapshot, EventObject } from 'xstate';
+import { checkPhone } from '../../contract/identity/rules.ts';
+import { agreementKinds } from '../../contract/identity/types.ts';
 import { digitsOf } from '../../contract/rules.ts';
-import { registrationMachine, type RegistrationContext } from '../../machines/identity/registration.ts';
-import { payloadOf } from '../../machines/identity/registrationFieldRules.ts';
-import type { RegistrationField } from '../../machines/identity/registrationFields.ts';
-import { stepOfField } from '../../machines/identity/registrationProblems.ts';
+import { registrationMachine } from '../../machines/identity/registration.ts';
+import type { RegistrationDraft } from '../../machines/identity/registrationDraft.ts';
+import { addressOfForm, fieldProblems, normalisedFields } from '../../machines/identity/registrationFieldRules.ts';
+import { addressFields, fieldsOfStep, type RegistrationField } from '../../machines/identity/registrationFields.ts';
+import { RegistrationProblem, serverFieldProblems, stepOfField, type FieldProblems } from '../../machines/identity/registrationProblems.ts';
+import { newUnlockCodeErrors } from '../../machines/shared/newUnlockCode.ts';
 import { descriptionOf } from '../support/description.ts';
 import { failedRegistrationMarker } from '../../machines/session/session.ts';
 import { addressMessages } from '../../src/shared/messages.ts';
@@ -22,7 +26,67 @@ import { otherPhone, phone, phoneDigits, providersUuid, registrationRuns } from 
 import { passServerWait, serverWaitMinutes } from '../support/replayClock.ts';
 import { findPhoneSentence, newCodeNotice } from '../support/textedCodeForm.ts';
 
-type App = Awaited<ReturnType<typeof renderApp>>;
+/**
+ * What the replay typed and the card API answered along the path. The checks take what the screen
+ * should show from here, never from the chart's context: a chart that stored the wrong thing would
+ * make the screen and such an expectation wrong together.
+ */
+type Replay = {
+  /** The problems the last check should show: the field rules applied to what was typed, or the server's. */
+  problems: FieldProblems;
+  /** The phone number typed last (or kept in the draft). */
+  phone: string;
+  /** The number a code was last texted to, until it was verified (as the draft keeps it). */
+  codeSentTo: string | null;
+  mfaToken: string | null;
+  /** The address check's last answer. */
+  addressAnswer: { statusCode: number; optOutAllowed?: boolean } | null;
+  unlockCodes: { unlockCode: string; unlockCodeConfirmation: string };
+};
+type App = Awaited<ReturnType<typeof renderApp>> & { replay: Replay };
+
+const startOf = (draft: RegistrationDraft | null): Replay => ({
+  problems: {},
+  phone: draft?.phone ?? '',
+  codeSentTo: draft?.codeSentTo ?? null,
+  mfaToken: null,
+  addressAnswer: null,
+  // The draft keeps no unlock code.
+  unlockCodes: { unlockCode: '', unlockCodeConfirmation: '' },
+});
+
+/** The replay's record after one event of the path. */
+function replayedAfter(previous: Replay, event: Event): Replay {
+  const output = event.output as Record<string, unknown> | undefined;
+  // What was typed, as the field rules take it.
+  const typed = event as Record<string, unknown>;
+  switch (event.type) {
+    case 'user.submitPersonalInfo':
+      return { ...previous, problems: fieldProblems(fieldsOfStep(1), normalisedFields(fieldsOfStep(1), typed)) };
+    case 'user.submitPhone': {
+      const problem = checkPhone(normalisedFields(['phone'], typed).phone);
+      return { ...previous, phone: String(event.phone), problems: problem ? { phone: problem } : {} };
+    }
+    case 'user.submitAddress':
+      return { ...previous, addressAnswer: null, problems: fieldProblems(addressFields, addressOfForm(typed)) };
+    case 'user.submitUnlockCode': {
+      const codes = { unlockCode: String(event.unlockCode), unlockCodeConfirmation: String(event.unlockCodeConfirmation) };
+      return { ...previous, unlockCodes: codes, problems: newUnlockCodeErrors(codes) };
+    }
+    case 'user.submitAgreements':
+      return { ...previous, problems: Object.fromEntries(agreementKinds.filter((kind) => event[kind] !== true).map((kind) => [kind, RegistrationProblem.agreementRequired])) };
+    case 'xstate.done.actor.requestVerification':
+      return output?.statusCode === 0 ? { ...previous, codeSentTo: digitsOf(previous.phone) } : previous;
+    case 'xstate.done.actor.verifyPhone':
+      return output?.statusCode === 0 ? { ...previous, codeSentTo: null, mfaToken: String(output.mfaToken) } : previous;
+    case 'xstate.done.actor.verifyAddress':
+      return { ...previous, addressAnswer: output as Replay['addressAnswer'] };
+    case 'xstate.done.actor.register':
+      return output?.statusCode === 4 ? { ...previous, problems: serverFieldProblems(output.fieldErrors as never) } : previous;
+    default:
+      return previous;
+  }
+}
 type Path = PathRun['paths'][number];
 type Event = EventObject & Record<string, unknown>;
 
@@ -99,9 +163,9 @@ const fieldHints: Partial<Record<RegistrationField, string>> = {
   unlockCode: "You'll use this 4-digit code to open the app. Avoid codes that are easy to guess, like 1234.",
 };
 
-/** Every field problem of the step in the chart's context is shown on its field. */
-function expectFieldProblems(context: RegistrationContext, step: number, labels: Partial<Record<RegistrationField, string>>) {
-  const problems = Object.entries(context.fieldErrors).filter(([field]) => stepOfField[field as RegistrationField] === step);
+/** Every field problem of the step the replay should see (what was typed, or the server's) is shown on its field. */
+function expectFieldProblems(replay: Replay, step: number, labels: Partial<Record<RegistrationField, string>>) {
+  const problems = Object.entries(replay.problems).filter(([field]) => stepOfField[field as RegistrationField] === step);
   expect(problems.length).toBeGreaterThan(0);
   for (const [field, problem] of problems) {
     const label = labels[field as RegistrationField];
@@ -159,9 +223,9 @@ const states: { when: (s: AnyMachineSnapshot) => boolean; then: (app: App, s: An
   },
   {
     when: (s) => at(s, { inputting: { personalInfo: { editing: 'invalid' } } }),
-    then: async (app, s) => {
+    then: async (app) => {
       await expectStep(app, 1, 'Tell us about yourself');
-      await waitFor(() => expectFieldProblems(s.context, 1, personalLabels));
+      await waitFor(() => expectFieldProblems(app.replay, 1, personalLabels));
     },
   },
   {
@@ -215,9 +279,9 @@ const states: { when: (s: AnyMachineSnapshot) => boolean; then: (app: App, s: An
   },
   {
     when: (s) => at(s, { inputting: { phone: { editing: 'invalid' } } }),
-    then: async (app, s) => {
+    then: async (app) => {
       await expectStep(app, 2, 'Verify your phone');
-      await waitFor(() => expectFieldProblems(s.context, 2, { phone: 'Mobile phone number' }));
+      await waitFor(() => expectFieldProblems(app.replay, 2, { phone: 'Mobile phone number' }));
     },
   },
   {
@@ -257,18 +321,18 @@ const states: { when: (s: AnyMachineSnapshot) => boolean; then: (app: App, s: An
   },
   {
     when: (s) => at(s, { inputting: { phone: 'checkingInUse' } }),
-    then: async (app, s) => {
+    then: async (app) => {
       await waitingFor(app, callOf.phoneNumberInUse!);
-      expect(lastBody(app, callOf.phoneNumberInUse!)).toEqual({ phone: digitsOf(s.context.form.phone) });
+      expect(lastBody(app, callOf.phoneNumberInUse!)).toEqual({ phone: digitsOf(app.replay.phone) });
     },
   },
   {
     when: (s) => at(s, { inputting: { phone: 'requestingCode' } }),
-    then: async (app, s) => {
+    then: async (app) => {
       await waitingFor(app, callOf.requestVerification!);
-      expect(lastBody(app, callOf.requestVerification!)).toEqual({ phone: digitsOf(s.context.form.phone) });
+      expect(lastBody(app, callOf.requestVerification!)).toEqual({ phone: digitsOf(app.replay.phone) });
       // A new code for the same phone keeps the code form, so its status is there to say it was sent.
-      const again = s.context.codeSentTo === digitsOf(s.context.form.phone);
+      const again = app.replay.codeSentTo === digitsOf(app.replay.phone);
       expect(screen.queryByRole('group', { name: 'Texted code' }) !== null).toBe(again);
     },
   },
@@ -349,15 +413,16 @@ const states: { when: (s: AnyMachineSnapshot) => boolean; then: (app: App, s: An
   },
   {
     when: (s) => at(s, { inputting: { address: { editing: 'invalid' } } }),
-    then: async (app, s) => {
+    then: async (app) => {
       await expectStep(app, 3, 'Your legal address');
-      await waitFor(() => expectFieldProblems(s.context, 3, addressLabels));
+      await waitFor(() => expectFieldProblems(app.replay, 3, addressLabels));
     },
   },
   {
     when: (s) => at(s, { inputting: { address: { editing: 'rejected' } } }),
-    then: async (_app, s) => {
-      const { addressCode, optOutAllowed } = s.context as RegistrationContext;
+    then: async (app) => {
+      const addressCode = app.replay.addressAnswer?.statusCode;
+      const optOutAllowed = app.replay.addressAnswer?.optOutAllowed === true;
       const message = text(addressMessages[addressCode!]!);
       const unitCode = addressCode === 301 || addressCode === 302;
       // The unit the address check asks for is not said to be optional.
@@ -422,11 +487,11 @@ const states: { when: (s: AnyMachineSnapshot) => boolean; then: (app: App, s: An
   // Step 4: unlock code.
   {
     when: (s) => at(s, { inputting: { unlockCode: 'idle' } }),
-    then: async (app, s) => {
+    then: async (app) => {
       await expectStep(app, 4, 'Choose an unlock code');
       noAlert();
       // Back at this step, the codes are as they were typed (empty the first time).
-      const { form } = s.context as RegistrationContext;
+      const form = app.replay.unlockCodes;
       expect((screen.getByLabelText('Unlock code') as HTMLInputElement).value).toBe(form.unlockCode);
       expect(descriptionOf(screen.getByLabelText('Unlock code'))).toBe(fieldHints.unlockCode);
       expect((screen.getByLabelText('Confirm unlock code') as HTMLInputElement).value).toBe(form.unlockCodeConfirmation);
@@ -434,9 +499,9 @@ const states: { when: (s: AnyMachineSnapshot) => boolean; then: (app: App, s: An
   },
   {
     when: (s) => at(s, { inputting: { unlockCode: 'invalid' } }),
-    then: async (app, s) => {
+    then: async (app) => {
       await expectStep(app, 4, 'Choose an unlock code');
-      await waitFor(() => expectFieldProblems(s.context, 4, { unlockCode: 'Unlock code', unlockCodeConfirmation: 'Confirm unlock code' }));
+      await waitFor(() => expectFieldProblems(app.replay, 4, { unlockCode: 'Unlock code', unlockCodeConfirmation: 'Confirm unlock code' }));
     },
   },
   // Step 5: agreements.
@@ -449,9 +514,9 @@ const states: { when: (s: AnyMachineSnapshot) => boolean; then: (app: App, s: An
   },
   {
     when: (s) => at(s, { inputting: { agreements: 'invalid' } }),
-    then: async (app, s) => {
+    then: async (app) => {
       await expectStep(app, 5, 'Review and accept the agreements');
-      await waitFor(() => expectFieldProblems(s.context, 5, agreementLabels));
+      await waitFor(() => expectFieldProblems(app.replay, 5, agreementLabels));
     },
   },
   {
@@ -477,19 +542,22 @@ const states: { when: (s: AnyMachineSnapshot) => boolean; then: (app: App, s: An
   // PROCESSING, SUCCESS, FAILURE.
   {
     when: (s) => at(s, 'processing'),
-    then: async (app, s) => {
+    then: async (app) => {
       expect(await screen.findByRole('heading', { name: 'Opening your account…' })).toBeTruthy();
       await waitingFor(app, callOf.register!);
       const body = lastBody(app, callOf.register!);
-      expect(body).toEqual(payloadOf(s.context as RegistrationContext));
-      // Normalised as spec §5 says, and sent with the companion user's uuid.
-      expect(body).toMatchObject({
+      // What was typed, normalised as spec §5 says, the phone with the token its code verification answered,
+      // and sent with the companion user's uuid.
+      expect(body).toEqual({
         firstName: 'Ana',
+        middleName: 'María',
         lastName: 'López-Pérez',
         email: 'ana@example.test',
         dob: '01/05/1990',
         ssn: '123456789',
         phone: phoneDigits,
+        mfaToken: app.replay.mfaToken,
+        addressLegal: { street1: '12 Elm St', street2: 'Apt 4', city: 'Columbus', state: 'OH', zip: '43004-1234' },
         unlockCode: '2580',
         legal: { esign: 'agreed', terms: 'agreed', cardholder3: 'agreed' },
         providersUuid,
@@ -618,9 +686,20 @@ describe('registration chart', () => {
 
   it.each(cases)('path %s', async (_name, run, path) => {
     await replayPath<App>(path, {
-      start: () =>
-        renderApp(run.route, { ...signedOut, registrationDraft: run.draft }, { host: recordingHost({ embedded: true, providersUuid }).host }),
-      events,
+      start: async () => ({
+        ...(await renderApp(run.route, { ...signedOut, registrationDraft: run.draft }, { host: recordingHost({ embedded: true, providersUuid }).host })),
+        replay: startOf(run.draft),
+      }),
+      // Each event as the user or the server would, then noted in the replay's record.
+      events: Object.fromEntries(
+        Object.entries(events).map(([type, perform]) => [
+          type,
+          async (app: App, event: Event) => {
+            await perform(app, event);
+            app.replay = replayedAfter(app.replay, event);
+          },
+        ]),
+      ),
       states,
     });
   });
