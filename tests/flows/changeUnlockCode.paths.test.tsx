@@ -2,8 +2,10 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise, waitFor as waitForState } from 'xstate';
+import { currentUnlockCodeChecks, fieldErrors, ValidationMessage } from '../../contract/rules.ts';
 import { StatusCode } from '../../contract/shared/statusCodes.ts';
 import { changeUnlockCodeMachine } from '../../machines/account/changeUnlockCode.ts';
+import { newUnlockCodeErrors } from '../../machines/shared/newUnlockCode.ts';
 import { ApiUnavailableError, AuthRequiredError } from '../../src/shared/api/client.ts';
 import { coverageOf, describePath, generatePaths, minimalCover, replayPath } from '../support/chartCoverage.ts';
 import { descriptionOf } from '../support/description.ts';
@@ -43,6 +45,13 @@ type Ctx = Awaited<ReturnType<typeof renderApp>> & {
   form: HTMLFormElement;
   /** What the user last typed, which must still be there after a call that got no answer. */
   typed: Typed | null;
+  /**
+   * The fields with a problem, as the replay caused them (never read from the chart's context): the
+   * app's rules applied to what was typed, or the server's findings it can say.
+   */
+  problems: Partial<Record<'currentUnlockCode' | 'unlockCode', unknown>>;
+  /** The attempts left the last wrong current code was answered with. */
+  attemptsLeft: number | null;
 };
 type Typed = { currentUnlockCode: string; unlockCode: string; unlockCodeConfirmation: string };
 const emptyForm: Typed = { currentUnlockCode: '', unlockCode: '', unlockCodeConfirmation: '' };
@@ -75,7 +84,7 @@ describe('change-unlock-code chart', () => {
           const app = await renderApp('/manage-account', active);
           const heading = await screen.findByRole('heading', { level: 1, name: 'Manage account' });
           await waitFor(() => expect(document.activeElement).toBe(heading));
-          return { ...app, form: screen.getByRole('button', { name: 'Save unlock code' }).closest('form')!, typed: null };
+          return { ...app, form: screen.getByRole('button', { name: 'Save unlock code' }).closest('form')!, typed: null, problems: {}, attemptsLeft: null };
         },
         events: {
           'user.submit': async (ctx, event) => {
@@ -88,11 +97,16 @@ describe('change-unlock-code chart', () => {
             await fill(ctx, 'New unlock code', ctx.typed.unlockCode);
             await fill(ctx, 'Confirm new unlock code', ctx.typed.unlockCodeConfirmation);
             await ctx.user.click(screen.getByRole('button', { name: 'Save unlock code' }));
+            ctx.problems = { ...fieldErrors(currentUnlockCodeChecks, { currentUnlockCode: ctx.typed.currentUnlockCode }), ...newUnlockCodeErrors(ctx.typed) };
           },
-          'xstate.done.actor.setUnlockCode': async ({ cardApi }, event) => {
-            const answer = event.output as { statusCode: number };
-            await waitFor(() => expect(cardApi.isWaiting(setPath)).toBe(true));
-            cardApi.answer(setPath, answer, statusOfHttp[answer.statusCode] ?? 400);
+          'xstate.done.actor.setUnlockCode': async (ctx, event) => {
+            const answer = event.output as { statusCode: number; attemptsLeft?: number; fieldErrors?: Record<string, string> };
+            await waitFor(() => expect(ctx.cardApi.isWaiting(setPath)).toBe(true));
+            ctx.cardApi.answer(setPath, answer, statusOfHttp[answer.statusCode] ?? 400);
+            // The server's findings the app can say (a rule's message); others leave the general refusal.
+            const sayable = Object.entries(answer.fieldErrors ?? {}).filter(([, key]) => (Object.values(ValidationMessage) as string[]).includes(key));
+            if (answer.statusCode === 4) ctx.problems = Object.fromEntries(sayable);
+            if (answer.statusCode === 101) ctx.attemptsLeft = answer.attemptsLeft ?? null;
           },
           'xstate.error.actor.setUnlockCode': async ({ cardApi, session }) => {
             await waitFor(() => expect(cardApi.isWaiting(setPath)).toBe(true));
@@ -115,14 +129,14 @@ describe('change-unlock-code chart', () => {
               expect(form.getAttribute('aria-busy')).toBe('false');
               expect(screen.getByRole('link', { name: 'Back to home' }).getAttribute('href')).toBe('/home');
 
-              const { fieldErrors, attemptsLeft } = s.context;
+              const { problems, attemptsLeft } = ctx;
               const codeError =
-                s.matches({ editing: 'invalid' }) && fieldErrors.unlockCode
+                s.matches({ editing: 'invalid' }) && problems.unlockCode
                   ? 'This code is easy to guess. Please choose another one.'
                   : s.matches({ editing: 'refused' })
-                    ? fieldErrors.unlockCode
+                    ? problems.unlockCode
                       ? 'This code is easy to guess. Please choose another one.'
-                      : fieldErrors.currentUnlockCode
+                      : problems.currentUnlockCode
                         ? null
                         : "We couldn't save this unlock code. Please choose another one."
                     : null;
@@ -130,7 +144,7 @@ describe('change-unlock-code chart', () => {
               // The unlock screen's words, on the current code's own field.
               const currentCodeError = s.matches({ editing: 'wrongCurrentCode' })
                 ? `This isn't the right code. ${attemptsLeft === 1 ? 'You have 1 more unlock attempt.' : `You have ${attemptsLeft} more unlock attempts.`}`
-                : (s.matches({ editing: 'invalid' }) || s.matches({ editing: 'refused' })) && fieldErrors.currentUnlockCode
+                : (s.matches({ editing: 'invalid' }) || s.matches({ editing: 'refused' })) && problems.currentUnlockCode
                   ? unlockCodeInvalid
                   : null;
               await waitFor(() => {
