@@ -176,6 +176,8 @@ describe('replacement chart', () => {
             then: async (ctx) => {
               ctx.modalClosed = false;
               expect(await screen.findByText("We couldn't load your account. Please try again.")).toBeTruthy();
+              // A way out besides Try again.
+              expect(screen.getByRole('link', { name: 'Go to home' }).getAttribute('href')).toBe('/home');
             },
           },
           {
