@@ -107,6 +107,15 @@ test('signing out with no answer from the server (Wi-Fi without internet) signs 
     .toBe(401);
 });
 
+test('a sign-out the server never hears (the connection drops) still signs out, and the next sign-in works', async ({ page }) => {
+  const home = await (await SignInPage.open(page)).signIn();
+  await page.route('**/api/v1/sign-out', (route) => route.abort('internetdisconnected'), { times: 1 });
+  const signedOut = await home.signOut();
+  await signedOut.expectShown();
+  await expectNoTokensStored(page);
+  await signedOut.signIn();
+});
+
 test('signing out in one tab signs the other tab out too, and it saves no tokens back', async ({ context }) => {
   // A tab left on sign-in from before: its changes (here its language) sign nobody out.
   const before = await context.newPage();

@@ -179,6 +179,10 @@ export const sessionMachine = setup({
     goToSignIn: () => {},
   },
   actors: {
+    /**
+     * Supplied by the app: tells the server the session ended. It must settle without failing, whatever
+     * the server answers or if it never does: a spawned child's failure would stop this chart.
+     */
     signOut: fromPromise<void, { refreshToken: string | null }>(async () => {}),
   },
 }).createMachine({
