@@ -27,10 +27,13 @@ export const isUnitProblem = (statusCode: number) =>
 
 /**
  * Characters no address label prints: controls (a line break, a bell), format characters (bidi
- * overrides that reorder what is shown, zero-width ones), private-use and unassigned code points, and
- * pictographs (🙂). An address with one is no mailing address, whatever a vendor would answer.
+ * overrides that reorder what is shown, zero-width ones), private-use and unassigned code points, the
+ * characters Unicode says to draw as nothing (Default_Ignorable_Code_Point: the Hangul fillers,
+ * variation selectors, the combining grapheme joiner), the blank braille pattern, and pictographs with
+ * what builds them (🙂, flags' regional indicators, skin tones, the keycap). An address with one is no
+ * mailing address, whatever a vendor would answer.
  */
-const unprintable = /[\p{C}\p{Zl}\p{Zp}\p{Extended_Pictographic}]/u;
+const unprintable = /[\p{C}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}\u2800\p{Extended_Pictographic}\p{Regional_Indicator}\p{Emoji_Modifier}\u20E3]/u;
 
 /**
  * Any verifier, behind the rule above: such an address is refused before the vendor is asked (and is

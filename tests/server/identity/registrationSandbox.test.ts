@@ -111,6 +111,14 @@ const unprintableCases: [string, Partial<Address>, number][] = [
   ['a zero-width space in the city', { city: 'Fres\u200bno' }, StatusCode.ADDRESS_INVALID],
   ['a bell as the whole unit', { street2: '\u0007' }, StatusCode.ADDRESS_UNIT_INCORRECT],
   ['a tab in the unit', { street2: 'Apt\t3' }, StatusCode.ADDRESS_UNIT_INCORRECT],
+  ['a Hangul filler (drawn as nothing) as the whole unit', { street2: '\u3164' }, StatusCode.ADDRESS_UNIT_INCORRECT],
+  ['a halfwidth Hangul filler as the whole unit', { street2: '\uffa0' }, StatusCode.ADDRESS_UNIT_INCORRECT],
+  ['a blank braille pattern as the whole unit', { street2: '\u2800' }, StatusCode.ADDRESS_UNIT_INCORRECT],
+  ['a combining grapheme joiner inside the street', { street1: '845 E Dak\u034fota Ave' }, StatusCode.ADDRESS_INVALID],
+  ['a variation selector in the city', { city: 'Fresno\ufe0f' }, StatusCode.ADDRESS_INVALID],
+  ['a flag (regional indicators) in the street', { street1: '845 E Dakota Ave 🇺🇸' }, StatusCode.ADDRESS_INVALID],
+  ['a skin tone alone in the city', { city: 'Fresno🏽' }, StatusCode.ADDRESS_INVALID],
+  ['a keycap in the unit', { street2: '3\ufe0f\u20e3' }, StatusCode.ADDRESS_UNIT_INCORRECT],
 ];
 
 describe('POST /verify-address: characters no address label prints', () => {
