@@ -200,14 +200,31 @@ describe("the host's device id and EBT link, sent as headers on every call", () 
     expect(headers.has('EBT-Account-ID')).toBe(false);
   });
 
-  it("says the app's language (Accept-Language), as every call does, and gives up after the client's 120 s", async () => {
-    const timeout = vi.spyOn(AbortSignal, 'timeout');
+  it("says the app's language (Accept-Language), as every call does", async () => {
+    const { headers } = await signInHeaders({ state: savedState({ locale: 'es' }) });
+    expect(headers.get('Accept-Language')).toBe('es');
+  });
+
+  it("gives up after the client's 120 s, so start-up offers Try again instead of waiting for ever", async () => {
+    vi.useFakeTimers();
+    let signal: AbortSignal | undefined;
+    vi.stubGlobal(
+      'fetch',
+      vi.fn((_url: string, init: RequestInit) => {
+        signal = init.signal ?? undefined;
+        return new Promise<Response>((_, reject) => signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))));
+      }),
+    );
     try {
-      const { headers } = await signInHeaders({ state: savedState({ locale: 'es' }) });
-      expect(headers.get('Accept-Language')).toBe('es');
-      expect(timeout).toHaveBeenCalledWith(120_000);
+      const starting = start(companionHost({ uuid: 'companion-user-5', accessToken: 'companion-token', state: savedState({}) }));
+      await vi.advanceTimersByTimeAsync(119_999);
+      expect(signal?.aborted).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(signal?.aborted).toBe(true);
+      await starting;
     } finally {
-      timeout.mockRestore();
+      vi.unstubAllGlobals();
+      vi.useRealTimers();
     }
   });
 

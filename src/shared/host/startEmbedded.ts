@@ -147,8 +147,12 @@ async function providersSignIn(companionToken: string, session: SessionInput): P
   };
   if (session.ebtAccountId) headers['EBT-Account-ID'] = session.ebtAccountId;
   // The client's limit too: a call that never ends would leave the start-up waiting with no Try again.
-  const response = await fetch(urlOf(sessionRoutes.providersSignIn), { method: 'POST', headers, body: '{}', signal: AbortSignal.timeout(requestTimeoutMs) });
-  const answer = (await response.json()) as SignInAnswer;
+  // A timer, as ofetch's: AbortSignal.timeout needs Chrome 103, the build targets older WebViews.
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), requestTimeoutMs);
+  const answer = (await fetch(urlOf(sessionRoutes.providersSignIn), { method: 'POST', headers, body: '{}', signal: abort.signal })
+    .then((response) => response.json())
+    .finally(() => clearTimeout(timer))) as SignInAnswer;
   if (typeof answer.statusCode !== 'number') throw new Error('No statusCode');
   return answer;
 }
