@@ -142,6 +142,29 @@ test('signing out in one tab signs the other tab out too, and it saves no tokens
   for (const page of [first, second]) await expectNoTokensStored(page);
 });
 
+test('a tab signed out by another does not pass the sign-out on (a tab thawed late would sign out a new session)', async ({ context }) => {
+  const first = await context.newPage();
+  const home = await (await SignInPage.open(first)).signIn();
+  const second = await context.newPage();
+  await second.goto('/home');
+  await new HomePage(second).expectShown();
+  // A third page hears every sign-out message.
+  const listener = await context.newPage();
+  await listener.goto('/signin');
+  await listener.evaluate(() => {
+    const heard: unknown[] = ((window as unknown as { heard: unknown[] }).heard = []);
+    new BroadcastChannel('providers-card:sign-out').onmessage = ({ data }) => void heard.push(data);
+  });
+
+  await home.signOut();
+  await new SignInPage(second).expectShown();
+  // A marker from the second tab, after its sign-out: one sender's messages arrive in order, so any it
+  // passed on has arrived by the time the marker has.
+  await second.evaluate(() => new BroadcastChannel('providers-card:sign-out').postMessage('marker'));
+  await expect.poll(() => listener.evaluate(() => (window as unknown as { heard: unknown[] }).heard.at(-1))).toBe('marker');
+  expect(await listener.evaluate(() => (window as unknown as { heard: unknown[] }).heard.length), "the first tab's message, and the marker").toBe(2);
+});
+
 /**
  * Playwright launches Chromium with --disable-back-forward-cache; real Chrome, Safari and Firefox
  * keep recent pages in the back-forward cache. Here the first document, still signed in, is

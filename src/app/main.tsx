@@ -89,10 +89,15 @@ async function start() {
     saveState(snapshot.context);
     void activateLocale(snapshot.context.locale);
   });
-  session.on('signedOut', () => signOuts?.postMessage(Date.now()));
+  // A sign-out told by another tab is not passed on: a tab thawed late would sign out the session the
+  // first tab has started again since.
+  let told = false;
+  session.on('signedOut', () => told || signOuts?.postMessage(Date.now()));
   if (signOuts) {
     signOuts.onmessage = ({ data }) => {
+      told = true;
       if (session.getSnapshot().hasTag('signedIn') && Date.now() - data < 10_000) session.send({ type: 'user.signOut' });
+      told = false;
     };
   }
 
