@@ -6,15 +6,12 @@
  * and a report whose answers the network dropped after the server carried them out, set a PIN
  * and change the ATM PIN on the card processor's page on its own origin (success, -10 then a retry; a
  * recording call whose answer was lost, sent again), the virtual card's details on the processor's
- * page; one run in Spanish; the header's language switch on the PIN form and the card's details, which
- * the processor shows again in the new language; axe-clean on every screen.
+ * page; one run in Spanish; axe-clean on every screen.
  */
 import path from 'node:path';
 import { expect, type Page, type TestInfo } from '@playwright/test';
 import { test } from './support/snackbar.ts';
 import { ManageCardsPage, dayAsShown } from './pages/cards/ManageCardsPage.ts';
-import { ResetPinPage } from './pages/cards/ResetPinPage.ts';
-import { shown } from './support/catalog.ts';
 import { expectAccessible } from './support/accessibility.ts';
 import { openAccountViaApi } from './support/accounts.ts';
 import { asCardholder, cardholderWithCard, purchaseWith } from './support/cardholderWithCard.ts';
@@ -323,40 +320,4 @@ test("a cardholder's only card takes the row's width: no room kept for a neighbo
   const left = slide.x - row.x;
   const right = row.x + row.width - (slide.x + slide.width);
   expect(Math.abs(left - right), `left ${left} px, right ${right} px`).toBeLessThanOrEqual(1);
-});
-
-test("the header's language switch on Set PIN and on the card's details: the processor's pages come again in the new language", async ({ page, request }) => {
-  const holder = await cardholderWithCard(request);
-  await seedStoredState(page, { accessToken: holder.tokens.access, refreshToken: holder.tokens.refresh, locale: 'en' });
-  const cards = await ManageCardsPage.open(page);
-  const setPin = await cards.changePin(cards.card('Physical card', holder.physical.lastFour), 'card');
-  await expect(setPin.frameElement).toHaveAttribute('src', /[?&]locale=en(&|$)/);
-  await expect(setPin.frame.getByRole('heading', { level: 1, name: 'Set your card PIN', exact: true })).toBeVisible();
-
-  await setPin.languageSwitch.click();
-  const enEspanol = new ResetPinPage(page, 'es', 'card');
-  await enEspanol.expectLanguage();
-  // A fresh form (its token single-use), asked and shown in Spanish.
-  await expect(enEspanol.frameElement).toHaveAttribute('src', /[?&]locale=es(&|$)/);
-  await expect(enEspanol.frame.getByRole('heading', { level: 1, name: 'Establezca el PIN de su tarjeta', exact: true })).toBeVisible();
-  await expect(enEspanol.frame.locator('html')).toHaveAttribute('lang', 'es');
-  await enEspanol.setPin('2468');
-  await expect(page).toHaveURL((url) => url.pathname === '/manage-cards');
-  await enEspanol.expectSnackbarSaid('Your new PIN is set.');
-
-  // The virtual card's details, shown in Spanish, then in English after the switch; its picture too.
-  const tarjetas = new ManageCardsPage(page, 'es');
-  await tarjetas.expectShown();
-  const virtual = tarjetas.card('Virtual card', holder.virtual.lastFour);
-  await expect(virtual.locator('img.card-image')).toHaveAttribute('src', /[?&]locale=es(&|$)/);
-  await virtual.getByRole('button', { name: shown('es', 'Show card details'), exact: true }).click();
-  await expect(tarjetas.detailsFrame(virtual)).toHaveAttribute('src', /[?&]locale=es(&|$)/);
-  await expect(tarjetas.detailsFrame(virtual).contentFrame().getByRole('heading', { level: 1, name: 'Su tarjeta virtual', exact: true })).toBeVisible();
-  await tarjetas.languageSwitch.click();
-  const english = new ManageCardsPage(page, 'en');
-  await english.expectLanguage();
-  const virtualCard = english.card('Virtual card', holder.virtual.lastFour);
-  await expect(english.detailsFrame(virtualCard)).toHaveAttribute('src', /[?&]locale=en(&|$)/);
-  await expect(english.detailsFrame(virtualCard).contentFrame().getByRole('heading', { level: 1, name: 'Your virtual card', exact: true })).toBeVisible();
-  await expect(virtualCard.locator('img.card-image')).toHaveAttribute('src', /[?&]locale=en(&|$)/);
 });

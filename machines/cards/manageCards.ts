@@ -16,14 +16,6 @@
  * cannot be had (the call is quiet) leaves the plain card face. Card details that cannot be opened
  * (any answer but `{0, url}` with a url, or none) are said under the virtual card with a retry
  * (`detailsFailed`). Lock and lost-or-stolen failures end in their own charts.
- *
- * The language: the processor's details page and the card's picture carry words in the language their
- * address was asked in (the details page behind a single-use token). When the cardholder changes the
- * app's language (`user.changeLocale`, sent by the view when the session's locale changes), the chart
- * asks again in the new language: details on their way (entered again, the old call's answer dropped)
- * or shown are asked for afresh; the picture, on its way (`loadingImage`, entered again) or shown
- * (`ready.image`, a region beside the cards so the lock chart and a report go on untouched), is looked
- * up again, the old one kept until the new address comes ('' then, as at first, when it cannot be had).
  */
 import { assign, fromPromise, type ActorRefFrom, type SnapshotFrom } from 'xstate';
 import { setup } from '../shared/setup.ts';
@@ -47,9 +39,7 @@ export type ManageCardsEvent =
   | { type: 'user.retry' }
   | { type: 'user.showDetails' }
   | { type: 'user.hideDetails' }
-  | { type: 'user.reportLostStolen'; cardId: string }
-  /** The app's language changed: the processor's pages on their way or shown are asked for again in it. */
-  | { type: 'user.changeLocale' };
+  | { type: 'user.reportLostStolen'; cardId: string };
 export type CardUrlAnswer = UrlAnswer | CardRefusal | UnknownCard;
 
 /**
@@ -142,98 +132,66 @@ export const manageCardsMachine = setup({
         onDone: { target: 'ready', actions: { type: 'storeImage', params: ({ event }) => event.output } },
         onError: { target: 'ready', actions: 'noImage' },
       },
-      // Entered again: the call for the old language is stopped, its answer dropped.
-      on: { 'user.changeLocale': { target: 'loadingImage', reenter: true } },
     },
     failed: { tags: ['failed'], on: { 'user.retry': 'loadingCards' } },
-    /** The cards, with the lock chart running over them; beside them, the card's picture. */
+    /** The cards, with the lock chart running over them. */
     ready: {
-      type: 'parallel',
       tags: ['cards'],
       invoke: { id: 'cardLock', src: 'cardLock', input: ({ context }) => ({ cards: context.cards }) },
       // Any card on the list can be reported, whatever else is shown; not while a report is under way.
       on: {
         'user.reportLostStolen': {
           guard: { type: 'isReportable', params: ({ event }) => event.cardId },
-          target: '.cards.reporting',
+          target: '.reporting',
           actions: { type: 'chooseReportCard', params: ({ event }) => event.cardId },
         },
       },
+      initial: 'browsing',
       states: {
-        cards: {
-          initial: 'browsing',
-          states: {
-            browsing: {
-              on: { 'user.showDetails': { guard: 'holdsVirtualCard', target: 'loadingDetails' } },
-            },
-            loadingDetails: {
-              tags: ['detailsLoading'],
-              invoke: {
-                id: 'getCardDetailsUrl',
-                src: 'getCardDetailsUrl',
-                input: ({ context }) => ({ id: context.virtualCardId! }),
-                onDone: [
-                  {
-                    guard: { type: 'hasDetails', params: ({ event }) => event.output },
-                    target: 'showingDetails',
-                    actions: { type: 'storeDetails', params: ({ event }) => event.output },
-                  },
-                  { target: 'detailsFailed' },
-                ],
-                onError: { target: 'detailsFailed' },
+        browsing: {
+          on: { 'user.showDetails': { guard: 'holdsVirtualCard', target: 'loadingDetails' } },
+        },
+        loadingDetails: {
+          tags: ['detailsLoading'],
+          invoke: {
+            id: 'getCardDetailsUrl',
+            src: 'getCardDetailsUrl',
+            input: ({ context }) => ({ id: context.virtualCardId! }),
+            onDone: [
+              {
+                guard: { type: 'hasDetails', params: ({ event }) => event.output },
+                target: 'showingDetails',
+                actions: { type: 'storeDetails', params: ({ event }) => event.output },
               },
-              // Entered again: the call for the old language is stopped, its answer dropped.
-              on: { 'user.changeLocale': { target: 'loadingDetails', reenter: true } },
-            },
-            /** The processor's page with the number, expiry and CVV, in a frame on its own origin. */
-            showingDetails: {
-              tags: ['details'],
-              on: {
-                'user.hideDetails': { target: 'browsing', actions: 'forgetDetails' },
-                // The page in the new language needs a fresh token.
-                'user.changeLocale': { target: 'loadingDetails', actions: 'forgetDetails' },
-              },
-            },
-            detailsFailed: {
-              tags: ['detailsFailed'],
-              on: { 'user.showDetails': 'loadingDetails' },
-            },
-            /** A lost or stolen report for `reportCardId`; once one was sent (whatever came of it), the cards load again. */
-            reporting: {
-              tags: ['reporting'],
-              invoke: {
-                id: 'lostStolen',
-                src: 'lostStolen',
-                input: ({ context }) => ({ card: context.cards.find((card) => card.id === context.reportCardId)! }),
-                onDone: [
-                  {
-                    guard: { type: 'wasReportSent', params: ({ event }) => event.output },
-                    target: '#manageCards.loadingCards',
-                    actions: 'forgetReportCard',
-                  },
-                  { target: 'browsing', actions: 'forgetReportCard' },
-                ],
-              },
-            },
+              { target: 'detailsFailed' },
+            ],
+            onError: { target: 'detailsFailed' },
           },
         },
-        /** The virtual card's picture, as `loadingImage` looked it up; again when the language changes. */
-        image: {
-          initial: 'shown',
-          states: {
-            shown: {
-              on: { 'user.changeLocale': { guard: 'holdsVirtualCard', target: 'reloading' } },
-            },
-            reloading: {
-              invoke: {
-                id: 'getCardImageUrl',
-                src: 'getCardImageUrl',
-                input: ({ context }) => ({ id: context.virtualCardId! }),
-                onDone: { target: 'shown', actions: { type: 'storeImage', params: ({ event }) => event.output } },
-                onError: { target: 'shown', actions: 'noImage' },
+        /** The processor's page with the number, expiry and CVV, in a frame on its own origin. */
+        showingDetails: {
+          tags: ['details'],
+          on: { 'user.hideDetails': { target: 'browsing', actions: 'forgetDetails' } },
+        },
+        detailsFailed: {
+          tags: ['detailsFailed'],
+          on: { 'user.showDetails': 'loadingDetails' },
+        },
+        /** A lost or stolen report for `reportCardId`; once one was sent (whatever came of it), the cards load again. */
+        reporting: {
+          tags: ['reporting'],
+          invoke: {
+            id: 'lostStolen',
+            src: 'lostStolen',
+            input: ({ context }) => ({ card: context.cards.find((card) => card.id === context.reportCardId)! }),
+            onDone: [
+              {
+                guard: { type: 'wasReportSent', params: ({ event }) => event.output },
+                target: '#manageCards.loadingCards',
+                actions: 'forgetReportCard',
               },
-              on: { 'user.changeLocale': { target: 'reloading', reenter: true } },
-            },
+              { target: 'browsing', actions: 'forgetReportCard' },
+            ],
           },
         },
       },

@@ -25,15 +25,6 @@
  *   when those 15 minutes have passed; `{2}`; an unknown card) → `unrecorded`: the new PIN may be set,
  *   not confirmed, and sending the call again would be refused the same, so the retry asks for a fresh
  *   form to set it once more.
- *
- * The language: the processor's page is in the language the form address was asked in (its single-use
- * token is bound to it), so when the cardholder changes the app's language (`user.changeLocale`, sent by
- * the view when the session's locale changes) while the form is on its way or shown, the chart asks for
- * a fresh form in the new language: `loadingForm` entered again, so an answer still on its way for the
- * old language is dropped with the call that asked for it, and a page shown leaves with its listener
- * (the old frame's messages no longer reach the chart). Once the processor may have set the PIN
- * (`committing` and after) or a failure is said, no processor page is shown: nothing to ask again (a
- * retry that opens a fresh form asks in the language of its time).
  */
 import { assign, fromPromise } from 'xstate';
 import { setup } from '../shared/setup.ts';
@@ -46,10 +37,7 @@ export type ResetPinContext = ResetPinInput & {
   /** The processor's form for this attempt; null until the card API gave one. */
   formUrl: string | null;
 };
-export type ResetPinEvent =
-  | { type: 'user.retry' }
-  /** The app's language changed: a processor page on its way or shown is asked for again in it. */
-  | { type: 'user.changeLocale' };
+export type ResetPinEvent = { type: 'user.retry' };
 /** What the processor's page posted: its number, or null for anything that is not a number. */
 export type ProcessorResult = number | null;
 export type PinFormAnswer = UrlAnswer | CardRefusal | UnknownCard;
@@ -124,14 +112,10 @@ export const resetPinMachine = setup({
         ],
         onError: { target: 'failed' },
       },
-      // Entered again: the call for the old language is stopped, its answer dropped.
-      on: { 'user.changeLocale': { target: 'loadingForm', reenter: true } },
     },
     /** INPUTTING: the processor's page, in its frame; the cardholder types the PIN there. */
     inputting: {
       tags: ['form'],
-      // The page in the new language needs a fresh token; nothing was typed into the app.
-      on: { 'user.changeLocale': { target: 'loadingForm', actions: 'forgetForm' } },
       invoke: {
         id: 'awaitProcessorResult',
         src: 'awaitProcessorResult',

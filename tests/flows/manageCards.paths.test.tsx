@@ -1,11 +1,9 @@
 /**
  * Generated path tests over the cards screen's chart (the cards from home data, the virtual card's
  * image and details from the processor, a lost or stolen report that loads the cards again), replayed
- * against the real app and router. The header's language switch asks the processor's details page and
- * the card's picture again in the new language (an answer still on its way in the old one is dropped);
- * the screens are checked in the language the replay left the app in.
+ * against the real app and router.
  */
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { Card } from '../../contract/cards/types.ts';
 import type { HomeAnswer } from '../../contract/home/types.ts';
@@ -24,8 +22,7 @@ import {
   virtualCard,
 } from '../support/manageCardsFixtures.ts';
 import { active, alertText, renderApp } from '../support/renderApp.tsx';
-import { shown, type Locale } from '../support/shownText.ts';
-import { activateLocale } from '../../src/shared/i18n/locale.ts';
+import { pressTryAgain } from '../support/tryAgain.ts';
 
 const bothCards = homeWith([virtualCard, physicalCard]);
 const physicalOnly = homeWith([physicalCard], null);
@@ -49,7 +46,6 @@ const events = [
   { type: 'user.reportLostStolen', cardId: physicalCard.id },
   { type: 'xstate.done.actor.lostStolen', output: { reportSent: true } },
   { type: 'xstate.done.actor.lostStolen', output: { reportSent: false } },
-  { type: 'user.changeLocale' },
 ];
 // Shortest paths: the details and the report multiply simple paths past the traversal limit; with the
 // closing step they still take every transition from every state.
@@ -58,38 +54,14 @@ const run = generatePaths(manageCardsMachine, events, undefined, { shortest: tru
 /**
  * The app, and what the card API answered along the path: the screen is checked against these, never
  * against the chart's own context (a chart that stores the wrong thing would be wrong with it).
- * `image` is the image address the cards should show: null until the virtual card's was answered, '' for none;
- * `details` the details page last answered; `locale` the language the header's switch left the app in.
- * The processor's addresses answered carry the language their request asked for, as the processor's do.
+ * `image` is the image address the cards should show: null until the virtual card's was answered, '' for none.
  */
-type Ctx = Awaited<ReturnType<typeof renderApp>> & {
-  homeAnswers: number;
-  home: HomeAnswer | null;
-  image: string | null;
-  details: string | null;
-  locale: Locale;
-};
-/** A card's heading ("Physical card ending in 5678") in the app's language. */
-const cardName = (locale: Locale, kind: 'Physical card' | 'Virtual card', lastFour: string) =>
-  `${shown(locale, kind)} ${shown(locale, 'ending in {lastFour}').replace('{lastFour}', lastFour)}`;
-const physicalName = (locale: Locale) => cardName(locale, 'Physical card', '5678');
-const virtualName = (locale: Locale) => cardName(locale, 'Virtual card', '4821');
-const cardsList = (locale: Locale) => screen.queryByRole('list', { name: shown(locale, 'Your cards') });
-const slideIn = (locale: Locale, name: string) => {
-  const heading = within(cardsList(locale)!).getByRole('heading', { level: 2, name });
-  return heading.closest('li')!;
-};
-/** The language the last request to `path` asked for. */
-const askedLocale = ({ cardApi }: Ctx, path: string) =>
-  new URLSearchParams(cardApi.requests.filter((sent) => sent.path === path).at(-1)?.search).get('locale');
-const localeOf = (url: string | null | undefined) => (url ? new URL(url).searchParams.get('locale') : null);
-/** The processor's addresses, in the language asked. */
-const imageUrlIn = (locale: string | null) => `${imageUrl}?locale=${locale}`;
-const detailsUrlIn = (locale: string | null, token: string) => `${processorOrigin}/card-details?token=${token}&locale=${locale}`;
-/** Time for an answer to reach the chart and the screen (a check that something did not happen). */
-const settle = () => act(() => new Promise<void>((resolve) => setTimeout(resolve, 50)));
+type Ctx = Awaited<ReturnType<typeof renderApp>> & { homeAnswers: number; home: HomeAnswer | null; image: string | null };
+const physicalName = 'Physical card ending in 5678';
+const virtualName = 'Virtual card ending in 4821';
+const cardsList = () => screen.queryByRole('list', { name: 'Your cards' });
 
-async function closeErrorModal({ session }: Pick<Ctx, 'session'>) {
+async function closeErrorModal({ session }: Ctx) {
   await waitFor(() => expect(session.getSnapshot().matches({ errorModal: 'open' })).toBe(true));
   session.send({ type: 'user.closeErrorModal' });
 }
@@ -104,14 +76,7 @@ describe('manage cards chart', () => {
     'path %s',
     async (_name, path) => {
       await replayPath<Ctx>(path, {
-        start: async () => ({
-          ...(await renderApp('/manage-cards?initialSlide=1', active)),
-          homeAnswers: 0,
-          home: null,
-          image: null,
-          details: null,
-          locale: 'en' as Locale,
-        }),
+        start: async () => ({ ...(await renderApp('/manage-cards?initialSlide=1', active)), homeAnswers: 0, home: null, image: null }),
         events: {
           'xstate.done.actor.getHome': async (ctx, event) => {
             await waitFor(() => expect(ctx.cardApi.isWaiting(homePath)).toBe(true));
@@ -126,16 +91,12 @@ describe('manage cards chart', () => {
             ctx.cardApi.fail(homePath);
             await closeErrorModal(ctx);
           },
-          'user.retry': async ({ user, locale }) => {
-            await user.click(await screen.findByRole('button', { name: shown(locale, 'Try again') }));
-            expect(document.activeElement, 'the focus goes on from Try again').toBe(screen.getByRole('heading', { level: 1 }));
-          },
+          'user.retry': async ({ user }) => pressTryAgain(user),
           'xstate.done.actor.getCardImageUrl': async (ctx, event) => {
             await waitFor(() => expect(ctx.cardApi.isWaiting(imagePath(virtualCard.id))).toBe(true));
+            ctx.cardApi.answer(imagePath(virtualCard.id), event.output);
             const output = event.output as { statusCode: number; url?: string };
-            const url = output.url ? imageUrlIn(askedLocale(ctx, imagePath(virtualCard.id))) : output.url;
-            ctx.cardApi.answer(imagePath(virtualCard.id), { ...output, url });
-            ctx.image = output.statusCode === 0 ? (url ?? '') : '';
+            ctx.image = output.statusCode === 0 ? (output.url ?? '') : '';
           },
           // Quiet: no image is a plain card face, never the error modal.
           'xstate.error.actor.getCardImageUrl': async (ctx) => {
@@ -143,157 +104,114 @@ describe('manage cards chart', () => {
             ctx.cardApi.fail(imagePath(virtualCard.id));
             ctx.image = '';
           },
-          'user.showDetails': async ({ user, locale }) => {
-            const slide = slideIn(locale, virtualName(locale));
-            const show =
-              within(slide).queryByRole('button', { name: shown(locale, 'Show card details') }) ??
-              within(slide).getByRole('button', { name: shown(locale, 'Try again') });
+          'user.showDetails': async ({ user }) => {
+            const slide = slideOf(virtualName);
+            const show = within(slide).queryByRole('button', { name: 'Show card details' }) ?? within(slide).getByRole('button', { name: 'Try again' });
             await user.click(show);
           },
-          'user.hideDetails': async ({ user, locale }) =>
-            user.click(within(slideIn(locale, virtualName(locale))).getByRole('button', { name: shown(locale, 'Hide card details') })),
-          'xstate.done.actor.getCardDetailsUrl': async (ctx, event) => {
-            const output = event.output as { statusCode: number; url?: string };
-            await waitFor(() => expect(ctx.cardApi.isWaiting(detailsPath(virtualCard.id))).toBe(true));
-            // The processor's page in the app's language (after a switch too).
-            expect(askedLocale(ctx, detailsPath(virtualCard.id))).toBe(ctx.locale);
-            const asked = ctx.cardApi.requests.filter((sent) => sent.path === detailsPath(virtualCard.id)).length;
-            const url = output.url ? detailsUrlIn(ctx.locale, `tok-${asked}`) : undefined;
-            if (url) ctx.details = url;
-            ctx.cardApi.answer(detailsPath(virtualCard.id), url ? { ...output, url } : output, output.statusCode === 0 ? 200 : 403);
+          'user.hideDetails': async ({ user }) => user.click(within(slideOf(virtualName)).getByRole('button', { name: 'Hide card details' })),
+          'xstate.done.actor.getCardDetailsUrl': async ({ cardApi }, event) => {
+            const output = event.output as { statusCode: number };
+            await waitFor(() => expect(cardApi.isWaiting(detailsPath(virtualCard.id))).toBe(true));
+            // The processor's page in the app's language.
+            const asked = cardApi.requests.filter((sent) => sent.path === detailsPath(virtualCard.id)).at(-1);
+            expect(new URLSearchParams(asked?.search).get('locale')).toBe('en');
+            cardApi.answer(detailsPath(virtualCard.id), output, output.statusCode === 0 ? 200 : 403);
           },
           'xstate.error.actor.getCardDetailsUrl': async (ctx) => {
             await waitFor(() => expect(ctx.cardApi.isWaiting(detailsPath(virtualCard.id))).toBe(true));
             ctx.cardApi.fail(detailsPath(virtualCard.id));
             await closeErrorModal(ctx);
           },
-          'user.reportLostStolen': async ({ user, locale }) =>
-            user.click(within(slideIn(locale, physicalName(locale))).getByRole('button', { name: shown(locale, 'Report lost or stolen') })),
+          'user.reportLostStolen': async ({ user }) =>
+            user.click(within(slideOf(physicalName)).getByRole('button', { name: 'Report lost or stolen' })),
           // The report runs to its end through its own screens (machines/cards/lostStolen.ts).
-          'xstate.done.actor.lostStolen': async ({ user, cardApi, locale }, event) => {
+          'xstate.done.actor.lostStolen': async ({ user, cardApi }, event) => {
             if ((event.output as { reportSent: boolean }).reportSent) {
-              await user.click(screen.getByRole('button', { name: shown(locale, "It's lost") }));
-              await user.click(screen.getByRole('button', { name: shown(locale, 'Block my card and send a new one') }));
+              await user.click(screen.getByRole('button', { name: "It's lost" }));
+              await user.click(screen.getByRole('button', { name: 'Block my card and send a new one' }));
               await waitFor(() => expect(cardApi.isWaiting(reportPath)).toBe(true));
               cardApi.answer(reportPath, { statusCode: 0, card: lostCard, replacement: pendingCard });
-              await user.click(await screen.findByRole('button', { name: shown(locale, 'Back to your cards') }));
+              await user.click(await screen.findByRole('button', { name: 'Back to your cards' }));
             } else {
-              await user.click(screen.getByRole('button', { name: shown(locale, 'Cancel') }));
+              await user.click(screen.getByRole('button', { name: 'Cancel' }));
             }
-          },
-          // The header's language switch (it offers the other language in its own words); the catalogue
-          // follows, as src/app/main.tsx has it. A processor address still on its way in the old language
-          // is answered after all: it must be dropped, never shown.
-          'user.changeLocale': async (ctx) => {
-            const paths = [imagePath(virtualCard.id), detailsPath(virtualCard.id)];
-            const sent = (path: string) => ctx.cardApi.requests.filter((request) => request.path === path).length;
-            const inFlight = paths.filter((path) => ctx.cardApi.isWaiting(path)).map((path) => ({ path, before: sent(path) }));
-            const was = ctx.locale;
-            ctx.locale = was === 'en' ? 'es' : 'en';
-            await ctx.user.click(screen.getByRole('button', { name: ctx.locale === 'es' ? 'Español' : 'English' }));
-            await act(() => activateLocale(ctx.locale));
-            for (const { path, before } of inFlight) {
-              // Asked again in the new language; the oldest waiting is the old language's.
-              await waitFor(() => expect(sent(path)).toBe(before + 1));
-              ctx.cardApi.answer(path, { statusCode: 0, url: path === paths[0] ? imageUrlIn(was) : detailsUrlIn(was, 'tok-old') });
-            }
-            if (inFlight.length > 0) await settle();
           },
         },
         states: [
           {
             when: (s) => s.matches('loadingCards') || s.matches('loadingImage'),
-            then: async (ctx, s) => {
-              const { cardApi, locale } = ctx;
-              expect(await screen.findByRole('status', { name: shown(locale, 'Loading your cards') })).toBeTruthy();
-              expect(screen.getByRole('heading', { level: 1, name: shown(locale, 'Manage cards') })).toBeTruthy();
-              expect(cardsList(locale)).toBeNull();
+            then: async ({ cardApi }, s) => {
+              expect(await screen.findByRole('status', { name: 'Loading your cards' })).toBeTruthy();
+              expect(screen.getByRole('heading', { level: 1, name: 'Manage cards' })).toBeTruthy();
+              expect(cardsList()).toBeNull();
               const waitingFor = s.matches('loadingCards') ? homePath : imagePath(virtualCard.id);
               await waitFor(() => expect(cardApi.isWaiting(waitingFor)).toBe(true));
-              // The picture asked in the app's language (after a switch too).
-              if (waitingFor !== homePath) expect(askedLocale(ctx, waitingFor)).toBe(locale);
             },
           },
           {
             when: (s) => s.matches('failed'),
-            then: async ({ locale }) => {
-              const said = `${shown(locale, "We couldn't load your cards.")} ${shown(locale, 'Please try again.')}${shown(locale, 'Try again')}`;
-              await waitFor(() => expect(alertText()).toBe(said));
-              expect(cardsList(locale)).toBeNull();
+            then: async () => {
+              await waitFor(() => expect(alertText()).toBe("We couldn't load your cards. Please try again.Try again"));
+              expect(cardsList()).toBeNull();
             },
           },
           {
-            when: (s) => s.matches({ ready: { cards: 'reporting' } }),
-            then: async ({ locale }) => {
-              expect(await screen.findByRole('heading', { level: 1, name: shown(locale, 'Report a lost or stolen card') })).toBeTruthy();
+            when: (s) => s.matches({ ready: 'reporting' }),
+            then: async () => {
+              expect(await screen.findByRole('heading', { level: 1, name: 'Report a lost or stolen card' })).toBeTruthy();
               // The list waits, hidden, on the card it was on.
-              expect(screen.queryByRole('heading', { level: 1, name: shown(locale, 'Manage cards') })).toBeNull();
+              expect(screen.queryByRole('heading', { level: 1, name: 'Manage cards' })).toBeNull();
             },
           },
           {
             when: (s) => s.matches('ready'),
             then: async (ctx, s) => {
-              const { locale } = ctx;
-              const t = (source: string) => shown(locale, source);
-              await waitFor(() => expect(cardsList(locale)).not.toBeNull());
+              await waitFor(() => expect(cardsList()).not.toBeNull());
               // Spec §2: the image address looked up before the cards show; '' when there is none.
               expect(ctx.image).not.toBeNull();
-              const physical = slideIn(locale, physicalName(locale));
+              const physical = slideOf(physicalName);
               // No list a screen reader announces as "list, 0 items" (the virtual card has no actions).
-              for (const list of within(cardsList(locale)!).queryAllByRole('list')) expect(within(list).queryAllByRole('listitem').length).toBeGreaterThan(0);
-              expect(within(physical).getByText(t('Active'))).toBeTruthy();
-              expect(within(physical).getByRole('switch', { name: `${t('Lock card')} ${t('ending in {lastFour}').replace('{lastFour}', '5678')}` })).toBeTruthy();
-              expect(within(physical).getByRole('link', { name: t('Set PIN') }).getAttribute('href')).toMatch(/^\/reset-pin\?/);
-              expect(within(physical).getByRole('link', { name: t('Replace a damaged card') }).getAttribute('href')).toBe(`/replacement-card?cardId=${physicalCard.id}`);
+              for (const list of within(cardsList()!).queryAllByRole('list')) expect(within(list).queryAllByRole('listitem').length).toBeGreaterThan(0);
+              expect(within(physical).getByText('Active')).toBeTruthy();
+              expect(within(physical).getByRole('switch', { name: 'Lock card ending in 5678' })).toBeTruthy();
+              expect(within(physical).getByRole('link', { name: 'Set PIN' }).getAttribute('href')).toMatch(/^\/reset-pin\?/);
+              expect(within(physical).getByRole('link', { name: 'Replace a damaged card' }).getAttribute('href')).toBe(`/replacement-card?cardId=${physicalCard.id}`);
               if (!ctx.home?.virtualCard) {
-                expect(screen.queryByRole('heading', { level: 2, name: virtualName(locale) })).toBeNull();
-                expect(screen.queryByRole('button', { name: t('Show card details') })).toBeNull();
+                expect(screen.queryByRole('heading', { level: 2, name: virtualName })).toBeNull();
+                expect(screen.queryByRole('button', { name: 'Show card details' })).toBeNull();
                 return;
               }
               // Opens on the card initialSlide names: the second, the physical card.
-              expect(screen.getByText(t('Card {position} of {count}').replace('{position}', '2').replace('{count}', '2'))).toBeTruthy();
+              expect(screen.getByText('Card 2 of 2')).toBeTruthy();
               expect(physical.getAttribute('aria-current')).toBe('true');
-              const virtual = slideIn(locale, virtualName(locale));
+              const virtual = slideOf(virtualName);
               const image = virtual.querySelector('img');
               if (ctx.image) expect(image?.getAttribute('src')).toBe(ctx.image);
               else {
                 expect(image).toBeNull();
                 expect(virtual.querySelector('.card-face')?.textContent).toContain('•••• 4821');
               }
-              if (s.matches({ ready: { image: 'reloading' } })) {
-                // The picture in the new language is asked for; the one shown stays until it comes.
-                await waitFor(() => expect(ctx.cardApi.isWaiting(imagePath(virtualCard.id))).toBe(true));
-                expect(askedLocale(ctx, imagePath(virtualCard.id))).toBe(locale);
-              } else if (ctx.image) {
-                // The picture's words are in the app's language.
-                expect(localeOf(ctx.image)).toBe(locale);
-              }
-              expect(within(virtual).queryByRole('link', { name: t('Set PIN') })).toBeNull();
-              expect(within(virtual).queryByRole('button', { name: t('Report lost or stolen') })).toBeNull();
-              const frame = within(virtual).queryByTitle(t("Your virtual card's number, expiry date and CVV"));
-              if (s.matches({ ready: { cards: 'showingDetails' } })) {
-                // The page last answered, in the app's language.
-                expect(frame?.getAttribute('src')).toBe(ctx.details);
-                expect(localeOf(frame?.getAttribute('src'))).toBe(locale);
-                expect(within(virtual).getByRole('button', { name: t('Hide card details') })).toBeTruthy();
-                // The button that asked is gone: the focus goes to the details. Asked again after a language
-                // switch, the focus stays on the switch, where the cardholder left it.
-                const onSwitch = document.activeElement?.closest('nav') === screen.getByRole('navigation', { name: t('Account and language') });
-                if (!onSwitch) await waitFor(() => expect(document.activeElement).toBe(frame));
+              expect(within(virtual).queryByRole('link', { name: 'Set PIN' })).toBeNull();
+              expect(within(virtual).queryByRole('button', { name: 'Report lost or stolen' })).toBeNull();
+              const frame = within(virtual).queryByTitle("Your virtual card's number, expiry date and CVV");
+              if (s.matches({ ready: 'showingDetails' })) {
+                expect(frame?.getAttribute('src')).toBe(detailsUrl);
+                expect(within(virtual).getByRole('button', { name: 'Hide card details' })).toBeTruthy();
+                // The button that asked is gone: the focus goes to the details.
+                await waitFor(() => expect(document.activeElement).toBe(frame));
               } else expect(frame).toBeNull();
-              if (s.matches({ ready: { cards: 'loadingDetails' } })) {
+              if (s.matches({ ready: 'loadingDetails' })) {
                 // Unavailable, not disabled: a keyboard user's focus stays on it while the call runs.
-                const opening = within(virtual).getByRole('button', { name: t('Opening your card details…') });
+                const opening = within(virtual).getByRole('button', { name: 'Opening your card details…' });
                 expect(opening.getAttribute('aria-disabled')).toBe('true');
                 expect((opening as HTMLButtonElement).disabled).toBe(false);
                 await waitFor(() => expect(ctx.cardApi.isWaiting(detailsPath(virtualCard.id))).toBe(true));
-                expect(askedLocale(ctx, detailsPath(virtualCard.id))).toBe(locale);
               }
-              if (s.matches({ ready: { cards: 'detailsFailed' } })) {
-                const said = `${t("We couldn't show your card details.")} ${t('Please try again.')}${t('Try again')}`;
-                await waitFor(() => expect(alertText().trim()).toBe(said));
+              if (s.matches({ ready: 'detailsFailed' })) {
+                await waitFor(() => expect(alertText().trim()).toBe("We couldn't show your card details. Please try again.Try again"));
               } else expect(alertText().trim()).toBe('');
-              if (s.matches({ ready: { cards: 'browsing' } })) expect(within(virtual).getByRole('button', { name: t('Show card details') })).toBeTruthy();
+              if (s.matches({ ready: 'browsing' })) expect(within(virtual).getByRole('button', { name: 'Show card details' })).toBeTruthy();
               noErrorModal(ctx);
               // The card number is never in the card API's answers, only on the processor's own page.
               expect(document.body.textContent).not.toMatch(/\d{12,}/);
@@ -327,9 +245,9 @@ describe('manage cards, beside the paths', () => {
     app.cardApi.answer(imagePath(virtualCard.id), { statusCode: 0, url: 'https://elsewhere.example/card.png' });
     await screen.findByRole('list', { name: 'Your cards' });
     expect(screen.getByText('Card 1 of 2')).toBeTruthy();
-    expect(slideOf(virtualName('en')).getAttribute('aria-current')).toBe('true');
+    expect(slideOf(virtualName).getAttribute('aria-current')).toBe('true');
     // An image that is not on the processor's origin is not loaded: a plain card face instead.
-    expect(slideOf(virtualName('en')).querySelector('img')).toBeNull();
+    expect(slideOf(virtualName).querySelector('img')).toBeNull();
   });
 
   it.each([

@@ -2,17 +2,13 @@
  * Generated path tests over the reset-PIN chart (spec §4 INPUTTING, SUCCESS, FAILURE), replayed against
  * the real app: the processor's page in its frame, its result posted from the processor's exact
  * origin (other origins and other windows are ignored at every step), success back to returnTo.
- * The header's language switch while the form is on its way or shown asks for a fresh form in the new
- * language; the old language's answer still on its way is dropped, and the old frame's messages ignored.
  */
-import { act, screen, waitFor } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { resetPinMachine, resetPinStatusOf } from '../../machines/cards/resetPin.ts';
 import { coverageOf, describePath, generatePaths, minimalCover, replayPath } from '../support/chartCoverage.ts';
 import { commitPinPath, homePath, httpStatusOf, lastBody, physicalCard, pinFormPath, processorOrigin } from '../support/manageCardsFixtures.ts';
 import { active, alertText, renderApp } from '../support/renderApp.tsx';
-import { shown, type Locale } from '../support/shownText.ts';
-import { activateLocale } from '../../src/shared/i18n/locale.ts';
 
 const formUrl = `${processorOrigin}/pin?token=tok-1`;
 const events = [
@@ -29,31 +25,14 @@ const events = [
   { type: 'xstate.done.actor.commitPinChange', output: { statusCode: 5 } },
   { type: 'xstate.error.actor.commitPinChange', error: new Error('no statusCode') },
   { type: 'user.retry' },
-  { type: 'user.changeLocale' },
 ];
 const run = generatePaths(resetPinMachine, events, { cardId: physicalCard.id, pin: 'card' });
 
-/**
- * The app, and what the replay did: the language the header's switch left the app in, and the form
- * addresses the card API answered (each in the language its request asked for). The screen is checked
- * against these, never against the chart's context.
- */
-type Ctx = Awaited<ReturnType<typeof renderApp>> & { locale: Locale; forms: string[] };
+type Ctx = Awaited<ReturnType<typeof renderApp>>;
 const returnTo = '/manage-cards?initialSlide=1';
 const startAt = `/reset-pin?cardId=${physicalCard.id}&returnTo=${encodeURIComponent(returnTo)}`;
 const frameTitle = 'Secure form to set your PIN';
-const pinFrame = (locale: Locale = 'en') => screen.queryByTitle(shown(locale, frameTitle)) as HTMLIFrameElement | null;
-/** The header's language switch (it offers the other language in its own words); the catalogue follows, as src/app/main.tsx has it. */
-async function switchLanguage({ user }: Pick<Ctx, 'user'>, to: Locale) {
-  await user.click(screen.getByRole('button', { name: to === 'es' ? 'Español' : 'English' }));
-  await act(() => activateLocale(to));
-}
-/** Time for an answer to reach the chart and the screen (a check that something did not happen). */
-const settle = () => act(() => new Promise<void>((resolve) => setTimeout(resolve, 50)));
-/** The language the last request for a form asked for. */
-const askedLocale = ({ cardApi }: Ctx) => new URLSearchParams(cardApi.requests.filter((request) => request.path === pinFormPath).at(-1)?.search).get('locale');
-/** The processor's form address for a request in `locale` (as the sandbox processor makes them: the language in the query). */
-const formUrlIn = (locale: string | null, token: string) => `${processorOrigin}/pin?token=${token}&locale=${locale}`;
+const pinFrame = () => screen.queryByTitle(frameTitle) as HTMLIFrameElement | null;
 
 /** A message event as the browser delivers it to the app's window. */
 function post(data: unknown, origin: string, source: Window | null) {
@@ -69,7 +48,7 @@ function postDecoys(code: unknown) {
   post(code, processorOrigin, window);
 }
 
-async function closeErrorModal({ session }: Pick<Ctx, 'session'>) {
+async function closeErrorModal({ session }: Ctx) {
   await waitFor(() => expect(session.getSnapshot().matches({ errorModal: 'open' })).toBe(true));
   session.send({ type: 'user.closeErrorModal' });
 }
@@ -87,16 +66,13 @@ describe('reset PIN chart', () => {
           const app = await renderApp(startAt, active);
           const heading = await screen.findByRole('heading', { level: 1, name: 'Set your PIN' });
           await waitFor(() => expect(document.activeElement).toBe(heading));
-          return { ...app, locale: 'en' as Locale, forms: [] };
+          return app;
         },
         events: {
-          'xstate.done.actor.getPinChangeFormUrl': async (ctx, event) => {
-            const output = event.output as { statusCode: number; url?: string };
-            await waitFor(() => expect(ctx.cardApi.isWaiting(pinFormPath)).toBe(true));
-            // A form address: in the language the app asked for, as the processor's are.
-            const url = output.url ? formUrlIn(askedLocale(ctx), `tok-${ctx.forms.length + 1}`) : output.url;
-            if (url) ctx.forms.push(url);
-            ctx.cardApi.answer(pinFormPath, url === undefined ? output : { ...output, url }, httpStatusOf(output));
+          'xstate.done.actor.getPinChangeFormUrl': async ({ cardApi }, event) => {
+            const output = event.output as { statusCode: number };
+            await waitFor(() => expect(cardApi.isWaiting(pinFormPath)).toBe(true));
+            cardApi.answer(pinFormPath, output, httpStatusOf(output));
           },
           'xstate.error.actor.getPinChangeFormUrl': async (ctx) => {
             await waitFor(() => expect(ctx.cardApi.isWaiting(pinFormPath)).toBe(true));
@@ -104,14 +80,14 @@ describe('reset PIN chart', () => {
             await closeErrorModal(ctx);
           },
           'xstate.done.actor.awaitProcessorResult': async (ctx, event) => {
-            const frame = (await screen.findByTitle(shown(ctx.locale, frameTitle))) as HTMLIFrameElement;
+            const frame = (await screen.findByTitle(frameTitle)) as HTMLIFrameElement;
             const warned = () => ctx.reports.filter((report) => report.message === 'Message from an unknown origin ignored').length;
             const before = warned();
             postDecoys(event.output);
             // Each look-alike origin is reported once, as the host bridge does; the app's own origin and another window are not.
             expect(warned() - before).toBe(2);
             // Nothing happened: still on the processor's page.
-            expect(pinFrame(ctx.locale)).toBe(frame);
+            expect(pinFrame()).toBe(frame);
             expect(ctx.cardApi.isWaiting(commitPinPath)).toBe(false);
             post(event.output, processorOrigin, frame.contentWindow);
           },
@@ -125,47 +101,28 @@ describe('reset PIN chart', () => {
             ctx.cardApi.fail(commitPinPath);
             await closeErrorModal(ctx);
           },
-          'user.retry': async ({ user, locale }) => user.click(screen.getByRole('button', { name: shown(locale, 'Try again') })),
-          // The header's language switch, offering the other language in its own words.
-          'user.changeLocale': async (ctx) => {
-            const asked = () => ctx.cardApi.requests.filter((request) => request.path === pinFormPath).length;
-            const before = asked();
-            const inFlight = ctx.cardApi.isWaiting(pinFormPath);
-            const was = ctx.locale;
-            ctx.locale = was === 'en' ? 'es' : 'en';
-            await switchLanguage(ctx, ctx.locale);
-            // A fresh form, asked in the new language.
-            await waitFor(() => expect(asked()).toBe(before + 1));
-            if (inFlight) {
-              // The old language's form is answered after all: it is dropped, never framed.
-              ctx.cardApi.answer(pinFormPath, { statusCode: 0, url: formUrlIn(was, 'tok-old') });
-              await settle();
-            }
-          },
+          'user.retry': async ({ user }) => user.click(screen.getByRole('button', { name: 'Try again' })),
         },
         states: [
           {
             when: (s) => s.matches('loadingForm'),
-            then: async ({ cardApi, locale }, s) => {
+            then: async ({ cardApi }, s) => {
               expect(resetPinStatusOf(s)).toBe('INPUTTING');
-              expect(await screen.findByRole('status', { name: shown(locale, 'Opening the secure PIN form') })).toBeTruthy();
+              expect(await screen.findByRole('status', { name: 'Opening the secure PIN form' })).toBeTruthy();
               await waitFor(() => expect(cardApi.isWaiting(pinFormPath)).toBe(true));
               const asked = cardApi.requests.filter((request) => request.path === pinFormPath).at(-1)!;
-              // In the language the app is in now (after a switch too).
-              expect(Object.fromEntries(new URLSearchParams(asked.search))).toEqual({ cardId: physicalCard.id, pin: 'card', locale });
-              expect(document.querySelector('iframe')).toBeNull();
+              expect(Object.fromEntries(new URLSearchParams(asked.search))).toEqual({ cardId: physicalCard.id, pin: 'card', locale: 'en' });
+              expect(pinFrame()).toBeNull();
             },
           },
           {
             when: (s) => s.matches('inputting'),
-            then: async ({ locale, forms }) => {
-              const frame = (await screen.findByTitle(shown(locale, frameTitle))) as HTMLIFrameElement;
-              // The form last answered, and so in the language the app is in.
-              expect(frame.getAttribute('src')).toBe(forms.at(-1));
-              expect(new URL(frame.src).searchParams.get('locale')).toBe(locale);
+            then: async () => {
+              const frame = (await screen.findByTitle(frameTitle)) as HTMLIFrameElement;
+              expect(frame.getAttribute('src')).toBe(formUrl);
               expect(frame.getAttribute('sandbox')).toBe('allow-scripts allow-forms allow-same-origin');
               expect(alertText()).toBe('');
-              expect(screen.getByText(shown(locale, 'Your PIN is 4 digits. Avoid PINs that are easy to guess, like 1234 or 1111.'))).toBeTruthy();
+              expect(screen.getByText('Your PIN is 4 digits. Avoid PINs that are easy to guess, like 1234 or 1111.')).toBeTruthy();
             },
           },
           {
@@ -280,36 +237,6 @@ describe('reset PIN, beside the paths', () => {
       { cardId: physicalCard.id, pin: 'card' },
       { cardId: physicalCard.id, pin: 'card' },
     ]);
-  });
-
-  it("switching the language while the form is shown: a fresh form in the new language, the old frame's messages ignored", async () => {
-    const app = await renderApp(startAt, active);
-    await waitFor(() => expect(app.cardApi.isWaiting(pinFormPath)).toBe(true));
-    app.cardApi.answer(pinFormPath, { statusCode: 0, url: formUrlIn('en', 'tok-1') });
-    const old = (await screen.findByTitle(frameTitle)) as HTMLIFrameElement;
-    const oldPage = old.contentWindow;
-    expect(oldPage).not.toBeNull();
-    await switchLanguage(app, 'es');
-    // The old page goes at once; a fresh form (its token single-use) is asked in Spanish.
-    await waitFor(() => expect(app.cardApi.isWaiting(pinFormPath)).toBe(true));
-    expect(document.querySelector('iframe')).toBeNull();
-    const asked = app.cardApi.requests.filter((request) => request.path === pinFormPath);
-    expect(asked.map((request) => new URLSearchParams(request.search).get('locale'))).toEqual(['en', 'es']);
-    // What the old page posts, while the new one is on its way and once it is shown, never reaches the chart.
-    post(0, processorOrigin, oldPage);
-    app.cardApi.answer(pinFormPath, { statusCode: 0, url: formUrlIn('es', 'tok-2') });
-    const fresh = (await screen.findByTitle(shown('es', frameTitle))) as HTMLIFrameElement;
-    expect(fresh).not.toBe(old);
-    expect(fresh.getAttribute('src')).toBe(formUrlIn('es', 'tok-2'));
-    post(0, processorOrigin, oldPage);
-    post(-10, processorOrigin, oldPage);
-    await settle();
-    expect(app.cardApi.isWaiting(commitPinPath)).toBe(false);
-    expect(alertText()).toBe('');
-    expect(pinFrame('es')).toBe(fresh);
-    // The new page's own result does.
-    post(0, processorOrigin, fresh.contentWindow);
-    await waitFor(() => expect(app.cardApi.isWaiting(commitPinPath)).toBe(true));
   });
 
   it('never frames a page that is not on the processor origin', async () => {

@@ -23,7 +23,6 @@ import { activationSearch, isReadyToActivate } from '../../../shared/cards/cardL
 import { CardStatusText } from '../../../shared/cards/CardStatusText.tsx';
 import { CardName, CardNumber, cardStatusDetail } from './CardText.tsx';
 import { LostStolenView } from './LostStolenView.tsx';
-import { useLocaleChangeSentTo } from '../onLocaleChange.ts';
 import { manageCardsChart, pinLinkSearch } from './manageCardsEffects.ts';
 import './manageCards.css';
 import '../processorFrame.css';
@@ -53,8 +52,6 @@ function ManageCardsView({ initialSlide }: { initialSlide: number }) {
   const chart = useActorRef(useState(() => manageCardsChart(api, errors, () => session.getSnapshot().context.locale))[0]);
   const state = useSelector(chart, (s) => s);
   const locale = useSelector(session, (s) => s.context.locale);
-  // The header's language switch: the card's details and picture are asked for again, in the new language.
-  useLocaleChangeSentTo(chart);
   const lock = cardLockOf(state);
   const report = lostStolenOf(state);
   const hasVirtualCard = state.context.virtualCardId !== null;
@@ -330,8 +327,6 @@ function VirtualCardDetails(props: { shown: string | null; loading: boolean; fai
     return (
       <div className="card-details">
         <iframe
-          // A new page is a new frame.
-          key={props.shown}
           ref={frame}
           className="processor-frame card-details-frame"
           src={props.shown}

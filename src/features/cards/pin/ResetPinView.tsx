@@ -16,7 +16,6 @@ import { RetryNotice } from '../../../shared/components/RetryNotice.tsx';
 import { Skeleton } from '../../../shared/components/Skeleton.tsx';
 import { useHeadingFocus } from '../../../shared/components/useHeadingFocus.ts';
 import { useOwnTitle } from '../../../shared/screens/documentTitle.ts';
-import { useLocaleChangeSentTo } from '../onLocaleChange.ts';
 import { cardPin, defaultReturnTo, resetPinChart } from './resetPinEffects.ts';
 import '../processorFrame.css';
 
@@ -45,8 +44,6 @@ function ResetPin({ cardId, pin, returnTo }: { cardId: string; pin: PinKind; ret
     }),
   );
   const pinChange = useActorRef(chart, { input: { cardId, pin } });
-  // The header's language switch: the processor's page is asked for again, in the new language.
-  useLocaleChangeSentTo(pinChange);
   const state = useSelector(pinChange, (s) => s);
   const status = resetPinStatusOf(state);
   const formUrl = state.hasTag('form') ? state.context.formUrl : null;
@@ -89,8 +86,6 @@ function ResetPin({ cardId, pin, returnTo }: { cardId: string; pin: PinKind; ret
       {state.hasTag('busy') ? <Skeleton label={state.hasTag('saving') ? t`Saving your PIN` : t`Opening the secure PIN form`} blocks={1} /> : null}
       {formUrl ? (
         <iframe
-          // A new page is a new frame: nothing of an earlier one (its window, its messages) carries over.
-          key={formUrl}
           ref={frame}
           className="processor-frame pin-frame"
           src={formUrl}
