@@ -205,7 +205,7 @@ describe("the host's device id and EBT link, sent as headers on every call", () 
     expect(headers.get('Accept-Language')).toBe('es');
   });
 
-  it("gives up after the client's 120 s, so start-up offers Try again instead of waiting for ever", async () => {
+  it("gives up after the client's 120 s: the request is aborted and start-up goes on (as with any call with no answer) instead of waiting for ever", async () => {
     vi.useFakeTimers();
     let signal: AbortSignal | undefined;
     vi.stubGlobal(
