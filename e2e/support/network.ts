@@ -19,7 +19,8 @@ export async function loseAnswerOnce(page: Page, pathname: string): Promise<void
 /**
  * A thumb's double tap on `button` while the call it sends waits for its answer (held until
  * `release`): the form's message goes as the call starts and what was below moves up, so the second
- * tap lands on whatever is then where the first was. Answers the box of the spot tapped.
+ * tap lands on whatever is then where the first was. Answers the spot tapped, and `release`, which
+ * lets the held call go on to the server.
  */
 export async function doubleTapWhileAnswerHeld(page: Page, button: Locator, pathname: string): Promise<{ spot: { x: number; y: number }; release: () => void }> {
   let release!: () => void;

@@ -103,11 +103,11 @@ const pendingAtSql = (asOf: string) => {
  * month, and one that gets the lock after this is timed after it, in the next: a month that is over
  * reads the same before and after (docs/decisions.md "Statements").
  */
-async function afterWritesUnderWay<R>(db: Database, userId: string, read: (db: Database) => Promise<R>): Promise<R> {
+async function afterWritesUnderWay<R>(db: Database, userId: string, read: () => Promise<R>): Promise<R> {
   await db.transaction(async (tx) => {
     await tx.execute(sql`select la.id from ledger_accounts la join accounts a on a.id = la.account_id where a.user_id = ${userId} for share of la`);
   });
-  return read(db);
+  return read();
 }
 
 /** When the account opened: its own creation, or its first posted movement when that came earlier. */
@@ -115,7 +115,7 @@ const openedAtSql = sql`(extract(epoch from least(acct.created_at, (select min(a
 
 /** Every month from the one the account opened through the current one (UTC), newest first; null without an account. */
 export async function loadStatements(db: Database, request: { userId: string; now: Date }): Promise<Statement[] | null> {
-  const { rows } = (await afterWritesUnderWay(db, request.userId, (tx) => tx.execute(sql`${accountAndMoves(request.userId)}
+  const { rows } = (await afterWritesUnderWay(db, request.userId, () => db.execute(sql`${accountAndMoves(request.userId)}
     select ${openedAtSql} as "openedAt", ${pendingAtSql(request.now.toISOString())} as pending,
       coalesce((select json_agg(json_build_object('month', month, 'credits', credits, 'debits', debits))
         from (select to_char(at at time zone 'UTC', 'YYYY-MM') as month,
@@ -178,7 +178,7 @@ export async function loadMonthStatement(db: Database, request: { userId: string
   const end = monthStart(nextMonth(request.month)).toISOString();
   const inProgress = request.month === current;
   const asOf = inProgress ? request.now : monthStart(nextMonth(request.month));
-  const { rows } = (await afterWritesUnderWay(db, request.userId, (tx) => tx.execute(sql`${accountAndMoves(request.userId)}
+  const { rows } = (await afterWritesUnderWay(db, request.userId, () => db.execute(sql`${accountAndMoves(request.userId)}
     select ${openedAtSql} as "openedAt", acct.prn, acct.first_name as "firstName", acct.middle_name as "middleName", acct.last_name as "lastName",
       (select coalesce(sum(amount), 0) from moves where at < ${start}::timestamptz) as opening,
       coalesce((select json_agg(json_build_object('id', id, 'at', (extract(epoch from at) * 1000)::bigint, 'kind', kind,
