@@ -9,7 +9,7 @@ import { expectAccessible } from './support/accessibility.ts';
 import { openAccountViaApi, setPasswordViaApi, signInViaApiAs } from './support/accounts.ts';
 import { shown, type Locale } from './support/catalog.ts';
 import { readStoredState, seedStoredState } from './support/storage.ts';
-import { doubleTapWhileAnswerHeld, isOver, loseAnswerOnce } from './support/network.ts';
+import { doubleTapWhileAnswerHeld, isOver, loseAnswerOnce, routeOnce } from './support/network.ts';
 import { UnlockPage } from './pages/session/UnlockPage.ts';
 import { HomePage } from './pages/home/HomePage.ts';
 
@@ -68,7 +68,7 @@ test.describe('signing in with a texted code', () => {
         return Math.round(range.getBoundingClientRect().left);
       };
       expect(await sendNewCode.evaluate(textLeft)).toBe(await page.getByRole('main').getByRole('heading', { level: 1 }).evaluate(textLeft));
-      await page.route(isSignIn, (route) => route.abort(), { times: 1 });
+      await routeOnce(page, isSignIn, (route) => route.abort());
       await sendNewCode.focus();
       await page.keyboard.press('Enter');
       const errorModal = page.getByRole('dialog', { name: t('Sorry, something went wrong.') });

@@ -18,6 +18,7 @@ import { expectAccessible } from './support/accessibility.ts';
 import { openAccountViaApi } from './support/accounts.ts';
 import { getHome } from './support/api.ts';
 import { seedStoredState } from './support/storage.ts';
+import { routeOnce } from './support/network.ts';
 
 /** POST /sandbox/events: the world moves (money arrives, the processor ships a card). */
 async function sandboxEvent<T = Record<string, unknown>>(request: APIRequestContext, event: Record<string, unknown>): Promise<T> {
@@ -160,7 +161,7 @@ test("a balance read again with no answer is not said to be short; an order answ
   await order.expectReview(0, applicant.street1);
 
   // Continue reads the $0.00 balance again, and the connection drops: no answer at all.
-  await page.route((url) => url.pathname === '/api/v1/home', (route) => route.abort('internetdisconnected'), { times: 1 });
+  await routeOnce(page, (url) => url.pathname === '/api/v1/home', (route) => route.abort('internetdisconnected'));
   await order.continue();
   const ok = page.getByRole('dialog').getByRole('button', { name: 'OK' });
   await expect(ok).toBeFocused();
@@ -181,9 +182,9 @@ test("a balance read again with no answer is not said to be short; an order answ
   await order.expectConfirm();
 
   // The order is answered by a gateway's page while online: a server answered, so no connection advice.
-  await page.route((url) => url.pathname === '/api/v1/order-card', (route) => route.fulfill({ status: 503, contentType: 'text/html', body: '<html>Service unavailable</html>' }), {
-    times: 1,
-  });
+  await routeOnce(page, (url) => url.pathname === '/api/v1/order-card', (route) =>
+    route.fulfill({ status: 503, contentType: 'text/html', body: '<html>Service unavailable</html>' }),
+  );
   await order.screen.getByRole('button', { name: 'Order my card for $5.00', exact: true }).click();
   await expect(ok).toBeFocused();
   await page.keyboard.press('Enter');

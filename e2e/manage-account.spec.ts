@@ -12,7 +12,7 @@ import { ManageAccountPage } from './pages/account/ManageAccountPage.ts';
 import { expectAccessible } from './support/accessibility.ts';
 import { openAccountViaApi } from './support/accounts.ts';
 import { seedStoredState } from './support/storage.ts';
-import { loseAnswerOnce } from './support/network.ts';
+import { loseAnswerOnce, routeOnce } from './support/network.ts';
 
 /** POST /refresh-tokens with a refresh token and an unlock code: the HTTP status and statusCode. */
 async function unlockWith(request: APIRequestContext, refresh: string, unlockCode: string) {
@@ -34,9 +34,7 @@ test('a cardholder changes the unlock code from home, in English and then in Spa
 
   // An agreement that could not be loaded (a gateway's error page, once): Try again, by keyboard, keeps
   // the focus on the dialog's title, and the text comes under it.
-  await page.route((url) => url.pathname === '/api/v1/agreement', (route) => route.fulfill({ status: 502, contentType: 'text/html', body: '<html>Bad gateway</html>' }), {
-    times: 1,
-  });
+  await routeOnce(page, (url) => url.pathname === '/api/v1/agreement', (route) => route.fulfill({ status: 502, contentType: 'text/html', body: '<html>Bad gateway</html>' }));
   await page.getByRole('button', { name: 'Read the Terms of use', exact: true }).click();
   // An answer without a statusCode also opens the generic error modal (spec §8), over the agreement's.
   await page.getByRole('dialog', { name: 'Sorry, something went wrong.' }).getByRole('button', { name: 'OK' }).press('Enter');

@@ -5,6 +5,7 @@ import { ActivityPage } from './pages/activity/ActivityPage.ts';
 import { HomePage } from './pages/home/HomePage.ts';
 import { SignInPage } from './pages/session/SignInPage.ts';
 import { readStoredState } from './support/storage.ts';
+import { routeOnce } from './support/network.ts';
 
 /** Signs in, then builds the history home (1st document) → statements (2nd) → home (in-app link), and signs out. */
 async function signInBrowseAndSignOut(page: Page, beforeSignOut?: () => Promise<void>): Promise<SignInPage> {
@@ -109,7 +110,7 @@ test('signing out with no answer from the server (Wi-Fi without internet) signs 
 
 test('a sign-out the server never hears (the connection drops) still signs out, and the next sign-in works', async ({ page }) => {
   const home = await (await SignInPage.open(page)).signIn();
-  await page.route('**/api/v1/sign-out', (route) => route.abort('internetdisconnected'), { times: 1 });
+  await routeOnce(page, '**/api/v1/sign-out', (route) => route.abort('internetdisconnected'));
   const signedOut = await home.signOut();
   await signedOut.expectShown();
   await expectNoTokensStored(page);

@@ -13,6 +13,7 @@ import { expectAccessible } from './support/accessibility.ts';
 import { signInViaApi } from './support/api.ts';
 import { seedStoredState } from './support/storage.ts';
 import { seenText } from './support/text.ts';
+import { routeOnce } from './support/network.ts';
 
 test("the latest month's PDF downloads and says the closing balance the screen shows; after a failed download, Try again",  async ({ page, request }) => {
   const tokens = await signInViaApi(request);
@@ -51,7 +52,7 @@ test("the latest month's PDF downloads and says the closing balance the screen s
   // A gateway's error page for the PDF, once: the month says so, and its Try again, by keyboard,
   // downloads it with the focus back on the month's Download PDF (the notice goes).
   const isPdf = (url: URL) => url.pathname === '/api/v1/statement';
-  await page.route(isPdf, (route) => route.fulfill({ status: 502, contentType: 'text/html', body: '<html>Bad gateway</html>' }), { times: 1 });
+  await routeOnce(page, isPdf, (route) => route.fulfill({ status: 502, contentType: 'text/html', body: '<html>Bad gateway</html>' }));
   await (await statements.downloadButton(latest)).click();
   const monthName = await statements.monthInSentence(latest);
   const notice = latest.getByRole('alert');
