@@ -1,6 +1,7 @@
 /**
- * A server's wait said in the unit a person reads easily: minutes up to an hour, then whole hours,
- * rounded up so the wait named is never shorter than the server's (sign-in's grows to 8 hours).
+ * A server's wait said in the unit a person reads easily: minutes up to two hours (whole hours as
+ * hours), then whole hours, rounded up so the wait named is never shorter than the server's (sign-in's
+ * grows to 8 hours) and never half again as long.
  */
 import { i18n } from '@lingui/core';
 import { I18nProvider } from '@lingui/react';
@@ -35,8 +36,13 @@ describe('WaitToTryAgain', () => {
     [1, 'For your security, please wait 1 minute before trying again.'],
     [15, 'For your security, please wait 15 minutes before trying again.'],
     [60, 'For your security, please wait 60 minutes before trying again.'],
-    [60.5, 'For your security, please wait 2 hours before trying again.'],
+    [60.5, 'For your security, please wait 61 minutes before trying again.'],
+    // The SSN limit's second wait.
+    [80, 'For your security, please wait 80 minutes before trying again.'],
+    [119.5, 'For your security, please wait 2 hours before trying again.'],
     [120, 'For your security, please wait 2 hours before trying again.'],
+    [120.5, 'For your security, please wait 3 hours before trying again.'],
+    [160, 'For your security, please wait 3 hours before trying again.'],
     [479.2, 'For your security, please wait 8 hours before trying again.'],
     [480, 'For your security, please wait 8 hours before trying again.'],
   ])('says %s minutes left as "%s"', async (minutesLeft, text) => {
@@ -45,7 +51,8 @@ describe('WaitToTryAgain', () => {
 
   it.each([
     [10, 'Por su seguridad, espere 10 minutos antes de volver a intentarlo.'],
-    [61, 'Por su seguridad, espere 2 horas antes de volver a intentarlo.'],
+    [61, 'Por su seguridad, espere 61 minutos antes de volver a intentarlo.'],
+    [120, 'Por su seguridad, espere 2 horas antes de volver a intentarlo.'],
     [480, 'Por su seguridad, espere 8 horas antes de volver a intentarlo.'],
   ])('in Spanish, %s minutes left as "%s"', async (minutesLeft, text) => {
     expect(await said('es', minutesLeft)).toBe(text);
