@@ -24,8 +24,13 @@ const config = configOrExit();
 // A dump only ever starts a new data folder: one that holds a cluster keeps it.
 const startFrom =
   config.pgliteDump && !config.databaseUrl && !existsSync(path.join(config.dataDir, 'PG_VERSION')) ? new Uint8Array(readFileSync(config.pgliteDump)) : undefined;
-const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, snapshot: startFrom });
-if (config.sandbox) await seedDemoData(database.db);
+// The seed runs where the migrations do: on PostgreSQL, one starting server at a time.
+const database = await openDatabase({
+  databaseUrl: config.databaseUrl,
+  dataDir: config.dataDir,
+  snapshot: startFrom,
+  prepare: config.sandbox ? (db) => seedDemoData(db) : undefined,
+});
 await database.gatherStatistics();
 const app = await buildApp(config, database.db);
 // Records expired holds in the ledger periodically (otherwise the next write on the account does).

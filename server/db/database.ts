@@ -1,7 +1,8 @@
 /**
  * Opens the database: PGlite (file-backed, embedded, in its own thread) by default, PostgreSQL when a
  * URL is given.
- * Migrations are applied on every open; they are idempotent.
+ * Migrations are applied on every open; they are idempotent. On PostgreSQL, servers starting at once
+ * (several instances on one database) migrate and prepare it one at a time: see `startUpLock`.
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -24,11 +25,21 @@ export type OpenDatabase = {
 
 export const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
+/**
+ * The session-level advisory lock a starting server holds on PostgreSQL while it migrates and runs
+ * `prepare` (the sandbox's seed). Without it, two servers started together on a new database both
+ * found no migration applied (or no demo cardholder) and both went on: one of them stopped at start-up
+ * on a duplicate table or user.
+ */
+export const startUpLock = 'providers-card:start-up';
+
 export async function openDatabase(options: {
   databaseUrl?: string;
   dataDir?: string;
   /** A PGlite data folder dump (`dumpDataDir()`) to start from: in memory, or into a new `dataDir` (tests). */
   snapshot?: Uint8Array;
+  /** Runs once migrated, before the database is handed over (the sandbox's seed); on PostgreSQL under the start-up lock. */
+  prepare?: (db: Database) => Promise<void>;
 }): Promise<OpenDatabase> {
   if (options.databaseUrl) {
     const { default: pg } = await import('pg');
@@ -44,7 +55,15 @@ export async function openDatabase(options: {
       if (!closed) console.warn(`PostgreSQL connection lost: ${error.message}`);
     });
     const db = drizzle({ client: pool, schema });
-    await migrate(db, { migrationsFolder });
+    const lock = await pool.connect();
+    try {
+      await lock.query('SELECT pg_advisory_lock(hashtext($1))', [startUpLock]);
+      await migrate(db, { migrationsFolder });
+      await options.prepare?.(db);
+    } finally {
+      // Ending the lock's session lets the lock go, however the start-up went.
+      lock.release(true);
+    }
     const close = () => {
       closed = true;
       return pool.end();
@@ -59,6 +78,7 @@ export async function openDatabase(options: {
   const client = await openPGlite(options.dataDir, options.snapshot);
   const db = drizzle({ client, schema });
   await migrate(db, { migrationsFolder });
+  await options.prepare?.(db);
   return {
     db,
     close: () => client.close(),

@@ -1,0 +1,86 @@
+/**
+ * Servers starting together on one PostgreSQL database (server/db/database.ts, `startUpLock`): one at a
+ * time migrates and seeds, the others wait for it and then find everything done. Until 2026-12-01 two
+ * `npm start`s on a new database both migrated (or both seeded), and one stopped at start-up on a
+ * duplicate table or demo cardholder.
+ */
+import { count } from 'drizzle-orm';
+import pg from 'pg';
+import { expect, it } from 'vitest';
+import { openDatabase, type OpenDatabase } from '../../server/db/database.ts';
+import { users } from '../../server/db/schema/index.ts';
+import { cardStateCardholders, seedDemoData } from '../../server/seed.ts';
+import { testDatabase } from '../support/postgresDatabases.ts';
+import { describeOnPostgres } from './helpers.ts';
+
+/** Whether a session of this database waits for an advisory lock (the start-up lock). */
+async function someoneWaitsForTheLock(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query(
+      "SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND wait_event = 'advisory'",
+    );
+    return rows.length > 0;
+  } finally {
+    await client.end();
+  }
+}
+
+describeOnPostgres('servers starting together on one PostgreSQL database', {}, () => {
+  it('both start on a new database, migrated and seeded once', async () => {
+    const copy = await testDatabase();
+    const opened: OpenDatabase[] = [];
+    try {
+      const starts = [1, 2].map(() => openDatabase({ databaseUrl: copy.url, prepare: (db) => seedDemoData(db) }).then((database) => opened.push(database)));
+      await Promise.all(starts);
+
+      const [seeded] = await opened[0]!.db.select({ users: count() }).from(users);
+      expect(seeded!.users).toBe(2 + cardStateCardholders.length);
+    } finally {
+      await Promise.all(opened.map((database) => database.close()));
+      await copy.drop();
+    }
+  }, 60_000);
+
+  it('a second server waits while the first prepares the database, and prepares it after', async () => {
+    const copy = await testDatabase();
+    const opened: OpenDatabase[] = [];
+    const steps: string[] = [];
+    let letFirstFinish = () => {};
+    const firstMayFinish = new Promise<void>((resolve) => (letFirstFinish = resolve));
+    let firstPreparing = () => {};
+    const firstIsPreparing = new Promise<void>((resolve) => (firstPreparing = resolve));
+    const starts: Promise<unknown>[] = [];
+    try {
+      const first = openDatabase({
+        databaseUrl: copy.url,
+        prepare: async () => {
+          firstPreparing();
+          await firstMayFinish;
+          steps.push('first prepared');
+        },
+      }).then((database) => opened.push(database));
+      starts.push(first);
+      await firstIsPreparing;
+      let secondDone = false;
+      const second = openDatabase({ databaseUrl: copy.url, prepare: async () => void steps.push('second prepared') })
+        .then((database) => opened.push(database))
+        .finally(() => (secondDone = true));
+      starts.push(second);
+
+      // Polled, not timed: the second either waits for the lock or (the bug) goes ahead at once.
+      while (!secondDone && !(await someoneWaitsForTheLock(copy.url))) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(steps).toEqual([]);
+
+      letFirstFinish();
+      await Promise.all([first, second]);
+      expect(steps).toEqual(['first prepared', 'second prepared']);
+    } finally {
+      letFirstFinish();
+      await Promise.allSettled(starts);
+      await Promise.all(opened.map((database) => database.close()));
+      await copy.drop();
+    }
+  }, 60_000);
+});
