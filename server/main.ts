@@ -2,6 +2,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError, isLoopback, readConfig, type ServerConfig } from './config.ts';
+import { DataFolderInUse } from './db/dataFolderLock.ts';
 import { openDatabase } from './db/database.ts';
 import { buildApp } from './app.ts';
 import { startExpirySweep } from './features/ledger/index.ts';
@@ -30,6 +31,10 @@ const database = await openDatabase({
   dataDir: config.dataDir,
   snapshot: startFrom,
   prepare: config.sandbox ? (db) => seedDemoData(db) : undefined,
+}).catch((error: unknown) => {
+  if (!(error instanceof DataFolderInUse)) throw error;
+  console.error(`Providers card will not start: ${error.message}`);
+  process.exit(1);
 });
 await database.gatherStatistics();
 const app = await buildApp(config, database.db);

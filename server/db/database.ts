@@ -8,6 +8,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { claimDataFolder } from './dataFolderLock.ts';
 import * as schema from './schema/index.ts';
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -75,13 +76,24 @@ export async function openDatabase(options: {
   const { migrate } = await import('drizzle-orm/pglite/migrator');
   // PGlite does not create parent folders; undefined dataDir means in-memory (tests).
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
-  const client = await openPGlite(options.dataDir, options.snapshot);
-  const db = drizzle({ client, schema });
-  await migrate(db, { migrationsFolder });
-  await options.prepare?.(db);
+  const release = options.dataDir ? claimDataFolder(options.dataDir) : () => {};
+  // A start-up that fails lets the folder go (tests open it again in the same process).
+  const { client, db } = await (async () => {
+    const client = await openPGlite(options.dataDir, options.snapshot);
+    const db = drizzle({ client, schema });
+    await migrate(db, { migrationsFolder });
+    await options.prepare?.(db);
+    return { client, db };
+  })().catch((error: unknown) => {
+    release();
+    throw error;
+  });
   return {
     db,
-    close: () => client.close(),
+    close: async () => {
+      await client.close();
+      release();
+    },
     kind: 'pglite',
     gatherStatistics: async () => {
       await client.exec('analyze');

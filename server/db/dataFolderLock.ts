@@ -1,0 +1,44 @@
+/**
+ * One server per PGlite data folder. PGlite keeps its pages in its own memory and writes them to the
+ * folder when it likes, with no lock of its own (its postmaster.pid is a fixed stand-in), so a second
+ * process on the same folder (a second `npm start`, a bench pointed at `.data/pglite`) opened it
+ * without a word: each saw only its own writes, and what the folder kept at the end was whichever
+ * wrote last, the other's money lost. The server that opens the folder writes its process id in
+ * `server.pid` there; another finds it and refuses to start while that process lives. A file left by
+ * a server that stopped without closing (killed) names a process gone: it is taken over.
+ */
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+/** The data folder is open in another process (or already in this one); the message says which and what to do. */
+export class DataFolderInUse extends Error {}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it runs, as another user.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Claims `dataDir` (which must exist) for this process; answers the release, which close() calls. */
+export function claimDataFolder(dataDir: string): () => void {
+  const file = path.join(dataDir, 'server.pid');
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      writeFileSync(file, String(process.pid), { flag: 'wx' });
+      return () => rmSync(file, { force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 0) throw error;
+    }
+    const holder = Number(readFileSync(file, 'utf8').trim());
+    if (Number.isInteger(holder) && holder > 0 && isRunning(holder)) {
+      throw new DataFolderInUse(
+        `the database folder ${dataDir} is open in ${holder === process.pid ? 'this process already' : `process ${holder}`}: stop that server first, or give this one another DATA_DIR (if no such server runs, delete ${file}).`,
+      );
+    }
+    rmSync(file, { force: true });
+  }
+}
