@@ -5,13 +5,17 @@
  * without a word: each saw only its own writes, and what the folder kept at the end was whichever
  * wrote last, the other's money lost. The server that opens the folder writes its process id in
  * `server.pid` there; another finds it and refuses to start while that process lives. A file left by
- * a server that stopped without closing (killed) names a process gone: it is taken over.
+ * a server that stopped without closing (killed) names a process gone, or this very process when its
+ * id came round again (a container's server is process 1 on every start): it is taken over.
  */
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 /** The data folder is open in another process (or already in this one); the message says which and what to do. */
 export class DataFolderInUse extends Error {}
+
+/** The folders this process holds. */
+const claimed = new Set<string>();
 
 function isRunning(pid: number): boolean {
   try {
@@ -29,12 +33,17 @@ export function claimDataFolder(dataDir: string): () => void {
   for (let attempt = 0; ; attempt += 1) {
     try {
       writeFileSync(file, String(process.pid), { flag: 'wx' });
-      return () => rmSync(file, { force: true });
+      claimed.add(file);
+      return () => {
+        claimed.delete(file);
+        rmSync(file, { force: true });
+      };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 0) throw error;
     }
     const holder = Number(readFileSync(file, 'utf8').trim());
-    if (Number.isInteger(holder) && holder > 0 && isRunning(holder)) {
+    const held = holder === process.pid ? claimed.has(file) : Number.isInteger(holder) && holder > 0 && isRunning(holder);
+    if (held) {
       throw new DataFolderInUse(
         `the database folder ${dataDir} is open in ${holder === process.pid ? 'this process already' : `process ${holder}`}: stop that server first, or give this one another DATA_DIR (if no such server runs, delete ${file}).`,
       );

@@ -38,6 +38,12 @@ describe('a PGlite data folder', () => {
     await expect(openDatabase({ dataDir, snapshot: await migratedSnapshot() })).rejects.toThrow(`process ${process.ppid}`);
   });
 
+  it("is taken over from an earlier server whose process id this one has (a container's process 1 after a crash)", async () => {
+    await writeFile(path.join(dataDir, 'server.pid'), String(process.pid));
+    const database = await openDatabase({ dataDir, snapshot: await migratedSnapshot() });
+    await database.close();
+  }, 120_000);
+
   it('is taken over from a server that was killed (its process is gone)', async () => {
     const gone = 2 ** 22 + 1; // above Linux's largest process id: no process has it
     await writeFile(path.join(dataDir, 'server.pid'), String(gone));
