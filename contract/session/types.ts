@@ -49,10 +49,11 @@ export type SendResetCodeAnswer = StatusAnswer & MayBeTooMany & MayHaveFieldErro
 /**
  * POST /verify/reset-code {email, code}: `{0, mfaToken}` when the code is the one texted for the
  * email's account (the token proves the phone to /change-password); `{200, attemptsLeft}` any other
- * code, for an email without an account too; 429 `{201, retryAfterSeconds}` after 5 wrong codes.
+ * code, for an email without an account too; 429 `{201, retryAfterSeconds}` after 5 wrong codes;
+ * 400 `{4, fieldErrors: {email}}` an email that breaks its rule.
  */
 export type VerifyResetCodeRequest = { email: string; code: string };
-export type VerifyResetCodeAnswer = StatusAnswer & MayBeTooMany & { mfaToken?: string; attemptsLeft?: number };
+export type VerifyResetCodeAnswer = StatusAnswer & MayBeTooMany & MayHaveFieldErrors & { mfaToken?: string; attemptsLeft?: number };
 
 /**
  * POST /change-password {email, ssn, password, mfaToken}: `{0}` on success (spec §7 "true on SUCCESS").
