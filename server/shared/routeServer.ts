@@ -129,9 +129,11 @@ export function routeServer<Table>(app: FastifyInstance, { sessions, config }: S
         const input = inputOf(route, request);
         if (options.brokenRule === 'badRequest') {
           // The value as sent; no body at all is an empty one (entries such as ordering a card take none),
-          // so a call that needs fields is refused for them, never handed `undefined`.
+          // so a call that needs fields is refused for them, never handed `undefined`. Stopped at the first
+          // failure (every failure answers the same): collecting them all checked each of 20,000 items of
+          // a batch far over its length, seconds of the event loop for one anonymous request.
           try {
-            return await handler(schema.validateSync(input === undefined ? {} : input, { strict: true, abortEarly: false }) as RequestOf<R>, request, reply);
+            return await handler(schema.validateSync(input === undefined ? {} : input, { strict: true, abortEarly: true }) as RequestOf<R>, request, reply);
           } catch (error) {
             if (error instanceof Error && error.name === 'ValidationError') return badRequest(reply);
             throw error;
