@@ -1,5 +1,5 @@
 /**
- * Bad input on every card call answers 4xx with a statusCode, never 5xx (tests/server/fuzz.test.ts
+ * Bad input on every card call answers 4xx with a statusCode, never 5xx (tests/server/fuzz/badBodies.test.ts
  * also sends each POST of the route tables, cards included, hundreds of generated bodies): malformed
  * bodies and queries 400 `{2}`, a well-formed id of no card 404 `{3}`, no token 401 `{104}`.
  */

@@ -9,7 +9,8 @@
  * every table as it was: no money moved, nothing stored, no attempt counted. Fixed lists, so the same
  * run sends the same requests; what the OpenAPI document does not describe fails at close (answerAudit).
  */
-import { sql } from 'drizzle-orm';
+import { getTableName, is, sql } from 'drizzle-orm';
+import { PgTable } from 'drizzle-orm/pg-core';
 import type { LightMyRequestResponse } from 'fastify';
 import { SignJWT } from 'jose';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -22,6 +23,7 @@ import { allRoutes } from '../../../contract/routes.ts';
 import { requestSchemas } from '../../../contract/schemas.ts';
 import { fillPath, type Route } from '../../../contract/shared/route.ts';
 import { issueCompanionToken } from '../../../server/companionTokens.ts';
+import * as schema from '../../../server/db/schema/index.ts';
 import { bearer, demoCardholder, demoCredentials, demoUser, signIn, startTestApp, type TestApp } from '../helpers.ts';
 
 type Request = { method: string; url: string; headers?: Record<string, string | undefined>; payload?: string | Buffer };
@@ -33,30 +35,10 @@ let expiredAccess: string;
 let forgedAccess: string;
 let cardId: string;
 
-/** The tables a request could write, every one. */
-const tables = [
-  'transfers',
-  'ledger_accounts',
-  'cards',
-  'accounts',
-  'users',
-  'refresh_tokens',
-  'attempt_limits',
-  'analytics_events',
-  'error_reports',
-  'agreement_acceptances',
-  'processor_tokens',
-  'processor_pins',
-  'sandbox_sms_outbox',
-  'sandbox_email_outbox',
-  'sandbox_ebt_swipes',
-  'sandbox_card_transactions',
-  'experiment_configs',
-  'mfa_tokens',
-  'ssn_tokens',
-  'phone_verification_codes',
-  'phone_verification_limits',
-];
+/** The tables a request could write: every one of the schema's. */
+const tables = Object.values(schema)
+  .filter((table) => is(table, PgTable))
+  .map((table) => getTableName(table as PgTable));
 /** Every table's rows, hashed (order-free): equal before and after a refusal when it stored nothing. */
 const fingerprintSql = sql.raw(
   `select ${tables.map((table) => `(select count(*) || '.' || coalesce(sum(hashtext(x::text)::bigint), 0) from ${table} x) as "${table}"`).join(', ')}`,

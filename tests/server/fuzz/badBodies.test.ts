@@ -7,11 +7,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnySchema } from 'yup';
-import { allRoutes } from '../../contract/routes.ts';
-import { requestSchemas } from '../../contract/schemas.ts';
-import { fillPath, type Route } from '../../contract/shared/route.ts';
-import { issueCompanionToken } from '../../server/companionTokens.ts';
-import { bearer, demoCardholder, signIn, startTestApp, type TestApp } from './helpers.ts';
+import { allRoutes } from '../../../contract/routes.ts';
+import { requestSchemas } from '../../../contract/schemas.ts';
+import { fillPath, type Route } from '../../../contract/shared/route.ts';
+import { issueCompanionToken } from '../../../server/companionTokens.ts';
+import { bearer, demoCardholder, signIn, startTestApp, type TestApp } from '../helpers.ts';
 
 const bodiesPerCall = 300;
 
