@@ -88,7 +88,8 @@ function jsonSchemaOf(field: SchemaFieldDescription, ruleNote = ruleNotes.fieldE
  * `{2}` for a request it cannot read (malformed or unsafe JSON, a body where none is taken, an
  * unreadable query, an HTTP/1.1 request without Host), 413 `{2}` for a body over the limit and 415
  * `{2}` for a body that is not JSON (POST; RFC 9110 §15.5.14, §15.5.16), 417 and 421 `{2}` for an
- * unmet Expect and a host the server does not serve, 500 `{5}` for the server's own failure. The document lists
+ * unmet Expect and a host the server does not serve, 500 `{5}` for the server's own failure and 503 `{5}`
+ * for a request that arrives while it closes (server/shared/closing.ts). The document lists
  * these (kept out of the route tables, which the app ships); the server's tests check every answer
  * against them (tests/support/answerAudit.ts).
  */
@@ -107,6 +108,7 @@ export function documentedAnswers(route: Route): Partial<Record<HttpStatus, read
     add(415, StatusCode.INVALID_PARAMETERS);
   }
   add(500, StatusCode.UNEXPECTED_ERROR);
+  add(503, StatusCode.UNEXPECTED_ERROR);
   return answers;
 }
 

@@ -27,6 +27,7 @@ import { clientErrorAnswerer, inlineStyleHashes, registerSecurityHeaders, securi
 import { createServices, type Services } from './services.ts';
 import { decodedPath, registerAuthChallenges, yupValidatorCompiler } from './shared/http.ts';
 import { loggableError, sqlStateOf } from './shared/errorLog.ts';
+import { answerWhileClosing } from './shared/closing.ts';
 import { answerOtherMethods } from './shared/otherMethods.ts';
 import { requestTargetOptions, registerHostChecks } from './shared/requestHost.ts';
 import { registerRequestSafety } from './shared/requestSafety.ts';
@@ -89,7 +90,10 @@ export async function buildApp(
       (reply as FastifyReply).code(400).send({ statusCode: StatusCode.INVALID_PARAMETERS });
     },
     ...requestTargetOptions,
+    // answerWhileClosing answers instead, with the headers and a statusCode.
+    return503OnClosing: false,
   });
+  answerWhileClosing(app, { statusCode: StatusCode.UNEXPECTED_ERROR });
   registerHostChecks(app, config, { statusCode: StatusCode.INVALID_PARAMETERS });
   const services = createServices(config, db);
   await deleteSpentCountersAndCodes(app, services);

@@ -33,7 +33,7 @@ export type ApiBase = typeof cardApiBase | typeof contentApiBase;
  */
 export type Caller = 'anonymous' | 'refreshToken' | 'accessToken' | 'companionToken';
 
-export type HttpStatus = 200 | 400 | 401 | 403 | 404 | 409 | 413 | 415 | 417 | 421 | 422 | 429 | 500;
+export type HttpStatus = 200 | 400 | 401 | 403 | 404 | 409 | 413 | 415 | 417 | 421 | 422 | 429 | 500 | 503;
 
 export type Route<Request = unknown, Answer = unknown> = {
   /** The operation's name: the OpenAPI operationId. */

@@ -10,16 +10,16 @@ import { documentedAnswers, openApiDocument } from '../../contract/openapi.ts';
 import { auditAnswers } from '../support/answerAudit.ts';
 
 describe('documentedAnswers', () => {
-  it("adds to a call's own answers what any call can get: 400, 417 and 421 {2}, 413 and 415 {2} for a body, 500 {5}", () => {
-    expect(documentedAnswers(sessionRoutes.signOut)).toEqual({ 200: [0], 400: [2], 413: [2], 415: [2], 417: [2], 421: [2], 500: [5] });
-    expect(documentedAnswers(statementsRoutes.getStatements)).toMatchObject({ 400: [2], 417: [2], 421: [2], 500: [5] });
+  it("adds to a call's own answers what any call can get: 400, 417 and 421 {2}, 413 and 415 {2} for a body, 500 {5}, 503 {5} while closing", () => {
+    expect(documentedAnswers(sessionRoutes.signOut)).toEqual({ 200: [0], 400: [2], 413: [2], 415: [2], 417: [2], 421: [2], 500: [5], 503: [5] });
+    expect(documentedAnswers(statementsRoutes.getStatements)).toMatchObject({ 400: [2], 417: [2], 421: [2], 500: [5], 503: [5] });
     expect(documentedAnswers(statementsRoutes.getStatements)).not.toHaveProperty('413');
     expect(documentedAnswers(statementsRoutes.getStatements)).not.toHaveProperty('415');
   });
 
   it('is what the OpenAPI document lists, the answers only the server around a call gives marked x-any-call', () => {
     const signOut = (openApiDocument().paths as Record<string, Record<string, { responses: Record<string, Record<string, unknown>> }>>)['/api/v1/sign-out']!.post!.responses;
-    expect(Object.keys(signOut).sort()).toEqual(['200', '400', '413', '415', '417', '421', '500']);
+    expect(Object.keys(signOut).sort()).toEqual(['200', '400', '413', '415', '417', '421', '500', '503']);
     expect(signOut['200']!['x-any-call']).toBeUndefined();
     expect(signOut['413']).toMatchObject({ 'x-any-call': true, description: 'statusCode 2' });
   });
