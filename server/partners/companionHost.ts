@@ -18,6 +18,7 @@ import type { ServerConfig } from '../config.ts';
 import { partnerMalformedRequests } from '../securityHeaders.ts';
 import { requestTargetOptions, registerHostChecks } from '../shared/requestHost.ts';
 import { yupValidatorCompiler } from '../shared/http.ts';
+import { loggableError } from '../shared/errorLog.ts';
 import { maxTokenTtlSeconds, minTokenTtlSeconds } from './companion-host/user.ts';
 
 export type CompanionHostOptions = {
@@ -92,7 +93,7 @@ export async function buildCompanionHost(config: ServerConfig, options: Companio
       return reply.code(error.statusCode === 413 ? 413 : 400).send({ error: 'bad request' });
     }
     if (error.name === 'ValidationError') return reply.code(400).send({ error: 'bad request' });
-    request.log.error({ err: error }, 'companion host error');
+    request.log.error(loggableError(error), 'companion host error');
     return reply.code(500).send({ error: 'unexpected error' });
   });
 

@@ -27,6 +27,7 @@ import { hashSecret, hashToken, randomToken } from '../secrets.ts';
 import { partnerMalformedRequests } from '../securityHeaders.ts';
 import { requestTargetOptions, registerHostChecks } from '../shared/requestHost.ts';
 import { yupValidatorCompiler } from '../shared/http.ts';
+import { loggableError } from '../shared/errorLog.ts';
 import {
   cardDetailsExpiredPage,
   cardDetailsPage,
@@ -181,6 +182,8 @@ export type ProcessorServerOptions = {
   /** The card app's exact origins: the only ones its pages post results to. */
   appOrigins: string[];
   logger?: boolean;
+  /** The logs go here instead of stdout (tests read what would be logged). */
+  logStream?: NodeJS.WritableStream;
 };
 
 const tokenRule = string().max(100).matches(/^[A-Za-z0-9_-]*$/);
@@ -216,6 +219,7 @@ export async function buildProcessorServer(config: ServerConfig, db: Database, o
             redact: ['req.body', 'res.body'],
             // Paths without their query: the pages' tokens travel there.
             serializers: { req: (request: { method: string; url: string }) => ({ method: request.method, url: request.url.split('?')[0] }) },
+            ...(options.logStream ? { stream: options.logStream } : {}),
           },
     bodyLimit: 4 * 1024,
     ...partnerMalformedRequests(headers, { error: 'bad request' }),
@@ -241,7 +245,7 @@ export async function buildProcessorServer(config: ServerConfig, db: Database, o
     if (error.validation || error.name === 'ValidationError' || (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500)) {
       return reply.code(error.statusCode === 413 || error.statusCode === 415 ? error.statusCode : 400).type('text/plain; charset=utf-8').send(problemText(locale, 'badRequest'));
     }
-    request.log.error({ err: error }, 'card processor error');
+    request.log.error(loggableError(error), 'card processor error');
     return reply.code(500).type('text/plain; charset=utf-8').send(problemText(locale, 'unexpected'));
   });
 
