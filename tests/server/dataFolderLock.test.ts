@@ -3,51 +3,95 @@
  * until 2026-12-01 a second process opened a folder a running server had open, each saw only its own
  * writes, and the folder kept whichever wrote last.
  */
-import { existsSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { existsSync, readdirSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DataFolderInUse } from '../../server/db/dataFolderLock.ts';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { claimDataFolder, DataFolderInUse } from '../../server/db/dataFolderLock.ts';
 import { openDatabase } from '../../server/db/database.ts';
+import * as pgliteClient from '../../server/db/pgliteClient.ts';
 import { migratedSnapshot } from '../support/pgliteSnapshot.ts';
 
 let dataDir: string;
+let pidFile: string;
 
 beforeEach(async () => {
   dataDir = await mkdtemp(path.join(os.tmpdir(), 'cards-pglite-lock-'));
+  pidFile = path.join(dataDir, 'server.pid');
 });
 afterEach(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
+
+/** Claims the folder expecting it to be taken over: the file names this process until released. */
+async function expectTakenOver() {
+  const release = claimDataFolder(dataDir);
+  try {
+    expect(await readFile(pidFile, 'utf8')).toBe(String(process.pid));
+  } finally {
+    release();
+  }
+  expect(existsSync(pidFile)).toBe(false);
+}
 
 describe('a PGlite data folder', () => {
   it('is refused while open, and let go when closed', async () => {
     const first = await openDatabase({ dataDir, snapshot: await migratedSnapshot() });
     try {
       await expect(openDatabase({ dataDir })).rejects.toThrow(DataFolderInUse);
+      expect(() => claimDataFolder(dataDir)).toThrow('this process already');
     } finally {
       await first.close();
     }
-    expect(existsSync(path.join(dataDir, 'server.pid'))).toBe(false);
+    expect(existsSync(pidFile)).toBe(false);
+  }, 120_000);
+
+  it('is let go, its database thread stopped, when the start-up fails', async () => {
+    const closes: unknown[] = [];
+    const realOpen = pgliteClient.openPGlite;
+    const openPGlite = vi.spyOn(pgliteClient, 'openPGlite').mockImplementation(async (...args) => {
+      const client = await realOpen(...args);
+      closes.push(vi.spyOn(client, 'close'));
+      return client;
+    });
+    try {
+      const failed = openDatabase({
+        dataDir,
+        snapshot: await migratedSnapshot(),
+        prepare: () => Promise.reject(new Error('the seed failed')),
+      });
+      await expect(failed).rejects.toThrow('the seed failed');
+    } finally {
+      openPGlite.mockRestore();
+    }
+    expect(closes).toHaveLength(1);
+    expect(closes[0]).toHaveBeenCalledTimes(1);
+    expect(existsSync(pidFile)).toBe(false);
   }, 120_000);
 
   it('is refused while another live process holds it, naming that process', async () => {
     // The test runner's parent process: alive for as long as this test runs.
-    await writeFile(path.join(dataDir, 'server.pid'), String(process.ppid));
-    await expect(openDatabase({ dataDir, snapshot: await migratedSnapshot() })).rejects.toThrow(`process ${process.ppid}`);
+    await writeFile(pidFile, String(process.ppid));
+    expect(() => claimDataFolder(dataDir)).toThrow(`process ${process.ppid}`);
+    expect(await readFile(pidFile, 'utf8')).toBe(String(process.ppid));
   });
 
   it("is taken over from an earlier server whose process id this one has (a container's process 1 after a crash)", async () => {
-    await writeFile(path.join(dataDir, 'server.pid'), String(process.pid));
-    const database = await openDatabase({ dataDir, snapshot: await migratedSnapshot() });
-    await database.close();
-  }, 120_000);
+    await writeFile(pidFile, String(process.pid));
+    await expectTakenOver();
+  });
 
   it('is taken over from a server that was killed (its process is gone)', async () => {
-    const gone = 2 ** 22 + 1; // above Linux's largest process id: no process has it
-    await writeFile(path.join(dataDir, 'server.pid'), String(gone));
-    const database = await openDatabase({ dataDir, snapshot: await migratedSnapshot() });
-    await database.close();
-  }, 120_000);
+    await writeFile(pidFile, String(2 ** 22 + 1)); // above Linux's largest process id: no process has it
+    await expectTakenOver();
+  });
+
+  it("is taken over when the killed server's id is now a thread's of another process (the kernel answers for threads too)", async () => {
+    // This process's own threads (V8's, libuv's): ids that name a thread, not a process.
+    const thread = readdirSync('/proc/self/task').map(Number).find((id) => id !== process.pid);
+    expect(thread).toBeDefined();
+    await writeFile(pidFile, String(thread));
+    await expectTakenOver();
+  });
 });
