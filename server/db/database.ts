@@ -27,7 +27,7 @@ export type OpenDatabase = {
 export const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
 /**
- * The session-level advisory lock a starting server holds on PostgreSQL while it migrates and runs
+ * The advisory lock a starting server holds on PostgreSQL, in a transaction, while it migrates and runs
  * `prepare` (the sandbox's seed). Without it, two servers started together on a new database both
  * found no migration applied (or no demo cardholder) and both went on: one of them stopped at start-up
  * on a duplicate table or user.
@@ -56,19 +56,31 @@ export async function openDatabase(options: {
       if (!closed) console.warn(`PostgreSQL connection lost: ${error.message}`);
     });
     const db = drizzle({ client: pool, schema });
-    const lock = await pool.connect();
-    try {
-      await lock.query('SELECT pg_advisory_lock(hashtext($1))', [startUpLock]);
-      await migrate(db, { migrationsFolder });
-      await options.prepare?.(db);
-    } finally {
-      // Ending the lock's session lets the lock go, however the start-up went.
-      lock.release(true);
-    }
     const close = () => {
       closed = true;
       return pool.end();
     };
+    // The lock is the transaction's: a transaction keeps its one server connection even behind a
+    // transaction-mode pooler (PgBouncer), where a session lock could be taken on one server connection
+    // and never let go; and it goes when the transaction ends, however the start-up went.
+    try {
+      const lock = await pool.connect();
+      try {
+        await lock.query('BEGIN');
+        await lock.query('SELECT pg_advisory_xact_lock(hashtext($1))', [startUpLock]);
+        await migrate(db, { migrationsFolder });
+        await options.prepare?.(db);
+      } finally {
+        await lock.query('ROLLBACK').then(
+          () => lock.release(),
+          (error: Error) => lock.release(error),
+        );
+      }
+    } catch (error) {
+      // A start-up that fails leaves no connection open (it would keep the process alive).
+      await close().catch(() => undefined);
+      throw error;
+    }
     return { db, close, kind: 'postgres', gatherStatistics: async () => {} };
   }
   const { openPGlite } = await import('./pgliteClient.ts');
@@ -77,26 +89,32 @@ export async function openDatabase(options: {
   // PGlite does not create parent folders; undefined dataDir means in-memory (tests).
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
   const release = options.dataDir ? claimDataFolder(options.dataDir) : () => {};
-  // A start-up that fails lets the folder go (tests open it again in the same process).
-  const { client, db } = await (async () => {
-    const client = await openPGlite(options.dataDir, options.snapshot);
-    const db = drizzle({ client, schema });
+  // A start-up that fails stops the database's thread, then lets the folder go (tests open it again
+  // in the same process): a thread left running could still write the folder under the next server.
+  let client: Awaited<ReturnType<typeof openPGlite>> | undefined;
+  try {
+    const opened = await openPGlite(options.dataDir, options.snapshot);
+    client = opened;
+    const db = drizzle({ client: opened, schema });
     await migrate(db, { migrationsFolder });
     await options.prepare?.(db);
-    return { client, db };
-  })().catch((error: unknown) => {
+    return {
+      db,
+      close: async () => {
+        try {
+          await opened.close();
+        } finally {
+          release();
+        }
+      },
+      kind: 'pglite',
+      gatherStatistics: async () => {
+        await opened.exec('analyze');
+      },
+    };
+  } catch (error) {
+    await client?.close().catch(() => undefined);
     release();
     throw error;
-  });
-  return {
-    db,
-    close: async () => {
-      await client.close();
-      release();
-    },
-    kind: 'pglite',
-    gatherStatistics: async () => {
-      await client.exec('analyze');
-    },
-  };
+  }
 }

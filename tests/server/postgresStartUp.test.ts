@@ -6,7 +6,7 @@
  */
 import { count } from 'drizzle-orm';
 import pg from 'pg';
-import { expect, it } from 'vitest';
+import { expect, it, vi } from 'vitest';
 import { openDatabase, type OpenDatabase } from '../../server/db/database.ts';
 import { users } from '../../server/db/schema/index.ts';
 import { cardStateCardholders, seedDemoData } from '../../server/seed.ts';
@@ -80,6 +80,39 @@ describeOnPostgres('servers starting together on one PostgreSQL database', {}, (
       letFirstFinish();
       await Promise.allSettled(starts);
       await Promise.all(opened.map((database) => database.close()));
+      await copy.drop();
+    }
+  }, 60_000);
+
+  it('holds the lock in a transaction (a transaction-mode pooler keeps it on one server connection), and lets it and its connections go when the start-up fails', async () => {
+    const copy = await testDatabase();
+    let holderState: string | undefined;
+    const poolsEnded = vi.spyOn(pg.Pool.prototype, 'end');
+    try {
+      const failed = openDatabase({
+        databaseUrl: copy.url,
+        prepare: async () => {
+          const client = new pg.Client({ connectionString: copy.url });
+          await client.connect();
+          try {
+            const { rows } = await client.query<{ state: string }>(
+              "SELECT a.state FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid WHERE l.locktype = 'advisory' AND l.granted",
+            );
+            holderState = rows[0]?.state;
+          } finally {
+            await client.end();
+          }
+          throw new Error('the seed failed');
+        },
+      });
+      await expect(failed).rejects.toThrow('the seed failed');
+      expect(holderState).toBe('idle in transaction');
+      expect(poolsEnded).toHaveBeenCalledTimes(1);
+
+      const next = await openDatabase({ databaseUrl: copy.url });
+      await next.close();
+    } finally {
+      poolsEnded.mockRestore();
       await copy.drop();
     }
   }, 60_000);
