@@ -2,7 +2,8 @@
 import { expect, type Locator, type Page, type Request, type Route } from '@playwright/test';
 
 /**
- * `handle` takes the first request `url` matches; the later ones go on as if it were not there. Not
+ * `handle` takes the first request `url` matches; the route stays registered (the page keeps its
+ * interception on) and passes the later ones on untouched (`fallback`). Not
  * `{ times: 1 }`: in Chromium a request sent as such a route is dropped can hang (microsoft/playwright
  * issue 41802, open), and the request right after is often the one a test is about. Fits the rare
  * stall of the cards read again after a lock's lost answer ("Checking your card…" for 15 s, under

@@ -3,14 +3,14 @@ import { Plural, Trans } from '@lingui/react/macro';
 import { minutesUntil } from './messages.ts';
 
 /**
- * "For your security, please wait N minutes before trying again." until `retryAt`; in hours when it is
- * whole hours, and past two hours in whole hours rounded up (the sign-in and SSN limits' waits grow to
- * 8 hours: "480 minutes" is hard to read). Not sooner: "2 hours" for 61 minutes nearly doubled it, and
- * the SSN limit's 80 minutes read as 2 hours; past two hours the rounding adds under half.
+ * "For your security, please wait N minutes before trying again." until `retryAt`; from two hours on in
+ * whole hours, rounded up (the sign-in and SSN limits' waits grow to 8 hours: "480 minutes" is hard to
+ * read). Not sooner: "2 hours" for 61 minutes nearly doubled it, and the SSN limit's 80 minutes read as
+ * 2 hours; from two hours on the rounding adds under half.
  */
 export function WaitToTryAgain({ retryAt }: { retryAt: number | null }) {
   const minutes = minutesUntil(retryAt);
-  return minutes > 120 || (minutes > 60 && minutes % 60 === 0) ? (
+  return minutes >= 120 ? (
     <Plural
       value={Math.ceil(minutes / 60)}
       one="For your security, please wait 1 hour before trying again."

@@ -1,7 +1,7 @@
 /**
- * A server's wait said in the unit a person reads easily: minutes up to two hours (whole hours as
- * hours), then whole hours, rounded up so the wait named is never shorter than the server's (sign-in's
- * grows to 8 hours) and never half again as long.
+ * A server's wait said in the unit a person reads easily: minutes below two hours, then whole hours,
+ * rounded up so the wait named is never shorter than the server's (sign-in's grows to 8 hours) and
+ * never half again as long.
  */
 import { i18n } from '@lingui/core';
 import { I18nProvider } from '@lingui/react';
