@@ -29,22 +29,12 @@ import { decodedPath, registerAuthChallenges, yupValidatorCompiler } from './sha
 import { loggableError, sqlStateOf } from './shared/errorLog.ts';
 import { answerWhileClosing } from './shared/closing.ts';
 import { answerOtherMethods } from './shared/otherMethods.ts';
+import { requestLogged } from './shared/requestLog.ts';
 import { requestTargetOptions, registerHostChecks } from './shared/requestHost.ts';
 import { registerRequestSafety } from './shared/requestSafety.ts';
 
 /** Never logged: credentials, codes and tokens travel in these. */
 const redactedPaths = ['req.headers.authorization', 'req.headers["companion-authorization"]', 'req.body', 'res.body'];
-
-/**
- * A request as logged: its path without the query, which can carry personal data (a registration
- * link's profile: name, date of birth, email, phone, address).
- */
-const requestLogged = (request: { method: string; url: string; hostname?: string; ip?: string }) => ({
-  method: request.method,
-  url: request.url.split('?')[0],
-  host: request.hostname,
-  remoteAddress: request.ip,
-});
 
 /** Spent attempt counters and texted codes go at start and every hour after (attemptLimits.ts, textedCodes.ts deleteSpent). */
 async function deleteSpentCountersAndCodes(app: FastifyInstance, { limits, textedCodes }: Services): Promise<void> {

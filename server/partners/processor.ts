@@ -28,6 +28,7 @@ import { partnerMalformedRequests } from '../securityHeaders.ts';
 import { requestTargetOptions, registerHostChecks } from '../shared/requestHost.ts';
 import { yupValidatorCompiler } from '../shared/http.ts';
 import { loggableError } from '../shared/errorLog.ts';
+import { requestLogged } from '../shared/requestLog.ts';
 import {
   cardDetailsExpiredPage,
   cardDetailsPage,
@@ -217,8 +218,7 @@ export async function buildProcessorServer(config: ServerConfig, db: Database, o
         : {
             level: config.logLevel,
             redact: ['req.body', 'res.body'],
-            // Paths without their query: the pages' tokens travel there.
-            serializers: { req: (request: { method: string; url: string }) => ({ method: request.method, url: request.url.split('?')[0] }) },
+            serializers: { req: requestLogged },
             ...(options.logStream ? { stream: options.logStream } : {}),
           },
     bodyLimit: 4 * 1024,

@@ -6,6 +6,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Writable } from 'node:stream';
 import { brotliCompressSync, brotliDecompressSync } from 'node:zlib';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -202,5 +203,27 @@ describe('injectCompanionConfig', () => {
     expect(html).toContain('\\u003c/script>');
     const json = /<script id="companion-config" type="application\/json">(.*?)<\/script>/.exec(html)?.[1];
     expect(JSON.parse(json!)).toEqual({ appUrl: 'http://x/</script><script>alert(1)</script>' });
+  });
+});
+
+describe('its log', () => {
+  it('names the path a request asked for without its query (whatever was typed after the ? stays out)', async () => {
+    const lines: string[] = [];
+    const logStream = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    const logged = await buildCompanionHost(config, { appUrl, logStream });
+    try {
+      const page = await logged.inject({ method: 'GET', url: '/?email=ana.lopez%40example.com&phone=5592017788' });
+      expect(page.statusCode).toBe(200);
+    } finally {
+      await logged.close();
+    }
+    const requests = lines.map((line) => JSON.parse(line) as { req?: { url: string } }).filter((line) => line.req);
+    expect(requests.map((line) => line.req!.url)).toEqual(['/']);
+    expect(lines.join('')).not.toMatch(/ana\.lopez|5592017788/);
   });
 });
