@@ -24,6 +24,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { eq, sql } from 'drizzle-orm';
 import { type InferType, mixed, number, object, string } from 'yup';
+import { idempotencyKeyPattern } from '../../contract/shared/route.ts';
 import { StatusCode } from '../../contract/shared/statusCodes.ts';
 import { canonicalUuid, uuidPattern } from '../../contract/rules.ts';
 import type { Database } from '../db/database.ts';
@@ -257,16 +258,21 @@ export function registerMoneyEvents(app: FastifyInstance, db: Database): void {
     if (missing.length > 0 || unexpected.length > 0) {
       return reply.code(400).send({ statusCode: StatusCode.INVALID_PARAMETERS, ...(missing.length > 0 && { missing }), ...(unexpected.length > 0 && { unexpected }) });
     }
+    const key = request.headers['idempotency-key'];
+    // A key sent must be one the card API would take: an empty or mangled one read as none made each
+    // retry a new event (a deposit twice).
+    if (key !== undefined && (typeof key !== 'string' || !idempotencyKeyPattern.test(key))) {
+      return reply.code(400).send({ statusCode: StatusCode.INVALID_PARAMETERS });
+    }
     if (type === 'card.shipped' || type === 'card.delivered') {
       const moved = await (type === 'card.shipped' ? markShipped : markDelivered)(db, event.cardId!);
       if (moved.result === 'shipped' || moved.result === 'delivered') return { statusCode: StatusCode.SUCCESS, ...moved };
       return refuseEvent(reply, moved.result);
     }
-    const key = request.headers['idempotency-key'];
     // One id per key for every type: the ledger then refuses the key for another kind of event as it
     // refuses another body. Swipes are rows of their own, so each side also looks at the other's table,
     // under the key's lock (lockEventId).
-    const id = typeof key === 'string' && key !== '' ? transferIdFor({ caller: 'sandbox', operation: 'POST /sandbox/events' }, key) : crypto.randomUUID();
+    const id = key !== undefined ? transferIdFor({ caller: 'sandbox', operation: 'POST /sandbox/events' }, key) : crypto.randomUUID();
     if (type === 'ebt.swipe') {
       const swiped = await ebtSwipe(db, { id, email: event.email!, swipeCents: event.amountCents!, merchant: event.merchant! });
       if (swiped.result === 'cardholder_not_found' || swiped.result === 'exists_with_different_fields') return refuseEvent(reply, swiped.result);
