@@ -3,12 +3,14 @@
  * folder when it likes, with no lock of its own (its postmaster.pid is a fixed stand-in), so a second
  * process on the same folder (a second `npm start`, a bench pointed at `.data/pglite`) opened it
  * without a word: each saw only its own writes, and what the folder kept at the end was whichever
- * wrote last, the other's money lost. The server that opens the folder writes its process id in
- * `server.pid` there; another finds it and refuses to start while that process lives. A file left by
- * a server that stopped without closing (killed) names a process gone, or this very process when its
- * id came round again (a container's server is process 1 on every start): it is taken over.
+ * wrote last, the other's money lost. The server that opens the folder writes in `server.pid` there
+ * its process id and, where Linux's /proc tells them, the machine's boot and the process's start; another
+ * finds it and refuses to start while that very process lives. A file left by a server that stopped
+ * without closing (killed, or the machine lost power) is taken over: its process is gone, or its id now
+ * names another process (started later, after a reboot, or a thread), or this very process (a
+ * container's server is process 1 on every start).
  */
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 /** The data folder is open in another process (or already in this one); the message says which and what to do. */
@@ -17,22 +19,40 @@ export class DataFolderInUse extends Error {}
 /** The folders this process holds. */
 const claimed = new Set<string>();
 
-/**
- * Whether a process (not a thread) with this id runs. Linux answers kill(id, 0) for a thread's id
- * too, so a pid left by a killed server that is now a thread of some other program would refuse
- * every start; /proc/<id>/status names the process (Tgid) a thread belongs to.
- */
-function isRunning(pid: number): boolean {
+/** Which process a pid file names: its id, and where /proc tells them, the boot and its start (clock ticks since boot). */
+type Holder = { pid: number; boot?: string; start?: string };
+
+function readOrUndefined(file: string): string | undefined {
   try {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const tgid = /^Tgid:\s*(\d+)$/m.exec(status)?.[1];
-    if (tgid !== undefined) return Number(tgid) === pid;
+    return readFileSync(file, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT' && existsSync('/proc/self/status')) return false;
-    // No /proc (macOS), or unreadable: ask the kernel.
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
   }
+}
+
+/**
+ * The process `pid` as /proc describes it now: undefined when no process has that id, null where /proc
+ * is not (macOS). A thread's id is not a process: Linux answers kill(id, 0) and /proc/<id> for threads
+ * too, so its Tgid (the process it belongs to) is compared.
+ */
+function procHolder(pid: number): Required<Holder> | undefined | null {
+  const boot = readOrUndefined('/proc/sys/kernel/random/boot_id')?.trim();
+  if (boot === undefined) return null;
+  const status = readOrUndefined(`/proc/${pid}/status`);
+  const stat = readOrUndefined(`/proc/${pid}/stat`);
+  if (status === undefined || stat === undefined || Number(/^Tgid:\s*(\d+)$/m.exec(status)?.[1]) !== pid) return undefined;
+  // Fields after the command's closing parenthesis (the command may hold spaces): the start is field 22.
+  const start = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]!;
+  return { pid, boot, start };
+}
+
+function isRunning(holder: Holder): boolean {
+  const now = procHolder(holder.pid);
+  if (now === undefined) return false;
+  if (now !== null) return holder.boot === undefined || (holder.boot === now.boot && holder.start === now.start);
   try {
-    process.kill(pid, 0);
+    process.kill(holder.pid, 0);
     return true;
   } catch (error) {
     // EPERM: it runs, as another user.
@@ -40,29 +60,32 @@ function isRunning(pid: number): boolean {
   }
 }
 
-/** The process id in the file, or undefined when it is gone (another start just took it over). */
-function holderOf(file: string): number | undefined {
-  try {
-    return Number(readFileSync(file, 'utf8').trim());
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
+/** The holder the file names, or undefined when it is gone (another start just took it over). */
+function holderOf(file: string): Holder | undefined {
+  const text = readOrUndefined(file);
+  if (text === undefined) return undefined;
+  const [pid, boot, start] = text.trim().split(' ');
+  return { pid: Number(pid), boot, start };
 }
+
+const thisProcess = (): string => {
+  const self = procHolder(process.pid);
+  return self ? `${self.pid} ${self.boot} ${self.start}` : String(process.pid);
+};
 
 /** Claims `dataDir` (which must exist) for this process; answers the release, which close() calls. */
 export function claimDataFolder(dataDir: string): () => void {
   const file = path.join(dataDir, 'server.pid');
-  const inUse = (holder: number | string) =>
+  const inUse = (pid: number | string) =>
     new DataFolderInUse(
-      `the database folder ${dataDir} is open in ${holder === process.pid ? 'this process already' : `process ${holder}`}: stop that server first, or give this one another DATA_DIR (if no such server runs, delete ${file}).`,
+      `the database folder ${dataDir} is open in ${pid === process.pid ? 'this process already' : `process ${pid}`}: stop that server first, or give this one another DATA_DIR (if no such server runs, delete ${file}).`,
     );
   // Two servers starting together on a stale file both remove it and race to write theirs: the loser
   // mostly finds the winner's file on its next turn. (A file lock would close it fully; Node has none,
   // and npm start starts one server, so the window is two hand-started servers within a millisecond.)
   for (let attempt = 0; attempt < 3; attempt += 1) {
     try {
-      writeFileSync(file, String(process.pid), { flag: 'wx' });
+      writeFileSync(file, thisProcess(), { flag: 'wx' });
       claimed.add(file);
       return () => {
         claimed.delete(file);
@@ -73,9 +96,10 @@ export function claimDataFolder(dataDir: string): () => void {
     }
     const holder = holderOf(file);
     if (holder === undefined) continue;
-    const held = holder === process.pid ? claimed.has(file) : Number.isInteger(holder) && holder > 0 && isRunning(holder);
-    if (held) throw inUse(holder);
+    const held =
+      holder.pid === process.pid ? claimed.has(file) : Number.isInteger(holder.pid) && holder.pid > 0 && isRunning(holder);
+    if (held) throw inUse(holder.pid);
     rmSync(file, { force: true });
   }
-  throw inUse(holderOf(file) ?? 'another process');
+  throw inUse(holderOf(file)?.pid ?? 'another process');
 }

@@ -3,7 +3,7 @@
  * until 2026-12-01 a second process opened a folder a running server had open, each saw only its own
  * writes, and the folder kept whichever wrote last.
  */
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,6 +15,14 @@ import { migratedSnapshot } from '../support/pgliteSnapshot.ts';
 
 let dataDir: string;
 let pidFile: string;
+
+// The process identity Linux gives (these tests read /proc as the lock does): the boot, and a process's
+// start in clock ticks since boot (/proc/<pid>/stat field 22).
+const bootId = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+function startOf(pid: number): string {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]!;
+}
 
 beforeEach(async () => {
   dataDir = await mkdtemp(path.join(os.tmpdir(), 'cards-pglite-lock-'));
@@ -28,7 +36,7 @@ afterEach(async () => {
 async function expectTakenOver() {
   const release = claimDataFolder(dataDir);
   try {
-    expect(await readFile(pidFile, 'utf8')).toBe(String(process.pid));
+    expect((await readFile(pidFile, 'utf8')).split(' ')[0]).toBe(String(process.pid));
   } finally {
     release();
   }
@@ -72,9 +80,25 @@ describe('a PGlite data folder', () => {
 
   it('is refused while another live process holds it, naming that process', async () => {
     // The test runner's parent process: alive for as long as this test runs.
+    const holder = `${process.ppid} ${bootId} ${startOf(process.ppid)}`;
+    await writeFile(pidFile, holder);
+    expect(() => claimDataFolder(dataDir)).toThrow(`process ${process.ppid}`);
+    expect(await readFile(pidFile, 'utf8')).toBe(holder);
+  });
+
+  it('is refused while a live process holds it by a file of the first form (its id alone)', async () => {
     await writeFile(pidFile, String(process.ppid));
     expect(() => claimDataFolder(dataDir)).toThrow(`process ${process.ppid}`);
-    expect(await readFile(pidFile, 'utf8')).toBe(String(process.ppid));
+  });
+
+  it('is taken over when the id is now a later process\'s (the holder was killed, its id given again)', async () => {
+    await writeFile(pidFile, `${process.ppid} ${bootId} ${Number(startOf(process.ppid)) - 1}`);
+    await expectTakenOver();
+  });
+
+  it('is taken over after a reboot (the machine lost power while a server ran), whatever process has the id now', async () => {
+    await writeFile(pidFile, `${process.ppid} 00000000-0000-4000-8000-000000000000 ${startOf(process.ppid)}`);
+    await expectTakenOver();
   });
 
   it("is taken over from an earlier server whose process id this one has (a container's process 1 after a crash)", async () => {
