@@ -6,13 +6,13 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Writable } from 'node:stream';
 import { brotliCompressSync, brotliDecompressSync } from 'node:zlib';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { verifyCompanionToken } from '../../server/companionTokens.ts';
 import { readConfig, type ServerConfig } from '../../server/config.ts';
 import { buildCompanionHost, companionPagePath, injectCompanionConfig } from '../../server/partners/companionHost.ts';
+import { capturedLog } from './helpers.ts';
 
 const appPort = 8383;
 const appUrl = `http://localhost:${appPort}`;
@@ -208,14 +208,8 @@ describe('injectCompanionConfig', () => {
 
 describe('its log', () => {
   it('names the path a request asked for without its query (whatever was typed after the ? stays out)', async () => {
-    const lines: string[] = [];
-    const logStream = new Writable({
-      write(chunk, _encoding, done) {
-        lines.push(String(chunk));
-        done();
-      },
-    });
-    const logged = await buildCompanionHost(config, { appUrl, logStream });
+    const { lines, stream } = capturedLog();
+    const logged = await buildCompanionHost(config, { appUrl, logStream: stream });
     try {
       const page = await logged.inject({ method: 'GET', url: '/?email=ana.lopez%40example.com&phone=5592017788' });
       expect(page.statusCode).toBe(200);

@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import type { HomeAnswer } from '../../contract/home/types.ts';
 import type { RefreshTokensAnswer, SignInAnswer } from '../../contract/session/types.ts';
@@ -387,4 +388,16 @@ export async function endLockouts(db: Database, scope: 'sign-in' | 'sign-in-acco
  */
 export function withoutRunDetails(logLines: string[]): string {
   return logLines.join('').replace(/"(time|responseTime|pid)":[\d.eE+-]+,?|"hostname":"[^"]*",?/g, '');
+}
+
+/** A log to hand a server (`logStream`), and the lines written to it, to search for what must not be there. */
+export function capturedLog(): { lines: string[]; stream: Writable } {
+  const lines: string[] = [];
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(String(chunk));
+      done();
+    },
+  });
+  return { lines, stream };
 }

@@ -8,7 +8,6 @@
  * reaches the logs. Runs on a cardholder of its own, opened through /register, so no seeded account
  * changes.
  */
-import { Writable } from 'node:stream';
 import { decodeJwt } from 'jose';
 import { eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
@@ -17,15 +16,9 @@ import { ValidationMessage as M } from '../../../contract/rules.ts';
 import { StatusCode } from '../../../contract/shared/statusCodes.ts';
 import { users } from '../../../server/db/schema/index.ts';
 import { createSessions } from '../../../server/sessions.ts';
-import { bearer, homeStatus, outbox, post, register, startTestApp, type TestApp, unlock, unlockFailures, verifiedApplicant } from '../helpers.ts';
+import { bearer, capturedLog, homeStatus, outbox, post, register, startTestApp, type TestApp, unlock, unlockFailures, verifiedApplicant } from '../helpers.ts';
 
-const logLines: string[] = [];
-const logStream = new Writable({
-  write(chunk, _encoding, done) {
-    logLines.push(String(chunk));
-    done();
-  },
-});
+const { lines: logLines, stream: logStream } = capturedLog();
 
 let t: TestApp;
 let userId: string;

@@ -3,21 +3,14 @@
  * logged the whole query error, the PIN's hash among its values (a 4-digit PIN is found from its hash
  * in 10,000 tries).
  */
-import { Writable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildProcessorServer } from '../../../server/partners/processor.ts';
-import { startTestApp, type TestApp, withoutRunDetails } from '../helpers.ts';
+import { capturedLog, startTestApp, type TestApp, withoutRunDetails } from '../helpers.ts';
 import { activePhysicalCard, cardGet, newCardholder } from './helpers.ts';
 
-const logLines: string[] = [];
-const logStream = new Writable({
-  write(chunk, _encoding, done) {
-    logLines.push(String(chunk));
-    done();
-  },
-});
+const { lines: logLines, stream: logStream } = capturedLog();
 
 let t: TestApp;
 let processor: FastifyInstance;

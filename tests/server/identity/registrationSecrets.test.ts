@@ -4,12 +4,12 @@
  * texted code, mfaToken, password or token in the logs; and in the database the SSN's digits are
  * nowhere and the texted code is only in the sandbox SMS outbox.
  */
-import { Writable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StatusCode } from '../../../contract/shared/statusCodes.ts';
 import {
   bearer,
+  capturedLog,
   demoCardholder,
   demoCredentials,
   lastCode,
@@ -24,13 +24,7 @@ import {
   withoutRunDetails,
 } from '../helpers.ts';
 
-const logLines: string[] = [];
-const logStream = new Writable({
-  write(chunk, _encoding, done) {
-    logLines.push(String(chunk));
-    done();
-  },
-});
+const { lines: logLines, stream: logStream } = capturedLog();
 
 let t: TestApp;
 const ssn = '318-42-7765';

@@ -4,18 +4,11 @@
  * query error, parameters included, was logged; inside a request (registration's code) the error
  * handler keeps only the SQL.
  */
-import { Writable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoCardholder, post, startTestApp, type TestApp, withoutRunDetails } from '../helpers.ts';
+import { capturedLog, demoCardholder, post, startTestApp, type TestApp, withoutRunDetails } from '../helpers.ts';
 
-const logLines: string[] = [];
-const logStream = new Writable({
-  write(chunk, _encoding, done) {
-    logLines.push(String(chunk));
-    done();
-  },
-});
+const { lines: logLines, stream: logStream } = capturedLog();
 
 let t: TestApp;
 const applicantPhone = '5592937461';

@@ -3,18 +3,11 @@
  * (wrong, then right) for a password reset and an unlock-code reset, a password change and an
  * unlock-code reset leaves no password, code, SSN or token in the trace-level server logs.
  */
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StatusCode } from '../../../contract/shared/statusCodes.ts';
-import { demoCardholder, lastCode, mfaCardholder, post, resetMfaToken, signInWith, startTestApp, type TestApp, withoutRunDetails } from '../helpers.ts';
+import { capturedLog, demoCardholder, lastCode, mfaCardholder, post, resetMfaToken, signInWith, startTestApp, type TestApp, withoutRunDetails } from '../helpers.ts';
 
-const logLines: string[] = [];
-const logStream = new Writable({
-  write(chunk, _encoding, done) {
-    logLines.push(String(chunk));
-    done();
-  },
-});
+const { lines: logLines, stream: logStream } = capturedLog();
 
 let t: TestApp;
 const secrets: string[] = [];
