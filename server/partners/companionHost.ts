@@ -19,15 +19,12 @@ import { partnerMalformedRequests } from '../securityHeaders.ts';
 import { requestTargetOptions, registerHostChecks } from '../shared/requestHost.ts';
 import { yupValidatorCompiler } from '../shared/http.ts';
 import { loggableError } from '../shared/errorLog.ts';
-import { requestLogged } from '../shared/requestLog.ts';
+import { partnerLogger, type PartnerLogOptions } from '../shared/requestLog.ts';
 import { maxTokenTtlSeconds, minTokenTtlSeconds } from './companion-host/user.ts';
 
-export type CompanionHostOptions = {
+export type CompanionHostOptions = PartnerLogOptions & {
   /** Where the card app runs (its origin is the only one the page frames and talks to). */
   appUrl: string;
-  logger?: boolean;
-  /** Receives the request logs instead of stdout (tests read what would be logged). */
-  logStream?: NodeJS.WritableStream;
 };
 
 /** Where Vite writes the page, relative to the web root (it keeps the source path). */
@@ -81,15 +78,7 @@ export async function buildCompanionHost(config: ServerConfig, options: Companio
     ['Referrer-Policy', 'strict-origin-when-cross-origin'],
   ] as const;
   const host = Fastify({
-    logger:
-      options.logger === false
-        ? false
-        : {
-            level: config.logLevel,
-            redact: ['req.body', 'res.body'],
-            serializers: { req: requestLogged },
-            ...(options.logStream ? { stream: options.logStream } : {}),
-          },
+    logger: partnerLogger(config.logLevel, options),
     bodyLimit: 4 * 1024,
     ...partnerMalformedRequests(headers, { error: 'bad request' }),
     ...requestTargetOptions,

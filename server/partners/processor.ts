@@ -28,7 +28,7 @@ import { partnerMalformedRequests } from '../securityHeaders.ts';
 import { requestTargetOptions, registerHostChecks } from '../shared/requestHost.ts';
 import { yupValidatorCompiler } from '../shared/http.ts';
 import { loggableError } from '../shared/errorLog.ts';
-import { requestLogged } from '../shared/requestLog.ts';
+import { partnerLogger, type PartnerLogOptions } from '../shared/requestLog.ts';
 import {
   cardDetailsExpiredPage,
   cardDetailsPage,
@@ -179,12 +179,9 @@ export function processorContentSecurityPolicy(frameAncestors: string[]): string
   ].join('; ');
 }
 
-export type ProcessorServerOptions = {
+export type ProcessorServerOptions = PartnerLogOptions & {
   /** The card app's exact origins: the only ones its pages post results to. */
   appOrigins: string[];
-  logger?: boolean;
-  /** The logs go here instead of stdout (tests read what would be logged). */
-  logStream?: NodeJS.WritableStream;
 };
 
 const tokenRule = string().max(100).matches(/^[A-Za-z0-9_-]*$/);
@@ -212,15 +209,7 @@ export async function buildProcessorServer(config: ServerConfig, db: Database, o
     ['Referrer-Policy', 'no-referrer'],
   ] as const;
   const server = Fastify({
-    logger:
-      options.logger === false
-        ? false
-        : {
-            level: config.logLevel,
-            redact: ['req.body', 'res.body'],
-            serializers: { req: requestLogged },
-            ...(options.logStream ? { stream: options.logStream } : {}),
-          },
+    logger: partnerLogger(config.logLevel, options),
     bodyLimit: 4 * 1024,
     ...partnerMalformedRequests(headers, { error: 'bad request' }),
     ...requestTargetOptions,

@@ -9,3 +9,21 @@ export const requestLogged = (request: { method: string; url: string; hostname?:
   host: request.hostname,
   remoteAddress: request.ip,
 });
+
+/** What a sandbox partner's server (the processor, the companion host) takes for its log. */
+export type PartnerLogOptions = {
+  logger?: boolean;
+  /** Receives the request logs instead of stdout (tests read what would be logged). */
+  logStream?: NodeJS.WritableStream;
+};
+
+/** A sandbox partner server's logger: bodies redacted, requests logged as the card API's are. */
+export const partnerLogger = (level: string, options: PartnerLogOptions) =>
+  options.logger === false
+    ? false
+    : {
+        level,
+        redact: ['req.body', 'res.body'],
+        serializers: { req: requestLogged },
+        ...(options.logStream ? { stream: options.logStream } : {}),
+      };
