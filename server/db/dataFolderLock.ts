@@ -9,8 +9,12 @@
  * without closing (killed, or the machine lost power) is taken over: its process is gone, or its id now
  * names another process (started later, after a reboot, or a thread), or this very process (a
  * container's server is process 1 on every start).
+ *
+ * Servers starting together never both win: the file appears whole or not at all (a link to a file
+ * already written), and a stale one is taken away by a rename, then checked to be the one judged stale.
  */
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { linkSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 /** The data folder is open in another process (or already in this one); the message says which and what to do. */
@@ -19,59 +23,103 @@ export class DataFolderInUse extends Error {}
 /** The folders this process holds. */
 const claimed = new Set<string>();
 
-/** Which process a pid file names: its id, and where /proc tells them, the boot and its start (clock ticks since boot). */
-type Holder = { pid: number; boot?: string; start?: string };
-
 function readOrUndefined(file: string): string | undefined {
   try {
     return readFileSync(file, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    // ESRCH: a process whose /proc entry was open ended before it was read.
+    if (['ENOENT', 'ESRCH'].includes((error as NodeJS.ErrnoException).code ?? '')) return undefined;
     throw error;
   }
 }
 
-/**
- * The process `pid` as /proc describes it now: undefined when no process has that id, null where /proc
- * is not (macOS). A thread's id is not a process: Linux answers kill(id, 0) and /proc/<id> for threads
- * too, so its Tgid (the process it belongs to) is compared.
- */
-function procHolder(pid: number): Required<Holder> | undefined | null {
-  const boot = readOrUndefined('/proc/sys/kernel/random/boot_id')?.trim();
-  if (boot === undefined) return null;
-  const status = readOrUndefined(`/proc/${pid}/status`);
-  const stat = readOrUndefined(`/proc/${pid}/stat`);
-  if (status === undefined || stat === undefined || Number(/^Tgid:\s*(\d+)$/m.exec(status)?.[1]) !== pid) return undefined;
-  // Fields after the command's closing parenthesis (the command may hold spaces): the start is field 22.
-  const start = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]!;
-  return { pid, boot, start };
-}
+/** A process as the pid file names it: its id and, where /proc tells them, the boot and its start (clock ticks since boot). */
+type Holder = { pid: number; boot?: string; start?: string };
 
-function isRunning(holder: Holder): boolean {
-  const now = procHolder(holder.pid);
-  if (now === undefined) return false;
-  if (now !== null) return holder.boot === undefined || (holder.boot === now.boot && holder.start === now.start);
+/**
+ * What /proc says of id `pid`: 'thread' when it is a thread of another process (Linux answers
+ * kill(id, 0) for threads too), its identity, or undefined when /proc cannot say (none on macOS,
+ * another user's processes hidden by hidepid, or unreadable).
+ */
+function procIdentity(pid: number): Required<Holder> | 'thread' | undefined {
   try {
-    process.kill(holder.pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it runs, as another user.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    const boot = readOrUndefined('/proc/sys/kernel/random/boot_id')?.trim();
+    const status = readOrUndefined(`/proc/${pid}/status`);
+    const stat = readOrUndefined(`/proc/${pid}/stat`);
+    if (boot === undefined || status === undefined || stat === undefined) return undefined;
+    if (Number(/^Tgid:\s*(\d+)$/m.exec(status)?.[1]) !== pid) return 'thread';
+    // Fields after the command's closing parenthesis (the command may hold spaces): the start is field 22.
+    return { pid, boot, start: stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]! };
+  } catch {
+    return undefined;
   }
 }
 
-/** The holder the file names, or undefined when it is gone (another start just took it over). */
-function holderOf(file: string): Holder | undefined {
-  const text = readOrUndefined(file);
-  if (text === undefined) return undefined;
-  const [pid, boot, start] = text.trim().split(' ');
-  return { pid: Number(pid), boot, start };
+/** When this machine started (ms since the epoch), where /proc tells it. */
+function bootedAt(): number | undefined {
+  const seconds = /^btime (\d+)$/m.exec(readOrUndefined('/proc/stat') ?? '')?.[1];
+  return seconds === undefined ? undefined : Number(seconds) * 1000;
 }
 
-const thisProcess = (): string => {
-  const self = procHolder(process.pid);
-  return self ? `${self.pid} ${self.boot} ${self.start}` : String(process.pid);
-};
+/** Whether the server the file names still runs. */
+function holds(holder: Holder, file: string): boolean {
+  if (!Number.isInteger(holder.pid) || holder.pid <= 0) return false;
+  try {
+    process.kill(holder.pid, 0);
+  } catch (error) {
+    // ESRCH: gone. EPERM: it runs, as another user.
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
+  }
+  const now = procIdentity(holder.pid);
+  if (now === 'thread') return false;
+  if (now === undefined) return true;
+  if (holder.boot !== undefined) return holder.boot === now.boot && holder.start === now.start;
+  // A file of the first form (its id alone): written before this boot, its server is gone.
+  const booted = bootedAt();
+  return booted === undefined || statSync(file).mtimeMs >= booted;
+}
+
+function thisProcess(): string {
+  const self = procIdentity(process.pid);
+  return typeof self === 'object' ? `${self.pid} ${self.boot} ${self.start}` : String(process.pid);
+}
+
+/** Writes `text` as `file` if there is none, whole: linked from a file already written (never seen empty). */
+function createWhole(file: string, text: string): boolean {
+  const draft = `${file}.${randomUUID()}`;
+  writeFileSync(draft, text);
+  try {
+    linkSync(draft, file);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  } finally {
+    rmSync(draft, { force: true });
+  }
+}
+
+/**
+ * Takes `file` away if it still says `stale`. Moved aside first, then read: when another start has
+ * meanwhile replaced it by its own claim, that claim is put back.
+ */
+function removeIfStill(file: string, stale: string): void {
+  const aside = `${file}.${randomUUID()}`;
+  try {
+    renameSync(file, aside);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
+  }
+  try {
+    if (readFileSync(aside, 'utf8') !== stale) linkSync(aside, file);
+  } catch (error) {
+    // EEXIST: a third start claimed it meanwhile; it holds the folder.
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  } finally {
+    rmSync(aside, { force: true });
+  }
+}
 
 /** Claims `dataDir` (which must exist) for this process; answers the release, which close() calls. */
 export function claimDataFolder(dataDir: string): () => void {
@@ -80,26 +128,23 @@ export function claimDataFolder(dataDir: string): () => void {
     new DataFolderInUse(
       `the database folder ${dataDir} is open in ${pid === process.pid ? 'this process already' : `process ${pid}`}: stop that server first, or give this one another DATA_DIR (if no such server runs, delete ${file}).`,
     );
-  // Two servers starting together on a stale file both remove it and race to write theirs: the loser
-  // mostly finds the winner's file on its next turn. (A file lock would close it fully; Node has none,
-  // and npm start starts one server, so the window is two hand-started servers within a millisecond.)
-  for (let attempt = 0; attempt < 3; attempt += 1) {
-    try {
-      writeFileSync(file, thisProcess(), { flag: 'wx' });
+  const mine = thisProcess();
+  for (let attempt = 0; attempt < 5; attempt += 1) {
+    if (createWhole(file, mine)) {
       claimed.add(file);
       return () => {
         claimed.delete(file);
-        rmSync(file, { force: true });
+        // Only this server's own claim: a second close, or a file another server has since written, stays.
+        if (readOrUndefined(file) === mine) rmSync(file, { force: true });
       };
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
-    const holder = holderOf(file);
-    if (holder === undefined) continue;
-    const held =
-      holder.pid === process.pid ? claimed.has(file) : Number.isInteger(holder.pid) && holder.pid > 0 && isRunning(holder);
+    const text = readOrUndefined(file);
+    if (text === undefined) continue;
+    const [pid, boot, start] = text.trim().split(' ');
+    const holder = { pid: Number(pid), boot, start };
+    const held = holder.pid === process.pid ? claimed.has(file) : holds(holder, file);
     if (held) throw inUse(holder.pid);
-    rmSync(file, { force: true });
+    removeIfStill(file, text);
   }
-  throw inUse(holderOf(file)?.pid ?? 'another process');
+  throw inUse('another process');
 }

@@ -3,8 +3,9 @@
  * until 2026-12-01 a second process opened a folder a running server had open, each saw only its own
  * writes, and the folder kept whichever wrote last.
  */
+import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -91,6 +92,21 @@ describe('a PGlite data folder', () => {
     expect(() => claimDataFolder(dataDir)).toThrow(`process ${process.ppid}`);
   });
 
+  it('is taken over from a file of the first form written before this boot (a server that ran when the machine lost power)', async () => {
+    await writeFile(pidFile, String(process.ppid));
+    const beforeThisBoot = new Date('2000-01-01T00:00:00Z');
+    await utimes(pidFile, beforeThisBoot, beforeThisBoot);
+    await expectTakenOver();
+  });
+
+  it("is let go only by its own claim: a release after another server's claim leaves that claim", async () => {
+    const release = claimDataFolder(dataDir);
+    const other = `${process.ppid} ${bootId} ${startOf(process.ppid)}`;
+    await writeFile(pidFile, other);
+    release();
+    expect(await readFile(pidFile, 'utf8')).toBe(other);
+  });
+
   it('is taken over when the id is now a later process\'s (the holder was killed, its id given again)', async () => {
     await writeFile(pidFile, `${process.ppid} ${bootId} ${Number(startOf(process.ppid)) - 1}`);
     await expectTakenOver();
@@ -118,4 +134,29 @@ describe('a PGlite data folder', () => {
     await writeFile(pidFile, String(thread));
     await expectTakenOver();
   });
+
+  it('is claimed by one of two servers starting together, never both, with or without a stale file', async () => {
+    const rounds = 24;
+    for (let round = 0; round < rounds; round += 1) {
+      await mkdir(path.join(dataDir, `folder-${round}`));
+      // Every other round starts on a file a killed server left.
+      if (round % 2 === 1) await writeFile(path.join(dataDir, `folder-${round}`, 'server.pid'), String(2 ** 22 + 1));
+    }
+    const servers = ['a', 'b'].map((name) =>
+      spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, '../support/claimingServer.ts'), dataDir, String(rounds), name], { stdio: 'inherit' }),
+    );
+    try {
+      const outcomes: string[][] = [];
+      for (let round = 0; round < rounds; round += 1) {
+        await writeFile(path.join(dataDir, `go-${round}`), '');
+        const files = ['a', 'b'].map((name) => path.join(dataDir, `outcome-${round}-${name}`));
+        // Polled, not timed: each server writes its outcome once it has one.
+        while (!files.every((file) => existsSync(file))) await new Promise((resolve) => setTimeout(resolve, 10));
+        outcomes.push((await Promise.all(files.map((file) => readFile(file, 'utf8')))).sort());
+      }
+      expect(outcomes).toEqual(Array.from({ length: rounds }, () => ['claimed', 'refused']));
+    } finally {
+      for (const server of servers) server.kill();
+    }
+  }, 120_000);
 });
