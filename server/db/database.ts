@@ -65,17 +65,30 @@ export async function openDatabase(options: {
     // and never let go; and it goes when the transaction ends, however the start-up went.
     try {
       const lock = await pool.connect();
+      // The connection lost meanwhile (a server restart): the ROLLBACK below fails and says so; unheard,
+      // the connection's error would end the process.
+      const heardBelow = () => {};
+      lock.on('error', heardBelow);
+      let ended: Error | undefined;
       try {
         await lock.query('BEGIN');
+        // Idle while the other connections migrate and seed: a server-wide idle-in-transaction timeout
+        // (managed services set one) would end the session, and the lock with it.
+        await lock.query('SET LOCAL idle_in_transaction_session_timeout = 0');
         await lock.query('SELECT pg_advisory_xact_lock(hashtext($1))', [startUpLock]);
         await migrate(db, { migrationsFolder });
         await options.prepare?.(db);
       } finally {
-        await lock.query('ROLLBACK').then(
-          () => lock.release(),
-          (error: Error) => lock.release(error),
+        ended = await lock.query('ROLLBACK').then(
+          () => undefined,
+          (error: Error) => error,
         );
+        lock.off('error', heardBelow);
+        // A connection that failed to end its transaction is closed, not handed out again.
+        lock.release(ended);
       }
+      // The lock was lost on the way: another server may have migrated or seeded beside this one.
+      if (ended) throw ended;
     } catch (error) {
       // A start-up that fails leaves no connection open (it would keep the process alive).
       await close().catch(() => undefined);

@@ -15,16 +15,12 @@ import { describeOnPostgres } from './helpers.ts';
 
 /** Whether a session of this database waits for an advisory lock (the start-up lock). */
 async function someoneWaitsForTheLock(url: string): Promise<boolean> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
+  return withClient(url, async (client) => {
     const { rows } = await client.query(
       "SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND wait_event = 'advisory'",
     );
     return rows.length > 0;
-  } finally {
-    await client.end();
-  }
+  });
 }
 
 describeOnPostgres('servers starting together on one PostgreSQL database', {}, () => {
@@ -92,16 +88,12 @@ describeOnPostgres('servers starting together on one PostgreSQL database', {}, (
       const failed = openDatabase({
         databaseUrl: copy.url,
         prepare: async () => {
-          const client = new pg.Client({ connectionString: copy.url });
-          await client.connect();
-          try {
+          holderState = await withClient(copy.url, async (client) => {
             const { rows } = await client.query<{ state: string }>(
               "SELECT a.state FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid WHERE l.locktype = 'advisory' AND l.granted",
             );
-            holderState = rows[0]?.state;
-          } finally {
-            await client.end();
-          }
+            return rows[0]?.state;
+          });
           throw new Error('the seed failed');
         },
       });
@@ -116,4 +108,59 @@ describeOnPostgres('servers starting together on one PostgreSQL database', {}, (
       await copy.drop();
     }
   }, 60_000);
+
+  it("keeps the lock while the database ends sessions idle in a transaction (a managed service's timeout)", async () => {
+    const copy = await testDatabase();
+    let locksWhilePreparing: number | undefined;
+    try {
+      await withClient(copy.url, async (client) => {
+        const { rows } = await client.query<{ name: string }>('SELECT current_database() AS name');
+        await client.query(`ALTER DATABASE "${rows[0]!.name}" SET idle_in_transaction_session_timeout = '50ms'`);
+      });
+      const database = await openDatabase({
+        databaseUrl: copy.url,
+        prepare: async () => {
+          // Twenty times the timeout: a session it ends is gone by then, however slow the machine.
+          await new Promise((resolve) => setTimeout(resolve, 1000));
+          locksWhilePreparing = await withClient(copy.url, async (client) => {
+            const { rows } = await client.query<{ held: number }>("SELECT count(*)::int AS held FROM pg_locks WHERE locktype = 'advisory' AND granted");
+            return rows[0]!.held;
+          });
+        },
+      });
+      await database.close();
+      expect(locksWhilePreparing).toBe(1);
+    } finally {
+      await copy.drop();
+    }
+  }, 60_000);
+  it('fails, not crashes, when the lock is lost while it prepares (its connection ended)', async () => {
+    const copy = await testDatabase();
+    try {
+      const started = openDatabase({
+        databaseUrl: copy.url,
+        prepare: () =>
+          withClient(copy.url, async (client) => {
+            // Waits until the lock's session is gone.
+            await client.query("SELECT pg_terminate_backend(pid, 10000) FROM pg_locks WHERE locktype = 'advisory' AND granted");
+          }),
+      });
+      await expect(started).rejects.toThrow();
+      // Nothing held: the next start goes ahead.
+      const next = await openDatabase({ databaseUrl: copy.url });
+      await next.close();
+    } finally {
+      await copy.drop();
+    }
+  }, 60_000);
 });
+
+async function withClient<T>(url: string, use: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await use(client);
+  } finally {
+    await client.end();
+  }
+}

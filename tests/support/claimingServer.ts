@@ -4,7 +4,7 @@
  * once, writes what came of it, and keeps what it claimed until the test ends it.
  * Arguments: the test's folder, the number of rounds, this server's name.
  */
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { claimDataFolder, DataFolderInUse } from '../../server/db/dataFolderLock.ts';
 
@@ -20,6 +20,9 @@ for (let round = 0; round < Number(rounds); round += 1) {
   } catch (error) {
     outcome = error instanceof DataFolderInUse ? 'refused' : String(error);
   }
-  writeFileSync(path.join(root, `outcome-${round}-${name}`), outcome);
+  // Renamed into place: the test never reads it half-written.
+  const outcomeFile = path.join(root, `outcome-${round}-${name}`);
+  writeFileSync(`${outcomeFile}.draft`, outcome);
+  renameSync(`${outcomeFile}.draft`, outcomeFile);
 }
 setInterval(() => {}, 60_000);
