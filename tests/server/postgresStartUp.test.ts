@@ -10,7 +10,7 @@ import { expect, it, vi } from 'vitest';
 import { openDatabase, type OpenDatabase } from '../../server/db/database.ts';
 import { users } from '../../server/db/schema/index.ts';
 import { cardStateCardholders, seedDemoData } from '../../server/seed.ts';
-import { testDatabase } from '../support/postgresDatabases.ts';
+import { testDatabase, withClient } from '../support/postgresDatabases.ts';
 import { describeOnPostgres } from './helpers.ts';
 
 /** Whether a session of this database waits for an advisory lock (the start-up lock). */
@@ -154,13 +154,3 @@ describeOnPostgres('servers starting together on one PostgreSQL database', {}, (
     }
   }, 60_000);
 });
-
-async function withClient<T>(url: string, use: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await use(client);
-  } finally {
-    await client.end();
-  }
-}

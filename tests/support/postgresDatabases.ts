@@ -21,13 +21,13 @@ export async function testDatabase(seededWith?: SsnKeys): Promise<TestDatabase> 
   const adminUrl = inject('testPostgres');
   if (!adminUrl) throw new Error('This run has no PostgreSQL server (PG_TESTS=0).');
   const name = `app_${randomBytes(8).toString('hex')}`;
-  await withAdmin(adminUrl, async (admin) => {
+  await withClient(adminUrl, async (admin) => {
     const template = seededWith ? await seededTemplate(admin, adminUrl, seededWith) : 'template0';
     await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template} STRATEGY FILE_COPY`);
   });
   return {
     url: databaseUrl(adminUrl, name),
-    drop: () => withAdmin(adminUrl, (admin) => admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => {}),
+    drop: () => withClient(adminUrl, (admin) => admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => {}),
   };
 }
 
@@ -59,12 +59,13 @@ function databaseUrl(adminUrl: string, name: string): string {
   return url.href;
 }
 
-async function withAdmin<T>(adminUrl: string, use: (admin: pg.Client) => Promise<T>): Promise<T> {
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
+/** Runs `use` on a connection of its own to `url`, ended after. */
+export async function withClient<T>(url: string, use: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
   try {
-    return await use(admin);
+    return await use(client);
   } finally {
-    await admin.end();
+    await client.end();
   }
 }
