@@ -76,7 +76,9 @@ function holds(holder: Holder, file: string): boolean {
   if (holder.boot !== undefined) return holder.boot === now.boot && holder.start === now.start;
   // A file of the first form (its id alone): written before this boot, its server is gone.
   const booted = bootedAt();
-  return booted === undefined || statSync(file).mtimeMs >= booted;
+  // No file any more: another start has just taken it over, and the next turn reads its claim.
+  const written = statSync(file, { throwIfNoEntry: false })?.mtimeMs;
+  return written !== undefined && (booted === undefined || written >= booted);
 }
 
 function thisProcess(): string {

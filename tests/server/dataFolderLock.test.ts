@@ -150,8 +150,12 @@ describe('a PGlite data folder', () => {
       for (let round = 0; round < rounds; round += 1) {
         await writeFile(path.join(dataDir, `go-${round}`), '');
         const files = ['a', 'b'].map((name) => path.join(dataDir, `outcome-${round}-${name}`));
-        // Polled, not timed: each server writes its outcome once it has one.
-        while (!files.every((file) => existsSync(file))) await new Promise((resolve) => setTimeout(resolve, 10));
+        // Polled, not timed: each server writes its outcome once it has one (one that has ended never will).
+        while (!files.every((file) => existsSync(file))) {
+          const ended = servers.find((server) => server.exitCode !== null || server.signalCode !== null);
+          if (ended) throw new Error(`a claiming server ended (${ended.exitCode ?? ended.signalCode}) in round ${round}`);
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
         outcomes.push((await Promise.all(files.map((file) => readFile(file, 'utf8')))).sort());
       }
       expect(outcomes).toEqual(Array.from({ length: rounds }, () => ['claimed', 'refused']));

@@ -13,6 +13,9 @@ import { cardStateCardholders, seedDemoData } from '../../server/seed.ts';
 import { testDatabase, withClient } from '../support/postgresDatabases.ts';
 import { describeOnPostgres } from './helpers.ts';
 
+// pg_locks lists the whole server's locks: the queries below keep to the test's own database, where
+// only the start-up lock is taken (other test files' databases take advisory locks of their own).
+
 /** Whether a session of this database waits for an advisory lock (the start-up lock). */
 async function someoneWaitsForTheLock(url: string): Promise<boolean> {
   return withClient(url, async (client) => {
@@ -90,7 +93,7 @@ describeOnPostgres('servers starting together on one PostgreSQL database', {}, (
         prepare: async () => {
           holderState = await withClient(copy.url, async (client) => {
             const { rows } = await client.query<{ state: string }>(
-              "SELECT a.state FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid WHERE l.locktype = 'advisory' AND l.granted",
+              "SELECT a.state FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid WHERE l.locktype = 'advisory' AND l.granted AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())",
             );
             return rows[0]?.state;
           });
@@ -123,7 +126,7 @@ describeOnPostgres('servers starting together on one PostgreSQL database', {}, (
           // Twenty times the timeout: a session it ends is gone by then, however slow the machine.
           await new Promise((resolve) => setTimeout(resolve, 1000));
           locksWhilePreparing = await withClient(copy.url, async (client) => {
-            const { rows } = await client.query<{ held: number }>("SELECT count(*)::int AS held FROM pg_locks WHERE locktype = 'advisory' AND granted");
+            const { rows } = await client.query<{ held: number }>("SELECT count(*)::int AS held FROM pg_locks WHERE locktype = 'advisory' AND granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())");
             return rows[0]!.held;
           });
         },
@@ -134,6 +137,7 @@ describeOnPostgres('servers starting together on one PostgreSQL database', {}, (
       await copy.drop();
     }
   }, 60_000);
+
   it('fails, not crashes, when the lock is lost while it prepares (its connection ended)', async () => {
     const copy = await testDatabase();
     try {
@@ -142,7 +146,7 @@ describeOnPostgres('servers starting together on one PostgreSQL database', {}, (
         prepare: () =>
           withClient(copy.url, async (client) => {
             // Waits until the lock's session is gone.
-            await client.query("SELECT pg_terminate_backend(pid, 10000) FROM pg_locks WHERE locktype = 'advisory' AND granted");
+            await client.query("SELECT pg_terminate_backend(pid, 10000) FROM pg_locks WHERE locktype = 'advisory' AND granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())");
           }),
       });
       await expect(started).rejects.toThrow();
