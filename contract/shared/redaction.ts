@@ -1,5 +1,5 @@
 /**
- * Scrubs credentials and card data out of what the app reports about itself (error reports and
+ * Scrubs credentials, card data and email addresses out of what the app reports about itself (error reports and
  * analytics). The web app redacts before sending and the card API again before storing, so this
  * module is shared and has no dependencies. It errs on the side of redacting too much.
  */
@@ -13,11 +13,22 @@ const cardNumberPattern = /(^|\D)(\d(?:[ -]?\d){12,18})(?!\d)/g;
 const ssnPattern = /(^|\D)(\d{3}-\d{2}-\d{4}|\d{9})(?!\d)/g;
 /** Long random tokens (refresh tokens, API keys): 32+ base64url characters in a row. */
 const longTokenPattern = /[\w-]{32,}/g;
+/**
+ * An email address (RFC 5322 §3.4.1 addr-spec: a dot-atom or quoted local part, then a domain name or a
+ * literal), its `@` perhaps percent-encoded as in a URL's query. Not `react@19.3.1`, nor a Firefox stack
+ * frame (`render@https://…`): a domain here ends in a name of letters (or punycode), after a dot. A
+ * match starts only where a local part can (the lookbehind): a long run of letters with no `@` is tried
+ * once, not once from each of its letters (quadratic time on a 16 KB body). `?`, `=` and `&`, allowed in
+ * a local part but seldom used, are left out, so a query's `?email=ana%40example.com` keeps its name.
+ */
+const emailPattern =
+  /(?<![\p{L}\p{N}!#$%'*+^_`{|}~.-])(?:"(?:[^"\\\r\n]|\\.)*"|[\p{L}\p{N}!#$%'*+^_`{|}~-]+(?:\.[\p{L}\p{N}!#$%'*+^_`{|}~-]+)*)(?:@|%40)(?:\[[^\]\s]+\]|(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?\.)+(?:\p{L}{2,}|xn--[a-z\d-]+))/giu;
 /** Record ids (card, device, user uuids) identify things but open nothing, so they are kept. */
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function redactText(text: string): string {
   return text
+    .replace(emailPattern, redactedMark)
     .replace(jwtPattern, redactedMark)
     .replace(cardNumberPattern, `$1${redactedMark}`)
     .replace(ssnPattern, `$1${redactedMark}`)

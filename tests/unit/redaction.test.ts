@@ -19,6 +19,17 @@ describe('redactText', () => {
     ['nine digits in a row', 'itin:912345678', 'itin:[redacted]'],
     ['a long random token', `refresh ${refreshToken}`, 'refresh [redacted]'],
     ['several secrets at once', `${jwt} 123-45-6789 4111111111111111`, '[redacted] [redacted] [redacted]'],
+    // Addresses from RFC 5322 §3.4.1 and RFC 3696 §3, and internationalised ones (RFC 6531).
+    ['an email address', 'sign-in failed for maria@example.com today', 'sign-in failed for [redacted] today'],
+    ['an email address with dots and a subdomain', 'first.last@mail.example.co.uk', '[redacted]'],
+    ['an email address with a tag', 'user+tag@example.org.', '[redacted].'],
+    ["an email address with atext's symbols", "o'brien_j!#$%*^`{|}~-x@example.net", '[redacted]'],
+    ['an email address with a quoted local part', 'to "john..doe"@example.com now', 'to [redacted] now'],
+    ['an email address with a domain literal', 'user@[192.0.2.1]', '[redacted]'],
+    ['an internationalised email address', 'josé@exámple.com', '[redacted]'],
+    ['an email address with a punycode domain', 'mailto:ana@xn--exmple-cua.com', 'mailto:[redacted]'],
+    ['an uppercase email address', 'ANA@EXAMPLE.COM', '[redacted]'],
+    ["an email address in a URL's query", '/api/v1/x?email=maria%40example.com&step=2', '/api/v1/x?email=[redacted]&step=2'],
   ])('redacts %s', (_name, text, expected) => {
     expect(redactText(text)).toBe(expected);
   });
@@ -35,6 +46,10 @@ describe('redactText', () => {
     ['a route with a host name', 'https://cards.example.com/home?step=2'],
     ['a record uuid', `card ${uuid} frozen`],
     ['a 31-character identifier', 'a'.repeat(31)],
+    ['a package and its version', 'react-dom@19.3.1'],
+    ['a scoped package path', 'node_modules/@lingui/core/dist/index.mjs'],
+    ['a Firefox stack frame', 'render@https://cards.example.com/assets/index-abc.js:1:2'],
+    ['a name at a host without a dot', 'postgres@localhost'],
   ])('keeps %s', (_name, text) => {
     expect(redactText(text)).toBe(text);
   });

@@ -145,15 +145,15 @@ describe('POST /api/v1/analytics/events', () => {
     expect(row!.userProperties).toEqual({});
   });
 
-  it('redacts tokens and card numbers in string properties before storing them', async () => {
+  it('redacts tokens, card numbers and email addresses in string properties before storing them', async () => {
     const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjMifQ.c2lnbmF0dXJlLXNpZ25hdHVyZQ';
     await sendBatch({
-      events: [event('route_visited', { route: '/home', query: { next: `/cards?token=${jwt}` }, note: 'card 4111 1111 1111 1111' })],
+      events: [event('route_visited', { route: '/home', query: { next: `/cards?token=${jwt}` }, note: 'card 4111 1111 1111 1111', search: 'help for maria@example.com' })],
       userProperties: { lastSearch: '123-45-6789', cohort: 'b' },
     });
 
     const [row] = await storedEvents();
-    expect(row!.properties).toEqual({ route: '/home', query: { next: '/cards?token=[redacted]' }, note: 'card [redacted]' });
+    expect(row!.properties).toEqual({ route: '/home', query: { next: '/cards?token=[redacted]' }, note: 'card [redacted]', search: 'help for [redacted]' });
     expect(row!.userProperties).toEqual({ lastSearch: '[redacted]', cohort: 'b' });
   });
 

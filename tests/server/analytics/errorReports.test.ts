@@ -52,16 +52,16 @@ describe('POST /api/v1/error-reports in sandbox mode', () => {
     ]);
   });
 
-  it('redacts tokens, card numbers and SSNs the app missed, and values under sensitive keys', async () => {
+  it('redacts tokens, card numbers, SSNs and email addresses the app missed, and values under sensitive keys', async () => {
     await sendReports(t.app, [
       report({
-        message: `Unlock failed for 123-45-6789 with card 4111-1111-1111-1111 and token ${jwt}`,
+        message: `Unlock failed for maria@example.com, 123-45-6789 with card 4111-1111-1111-1111 and token ${jwt}`,
         context: { statusCode: 101, unlockCode: 2580, refreshToken: 'short', url: `/signin?next=${jwt}`, cardId: '3f6c2a1e-5b7d-4c8e-9a10-2b3c4d5e6f70' },
       }),
     ]);
 
     const [row] = await stored();
-    expect(row!.message).toBe('Unlock failed for [redacted] with card [redacted] and token [redacted]');
+    expect(row!.message).toBe('Unlock failed for [redacted], [redacted] with card [redacted] and token [redacted]');
     expect(row!.context).toEqual({
       statusCode: 101,
       unlockCode: '[redacted]',
