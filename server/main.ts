@@ -9,7 +9,8 @@ import { startExpirySweep } from './features/ledger/index.ts';
 import { prepareStatementPdf } from './features/statements/index.ts';
 import { startCompanionHost } from './partners/companionHost.ts';
 import { processorUrlOf, startProcessor } from './partners/processor.ts';
-import { cardStateCardholders, demoCardholder, mfaCardholder, seedDemoData } from './seed.ts';
+import { cardStateCardholders, demoCardholder, mfaCardholder } from './seed.ts';
+import { preparedAtStart } from './startUp.ts';
 
 function configOrExit(): ServerConfig {
   try {
@@ -25,12 +26,11 @@ const config = configOrExit();
 // A dump only ever starts a new data folder: one that holds a cluster keeps it.
 const startFrom =
   config.pgliteDump && !config.databaseUrl && !existsSync(path.join(config.dataDir, 'PG_VERSION')) ? new Uint8Array(readFileSync(config.pgliteDump)) : undefined;
-// The seed runs where the migrations do: on PostgreSQL, one starting server at a time.
 const database = await openDatabase({
   databaseUrl: config.databaseUrl,
   dataDir: config.dataDir,
   snapshot: startFrom,
-  prepare: config.sandbox ? (db) => seedDemoData(db) : undefined,
+  prepare: preparedAtStart(config),
 }).catch((error: unknown) => {
   if (!(error instanceof DataFolderInUse)) throw error;
   console.error(`Providers card will not start: ${error.message}`);

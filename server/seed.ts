@@ -13,6 +13,7 @@ import { createTransfer, openCardholderLedgerAccount, systemLedgerAccounts, type
 import { cardDeliveryWindow, usCalendarDay } from '../contract/shared/businessDays.ts';
 import { type FeeName, fees } from '../contract/shared/fees.ts';
 import { hashSecret } from './secrets.ts';
+import { sealDob } from './datesOfBirth.ts';
 import { encryptSsn, ssnHash, type SsnKeys } from './ssn.ts';
 
 export const demoCardholder = {
@@ -116,7 +117,7 @@ async function seedLopez(db: Database, keys: SsnKeys): Promise<void> {
       .update(users)
       .set({ ssnEncrypted: encryptSsn(demoCardholder.ssn, keys.ssnEncryptionKey, id), ssnHash: ssnHash(demoCardholder.ssn, keys.ssnHashKey) })
       .where(and(eq(users.id, id), isNull(users.ssnHash)));
-    await db.update(users).set({ dob: demoCardholder.dob }).where(and(eq(users.id, id), isNull(users.dob)));
+    await db.update(users).set({ dob: sealDob(demoCardholder.dob, keys.ssnEncryptionKey, id) }).where(and(eq(users.id, id), isNull(users.dob)));
     await db
       .update(users)
       .set({ ebtAccountId: demoCardholder.ebtAccountId })
@@ -140,7 +141,7 @@ async function seedLopez(db: Database, keys: SsnKeys): Promise<void> {
         email: demoCardholder.email,
         firstName: demoCardholder.firstName,
         lastName: demoCardholder.lastName,
-        dob: demoCardholder.dob,
+        dob: sealDob(demoCardholder.dob, keys.ssnEncryptionKey, userId),
         ssnEncrypted: encryptSsn(demoCardholder.ssn, keys.ssnEncryptionKey, userId),
         ssnHash: ssnHash(demoCardholder.ssn, keys.ssnHashKey),
         phone: demoCardholder.phone,
@@ -206,7 +207,7 @@ async function seedMfaCardholder(db: Database, keys: SsnKeys): Promise<void> {
       email: mfaCardholder.email,
       firstName: mfaCardholder.firstName,
       lastName: mfaCardholder.lastName,
-      dob: mfaCardholder.dob,
+      dob: sealDob(mfaCardholder.dob, keys.ssnEncryptionKey, userId),
       ssnEncrypted: encryptSsn(mfaCardholder.ssn, keys.ssnEncryptionKey, userId),
       ssnHash: ssnHash(mfaCardholder.ssn, keys.ssnHashKey),
       phone: mfaCardholder.phone,
@@ -396,7 +397,7 @@ async function seedCardStateCardholder(
       email: cardholder.email,
       firstName: cardholder.firstName,
       lastName: cardholder.lastName,
-      dob: cardholder.dob,
+      dob: sealDob(cardholder.dob, keys.ssnEncryptionKey, userId),
       ssnEncrypted: encryptSsn(cardholder.ssn, keys.ssnEncryptionKey, userId),
       ssnHash: ssnHash(cardholder.ssn, keys.ssnHashKey),
       phone: cardholder.phone,

@@ -1,10 +1,8 @@
 /**
- * SSNs at rest (docs/security.md): AES-256-GCM with a random 96-bit IV per value and the user id as
- * associated data (a ciphertext copied to another row does not decrypt), plus a keyed hash
- * (HMAC-SHA256 under a second key) that finds an SSN already in use without decrypting anything.
- * The SSN in clear exists only in memory while a request is handled; it is never logged.
+ * SSNs at rest (docs/security.md): sealed (server/sealedFields.ts: AES-256-GCM, the user id as associated
+ * data), plus a keyed hash (HMAC-SHA256 under a second key) that finds an SSN already in use without
+ * decrypting anything. The SSN in clear exists only in memory while a request is handled; it is never logged.
  */
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { FastifyReply } from 'fastify';
 import { digitsOf } from '../contract/rules.ts';
@@ -12,35 +10,20 @@ import { StatusCode } from '../contract/shared/statusCodes.ts';
 import { type AttemptLimits, emailSubject, ssnPolicy } from './attemptLimits.ts';
 import type { Database } from './db/database.ts';
 import { ssnTokens } from './db/schema/index.ts';
+import { seal, unseal } from './sealedFields.ts';
 import { hashToken, keyedHash, randomToken, sameSecret } from './secrets.ts';
 import { tooMany } from './shared/http.ts';
 
 export type SsnKeys = { ssnEncryptionKey: Buffer; ssnHashKey: Buffer };
 
-const scheme = 'aesgcm';
-const associatedData = (userId: string) => Buffer.from(`users.ssn:${userId}`);
-
 /** The 9 digits of an SSN typed with or without dashes. */
 export const ssnDigits = (ssn: string): string => digitsOf(ssn);
 
-/** `aesgcm$<iv>$<ciphertext>$<tag>` (base64url), bound to the user's id. */
-export function encryptSsn(ssn: string, key: Buffer, userId: string): string {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', key, iv);
-  cipher.setAAD(associatedData(userId));
-  const ciphertext = Buffer.concat([cipher.update(ssnDigits(ssn), 'utf8'), cipher.final()]);
-  return [scheme, iv, ciphertext, cipher.getAuthTag()].map((part) => (typeof part === 'string' ? part : part.toString('base64url'))).join('$');
-}
+/** The 9 digits sealed for users.ssn_encrypted, bound to the user's id. */
+export const encryptSsn = (ssn: string, key: Buffer, userId: string): string => seal(ssnDigits(ssn), key, 'users.ssn', userId);
 
 /** The 9 digits, or an error when the value was altered, moved to another user or made with another key. */
-export function decryptSsn(stored: string, key: Buffer, userId: string): string {
-  const [name, iv, ciphertext, tag] = stored.split('$');
-  if (name !== scheme || !iv || !ciphertext || !tag) throw new Error('Not an encrypted SSN.');
-  const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
-  decipher.setAAD(associatedData(userId));
-  decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-  return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString('utf8');
-}
+export const decryptSsn = (stored: string, key: Buffer, userId: string): string => unseal(stored, key, 'users.ssn', userId);
 
 /** The keyed hash stored in users.ssn_hash (unique): equal SSNs, equal hashes, whatever the dashes. */
 export function ssnHash(ssn: string, key: Buffer): string {

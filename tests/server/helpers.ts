@@ -18,7 +18,8 @@ import { buildApp } from '../../server/app.ts';
 import { readConfig, type ServerConfig } from '../../server/config.ts';
 import { type Database, type OpenDatabase, openDatabase } from '../../server/db/database.ts';
 import { attemptLimits, users } from '../../server/db/schema/index.ts';
-import { demoCardholder, seedDemoData } from '../../server/seed.ts';
+import { demoCardholder } from '../../server/seed.ts';
+import { preparedAtStart } from '../../server/startUp.ts';
 import { auditAnswers } from '../support/answerAudit.ts';
 import { migratedSnapshot, seededSnapshot } from '../support/pgliteSnapshot.ts';
 import { hasTestPostgres, testDatabase } from '../support/postgresDatabases.ts';
@@ -100,7 +101,7 @@ type RestartPlace = { databaseUrl: string } | { dataDir: string };
 
 /**
  * Restarts of the server on one database: `run` gets `start`, which builds a new app on it each time
- * (seeding it again, as server/main.ts does at every start), so a test shows what survives a restart.
+ * (preparing it again, as server/main.ts does at every start: server/startUp.ts), so a test shows what survives a restart.
  * The database is a copy of this run's seeded template on its PostgreSQL, or with PG_TESTS=0 a
  * file-backed PGlite in a throwaway folder; it is dropped when `run` ends.
  */
@@ -127,22 +128,21 @@ async function openTestDatabase(
   options: { restartOn?: RestartPlace; freshDatabase?: boolean },
 ): Promise<{ database: OpenDatabase; drop: () => Promise<void> }> {
   const keep = async () => {};
+  // What server/main.ts does at every start, once migrated.
+  const atStart = preparedAtStart({ sandbox: true, ...keys });
   if (options.restartOn && 'databaseUrl' in options.restartOn) {
-    const database = await openDatabase({ databaseUrl: options.restartOn.databaseUrl });
-    await seedDemoData(database.db, keys);
+    const database = await openDatabase({ databaseUrl: options.restartOn.databaseUrl, prepare: atStart });
     return { database, drop: keep };
   }
   if (options.restartOn) {
     // A new folder starts from this run's seeded dump; a used one reopens, seeded again as at every start.
     const { dataDir } = options.restartOn;
     const isNew = (await readdir(dataDir)).length === 0;
-    const database = await openDatabase({ dataDir, ...(isNew && { snapshot: await seededSnapshot(keys) }) });
-    if (!isNew) await seedDemoData(database.db, keys);
+    const database = await openDatabase({ dataDir, ...(isNew ? { snapshot: await seededSnapshot(keys) } : { prepare: atStart }) });
     return { database, drop: keep };
   }
   if (options.freshDatabase) {
-    const database = await openDatabase({ snapshot: await migratedSnapshot() });
-    await seedDemoData(database.db, keys);
+    const database = await openDatabase({ snapshot: await migratedSnapshot(), prepare: atStart });
     return { database, drop: keep };
   }
   if (!hasTestPostgres()) return { database: await openDatabase({ snapshot: await seededSnapshot(keys) }), drop: keep };

@@ -19,9 +19,9 @@ export const users = pgTable('users', {
   firstName: text('first_name').notNull(),
   middleName: text('middle_name'),
   lastName: text('last_name').notNull(),
-  /** Date of birth, `mm/dd/yyyy` as registered (spec §5). */
+  /** Date of birth, `mm/dd/yyyy` as registered (spec §5), sealed like the SSN (server/datesOfBirth.ts). */
   dob: text('dob'),
-  /** AES-256-GCM, `aesgcm$<iv>$<ciphertext>$<tag>`, the user id as associated data (server/ssn.ts). */
+  /** AES-256-GCM, `aesgcm$<iv>$<ciphertext>$<tag>`, the user id as associated data (server/sealedFields.ts). */
   ssnEncrypted: text('ssn_encrypted'),
   /** HMAC-SHA256 of the 9 digits under SSN_HASH_KEY: finds an SSN already used without decrypting. */
   ssnHash: text('ssn_hash').unique('users_ssn_hash_unique'),

@@ -15,6 +15,7 @@ import { accounts, addressKeyOf, agreementAcceptances, cards, mfaTokens, users }
 import { isUnitProblem } from '../../partners/address.ts';
 import { hashSecret, hashToken, keyedHash, randomDigits } from '../../secrets.ts';
 import type { Services } from '../../services.ts';
+import { sealDob } from '../../datesOfBirth.ts';
 import { encryptSsn, ssnDigits, ssnHash } from '../../ssn.ts';
 import { restoreMfaToken, spendMfaToken, usableMfaToken } from './mfaTokens.ts';
 import { openCardholderLedgerAccount } from '../ledger/index.ts';
@@ -270,7 +271,7 @@ export async function registerCardholder(
     firstName: normaliseName(payload.firstName),
     middleName: normaliseName(payload.middleName) || null,
     lastName: normaliseName(payload.lastName),
-    dob: payload.dob.trim(),
+    dob: sealDob(payload.dob, config.ssnEncryptionKey, userId),
     ssnEncrypted: encryptSsn(ssn, config.ssnEncryptionKey, userId),
     ssnHash: identity.ssnHash,
     phone,

@@ -13,6 +13,7 @@ import { identityCheckSeconds, registrationLostAfterSeconds } from '../../../ser
 import { sandboxIdentityVerifier } from '../../../server/partners/identity.ts';
 import { accounts, agreementAcceptances, cards, mfaTokens, users } from '../../../server/db/schema/index.ts';
 import { hashSecret, hashToken, verifySecret } from '../../../server/secrets.ts';
+import { unsealDob } from '../../../server/datesOfBirth.ts';
 import { decryptSsn, ssnHash } from '../../../server/ssn.ts';
 import {
   bearer,
@@ -508,7 +509,7 @@ describe('POST /register with every rule met', () => {
       isInternal: false,
     });
     const user = (await userByEmail('Rosa.Success@Example.com'))!;
-    expect(user.dob).toBe('07/04/1990');
+    expect(unsealDob(user.dob!, t.config.ssnEncryptionKey, user.id)).toBe('07/04/1990');
     expect(user.ebtAccountId).toBe('EBT-5500-1234');
     expect(user.providersUuid).toBe(applicant.providersUuid);
   });
@@ -525,6 +526,18 @@ describe('POST /register with every rule met', () => {
     expect(() => decryptSsn(user.ssnEncrypted!, t.config.ssnEncryptionKey, crypto.randomUUID())).toThrow();
     expect(() => decryptSsn(user.ssnEncrypted!, Buffer.alloc(32, 1), user.id)).toThrow();
     expect(user.ssnHash).toBe(ssnHash('287654321', t.config.ssnHashKey));
+  });
+
+  it('stores the date of birth sealed: the column never holds the date, and only the key and user id open it', async () => {
+    const user = (await userByEmail('Rosa.Success@Example.com'))!;
+    expect(user.dob).toMatch(/^aesgcm\$[\w-]+\$[\w-]+\$[\w-]+$/);
+    expect(user.dob).not.toContain('1990');
+    expect(unsealDob(user.dob!, t.config.ssnEncryptionKey, user.id)).toBe('07/04/1990');
+    expect(() => unsealDob(user.dob!, t.config.ssnEncryptionKey, crypto.randomUUID())).toThrow();
+    expect(() => unsealDob(user.dob!, Buffer.alloc(32, 1), user.id)).toThrow();
+    // Sealed for its own column: it does not open as an SSN, nor the SSN as a date of birth.
+    expect(() => decryptSsn(user.dob!, t.config.ssnEncryptionKey, user.id)).toThrow();
+    expect(() => unsealDob(user.ssnEncrypted!, t.config.ssnEncryptionKey, user.id)).toThrow();
   });
 
   it('hashes the unlock code, which then unlocks the session', async () => {

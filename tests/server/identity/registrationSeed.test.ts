@@ -1,4 +1,4 @@
-/** The demo cardholder's registration details: her SSN (encrypted, keyed hash) and agreements, also on databases seeded before registration existed. */
+/** The demo cardholder's registration details: her SSN (encrypted, keyed hash), date of birth (sealed) and agreements, also on databases seeded before registration existed. */
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,6 +8,7 @@ import { migrate } from 'drizzle-orm/pglite/migrator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addressKeyOf, agreementAcceptances, users } from '../../../server/db/schema/index.ts';
 import { seedDemoData } from '../../../server/seed.ts';
+import { unsealDob } from '../../../server/datesOfBirth.ts';
 import { decryptSsn, ssnHash } from '../../../server/ssn.ts';
 import { demoCardholder, demoUser, startTestApp, type TestApp } from '../helpers.ts';
 import { emptyPGlite } from '../../support/pgliteSnapshot.ts';
@@ -28,7 +29,8 @@ describe('the demo cardholder', () => {
     expect(user.ssnEncrypted).not.toContain('6789');
     expect(decryptSsn(user.ssnEncrypted!, t.config.ssnEncryptionKey, user.id)).toBe('123456789');
     expect(user.ssnHash).toBe(ssnHash('123456789', t.config.ssnHashKey));
-    expect(user).toMatchObject({ dob: demoCardholder.dob, ebtAccountId: demoCardholder.ebtAccountId, phone: '5592014477' });
+    expect(unsealDob(user.dob!, t.config.ssnEncryptionKey, user.id)).toBe(demoCardholder.dob);
+    expect(user).toMatchObject({ ebtAccountId: demoCardholder.ebtAccountId, phone: '5592014477' });
     expect(user.addressKey).toBe('1420 n blackstone ave apt 12|93703');
   });
 
@@ -41,7 +43,8 @@ describe('the demo cardholder', () => {
 
     const after = await demoUser(t.db);
     expect(decryptSsn(after.ssnEncrypted!, t.config.ssnEncryptionKey, user.id)).toBe('123456789');
-    expect(after).toMatchObject({ ssnHash: user.ssnHash, dob: demoCardholder.dob, ebtAccountId: demoCardholder.ebtAccountId });
+    expect(unsealDob(after.dob!, t.config.ssnEncryptionKey, user.id)).toBe(demoCardholder.dob);
+    expect(after).toMatchObject({ ssnHash: user.ssnHash, ebtAccountId: demoCardholder.ebtAccountId });
     expect(await t.db.select().from(agreementAcceptances).where(eq(agreementAcceptances.userId, user.id))).toHaveLength(3);
   });
 
