@@ -11,7 +11,7 @@ import Fastify from 'fastify';
 import { buildApp } from '../../server/app.ts';
 import { readConfig } from '../../server/config.ts';
 import { openDatabase } from '../../server/db/database.ts';
-import { seedDemoData } from '../../server/seed.ts';
+import { preparedAtStart } from '../../server/startUp.ts';
 import { type ActivityHistory, loadActivityHistory } from './activity.ts';
 
 /** A response as it left the server: its path and the bytes written to the socket for it (headers and body, as sent). */
@@ -35,8 +35,7 @@ export async function startAppServer(
   const config = readConfig({ ...process.env, PORT: '0', HOST: host, WEB_ROOT: webRoot ?? '' });
   // As `npm start` runs it: PGlite in a folder (a throwaway one here), unless a URL is given.
   const dataDir = databaseUrl ? undefined : await mkdtemp(path.join(os.tmpdir(), 'bench-pglite-'));
-  const database = await openDatabase({ databaseUrl, dataDir });
-  await seedDemoData(database.db);
+  const database = await openDatabase({ databaseUrl, dataDir, prepare: preparedAtStart(config) });
   const activity = options.activityTransfers ? await loadActivityHistory(database.db, options.activityTransfers) : undefined;
   await database.gatherStatistics(); // as server/main.ts does
   const app = await buildApp(config, database.db, { logger: false });

@@ -2,7 +2,7 @@
  * Error reporting (spec §8): warnings for UNEXPECTED_ERROR answers and for messages from unknown
  * origins, reported errors for failed statement and experiment loads. Every report is scrubbed
  * (contract/shared/redaction.ts, loaded apart: src/app/reportRedaction.ts) before any transport sees
- * it: no tokens, SSNs or card numbers.
+ * it: no tokens, SSNs, card numbers or email addresses.
  * Transports: the console always, the card API in sandbox; a vendor adapter is one more transport.
  */
 import { analyticsRoutes } from '../../contract/analytics/routes.ts';

@@ -7,9 +7,12 @@
 import { count } from 'drizzle-orm';
 import pg from 'pg';
 import { expect, it, vi } from 'vitest';
+import { readConfig } from '../../server/config.ts';
+import { unsealDob } from '../../server/datesOfBirth.ts';
 import { openDatabase, type OpenDatabase } from '../../server/db/database.ts';
 import { users } from '../../server/db/schema/index.ts';
-import { cardStateCardholders, seedDemoData } from '../../server/seed.ts';
+import { cardStateCardholders } from '../../server/seed.ts';
+import { preparedAtStart } from '../../server/startUp.ts';
 import { testDatabase, withClient } from '../support/postgresDatabases.ts';
 import { describeOnPostgres } from './helpers.ts';
 
@@ -31,11 +34,14 @@ describeOnPostgres('servers starting together on one PostgreSQL database', {}, (
     const copy = await testDatabase();
     const opened: OpenDatabase[] = [];
     try {
-      const starts = [1, 2].map(() => openDatabase({ databaseUrl: copy.url, prepare: (db) => seedDemoData(db) }).then((database) => opened.push(database)));
+      const starts = [1, 2].map(() => openDatabase({ databaseUrl: copy.url, prepare: preparedAtStart(readConfig()) }).then((database) => opened.push(database)));
       await Promise.all(starts);
 
       const [seeded] = await opened[0]!.db.select({ users: count() }).from(users);
       expect(seeded!.users).toBe(2 + cardStateCardholders.length);
+      // Sealed once: a date of birth sealed twice would not open as one.
+      const key = readConfig().ssnEncryptionKey;
+      for (const { id, dob } of await opened[1]!.db.select({ id: users.id, dob: users.dob }).from(users)) expect(unsealDob(dob!, key, id)).toMatch(/^\d\d\/\d\d\/\d{4}$/);
     } finally {
       await Promise.all(opened.map((database) => database.close()));
       await copy.drop();

@@ -29,6 +29,9 @@ describe('redactText', () => {
     ['an internationalised email address', 'josé@exámple.com', '[redacted]'],
     ['an email address with a punycode domain', 'mailto:ana@xn--exmple-cua.com', 'mailto:[redacted]'],
     ['an uppercase email address', 'ANA@EXAMPLE.COM', '[redacted]'],
+    ['an email address with dots side by side (RFC 5322 §4.4 obs-local-part)', 'john..doe@example.com', '[redacted]'],
+    ['an email address with a dot before its @', 'for ana.@example.com', 'for [redacted]'],
+    ['an email address after dots', 'see...ana@example.com', '[redacted]'],
     ["an email address in a URL's query", '/api/v1/x?email=maria%40example.com&step=2', '/api/v1/x?email=[redacted]&step=2'],
   ])('redacts %s', (_name, text, expected) => {
     expect(redactText(text)).toBe(expected);

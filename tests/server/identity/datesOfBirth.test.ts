@@ -46,6 +46,28 @@ describe('dates of birth stored in clear', () => {
     });
   });
 
+  it('are sealed however many there are: more than a batch, each once, to its own user', async () => {
+    const t = await startTestApp({ freshDatabase: true });
+    try {
+      const many = 501; // a full batch of 500 and one row more
+      await t.db.execute(sql`insert into users (email, first_name, last_name, phone, street1, city, state, zip, dob)
+        select 'many' || n || '@example.com', 'Many', 'Rows', (5550000000 + n)::text, n || ' Main St', 'Fresno', 'CA', '93701',
+          lpad((1 + n % 12)::text, 2, '0') || '/' || lpad((1 + n % 28)::text, 2, '0') || '/' || (1950 + n % 50)
+        from generate_series(1, ${many}) as n`);
+      const before = await t.db.select({ id: users.id, email: users.email, dob: users.dob }).from(users).where(sql`${users.email} like 'many%'`);
+
+      expect(await sealClearDatesOfBirth(t.db, t.config.ssnEncryptionKey)).toBe(many);
+
+      const after = await t.db.select({ id: users.id, dob: users.dob }).from(users).where(sql`${users.email} like 'many%'`);
+      const sealedOf = new Map(after.map((row) => [row.id, row.dob!]));
+      expect(before).toHaveLength(many);
+      for (const { id, dob } of before) expect(unsealDob(sealedOf.get(id)!, t.config.ssnEncryptionKey, id)).toBe(dob);
+      expect(await sealClearDatesOfBirth(t.db, t.config.ssnEncryptionKey)).toBe(0);
+    } finally {
+      await t.close();
+    }
+  });
+
   it('sealed already are left as they are: a second sealing finds none', async () => {
     const t = await startTestApp({ freshDatabase: true });
     try {
