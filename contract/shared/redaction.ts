@@ -29,7 +29,7 @@ const longTokenPattern = /[\w-]{32,}/g;
  * a local part but seldom used, are left out, so a query's `?email=ana%40example.com` keeps its name.
  */
 const emailPattern =
-  /(?<![\p{L}\p{N}!#$%'*+^_`{|}~.-])(?:"(?:[^"\\\r\n]|\\.){1,64}"|[\p{L}\p{N}!#$%'*+^_`{|}~.-]+)(?:@|%40)(?:\[[^\]\s]{1,64}\]|(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,61}[\p{L}\p{N}])?\.)+(?:\p{L}{2,}|xn--[a-z\d-]+))/giu;
+  /(?<![\p{L}\p{N}!#$%'*+^_`{|}~.-])(?:"(?:[^"\\\r\n]|\\.){1,64}"|[\p{L}\p{N}!#$%'*+^_`{|}~.-]+)(?:@|%40)(?:\[[^\]\s]{1,64}\]|(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,61}[\p{L}\p{N}])?\.)+(?:xn--[a-z\d-]+|\p{L}{2,}))/giu;
 /** Record ids (card, device, user uuids) identify things but open nothing, so they are kept. */
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -28,6 +28,7 @@ describe('redactText', () => {
     ['an email address with a domain literal', 'user@[192.0.2.1]', '[redacted]'],
     ['an internationalised email address', 'josé@exámple.com', '[redacted]'],
     ['an email address with a punycode domain', 'mailto:ana@xn--exmple-cua.com', 'mailto:[redacted]'],
+    ['an email address with a punycode top-level domain', 'ana@example.xn--p1ai!', '[redacted]!'],
     ['an uppercase email address', 'ANA@EXAMPLE.COM', '[redacted]'],
     ['an email address with dots side by side (RFC 5322 §4.4 obs-local-part)', 'john..doe@example.com', '[redacted]'],
     ['an email address with a dot before its @', 'for ana.@example.com', 'for [redacted]'],
