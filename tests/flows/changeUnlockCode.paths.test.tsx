@@ -219,7 +219,7 @@ describe('change-unlock-code chart', () => {
 
   it.each([
     ['re-authentication was given up (AuthRequiredError)', new AuthRequiredError(StatusCode.REFRESH_REQUIRED)],
-    ['no statusCode (ApiUnavailableError, the error modal says it)', new ApiUnavailableError('/set-unlock-code')],
+    ['no statusCode (ApiUnavailableError, the error modal says it)', new ApiUnavailableError('/set-unlock-code', null)],
   ])('goes back to editing with no error of its own when %s', async (_name, error) => {
     const actor = createActor(
       changeUnlockCodeMachine.provide({ actors: { setUnlockCode: fromPromise(() => Promise.reject(error)) } }),

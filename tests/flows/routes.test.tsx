@@ -7,6 +7,7 @@ import { i18n } from '@lingui/core';
 import { screenTitles } from '../../src/app/screenTitles.ts';
 import { ErrorView, isDownloadFailure } from '../../src/shared/screens/ErrorView.tsx';
 import { noteServerAnswered } from '../../src/shared/api/serverAnswered.ts';
+import { ApiUnavailableError } from '../../src/shared/api/client.ts';
 import { errorTitle, useOwnTitle, useShownOwnTitle } from '../../src/shared/screens/documentTitle.ts';
 import { activateLocale } from '../../src/shared/i18n/locale.ts';
 import { user, userPath } from '../support/cardOrder.ts';
@@ -321,6 +322,22 @@ describe('a screen that fails to show', () => {
     }
     cleanup();
     expect(await failWith(new Error('No statusCode'))).toContain('There was an unexpected error. Please try again.');
+  });
+
+  it("is judged by its own call's answer, not by another call answered meanwhile", async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    // The screen's call got no answer; the experiments call, on its way meanwhile, then got its 404.
+    noteServerAnswered(true);
+    expect(await failWith(new ApiUnavailableError('/home', null))).toContain("We couldn't open this screen. Check your connection and try again.");
+    cleanup();
+    // The screen's call was answered by a gateway's page (502, no statusCode): not the connection, though
+    // another call got no answer meanwhile.
+    noteServerAnswered(false);
+    try {
+      expect(await failWith(new ApiUnavailableError('/home', 502))).toContain('There was an unexpected error. Please try again.');
+    } finally {
+      noteServerAnswered(true);
+    }
   });
 
   it('its code did not download: the connection is what to check, in both languages', async () => {

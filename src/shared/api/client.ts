@@ -47,9 +47,15 @@ export type ApiHooks = {
   onUnexpectedError: (details: { path: string }) => void;
 };
 
-/** The call got no usable answer; the user has already been told through the error modal. */
+/**
+ * The call got no usable answer; the user has already been told through the error modal. `httpStatus`
+ * is null when no answer came at all (the request failed on the way or timed out).
+ */
 export class ApiUnavailableError extends Error {
-  constructor(readonly path: string) {
+  constructor(
+    readonly path: string,
+    readonly httpStatus: number | null,
+  ) {
     super(`No statusCode from ${path}`);
   }
 }
@@ -160,7 +166,7 @@ export function createApi(hooks: ApiHooks, fetcher = ofetch) {
     noteServerAnswered(httpStatus !== null);
     if (!hasStatusCode(data)) {
       hooks.onNoStatusCode({ path, httpStatus, suppressErrorModal });
-      throw new ApiUnavailableError(path);
+      throw new ApiUnavailableError(path, httpStatus);
     }
     if (data.statusCode === StatusCode.UNEXPECTED_ERROR) hooks.onUnexpectedError({ path });
     if (!options.authCodesAreResults && isAuthStatusCode(data.statusCode)) {
@@ -189,7 +195,7 @@ export function createApi(hooks: ApiHooks, fetcher = ofetch) {
       method: route.method,
       body: route.method === 'POST' && input ? (input as Record<string, unknown>) : undefined,
     });
-    if (received.file) throw new ApiUnavailableError(route.path);
+    if (received.file) throw new ApiUnavailableError(route.path, received.httpStatus);
     return { answer: received.answer as AnswerOf<R>, httpStatus: received.httpStatus };
   }
 

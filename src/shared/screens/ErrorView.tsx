@@ -1,9 +1,20 @@
 import { Trans } from '@lingui/react/macro';
 import { Link, type ErrorComponentProps } from '@tanstack/react-router';
 import { isModuleNotFoundError } from '@tanstack/router-core';
+import { ApiUnavailableError } from '../api/client.ts';
 import { connectionSuspect } from '../api/serverAnswered.ts';
 import { useHeadingFocus } from '../components/useHeadingFocus.ts';
 import { errorTitle, useOwnTitle } from './documentTitle.ts';
+
+/**
+ * Whether the card API call the screen needed got no answer at all, or the phone is offline. Judged by
+ * that call's own error when it is one: the last call of all (`connectionSuspect`) may be another,
+ * answered meanwhile (the experiments call, still on its way when the screen's call failed).
+ */
+function connectionToBlame(error: unknown): boolean {
+  if (error instanceof ApiUnavailableError) return error.httpStatus === null || !navigator.onLine;
+  return connectionSuspect();
+}
 
 /**
  * A screen that failed to show (its code did not download over a weak connection, or a bug): say so
@@ -14,7 +25,7 @@ import { errorTitle, useOwnTitle } from './documentTitle.ts';
  * something unexpected happened.
  */
 export function ErrorView({ error }: Pick<ErrorComponentProps, 'error'>) {
-  const notDownloaded = isDownloadFailure(error) || connectionSuspect();
+  const notDownloaded = isDownloadFailure(error) || connectionToBlame(error);
   const heading = useHeadingFocus();
   useOwnTitle(errorTitle);
   // The page is loaded again: a browser keeps a script import that failed failed for the page's
