@@ -30,5 +30,5 @@ export function unseal(stored: string, key: Buffer, column: SealedColumn, userId
   return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString('utf8');
 }
 
-/** A stored value that is sealed (a date of birth stored before 2026-12-02 is not: `mm/dd/yyyy`). */
+/** What every sealed value starts with (a date of birth stored in clear before 2026-12-02 does not: `mm/dd/yyyy`). */
 export const sealedPrefix = `${scheme}$`;

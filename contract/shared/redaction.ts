@@ -19,14 +19,15 @@ const ssnPattern = /(^|\D)(\d{3}-\d{2}-\d{4}|\d{9})(?!\d)/g;
 const longTokenPattern = /[\w-]{32,}/g;
 /**
  * An email address (RFC 5322 §3.4.1 addr-spec: a dot-atom or quoted local part, then a domain name or a
- * literal), its `@` perhaps percent-encoded as in a URL's query. Dots anywhere in the local part
- * (`john..doe@`, `ana.@`: obsolete forms some mail systems still take), so none is left half-shown. Not `react@19.3.1`, nor a Firefox stack
- * frame (`render@https://…`): a domain here ends in a name of letters (or punycode), after a dot. A
- * match starts only where a local part can (the lookbehind): a long run of letters with no `@` is tried
- * once, not once from each of its letters (seconds on a 64 KB analytics body); a quoted local part or a
- * literal is at most 64 characters and a label 63 (RFC 5321 §4.5.3.1), so one left open is not read to
- * the end from each of its quotes or brackets. `?`, `=` and `&`, allowed in
- * a local part but seldom used, are left out, so a query's `?email=ana%40example.com` keeps its name.
+ * literal), its `@` perhaps percent-encoded as in a URL's query. Dots go anywhere in the local part
+ * (`john..doe@`, `ana.@`: obsolete forms some mail systems still take), so none is left half-shown.
+ * `?`, `=` and `&`, allowed in a local part but seldom used, are left out, so a query's
+ * `?email=ana%40example.com` keeps its name. Not `react@19.3.1`, nor a Firefox stack frame
+ * (`render@https://…`): a domain here ends in a name of letters (or punycode), after a dot.
+ * Linear: a match starts only where a local part can (the lookbehind), so a long run of letters with no
+ * `@` is tried once, not once from each letter (seconds on a 64 KB analytics body); a quoted local part
+ * or a literal is at most 64 characters and a label 63 (RFC 5321 §4.5.3.1), so one left open is not
+ * read to the end from each of its quotes or brackets.
  */
 const emailPattern =
   /(?<![\p{L}\p{N}!#$%'*+^_`{|}~.-])(?:"(?:[^"\\\r\n]|\\.){1,64}"|[\p{L}\p{N}!#$%'*+^_`{|}~.-]+)(?:@|%40)(?:\[[^\]\s]{1,64}\]|(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,61}[\p{L}\p{N}])?\.)+(?:xn--[a-z\d-]+|\p{L}{2,}))/giu;
