@@ -1,7 +1,7 @@
 /**
- * Scrubs credentials, card data and email addresses out of what the app reports about itself (error reports and
- * analytics). The web app redacts before sending and the card API again before storing, so this
- * module is shared and has no dependencies. It errs on the side of redacting too much.
+ * Scrubs credentials, card data and email addresses out of what the app reports about itself (error
+ * reports and analytics). The web app redacts before sending and the card API again before storing, so
+ * this module is shared and has no dependencies. It errs on the side of redacting too much.
  */
 export const redactedMark = '[redacted]';
 
