@@ -230,6 +230,9 @@ describe('sign-in chart', () => {
             then: async (ctx) => {
               await waitFor(() => expect(ctx.cardApi.isWaiting(signInPath)).toBe(true));
               expect(lastBody(ctx)).toEqual({ email: 'demo@providers.test', password: 'Providers2026' });
+              // Send a new code let the focus go as it was pressed, not when the browser next draws: an
+              // answer before that kept the focus on it (the first box did not take it).
+              expect(document.activeElement?.textContent).not.toBe('Send a new code');
             },
           },
           {

@@ -3,7 +3,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { digitsOf, textedCodeLength } from '../../../contract/rules.ts';
 import { resendsCode } from '../../../machines/identity/registration.ts';
 import { textedCodeProblems } from '../../../machines/shared/textedCode.ts';
-import { focusIsNowhere } from '../../shared/components/focusIsNowhere.ts';
+import { focusIsNowhere, letFocusGoThen } from '../../shared/components/focusIsNowhere.ts';
 import { TextField } from '../../shared/components/TextField.tsx';
 import { formatPhone } from '../../shared/format/phone.ts';
 import { unexpectedErrorMessage } from '../../shared/messages.ts';
@@ -129,7 +129,7 @@ function CodeForm({ state, send }: StepProps) {
       onSubmit={(code) => send({ type: 'user.submitCode', code })}
     >
       <div className="screen-links">
-        <button type="button" className="link-button" disabled={verifying || resending} onClick={() => send({ type: 'user.resendCode' })}>
+        <button type="button" className="link-button" disabled={verifying || resending} onClick={letFocusGoThen(() => send({ type: 'user.resendCode' }))}>
           <Trans>Send a new code</Trans>
         </button>
         <button type="button" className="link-button" disabled={verifying || resending} onClick={() => send({ type: 'user.changePhone' })}>

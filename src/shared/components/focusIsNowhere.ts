@@ -6,6 +6,18 @@
 export const focusIsNowhere = () => document.activeElement === null || document.activeElement === document.body;
 
 /**
+ * The press of a button that its call makes `disabled`: the focus leaves it at once, as Chromium would
+ * at its next frame, then `then` runs. A call that failed before that frame enabled the button again
+ * in time and the focus stayed on it: what took the focus next hung on how fast the answer came.
+ */
+export const letFocusGoThen =
+  (then: () => void) =>
+  (event: { currentTarget: HTMLElement }): void => {
+    event.currentTarget.blur();
+    then();
+  };
+
+/**
  * Gives `target` the focus if it is nowhere. A call with no answer also opened the error modal, which
  * gives the focus back to the button pressed when it closes, gone or disabled by then: then `target`
  * takes it once the modal closes (Chromium still has it on the modal's button at the close event, then

@@ -45,9 +45,13 @@ export function TextedCodeEntry({ id, phone, sentNotice, codeLength, invalid, wr
   // is gone; a screen's own heading focus, run after, wins when the screen opens here) and after "Send a
   // new code" (unavailable during its call), also when it failed (its error is read as an alert; a
   // failed Verify keeps the focus on Verify). A refused code takes it there from Verify, as a field in
-  // error does (useFocusOnProblem): the boxes' error is read with them, ready to type again.
+  // error does (useFocusOnProblem): the boxes' error is read with them, ready to type again. Not when
+  // "sent" goes (Send a new code pressed again, the focus let go): the call's outcome decides then.
   useEffect(() => {
     if (focusIsNowhere()) document.getElementById(id)?.focus();
+  }, [id]);
+  useEffect(() => {
+    if (resent && focusIsNowhere()) document.getElementById(id)?.focus();
   }, [resent, id]);
   useEffect(() => (failed ? takeFocusIfNowhere(() => document.getElementById(id)) : undefined), [failed, id]);
   useEffect(() => {

@@ -21,7 +21,7 @@ import { StepIndicator } from '../../../shared/components/StepIndicator.tsx';
 import { PasswordField } from '../../../shared/components/PasswordField.tsx';
 import { TextField } from '../../../shared/components/TextField.tsx';
 import { useFocusOnProblem } from '../../../shared/components/useFocusOnProblem.ts';
-import { focusIsNowhere } from '../../../shared/components/focusIsNowhere.ts';
+import { focusIsNowhere, letFocusGoThen } from '../../../shared/components/focusIsNowhere.ts';
 import { useHeadingFocus } from '../../../shared/components/useHeadingFocus.ts';
 import { SsnCheckStep } from '../../../shared/ssnCheck/SsnCheckStep.tsx';
 import { unexpectedErrorMessage, validationMessages } from '../../../shared/messages.ts';
@@ -194,7 +194,7 @@ function CodeStep({ state, send }: StepProps) {
       )}
       <p className="screen-links">
         {waiting ? null : (
-          <button type="button" className="link-button" disabled={busy} onClick={() => send({ type: 'user.resendCode' })}>
+          <button type="button" className="link-button" disabled={busy} onClick={letFocusGoThen(() => send({ type: 'user.resendCode' }))}>
             <Trans>Send a new code</Trans>
           </button>
         )}

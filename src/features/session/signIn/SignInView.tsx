@@ -8,7 +8,7 @@ import { StatusCode } from '../../../../contract/shared/statusCodes.ts';
 import { signInMachine, type SignInEvent, type SignInSnapshot } from '../../../../machines/session/signIn.ts';
 import { textedCodeProblems } from '../../../../machines/shared/textedCode.ts';
 import { useServices } from '../../../app/services.tsx';
-import { focusIsNowhere } from '../../../shared/components/focusIsNowhere.ts';
+import { focusIsNowhere, letFocusGoThen } from '../../../shared/components/focusIsNowhere.ts';
 import { PasswordField } from '../../../shared/components/PasswordField.tsx';
 import { TextField } from '../../../shared/components/TextField.tsx';
 import { unexpectedErrorMessage, validationMessages } from '../../../shared/messages.ts';
@@ -257,7 +257,7 @@ function CodeForm({ state, send, Heading, inModal }: FormProps) {
       )}
       <div className="screen-links">
         {waiting ? null : (
-          <button type="button" className="link-button" disabled={busy} onClick={() => send({ type: 'user.resendCode' })}>
+          <button type="button" className="link-button" disabled={busy} onClick={letFocusGoThen(() => send({ type: 'user.resendCode' }))}>
             <Trans>Send a new code</Trans>
           </button>
         )}
