@@ -6,6 +6,7 @@
 import { dictionary } from '@zxcvbn-ts/language-common';
 
 const common = new Set(dictionary['passwords-common']);
+const longestListed = Math.max(...[...common].map((password) => password.length));
 
 export const isCommonPassword = (password: string): boolean => {
   const typed = password.toLowerCase();
@@ -30,6 +31,9 @@ const maxPadding = { before: 4, after: 6 };
  * Longer padding is not a guess's (Max!8830-2291-4471, Luis#48213907): the password stands.
  */
 function isListedWithPadding(typed: string): boolean {
+  // Longer cannot be a listed word and its padding; the pattern below takes time growing with the
+  // square of the length, which a route that called this before its length rule would feel.
+  if (typed.length > longestListed + maxPadding.before + maxPadding.after) return false;
   const [, before = '', core = '', after = ''] = /^([^\p{L}]*)(.*?)([^\p{L}]*)$/su.exec(typed) ?? [];
   if (core === '' || before.length > maxPadding.before || after.length > maxPadding.after) return false;
   const plain = [...core].map((character) => substitutions[character] ?? character).join('');
