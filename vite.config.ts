@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { lingui } from '@lingui/vite-plugin';
-import babel from '@rolldown/plugin-babel';
+import babel, { defineRolldownBabelPreset } from '@rolldown/plugin-babel';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 
@@ -212,9 +212,12 @@ export default defineConfig({
     serviceWorkerFileList(),
     companionHostIsolation(),
     react(),
-    // Only the app's own code uses Lingui's macros: Babel, slow, transforms nothing else (the server,
-    // the charts, the tests).
-    babel({ plugins: ['@lingui/babel-plugin-lingui-macro'], include: /\/src\/.*\.tsx?(?:$|\?)/ }),
+    // Only the app's own code uses Lingui's macros, and only the files that import them: Babel, slow,
+    // transforms nothing else (the server, the charts, the tests, the app's other files).
+    babel({
+      include: /\/src\/.*\.tsx?(?:$|\?)/,
+      presets: [defineRolldownBabelPreset({ preset: { plugins: ['@lingui/babel-plugin-lingui-macro'] }, rolldown: { filter: { code: /@lingui\/(core|react)\/macro/ } } })],
+    }),
     lingui(),
   ],
   resolve: {
