@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `npm test`: every check the product must pass, cheapest first, those that share nothing at once.
+# `npm test`: every check the product must pass, cheapest first.
 #
 # Each step writes its whole output to .test-logs/<step>.log and prints one line; a failing step also
 # prints the end of its log. Output stays a few kilobytes whatever the machine's speed (a CI runner
@@ -117,29 +117,20 @@ step() {
   report_step "$1" "$2"
 }
 
-# The catalogue's extraction rewrites the .po files, which Vitest reads (the Spanish catalogue's check,
-# the app's messages): it and the answer schemas' check (contract/answerSchemas.json is what the answer
-# types say: scripts/answerSchemas.ts), each in one thread, come first, together.
+# The static checks each run in one thread and read the sources only (the catalogue step writes only
+# the .po files, which none of the others reads), so they run at once: on 2 cores together they take
+# about as long as the longest alone. answer-schemas: contract/answerSchemas.json is what the answer
+# types say (scripts/answerSchemas.ts).
+run_step typecheck 45 npm run --silent typecheck &
+run_step lint 45 npm run --silent lint &
 run_step catalogue 15 npx lingui extract --clean &
 run_step answer-schemas 15 node --import tsx scripts/answerSchemas.ts --check &
 wait
-for checked in 'catalogue 15' 'answer-schemas 15'; do
+for checked in 'typecheck 45' 'lint 45' 'catalogue 15' 'answer-schemas 15'; do
   printf '=== %s … ' "${checked% *}"
   report_step $checked
 done
-# Typecheck and lint each run in one thread and only read the sources, so they run beside Vitest:
-# Vitest alone leaves part of the two cores idle (one file at a time per worker, each waiting on its
-# database), and on a machine shared with other work three or four busy threads get a larger share
-# than two. Vitest's time, printed against its budget, includes theirs.
-echo "=== typecheck, lint and vitest, at once …"
-run_step typecheck 60 npm run --silent typecheck &
-run_step lint 60 npm run --silent lint &
-run_step vitest "$vitest_budget_seconds" npx vitest run --reporter=dot --reporter=./scripts/vitestWatchdog.ts --silent=passed-only
-wait
-for checked in 'typecheck 60' 'lint 60' "vitest $vitest_budget_seconds"; do
-  printf '=== %s … ' "${checked% *}"
-  report_step $checked
-done
+step vitest "$vitest_budget_seconds" npx vitest run --reporter=dot --reporter=./scripts/vitestWatchdog.ts --silent=passed-only
 grep -aE '^ *(Test Files|Tests) ' "$logs/vitest.log" || true
 step build 45 npx vite build --logLevel warn
 step playwright 270 npx playwright test --reporter=dot
