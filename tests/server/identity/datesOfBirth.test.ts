@@ -47,7 +47,7 @@ describe('dates of birth stored in clear', () => {
   });
 
   it('are sealed however many there are: more than a batch, each once, to its own user', async () => {
-    const t = await startTestApp({ freshDatabase: true });
+    const t = await startTestApp();
     try {
       const many = 501; // a full batch of 500 and one row more
       await t.db.execute(sql`insert into users (email, first_name, last_name, phone, street1, city, state, zip, dob)
@@ -69,7 +69,7 @@ describe('dates of birth stored in clear', () => {
   });
 
   it('sealed already are left as they are: a second sealing finds none', async () => {
-    const t = await startTestApp({ freshDatabase: true });
+    const t = await startTestApp();
     try {
       const before = await t.db.select({ id: users.id, dob: users.dob }).from(users);
       expect(before.every((row) => row.dob?.startsWith('aesgcm$'))).toBe(true);
