@@ -123,6 +123,28 @@ describe('api client: requests', () => {
     expect(headersOf(cardApi).has('Authorization')).toBe(false);
   });
 
+  it('while locked (a refresh token, no access token), an account call waits for the unlock instead of going without a token', async () => {
+    const { cardApi, api, hooks, current } = setup({ accessToken: null, refreshToken: 'refresh-1' });
+    let resume!: (access: string | null) => void;
+    hooks.onAuthRequired.mockImplementation(() => new Promise((resolve) => (resume = resolve)));
+    const result = api.getHome();
+    await vi.waitFor(() => expect(hooks.onAuthRequired.mock.calls).toEqual([[StatusCode.REFRESH_REQUIRED]]));
+    // Sent without a token, it would be answered SIGN_IN_REQUIRED, which ends the session.
+    expect(cardApi.requests).toEqual([]);
+    current.accessToken = 'access-2';
+    resume('access-2');
+    await waitingFor(cardApi, '/api/v1/home');
+    expect(headersOf(cardApi).get('Authorization')).toBe('Bearer access-2');
+    cardApi.answer('/api/v1/home', home);
+    await expect(result).resolves.toEqual(home);
+  });
+
+  it('while locked, a call the session gives up rejects with AuthRequiredError, sending nothing', async () => {
+    const { cardApi, api } = setup({ accessToken: null, refreshToken: 'refresh-1' });
+    await expect(api.getHome()).rejects.toSatisfy((error) => error instanceof AuthRequiredError && error.statusCode === StatusCode.REFRESH_REQUIRED);
+    expect(cardApi.requests).toEqual([]);
+  });
+
   it('uses the refresh token, not the access token, for refreshTokens and signOut', async () => {
     const { cardApi, api } = setup();
     void api.refreshTokens('refresh-9', '1234');

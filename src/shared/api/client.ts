@@ -27,6 +27,8 @@ export const requestTimeoutMs = 120_000;
 
 export type ApiSession = {
   accessToken: string | null;
+  /** Set while locked too (no access token then): the unlock code gets a new access token. */
+  refreshToken?: string | null;
   fingerprint: string;
   deviceUUID: string;
   ebtAccountId: string | null;
@@ -139,6 +141,15 @@ export function createApi(hooks: ApiHooks, fetcher = ofetch) {
     };
     if (session.ebtAccountId) headers['EBT-Account-ID'] = session.ebtAccountId;
     const token = options.token === undefined ? session.accessToken : options.token;
+    // Locked (the access token dropped, the unlock code asked for): a call needing the access token
+    // waits for the new one, as a refused call would, instead of going without. The server answers a
+    // missing token SIGN_IN_REQUIRED, which ends the session: a call sent just as the session locked
+    // (home's own, after its early call had the answer) turned the unlock into a sign-in.
+    if (options.token === undefined && !token && session.refreshToken && !isRetry) {
+      const renewed = await hooks.onAuthRequired(StatusCode.REFRESH_REQUIRED);
+      if (renewed) return request<T>(path, options, true);
+      throw new AuthRequiredError(StatusCode.REFRESH_REQUIRED);
+    }
     if (token) headers.Authorization = `Bearer ${token}`;
     const suppressErrorModal = options.suppressErrorModal ?? false;
 
