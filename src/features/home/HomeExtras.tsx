@@ -5,7 +5,7 @@
  */
 import { Trans } from '@lingui/react/macro';
 import { useSelector } from '@xstate/react';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { useServices } from '../../app/services.tsx';
 import { ActionButton } from '../../shared/components/ActionButton.tsx';
 import { focusIsNowhere } from '../../shared/components/focusIsNowhere.ts';
@@ -37,11 +37,15 @@ function NotificationsPromptFor({ actor }: { actor: HostActor }) {
   const asking = useSelector(actor, (s) => s.hasTag('askingPermission'));
   // Asked from this tile: its answer replaces the tile and its button, so it takes the focus the button had.
   // An ask that ends with nothing decided (the host failed, or the phone's dialog was dismissed) leaves the
-  // tile as it was: a later change made in the phone's settings is not this tile's answer.
+  // tile as it was: a later change made in the phone's settings is not this tile's answer. That end is
+  // noted in the render that sees it, not in an effect: the effect of the render that drew the tile
+  // could still be pending at a quick press, then ran after it and undid it (the answer took no focus).
   const [asked, setAsked] = useState(false);
-  useEffect(() => {
+  const [wasAsking, setWasAsking] = useState(asking);
+  if (asking !== wasAsking) {
+    setWasAsking(asking);
     if (!asking && permission === 'NOT_YET_REQUESTED') setAsked(false);
-  }, [asking, permission]);
+  }
   const answer = useCallback((notice: HTMLParagraphElement | null) => {
     if (notice && focusIsNowhere()) notice.focus();
   }, []);

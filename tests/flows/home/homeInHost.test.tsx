@@ -218,6 +218,35 @@ describe('home and its host', () => {
     expect(screen.queryByText(/Notifications are on/)).toBeNull();
   });
 
+  it('a press as the prompt appears is its ask: the answer takes the focus', async () => {
+    const hostActor = connectedHost('NOT_YET_REQUESTED', 'DISABLED');
+    // Pressed as soon as the prompt is drawn, before React has run that render's effects (a quick tap on
+    // a slow phone): an effect left from that render once undid the press.
+    let press = () => {};
+    const pressed = new Promise<void>((resolve) => (press = resolve));
+    const drawn = new MutationObserver(() => {
+      const prompt = [...document.querySelectorAll('button')].find((button) => button.textContent === 'Turn on notifications');
+      if (!prompt) return;
+      drawn.disconnect();
+      prompt.focus();
+      prompt.click();
+      press();
+    });
+    drawn.observe(document.body, { childList: true, subtree: true });
+    try {
+      const app = await renderApp('/home', active, { host: recordingHost({ embedded: true, actor: hostActor.actor }).host });
+      await answerHome(app);
+      await pressed;
+      expect(hostActor.asked()).toBe(1);
+      hostActor.answer();
+      const off = await explained(app, screen.findByText("Notifications are off. You can turn them on in your phone's settings."));
+      await waitFor(() => expect(document.activeElement).toBe(off));
+    } finally {
+      // Never left to press a button of a later test.
+      drawn.disconnect();
+    }
+  });
+
   it('tells the cardholder where to turn notifications on when they said no, with the focus', async () => {
     const hostActor = connectedHost('NOT_YET_REQUESTED', 'DISABLED');
     const app = await renderApp('/home', active, { host: recordingHost({ embedded: true, actor: hostActor.actor }).host });
