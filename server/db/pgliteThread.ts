@@ -5,6 +5,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, types } from '@electric-sql/pglite';
+import { DumpBlob } from './dumpBlob.ts';
 import { errorFields, type DatabaseReply, type DatabaseRequest } from './pgliteMessages.ts';
 
 const asWritten = (value: string) => value;
@@ -27,7 +28,7 @@ const reply = (message: DatabaseReply) => port.postMessage(message);
 try {
   const { dataDir, snapshot } = workerData as { dataDir?: string; snapshot?: Uint8Array<ArrayBuffer> };
   // Options form: `new PGlite(undefined, options)` ignores the options.
-  const client = new PGlite({ dataDir, ...(snapshot && { loadDataDir: new Blob([snapshot]) }) });
+  const client = new PGlite({ dataDir, ...(snapshot && { loadDataDir: new DumpBlob(snapshot) }) });
   await client.waitReady;
   // After start-up: PGlite sets its array parsers (date[], timestamp[]…) while starting.
   Object.assign(client.parsers, drizzleParsers);

@@ -14,6 +14,7 @@ import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
 import { inject } from 'vitest';
 import { migrationsFolder } from '../../server/db/database.ts';
+import { DumpBlob } from '../../server/db/dumpBlob.ts';
 import * as schema from '../../server/db/schema/index.ts';
 import { seedDemoData } from '../../server/seed.ts';
 import type { SsnKeys } from '../../server/ssn.ts';
@@ -65,7 +66,7 @@ function clusterSnapshot(): Promise<Uint8Array> {
 }
 
 function fromSnapshot(snapshot: Uint8Array): PGlite {
-  return new PGlite({ loadDataDir: new Blob([snapshot as Uint8Array<ArrayBuffer>]) });
+  return new PGlite({ loadDataDir: new DumpBlob(snapshot as Uint8Array<ArrayBuffer>) });
 }
 
 /**
