@@ -3,7 +3,8 @@
  * (`arrayBuffer()`; its `type` says whether they are gzipped: these are not). A Blob made from them
  * copies them in, and on Node 20 reads them back out in chunks that are joined again: about 0.4 s of
  * CPU for a 40 MB dump, a quarter of a start from one. This Blob hands PGlite the bytes as they are
- * (docs/performance.md); read any other way, it is an ordinary Blob of them.
+ * (docs/performance.md), so they are not to be changed after; read any other way, it is an ordinary
+ * Blob of them.
  */
 export class DumpBlob extends Blob {
   readonly #bytes: Uint8Array<ArrayBuffer>;
