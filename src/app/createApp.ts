@@ -100,7 +100,11 @@ export function* createAppInSteps(options: AppOptions): Generator<void, App> {
   const analytics = createAnalytics(options.analyticsTransport);
   const api = createApi(
     {
-      session: () => session.getSnapshot().context,
+      session: () => {
+        const { context } = session.getSnapshot();
+        // The marker a refused application leaves is no session: its calls go as signed out's.
+        return isSessionToken(context.refreshToken) ? context : { ...context, refreshToken: null };
+      },
       onAuthRequired: (statusCode) => {
         const location = router?.state.location.href;
         session.send({ type: statusCode === StatusCode.REFRESH_REQUIRED ? 'session.refreshRequired' : 'session.signInRequired', location });

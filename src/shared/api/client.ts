@@ -27,7 +27,10 @@ export const requestTimeoutMs = 120_000;
 
 export type ApiSession = {
   accessToken: string | null;
-  /** Set while locked too (no access token then): the unlock code gets a new access token. */
+  /**
+   * Set while locked too (no access token then): the unlock code gets a new access token. Only a
+   * session's: none after a refused application (createApp gives its marker as none).
+   */
   refreshToken?: string | null;
   fingerprint: string;
   deviceUUID: string;

@@ -319,6 +319,14 @@ describe('after a denied or taken application (the failed-registration marker)',
     const app = await renderApp('/unlock', failed, inHost());
     await waitFor(() => expect(pathname(app)).toBe('/signin'));
   });
+
+  it("an account call is sent as a signed-out one's, not held for an unlock that cannot come", async () => {
+    const app = await renderApp('/signin', failed, inHost());
+    void app.services.api.getHome().catch(() => {});
+    await waitFor(() => expect(app.cardApi.isWaiting('/api/v1/home')).toBe(true));
+    expect(new Headers(app.cardApi.requests.at(-1)?.init?.headers).has('Authorization')).toBe(false);
+    expect(app.session.getSnapshot().context.refreshToken).toBe(failedRegistrationMarker);
+  });
 });
 
 describe('registration in Spanish', () => {
