@@ -97,6 +97,9 @@ export default defineConfig({
         '--disable-sync',
         '--no-first-run',
         '--disable-quic',
+        // No GPU process: pages are drawn in software either way here, and without it the browser
+        // tests took about 8% less CPU (docs/performance.md).
+        '--disable-gpu',
       ],
     },
   },
