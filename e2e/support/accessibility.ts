@@ -8,8 +8,14 @@
  * card app inside the companion host unchecked; and it joins the results in a new tab each time, which
  * made axe about two fifths of the browser tests' time (docs/performance.md).
  */
-import axe from 'axe-core';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type axe from 'axe-core';
 import { expect, type Frame, type Locator, type Page } from '@playwright/test';
+
+// The minified build: `axe.source` is the readable one, 1.5 MB against 0.65 MB, sent to and parsed in
+// every document checked. The embedded, registration and accessibility specs took 13% less CPU with it.
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 const wcagTags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 
@@ -22,7 +28,7 @@ type WithAxe = { axe?: typeof axe };
 
 /** One document's violations, axe loaded into it once (it stays for later screens of the same page). */
 async function documentViolations(frame: Frame): Promise<axe.Result[]> {
-  if (!(await frame.evaluate(() => Boolean((window as WithAxe).axe)))) await frame.evaluate(axe.source);
+  if (!(await frame.evaluate(() => Boolean((window as WithAxe).axe)))) await frame.evaluate(axeSource);
   return frame.evaluate(async (options) => (await (window as WithAxe).axe!.run(document, options)).violations, runOptions);
 }
 
