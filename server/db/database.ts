@@ -39,6 +39,8 @@ export async function openDatabase(options: {
   dataDir?: string;
   /** A PGlite data folder dump (`dumpDataDir()`) to start from: in memory, or into a new `dataDir` (tests). */
   snapshot?: Uint8Array;
+  /** PGlite's page cache, as `16MB` (server/db/pgliteStart.ts); PGlite's own 128MB without it. */
+  sharedBuffers?: string;
   /** Runs once migrated, before the database is handed over (the sandbox's seed); on PostgreSQL under the start-up lock. */
   prepare?: (db: Database) => Promise<void>;
 }): Promise<OpenDatabase> {
@@ -106,7 +108,7 @@ export async function openDatabase(options: {
   // in the same process): a thread left running could still write the folder under the next server.
   let client: Awaited<ReturnType<typeof openPGlite>> | undefined;
   try {
-    const opened = await openPGlite(options.dataDir, options.snapshot);
+    const opened = await openPGlite(options.dataDir, options.snapshot, options.sharedBuffers);
     client = opened;
     const db = drizzle({ client: opened, schema });
     await migrate(db, { migrationsFolder });

@@ -47,8 +47,8 @@ export type ReadsAndChanges = {
 
 type Thread = { send: Send; changes: () => number; stop: () => Promise<void> };
 
-function startThread(dataDir: string | undefined, snapshot: Uint8Array | undefined): Promise<Thread> {
-  const worker = new Worker(threadStart, { eval: true, workerData: { dataDir, snapshot } });
+function startThread(dataDir: string | undefined, snapshot: Uint8Array | undefined, sharedBuffers: string | undefined): Promise<Thread> {
+  const worker = new Worker(threadStart, { eval: true, workerData: { dataDir, snapshot, sharedBuffers } });
   const calls = new Map<number, { resolve: (result: unknown) => void; reject: (error: Error) => void }>();
   let nextId = 1;
   let changes = 0;
@@ -107,8 +107,8 @@ function startThread(dataDir: string | undefined, snapshot: Uint8Array | undefin
  * PGlite in a worker thread, with the part of PGlite's interface Drizzle calls. `snapshot`, a data
  * folder dump, is loaded at start-up instead of creating an empty cluster.
  */
-export async function openPGlite(dataDir: string | undefined, snapshot?: Uint8Array): Promise<PGlite> {
-  const { send, changes, stop } = await startThread(dataDir, snapshot);
+export async function openPGlite(dataDir: string | undefined, snapshot?: Uint8Array, sharedBuffers?: string): Promise<PGlite> {
+  const { send, changes, stop } = await startThread(dataDir, snapshot, sharedBuffers);
   const query = (text: string, params: unknown[] = [], options?: QueryOptions) =>
     send({ op: 'query', text, params, rowMode: options?.rowMode ?? 'object' });
   const exec = (text: string) => send({ op: 'exec', text });

@@ -6,6 +6,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, types } from '@electric-sql/pglite';
 import { DumpBlob } from './dumpBlob.ts';
+import { pgliteStartOptions } from './pgliteStart.ts';
 import { errorFields, type DatabaseReply, type DatabaseRequest } from './pgliteMessages.ts';
 
 const asWritten = (value: string) => value;
@@ -26,9 +27,9 @@ const port = parentPort!;
 const reply = (message: DatabaseReply) => port.postMessage(message);
 
 try {
-  const { dataDir, snapshot } = workerData as { dataDir?: string; snapshot?: Uint8Array<ArrayBuffer> };
+  const { dataDir, snapshot, sharedBuffers } = workerData as { dataDir?: string; snapshot?: Uint8Array<ArrayBuffer>; sharedBuffers?: string };
   // Options form: `new PGlite(undefined, options)` ignores the options.
-  const client = new PGlite({ dataDir, ...(snapshot && { loadDataDir: new DumpBlob(snapshot) }) });
+  const client = new PGlite({ dataDir, ...(snapshot && { loadDataDir: new DumpBlob(snapshot) }), ...pgliteStartOptions(sharedBuffers) });
   await client.waitReady;
   // After start-up: PGlite sets its array parsers (date[], timestamp[]…) while starting.
   Object.assign(client.parsers, drizzleParsers);

@@ -12,7 +12,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { claimDataFolder, DataFolderInUse } from '../../server/db/dataFolderLock.ts';
 import { openDatabase } from '../../server/db/database.ts';
 import * as pgliteClient from '../../server/db/pgliteClient.ts';
-import { migratedSnapshot } from '../support/pgliteSnapshot.ts';
+import { migratedSnapshot, testSharedBuffers } from '../support/pgliteSnapshot.ts';
 
 let dataDir: string;
 let pidFile: string;
@@ -46,9 +46,9 @@ async function expectTakenOver() {
 
 describe('a PGlite data folder', () => {
   it('is refused while open, and let go when closed', async () => {
-    const first = await openDatabase({ dataDir, snapshot: await migratedSnapshot() });
+    const first = await openDatabase({ sharedBuffers: testSharedBuffers, dataDir, snapshot: await migratedSnapshot() });
     try {
-      await expect(openDatabase({ dataDir })).rejects.toThrow(DataFolderInUse);
+      await expect(openDatabase({ sharedBuffers: testSharedBuffers, dataDir })).rejects.toThrow(DataFolderInUse);
       expect(() => claimDataFolder(dataDir)).toThrow('this process already');
     } finally {
       await first.close();
@@ -66,6 +66,7 @@ describe('a PGlite data folder', () => {
     });
     try {
       const failed = openDatabase({
+        sharedBuffers: testSharedBuffers,
         dataDir,
         snapshot: await migratedSnapshot(),
         prepare: () => Promise.reject(new Error('the seed failed')),

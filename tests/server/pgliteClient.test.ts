@@ -13,14 +13,15 @@ import { drizzle } from 'drizzle-orm/pglite';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type OpenDatabase, openDatabase } from '../../server/db/database.ts';
 import type { ReadsAndChanges } from '../../server/db/pgliteClient.ts';
+import { pgliteStartOptions } from '../../server/db/pgliteStart.ts';
 import { sandboxEmailOutbox, transfers } from '../../server/db/schema/index.ts';
 import { seedDemoData } from '../../server/seed.ts';
-import { emptyPGlite, migratedSnapshot } from '../support/pgliteSnapshot.ts';
+import { emptyPGlite, migratedSnapshot, testSharedBuffers } from '../support/pgliteSnapshot.ts';
 
 let database: OpenDatabase;
 
 beforeAll(async () => {
-  database = await openDatabase({ snapshot: await migratedSnapshot() });
+  database = await openDatabase({ sharedBuffers: testSharedBuffers, snapshot: await migratedSnapshot() });
   await seedDemoData(database.db);
 });
 afterAll(() => database.close());
@@ -33,13 +34,13 @@ describe('the embedded database client', () => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'cards-pglite-folder-'));
     const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
     try {
-      const first = await openDatabase({ dataDir, snapshot: await migratedSnapshot() });
+      const first = await openDatabase({ sharedBuffers: testSharedBuffers, dataDir, snapshot: await migratedSnapshot() });
       const [written] = await first.db.insert(sandboxEmailOutbox).values({ email: 'restart@providers.test', subject: 'Kept', text: 'across a restart' }).returning();
       await first.close();
       await expect(first.db.execute(sql`select 1`)).rejects.toMatchObject({ cause: { message: expect.stringContaining('stopped') } });
       expect(errors).not.toHaveBeenCalled();
 
-      const reopened = await openDatabase({ dataDir });
+      const reopened = await openDatabase({ sharedBuffers: testSharedBuffers, dataDir });
       try {
         expect(await reopened.db.select().from(sandboxEmailOutbox).where(eq(sandboxEmailOutbox.email, 'restart@providers.test'))).toEqual([written]);
       } finally {
@@ -71,6 +72,12 @@ describe('the embedded database client', () => {
     } finally {
       await plain.close();
     }
+  });
+
+  it("starts with the page cache it is given, and PGlite's own without one", async () => {
+    const { rows } = (await database.db.execute(sql`show shared_buffers`)) as unknown as { rows: unknown[] };
+    expect(rows).toEqual([{ shared_buffers: testSharedBuffers }]);
+    expect(pgliteStartOptions(undefined)).toEqual({});
   });
 
   it('maps typed selects: a timestamp column comes back as a Date', async () => {

@@ -15,9 +15,16 @@ import { migrate } from 'drizzle-orm/pglite/migrator';
 import { inject } from 'vitest';
 import { migrationsFolder } from '../../server/db/database.ts';
 import { DumpBlob } from '../../server/db/dumpBlob.ts';
+import { pgliteStartOptions } from '../../server/db/pgliteStart.ts';
 import * as schema from '../../server/db/schema/index.ts';
 import { seedDemoData } from '../../server/seed.ts';
 import type { SsnKeys } from '../../server/ssn.ts';
+
+/**
+ * The tests' PGlite page cache (openDatabase's `sharedBuffers`): their databases are small, and a start
+ * with PGlite's own 128MB takes about twice the CPU (server/db/pgliteStart.ts).
+ */
+export const testSharedBuffers = '16MB';
 
 /** A new in-thread PGlite, as `new PGlite()` gives: an empty cluster, nothing migrated (tests of migrations). */
 export async function emptyPGlite(): Promise<PGlite> {
@@ -62,11 +69,11 @@ export function seededSnapshot(keys: SsnKeys): Promise<Uint8Array> {
 }
 
 function clusterSnapshot(): Promise<Uint8Array> {
-  return snapshotOnce('cluster', async () => new PGlite());
+  return snapshotOnce('cluster', async () => new PGlite(pgliteStartOptions(testSharedBuffers)));
 }
 
 function fromSnapshot(snapshot: Uint8Array): PGlite {
-  return new PGlite({ loadDataDir: new DumpBlob(snapshot as Uint8Array<ArrayBuffer>) });
+  return new PGlite({ loadDataDir: new DumpBlob(snapshot as Uint8Array<ArrayBuffer>), ...pgliteStartOptions(testSharedBuffers) });
 }
 
 /**
