@@ -45,7 +45,7 @@ const tables = Object.values(schema)
  * nothing; stricter than comparing the rows, as a write of the same values counts too. Hashing every
  * row of every table after each request took about two thirds of this file's time.
  */
-async function countRowWrites(): Promise<void> {
+async function startCountingRowWrites(): Promise<void> {
   await t.db.execute(sql.raw('create table fuzz_row_writes (table_name text primary key, writes bigint not null default 0)'));
   await t.db.execute(sql.raw(`insert into fuzz_row_writes (table_name) values ${tables.map((table) => `('${table}')`).join(', ')}`));
   await t.db.execute(
@@ -73,7 +73,7 @@ beforeAll(async () => {
   mkdirSync(path.join(webRoot, 'assets'));
   writeFileSync(path.join(webRoot, 'assets', 'index-abc123.js'), 'console.log("app");');
   t = await startTestApp({ env: { SANDBOX: 'true' }, webRoot });
-  await countRowWrites();
+  await startCountingRowWrites();
   const session = await signIn(t.app);
   tokens.accessToken = session.access;
   tokens.refreshToken = session.refresh;
