@@ -10,9 +10,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { claimDataFolder, DataFolderInUse } from '../../server/db/dataFolderLock.ts';
-import { openDatabase } from '../../server/db/database.ts';
 import * as pgliteClient from '../../server/db/pgliteClient.ts';
-import { migratedSnapshot, testSharedBuffers } from '../support/pgliteSnapshot.ts';
+import { migratedSnapshot, openTestPGlite } from '../support/pgliteSnapshot.ts';
 
 let dataDir: string;
 let pidFile: string;
@@ -46,9 +45,9 @@ async function expectTakenOver() {
 
 describe('a PGlite data folder', () => {
   it('is refused while open, and let go when closed', async () => {
-    const first = await openDatabase({ sharedBuffers: testSharedBuffers, dataDir, snapshot: await migratedSnapshot() });
+    const first = await openTestPGlite({ dataDir, snapshot: await migratedSnapshot() });
     try {
-      await expect(openDatabase({ sharedBuffers: testSharedBuffers, dataDir })).rejects.toThrow(DataFolderInUse);
+      await expect(openTestPGlite({ dataDir })).rejects.toThrow(DataFolderInUse);
       expect(() => claimDataFolder(dataDir)).toThrow('this process already');
     } finally {
       await first.close();
@@ -65,8 +64,7 @@ describe('a PGlite data folder', () => {
       return client;
     });
     try {
-      const failed = openDatabase({
-        sharedBuffers: testSharedBuffers,
+      const failed = openTestPGlite({
         dataDir,
         snapshot: await migratedSnapshot(),
         prepare: () => Promise.reject(new Error('the seed failed')),

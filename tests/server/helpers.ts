@@ -21,7 +21,7 @@ import { attemptLimits, users } from '../../server/db/schema/index.ts';
 import { demoCardholder } from '../../server/seed.ts';
 import { preparedAtStart } from '../../server/startUp.ts';
 import { auditAnswers } from '../support/answerAudit.ts';
-import { migratedSnapshot, seededSnapshot, testSharedBuffers } from '../support/pgliteSnapshot.ts';
+import { migratedSnapshot, openTestPGlite, seededSnapshot } from '../support/pgliteSnapshot.ts';
 import { hasTestPostgres, testDatabase } from '../support/postgresDatabases.ts';
 import type { SsnKeys } from '../../server/ssn.ts';
 
@@ -138,14 +138,14 @@ async function openTestDatabase(
     // A new folder starts from this run's seeded dump; a used one reopens, seeded again as at every start.
     const { dataDir } = options.restartOn;
     const isNew = (await readdir(dataDir)).length === 0;
-    const database = await openDatabase({ sharedBuffers: testSharedBuffers, dataDir, ...(isNew ? { snapshot: await seededSnapshot(keys) } : { prepare: atStart }) });
+    const database = await openTestPGlite({ dataDir, ...(isNew ? { snapshot: await seededSnapshot(keys) } : { prepare: atStart }) });
     return { database, drop: keep };
   }
   if (options.freshDatabase) {
-    const database = await openDatabase({ sharedBuffers: testSharedBuffers, snapshot: await migratedSnapshot(), prepare: atStart });
+    const database = await openTestPGlite({ snapshot: await migratedSnapshot(), prepare: atStart });
     return { database, drop: keep };
   }
-  if (!hasTestPostgres()) return { database: await openDatabase({ sharedBuffers: testSharedBuffers, snapshot: await seededSnapshot(keys) }), drop: keep };
+  if (!hasTestPostgres()) return { database: await openTestPGlite({ snapshot: await seededSnapshot(keys) }), drop: keep };
   const copy = await testDatabase(keys);
   return { database: await openDatabase({ databaseUrl: copy.url }), drop: copy.drop };
 }

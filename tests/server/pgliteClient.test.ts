@@ -11,17 +11,17 @@ import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/pglite';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type OpenDatabase, openDatabase } from '../../server/db/database.ts';
+import type { OpenDatabase } from '../../server/db/database.ts';
 import type { ReadsAndChanges } from '../../server/db/pgliteClient.ts';
 import { pgliteStartOptions } from '../../server/db/pgliteStart.ts';
 import { sandboxEmailOutbox, transfers } from '../../server/db/schema/index.ts';
 import { seedDemoData } from '../../server/seed.ts';
-import { emptyPGlite, migratedSnapshot, testSharedBuffers } from '../support/pgliteSnapshot.ts';
+import { emptyPGlite, migratedSnapshot, openTestPGlite, testSharedBuffers } from '../support/pgliteSnapshot.ts';
 
 let database: OpenDatabase;
 
 beforeAll(async () => {
-  database = await openDatabase({ sharedBuffers: testSharedBuffers, snapshot: await migratedSnapshot() });
+  database = await openTestPGlite({ snapshot: await migratedSnapshot() });
   await seedDemoData(database.db);
 });
 afterAll(() => database.close());
@@ -34,13 +34,13 @@ describe('the embedded database client', () => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'cards-pglite-folder-'));
     const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
     try {
-      const first = await openDatabase({ sharedBuffers: testSharedBuffers, dataDir, snapshot: await migratedSnapshot() });
+      const first = await openTestPGlite({ dataDir, snapshot: await migratedSnapshot() });
       const [written] = await first.db.insert(sandboxEmailOutbox).values({ email: 'restart@providers.test', subject: 'Kept', text: 'across a restart' }).returning();
       await first.close();
       await expect(first.db.execute(sql`select 1`)).rejects.toMatchObject({ cause: { message: expect.stringContaining('stopped') } });
       expect(errors).not.toHaveBeenCalled();
 
-      const reopened = await openDatabase({ sharedBuffers: testSharedBuffers, dataDir });
+      const reopened = await openTestPGlite({ dataDir });
       try {
         expect(await reopened.db.select().from(sandboxEmailOutbox).where(eq(sandboxEmailOutbox.email, 'restart@providers.test'))).toEqual([written]);
       } finally {

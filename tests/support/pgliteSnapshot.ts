@@ -13,7 +13,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
 import { inject } from 'vitest';
-import { migrationsFolder } from '../../server/db/database.ts';
+import { migrationsFolder, openDatabase } from '../../server/db/database.ts';
 import { DumpBlob } from '../../server/db/dumpBlob.ts';
 import { pgliteStartOptions } from '../../server/db/pgliteStart.ts';
 import * as schema from '../../server/db/schema/index.ts';
@@ -25,6 +25,11 @@ import type { SsnKeys } from '../../server/ssn.ts';
  * with PGlite's own 128MB takes about twice the CPU (server/db/pgliteStart.ts).
  */
 export const testSharedBuffers = '16MB';
+
+/** `openDatabase` on PGlite, in memory or in `dataDir`, with the tests' page cache. */
+export function openTestPGlite(options: Omit<Parameters<typeof openDatabase>[0], 'databaseUrl' | 'sharedBuffers'>) {
+  return openDatabase({ ...options, sharedBuffers: testSharedBuffers });
+}
 
 /** A new in-thread PGlite, as `new PGlite()` gives: an empty cluster, nothing migrated (tests of migrations). */
 export async function emptyPGlite(): Promise<PGlite> {

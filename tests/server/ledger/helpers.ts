@@ -8,14 +8,14 @@ import { openDatabase, type Database, type OpenDatabase } from '../../../server/
 import { accounts, users } from '../../../server/db/schema/index.ts';
 import { openCardholderLedgerAccount } from '../../../server/features/ledger/index.ts';
 import { expect } from 'vitest';
-import { migratedSnapshot, testSharedBuffers } from '../../support/pgliteSnapshot.ts';
+import { migratedSnapshot, openTestPGlite } from '../../support/pgliteSnapshot.ts';
 import { testDatabase } from '../../support/postgresDatabases.ts';
 
 export type LedgerDatabase = { db: Database; kind: OpenDatabase['kind']; close: () => Promise<void> };
 
 /** A migrated, empty in-memory PGlite (the ledger's system accounts come with the migration). */
 export async function pgliteLedgerDatabase(): Promise<LedgerDatabase> {
-  const database = await openDatabase({ sharedBuffers: testSharedBuffers, snapshot: await migratedSnapshot() });
+  const database = await openTestPGlite({ snapshot: await migratedSnapshot() });
   return { db: database.db, kind: database.kind, close: database.close };
 }
 
