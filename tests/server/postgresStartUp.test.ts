@@ -13,7 +13,8 @@ import { openDatabase, type OpenDatabase } from '../../server/db/database.ts';
 import { users } from '../../server/db/schema/index.ts';
 import { cardStateCardholders } from '../../server/seed.ts';
 import { preparedAtStart } from '../../server/startUp.ts';
-import { testDatabase, withClient } from '../support/postgresDatabases.ts';
+import { withClient } from '../support/postgres.ts';
+import { testDatabase } from '../support/postgresDatabases.ts';
 import { describeOnPostgres } from './helpers.ts';
 
 // pg_locks lists the whole server's locks: the queries below keep to the test's own database, where

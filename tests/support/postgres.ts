@@ -89,13 +89,7 @@ export async function startTestPostgres(options: { throwaway?: boolean } = {}): 
     await server.initialise();
     await server.start();
     // createDatabase() would connect to "localhost", which may resolve to ::1 (and is not the socket).
-    const admin = new pg.Client({ connectionString: `${at}/postgres` });
-    await admin.connect();
-    try {
-      await admin.query(`CREATE DATABASE ${admin.escapeIdentifier(database)}`);
-    } finally {
-      await admin.end();
-    }
+    await withClient(`${at}/postgres`, (admin) => admin.query(`CREATE DATABASE ${admin.escapeIdentifier(database)}`));
   } catch (error) {
     await stop();
     const reason = error instanceof Error ? error.message : 'the server process exited';
@@ -103,4 +97,15 @@ export async function startTestPostgres(options: { throwaway?: boolean } = {}): 
   }
 
   return { url: `${at}/${database}`, adminUrl: `${at}/postgres`, stop };
+}
+
+/** Runs `use` on a connection of its own to `url`, ended after. */
+export async function withClient<T>(url: string, use: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await use(client);
+  } finally {
+    await client.end();
+  }
 }

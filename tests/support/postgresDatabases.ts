@@ -9,6 +9,7 @@ import pg from 'pg';
 import { inject } from 'vitest';
 import { openDatabase } from '../../server/db/database.ts';
 import { seedDemoData } from '../../server/seed.ts';
+import { withClient } from './postgres.ts';
 import type { SsnKeys } from '../../server/ssn.ts';
 
 export type TestDatabase = { url: string; drop: () => Promise<void> };
@@ -57,15 +58,4 @@ function databaseUrl(adminUrl: string, name: string): string {
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return url.href;
-}
-
-/** Runs `use` on a connection of its own to `url`, ended after. */
-export async function withClient<T>(url: string, use: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await use(client);
-  } finally {
-    await client.end();
-  }
 }
