@@ -26,8 +26,8 @@ test("the latest month's PDF downloads and says the closing balance the screen s
 
   const latest = statements.months.first();
   await expect(latest.getByText('This month is not over yet: these are your balances so far.')).toBeVisible();
-  // The months are UTC's, which a cardholder near a month's end would otherwise not know.
-  await expect(page.getByText(/^Statements use UTC \(Coordinated Universal Time\), 4 to 10 hours ahead/)).toBeVisible();
+  // The months are US Eastern's, which a cardholder elsewhere near a month's end would otherwise not know.
+  await expect(page.getByText(/^Statements use US Eastern Time \(New York\)\. In another time zone/)).toBeVisible();
   await expect(statements.months.nth(1).getByText('This month is not over yet', { exact: false })).toHaveCount(0);
   // The demo's purchase on hold: why this month's closing balance is above home's available balance.
   await expect(latest.getByText(/^\$[\d,]+\.\d\d is on hold for purchases that haven't settled yet\. It is already out of your available balance/)).toBeVisible();
@@ -44,7 +44,7 @@ test("the latest month's PDF downloads and says the closing balance the screen s
   expect(text).toContain(await statements.monthName(latest));
   expect(text).toMatch(new RegExp(`Closing balance\\s+${closing.replace(/[$.]/g, '\\$&')}`));
   expect(text).toContain('This month is not over yet');
-  expect(text).toContain('Dates are in UTC (Coordinated Universal Time)');
+  expect(text.replace(/\s+/g, ' ')).toContain('Dates and months here are in US Eastern Time (New York).');
   expect(text).toContain('••••5678');
   expect(text).toContain(partnerBank.name);
   await expectAccessible(page);
@@ -75,7 +75,7 @@ test('the statements read in Spanish, axe-clean', async ({ page, request }) => {
   const latest = statements.months.first();
   await expect(statements.balance(latest, 'Closing balance')).toBeVisible();
   await expect(latest.getByText('Este mes aún no termina: estos son sus saldos hasta ahora.')).toBeVisible();
-  await expect(page.getByText(/^Los estados de cuenta usan la hora UTC \(Tiempo Universal Coordinado\)/)).toBeVisible();
+  await expect(page.getByText(/^Los estados de cuenta usan la hora del Este de EE\. UU\. \(Nueva York\)\. En otra zona horaria/)).toBeVisible();
   await expect(latest.getByText(/^Hay \$[\d,]+\.\d\d en retención por compras que aún no se completan\. Ese dinero ya se descontó de su saldo disponible/)).toBeVisible();
   await expect(await statements.downloadButton(latest)).toBeVisible();
   await expect(latest.getByRole('heading', { level: 2 })).toHaveText(/^[A-ZÁÉÍÓÚ][a-záéíóú]+ de \d{4}$/);
@@ -86,5 +86,5 @@ test('the statements read in Spanish, axe-clean', async ({ page, request }) => {
   expect(formatMonth(month, 'es', 'heading')).toBe(await statements.monthName(latest));
   const text = await pdfText(bytes);
   expect(text).toContain('Estado de cuenta mensual');
-  expect(text).toContain('Las fechas están en hora UTC (Tiempo Universal Coordinado)');
+  expect(text.replace(/\s+/g, ' ')).toContain('Las fechas y los meses de este estado de cuenta están en la hora del Este de EE. UU. (Nueva York).');
 });

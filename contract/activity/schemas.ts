@@ -19,5 +19,5 @@ export const activitySchemas = {
 export const activitySummaries = {
   getTransactions:
     'A page of the cardholder\'s transactions, newest first (holds marked pending); `cursor` from the previous page asks for the next one.',
-  getTransaction: "One of the cardholder's transactions, with where and, for a hold, until when it is held; for a hold the merchant completed, when (its UTC month is the statement that counts it) and the amount first held.",
+  getTransaction: "One of the cardholder's transactions, with where and, for a hold, until when it is held; for a hold the merchant completed, when (its month in US Eastern time is the statement that counts it) and the amount first held.",
 } satisfies RouteSummaries<typeof activityRoutes>;

@@ -44,7 +44,7 @@ export type TransactionsQuery = { cursor?: string; limit?: string };
 
 /** A transaction as its own call gives it: for a hold the merchant completed, also when and how much was first held. */
 export type TransactionDetail = Transaction & {
-  /** When the merchant completed the hold (ISO 8601, UTC): the statement of that UTC month counts it. */
+  /** When the merchant completed the hold (ISO 8601, UTC): the statement of its month in US Eastern time counts it. */
   settledAt?: string;
   /** Cents first held (positive); a completion for less gave the rest back. */
   heldAmount?: number;

@@ -90,6 +90,12 @@ export function addBusinessDays(date: string, count: number): string {
   return isoOf(days);
 }
 
+/**
+ * US Eastern time (New York): the program's calendar. The card processor counts an order's, a
+ * shipment's and a delivery's day by it, and a statement's month is a month of it.
+ */
+export const usEasternTimeZone = 'America/New_York';
+
 /** Built on first use: Intl formats are costly to build, and lists of cards ask for many days. */
 let easternDay: Intl.DateTimeFormat | undefined;
 
@@ -98,7 +104,7 @@ let easternDay: Intl.DateTimeFormat | undefined;
  * an order, a shipment or a delivery on (the card API and the app count the same way).
  */
 export function usCalendarDay(instant: Date): string {
-  easternDay ??= new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York', year: 'numeric', month: '2-digit', day: '2-digit' });
+  easternDay ??= new Intl.DateTimeFormat('en-CA', { timeZone: usEasternTimeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
   return easternDay.format(instant);
 }
 

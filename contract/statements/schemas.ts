@@ -18,7 +18,7 @@ export const statementsSchemas = {
 /** What each call does, in one line: the OpenAPI document's summaries and docs/api.md's (never in the web app's bundle). */
 export const statementsSummaries = {
   getStatements:
-    "The cardholder's monthly statements, newest first: one per UTC calendar month from the month the account opened through the current one, with opening and closing balances, credits and debits (the current month's so far, marked inProgress).",
+    "The cardholder's monthly statements, newest first: one per calendar month in US Eastern time (New York) from the month the account opened through the current one, with opening and closing balances, credits and debits (the current month's so far, marked inProgress).",
   getStatementPdf:
     "One month's statement as a PDF (application/pdf, downloaded as an attachment) in English or Spanish: balances, every posted transfer, fees, the partner bank.",
 } satisfies RouteSummaries<typeof statementsRoutes>;

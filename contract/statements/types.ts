@@ -1,14 +1,14 @@
 /**
  * Monthly statements (spec §2 /statements, §7 GET /statements): one per calendar month since the
- * account opened, read from the ledger's posted transfers. Months are UTC calendar months
- * ('YYYY-MM'); money is integer cents. A month's statement is also a PDF (GET /statement), made by
+ * account opened, read from the ledger's posted transfers. Months are calendar months in US Eastern
+ * time, the program's calendar (contract/shared/businessDays.ts) ('YYYY-MM'); money is integer cents. A month's statement is also a PDF (GET /statement), made by
  * the server in the reader's language.
  */
 import type { StatusAnswer } from '../shared/answers.ts';
 
 /** One month's totals. `closingBalance` = `openingBalance` + `credits` − `debits`. */
 export type Statement = {
-  /** 'YYYY-MM', a UTC calendar month. */
+  /** 'YYYY-MM', a calendar month in US Eastern time. */
   month: string;
   /** Cents: the posted balance when the month began. */
   openingBalance: number;

@@ -35,10 +35,13 @@ export type StatementPdfTimings = {
 const transferCount = 500;
 const runs = 20;
 
-/** 'YYYY-MM' of the UTC month `monthsBack` months before now. */
+/**
+ * 'YYYY-MM' of the month `monthsBack` months before now, and noon (UTC) on its first day: inside the
+ * month in US Eastern time too, which a statement's months are.
+ */
 function monthBefore(monthsBack: number): { month: string; start: Date } {
   const now = new Date();
-  const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - monthsBack, 1));
+  const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - monthsBack, 1, 12));
   return { month: start.toISOString().slice(0, 7), start };
 }
 

@@ -57,7 +57,7 @@ const warmUpStatement: MonthStatement = {
   prn: '400000000000',
   rows: Array.from({ length: 40 }, (_, index) => ({
     id: `warm-up-${index}`,
-    at: Date.UTC(2025, 0, 1 + (index % 28)),
+    at: Date.UTC(2025, 0, 1 + (index % 28), 12),
     kind: index % 10 === 0 ? 'deposit' : 'purchase',
     counterparty: index % 10 === 0 ? 'Nómina' : 'Tienda',
     amount: index % 10 === 0 ? 10_000 : -1_000,

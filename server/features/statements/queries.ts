@@ -6,14 +6,15 @@
  * as pending at the month's end, and counted in the month it settled. So a month's statement depends
  * only on entries timed before the month ended: once the month is over it never changes (docs/
  * decisions.md "Statements"). Holds pending at the month's end (at `now` for the current month) are
- * listed apart and count in no balance; holds released or expired moved no money. Months are UTC
- * calendar months. The opening balance of a month is everything booked before it (credits minus
+ * listed apart and count in no balance; holds released or expired moved no money. Months are calendar
+ * months in US Eastern time, the program's calendar (contract/shared/businessDays.ts). The opening balance of a month is everything booked before it (credits minus
  * debits); the closing balance adds the month's credits and takes its debits, so the last month's
  * closing balance is the ledger's posted balance.
  */
 import { type SQL, sql } from 'drizzle-orm';
 import type { TransactionKind } from '../../../contract/activity/types.ts';
 import type { Statement } from '../../../contract/statements/types.ts';
+import { usCalendarDay, usEasternTimeZone } from '../../../contract/shared/businessDays.ts';
 import type { Database } from '../../db/database.ts';
 
 /** One posted movement of the cardholder's money, as a statement lists it. */
@@ -45,12 +46,21 @@ export type MonthStatement = Omit<Statement, 'onHold'> & {
 /** 'YYYY-MM' → [year, month 1-12]. */
 const partsOf = (month: string): [number, number] => [Number(month.slice(0, 4)), Number(month.slice(5, 7))];
 const monthOf = (year: number, month: number) => `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}`;
-/** The UTC calendar month of an instant. */
-export const utcMonthOf = (time: Date) => monthOf(time.getUTCFullYear(), time.getUTCMonth() + 1);
-/** When a month begins (UTC); `monthStart('2026-12')` … `monthStart` of the next month is the month. */
+/** The month of an instant in US Eastern time, 'YYYY-MM'. */
+export const statementMonthOf = (time: Date) => usCalendarDay(time).slice(0, 7);
+/**
+ * When a month begins: midnight US Eastern on its first day, 4 hours after UTC's (daylight time) or 5
+ * (standard time); no daylight-saving change falls at a month's midnight. `monthStart('2026-12')` …
+ * `monthStart` of the next month is the month.
+ */
 export const monthStart = (month: string) => {
   const [year, number] = partsOf(month);
-  return new Date(Date.UTC(year, number - 1, 1));
+  const firstDay = `${month}-01`;
+  for (const hoursAfterUtc of [4, 5]) {
+    const start = new Date(Date.UTC(year, number - 1, 1, hoursAfterUtc));
+    if (usCalendarDay(start) === firstDay && usCalendarDay(new Date(start.getTime() - 1)) !== firstDay) return start;
+  }
+  throw new RangeError(`No midnight in US Eastern time begins ${month}`);
 };
 export const nextMonth = (month: string) => {
   const [year, number] = partsOf(month);
@@ -113,12 +123,12 @@ async function afterWritesUnderWay<R>(db: Database, userId: string, read: () => 
 /** When the account opened: its own creation, or its first posted movement when that came earlier. */
 const openedAtSql = sql`(extract(epoch from least(acct.created_at, (select min(at) from moves))) * 1000)::bigint`;
 
-/** Every month from the one the account opened through the current one (UTC), newest first; null without an account. */
+/** Every month from the one the account opened through the current one (US Eastern), newest first; null without an account. */
 export async function loadStatements(db: Database, request: { userId: string; now: Date }): Promise<Statement[] | null> {
   const { rows } = (await afterWritesUnderWay(db, request.userId, () => db.execute(sql`${accountAndMoves(request.userId)}
     select ${openedAtSql} as "openedAt", ${pendingAtSql(request.now.toISOString())} as pending,
       coalesce((select json_agg(json_build_object('month', month, 'credits', credits, 'debits', debits))
-        from (select to_char(at at time zone 'UTC', 'YYYY-MM') as month,
+        from (select to_char(at at time zone ${usEasternTimeZone}, 'YYYY-MM') as month,
             coalesce(sum(amount) filter (where amount > 0), 0) as credits,
             coalesce(-sum(amount) filter (where amount < 0), 0) as debits
           from moves group by 1) totals), '[]'::json) as months
@@ -130,8 +140,8 @@ export async function loadStatements(db: Database, request: { userId: string; no
   // Pending debits are out of the available balance already; pending credits add nothing to it yet.
   const onHold = account.pending.reduce((sum, row) => (Number(row.amount) < 0 ? sum - Number(row.amount) : sum), 0);
   const totals = new Map(account.months.map((row) => [row.month, row]));
-  const first = utcMonthOf(new Date(Number(account.openedAt)));
-  const current = utcMonthOf(request.now);
+  const first = statementMonthOf(new Date(Number(account.openedAt)));
+  const current = statementMonthOf(request.now);
   const statements: Statement[] = [];
   let balance = 0;
   for (let month = first; month <= current; month = nextMonth(month)) {
@@ -172,7 +182,7 @@ const statementRowOf = (row: JsonRow): StatementRow => ({
  * timed before its end, so its statement is the same whenever it is asked for.
  */
 export async function loadMonthStatement(db: Database, request: { userId: string; month: string; now: Date }): Promise<MonthStatement | null> {
-  const current = utcMonthOf(request.now);
+  const current = statementMonthOf(request.now);
   if (request.month > current) return null;
   const start = monthStart(request.month).toISOString();
   const end = monthStart(nextMonth(request.month)).toISOString();
@@ -187,7 +197,7 @@ export async function loadMonthStatement(db: Database, request: { userId: string
       ${pendingAtSql(asOf.toISOString())} as pending
     from acct`))) as unknown as { rows: MonthQueryRow[] };
   const account = rows[0];
-  if (!account || request.month < utcMonthOf(new Date(Number(account.openedAt)))) return null;
+  if (!account || request.month < statementMonthOf(new Date(Number(account.openedAt)))) return null;
 
   const statementRows = account.rows.map(statementRowOf);
   const credits = statementRows.reduce((sum, row) => (row.amount > 0 ? sum + row.amount : sum), 0);

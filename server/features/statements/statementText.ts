@@ -3,12 +3,13 @@
  * transaction's kind in src/shared/activity/TransactionText.tsx and locales/es/messages.po; the PDF is
  * made on the server, which cannot read those, so the same words are kept here: change both together
  * (tests/unit/transactionText.test.tsx fails when a kind or a fee is said differently in either language).
- * Numbers and dates are formatted with Intl for the US locales, in UTC (a statement's months are UTC
- * calendar months); the app writes the same texts out itself (src/shared/format/), as its tests check.
+ * Numbers and dates are formatted with Intl for the US locales, in US Eastern time (a statement's
+ * months are months of it, contract/shared/businessDays.ts); the app writes the same texts out itself (src/shared/format/), as its tests check.
  */
 import type { TransactionKind } from '../../../contract/activity/types.ts';
 import { type FeeName, feeOf } from '../../../contract/shared/fees.ts';
 import type { StatementLocale } from '../../../contract/statements/types.ts';
+import { usEasternTimeZone } from '../../../contract/shared/businessDays.ts';
 
 export type StatementText = {
   title: string;
@@ -19,7 +20,7 @@ export type StatementText = {
   period: string;
   issued: string;
   inProgress: string;
-  /** Why a date here can be a day later than the app's (the app shows the phone's time). */
+  /** Why a date here can be a day off the app's (the app shows the phone's time). */
   timeZoneNote: string;
   summary: string;
   openingBalance: string;
@@ -90,7 +91,7 @@ const english: StatementText = {
   issued: 'Issued',
   inProgress: 'This month is not over yet: this statement shows your activity so far.',
   timeZoneNote:
-    "Dates are in UTC (Coordinated Universal Time), 4 to 10 hours ahead of the time in the US states: a transaction's date here may be a day later than in the app, and the last hours of a month by your clock are on the next month's statement.",
+    "Dates and months here are in US Eastern Time (New York). In another time zone, a transaction near midnight may show a different day here than in the app, and one near the end or the start of a month may be on the other month's statement.",
   summary: 'Summary',
   openingBalance: 'Opening balance',
   credits: 'Credits (money in)',
@@ -145,7 +146,7 @@ const spanish: StatementText = {
   issued: 'Emitido',
   inProgress: 'Este mes aún no termina: este estado de cuenta muestra sus movimientos hasta ahora.',
   timeZoneNote:
-    'Las fechas están en hora UTC (Tiempo Universal Coordinado), que va de 4 a 10 horas adelantada respecto a la hora en Estados Unidos: la fecha de un movimiento aquí puede ser un día después que en la aplicación, y las últimas horas de un mes según su reloj aparecen en el estado de cuenta del mes siguiente.',
+    'Las fechas y los meses de este estado de cuenta están en la hora del Este de EE. UU. (Nueva York). En otra zona horaria, un movimiento cerca de la medianoche puede mostrar aquí un día distinto al de la aplicación, y uno cerca del final o del inicio de un mes puede aparecer en el estado de cuenta del otro mes.',
   summary: 'Resumen',
   openingBalance: 'Saldo inicial',
   credits: 'Créditos (dinero que entró)',
@@ -225,7 +226,7 @@ function dateFormat(locale: StatementLocale, style: 'month' | 'day' | 'long'): I
   if (!format) {
     const options: Intl.DateTimeFormatOptions =
       style === 'month' ? { month: 'long', year: 'numeric' } : style === 'day' ? { month: 'short', day: 'numeric' } : { dateStyle: 'long' };
-    format = new Intl.DateTimeFormat(intlLocale(locale), { ...options, timeZone: 'UTC' });
+    format = new Intl.DateTimeFormat(intlLocale(locale), { ...options, timeZone: usEasternTimeZone });
     dateFormats.set(key, format);
   }
   return format;

@@ -137,7 +137,7 @@ function Details({ transaction, locale }: { transaction: TransactionDetail; loca
             <dd>{transaction.location}</dd>
           </div>
         ) : null}
-        {/* A hold completed later: the statement of the (UTC) month it was completed in counts it. */}
+        {/* A hold completed later: the statement of the month (US Eastern) it was completed in counts it. */}
         {settledAt ? (
           <div>
             <dt>

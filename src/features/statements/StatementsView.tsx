@@ -62,11 +62,11 @@ export function StatementsView() {
       <p>
         <Trans>A statement for each month since you opened your account: your balances and every transaction, as a PDF.</Trans>
       </p>
-      {/* The server's months are UTC (docs/decisions.md "Statements"); activity shows the phone's time. */}
+      {/* The server's months are US Eastern (docs/decisions.md "Statements"); activity shows the phone's time. */}
       <p className="statement-time-zone">
         <Trans>
-          Statements use UTC (Coordinated Universal Time), 4 to 10 hours ahead of the time in the US states: the last hours of a month by your clock
-          are on the next month's statement, and a transaction's date there may be a day later than in your activity.
+          Statements use US Eastern Time (New York). In another time zone, a transaction near the end or the start of a month may be on the other
+          month's statement, and its date there may be a day off from your activity.
         </Trans>
       </p>
       {state.hasTag('failed') ? (

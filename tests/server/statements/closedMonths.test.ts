@@ -103,7 +103,8 @@ describe.each(ledgerDatabases)('a closed month on $kind', ({ open }) => {
       debits: 1_000,
       closingBalance: 99_000,
       inProgress: false,
-      asOf: on('2025-02-01', 0),
+      // January ends at midnight in New York (EST, UTC−5): statement months are US Eastern months.
+      asOf: new Date('2025-02-01T05:00:00.000Z'),
     });
     expect(before!.rows.map((row) => [row.counterparty, row.amount])).toEqual([
       ['Sunrise Home Care', 100_000],

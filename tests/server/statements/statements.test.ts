@@ -27,7 +27,9 @@ afterAll(async () => {
   await t?.close();
 });
 
-const utcMonth = (time: string | number | Date) => new Date(time).toISOString().slice(0, 7);
+/** The month of an instant in New York, 'YYYY-MM': a statement's month. */
+const easternMonth = (time: string | number | Date) =>
+  new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York', year: 'numeric', month: '2-digit' }).format(new Date(time));
 const dollars = (cents: number) =>
   `${cents < 0 ? '-' : ''}$${Math.floor(Math.abs(cents) / 100).toLocaleString('en-US')}.${String(Math.abs(cents) % 100).padStart(2, '0')}`;
 
@@ -88,7 +90,7 @@ describe('GET /api/v1/statements', () => {
     const activity = await allActivity();
     const oldest = activity.at(-1)!;
     // The demo account was created at seeding; its history (four months) goes back further.
-    expect(body.statements.map((statement) => statement.month)).toEqual(monthsBetween(utcMonth(oldest.timestamp), utcMonth(Date.now())));
+    expect(body.statements.map((statement) => statement.month)).toEqual(monthsBetween(easternMonth(oldest.timestamp), easternMonth(Date.now())));
     expect(body.statements.length).toBeGreaterThanOrEqual(4);
 
     const { accountOverview } = await home();
@@ -97,9 +99,9 @@ describe('GET /api/v1/statements', () => {
     expect(accountOverview.onHold).toBeGreaterThan(0);
     expect(body.statements.map((statement) => statement.onHold)).toEqual(body.statements.map((statement) => (statement.inProgress ? accountOverview.onHold : 0)));
 
-    // Each month's totals are the posted rows of the activity list in that UTC month.
+    // Each month's totals are the posted rows of the activity list in that month in New York.
     for (const statement of body.statements) {
-      const rows = activity.filter((row) => row.status === 'posted' && utcMonth(row.timestamp) === statement.month);
+      const rows = activity.filter((row) => row.status === 'posted' && easternMonth(row.timestamp) === statement.month);
       expect(statement.credits, statement.month).toBe(rows.filter((row) => row.amount > 0).reduce((sum, row) => sum + row.amount, 0));
       expect(statement.debits, statement.month).toBe(rows.filter((row) => row.amount < 0).reduce((sum, row) => sum - row.amount, 0));
     }
@@ -136,7 +138,7 @@ describe('GET /api/v1/statements', () => {
     const token = session.json<{ access: string }>().access;
     const { body } = await statements(token);
     const activity = await allActivity(token);
-    expect(body.statements.map((statement) => statement.month)).toEqual(monthsBetween(utcMonth(activity.at(-1)!.timestamp), utcMonth(Date.now())));
+    expect(body.statements.map((statement) => statement.month)).toEqual(monthsBetween(easternMonth(activity.at(-1)!.timestamp), easternMonth(Date.now())));
     expectChained(body.statements, 48000 - 2315 - 4120 + 48000 - 1899);
   });
 
@@ -168,9 +170,9 @@ describe('GET /api/v1/statement', () => {
     expect(text).toContain(partnerBank.name);
     expect(text).toContain(partnerBankAddress);
     expect(text).toContain('Purchase at Tower Cafe');
-    // Its dates are UTC and a day may differ from the app's: it says so.
+    // Its dates are US Eastern's and a day may differ from the app's: it says so.
     expect(text.replace(/\s+/g, ' ')).toContain(
-      "Dates are in UTC (Coordinated Universal Time), 4 to 10 hours ahead of the time in the US states: a transaction's date here may be a day later than in the app",
+      "Dates and months here are in US Eastern Time (New York). In another time zone, a transaction near midnight may show a different day here than in the app",
     );
     expect(text).toContain(`-${dollars(2310)}`);
     expect(text).not.toContain('Target');
@@ -184,14 +186,14 @@ describe('GET /api/v1/statement', () => {
   it('writes Spanish for locale=es, fees and every transaction of an older month, oldest first', async () => {
     const list = (await statements()).body.statements;
     const activity = await allActivity();
-    const month = list.find((statement) => activity.some((row) => row.kind === 'fee' && utcMonth(row.timestamp) === statement.month))!;
-    const rows = activity.filter((row) => row.status === 'posted' && utcMonth(row.timestamp) === month.month);
+    const month = list.find((statement) => activity.some((row) => row.kind === 'fee' && easternMonth(row.timestamp) === statement.month))!;
+    const rows = activity.filter((row) => row.status === 'posted' && easternMonth(row.timestamp) === month.month);
     const { status, headers, bytes } = await statementPdf(`?month=${month.month}&locale=es`);
     expect(status).toBe(200);
     expect(headers['content-disposition']).toBe(`attachment; filename="providers-estado-de-cuenta-${month.month}.pdf"`);
     const text = await pdfText(bytes);
-    for (const words of ['Estado de cuenta mensual', 'Titular de la tarjeta', 'Saldo inicial', 'Saldo final', 'Movimientos', 'Cargo: Carga de efectivo', 'es emitida por', 'Las fechas están en hora UTC (Tiempo Universal Coordinado)']) {
-      expect(text).toContain(words);
+    for (const words of ['Estado de cuenta mensual', 'Titular de la tarjeta', 'Saldo inicial', 'Saldo final', 'Movimientos', 'Cargo: Carga de efectivo', 'es emitida por', 'Las fechas y los meses de este estado de cuenta están en la hora del Este de EE. UU. (Nueva York)']) {
+      expect(text.replace(/\s+/g, ' ')).toContain(words);
     }
     expect(text).toContain(partnerBankAddress);
     // The month on its own line is capitalized, as the screen's heading for it.
@@ -208,7 +210,7 @@ describe('GET /api/v1/statement', () => {
   it('writes what it can of a merchant name its fonts cannot write, and takes as many pages as the month needs', async () => {
     const { applicantTokens } = await freshCardholderWithPurchases(60, 'Café 東京 🍜 Ørsted');
     // The purchases' month (a clock read now could be a month on).
-    const month = utcMonth((await allActivity(applicantTokens))[0]!.timestamp);
+    const month = easternMonth((await allActivity(applicantTokens))[0]!.timestamp);
     const pages = await pdfPages((await statementPdf(`?month=${month}&locale=en`, applicantTokens)).bytes);
     expect(pages.length).toBeGreaterThan(1);
     expect(pages.join('\n')).toContain('Purchase at Café ?? ? Ørsted');
@@ -232,7 +234,7 @@ describe('GET /api/v1/statement', () => {
   });
 
   it('needs the access token', async () => {
-    const answer = await statementPdf(`?month=${utcMonth(Date.now())}&locale=en`, null);
+    const answer = await statementPdf(`?month=${easternMonth(Date.now())}&locale=en`, null);
     expect(answer.status).toBe(401);
     expect(answer.response.json()).toEqual({ statusCode: StatusCode.SIGN_IN_REQUIRED });
   });
