@@ -71,11 +71,13 @@ test.describe('signing in with a texted code', () => {
       await routeOnce(page, isSignIn, (route) => route.abort());
       await sendNewCode.focus();
       await page.keyboard.press('Enter');
+      // No answer came: the modal and the form say the connection is what to check, not "an unexpected error".
       const errorModal = page.getByRole('dialog', { name: t('Sorry, something went wrong.') });
+      await expect(errorModal).toContainText(t("We couldn't reach Providers. Check your connection and try again."));
       await errorModal.getByRole('button', { name: t('OK') }).press('Enter');
       await expect(errorModal).toBeHidden();
       await expect(firstBox).toBeFocused();
-      await expect(page.getByRole('alert').filter({ hasText: t('There was an unexpected error. Please try again.') })).toBeVisible();
+      await expect(page.getByRole('alert').filter({ hasText: t("We couldn't reach Providers. Check your connection and try again.") })).toBeVisible();
       await sendNewCode.focus();
       await page.keyboard.press('Enter');
       await expect(page.getByRole('status').filter({ hasText: t('We sent you a new code.') })).toBeVisible();

@@ -3,6 +3,7 @@ import { msg } from '@lingui/core/macro';
 import type { MessageDescriptor } from '@lingui/core';
 import { ValidationMessage } from '../../contract/rules.ts';
 import { StatusCode } from '../../contract/shared/statusCodes.ts';
+import { connectionSuspect } from './api/serverAnswered.ts';
 
 export const validationMessages: Record<ValidationMessage, MessageDescriptor> = {
   [ValidationMessage.emailRequired]: msg`Email is required.`,
@@ -42,6 +43,15 @@ export function minutesUntil(deadline: number | null, now = Date.now()): number 
 }
 
 export const unexpectedErrorMessage = msg`There was an unexpected error. Please try again.`;
+const unreachedMessage = msg`We couldn't reach Providers. Check your connection and try again.`;
+
+/**
+ * What a form says when its call failed: spec §8's unexpected error, or, when the connection is the
+ * likely cause (the phone is offline, or the call got no answer at all: connectionSuspect), that
+ * Providers could not be reached. Out of data or signal is not "unexpected", and not the same fix. Read
+ * when the failure is shown.
+ */
+export const failureMessage = (): MessageDescriptor => (connectionSuspect() ? unreachedMessage : unexpectedErrorMessage);
 
 /** /verify-address answers 300-307, verbatim from spec §8. */
 export const addressMessages: Record<number, MessageDescriptor> = {

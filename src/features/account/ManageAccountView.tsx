@@ -13,7 +13,7 @@ import { FeeDisclosure } from '../../shared/agreements/FeeDisclosure.tsx';
 import { NewUnlockCodeFields, newUnlockCodesOf, UnlockCodeField } from '../../shared/components/NewUnlockCodeFields.tsx';
 import { useFocusOnProblem } from '../../shared/components/useFocusOnProblem.ts';
 import { useHeadingFocus } from '../../shared/components/useHeadingFocus.ts';
-import { unexpectedErrorMessage, validationMessages } from '../../shared/messages.ts';
+import { failureMessage, validationMessages } from '../../shared/messages.ts';
 import { SubmitButton } from '../../shared/components/SubmitButton.tsx';
 
 /**
@@ -101,7 +101,7 @@ export function ManageAccountView() {
           />
           {at('failed') ? (
             <p className="form-error" role="alert">
-              {i18n._(unexpectedErrorMessage)}
+              {i18n._(failureMessage())}
             </p>
           ) : null}
           <SubmitButton unavailable={saving}>

@@ -7,7 +7,7 @@ import { offersOptOut } from '../../../machines/identity/registration.ts';
 import { SelectField } from '../../shared/components/SelectField.tsx';
 import { TextField } from '../../shared/components/TextField.tsx';
 import { WaitToTryAgain } from '../../shared/waitNotices.tsx';
-import { addressMessages, unexpectedErrorMessage } from '../../shared/messages.ts';
+import { addressMessages, failureMessage } from '../../shared/messages.ts';
 import { fieldPropsOf } from './fieldProps.ts';
 import { maskZip } from './masks.ts';
 import { statesFor } from './stateNames.ts';
@@ -106,7 +106,7 @@ function AddressForm({ state, send }: StepProps) {
           ) : null}
           {at('failed') ? (
             <p className="form-error" role="alert">
-              {i18n._(unexpectedErrorMessage)}
+              {i18n._(failureMessage())}
             </p>
           ) : null}
         </div>

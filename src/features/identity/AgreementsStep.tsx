@@ -5,7 +5,7 @@ import { useAgreementReader } from '../../shared/agreements/AgreementDialog.tsx'
 import { ReadAgreementButton } from '../../shared/agreements/AgreementLinks.tsx';
 import { FeeDisclosure } from '../../shared/agreements/FeeDisclosure.tsx';
 import { CheckboxField } from '../../shared/components/CheckboxField.tsx';
-import { unexpectedErrorMessage } from '../../shared/messages.ts';
+import { failureMessage } from '../../shared/messages.ts';
 import { WaitToTryAgain } from '../../shared/waitNotices.tsx';
 import { problemsOf, useFocusOnProblem, useHeadingFocus, type StepProps } from './stepSupport.ts';
 
@@ -74,7 +74,7 @@ export function AgreementsStep({ state, send }: StepProps) {
         </fieldset>
         {failed ? (
           <div className="form-error" role="alert">
-            <p>{i18n._(unexpectedErrorMessage)}</p>
+            <p>{i18n._(failureMessage())}</p>
             <p>
               <Trans>Nothing you entered was lost.</Trans>
             </p>

@@ -2,7 +2,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { useRef, useState, type FormEvent } from 'react';
 import type { PersonalInfo } from '../../../machines/identity/registration.ts';
 import { TextField } from '../../shared/components/TextField.tsx';
-import { unexpectedErrorMessage } from '../../shared/messages.ts';
+import { failureMessage } from '../../shared/messages.ts';
 import { WaitToTryAgain } from '../../shared/waitNotices.tsx';
 import { fieldPropsOf } from './fieldProps.ts';
 import { maskDob } from './masks.ts';
@@ -76,7 +76,7 @@ export function PersonalInfoStep({ state, send }: StepProps) {
         <TextField {...field('email')} type="email" label={t`Email`} autoComplete="email" inputMode="email" maxLength={254} error={emailProblem} />
         {failed ? (
           <p className="form-error" role="alert">
-            {i18n._(unexpectedErrorMessage)}
+            {i18n._(failureMessage())}
           </p>
         ) : null}
         {tooManyLookups ? (

@@ -6,7 +6,7 @@ import { textedCodeProblems } from '../../../machines/shared/textedCode.ts';
 import { focusIsNowhere, letFocusGoThen } from '../../shared/components/focusIsNowhere.ts';
 import { TextField } from '../../shared/components/TextField.tsx';
 import { formatPhone } from '../../shared/format/phone.ts';
-import { unexpectedErrorMessage } from '../../shared/messages.ts';
+import { failureMessage } from '../../shared/messages.ts';
 import { TextedCodeEntry } from '../../shared/textedCode/TextedCodeEntry.tsx';
 import { TooManyCodesNotice, WaitToTryAgain } from '../../shared/waitNotices.tsx';
 import { problemsOf, useFocusOnProblem, useHeadingFocus, type StepProps } from './stepSupport.ts';
@@ -102,7 +102,7 @@ function PhoneForm({ state, send }: StepProps) {
         ) : null}
         {at('failed') ? (
           <p className="form-error" role="alert">
-            {i18n._(unexpectedErrorMessage)}
+            {i18n._(failureMessage())}
           </p>
         ) : null}
       </div>

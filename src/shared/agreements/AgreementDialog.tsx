@@ -11,7 +11,7 @@ import type { AgreementKind, AgreementLocale } from '../../../contract/identity/
 import { agreementDocumentMachine } from '../../../machines/identity/agreementDocument.ts';
 import { useServices } from '../../app/services.tsx';
 import { useModalDialog } from '../components/useModalDialog.ts';
-import { unexpectedErrorMessage } from '../messages.ts';
+import { failureMessage } from '../messages.ts';
 import { identityCalls } from '../api/identityCalls.ts';
 import './agreements.css';
 
@@ -47,7 +47,7 @@ function AgreementDialog({ reader }: { reader: ReturnType<typeof useActorRef<typ
       ) : null}
       {state.hasTag('failed') ? (
         <div className="form-error" role="alert">
-          <p>{i18n._(unexpectedErrorMessage)}</p>
+          <p>{i18n._(failureMessage())}</p>
           <button
             type="button"
             className="link-button"

@@ -1,7 +1,13 @@
 import { Trans } from '@lingui/react/macro';
+import { connectionSuspect } from '../api/serverAnswered.ts';
 import { useModalDialog } from './useModalDialog.ts';
 
-/** The generic error modal (spec §8). */
+/**
+ * The generic error modal (spec §8). When the connection is the likely cause (the phone is offline, or
+ * the call got no answer at all) it says so instead of "an unexpected error": the words of
+ * failureMessage (src/shared/messages.ts), written here so the entry does not load the forms' shared
+ * chunk that holds them. Read when the modal is drawn, which its opening does.
+ */
 export function ErrorModal({ open, onClose }: { open: boolean; onClose: () => void }) {
   const dialog = useModalDialog(open);
   return (
@@ -10,7 +16,11 @@ export function ErrorModal({ open, onClose }: { open: boolean; onClose: () => vo
         <Trans>Sorry, something went wrong.</Trans>
       </h2>
       <p>
-        <Trans>There was an unexpected error. Please try again.</Trans>
+        {connectionSuspect() ? (
+          <Trans>We couldn't reach Providers. Check your connection and try again.</Trans>
+        ) : (
+          <Trans>There was an unexpected error. Please try again.</Trans>
+        )}
       </p>
       <button type="button" className="button" onClick={onClose}>
         <Trans>OK</Trans>

@@ -5,7 +5,7 @@ import type { ValidationMessage } from '../../../contract/rules.ts';
 import { TextField } from '../components/TextField.tsx';
 import { useFocusOnProblem } from '../components/useFocusOnProblem.ts';
 import { useHeadingFocus } from '../components/useHeadingFocus.ts';
-import { unexpectedErrorMessage, validationMessages } from '../messages.ts';
+import { failureMessage, validationMessages } from '../messages.ts';
 import { TooManyTriesNotice } from '../waitNotices.tsx';
 import { SubmitButton } from '../components/SubmitButton.tsx';
 
@@ -67,7 +67,7 @@ export function SsnCheckStep({ titleId, fieldId, intro, askedAgain, busy, waitin
         <SsnProblems mismatch={mismatch} attemptsLeft={attemptsLeft} waiting={waiting} retryAt={retryAt} />
         {failed ? (
           <p className="form-error" role="alert">
-            {i18n._(unexpectedErrorMessage)}
+            {i18n._(failureMessage())}
           </p>
         ) : null}
         <SubmitButton unavailable={busy || waiting}>

@@ -2,7 +2,7 @@
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { digitsOnly, SplitCodeInput } from '../components/SplitCodeInput.tsx';
-import { unexpectedErrorMessage } from '../messages.ts';
+import { failureMessage } from '../messages.ts';
 import { SubmitButton } from '../components/SubmitButton.tsx';
 import { focusIsNowhere, takeFocusIfNowhere } from '../components/focusIsNowhere.ts';
 
@@ -92,7 +92,7 @@ export function TextedCodeEntry({ id, phone, sentNotice, codeLength, invalid, wr
       <SplitCodeInput id={id} label={t`Texted code`} length={codeLength} value={code} onChange={setCode} error={codeProblem} readOnly={readOnly} />
       {failed ? (
         <p className="form-error" role="alert">
-          {i18n._(unexpectedErrorMessage)}
+          {i18n._(failureMessage())}
         </p>
       ) : null}
       <SubmitButton unavailable={busy}>

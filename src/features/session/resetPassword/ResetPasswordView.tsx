@@ -24,7 +24,7 @@ import { useFocusOnProblem } from '../../../shared/components/useFocusOnProblem.
 import { focusIsNowhere, letFocusGoThen } from '../../../shared/components/focusIsNowhere.ts';
 import { useHeadingFocus } from '../../../shared/components/useHeadingFocus.ts';
 import { SsnCheckStep } from '../../../shared/ssnCheck/SsnCheckStep.tsx';
-import { unexpectedErrorMessage, validationMessages } from '../../../shared/messages.ts';
+import { failureMessage, validationMessages } from '../../../shared/messages.ts';
 import { TooManyCodesNotice, WaitToTryAgain } from '../../../shared/waitNotices.tsx';
 import { routeStepOf, useStepParam } from '../../../shared/components/useStepParam.ts';
 import { identityCalls } from '../../../shared/api/identityCalls.ts';
@@ -131,7 +131,7 @@ function EmailStep({ state, send }: StepProps) {
         ) : null}
         {state.hasTag('failed') ? (
           <p className="form-error" role="alert">
-            {i18n._(unexpectedErrorMessage)}
+            {i18n._(failureMessage())}
           </p>
         ) : null}
         {state.hasTag('tooManyLookups') ? (
@@ -257,7 +257,7 @@ function PasswordStep({ state, send }: StepProps) {
         />
         {state.hasTag('failed') ? (
           <p className="form-error" role="alert">
-            {i18n._(unexpectedErrorMessage)}
+            {i18n._(failureMessage())}
           </p>
         ) : null}
         <SubmitButton unavailable={busy}>

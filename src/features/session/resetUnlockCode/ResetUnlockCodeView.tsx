@@ -10,7 +10,7 @@ import { StepIndicator } from '../../../shared/components/StepIndicator.tsx';
 import { NewUnlockCodeFields, newUnlockCodesOf } from '../../../shared/components/NewUnlockCodeFields.tsx';
 import { useFocusOnProblem } from '../../../shared/components/useFocusOnProblem.ts';
 import { useHeadingFocus } from '../../../shared/components/useHeadingFocus.ts';
-import { unexpectedErrorMessage, validationMessages } from '../../../shared/messages.ts';
+import { failureMessage, validationMessages } from '../../../shared/messages.ts';
 import { SsnCheckStep } from '../../../shared/ssnCheck/SsnCheckStep.tsx';
 import { routeStepOf, useStepParam } from '../../../shared/components/useStepParam.ts';
 import { continueToApp, storeSession } from '../../../shared/sessionEffects.ts';
@@ -122,7 +122,7 @@ function CodeStep({ state, send }: StepProps) {
         ) : null}
         {state.hasTag('failed') ? (
           <p className="form-error" role="alert">
-            {i18n._(unexpectedErrorMessage)}
+            {i18n._(failureMessage())}
           </p>
         ) : null}
         <SubmitButton unavailable={busy}>

@@ -11,7 +11,7 @@ import { useServices } from '../../../app/services.tsx';
 import { focusIsNowhere, letFocusGoThen } from '../../../shared/components/focusIsNowhere.ts';
 import { PasswordField } from '../../../shared/components/PasswordField.tsx';
 import { TextField } from '../../../shared/components/TextField.tsx';
-import { unexpectedErrorMessage, validationMessages } from '../../../shared/messages.ts';
+import { failureMessage, validationMessages } from '../../../shared/messages.ts';
 import { thenSignInParam, type HandedOver } from '../resetPassword/thenSignIn.ts';
 import { TextedCodeEntry } from '../../../shared/textedCode/TextedCodeEntry.tsx';
 import { authModalTitleId, viewHeading, type ViewHeading } from '../authModal/authModalTitle.ts';
@@ -165,7 +165,7 @@ function CredentialsForm({ state, send, Heading, inModal }: FormProps) {
         ) : null}
         {failed ? (
           <p ref={problemRef} className="form-error" tabIndex={-1}>
-            {i18n._(unexpectedErrorMessage)}
+            {i18n._(failureMessage())}
           </p>
         ) : null}
         <SubmitButton unavailable={submitting || paused}>

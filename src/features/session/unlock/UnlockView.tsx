@@ -8,7 +8,7 @@ import { safeRedirect } from '../../../app/guards.ts';
 import { useServices } from '../../../app/services.tsx';
 import { UnlockCodeField } from '../../../shared/components/NewUnlockCodeFields.tsx';
 import { useFocusOnProblem } from '../../../shared/components/useFocusOnProblem.ts';
-import { unexpectedErrorMessage, validationMessages } from '../../../shared/messages.ts';
+import { failureMessage, validationMessages } from '../../../shared/messages.ts';
 import { authModalTitleId, viewHeading } from '../authModal/authModalTitle.ts';
 import { continueToApp, storeSession } from '../../../shared/sessionEffects.ts';
 import { SubmitButton } from '../../../shared/components/SubmitButton.tsx';
@@ -86,7 +86,7 @@ export function UnlockView({ inModal = false }: { inModal?: boolean }) {
         <UnlockCodeField id="unlock-code" name="unlockCode" label={t`Unlock code`} error={codeProblem} />
         {state.hasTag('failed') ? (
           <p ref={problemRef} className="form-error" role="alert" tabIndex={-1}>
-            {i18n._(unexpectedErrorMessage)}
+            {i18n._(failureMessage())}
           </p>
         ) : null}
         <SubmitButton unavailable={submitting}>
