@@ -80,6 +80,38 @@ test('a cold /home asks for the account while the experiment config is still on 
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
 });
 
+test('a snackbar is held while the focus is on its Dismiss or a pointer is over it, and goes 5 s after they leave (WCAG 2.2.1)', async ({ page, request }) => {
+  const tokens = await signInViaApi(request);
+  await seedStoredState(page, { accessToken: tokens.access, refreshToken: tokens.refresh, locale: 'en' });
+  // The page's clock moves only when the test moves it, however slow the machine.
+  await page.clock.install();
+  const home = await HomePage.open(page);
+  await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1000);
+  const snackbar = page.locator('.snackbar');
+  const copy = home.screen.getByRole('button', { name: 'Copy account number' });
+  await copy.click();
+  await expect(snackbar).toHaveText('Account number copied.×');
+
+  await snackbar.getByRole('button', { name: 'Dismiss' }).focus();
+  await page.clock.runFor(60_000);
+  await expect(snackbar).toHaveText('Account number copied.×');
+  // Let go: its 5 s start again, whole.
+  await copy.focus();
+  await page.clock.runFor(4_900);
+  await expect(snackbar).toBeVisible();
+  await page.clock.runFor(200);
+  await expect(snackbar).toHaveCount(0);
+
+  await copy.click();
+  await expect(snackbar).toHaveText('Account number copied.×');
+  await snackbar.hover();
+  await page.clock.runFor(60_000);
+  await expect(snackbar).toBeVisible();
+  await page.mouse.move(10, 10);
+  await page.clock.runFor(5_100);
+  await expect(snackbar).toHaveCount(0);
+});
+
 test("a snackbar never covers what focus reaches: a link under it, and home's last link, each focused while it shows, end above it, at 360 px and at 180 px; gone, it gives the focus back", async ({
   page,
   request,
@@ -136,10 +168,12 @@ test("a snackbar never covers what focus reaches: a link under it, and home's la
     navigator.clipboard.writeText = () => Promise.reject(new DOMException('Write permission denied.', 'NotAllowedError'));
   });
   await copyThenFocusLinks(spanishHome, "We couldn't copy the account number.");
-  // Its time ends while Dismiss has the focus: the focus goes back too.
+  // Its time stands still while Dismiss has the focus; dismissed, the focus goes back.
   await page.keyboard.press('Tab');
   await expect(snackbar.getByRole('button', { name: shown('es', 'Dismiss') })).toBeFocused();
-  await page.clock.runFor(5000);
+  await page.clock.runFor(60_000);
+  await expect(snackbar).toHaveText(shown('es', "We couldn't copy the account number.") + '×');
+  await page.keyboard.press('Enter');
   await expect(snackbar).toHaveCount(0);
   await expect(lastLink).toBeFocused();
 });

@@ -89,7 +89,11 @@ export type SessionEvent =
   | { type: 'errorModal.open' }
   | { type: 'user.closeErrorModal' }
   | { type: 'snackbar.show'; message: SnackbarMessage }
-  | { type: 'user.dismissSnackbar' };
+  | { type: 'user.dismissSnackbar' }
+  /** A pointer over the snackbar, or the focus on its Dismiss: its time stops (WCAG 2.2 SC 2.2.1) … */
+  | { type: 'user.holdSnackbar' }
+  /** … and starts again, whole, when they leave. */
+  | { type: 'user.releaseSnackbar' };
 
 export const snackbarTimeoutMs = 5000;
 
@@ -273,6 +277,17 @@ export const sessionMachine = setup({
           on: {
             'snackbar.show': { target: 'visible', reenter: true, actions: 'setSnackbar' },
             'user.dismissSnackbar': { target: 'hidden', actions: 'clearSnackbar' },
+            'user.holdSnackbar': 'held',
+          },
+        },
+        // Being read or about to be dismissed: it stays until let go (then 5 s more) or dismissed. A
+        // new message while held is shown held: the reader is still there.
+        held: {
+          tags: ['snackbarShown'],
+          on: {
+            'snackbar.show': { actions: 'setSnackbar' },
+            'user.dismissSnackbar': { target: 'hidden', actions: 'clearSnackbar' },
+            'user.releaseSnackbar': 'visible',
           },
         },
       },

@@ -46,7 +46,11 @@ export function AppShell() {
       <main className="app-main" key={screensGeneration}>
         <Outlet />
       </main>
-      <Snackbar message={snackbar ? <SnackbarText message={snackbar} /> : null} onDismiss={() => session.send({ type: 'user.dismissSnackbar' })} />
+      <Snackbar
+        message={snackbar ? <SnackbarText message={snackbar} /> : null}
+        onDismiss={() => session.send({ type: 'user.dismissSnackbar' })}
+        onHold={(held) => session.send({ type: held ? 'user.holdSnackbar' : 'user.releaseSnackbar' })}
+      />
       <AuthModal />
       <ErrorModal open={errorModalOpen} onClose={() => session.send({ type: 'user.closeErrorModal' })} />
     </div>

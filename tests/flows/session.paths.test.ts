@@ -33,6 +33,8 @@ const shellEvents = [
   { type: 'user.closeErrorModal' },
   { type: 'snackbar.show', message: 'signedOut' },
   { type: 'user.dismissSnackbar' },
+  { type: 'user.holdSnackbar' },
+  { type: 'user.releaseSnackbar' },
   { type: afterSnackbar },
   { type: 'user.changeLocale', locale: 'es' },
   { type: 'registration.draftChanged', draft: null },
@@ -63,7 +65,8 @@ function checkInvariants(snapshot: AnyMachineSnapshot) {
   if (snapshot.matches({ auth: 'locked' })) expect([accessToken, Boolean(refreshToken)]).toEqual([null, true]);
   // Signed out: no tokens, or only the failed-registration marker (which is no session).
   if (snapshot.matches({ auth: 'signedOut' })) expect([accessToken, [null, failedRegistrationMarker].includes(refreshToken)]).toEqual([null, true]);
-  if (snapshot.matches({ snackbar: 'visible' })) expect(snackbarMessage).toBe('signedOut');
+  if (snapshot.hasTag('snackbarShown')) expect(snackbarMessage).toBe('signedOut');
+  else expect(snackbarMessage).toBeNull();
   // The auth modal is open exactly while there is interrupted work, and only while authenticating.
   expect(snapshot.matches({ authModal: 'open' })).toBe(interruption !== null);
   if (snapshot.matches({ authModal: 'open' })) {
@@ -170,6 +173,8 @@ describe('session chart', () => {
         await vi.advanceTimersByTimeAsync(1);
       } else if (event.type !== 'xstate.init') actor.send(event as never);
       await vi.advanceTimersByTimeAsync(0);
+      // Held, it stays however long the reader takes (WCAG 2.2 SC 2.2.1).
+      if (actor.getSnapshot().matches({ snackbar: 'held' })) await vi.advanceTimersByTimeAsync(60_000);
       expect(actor.getSnapshot().value).toEqual(step.state.value);
       checkInvariants(actor.getSnapshot());
       checkAuthModalEffects(before, actor.getSnapshot(), event, effects);

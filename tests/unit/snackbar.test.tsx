@@ -15,7 +15,7 @@ describe('Snackbar', () => {
     const onDismiss = vi.fn();
     const view = (message: string | null) => (
       <I18nProvider i18n={i18n}>
-        <Snackbar message={message} onDismiss={onDismiss} />
+        <Snackbar message={message} onDismiss={onDismiss} onHold={() => {}} />
       </I18nProvider>
     );
     const { rerender } = render(view(null));
@@ -34,12 +34,32 @@ describe('Snackbar', () => {
     expect(region.textContent).toBe('');
   });
 
+  it('is held while a pointer is over it or the focus is on its Dismiss, and let go only once both have left', async () => {
+    await activateLocale('en');
+    const held: boolean[] = [];
+    render(
+      <I18nProvider i18n={i18n}>
+        <button type="button">Copy account number</button>
+        <Snackbar message="Account number copied." onDismiss={() => {}} onHold={(now) => held.push(now)} />
+      </I18nProvider>,
+    );
+    const bar = screen.getByRole('status').parentElement!;
+    fireEvent.pointerEnter(bar, { pointerType: 'mouse' });
+    expect(held).toEqual([true]);
+    act(() => screen.getByRole('button', { name: 'Dismiss' }).focus());
+    // The pointer leaves, the focus stays: still held.
+    fireEvent.pointerLeave(bar, { pointerType: 'mouse' });
+    expect(held).toEqual([true, true, true]);
+    act(() => screen.getByRole('button', { name: 'Copy account number' }).focus());
+    expect(held.at(-1)).toBe(false);
+  });
+
   it('a finger swiping sideways over a fifth of the screen width dismisses it, either way; a shorter or mouse one does not', async () => {
     await activateLocale('en');
     const onDismiss = vi.fn();
     render(
       <I18nProvider i18n={i18n}>
-        <Snackbar message="Account number copied." onDismiss={onDismiss} />
+        <Snackbar message="Account number copied." onDismiss={onDismiss} onHold={() => {}} />
       </I18nProvider>,
     );
     const bar = screen.getByRole('status').parentElement!;
@@ -81,7 +101,7 @@ describe('Snackbar', () => {
     const room = () => document.documentElement.style.getPropertyValue('--snackbar-room');
     const view = (message: string | null) => (
       <I18nProvider i18n={i18n}>
-        <Snackbar message={message} onDismiss={() => {}} />
+        <Snackbar message={message} onDismiss={() => {}} onHold={() => {}} />
       </I18nProvider>
     );
     const { rerender } = render(view(null));

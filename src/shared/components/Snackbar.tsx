@@ -8,12 +8,14 @@ import { focusIsNowhere } from './focusIsNowhere.ts';
  * already there, and often miss one added together with its text (WCAG 2.2 SC 4.1.3).
  * While it shows, the page keeps room for it (src/styles.css `--snackbar-room`): its height as drawn,
  * which at 200% zoom on a phone, with its text on five lines, is more than the 8rem kept at the least.
- * When it goes (Dismiss, or its time is up) while Dismiss has the keyboard's focus, the focus goes back
+ * When it goes (Dismiss pressed) while Dismiss has the keyboard's focus, the focus goes back
  * to where it came from (it is after the page, so the control before it), not to the page's start.
  * A swipe sideways over a fifth of the screen's width dismisses it too (spec §4); the page still
- * scrolls up and down through it (src/styles.css `touch-action`).
+ * scrolls up and down through it (src/styles.css `touch-action`). While a pointer (a finger pressing
+ * it) is over it or the focus is on its Dismiss, it is held: its time stops, and starts again whole
+ * once both have left (`onHold`; WCAG 2.2 SC 2.2.1: a slow reader is not raced by it).
  */
-export function Snackbar({ message, onDismiss }: { message: ReactNode | null; onDismiss: () => void }) {
+export function Snackbar({ message, onDismiss, onHold }: { message: ReactNode | null; onDismiss: () => void; onHold: (held: boolean) => void }) {
   const { t } = useLingui();
   const bar = useRef<HTMLDivElement>(null);
   const shown = Boolean(message);
@@ -21,6 +23,12 @@ export function Snackbar({ message, onDismiss }: { message: ReactNode | null; on
   const cameFrom = useRef<HTMLElement | null>(null);
   /** Where a finger's swipe started (clientX; each press sets it anew: a cancelled one has no release). */
   const swipeFrom = useRef<number | null>(null);
+  /** What holds it: a pointer over it, the focus in it. */
+  const holding = useRef({ pointer: false, focus: false });
+  const hold = (by: 'pointer' | 'focus', now: boolean) => {
+    holding.current[by] = now;
+    onHold(holding.current.pointer || holding.current.focus);
+  };
   useLayoutEffect(() => {
     const element = bar.current;
     if (!shown || !element) return;
@@ -41,6 +49,10 @@ export function Snackbar({ message, onDismiss }: { message: ReactNode | null; on
     <div
       ref={bar}
       className={shown ? 'snackbar' : undefined}
+      onPointerEnter={() => hold('pointer', true)}
+      onPointerLeave={() => hold('pointer', false)}
+      onFocus={() => hold('focus', true)}
+      onBlur={() => hold('focus', false)}
       // A finger's: a mouse or pen dragging over the text selects it.
       onPointerDown={(event) => (swipeFrom.current = event.pointerType === 'touch' ? event.clientX : null)}
       onPointerUp={(event) => {
