@@ -3,7 +3,7 @@
  * downloaded or not), replayed against the real app and router.
  */
 import { screen, waitFor, within } from '@testing-library/react';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Statement, StatementsAnswer } from '../../contract/statements/types.ts';
 import { statementsMachine } from '../../machines/statements/statements.ts';
 import { coverageOf, describePath, generatePaths, minimalCover, replayPath } from '../support/chartCoverage.ts';
@@ -183,5 +183,27 @@ describe('statements in Spanish', () => {
     expect(app.session.getSnapshot().context.locale).toBe('en');
     app.cardApi.answerFile(statementPath, pdfBytes);
     await waitFor(() => expect(saved.at(-1)?.name).toBe('providers-estado-de-cuenta-2026-11.pdf'));
+  });
+});
+
+describe("the statements' time zone note", () => {
+  afterEach(() => void vi.unstubAllEnvs());
+
+  // Shown where a month's last or first hours are another month in New York; not on Eastern time.
+  it.each([
+    ['America/New_York', false],
+    ['America/Detroit', false],
+    ['America/Chicago', true],
+    ['America/Los_Angeles', true],
+    ['Pacific/Honolulu', true],
+    ['America/Puerto_Rico', true],
+    ['UTC', true],
+  ])('on a phone in %s: shown %s', async (timeZone, shown) => {
+    vi.stubEnv('TZ', timeZone);
+    const app = await renderApp('/statements', active);
+    await waitFor(() => expect(app.cardApi.isWaiting(statementsPath)).toBe(true));
+    app.cardApi.answer(statementsPath, list);
+    expect(await screen.findByRole('heading', { level: 2, name: 'November 2026' })).toBeTruthy();
+    expect(screen.queryAllByText(/^Statements use US Eastern Time \(New York\)\./)).toHaveLength(shown ? 1 : 0);
   });
 });

@@ -25,6 +25,16 @@ import './statements.css';
 import { Skeleton } from '../../shared/components/Skeleton.tsx';
 import { RetryNotice } from '../../shared/components/RetryNotice.tsx';
 
+/**
+ * Whether the phone keeps US Eastern time, as the statements' months do: 5 hours behind UTC in
+ * January and 4 in July, New York's standard and daylight time. Then the note on time zones is not
+ * about it, and is left out.
+ */
+function onEasternTime(): boolean {
+  const year = new Date().getFullYear();
+  return new Date(year, 0, 15).getTimezoneOffset() === 300 && new Date(year, 6, 15).getTimezoneOffset() === 240;
+}
+
 export function StatementsView() {
   const { t } = useLingui();
   const { api, session, errors } = useServices();
@@ -63,12 +73,14 @@ export function StatementsView() {
         <Trans>A statement for each month since you opened your account: your balances and every transaction, as a PDF.</Trans>
       </p>
       {/* The server's months are US Eastern (docs/decisions.md "Statements"); activity shows the phone's time. */}
-      <p className="statement-time-zone">
-        <Trans>
-          Statements use US Eastern Time (New York). In another time zone, a transaction near the end or the start of a month may be on the other
-          month's statement, and its date there may be a day off from your activity.
-        </Trans>
-      </p>
+      {onEasternTime() ? null : (
+        <p className="statement-time-zone">
+          <Trans>
+            Statements use US Eastern Time (New York). In another time zone, a transaction near the end or the start of a month may be on the
+            other month's statement, and its date there may be a day off from your activity.
+          </Trans>
+        </p>
+      )}
       {state.hasTag('failed') ? (
         <RetryNotice advise focusOnRetry={heading} onRetry={() => chart.send({ type: 'user.retry' })}>
           <Trans>We couldn't load your statements.</Trans>
