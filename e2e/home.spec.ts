@@ -3,7 +3,7 @@
  * still waits for the experiment config, not a round trip later, and shows that answer. A snackbar on
  * home never covers the control that has focus.
  */
-import { expect, test, type Locator } from '@playwright/test';
+import { type APIRequestContext, expect, type Locator, type Page, test } from '@playwright/test';
 import { focusRing } from './support/accessibility.ts';
 import { HomePage } from './pages/home/HomePage.ts';
 import { demoHome, signInViaApi } from './support/api.ts';
@@ -80,14 +80,21 @@ test('a cold /home asks for the account while the experiment config is still on 
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
 });
 
-test('a snackbar is held while the focus is on its Dismiss or a pointer is over it, and goes 5 s after they leave (WCAG 2.2.1)', async ({ page, request }) => {
+/**
+ * Home, signed in, on a page whose clock moves only when the test moves it: the snackbar goes after
+ * 5 s of that clock, so it stays while the test looks, however slow the machine.
+ */
+async function homeOnStoppedClock(page: Page, request: APIRequestContext) {
   const tokens = await signInViaApi(request);
   await seedStoredState(page, { accessToken: tokens.access, refreshToken: tokens.refresh, locale: 'en' });
-  // The page's clock moves only when the test moves it, however slow the machine.
   await page.clock.install();
   const home = await HomePage.open(page);
   await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1000);
-  const snackbar = page.locator('.snackbar');
+  return { home, snackbar: page.locator('.snackbar') };
+}
+
+test('a snackbar is held while the focus is on its Dismiss or a pointer is over it, and goes 5 s after they leave (WCAG 2.2.1)', async ({ page, request }) => {
+  const { home, snackbar } = await homeOnStoppedClock(page, request);
   const copy = home.screen.getByRole('button', { name: 'Copy account number' });
   await copy.click();
   await expect(snackbar).toHaveText('Account number copied.×');
@@ -116,13 +123,7 @@ test("a snackbar never covers what focus reaches: a link under it, and home's la
   page,
   request,
 }) => {
-  const tokens = await signInViaApi(request);
-  await seedStoredState(page, { accessToken: tokens.access, refreshToken: tokens.refresh, locale: 'en' });
-  // The snackbar goes after 5 s: the page's clock stands still while the test looks, however slow the machine.
-  await page.clock.install();
-  const home = await HomePage.open(page);
-  await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1000);
-  const snackbar = page.locator('.snackbar');
+  const { home, snackbar } = await homeOnStoppedClock(page, request);
 
   const expectFocusedAboveSnackbar = async (link: Locator, what: string) => {
     await link.focus();

@@ -1,8 +1,8 @@
 /**
  * Monthly statements (spec §2 /statements, §7 GET /statements): one per calendar month since the
- * account opened, read from the ledger's posted transfers. Months are calendar months in US Eastern
- * time, the program's calendar (contract/shared/businessDays.ts) ('YYYY-MM'); money is integer cents. A month's statement is also a PDF (GET /statement), made by
- * the server in the reader's language.
+ * account opened, read from the ledger's posted transfers. Months ('YYYY-MM') are calendar months in
+ * US Eastern time, the program's calendar (contract/shared/businessDays.ts); money is integer cents. A
+ * month's statement is also a PDF (GET /statement), made by the server in the reader's language.
  */
 import type { StatusAnswer } from '../shared/answers.ts';
 

@@ -7,9 +7,10 @@
  * only on entries timed before the month ended: once the month is over it never changes (docs/
  * decisions.md "Statements"). Holds pending at the month's end (at `now` for the current month) are
  * listed apart and count in no balance; holds released or expired moved no money. Months are calendar
- * months in US Eastern time, the program's calendar (contract/shared/businessDays.ts). The opening balance of a month is everything booked before it (credits minus
- * debits); the closing balance adds the month's credits and takes its debits, so the last month's
- * closing balance is the ledger's posted balance.
+ * months in US Eastern time, the program's calendar (contract/shared/businessDays.ts). The opening
+ * balance of a month is everything booked before it (credits minus debits); the closing balance adds
+ * the month's credits and takes its debits, so the last month's closing balance is the ledger's posted
+ * balance.
  */
 import { type SQL, sql } from 'drizzle-orm';
 import type { TransactionKind } from '../../../contract/activity/types.ts';

@@ -4,7 +4,8 @@
  * made on the server, which cannot read those, so the same words are kept here: change both together
  * (tests/unit/transactionText.test.tsx fails when a kind or a fee is said differently in either language).
  * Numbers and dates are formatted with Intl for the US locales, in US Eastern time (a statement's
- * months are months of it, contract/shared/businessDays.ts); the app writes the same texts out itself (src/shared/format/), as its tests check.
+ * months are months of it, contract/shared/businessDays.ts); the app writes the same texts out itself
+ * (src/shared/format/), as its tests check.
  */
 import type { TransactionKind } from '../../../contract/activity/types.ts';
 import { type FeeName, feeOf } from '../../../contract/shared/fees.ts';
