@@ -46,7 +46,7 @@ export type TransactionsQuery = { cursor?: string; limit?: string };
 export type TransactionDetail = Transaction & {
   /** When the merchant completed the hold (ISO 8601, UTC): the statement of its month in US Eastern time counts it. */
   settledAt?: string;
-  /** Cents first held (positive); a completion for less gave the rest back. */
+  /** Cents first held (positive); a completion for less gave the rest back, a purchase's for more (a tip) took the extra. */
   heldAmount?: number;
 };
 export type TransactionAnswer = StatusAnswer & { transaction: TransactionDetail };

@@ -9,7 +9,8 @@
  * - `card.shipped` / `card.delivered` {cardId}: the processor ships a pending physical card (a
  *   replacement then stops the card it replaces) and the carrier delivers it. `card.shipped` answers
  *   what is printed on the card (lastFour, expiry), as the cardholder would read it to activate it.
- * - `card.settlement` (all or part of a hold) and `card.release` (the store lets the hold go).
+ * - `card.settlement` (all or part of a hold, or more: a tip, taken only when the available balance
+ *   covers the extra, else refused and the hold kept) and `card.release` (the store lets the hold go).
  * - `card.refund`; `deposit` (payroll, a benefit or a tax refund, with the payer's name), refused
  *   (409 `name_mismatch`) unless the name it was sent to is the account holder's (spec §5, payeeName.ts).
  * - `atm.withdrawal`: cash out at an ATM; out of network (`network: 'out'`) the fee the fee disclosure

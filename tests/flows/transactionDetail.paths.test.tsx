@@ -196,6 +196,37 @@ describe('transaction detail chart', () => {
     ).toBeTruthy();
   });
 
+  it.each([
+    {
+      locale: 'en' as const,
+      pending: 'The merchant asked for this amount and it is held from your balance until they complete the purchase. The final amount can be lower, or higher when a tip is added.',
+      tipped: '$12.40 was held at first. The merchant completed the purchase for more (with a tip, for example), and the extra $2.60 was taken from your balance.',
+    },
+    {
+      locale: 'es' as const,
+      pending: 'El comercio pidió este monto y se retiene de su saldo hasta que el comercio complete la compra. El monto final puede ser menor, o mayor si se agrega una propina.',
+      tipped: 'Al principio se retuvo un monto de $12.40. El comercio completó la compra por un monto mayor (por ejemplo, con una propina), y la diferencia de $2.60 se descontó de su saldo.',
+    },
+  ])('says ($locale) that a hold can end higher with a tip, and what a purchase completed for more took', async ({ locale, pending, tipped }) => {
+    const { cardApi } = await renderApp(`/transactions/detail?id=${hold.id}`, { ...active, locale });
+    await waitFor(() => expect(cardApi.isWaiting('/api/v1/home')).toBe(true));
+    cardApi.answer('/api/v1/home', home);
+    await waitFor(() => expect(cardApi.isWaiting(transactionPath)).toBe(true));
+    cardApi.answer(transactionPath, { statusCode: 0, transaction: hold });
+    expect(await screen.findByText(pending)).toBeTruthy();
+    cleanup();
+
+    const withTip: TransactionDetail = { ...settled, amount: -1500 };
+    const again = await renderApp(`/transactions/detail?id=${hold.id}`, { ...active, locale });
+    await waitFor(() => expect(again.cardApi.isWaiting('/api/v1/home')).toBe(true));
+    again.cardApi.answer('/api/v1/home', home);
+    await waitFor(() => expect(again.cardApi.isWaiting(transactionPath)).toBe(true));
+    again.cardApi.answer(transactionPath, { statusCode: 0, transaction: withTip });
+    expect(await screen.findByText(tipped)).toBeTruthy();
+    expect(screen.queryByText(pending)).toBeNull();
+    expect(screen.queryByText(/left over|volvió a su saldo/)).toBeNull();
+  });
+
   it('"Back to activity" goes back in history when the list opened it: the list comes back where it was', async () => {
     const { router, user } = await openFromList();
     const listEntry = router.history.location.state.__TSR_index - 1;

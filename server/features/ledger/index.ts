@@ -8,7 +8,8 @@
  *   rewards payable, cushion funding).
  * - Transfers: createTransfer moves integer cents from a debit account to a credit account, at once
  *   ('posted') or as a hold ('pending', optionally with a timeout) that postPendingTransfer (all or
- *   part) or voidPendingTransfer resolves once; an expired hold is voided by the next write on its
+ *   part; a purchase's also for more, a tip, when the balance covers it) or voidPendingTransfer
+ *   resolves once; an expired hold is voided by the next write on its
  *   account or by expirePendingTransfers, which the server runs periodically (startExpirySweep).
  *   Transfers never change: reverseTransfer corrects one.
  * - Idempotency: the caller chooses each transfer id (transferIdFor an Idempotency-Key); a retry with

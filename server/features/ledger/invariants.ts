@@ -26,8 +26,9 @@ type ReportRow = { totals: Omit<InvariantReport, 'ok' | 'problems'>; problems: s
  *   posted-pending transfers count as posted, pending ones not posted, voided or expired as pending.
  *   A system account keeps no columns (all zero): its balances are what its transfers add up to.
  * - No account with a floor is below it (debits posted + pending ≤ credits posted + cushion).
- * - A pending transfer is resolved at most once, by a post of at most its amount or a void of all of
- *   it, between its own accounts; a reversal mirrors a posted transfer.
+ * - A pending transfer is resolved at most once, by a post of at most its amount (a purchase's may be
+ *   more: mayExceedHold) or a void of all of it, between its own accounts; a reversal mirrors a posted
+ *   transfer.
  */
 export async function invariantReport(db: Database): Promise<InvariantReport> {
   const { rows } = (await db.execute(sql`
@@ -78,11 +79,11 @@ export async function invariantReport(db: Database): Promise<InvariantReport> {
       select format('pending transfer %s is resolved %s times', pending_id, count(*))
       from transfers where pending_id is not null group by pending_id having count(*) > 1
       union all
-      select format('%s %s does not resolve pending transfer %s as a post of at most its amount or a void of all of it, between its accounts', r.phase, r.id, p.id)
+      select format('%s %s does not resolve pending transfer %s as a post of at most its amount (a purchase: any) or a void of all of it, between its accounts', r.phase, r.id, p.id)
       from transfers r join transfers p on p.id = r.pending_id
       where p.phase <> 'pending'
         or r.debit_ledger_account_id <> p.debit_ledger_account_id or r.credit_ledger_account_id <> p.credit_ledger_account_id
-        or (r.phase = 'post_pending' and r.amount_cents > p.amount_cents)
+        or (r.phase = 'post_pending' and r.amount_cents > p.amount_cents and p.kind <> 'purchase')
         or (r.phase = 'void_pending' and r.amount_cents <> p.amount_cents)
       union all
       select format('reversal %s does not mirror posted transfer %s', v.id, o.id)

@@ -44,7 +44,8 @@ export type PendingTransferFailure =
   | 'pending_transfer_already_posted'
   | 'pending_transfer_already_voided'
   | 'pending_transfer_expired'
-  | 'exceeds_pending_transfer_amount';
+  | 'exceeds_pending_transfer_amount'
+  | 'exceeds_credits';
 
 export type ReversalFailure = 'transfer_not_found' | 'transfer_not_posted' | 'transfer_is_reversal' | 'transfer_already_reversed' | 'exceeds_credits';
 
@@ -122,8 +123,9 @@ export async function createTransfer(db: Database, transfer: NewTransfer): Promi
 }
 
 /**
- * Posts a pending transfer: `amountCents` of it (all of it when left out; at most all), the rest
- * released. A pending transfer is posted or voided once: the second answers why not.
+ * Posts a pending transfer: `amountCents` of it (all of it when left out), the rest released. At most
+ * all of it, but for a purchase (mayExceedHold). A pending transfer is posted or voided once: the
+ * second answers why not.
  */
 export async function postPendingTransfer(
   db: Database,
@@ -156,10 +158,13 @@ async function resolvePending(
     (request.occurredAt === undefined || sameTime(existing.occurredAt, request.occurredAt));
   if (!pending) return (await existingAnswer(db, request.id, matches)) ?? { result: 'pending_transfer_not_found' };
   const amountCents = request.amountCents ?? pending.amountCents;
+  // What a post takes beyond its hold is a debit like any other: checked against the live holds only.
+  const extraCents = amountCents - pending.amountCents;
+  const releaseHoldsOf = extraCents > 0 && mayExceedHold(pending) ? pending.debitLedgerAccountId : undefined;
 
   return ledgerWrite(
     db,
-    { id: request.id, accountIds: [pending.debitLedgerAccountId, pending.creditLedgerAccountId], now: request.now, matches },
+    { id: request.id, accountIds: [pending.debitLedgerAccountId, pending.creditLedgerAccountId], releaseHoldsOf, now: request.now, matches },
     async (ledger): Promise<TransferResult<PendingTransferFailure>> => {
       const { now } = ledger;
       if (pending.phase !== 'pending') return { result: 'pending_transfer_not_pending' };
@@ -169,7 +174,9 @@ async function resolvePending(
         await ledger.record(expiryOf(pending), pending.amountCents);
         return { result: 'pending_transfer_expired' };
       }
-      if (amountCents > pending.amountCents) return { result: 'exceeds_pending_transfer_amount' };
+      if (extraCents > 0 && !mayExceedHold(pending)) return { result: 'exceeds_pending_transfer_amount' };
+      // The hold itself is released by the post, so only the extra must be available.
+      if (extraCents > 0 && !ledger.canDebit(pending.debitLedgerAccountId, extraCents)) return { result: 'exceeds_credits' };
       const transfer = await ledger.record(
         {
           id: request.id,
@@ -189,6 +196,14 @@ async function resolvePending(
     },
   );
 }
+
+/**
+ * A card network settles a purchase for more than it authorized (a tip, a fuel pump's final amount):
+ * the extra is taken with the hold when the debit account's available balance covers it, else the post
+ * is refused ('exceeds_credits') and the hold stays. Any other hold is posted for at most its amount
+ * (invariantReport checks both).
+ */
+const mayExceedHold = (pending: Pick<Transfer, 'kind'>) => pending.kind === 'purchase';
 
 function resolutionFailure(resolution: Transfer): PendingTransferFailure {
   if (resolution.phase === 'post_pending') return 'pending_transfer_already_posted';

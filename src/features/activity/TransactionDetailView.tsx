@@ -88,9 +88,9 @@ function Details({ transaction, locale }: { transaction: TransactionDetail; loca
   const heldUntil = transaction.heldUntil ? formatDate(transaction.heldUntil, locale) : null;
   const credit = transaction.amount > 0;
   const { settledAt, heldAmount = 0 } = transaction;
-  // Completed for less than was held: the rest went back to the balance.
-  const givenBack = settledAt ? heldAmount - Math.abs(transaction.amount) : 0;
-  const [held, leftOver] = [formatDollars(heldAmount), formatDollars(givenBack)];
+  // Completed for less than was held (the rest went back to the balance) or, a purchase, for more: a tip.
+  const change = settledAt ? Math.abs(transaction.amount) - heldAmount : 0;
+  const [held, leftOver, extra] = [formatDollars(heldAmount), formatDollars(-change), formatDollars(change)];
   return (
     <>
       {/* Opened from the list, the list's copy shows while the card API is asked: where a hold settled
@@ -147,11 +147,18 @@ function Details({ transaction, locale }: { transaction: TransactionDetail; loca
           </div>
         ) : null}
       </dl>
-      {givenBack > 0 ? (
+      {change < 0 ? (
         <p className="notice">
           <Trans>
             {held} was held at first. The merchant completed the purchase for less, and the {leftOver} left over went back to
             your balance.
+          </Trans>
+        </p>
+      ) : change > 0 ? (
+        <p className="notice">
+          <Trans>
+            {held} was held at first. The merchant completed the purchase for more (with a tip, for example), and the extra{' '}
+            {extra} was taken from your balance.
           </Trans>
         </p>
       ) : null}
@@ -163,7 +170,7 @@ function Details({ transaction, locale }: { transaction: TransactionDetail; loca
           <p>
             <Trans>
               The merchant asked for this amount and it is held from your balance until they complete the purchase. The
-              final amount can be lower.
+              final amount can be lower, or higher when a tip is added.
             </Trans>
           </p>
           {heldUntil ? (

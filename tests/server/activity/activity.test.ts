@@ -148,6 +148,35 @@ describe('POST /sandbox/events', () => {
     expect(await report()).toMatchObject({ ok: true });
   });
 
+  it('settles a tip: more than was held when the balance covers the extra, refused and the hold kept when it does not', async () => {
+    const before = await home();
+    const { balance } = before.accountOverview;
+    const held = (await event({ type: 'card.authorization', email: 'demo@providers.test', amountCents: 2000, merchant: 'Tower Cafe' })).body.transactionId!;
+
+    // One cent more than the hold and the balance left beside it: nothing moves and the hold stays.
+    const tooMuch = await event({ type: 'card.settlement', transactionId: held, amountCents: balance + 1 });
+    expect(tooMuch).toMatchObject({ status: 409, body: { result: 'exceeds_credits' } });
+    expect((await home()).accountOverview).toMatchObject({ balance: balance - 2000, onHold: before.accountOverview.onHold + 2000 });
+    expect((await detail(held)).body.transaction).toMatchObject({ status: 'pending', amount: -2000 });
+
+    // The hold and all the balance left beside it: covered, to the cent.
+    const tip = balance - 2000;
+    expect(await event({ type: 'card.settlement', transactionId: held, amountCents: 2000 + tip }, 'tip-settlement')).toMatchObject({
+      status: 200,
+      body: { result: 'created', transactionId: held },
+    });
+    expect((await home()).accountOverview).toMatchObject({ balance: 0, onHold: before.accountOverview.onHold });
+    expect((await detail(held)).body.transaction).toMatchObject({ status: 'posted', amount: -(2000 + tip), heldAmount: 2000 });
+    // A retry is the same settlement, even now that nothing is left to cover it.
+    expect(await event({ type: 'card.settlement', transactionId: held, amountCents: 2000 + tip }, 'tip-settlement')).toMatchObject({
+      status: 200,
+      body: { result: 'exists', transactionId: held },
+    });
+    expect(await report()).toMatchObject({ ok: true });
+    // Give the other tests their balance back.
+    await event({ type: 'deposit', email: 'demo@providers.test', amountCents: 2000 + tip, payer: 'Refill', payee: 'MARIA LOPEZ' });
+  });
+
   it('releases a hold: it leaves the activity and the balance comes back', async () => {
     const before = await home();
     const { body } = await event({ type: 'card.authorization', email: 'demo@providers.test', amountCents: 999, merchant: 'Valero' });

@@ -1,6 +1,6 @@
 /**
- * Property: any sequence of deposits, purchases, fees, holds (with and without timeouts), posts (all
- * or part), voids, expiries, reversals, cushions, retries of earlier requests and reuses of their ids
+ * Property: any sequence of deposits, purchases, fees, holds (with and without timeouts), posts (all,
+ * part, or more: a purchase's tip), voids, expiries, reversals, cushions, retries of earlier requests and reuses of their ids
  * keeps every ledger invariant, and a model in plain TypeScript predicts each answer and each
  * cardholder's available balance exactly. On in-memory PGlite, with a fixed seed and a clock of its own.
  */
@@ -78,6 +78,7 @@ type ModelTransfer = {
   debit: string;
   credit: string;
   cents: number;
+  kind: Transfer['kind'];
   phase: Transfer['phase'];
   /** Seconds on the test clock. */
   timeoutAt: number | null;
@@ -156,9 +157,19 @@ class Model {
     return JSON.stringify(fields);
   }
 
+  /** The account a request may debit beyond what is held for it: its expired holds are released first. */
+  releases(request: Request): string | null {
+    if (request.type === 'create') return request.debit;
+    if (request.type === 'reverse') return this.transfers.get(request.reversesId)!.credit;
+    if (request.type === 'void' || request.cents === null) return null;
+    // A purchase's post for more than its hold (a tip) takes the extra from the balance.
+    const pending = this.transfers.get(request.pendingId)!;
+    return request.cents > pending.cents && pending.kind === 'purchase' ? pending.debit : null;
+  }
+
   /** The answer the ledger must give to this request now, with its effects on the model. */
   predict(request: Request): { result: string; created?: Omit<ModelTransfer, 'row' | 'signature'> } {
-    const releases = request.type === 'create' ? request.debit : request.type === 'reverse' ? this.transfers.get(request.reversesId)!.credit : null;
+    const releases = this.releases(request);
     if (releases) this.recordExpiries(releases);
     const existing = this.transfers.get(request.id);
     if (existing) return { result: existing.signature === this.signature(request) ? 'exists' : 'exists_with_different_fields' };
@@ -173,6 +184,7 @@ class Model {
           debit: request.debit,
           credit: request.credit,
           cents: request.cents,
+          kind: request.kind,
           phase: request.hold ? 'pending' : 'posted',
           timeoutAt: request.hold && request.timeout !== null ? this.now + request.timeout : null,
           resolution: null,
@@ -190,11 +202,14 @@ class Model {
         return { result: 'pending_transfer_expired' };
       }
       const amount = request.type === 'post' ? (request.cents ?? pending.cents) : pending.cents;
-      if (amount > pending.cents) return { result: 'exceeds_pending_transfer_amount' };
+      if (amount > pending.cents && pending.kind !== 'purchase') return { result: 'exceeds_pending_transfer_amount' };
+      // The post releases the hold itself: only the extra must be available.
+      if (amount > pending.cents && !this.canDebit(pending.debit, amount - pending.cents)) return { result: 'exceeds_credits' };
       pending.resolution = request.type === 'post' ? 'posted' : 'voided';
       if (request.type === 'post') this.post(pending.debit, pending.credit, amount);
       const phase = request.type === 'post' ? 'post_pending' : 'void_pending';
-      return { result: 'created', created: { id: request.id, debit: pending.debit, credit: pending.credit, cents: amount, phase, timeoutAt: null, resolution: null, reversed: false } };
+      const { debit, credit, kind } = pending;
+      return { result: 'created', created: { id: request.id, debit, credit, cents: amount, kind, phase, timeoutAt: null, resolution: null, reversed: false } };
     }
     const original = this.transfers.get(request.reversesId)!;
     if (original.phase !== 'posted' && original.phase !== 'post_pending') return { result: 'transfer_not_posted' };
@@ -205,7 +220,7 @@ class Model {
     this.post(original.credit, original.debit, original.cents);
     return {
       result: 'created',
-      created: { id: request.id, debit: original.credit, credit: original.debit, cents: original.cents, phase: 'posted', timeoutAt: null, resolution: null, reversed: false, reversal: true },
+      created: { id: request.id, debit: original.credit, credit: original.debit, cents: original.cents, kind: 'reversal', phase: 'posted', timeoutAt: null, resolution: null, reversed: false, reversal: true },
     };
   }
 }

@@ -286,9 +286,9 @@ describe.each(ledgerDatabases)('the ledger on $kind', ({ open }) => {
       expect(await postPendingTransfer(db, { ...post, now: at(3) })).toEqual({ result: 'exists', transfer: (posted as { transfer: unknown }).transfer });
     });
 
-    it('posts part of a hold and releases the rest', async () => {
+    it('posts part of a hold and releases the rest; more than the hold only for a purchase', async () => {
       const cardholder = await fundedCardholder(10000);
-      const pending = hold(cardholder, 4000);
+      const pending = { ...hold(cardholder, 4000), kind: 'atm_withdrawal' as const };
       await createTransfer(db, pending);
 
       expect(await postPendingTransfer(db, { id: randomUUID(), pendingId: pending.id, amountCents: 4001, now: at(2) })).toEqual({
@@ -299,6 +299,35 @@ describe.each(ledgerDatabases)('the ledger on $kind', ({ open }) => {
 
       expect(posted).toMatchObject({ result: 'created', transfer: { amountCents: 3150 } });
       expect(await balances(db, cardholder, at(2))).toMatchObject({ postedCents: 6850, pendingDebitsCents: 0, availableCents: 6850 });
+    });
+
+    it('posts a purchase for more than its hold (a tip) when the available balance covers the extra, else refuses and keeps the hold', async () => {
+      const cardholder = await fundedCardholder(10000);
+      const tipped = hold(cardholder, 4000);
+      const other = hold(cardholder, 5000);
+      await createTransfer(db, tipped);
+      await createTransfer(db, other);
+      const before = await transferCount();
+
+      // Available beside both holds: 1000. The hold itself is released by the post; only the extra counts.
+      expect(await postPendingTransfer(db, { id: randomUUID(), pendingId: tipped.id, amountCents: 5001, now: at(2) })).toEqual({ result: 'exceeds_credits' });
+      expect(await transferCount()).toBe(before);
+      expect(await balances(db, cardholder, at(2))).toMatchObject({ postedCents: 10000, pendingDebitsCents: 9000, availableCents: 1000 });
+
+      const posted = await postPendingTransfer(db, { id: randomUUID(), pendingId: tipped.id, amountCents: 5000, now: at(2) });
+      expect(posted).toMatchObject({ result: 'created', transfer: { phase: 'post_pending', pendingId: tipped.id, amountCents: 5000 } });
+      expect(await balances(db, cardholder, at(2))).toMatchObject({ postedCents: 5000, pendingDebitsCents: 5000, availableCents: 0 });
+    });
+
+    it("releases the cardholder's expired holds before checking a purchase's extra", async () => {
+      const cardholder = await fundedCardholder(10000);
+      const tipped = { ...hold(cardholder, 4000), now: at(0), occurredAt: at(0) };
+      await createTransfer(db, tipped);
+      await createTransfer(db, { ...hold(cardholder, 6000, 30), now: at(0), occurredAt: at(0) });
+
+      expect(await postPendingTransfer(db, { id: randomUUID(), pendingId: tipped.id, amountCents: 4500, now: at(29) })).toEqual({ result: 'exceeds_credits' });
+      expect(await postPendingTransfer(db, { id: randomUUID(), pendingId: tipped.id, amountCents: 4500, now: at(30) })).toMatchObject({ result: 'created' });
+      expect(await balances(db, cardholder, at(30))).toMatchObject({ postedCents: 5500, pendingDebitsCents: 0, availableCents: 5500 });
     });
 
     it('voids a hold: all of it released, nothing posted', async () => {
