@@ -174,6 +174,13 @@ export const checkUnlockCodeConfirmation = (code: unknown, confirmation: unknown
 /** Digits only: phone, SSN and ZIP may be typed with spaces, dashes or brackets. */
 export const digitsOf = (value: unknown) => text(value).replace(/\D/g, '');
 
+/**
+ * A US phone's own digits: a leading +1, the country code in E.164's form (+1 559 555 0123, as a
+ * contact or autofill may give it), is not part of the number. A 1 without the + is left: spec §5
+ * refuses a number starting with 1.
+ */
+export const phoneDigits = (value: unknown) => digitsOf(text(value).replace(/^\s*\+[\s().-]*1/, ''));
+
 /** A texted code (registration's phone check, sign-in's second step): exactly 6 digits, as the split input sends it. */
 export const textedCodeLength = 6;
 /** A whole texted code: exactly textedCodeLength digits. */

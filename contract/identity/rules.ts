@@ -3,7 +3,7 @@
  * resets ask for), checked by the forms and by the card API like contract/rules.ts. A file of their own
  * so sign-in, a usual first screen on a slow phone, does not load them (docs/performance.md).
  */
-import { type Check, checkNewEmail, codePoints, digitsOf, text, ValidationMessage } from '../rules.ts';
+import { type Check, checkNewEmail, codePoints, digitsOf, phoneDigits, text, ValidationMessage } from '../rules.ts';
 import { type Address, stateCodes } from '../shared/address.ts';
 
 /**
@@ -57,7 +57,8 @@ const isFictional = (exchange: string, line: string) => exchange === '555' && li
 const phoneCheck =
   (newPhone: boolean): Check =>
   (value) => {
-    const phone = digitsOf(value);
+    // The number without a +1 country code before it (phoneDigits).
+    const phone = phoneDigits(value);
     // Digits with the usual separators ((), -, ., spaces, a leading +); a letter (O for 0) makes it no
     // 10-digit number either, and spec §5 has that one message for both.
     const typo = /[^\d\s().+-]/.test(text(value));

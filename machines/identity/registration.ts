@@ -37,7 +37,7 @@ import {
   type VerifyPhoneAnswer,
 } from '../../contract/identity/types.ts';
 import type { Address } from '../../contract/shared/address.ts';
-import { digitsOf } from '../../contract/rules.ts';
+import { digitsOf, phoneDigits } from '../../contract/rules.ts';
 import { checkPhone } from '../../contract/identity/rules.ts';
 import { StatusCode } from '../../contract/shared/statusCodes.ts';
 import { untilRetry } from '../shared/serverWait.ts';
@@ -230,7 +230,7 @@ export type RegistrationTag =
   | 'noLegalAddress';
 
 /** The phone typed already had a code sent to it. */
-const hadCode = (context: RegistrationContext) => context.codeSentTo === digitsOf(context.form.phone);
+const hadCode = (context: RegistrationContext) => context.codeSentTo === phoneDigits(context.form.phone);
 
 export const registrationMachine = setup({
   types: {
@@ -246,7 +246,7 @@ export const registrationMachine = setup({
   guards: {
     startsAt: ({ context }, params: { step: RegistrationStep }) => context.step === params.step,
     /** Reloaded while the texted code was being read (cheap phones reload when switching apps). */
-    resumesAtCode: ({ context }) => context.step === 2 && context.codeSentTo !== null && context.codeSentTo === digitsOf(context.form.phone),
+    resumesAtCode: ({ context }) => context.step === 2 && context.codeSentTo !== null && context.codeSentTo === phoneDigits(context.form.phone),
     canGoToStep: ({ context, event }, params: { step: RegistrationStep }) =>
       event.type === 'user.goToStep' &&
       event.step === params.step &&
@@ -260,10 +260,10 @@ export const registrationMachine = setup({
     isPhoneAlreadyVerified: ({ context, event }) =>
       checkPhone(phoneOf(event)) === null &&
       context.mfaToken !== null &&
-      context.verifiedPhone === digitsOf(phoneOf(event)),
+      context.verifiedPhone === phoneDigits(phoneOf(event)),
     isPhoneValid: ({ event }) => checkPhone(phoneOf(event)) === null,
     /** Not the number the server asked to wait for (too many codes), whose codes are held back. */
-    isAnotherPhone: ({ context, event }) => digitsOf(phoneOf(event)) !== digitsOf(context.form.phone),
+    isAnotherPhone: ({ context, event }) => phoneDigits(phoneOf(event)) !== phoneDigits(context.form.phone),
     isPhoneInUse: (_, answer: PhoneInUseAnswer | undefined) => answer?.statusCode === StatusCode.SUCCESS && answer.inUse === true,
     isPhoneFree: (_, answer: PhoneInUseAnswer | undefined) => answer?.statusCode === StatusCode.SUCCESS && answer.inUse === false,
     isCodeSent: (_, answer: RequestVerificationAnswer | undefined) => answer?.statusCode === StatusCode.SUCCESS,
@@ -302,7 +302,7 @@ export const registrationMachine = setup({
     passToPhoneForm: raise(({ event }) => event),
     storePhone: assign(({ context, event }) => {
       const phone = phoneOf(event);
-      const changed = context.verifiedPhone !== digitsOf(phone);
+      const changed = context.verifiedPhone !== phoneDigits(phone);
       const problem = checkPhone(phone);
       return {
         form: { ...context.form, phone },
@@ -318,7 +318,7 @@ export const registrationMachine = setup({
     })),
     storeMfaToken: assign(({ context }, answer: VerifyPhoneAnswer | undefined) => ({
       mfaToken: answer?.mfaToken ?? null,
-      verifiedPhone: digitsOf(context.form.phone),
+      verifiedPhone: phoneDigits(context.form.phone),
       codeSentTo: null,
       attemptsLeft: null,
     })),
@@ -349,7 +349,7 @@ export const registrationMachine = setup({
       resumeAtAgreements: true,
     })),
     clearResume: assign({ resumeAtAgreements: false }),
-    rememberCodeSent: assign(({ context }) => ({ codeSentTo: digitsOf(context.form.phone) })),
+    rememberCodeSent: assign(({ context }) => ({ codeSentTo: phoneDigits(context.form.phone) })),
     showServerProblems: assign((_, outcome: RegisterAnswer | undefined) => ({
       fieldErrors: serverFieldProblems(outcome?.statusCode === StatusCode.FAILED_VALIDATION ? outcome.fieldErrors : undefined),
     })),
@@ -503,7 +503,7 @@ export const registrationMachine = setup({
               invoke: {
                 id: 'phoneNumberInUse',
                 src: 'phoneNumberInUse',
-                input: ({ context }) => ({ phone: digitsOf(context.form.phone) }),
+                input: ({ context }) => ({ phone: phoneDigits(context.form.phone) }),
                 onDone: [
                   { guard: { type: 'isPhoneInUse', params: ({ event }) => event.output }, target: 'editing.inUse' },
                   { guard: { type: 'isPhoneFree', params: ({ event }) => event.output }, target: 'requestingCode' },
@@ -522,7 +522,7 @@ export const registrationMachine = setup({
               invoke: {
                 id: 'requestVerification',
                 src: 'requestVerification',
-                input: ({ context }) => ({ phone: digitsOf(context.form.phone) }),
+                input: ({ context }) => ({ phone: phoneDigits(context.form.phone) }),
                 onDone: [
                   {
                     guard: { type: 'isCodeSentAgain', params: ({ event }) => event.output },
@@ -553,7 +553,7 @@ export const registrationMachine = setup({
                 id: 'verifyPhone',
                 src: 'verifyPhone',
                 input: ({ context, event }: { context: RegistrationContext; event: RegistrationEvent }) => ({
-                  phone: digitsOf(context.form.phone),
+                  phone: phoneDigits(context.form.phone),
                   code: submittedCode(event),
                 }),
                 onDone: [

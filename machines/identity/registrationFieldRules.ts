@@ -10,6 +10,7 @@ import {
   checkNewEmail,
   checkNewUnlockCode,
   digitsOf,
+  phoneDigits,
   normaliseEmail,
   type ValidationMessage,
 } from '../../contract/rules.ts';
@@ -126,7 +127,7 @@ export function payloadOf({ form, verifiedPhone, mfaToken, providersUuid, profil
     dob: sent.dob,
     ssn: digitsOf(sent.ssn),
     email: sent.email,
-    phone: digitsOf(verifiedPhone ?? sent.phone),
+    phone: phoneDigits(verifiedPhone ?? sent.phone),
     mfaToken: mfaToken ?? '',
     addressLegal: addressOfForm(form),
     unlockCode: sent.unlockCode,

@@ -13,11 +13,15 @@ describe('formatPhone', () => {
     expect(formatPhone(' 123.456.7890 ')).toBe('(123) 456-7890');
   });
 
+  it('leaves out a +1 country code', () => {
+    expect(formatPhone('+1 (123) 456-7890')).toBe('(123) 456-7890');
+    expect(formatPhone('+11234567890')).toBe('(123) 456-7890');
+  });
+
   it('returns anything that is not 10 digits unchanged', () => {
     expect(formatPhone('')).toBe('');
     expect(formatPhone('123456789')).toBe('123456789');
     expect(formatPhone('11234567890')).toBe('11234567890');
-    expect(formatPhone('+1 (123) 456-7890')).toBe('+1 (123) 456-7890');
     expect(formatPhone('call me')).toBe('call me');
   });
 });

@@ -14,6 +14,7 @@ import {
   checkUnlockCode,
   checkUnlockCodeConfirmation,
   digitsOf,
+  phoneDigits,
   fieldErrors,
   isObviousCode,
   isTextedCode,
@@ -169,7 +170,19 @@ describe('names', () => {
 
 describe('checkPhone', () => {
   // An exchange may have 9 in the middle (NXX), an area code may not (N9X is held for expansion).
-  it.each(['5592014477', '559-201-4477', '(559) 201-4477', '559 201 4477', '(559) 991-4477', '(520) 201-4477'])('accepts %j', (phone) =>
+  it.each([
+    '5592014477',
+    '559-201-4477',
+    '(559) 201-4477',
+    '559 201 4477',
+    '(559) 991-4477',
+    '(520) 201-4477',
+    // With the country code as E.164 writes it (a contact's or autofill's copy): +1 is not part of the number.
+    '+1 559 201 4477',
+    '+15592014477',
+    '+1 (559) 201-4477',
+    ' +1-559-201-4477',
+  ])('accepts %j', (phone) =>
     expect(checkPhone(phone)).toBeNull(),
   );
   it.each([
@@ -178,7 +191,11 @@ describe('checkPhone', () => {
     [undefined, M.phoneRequired],
     ['559201447', M.phoneLength],
     ['15592014477', M.phoneLength],
-    ['+1 559 201 4477', M.phoneLength],
+    ['+1 559 201 447', M.phoneLength],
+    ['+1 1 559 201 4477', M.phoneLength],
+    ['+1 159 201 4477', M.phoneInvalid],
+    ['+11592014477', M.phoneInvalid],
+    ['559 +1 201 4477', M.phoneLength],
     // Another country's number, ten digits with its code: not a US number (it would text a stranger).
     ['+354 555 1234', M.phoneInvalid],
     ['+(354) 555-1234', M.phoneInvalid],
@@ -198,7 +215,13 @@ describe('checkPhone', () => {
     ['559-201-447O', M.phoneLength],
     ['559 two 01 4477', M.phoneLength],
   ])('rejects %j with %s', (phone, message) => expect(checkPhone(phone)).toBe(message));
-  it('reduces a phone to its digits', () => expect(digitsOf('(559) 201-4477')).toBe('5592014477'));
+  it('reduces a phone to its digits, without a +1 country code', () => {
+    expect(digitsOf('(559) 201-4477')).toBe('5592014477');
+    expect(phoneDigits('(559) 201-4477')).toBe('5592014477');
+    expect(phoneDigits('+1 (559) 201-4477')).toBe('5592014477');
+    // A 1 without the + is the number's own first digit, which spec §5 refuses.
+    expect(phoneDigits('1 (559) 201-4477')).toBe('15592014477');
+  });
 });
 
 describe('checkSsn', () => {

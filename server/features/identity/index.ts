@@ -9,7 +9,7 @@ import { readersLanguage } from '../../shared/readersLanguage.ts';
 import { identityRoutes as routes } from '../../../contract/identity/routes.ts';
 import { identitySchemas } from '../../../contract/identity/schemas.ts';
 import { RegistrationResult } from '../../../contract/identity/types.ts';
-import { digitsOf } from '../../../contract/rules.ts';
+import { phoneDigits } from '../../../contract/rules.ts';
 import { normaliseAddress } from '../../../contract/identity/rules.ts';
 import { ebtAccountIdPattern } from '../../../contract/shared/route.ts';
 import { StatusCode } from '../../../contract/shared/statusCodes.ts';
@@ -55,7 +55,7 @@ export function identityFeature(app: FastifyInstance, services: Services): void 
   serve(routes.phoneNumberInUse, async ({ phone }, request, reply) => {
     const wait = await lookupWait(limits, request);
     if (wait > 0) return tooMany(reply, wait);
-    return { statusCode: StatusCode.SUCCESS, inUse: await phoneInUse(db, digitsOf(phone)) };
+    return { statusCode: StatusCode.SUCCESS, inUse: await phoneInUse(db, phoneDigits(phone)) };
   });
 
   // A phone that breaks the phone rule is a result here (INVALID_PHONE_NUMBER), not a field error.
@@ -63,7 +63,7 @@ export function identityFeature(app: FastifyInstance, services: Services): void 
     if (body.kind === 'invalid') return { statusCode: StatusCode.INVALID_PHONE_NUMBER };
     const wait = await clientWait(limits, request, textsLimit);
     if (wait > 0) return tooMany(reply, wait);
-    const issued = await textedCodes.issue(digitsOf(body.value.phone), 'register', readersLanguage(request));
+    const issued = await textedCodes.issue(phoneDigits(body.value.phone), 'register', readersLanguage(request));
     if (issued.kind === 'limit') return tooMany(reply, issued.retryAfterSeconds);
     if (issued.kind === 'landline') return { statusCode: StatusCode.INVALID_PHONE_LANDLINE };
     if (issued.kind === 'failed') return { statusCode: StatusCode.MFA_ERROR };
@@ -72,7 +72,7 @@ export function identityFeature(app: FastifyInstance, services: Services): void 
 
   serveChecked(routes.verifyPhone, async (body, _request, reply) => {
     if (body.kind === 'invalid') return { statusCode: StatusCode.INVALID_PHONE_NUMBER };
-    const phone = digitsOf(body.value.phone);
+    const phone = phoneDigits(body.value.phone);
     const checked = await textedCodes.check(phone, 'register', body.value.code);
     if (checked.kind === 'locked') return tooMany(reply, checked.retryAfterSeconds);
     if (checked.kind === 'spent') return { statusCode: StatusCode.INVALID_MFA_CODE };

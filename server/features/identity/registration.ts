@@ -7,7 +7,7 @@ import { and, eq, isNull, or, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { agreementKinds, agreementVersions, type RegistrationPayload, RegistrationResult } from '../../../contract/identity/types.ts';
 import type { FieldErrors } from '../../../contract/shared/answers.ts';
-import { digitsOf, normaliseEmail } from '../../../contract/rules.ts';
+import { phoneDigits, normaliseEmail } from '../../../contract/rules.ts';
 import { normaliseAddress, normaliseName } from '../../../contract/identity/rules.ts';
 import { addressFieldError, ServerFieldError } from '../../../contract/validation.ts';
 import type { Database } from '../../db/database.ts';
@@ -101,7 +101,7 @@ function applicationHashOf(key: Buffer, payload: RegistrationPayload, address: R
     payload.dob.trim(),
     ssnDigits(payload.ssn),
     normaliseEmail(payload.email),
-    digitsOf(payload.phone),
+    phoneDigits(payload.phone),
     address,
     payload.unlockCode,
     payload.providersUuid,
@@ -182,7 +182,7 @@ export async function registerCardholder(
   log: FastifyBaseLogger,
 ): Promise<Registration> {
   const { db, config, partners } = services;
-  const phone = digitsOf(payload.phone);
+  const phone = phoneDigits(payload.phone);
   const address = normaliseAddress(payload.addressLegal);
   const ssn = ssnDigits(payload.ssn);
   const identity = {

@@ -1,6 +1,6 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { digitsOf, textedCodeLength } from '../../../contract/rules.ts';
+import { phoneDigits, textedCodeLength } from '../../../contract/rules.ts';
 import { resendsCode } from '../../../machines/identity/registration.ts';
 import { textedCodeProblems } from '../../../machines/shared/textedCode.ts';
 import { focusIsNowhere, letFocusGoThen } from '../../shared/components/focusIsNowhere.ts';
@@ -40,9 +40,9 @@ function PhoneForm({ state, send }: StepProps) {
   const at = (tag: 'invalid' | 'inUse' | 'cannotText' | 'landline' | 'tooManyLookups' | 'failed') => state.hasTag(tag);
   const waiting = state.hasTag('waiting');
   const busy = state.hasTag('busy');
-  const alreadyVerified = mfaToken !== null && verifiedPhone === digitsOf(typedPhone);
+  const alreadyVerified = mfaToken !== null && verifiedPhone === phoneDigits(typedPhone);
   // The wait holds back that number's codes only: another number (a typo corrected) can be sent at once.
-  const heldBack = waiting && digitsOf(typedPhone) === digitsOf(form.phone);
+  const heldBack = waiting && phoneDigits(typedPhone) === phoneDigits(form.phone);
   const problem = problemsOf(state, at('invalid'), i18n);
   const phoneProblem = at('inUse')
     ? t`This phone number is already used by another account.`
@@ -70,7 +70,7 @@ function PhoneForm({ state, send }: StepProps) {
         <Trans>We'll text a 6-digit code to your mobile phone to make sure it's yours.</Trans>
       </p>
       {/* For the number it had verified: another one typed is a first verification. */}
-      {state.context.verifyPhoneAgain && mfaToken === null && digitsOf(typedPhone) === digitsOf(form.phone) ? (
+      {state.context.verifyPhoneAgain && mfaToken === null && phoneDigits(typedPhone) === phoneDigits(form.phone) ? (
         <p className="notice">
           <Trans>For your security, please verify your phone again to go on.</Trans>
         </p>

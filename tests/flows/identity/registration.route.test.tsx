@@ -119,11 +119,17 @@ describe('a reload mid-flow', () => {
     await app.user.clear(phoneField);
     await app.user.type(phoneField, '2022010143');
     expect(screen.getByText(again)).toBeTruthy();
+    // The same number with its +1 country code (as a contact's copy gives it) is the same number.
+    await app.user.clear(phoneField);
+    await app.user.type(phoneField, '+1 (202) 201-0143');
+    expect(screen.getByText(again)).toBeTruthy();
     // The later steps are not open until the phone is verified again.
     await app.router.navigate({ to: '/register/{-$step}', params: { step: '4' } });
     await waitFor(() => expect(pathname(app)).toBe('/register/2'));
 
     await verifyPhone(app, 'mfa-verified-again');
+    const sent = (path: string) => app.cardApi.requests.filter((request) => request.path === path).map((request) => JSON.parse(String(request.init?.body)).phone);
+    expect([...sent('/api/v1/request-verification'), ...sent('/api/v1/verify-phone')]).toEqual(['2022010143', '2022010143']);
     await waitFor(() => expect(pathname(app)).toBe('/register/3'));
     expect((screen.getByLabelText('Street address') as HTMLInputElement).value).toBe('12 Elm St');
     expect((screen.getByLabelText('State') as HTMLSelectElement).value).toBe('OH');

@@ -267,6 +267,23 @@ describe('POST /verify-phone', () => {
     expect(answer.json()).toEqual({ statusCode: StatusCode.INVALID_MFA_CODE });
   });
 
+  it('takes a phone written with its +1 country code (E.164) as its 10 digits, from the code to the account', async () => {
+    const phone = freshPhone();
+    expect((await requestVerification(t.app, `+1 (${phone.slice(0, 3)}) ${phone.slice(3, 6)}-${phone.slice(6)}`)).json()).toEqual({ statusCode: StatusCode.SUCCESS });
+    const [message] = await outbox(t.app, phone);
+    expect(message).toMatchObject({ phone });
+
+    const verified = await verifyPhone(t.app, `+1${phone}`, message!.code!);
+    expect(verified.json()).toEqual({ statusCode: StatusCode.SUCCESS, mfaToken: expect.any(String) });
+    const applicant = newApplicant({ phone: `+1 ${phone}` });
+    const registered = await register(t.app, { ...applicant, mfaToken: verified.json().mfaToken });
+    expect(registered.body).toMatchObject({ statusCode: StatusCode.SUCCESS });
+    const user = await t.app.inject({ method: 'GET', url: '/api/v1/user', headers: { authorization: `Bearer ${registered.body.access}` } });
+    expect(user.json().user.phone).toBe(phone);
+    // In use, however it is written.
+    expect((await t.app.inject({ method: 'POST', url: '/api/v1/phone-number-in-use', payload: { phone: `+1 ${phone}` } })).json()).toMatchObject({ inUse: true });
+  });
+
   it('answers INVALID_PHONE_NUMBER for a phone that breaks the rules', async () => {
     expect((await verifyPhone(t.app, '1592014477', '123456')).json()).toEqual({ statusCode: StatusCode.INVALID_PHONE_NUMBER });
   });
