@@ -178,6 +178,22 @@ test.describe('the card app inside the companion host', () => {
     await expect(host.appLoads).toHaveText('1');
   });
 
+  test("when the card API refuses the companion app's token, sign-in says to open the card again from the benefits app, with the way back (axe, 360 px)", async ({ page }) => {
+    // An expired companion token, as the card API answers it (server/shared/routeServer.ts).
+    await page.route('**/api/v1/providers/sign-in', (route) => route.fulfill({ status: 401, json: { statusCode: 100 } }));
+    const host = await CompanionHostPage.open(page);
+    await expect(
+      host.app.getByRole('alert').filter({ hasText: "We couldn't sign you in through the benefits app. Please go back to the benefits app and open your card again." }),
+    ).toBeVisible();
+    await expect(host.app.getByLabel('Email', { exact: true })).toBeVisible();
+    // A retry would be refused again: none is offered.
+    await expect(host.app.getByRole('button', { name: 'Try again' })).toHaveCount(0);
+    expect(await axeViolations(appWindow(page)), 'axe violations in the app').toEqual([]);
+    expect(await appWindow(page).evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    await host.app.getByRole('button', { name: 'Back to benefits' }).click();
+    await expect(host.lastHostRoute).toHaveText('home');
+  });
+
   test('a retry of the companion sign-in answered with a refusal starts the app again: a companion user with no card account is offered registration', async ({ page }) => {
     let tries = 0;
     await page.route('**/api/v1/providers/sign-in', (route) => {

@@ -1,9 +1,11 @@
 /**
- * Embedded, on sign-in: the companion app's sign-in at start-up got no answer (machines/host/host.ts
- * `signInProblem: 'failed'`). A cardholder who opened the account in the companion app has no
- * password, so the form below cannot help them: Try again signs in through the companion app once
- * more, on this screen (a reload offline would lose the app: embedded, it has no service worker).
- * Loaded with the embedded start-up (startEmbedded.ts), never standalone.
+ * Embedded, on sign-in: why the companion app's sign-in at start-up did not sign the cardholder in
+ * (machines/host/host.ts `signInProblem`). A cardholder who opened the account in the companion app has
+ * no password, so the form below cannot help them. No answer ('failed'): Try again signs in through
+ * the companion app once more, on this screen (a reload offline would lose the app: embedded, it has
+ * no service worker). Its token refused ('refused': expired, or none): the way out is opening the card
+ * again from the companion app, which gives a new one. Loaded with the embedded start-up
+ * (startEmbedded.ts, not when the companion user has no card account yet), never standalone.
  */
 import { Trans } from '@lingui/react/macro';
 import { getRouteApi, useRouter } from '@tanstack/react-router';
@@ -49,6 +51,18 @@ function NoticeFor({ actor }: { actor: HostActor }) {
     if (signedIn) actor.send({ type: 'session.signedIn' });
   }, [signedIn, actor]);
 
+  if (problem === 'refused' && !retrying) {
+    return (
+      <div className="notice">
+        <p role="alert">
+          <Trans>We couldn't sign you in through the benefits app. Please go back to the benefits app and open your card again.</Trans>
+        </p>
+        <p>
+          <Trans>If you have set a password, you can also sign in with it below.</Trans>
+        </p>
+      </div>
+    );
+  }
   if (problem !== 'failed' && !retrying) return null;
   return (
     <div className="notice">

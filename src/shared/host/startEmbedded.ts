@@ -109,7 +109,8 @@ export async function startEmbedded(
       sendSitevars: (sitevars) => bridge.tell('cms.sitevars', { sitevars }),
       companionAccessToken: async () => (await bridge.ask('parentApp.accessToken.get')).accessToken,
       providersUuid: connection?.parentApp.uuid ?? null,
-      signInNotice: CompanionSignInNotice,
+      // A companion user with no card account yet registers: their refusal is no sign-in problem.
+      signInNotice: needsRegistration ? null : CompanionSignInNotice,
     },
   };
 }
