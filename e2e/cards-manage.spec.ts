@@ -11,7 +11,8 @@
 import path from 'node:path';
 import { expect, type Page, type TestInfo } from '@playwright/test';
 import { test } from './support/snackbar.ts';
-import { ManageCardsPage, dayAsShown } from './pages/cards/ManageCardsPage.ts';
+import { dayInSentence } from './pages/cards/cardScreens.ts';
+import { ManageCardsPage } from './pages/cards/ManageCardsPage.ts';
 import { expectAccessible } from './support/accessibility.ts';
 import { openAccountViaApi } from './support/accounts.ts';
 import { asCardholder, cardholderWithCard, purchaseWith } from './support/cardholderWithCard.ts';
@@ -98,7 +99,7 @@ test('report the card lost: blocked at once, its replacement on its way with its
   const coming = after.card('Replacement card');
   await expect(after.cardStatus(coming, 'On its way')).toBeVisible();
   await expect(
-    coming.getByText(`Arrives between ${dayAsShown(replacement.delivery!.earliest, 'en')} and ${dayAsShown(replacement.delivery!.latest, 'en')}.`, {
+    coming.getByText(`Arrives between ${dayInSentence(replacement.delivery!.earliest, 'en')} and ${dayInSentence(replacement.delivery!.latest, 'en')}.`, {
       exact: true,
     }),
   ).toBeVisible();

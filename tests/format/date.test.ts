@@ -55,6 +55,15 @@ describe('formatDate', () => {
     }
   });
 
+  it("writes the date out in a Spanish sentence, every month as Intl's long form does; English keeps its medium form", () => {
+    for (let month = 0; month < 12; month++) {
+      const instant = new Date(Date.UTC(2026, month, 9, 17));
+      expect(formatDate(instant.toISOString(), 'es', 'sentence')).toBe(intl('es-US', { year: 'numeric', month: 'long', day: 'numeric' }, instant, 'America/New_York'));
+      expect(formatDate(instant.toISOString(), 'en', 'sentence')).toBe(intl('en-US', { year: 'numeric', month: 'short', day: 'numeric' }, instant, 'America/New_York'));
+    }
+    expect(formatDate('2026-12-08', 'es', 'sentence')).toBe('8 de diciembre de 2026');
+  });
+
   it('agrees with Intl for any instant in any of these time zones', () => {
     const zones = ['America/New_York', 'America/Los_Angeles', 'America/Puerto_Rico', 'Pacific/Honolulu', 'America/Anchorage', 'UTC', 'Asia/Kolkata'];
     fc.assert(

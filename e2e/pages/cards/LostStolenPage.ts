@@ -1,7 +1,8 @@
 /** Reporting a card lost or stolen (on /manage-cards): lost or stolen, what happens, then the card blocked. */
 import { expect, type Locator } from '@playwright/test';
 import { AppPage } from '../AppPage.ts';
-import { dayAsShown, ManageCardsPage } from './ManageCardsPage.ts';
+import { dayInSentence } from './cardScreens.ts';
+import { ManageCardsPage } from './ManageCardsPage.ts';
 
 export class LostStolenPage extends AppPage {
   button(source: string): Locator {
@@ -27,8 +28,8 @@ export class LostStolenPage extends AppPage {
       this.t('Your card ending in {lastFour} is blocked for all purchases and ATM withdrawals now.').replace('{lastFour}', lastFour),
     );
     const window = this.t('Arrives between {earliest} and {latest}.')
-      .replace('{earliest}', dayAsShown(delivery.earliest, this.locale))
-      .replace('{latest}', dayAsShown(delivery.latest, this.locale));
+      .replace('{earliest}', dayInSentence(delivery.earliest, this.locale))
+      .replace('{latest}', dayInSentence(delivery.latest, this.locale));
     const coming = replacementOrdered ? 'Your new card is still on its way.' : 'A replacement card is on its way, free of charge.';
     await expect(main.getByText(`${this.t(coming)} ${window}`, { exact: true })).toBeVisible();
     await expect(main.getByText(this.t('Your virtual card keeps working for online purchases.'), { exact: true })).toBeVisible();

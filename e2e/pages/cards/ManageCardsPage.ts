@@ -10,13 +10,6 @@ import { ResetPinPage } from './ResetPinPage.ts';
 
 export type CardKind = 'Virtual card' | 'Physical card' | 'Replacement card';
 
-/** A calendar day 'YYYY-MM-DD' as the app writes it ("Dec 8, 2026", "8 dic 2026"). */
-export function dayAsShown(day: string, locale: Locale): string {
-  return new Intl.DateTimeFormat(locale === 'es' ? 'es-US' : 'en-US', { year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' })
-    .format(new Date(`${day}T12:00:00Z`))
-    .replace(/[\u202F\u00A0]/g, ' ');
-}
-
 export class ManageCardsPage extends AppPage {
   /** Opens /manage-cards directly (the session must already be in storage). */
   static async open(page: Page, locale: Locale = 'en', initialSlide?: number): Promise<ManageCardsPage> {

@@ -3,7 +3,7 @@ import { expect, type Locator, type Page } from '@playwright/test';
 import type { Locale } from '../../support/catalog.ts';
 import { dollars } from '../../support/text.ts';
 import { AppPage } from '../AppPage.ts';
-import { moneyLinesOf, shortDate } from './cardScreens.ts';
+import { dayInSentence, moneyLinesOf } from './cardScreens.ts';
 
 export class OrderCardPage extends AppPage {
   /** Opens /order-card (the session must already be in storage); an account already funded lands on step 2. */
@@ -95,8 +95,8 @@ export class OrderCardPage extends AppPage {
       [this.t('Your balance now'), dollars(balanceBeforeCents - 500, this.locale)],
     ]);
     const arrival = this.t('It should arrive between {earliest} and {latest}.')
-      .replace('{earliest}', shortDate(delivery.earliest, this.locale))
-      .replace('{latest}', shortDate(delivery.latest, this.locale));
+      .replace('{earliest}', dayInSentence(delivery.earliest, this.locale))
+      .replace('{latest}', dayInSentence(delivery.latest, this.locale));
     await expect(this.screen.getByText(arrival)).toBeVisible();
   }
 

@@ -3,9 +3,9 @@ import type { Locator } from '@playwright/test';
 import type { Locale } from '../../support/catalog.ts';
 import { seenText } from '../../support/text.ts';
 
-/** A calendar day 'YYYY-MM-DD' as the app shows it ("Dec 8, 2026", "8 dic 2026"). */
-export function shortDate(day: string, locale: Locale): string {
-  return new Intl.DateTimeFormat(locale === 'es' ? 'es-US' : 'en-US', { year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' })
+/** A calendar day 'YYYY-MM-DD' as the app writes it in a sentence ("Dec 8, 2026", "8 de diciembre de 2026"). */
+export function dayInSentence(day: string, locale: Locale): string {
+  return new Intl.DateTimeFormat(locale === 'es' ? 'es-US' : 'en-US', { year: 'numeric', month: locale === 'es' ? 'long' : 'short', day: 'numeric', timeZone: 'UTC' })
     .format(new Date(`${day}T12:00:00Z`))
     .replace(/[\u202F\u00A0]/g, ' ');
 }

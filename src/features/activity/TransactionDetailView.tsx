@@ -85,7 +85,7 @@ function TransactionDetail({ id }: { id: string }) {
 }
 
 function Details({ transaction, locale }: { transaction: TransactionDetail; locale: Locale }) {
-  const heldUntil = transaction.heldUntil ? formatDate(transaction.heldUntil, locale) : null;
+  const heldUntil = transaction.heldUntil ? formatDate(transaction.heldUntil, locale, 'sentence') : null;
   const credit = transaction.amount > 0;
   const { settledAt, heldAmount = 0 } = transaction;
   // Completed for less than was held (the rest went back to the balance) or, a purchase, for more: a tip.

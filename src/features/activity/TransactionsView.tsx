@@ -167,10 +167,10 @@ function BalanceHeader({ locale, rowsAsOf, onRefresh, refreshing }: BalanceHeade
   const failed = useSelector(home, (s) => s.hasTag('failed'));
   const balance = overview ? formatDollars(overview.balance) : null;
   const onHold = overview && overview.onHold > 0 ? formatDollars(overview.onHold) : null;
-  const day = asOf && formatDate(asOf, locale);
+  const day = asOf && formatDate(asOf, locale, 'sentence');
   const time = asOf && formatTime(asOf, locale);
   // As the reader sees them: the two copies are kept a moment apart, each as its answer came.
-  const rowsSay = rowsAsOf && `${formatDate(rowsAsOf, locale)} ${formatTime(rowsAsOf, locale)}`;
+  const rowsSay = rowsAsOf && `${formatDate(rowsAsOf, locale, 'sentence')} ${formatTime(rowsAsOf, locale)}`;
   return (
     <div className="activity-balance">
       <p className="activity-balance-amount">

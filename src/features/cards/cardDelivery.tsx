@@ -18,8 +18,8 @@ export const deliveryWindowIfOrderedToday = (): Window => cardDeliveryWindow(usC
 
 /** "It should arrive between Dec 8, 2026 and Dec 15, 2026." */
 export function ArrivalWindow({ window, locale }: { window: Window; locale: Locale }) {
-  const earliest = formatDate(window.earliest, locale);
-  const latest = formatDate(window.latest, locale);
+  const earliest = formatDate(window.earliest, locale, 'sentence');
+  const latest = formatDate(window.latest, locale, 'sentence');
   return (
     <Trans>
       It should arrive between {earliest} and {latest}.
@@ -35,8 +35,8 @@ export function ArrivalOfOrdered({ window, locale }: { window: Window | null | u
 /** Before ordering: "If you order today, it should arrive between … and … (10 to 15 business days)." */
 export function ArrivalIfOrderedToday({ locale }: { locale: Locale }) {
   const window = deliveryWindowIfOrderedToday();
-  const earliest = formatDate(window.earliest, locale);
-  const latest = formatDate(window.latest, locale);
+  const earliest = formatDate(window.earliest, locale, 'sentence');
+  const latest = formatDate(window.latest, locale, 'sentence');
   return (
     <Trans>
       It arrives in 10 to 15 business days: if you order today, between {earliest} and {latest}.

@@ -33,17 +33,19 @@ function parseIso(iso: string): Date {
 }
 
 /**
- * Short date, e.g. "Nov 22, 2026" (en) or "22 nov 2026" (es), on the device's calendar.
- * A date-only string ("2026-11-22") is shown as that same day in every time zone: JavaScript parses it as UTC
- * midnight, which west of UTC would otherwise be the day before.
+ * A date on the device's calendar, e.g. "Nov 22, 2026" (en) or "22 nov 2026" (es): CLDR's medium form,
+ * for a label (a list's day, a detail's value). Inside a sentence ('sentence') Spanish writes it out,
+ * "22 de noviembre de 2026" (CLDR's long form: "llega entre el 8 de diciembre de 2026 y …"); English
+ * keeps "Nov 22, 2026". A date-only string ("2026-11-22") is shown as that same day in every time zone:
+ * JavaScript parses it as UTC midnight, which west of UTC would otherwise be the day before.
  */
-export function formatDate(iso: string, locale: Locale): string {
+export function formatDate(iso: string, locale: Locale, use: 'label' | 'sentence' = 'label'): string {
   const date = parseIso(iso);
   const [year, month, day] = DATE_ONLY.test(iso)
     ? [date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate()]
     : [date.getFullYear(), date.getMonth(), date.getDate()];
-  const name = shortMonths[locale][month];
-  return locale === 'es' ? `${day} ${name} ${year}` : `${name} ${day}, ${year}`;
+  if (locale === 'en') return `${shortMonths.en[month]} ${day}, ${year}`;
+  return use === 'sentence' ? `${day} de ${longMonths.es[month]} de ${year}` : `${day} ${shortMonths.es[month]} ${year}`;
 }
 
 /** Hour and minute on a 12-hour clock, e.g. "3:05 PM" (en) or "3:05 p.m." (es), on the device's clock. */

@@ -10,7 +10,7 @@ import type { RefObject } from 'react';
 
 /** `focusOnRetry`: the screen's heading; Try again goes with the notice while the account loads again. */
 export function AsOfNotice({ asOf, locale, onRetry, focusOnRetry }: { asOf: string; locale: Locale; onRetry: () => void; focusOnRetry: RefObject<HTMLElement | null> }) {
-  const day = formatDate(asOf, locale);
+  const day = formatDate(asOf, locale, 'sentence');
   const time = formatTime(asOf, locale);
   return (
     <RetryNotice news focusOnRetry={focusOnRetry} onRetry={onRetry}>

@@ -55,13 +55,13 @@ export function cardStatusDetail(card: Card, locale: Locale): ReactNode {
 /** "Shipped Dec 1, 2026. Arrives between Dec 8, 2026 and Dec 15, 2026." */
 export function DeliveryWindow({ delivery, locale }: { delivery: CardDelivery; locale: Locale }) {
   if (delivery.deliveredOn) {
-    const delivered = formatDate(delivery.deliveredOn, locale);
+    const delivered = formatDate(delivery.deliveredOn, locale, 'sentence');
     return <Trans>Delivered {delivered}.</Trans>;
   }
-  const earliest = formatDate(delivery.earliest, locale);
-  const latest = formatDate(delivery.latest, locale);
+  const earliest = formatDate(delivery.earliest, locale, 'sentence');
+  const latest = formatDate(delivery.latest, locale, 'sentence');
   if (delivery.shippedOn) {
-    const shipped = formatDate(delivery.shippedOn, locale);
+    const shipped = formatDate(delivery.shippedOn, locale, 'sentence');
     return (
       <Trans>
         Shipped {shipped}. Arrives between {earliest} and {latest}.

@@ -203,7 +203,7 @@ function Receipt({ state, locale }: Props) {
 function AlreadyOrdered({ state, locale }: Props) {
   const heading = useHeadingFocus();
   const { card } = state.context;
-  const shippedOn = card?.delivery?.shippedOn ? formatDate(card.delivery.shippedOn, locale) : null;
+  const shippedOn = card?.delivery?.shippedOn ? formatDate(card.delivery.shippedOn, locale, 'sentence') : null;
   return (
     <>
       <h1 id={titleId} ref={heading} tabIndex={-1}>
