@@ -15,7 +15,7 @@ import {
 } from 'xstate';
 import type { ExperimentFlags } from '../../contract/experiments/types.ts';
 import { experimentsMachine, flagsOff } from '../../machines/experiments/experiments.ts';
-import { coverageOf, describePath, generatePaths } from '../support/chartCoverage.ts';
+import { coverageOf, describePath, flush, generatePaths } from '../support/chartCoverage.ts';
 
 
 /** The id XState gives the fetch's invoke (the chart does not name it, so it is generated). */
@@ -65,10 +65,6 @@ function startExperiments(isInternal = input.isInternal) {
   ).start();
   return { actor, fetches, exposed, reported };
 }
-
-// The promises settled so far and what they set off (setImmediate runs once the microtasks are done;
-// a timer would wait a millisecond more at every step).
-const flush = () => new Promise((resolve) => setImmediate(resolve));
 
 type Expected = { isInternal: boolean; flags: ExperimentFlags; fetchInputs: boolean[]; exposed: ExperimentFlags[]; reported: unknown[] };
 

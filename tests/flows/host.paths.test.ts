@@ -16,7 +16,7 @@ import {
 import { hostMachine, ProvidersSignInRefused, type HostConnection, type HostContext } from '../../machines/host/host.ts';
 import type { SessionTokens } from '../../contract/shared/answers.ts';
 import type { NotificationPermission } from '../../contract/hostProtocol.ts';
-import { coverageOf, describePath, generatePaths } from '../support/chartCoverage.ts';
+import { coverageOf, describePath, flush, generatePaths } from '../support/chartCoverage.ts';
 
 
 /** The id XState gives the invoke of a state (none is named in the chart, so it is generated). */
@@ -100,10 +100,6 @@ function latest<T>(list: T[], what: string): T {
   if (!call) throw new Error(`${what} was never started`);
   return call;
 }
-
-// The promises settled so far and what they set off (setImmediate runs once the microtasks are done;
-// a timer would wait a millisecond more at every step).
-const flush = () => new Promise((resolve) => setImmediate(resolve));
 
 /** What the events so far say the host context must be, worked out without the chart. */
 type Expected = {

@@ -196,6 +196,12 @@ export function minimalCover(machine: AnyStateMachine, run: PathRun): Path[] {
   }
 }
 
+/**
+ * The promises settled so far and what they set off, for a chart run with its actors stubbed:
+ * setImmediate runs once the microtasks are done (a timer would wait a millisecond more at every step).
+ */
+export const flush = () => new Promise((resolve) => setImmediate(resolve));
+
 type StateCheck<Ctx> = { when: (snapshot: AnyMachineSnapshot) => boolean; then: (ctx: Ctx, snapshot: AnyMachineSnapshot) => Promise<void> };
 
 /**
