@@ -1,6 +1,7 @@
 /**
  * Activity through the real server at phone size, on a fresh cardholder's account funded through the
- * sandbox (so no other spec's demo balance moves): a purchase appears as pending, then settles for less;
+ * sandbox (so no other spec's demo balance moves): a purchase appears as pending, then settles for less
+ * (and, in Spanish, one for more: a tip);
  * home explains the hold meanwhile; a transaction's detail opens from an older page and going back keeps
  * the list where it was; axe on the list and the detail, in English and in Spanish; the first rows come
  * in without shifting what is on screen.
@@ -133,6 +134,7 @@ test('activity and a pending transaction read in Spanish, axe-clean', async ({ p
   await expect(detail.screen).toMatchAriaSnapshot(`- paragraph: ${JSON.stringify(`Monto: ${heardDollars(-184_512, 'es')}`)}`);
   await expect(detail.value('Status')).toHaveText('Pendiente');
   await expect(detail.screen.getByText('¿Por qué está pendiente?')).toBeVisible();
+  await expect(detail.screen.getByText(/El monto final puede ser menor, o mayor si se agrega una propina\.$/)).toBeVisible();
   await expectAccessible(page);
   // Large text (200%): a value that no longer fits beside its label goes under it, rather than break
   // mid-word beside it; one that still fits stays beside it, on one line.
@@ -166,6 +168,19 @@ test('activity and a pending transaction read in Spanish, axe-clean', async ({ p
   await expect(detail.screen.getByRole('alert')).toHaveText(
     'No encontramos este movimiento en su cuenta.Una retención que se liberó, o que terminó sin que se completara la compra, ya no aparece en la lista: no se descontó dinero de su cuenta por ella.',
   );
+  await expectAccessible(page);
+
+  // A café adds a tip: the store settles for more than it held, and the detail says what the extra took.
+  const tipped = await moneyEvent(request, { type: 'card.authorization', email: applicant.email, amountCents: 2000, merchant: 'Tower Cafe' });
+  await moneyEvent(request, { type: 'card.settlement', transactionId: tipped, amountCents: 2350 });
+  await page.goto(`/transactions/detail?id=${tipped}`);
+  await expect(detail.amount).toHaveText(signedDollars(-2350, 'es'));
+  await expect(detail.value('Status')).toHaveText('Completado');
+  await expect(
+    detail.screen.getByText(
+      `Al principio se retuvo un monto de ${dollars(2000, 'es')}. El comercio completó la compra por un monto mayor (por ejemplo, con una propina), y la diferencia de ${dollars(350, 'es')} se descontó de su saldo.`,
+    ),
+  ).toBeVisible();
   await expectAccessible(page);
 });
 
