@@ -4,7 +4,7 @@
  */
 import { i18n } from '@lingui/core';
 import { I18nProvider } from '@lingui/react';
-import { act, render, screen } from '@testing-library/react';
+import { act, fireEvent, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
@@ -115,6 +115,42 @@ describe('SplitCodeInput', () => {
     expect(value()).toBe('1 3');
     await user.keyboard('9');
     expect(value()).toBe('193');
+  });
+
+  it('backspace from an Android keyboard that sends no Backspace key (keyCode 229), only its beforeinput, works the same', async () => {
+    const user = setup();
+    await user.click(box(1));
+    await user.keyboard('123');
+    // As Gboard sends it: an unidentified key, then the input event saying what it does.
+    const androidBackspace = (target: HTMLElement) => {
+      act(() => {
+        fireEvent.keyDown(target, { key: 'Unidentified', keyCode: 229 });
+        target.dispatchEvent(new InputEvent('beforeinput', { inputType: 'deleteContentBackward', bubbles: true, cancelable: true }));
+      });
+    };
+    expect(document.activeElement).toBe(box(4));
+    androidBackspace(box(4));
+    expect(value()).toBe('12');
+    expect(document.activeElement).toBe(box(3));
+    // In a filled box: cleared, the focus stays; the browser deletes nothing more (its default prevented).
+    await user.click(box(2));
+    androidBackspace(box(2));
+    expect(value()).toBe('1');
+    expect(document.activeElement).toBe(box(2));
+  });
+
+  it('one Backspace key press is handled once, though the browser would follow it with its beforeinput', async () => {
+    const user = setup();
+    await user.click(box(1));
+    await user.keyboard('123');
+    await user.click(box(4));
+    const before = vi.fn();
+    box(4).addEventListener('beforeinput', before);
+    await user.keyboard('{Backspace}');
+    // Only the third digit went: not the second too, as a second handling would.
+    expect(value()).toBe('12');
+    expect(document.activeElement).toBe(box(3));
+    expect(before).not.toHaveBeenCalled();
   });
 
   it('a pasted code spreads over the boxes from where it lands, stripping spaces and newlines', async () => {

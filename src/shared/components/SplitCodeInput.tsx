@@ -73,7 +73,17 @@ export function SplitCodeInput({ id, label, length, value, onChange, onComplete,
   }
 
   function onKeyDown(index: number, event: KeyboardEvent<HTMLInputElement>) {
-    if (event.key !== 'Backspace' || readOnly) return;
+    if (event.key === 'Backspace') deleteBackward(index, event);
+  }
+
+  /**
+   * Backspace: clears the box, or an empty box's previous one and moves there. Some Android keyboards
+   * (Gboard among them) send no Backspace key, only keyCode 229 ("Unidentified"), and say what they
+   * do in the input event that follows (`beforeinput`, inputType deleteContentBackward): both lead
+   * here. A Backspace key handled stops its beforeinput, so one press is handled once.
+   */
+  function deleteBackward(index: number, event: { preventDefault: () => void }) {
+    if (readOnly) return;
     event.preventDefault();
     const next = [...digits];
     if (next[index]) {
@@ -110,6 +120,12 @@ export function SplitCodeInput({ id, label, length, value, onChange, onComplete,
             key={index}
             ref={(element) => {
               boxes.current[index] = element;
+              // React's onBeforeInput is not the native event: it has no inputType.
+              const onBeforeInput = (event: InputEvent) => {
+                if (event.inputType === 'deleteContentBackward') deleteBackward(index, event);
+              };
+              element?.addEventListener('beforeinput', onBeforeInput);
+              return () => element?.removeEventListener('beforeinput', onBeforeInput);
             }}
             id={boxId(index)}
             className="split-code-box"
