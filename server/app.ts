@@ -36,11 +36,14 @@ import { registerRequestSafety } from './shared/requestSafety.ts';
 /** Never logged: credentials, codes and tokens travel in these. */
 const redactedPaths = ['req.headers.authorization', 'req.headers["companion-authorization"]', 'req.body', 'res.body'];
 
-/** Spent attempt counters and texted codes go at start and every hour after (attemptLimits.ts, textedCodes.ts deleteSpent). */
-async function deleteSpentCountersAndCodes(app: FastifyInstance, { limits, textedCodes }: Services): Promise<void> {
+/**
+ * Spent attempt counters, texted codes and expired sessions go at start and every hour after
+ * (attemptLimits.ts, textedCodes.ts deleteSpent; sessions.ts deleteExpired).
+ */
+async function deleteSpentRows(app: FastifyInstance, { limits, textedCodes, sessions }: Services): Promise<void> {
   const deleteSpent = () =>
-    Promise.all([limits.deleteSpent(), textedCodes.deleteSpent()]).catch((error: unknown) =>
-      app.log.warn({ err: error }, 'could not delete spent attempt counters or texted codes'),
+    Promise.all([limits.deleteSpent(), textedCodes.deleteSpent(), sessions.deleteExpired()]).catch((error: unknown) =>
+      app.log.warn({ err: error }, 'could not delete spent attempt counters, texted codes or expired sessions'),
     );
   await deleteSpent();
   const hourly = setInterval(() => void deleteSpent(), 60 * 60 * 1000);
@@ -86,7 +89,7 @@ export async function buildApp(
   answerWhileClosing(app, { statusCode: StatusCode.UNEXPECTED_ERROR });
   registerHostChecks(app, config, { statusCode: StatusCode.INVALID_PARAMETERS });
   const services = createServices(config, db);
-  await deleteSpentCountersAndCodes(app, services);
+  await deleteSpentRows(app, services);
   app.decorate('afterAnswer', services.afterAnswer);
   app.addHook('onClose', () => services.afterAnswer.settled());
 

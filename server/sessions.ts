@@ -5,7 +5,7 @@
  * by the device that spent it: two tabs refreshing at once get the same successor.
  */
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
-import { and, eq, isNotNull, isNull, type SQL, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull, lte, type SQL, sql } from 'drizzle-orm';
 import { decodeJwt, errors, jwtVerify, SignJWT } from 'jose';
 import type { SessionTokens } from '../contract/shared/answers.ts';
 import type { ServerConfig } from './config.ts';
@@ -63,6 +63,13 @@ function openSuccessor(spentToken: string, sealed: string): string | null {
     return null;
   }
 }
+
+/**
+ * How long a session's rows outlive its absolute expiry before deleteExpired takes them: an access
+ * token issued just before it (at most an hour long: server/config.ts, the sandbox's sessions) must
+ * still find its family revoked or not (familyRevokedSql) until it expires itself.
+ */
+const keptAfterExpiryMs = 24 * 60 * 60 * 1000;
 
 /** How many checked access tokens are remembered (about 0.5 KB each). */
 const verifiedTokensKept = 10_000;
@@ -219,7 +226,31 @@ export function createSessions(db: Database, config: ServerConfig) {
     return { access: await access(), refresh };
   }
 
-  return { issueAccessToken, checkAccessToken, expireAccessToken, isFamilyRevoked, startSession, revokeFamily, revokeUserFamilies, findRefreshToken, rotate };
+  /**
+   * Deletes the refresh tokens of sessions past their absolute expiry (and keptAfterExpiryMs), spent,
+   * revoked or not: none can be used or reused any more, and each refresh adds a row, so the table would
+   * otherwise keep every token ever issued. Answers how many rows went.
+   */
+  async function deleteExpired(now = new Date()): Promise<number> {
+    const deleted = await db
+      .delete(refreshTokens)
+      .where(lte(refreshTokens.expiresAt, new Date(now.getTime() - keptAfterExpiryMs)))
+      .returning({ id: refreshTokens.id });
+    return deleted.length;
+  }
+
+  return {
+    issueAccessToken,
+    checkAccessToken,
+    expireAccessToken,
+    isFamilyRevoked,
+    startSession,
+    revokeFamily,
+    revokeUserFamilies,
+    findRefreshToken,
+    rotate,
+    deleteExpired,
+  };
 }
 
 export type Sessions = ReturnType<typeof createSessions>;

@@ -19,4 +19,8 @@ export const refreshTokens = pgTable('refresh_tokens', {
   spentByDevice: text('spent_by_device'),
   successorSealed: text('successor_sealed'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-}, (t) => [index('refresh_tokens_family_idx').on(t.familyId)]);
+}, (t) => [
+  index('refresh_tokens_family_idx').on(t.familyId),
+  // The hourly delete of expired sessions (server/sessions.ts deleteExpired) finds them without a scan.
+  index('refresh_tokens_expires_idx').on(t.expiresAt),
+]);

@@ -1,6 +1,6 @@
 /**
  * Unlock (POST /refresh-tokens): rotation of single-use refresh tokens, reuse detection that ends the
- * whole session, and the five-attempt limit on wrong unlock codes.
+ * whole session, and the five-attempt limit on wrong unlock codes; expired sessions' tokens deleted.
  */
 import { eq, isNotNull } from 'drizzle-orm';
 import { decodeJwt } from 'jose';
@@ -9,7 +9,7 @@ import { syncBuiltinESMExports } from 'node:module';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { StatusCode } from '../../../contract/shared/statusCodes.ts';
 import { refreshTokens, users } from '../../../server/db/schema/index.ts';
-import { lostAnswerGraceSeconds, refreshGraceSeconds } from '../../../server/sessions.ts';
+import { createSessions, lostAnswerGraceSeconds, refreshGraceSeconds } from '../../../server/sessions.ts';
 import { bearer, demoCardholder, demoCredentials, demoUser, homeStatus, signIn, startTestApp, type TestApp, unlock, unlockFailures } from '../helpers.ts';
 
 const wrongCode = '1111';
@@ -345,5 +345,31 @@ describe('two refreshes with one refresh token from one device (two tabs)', () =
 
     expect(await unlockFrom(session.refresh, device)).toEqual({ status: 401, body: { statusCode: StatusCode.SIGN_IN_REQUIRED } });
     expect((await unlockFrom(first.body.refresh, device)).status).toBe(401);
+  });
+});
+
+describe('expired sessions deleted (sessions.ts deleteExpired, at start and hourly)', () => {
+  const familyOf = (access: string) => String(decodeJwt(access).sid);
+  const rowsOf = async (familyId: string) => (await t.db.select().from(refreshTokens).where(eq(refreshTokens.familyId, familyId))).length;
+
+  it('deletes a session a day past its absolute expiry, spent and revoked tokens too; keeps a live one and one just expired, whose revocation an access token may still need', async () => {
+    const sessions = createSessions(t.db, t.config);
+    const live = session;
+    const old = await signIn(t.app);
+    await unlock(t.app, old.refresh);
+    const justExpired = await signIn(t.app);
+    await t.app.inject({ method: 'POST', url: '/api/v1/sign-out', headers: bearer(justExpired.access) });
+    const day = 24 * 60 * 60 * 1000;
+    await t.db.update(refreshTokens).set({ expiresAt: new Date(Date.now() - day - 60_000) }).where(eq(refreshTokens.familyId, familyOf(old.access)));
+    await t.db.update(refreshTokens).set({ expiresAt: new Date(Date.now() - day + 60_000) }).where(eq(refreshTokens.familyId, familyOf(justExpired.access)));
+    expect(await rowsOf(familyOf(old.access))).toBe(2);
+
+    expect(await sessions.deleteExpired()).toBe(2);
+    expect(await rowsOf(familyOf(old.access))).toBe(0);
+    expect(await rowsOf(familyOf(live.access))).toBe(1);
+    // Signed out and expired less than a day ago: still known as revoked.
+    expect(await sessions.isFamilyRevoked(familyOf(justExpired.access))).toBe(true);
+    expect((await homeStatus(t.app, live.access)).status).toBe(200);
+    expect(await sessions.deleteExpired()).toBe(0);
   });
 });
