@@ -283,10 +283,12 @@ export default defineConfig({
             // home's code came in eleven files, each a <link> the page creates in one task, and over a slow
             // network they queued behind the browser's six connections (docs/performance.md). Not their
             // dependencies (on the first screens already); a module here that a first screen imports would
-            // move out of the entry, which the first-load budget shows.
+            // move out of the entry, which the first-load budget shows. Not the phone's format either: only
+            // registration shows one, and it reads the rules' phoneDigits, which brought the forms' file
+            // into home's first load (2.6 KB gzip).
             {
               name: 'account-screens',
-              test: /\/src\/shared\/(activity|cards|format)\/|\/src\/shared\/offline\/(lastKnown|AsOfNotice)\.|\/machines\/home\/|\/src\/shared\/components\/(Skeleton|RetryNotice|Amount|ActionButton)\.|\/contract\/shared\/fees\.ts|\/src\/shared\/fees\/feeNames\.|\/src\/features\/home\/(home\.css|earlyHome\.ts)/,
+              test: /\/src\/shared\/(activity|cards)\/|\/src\/shared\/format\/(?!phone\.)|\/src\/shared\/offline\/(lastKnown|AsOfNotice)\.|\/machines\/home\/|\/src\/shared\/components\/(Skeleton|RetryNotice|Amount|ActionButton)\.|\/contract\/shared\/fees\.ts|\/src\/shared\/fees\/feeNames\.|\/src\/features\/home\/(home\.css|earlyHome\.ts)/,
               includeDependenciesRecursively: false,
             },
           ],
