@@ -142,6 +142,34 @@ describeOnPostgres('the ledger on real PostgreSQL, under concurrency', { timeout
     expect(reversed.created === 1 ? reversed.transfer_already_reversed : reversed.exceeds_credits).toBe(posted.phase === 'post_pending' ? 30 : 29);
   });
 
+  it("takes a tip's extra under the same lock as a purchase: racing for the last of a balance, one of them wins, never both", async () => {
+    const cardholder = await newCardholder(db);
+    await createTransfer(db, deposit(cardholder, 5000));
+    const hold = { id: randomUUID(), debit: cardholder, credit: settlement, amountCents: 3000, kind: 'purchase' as const, phase: 'pending' as const, now: at(1) };
+    await createTransfer(db, hold);
+
+    // 2,000 available beside the hold: a tip of 1,000 and a purchase of 1,500 cannot both be paid.
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        i % 2 === 0
+          ? postPendingTransfer(db, { id: randomUUID(), pendingId: hold.id, amountCents: 4000, now: at(2) })
+          : createTransfer(db, { id: randomUUID(), debit: cardholder, credit: settlement, amountCents: 1500, kind: 'purchase', phase: 'posted', now: at(2) }),
+      ),
+    );
+
+    const [tips, purchases] = [results(answers.filter((_, i) => i % 2 === 0)), results(answers.filter((_, i) => i % 2 === 1))];
+    expect(purchases.created ?? 0).toBeLessThanOrEqual(1);
+    if (tips.created === 1) {
+      expect([tips, purchases]).toEqual([{ created: 1, pending_transfer_already_posted: 19 }, { exceeds_credits: 20 }]);
+      expect(await balances(db, cardholder, at(2))).toMatchObject({ postedCents: 1000, pendingDebitsCents: 0, availableCents: 1000 });
+    } else {
+      // The purchase came first: every tip refused, the hold kept.
+      expect([tips, purchases]).toEqual([{ exceeds_credits: 20 }, { created: 1, exceeds_credits: 19 }]);
+      expect(await balances(db, cardholder, at(2))).toMatchObject({ postedCents: 3500, pendingDebitsCents: 3000, availableCents: 500 });
+    }
+    expect(await invariantReport(db)).toMatchObject({ ok: true });
+  });
+
   it("does not wait for the settlement account's row: deposits and purchases go through while another transaction holds it", async () => {
     const cardholder = await newCardholder(db);
     await createTransfer(db, deposit(cardholder, 1000));
