@@ -5,6 +5,7 @@
  */
 import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/database.ts';
+import { holdSettledForMore } from './transfers.ts';
 
 export type InvariantReport = {
   ok: boolean;
@@ -27,7 +28,7 @@ type ReportRow = { totals: Omit<InvariantReport, 'ok' | 'problems'>; problems: s
  *   A system account keeps no columns (all zero): its balances are what its transfers add up to.
  * - No account with a floor is below it (debits posted + pending ≤ credits posted + cushion).
  * - A pending transfer is resolved at most once, by a post of at most its amount (a purchase's may be
- *   more: mayExceedHold) or a void of all of it, between its own accounts; a reversal mirrors a posted
+ *   more: holdSettledForMore) or a void of all of it, between its own accounts; a reversal mirrors a posted
  *   transfer.
  */
 export async function invariantReport(db: Database): Promise<InvariantReport> {
@@ -83,7 +84,7 @@ export async function invariantReport(db: Database): Promise<InvariantReport> {
       from transfers r join transfers p on p.id = r.pending_id
       where p.phase <> 'pending'
         or r.debit_ledger_account_id <> p.debit_ledger_account_id or r.credit_ledger_account_id <> p.credit_ledger_account_id
-        or (r.phase = 'post_pending' and r.amount_cents > p.amount_cents and p.kind <> 'purchase')
+        or (r.phase = 'post_pending' and r.amount_cents > p.amount_cents and p.kind <> ${holdSettledForMore})
         or (r.phase = 'void_pending' and r.amount_cents <> p.amount_cents)
       union all
       select format('reversal %s does not mirror posted transfer %s', v.id, o.id)

@@ -203,7 +203,8 @@ async function resolvePending(
  * is refused ('exceeds_credits') and the hold stays. Any other hold is posted for at most its amount
  * (invariantReport checks both).
  */
-const mayExceedHold = (pending: Pick<Transfer, 'kind'>) => pending.kind === 'purchase';
+export const holdSettledForMore: TransactionKind = 'purchase';
+const mayExceedHold = (pending: Pick<Transfer, 'kind'>) => pending.kind === holdSettledForMore;
 
 function resolutionFailure(resolution: Transfer): PendingTransferFailure {
   if (resolution.phase === 'post_pending') return 'pending_transfer_already_posted';
