@@ -156,9 +156,12 @@ export function identityFeature(app: FastifyInstance, services: Services): void 
     const check = await checkAccountSsn(limits, config.ssnHashKey, user, user.email, ssn);
     if (check.kind !== 'match') {
       // A wrong SSN is a wrong answer of the session's holder too: it counts toward the unlock lockout,
-      // which ends every session at its limit (server/unlockCodes.ts).
+      // which ends every session at its limit (server/unlockCodes.ts). The tries left are the fewer of
+      // the two limits', so the screen never promises a try that would end every session instead.
       const compared = check.kind === 'wrong' || check.afterWrong;
-      if (compared && (await countWrongUnlockAnswer(db, services.sessions, user.id)) === 0) return signInRequired(reply);
+      const unlockTriesLeft = compared ? await countWrongUnlockAnswer(db, services.sessions, user.id) : null;
+      if (unlockTriesLeft === 0) return signInRequired(reply);
+      if (check.kind === 'wrong' && unlockTriesLeft !== null) return refuseSsn(reply, { ...check, attemptsLeft: Math.min(check.attemptsLeft, unlockTriesLeft) });
       return refuseSsn(reply, check);
     }
     request.log.info('SSN verified for an unlock-code reset');
