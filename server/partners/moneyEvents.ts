@@ -27,6 +27,7 @@ import { eq, sql } from 'drizzle-orm';
 import { type InferType, mixed, number, object, string } from 'yup';
 import { idempotencyKeyPattern } from '../../contract/shared/route.ts';
 import { StatusCode } from '../../contract/shared/statusCodes.ts';
+import { usCalendarDay } from '../../contract/shared/businessDays.ts';
 import { canonicalUuid, uuidPattern } from '../../contract/rules.ts';
 import type { Database } from '../db/database.ts';
 import { sandboxCardTransactions, sandboxEbtSwipes } from '../db/schema/index.ts';
@@ -172,6 +173,17 @@ class Refused extends Error {
 type Withdrawal = { id: string; cardholder: string; amountCents: number; location: string | null; outOfNetwork: boolean };
 
 /**
+ * When an ATM's fee is timed: a millisecond after its cash (timed under the account's lock, which the
+ * fee's transaction still holds), so every list keeps it next to the cash and after it (equal times
+ * are ordered by their random ids); at the cash's own time when a millisecond more would begin the
+ * next day in US Eastern time, the statements' calendar, so the two are on one month's statement.
+ */
+export function feeTimeAfter(cashAt: Date): Date {
+  const next = new Date(cashAt.getTime() + 1);
+  return usCalendarDay(next) === usCalendarDay(cashAt) ? next : cashAt;
+}
+
+/**
  * Cash out at an ATM, in the card's transaction. Out of network the fee (contract/shared/fees.ts) is a
  * transfer of its own, beside the cash, named by its code: the balance must cover both, or neither is
  * made (the cash is rolled back). A retry answers the first; the same key for the other network is
@@ -183,11 +195,7 @@ async function withdrawCash(tx: Database, withdrawal: Withdrawal) {
   const cash = await createTransfer(tx, { id, debit: cardholder, credit: systemLedgerAccounts.settlement, amountCents, kind: 'atm_withdrawal', location, phase: 'posted' });
   if (cash.result === 'exists') return outOfNetwork === ((await findTransfer(tx, feeId)) !== undefined) ? cash : { result: 'exists_with_different_fields' as const };
   if (cash.result !== 'created' || !outOfNetwork) return cash;
-  // The fee a millisecond after its cash (the cash is timed under the account's lock, which this
-  // transaction still holds), so every list keeps it next to the cash and after it (equal times were
-  // ordered by their random ids); at the same time when a millisecond more would be the next UTC day,
-  // so in the same statement month. (`now`, not `occurredAt`: a retry compares a stated time.)
-  const cashAt = cash.transfer.occurredAt.getTime();
+  // (`now`, not `occurredAt`: a retry compares a stated time.)
   const fee = await createTransfer(tx, {
     id: feeId,
     debit: cardholder,
@@ -197,7 +205,7 @@ async function withdrawCash(tx: Database, withdrawal: Withdrawal) {
     counterparty: 'atmWithdrawalOutOfNetwork' satisfies FeeName,
     location,
     phase: 'posted',
-    now: new Date((cashAt + 1) % 86_400_000 === 0 ? cashAt : cashAt + 1),
+    now: feeTimeAfter(cash.transfer.occurredAt),
   });
   // A fee that exists without its cash: the id was someone else's.
   if (fee.result !== 'created') throw new Refused(fee.result === 'exists' ? 'exists_with_different_fields' : fee.result);

@@ -10,6 +10,7 @@ import type { HomeAnswer } from '../../../contract/home/types.ts';
 import { StatusCode } from '../../../contract/shared/statusCodes.ts';
 import { fees } from '../../../contract/shared/fees.ts';
 import { sandboxCardTransactions } from '../../../server/db/schema/index.ts';
+import { feeTimeAfter } from '../../../server/partners/moneyEvents.ts';
 import { demoActivity, demoHold, mfaCardholder } from '../../../server/seed.ts';
 import { bearer, getHome, signIn, signInWith, startTestApp, type TestApp } from '../helpers.ts';
 
@@ -219,6 +220,18 @@ describe('POST /sandbox/events', () => {
     expect(refund).toMatchObject({ status: 200, body: { result: 'created' } });
     expect((await home()).accountOverview.balance).toBe(before.accountOverview.balance + 1500);
     expect(await report()).toMatchObject({ ok: true, problems: [] });
+  });
+
+  it("times the ATM fee a millisecond after its cash, but never on the next US Eastern day: one month's statement holds both", () => {
+    // The last millisecond of December in New York (EST, UTC-5): a millisecond more is January there.
+    const lastOfDecember = new Date('2027-01-01T04:59:59.999Z');
+    expect(feeTimeAfter(lastOfDecember)).toEqual(lastOfDecember);
+    // The last millisecond of a UTC day is not a day's end in New York: the fee keeps its millisecond.
+    const lastOfUtcDay = new Date('2026-07-31T23:59:59.999Z');
+    expect(feeTimeAfter(lastOfUtcDay)).toEqual(new Date('2026-08-01T00:00:00.000Z'));
+    // Daylight time (EDT, UTC-4): July ends at 04:00 UTC.
+    expect(feeTimeAfter(new Date('2026-08-01T03:59:59.999Z'))).toEqual(new Date('2026-08-01T03:59:59.999Z'));
+    expect(feeTimeAfter(new Date('2026-08-01T03:59:59.998Z'))).toEqual(new Date('2026-08-01T03:59:59.999Z'));
   });
 
   it('charges the out-of-network ATM fee with the cash, both or neither, once per Idempotency-Key', async () => {
