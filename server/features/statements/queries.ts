@@ -184,7 +184,9 @@ const statementRowOf = (row: JsonRow): StatementRow => ({
  */
 export async function loadMonthStatement(db: Database, request: { userId: string; month: string; now: Date }): Promise<MonthStatement | null> {
   const current = statementMonthOf(request.now);
-  if (request.month > current) return null;
+  // No account is older than 1970; before 1883 New York kept its own mean time, with no month's
+  // midnight for monthStart to find.
+  if (request.month > current || request.month < '1970-01') return null;
   const start = monthStart(request.month).toISOString();
   const end = monthStart(nextMonth(request.month)).toISOString();
   const inProgress = request.month === current;

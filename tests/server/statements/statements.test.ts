@@ -226,6 +226,11 @@ describe('GET /api/v1/statement', () => {
     expect((await statementPdf(`?month=${earlier}&locale=en`)).response.json()).toEqual({ statusCode: StatusCode.NOT_ALLOWED });
     expect((await statementPdf(`?month=${earlier}&locale=en`)).status).toBe(404);
     expect((await statementPdf(`?month=${new Date().getUTCFullYear() + 1}-01&locale=en`)).status).toBe(404);
+    // Well formed, and long before any account: Date.UTC reads years 0-99 as 1900-1999, and New York
+    // kept its own mean time before 1883, so no such month has a US Eastern midnight to begin at.
+    for (const month of ['0000-01', '0050-06', '0099-12', '0100-01', '1882-12', '1969-12']) {
+      expect((await statementPdf(`?month=${month}&locale=en`)).status, month).toBe(404);
+    }
     for (const query of ['?month=2026-13&locale=en', '?month=2026-1&locale=en', '?month=2026-11&locale=fr', '?month=2026-11', '?locale=en', '?month=2026-11&locale=en&x=1']) {
       const answer = await statementPdf(query);
       expect(answer.status, query).toBe(400);
