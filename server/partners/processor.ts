@@ -301,7 +301,8 @@ export async function buildProcessorServer(config: ServerConfig, db: Database, o
     },
   );
 
-  server.get<{ Querystring: { token: string; locale?: string } }>('/card-details', { schema: { querystring: detailsQuery } }, async (request, reply) => {
+  // GET only: the HEAD Fastify would add runs this handler, so a link preview or a prefetch spent the token.
+  server.get<{ Querystring: { token: string; locale?: string } }>('/card-details', { schema: { querystring: detailsQuery }, exposeHeadRoute: false }, async (request, reply) => {
     const locale = processorLocaleOf(request.query.locale, request.headers['accept-language']);
     const [spent] = await db
       .update(processorTokens)

@@ -259,6 +259,10 @@ describe('the virtual card details page', () => {
     const answer = await cardGet(t.app, holder.access, `/card/details-url/${holder.virtualCardId}`);
     const url = new URL(answer.body.url!);
     expect(url.origin).toBe(processorOrigin);
+    // A HEAD (a link preview, a prefetch) answers no page and spends nothing.
+    const head = await processor.inject({ method: 'HEAD', url: `${url.pathname}${url.search}` });
+    expect(head.statusCode).toBe(404);
+    expect(head.headers['content-security-policy']).toContain("frame-ancestors");
 
     const page = await openPage(url);
 
