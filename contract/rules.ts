@@ -16,6 +16,8 @@ export const ValidationMessage = {
   unlockCodeInvalid: 'unlockCode.invalid',
   unlockCodeObvious: 'unlockCode.obvious',
   unlockCodeMismatch: 'unlockCode.mismatch',
+  /** A change to the code it already is: saving it would say "changed" while nothing changed. */
+  unlockCodeUnchanged: 'unlockCode.unchanged',
   firstNameRequired: 'firstName.required',
   lastNameRequired: 'lastName.required',
   nameInvalid: 'name.invalid',
@@ -166,6 +168,10 @@ export function isObviousCode(code: string): boolean {
   const run = steps.size === 1 && (steps.has(0) || steps.has(1) || steps.has(9));
   return run || /^(\d\d)\1$|^(\d)\2(\d)\3$/.test(code);
 }
+
+/** A changed code differs from the current one (Manage account, POST /set-unlock-code). */
+export const checkChangedUnlockCode = (current: unknown, code: unknown): ValidationMessage | null =>
+  text(code) === text(current) ? ValidationMessage.unlockCodeUnchanged : null;
 
 /** The confirmation must repeat the new code. */
 export const checkUnlockCodeConfirmation = (code: unknown, confirmation: unknown): ValidationMessage | null =>

@@ -12,6 +12,7 @@ import {
   checkNewEmail,
   checkNewPassword,
   checkNewUnlockCode,
+  checkChangedUnlockCode,
   checkPassword,
   checkUnlockCode,
   codePoints,
@@ -203,7 +204,10 @@ export type AcceptedAgreementQuery = { agreement: AgreementKind };
  */
 export const setUnlockCodeSchema = object({
   currentUnlockCode: ruleOf(checkUnlockCode),
-  unlockCode: ruleOf(checkNewUnlockCode),
+  unlockCode: ruleOf(checkNewUnlockCode).test(ruleTest, function changed(value) {
+    const message = checkChangedUnlockCode((this.parent as { currentUnlockCode?: unknown }).currentUnlockCode, value);
+    return message ? this.createError({ message }) : true;
+  }),
 }).noUnknown();
 
 /** The proof of a verified phone (/verify-phone, /verify/reset-code): the server checks it; here only its shape. */

@@ -19,7 +19,7 @@
 import { assign, fromPromise } from 'xstate';
 import { setup } from '../shared/setup.ts';
 import type { SetUnlockCodeAnswer, SetUnlockCodeRequest } from '../../contract/account/types.ts';
-import { currentUnlockCodeChecks, fieldErrors, ValidationMessage } from '../../contract/rules.ts';
+import { checkChangedUnlockCode, currentUnlockCodeChecks, fieldErrors, ValidationMessage } from '../../contract/rules.ts';
 import { StatusCode } from '../../contract/shared/statusCodes.ts';
 import { newUnlockCodeErrors, type NewUnlockCodes } from '../shared/newUnlockCode.ts';
 
@@ -36,11 +36,16 @@ export type ChangeUnlockCodeContext = {
 
 export type ChangeUnlockCodeEvent = { type: 'user.submit' } & ChangeUnlockCodeForm;
 
-/** Every field's problem at once: the current code's (unlock rule), and the new code's or else its confirmation's. */
-const formErrors = (form: ChangeUnlockCodeForm): ChangeUnlockCodeErrors => ({
-  ...fieldErrors(currentUnlockCodeChecks, { currentUnlockCode: form.currentUnlockCode }),
-  ...newUnlockCodeErrors(form),
-});
+/**
+ * Every field's problem at once: the current code's (unlock rule), and the new code's or else its
+ * confirmation's. Two good codes that are the same are the new code's problem: nothing would change.
+ */
+const formErrors = (form: ChangeUnlockCodeForm): ChangeUnlockCodeErrors => {
+  const errors = { ...fieldErrors(currentUnlockCodeChecks, { currentUnlockCode: form.currentUnlockCode }), ...newUnlockCodeErrors(form) };
+  if (errors.currentUnlockCode || errors.unlockCode) return errors;
+  const unchanged = checkChangedUnlockCode(form.currentUnlockCode, form.unlockCode);
+  return unchanged ? { unlockCode: unchanged } : errors;
+};
 
 const ruleMessages = new Set<string>(Object.values(ValidationMessage));
 const ruleMessage = (key: string | undefined) => (key !== undefined && ruleMessages.has(key) ? (key as ValidationMessage) : undefined);
@@ -68,7 +73,7 @@ export const changeUnlockCodeMachine = setup({
     tags: {} as ChangeUnlockCodeTag,
   },
   guards: {
-    /** The current code is not 4 digits, or the new one breaks a rule (checkNewUnlockCode). */
+    /** The current code is not 4 digits, or the new one breaks a rule (checkNewUnlockCode) or is the current one. */
     isCodeInvalid: ({ event }) => {
       const errors = formErrors(event);
       return errors.currentUnlockCode !== undefined || errors.unlockCode !== undefined;
@@ -112,7 +117,7 @@ export const changeUnlockCodeMachine = setup({
       },
       states: {
         idle: {},
-        /** The current code is not 4 digits; or the new one is not, or is an obvious code (checkNewUnlockCode). */
+        /** The current code is not 4 digits; or the new one is not, is an obvious code (checkNewUnlockCode) or is the current one. */
         invalid: { tags: ['invalid'] },
         /** The confirmation differs. */
         mismatch: { tags: ['mismatch'] },

@@ -16,6 +16,7 @@ export const validationMessages: Record<ValidationMessage, MessageDescriptor> = 
   [ValidationMessage.unlockCodeInvalid]: msg`Please enter your 4-digit unlock code.`,
   [ValidationMessage.unlockCodeObvious]: msg`This code is easy to guess. Please choose another one.`,
   [ValidationMessage.unlockCodeMismatch]: msg`The unlock codes don't match.`,
+  [ValidationMessage.unlockCodeUnchanged]: msg`This is already your unlock code. Please choose a different one.`,
   [ValidationMessage.firstNameRequired]: msg`First name is required.`,
   [ValidationMessage.lastNameRequired]: msg`Last name is required.`,
   [ValidationMessage.nameInvalid]: msg`Please use only letters, spaces, hyphens and apostrophes.`,

@@ -2,7 +2,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise, waitFor as waitForState } from 'xstate';
-import { currentUnlockCodeChecks, fieldErrors, ValidationMessage } from '../../contract/rules.ts';
+import { checkChangedUnlockCode, currentUnlockCodeChecks, fieldErrors, ValidationMessage } from '../../contract/rules.ts';
 import { StatusCode } from '../../contract/shared/statusCodes.ts';
 import { changeUnlockCodeMachine } from '../../machines/account/changeUnlockCode.ts';
 import { newUnlockCodeErrors } from '../../machines/shared/newUnlockCode.ts';
@@ -30,6 +30,8 @@ const events = [
 
 const refusedWithoutFieldError = { type: 'xstate.done.actor.setUnlockCode', output: { statusCode: 4 } };
 const refusedCurrentCode = { type: 'xstate.done.actor.setUnlockCode', output: { statusCode: 4, fieldErrors: { currentUnlockCode: 'unlockCode.invalid' } } };
+// The current code typed as the new one: nothing would change, so nothing is sent.
+const sameCode = { type: 'user.submit', currentUnlockCode: '2580', unlockCode: '2580', unlockCodeConfirmation: '2580' };
 const oneAttemptLeft = { type: 'xstate.done.actor.setUnlockCode', output: { statusCode: 101, attemptsLeft: 1 } };
 
 const runs = [
@@ -39,6 +41,7 @@ const runs = [
   // The server's finding on the current code shows on that field; one attempt left is said in the singular.
   generatePaths(changeUnlockCodeMachine, [goodCode, refusedCurrentCode]),
   generatePaths(changeUnlockCodeMachine, [goodCode, oneAttemptLeft]),
+  generatePaths(changeUnlockCodeMachine, [sameCode]),
 ];
 type Ctx = Awaited<ReturnType<typeof renderApp>> & {
   /** The form as first rendered: it must be the same element throughout (never unmounted). */
@@ -98,6 +101,8 @@ describe('change-unlock-code chart', () => {
             await fill(ctx, 'Confirm new unlock code', ctx.typed.unlockCodeConfirmation);
             await ctx.user.click(screen.getByRole('button', { name: 'Save unlock code' }));
             ctx.problems = { ...fieldErrors(currentUnlockCodeChecks, { currentUnlockCode: ctx.typed.currentUnlockCode }), ...newUnlockCodeErrors(ctx.typed) };
+            const unchanged = checkChangedUnlockCode(ctx.typed.currentUnlockCode, ctx.typed.unlockCode);
+            if (Object.keys(ctx.problems).length === 0 && unchanged) ctx.problems = { unlockCode: unchanged };
           },
           'xstate.done.actor.setUnlockCode': async (ctx, event) => {
             const answer = event.output as { statusCode: number; attemptsLeft?: number; fieldErrors?: Record<string, string> };
@@ -132,7 +137,9 @@ describe('change-unlock-code chart', () => {
               const { problems, attemptsLeft } = ctx;
               const codeError =
                 s.matches({ editing: 'invalid' }) && problems.unlockCode
-                  ? 'This code is easy to guess. Please choose another one.'
+                  ? problems.unlockCode === ValidationMessage.unlockCodeUnchanged
+                    ? 'This is already your unlock code. Please choose a different one.'
+                    : 'This code is easy to guess. Please choose another one.'
                   : s.matches({ editing: 'refused' })
                     ? problems.unlockCode
                       ? 'This code is easy to guess. Please choose another one.'

@@ -13,6 +13,7 @@ import {
   checkPassword,
   checkUnlockCode,
   checkUnlockCodeConfirmation,
+  checkChangedUnlockCode,
   digitsOf,
   phoneDigits,
   fieldErrors,
@@ -120,6 +121,10 @@ describe('checkUnlockCode and checkNewUnlockCode', () => {
     expect(checkUnlockCodeConfirmation('2580', '2580')).toBeNull();
     expect(checkUnlockCodeConfirmation('2580', '2581')).toBe(M.unlockCodeMismatch);
     expect(checkUnlockCodeConfirmation('2580', '')).toBe(M.unlockCodeMismatch);
+  });
+  it('wants a changed code to differ from the current one', () => {
+    expect(checkChangedUnlockCode('2580', '2580')).toBe(M.unlockCodeUnchanged);
+    expect(checkChangedUnlockCode('2580', '2581')).toBeNull();
   });
 });
 

@@ -115,6 +115,14 @@ describe('POST /set-unlock-code with the access token', () => {
     expect(await storedHash()).toBe(before);
   });
 
+  it('refuses the current code as the new one with FAILED_VALIDATION on the field (nothing would change), counting no attempt', async () => {
+    const before = await storedHash();
+    const response = await setUnlockCode(withCurrent(currentCode));
+    expectPlainAnswer(response, 400, { statusCode: StatusCode.FAILED_VALIDATION, fieldErrors: { unlockCode: M.unlockCodeUnchanged } });
+    expect(await storedHash()).toBe(before);
+    expect(await unlockFailures(t.db, userId)).toBe(0);
+  });
+
   it.each([
     ['12', M.unlockCodeInvalid],
     ['12345', M.unlockCodeInvalid],
