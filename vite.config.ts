@@ -168,18 +168,25 @@ function precompressed(): Plugin {
 /**
  * The service worker (public/sw.js) is given the list of this release's files, so it can delete the
  * files of older releases it kept; and since each release's list differs, the browser installs each
- * release's worker (an unchanged sw.js never is).
+ * release's worker (an unchanged sw.js never is). It is also given the files it fetches ahead at
+ * install: the two message catalogues, and the activity screens' files (`activityScreens`).
  */
 function serviceWorkerFileList(): Plugin {
   const placeholder = 'const buildAssets = [];';
   const cataloguesPlaceholder = 'const catalogues = [];';
+  const activityScreensPlaceholder = 'const activityScreens = [];';
+  /**
+   * The lazy modules of the activity list and a transaction's detail (src/features/activity/routes.ts,
+   * and the charts they share, ActivityRoute.tsx `loadScreens`): each a chunk of its own.
+   */
+  const activityScreenModules = ['src/features/activity/activityScreensOf.ts', 'src/features/activity/TransactionsView.tsx', 'src/features/activity/TransactionDetailView.tsx'];
   return {
     name: 'providers:service-worker-file-list',
     apply: 'build',
     async writeBundle(options, bundle) {
       const worker = path.join(options.dir ?? `${root}dist`, 'sw.js');
       const source = await readFile(worker, 'utf8');
-      for (const needed of [placeholder, cataloguesPlaceholder]) {
+      for (const needed of [placeholder, cataloguesPlaceholder, activityScreensPlaceholder]) {
         if (!source.includes(needed)) throw new Error(`${worker} has no \`${needed}\` for the build's file lists`);
       }
       const files = Object.keys(bundle)
@@ -193,11 +200,42 @@ function serviceWorkerFileList(): Plugin {
         .map((chunk) => `/${chunk.fileName}`)
         .sort();
       if (catalogues.length !== 2) throw new Error(`Expected the en and es message catalogues among the chunks, found ${JSON.stringify(catalogues)}`);
+      // The activity screens' chunks, with the chunks and stylesheets they import (Vite's preload loads
+      // them all before the screen's module runs): kept ahead, so activity and a detail open offline
+      // although they were not opened online (issue 11: home and activity show the last-known copy).
+      // Not the entry's own files, which the shell names and every page hands over.
+      const chunks = Object.values(bundle).filter((chunk) => chunk.type === 'chunk');
+      const byFileName = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
+      const entryFiles = new Set<string>();
+      const inEntry = (fileName: string) => {
+        if (entryFiles.has(fileName)) return;
+        entryFiles.add(fileName);
+        for (const imported of byFileName.get(fileName)?.imports ?? []) inEntry(imported);
+      };
+      for (const chunk of chunks) if (chunk.isEntry) inEntry(chunk.fileName);
+      const screenFiles = new Set<string>();
+      const withImports = (fileName: string) => {
+        const chunk = byFileName.get(fileName);
+        if (!chunk) throw new Error(`A chunk imports ${fileName}, which the build did not emit`);
+        if (entryFiles.has(fileName) || screenFiles.has(fileName)) return;
+        screenFiles.add(fileName);
+        for (const css of chunk.viteMetadata?.importedCss ?? []) screenFiles.add(css);
+        for (const imported of chunk.imports) withImports(imported);
+      };
+      for (const module of activityScreenModules) {
+        const found = chunks.filter((chunk) => chunk.facadeModuleId === path.join(root, module));
+        if (found.length !== 1 || !found[0]?.isDynamicEntry) {
+          throw new Error(`Expected ${module} as a lazy chunk of its own (the worker keeps the activity screens ahead), found ${JSON.stringify(found.map((chunk) => chunk.fileName))}`);
+        }
+        withImports(found[0].fileName);
+      }
+      const activityScreens = [...screenFiles].map((fileName) => `/${fileName}`).sort();
       await writeFile(
         worker,
         source
           .replace(placeholder, () => `const buildAssets = ${JSON.stringify(files)};`)
-          .replace(cataloguesPlaceholder, () => `const catalogues = ${JSON.stringify(catalogues)};`),
+          .replace(cataloguesPlaceholder, () => `const catalogues = ${JSON.stringify(catalogues)};`)
+          .replace(activityScreensPlaceholder, () => `const activityScreens = ${JSON.stringify(activityScreens)};`),
       );
     },
   };

@@ -3,12 +3,15 @@
  * network becomes the shell the app starts from offline only once its files are kept; an older
  * release's files are deleted only once nothing can need them: not while a page is pending, not while
  * another page of the app is open, not while the kept shell is an older release's page. A page the
- * network answers with a server error, or not soon enough, opens from the kept shell. Each check fails
- * when its guard is taken out of the worker.
+ * network answers with a server error, or not soon enough, opens from the kept shell. The activity
+ * screens' files are kept at install, so activity opens offline on a visit that never opened it. Each
+ * check fails when its guard is taken out of the worker.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
+import { ActivityPage, TransactionDetailPage } from './pages/activity/ActivityPage.ts';
+import { ErrorPage } from './pages/ErrorPage.ts';
 import { SignInPage } from './pages/session/SignInPage.ts';
 import { expectAppFilesKept, workerCache } from './support/serviceWorker.ts';
 
@@ -59,6 +62,14 @@ const pendingPage = (page: Page, file: string, { startsTheApp = false } = {}) =>
     },
     { name: workerCache, file, startsTheApp },
   );
+
+/** The generic error modal of a call that got no answer (the connection is what to check), closed. */
+async function closeConnectionModal(page: Page): Promise<void> {
+  const modal = page.getByRole('dialog', { name: 'Sorry, something went wrong.' });
+  await expect(modal).toContainText("We couldn't reach Providers. Check your connection and try again.");
+  await modal.getByRole('button', { name: 'OK' }).click();
+  await expect(modal).toHaveCount(0);
+}
 
 const isKept = (page: Page, file: string) =>
   page.evaluate(async ({ name, file }) => (await (await caches.open(name)).match(file)) !== undefined, { name: workerCache, file });
@@ -113,6 +124,46 @@ test('both languages are kept: offline, the other language can be chosen, and th
   await page.reload();
   await spanish.expectLanguage();
   await spanish.expectShown();
+});
+
+test('activity and a detail open offline although they were never opened online: their files are kept at install', async ({ page, context, request }) => {
+  const built = JSON.parse(readFileSync(path.join(webRoot, '.vite', 'manifest.json'), 'utf8')) as Record<string, { file: string }>;
+  const worker = await (await request.get('/sw.js')).text();
+  const listed = JSON.parse(/const activityScreens = (\[.*?\]);/.exec(worker)?.[1] ?? '[]') as string[];
+  const screens = ['activityScreensOf.ts', 'TransactionsView.tsx', 'TransactionDetailView.tsx'].map((module) => `/${built[`src/features/activity/${module}`]!.file}`);
+  for (const file of screens) expect(listed, 'the worker fetches the activity screens ahead').toContain(file);
+  const release = JSON.parse(/const buildAssets = (\[.*?\]);/.exec(worker)?.[1] ?? '[]') as string[];
+  for (const file of listed) expect(release, "fetched ahead: this release's files only").toContain(file);
+
+  const home = await (await SignInPage.open(page)).signIn();
+  await expectAppFilesKept(page);
+  for (const file of listed) await expect.poll(() => isKept(page, file), { message: `${file} kept` }).toBe(true);
+  const loaded = await page.evaluate(() => performance.getEntriesByType('resource').map((entry) => new URL(entry.name).pathname));
+  expect(loaded.filter((file) => screens.includes(file)), 'the page itself never loaded activity').toEqual([]);
+
+  // Before, the worker kept only what the page had loaded: activity was the error screen ("We couldn't
+  // open this screen"), its code never downloaded.
+  await context.setOffline(true);
+  await home.screen.getByRole('link', { name: 'See all activity' }).click();
+  const activity = new ActivityPage(page);
+  await expect(activity.screen.getByRole('heading', { level: 1, name: 'Activity' })).toBeVisible();
+  // No copy of the activity was kept (it was never loaded): the screen, and the error modal (there is no
+  // copy to show instead), say it could not be loaded and that the connection is what to check; the
+  // balance is home's last-known one, with its time.
+  await expect(activity.screen.getByRole('alert').filter({ hasText: "We couldn't load your activity." })).toContainText('Check your connection and try again.');
+  await expect(activity.screen.getByText(/This balance is from .* it may have changed since\./)).toBeVisible();
+  await expect(new ErrorPage(page, 'en').heading).toHaveCount(0);
+  await closeConnectionModal(page);
+
+  // A transaction from home's recent activity: its detail's screen opens too, and says what it could not load.
+  await activity.screen.getByRole('link', { name: 'Back to home' }).click();
+  await home.expectShown();
+  await home.screen.locator('a[href^="/transactions/detail"]').first().click();
+  const detail = new TransactionDetailPage(page);
+  await expect(page).toHaveURL((url) => url.pathname === '/transactions/detail');
+  await expect(detail.screen.getByRole('alert').filter({ hasText: "We couldn't load this transaction." })).toContainText('Check your connection and try again.');
+  await expect(new ErrorPage(page, 'en').heading).toHaveCount(0);
+  await closeConnectionModal(page);
 });
 
 test("an older release's files stay while another page of the app is open, and go once it is closed", async ({ page, context }) => {

@@ -8,7 +8,8 @@
  *   last app shell whose files are all kept (commitShell).
  * - /assets/*: hashed and immutable, so the cache first. Once this worker controls the page, the page
  *   hands over the assets it fetched without it ('cache-assets'), so the first visit is enough to open
- *   offline.
+ *   offline. At install it fetches ahead the two languages' messages and the activity screens' files
+ *   (activityScreens), which a page loads only once they are used.
  * - Files of older releases are deleted once they cannot be needed (pruneOtherReleases): a phone short
  *   of storage may otherwise lose the whole origin's data to the browser's eviction.
  * Each release's worker differs (its file list), so the browser installs it; it takes over only once
@@ -28,6 +29,13 @@ const buildAssets = [];
  * chosen, and once chosen the app could not start until the network came back.
  */
 const catalogues = [];
+/**
+ * The files of the activity list and a transaction's detail (their lazy chunks, the chunks and
+ * stylesheets those import, less the entry's own: among buildAssets), written in by the build: kept at
+ * install. A page loads a screen's files only when it is opened: offline, activity opened from home
+ * showed the error screen instead of the last-known activity (issue 11) unless it had been opened online.
+ */
+const activityScreens = [];
 
 /** Only this origin's hashed assets are ever put in the cache this way. */
 const isAsset = (url) => url.origin === self.location.origin && url.pathname.startsWith('/assets/');
@@ -55,8 +63,9 @@ self.addEventListener('install', (event) => {
     caches.open(version).then((cache) =>
       Promise.all([
         cache.match(shell).then((kept) => kept ?? fetch(shell).then((page) => (page.ok ? keepPage(cache, page) : undefined))),
-        // Small (a few KB each); one that cannot be fetched now is kept when a page loads it.
-        cache.addAll(catalogues).catch(() => undefined),
+        // Small (a few KB each); only what is not kept yet (a file the release before shares is not
+        // fetched again); one that cannot be fetched now is kept when a page loads it.
+        ...[...catalogues, ...activityScreens].map((url) => cache.match(url).then((kept) => kept ?? cache.add(url).catch(() => undefined))),
       ]),
     ),
   );
