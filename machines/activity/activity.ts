@@ -189,6 +189,13 @@ export const activityMachine = setup({
   },
 });
 
+/**
+ * What the list knows of transaction `id`: its row as shown, else its row in the last-known copy (a
+ * detail opened from home while the list's first page is still on its way, or could not come).
+ */
+export const knownRow = (context: Pick<ActivityContext, 'transactions' | 'lastKnown'>, id: string): Transaction | null =>
+  context.transactions.find((row) => row.id === id) ?? context.lastKnown?.data.transactions.find((row) => row.id === id) ?? null;
+
 /** The spec's loading status of a snapshot. */
 export const loadingStatusOf = (snapshot: { hasTag: (tag: ActivityTag) => boolean }): LoadingStatus =>
   snapshot.hasTag('busy') ? 'LOADING' : snapshot.hasTag('noMore') ? 'NO_MORE' : 'COMPLETE';

@@ -335,6 +335,40 @@ describe('activity chart', () => {
     expect(screen.queryByRole('link', { name: /^Purchase at Save Mart/ })).toBeNull();
   });
 
+  it("shows home's kept recent rows when no activity was ever kept and the newest page cannot come, and opens their detail from that copy", async () => {
+    const homeFetchedAt = '2026-11-24T08:30:00Z';
+    const app = await renderApp('/transactions', { ...active, accessToken: accessTokenFor(owner) }, {
+      storage: storageWith(owner, (store) => store.home.keep(owner, home, new Date(homeFetchedAt))),
+    });
+    await waitFor(() => expect(app.cardApi.isWaiting(homePath)).toBe(true));
+    app.cardApi.fail(homePath);
+    await waitFor(() => expect(app.cardApi.isWaiting(transactionsPath)).toBe(true));
+    app.cardApi.fail(transactionsPath);
+    // Home's copy is the newest activity known: its row, said as of when home fetched it, and no modal.
+    const row = await screen.findByRole('link', { name: /^Purchase at Save Mart/ });
+    expect(rowLinks()).toHaveLength(home.accountOverview.transactions.length);
+    expect(screen.getAllByText(/We couldn't get your latest account information/).length).toBeGreaterThan(0);
+    expect(screen.queryByRole('dialog')).toBeNull();
+
+    await app.user.click(row);
+    await waitFor(() => expect(app.cardApi.isWaiting('/api/v1/transaction')).toBe(true));
+    app.cardApi.fail('/api/v1/transaction');
+    // The detail shows the copy's row (its merchant and status), not that it could not be loaded.
+    expect(await screen.findByText('Save Mart')).toBeTruthy();
+    expect(screen.queryByText(/We couldn't load this transaction/)).toBeNull();
+  });
+
+  it("opens a detail from home's kept copy while the list's newest page is still on its way (a row tapped on home, offline)", async () => {
+    const app = await renderApp(`/transactions/detail?id=${hold.id}`, { ...active, accessToken: accessTokenFor(owner) }, {
+      storage: storageWith(owner, (store) => store.home.keep(owner, home, new Date('2026-11-24T08:30:00Z'))),
+    });
+    await waitFor(() => expect(app.cardApi.isWaiting('/api/v1/transaction')).toBe(true));
+    expect(app.cardApi.isWaiting(transactionsPath)).toBe(true);
+    app.cardApi.fail('/api/v1/transaction');
+    expect(await screen.findByText('Save Mart')).toBeTruthy();
+    expect(screen.queryByText(/We couldn't load this transaction/)).toBeNull();
+  });
+
   it('puts the focus on the first older row also when they come after a failure and Try again', async () => {
     const app = await listWithNewestPage();
     await app.user.click(await screen.findByRole('button', { name: 'Show older activity' }));

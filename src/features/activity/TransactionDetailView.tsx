@@ -10,6 +10,7 @@ import { fromPromise } from 'xstate';
 import type { TransactionDetail } from '../../../contract/activity/types.ts';
 import { feeOf } from '../../../contract/shared/fees.ts';
 import { transactionDetailMachine } from '../../../machines/activity/transactionDetail.ts';
+import { knownRow } from '../../../machines/activity/activity.ts';
 import { useServices } from '../../app/services.tsx';
 import { thisPageLoad } from '../../shared/activity/ActivityRow.tsx';
 import { TransactionStatusText, TransactionTitle } from '../../shared/activity/TransactionText.tsx';
@@ -41,7 +42,7 @@ function TransactionDetail({ id }: { id: string }) {
       actors: { getTransaction: fromPromise(({ input }) => calls.getTransaction(input.id, { suppressErrorModal: input.quiet })) },
       actions: { shareTransaction: (_, transaction) => activity.send({ type: 'transaction.seen', id, transaction }) },
     }),
-    { input: { id, known: activity.getSnapshot().context.transactions.find((row) => row.id === id) ?? null } },
+    { input: { id, known: knownRow(activity.getSnapshot().context, id) } },
   );
   const state = useSelector(detail, (s) => s);
   const transaction = state.context.transaction;

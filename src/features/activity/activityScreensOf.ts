@@ -5,7 +5,7 @@
  * first of the screens.
  */
 import { createActor, fromPromise } from 'xstate';
-import { activityMachine } from '../../../machines/activity/activity.ts';
+import { activityMachine, type LastKnownPage } from '../../../machines/activity/activity.ts';
 import { homeMachine } from '../../../machines/home/home.ts';
 import type { AppContext } from '../../app/context.ts';
 import { sessionLastKnown } from '../../shared/offline/lastKnown.ts';
@@ -16,6 +16,10 @@ export function activityScreensOf({ api, session, offlineStorage }: AppContext):
   const calls = activityCalls(api);
   const { lastKnown, owner } = sessionLastKnown(offlineStorage, session);
   const kept = { home: lastKnown.home.read(owner), activity: lastKnown.activity.read(owner) };
+  // Activity never fetched on this phone (offline since sign-in, say): home's recent rows are the
+  // newest activity known, as of when home fetched them.
+  const keptActivity: LastKnownPage | null =
+    kept.activity ?? (kept.home && { data: { statusCode: kept.home.data.statusCode, transactions: kept.home.data.accountOverview.transactions, nextCursor: null }, fetchedAt: kept.home.fetchedAt });
   const home = createActor(
     homeMachine.provide({
       actors: { getHome: fromPromise(({ input }) => api.getHome({ suppressErrorModal: input.quiet })) },
@@ -27,7 +31,7 @@ export function activityScreensOf({ api, session, offlineStorage }: AppContext):
     activityMachine.provide({
       actors: {
         getTransactions: fromPromise(({ input }) =>
-          calls.getTransactions(input.cursor, { suppressErrorModal: input.cursor === null && kept.activity !== null }),
+          calls.getTransactions(input.cursor, { suppressErrorModal: input.cursor === null && keptActivity !== null }),
         ),
       },
       actions: {
@@ -36,7 +40,7 @@ export function activityScreensOf({ api, session, offlineStorage }: AppContext):
         keepLastKnown: (_, page) => lastKnown.activity.keep(owner, page),
       },
     }),
-    { input: { lastKnown: kept.activity } },
+    { input: { lastKnown: keptActivity } },
   );
   home.start();
   activity.start();
