@@ -195,7 +195,7 @@ async function withdrawCash(tx: Database, withdrawal: Withdrawal) {
   const cash = await createTransfer(tx, { id, debit: cardholder, credit: systemLedgerAccounts.settlement, amountCents, kind: 'atm_withdrawal', location, phase: 'posted' });
   if (cash.result === 'exists') return outOfNetwork === ((await findTransfer(tx, feeId)) !== undefined) ? cash : { result: 'exists_with_different_fields' as const };
   if (cash.result !== 'created' || !outOfNetwork) return cash;
-  // (`now`, not `occurredAt`: a retry compares a stated time.)
+  // The fee's time goes as the ledger's `now`, not as `occurredAt`: a retry compares a stated time.
   const fee = await createTransfer(tx, {
     id: feeId,
     debit: cardholder,
