@@ -18,11 +18,9 @@
 import { assign, fromPromise } from 'xstate';
 import { setup } from '../shared/setup.ts';
 import type { Transaction, TransactionsPage } from '../../contract/activity/types.ts';
+import type { LastKnown } from '../shared/lastKnown.ts';
 
-/** The newest page as it was at `fetchedAt` (ISO 8601). */
-export type LastKnownPage = { data: TransactionsPage; fetchedAt: string };
-
-export type ActivityInput = { lastKnown?: LastKnownPage | null } | undefined;
+export type ActivityInput = { lastKnown?: LastKnown<TransactionsPage> | null } | undefined;
 
 export type ActivityContext = {
   transactions: Transaction[];
@@ -30,7 +28,7 @@ export type ActivityContext = {
   nextCursor: string | null;
   /** When the rows are the last-known copy: when it was fetched; null when they are fresh. */
   asOf: string | null;
-  lastKnown: LastKnownPage | null;
+  lastKnown: LastKnown<TransactionsPage> | null;
 };
 
 export type ActivityEvent =

@@ -9,17 +9,15 @@
 import { assign, fromPromise } from 'xstate';
 import { setup } from '../shared/setup.ts';
 import type { HomeAnswer } from '../../contract/home/types.ts';
+import type { LastKnown } from '../shared/lastKnown.ts';
 
-/** Home data as it was at `fetchedAt` (ISO 8601). */
-export type LastKnownHome = { data: HomeAnswer; fetchedAt: string };
-
-export type HomeInput = { lastKnown?: LastKnownHome | null; answered?: HomeAnswer | null } | undefined;
+export type HomeInput = { lastKnown?: LastKnown<HomeAnswer> | null; answered?: HomeAnswer | null } | undefined;
 export type HomeContext = {
   home: HomeAnswer | null;
   /** When `home` is the last-known copy: when it was fetched; null when it is fresh. */
   asOf: string | null;
   /** What to show with no answer: the newest answer so far, else the copy kept on this phone. */
-  lastKnown: LastKnownHome | null;
+  lastKnown: LastKnown<HomeAnswer> | null;
 };
 export type HomeEvent = { type: 'user.refresh' } | { type: 'user.retry' };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatPhone, maskPhone } from '../../src/shared/format/phone.ts';
+import { formatPhone } from '../../src/shared/format/phone.ts';
 
 describe('formatPhone', () => {
   it('formats 10 digits', () => {
@@ -23,25 +23,5 @@ describe('formatPhone', () => {
     expect(formatPhone('123456789')).toBe('123456789');
     expect(formatPhone('11234567890')).toBe('11234567890');
     expect(formatPhone('call me')).toBe('call me');
-  });
-});
-
-describe('maskPhone', () => {
-  it('shows only the last 4 of 10 digits', () => {
-    expect(maskPhone('1234567890')).toBe('(XXX) XXX-7890');
-    expect(maskPhone('(123) 456-7890')).toBe('(XXX) XXX-7890');
-    expect(maskPhone('123-456-0000')).toBe('(XXX) XXX-0000');
-  });
-
-  it('still hides all but the last 4 digits of other inputs', () => {
-    expect(maskPhone('11234567890')).toBe('XXXXXXX7890');
-    expect(maskPhone('+1 (123) 456-7890')).toBe('+X (XXX) XXX-7890');
-    expect(maskPhone('123456789')).toBe('XXXXX6789');
-  });
-
-  it('leaves 4 digits or fewer, and empty input, as they are', () => {
-    expect(maskPhone('7890')).toBe('7890');
-    expect(maskPhone('12')).toBe('12');
-    expect(maskPhone('')).toBe('');
   });
 });

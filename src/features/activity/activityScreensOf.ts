@@ -5,8 +5,10 @@
  * first of the screens.
  */
 import { createActor, fromPromise } from 'xstate';
-import { activityMachine, type LastKnownPage } from '../../../machines/activity/activity.ts';
+import { activityMachine } from '../../../machines/activity/activity.ts';
 import { homeMachine } from '../../../machines/home/home.ts';
+import type { LastKnown } from '../../../machines/shared/lastKnown.ts';
+import type { TransactionsPage } from '../../../contract/activity/types.ts';
 import type { AppContext } from '../../app/context.ts';
 import { sessionLastKnown } from '../../shared/offline/lastKnown.ts';
 import { activityCalls } from './activityCalls.ts';
@@ -18,7 +20,7 @@ export function activityScreensOf({ api, session, offlineStorage }: AppContext):
   const kept = { home: lastKnown.home.read(owner), activity: lastKnown.activity.read(owner) };
   // Activity never fetched on this phone (offline since sign-in, say): home's recent rows are the
   // newest activity known, as of when home fetched them.
-  const keptActivity: LastKnownPage | null =
+  const keptActivity: LastKnown<TransactionsPage> | null =
     kept.activity ?? (kept.home && { data: { statusCode: kept.home.data.statusCode, transactions: kept.home.data.accountOverview.transactions, nextCursor: null }, fetchedAt: kept.home.fetchedAt });
   const home = createActor(
     homeMachine.provide({

@@ -9,7 +9,8 @@
 import type { HomeAnswer } from '../../../contract/home/types.ts';
 import type { AppContext } from '../../app/context.ts';
 import type { Api } from '../../shared/api/client.ts';
-import { sessionLastKnown, type LastKnown } from '../../shared/offline/lastKnown.ts';
+import type { LastKnown } from '../../../machines/shared/lastKnown.ts';
+import { sessionLastKnown } from '../../shared/offline/lastKnown.ts';
 
 /** The last-known home data kept on this phone for the signed-in cardholder (none embedded). */
 export function keptHome({ offlineStorage, session }: Pick<AppContext, 'offlineStorage' | 'session'>): LastKnown<HomeAnswer> | null {

@@ -1,4 +1,4 @@
-import { digitsOf, phoneDigits } from '../../../contract/rules.ts';
+import { phoneDigits } from '../../../contract/rules.ts';
 
 /** The spec's phone numbers are exactly 10 digits (US, no country code). */
 const PHONE_DIGITS = 10;
@@ -12,15 +12,4 @@ export function formatPhone(digits: string): string {
   const d = phoneDigits(digits);
   if (d.length !== PHONE_DIGITS) return digits;
   return `(${d.slice(0, 3)}) ${d.slice(3, 6)}-${d.slice(6)}`;
-}
-
-/**
- * "(XXX) XXX-7890": only the last 4 digits are shown.
- * Input that is not 10 digits is still masked (every digit but the last 4 becomes "X") so no full number leaks.
- */
-export function maskPhone(digits: string): string {
-  const d = digitsOf(digits);
-  if (d.length === PHONE_DIGITS) return `(XXX) XXX-${d.slice(6)}`;
-  let toHide = Math.max(0, d.length - 4);
-  return digits.replace(/\d/g, (digit) => (toHide-- > 0 ? 'X' : digit));
 }

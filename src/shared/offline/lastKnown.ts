@@ -8,11 +8,10 @@
  */
 import type { TransactionsPage } from '../../../contract/activity/types.ts';
 import type { HomeAnswer } from '../../../contract/home/types.ts';
+import type { LastKnown } from '../../../machines/shared/lastKnown.ts';
 import { forgetLastKnown, lastKnownKey } from './forgetLastKnown.ts';
 
 export { lastKnownKey };
-
-export type LastKnown<T> = { data: T; fetchedAt: string };
 /**
  * The kept answers' shape: one more when GET /home's or GET /transactions' answer changes (a test
  * holds it to contract/answerSchemas.json), so a copy an older release kept is not read as this one's.
