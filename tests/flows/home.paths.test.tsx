@@ -245,3 +245,17 @@ describe("home, the physical card's next step", () => {
     if (answer.pendingCard?.replacesCardId) expect(screen.getByText('Physical card ending in 7390').closest('li')!.textContent).toContain('Replaced');
   });
 });
+
+describe('home, EBT rewards earned', () => {
+  it.each([
+    ['owed: says how much, and that the app cannot claim them yet', 412, 'You have earned $4.12 in EBT rewards. You can\'t claim them in the app yet.'],
+    ['none owed: says nothing about rewards', 0, null],
+  ] as const)('%s', async (_name, owed, text) => {
+    const { cardApi } = await renderApp('/home', active);
+    await waitFor(() => expect(cardApi.isWaiting(homePath)).toBe(true));
+    cardApi.answer(homePath, { ...home, accountOverview: { ...home.accountOverview, ebtRewardOwed: owed } });
+    expect(await screen.findByText('$1,234.56')).toBeTruthy();
+    if (text) expect(screen.getByText(text)).toBeTruthy();
+    else expect(screen.queryByText(/EBT rewards/)).toBeNull();
+  });
+});

@@ -132,8 +132,10 @@ function AccountSummary({ home, locale, newDebitDetails, deferActivity, refreshi
       <MoneyAndCardLinks />
       <NotificationsPrompt />
       {overview.ebtRewardOwed > 0 ? (
+        // Claiming is the benefits feature's call (spec /ebt-spend-rewards/claim), not built yet: the
+        // amount is told without inviting an action the app does not offer.
         <p className="notice">
-          <Trans>You have {rewardOwed} in EBT rewards to claim.</Trans>
+          <Trans>You have earned {rewardOwed} in EBT rewards. You can't claim them in the app yet.</Trans>
         </p>
       ) : null}
       {/* The new debit details say each card in their place: listed once, not twice. */}
