@@ -60,17 +60,21 @@ export const codePoints = (value: string) => [...value].length;
  * no trailing dot, no address literal, and a top-level label of letters (or an `xn--` IDN label).
  * ASCII only: the spec rejects accented characters (so every length is also an octet count).
  * `checkEmail` finds an account by its address (sign-in, reset): an address the account was opened
- * with still works. `checkNewEmail` is for an address given for a new account: no label may start
- * with `xn--` there, as that is an accented (or other non-ASCII) name spelled in ASCII (IDNA's
- * punycode), and Chromium turns `ana@exámple.com` typed in an `<input type="email">` into
- * `ana@xn--exmple-qta.com`, which would get past the spec's rule.
+ * with still works. `checkNewEmail` is for an address given for a new account: no label may have
+ * hyphens in its third and fourth places there (`reservedLabel`). `xn--` is an accented (or other
+ * non-ASCII) name spelled in ASCII (IDNA's punycode), and Chromium turns `ana@exámple.com` typed in an
+ * `<input type="email">` into `ana@xn--exmple-qta.com`, which would get past the spec's rule.
  */
 const atext = "[A-Za-z0-9!#$%&'*+\\-/=?^_`{|}~]";
 const dotAtom = new RegExp(`^${atext}+(\\.${atext}+)*$`);
 const domainLabel = /^[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
 const topLevelLabel = /^([A-Za-z]{2,63}|xn--[A-Za-z0-9-]{1,59})$/;
-/** IDNA's ASCII-compatible encoding of a non-ASCII label (RFC 5890 §2.3.2.1), in any case. */
-const punycodeLabel = /^xn--/i;
+/**
+ * A label with hyphens in its third and fourth places: reserved (RFC 5891 §4.2.3.1), for IDNA's
+ * ASCII-compatible encoding of a non-ASCII label (`xn--`, RFC 5890 §2.3.2.1, in any case) and for
+ * encodings to come (`ab--cd`), so no registry gives one out.
+ */
+const reservedLabel = /^..--/;
 /**
  * An id the card API gives out: any RFC 9562 UUID (the ledger derives version 8 ids from an
  * Idempotency-Key, which yup's uuid() would refuse). Given out in lower case, as the database writes
@@ -104,10 +108,10 @@ export const checkEmail: Check = (value) => {
   return email.length <= maxEmailLength && isDeliverableAddress(email) ? null : ValidationMessage.emailInvalid;
 };
 
-/** An address for a new account: as checkEmail, and no punycode label (an accented name in ASCII). */
+/** An address for a new account: as checkEmail, and no reserved label (`xn--`: an accented name in ASCII). */
 export const checkNewEmail: Check = (value) => {
   const labels = normaliseEmail(text(value)).split('@').at(-1)!.split('.');
-  return checkEmail(value) ?? (labels.some((label) => punycodeLabel.test(label)) || specialUseName.test(labels.at(-1)!) ? ValidationMessage.emailInvalid : null);
+  return checkEmail(value) ?? (labels.some((label) => reservedLabel.test(label)) || specialUseName.test(labels.at(-1)!) ? ValidationMessage.emailInvalid : null);
 };
 /**
  * Top-level names reserved so that no mail can reach them: .example, .invalid, .localhost (RFC 2606,
@@ -144,7 +148,8 @@ export const minimumPasswordLength = 8;
 export const checkNewPassword: Check = (value) => {
   const password = normalisePassword(text(value));
   if (password === '') return ValidationMessage.passwordRequired;
-  if (/\s/.test(text(value))) return ValidationMessage.passwordSpaces;
+  // \s and the next line (U+0085), a Unicode space JavaScript's \s leaves out.
+  if (/[\s\u0085]/.test(text(value))) return ValidationMessage.passwordSpaces;
   if (codePoints(password) < minimumPasswordLength) return ValidationMessage.passwordTooShort;
   return codePoints(password) > maxPasswordLength ? ValidationMessage.tooLong : null;
 };

@@ -118,3 +118,18 @@ test('a reload while the modal is open opens the unlock screen for real, then re
   // What was typed lived only on the screen: after a reload the form starts empty.
   await expect(manage.newCode).toHaveValue('');
 });
+
+test("a session found expired as the app opens: once unlocked, the screen's heading has the focus, not the page's start", async ({ page, request }) => {
+  const { applicant } = await openAccountViaApi(request);
+  const tokens = await sandboxSession(request, 3600, applicant.email);
+  await seedStoredState(page, { accessToken: tokens.access, refreshToken: tokens.refresh, locale: 'en' });
+  await expireAccessToken(request, tokens.access);
+  await page.goto('/transactions');
+  const unlock = await UnlockPage.expectModal(page);
+  await expect(unlock.code).toBeFocused();
+  // The modal opened as the page loaded: the browser has nothing to give the focus back to.
+  await unlock.code.fill(applicant.unlockCode);
+  await page.keyboard.press('Enter');
+  await expect(unlock.surface).toBeHidden();
+  await expect(page.getByRole('heading', { level: 1 })).toBeFocused();
+});

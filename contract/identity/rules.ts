@@ -46,7 +46,8 @@ export const checkMiddleName = nameCheck(null);
  * every area code: none of them can receive a texted code. Nor, for a phone given now (`checkPhone`), is
  * it a code of no place, which no one's own phone has: the easily recognizable codes (the last two
  * digits alike: toll-free 800 … 888, 900, 500 and 533 … 588, 600, 700), the other 5XX non-geographic
- * codes 521-529, 456, 710 (the US government) and the toll-free reserve 880-889. A phone on file
+ * codes 521-529, 456, 710 (the US government) and the toll-free reserve 880-889; nor an exchange of
+ * services (555, 950, 958, 959: `isServiceExchange`). A phone on file
  * (`checkPhoneOnFile`: sign-in's texted code, the password reset's) was taken before that rule: it
  * still gets its code, or the text partner's own answer.
  */
@@ -54,6 +55,12 @@ const isNanpCode = (code: string) => /^[2-9]\d\d$/.test(code) && code.slice(1) !
 const isOfAPlace = (code: string) => code[1] !== code[2] && !/^(?:52[1-9]|456|710|88\d)$/.test(code);
 const isAreaCode = (code: string) => isNanpCode(code) && (code[1] !== '9' || code === '939') && !/^(37|96)/.test(code);
 const isFictional = (exchange: string, line: string) => exchange === '555' && line.startsWith('01');
+/**
+ * Exchanges no one's own phone has (ATIS INC's Central Office Code Assignment Guidelines): 555 (national
+ * directory and information services, 555-1212; its 0100-0199 are the fiction above), 950 (carrier
+ * access) and 958 / 959 (the telephone companies' own tests). For a phone given now, as the codes of no place.
+ */
+const isServiceExchange = (exchange: string) => /^(?:555|95[089])$/.test(exchange);
 const phoneCheck =
   (newPhone: boolean): Check =>
   (value) => {
@@ -67,7 +74,8 @@ const phoneCheck =
     // A + before a country code other than 1 (+354 555 1234): ten digits, but not a US number.
     if (/\+[\s().-]*[02-9]/.test(text(value))) return ValidationMessage.phoneInvalid;
     const [area, exchange, line] = [phone.slice(0, 3), phone.slice(3, 6), phone.slice(6)];
-    return isAreaCode(area) && (!newPhone || isOfAPlace(area)) && isNanpCode(exchange) && !isFictional(exchange, line) ? null : ValidationMessage.phoneInvalid;
+    const ofSomeone = !newPhone || (isOfAPlace(area) && !isServiceExchange(exchange));
+    return isAreaCode(area) && isNanpCode(exchange) && !isFictional(exchange, line) && ofSomeone ? null : ValidationMessage.phoneInvalid;
   };
 /** A phone given now (registration): every rule above. */
 export const checkPhone = phoneCheck(true);

@@ -473,6 +473,9 @@ describe('email: RFC 5321 §4.5.3.1 size limits and deliverable domains', () => 
     ['ana@correo.xn--espaa-rta.es', 'an accented label that is not the first'],
     ['ana@xn--mller-kva.de', 'müller.de'],
     ['ana@example.xn--p1ai', 'an IDN top-level label (.рф)'],
+    // RFC 5891 §4.2.3.1: hyphens in a label's third and fourth places are reserved beyond xn--.
+    ['ana@ab--cd.com', 'a reserved label'],
+    ['ana@mail.R2--d2.com', 'a reserved label that is not the first'],
   ])('refuses %j for a new account (%s, an accented name spelled in ASCII), and finds an account by it', (email) => {
     expect(checkNewEmail(email)).toBe(M.emailInvalid);
     expect(checkEmail(email)).toBeNull();
@@ -485,7 +488,7 @@ describe('email: RFC 5321 §4.5.3.1 size limits and deliverable domains', () => 
       expect(checkEmail(email)).toBeNull();
     },
   );
-  it.each(['ana@example.com', 'ana@providers.test', 'ana@local.example.org', 'ana@onion.com'])('takes %j for a new account', (email) =>
+  it.each(['ana@example.com', 'ana@providers.test', 'ana@local.example.org', 'ana@onion.com', 'ana@a-b--c.com', 'ana@x--y.com'])('takes %j for a new account', (email) =>
     expect(checkNewEmail(email)).toBeNull(),
   );
   it('checks a new address as any other otherwise', () => {
@@ -507,7 +510,7 @@ describe('email: RFC 5321 §4.5.3.1 size limits and deliverable domains', () => 
 });
 
 describe('phone: the North American Numbering Plan (NPA-NXX-XXXX)', () => {
-  it.each(['(559) 201-4477', '2022010143', '(212) 555-1212', '(907) 222-3333', '(989) 999-9999', '(201) 200-0000'])(
+  it.each(['(559) 201-4477', '2022010143', '(212) 556-1212', '(907) 222-3333', '(989) 999-9999', '(201) 200-0000'])(
     'accepts %j: area code and exchange start with 2-9 and are not N11',
     (phone) => expect(checkPhone(phone)).toBeNull(),
   );
@@ -563,12 +566,17 @@ describe('phone: the North American Numbering Plan (NPA-NXX-XXXX)', () => {
   it.each(['(212) 555-0100', '(202) 555-0143', '(559) 555-0199'])('refuses %j: 555-0100 to 555-0199 are reserved for fiction', (phone) =>
     expect(checkPhone(phone)).toBe(M.phoneInvalid),
   );
-  it.each(['(212) 555-0099', '(212) 555-0200', '(559) 555-4477', '(559) 370-0143', '(559) 960-0143'])(
-    'accepts %j: only 555-01XX is fictional, and 37X and 96X are fine as exchanges',
-    (phone) => expect(checkPhone(phone)).toBeNull(),
+  it.each(['(559) 370-0143', '(559) 960-0143', '(559) 556-1212', '(559) 951-4477', '(559) 957-4477'])('accepts %j: 37X and 96X are fine as exchanges, and so are those beside the service ones', (phone) =>
+    expect(checkPhone(phone)).toBeNull(),
   );
+  // ATIS INC's Central Office Code Assignment Guidelines: no subscriber has these exchanges.
+  it.each(['(212) 555-1212', '(212) 555-0099', '(212) 555-0200', '(559) 555-4477', '(559) 950-1234', '(559) 958-1234', '(559) 959-1234'])(
+    'refuses %j as a phone given now: 555 is directory and information services, 950 carrier access, 958 and 959 telephone-company tests',
+    (phone) => expect(checkPhone(phone)).toBe(M.phoneInvalid),
+  );
+  it.each(['(559) 555-4477', '(559) 950-1234'])('still texts %j on file: it was taken before that rule', (phone) => expect(checkPhoneOnFile(phone)).toBeNull());
   it('refuses only N11 codes: 221 as an area code or exchange is fine', () => {
-    expect(checkPhone('2215554477')).toBeNull();
+    expect(checkPhone('2212014477')).toBeNull();
     expect(checkPhone('5592214477')).toBeNull();
   });
 });
@@ -621,6 +629,7 @@ describe('passwords: NIST SP 800-63B §5.1.1.2 (rev. 4 §3.1.1.2), length in Uni
     ['contra\u3000se\u00f1a1', 'an ideographic space (U+3000)'],
     ['contra\u2009se\u00f1a1', 'a thin space (U+2009)'],
     ['contrase\u00f1a1\n', 'a line feed'],
+    ['contra\u0085se\u00f1a1', "a next line (U+0085, Unicode's White_Space, not in JavaScript's \\s)"],
   ])('refuses %j, typed with %s', (password) => expect(checkNewPassword(password)).toBe(M.passwordSpaces));
 });
 

@@ -38,9 +38,9 @@ export function newApplicant(overrides: Partial<Applicant> = {}): Applicant {
     dob: '04/12/1990',
     ssn: `${pick(100, 665)}-${pick(10, 99)}-${pick(1000, 9999)}`,
     email: `applicant-${run}@providers.test`,
-    // NANP: a geographic area code (docs/rules.md), an exchange starting 2-9 and never N11; the line
-    // never the sandbox's landline or failing one (…0204, …0203).
-    phone: `${geographicAreaCodes[pick(0, geographicAreaCodes.length - 1)]}${pick(2, 9)}${pick(20, 99)}${pick(1000, 9999)}`,
+    // NANP: a geographic area code (docs/rules.md), an exchange 220-499 (never N11 nor a service
+    // exchange: 555, 950, 958, 959); the line never the sandbox's landline or failing one (…0204, …0203).
+    phone: `${geographicAreaCodes[pick(0, geographicAreaCodes.length - 1)]}${pick(2, 4)}${pick(20, 99)}${pick(1000, 9999)}`,
     // One account per address (CIP_TAKEN): about 1.2 million addresses, so a run's few dozen applicants
     // do not collide (with 9,900 they did, now and then).
     street1: `${pick(100, 99999)} ${streets[pick(0, streets.length - 1)]}`,

@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'react';
+import { focusIsNowhere } from './focusIsNowhere.ts';
 
 /**
  * Opens and closes a native `<dialog>` as a modal with `open`, so focus, inertness behind it and
@@ -15,9 +16,22 @@ export function useModalDialog(open: boolean) {
       else element.setAttribute('open', '');
     }
     if (!open && element.open) {
-      if (typeof element.close === 'function') element.close();
-      else element.removeAttribute('open');
+      // The browser gives the focus back to what had it before the dialog opened. With nothing to give
+      // it to (the dialog opened as the page loaded, or its opener has gone), the screen's heading takes
+      // it, once the close event's listeners have had their turn (takeFocusIfNowhere), so that the next
+      // Tab does not start over at the top of the page and a screen reader says where it is.
+      if (typeof element.close === 'function') {
+        element.addEventListener('close', () => setTimeout(focusHeadingIfNowhere), { once: true });
+        element.close();
+      } else {
+        element.removeAttribute('open');
+        setTimeout(focusHeadingIfNowhere);
+      }
     }
   }, [open]);
   return dialog;
+}
+
+function focusHeadingIfNowhere() {
+  if (focusIsNowhere()) document.querySelector<HTMLElement>('main h1')?.focus({ preventScroll: true });
 }
