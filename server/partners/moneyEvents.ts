@@ -312,8 +312,10 @@ export function registerMoneyEvents(app: FastifyInstance, db: Database): void {
         case 'card.refund':
           return createTransfer(tx, { id, debit: settlement, credit: cardholder, amountCents, kind: 'refund', counterparty: event.merchant!, location, phase: 'posted' });
         case 'deposit':
-          // Checked before the ledger: a deposit for someone else moves nothing, under any key.
-          if (!payeeNameMatches(event.payee!, holder)) return { result: 'name_mismatch' } as const;
+          // Checked before the ledger: a deposit for someone else moves nothing, under any key. A key that
+          // already moved money is answered by the ledger instead, as for any retry: "refused" would tell
+          // the payer nothing moved when it did (the payee is not kept, so a retry's is not compared).
+          if (!payeeNameMatches(event.payee!, holder) && !(await findTransfer(tx, id))) return { result: 'name_mismatch' } as const;
           return createTransfer(tx, { id, debit: settlement, credit: cardholder, amountCents, kind: 'deposit', counterparty: event.payer!, location, phase: 'posted' });
         case 'atm.withdrawal':
           return byCard(tx, { id, accountId, cardId: event.cardId, atm: true }, (cardTx) =>
