@@ -92,18 +92,22 @@ function accountAndMoves(userId: string): SQL {
 }
 
 /**
- * The holds pending at `asOf` as a JSON array of statement rows, oldest first: made before it, not
- * timed out by it, and not posted or voided by an entry timed before it (so a later settlement or
- * release leaves a closed month's list as it was).
+ * The holds pending at `asOf` as a JSON array of statement rows, oldest first: not timed out by it,
+ * and for a month that is over, made before it and not posted or voided by an entry timed before it
+ * (so a later settlement or release leaves a closed month's list as it was). For now (`now`), every
+ * hold recorded and nothing that resolved it, whatever time its writer's clock gave it, as home and
+ * activity judge them: an instance whose clock runs ahead would otherwise leave a settled hold listed
+ * as pending beside its own settlement.
  */
-const pendingAtSql = (asOf: string) => {
+const pendingAtSql = (asOf: string, now: boolean) => {
   const ledger = sql`(select lid from acct)`;
+  const before = (alias: string) => (now ? sql`` : sql`and ${sql.raw(alias)}.occurred_at < ${asOf}::timestamptz`);
   return sql`coalesce((select json_agg(json_build_object('id', h.id, 'at', (extract(epoch from h.occurred_at) * 1000)::bigint, 'kind', h.kind,
       'counterparty', h.counterparty, 'amount', ${signedAmount('h', ledger)}) order by h.occurred_at, h.id)
     from transfers h
     where h.phase = 'pending' and (h.debit_ledger_account_id = ${ledger} or h.credit_ledger_account_id = ${ledger})
-      and h.occurred_at < ${asOf}::timestamptz and (h.timeout_at is null or h.timeout_at > ${asOf}::timestamptz)
-      and not exists (select 1 from transfers r where r.pending_id = h.id and r.occurred_at < ${asOf}::timestamptz)), '[]'::json)`;
+      ${before('h')} and (h.timeout_at is null or h.timeout_at > ${asOf}::timestamptz)
+      and not exists (select 1 from transfers r where r.pending_id = h.id ${before('r')})), '[]'::json)`;
 };
 
 /**
@@ -127,7 +131,7 @@ const openedAtSql = sql`(extract(epoch from least(acct.created_at, (select min(a
 /** Every month from the one the account opened through the current one (US Eastern), newest first; null without an account. */
 export async function loadStatements(db: Database, request: { userId: string; now: Date }): Promise<Statement[] | null> {
   const { rows } = (await afterWritesUnderWay(db, request.userId, () => db.execute(sql`${accountAndMoves(request.userId)}
-    select ${openedAtSql} as "openedAt", ${pendingAtSql(request.now.toISOString())} as pending,
+    select ${openedAtSql} as "openedAt", ${pendingAtSql(request.now.toISOString(), true)} as pending,
       coalesce((select json_agg(json_build_object('month', month, 'credits', credits, 'debits', debits))
         from (select to_char(at at time zone ${usEasternTimeZone}, 'YYYY-MM') as month,
             coalesce(sum(amount) filter (where amount > 0), 0) as credits,
@@ -197,7 +201,7 @@ export async function loadMonthStatement(db: Database, request: { userId: string
       coalesce((select json_agg(json_build_object('id', id, 'at', (extract(epoch from at) * 1000)::bigint, 'kind', kind,
           'counterparty', counterparty, 'amount', amount) order by at, id)
         from moves where at >= ${start}::timestamptz and at < ${end}::timestamptz), '[]'::json) as rows,
-      ${pendingAtSql(asOf.toISOString())} as pending
+      ${pendingAtSql(asOf.toISOString(), inProgress)} as pending
     from acct`))) as unknown as { rows: MonthQueryRow[] };
   const account = rows[0];
   if (!account || request.month < statementMonthOf(new Date(Number(account.openedAt)))) return null;

@@ -153,6 +153,26 @@ describe.each(ledgerDatabases)('a closed month on $kind', ({ open }) => {
     expect(march).toMatchObject({ openingBalance: 0, credits: 2_500, debits: 500, fees: 500, closingBalance: 2_000 });
   });
 
+  it('judges the month under way as home does: a hold settled or released by a writer whose clock runs ahead is not pending', async () => {
+    const other = await newCardholderUser(db);
+    const at = on('2025-05-06');
+    const ahead = new Date(at.getTime() + 3_600_000);
+    await created(
+      createTransfer(db, { id: randomUUID(), debit: settlement, credit: other.ledgerAccountId, amountCents: 10_000, kind: 'deposit', counterparty: 'Fresno County DSS', phase: 'posted', occurredAt: at, now: at }),
+    );
+    const holdAt = (counterparty: string) =>
+      created(createTransfer(db, { id: randomUUID(), debit: other.ledgerAccountId, credit: settlement, amountCents: 400, kind: 'purchase', counterparty, phase: 'pending', occurredAt: at, now: at }));
+    const released = await holdAt('Valero');
+    const settled = await holdAt('Tower Cafe');
+    await created(voidPendingTransfer(db, { id: randomUUID(), pendingId: released.transfer.id, now: ahead }));
+    await created(postPendingTransfer(db, { id: randomUUID(), pendingId: settled.transfer.id, amountCents: 400, now: ahead }));
+    // Read a minute after the holds, by an instance whose clock is right.
+    const now = new Date(at.getTime() + 60_000);
+    const may = await loadMonthStatement(db, { userId: other.userId, month: '2025-05', now });
+    expect(may).toMatchObject({ inProgress: true, debits: 400, closingBalance: 9_600, pending: [] });
+    expect((await loadStatements(db, { userId: other.userId, now }))?.[0]).toMatchObject({ month: '2025-05', onHold: 0, closingBalance: 9_600 });
+  });
+
   it('counts the settlement in February, the month it posted, and lists what is still pending', async () => {
     const march = on('2025-03-02');
     const february = await loadMonthStatement(db, { userId, month: '2025-02', now: march });
