@@ -176,7 +176,8 @@ type Withdrawal = { id: string; cardholder: string; amountCents: number; locatio
  * When an ATM's fee is timed: a millisecond after its cash (timed under the account's lock, which the
  * fee's transaction still holds), so every list keeps it next to the cash and after it (equal times
  * are ordered by their random ids); at the cash's own time when a millisecond more would begin the
- * next day in US Eastern time, the statements' calendar, so the two are on one month's statement.
+ * next day in US Eastern time, the statements' calendar, so the two are on one month's statement. At
+ * one time, a statement lists a fee after the rest; the activity list, by id, on either side.
  */
 export function feeTimeAfter(cashAt: Date): Date {
   const next = new Date(cashAt.getTime() + 1);

@@ -199,7 +199,7 @@ export async function loadMonthStatement(db: Database, request: { userId: string
     select ${openedAtSql} as "openedAt", acct.prn, acct.first_name as "firstName", acct.middle_name as "middleName", acct.last_name as "lastName",
       (select coalesce(sum(amount), 0) from moves where at < ${start}::timestamptz) as opening,
       coalesce((select json_agg(json_build_object('id', id, 'at', (extract(epoch from at) * 1000)::bigint, 'kind', kind,
-          'counterparty', counterparty, 'amount', amount) order by at, id)
+          'counterparty', counterparty, 'amount', amount) order by at, kind = 'fee', id)
         from moves where at >= ${start}::timestamptz and at < ${end}::timestamptz), '[]'::json) as rows,
       ${pendingAtSql(asOf.toISOString(), inProgress)} as pending
     from acct`))) as unknown as { rows: MonthQueryRow[] };

@@ -153,6 +153,19 @@ describe.each(ledgerDatabases)('a closed month on $kind', ({ open }) => {
     expect(march).toMatchObject({ openingBalance: 0, credits: 2_500, debits: 500, fees: 500, closingBalance: 2_000 });
   });
 
+  it("lists a fee after the rest at the same time (an ATM's fee at its cash's time, a month's last millisecond), whatever their ids", async () => {
+    const other = await newCardholderUser(db);
+    const lastMillisecond = new Date('2025-07-01T03:59:59.999Z');
+    const move = (id: string, debit: string, credit: string, amountCents: number, kind: 'deposit' | 'atm_withdrawal' | 'fee', counterparty: string) =>
+      created(createTransfer(db, { id, debit, credit, amountCents, kind, counterparty, phase: 'posted', occurredAt: lastMillisecond, now: lastMillisecond }));
+    await move(randomUUID(), settlement, other.ledgerAccountId, 5_000, 'deposit', 'Fresno County DSS');
+    await move('ffffffff-0000-4000-8000-000000000001', other.ledgerAccountId, settlement, 2_000, 'atm_withdrawal', 'ATM');
+    await move('00000000-0000-4000-8000-000000000001', other.ledgerAccountId, systemLedgerAccounts.fee_revenue, 250, 'fee', 'atmWithdrawalOutOfNetwork');
+    const june = await loadMonthStatement(db, { userId: other.userId, month: '2025-06', now: on('2025-07-02') });
+    expect(june!.rows.map((row) => row.kind).at(-1)).toBe('fee');
+    expect(june).toMatchObject({ credits: 5_000, debits: 2_250, fees: 250, closingBalance: 2_750 });
+  });
+
   it('judges the month under way as home does: a hold settled or released by a writer whose clock runs ahead is not pending', async () => {
     const other = await newCardholderUser(db);
     const at = on('2025-05-06');
