@@ -21,6 +21,13 @@ function appWindow(page: Page): Frame {
 
 /** Keys in the card app origin's localStorage, read from inside the frame. */
 const appLocalStorageKeys = (page: Page) => appWindow(page).evaluate(() => Object.keys(localStorage));
+/** What the app's origin keeps besides localStorage: sessionStorage's keys, IndexedDB's databases, Cache Storage's caches. */
+const appOtherStorage = (page: Page) =>
+  appWindow(page).evaluate(async () => ({
+    sessionStorage: Object.keys(sessionStorage),
+    indexedDB: (await indexedDB.databases()).map((database) => database.name),
+    caches: await caches.keys(),
+  }));
 
 const text = (locale: Locale, source: string) => shown(locale, source);
 
@@ -36,6 +43,10 @@ test.describe('the card app inside the companion host', () => {
     // The host answered the token question; the app never kept anything in its own origin's storage.
     await expect(host.message('app → host', 'parentApp.accessToken.get').first()).toBeVisible();
     expect(await appLocalStorageKeys(page)).toEqual([]);
+    // Nor anywhere else but the router's scroll positions (TanStack Router's scroll restoration).
+    const other = await appOtherStorage(page);
+    expect(other.sessionStorage.filter((key) => !key.startsWith('tsr-scroll-restoration'))).toEqual([]);
+    expect(other).toMatchObject({ indexedDB: [], caches: [] });
 
     // The same host opened by its other loopback name frames the app and signs in just as well.
     await host.goto(companionHostURL.replace('localhost', '127.0.0.1'));

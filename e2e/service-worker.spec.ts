@@ -13,6 +13,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { ActivityPage, TransactionDetailPage } from './pages/activity/ActivityPage.ts';
 import { ErrorPage } from './pages/ErrorPage.ts';
 import { SignInPage } from './pages/session/SignInPage.ts';
+import { appURL, companionHostURL } from './support/origins.ts';
 import { expectAppFilesKept, workerCache } from './support/serviceWorker.ts';
 
 // The service worker is what this spec tests (the browser tests block it elsewhere: playwright.config.ts).
@@ -242,4 +243,13 @@ test('a page the network answers with a server error, or has not answered after 
   const described = await page.goto('/api/v1/openapi.json');
   expect(described?.headers()['content-type']).toContain('application/json');
   expect(await keptShell(page), 'the shell is still the app').toContain('id="root"');
+});
+
+test('embedded in the companion app on a browser where a standalone visit left the worker, the framed page comes from the network, not the kept shell', async ({ page }) => {
+  await openWithFilesKept(page);
+  const framedPage = page.waitForResponse((response) => response.request().isNavigationRequest() && response.frame() !== page.mainFrame() && response.url().startsWith(appURL));
+  await page.goto(companionHostURL);
+  const response = await framedPage;
+  expect(response.status()).toBe(200);
+  expect(response.fromServiceWorker(), 'the worker left the framed page alone').toBe(false);
 });

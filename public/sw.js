@@ -174,6 +174,11 @@ self.addEventListener('fetch', (event) => {
   const url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
 
+  // Framed, the app is embedded: the companion app keeps its state, and the app keeps nothing on the
+  // phone, so its page is neither taken from nor kept as the shell (a worker a standalone visit
+  // registered on this browser controls the frame too: the same origin).
+  if (request.mode === 'navigate' && request.destination === 'iframe') return;
+
   if (request.mode === 'navigate') {
     // The page's request starts while the worker itself starts (navigation preload): on a slow phone
     // a worker takes a moment to start, and every page comes through it.

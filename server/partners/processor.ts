@@ -207,6 +207,8 @@ export async function buildProcessorServer(config: ServerConfig, db: Database, o
     ['Content-Security-Policy', processorContentSecurityPolicy(frameAncestors)],
     ['X-Content-Type-Options', 'nosniff'],
     ['Referrer-Policy', 'no-referrer'],
+    // Its pages show a card's number and take PINs: nothing there needs the phone's devices.
+    ['Permissions-Policy', 'camera=(), microphone=(), geolocation=(), payment=()'],
   ] as const;
   const server = Fastify({
     logger: partnerLogger(config.logLevel, options),
@@ -217,6 +219,8 @@ export async function buildProcessorServer(config: ServerConfig, db: Database, o
   registerHostChecks(server, config, { error: 'bad request' });
   server.addHook('onSend', async (_request, reply) => {
     for (const [name, value] of headers) reply.header(name, value);
+    // Read by no other site, but the card images, which the app's page shows (their route says so).
+    if (!reply.hasHeader('Cross-Origin-Resource-Policy')) reply.header('Cross-Origin-Resource-Policy', 'same-origin');
     if (!reply.hasHeader('Cache-Control')) reply.header('Cache-Control', 'no-store');
   });
   server.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
@@ -295,7 +299,9 @@ export async function buildProcessorServer(config: ServerConfig, db: Database, o
     { schema: { body: simulateForm } },
     async (request, reply) => {
       const locale = processorLocaleOf(request.body.locale);
-      await db.update(processorTokens).set({ usedAt: sql`now()` }).where(and(eq(processorTokens.tokenHash, hashToken(request.body.token)), isNull(processorTokens.usedAt)));
+      // A PIN form's token only: the card details' is not this page's to spend.
+      const pinForm = and(eq(processorTokens.tokenHash, hashToken(request.body.token)), eq(processorTokens.purpose, 'pin-change'), isNull(processorTokens.usedAt));
+      await db.update(processorTokens).set({ usedAt: sql`now()` }).where(pinForm);
       const code = request.body.result === '-10' ? PinChangeResult.TOKEN_EXPIRED : PinChangeResult.TOKEN_CHANGED;
       return reply.type('text/html; charset=utf-8').send(pinResultPage({ locale, code, appOrigins }));
     },

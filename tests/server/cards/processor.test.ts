@@ -102,6 +102,7 @@ describe('a request the server cannot parse', () => {
     expect(answer.json()).toEqual({ error: 'bad request' });
     expect(String(answer.headers['content-security-policy'])).toContain(`frame-ancestors ${appOrigin}`);
     expect(answer.headers['x-content-type-options']).toBe('nosniff');
+    expect(answer.headers['permissions-policy']).toBe('camera=(), microphone=(), geolocation=(), payment=()');
     expect(answer.headers['cache-control']).toBe('no-store');
   });
 });
@@ -122,6 +123,8 @@ describe('the hosted PIN page', () => {
     expect(csp).not.toMatch(/frame-ancestors[^;]*\*/);
     expect(csp).toContain("script-src 'self'");
     expect(page.headers['cache-control']).toBe('no-store');
+    expect(page.headers['cross-origin-resource-policy']).toBe('same-origin');
+    expect(page.headers['permissions-policy']).toContain('payment=()');
     expect(await axeViolations(page.body)).toEqual([]);
   });
 
@@ -228,6 +231,11 @@ describe('the hosted PIN page', () => {
 
     const changedToken = (await pinFormUrl('card')).searchParams.get('token')!;
     expect(postedResult((await submit('/pin/simulate', { token: changedToken, locale: 'en', result: '-11' })).body)?.code).toBe(-11);
+
+    // The card details' token is not a PIN form's: the buttons leave it unspent.
+    const details = new URL((await cardGet(t.app, holder.access, `/card/details-url/${holder.virtualCardId}`)).body.url!);
+    await submit('/pin/simulate', { token: details.searchParams.get('token')!, locale: 'en', result: '-10' });
+    expect((await openPage(details)).statusCode).toBe(200);
   });
 
   it('answers a malformed request 400, never 5xx', async () => {
@@ -310,6 +318,8 @@ describe('the card image', () => {
     const image = await openPage(url);
     expect(image.statusCode).toBe(200);
     expect(image.headers['content-type']).toMatch(/^image\/svg\+xml/);
+    // The app's page shows it, from another origin; the processor's pages are its own.
+    expect(image.headers['cross-origin-resource-policy']).toBe('cross-origin');
     expect(image.body).toContain('<title>Providers virtual debit card ending in 1234</title>');
     expect(image.body).toContain('>VIRTUAL DEBIT CARD</text>');
     const forged = new URL(url);
