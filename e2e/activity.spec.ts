@@ -328,3 +328,32 @@ test('the first rows come in without moving what is on screen (layout shift unde
   const shifted = await page.evaluate(() => (window as unknown as { shifts: number[] }).shifts.reduce((sum, value) => sum + value, 0));
   expect(shifted, 'cumulative layout shift').toBeLessThan(0.1);
 });
+
+test('a weak signal: with no answer after a few seconds, home shows the last-known balance with its time meanwhile, and Try again asks anew', async ({ page, request }) => {
+  const { applicant, tokens } = await openAccountViaApi(request);
+  const payee = `${applicant.firstName} ${applicant.lastName}`;
+  await moneyEvent(request, { type: 'deposit', email: applicant.email, amountCents: 20_000, payer: 'Valley Transit', payee });
+  await seedStoredState(page, { accessToken: tokens.access, refreshToken: tokens.refresh, locale: 'en' });
+  const home = await HomePage.open(page);
+  await home.expectBalance(dollars(20_000));
+
+  // The signal weakens: GET /home goes out and nothing comes back (the call's own limit is two minutes).
+  let signal: 'weak' | 'back' = 'weak';
+  await page.route(
+    (url) => url.pathname === '/api/v1/home',
+    (route) => (signal === 'weak' ? undefined : route.fallback()),
+  );
+  await page.reload();
+  const notice = home.screen.getByText(/We couldn't get your latest account information\. This is what your account showed on/);
+  await expect(notice).toBeVisible({ timeout: 15_000 });
+  await home.expectBalance(dollars(20_000));
+  await expect(home.screen.getByRole('button', { name: 'Refreshing…' })).toBeVisible();
+  await expectAccessible(page, 'home from its copy while the answer is slow');
+
+  // The signal is back; the call that went out stays unanswered, and Try again asks anew.
+  signal = 'back';
+  await moneyEvent(request, { type: 'deposit', email: applicant.email, amountCents: 1_000, payer: 'Valley Transit', payee });
+  await home.screen.getByRole('button', { name: 'Try again' }).click();
+  await home.expectBalance(dollars(21_000));
+  await expect(notice).toHaveCount(0);
+});

@@ -1,8 +1,8 @@
 /**
  * Home data (spec §7 GET /home): load, show, refresh with a loading flag (the previous data stays),
- * retry after a failure. With no answer, the last-known copy is shown with the time it was fetched
- * ("as of") instead of nothing: the newest answer of this visit, else the copy kept on this phone (the
- * app keeps one standalone only). So a refresh that gets no answer leaves the account shown, now with
+ * retry after a failure. With no answer, or none yet after `slowAnswer`, the last-known copy is shown
+ * with the time it was fetched ("as of") instead of nothing: the newest answer of this visit, else the
+ * copy kept on this phone (the app keeps one standalone only). So a refresh that gets no answer leaves the account shown, now with
  * its time, never an older copy. An answer the app already has when the chart starts (the first
  * screen's early call) shows at once.
  */
@@ -38,6 +38,10 @@ export const homeMachine = setup({
     keepLastKnown: (_, _home: HomeAnswer) => {},
     /** Tells the companion app what its content may depend on (supplied by home's screen). */
     sendSitevars: (_, _home: HomeAnswer) => {},
+  },
+  delays: {
+    /** How long the answer may take before the last-known copy shows meanwhile (the app gives its own: AppContext `slowAnswerMs`). */
+    slowAnswer: 4_000,
   },
   guards: {
     hasLastKnown: ({ context }) => context.lastKnown !== null,
@@ -88,6 +92,15 @@ export const homeMachine = setup({
           ],
         },
         onError: [{ guard: 'hasLastKnown', target: 'lastKnown', actions: 'showLastKnown' }, { target: 'failed' }],
+      },
+      initial: 'waiting',
+      states: {
+        waiting: { after: { slowAnswer: { guard: 'hasLastKnown', target: 'slow', actions: 'showLastKnown' } } },
+        /**
+         * The answer is slow (a weak signal can hold it up to the API's two minutes): the last-known copy
+         * shows meanwhile, with its time, and Try again asks anew.
+         */
+        slow: { on: { 'user.retry': { target: '#home.loading', reenter: true } } },
       },
     },
     ready: { on: { 'user.refresh': 'loading' } },

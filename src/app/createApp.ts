@@ -13,7 +13,7 @@ import { createApi } from '../shared/api/client.ts';
 import { forgetLastKnown } from '../shared/offline/forgetLastKnown.ts';
 import type { Host } from '../shared/host/host.ts';
 import { createAnalytics, type AnalyticsTransport } from './analytics.ts';
-import type { AppContext } from './context.ts';
+import { slowAnswerMs, type AppContext } from './context.ts';
 import type { ErrorReporter } from './errorReporting.ts';
 import { safeRedirect } from './guards.ts';
 import { createAppRouter, type AppRouter } from './router.tsx';
@@ -29,6 +29,8 @@ export type AppOptions = {
   fetcher?: $Fetch;
   /** Where the last-known balance and activity are kept (none: nothing is kept). */
   storage?: Storage | null;
+  /** How long home waits for its answer before it shows the last-known copy meanwhile (`slowAnswerMs`, 4 s). */
+  slowAnswerMs?: number;
 };
 
 export type App = { services: AppContext; router: AppRouter; session: Actor<typeof sessionMachine> };
@@ -148,6 +150,7 @@ export function* createAppInSteps(options: AppOptions): Generator<void, App> {
     previousLocation: () => router?.state.resolvedLocation,
     experiments,
     offlineStorage: options.embedded ? null : (options.storage ?? null),
+    slowAnswerMs: options.slowAnswerMs ?? slowAnswerMs,
   };
   router = createAppRouter(services, history);
 

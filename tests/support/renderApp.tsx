@@ -14,6 +14,7 @@ import { routeTree } from '../../src/app/routes.tsx';
 import { ServicesProvider } from '../../src/app/services.tsx';
 import { activateLocale } from '../../src/shared/i18n/locale.ts';
 import { createFakeCardApi } from './fakeCardApi.ts';
+import { slowAnswerInTests } from './replayClock.ts';
 
 export const signedOut: SessionInput = {
   accessToken: null,
@@ -88,6 +89,7 @@ export async function renderApp(path: string, initial: SessionInput = signedOut,
     history: createMemoryHistory({ initialEntries: [path] }),
     fetcher: cardApi.fetcher,
     storage: options.storage ?? null,
+    slowAnswerMs: slowAnswerInTests,
     analyticsTransport: {
       send: async (batch) => void tracked.push(...batch.events),
       beacon: () => {},

@@ -38,3 +38,15 @@ export function stopReplayClock(): void {
 export async function passServerWait(): Promise<void> {
   await vi.advanceTimersByTimeAsync(serverWaitSeconds * 1000);
 }
+
+/**
+ * How long screens wait for an answer before they show their last-known copy meanwhile, in the flow
+ * tests (AppContext `slowAnswerMs`; the app's own is 4 s): as long as a server's wait, so that only
+ * the path's `xstate.after.slowAnswer.*` step passes it, however slow the machine.
+ */
+export const slowAnswerInTests = serverWaitSeconds * 1000;
+
+/** The path's `xstate.after.slowAnswer.*` step: no answer yet, for longer than a screen waits. */
+export async function passSlowAnswer(): Promise<void> {
+  await vi.advanceTimersByTimeAsync(slowAnswerInTests);
+}

@@ -14,7 +14,7 @@ import { sessionLastKnown } from '../../shared/offline/lastKnown.ts';
 import { activityCalls } from './activityCalls.ts';
 import type { ActivityScreens } from './activityScreens.ts';
 
-export function activityScreensOf({ api, session, offlineStorage }: AppContext): ActivityScreens & { stop: () => void } {
+export function activityScreensOf({ api, session, offlineStorage, slowAnswerMs }: AppContext): ActivityScreens & { stop: () => void } {
   const calls = activityCalls(api);
   const { lastKnown, owner } = sessionLastKnown(offlineStorage, session);
   const kept = { home: lastKnown.home.read(owner), activity: lastKnown.activity.read(owner) };
@@ -26,6 +26,7 @@ export function activityScreensOf({ api, session, offlineStorage }: AppContext):
     homeMachine.provide({
       actors: { getHome: fromPromise(({ input }) => api.getHome({ suppressErrorModal: input.quiet })) },
       actions: { keepLastKnown: (_, answer) => lastKnown.home.keep(owner, answer) },
+      delays: { slowAnswer: slowAnswerMs },
     }),
     { input: { lastKnown: kept.home } },
   );

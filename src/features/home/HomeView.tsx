@@ -50,6 +50,7 @@ export function HomeView({ newDebitDetails = false }: { newDebitDetails?: boolea
         keepLastKnown: (_, answer) => lastKnown.home.keep(owner, answer),
         sendSitevars: (_, answer) => sendSitevars(host, answer, session.getSnapshot().context.refreshToken !== null),
       },
+      delays: { slowAnswer: services.slowAnswerMs },
     }),
     { input: { lastKnown: kept, answered } },
   );
