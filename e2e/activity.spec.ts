@@ -357,3 +357,34 @@ test('a weak signal: with no answer after a few seconds, home shows the last-kno
   await home.expectBalance(dollars(21_000));
   await expect(notice).toHaveCount(0);
 });
+
+test('a weak signal on activity: with no newest page after a few seconds, its last-known rows show with their time meanwhile', async ({ page, request }) => {
+  const { applicant, tokens } = await openAccountViaApi(request);
+  const payee = `${applicant.firstName} ${applicant.lastName}`;
+  await moneyEvent(request, { type: 'deposit', email: applicant.email, amountCents: 20_000, payer: 'Valley Transit', payee });
+  await seedStoredState(page, { accessToken: tokens.access, refreshToken: tokens.refresh, locale: 'en' });
+  // Online once, so the newest page is kept.
+  const home = await HomePage.open(page);
+  await home.screen.getByRole('link', { name: 'See all activity' }).click();
+  const activity = new ActivityPage(page);
+  await activity.expectShown();
+  await expect(activity.screen.getByRole('link', { name: /Valley Transit/ })).toBeVisible();
+
+  // The signal weakens: the newest page goes out and nothing comes back.
+  let signal: 'weak' | 'back' = 'weak';
+  await page.route(
+    (url) => url.pathname === '/api/v1/transactions',
+    (route) => (signal === 'weak' ? undefined : route.fallback()),
+  );
+  await page.reload();
+  const notice = activity.screen.getByText(/We couldn't get your latest account information\. This is what your account showed on/);
+  await expect(notice).toBeVisible({ timeout: 15_000 });
+  await expect(activity.screen.getByRole('link', { name: /Valley Transit/ })).toBeVisible();
+  await expectAccessible(page, 'activity from its copy while the newest page is slow');
+
+  signal = 'back';
+  await moneyEvent(request, { type: 'deposit', email: applicant.email, amountCents: 1_000, payer: 'Fresno County DSS', payee });
+  await notice.locator('..').getByRole('button', { name: 'Try again' }).click();
+  await expect(activity.screen.getByRole('link', { name: /Fresno County DSS/ })).toBeVisible();
+  await expect(notice).toHaveCount(0);
+});

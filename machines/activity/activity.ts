@@ -78,6 +78,10 @@ export const activityMachine = setup({
     /** Home data follows the list (supplied by the app: the home chart or the home call). */
     refreshHome: () => {},
   },
+  delays: {
+    /** How long the newest page may take before the last-known copy shows meanwhile (the app gives its own: AppContext `slowAnswerMs`). */
+    slowAnswer: 4_000,
+  },
   guards: {
     isLastPage: (_, page: TransactionsPage) => page.nextCursor === null,
     /** Rows of this visit on screen (the last-known copy stays as it was then). */
@@ -141,6 +145,15 @@ export const activityMachine = setup({
           },
         ],
         onError: [{ guard: 'canShowLastKnown', target: 'lastKnown', actions: 'showLastKnown' }, { target: 'firstPageFailed' }],
+      },
+      initial: 'waiting',
+      states: {
+        waiting: { after: { slowAnswer: { guard: 'canShowLastKnown', target: 'slow', actions: 'showLastKnown' } } },
+        /**
+         * The newest page is slow (a weak signal can hold it up to the API's two minutes): the last-known
+         * copy shows meanwhile, with its time, and Try again asks anew.
+         */
+        slow: { on: { 'user.retry': { target: '#activity.firstPage', reenter: true } } },
       },
     },
     firstPageFailed: {

@@ -29,7 +29,7 @@ export type AppOptions = {
   fetcher?: $Fetch;
   /** Where the last-known balance and activity are kept (none: nothing is kept). */
   storage?: Storage | null;
-  /** How long home waits for its answer before it shows the last-known copy meanwhile (`slowAnswerMs`, 4 s). */
+  /** How long home and activity wait for an answer before they show the last-known copy meanwhile (`slowAnswerMs`, 4 s). */
   slowAnswerMs?: number;
 };
 

@@ -42,6 +42,7 @@ export function activityScreensOf({ api, session, offlineStorage, slowAnswerMs }
         refreshHome: () => home.send({ type: home.getSnapshot().hasTag('failed') ? 'user.retry' : 'user.refresh' }),
         keepLastKnown: (_, page) => lastKnown.activity.keep(owner, page),
       },
+      delays: { slowAnswer: slowAnswerMs },
     }),
     { input: { lastKnown: keptActivity } },
   );
