@@ -12,6 +12,7 @@ import { ErrorPage } from './pages/ErrorPage.ts';
 import { HomePage } from './pages/home/HomePage.ts';
 import { expectAccessible } from './support/accessibility.ts';
 import { openAccountViaApi } from './support/accounts.ts';
+import { answerNothing } from './support/network.ts';
 import { expectAppFilesKept } from './support/serviceWorker.ts';
 import { seedStoredState } from './support/storage.ts';
 import { dollars, escapeRegExp, heardDollars, signedDollars } from './support/text.ts';
@@ -338,11 +339,7 @@ test('a weak signal: with no answer after a few seconds, home shows the last-kno
   await home.expectBalance(dollars(20_000));
 
   // The signal weakens: GET /home goes out and nothing comes back (the call's own limit is two minutes).
-  let signal: 'weak' | 'back' = 'weak';
-  await page.route(
-    (url) => url.pathname === '/api/v1/home',
-    (route) => (signal === 'weak' ? undefined : route.fallback()),
-  );
+  const { signalBack } = await answerNothing(page, '/api/v1/home');
   await page.reload();
   const notice = home.screen.getByText(/We couldn't get your latest account information\. This is what your account showed on/);
   await expect(notice).toBeVisible({ timeout: 15_000 });
@@ -351,7 +348,7 @@ test('a weak signal: with no answer after a few seconds, home shows the last-kno
   await expectAccessible(page, 'home from its copy while the answer is slow');
 
   // The signal is back; the call that went out stays unanswered, and Try again asks anew.
-  signal = 'back';
+  signalBack();
   await moneyEvent(request, { type: 'deposit', email: applicant.email, amountCents: 1_000, payer: 'Valley Transit', payee });
   await home.screen.getByRole('button', { name: 'Try again' }).click();
   await home.expectBalance(dollars(21_000));
@@ -371,18 +368,14 @@ test('a weak signal on activity: with no newest page after a few seconds, its la
   await expect(activity.screen.getByRole('link', { name: /Valley Transit/ })).toBeVisible();
 
   // The signal weakens: the newest page goes out and nothing comes back.
-  let signal: 'weak' | 'back' = 'weak';
-  await page.route(
-    (url) => url.pathname === '/api/v1/transactions',
-    (route) => (signal === 'weak' ? undefined : route.fallback()),
-  );
+  const { signalBack } = await answerNothing(page, '/api/v1/transactions');
   await page.reload();
   const notice = activity.screen.getByText(/We couldn't get your latest account information\. This is what your account showed on/);
   await expect(notice).toBeVisible({ timeout: 15_000 });
   await expect(activity.screen.getByRole('link', { name: /Valley Transit/ })).toBeVisible();
   await expectAccessible(page, 'activity from its copy while the newest page is slow');
 
-  signal = 'back';
+  signalBack();
   await moneyEvent(request, { type: 'deposit', email: applicant.email, amountCents: 1_000, payer: 'Fresno County DSS', payee });
   await notice.locator('..').getByRole('button', { name: 'Try again' }).click();
   await expect(activity.screen.getByRole('link', { name: /Fresno County DSS/ })).toBeVisible();

@@ -19,6 +19,19 @@ export async function routeOnce(page: Page, url: Parameters<Page['route']>[0], h
 }
 
 /**
+ * Calls to `pathname` go out and no answer comes back (a weak signal), until `signalBack` is called:
+ * the calls then pending stay unanswered (each gives up at its own limit), later ones go through.
+ */
+export async function answerNothing(page: Page, pathname: string): Promise<{ signalBack: () => void }> {
+  let weak = true;
+  await page.route(
+    (url) => url.pathname === pathname,
+    (route) => (weak ? undefined : route.fallback()),
+  );
+  return { signalBack: () => void (weak = false) };
+}
+
+/**
  * The next call to `pathname` reaches the server, which does its work, and its answer never reaches
  * the phone (the connection drops on the way back). Calls after it go through.
  */
