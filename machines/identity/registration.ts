@@ -231,6 +231,8 @@ export type RegistrationTag =
 
 /** The phone typed already had a code sent to it. */
 const hadCode = (context: RegistrationContext) => context.codeSentTo === phoneDigits(context.form.phone);
+/** A code went to the phone given and has not been used yet. */
+const awaitsCode = (context: RegistrationContext) => context.codeSentTo !== null && hadCode(context);
 
 export const registrationMachine = setup({
   types: {
@@ -246,7 +248,8 @@ export const registrationMachine = setup({
   guards: {
     startsAt: ({ context }, params: { step: RegistrationStep }) => context.step === params.step,
     /** Reloaded while the texted code was being read (cheap phones reload when switching apps). */
-    resumesAtCode: ({ context }) => context.step === 2 && context.codeSentTo !== null && context.codeSentTo === phoneDigits(context.form.phone),
+    resumesAtCode: ({ context }) => context.step === 2 && awaitsCode(context),
+
     canGoToStep: ({ context, event }, params: { step: RegistrationStep }) =>
       event.type === 'user.goToStep' &&
       event.step === params.step &&
@@ -257,6 +260,11 @@ export const registrationMachine = setup({
     isEmailFreeResuming: ({ context }, answer: VerifyEmailAnswer | undefined) =>
       answer?.statusCode === StatusCode.NOT_ALLOWED && context.resumeAtAgreements,
     isEmailFree: (_, answer: VerifyEmailAnswer | undefined) => answer?.statusCode === StatusCode.NOT_ALLOWED,
+    /**
+     * As isEmailFree, coming to the phone step from the first (a reload of the companion app starts
+     * there; a step back) with a code texted to the phone given: that code is asked for, not sent again.
+     */
+    isEmailFreeAwaitingCode: ({ context }, answer: VerifyEmailAnswer | undefined) => answer?.statusCode === StatusCode.NOT_ALLOWED && awaitsCode(context),
     isPhoneAlreadyVerified: ({ context, event }) =>
       checkPhone(phoneOf(event)) === null &&
       context.mfaToken !== null &&
@@ -448,6 +456,11 @@ export const registrationMachine = setup({
                     guard: { type: 'isEmailFreeResuming', params: ({ event }) => event.output },
                     target: '#registration.inputting.agreements',
                     actions: [{ type: 'completeStep', params: { step: 1 } }, 'clearResume', saveDraftNow],
+                  },
+                  {
+                    guard: { type: 'isEmailFreeAwaitingCode', params: ({ event }) => event.output },
+                    target: '#registration.inputting.phone.enteringCode',
+                    actions: [{ type: 'completeStep', params: { step: 1 } }, saveDraftNow],
                   },
                   {
                     guard: { type: 'isEmailFree', params: ({ event }) => event.output },
