@@ -18,7 +18,7 @@
 import { assign, fromPromise } from 'xstate';
 import { setup } from '../shared/setup.ts';
 import type { Transaction, TransactionsPage } from '../../contract/activity/types.ts';
-import type { LastKnown } from '../shared/lastKnown.ts';
+import { type LastKnown, slowAnswerMs } from '../shared/lastKnown.ts';
 
 export type ActivityInput = { lastKnown?: LastKnown<TransactionsPage> | null } | undefined;
 
@@ -79,8 +79,8 @@ export const activityMachine = setup({
     refreshHome: () => {},
   },
   delays: {
-    /** How long the newest page may take before the last-known copy shows meanwhile (the app gives its own: AppContext `slowAnswerMs`). */
-    slowAnswer: 4_000,
+    /** How long the answer may take before the last-known copy shows meanwhile. */
+    slowAnswer: slowAnswerMs,
   },
   guards: {
     isLastPage: (_, page: TransactionsPage) => page.nextCursor === null,

@@ -2,14 +2,14 @@
  * Home data (spec §7 GET /home): load, show, refresh with a loading flag (the previous data stays),
  * retry after a failure. With no answer, or none yet after `slowAnswer`, the last-known copy is shown
  * with the time it was fetched ("as of") instead of nothing: the newest answer of this visit, else the
- * copy kept on this phone (the app keeps one standalone only). So a refresh that gets no answer leaves the account shown, now with
- * its time, never an older copy. An answer the app already has when the chart starts (the first
+ * copy kept on this phone (the app keeps one standalone only). So a refresh that gets no answer leaves
+ * the account shown, now with its time, never an older copy. An answer the app already has when the chart starts (the first
  * screen's early call) shows at once.
  */
 import { assign, fromPromise } from 'xstate';
 import { setup } from '../shared/setup.ts';
 import type { HomeAnswer } from '../../contract/home/types.ts';
-import type { LastKnown } from '../shared/lastKnown.ts';
+import { type LastKnown, slowAnswerMs } from '../shared/lastKnown.ts';
 
 export type HomeInput = { lastKnown?: LastKnown<HomeAnswer> | null; answered?: HomeAnswer | null } | undefined;
 export type HomeContext = {
@@ -40,8 +40,8 @@ export const homeMachine = setup({
     sendSitevars: (_, _home: HomeAnswer) => {},
   },
   delays: {
-    /** How long the answer may take before the last-known copy shows meanwhile (the app gives its own: AppContext `slowAnswerMs`). */
-    slowAnswer: 4_000,
+    /** How long the answer may take before the last-known copy shows meanwhile. */
+    slowAnswer: slowAnswerMs,
   },
   guards: {
     hasLastKnown: ({ context }) => context.lastKnown !== null,

@@ -249,7 +249,6 @@ export const registrationMachine = setup({
     startsAt: ({ context }, params: { step: RegistrationStep }) => context.step === params.step,
     /** Reloaded while the texted code was being read (cheap phones reload when switching apps). */
     resumesAtCode: ({ context }) => context.step === 2 && awaitsCode(context),
-
     canGoToStep: ({ context, event }, params: { step: RegistrationStep }) =>
       event.type === 'user.goToStep' &&
       event.step === params.step &&

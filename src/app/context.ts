@@ -28,12 +28,7 @@ export type AppContext = {
    * (src/shared/offline/lastKnown.ts): the phone's storage standalone, none when embedded.
    */
   offlineStorage: Storage | null;
-  /**
-   * How long a screen waits for the card API before it shows its last-known copy, with its time, while
-   * the call goes on: a weak signal can hold an answer up to the API's two minutes (spec §7's timeout).
-   */
+  /** How long home and activity wait for an answer before they show the last-known copy meanwhile (machines/shared/lastKnown.ts `slowAnswerMs`). */
   slowAnswerMs: number;
 };
 
-/** A weak signal's answer: after this long the phone's last-known balance shows meanwhile (as the page's own: public/sw.js `slowNetworkMs`). */
-export const slowAnswerMs = 4_000;
