@@ -31,4 +31,3 @@ export type AppContext = {
   /** How long home and activity wait for an answer before they show the last-known copy meanwhile (machines/shared/lastKnown.ts `slowAnswerMs`). */
   slowAnswerMs: number;
 };
-

@@ -94,14 +94,14 @@ function accountAndMoves(userId: string): SQL {
 /**
  * The holds pending at `asOf` as a JSON array of statement rows, oldest first: not timed out by it,
  * and for a month that is over, made before it and not posted or voided by an entry timed before it
- * (so a later settlement or release leaves a closed month's list as it was). For now (`now`), every
- * hold recorded and nothing that resolved it, whatever time its writer's clock gave it, as home and
- * activity judge them: an instance whose clock runs ahead would otherwise leave a settled hold listed
- * as pending beside its own settlement.
+ * (so a later settlement or release leaves a closed month's list as it was). For the month under way
+ * (`underWay`: `asOf` is now), every hold recorded and nothing that resolved it, whatever time its
+ * writer's clock gave it, as home and activity judge them: an instance whose clock runs ahead would
+ * otherwise leave a settled hold listed as pending beside its own settlement.
  */
-const pendingAtSql = (asOf: string, now: boolean) => {
+const pendingAtSql = (asOf: string, underWay: boolean) => {
   const ledger = sql`(select lid from acct)`;
-  const before = (alias: string) => (now ? sql`` : sql`and ${sql.raw(alias)}.occurred_at < ${asOf}::timestamptz`);
+  const before = (alias: string) => (underWay ? sql`` : sql`and ${sql.raw(alias)}.occurred_at < ${asOf}::timestamptz`);
   return sql`coalesce((select json_agg(json_build_object('id', h.id, 'at', (extract(epoch from h.occurred_at) * 1000)::bigint, 'kind', h.kind,
       'counterparty', h.counterparty, 'amount', ${signedAmount('h', ledger)}) order by h.occurred_at, h.id)
     from transfers h
