@@ -237,14 +237,18 @@ async function seedMfaCardholder(db: Database, keys: SsnKeys): Promise<void> {
  * The history, through the ledger like any money (oldest first, so every purchase is covered). Each
  * transfer id comes from the account and the entry's place, so seeding again adds nothing.
  */
-async function seedActivity(db: Database, accountId: string, entries: LedgerSeed[], now: number): Promise<void> {
+/** Posts the entries in order; answers their transfer ids, in the same order. */
+async function seedActivity(db: Database, accountId: string, entries: LedgerSeed[], now: number): Promise<string[]> {
   const cardholder = await openCardholderLedgerAccount(db, accountId);
+  const ids: string[] = [];
   const { settlement, fee_revenue: feeRevenue, rewards_payable: rewardsPayable } = systemLedgerAccounts;
   for (const [index, entry] of entries.entries()) {
     const other = entry.kind === 'fee' ? feeRevenue : entry.kind === 'ebt_reward' ? rewardsPayable : settlement;
     const credit = entry.cents > 0;
+    const id = transferIdFor({ caller: 'seed', operation: accountId }, String(index));
+    ids.push(id);
     const answer = await createTransfer(db, {
-      id: transferIdFor({ caller: 'seed', operation: accountId }, String(index)),
+      id,
       debit: credit ? other : cardholder,
       credit: credit ? cardholder : other,
       amountCents: Math.abs(entry.cents),
@@ -257,6 +261,7 @@ async function seedActivity(db: Database, accountId: string, entries: LedgerSeed
     });
     if (answer.result !== 'created' && answer.result !== 'exists') throw new Error(`Seeding the ledger failed: ${answer.result}`);
   }
+  return ids;
 }
 
 /** A card authorization two hours ago, held for seven days unless the store settles it first. */
@@ -416,16 +421,23 @@ async function seedCardStateCardholder(
     ];
     // Ana paid the $5 physical card fee when she ordered hers (a lost or stolen card's replacement is free).
     if (cardholder.state === 'shipped') activity.push({ days: 8, cents: -fees.physicalCard.cents, kind: 'fee', counterparty: 'physicalCard' satisfies FeeName, location: null });
-    await seedActivity(tx, accountId, activity, now);
+    const transferIds = await seedActivity(tx, accountId, activity, now);
+    const feeTransferId = cardholder.state === 'shipped' ? transferIds.at(-1)! : null;
 
     const virtualCard = { accountId, type: 'VIRTUAL', status: 'ACTIVE', isActive: true, lastFour: String(1000 + (Number(cardholder.prn) % 9000)), expiry: printedExpiry('04', 4) } as const;
     await tx.insert(cards).values({ ...virtualCard, orderedAt: daysAgo(now, 30) });
-    await seedPhysicalCards(tx, accountId, cardholder, now);
+    await seedPhysicalCards(tx, accountId, cardholder, feeTransferId, now);
   });
 }
 
 /** The cardholder's physical card in its state, and its replacement when it has one. */
-async function seedPhysicalCards(tx: Database, accountId: string, cardholder: CardStateCardholder, now: number): Promise<void> {
+async function seedPhysicalCards(
+  tx: Database,
+  accountId: string,
+  cardholder: CardStateCardholder,
+  feeTransferId: string | null,
+  now: number,
+): Promise<void> {
   const orderedDaysAgo = { shipped: 8, locked: 120, lost: 200, stolen: 300 }[cardholder.state];
   const ordered = daysAgo(now, orderedDaysAgo);
   const window = cardDeliveryWindow(usCalendarDay(ordered));
@@ -439,7 +451,7 @@ async function seedPhysicalCards(tx: Database, accountId: string, cardholder: Ca
     shippedOn: usCalendarDay(daysAgo(now, orderedDaysAgo - 5)),
   } as const;
   if (cardholder.state === 'shipped') {
-    await tx.insert(cards).values({ ...card, status: 'SHIPPED', isPending: true, shippedOn: usCalendarDay(daysAgo(now, 3)) });
+    await tx.insert(cards).values({ ...card, status: 'SHIPPED', isPending: true, shippedOn: usCalendarDay(daysAgo(now, 3)), feeTransferId });
     return;
   }
   const delivered = { deliveredOn: usCalendarDay(daysAgo(now, orderedDaysAgo - 12)) };

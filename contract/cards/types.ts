@@ -20,6 +20,8 @@ export type CardDelivery = {
   shippedOn: string | null;
   /** Null until the carrier reports it delivered (sandbox event card.delivered). */
   deliveredOn: string | null;
+  /** The fee taken from the balance when it was ordered, in cents; 0 when it is sent free (a lost or stolen card's replacement). */
+  feeCents: number;
 };
 
 export type Card = {

@@ -233,7 +233,7 @@ describe("home, the physical card's next step", () => {
     isActive: false,
     isPending: true,
     lastFour: null,
-    delivery: { earliest: '2026-12-08', latest: '2026-12-15', shippedOn: null, deliveredOn: null },
+    delivery: { earliest: '2026-12-08', latest: '2026-12-15', shippedOn: null, deliveredOn: null, feeCents: 500 },
   };
   const withCards = (cards: HomeAnswer['accountOverview']['cards']): HomeAnswer => ({
     ...home,

@@ -269,6 +269,7 @@ describe('order-card chart', () => {
             then: async (ctx) => {
               expect(await screen.findByRole('heading', { level: 1, name: 'Your card is already on its way' })).toBeTruthy();
               expect(screen.getByText(/It should arrive between Dec 8, 2026 and Dec 15, 2026\./)).toBeTruthy();
+              expect(screen.getByText('We took $5.00 from your balance for it when it was ordered.')).toBeTruthy();
               expect(screen.getByText('It shipped on Nov 25, 2026. Once it\'s in your hands, activate it to start using it.')).toBeTruthy();
               expect(screen.getByRole('link', { name: 'Activate your card' }).getAttribute('href')).toBe('/activate/1');
               expect(stepText()).toBeNull();

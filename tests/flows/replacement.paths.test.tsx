@@ -39,6 +39,7 @@ const failed = (id: string) => ({ type: `xstate.error.actor.${id}`, error: new E
 const userLoaded = done('getUser', { statusCode: 0, user });
 const withCard = homeWith({ balance: 2350, cards: [virtualCard, physicalCard] });
 const newCard: Card = { ...cardOnItsWay, id: '3b0f8d8e-1c7a-4a53-9d55-5d6a3f0e0010', replacesCardId: physicalCard.id };
+const freeReplacement: Card = { ...newCard, delivery: { ...newCard.delivery!, feeCents: 0 } };
 
 const runs = [
   // Loading: the user, then the cards; what there is to replace.
@@ -69,6 +70,11 @@ const runs = [
     failed('replaceCard'),
     // The balance read again after the refusal does not load.
     failed('getHome'),
+  ]),
+  // A lost card's replacement on its way, sent free when the card was reported.
+  generateListedPaths(replacementMachine, [
+    userLoaded,
+    done('getHome', homeWith({ cards: [virtualCard, { ...physicalCard, status: 'LOST', isActive: false, replacedByCardId: newCard.id }, freeReplacement] })),
   ]),
   // A balance that does not cover the fee: said before anything is sent.
   generateListedPaths(replacementMachine, [userLoaded, done('getHome', homeWith({ balance: 300, cards: [virtualCard, physicalCard] })), { type: 'user.continue' }]),
@@ -182,9 +188,12 @@ describe('replacement chart', () => {
           },
           {
             when: (s) => s.hasTag('alreadyOrdered'),
-            then: async ({ cardApi }) => {
+            then: async ({ cardApi }, s) => {
               expect(await screen.findByRole('heading', { level: 1, name: 'A new card is already on its way' })).toBeTruthy();
               expect(screen.getByText(/It should arrive between Dec 8, 2026 and Dec 15, 2026\./)).toBeTruthy();
+              // Whether its fee was taken, for one who comes back after the order's answer was lost.
+              const fee = s.context.replacement?.delivery?.feeCents;
+              expect(screen.getByText(fee ? 'We took $5.00 from your balance for it when it was ordered.' : 'It was sent free: nothing was taken from your balance for it.')).toBeTruthy();
               expect(cardApi.requests.some((request) => request.path === replacePath)).toBe(false);
             },
           },

@@ -62,7 +62,7 @@ export const cardOnItsWay: Card = {
   isActive: false,
   isPending: true,
   lastFour: null,
-  delivery: { earliest: '2026-12-08', latest: '2026-12-15', shippedOn: null, deliveredOn: null },
+  delivery: { earliest: '2026-12-08', latest: '2026-12-15', shippedOn: null, deliveredOn: null, feeCents: 500 },
 };
 
 export function homeWith(overrides: { balance?: number; cards?: Card[]; hasFundedAnyKind?: boolean; pendingCard?: Card | null } = {}): HomeAnswer {

@@ -49,7 +49,7 @@ export const pendingCard: Card = {
   isActive: false,
   isPending: true,
   lastFour: null,
-  delivery: { earliest: '2026-12-08', latest: '2026-12-15', shippedOn: null, deliveredOn: null },
+  delivery: { earliest: '2026-12-08', latest: '2026-12-15', shippedOn: null, deliveredOn: null, feeCents: 500 },
 };
 
 export function homeWith(cards: Card[], virtual: Card | null = cards.find((card) => card.type === 'VIRTUAL') ?? null): HomeAnswer {

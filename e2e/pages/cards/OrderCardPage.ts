@@ -103,6 +103,8 @@ export class OrderCardPage extends AppPage {
   /** A card already on its way: nothing more to order; once shipped, activation is one tap away. */
   async expectAlreadyOrdered(): Promise<void> {
     await expect(this.title).toHaveText(this.t('Your card is already on its way'));
+    // Whether its fee was taken, for one who comes back after the order's answer was lost.
+    await expect(this.screen.getByText(this.t('We took {fee} from your balance for it when it was ordered.').replace('{fee}', dollars(500, this.locale)))).toBeVisible();
   }
 
   get activateLink(): Locator {

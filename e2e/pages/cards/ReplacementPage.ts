@@ -68,5 +68,7 @@ export class ReplacementPage extends AppPage {
   /** A new card is already on its way: nothing more to order. */
   async expectAlreadyOrdered(): Promise<void> {
     await expect(this.title).toHaveText(this.t('A new card is already on its way'));
+    // Whether its fee was taken, for one who comes back after the order's answer was lost.
+    await expect(this.screen.getByText(this.t('We took {fee} from your balance for it when it was ordered.').replace('{fee}', dollars(500, this.locale)))).toBeVisible();
   }
 }

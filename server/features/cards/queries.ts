@@ -15,7 +15,8 @@ export const cardJsonSql = sql`json_build_object(
   'id', c.id, 'type', c.type, 'status', c.status, 'frozen', c.frozen, 'isActive', c.is_active, 'isPending', c.is_pending,
   'lastFour', case when c.is_pending then null else c.last_four end,
   'delivery', case when c.is_pending then json_build_object(
-    'earliest', c.delivery_earliest, 'latest', c.delivery_latest, 'shippedOn', c.shipped_on, 'deliveredOn', c.delivered_on) end,
+    'earliest', c.delivery_earliest, 'latest', c.delivery_latest, 'shippedOn', c.shipped_on, 'deliveredOn', c.delivered_on,
+    'feeCents', coalesce((select t.amount_cents::int from transfers t where t.id = c.fee_transfer_id), 0)) end,
   'replacesCardId', c.replaces_card_id,
   'replacedByCardId', (select r.id from cards r where r.replaces_card_id = c.id))`;
 

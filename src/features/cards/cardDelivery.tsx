@@ -9,6 +9,7 @@ import type { CardDelivery } from '../../../contract/cards/types.ts';
 import type { Address } from '../../../contract/shared/address.ts';
 import { cardDeliveryWindow, usCalendarDay } from '../../../contract/shared/businessDays.ts';
 import { formatDate } from '../../shared/format/date.ts';
+import { formatDollars } from '../../shared/format/money.ts';
 import type { Locale } from '../../../contract/shared/locale.ts';
 
 type Window = Pick<CardDelivery, 'earliest' | 'latest'>;
@@ -41,6 +42,19 @@ export function ArrivalIfOrderedToday({ locale }: { locale: Locale }) {
     <Trans>
       It arrives in 10 to 15 business days: if you order today, between {earliest} and {latest}.
     </Trans>
+  );
+}
+
+/**
+ * What the card on its way cost, for a cardholder who comes back to it (after a reload that lost the
+ * order's answer, say) and cannot tell from "already on its way" whether the fee was taken.
+ */
+export function FeeTaken({ delivery }: { delivery: Pick<CardDelivery, 'feeCents'> }) {
+  const fee = formatDollars(delivery.feeCents);
+  return delivery.feeCents > 0 ? (
+    <Trans>We took {fee} from your balance for it when it was ordered.</Trans>
+  ) : (
+    <Trans>It was sent free: nothing was taken from your balance for it.</Trans>
   );
 }
 

@@ -62,7 +62,7 @@ describe('ordering a physical card', () => {
       isActive: false,
       isPending: true,
       lastFour: null,
-      delivery: { ...cardDeliveryWindow(usCalendarDay(new Date())), shippedOn: null, deliveredOn: null },
+      delivery: { ...cardDeliveryWindow(usCalendarDay(new Date())), shippedOn: null, deliveredOn: null, feeCents: fees.physicalCard.cents },
       replacesCardId: null,
       replacedByCardId: null,
     });

@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Card } from '../../../contract/cards/types.ts';
+import { fees } from '../../../contract/shared/fees.ts';
 import { cards } from '../../../server/db/schema/index.ts';
 import { cardStateCardholders, demoCardholder, seedDemoData } from '../../../server/seed.ts';
 import { signIn, startTestApp, type TestApp } from '../helpers.ts';
@@ -37,7 +38,7 @@ describe('the seeded cardholders', () => {
   it('Ana has a shipped card to activate with the documented last 4 and expiry', async () => {
     const ana = seeded('shipped');
     const [card] = physical(await cardsOf(ana.email));
-    expect(card).toMatchObject({ status: 'SHIPPED', isPending: true, lastFour: null, delivery: { shippedOn: expect.any(String), deliveredOn: null } });
+    expect(card).toMatchObject({ status: 'SHIPPED', isPending: true, lastFour: null, delivery: { shippedOn: expect.any(String), deliveredOn: null, feeCents: fees.physicalCard.cents } });
 
     const { access } = await signIn(t.app, { email: ana.email, password: demoCardholder.password });
     const activated = await cardCall(t.app, access, '/activate-card', { lastFourCard: ana.physical.lastFour, expiry: ana.physical.expiry });
@@ -52,13 +53,13 @@ describe('the seeded cardholders', () => {
   it('Grace has a lost card and its free replacement ordered, not shipped yet', async () => {
     const [lost, replacement] = physical(await cardsOf(seeded('lost').email));
     expect(lost).toMatchObject({ status: 'LOST', isActive: false, replacedByCardId: replacement!.id });
-    expect(replacement).toMatchObject({ status: 'SHIPPED', isPending: true, replacesCardId: lost!.id, delivery: { shippedOn: null } });
+    expect(replacement).toMatchObject({ status: 'SHIPPED', isPending: true, replacesCardId: lost!.id, delivery: { shippedOn: null, feeCents: 0 } });
   });
 
   it('Marcus has a stolen card and its replacement shipped, ready to activate', async () => {
     const [stolen, replacement] = physical(await cardsOf(seeded('stolen').email));
     expect(stolen).toMatchObject({ status: 'STOLEN', isActive: false, replacedByCardId: replacement!.id });
-    expect(replacement).toMatchObject({ isPending: true, replacesCardId: stolen!.id, delivery: { shippedOn: expect.any(String) } });
+    expect(replacement).toMatchObject({ isPending: true, replacesCardId: stolen!.id, delivery: { shippedOn: expect.any(String), feeCents: 0 } });
   });
 
   it('GET /sandbox/cards shows what is printed on a cardholder\'s cards (a tester types it to activate)', async () => {

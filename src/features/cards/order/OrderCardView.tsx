@@ -22,7 +22,7 @@ import { unexpectedErrorMessage } from '../../../shared/messages.ts';
 import { MoneyConfirmationStep, MoneyLines } from '../../../shared/moneyConfirmation/MoneyConfirmationStep.tsx';
 import { AccountLoad, CardFlowLinks } from '../cardFlowParts.tsx';
 import { activationSearch, isReadyToActivate } from '../../../shared/cards/cardLife.ts';
-import { ArrivalIfOrderedToday, ArrivalOfOrdered, ArrivalWindow, MailingAddress } from '../cardDelivery.tsx';
+import { ArrivalIfOrderedToday, ArrivalOfOrdered, ArrivalWindow, FeeTaken, MailingAddress } from '../cardDelivery.tsx';
 import { cardsCalls } from '../cardsCalls.ts';
 import '../cardOrder.css';
 
@@ -213,6 +213,11 @@ function AlreadyOrdered({ state, locale }: Props) {
         <Trans>You can have one new card on its way at a time, so there's nothing more to order.</Trans>{' '}
         {card?.delivery ? <ArrivalWindow window={card.delivery} locale={locale} /> : null}
       </p>
+      {card?.delivery ? (
+        <p>
+          <FeeTaken delivery={card.delivery} />
+        </p>
+      ) : null}
       {shippedOn ? (
         <p>
           <Trans>It shipped on {shippedOn}. Once it's in your hands, activate it to start using it.</Trans>

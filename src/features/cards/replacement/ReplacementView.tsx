@@ -20,7 +20,7 @@ import { formatDollars } from '../../../shared/format/money.ts';
 import { unexpectedErrorMessage } from '../../../shared/messages.ts';
 import { MoneyConfirmationStep, MoneyLines } from '../../../shared/moneyConfirmation/MoneyConfirmationStep.tsx';
 import { AccountLoad, CardFlowLinks } from '../cardFlowParts.tsx';
-import { ArrivalIfOrderedToday, ArrivalOfOrdered, ArrivalWindow, MailingAddress } from '../cardDelivery.tsx';
+import { ArrivalIfOrderedToday, ArrivalOfOrdered, ArrivalWindow, FeeTaken, MailingAddress } from '../cardDelivery.tsx';
 import { cardsCalls } from '../cardsCalls.ts';
 import '../cardOrder.css';
 
@@ -193,6 +193,11 @@ function AlreadyOrdered({ state, locale }: Props) {
         <Trans>You can have one new card on its way at a time, so there's nothing more to order.</Trans>{' '}
         {replacement?.delivery ? <ArrivalWindow window={replacement.delivery} locale={locale} /> : null}
       </p>
+      {replacement?.delivery ? (
+        <p>
+          <FeeTaken delivery={replacement.delivery} />
+        </p>
+      ) : null}
       <CardFlowLinks />
     </>
   );
