@@ -71,6 +71,9 @@ function jsonSchemaOf(field: SchemaFieldDescription, ruleNote = ruleNotes.fieldE
     schema.type = kind;
     const max = param('max', 'max');
     if (kind === 'string' && typeof max === 'number') schema.maxLength = max;
+    // yup's required refuses an empty string as well as a missing one.
+    const min = Math.max(Number(param('min', 'min') ?? 0), tests.some((test) => test.name === 'required') ? 1 : 0);
+    if (kind === 'string' && min > 0) schema.minLength = min;
     const regex = param('matches', 'regex');
     if (regex instanceof RegExp) schema.pattern = regex.source;
   }

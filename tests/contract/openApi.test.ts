@@ -69,6 +69,17 @@ describe('the OpenAPI document', () => {
     }
   });
 
+  it("describes a required string as non-empty, as yup's required and the server take it", async () => {
+    type Schema = { properties: Record<string, Schema>; items: Schema; minLength?: number };
+    const paths = openApiDocument().paths as Record<string, Record<string, { requestBody: { content: Record<string, { schema: Schema }> } }>>;
+    const event = paths['/api/v1/analytics/events']!.post!.requestBody.content['application/json']!.schema.properties.events!.items;
+    expect(event.properties.name!.minLength).toBe(1);
+    const valid = { name: 'home_viewed', at: new Date().toISOString(), sessionId: randomUUID() };
+    const send = (name: string) => t.app.inject({ method: 'POST', url: '/api/v1/analytics/events', payload: { events: [{ ...valid, name }] } });
+    expect((await send('home_viewed')).statusCode).toBe(200);
+    expect((await send('')).statusCode).toBe(400);
+  });
+
   it('describes the page limit of GET /transactions exactly as the server takes it: 1 to a page', async () => {
     const paths = openApiDocument().paths as Record<string, Record<string, { parameters: { name: string; schema: { pattern: string } }[] }>>;
     const limit = new RegExp(paths['/api/v1/transactions']!.get!.parameters.find((parameter) => parameter.name === 'limit')!.schema.pattern);
