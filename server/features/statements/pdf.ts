@@ -1,7 +1,7 @@
 /**
  * A month's statement as a PDF (pdf-lib): the title, the cardholder, the masked account number and
- * the period; the month's opening balance, credits, debits, fees and closing balance; then every
- * posted transaction, oldest first, and the holds pending at the month's end (or now, while it runs),
+ * the period; the month's opening balance, credits, debits, fees, the year's fees so far and closing
+ * balance; then every posted transaction, oldest first, with where it happened, and the holds pending at the month's end (or now, while it runs),
  * on as many US Letter pages as it takes; the partner bank's name and address and the page number at
  * the foot of each page. In the reader's language. A month that is over is issued at its end: its
  * date and the file's dates are the month's end, so the same month gives the same file every time.
@@ -203,11 +203,13 @@ export async function statementPdf(statement: MonthStatement, locale: StatementL
   line(y);
   y -= rowHeight;
   const summary = element('Table');
+  // Money in and out with the signs the transactions have ("+$480.00", "-$23.15", "$0.00"); the fees are money out.
   for (const [label, cents, bold] of [
     [text.openingBalance, formatDollars(statement.openingBalance, locale), false],
-    [text.credits, `+${formatDollars(statement.credits, locale)}`, false],
-    [text.debits, formatDollars(-statement.debits, locale), false],
-    [text.fees, formatDollars(statement.fees, locale), false],
+    [text.credits, formatSignedDollars(statement.credits, locale), false],
+    [text.debits, formatSignedDollars(-statement.debits, locale), false],
+    [text.fees, formatSignedDollars(-statement.fees, locale), false],
+    [text.feesThisYear(statement.month.slice(0, 4)), formatSignedDollars(-statement.feesThisYear, locale), false],
     [text.closingBalance, formatDollars(statement.closingBalance, locale), true],
   ] as const) {
     // The closing balance is the total: a rule above it.
@@ -264,7 +266,8 @@ export async function statementPdf(statement: MonthStatement, locale: StatementL
       if (y < footerTop + rowHeight) newPage();
       const tableRow = element('TR', table!);
       write(formatDay(new Date(row.at), locale), columns.date, element('TD', tableRow));
-      const description = plainText(text.kind(row.kind, row.counterparty));
+      // Where it happened, as the terminal reported it (Regulation E §1005.9(b)(1)(iv)).
+      const description = plainText([text.kind(row.kind, row.counterparty), row.location].filter(Boolean).join(', '));
       const shown = fitted(safe(description), fonts.regular.pdf, 10, descriptionWidth);
       const cell = element('TD', tableRow);
       // Cut to its column, or with characters the fonts lack: a screen reader reads it whole (ActualText, ISO 32000-1 §14.9.4).

@@ -25,6 +25,8 @@ export type StatementRow = {
   at: number;
   kind: TransactionKind;
   counterparty: string | null;
+  /** Where it happened (a store's town, an ATM's street), as the terminal reported it; null when nowhere (a deposit, a fee). */
+  location: string | null;
   /** Cents; positive is a credit. */
   amount: number;
 };
@@ -35,6 +37,8 @@ export type MonthStatement = Omit<Statement, 'onHold'> & {
   prn: string;
   /** Cents, positive: the fees charged (debited) in the month, part of `debits`; a fee given back is a credit. */
   fees: number;
+  /** Cents, positive: the fees charged from January 1 (US Eastern) of the month's year through the month's end (Regulation E §1005.18(c)(5)). */
+  feesThisYear: number;
   rows: StatementRow[];
   /** Holds still pending at `asOf`, oldest first (`at`: when the hold was made): in no balance. */
   pending: StatementRow[];
@@ -86,7 +90,7 @@ function accountAndMoves(userId: string): SQL {
       from accounts a join users u on u.id = a.user_id left join ledger_accounts la on la.account_id = a.id
       where a.user_id = ${userId} order by a.created_at limit 1),
     moves as (
-      select t.occurred_at as at, coalesce(t.pending_id, t.id) as id, t.kind, t.counterparty, ${signedAmount('t', ledger)} as amount
+      select t.occurred_at as at, coalesce(t.pending_id, t.id) as id, t.kind, t.counterparty, t.location, ${signedAmount('t', ledger)} as amount
       from transfers t
       where t.phase in ('posted', 'post_pending') and (t.debit_ledger_account_id = ${ledger} or t.credit_ledger_account_id = ${ledger}))`;
 }
@@ -103,7 +107,7 @@ const pendingAtSql = (asOf: string, underWay: boolean) => {
   const ledger = sql`(select lid from acct)`;
   const before = (alias: string) => (underWay ? sql`` : sql`and ${sql.raw(alias)}.occurred_at < ${asOf}::timestamptz`);
   return sql`coalesce((select json_agg(json_build_object('id', h.id, 'at', (extract(epoch from h.occurred_at) * 1000)::bigint, 'kind', h.kind,
-      'counterparty', h.counterparty, 'amount', ${signedAmount('h', ledger)}) order by h.occurred_at, h.id)
+      'counterparty', h.counterparty, 'location', h.location, 'amount', ${signedAmount('h', ledger)}) order by h.occurred_at, h.id)
     from transfers h
     where h.phase = 'pending' and (h.debit_ledger_account_id = ${ledger} or h.credit_ledger_account_id = ${ledger})
       ${before('h')} and (h.timeout_at is null or h.timeout_at > ${asOf}::timestamptz)
@@ -167,17 +171,19 @@ type MonthQueryRow = {
   middleName: string | null;
   lastName: string;
   opening: string | number;
+  feesThisYear: string | number;
   rows: JsonRow[];
   pending: JsonRow[];
 };
 
-type JsonRow = { id: string; at: string | number; kind: TransactionKind; counterparty: string | null; amount: string | number };
+type JsonRow = { id: string; at: string | number; kind: TransactionKind; counterparty: string | null; location: string | null; amount: string | number };
 
 const statementRowOf = (row: JsonRow): StatementRow => ({
   id: row.id,
   at: Number(row.at),
   kind: row.kind,
   counterparty: row.counterparty,
+  location: row.location,
   amount: Number(row.amount),
 });
 
@@ -193,13 +199,15 @@ export async function loadMonthStatement(db: Database, request: { userId: string
   if (request.month > current || request.month < '1970-01') return null;
   const start = monthStart(request.month).toISOString();
   const end = monthStart(nextMonth(request.month)).toISOString();
+  const yearStart = monthStart(`${request.month.slice(0, 4)}-01`).toISOString();
   const inProgress = request.month === current;
   const asOf = inProgress ? request.now : monthStart(nextMonth(request.month));
   const { rows } = (await afterWritesUnderWay(db, request.userId, () => db.execute(sql`${accountAndMoves(request.userId)}
     select ${openedAtSql} as "openedAt", acct.prn, acct.first_name as "firstName", acct.middle_name as "middleName", acct.last_name as "lastName",
       (select coalesce(sum(amount), 0) from moves where at < ${start}::timestamptz) as opening,
+      (select coalesce(-sum(amount), 0) from moves where kind = 'fee' and at >= ${yearStart}::timestamptz and at < ${end}::timestamptz) as "feesThisYear",
       coalesce((select json_agg(json_build_object('id', id, 'at', (extract(epoch from at) * 1000)::bigint, 'kind', kind,
-          'counterparty', counterparty, 'amount', amount) order by at, kind = 'fee', id)
+          'counterparty', counterparty, 'location', location, 'amount', amount) order by at, kind = 'fee', id)
         from moves where at >= ${start}::timestamptz and at < ${end}::timestamptz), '[]'::json) as rows,
       ${pendingAtSql(asOf.toISOString(), inProgress)} as pending
     from acct`))) as unknown as { rows: MonthQueryRow[] };
@@ -220,6 +228,7 @@ export async function loadMonthStatement(db: Database, request: { userId: string
     credits,
     debits,
     fees,
+    feesThisYear: Number(account.feesThisYear),
     rows: statementRows,
     pending: account.pending.map(statementRowOf),
     asOf,

@@ -28,6 +28,8 @@ export type StatementText = {
   credits: string;
   debits: string;
   fees: string;
+  /** The fees of the year so far, through the statement's month (Regulation E §1005.18(c)(5)). */
+  feesThisYear: (year: string) => string;
   closingBalance: string;
   transactions: string;
   continued: string;
@@ -98,6 +100,7 @@ const english: StatementText = {
   credits: 'Credits (money in)',
   debits: 'Debits (money out)',
   fees: 'Fees (included in debits)',
+  feesThisYear: (year) => `Fees in ${year} through this month`,
   closingBalance: 'Closing balance',
   transactions: 'Transactions',
   continued: 'continued',
@@ -153,6 +156,7 @@ const spanish: StatementText = {
   credits: 'Créditos (dinero que entró)',
   debits: 'Débitos (dinero que salió)',
   fees: 'Cargos (incluidos en los débitos)',
+  feesThisYear: (year) => `Cargos en ${year} hasta este mes`,
   closingBalance: 'Saldo final',
   transactions: 'Movimientos',
   continued: 'continuación',

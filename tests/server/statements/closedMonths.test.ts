@@ -150,7 +150,29 @@ describe.each(ledgerDatabases)('a closed month on $kind', ({ open }) => {
     );
     await created(reverseTransfer(db, { id: randomUUID(), reversesId: fee.transfer.id, occurredAt: on('2025-03-04'), now: on('2025-03-04') }));
     const march = await loadMonthStatement(db, { userId: other.userId, month: '2025-03', now: on('2025-04-10') });
-    expect(march).toMatchObject({ openingBalance: 0, credits: 2_500, debits: 500, fees: 500, closingBalance: 2_000 });
+    expect(march).toMatchObject({ openingBalance: 0, credits: 2_500, debits: 500, fees: 500, feesThisYear: 500, closingBalance: 2_000 });
+  });
+
+  it("adds up the year's fees through the month (US Eastern), and says where each transaction happened", async () => {
+    const other = await newCardholderUser(db);
+    const move = (at: Date, debit: string, credit: string, amountCents: number, kind: 'deposit' | 'atm_withdrawal' | 'fee', counterparty: string, location: string | null = null) =>
+      created(createTransfer(db, { id: randomUUID(), debit, credit, amountCents, kind, counterparty, location, phase: 'posted', occurredAt: at, now: at }));
+    await move(on('2024-12-20'), settlement, other.ledgerAccountId, 10_000, 'deposit', 'Fresno County DSS');
+    const fee = (at: Date, cents: number) => move(at, other.ledgerAccountId, systemLedgerAccounts.fee_revenue, cents, 'fee', 'atmWithdrawalOutOfNetwork');
+    // 11:30 pm on December 31 in New York is 2025 in UTC: last year's.
+    await fee(new Date('2025-01-01T04:30:00Z'), 100);
+    await fee(on('2025-01-15'), 250);
+    await move(on('2025-02-10'), other.ledgerAccountId, settlement, 2_000, 'atm_withdrawal', 'ATM', 'Blackstone Ave, Fresno, CA');
+    await fee(on('2025-02-10'), 350);
+    await fee(on('2025-03-02'), 400);
+    const february = await loadMonthStatement(db, { userId: other.userId, month: '2025-02', now: on('2025-04-10') });
+    expect(february).toMatchObject({ fees: 350, feesThisYear: 250 + 350 });
+    expect(february!.rows.map((row) => [row.kind, row.location])).toEqual([
+      ['atm_withdrawal', 'Blackstone Ave, Fresno, CA'],
+      ['fee', null],
+    ]);
+    const december = await loadMonthStatement(db, { userId: other.userId, month: '2024-12', now: on('2025-04-10') });
+    expect(december).toMatchObject({ fees: 100, feesThisYear: 100 });
   });
 
   it("lists a fee after the rest at the same time (an ATM's fee at its cash's time, a month's last millisecond), whatever their ids", async () => {

@@ -23,6 +23,7 @@ const row = (index: number, kind: TransactionKind, counterparty: string | null, 
   at: monthStart + (index % 27) * 86_400_000 + index * 1000,
   kind,
   counterparty,
+  location: kind === 'purchase' ? 'Fresno, CA' : null,
   amount,
 });
 const merchants = ['Save Mart', 'Dollar General', 'Walgreens', 'Food 4 Less', 'Chevron'];
@@ -43,6 +44,7 @@ function january(count: number, extra: MonthStatement['rows'] = []): MonthStatem
     credits,
     debits,
     fees: 0,
+    feesThisYear: 0,
     closingBalance: 10_000 + credits - debits,
     cardholderName: 'María Peña',
     prn: '400012345678',
@@ -156,7 +158,7 @@ describe('the statement PDF, as a screen reader reads it (pdfjs-dist)', () => {
       ['Document', 'Table', 'TR', 'TH'],
     ]);
     expect(tagged.filter((piece) => piece.roles.at(-1) === 'TD' && piece.text.startsWith('Purchase at '))).toHaveLength(480 + 2);
-    expect(tagged.filter((piece) => piece.roles.at(-1) === 'TD')).toHaveLength(4 + 5 + (500 + 2) * 3);
+    expect(tagged.filter((piece) => piece.roles.at(-1) === 'TD')).toHaveLength(4 + 6 + (500 + 2) * 3);
     // A continued page's rows are in the tree too, under their table.
     expect(taggedText(pages[5]!).filter((piece) => piece.roles.join('/') === 'Document/Table/TR/TD').length).toBeGreaterThan(100);
   });
@@ -228,8 +230,8 @@ describe('the statement PDF, as a screen reader reads it (pdfjs-dist)', () => {
       'Número de cuenta',
       'Período del estado de cuenta',
       'María Peña',
-      'Compra en Café Ωmega Москва',
-      'Compra en ¿Qué tal? Ñandú Ünïcode',
+      'Compra en Café Ωmega Москва, Fresno, CA',
+      'Compra en ¿Qué tal? Ñandú Ünïcode, Fresno, CA',
       'Compra en Ramen ?? ?',
       'Reembolso de Señor Frog’s — “Pescadería”',
       'Página 1 de 1',
@@ -238,8 +240,27 @@ describe('the statement PDF, as a screen reader reads it (pdfjs-dist)', () => {
     }
     expect(await pdfInfo(bytes)).toEqual({ numPages: 1, title: 'Estado de cuenta mensual: enero de 2025', language: 'es-US' });
     const tagged = (await readPages(bytes)).flatMap(taggedText);
-    expect(tagged.find((piece) => piece.text.includes('Ωmega'))).toEqual({ text: 'Compra en Café Ωmega Москва', roles: ['Document', 'Table', 'TR', 'TD'] });
+    expect(tagged.find((piece) => piece.text.includes('Ωmega'))).toEqual({ text: 'Compra en Café Ωmega Москва, Fresno, CA', roles: ['Document', 'Table', 'TR', 'TD'] });
     expect(tagged.filter((piece) => piece.roles.at(-1) === 'H2').map((piece) => piece.text)).toEqual(['Resumen', 'Movimientos', 'Pendientes al cierre del mes']);
+  });
+
+  it('says money in and out with the signs its rows have, the fees of the month and of the year so far, and where each transaction happened', async () => {
+    const atm = { ...row(11, 'atm_withdrawal', null, -4_000), location: 'Blackstone Ave, Fresno, CA' };
+    const statement = { ...january(0, [row(10, 'deposit', 'Fresno County DSS', 5_000), atm, row(12, 'fee', 'atmWithdrawalOutOfNetwork', -350)]), fees: 350, feesThisYear: 1_250 };
+    const text = (await pdfText(await statementPdf(statement, 'en'))).replace(/\s+/g, ' ');
+    for (const words of [
+      'Credits (money in) +$50.00',
+      'Debits (money out) -$43.50',
+      'Fees (included in debits) -$3.50',
+      'Fees in 2025 through this month -$12.50',
+      'ATM withdrawal, Blackstone Ave, Fresno, CA -$40.00',
+      // A fee happened nowhere: no place after it.
+      'Fee: ATM withdrawal, out of network -$3.50',
+    ]) {
+      expect(text).toContain(words);
+    }
+    const empty = (await pdfText(await statementPdf({ ...january(0), pending: [] }, 'es'))).replace(/\s+/g, ' ');
+    for (const words of ['Créditos (dinero que entró) $0.00', 'Débitos (dinero que salió) $0.00', 'Cargos en 2025 hasta este mes $0.00']) expect(empty).toContain(words);
   });
 
   it('cuts a long description between characters, never inside one', async () => {
@@ -347,9 +368,9 @@ describe('the statement PDF, as a PDF/UA checker reads it (pdf-lib)', () => {
       }
     }
     // The transactions' table spans the pages: one Table of 500 rows and its header row.
-    expect(tables.map((table) => (table.lookup(PDFName.of('K')) as PDFArray).size())).toEqual([4, 5, 501, 3]);
+    expect(tables.map((table) => (table.lookup(PDFName.of('K')) as PDFArray).size())).toEqual([4, 6, 501, 3]);
     const headers = elements('TH');
-    expect(headers).toHaveLength(4 + 5 + 3 + 3);
+    expect(headers).toHaveLength(4 + 6 + 3 + 3);
     for (const header of headers) {
       const attributes = header.lookup(PDFName.of('A')) as PDFDict;
       expect(attributes.lookup(PDFName.of('O'))).toBe(PDFName.of('Table'));
@@ -437,7 +458,7 @@ describe('the statement PDF, as a PDF/UA checker reads it (pdf-lib)', () => {
       .filter((text) => text !== undefined)
       .map((text) => (text as PDFHexString).decodeText());
     // The masked account number first (its table comes first): said as words, not four dots.
-    expect(actualTexts).toEqual(['ending in 5678', `Purchase at ${long}`, 'Purchase at 北京 Noodle House']);
+    expect(actualTexts).toEqual(['ending in 5678', `Purchase at ${long}, Fresno, CA`, 'Purchase at 北京 Noodle House, Fresno, CA']);
   });
 
   it('gives a cardholder name the fonts cannot write (Devanagari, Han) its whole text for a screen reader and a copy', async () => {

@@ -27,7 +27,7 @@ await Promise.all([prepareStatementPdf(), prepareStatementPdf()]);
 const afterPreparing = [...reads];
 const { statementPdf } = await import(statements + 'pdf.ts');
 const statement = {
-  month: '2025-01', openingBalance: 0, credits: 5000, debits: 0, fees: 0, closingBalance: 5000,
+  month: '2025-01', openingBalance: 0, credits: 5000, debits: 0, fees: 0, feesThisYear: 0, closingBalance: 5000,
   cardholderName: 'Ana', prn: '400012345678', pending: [], inProgress: false,
   rows: [{ id: 'deposit', at: Date.UTC(2025, 0, 3), kind: 'deposit', counterparty: 'Sunrise Home Care', amount: 5000 }],
   asOf: new Date(Date.UTC(2025, 0, 31, 23, 59, 59, 999)),
