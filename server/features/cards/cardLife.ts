@@ -111,13 +111,14 @@ export async function orderPhysicalCard(
         return { kind: 'ordered', card: await loadCard(tx, earlier.id), feeCents: earlier.feeCents, balanceCents: await balanceShown(tx, accountId, now) } as const;
       }
 
-      if (replacing) {
-        const old = await ownCard(tx, request.userId, request.replaces!);
-        if (!old) return { kind: 'notFound' } as const;
-        // Only a physical card in use, not already replaced (its replacement is on its way or working).
-        if (old.type !== 'PHYSICAL' || !old.isActive || old.replacedByCardId !== null) return refused('notAllowed');
-      }
+      const old = replacing ? await ownCard(tx, request.userId, request.replaces!) : null;
+      if (replacing && !old) return { kind: 'notFound' } as const;
+      // Only a physical card in use (not pending, blocked or stopped).
+      if (old && (old.type !== 'PHYSICAL' || !old.isActive)) return refused('notAllowed');
+      // Before "already replaced": a card whose replacement another tab or device has just ordered is
+      // answered as that card being on its way, not as a card to report lost or stolen.
       if (await pendingCardOf(tx, accountId)) return refused('cardPending');
+      if (old && old.replacedByCardId !== null) return refused('notAllowed');
       // One physical card at a time: a working one is replaced (damaged) or reported (lost, stolen), not ordered again.
       if (!replacing && (await hasWorkingPhysicalCard(tx, accountId))) return refused('notAllowed');
 

@@ -373,6 +373,17 @@ describe('replacing a damaged card', () => {
   });
 });
 
+describe('a damaged card replaced from two tabs or devices', () => {
+  it('answers the second (another key) that the new card is on its way (cardPending), and charges once', async () => {
+    const holder = await newCardholder(t.app, t.db, 5000);
+    const damaged = await activePhysicalCard(t.app, holder.access);
+    const balance = (await home(t.app, holder.access)).accountOverview.balance;
+    expect((await cardCall(t.app, holder.access, '/card/replace', { id: damaged.id }, randomUUID())).status).toBe(200);
+    expect(await cardCall(t.app, holder.access, '/card/replace', { id: damaged.id }, randomUUID())).toMatchObject(refusedWith('cardPending'));
+    expect((await home(t.app, holder.access)).accountOverview.balance).toBe(balance - fees.cardReplacement.cents);
+  });
+});
+
 describe("another cardholder's card", () => {
   it('is unknown to every card call (404 {3}), and left as it was', async () => {
     const owner = await newCardholder(t.app, t.db, 5000);
