@@ -10,7 +10,10 @@
  * goes back to step 1 to ask for a new code. On success the form (SSN and token included) is
  * cleared, then sign-in when the user came from there (`thenSignIn`), else step 4, the done step.
  * The route's step param is fed back as `user.goToStep`: back to an earlier step only; the view follows.
- * This chart lives in the view only: nothing of it is persisted.
+ * This chart lives in the view only: nothing of it is persisted. A reload at step 2 (a phone's browser
+ * drops a tab while the text is read) starts again at the code with the email its code was texted for
+ * (`codeSentTo`, which the view keeps in that history entry's state), not at step 1: there a new code
+ * would void the one on its way and count toward the 5 a phone gets in 10 minutes.
  */
 import { assign, fromPromise } from 'xstate';
 import { setup } from '../shared/setup.ts';
@@ -45,7 +48,8 @@ export type ResetPasswordEvent =
   | { type: 'user.submitPassword'; password: string }
   | { type: 'user.goToStep'; step: number };
 
-export type ResetPasswordInput = { thenSignIn: boolean };
+/** `codeSentTo`: the email a code was texted for, when the page is opened again at its code step. */
+export type ResetPasswordInput = { thenSignIn: boolean; codeSentTo?: string | null };
 
 /**
  * What views ask the chart: the code's and the SSN step's tags (`busy` while a call is under way,
@@ -71,6 +75,8 @@ export const resetPasswordMachine = setup({
     ...ssnCheckGuards,
     ...textedCodeGuards,
     isEmailValid: ({ event }) => event.type === 'user.submitEmail' && checkEmail(event.email) === null,
+    /** Opened again at the code step: the email is the one the code was texted for (it is empty otherwise until step 1 sends one). */
+    wasCodeSent: ({ context }) => context.email !== '',
     /** 400 `{4, fieldErrors: {password: 'password.common'}}`: the password is known from breaches. */
     isPasswordRefused: (_, output: StatusAnswer & { fieldErrors?: FieldErrors }) =>
       output.statusCode === StatusCode.FAILED_VALIDATION && output.fieldErrors?.password === ValidationMessage.passwordCommon,
@@ -113,9 +119,20 @@ export const resetPasswordMachine = setup({
   },
 }).createMachine({
   id: 'resetPassword',
-  context: ({ input }) => ({ thenSignIn: input.thenSignIn, email: '', ssn: '', mfaToken: '', fieldError: null, attemptsLeft: null, retryAt: null }),
-  initial: 'email',
+  context: ({ input }) => ({
+    thenSignIn: input.thenSignIn,
+    email: input.codeSentTo && checkEmail(input.codeSentTo) === null ? normaliseEmail(input.codeSentTo) : '',
+    ssn: '',
+    mfaToken: '',
+    fieldError: null,
+    attemptsLeft: null,
+    retryAt: null,
+  }),
+  initial: 'start',
   states: {
+    start: {
+      always: [{ guard: 'wasCodeSent', target: 'code' }, { target: 'email' }],
+    },
     /** Step 1. */
     email: {
       entry: 'forgetMfaToken',

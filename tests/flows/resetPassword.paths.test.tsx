@@ -3,11 +3,11 @@ import { cleanup, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { EventObject } from 'xstate';
 import { checkNewPassword, ValidationMessage } from '../../contract/rules.ts';
-import { resetPasswordMachine } from '../../machines/session/resetPassword.ts';
+import { resetPasswordMachine, type ResetPasswordInput } from '../../machines/session/resetPassword.ts';
 import { coverageOf, describePath, minimalCover, replayPath } from '../support/chartCoverage.ts';
 import { descriptionOf } from '../support/description.ts';
 import { generateListedPaths } from '../support/listedPaths.ts';
-import { alertText, renderApp } from '../support/renderApp.tsx';
+import { alertText, renderApp, signedOut } from '../support/renderApp.tsx';
 import { passServerWait, serverWaitMinutes, serverWaitSeconds } from '../support/replayClock.ts';
 import { expectSsnStepShown, expectSsnWait } from '../support/ssnStep.ts';
 import { newCodeNotice } from '../support/textedCodeForm.ts';
@@ -110,6 +110,8 @@ const runs = [
   generateListedPaths(resetPasswordMachine, [...toPassword, password, done('changePassword', { statusCode: 0 })], { thenSignIn: true }),
   // A password too short, on its own: the run above covers the same transition with the spaced one.
   generateListedPaths(resetPasswordMachine, [...toPassword, shortPassword], { thenSignIn: false }),
+  // Opened again at step 2 (a reload while the text is read): back at the code, its email kept; no new code sent.
+  generateListedPaths(resetPasswordMachine, [rightCode, codeVerified, listed({ type: 'user.goToStep', step: 1 })], { thenSignIn: false, codeSentTo: 'ana@example.test' }, { shortest: true }),
 ];
 
 type Ctx = Awaited<ReturnType<typeof renderApp>> & {
@@ -143,7 +145,7 @@ describe('reset-password chart', () => {
   });
 
   const cases = runs.flatMap((run) =>
-    minimalCover(resetPasswordMachine, run).map((path) => [describePath(path), path, (run.input as { thenSignIn: boolean }).thenSignIn] as const),
+    minimalCover(resetPasswordMachine, run).map((path) => [describePath(path), path, run.input as ResetPasswordInput] as const),
   );
 
   // Each problem a password can have is replayed, so what the field says is checked for each: a chart
@@ -161,9 +163,15 @@ describe('reset-password chart', () => {
 
   it.each(cases)(
     'path %s',
-    async (_name, path, thenSignIn) => {
+    async (_name, path, { thenSignIn, codeSentTo }) => {
       await replayPath<Ctx>(path, {
-        start: async () => ({ ...(await renderApp(thenSignIn ? '/reset-password?then=signin' : '/reset-password')), passwordProblem: null }),
+        start: async () => {
+          // A reload at step 2 finds the email its code was texted for in the history entry's state.
+          const app = codeSentTo
+            ? await renderApp('/reset-password/2', signedOut, { historyState: { resetCodeSentTo: codeSentTo } })
+            : await renderApp(thenSignIn ? '/reset-password?then=signin' : '/reset-password');
+          return { ...app, passwordProblem: null };
+        },
         events: {
           'user.submitEmail': async (ctx, event) => {
             await fill(ctx, 'Email', String(event.email));
@@ -243,8 +251,10 @@ describe('reset-password chart', () => {
           },
           {
             when: (s) => s.matches({ code: 'enteringCode' }),
-            then: async ({ router }, s) => {
+            then: async ({ router, cardApi }, s) => {
               expect(await screen.findByRole('heading', { name: 'Enter your code' })).toBeTruthy();
+              // Opened again at step 2: the code on its way is kept, no new one sent (it would void it).
+              if (codeSentTo) expect(cardApi.requests.some((request) => request.path === pathOf.sendResetCode)).toBe(false);
               expect(screen.getByText('Step 2 of 3')).toBeTruthy();
               // Never says whether the email has an account.
               expect(screen.getByText('If an account uses ana@example.test, we texted a 6-digit code to its phone.')).toBeTruthy();

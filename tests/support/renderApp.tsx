@@ -59,6 +59,8 @@ export type RenderOptions = {
   /** What GET /experiments answers at start: flags, null for 404 (the default), or 'pending' to answer in the test. */
   experiments?: ExperimentFlags | null | 'pending';
   host?: Host;
+  /** The history entry's state at `path`, as a reload finds it (what a screen kept there before). */
+  historyState?: Record<string, unknown>;
 };
 
 /** The lazy views of a route and of every route under it. */
@@ -75,6 +77,8 @@ beforeAll(() => Promise.all(viewsOf(routeTree).map((view) => view.preload?.())))
 export async function renderApp(path: string, initial: SessionInput = signedOut, options: RenderOptions = {}) {
   await activateLocale(initial.locale);
   const cardApi = createFakeCardApi();
+  const history = createMemoryHistory({ initialEntries: [path] });
+  if (options.historyState) history.replace(path, options.historyState);
   const tracked: { name: string; properties: Record<string, unknown> }[] = [];
   const reports: Pick<ErrorReport, 'level' | 'message'>[] = [];
   const app = createApp({
@@ -86,7 +90,7 @@ export async function renderApp(path: string, initial: SessionInput = signedOut,
       error: (message) => void reports.push({ level: 'error', message }),
     },
     guardsEnabled: true,
-    history: createMemoryHistory({ initialEntries: [path] }),
+    history,
     fetcher: cardApi.fetcher,
     storage: options.storage ?? null,
     slowAnswerMs: slowAnswerInTests,

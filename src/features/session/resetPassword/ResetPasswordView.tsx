@@ -1,7 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { getRouteApi, Link, useRouter, useRouterState } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
-import { useEffect, useRef, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { fromPromise } from 'xstate';
 import {
   doneStep,
@@ -39,6 +39,8 @@ export function ResetPasswordView() {
   const router = useRouter();
   const { step: stepParam } = resetPasswordRoute.useParams();
   const { then } = resetPasswordRoute.useSearch();
+  // Opened again at step 2 (a reload): the email its code was texted for, kept in that history entry.
+  const [codeSentTo] = useState(() => (routeStepOf(stepParam) === 2 ? codeSentToOf(router.state.location.state) : null));
   const resetPassword = useActorRef(
     resetPasswordMachine.provide({
       actors: {
@@ -57,7 +59,7 @@ export function ResetPasswordView() {
           }),
       },
     }),
-    { input: { thenSignIn: then === thenSignInParam.then } },
+    { input: { thenSignIn: then === thenSignInParam.then, codeSentTo } },
   );
   const state = useSelector(resetPassword, (s) => s);
   const machineStep = useSelector(resetPassword, (s) => (wentBackToSignIn(s) ? null : stepOfResetPassword(s)));
@@ -65,8 +67,16 @@ export function ResetPasswordView() {
     routeStep: routeStepOf(stepParam),
     machineStep,
     goToStep: (step) => resetPassword.send({ type: 'user.goToStep', step }),
-    showStep: (step, replace) =>
-      void router.navigate({ to: '/reset-password/{-$step}', params: { step: String(step) }, search: (previous: Record<string, unknown>) => previous, replace }),
+    showStep: (step, replace) => {
+      const { email } = resetPassword.getSnapshot().context;
+      void router.navigate({
+        to: '/reset-password/{-$step}',
+        params: { step: String(step) },
+        search: (previous: Record<string, unknown>) => previous,
+        state: (previous) => (step === 2 ? ({ ...previous, resetCodeSentTo: email } satisfies CodeSent) : previous),
+        replace,
+      });
+    },
   });
 
   const step = stepOfResetPassword(state);
@@ -86,6 +96,13 @@ export function ResetPasswordView() {
     </section>
   );
 }
+
+/** Step 2's history entry holds the email its code was texted for: a reload there comes back to the code. Never the address (it would be in logs). */
+type CodeSent = { resetCodeSentTo?: string };
+const codeSentToOf = (state: unknown) => {
+  const email = (state as CodeSent | undefined)?.resetCodeSentTo;
+  return typeof email === 'string' ? email : null;
+};
 
 type StepProps = { state: ResetPasswordSnapshot; send: (event: ResetPasswordEvent) => void };
 
