@@ -276,6 +276,8 @@ test("the virtual card's number shows only on the processor's page, never in the
   await expect(opening).toBeFocused();
   answer();
   await expect(cards.detailsFrame(virtual)).toBeFocused();
+  // The focus is seen (WCAG 2.2 SC 2.4.7): the frame's page has it, so the app draws its ring on the frame.
+  await expect(cards.detailsFrame(virtual)).toHaveCSS('outline-style', 'solid');
   await page.unroute(isDetailsUrl);
   await expect(cards.detailsFrame(virtual)).toHaveAttribute('src', new RegExp(`^${processorURL}/`));
   const shown = await cards.detailsFrame(virtual).contentFrame().locator('body').innerText();
@@ -287,6 +289,7 @@ test("the virtual card's number shows only on the processor's page, never in the
   await keepScreenshot(page, testInfo, 'details');
   // Hidden by keyboard: the focus goes back to Show card details, not to the page's start.
   await virtual.getByRole('button', { name: 'Hide card details', exact: true }).focus();
+  await expect(cards.detailsFrame(virtual)).toHaveCSS('outline-style', 'none');
   await page.keyboard.press('Enter');
   await expect(virtual.getByRole('button', { name: 'Show card details', exact: true })).toBeFocused();
 });

@@ -230,6 +230,8 @@ describe('transaction detail chart', () => {
   it('"Back to activity" goes back in history when the list opened it: the list comes back where it was', async () => {
     const { router, user } = await openFromList();
     const listEntry = router.history.location.state.__TSR_index - 1;
+    // A link to another page: never "current page" to a screen reader (the detail's address is under the list's).
+    expect((await screen.findByRole('link', { name: 'Back to activity' })).getAttribute('aria-current')).toBeNull();
     await user.click(await screen.findByRole('link', { name: 'Back to activity' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/transactions'));
     expect(router.history.location.state.__TSR_index, 'the same entry, not a new one').toBe(listEntry);

@@ -199,6 +199,8 @@ function BackToActivity() {
   return (
     <Link
       to="/transactions"
+      // Not "the current page" to a screen reader: the detail's address is under the list's.
+      activeOptions={{ exact: true }}
       // The list opened as a new step goes back to its place (TransactionsView), not to the top.
       resetScroll={listPlace.y === null}
       onClick={(event) => {

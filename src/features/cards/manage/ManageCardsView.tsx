@@ -314,6 +314,8 @@ function VirtualCardDetails(props: { shown: string | null; loading: boolean; fai
   const frame = useRef<HTMLIFrameElement>(null);
   const show = useRef<HTMLButtonElement>(null);
   const wasShown = useRef(false);
+  // The focus inside the processor's page is not the frame's :focus (another document): drawn from its events.
+  const [frameFocused, setFrameFocused] = useState(false);
   useEffect(() => {
     // "Show card details" gave way to the frame, taking the keyboard's focus with it: the focus goes to
     // what was asked for, not to the page's start. "Hide card details" gives it back the same way.
@@ -328,7 +330,9 @@ function VirtualCardDetails(props: { shown: string | null; loading: boolean; fai
       <div className="card-details">
         <iframe
           ref={frame}
-          className="processor-frame card-details-frame"
+          className={frameFocused ? 'processor-frame card-details-frame frame-focused' : 'processor-frame card-details-frame'}
+          onFocus={() => setFrameFocused(true)}
+          onBlur={() => setFrameFocused(false)}
           src={props.shown}
           title={t`Your virtual card's number, expiry date and CVV`}
           sandbox="allow-scripts allow-same-origin"
