@@ -119,8 +119,10 @@ test('wrong unlock codes count down to a lockout; sign-in then asks for a new un
   await code.fill('9999');
   await unlock.click();
 
-  // Locked out: sign in again, then the unlock code must be reset.
+  // Locked out: sign in again, then the unlock code must be reset; sign-in says why (WCAG 2.2 SC 3.3.1).
   await expect(page.getByLabel('Password', { exact: true })).toBeVisible();
+  await expect(page.getByText('You entered a wrong unlock code too many times. Please sign in with your password, then choose a new unlock code.')).toBeVisible();
+  await expectAccessible(page);
   await page.getByLabel('Email', { exact: true }).fill(applicant.email);
   await page.getByLabel('Password', { exact: true }).fill('Opening-Day-2026');
   await page.getByRole('main').getByRole('button', { name: 'Sign in', exact: true }).click();

@@ -95,7 +95,7 @@ export const changeUnlockCodeMachine = setup({
     countAttempts: assign((_, answer: SetUnlockCodeAnswer | undefined) => ({ attemptsLeft: answer?.attemptsLeft ?? null })),
     /** Supplied by the app: empty the fields, ready for another change. */
     clearForm: () => {},
-    /** Supplied by the app: the local session ends too, and the cardholder is asked to sign in. */
+    /** Supplied by the app: the local session ends too, and the cardholder is asked to sign in (saying the unlock code was locked). */
     requireSignIn: () => {},
   },
   actors: {

@@ -18,7 +18,8 @@ import type { Locale } from '../../contract/shared/locale.ts';
 // eslint-disable-next-line no-restricted-imports
 import type { RegistrationDraft } from '../identity/registrationDraft.ts';
 
-export type AuthReason = 'expired' | 'signInAgain';
+/** Why the unlock or sign-in screen is shown: the access token expired, the session ended, or the unlock code was locked by wrong tries. */
+export type AuthReason = 'expired' | 'signInAgain' | 'unlockCodeLocked';
 /** Snackbar messages are codes; views translate them. */
 export type SnackbarMessage = 'signedOut' | 'accountNumberCopied' | 'copyFailed' | 'pinSet';
 
@@ -78,7 +79,7 @@ export type SessionInput = Pick<
 export type SessionEvent =
   | ({ type: 'session.signedIn' } & SessionTokens)
   | { type: 'session.refreshRequired'; location?: string }
-  | { type: 'session.signInRequired'; location?: string }
+  | { type: 'session.signInRequired'; location?: string; unlockCodeLocked?: boolean }
   | { type: 'authModal.open'; interruption: Interruption }
   /** The router settled somewhere other than the interrupted screen while the auth modal was open. */
   | { type: 'authModal.left' }
@@ -134,7 +135,12 @@ export const sessionMachine = setup({
       return { accessToken: event.access, refreshToken: event.refresh, isInternal: event.isInternal, authReason: null };
     }),
     dropAccessToken: assign({ accessToken: null, authReason: 'expired' as AuthReason }),
-    dropTokens: assign({ accessToken: null, refreshToken: null, isInternal: false, authReason: 'signInAgain' as AuthReason }),
+    dropTokens: assign(({ event }) => ({
+      accessToken: null,
+      refreshToken: null,
+      isInternal: false,
+      authReason: (event.type === 'session.signInRequired' && event.unlockCodeLocked ? 'unlockCodeLocked' : 'signInAgain') as AuthReason,
+    })),
     clearSession: assign({ accessToken: null, refreshToken: null, isInternal: false, authReason: null, ebtAccountId: null }),
     markRegistrationFailed: assign({
       accessToken: null,

@@ -49,8 +49,11 @@ export const unlockMachine = setup({
     storeSession: (_, _answer: RefreshTokensAnswer) => {},
     /** Supplied by the app: continue to the remembered route or home. */
     continueToApp: () => {},
-    /** Supplied by the app: end the local session and go to sign-in, keeping the remembered route. */
-    requireSignIn: () => {},
+    /**
+     * Supplied by the app: end the local session and go to sign-in, keeping the remembered route;
+     * `unlockCodeLocked` when the last wrong code locked the unlock code (sign-in says so).
+     */
+    requireSignIn: (_, _params: { unlockCodeLocked: boolean }) => {},
   },
   actors: {
     refreshTokens: fromPromise<RefreshTokensAnswer, { unlockCode: string }>(async () => ({
@@ -69,7 +72,7 @@ export const unlockMachine = setup({
           { guard: 'isCodeWellFormed', target: 'submitting', actions: 'clearFieldError' },
           { target: '.invalid', actions: 'showFieldError' },
         ],
-        'user.useSignIn': { target: 'signInRequired', actions: 'requireSignIn' },
+        'user.useSignIn': { target: 'signInRequired', actions: { type: 'requireSignIn', params: { unlockCodeLocked: false } } },
       },
       states: {
         idle: {},
@@ -99,7 +102,8 @@ export const unlockMachine = setup({
           {
             guard: { type: 'isSignInRequired', params: ({ event }) => event.output },
             target: 'signInRequired',
-            actions: 'requireSignIn',
+            // The wrong code with no attempt left (SIGN_IN_REQUIRED: the session ended on the server).
+            actions: { type: 'requireSignIn', params: ({ event }) => ({ unlockCodeLocked: event.output.statusCode === StatusCode.INVALID_REFRESH_CREDENTIALS }) },
           },
           { target: 'editing.failed' },
         ],

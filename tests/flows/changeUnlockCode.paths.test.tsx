@@ -213,7 +213,9 @@ describe('change-unlock-code chart', () => {
             when: (s) => s.matches('signInRequired'),
             then: async ({ router, session }) => {
               const dialog = await screen.findByRole('dialog', { name: 'Sign in' });
-              expect(within(dialog).getByRole('status').textContent).toBe('For your security, please sign in again.');
+              expect(within(dialog).getByRole('status').textContent).toBe(
+                'You entered a wrong unlock code too many times. Please sign in with your password, then choose a new unlock code.',
+              );
               await waitFor(() => expect(router.state.location.maskedLocation?.pathname).toBe('/signin'));
               expect(session.getSnapshot().context).toMatchObject({ accessToken: null, refreshToken: null });
             },

@@ -18,19 +18,34 @@ const events = [
   { type: 'xstate.error.actor.refreshTokens', error: new Error('no statusCode') },
 ];
 
-const run = generatePaths(unlockMachine, events);
-type Ctx = Awaited<ReturnType<typeof renderApp>>;
+const runs = [
+  generatePaths(unlockMachine, events),
+  // The session ended on the server (104): its own run, as a cover takes one answer for the transition it shares with the last wrong code.
+  generatePaths(unlockMachine, [events[0]!, { type: 'xstate.done.actor.refreshTokens', output: { statusCode: 104 } }]),
+];
+const paths = runs.flatMap((run) => minimalCover(unlockMachine, run));
+/** The app, and whether the last answer was the wrong code with no attempt left (sign-in then says the unlock code is locked). */
+type Ctx = Awaited<ReturnType<typeof renderApp>> & { unlockCodeLocked: boolean };
 
 describe('unlock chart', () => {
   it('generated paths reach every state and transition', () => {
-    expect(coverageOf(unlockMachine, [run])).toEqual({ missingStates: [], missingTransitions: [] });
+    expect(coverageOf(unlockMachine, runs)).toEqual({ missingStates: [], missingTransitions: [] });
   });
 
-  it.each(minimalCover(unlockMachine, run).map((path) => [describePath(path), path] as const))(
+  // Sign-in says why it is asked for: each way there is replayed (a cover could take one answer for both).
+  it('the replayed paths reach sign-in by the last wrong code, by an ended session and by choice', () => {
+    const last = paths.flatMap((path) => {
+      const event = path.steps.at(-1)?.event as { type: string; output?: { statusCode: number; attemptsLeft?: number } } | undefined;
+      return path.state.matches('signInRequired') && event ? [event.output ? `${event.output.statusCode}/${String(event.output.attemptsLeft)}` : event.type] : [];
+    });
+    expect(new Set(last)).toEqual(new Set(['101/0', '104/undefined', 'user.useSignIn']));
+  });
+
+  it.each(paths.map((path) => [describePath(path), path] as const))(
     'path %s',
     async (_name, path) => {
       await replayPath<Ctx>(path, {
-        start: () => renderApp('/unlock?redirect=%2Fstatements', locked),
+        start: async () => ({ ...(await renderApp('/unlock?redirect=%2Fstatements', locked)), unlockCodeLocked: false }),
         events: {
           'user.submit': async ({ user }, event) => {
             const input = await screen.findByLabelText('Unlock code');
@@ -41,8 +56,10 @@ describe('unlock chart', () => {
           'user.useSignIn': async ({ user }) => {
             await user.click(await screen.findByRole('button', { name: 'Sign in with your email and password instead' }));
           },
-          'xstate.done.actor.refreshTokens': async ({ cardApi }, event) => {
-            const answer = event.output as { statusCode: number };
+          'xstate.done.actor.refreshTokens': async (ctx, event) => {
+            const { cardApi } = ctx;
+            const answer = event.output as { statusCode: number; attemptsLeft?: number };
+            ctx.unlockCodeLocked = answer.statusCode === 101 && answer.attemptsLeft === 0;
             await waitFor(() => expect(cardApi.isWaiting(refreshPath)).toBe(true));
             cardApi.answer(refreshPath, answer, answer.statusCode === 0 ? 200 : 401);
           },
@@ -109,10 +126,15 @@ describe('unlock chart', () => {
           },
           {
             when: (s) => s.matches('signInRequired'),
-            then: async ({ router, session }) => {
+            then: async ({ router, session, unlockCodeLocked }) => {
               await waitFor(() => expect(router.state.location.pathname).toBe('/signin'));
               expect(router.state.location.search).toEqual({ redirect: '/statements' });
-              expect(await screen.findByText('For your security, please sign in again.')).toBeTruthy();
+              // The last wrong code locked the unlock code: said, not only "sign in again" (WCAG 2.2 SC 3.3.1).
+              const why = unlockCodeLocked
+                ? 'You entered a wrong unlock code too many times. Please sign in with your password, then choose a new unlock code.'
+                : 'For your security, please sign in again.';
+              expect(await screen.findByText(why)).toBeTruthy();
+              expect(screen.queryByText(unlockCodeLocked ? 'For your security, please sign in again.' : /wrong unlock code too many times/)).toBeNull();
               expect(session.getSnapshot().context.refreshToken).toBeNull();
             },
           },

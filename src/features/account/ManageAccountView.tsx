@@ -32,7 +32,7 @@ export function ManageAccountView() {
       actors: { setUnlockCode: fromPromise(({ input }) => api.setUnlockCode(input)) },
       actions: {
         clearForm: () => form.current?.reset(),
-        requireSignIn: () => session.send({ type: 'session.signInRequired' }),
+        requireSignIn: () => session.send({ type: 'session.signInRequired', unlockCodeLocked: true }),
       },
     }),
   );

@@ -113,6 +113,10 @@ function CredentialsForm({ state, send, Heading, inModal }: FormProps) {
         <p className="notice" role="status">
           <Trans>For your security, please sign in again.</Trans>
         </p>
+      ) : authReason === 'unlockCodeLocked' ? (
+        <p className="notice" role="status">
+          <Trans>You entered a wrong unlock code too many times. Please sign in with your password, then choose a new unlock code.</Trans>
+        </p>
       ) : null}
       {/* Embedded, why the companion app did not sign the cardholder in, with Try again (startEmbedded.ts). */}
       {host.signInNotice && !inModal ? <host.signInNotice /> : null}

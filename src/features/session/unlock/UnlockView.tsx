@@ -42,7 +42,7 @@ export function UnlockView({ inModal = false }: { inModal?: boolean }) {
         continueToApp: () => {
           if (!inModal) continueToApp(router, redirect);
         },
-        requireSignIn: () => session.send({ type: 'session.signInRequired' }),
+        requireSignIn: (_, { unlockCodeLocked }) => session.send({ type: 'session.signInRequired', unlockCodeLocked }),
       },
     }),
   );
