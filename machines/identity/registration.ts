@@ -249,6 +249,11 @@ export const registrationMachine = setup({
     startsAt: ({ context }, params: { step: RegistrationStep }) => context.step === params.step,
     /** Reloaded while the texted code was being read (cheap phones reload when switching apps). */
     resumesAtCode: ({ context }) => context.step === 2 && awaitsCode(context),
+    /**
+     * Opened at step 1 with a draft that went past the phone (the companion app reloads at its own
+     * start, not at the step): the SSN, never kept, is asked for again with the reason said.
+     */
+    returnsFromFurther: ({ context }) => context.step === 1 && context.verifyPhoneAgain,
     canGoToStep: ({ context, event }, params: { step: RegistrationStep }) =>
       event.type === 'user.goToStep' &&
       event.step === params.step &&
@@ -402,6 +407,7 @@ export const registrationMachine = setup({
       always: [
         { guard: 'resumesAtCode', target: '#registration.inputting.phone.enteringCode' },
         { guard: { type: 'startsAt', params: { step: 2 } }, target: '#registration.inputting.phone' },
+        { guard: 'returnsFromFurther', target: '#registration.inputting.personalInfo.editing.ssnNeeded' },
         { target: '#registration.inputting.personalInfo' },
       ],
     },
@@ -434,7 +440,7 @@ export const registrationMachine = setup({
               states: {
                 idle: {},
                 invalid: { tags: ['invalid'] },
-                /** Back from the agreements after a reload: the SSN is never kept. */
+                /** Back from the agreements after a reload, or opened at step 1 after going further: the SSN is never kept. */
                 ssnNeeded: { tags: ['ssnNeeded'] },
                 /** /verify/email SUCCESS: a Providers account already uses this email. */
                 emailTaken: { tags: ['emailTaken'] },

@@ -167,6 +167,14 @@ export function registrationRuns() {
       events: [personalInfo, done('verifyEmail', { statusCode: 3 }), { type: 'user.submitCode', code: '123456' }, done('verifyPhone', { statusCode: 0, mfaToken: 'mfa-new' })],
     },
     {
+      // The companion app reloaded past the phone: it opens at the first step, which asks for the SSN
+      // again and says why; then the phone is verified again.
+      name: 'first step after the companion app reloaded further on',
+      route: '/register',
+      draft: savedDraft(4),
+      events: [personalInfo, done('verifyEmail', { statusCode: 3 })],
+    },
+    {
       // Back at the phone step after verifying it, the same number goes straight on.
       name: 'phone already verified',
       route: '/register/2',
