@@ -70,6 +70,24 @@ test('lock then unlock: the card shows locked and a purchase on it is refused, t
   expect((await purchaseWith(request, holder.applicant.email, holder.physical.id)).status, 'the card works again').toBe(200);
 });
 
+test('a card reported stolen on another device, then unlocked on this stale screen: refused, and the card shown as it is now', async ({ page, request }) => {
+  const holder = await cardholderWithCard(request);
+  await seedStoredState(page, { accessToken: holder.tokens.access, refreshToken: holder.tokens.refresh, locale: 'en' });
+  const cards = await ManageCardsPage.open(page);
+  const physical = cards.card('Physical card', holder.physical.lastFour);
+  await cards.lock(physical);
+  // Another device reports it stolen; this screen still shows it locked.
+  const reported = await asCardholder(request, holder.tokens, 'POST', '/card/report-lost-stolen', { id: holder.physical.id, status: 'STOLEN' });
+  expect(reported.status).toBe(200);
+  await cards.lockSwitch(physical).click();
+  await expect(physical.getByRole('alert')).toHaveText("We weren't able to unlock your card. This card can't be locked or unlocked anymore.");
+  await expect(physical.getByRole('alert')).toBeFocused();
+  await expect(cards.cardStatus(physical, 'Reported stolen')).toBeVisible();
+  await expect(physical.getByRole('switch')).toHaveCount(0);
+  await expect(physical.getByRole('button', { name: 'Report lost or stolen', exact: true })).toHaveCount(0);
+  await expectAccessible(page, 'a card reported stolen elsewhere');
+});
+
 test('report the card lost: blocked at once, its replacement on its way with its dates', async ({ page, request }, testInfo) => {
   const holder = await cardholderWithCard(request);
   await seedStoredState(page, { accessToken: holder.tokens.access, refreshToken: holder.tokens.refresh, locale: 'en' });

@@ -11,9 +11,10 @@
  *
  * How each failure ends:
  * - A refusal (403 `{3, reason}` the card's state does not allow it, 404 `{3}` not the caller's card)
- *   goes back to the cards with the failure said on that card: 'We weren't able to lock your card.' or
- *   'We weren't able to unlock your card.' (`lockFailed` / `unlockFailed`); the card in state is
- *   unchanged and can be tried again. An answer naming a card that is not in state is a broken promise
+ *   reads the cards again (GET /home, quiet: `lockRefused` / `unlockRefused`), as another tab or device
+ *   may have changed the card (reported it stolen, say), and goes back to them as read, with the
+ *   failure said on that card: 'We weren't able to lock your card.' or 'We weren't able to unlock your
+ *   card.' (`lockFailed` / `unlockFailed`). When that read gets no answer the cards stay as they were. An answer naming a card that is not in state is a broken promise
  *   of the server: it is raised to the app's error reporting (`reportCardNotInState`) and said as the
  *   same failure.
  * - No answer (the calls are quiet: spec §8 suppresses the generic error modal for freeze and
@@ -21,7 +22,7 @@
  *   nothing of what happened: the server may have locked the card and the answer been lost. The chart
  *   reads the cards again (GET /home, quiet too: `checkingLock` / `checkingUnlock`) and says what the
  *   card API has: locked (or unlocked) as asked, the card replaced with the one read, said as a success;
- *   not, said as the failure above. When that read gets no answer either (or has no such card), the
+ *   not, said as the failure above; no lock any more (reported elsewhere), the cards as read and the failure. When that read gets no answer either (or has no such card), the
  *   card says the change could not be confirmed (`lockUnconfirmed` / `unlockUnconfirmed`: 'lock it
  *   again to be sure'): the card in state is unchanged, and a second lock of a locked card (or unlock
  *   of an unlocked one) is answered with the card unchanged (server/features/cards/cardLife.ts setFrozen).
@@ -107,6 +108,11 @@ export const cardLockMachine = setup({
     isCardNotInState: (_, answer: CardLockAnswer | undefined) => answeredCard(answer) !== undefined,
     /** 403 or 404 `{3}`: the card API refused, and changed nothing. */
     isRefused: (_, answer: CardLockAnswer | undefined) => answer?.statusCode === StatusCode.NOT_ALLOWED,
+    /** Read again, card `cardId` has no lock any more (reported lost or stolen, or stopped, elsewhere). */
+    hasLostItsLock: ({ context }, home: HomeAnswer | undefined) => {
+      const card = readCard(home, context.cardId);
+      return card !== undefined && !hasLock(card);
+    },
     /** Read again, card `cardId` is locked. */
     isLockedNow: ({ context }, home: HomeAnswer | undefined) => readCard(home, context.cardId)?.frozen === true,
     /** Read again, card `cardId` is not locked. */
@@ -115,6 +121,10 @@ export const cardLockMachine = setup({
   actions: {
     chooseCard: assign((_, cardId: string) => ({ cardId })),
     replaceCard: assign(({ context }, answer: CardLockAnswer) => ({ cards: replaceCardInState(context.cards, answeredCard(answer)!) })),
+    /** Every card as read again from home data (a refused change), when the read has card `cardId`. */
+    replaceWithReadCards: assign(({ context }, home: HomeAnswer | undefined) => ({
+      cards: readCard(home, context.cardId) ? home!.accountOverview.cards : context.cards,
+    })),
     /** Card `cardId` as read again from home data, in place of the one in state. */
     replaceWithReadCard: assign(({ context }, home: HomeAnswer) => ({ cards: replaceCardInState(context.cards, readCard(home, context.cardId)!) })),
     /** Supplied by the app: the server answered a card not in state (spec §4 raises it: an error report). */
@@ -184,10 +194,30 @@ export const cardLockMachine = setup({
             target: 'ready.lockFailed',
             actions: { type: 'reportCardNotInState', params: ({ event }) => answeredCard(event.output)!.id },
           },
-          { guard: { type: 'isRefused', params: ({ event }) => event.output }, target: 'ready.lockFailed' },
+          { guard: { type: 'isRefused', params: ({ event }) => event.output }, target: 'lockRefused' },
           { target: 'checkingLock' },
         ],
         onError: { target: 'checkingLock' },
+      },
+    },
+    /** The lock was refused: the cards as the card API has them now, then the failure. */
+    lockRefused: {
+      tags: ['busy', 'checking'],
+      invoke: {
+        id: 'getHome',
+        src: 'getHome',
+        onDone: { target: 'ready.lockFailed', actions: { type: 'replaceWithReadCards', params: ({ event }) => event.output } },
+        onError: { target: 'ready.lockFailed' },
+      },
+    },
+    /** The unlock was refused: the cards as the card API has them now, then the failure. */
+    unlockRefused: {
+      tags: ['busy', 'checking'],
+      invoke: {
+        id: 'getHome',
+        src: 'getHome',
+        onDone: { target: 'ready.unlockFailed', actions: { type: 'replaceWithReadCards', params: ({ event }) => event.output } },
+        onError: { target: 'ready.unlockFailed' },
       },
     },
     /** The lock got no answer (or an unexpected one): what is card `cardId` now? */
@@ -197,6 +227,11 @@ export const cardLockMachine = setup({
         id: 'getHome',
         src: 'getHome',
         onDone: [
+          {
+            guard: { type: 'hasLostItsLock', params: ({ event }) => event.output },
+            target: 'ready.lockFailed',
+            actions: { type: 'replaceWithReadCards', params: ({ event }) => event.output },
+          },
           {
             guard: { type: 'isLockedNow', params: ({ event }) => event.output },
             target: 'ready.locked',
@@ -229,7 +264,7 @@ export const cardLockMachine = setup({
             target: 'ready.unlockFailed',
             actions: { type: 'reportCardNotInState', params: ({ event }) => answeredCard(event.output)!.id },
           },
-          { guard: { type: 'isRefused', params: ({ event }) => event.output }, target: 'ready.unlockFailed' },
+          { guard: { type: 'isRefused', params: ({ event }) => event.output }, target: 'unlockRefused' },
           { target: 'checkingUnlock' },
         ],
         onError: { target: 'checkingUnlock' },
@@ -242,6 +277,11 @@ export const cardLockMachine = setup({
         id: 'getHome',
         src: 'getHome',
         onDone: [
+          {
+            guard: { type: 'hasLostItsLock', params: ({ event }) => event.output },
+            target: 'ready.unlockFailed',
+            actions: { type: 'replaceWithReadCards', params: ({ event }) => event.output },
+          },
           {
             guard: { type: 'isUnlockedNow', params: ({ event }) => event.output },
             target: 'ready.unlocked',

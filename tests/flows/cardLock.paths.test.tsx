@@ -27,6 +27,8 @@ import {
 import { active, renderApp } from '../support/renderApp.tsx';
 
 const lockedCard: Card = { ...physicalCard, frozen: true };
+/** Reported stolen on another tab or device while this one showed it locked: no lock to toggle any more. */
+const stolenCard: Card = { ...lockedCard, status: 'STOLEN', isActive: false };
 const strangerCard: Card = { ...physicalCard, id: '0b7f5a52-1c3e-4a8e-9d27-5f0c3e1a0999', lastFour: '9999' };
 const cards = [virtualCard, physicalCard];
 
@@ -47,16 +49,24 @@ const events = [
   { type: 'xstate.done.actor.getHome', output: homeWith([virtualCard, lockedCard]) },
   { type: 'xstate.done.actor.getHome', output: homeWith(cards) },
   { type: 'xstate.done.actor.getHome', output: homeWith([virtualCard]) },
+  { type: 'xstate.done.actor.getHome', output: homeWith([virtualCard, stolenCard]) },
   { type: 'xstate.error.actor.getHome', error: new Error('no statusCode') },
 ];
 const run = generatePaths(cardLockMachine, events, { cards });
+// Refused because another tab or device reported the card stolen: its own run, as a cover takes one read for the transition.
+const stolenRun = generatePaths(
+  cardLockMachine,
+  [events[0]!, { type: 'xstate.done.actor.freezeCard', output: { statusCode: 3, reason: 'notAllowed' } }, { type: 'xstate.done.actor.getHome', output: homeWith([virtualCard, stolenCard]) }],
+  { cards },
+);
+const paths = [run, stolenRun].flatMap((each) => minimalCover(cardLockMachine, each));
 
 /**
  * The app, how many answers named a card not in state so far, and whether the physical card should show
  * locked: as the card API last answered it (a lock or unlock, or the cards read again), never as the
  * chart's context has it (a chart that kept the wrong card would be wrong with it).
  */
-type Ctx = Awaited<ReturnType<typeof renderApp>> & { strangerAnswers: number; frozen: boolean };
+type Ctx = Awaited<ReturnType<typeof renderApp>> & { strangerAnswers: number; frozen: boolean; stolen: boolean };
 const physicalName = 'Physical card ending in 5678';
 // Named with its card: a list of the screen's controls tells the cards' switches apart.
 const lockSwitch = () => within(slideOf(physicalName)).getByRole('switch', { name: 'Lock card ending in 5678' });
@@ -72,6 +82,7 @@ function answer(path: string) {
     // The card as answered: by the lock or unlock itself, or in the cards read again (when they have it).
     const answered = output.card ?? output.accountOverview?.cards.find((card) => card.id === physicalCard.id);
     if (answered?.id === physicalCard.id) ctx.frozen = answered.frozen;
+    if (answered?.status === 'STOLEN') ctx.stolen = true;
   };
 }
 function fail(path: string) {
@@ -83,17 +94,29 @@ function fail(path: string) {
 
 describe('card lock chart', () => {
   it('generated paths reach every state and transition', () => {
-    expect(coverageOf(cardLockMachine, [run])).toEqual({ missingStates: [], missingTransitions: [] });
+    expect(coverageOf(cardLockMachine, [run, stolenRun])).toEqual({ missingStates: [], missingTransitions: [] });
   });
 
-  it.each(minimalCover(cardLockMachine, run).map((path) => [describePath(path), path] as const))(
+  it('the replayed paths meet a refusal whose cards, read again, have the card reported stolen elsewhere', () => {
+    type Answer = { output?: { statusCode?: number; accountOverview?: { cards: Card[] } } };
+    const refusedThenStolen = paths.some((path) =>
+      path.steps.some((step, index) => {
+        const refusal = (step.event as Answer).output?.statusCode === 3;
+        const read = (path.steps[index + 1]?.event as Answer | undefined)?.output?.accountOverview?.cards ?? [];
+        return refusal && read.some((card) => card.status === 'STOLEN');
+      }),
+    );
+    expect(refusedThenStolen).toBe(true);
+  });
+
+  it.each(paths.map((path) => [describePath(path), path] as const))(
     'path %s',
     async (_name, path) => {
       await replayPath<Ctx>(path, {
         start: async () => {
           const app = await renderApp('/manage-cards', active);
           await answerCardsLoad(app.cardApi, homeWith(cards));
-          return { ...app, strangerAnswers: 0, frozen: physicalCard.frozen };
+          return { ...app, strangerAnswers: 0, frozen: physicalCard.frozen, stolen: false };
         },
         events: {
           'user.lock': async ({ user }) => user.click(lockSwitch()),
@@ -111,6 +134,16 @@ describe('card lock chart', () => {
             then: async (ctx, s) => {
               const { frozen } = ctx;
               const slide = slideOf(physicalName);
+              if (ctx.stolen) {
+                // Reported stolen elsewhere: the card as it is now, no switch, and the failure said in its place, with the focus.
+                await waitFor(() => expect(within(slide).queryByRole('switch')).toBeNull());
+                expect(slide.querySelector('.card-status strong')?.textContent).toBe('Reported stolen.');
+                const failure = s.matches({ ready: 'lockFailed' }) ? "We weren't able to lock your card." : "We weren't able to unlock your card.";
+                expect(within(slide).getByRole('alert').textContent).toBe(`${failure} This card can't be locked or unlocked anymore.`);
+                expect(document.activeElement).toBe(within(slide).getByRole('alert'));
+                noErrorModal(ctx);
+                return;
+              }
               // The card shown is the one the server answered last: locked or not.
               await waitFor(() => expect(lockSwitch().getAttribute('aria-checked')).toBe(String(frozen)));
               expect(lockSwitch().getAttribute('aria-disabled')).toBe('false');
@@ -150,7 +183,7 @@ describe('card lock chart', () => {
           },
           {
             // No answer: the cards read again (quietly) before anything is said on the card.
-            when: (s) => s.matches('checkingLock') || s.matches('checkingUnlock'),
+            when: (s) => s.matches('checkingLock') || s.matches('checkingUnlock') || s.matches('lockRefused') || s.matches('unlockRefused'),
             then: async ({ cardApi }) => {
               await waitFor(() => expect(cardApi.isWaiting(homePath)).toBe(true));
               expect(lockSwitch().getAttribute('aria-disabled')).toBe('true');
@@ -256,6 +289,6 @@ describe('card lock, beside the paths', () => {
     expect(within(slideOf(physicalName)).getByRole('status').textContent).toBe('Your card is locked.');
     expect(within(slideOf(physicalName)).getByText('Locked.')).toBeTruthy();
     expect(cardError()).toBe('');
-    noErrorModal({ ...app, strangerAnswers: 0, frozen: true });
+    noErrorModal({ ...app, strangerAnswers: 0, frozen: true, stolen: false });
   });
 });

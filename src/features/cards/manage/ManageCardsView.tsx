@@ -183,7 +183,11 @@ function CardSlide({ card, index, lock, locale, cardImageURL, details, onReport 
           </>
         ) : null}
       </p>
-      {working ? <LockSwitch card={card} lock={lock} status={lockStatus} /> : null}
+      {working ? (
+        <LockSwitch card={card} lock={lock} status={lockStatus} />
+      ) : lockStatus === 'lockFailed' || lockStatus === 'unlockFailed' ? (
+        <LockGone status={lockStatus} />
+      ) : null}
       {details}
       {/* No empty list for a screen reader to announce (a virtual card has no actions here). */}
       {isReadyToActivate(card) || (working && card.type === 'PHYSICAL') || canReportLostStolen(card) ? (
@@ -305,6 +309,24 @@ function LockSwitch({ card, lock, status }: { card: Card; lock: CardLockActor; s
         ) : null}
       </p>
     </div>
+  );
+}
+
+/**
+ * A lock or unlock refused because the card no longer has a lock (reported lost or stolen, or stopped,
+ * on another tab or device): its switch is gone with the cards read again, so the failure is said here,
+ * and takes the keyboard's focus the switch had.
+ */
+function LockGone({ status }: { status: 'lockFailed' | 'unlockFailed' }) {
+  const said = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    if (focusIsNowhere()) said.current?.focus();
+  }, []);
+  return (
+    <p ref={said} className="form-error" role="alert" tabIndex={-1}>
+      {status === 'lockFailed' ? <Trans>We weren't able to lock your card.</Trans> : <Trans>We weren't able to unlock your card.</Trans>}{' '}
+      <Trans>This card can't be locked or unlocked anymore.</Trans>
+    </p>
   );
 }
 
