@@ -16,7 +16,7 @@ export { lastKnownKey };
  * The kept answers' shape: one more when GET /home's or GET /transactions' answer changes (a test
  * holds it to contract/answerSchemas.json), so a copy an older release kept is not read as this one's.
  */
-export const keptSchemaVersion = 1;
+export const keptSchemaVersion = 2;
 type Kept = { schemaVersion: number; owner: string; home?: LastKnown<HomeAnswer>; activity?: LastKnown<TransactionsPage> };
 
 /**
