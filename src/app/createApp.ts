@@ -11,7 +11,7 @@ import { isSessionToken, sessionMachine, type SessionInput } from '../../machine
 import { StatusCode } from '../../contract/shared/statusCodes.ts';
 import { createApi } from '../shared/api/client.ts';
 import { slowAnswerMs } from '../../machines/shared/lastKnown.ts';
-import { forgetLastKnown } from '../shared/offline/forgetLastKnown.ts';
+import { forgetLastKnown, noteTokenReceived } from '../shared/offline/forgetLastKnown.ts';
 import type { Host } from '../shared/host/host.ts';
 import { createAnalytics, type AnalyticsTransport } from './analytics.ts';
 import type { AppContext } from './context.ts';
@@ -159,9 +159,15 @@ export function* createAppInSteps(options: AppOptions): Generator<void, App> {
   // under the auth modal: the interrupted screen stays as it is until the modal is done).
   let lastAuth = session.getSnapshot().value.auth;
   let lastInternal = options.initial.isInternal;
+  let lastAccessToken = options.initial.accessToken;
   session.subscribe((snapshot) => {
     // The session is over (signed out, or sign-in required): what was kept about the account goes too.
     if (snapshot.context.refreshToken === null) forgetLastKnown(services.offlineStorage);
+    // A new access token (sign-in, unlock, refresh): when this phone got it, for the offline copy's lock.
+    if (snapshot.context.accessToken !== lastAccessToken) {
+      lastAccessToken = snapshot.context.accessToken;
+      if (lastAccessToken) noteTokenReceived(services.offlineStorage, lastAccessToken);
+    }
     if (snapshot.value.auth !== lastAuth && !snapshot.hasTag('authModalOpen')) void router?.invalidate();
     lastAuth = snapshot.value.auth;
     // Internal users may see other experiments: fetch the config again when that changes.

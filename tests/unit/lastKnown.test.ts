@@ -1,9 +1,10 @@
 /** The last-known balance and activity are kept per cardholder, standalone only, and go with the session. */
 import { createHash } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import answerSchemas from '../../contract/answerSchemas.json' with { type: 'json' };
 import type { HomeAnswer } from '../../contract/home/types.ts';
 import { keptSchemaVersion, lastKnownKey, lastKnownStore, ownerOf, sessionLastKnown } from '../../src/shared/offline/lastKnown.ts';
+import { noteTokenReceived, tokenReceivedKey } from '../../src/shared/offline/forgetLastKnown.ts';
 import { accessTokenFor, memoryStorage } from '../support/lastKnown.ts';
 
 const home = { statusCode: 0, accountOverview: { balance: 4016 } } as unknown as HomeAnswer;
@@ -117,7 +118,79 @@ describe('ownerOf', () => {
   });
 });
 
+describe("the access token's life, on a phone whose clock is off", () => {
+  afterEach(() => vi.useRealTimers());
+  // Issued by the server at 18:00 for 15 minutes.
+  const issued = Date.parse('2026-12-03T18:00:00Z') / 1000;
+  const token = `eyJhbGciOiJIUzI1NiJ9.${btoa(JSON.stringify({ sub: 'user-a', iat: issued, exp: issued + 900 })).replace(/=+$/, '')}.signature`;
+  const phoneClock = (iso: string) => vi.useFakeTimers({ now: new Date(iso), toFake: ['Date'] });
+
+  it('counts the 15 minutes from when the phone got the token, by its own clock: 5 hours behind, the copy goes at the lock', () => {
+    const storage = memoryStorage();
+    phoneClock('2026-12-03T13:00:00Z');
+    noteTokenReceived(storage, token);
+    const received = JSON.parse(storage.getItem(tokenReceivedKey)!);
+    expect(received).toEqual({ sub: 'user-a', iat: issued, at: Date.parse('2026-12-03T13:00:00Z') });
+    phoneClock('2026-12-03T13:14:59Z');
+    expect(ownerOf(token, received)).toBe('user-a');
+    phoneClock('2026-12-03T13:15:00Z');
+    // By the expiry alone it would live five more hours on this phone.
+    expect(ownerOf(token)).toBe('user-a');
+    expect(ownerOf(token, received)).toBeNull();
+  });
+
+  it('an hour ahead, the copy is there from the start, for 15 minutes', () => {
+    const storage = memoryStorage();
+    phoneClock('2026-12-03T19:00:00Z');
+    noteTokenReceived(storage, token);
+    const received = JSON.parse(storage.getItem(tokenReceivedKey)!);
+    expect(ownerOf(token)).toBeNull();
+    expect(ownerOf(token, received)).toBe('user-a');
+    phoneClock('2026-12-03T19:15:00Z');
+    expect(ownerOf(token, received)).toBeNull();
+  });
+
+  it('a clock set back to before the token came shows nothing; a note for another token is not this one\'s', () => {
+    const storage = memoryStorage();
+    phoneClock('2026-12-03T18:00:00Z');
+    noteTokenReceived(storage, token);
+    const received = JSON.parse(storage.getItem(tokenReceivedKey)!);
+    phoneClock('2026-12-03T17:59:00Z');
+    expect(ownerOf(token, received)).toBeNull();
+    phoneClock('2026-12-03T18:20:00Z');
+    expect(ownerOf(token, { ...received, iat: issued - 1000, at: Date.now() })).toBeNull();
+    // The screens read it from the phone's storage.
+    expect(sessionLastKnown(storage, { getSnapshot: () => ({ context: { accessToken: token } }) }).owner).toBeNull();
+  });
+});
+
 describe('the app and the last-known copy', () => {
+  it('notes when each new access token arrives, and forgets it with the copy when the session ends', async () => {
+    const { createApp } = await import('../../src/app/createApp.ts');
+    const { standaloneHost } = await import('../../src/shared/host/host.ts');
+    const { freshState } = await import('../../src/app/persistence.ts');
+    const storage = memoryStorage();
+    const app = createApp({
+      host: standaloneHost(window),
+      errors: { warning: () => {}, error: () => {} },
+      guardsEnabled: true,
+      analyticsTransport: { send: async () => {}, beacon: () => {} },
+      storage,
+      initial: freshState('en'),
+      embedded: false,
+    });
+    const iat = Math.floor(Date.now() / 1000);
+    const access = `eyJhbGciOiJIUzI1NiJ9.${btoa(JSON.stringify({ sub: 'user-a', iat, exp: iat + 900 })).replace(/=+$/, '')}.signature`;
+    const before = Date.now();
+    app.services.session.send({ type: 'session.signedIn', access, refresh: 'refresh-1', isInternal: false });
+    const noted = JSON.parse(storage.getItem(tokenReceivedKey) ?? 'null');
+    expect(noted).toMatchObject({ sub: 'user-a', iat });
+    expect(noted.at).toBeGreaterThanOrEqual(before);
+    app.services.session.send({ type: 'user.signOut' });
+    await vi.waitFor(() => expect(storage.getItem(tokenReceivedKey)).toBeNull());
+  });
+
+
   it('gives views no storage when embedded, and forgets the copy when the session ends', async () => {
     const { createApp } = await import('../../src/app/createApp.ts');
     const { standaloneHost } = await import('../../src/shared/host/host.ts');

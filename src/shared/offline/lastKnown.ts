@@ -9,7 +9,7 @@
 import type { TransactionsPage } from '../../../contract/activity/types.ts';
 import type { HomeAnswer } from '../../../contract/home/types.ts';
 import type { LastKnown } from '../../../machines/shared/lastKnown.ts';
-import { forgetLastKnown, lastKnownKey } from './forgetLastKnown.ts';
+import { forgetLastKnown, lastKnownKey, tokenClaims, tokenReceivedKey, type TokenReceived } from './forgetLastKnown.ts';
 
 export { lastKnownKey };
 /**
@@ -21,14 +21,29 @@ type Kept = { schemaVersion: number; owner: string; home?: LastKnown<HomeAnswer>
 
 /**
  * The user an access token was issued to (its `sub`), without checking it: only to keep data apart;
- * and only while it has not expired by the phone's clock: an expired token is a locked session, whose
- * copy is not shown until the unlock code opens it again (offline, the phone cannot ask for it).
+ * and only while it is live: an expired token is a locked session, whose copy is not shown until the
+ * unlock code opens it again (offline, the phone cannot ask for it). Live is counted on the phone's
+ * clock from when the phone got the token (`received`, for this token), for the token's own life
+ * (exp − iat): a phone clock hours behind the server's no longer shows the copy for hours after the
+ * lock, nor one ahead hide it from the start; a clock set back before the token came shows nothing.
+ * A token the app never saw arrive (one saved before this was noted) is judged by its expiry.
  */
-export function ownerOf(accessToken: string | null): string | null {
+export function ownerOf(accessToken: string | null, received: TokenReceived | null = null): string | null {
+  const { sub, iat, exp } = tokenClaims(accessToken) ?? {};
+  if (typeof sub !== 'string') return null;
+  const now = Date.now();
+  if (received?.sub === sub && received.iat === iat && typeof exp === 'number') {
+    return received.at <= now && now < received.at + (exp - received.iat) * 1000 ? sub : null;
+  }
+  // No exp is no expiry.
+  return typeof exp === 'number' && exp * 1000 <= now ? null : sub;
+}
+
+/** When this phone got its access token, as noted at start-up's session (forgetLastKnown.ts), or null. */
+function tokenReceived(storage: Storage | null): TokenReceived | null {
   try {
-    const { sub, exp } = JSON.parse(atob(accessToken!.split('.')[1]!.replace(/-/g, '+').replace(/_/g, '/'))) as { sub?: unknown; exp?: number };
-    // No exp (NaN) is no expiry.
-    return typeof sub === 'string' && !(exp! * 1000 <= Date.now()) ? sub : null;
+    const noted = JSON.parse(storage?.getItem(tokenReceivedKey) ?? 'null') as Partial<TokenReceived> | null;
+    return typeof noted?.sub === 'string' && typeof noted.iat === 'number' && typeof noted.at === 'number' ? (noted as TokenReceived) : null;
   } catch {
     return null;
   }
@@ -36,7 +51,7 @@ export function ownerOf(accessToken: string | null): string | null {
 
 type Session = { getSnapshot: () => { context: { accessToken: string | null } } };
 /** Who the session's access token says is signed in now (null when signed out or locked). */
-const signedInOwner = (session: Session) => ownerOf(session.getSnapshot().context.accessToken);
+const signedInOwner = (storage: Storage | null, session: Session) => ownerOf(session.getSnapshot().context.accessToken, tokenReceived(storage));
 
 /** One kind of data kept: read it back for its owner, or keep a fresh copy. */
 export type LastKnownSlot<T> = {
@@ -92,5 +107,5 @@ export function lastKnownStore(storage: Storage | null, signedInAs: () => string
 
 /** The store as an account screen uses it: for whoever is signed in as it opens (`owner`), kept only while they still are. */
 export function sessionLastKnown(storage: Storage | null, session: Session): { lastKnown: LastKnownStore; owner: string | null } {
-  return { lastKnown: lastKnownStore(storage, () => signedInOwner(session)), owner: signedInOwner(session) };
+  return { lastKnown: lastKnownStore(storage, () => signedInOwner(storage, session)), owner: signedInOwner(storage, session) };
 }
