@@ -20,7 +20,7 @@ import { draftFrom, draftOf, type RegistrationDraft } from '../../machines/ident
 import { fieldProblems, normaliseDob, payloadOf, profileFieldsOf } from '../../machines/identity/registrationFieldRules.ts';
 import { firstFailingStep, RegistrationProblem, serverFieldProblems } from '../../machines/identity/registrationProblems.ts';
 import type { PhoneInUseAnswer, RegisterAnswer, RequestVerificationAnswer } from '../../contract/identity/types.ts';
-import { maskDob, maskZip, routeStepOf } from '../../src/features/identity/masks.ts';
+import { dobInWords, maskDob, maskZip, routeStepOf } from '../../src/features/identity/masks.ts';
 import { addressVerified, phoneDigits, phoneVerified, savedDraft } from '../support/registrationRuns.ts';
 
 const input = (overrides: Partial<RegistrationInput> = {}): RegistrationInput => ({
@@ -470,5 +470,19 @@ describe('input masks', () => {
     ['01-15', '01/15'],
   ])('dob %j shows as %j', (typed, shown) => {
     expect(maskDob(typed)).toBe(shown);
+  });
+
+  // Read back in words, so a day typed first (5 March as 05/03) is seen as May 3 before it is sent.
+  it.each([
+    ['05/03/1990', 'en', 'May 3, 1990'],
+    ['05/03/1990', 'es', '3 de mayo de 1990'],
+    ['5/3/1990', 'es', '3 de mayo de 1990'],
+    ['02/29/2008', 'en', 'Feb 29, 2008'],
+    ['02/29/2007', 'en', null],
+    ['02/30/1990', 'es', null],
+    ['13/05/1990', 'es', null],
+    ['05/03/199', 'en', null],
+  ] as const)('dob %j reads as %j: %j', (typed, locale, words) => {
+    expect(dobInWords(typed, locale)).toBe(words);
   });
 });

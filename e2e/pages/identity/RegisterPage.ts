@@ -5,6 +5,7 @@
 import { expect, type APIRequestContext, type FrameLocator, type Page } from '@playwright/test';
 import { axeViolations } from '../../support/accessibility.ts';
 import { shown, type Locale } from '../../support/catalog.ts';
+import { dobInWords } from '../../../src/features/identity/masks.ts';
 
 export type Applicant = {
   firstName: string;
@@ -95,6 +96,11 @@ export class RegisterPage {
     await this.field('First name').fill(applicant.firstName);
     await this.field('Last name').fill(applicant.lastName);
     await this.field('Date of birth (MM/DD/YYYY)').fill(applicant.dob);
+    // Read back in words with the field, so a day typed first is seen before it is sent; a date that does not exist is not.
+    const words = dobInWords(applicant.dob, this.locale);
+    // (An error from an earlier try follows it until the next Continue.)
+    const description = words ? this.t("That's {dobWords}.").replace('{dobWords}', words) : '';
+    await expect(this.field('Date of birth (MM/DD/YYYY)')).toHaveAccessibleDescription(new RegExp(`^${description.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
     await this.field('Social Security number').fill(applicant.ssn);
     await this.field('Email').fill(applicant.email);
     await this.button('Continue').click();

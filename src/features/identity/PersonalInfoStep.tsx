@@ -5,7 +5,8 @@ import { TextField } from '../../shared/components/TextField.tsx';
 import { failureMessage } from '../../shared/messages.ts';
 import { WaitToTryAgain } from '../../shared/waitNotices.tsx';
 import { fieldPropsOf } from './fieldProps.ts';
-import { maskDob } from './masks.ts';
+import { dobInWords, maskDob } from './masks.ts';
+import type { Locale } from '../../../contract/shared/locale.ts';
 import { problemsOf, useFocusOnProblem, useHeadingFocus, type StepProps } from './stepSupport.ts';
 import { SubmitButton } from '../../shared/components/SubmitButton.tsx';
 
@@ -25,6 +26,7 @@ export function PersonalInfoStep({ state, send }: StepProps) {
   const problem = problemsOf(state, invalid, i18n);
   const field = fieldPropsOf(state, problem);
   const emailProblem = emailTaken ? t`This email is already used by a Providers account.` : problem('email');
+  const dobWords = dobInWords(dob, i18n.locale as Locale);
   useFocusOnProblem(formRef, state.context.fieldErrors, invalid || emailTaken);
 
   function submit(event: FormEvent<HTMLFormElement>) {
@@ -70,6 +72,7 @@ export function PersonalInfoStep({ state, send }: StepProps) {
           maxLength={10}
           value={dob}
           onChange={(event) => setDob(maskDob(event.target.value))}
+          hint={dobWords ? <Trans>That's {dobWords}.</Trans> : undefined}
           error={problem('dob')}
         />
         <TextField {...field('ssn')} label={t`Social Security number`} autoComplete="off" inputMode="numeric" maxLength={11} />

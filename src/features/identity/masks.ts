@@ -1,5 +1,7 @@
 /** Input masks of the registration forms: what a field shows as the user types. */
 import { normaliseDob } from '../../../machines/identity/registrationFieldRules.ts';
+import type { Locale } from '../../../contract/shared/locale.ts';
+import { formatDate } from '../../shared/format/date.ts';
 
 /** ZIP `#####-####` (spec §5): digits only, a dash after the fifth. */
 export function maskZip(value: string): string {
@@ -32,4 +34,18 @@ export function maskDob(value: string): string {
 export function routeStepOf(param: string | undefined): number {
   if (param === undefined || param === '') return 1;
   return /^[1-5]$/.test(param) ? Number(param) : 0;
+}
+
+/**
+ * A whole date of birth as typed, in words ("Mar 5, 1990", "5 de marzo de 1990"), or null until it is
+ * a real date: many who write in Spanish put the day first, and 05/03/1990 is then read back as May 3
+ * before it is sent, not found wrong by identity verification.
+ */
+export function dobInWords(value: string, locale: Locale): string | null {
+  const parts = /^(\d{2})\/(\d{2})\/(\d{4})$/.exec(normaliseDob(value));
+  if (!parts) return null;
+  const [, month, day, year] = parts as unknown as [string, string, string, string];
+  const date = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day)));
+  if (date.getUTCMonth() !== Number(month) - 1 || date.getUTCDate() !== Number(day)) return null;
+  return formatDate(`${year}-${month}-${day}`, locale, 'sentence');
 }
