@@ -6,10 +6,16 @@ import type { Database } from '../../db/database.ts';
 import { users } from '../../db/schema/index.ts';
 import { sameSecret } from '../../secrets.ts';
 
-const oneYearMs = 365 * 24 * 60 * 60 * 1000;
-
-function changedWithinAYear(at: Date | null): boolean {
-  return at !== null && Date.now() - at.getTime() < oneYearMs;
+/**
+ * Changed less than a year ago (spec §9: an address or phone change once a year): the same date and
+ * time a year on opens the next change, in a leap year too (365 days fell a day short); a change on
+ * 29 February opens the next on 1 March.
+ */
+export function changedWithinAYear(at: Date | null, now: Date = new Date()): boolean {
+  if (at === null) return false;
+  const yearOn = new Date(at);
+  yearOn.setUTCFullYear(at.getUTCFullYear() + 1);
+  return now < yearOn;
 }
 
 export async function loadUser(db: Database, userId: string): Promise<User | null> {
@@ -25,7 +31,6 @@ export async function loadUser(db: Database, userId: string): Promise<User | nul
     canUpdatePhone: !changedWithinAYear(user.phoneChangedAt),
   };
 }
-
 
 /**
  * A new unlock code, with the keyed hash of the change that set it; earlier wrong codes no longer

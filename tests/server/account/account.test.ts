@@ -5,6 +5,7 @@ import type { UserAnswer } from '../../../contract/account/types.ts';
 import { StatusCode } from '../../../contract/shared/statusCodes.ts';
 import { transactionKinds } from '../../../contract/activity/types.ts';
 import { demoActivity, demoHold } from '../../../server/seed.ts';
+import { changedWithinAYear } from '../../../server/features/account/queries.ts';
 import { bearer, demoCardholder, demoUser, getHome, signIn, startTestApp, type TestApp } from '../helpers.ts';
 
 let t: TestApp;
@@ -135,6 +136,16 @@ describe('GET /api/v1/user', () => {
       canUpdatePhone: true,
       address: { street1: '1420 N Blackstone Ave', street2: 'Apt 12', city: 'Fresno', state: 'CA', zip: '93703' },
     });
+  });
+
+  it('allows an address or phone change again a calendar year on (spec §9 once a year), not 365 days', () => {
+    const at = (iso: string) => new Date(iso);
+    expect(changedWithinAYear(null)).toBe(false);
+    expect(changedWithinAYear(at('2027-03-01T12:00:00Z'), at('2028-02-29T12:00:00Z')), 'a leap day inside the year: 366 days').toBe(true);
+    expect(changedWithinAYear(at('2027-03-01T12:00:00Z'), at('2028-03-01T11:59:59Z'))).toBe(true);
+    expect(changedWithinAYear(at('2027-03-01T12:00:00Z'), at('2028-03-01T12:00:00Z'))).toBe(false);
+    expect(changedWithinAYear(at('2028-02-29T12:00:00Z'), at('2029-02-28T12:00:00Z'))).toBe(true);
+    expect(changedWithinAYear(at('2028-02-29T12:00:00Z'), at('2029-03-01T12:00:00Z'))).toBe(false);
   });
 
   it('never returns password or unlock code hashes', async () => {
