@@ -25,6 +25,7 @@ import { recordingHost, renderApp, signedOut } from '../support/renderApp.tsx';
 import { otherPhone, phone, phoneDigits, providersUuid, registrationRuns } from '../support/registrationRuns.ts';
 import { passServerWait, serverWaitMinutes } from '../support/replayClock.ts';
 import { findPhoneSentence, newCodeNotice } from '../support/textedCodeForm.ts';
+import { dobInWords } from '../../src/features/identity/masks.ts';
 
 /**
  * What the replay typed and the card API answered along the path. The checks take what the screen
@@ -172,8 +173,10 @@ function expectFieldProblems(replay: Replay, step: number, labels: Partial<Recor
     if (!label) continue;
     const input = screen.getByLabelText(label);
     expect(input.getAttribute('aria-invalid')).toBe('true');
-    // Read with the field: its rule, when it has one, then the problem.
-    expect(descriptionOf(input)).toBe([fieldHints[field as RegistrationField], text(fieldProblemMessage(String(problem)))].filter(Boolean).join(' '));
+    // Read with the field: its rule, when it has one (a real date of birth, in words), then the problem.
+    const words = field === 'dob' ? dobInWords((input as HTMLInputElement).value, 'en') : null;
+    const hint = words ? `That's ${words}.` : fieldHints[field as RegistrationField];
+    expect(descriptionOf(input)).toBe([hint, text(fieldProblemMessage(String(problem)))].filter(Boolean).join(' '));
   }
 }
 
