@@ -32,14 +32,18 @@ export type ManageCardsContext = {
   cardImageURL: string | null;
   /** The processor's page with the virtual card's details, while it is shown. */
   cardDetailsURL: string | null;
-  /** The card being reported lost or stolen. */
-  reportCardId: string | null;
+  /** The card being reported lost or stolen, as the screen showed it. */
+  reportCard: Card | null;
 };
 export type ManageCardsEvent =
   | { type: 'user.retry' }
   | { type: 'user.showDetails' }
   | { type: 'user.hideDetails' }
-  | { type: 'user.reportLostStolen'; cardId: string };
+  /**
+   * The card as the screen shows it: the lock chart's list, which a refused lock reads again (a card
+   * stopped or activated on another device since the screen opened), not the list loaded then.
+   */
+  | { type: 'user.reportLostStolen'; card: Card };
 export type CardUrlAnswer = UrlAnswer | CardRefusal | UnknownCard;
 
 /**
@@ -70,9 +74,8 @@ export const manageCardsMachine = setup({
     hasVirtualCard: (_, home: HomeAnswer) => home.virtualCard !== null,
     holdsVirtualCard: ({ context }) => context.virtualCardId !== null,
     hasDetails: (_, answer: CardUrlAnswer | undefined) => hasUrl(answer),
-    /** A card on the list that can be reported, and no report under way. */
-    isReportable: ({ context }, cardId: string) =>
-      context.reportCardId === null && context.cards.some((card) => card.id === cardId && canReportLostStolen(card)),
+    /** A card that can be reported, and no report under way. */
+    isReportable: ({ context }, card: Card) => context.reportCard === null && canReportLostStolen(card),
     wasReportSent: (_, output: LostStolenOutput | undefined) => output?.reportSent === true,
   },
   actions: {
@@ -85,8 +88,8 @@ export const manageCardsMachine = setup({
     noImage: assign({ cardImageURL: '' }),
     storeDetails: assign((_, answer: CardUrlAnswer) => ({ cardDetailsURL: (answer as UrlAnswer).url })),
     forgetDetails: assign({ cardDetailsURL: null }),
-    chooseReportCard: assign((_, cardId: string) => ({ reportCardId: cardId })),
-    forgetReportCard: assign({ reportCardId: null }),
+    chooseReportCard: assign((_, card: Card) => ({ reportCard: card })),
+    forgetReportCard: assign({ reportCard: null }),
   },
   actors: {
     getHome: fromPromise<HomeAnswer>(async () => {
@@ -103,7 +106,7 @@ export const manageCardsMachine = setup({
   },
 }).createMachine({
   id: 'manageCards',
-  context: { cards: [], virtualCardId: null, cardImageURL: null, cardDetailsURL: null, reportCardId: null },
+  context: { cards: [], virtualCardId: null, cardImageURL: null, cardDetailsURL: null, reportCard: null },
   initial: 'loadingCards',
   states: {
     loadingCards: {
@@ -141,9 +144,9 @@ export const manageCardsMachine = setup({
       // Any card on the list can be reported, whatever else is shown; not while a report is under way.
       on: {
         'user.reportLostStolen': {
-          guard: { type: 'isReportable', params: ({ event }) => event.cardId },
+          guard: { type: 'isReportable', params: ({ event }) => event.card },
           target: '.reporting',
-          actions: { type: 'chooseReportCard', params: ({ event }) => event.cardId },
+          actions: { type: 'chooseReportCard', params: ({ event }) => event.card },
         },
       },
       initial: 'browsing',
@@ -177,13 +180,13 @@ export const manageCardsMachine = setup({
           tags: ['detailsFailed'],
           on: { 'user.showDetails': 'loadingDetails' },
         },
-        /** A lost or stolen report for `reportCardId`; once one was sent (whatever came of it), the cards load again. */
+        /** A lost or stolen report for `reportCard`; once one was sent (whatever came of it), the cards load again. */
         reporting: {
           tags: ['reporting'],
           invoke: {
             id: 'lostStolen',
             src: 'lostStolen',
-            input: ({ context }) => ({ card: context.cards.find((card) => card.id === context.reportCardId)! }),
+            input: ({ context }) => ({ card: context.reportCard! }),
             onDone: [
               {
                 guard: { type: 'wasReportSent', params: ({ event }) => event.output },

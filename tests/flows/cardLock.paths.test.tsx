@@ -277,6 +277,23 @@ describe('card lock, beside the paths', () => {
     unread.stop();
   });
 
+  it('a lock refused because the replacement was activated elsewhere: the new card shows, and can be reported', async () => {
+    const replacement: Card = { ...pendingCard, replacesCardId: physicalCard.id };
+    const app = await renderApp('/manage-cards', active);
+    await answerCardsLoad(app.cardApi, homeWith([virtualCard, { ...physicalCard, replacedByCardId: replacement.id }, replacement]));
+    await app.user.click(lockSwitch());
+    await waitFor(() => expect(app.cardApi.isWaiting(freezePath)).toBe(true));
+    app.cardApi.answer(freezePath, { statusCode: 3, reason: 'notAllowed' }, 403);
+    // Read again: the old card stopped by its replacement, now activated on another device.
+    const activated: Card = { ...replacement, status: 'ACTIVE', isActive: true, isPending: false, lastFour: '2468', delivery: null };
+    await waitFor(() => expect(app.cardApi.isWaiting(homePath)).toBe(true));
+    app.cardApi.answer(homePath, homeWith([virtualCard, { ...physicalCard, isActive: false, replacedByCardId: activated.id }, activated]));
+    const newCard = await waitFor(() => slideOf('Replacement card ending in 2468'));
+    // The report goes for the card shown, not the one the screen loaded (then still on its way).
+    await app.user.click(within(newCard).getByRole('button', { name: 'Report lost or stolen' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Report a lost or stolen card' })).toBeTruthy();
+  });
+
   it('a lock whose answer is lost shows the card locked, as the card API has it', async () => {
     const app = await renderApp('/manage-cards', active);
     await answerCardsLoad(app.cardApi, homeWith(cards));

@@ -43,7 +43,7 @@ const events = [
   { type: 'xstate.done.actor.getCardDetailsUrl', output: { statusCode: 0, url: detailsUrl } },
   { type: 'xstate.done.actor.getCardDetailsUrl', output: { statusCode: 3, reason: 'notAllowed' } },
   { type: 'xstate.error.actor.getCardDetailsUrl', error: new Error('no statusCode') },
-  { type: 'user.reportLostStolen', cardId: physicalCard.id },
+  { type: 'user.reportLostStolen', card: physicalCard },
   { type: 'xstate.done.actor.lostStolen', output: { reportSent: true } },
   { type: 'xstate.done.actor.lostStolen', output: { reportSent: false } },
 ];

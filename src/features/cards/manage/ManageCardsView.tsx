@@ -105,7 +105,7 @@ function ManageCardsView({ initialSlide }: { initialSlide: number }) {
                   ) : null
                 }
                 onReport={() => {
-                  chart.send({ type: 'user.reportLostStolen', cardId: card.id });
+                  chart.send({ type: 'user.reportLostStolen', card });
                   if (chart.getSnapshot().hasTag('reporting')) reportedCard.current = card.id;
                 }}
               />
@@ -113,17 +113,24 @@ function ManageCardsView({ initialSlide }: { initialSlide: number }) {
           />
         ) : null}
         <p className="screen-links">
-          {state.hasTag('cards') && !state.context.cards.some((card) => card.type === 'PHYSICAL' && (card.isActive || card.isPending)) ? (
-            <Link to="/order-card/{-$step}" params={{ step: undefined }}>
-              <Trans>Order a physical card</Trans>
-            </Link>
-          ) : null}
+          {state.hasTag('cards') && lock ? <OrderCardLink lock={lock} /> : null}
           <Link to="/home">
             <Trans>Back to home</Trans>
           </Link>
         </p>
       </section>
     </>
+  );
+}
+
+/** Order a physical card, when none works or is on its way among the cards shown. */
+function OrderCardLink({ lock }: { lock: CardLockActor }) {
+  const cards = useSelector(lock, (s) => s.context.cards);
+  if (cards.some((card) => card.type === 'PHYSICAL' && (card.isActive || card.isPending))) return null;
+  return (
+    <Link to="/order-card/{-$step}" params={{ step: undefined }}>
+      <Trans>Order a physical card</Trans>
+    </Link>
   );
 }
 
