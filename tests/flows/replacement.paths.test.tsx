@@ -193,7 +193,7 @@ describe('replacement chart', () => {
               expect(screen.getByText(/It should arrive between Dec 8, 2026 and Dec 15, 2026\./)).toBeTruthy();
               // Whether its fee was taken, for one who comes back after the order's answer was lost.
               const fee = s.context.replacement?.delivery?.feeCents;
-              expect(screen.getByText(fee ? 'We took $5.00 from your balance for it when it was ordered.' : 'It was sent free: nothing was taken from your balance for it.')).toBeTruthy();
+              expect(screen.getByText(fee ? 'We took $5.00 from your balance for it when it was ordered.' : 'This card is free: nothing was taken from your balance for it.')).toBeTruthy();
               expect(cardApi.requests.some((request) => request.path === replacePath)).toBe(false);
             },
           },

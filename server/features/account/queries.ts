@@ -7,9 +7,9 @@ import { users } from '../../db/schema/index.ts';
 import { sameSecret } from '../../secrets.ts';
 
 /**
- * Changed less than a year ago (spec §9: an address or phone change once a year): the same date and
- * time a year on opens the next change, in a leap year too (365 days fell a day short); a change on
- * 29 February opens the next on 1 March.
+ * Changed less than a year ago (spec §9: an address or phone change once a year): the same UTC date
+ * and time a year on opens the next change, across a leap day too (365 days fell a day short); a
+ * change on 29 February (UTC) opens the next on 1 March.
  */
 export function changedWithinAYear(at: Date | null, now: Date = new Date()): boolean {
   if (at === null) return false;

@@ -54,7 +54,7 @@ export function FeeTaken({ delivery }: { delivery: Pick<CardDelivery, 'feeCents'
   return delivery.feeCents > 0 ? (
     <Trans>We took {fee} from your balance for it when it was ordered.</Trans>
   ) : (
-    <Trans>It was sent free: nothing was taken from your balance for it.</Trans>
+    <Trans>This card is free: nothing was taken from your balance for it.</Trans>
   );
 }
 
