@@ -308,6 +308,11 @@ test("the virtual card's number shows only on the processor's page, never in the
   // Hidden by keyboard: the focus goes back to Show card details, not to the page's start.
   await virtual.getByRole('button', { name: 'Hide card details', exact: true }).focus();
   await expect(cards.detailsFrame(virtual)).toHaveCSS('outline-style', 'none');
+  // Tabbed back into the frame, the ring is drawn again.
+  await page.keyboard.press('Shift+Tab');
+  await expect(cards.detailsFrame(virtual)).toHaveCSS('outline-style', 'solid');
+  await virtual.getByRole('button', { name: 'Hide card details', exact: true }).focus();
+  await expect(cards.detailsFrame(virtual)).toHaveCSS('outline-style', 'none');
   await page.keyboard.press('Enter');
   await expect(virtual.getByRole('button', { name: 'Show card details', exact: true })).toBeFocused();
 });

@@ -343,8 +343,22 @@ function VirtualCardDetails(props: { shown: string | null; loading: boolean; fai
   const frame = useRef<HTMLIFrameElement>(null);
   const show = useRef<HTMLButtonElement>(null);
   const wasShown = useRef(false);
-  // The focus inside the processor's page is not the frame's :focus (another document): drawn from its events.
+  // The focus inside the processor's page is not the frame's :focus (another document), and Tab into it
+  // fires no focus event on the frame: this window's blur does, with the frame as the active element.
   const [frameFocused, setFrameFocused] = useState(false);
+  useEffect(() => {
+    if (!props.shown) return;
+    const check = () => setFrameFocused(frame.current !== null && document.activeElement === frame.current);
+    window.addEventListener('blur', check);
+    window.addEventListener('focus', check);
+    document.addEventListener('focusin', check);
+    check();
+    return () => {
+      window.removeEventListener('blur', check);
+      window.removeEventListener('focus', check);
+      document.removeEventListener('focusin', check);
+    };
+  }, [props.shown]);
   useEffect(() => {
     // "Show card details" gave way to the frame, taking the keyboard's focus with it: the focus goes to
     // what was asked for, not to the page's start. "Hide card details" gives it back the same way.
@@ -360,8 +374,6 @@ function VirtualCardDetails(props: { shown: string | null; loading: boolean; fai
         <iframe
           ref={frame}
           className={frameFocused ? 'processor-frame card-details-frame frame-focused' : 'processor-frame card-details-frame'}
-          onFocus={() => setFrameFocused(true)}
-          onBlur={() => setFrameFocused(false)}
           src={props.shown}
           title={t`Your virtual card's number, expiry date and CVV`}
           sandbox="allow-scripts allow-same-origin"
