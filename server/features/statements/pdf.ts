@@ -51,6 +51,8 @@ const margin = 50;
 const right = pageSize[0] - margin;
 const footerTop = 72;
 const rowHeight = 15;
+/** How far under a transaction's line the place it happened goes, when both do not fit on one. */
+const placeLine = 12;
 const columns = { date: margin, description: margin + 62, amount: right };
 const descriptionWidth = right - 90 - columns.description;
 const muted = rgb(0.33, 0.36, 0.35);
@@ -263,18 +265,27 @@ export async function statementPdf(statement: MonthStatement, locale: StatementL
     if (y < footerTop + 60) newPage({ continued: false });
     else tableHeading(false);
     for (const row of rows) {
-      if (y < footerTop + rowHeight) newPage();
+      // What it was, and where it happened, as the terminal reported it (Regulation E §1005.9(b)(1)(iv)):
+      // on one line when they fit, else the place on a line of its own under it, so it is never cut off.
+      const what = plainText(text.kind(row.kind, row.counterparty));
+      const description = row.location ? `${what}, ${plainText(row.location)}` : what;
+      const fits = fonts.regular.pdf.widthOfTextAtSize(safe(description), 10) <= descriptionWidth;
+      const lines = fits || !row.location ? [fitted(safe(description), fonts.regular.pdf, 10, descriptionWidth)] : [fitted(safe(what), fonts.regular.pdf, 10, descriptionWidth), fitted(safe(plainText(row.location)), fonts.regular.pdf, 9, descriptionWidth)];
+      const height = lines.length === 1 ? rowHeight : rowHeight + placeLine;
+      if (y < footerTop + height) newPage();
       const tableRow = element('TR', table!);
       write(formatDay(new Date(row.at), locale), columns.date, element('TD', tableRow));
-      // Where it happened, as the terminal reported it (Regulation E §1005.9(b)(1)(iv)).
-      const description = plainText([text.kind(row.kind, row.counterparty), row.location].filter(Boolean).join(', '));
-      const shown = fitted(safe(description), fonts.regular.pdf, 10, descriptionWidth);
       const cell = element('TD', tableRow);
-      // Cut to its column, or with characters the fonts lack: a screen reader reads it whole (ActualText, ISO 32000-1 §14.9.4).
-      if (shown !== description) cell.dict.set(actualText, PDFHexString.fromText(description));
-      write(shown, columns.description, cell);
+      // On two lines, cut to its column, or with characters the fonts lack: a screen reader reads it whole (ActualText, ISO 32000-1 §14.9.4).
+      if (lines.length > 1 || lines[0] !== description) cell.dict.set(actualText, PDFHexString.fromText(description));
+      write(lines[0]!, columns.description, cell);
+      if (lines[1]) {
+        y -= placeLine;
+        write(lines[1], columns.description, cell, { size: 9, color: muted });
+        y += placeLine;
+      }
       write(formatSignedDollars(row.amount, locale), columns.amount, element('TD', tableRow), { alignRight: true });
-      y -= rowHeight;
+      y -= height;
     }
   };
   transactions(statement.rows, text.noTransactions);

@@ -263,6 +263,19 @@ describe('the statement PDF, as a screen reader reads it (pdfjs-dist)', () => {
     for (const words of ['Créditos (dinero que entró) $0.00', 'Débitos (dinero que salió) $0.00', 'Cargos en 2025 hasta este mes $0.00']) expect(empty).toContain(words);
   });
 
+  it('puts where a transaction happened on a line of its own when both do not fit on one: never cut off', async () => {
+    const fee = { ...row(11, 'fee', 'atmWithdrawalOutOfNetwork', -350), location: 'Shields Ave, Fresno, CA' };
+    const long = { ...row(12, 'purchase', 'Sunrise Community Market and Pharmacy of the Central Valley', -500), location: 'Blackstone Ave, Fresno, CA' };
+    const bytes = await statementPdf(january(0, [fee, long]), 'es');
+    const text = (await pdfText(bytes)).replace(/\s+/g, ' ');
+    expect(text).toContain('Cargo: Retiro en cajero automático, fuera de la red Shields Ave, Fresno, CA');
+    expect(text).toContain('Blackstone Ave, Fresno, CA');
+    // Read whole, with its comma, as one cell.
+    const { elements, named } = await objects(bytes);
+    const said = elements('TD').map((cell) => (named(cell, 'ActualText') as PDFHexString | undefined)?.decodeText()).filter(Boolean);
+    expect(said).toContain('Cargo: Retiro en cajero automático, fuera de la red, Shields Ave, Fresno, CA');
+  });
+
   it('cuts a long description between characters, never inside one', async () => {
     const pages = await pdfPages(await statementPdf(january(1, [row(10, 'purchase', '😀'.repeat(80), -100)]), 'en'));
     const cut = pages[0]!.split(' ').find((word) => word.startsWith('😀'))!;
