@@ -482,6 +482,9 @@ describe('input masks', () => {
     ['02/30/1990', 'es', null],
     ['13/05/1990', 'es', null],
     ['05/03/199', 'en', null],
+    ['01/01/0001', 'en', null],
+    ['12/31/1899', 'en', null],
+    ['01/01/2999', 'en', null],
   ] as const)('dob %j reads as %j: %j', (typed, locale, words) => {
     expect(dobInWords(typed, locale)).toBe(words);
   });

@@ -27,10 +27,13 @@ export function PersonalInfoStep({ state, send }: StepProps) {
   const field = fieldPropsOf(state, problem);
   const emailProblem = emailTaken ? t`This email is already used by a Providers account.` : problem('email');
   const dobWords = dobInWords(dob, i18n.locale as Locale);
+  // The date's problem is the date sent's: typed again (and read back in words), it no longer stands.
+  const [dobSent, setDobSent] = useState(form.dob);
   useFocusOnProblem(formRef, state.context.fieldErrors, invalid || emailTaken);
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    setDobSent(dob);
     const data = new FormData(event.currentTarget);
     const text = (name: keyof PersonalInfo) => String(data.get(name) ?? '');
     send({
@@ -73,7 +76,7 @@ export function PersonalInfoStep({ state, send }: StepProps) {
           value={dob}
           onChange={(event) => setDob(maskDob(event.target.value))}
           hint={dobWords ? <Trans>That's {dobWords}.</Trans> : undefined}
-          error={problem('dob')}
+          error={dob === dobSent ? problem('dob') : undefined}
         />
         <TextField {...field('ssn')} label={t`Social Security number`} autoComplete="off" inputMode="numeric" maxLength={11} />
         <TextField {...field('email')} type="email" label={t`Email`} autoComplete="email" inputMode="email" maxLength={254} error={emailProblem} />

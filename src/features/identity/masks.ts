@@ -47,5 +47,7 @@ export function dobInWords(value: string, locale: Locale): string | null {
   const [, month, day, year] = parts as unknown as [string, string, string, string];
   const date = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day)));
   if (date.getUTCMonth() !== Number(month) - 1 || date.getUTCDate() !== Number(day)) return null;
+  // Nobody's birthday: before 1900 or after today (the rules' range, checkDob).
+  if (Number(year) < 1900 || date.getTime() > Date.now()) return null;
   return formatDate(`${year}-${month}-${day}`, locale, 'sentence');
 }
