@@ -139,7 +139,7 @@ export const sessionMachine = setup({
       accessToken: null,
       refreshToken: null,
       isInternal: false,
-      authReason: (event.type === 'session.signInRequired' && event.unlockCodeLocked ? 'unlockCodeLocked' : 'signInAgain') as AuthReason,
+      authReason: ('unlockCodeLocked' in event && event.unlockCodeLocked ? 'unlockCodeLocked' : 'signInAgain') as AuthReason,
     })),
     clearSession: assign({ accessToken: null, refreshToken: null, isInternal: false, authReason: null, ebtAccountId: null }),
     markRegistrationFailed: assign({

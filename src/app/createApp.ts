@@ -11,7 +11,7 @@ import { isSessionToken, sessionMachine, type SessionInput } from '../../machine
 import { StatusCode } from '../../contract/shared/statusCodes.ts';
 import { createApi } from '../shared/api/client.ts';
 import { slowAnswerMs } from '../../machines/shared/lastKnown.ts';
-import { forgetLastKnown, noteTokenReceived } from '../shared/offline/forgetLastKnown.ts';
+import { forgetLastKnown } from '../shared/offline/forgetLastKnown.ts';
 import type { Host } from '../shared/host/host.ts';
 import { createAnalytics, type AnalyticsTransport } from './analytics.ts';
 import type { AppContext } from './context.ts';
@@ -164,9 +164,12 @@ export function* createAppInSteps(options: AppOptions): Generator<void, App> {
     // The session is over (signed out, or sign-in required): what was kept about the account goes too.
     if (snapshot.context.refreshToken === null) forgetLastKnown(services.offlineStorage);
     // A new access token (sign-in, unlock, refresh): when this phone got it, for the offline copy's lock.
-    if (snapshot.context.accessToken !== lastAccessToken) {
-      lastAccessToken = snapshot.context.accessToken;
-      if (lastAccessToken) noteTokenReceived(services.offlineStorage, lastAccessToken);
+    // The store loads with it (home's screens need it next), not in every first load.
+    const token = snapshot.context.accessToken;
+    if (token !== lastAccessToken) {
+      lastAccessToken = token;
+      const at = Date.now();
+      if (token) void import('../shared/offline/lastKnown.ts').then(({ noteTokenReceived }) => noteTokenReceived(services.offlineStorage, token, at));
     }
     if (snapshot.value.auth !== lastAuth && !snapshot.hasTag('authModalOpen')) void router?.invalidate();
     lastAuth = snapshot.value.auth;

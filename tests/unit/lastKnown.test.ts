@@ -3,8 +3,8 @@ import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import answerSchemas from '../../contract/answerSchemas.json' with { type: 'json' };
 import type { HomeAnswer } from '../../contract/home/types.ts';
-import { keptSchemaVersion, lastKnownKey, lastKnownStore, ownerOf, sessionLastKnown } from '../../src/shared/offline/lastKnown.ts';
-import { noteTokenReceived, tokenReceivedKey } from '../../src/shared/offline/forgetLastKnown.ts';
+import { keptSchemaVersion, lastKnownKey, lastKnownStore, noteTokenReceived, ownerOf, sessionLastKnown } from '../../src/shared/offline/lastKnown.ts';
+import { tokenReceivedKey } from '../../src/shared/offline/forgetLastKnown.ts';
 import { accessTokenFor, memoryStorage } from '../support/lastKnown.ts';
 
 const home = { statusCode: 0, accountOverview: { balance: 4016 } } as unknown as HomeAnswer;
@@ -183,6 +183,7 @@ describe('the app and the last-known copy', () => {
     const access = `eyJhbGciOiJIUzI1NiJ9.${btoa(JSON.stringify({ sub: 'user-a', iat, exp: iat + 900 })).replace(/=+$/, '')}.signature`;
     const before = Date.now();
     app.services.session.send({ type: 'session.signedIn', access, refresh: 'refresh-1', isInternal: false });
+    await vi.waitFor(() => expect(storage.getItem(tokenReceivedKey)).not.toBeNull());
     const noted = JSON.parse(storage.getItem(tokenReceivedKey) ?? 'null');
     expect(noted).toMatchObject({ sub: 'user-a', iat });
     expect(noted.at).toBeGreaterThanOrEqual(before);

@@ -9,7 +9,7 @@
 import type { TransactionsPage } from '../../../contract/activity/types.ts';
 import type { HomeAnswer } from '../../../contract/home/types.ts';
 import type { LastKnown } from '../../../machines/shared/lastKnown.ts';
-import { forgetLastKnown, lastKnownKey, tokenClaims, tokenReceivedKey, type TokenReceived } from './forgetLastKnown.ts';
+import { forgetLastKnown, lastKnownKey, tokenReceivedKey } from './forgetLastKnown.ts';
 
 export { lastKnownKey };
 /**
@@ -18,6 +18,33 @@ export { lastKnownKey };
  */
 export const keptSchemaVersion = 2;
 type Kept = { schemaVersion: number; owner: string; home?: LastKnown<HomeAnswer>; activity?: LastKnown<TransactionsPage> };
+
+/** An access token's claims, read without checking it (the card API checks it): only to tell sessions apart. */
+function tokenClaims(accessToken: string | null): { sub?: unknown; iat?: unknown; exp?: unknown } | null {
+  try {
+    return JSON.parse(atob(accessToken!.split('.')[1]!.replace(/-/g, '+').replace(/_/g, '/'))) as { sub?: unknown; iat?: unknown; exp?: unknown };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The access token (its subject and issue time) and when this phone got it, by the phone's own clock:
+ * its 15 minutes are counted from then (`ownerOf`), not by comparing the server's expiry with a phone
+ * clock that may be hours off (or set back to show a locked account's copy).
+ */
+export type TokenReceived = { sub: string; iat: number; at: number };
+
+/** Notes that the phone got `accessToken` at `at` (its clock; createApp, as each new token arrives). */
+export function noteTokenReceived(storage: Storage | null, accessToken: string, at: number = Date.now()): void {
+  const { sub, iat } = tokenClaims(accessToken) ?? {};
+  if (!storage || typeof sub !== 'string' || typeof iat !== 'number') return;
+  try {
+    storage.setItem(tokenReceivedKey, JSON.stringify({ sub, iat, at } satisfies TokenReceived));
+  } catch {
+    // A full storage only costs the offline view.
+  }
+}
 
 /**
  * The user an access token was issued to (its `sub`), without checking it: only to keep data apart;
@@ -39,7 +66,7 @@ export function ownerOf(accessToken: string | null, received: TokenReceived | nu
   return typeof exp === 'number' && exp * 1000 <= now ? null : sub;
 }
 
-/** When this phone got its access token, as noted at start-up's session (forgetLastKnown.ts), or null. */
+/** When this phone got its access token, as noted (`noteTokenReceived`), or null. */
 function tokenReceived(storage: Storage | null): TokenReceived | null {
   try {
     const noted = JSON.parse(storage?.getItem(tokenReceivedKey) ?? 'null') as Partial<TokenReceived> | null;
