@@ -11,6 +11,7 @@
  */
 import { assign, emit, fromPromise, not, raise, spawnChild, stateIn } from 'xstate';
 import { setup } from '../shared/setup.ts';
+import { accessTokenClaims } from './accessToken.ts';
 import type { SessionTokens } from '../../contract/shared/answers.ts';
 import type { Locale } from '../../contract/shared/locale.ts';
 // The one allowed reach across machine features: the session keeps registration's draft as identity
@@ -54,20 +55,10 @@ export type SessionContext = {
 
 export type Interruption = { location: string; account: string | null };
 
-/**
- * The account an access token belongs to (its `sub`), read without verifying it: it only decides
- * whether interrupted work may be shown again, and the server checks every call anyway.
- */
+/** The account an access token belongs to (its `sub`): it only decides whether interrupted work may be shown again. */
 export function accountOf(accessToken: string | null): string | null {
-  const payload = accessToken?.split('.')[1];
-  if (!payload) return null;
-  try {
-    const claims: unknown = JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/')));
-    const sub = (claims as { sub?: unknown } | null)?.sub;
-    return typeof sub === 'string' ? sub : null;
-  } catch {
-    return null;
-  }
+  const sub = accessTokenClaims(accessToken)?.sub;
+  return typeof sub === 'string' ? sub : null;
 }
 
 export type SessionInput = Pick<

@@ -124,61 +124,68 @@ describe("the access token's life, on a phone whose clock is off", () => {
   const issued = Date.parse('2026-12-03T18:00:00Z') / 1000;
   const token = `eyJhbGciOiJIUzI1NiJ9.${btoa(JSON.stringify({ sub: 'user-a', iat: issued, exp: issued + 900 })).replace(/=+$/, '')}.signature`;
   const phoneClock = (iso: string) => vi.useFakeTimers({ now: new Date(iso), toFake: ['Date'] });
+  /** The phone gets the token now, by its clock: what it noted. */
+  const received = (storage: Storage) => {
+    noteTokenReceived(storage, token);
+    return JSON.parse(storage.getItem(tokenReceivedKey)!);
+  };
 
   it('counts the 15 minutes from when the phone got the token, by its own clock: 5 hours behind, the copy goes at the lock', () => {
     const storage = memoryStorage();
     phoneClock('2026-12-03T13:00:00Z');
-    noteTokenReceived(storage, token);
-    const received = JSON.parse(storage.getItem(tokenReceivedKey)!);
-    expect(received).toEqual({ sub: 'user-a', iat: issued, at: Date.parse('2026-12-03T13:00:00Z') });
+    const noted = received(storage);
+    expect(noted).toEqual({ sub: 'user-a', iat: issued, at: Date.parse('2026-12-03T13:00:00Z') });
     phoneClock('2026-12-03T13:14:59Z');
-    expect(ownerOf(token, received)).toBe('user-a');
+    expect(ownerOf(token, noted)).toBe('user-a');
     phoneClock('2026-12-03T13:15:00Z');
     // By the expiry alone it would live five more hours on this phone.
     expect(ownerOf(token)).toBe('user-a');
-    expect(ownerOf(token, received)).toBeNull();
+    expect(ownerOf(token, noted)).toBeNull();
   });
 
   it('an hour ahead, the copy is there from the start, for 15 minutes', () => {
     const storage = memoryStorage();
     phoneClock('2026-12-03T19:00:00Z');
-    noteTokenReceived(storage, token);
-    const received = JSON.parse(storage.getItem(tokenReceivedKey)!);
+    const noted = received(storage);
     expect(ownerOf(token)).toBeNull();
-    expect(ownerOf(token, received)).toBe('user-a');
+    expect(ownerOf(token, noted)).toBe('user-a');
     phoneClock('2026-12-03T19:15:00Z');
-    expect(ownerOf(token, received)).toBeNull();
+    expect(ownerOf(token, noted)).toBeNull();
   });
 
   it('a clock set back to before the token came shows nothing; a note for another token is not this one\'s', () => {
     const storage = memoryStorage();
     phoneClock('2026-12-03T18:00:00Z');
-    noteTokenReceived(storage, token);
-    const received = JSON.parse(storage.getItem(tokenReceivedKey)!);
+    const noted = received(storage);
     phoneClock('2026-12-03T17:59:00Z');
-    expect(ownerOf(token, received)).toBeNull();
+    expect(ownerOf(token, noted)).toBeNull();
     phoneClock('2026-12-03T18:20:00Z');
-    expect(ownerOf(token, { ...received, iat: issued - 1000, at: Date.now() })).toBeNull();
+    expect(ownerOf(token, { ...noted, iat: issued - 1000, at: Date.now() })).toBeNull();
     // The screens read it from the phone's storage.
     expect(sessionLastKnown(storage, { getSnapshot: () => ({ context: { accessToken: token } }) }).owner).toBeNull();
   });
 });
 
 describe('the app and the last-known copy', () => {
-  it('notes when each new access token arrives, and forgets it with the copy when the session ends', async () => {
+  /** The app's maker, a fresh state, and the options both tests give it, over `storage`. */
+  async function appParts(storage: Storage) {
     const { createApp } = await import('../../src/app/createApp.ts');
     const { standaloneHost } = await import('../../src/shared/host/host.ts');
     const { freshState } = await import('../../src/app/persistence.ts');
-    const storage = memoryStorage();
-    const app = createApp({
+    const options = {
       host: standaloneHost(window),
       errors: { warning: () => {}, error: () => {} },
       guardsEnabled: true,
       analyticsTransport: { send: async () => {}, beacon: () => {} },
       storage,
-      initial: freshState('en'),
-      embedded: false,
-    });
+    };
+    return { createApp, freshState, options };
+  }
+
+  it('notes when each new access token arrives, and forgets it with the copy when the session ends', async () => {
+    const storage = memoryStorage();
+    const { createApp, freshState, options } = await appParts(storage);
+    const app = createApp({ ...options, initial: freshState('en'), embedded: false });
     const iat = Math.floor(Date.now() / 1000);
     const access = `eyJhbGciOiJIUzI1NiJ9.${btoa(JSON.stringify({ sub: 'user-a', iat, exp: iat + 900 })).replace(/=+$/, '')}.signature`;
     const before = Date.now();
@@ -191,20 +198,10 @@ describe('the app and the last-known copy', () => {
     await vi.waitFor(() => expect(storage.getItem(tokenReceivedKey)).toBeNull());
   });
 
-
   it('gives views no storage when embedded, and forgets the copy when the session ends', async () => {
-    const { createApp } = await import('../../src/app/createApp.ts');
-    const { standaloneHost } = await import('../../src/shared/host/host.ts');
-    const { freshState } = await import('../../src/app/persistence.ts');
     const storage = memoryStorage();
     lastKnownStore(storage, () => 'user-a').home.keep('user-a', home, at);
-    const options = {
-      host: standaloneHost(window),
-      errors: { warning: () => {}, error: () => {} },
-      guardsEnabled: true,
-      analyticsTransport: { send: async () => {}, beacon: () => {} },
-      storage,
-    };
+    const { createApp, freshState, options } = await appParts(storage);
     const embedded = createApp({ ...options, initial: { ...freshState('en'), refreshToken: 'refresh-1', accessToken: 'access-1' }, embedded: true });
     expect(embedded.services.offlineStorage).toBeNull();
     expect(storage.getItem(lastKnownKey)).not.toBeNull();

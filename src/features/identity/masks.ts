@@ -1,6 +1,8 @@
 /** Input masks of the registration forms: what a field shows as the user types. */
 import { normaliseDob } from '../../../machines/identity/registrationFieldRules.ts';
 import type { Locale } from '../../../contract/shared/locale.ts';
+import { checkDob } from '../../../contract/identity/rules.ts';
+import { ValidationMessage } from '../../../contract/rules.ts';
 import { formatDate } from '../../shared/format/date.ts';
 
 /** ZIP `#####-####` (spec §5): digits only, a dash after the fifth. */
@@ -42,12 +44,10 @@ export function routeStepOf(param: string | undefined): number {
  * before it is sent, not found wrong by identity verification.
  */
 export function dobInWords(value: string, locale: Locale): string | null {
-  const parts = /^(\d{2})\/(\d{2})\/(\d{4})$/.exec(normaliseDob(value));
-  if (!parts) return null;
-  const [, month, day, year] = parts as unknown as [string, string, string, string];
-  const date = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day)));
-  if (date.getUTCMonth() !== Number(month) - 1 || date.getUTCDate() !== Number(day)) return null;
-  // Nobody's birthday: before 1900 or after today (the rules' range, checkDob).
-  if (Number(year) < 1900 || date.getTime() > Date.now()) return null;
+  const dob = normaliseDob(value);
+  // A real date in the rules' range (checkDob: 1900 to today); under 18 is read back too, as it is a date.
+  const problem = checkDob(dob);
+  if (problem !== null && problem !== ValidationMessage.dobUnder18) return null;
+  const [month, day, year] = dob.split('/');
   return formatDate(`${year}-${month}-${day}`, locale, 'sentence');
 }

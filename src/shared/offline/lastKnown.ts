@@ -9,6 +9,7 @@
 import type { TransactionsPage } from '../../../contract/activity/types.ts';
 import type { HomeAnswer } from '../../../contract/home/types.ts';
 import type { LastKnown } from '../../../machines/shared/lastKnown.ts';
+import { accessTokenClaims } from '../../../machines/session/accessToken.ts';
 import { forgetLastKnown, lastKnownKey, tokenReceivedKey } from './forgetLastKnown.ts';
 
 export { lastKnownKey };
@@ -19,15 +20,6 @@ export { lastKnownKey };
 export const keptSchemaVersion = 2;
 type Kept = { schemaVersion: number; owner: string; home?: LastKnown<HomeAnswer>; activity?: LastKnown<TransactionsPage> };
 
-/** An access token's claims, read without checking it (the card API checks it): only to tell sessions apart. */
-function tokenClaims(accessToken: string | null): { sub?: unknown; iat?: unknown; exp?: unknown } | null {
-  try {
-    return JSON.parse(atob(accessToken!.split('.')[1]!.replace(/-/g, '+').replace(/_/g, '/'))) as { sub?: unknown; iat?: unknown; exp?: unknown };
-  } catch {
-    return null;
-  }
-}
-
 /**
  * The access token (its subject and issue time) and when this phone got it, by the phone's own clock:
  * its 15 minutes are counted from then (`ownerOf`), not by comparing the server's expiry with a phone
@@ -37,7 +29,7 @@ export type TokenReceived = { sub: string; iat: number; at: number };
 
 /** Notes that the phone got `accessToken` at `at` (its clock; createApp, as each new token arrives). */
 export function noteTokenReceived(storage: Storage | null, accessToken: string, at: number = Date.now()): void {
-  const { sub, iat } = tokenClaims(accessToken) ?? {};
+  const { sub, iat } = accessTokenClaims(accessToken) ?? {};
   if (!storage || typeof sub !== 'string' || typeof iat !== 'number') return;
   try {
     storage.setItem(tokenReceivedKey, JSON.stringify({ sub, iat, at } satisfies TokenReceived));
@@ -56,7 +48,7 @@ export function noteTokenReceived(storage: Storage | null, accessToken: string, 
  * A token the app never saw arrive (one saved before this was noted) is judged by its expiry.
  */
 export function ownerOf(accessToken: string | null, received: TokenReceived | null = null): string | null {
-  const { sub, iat, exp } = tokenClaims(accessToken) ?? {};
+  const { sub, iat, exp } = accessTokenClaims(accessToken) ?? {};
   if (typeof sub !== 'string') return null;
   const now = Date.now();
   if (received?.sub === sub && received.iat === iat && typeof exp === 'number') {
