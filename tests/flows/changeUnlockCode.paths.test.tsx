@@ -21,7 +21,8 @@ const events = [
   { type: 'user.submit', currentUnlockCode: '25', unlockCode: '2468', unlockCodeConfirmation: '2468' },
   { type: 'xstate.done.actor.setUnlockCode', output: { statusCode: 0 } },
   { type: 'xstate.done.actor.setUnlockCode', output: { statusCode: 4, fieldErrors: { unlockCode: 'unlockCode.obvious' } } },
-  // A wrong current code, with attempts left; then the last one (every session has ended on the server).
+  // A wrong current code, with attempts left; then the last one (every session has ended on the server),
+  // which is also the answer to any code during a lockout already in force (server/unlockCodes.ts refuseUnlockCode).
   { type: 'xstate.done.actor.setUnlockCode', output: { statusCode: 101, attemptsLeft: 3 } },
   { type: 'xstate.done.actor.setUnlockCode', output: { statusCode: 101, attemptsLeft: 0 } },
   { type: 'xstate.done.actor.setUnlockCode', output: { statusCode: 5 } },
@@ -209,7 +210,7 @@ describe('change-unlock-code chart', () => {
             },
           },
           {
-            // The last attempt was wrong: the server ended every session; the app asks for a sign-in over the screen.
+            // The last attempt was wrong, or the lockout was already in force: the app asks for a sign-in over the screen, saying why.
             when: (s) => s.matches('signInRequired'),
             then: async ({ router, session }) => {
               const dialog = await screen.findByRole('dialog', { name: 'Sign in' });
