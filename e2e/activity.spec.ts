@@ -3,15 +3,17 @@
  * sandbox (so no other spec's demo balance moves): a purchase appears as pending, then settles for less
  * (and, in Spanish, one for more: a tip);
  * home explains the hold meanwhile; a transaction's detail opens from an older page and going back keeps
- * the list where it was; axe on the list and the detail, in English and in Spanish; the first rows come
- * in without shifting what is on screen.
+ * the list where it was; axe on the list and the detail, in English and in Spanish; the fees charged
+ * last month and this year under the list; the first rows come in without shifting what is on screen.
  */
 import { expect, test, type APIRequestContext } from '@playwright/test';
+import { fees } from '../contract/shared/fees.ts';
 import { ActivityPage, TransactionDetailPage } from './pages/activity/ActivityPage.ts';
 import { ErrorPage } from './pages/ErrorPage.ts';
 import { HomePage } from './pages/home/HomePage.ts';
 import { expectAccessible } from './support/accessibility.ts';
 import { openAccountViaApi } from './support/accounts.ts';
+import { asCardholder } from './support/cardholderWithCard.ts';
 import { answerNothing } from './support/network.ts';
 import { expectAppFilesKept } from './support/serviceWorker.ts';
 import { seedStoredState } from './support/storage.ts';
@@ -117,6 +119,8 @@ test('activity and a pending transaction read in Spanish, axe-clean', async ({ p
   const { applicant, tokens } = await openAccountViaApi(request);
   await moneyEvent(request, { type: 'deposit', email: applicant.email, amountCents: 200_000, payer: 'Fresno County DSS', payee: `${applicant.firstName} ${applicant.lastName}` });
   const hold = await moneyEvent(request, { type: 'card.authorization', email: applicant.email, amountCents: 184_512, merchant: 'Save Mart', location: 'Fresno, CA' });
+  // A physical card ordered: its fee is this month's, and none was charged last month.
+  expect((await asCardholder(request, tokens, 'POST', '/order-card', {}, { 'Idempotency-Key': crypto.randomUUID() })).status).toBe(200);
   await seedStoredState(page, { accessToken: tokens.access, refreshToken: tokens.refresh, locale: 'es' });
 
   const activity = await ActivityPage.open(page, 'es');
@@ -128,6 +132,11 @@ test('activity and a pending transaction read in Spanish, axe-clean', async ({ p
     new RegExp(`^(?!.*${escapeRegExp(signedDollars(-184_512, 'es'))}).*${escapeRegExp(heardDollars(-184_512, 'es'))}$`),
   );
   await expect(activity.screen.getByText('Estos son todos sus movimientos.')).toBeVisible();
+  // Regulation E's fee totals, by US Eastern months as statements count them.
+  const [year, month] = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York', year: 'numeric', month: '2-digit' }).format(new Date()).split('-').map(Number);
+  const lastMonth = new Intl.DateTimeFormat('es', { timeZone: 'UTC', month: 'long', year: 'numeric' }).format(new Date(Date.UTC(year!, month! - 2, 15)));
+  await expect(activity.screen.getByText(`Cargos en ${lastMonth}: ${dollars(0, 'es')}`)).toBeVisible();
+  await expect(activity.screen.getByText(`Cargos en lo que va de ${year}: ${dollars(fees.physicalCard.cents, 'es')}`)).toBeVisible();
   await expectAccessible(page);
 
   const detail = await activity.open(activity.rowLink('Compra en Save Mart'));

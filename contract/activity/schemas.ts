@@ -18,6 +18,6 @@ export const activitySchemas = {
 /** What each call does, in one line: the OpenAPI document's summaries and docs/api.md's (never in the web app's bundle). */
 export const activitySummaries = {
   getTransactions:
-    'A page of the cardholder\'s transactions, newest first (holds marked pending); `cursor` from the previous page asks for the next one.',
+    "A page of the cardholder's transactions, newest first (holds marked pending); `cursor` from the previous page asks for the next one. The first page also totals the fees charged last month and this year so far (Regulation E §1005.18(c)(5)).",
   getTransaction: "One of the cardholder's transactions, with where and, for a hold, until when it is held; for a hold the merchant completed, when (its month in US Eastern time is the statement that counts it) and the amount first held.",
 } satisfies RouteSummaries<typeof activityRoutes>;

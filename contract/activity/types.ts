@@ -38,8 +38,25 @@ export type Transaction = {
   heldUntil: string | null;
 };
 
-/** Newest first; `nextCursor` asks for the page after this one, null when there is none (NO_MORE). */
-export type TransactionsPage = StatusAnswer & { transactions: Transaction[]; nextCursor: string | null };
+/**
+ * The fees charged (cents, positive) in the last calendar month and in this calendar year so far:
+ * Regulation E §1005.18(c)(5)'s totals for a prepaid account's history. Months and years are US
+ * Eastern, as statements count them; in January, `lastMonth` is December of the year before.
+ */
+export type FeeTotals = {
+  /** 'YYYY-MM'. */
+  lastMonth: string;
+  lastMonthCents: number;
+  /** 'YYYY': from January 1 through the end of this month (as the statement of the month under way totals it). */
+  year: string;
+  yearCents: number;
+};
+
+/**
+ * Newest first; `nextCursor` asks for the page after this one, null when there is none (NO_MORE).
+ * The first page (no cursor) also carries the fee totals.
+ */
+export type TransactionsPage = StatusAnswer & { transactions: Transaction[]; nextCursor: string | null; fees?: FeeTotals };
 export type TransactionsQuery = { cursor?: string; limit?: string };
 
 /** A transaction as its own call gives it: for a hold the merchant completed, also when and how much was first held. */

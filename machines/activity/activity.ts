@@ -17,7 +17,7 @@
  */
 import { assign, fromPromise } from 'xstate';
 import { setup } from '../shared/setup.ts';
-import type { Transaction, TransactionsPage } from '../../contract/activity/types.ts';
+import type { FeeTotals, Transaction, TransactionsPage } from '../../contract/activity/types.ts';
 import { type LastKnown, slowAnswerMs } from '../shared/lastKnown.ts';
 
 export type ActivityInput = { lastKnown?: LastKnown<TransactionsPage> | null } | undefined;
@@ -28,6 +28,8 @@ export type ActivityContext = {
   nextCursor: string | null;
   /** When the rows are the last-known copy: when it was fetched; null when they are fresh. */
   asOf: string | null;
+  /** The fee totals the newest page came with (Regulation E's, for the history), as the rows: fresh or the copy's. */
+  fees: FeeTotals | null;
   lastKnown: LastKnown<TransactionsPage> | null;
 };
 
@@ -55,11 +57,12 @@ export const activityMachine = setup({
     tags: {} as ActivityTag,
   },
   actions: {
-    replaceRows: assign((_, page: TransactionsPage) => ({ transactions: page.transactions, nextCursor: page.nextCursor, asOf: null })),
+    replaceRows: assign((_, page: TransactionsPage) => ({ transactions: page.transactions, nextCursor: page.nextCursor, asOf: null, fees: page.fees ?? null })),
     showLastKnown: assign(({ context }) => ({
       transactions: context.lastKnown!.data.transactions,
       nextCursor: null,
       asOf: context.lastKnown!.fetchedAt,
+      fees: context.lastKnown!.data.fees ?? null,
     })),
     /** Keeps the fresh newest page as the last-known copy (supplied by the app; standalone only). */
     keepLastKnown: (_, _page: TransactionsPage) => {},
@@ -107,7 +110,7 @@ export const activityMachine = setup({
   },
 }).createMachine({
   id: 'activity',
-  context: ({ input }) => ({ transactions: [], nextCursor: null, asOf: null, lastKnown: input?.lastKnown ?? null }),
+  context: ({ input }) => ({ transactions: [], nextCursor: null, asOf: null, fees: null, lastKnown: input?.lastKnown ?? null }),
   initial: 'firstPage',
   // In every state, also while a page is on its way or after one failed.
   on: {

@@ -33,9 +33,12 @@ const deposit: Transaction = {
   location: null,
   heldUntil: null,
 };
-const newestPage: TransactionsPage = { statusCode: 0, transactions: [hold], nextCursor: 'next-1' };
+/** The fee totals every newest page carries (a later page's are not read); the kept copy's are its day's. */
+const fees = { lastMonth: '2026-10', lastMonthCents: 500, year: '2026', yearCents: 750 };
+const feeLines = (month: string, year: string) => [`Fees in October 2026: ${month}`, `Fees in 2026 so far: ${year}`];
+const newestPage: TransactionsPage = { statusCode: 0, transactions: [hold], nextCursor: 'next-1', fees };
 const settled: Transaction = { ...hold, status: 'posted', heldUntil: null };
-const lastPage: TransactionsPage = { statusCode: 0, transactions: [deposit], nextCursor: null };
+const lastPage: TransactionsPage = { statusCode: 0, transactions: [deposit], nextCursor: null, fees };
 
 const home: HomeAnswer = {
   statusCode: 0,
@@ -82,7 +85,12 @@ const byPlaceAndRows = {
 };
 // A phone with nothing kept, and one that kept the newest page the day before: offline, that copy shows.
 const fresh = generatePaths(activityMachine, events, undefined, byPlaceAndRows);
-const kept = { data: { statusCode: 0 as const, transactions: [deposit], nextCursor: 'kept-1' }, fetchedAt: '2026-11-23T17:05:00Z' };
+const kept = {
+  data: { statusCode: 0 as const, transactions: [deposit], nextCursor: 'kept-1', fees: { ...fees, lastMonthCents: 0, yearCents: 250 } },
+  fetchedAt: '2026-11-23T17:05:00Z',
+};
+/** The fee totals said below the rows (as one paragraph, a line each), or null when none is. */
+const feeTotalsShown = () => document.querySelector('.activity-fees')?.textContent ?? null;
 const withLastKnown = generatePaths(activityMachine, events, { lastKnown: kept }, byPlaceAndRows);
 const owner = 'user-1';
 /**
@@ -245,6 +253,7 @@ describe('activity chart', () => {
           when: (s) => s.matches('firstPage') && rowsShown() === 'none',
           then: async ({ cardApi }) => {
             expect(await screen.findByRole('status', { name: 'Loading your activity' })).toBeTruthy();
+            expect(feeTotalsShown()).toBeNull();
             await waitFor(() => expect(cardApi.isWaiting(transactionsPath)).toBe(true));
             expect(cardApi.requests.filter((request) => request.path === transactionsPath).at(-1)!.search).toBe('?limit=25');
           },
@@ -277,8 +286,9 @@ describe('activity chart', () => {
             expect(listEndStatus().textContent).toBe('');
             expect(screen.getByText('Available balance: $1,234.56')).toBeTruthy();
             expect(screen.getByText('Purchase at Save Mart')).toBeTruthy();
-            // This visit's rows: no earlier copy's date is said of them.
+            // This visit's rows: no earlier copy's date is said of them, and the newest page's fee totals.
             expect(asOfNotice()).toBeNull();
+            expect(feeTotalsShown()).toBe(feeLines('$5.00', '$7.50').join(''));
             await expectFocusOnFirstOlderRow(ctx);
           },
         },
@@ -312,6 +322,8 @@ describe('activity chart', () => {
           then: async () => {
             expect(await screen.findByText(/We couldn't get your latest account information\. This is what your account showed on Nov 23, 2026 at /)).toBeTruthy();
             expect(screen.getByText('Deposit from Valley Transit')).toBeTruthy();
+            // The copy's fee totals, of the day it was kept (under its notice), not this visit's.
+            expect(feeTotalsShown()).toBe(feeLines('$0.00', '$2.50').join(''));
             expect(screen.queryByRole('button', { name: 'Show older activity' })).toBeNull();
             expect(screen.queryByRole('dialog')).toBeNull();
           },
@@ -322,6 +334,7 @@ describe('activity chart', () => {
             await waitFor(() => expect(listEndStatus().textContent).toBe("That's all of your activity."));
             expect(screen.queryByRole('button', { name: 'Show older activity' })).toBeNull();
             expect(asOfNotice()).toBeNull();
+            expect(feeTotalsShown()).toBe(feeLines('$5.00', '$7.50').join(''));
             await expectFocusOnFirstOlderRow(ctx);
           },
         },

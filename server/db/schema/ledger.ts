@@ -97,6 +97,8 @@ export const transfers = pgTable('transfers', {
   // Expired holds: those of one debit account (looked at by every write it makes), and all (the sweep).
   index('transfers_pending_debit_timeout_idx').on(t.debitLedgerAccountId, t.timeoutAt).where(sql`${t.phase} = 'pending'`),
   index('transfers_pending_timeout_idx').on(t.timeoutAt).where(sql`${t.phase} = 'pending'`),
+  // One account's fees (server/features/ledger/fees.ts): the fee totals of activity and statements.
+  index('transfers_fees_idx').on(t.debitLedgerAccountId, t.occurredAt).where(sql`${t.kind} = 'fee'`),
   check('transfers_amount_positive', sql`${t.amountCents} > 0`),
   check('transfers_accounts_differ', sql`${t.debitLedgerAccountId} <> ${t.creditLedgerAccountId}`),
   check('transfers_resolution_has_pending', sql`(${t.phase} in ('post_pending', 'void_pending')) = (${t.pendingId} is not null)`),

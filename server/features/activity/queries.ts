@@ -8,12 +8,14 @@
  */
 import { type SQL, sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
-import type { Transaction, TransactionDetail, TransactionKind } from '../../../contract/activity/types.ts';
+import type { FeeTotals, Transaction, TransactionDetail, TransactionKind } from '../../../contract/activity/types.ts';
 import { uuidPattern } from '../../../contract/rules.ts';
 import type { Database } from '../../db/database.ts';
 import { answerRequest, type CurrentVersion, firstTime, keptAnswers } from '../../db/keptAnswers.ts';
 import { type PreparedStatement, runPrepared } from '../../db/prepared.ts';
 import { familyRevokedSql } from '../../sessions.ts';
+import { monthStart, nextMonth, previousMonth, usMonthOf } from '../../shared/usMonths.ts';
+import { feesChargedSql } from '../ledger/index.ts';
 
 /** Where a page starts: after this transfer (its time in microseconds since the epoch, exactly as stored, and its id). */
 export type ActivityCursor = { micros: bigint; id: string };
@@ -114,7 +116,7 @@ export function transactionOf(row: ActivityRow): Transaction {
 /** The cardholder's ledger account `la` (one row, or none yet), from their user id: a value, or a placeholder of a prepared statement. */
 const ledgerAccountOfUser = (user: SQL) => sql`ledger_accounts la join accounts a on a.id = la.account_id where a.user_id = ${user}`;
 
-type Page = { transactions: Transaction[]; nextCursor: string | null };
+type Page = { transactions: Transaction[]; nextCursor: string | null; fees?: FeeTotals };
 
 /** `limit` rows at most and one more (which says whether a next page exists). */
 function pageOf(rows: ActivityRow[], limit: number): Page {
@@ -137,9 +139,10 @@ const ledgerAccountOfUserSql = ledgerAccountOfUser(sql.raw('$1'));
  * GET /transactions' statement, prepared (server/db/prepared.ts): whether the access token's session was
  * revoked, the page's rows as one JSON text (cheaper to pass along than rows, and parsed on the HTTP
  * thread), and the version of the ledger account (its row's xmin: every transfer of the account writes
- * its balance columns, server/features/ledger/writes.ts). Parameters: $1 user, $2 session family, $3 now,
- * and after a cursor $4 its time in microseconds, $5 its id. One statement per page size and cursor or
- * none (the size is part of the plan).
+ * its balance columns, server/features/ledger/writes.ts). Parameters: $1 user, $2 session family, $3 now;
+ * after a cursor $4 its time in microseconds, $5 its id; for the first page the fee totals' bounds
+ * (feeTotalsBounds): $4 last month's start, $5 this month's, $6 this year's, $7 the next month's. One statement per page
+ * size and cursor or none (the size is part of the plan).
  */
 function sessionPageStatement(limit: number, withCursor: boolean): PreparedStatement {
   const name = `activity_page_${withCursor ? 'after' : 'first'}_${pageLimit(limit)}`;
@@ -151,17 +154,35 @@ function sessionPageStatement(limit: number, withCursor: boolean): PreparedState
       after: withCursor ? { micros: sql.raw('$4'), id: sql.raw('$5') } : null,
       limit,
     });
+    const account = sql.raw('(select id from acct)');
+    const fees = withCursor
+      ? sql``
+      : sql`, ${feesChargedSql(account, sql.raw('$4'), sql.raw('$5'))} as last_month_fees, ${feesChargedSql(account, sql.raw('$6'), sql.raw('$7'))} as year_fees`;
     const query = dialect.sqlToQuery(sql`with acct as materialized (select la.id, la.xmin::text as version from ${ledgerAccountOfUserSql})
       select ${revokedSql} as revoked, (select version from acct) as version,
-        (select coalesce(json_agg(page order by page.occurred_at desc, page.id desc), '[]') from (${rows}) page)::text as rows`);
+        (select coalesce(json_agg(page order by page.occurred_at desc, page.id desc), '[]') from (${rows}) page)::text as rows${fees}`);
     // Every value is a placeholder above: a value bound into the text would be prepared once for everyone.
     if (query.params.length > 0) throw new Error(`${name}: values bound into a prepared statement's text`);
     const { sql: text } = query;
-    const types = ['uuid', 'uuid', 'timestamptz', ...(withCursor ? ['bigint', 'uuid'] : [])];
+    const types = ['uuid', 'uuid', 'timestamptz', ...(withCursor ? ['bigint', 'uuid'] : ['timestamptz', 'timestamptz', 'timestamptz', 'timestamptz'])];
     statement = { name, text, types };
     sessionStatements.set(name, statement);
   }
   return statement;
+}
+
+/**
+ * The months of the fee totals at `now` (US Eastern): the last month, and this year through this month
+ * (as the statement of the month under way totals it); and when they change, the next month's start,
+ * at which a kept first page is read again.
+ */
+function feeTotalsBounds(now: Date) {
+  const thisMonth = usMonthOf(now);
+  const lastMonth = previousMonth(thisMonth);
+  const year = thisMonth.slice(0, 4);
+  const changeAt = monthStart(nextMonth(thisMonth));
+  const starts = [monthStart(lastMonth), monthStart(thisMonth), monthStart(`${year}-01`), changeAt].map((start) => start.toISOString());
+  return { lastMonth, year, starts, changeAt: changeAt.toISOString() };
 }
 
 /** Whether the session was revoked, and the ledger account's version ($1 user, $2 session family). */
@@ -196,16 +217,29 @@ export async function loadActivityPageForSession(
     if (kept) return kept;
   }
   const statement = sessionPageStatement(limit + 1, cursor !== null);
-  const values = [userId, familyId, now.toISOString(), ...(cursor ? [cursor.micros, cursor.id] : [])];
-  const [answer] = await runPrepared<{ revoked: boolean; version: string | null; rows: string }>(db, statement, values);
+  const feeMonths = cursor ? null : feeTotalsBounds(now);
+  const values = [userId, familyId, now.toISOString(), ...(cursor ? [cursor.micros, cursor.id] : feeMonths!.starts)];
+  type Answer = { revoked: boolean; version: string | null; rows: string; last_month_fees?: string | number; year_fees?: string | number };
+  const [answer] = await runPrepared<Answer>(db, statement, values);
   if (!answer) throw new Error(`${statement.name} answered no row`);
   if (answer.revoked) return 'revoked';
   const rows = JSON.parse(answer.rows) as ActivityRow[];
-  const page = pageOf(rows, limit);
+  const page: Page = feeMonths
+    ? {
+        ...pageOf(rows, limit),
+        fees: {
+          lastMonth: feeMonths.lastMonth,
+          lastMonthCents: Number(answer.last_month_fees),
+          year: feeMonths.year,
+          yearCents: Number(answer.year_fees),
+        },
+      }
+    : pageOf(rows, limit);
   // A cardholder without a ledger account has no version to compare: nothing is kept.
-  if (keptKey !== null && answer.version !== null) {
+  if (keptKey !== null && feeMonths && answer.version !== null) {
     // Every row read counts, the one past the page too: its hold timing out can end the next page.
-    const validUntil = firstTime(rows.map((row) => (row.pending ? row.timeout_at : null)));
+    // The fee totals change months at the next month's start.
+    const validUntil = firstTime([...rows.map((row) => (row.pending ? row.timeout_at : null)), feeMonths.changeAt]);
     keptFirstPages.keep(db, keptKey, asked, { answer: page, version: answer.version, validUntil });
   }
   return page;

@@ -16,13 +16,15 @@
  *   the same id answers 'exists' with the first transfer, or 'exists_with_different_fields'.
  * - Every write takes a Database or a transaction (it then runs in a savepoint of it), answers a
  *   result instead of throwing for a refusal, and takes `now` (the ledger's clock; tests pass it).
- * - balances() reads an account's balances; invariantReport() checks the whole ledger.
+ * - balances() reads an account's balances; invariantReport() checks the whole ledger; feesChargedSql
+ *   totals an account's fees (Regulation E's fee totals).
  *
  * A deposit: `createTransfer(db, { id: transferIdFor({ caller: userId, operation: 'POST /load-card' },
  * key), debit: systemLedgerAccounts.settlement, credit: await openCardholderLedgerAccount(db, accountId),
  * amountCents: 2500, kind: 'card_load', phase: 'posted' })`.
  */
 export { type Balances, balances, openCardholderLedgerAccount, setCushion, systemLedgerAccounts } from './accounts.ts';
+export { feesChargedSql } from './fees.ts';
 export { type IdempotencyScope, transferIdFor } from './ids.ts';
 export { type InvariantReport, invariantReport } from './invariants.ts';
 export {

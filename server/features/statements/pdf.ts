@@ -31,7 +31,8 @@ import {
 } from 'pdf-lib';
 import { partnerBank, partnerBankAddress } from '../../../contract/shared/partnerBank.ts';
 import type { StatementLocale } from '../../../contract/statements/types.ts';
-import { type MonthStatement, monthStart, nextMonth } from './queries.ts';
+import { monthStart, nextMonth } from '../../shared/usMonths.ts';
+import type { MonthStatement } from './queries.ts';
 import { embedStatementFonts, plainText, writableText } from './statementFonts.ts';
 import {
   formatDay,

@@ -15,8 +15,10 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { TransactionKind } from '../../../contract/activity/types.ts';
 import type { Statement } from '../../../contract/statements/types.ts';
-import { usCalendarDay, usEasternTimeZone } from '../../../contract/shared/businessDays.ts';
+import { usEasternTimeZone } from '../../../contract/shared/businessDays.ts';
 import type { Database } from '../../db/database.ts';
+import { feesChargedSql } from '../ledger/index.ts';
+import { monthStart, nextMonth, usMonthOf } from '../../shared/usMonths.ts';
 
 /** One posted movement of the cardholder's money, as a statement lists it. */
 export type StatementRow = {
@@ -46,30 +48,6 @@ export type MonthStatement = Omit<Statement, 'onHold'> & {
   asOf: Date;
   /** The month is the current one: its statement shows the activity so far. */
   inProgress: boolean;
-};
-
-/** 'YYYY-MM' → [year, month 1-12]. */
-const partsOf = (month: string): [number, number] => [Number(month.slice(0, 4)), Number(month.slice(5, 7))];
-const monthOf = (year: number, month: number) => `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}`;
-/** The month of an instant in US Eastern time, 'YYYY-MM'. */
-export const statementMonthOf = (time: Date) => usCalendarDay(time).slice(0, 7);
-/**
- * When a month begins: midnight US Eastern on its first day, 4 hours after UTC's (daylight time) or 5
- * (standard time); no daylight-saving change falls at a month's midnight. `monthStart('2026-12')` …
- * `monthStart` of the next month is the month.
- */
-export const monthStart = (month: string) => {
-  const [year, number] = partsOf(month);
-  const firstDay = `${month}-01`;
-  for (const hoursAfterUtc of [4, 5]) {
-    const start = new Date(Date.UTC(year, number - 1, 1, hoursAfterUtc));
-    if (usCalendarDay(start) === firstDay && usCalendarDay(new Date(start.getTime() - 1)) !== firstDay) return start;
-  }
-  throw new RangeError(`No midnight in US Eastern time begins ${month}`);
-};
-export const nextMonth = (month: string) => {
-  const [year, number] = partsOf(month);
-  return number === 12 ? monthOf(year + 1, 1) : monthOf(year, number + 1);
 };
 
 /** A transfer's amount, signed for the cardholder (`ledger`: their ledger account's id as SQL): positive when it credits them. */
@@ -149,8 +127,8 @@ export async function loadStatements(db: Database, request: { userId: string; no
   // Pending debits are out of the available balance already; pending credits add nothing to it yet.
   const onHold = account.pending.reduce((sum, row) => (Number(row.amount) < 0 ? sum - Number(row.amount) : sum), 0);
   const totals = new Map(account.months.map((row) => [row.month, row]));
-  const first = statementMonthOf(new Date(Number(account.openedAt)));
-  const current = statementMonthOf(request.now);
+  const first = usMonthOf(new Date(Number(account.openedAt)));
+  const current = usMonthOf(request.now);
   const statements: Statement[] = [];
   let balance = 0;
   for (let month = first; month <= current; month = nextMonth(month)) {
@@ -193,7 +171,7 @@ const statementRowOf = (row: JsonRow): StatementRow => ({
  * timed before its end, so its statement is the same whenever it is asked for.
  */
 export async function loadMonthStatement(db: Database, request: { userId: string; month: string; now: Date }): Promise<MonthStatement | null> {
-  const current = statementMonthOf(request.now);
+  const current = usMonthOf(request.now);
   // No account is older than 1970; before 1883 New York kept its own mean time, with no month's
   // midnight for monthStart to find.
   if (request.month > current || request.month < '1970-01') return null;
@@ -205,14 +183,14 @@ export async function loadMonthStatement(db: Database, request: { userId: string
   const { rows } = (await afterWritesUnderWay(db, request.userId, () => db.execute(sql`${accountAndMoves(request.userId)}
     select ${openedAtSql} as "openedAt", acct.prn, acct.first_name as "firstName", acct.middle_name as "middleName", acct.last_name as "lastName",
       (select coalesce(sum(amount), 0) from moves where at < ${start}::timestamptz) as opening,
-      (select coalesce(-sum(amount), 0) from moves where kind = 'fee' and at >= ${yearStart}::timestamptz and at < ${end}::timestamptz) as "feesThisYear",
+      ${feesChargedSql(sql`(select lid from acct)`, sql`${yearStart}::timestamptz`, sql`${end}::timestamptz`)} as "feesThisYear",
       coalesce((select json_agg(json_build_object('id', id, 'at', (extract(epoch from at) * 1000)::bigint, 'kind', kind,
           'counterparty', counterparty, 'location', location, 'amount', amount) order by at, kind = 'fee', id)
         from moves where at >= ${start}::timestamptz and at < ${end}::timestamptz), '[]'::json) as rows,
       ${pendingAtSql(asOf.toISOString(), inProgress)} as pending
     from acct`))) as unknown as { rows: MonthQueryRow[] };
   const account = rows[0];
-  if (!account || request.month < statementMonthOf(new Date(Number(account.openedAt)))) return null;
+  if (!account || request.month < usMonthOf(new Date(Number(account.openedAt)))) return null;
 
   const statementRows = account.rows.map(statementRowOf);
   const credits = statementRows.reduce((sum, row) => (row.amount > 0 ? sum + row.amount : sum), 0);

@@ -1,16 +1,17 @@
 /**
  * Activity (spec §2 /transactions): the available balance and what is on hold, then every transaction,
- * newest first, grouped by day, holds marked pending and credits positive; a page at a time.
+ * newest first, grouped by day, holds marked pending and credits positive; a page at a time; then the
+ * fees charged last month and this year (Regulation E §1005.18(c)(5): on any account history).
  */
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Link } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
 import { useEffect, useLayoutEffect, useRef } from 'react';
-import type { Transaction } from '../../../contract/activity/types.ts';
+import type { FeeTotals, Transaction } from '../../../contract/activity/types.ts';
 import { loadingStatusOf } from '../../../machines/activity/activity.ts';
 import { useServices } from '../../app/services.tsx';
 import { ActivityRow, activityLinkClassName } from '../../shared/activity/ActivityRow.tsx';
-import { formatDate, formatTime } from '../../shared/format/date.ts';
+import { formatDate, formatMonth, formatTime } from '../../shared/format/date.ts';
 import type { Locale } from '../../../contract/shared/locale.ts';
 import { formatDollars } from '../../shared/format/money.ts';
 import { AsOfNotice } from '../../shared/offline/AsOfNotice.tsx';
@@ -30,6 +31,7 @@ export function TransactionsView() {
   const failed = useSelector(activity, (s) => s.hasTag('failed'));
   const firstPage = useSelector(activity, (s) => s.hasTag('firstPage'));
   const asOf = useSelector(activity, (s) => s.context.asOf);
+  const fees = useSelector(activity, (s) => s.context.fees);
   const empty = transactions.length === 0;
   const loadingFirstRows = empty && status === 'LOADING';
   const loadingOlder = status === 'LOADING' && !firstPage;
@@ -138,6 +140,7 @@ export function TransactionsView() {
           ) : null}
         </p>
       </div>
+      {fees && !loadingFirstRows ? <FeeTotalsNote fees={fees} locale={locale} /> : null}
       {/* Not while the first rows load: they would push the links down as they come (a layout shift). */}
       {loadingFirstRows ? null : (
         <p className="screen-links">
@@ -196,6 +199,21 @@ function BalanceHeader({ locale, rowsAsOf, onRefresh, refreshing }: BalanceHeade
         {refreshing ? <Trans>Refreshing…</Trans> : <Trans>Refresh</Trans>}
       </button>
     </div>
+  );
+}
+
+/** The fees charged in the last calendar month and this year so far (US Eastern months, as statements count them). */
+function FeeTotalsNote({ fees, locale }: { fees: FeeTotals; locale: Locale }) {
+  const month = formatMonth(fees.lastMonth, locale, 'sentence');
+  const lastMonth = formatDollars(fees.lastMonthCents);
+  const { year } = fees;
+  const thisYear = formatDollars(fees.yearCents);
+  return (
+    <p className="activity-fees">
+      <Trans>Fees in {month}: {lastMonth}</Trans>
+      <br />
+      <Trans>Fees in {year} so far: {thisYear}</Trans>
+    </p>
   );
 }
 

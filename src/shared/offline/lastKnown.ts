@@ -17,7 +17,7 @@ export { lastKnownKey };
  * The kept answers' shape: one more when GET /home's or GET /transactions' answer changes (a test
  * holds it to contract/answerSchemas.json), so a copy an older release kept is not read as this one's.
  */
-export const keptSchemaVersion = 2;
+export const keptSchemaVersion = 3;
 type Kept = { schemaVersion: number; owner: string; home?: LastKnown<HomeAnswer>; activity?: LastKnown<TransactionsPage> };
 
 /**

@@ -11,7 +11,8 @@ import type { Database } from '../../../server/db/database.ts';
 import { createTransfer, systemLedgerAccounts } from '../../../server/features/ledger/index.ts';
 import { loadMonthStatement } from '../../../server/features/statements/index.ts';
 import { statementPdf } from '../../../server/features/statements/pdf.ts';
-import { loadStatements, monthStart } from '../../../server/features/statements/queries.ts';
+import { loadStatements } from '../../../server/features/statements/queries.ts';
+import { monthStart } from '../../../server/shared/usMonths.ts';
 import { pdfText } from '../../support/pdfText.ts';
 import { created, type LedgerDatabase, ledgerDatabases, newCardholderUser } from '../ledger/helpers.ts';
 
