@@ -5,7 +5,8 @@
  * printed on it), activated with a wrong expiry (the field cleared, its own message) then the right
  * one; in Spanish, an account never funded told it needs money first, then a damaged card replaced
  * (the old card works until the new one ships). axe on every screen, in both languages. Failures: the
- * balance read again with no answer (not checked, never said short), an order answered by a gateway's page.
+ * balance read again with no answer (not checked, never said short), an order answered by a gateway's page,
+ * a replacement already ordered on another tab (refused, nothing charged, the new card said as on its way).
  */
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import type { Card } from '../contract/cards/types.ts';
@@ -17,6 +18,7 @@ import { HomePage } from './pages/home/HomePage.ts';
 import { expectAccessible } from './support/accessibility.ts';
 import { openAccountViaApi } from './support/accounts.ts';
 import { getHome } from './support/api.ts';
+import { cardholderWithCard } from './support/cardholderWithCard.ts';
 import { seedStoredState } from './support/storage.ts';
 import { routeOnce } from './support/network.ts';
 
@@ -199,4 +201,32 @@ test("a balance read again with no answer is not said to be short; an order answ
   expect(cards).toHaveLength(1);
   await order.expectReceipt(2000, cards[0]!.delivery!);
   expect((await getHome(request, tokens.access)).accountOverview.balance).toBe(1500);
+});
+
+test('a damaged card replaced on another tab while this one is on the confirmation: refused, nothing charged, the new card said as on its way with its fee', async ({ page, request }) => {
+  const holder = await cardholderWithCard(request);
+  await seedStoredState(page, { accessToken: holder.tokens.access, refreshToken: holder.tokens.refresh, locale: 'en' });
+  const lastFour = holder.physical.lastFour!;
+  const balance = (await getHome(request, holder.tokens.access)).accountOverview.balance;
+  const replacement = await ReplacementPage.open(page);
+  await replacement.expectReview(lastFour, holder.applicant.street1, balance);
+  await replacement.continue();
+  await replacement.expectConfirm(lastFour);
+
+  // Another tab of the same browser replaces the card meanwhile, for the fee.
+  const otherTab = await ReplacementPage.open(await page.context().newPage());
+  await otherTab.expectReview(lastFour, holder.applicant.street1, balance);
+  await otherTab.continue();
+  await otherTab.expectConfirm(lastFour);
+  await otherTab.replace();
+  await otherTab.expectReceipt(balance);
+  await otherTab.page.close();
+
+  // This tab still offers the payment: pressed, it is refused (cardPending), and says the card on its way at once.
+  await replacement.replace();
+  await replacement.expectRefusedAsAlreadyOrdered();
+  await expectAccessible(page, 'a replacement refused as one already on its way');
+  expect((await getHome(request, holder.tokens.access)).accountOverview.balance, 'one fee, taken by the other tab').toBe(balance - 500);
+  const replacements = (await physicalCards(request, holder.tokens.access)).filter((card) => card.replacesCardId === holder.physical.id);
+  expect(replacements, 'one new card').toHaveLength(1);
 });

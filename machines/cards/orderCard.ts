@@ -15,9 +15,13 @@
  * from home data again; the balance does
  * not cover the fee (seen before sending, or 403 `{3, insufficientFunds}`) → `payment.review.notEnoughMoney`,
  * nothing charged; the balance read again with no answer → `payment.review.balanceUnchecked` (not known,
- * so never said to be short; Try again reads it again); any other refusal (a card already on its way:
- * `cardPending`) → `payment.confirm.refused`; no answer → `payment.confirm.failed`, where the retry sends
- * the same Idempotency-Key.
+ * so never said to be short; Try again reads it again); a card already on its way (403 `{3, cardPending}`:
+ * ordered from another tab or device since home data loaded), nothing charged → `cardPendingRefused`,
+ * which reads home data again (GET /home) for that card, then `alreadyOrdered` (with the refusal kept, so
+ * the view says nothing was charged): its arrival, the fee taken for it and its activation once shipped,
+ * as read, or, when the read gets no answer or no longer has it, without them (the order button never
+ * comes back, the attempt over and its key forgotten); any other refusal → `payment.confirm.refused`; no
+ * answer → `payment.confirm.failed`, where the retry sends the same Idempotency-Key.
  */
 import { assign, fromPromise } from 'xstate';
 import { setup } from '../shared/setup.ts';
@@ -26,9 +30,11 @@ import type { Card, CardRefusal, OrderCardAnswer } from '../../contract/cards/ty
 import type { Address } from '../../contract/shared/address.ts';
 import type { HomeAnswer } from '../../contract/home/types.ts';
 import { fees } from '../../contract/shared/fees.ts';
+import { StatusCode } from '../../contract/shared/statusCodes.ts';
 import {
   moneyConfirmationAssigners,
   moneyConfirmationContext,
+  moneyAnswerOf,
   moneyConfirmationGuards,
   moneyConfirmationStates,
   type MoneyAnswer,
@@ -64,6 +70,7 @@ const cardOnItsWay = (home: HomeAnswer | undefined): Card | null => home?.pendin
 const homeOf = ({ event }: { event: { output: HomeAnswer } }) => event.output;
 const addressOf = ({ event }: { event: { output: UserAnswer } }) => event.output.user.address;
 const orderedCardOf = ({ event }: { event: { output: OrderCardAnswerOrRefusal } }) => ('card' in event.output ? event.output.card : null);
+const orderAnswerOf = ({ event }: { event: { output: OrderCardAnswerOrRefusal } }) => event.output;
 
 export const orderCardMachine = setup({
   types: {
@@ -82,6 +89,9 @@ export const orderCardMachine = setup({
     isBackToIntro: ({ context, event }) => event.type === 'user.goToStep' && event.step === 1 && !context.hasFundedAnyKind,
     isBackToReview: ({ event }) => event.type === 'user.goToStep' && event.step === 2,
     isPastIntro: ({ event }) => event.type === 'user.goToStep' && event.step >= 2,
+    /** 403 `{3, cardPending}`: a card is already on its way (one at a time), so nothing was ordered or charged. */
+    isCardPending: (_, answer: OrderCardAnswerOrRefusal | undefined) =>
+      answer?.statusCode === StatusCode.NOT_ALLOWED && 'reason' in answer && answer.reason === 'cardPending',
   },
   actions: {
     storeHome: assign((_, home: HomeAnswer) => ({ balanceCents: home.accountOverview.balance, hasFundedAnyKind: home.hasFundedAnyKind })),
@@ -141,7 +151,25 @@ export const orderCardMachine = setup({
     },
     /** Home data or the user did not load (the app's error modal said why, if there was no answer at all). */
     loadFailed: { tags: ['loadFailed'], on: { 'user.retry': { target: 'loading' } } },
-    /** A physical card is already on its way: when it should arrive, and activation once it has shipped. */
+    /**
+     * The order was refused, nothing charged: a card is already on its way (ordered from another tab or
+     * device). Home data read again, for its arrival, the fee taken for it and whether it has shipped;
+     * whatever the read brings, that is what the screen says next. The confirmation's button stays busy meanwhile.
+     */
+    cardPendingRefused: {
+      tags: ['confirm', 'busy'],
+      invoke: {
+        id: 'getHome',
+        src: 'getHome',
+        onDone: { target: 'alreadyOrdered', actions: { type: 'storeCardOnItsWay', params: homeOf } },
+        // No answer (the app's error modal has said so): the card on its way is said without its details.
+        onError: { target: 'alreadyOrdered' },
+      },
+    },
+    /**
+     * A physical card is already on its way (found on loading, or the server's refusal: `cardPendingRefused`):
+     * when it should arrive, and activation once it has shipped.
+     */
     alreadyOrdered: { tags: ['alreadyOrdered'] },
     /** A physical card already works: a damaged one is replaced (/replacement-card), a lost one reported. */
     alreadyHaveCard: { tags: ['alreadyHaveCard'] },
@@ -160,6 +188,13 @@ export const orderCardMachine = setup({
         src: 'orderCard',
         input: ({ context }: { context: OrderCardContext }) => ({ idempotencyKey: context.idempotencyKey ?? '' }),
         paid: [{ type: 'storeOrderedCard', params: orderedCardOf }],
+        refusals: [
+          {
+            guard: { type: 'isCardPending', params: orderAnswerOf },
+            target: '#orderCard.cardPendingRefused',
+            actions: { type: 'storeRefusal', params: moneyAnswerOf },
+          },
+        ],
         reviewOn: { 'user.goToStep': { guard: 'isBackToIntro', target: '#orderCard.intro' } },
         confirmOn: { 'user.goToStep': { guard: 'isBackToReview', target: 'review' } },
       }),

@@ -15,8 +15,13 @@
  * from the user again; the balance does not cover the fee (before sending, or 403 `{3, insufficientFunds}`)
  * → `payment.review.notEnoughMoney`, nothing charged; the balance read again with no answer →
  * `payment.review.balanceUnchecked` (not known, so never said to be short; Try again reads it again);
- * another refusal (the card cannot be replaced, one already on its way) → `payment.confirm.refused`; no
- * answer → `payment.confirm.failed`, where the retry sends the same Idempotency-Key.
+ * a new card already on its way (403 `{3, cardPending}`: ordered from another tab or device since the
+ * cards loaded), nothing charged → `cardPendingRefused`, which reads the cards again (GET /home) for that
+ * card, then `alreadyOrdered` (with the refusal kept, so the view says nothing was charged): its arrival
+ * and the fee taken for it as read, or, when the read gets no answer or no longer has it, without them
+ * (the pay button never comes back, the attempt over and its key forgotten); another refusal (the card
+ * cannot be replaced) → `payment.confirm.refused`; no answer → `payment.confirm.failed`, where the retry
+ * sends the same Idempotency-Key.
  */
 import { assign, fromPromise } from 'xstate';
 import { setup } from '../shared/setup.ts';
@@ -24,9 +29,11 @@ import type { UserAnswer, User } from '../../contract/account/types.ts';
 import type { Card, CardRefusal, OrderCardAnswer, UnknownCard } from '../../contract/cards/types.ts';
 import type { HomeAnswer } from '../../contract/home/types.ts';
 import { fees } from '../../contract/shared/fees.ts';
+import { StatusCode } from '../../contract/shared/statusCodes.ts';
 import {
   moneyConfirmationAssigners,
   moneyConfirmationContext,
+  moneyAnswerOf,
   moneyConfirmationGuards,
   moneyConfirmationStates,
   type MoneyAnswer,
@@ -69,6 +76,7 @@ const cardToReplace = ({ home, cardId }: Loaded): Card | null =>
 
 const userOf = ({ event }: { event: { output: UserAnswer } }) => event.output.user;
 const replacementOf = ({ event }: { event: { output: ReplaceCardAnswerOrRefusal } }) => ('card' in event.output ? event.output.card : null);
+const replaceAnswerOf = ({ event }: { event: { output: ReplaceCardAnswerOrRefusal } }) => event.output;
 
 export const replacementMachine = setup({
   types: {
@@ -82,6 +90,9 @@ export const replacementMachine = setup({
     hasCardOnItsWay: (_, loaded: Loaded) => cardOnItsWay(loaded.home) !== null,
     hasCardToReplace: (_, loaded: Loaded) => cardToReplace(loaded) !== null,
     isBackToReview: ({ event }) => event.type === 'user.goToStep' && event.step === 1,
+    /** 403 `{3, cardPending}`: a new card is already on its way (one at a time), so nothing was ordered or charged. */
+    isCardPending: (_, answer: ReplaceCardAnswerOrRefusal | undefined) =>
+      answer?.statusCode === StatusCode.NOT_ALLOWED && 'reason' in answer && answer.reason === 'cardPending',
   },
   actions: {
     storeUser: assign((_, user: User) => ({ user })),
@@ -151,7 +162,25 @@ export const replacementMachine = setup({
     },
     /** The user or home data did not load: the retry starts from the user again. */
     loadFailed: { tags: ['loadFailed'], on: { 'user.retry': { target: 'loadingUser' } } },
-    /** A new physical card is already on its way (one at a time). */
+    /**
+     * The replacement was refused, nothing charged: a new card is already on its way (ordered from another
+     * tab or device). The cards read again, for its arrival and the fee taken for it; whatever the read
+     * brings, that is what the screen says next. The confirmation's button stays busy meanwhile.
+     */
+    cardPendingRefused: {
+      tags: ['confirm', 'busy'],
+      invoke: {
+        id: 'getHome',
+        src: 'getHome',
+        onDone: {
+          target: 'alreadyOrdered',
+          actions: { type: 'storeCardOnItsWay', params: ({ context, event }) => ({ home: event.output, cardId: context.cardId }) },
+        },
+        // No answer (the app's error modal has said so): the card on its way is said without its details.
+        onError: { target: 'alreadyOrdered' },
+      },
+    },
+    /** A new physical card is already on its way (one at a time): found on loading, or the server's refusal (`cardPendingRefused`). */
     alreadyOrdered: { tags: ['alreadyOrdered'] },
     /** No physical card in use: order one instead (a lost or stolen card's replacement is sent free when reported). */
     nothingToReplace: { tags: ['nothingToReplace'] },
@@ -162,6 +191,13 @@ export const replacementMachine = setup({
         src: 'replaceCard',
         input: ({ context }: { context: ReplacementContext }) => ({ id: context.card?.id ?? '', idempotencyKey: context.idempotencyKey ?? '' }),
         paid: [{ type: 'storeReplacement', params: replacementOf }],
+        refusals: [
+          {
+            guard: { type: 'isCardPending', params: replaceAnswerOf },
+            target: '#replacement.cardPendingRefused',
+            actions: { type: 'storeRefusal', params: moneyAnswerOf },
+          },
+        ],
         confirmOn: { 'user.goToStep': { guard: 'isBackToReview', target: 'review' } },
       }),
     },

@@ -21,9 +21,11 @@
  * balance's reading again that fails → `review.balanceUnchecked` (nothing was sent);
  * the server's own failure (500 `{5}`: it may have committed before it failed, as when the database's
  * commit went through and its connection then dropped) → `confirm.unexpected`, the key kept for the
- * retry; any other answer with a statusCode → `confirm.refused` with its reason kept for the view; no
- * answer (no statusCode: the app's error modal has said so; or re-authentication given up) →
- * `confirm.failed`, the key kept for the retry.
+ * retry; a refusal the chart handles itself (its `refusals`: order and replace take `cardPending`, a card
+ * already on its way, to the screen that says so) → where the chart says, its reason kept and the key
+ * forgotten as for any refusal; any other answer with a statusCode → `confirm.refused` with its reason
+ * kept for the view; no answer (no statusCode: the app's error modal has said so; or re-authentication
+ * given up) → `confirm.failed`, the key kept for the retry.
  *
  * What every chart shares is here: guards (spread into the chart's `setup`), what its actions assign
  * (each chart wraps them in `assign`), and the states (`moneyConfirmationStates`, under a parent state
@@ -148,17 +150,19 @@ const checkingBalanceId = 'moneyConfirmationCheckingBalance';
 /**
  * The states, to sit under one parent state of the chart (`initial: 'review'`). `src` is the chart's
  * money call (also the invoke's id); `input` what it is sent (the chart reads `context.idempotencyKey`);
- * `paid` what else a payment does (the chart's own actions, with the answer as params); `reviewOn` and
- * `confirmOn` review's and confirm's other transitions (the route's step going back), never while a
- * call is under way.
+ * `paid` what else a payment does (the chart's own actions, with the answer as params); `refusals` the
+ * chart's own refusals (transitions of the call's answer, guarded on it, tried before `confirm.refused`;
+ * each stores the refusal with `storeRefusal`, so the attempt is over); `reviewOn` and `confirmOn`
+ * review's and confirm's other transitions (the route's step going back), never while a call is under way.
  */
 export function moneyConfirmationStates<
   const TSrc extends string,
   const TInput,
   const TPaid extends readonly unknown[],
+  const TRefusals extends readonly unknown[] = readonly [],
   const TReviewOn extends object = object,
   const TConfirmOn extends object = object,
->(chart: { src: TSrc; input: TInput; paid: TPaid; reviewOn?: TReviewOn; confirmOn?: TConfirmOn }) {
+>(chart: { src: TSrc; input: TInput; paid: TPaid; refusals?: TRefusals; reviewOn?: TReviewOn; confirmOn?: TConfirmOn }) {
   return {
     review: {
       tags: ['review'],
@@ -208,7 +212,7 @@ export function moneyConfirmationStates<
         failed: { tags: ['failed'] },
         /** The server's own failure: it may have charged before it failed, so the key is kept as after no answer. */
         unexpected: { tags: ['failed', 'unexpected'] },
-        /** Another refusal (a card already on its way, a card that cannot be replaced …): nothing was charged. */
+        /** Another refusal (a card that cannot be replaced …) the chart does not take elsewhere: nothing was charged. */
         refused: { tags: ['refused'] },
       },
     },
@@ -230,6 +234,7 @@ export function moneyConfirmationStates<
             actions: { type: 'storeRefusal', params: moneyAnswerOf },
           },
           { guard: { type: 'isUnexpected', params: moneyAnswerOf }, target: 'confirm.unexpected' },
+          ...(chart.refusals ?? ([] as unknown as TRefusals)),
           { target: 'confirm.refused', actions: { type: 'storeRefusal', params: moneyAnswerOf } },
         ],
         onError: { target: 'confirm.failed' },

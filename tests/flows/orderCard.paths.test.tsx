@@ -41,6 +41,9 @@ const funded = homeWith({ balance: 2350, hasFundedAnyKind: true });
 const neverFunded = homeWith({ balance: 0, hasFundedAnyKind: false });
 const ordered: Card = { ...cardOnItsWay, id: '3b0f8d8e-1c7a-4a53-9d55-5d6a3f0e0009' };
 const shipped: Card = { ...cardOnItsWay, delivery: { ...cardOnItsWay.delivery!, shippedOn: '2026-11-25' } };
+const cardPendingRefusal = done('orderCard', { statusCode: 3, reason: 'cardPending' });
+/** Ordered on another tab or device while this one was on the confirmation ($5.00 taken there). */
+const orderedElsewhere = homeWith({ balance: 1850, hasFundedAnyKind: true, cards: [virtualCard, ordered] });
 
 const paymentEvents = [
   { type: 'user.continue' },
@@ -51,7 +54,10 @@ const paymentEvents = [
     done('orderCard', { statusCode: 0, card: ordered, feeCents: 500, balanceCents: 21850 }),
   // Refused short of money: money went since the flow loaded, and the server says the balance now.
   done('orderCard', { statusCode: 3, reason: 'insufficientFunds', balanceCents: 120 }),
-  done('orderCard', { statusCode: 3, reason: 'cardPending' }),
+  // A card already on its way: home data read again (here without it, or with no answer), then said.
+  cardPendingRefusal,
+  // Another refusal: said on the confirmation.
+  done('orderCard', { statusCode: 3, reason: 'notAllowed' }),
   done('orderCard', { statusCode: 5 }),
   failed('orderCard'),
 ];
@@ -94,7 +100,32 @@ type Ctx = Awaited<ReturnType<typeof renderApp>> & {
   money: MoneyAnswered;
   /** The error modal was closed over the screen: the browser gives the focus back then, jsdom's dialog does not. */
   modalClosed: boolean;
+  /** The order was refused as a card already on its way (cardPending): said on the screen that says so. */
+  refusedCardPending: boolean;
+  /** The card on its way in the home data the card API answered last (null when none, or none read). */
+  onItsWay: Card | null;
 };
+
+type Answer = { output?: { reason?: string; pendingCard?: Card | null } };
+/** A cardPending refusal, then home data read again with the card ordered elsewhere on its way. */
+const refusedThenReadsOrdered = (path: (typeof runs)[number]['run']['paths'][number]) =>
+  path.steps.some((step, index) => {
+    const read = path.steps[index + 1];
+    const reread = (read?.event as Answer | undefined)?.output?.pendingCard;
+    return (step.event as Answer).output?.reason === 'cardPending' && reread?.id === ordered.id && read!.state.hasTag('alreadyOrdered');
+  });
+// Its own paths: a cover takes one read for the transition, and the read without the card is as good to it.
+const orderedMeanwhile = generateListedPaths(orderCardMachine, [
+  done('getHome', funded),
+  userLoaded,
+  { type: 'user.continue' },
+  listed({ type: 'user.confirm', idempotencyKey: 'key-from-the-app' }),
+  cardPendingRefusal,
+  done('getHome', orderedElsewhere),
+])
+  .paths.filter(refusedThenReadsOrdered)
+  // The same steps twice (a simple path, and a shorter one extended by its last step): replayed once.
+  .filter((path, index, all) => all.findIndex((other) => describePath(other) === describePath(path)) === index);
 
 /** The order day as the card API counts it: today in US Eastern time. */
 const today = () => usCalendarDay(new Date());
@@ -168,22 +199,25 @@ describe('order-card chart', () => {
   });
 
   // No answer, then the retry: it must carry the first attempt's Idempotency-Key (the server answers the
-  // first result instead of charging again), and a new order after that a new one.
+  // first result instead of charging again), and a new order after that a new one: the paths that send two
+  // orders (counted as such: busy steps count the loading too, and a cardPending refusal's read).
   const retried = generateListedPaths(orderCardMachine, [
     done('getHome', funded),
     userLoaded,
     { type: 'user.continue' },
     listed({ type: 'user.confirm', idempotencyKey: 'key-from-the-app' }),
     failed('orderCard'),
-    done('orderCard', { statusCode: 3, reason: 'cardPending' }),
-  ]).paths.filter((path) => path.steps.filter((step) => step.state.hasTag('busy')).length === 3);
+    done('orderCard', { statusCode: 3, reason: 'notAllowed' }),
+  ]).paths.filter((path) => path.steps.filter((step) => step.state.matches({ payment: 'submitting' })).length === 2);
   expect(retried.length).toBeGreaterThan(0);
+  expect(orderedMeanwhile.length).toBeGreaterThan(0);
 
   const cases = [
     ...runs.flatMap(({ name, entry, run }) =>
       minimalCover(orderCardMachine, run).map((path) => [`${name}: ${describePath(path)}`, path, entry] as const),
     ),
     ...retried.map((path) => [`retried: ${describePath(path)}`, path, '/order-card'] as const),
+    ...orderedMeanwhile.map((path) => [`ordered meanwhile: ${describePath(path)}`, path, '/order-card'] as const),
   ];
 
   it.each(cases)(
@@ -192,7 +226,16 @@ describe('order-card chart', () => {
       await replayPath<Ctx>(path, {
         start: async () => {
           const app = await renderApp(entry, active);
-          return { ...app, keyToReuse: null, keysUsed: new Set<string>(), fundedAccount: null, money: noMoneyAnswer, modalClosed: false };
+          return {
+            ...app,
+            keyToReuse: null,
+            keysUsed: new Set<string>(),
+            fundedAccount: null,
+            money: noMoneyAnswer,
+            modalClosed: false,
+            refusedCardPending: false,
+            onItsWay: null,
+          };
         },
         events: {
           'xstate.done.actor.getHome': async (ctx, event) => {
@@ -201,6 +244,7 @@ describe('order-card chart', () => {
             // Read again before paying, it says the balance now; the steps stay as the first load had them.
             ctx.fundedAccount ??= home.hasFundedAnyKind;
             ctx.money = afterHome(home);
+            ctx.onItsWay = home.pendingCard;
           },
           'xstate.error.actor.getHome': async (ctx, event) => {
             await answerCall(ctx.cardApi, homePath, event);
@@ -216,6 +260,7 @@ describe('order-card chart', () => {
             const key = idempotencyKeyOf(ctx.cardApi.requests.filter((request) => request.path === orderPath).at(-1)!)!;
             await answerCall(ctx.cardApi, orderPath, event);
             ctx.money = afterMoneyAnswer(ctx.money, event.output as Parameters<typeof afterMoneyAnswer>[1]);
+            ctx.refusedCardPending = ctx.money.refusal === 'cardPending';
             // A definite answer ends the attempt: the next confirmation brings a new key.
             // The server's own failure (500 {5}) may have charged: the retry sends the same key.
             if ((event.output as { statusCode: number }).statusCode === 5) ctx.keyToReuse = key;
@@ -267,13 +312,42 @@ describe('order-card chart', () => {
           {
             when: (s) => s.hasTag('alreadyOrdered'),
             then: async (ctx) => {
-              expect(await screen.findByRole('heading', { level: 1, name: 'Your card is already on its way' })).toBeTruthy();
-              expect(screen.getByText(/It should arrive between Dec 8, 2026 and Dec 15, 2026\./)).toBeTruthy();
-              expect(screen.getByText('We took $5.00 from your balance for it when it was ordered.')).toBeTruthy();
-              expect(screen.getByText('It shipped on Nov 25, 2026. Once it\'s in your hands, activate it to start using it.')).toBeTruthy();
-              expect(screen.getByRole('link', { name: 'Activate your card' }).getAttribute('href')).toBe('/activate/1');
+              const heading = await screen.findByRole('heading', { level: 1, name: 'Your card is already on its way' });
+              // Arriving from the confirmation (refused), the heading takes the focus as the other result screens'.
+              if (ctx.refusedCardPending && !ctx.modalClosed) await waitFor(() => expect(document.activeElement).toBe(heading));
+              ctx.modalClosed = false;
+              // The card on its way as the card API answered it last: its arrival, the fee taken for it, and its
+              // activation once shipped. When home data read again after a refusal has it no more, or got no
+              // answer, none of these is said: never a fee not known.
+              const { onItsWay } = ctx;
+              const shippedOn = onItsWay?.delivery?.shippedOn ?? null;
+              expect(screen.queryByText(/It should arrive between Dec 8, 2026 and Dec 15, 2026\./) !== null).toBe(onItsWay !== null);
+              expect(screen.queryByText(/from your balance for it|This card is free/)?.textContent ?? null).toBe(
+                !onItsWay
+                  ? null
+                  : onItsWay.delivery?.feeCents
+                    ? 'We took $5.00 from your balance for it when it was ordered.'
+                    : 'This card is free: nothing was taken from your balance for it.',
+              );
+              expect(screen.queryByText(/^It shipped on/)?.textContent ?? null).toBe(
+                shippedOn ? "It shipped on Nov 25, 2026. Once it's in your hands, activate it to start using it." : null,
+              );
+              expect(screen.queryByRole('link', { name: 'Activate your card' })?.getAttribute('href') ?? null).toBe(shippedOn ? '/activate/1' : null);
               expect(stepText()).toBeNull();
-              expect(ctx.cardApi.requests.some((request) => request.path === orderPath)).toBe(false);
+              // Nothing to pay here: no order button, nothing sent again.
+              expect(screen.queryByRole('button', { name: /Order my card|Try again|Ordering/ })).toBeNull();
+              expect(ctx.cardApi.isWaiting(orderPath)).toBe(false);
+              const sent = ctx.cardApi.requests.filter((request) => request.path === orderPath);
+              // After a refusal it says so (nothing was charged for it); otherwise nothing was asked for.
+              const refusal = within(screen.getByRole('main')).queryByRole('status')?.textContent ?? null;
+              if (ctx.refusedCardPending) {
+                expect(sent.length).toBeGreaterThan(0);
+                expect(refusal).toBe("A card is already on its way to you, so we didn't order another one. Nothing was charged.");
+              } else {
+                expect(sent).toEqual([]);
+                expect(refusal).toBeNull();
+              }
+              expect(screen.getByRole('link', { name: 'Go to home' }).getAttribute('href')).toBe('/home');
             },
           },
           {
@@ -360,12 +434,25 @@ describe('order-card chart', () => {
               const expected = s.hasTag('failed')
                 ? "There was an unexpected error. Please try again: if your first try went through, you won't be charged twice."
                 : s.hasTag('refused')
-                  ? ctx.money.refusal === 'cardPending'
-                    ? "A card is already on its way to you, so we didn't order another one. Nothing was charged."
-                    : 'There was an unexpected error. Please try again.'
+                  ? // A card already on its way (cardPending) is said on its own screen, never here.
+                    'There was an unexpected error. Please try again.'
                   : '';
               await waitFor(() => expect(alertText()).toBe(expected));
               expect(pay.getAttribute('aria-disabled')).toBe('false');
+            },
+          },
+          {
+            // Refused as a card already on its way: home data read again, the button busy meanwhile.
+            when: (s) => s.matches('cardPendingRefused'),
+            then: async (ctx) => {
+              const busy = await screen.findByRole('button', { name: 'Ordering your card…' });
+              expect(busy.getAttribute('aria-disabled')).toBe('true');
+              await waitFor(() => expect(ctx.cardApi.isWaiting(homePath)).toBe(true));
+              expect(ctx.cardApi.isWaiting(orderPath)).toBe(false);
+              const sent = ctx.cardApi.requests.length;
+              fireEvent.click(busy);
+              expect(ctx.cardApi.requests.length).toBe(sent);
+              expect(screen.queryByRole('button', { name: 'Order my card for $5.00' })).toBeNull();
             },
           },
           {

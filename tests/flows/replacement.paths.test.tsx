@@ -40,6 +40,9 @@ const userLoaded = done('getUser', { statusCode: 0, user });
 const withCard = homeWith({ balance: 2350, cards: [virtualCard, physicalCard] });
 const newCard: Card = { ...cardOnItsWay, id: '3b0f8d8e-1c7a-4a53-9d55-5d6a3f0e0010', replacesCardId: physicalCard.id };
 const freeReplacement: Card = { ...newCard, delivery: { ...newCard.delivery!, feeCents: 0 } };
+/** Replaced on another tab or device while this one was on the confirmation: its new card on its way. */
+const replacedElsewhere = homeWith({ cards: [virtualCard, { ...physicalCard, replacedByCardId: newCard.id }, newCard] });
+const cardPendingRefusal = done('replaceCard', { statusCode: 3, reason: 'cardPending' });
 
 const runs = [
   // Loading: the user, then the cards; what there is to replace.
@@ -47,7 +50,7 @@ const runs = [
     userLoaded,
     failed('getUser'),
     done('getHome', withCard),
-    done('getHome', homeWith({ cards: [virtualCard, { ...physicalCard, replacedByCardId: newCard.id }, newCard] })),
+    done('getHome', replacedElsewhere),
     done('getHome', homeWith({ cards: [virtualCard] })),
     failed('getHome'),
     { type: 'user.retry' },
@@ -65,12 +68,14 @@ const runs = [
     // Refused short of money: the server says the balance now, which the review then shows.
     done('replaceCard', { statusCode: 3, reason: 'insufficientFunds', balanceCents: 120 }),
     done('replaceCard', { statusCode: 3, reason: 'notAllowed' }),
-    done('replaceCard', { statusCode: 3, reason: 'cardPending' }),
+    // A new card already on its way: the cards read again (here without it, or with no answer), then said.
+    cardPendingRefusal,
     done('replaceCard', { statusCode: 5 }),
     failed('replaceCard'),
     // The balance read again after the refusal does not load.
     failed('getHome'),
   ]),
+
   // A lost card's replacement on its way, sent free when the card was reported.
   generateListedPaths(replacementMachine, [
     userLoaded,
@@ -80,6 +85,27 @@ const runs = [
   generateListedPaths(replacementMachine, [userLoaded, done('getHome', homeWith({ balance: 300, cards: [virtualCard, physicalCard] })), { type: 'user.continue' }]),
 ];
 
+type Answer = { output?: { reason?: string; pendingCard?: Card | null } };
+/** A cardPending refusal, then the cards read again with the new card on its way (replaced on another tab meanwhile). */
+const refusedThenReadsNewCard = (path: (typeof runs)[number]['paths'][number]) =>
+  path.steps.some((step, index) => {
+    const read = path.steps[index + 1];
+    const reread = (read?.event as Answer | undefined)?.output?.pendingCard;
+    return (step.event as Answer).output?.reason === 'cardPending' && reread?.id === newCard.id && read!.state.hasTag('alreadyOrdered');
+  });
+// Its own paths: a cover takes one read for the transition, and the read without the card is as good to it.
+const replacedMeanwhile = generateListedPaths(replacementMachine, [
+  userLoaded,
+  done('getHome', withCard),
+  { type: 'user.continue' },
+  listed({ type: 'user.confirm', idempotencyKey: 'key-from-the-app' }),
+  cardPendingRefusal,
+  done('getHome', replacedElsewhere),
+])
+  .paths.filter(refusedThenReadsNewCard)
+  // The same steps twice (a simple path, and a shorter one extended by its last step): replayed once.
+  .filter((path, index, all) => all.findIndex((other) => describePath(other) === describePath(path)) === index);
+
 type Ctx = Awaited<ReturnType<typeof renderApp>> & {
   keyToReuse: string | null;
   keysUsed: Set<string>;
@@ -87,6 +113,10 @@ type Ctx = Awaited<ReturnType<typeof renderApp>> & {
   money: MoneyAnswered;
   /** The error modal was closed over the screen: the browser gives the focus back then, jsdom's dialog does not. */
   modalClosed: boolean;
+  /** The replacement was refused as a new card already on its way (cardPending): said on the screen that says so. */
+  refusedCardPending: boolean;
+  /** The new card on its way in the cards the card API answered last (null when none, or none read). */
+  onItsWay: Card | null;
 };
 
 const entry = `/replacement-card?cardId=${physicalCard.id}`;
@@ -113,11 +143,22 @@ describe('replacement chart', () => {
     expect(coverageOf(replacementMachine, runs)).toEqual({ missingStates: [], missingTransitions: [] });
   });
 
-  it.each(runs.flatMap((run) => minimalCover(replacementMachine, run)).map((path) => [describePath(path), path] as const))(
+  expect(replacedMeanwhile.length).toBeGreaterThan(0);
+  const paths = [...runs.flatMap((run) => minimalCover(replacementMachine, run)), ...replacedMeanwhile];
+
+  it.each(paths.map((path) => [describePath(path), path] as const))(
     'path %s',
     async (_name, path) => {
       await replayPath<Ctx>(path, {
-        start: async () => ({ ...(await renderApp(entry, active)), keyToReuse: null, keysUsed: new Set<string>(), money: noMoneyAnswer, modalClosed: false }),
+        start: async () => ({
+          ...(await renderApp(entry, active)),
+          keyToReuse: null,
+          keysUsed: new Set<string>(),
+          money: noMoneyAnswer,
+          modalClosed: false,
+          refusedCardPending: false,
+          onItsWay: null,
+        }),
         events: {
           'xstate.done.actor.getUser': async ({ cardApi }, event) => answerCall(cardApi, userPath, event),
           'xstate.error.actor.getUser': async ({ cardApi, user }, event) => {
@@ -126,7 +167,9 @@ describe('replacement chart', () => {
           },
           'xstate.done.actor.getHome': async (ctx, event) => {
             await answerCall(ctx.cardApi, homePath, event);
-            ctx.money = afterHome(event.output as HomeAnswer);
+            const home = event.output as HomeAnswer;
+            ctx.money = afterHome(home);
+            ctx.onItsWay = home.pendingCard;
           },
           'xstate.error.actor.getHome': async (ctx, event) => {
             await answerCall(ctx.cardApi, homePath, event);
@@ -137,6 +180,7 @@ describe('replacement chart', () => {
             const key = idempotencyKeyOf(lastRequestTo(ctx, replacePath))!;
             await answerCall(ctx.cardApi, replacePath, event);
             ctx.money = afterMoneyAnswer(ctx.money, event.output as Parameters<typeof afterMoneyAnswer>[1]);
+            ctx.refusedCardPending = ctx.money.refusal === 'cardPending';
             // The server's own failure (500 {5}) may have charged: the retry sends the same key.
             if ((event.output as { statusCode: number }).statusCode === 5) ctx.keyToReuse = key;
             else {
@@ -188,13 +232,35 @@ describe('replacement chart', () => {
           },
           {
             when: (s) => s.hasTag('alreadyOrdered'),
-            then: async ({ cardApi }, s) => {
-              expect(await screen.findByRole('heading', { level: 1, name: 'A new card is already on its way' })).toBeTruthy();
-              expect(screen.getByText(/It should arrive between Dec 8, 2026 and Dec 15, 2026\./)).toBeTruthy();
-              // Whether its fee was taken, for one who comes back after the order's answer was lost.
-              const fee = s.context.replacement?.delivery?.feeCents;
-              expect(screen.getByText(fee ? 'We took $5.00 from your balance for it when it was ordered.' : 'This card is free: nothing was taken from your balance for it.')).toBeTruthy();
-              expect(cardApi.requests.some((request) => request.path === replacePath)).toBe(false);
+            then: async (ctx) => {
+              const heading = await screen.findByRole('heading', { level: 1, name: 'A new card is already on its way' });
+              // Arriving from the confirmation (refused), the heading takes the focus as the other result screens'.
+              if (ctx.refusedCardPending && !ctx.modalClosed) await waitFor(() => expect(document.activeElement).toBe(heading));
+              ctx.modalClosed = false;
+              // The card on its way as the card API answered it last: its arrival, and whether its fee was taken
+              // (for one who comes back after the order's answer was lost). When the cards read again after a
+              // refusal have it no more, or got no answer, neither is said: never a fee not known.
+              const { onItsWay } = ctx;
+              const fee = onItsWay?.delivery?.feeCents;
+              expect(screen.queryByText(/It should arrive between Dec 8, 2026 and Dec 15, 2026\./) !== null).toBe(onItsWay !== null);
+              expect(screen.queryByText(/from your balance for it|This card is free/)?.textContent ?? null).toBe(
+                !onItsWay ? null : fee ? 'We took $5.00 from your balance for it when it was ordered.' : 'This card is free: nothing was taken from your balance for it.',
+              );
+              expect(stepText()).toBeNull();
+              // Nothing to pay here: no pay button, nothing sent again.
+              expect(screen.queryByRole('button', { name: /Replace my card|Try again|Ordering/ })).toBeNull();
+              expect(ctx.cardApi.isWaiting(replacePath)).toBe(false);
+              const sent = ctx.cardApi.requests.filter((request) => request.path === replacePath);
+              // After a refusal it says so (nothing was charged for it); otherwise nothing was asked for.
+              const refusal = within(screen.getByRole('main')).queryByRole('status')?.textContent ?? null;
+              if (ctx.refusedCardPending) {
+                expect(sent.length).toBeGreaterThan(0);
+                expect(refusal).toBe("A new card is already on its way to you, so we didn't order another one. Nothing was charged.");
+              } else {
+                expect(sent).toEqual([]);
+                expect(refusal).toBeNull();
+              }
+              expect(screen.getByRole('link', { name: 'Manage cards' }).getAttribute('href')).toBe('/manage-cards');
             },
           },
           {
@@ -262,8 +328,8 @@ describe('replacement chart', () => {
               await expectAtStep(ctx, '2');
               expect(stepText()).toBe('Step 2 of 3');
               expect(screen.getByText("We'll take $5.00 from your balance and mail you a new card. Your card ending in 7390 keeps working until the new one ships.")).toBeTruthy();
+              // A new card already on its way (cardPending) is said on its own screen, never here.
               const refusals: Record<string, string> = {
-                cardPending: "A new card is already on its way to you, so we didn't order another one. Nothing was charged.",
                 notAllowed: "This card can't be replaced here. If it was lost or stolen, report it on Manage cards. Nothing was charged.",
               };
               // A failure without a statusCode here is a gateway's page while online: a server answered, so
@@ -275,6 +341,20 @@ describe('replacement chart', () => {
                   : '';
               await waitFor(() => expect(alertText()).toBe(expected));
               expect(pay.getAttribute('aria-disabled')).toBe('false');
+            },
+          },
+          {
+            // Refused as a new card already on its way: the cards read again, the button busy meanwhile.
+            when: (s) => s.matches('cardPendingRefused'),
+            then: async (ctx) => {
+              const busy = await screen.findByRole('button', { name: 'Ordering your new card…' });
+              expect(busy.getAttribute('aria-disabled')).toBe('true');
+              await waitFor(() => expect(ctx.cardApi.isWaiting(homePath)).toBe(true));
+              expect(ctx.cardApi.isWaiting(replacePath)).toBe(false);
+              const sent = ctx.cardApi.requests.length;
+              fireEvent.click(busy);
+              expect(ctx.cardApi.requests.length).toBe(sent);
+              expect(screen.queryByRole('button', { name: 'Replace my card for $5.00' })).toBeNull();
             },
           },
           {

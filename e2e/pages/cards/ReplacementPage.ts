@@ -71,4 +71,17 @@ export class ReplacementPage extends AppPage {
     // Whether its fee was taken, for one who comes back after the order's answer was lost.
     await expect(this.screen.getByText(this.t('We took {fee} from your balance for it when it was ordered.').replace('{fee}', dollars(500, this.locale)))).toBeVisible();
   }
+
+  /**
+   * The replacement just asked for was refused, a new card being on its way already (ordered on another
+   * tab): the screen that says so, its heading focused as on arriving at any result, the refusal said
+   * (nothing charged), and nothing left to press but the links out.
+   */
+  async expectRefusedAsAlreadyOrdered(): Promise<void> {
+    await this.expectAlreadyOrdered();
+    await expect(this.title).toBeFocused();
+    await expect(this.screen.getByRole('status')).toHaveText(this.t("A new card is already on its way to you, so we didn't order another one. Nothing was charged."));
+    await expect(this.screen.getByRole('button')).toHaveCount(0);
+    await expect(this.screen.getByRole('link', { name: this.t('Manage cards'), exact: true })).toBeVisible();
+  }
 }

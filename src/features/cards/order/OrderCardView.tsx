@@ -127,7 +127,7 @@ function Intro({ state, send, locale }: Props) {
 /** Steps 2 and 3: the money confirmation, in the words of ordering a card. */
 function Payment({ state, send, locale }: Props) {
   const { i18n } = useLingui();
-  const { amountCents, balanceCents, refusal, address } = state.context;
+  const { amountCents, balanceCents, address } = state.context;
   const fee = formatDollars(amountCents);
   return (
     <MoneyConfirmationStep
@@ -152,13 +152,8 @@ function Payment({ state, send, locale }: Props) {
       confirmText={<Trans>We'll take {fee} from your balance and mail your card. This fee can't be refunded once the card is sent.</Trans>}
       payButton={<Trans>Order my card for {fee}</Trans>}
       busyButton={<Trans>Ordering your card…</Trans>}
-      refusal={
-        refusal === 'cardPending' ? (
-          <Trans>A card is already on its way to you, so we didn't order another one. Nothing was charged.</Trans>
-        ) : (
-          i18n._(unexpectedErrorMessage)
-        )
-      }
+      // A card already on its way (cardPending) is said on its own screen (AlreadyOrdered).
+      refusal={i18n._(unexpectedErrorMessage)}
       onContinue={() => send({ type: 'user.continue' })}
       onConfirm={(idempotencyKey) => send({ type: 'user.confirm', idempotencyKey })}
       onBack={() => send({ type: 'user.back' })}
@@ -199,16 +194,24 @@ function Receipt({ state, locale }: Props) {
   );
 }
 
-/** A card is already on its way: when it should arrive, and activation once it has shipped. */
+/**
+ * A card is already on its way (found on loading, or the answer to the order just asked for: nothing
+ * charged): when it should arrive, and activation once it has shipped.
+ */
 function AlreadyOrdered({ state, locale }: Props) {
   const heading = useHeadingFocus();
-  const { card } = state.context;
+  const { card, refusal } = state.context;
   const shippedOn = card?.delivery?.shippedOn ? formatDate(card.delivery.shippedOn, locale, 'sentence') : null;
   return (
     <>
       <h1 id={titleId} ref={heading} tabIndex={-1}>
         <Trans>Your card is already on its way</Trans>
       </h1>
+      {refusal === 'cardPending' ? (
+        <p role="status">
+          <Trans>A card is already on its way to you, so we didn't order another one. Nothing was charged.</Trans>
+        </p>
+      ) : null}
       <p>
         <Trans>You can have one new card on its way at a time, so there's nothing more to order.</Trans>{' '}
         {card?.delivery ? <ArrivalWindow window={card.delivery} locale={locale} /> : null}

@@ -127,9 +127,8 @@ function Payment({ state, send, locale }: Props) {
       payButton={<Trans>Replace my card for {fee}</Trans>}
       busyButton={<Trans>Ordering your new card…</Trans>}
       refusal={
-        refusal === 'cardPending' ? (
-          <Trans>A new card is already on its way to you, so we didn't order another one. Nothing was charged.</Trans>
-        ) : refusal === 'notAllowed' ? (
+        // A new card already on its way (cardPending) is said on its own screen (AlreadyOrdered).
+        refusal === 'notAllowed' ? (
           <Trans>This card can't be replaced here. If it was lost or stolen, report it on Manage cards. Nothing was charged.</Trans>
         ) : (
           i18n._(unexpectedErrorMessage)
@@ -180,15 +179,20 @@ function Receipt({ state, locale }: Props) {
   );
 }
 
-/** A new card is already on its way. */
+/** A new card is already on its way: found on loading, or the answer to the replacement just asked for (nothing charged). */
 function AlreadyOrdered({ state, locale }: Props) {
   const heading = useHeadingFocus();
-  const { replacement } = state.context;
+  const { replacement, refusal } = state.context;
   return (
     <>
       <h1 id={titleId} ref={heading} tabIndex={-1}>
         <Trans>A new card is already on its way</Trans>
       </h1>
+      {refusal === 'cardPending' ? (
+        <p role="status">
+          <Trans>A new card is already on its way to you, so we didn't order another one. Nothing was charged.</Trans>
+        </p>
+      ) : null}
       <p>
         <Trans>You can have one new card on its way at a time, so there's nothing more to order.</Trans>{' '}
         {replacement?.delivery ? <ArrivalWindow window={replacement.delivery} locale={locale} /> : null}
