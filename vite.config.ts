@@ -294,10 +294,11 @@ export default defineConfig({
         codeSplitting: {
           groups: [
             { name: 'startup', test: /node_modules\/xstate\/|contract\/identity\/types\.ts|src\/shared\/components\/focusIsNowhere\.ts/ },
-            // What sign-in shares with registration and the password reset: the texted-code entry (its
-            // chart and split input), the password field, and "then sign in". One file instead of two, so
-            // sign-in, a usual first screen, starts with one file less; each of the three loaded both.
-            { name: 'sign-in-forms', test: /\/machines\/shared\/textedCode\.ts|\/src\/shared\/textedCode\/|\/src\/shared\/components\/(SplitCodeInput|PasswordField)\.|\/src\/features\/session\/resetPassword\/thenSignIn\.ts/, includeDependenciesRecursively: false },
+            // What sign-in's first screen shares with registration and the password reset: the texted
+            // code's chart, the password field, and "then sign in". One file instead of two, so sign-in, a
+            // usual first screen, starts with one file less. Not the code entry itself (its view and split
+            // input): sign-in loads it with its code step (SignInCodeForm.tsx), only once it is sent.
+            { name: 'sign-in-forms', test: /\/machines\/shared\/textedCode\.ts|\/src\/shared\/components\/PasswordField\.|\/src\/features\/session\/resetPassword\/thenSignIn\.ts/, includeDependenciesRecursively: false },
             // What the forms of the sign-in screen share with the other screens that ask for something: the
             // rules and their messages (not registration's and the SSN's: contract/identity/rules.ts, which sign-in
             // does not use), the text field and the submit button, the server's wait notices, the session effects, and

@@ -90,6 +90,48 @@ test.describe('signing in with a texted code', () => {
       await expect(page).toHaveURL((url) => url.pathname === '/home');
     });
   }
+
+  // The code step is a file of its own (sign-in's first screen loads without it), asked for as the
+  // credentials are sent: its download held, the form stays as sent, busy; not downloaded, the screen
+  // says to check the connection.
+  test("the code step's file: held, the sent form waits for it; not downloaded, the screen says so", async ({ page }) => {
+    // Once sign-in's first screen is shown, every script asked for is the code step's or one it needs.
+    const scripts = '**/assets/*.js';
+    const openSignIn = async () => {
+      await page.goto('/signin');
+      await expect(page.getByLabel('Password', { exact: true })).toBeVisible();
+    };
+    const signIn = async () => {
+      await page.getByLabel('Email', { exact: true }).fill(jordan.email);
+      await page.getByLabel('Password', { exact: true }).fill(jordan.password);
+      const answered = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/v1/sign-in');
+      await page.getByRole('main').getByRole('button', { name: 'Sign in', exact: true }).click();
+      // A code is texted (105), or, after the texts of the tests before, too many were (201): the code step says either.
+      expect([105, 201], 'the server answers with the code step').toContain(((await (await answered).json()) as { statusCode: number }).statusCode);
+    };
+    await seedStoredState(page, { accessToken: null, refreshToken: null, locale: 'en' });
+    await openSignIn();
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(scripts, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await signIn();
+    await expect(page.getByRole('main').getByRole('button', { name: 'Signing in…', exact: true })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Enter your code', exact: true })).toHaveCount(0);
+    release();
+    await expect(page.getByRole('heading', { name: 'Enter your code', exact: true })).toBeFocused();
+    await page.unroute(scripts);
+
+    // A new page (a browser keeps a module it loaded for the page's life), and the file not downloaded.
+    await openSignIn();
+    await page.route(scripts, (route) => route.abort('internetdisconnected'));
+    await signIn();
+    await expect(page.getByText("We couldn't open this screen. Check your connection and try again.")).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Something went wrong.', exact: true })).toBeFocused();
+    await page.unroute(scripts);
+  });
 });
 
 test('wrong unlock codes count down to a lockout; sign-in then asks for a new unlock code through the SSN', async ({ page, request }) => {

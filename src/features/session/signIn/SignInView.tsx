@@ -1,26 +1,42 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { getRouteApi, Link, useRouter, useRouterState } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
-import { useEffect, useRef, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { fromPromise } from 'xstate';
-import { textedCodeLength } from '../../../../contract/rules.ts';
-import { StatusCode } from '../../../../contract/shared/statusCodes.ts';
-import { signInMachine, type SignInEvent, type SignInSnapshot } from '../../../../machines/session/signIn.ts';
-import { textedCodeProblems } from '../../../../machines/shared/textedCode.ts';
+import { signInMachine } from '../../../../machines/session/signIn.ts';
 import { useServices } from '../../../app/services.tsx';
-import { focusIsNowhere, letFocusGoThen } from '../../../shared/components/focusIsNowhere.ts';
 import { PasswordField } from '../../../shared/components/PasswordField.tsx';
 import { TextField } from '../../../shared/components/TextField.tsx';
 import { failureMessage, validationMessages } from '../../../shared/messages.ts';
 import { thenSignInParam, type HandedOver } from '../resetPassword/thenSignIn.ts';
-import { TextedCodeEntry } from '../../../shared/textedCode/TextedCodeEntry.tsx';
-import { authModalTitleId, viewHeading, type ViewHeading } from '../authModal/authModalTitle.ts';
+import { authModalTitleId, viewHeading } from '../authModal/authModalTitle.ts';
 import { continueToApp, goToResetUnlockCode, storeSession } from '../../../shared/sessionEffects.ts';
-import { TooManyCodesNotice, WaitToTryAgain } from '../../../shared/waitNotices.tsx';
+import { WaitToTryAgain } from '../../../shared/waitNotices.tsx';
 import { SubmitButton } from '../../../shared/components/SubmitButton.tsx';
+import type * as CodeStepFile from './SignInCodeForm.tsx';
+import type { FormProps } from './SignInCodeForm.tsx';
 
 const signInRoute = getRouteApi('/signin/{-$step}');
-type Send = (event: SignInEvent) => void;
+
+type CodeStep = typeof CodeStepFile;
+/** The code step's file, once loaded (it stays loaded for every later sign-in of this page). */
+let codeStep: CodeStep | null = null;
+const loadCodeStep = () => import('./SignInCodeForm.tsx').then((loaded) => (codeStep = loaded));
+
+/**
+ * The code step's form once its file is here: loading starts as the credentials are sent (the server's
+ * answer may ask for a code), or when a code is asked for. A file that cannot be loaded fails the
+ * screen as any screen's code that did not download does (ErrorView).
+ */
+function useCodeStep(needed: boolean): CodeStep | null {
+  const [loaded, setLoaded] = useState(codeStep);
+  const [failure, setFailure] = useState<unknown>(null);
+  useEffect(() => {
+    if (needed && !loaded) loadCodeStep().then(setLoaded, setFailure);
+  }, [needed, loaded]);
+  if (failure) throw failure;
+  return loaded;
+}
 
 /**
  * Sign in with email and password, then a texted code when asked. On /signin it continues to the
@@ -46,15 +62,15 @@ export function SignInView({ inModal = false }: { inModal?: boolean }) {
   );
   const state = useSelector(signIn, (s) => s);
   const inMfa = state.hasTag('askingForCode');
+  const codeStep = useCodeStep(inMfa || state.hasTag('busy'));
   const Heading = viewHeading(inModal);
-  return inMfa ? (
-    <CodeForm state={state} send={signIn.send} Heading={Heading} inModal={inModal} />
+  // Asked for a code before its form is here, the credentials form stays as it was sent, busy.
+  return inMfa && codeStep ? (
+    <codeStep.CodeForm state={state} send={signIn.send} Heading={Heading} inModal={inModal} />
   ) : (
     <CredentialsForm state={state} send={signIn.send} Heading={Heading} inModal={inModal} />
   );
 }
-
-type FormProps = { state: SignInSnapshot; send: Send; Heading: ViewHeading; inModal: boolean };
 
 const emailFieldId = 'email';
 const passwordFieldId = 'password';
@@ -71,7 +87,8 @@ function CredentialsForm({ state, send, Heading, inModal }: FormProps) {
   const { t, i18n } = useLingui();
   const authReason = useSelector(session, (s) => s.context.authReason);
   const handedOver = useRouterState({ select: (s) => s.location.state as HandedOver & { key?: string } });
-  const submitting = state.hasTag('busy');
+  // Also while the code step's form loads after a code was asked for (useCodeStep).
+  const submitting = state.hasTag('busy') || state.hasTag('askingForCode');
   const paused = state.hasTag('waiting');
   const { fieldErrors, retryAt } = state.context;
   const rejected = state.hasTag('rejected');
@@ -197,81 +214,6 @@ function CredentialsForm({ state, send, Heading, inModal }: FormProps) {
           <Trans>Contact support</Trans>
         </Link>
       </p>
-    </section>
-  );
-}
-
-/** The texted code (105): six boxes, sent with the same /sign-in call. */
-function CodeForm({ state, send, Heading, inModal }: FormProps) {
-  const heading = useRef<HTMLHeadingElement>(null);
-  const { phone, attemptsLeft, textProblem, retryAt } = state.context;
-  const verifying = state.hasTag('verifying');
-  const busy = state.hasTag('busy');
-  const cannotText = state.hasTag('cannotText');
-  const waiting = state.hasTag('waiting');
-  const sentTo = phone ?? '';
-  useEffect(() => heading.current?.focus(), []);
-  // A notice that replaces the form (too many codes, a phone that cannot be texted) came after Verify or
-  // Send a new code, which went with the form: the heading takes the focus back, the notice under it.
-  useEffect(() => {
-    if ((waiting || cannotText) && focusIsNowhere()) heading.current?.focus();
-  }, [waiting, cannotText]);
-
-  const headingId = inModal ? authModalTitleId : 'signin-code-title';
-  return (
-    <section className="screen" aria-labelledby={headingId}>
-      <Heading id={headingId} ref={heading} tabIndex={-1}>
-        <Trans>Enter your code</Trans>
-      </Heading>
-      {cannotText && textProblem === StatusCode.INVALID_PHONE_NUMBER ? (
-        // The phone on file is not one a code can go to (spec §8): only support can change it.
-        <div className="form-error" role="alert">
-          <p>
-            <Trans>We don't recognize your phone</Trans>
-          </p>
-          <p>
-            <Trans>Please contact support to change the phone number on your account.</Trans>
-          </p>
-        </div>
-      ) : cannotText ? (
-        <div className="form-error" role="alert">
-          <p>{sentTo ? <Trans>We weren't able to text a code to <span className="nowrap">{sentTo}</span>.</Trans> : <Trans>We weren't able to text you a code.</Trans>}</p>
-          {textProblem === StatusCode.INVALID_PHONE_LANDLINE ? (
-            <p>
-              <Trans>We can only text a mobile phone. Please contact support to change the phone number on your account.</Trans>
-            </p>
-          ) : null}
-        </div>
-      ) : waiting ? (
-        <TooManyCodesNotice retryAt={retryAt} />
-      ) : (
-        <TextedCodeEntry
-          id="signin-code"
-          phone={sentTo}
-          codeLength={textedCodeLength}
-          {...textedCodeProblems(state)}
-          attemptsLeft={attemptsLeft}
-          busy={busy}
-          readOnly={busy}
-          verifying={verifying}
-          resending={state.hasTag('resending')}
-          resent={state.hasTag('resent')}
-          onSubmit={(code) => send({ type: 'user.submitCode', code })}
-        />
-      )}
-      <div className="screen-links">
-        {waiting ? null : (
-          <button type="button" className="link-button" disabled={busy} onClick={letFocusGoThen(() => send({ type: 'user.resendCode' }))}>
-            <Trans>Send a new code</Trans>
-          </button>
-        )}
-        <button type="button" className="link-button" disabled={busy} onClick={() => send({ type: 'user.backToSignIn' })}>
-          <Trans>Back to sign in</Trans>
-        </button>
-        <Link to="/customer-support">
-          <Trans>Contact support</Trans>
-        </Link>
-      </div>
     </section>
   );
 }
