@@ -105,15 +105,8 @@ export async function checkUnlockCodeOf(db: Database, sessions: Sessions, presen
   return { kind: 'right', user };
 }
 
-/**
- * 401 `{101, attemptsLeft}` for a wrong code. During a lockout 401 `{101, attemptsLeft: 0}`, the answer
- * of the wrong code that reached it, so the app says why a sign-in is needed (the unlock code is locked,
- * the SSN resets it) to a later password sign-in's session and to one still live when the lockout came
- * (a session the lockout ended is refused 104 by the token check first). A code that found every try
- * held by others still being compared gets it too. 401 `{104}` without a code (the session has ended).
- */
+/** 401 `{101, attemptsLeft}` for a wrong code; 401 `{104}` during a lockout or without a code. */
 export function refuseUnlockCode(reply: FastifyReply, check: Exclude<UnlockCodeCheck, { kind: 'right' }>) {
-  if (check.kind === 'noCode') return signInRequired(reply);
-  const attemptsLeft = check.kind === 'wrong' ? check.attemptsLeft : 0;
-  return reply.code(401).send({ statusCode: StatusCode.INVALID_REFRESH_CREDENTIALS, attemptsLeft });
+  if (check.kind !== 'wrong') return signInRequired(reply);
+  return reply.code(401).send({ statusCode: StatusCode.INVALID_REFRESH_CREDENTIALS, attemptsLeft: check.attemptsLeft });
 }

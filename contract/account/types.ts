@@ -24,8 +24,8 @@ export type SetUnlockCodeRequest = { currentUnlockCode: string; unlockCode: stri
  * POST /set-unlock-code answers: 200 `{0}`; 400 `{4, fieldErrors: {unlockCode | currentUnlockCode}}` a
  * code breaks a rule (`unlockCode.obvious`, `unlockCode.invalid` …); 400 `{2}` a malformed body (a
  * missing currentUnlockCode included); 401 `{101, attemptsLeft}` the current code is wrong (counted
- * with /refresh-tokens' wrong codes; at `attemptsLeft: 0` every session has ended); 401 `{101,
- * attemptsLeft: 0}` during an unlock lockout (only /reset-unlock-code ends it), as /refresh-tokens answers then.
+ * with /refresh-tokens' wrong codes; at `attemptsLeft: 0` every session has ended); 401 `{104}` during
+ * an unlock lockout (only /reset-unlock-code ends it), as /refresh-tokens answers then.
  */
 export type SetUnlockCodeAnswer = StatusAnswer & MayHaveFieldErrors & {
   /** Present on INVALID_REFRESH_CREDENTIALS: unlock attempts left before the lockout. */

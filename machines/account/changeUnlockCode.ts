@@ -83,7 +83,7 @@ export const changeUnlockCodeMachine = setup({
     /** 401 {101, attemptsLeft > 0}: the current code is wrong; it counted as a wrong unlock code. */
     isWrongCurrentCode: (_, answer: SetUnlockCodeAnswer | undefined) =>
       answer?.statusCode === StatusCode.INVALID_REFRESH_CREDENTIALS && (answer.attemptsLeft ?? 0) > 0,
-    /** 401 {101} with no attempts left: that was the last one (every session has ended on the server), or the lockout was already in force. */
+    /** 401 {101} with no attempts left: that was the last one, and every session has ended on the server. */
     isLockedOut: (_, answer: SetUnlockCodeAnswer | undefined) => answer?.statusCode === StatusCode.INVALID_REFRESH_CREDENTIALS,
     /** 400 {4, fieldErrors}: the server refused this code (an obvious one): choose another. */
     isRefused: (_, answer: SetUnlockCodeAnswer | undefined) => answer?.statusCode === StatusCode.FAILED_VALIDATION,

@@ -102,8 +102,7 @@ export const unlockMachine = setup({
           {
             guard: { type: 'isSignInRequired', params: ({ event }) => event.output },
             target: 'signInRequired',
-            // The wrong code with no attempt left, or a lockout already in force (INVALID_REFRESH_CREDENTIALS with
-            // attemptsLeft 0: sign-in says why); SIGN_IN_REQUIRED: the session ended on the server.
+            // The wrong code with no attempt left (SIGN_IN_REQUIRED: the session ended on the server).
             actions: { type: 'requireSignIn', params: ({ event }) => ({ unlockCodeLocked: event.output.statusCode === StatusCode.INVALID_REFRESH_CREDENTIALS }) },
           },
           { target: 'editing.failed' },

@@ -21,8 +21,7 @@ const events = [
   { type: 'user.submit', currentUnlockCode: '25', unlockCode: '2468', unlockCodeConfirmation: '2468' },
   { type: 'xstate.done.actor.setUnlockCode', output: { statusCode: 0 } },
   { type: 'xstate.done.actor.setUnlockCode', output: { statusCode: 4, fieldErrors: { unlockCode: 'unlockCode.obvious' } } },
-  // A wrong current code, with attempts left; then the last one (every session has ended on the server),
-  // which is also the answer to any code during a lockout already in force (server/unlockCodes.ts refuseUnlockCode).
+  // A wrong current code, with attempts left; then the last one (every session has ended on the server).
   { type: 'xstate.done.actor.setUnlockCode', output: { statusCode: 101, attemptsLeft: 3 } },
   { type: 'xstate.done.actor.setUnlockCode', output: { statusCode: 101, attemptsLeft: 0 } },
   { type: 'xstate.done.actor.setUnlockCode', output: { statusCode: 5 } },
@@ -210,7 +209,7 @@ describe('change-unlock-code chart', () => {
             },
           },
           {
-            // The last attempt was wrong, or the lockout was already in force: the app asks for a sign-in over the screen, saying why.
+            // The last attempt was wrong: the server ended every session; the app asks for a sign-in over the screen.
             when: (s) => s.matches('signInRequired'),
             then: async ({ router, session }) => {
               const dialog = await screen.findByRole('dialog', { name: 'Sign in' });

@@ -12,7 +12,6 @@ const events = [
   { type: 'user.useSignIn' },
   { type: 'xstate.done.actor.refreshTokens', output: { statusCode: 0, access: 'access-9', refresh: 'refresh-9', isInternal: true } },
   { type: 'xstate.done.actor.refreshTokens', output: { statusCode: 101, attemptsLeft: 3 } },
-  // The last wrong code, or any code during a lockout already in force (the same answer): sign-in says the code is locked.
   { type: 'xstate.done.actor.refreshTokens', output: { statusCode: 101, attemptsLeft: 0 } },
   { type: 'xstate.done.actor.refreshTokens', output: { statusCode: 104 } },
   { type: 'xstate.done.actor.refreshTokens', output: { statusCode: 5 } },

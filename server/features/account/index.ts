@@ -21,8 +21,7 @@ export function accountFeature(app: FastifyInstance, services: Services): void {
 
   /**
    * The current code first, exactly as /refresh-tokens checks it (server/unlockCodes.ts): a wrong one
-   * counts against the same limit, the last one ends every session, and a lockout refuses as that last
-   * one did (401 {101, attemptsLeft: 0}), nothing counted or compared.
+   * counts against the same limit, the last one ends every session, and a lockout refuses with 104.
    * The same change sent again after it was made (its answer lost on the way: the app keeps what was
    * typed and sends it again) is answered as done: its current code is no longer the code, and
    * counting it wrong would spend the cardholder's tries, up to a lockout, for a change that worked.
