@@ -13,9 +13,16 @@
  *
  * How each failure ends (each is spec §4's FAILURE):
  * - `failed`, 'Sorry, we weren't able to change your PIN...', with a retry that asks for a fresh form
- *   (the old token is spent or stale): when the form address cannot be had (any answer but `{0, url}`
- *   with a url, or no answer at all: the error modal has said so), and when the page posts -10 (expired
- *   token), -11 (token changed) or anything else but 0. The processor set no PIN.
+ *   (the old token is spent or stale): when the form address cannot be had (`{0}` without a url, any
+ *   answer but the card's refusals below, or no answer at all: the error modal has said so), and when
+ *   the page posts -10 (expired token) or anything else but 0 and -11. The processor set no PIN.
+ * - `formReplaced`, the same sentence and why: a newer PIN form for this card was opened (another tab or
+ *   window; the processor answers -11, token changed, to the older one). That one is the live form; the
+ *   retry asks for a fresh form here, which makes the other one stale in turn. The processor set no PIN.
+ * - `noPinForCard`, the same sentence and why, with no retry (a fresh form would be refused the same)
+ *   but the way to the cards: the card API refused the form address for this card, 404 `{3}` (the
+ *   caller has no such card: a bad or stale cardId in the address) or 403 `{3, reason}` (not an
+ *   activated physical card in use: server/features/cards/cardLife.ts `cardForPin`).
  * - Once the page posted 0 the processor says it set the new PIN, whatever the recording call then
  *   gets: the screen never says the PIN was not changed. No answer to it (the error modal has said so; or
  *   re-authentication given up), or the server's own failure (`{5}`: it may have recorded the change
@@ -49,9 +56,11 @@ export type ResetPinStatus = 'INPUTTING' | 'SUCCESS' | 'FAILURE';
  * What views ask the chart: a call under way (`busy`: the form on its way, or `saving` the PIN set), the
  * processor's page shown (`form`), and the outcome (`succeeded`, `failed`). `failed` with `unconfirmed`:
  * the processor set the PIN but its recording was not confirmed (the retry sends it again); with
- * `unrecorded` too: the card API refused to record it (the retry opens a fresh form).
+ * `unrecorded` too: the card API refused to record it (the retry opens a fresh form); with `formReplaced`:
+ * a newer form for the card was opened elsewhere (-11; the retry opens a fresh form here); with
+ * `noPinForCard`: the card API refused the form for this card (no retry).
  */
-export type ResetPinTag = 'busy' | 'form' | 'saving' | 'succeeded' | 'failed' | 'unconfirmed' | 'unrecorded';
+export type ResetPinTag = 'busy' | 'form' | 'saving' | 'succeeded' | 'failed' | 'unconfirmed' | 'unrecorded' | 'formReplaced' | 'noPinForCard';
 
 export const resetPinMachine = setup({
   types: {
@@ -63,8 +72,12 @@ export const resetPinMachine = setup({
   guards: {
     hasForm: (_, answer: PinFormAnswer | undefined) =>
       answer?.statusCode === StatusCode.SUCCESS && 'url' in answer && answer.url.length > 0,
+    /** 404 `{3}` (no such card of the caller) or 403 `{3, reason}`: no form for this card, however often asked. */
+    isCardRefused: (_, answer: PinFormAnswer | undefined) => answer?.statusCode === StatusCode.NOT_ALLOWED,
     /** The page posted 0: the processor set the PIN. */
     isPinSet: (_, code: ProcessorResult) => code === PinChangeResult.SUCCESS,
+    /** The page posted -11: a newer form for the same card (and PIN) replaced this one. */
+    isFormReplaced: (_, code: ProcessorResult) => code === PinChangeResult.TOKEN_CHANGED,
     isRecorded: (_, answer: CommitPinAnswer | undefined) => answer?.statusCode === StatusCode.SUCCESS,
     /** The server's own failure: it may have recorded the change before it failed. */
     isUnexpected: (_, answer: CommitPinAnswer | undefined) => answer?.statusCode === StatusCode.UNEXPECTED_ERROR,
@@ -108,6 +121,7 @@ export const resetPinMachine = setup({
             target: 'inputting',
             actions: { type: 'storeForm', params: ({ event }) => event.output },
           },
+          { guard: { type: 'isCardRefused', params: ({ event }) => event.output }, target: 'noPinForCard' },
           { target: 'failed' },
         ],
         onError: { target: 'failed' },
@@ -124,6 +138,7 @@ export const resetPinMachine = setup({
             guard: { type: 'isPinSet', params: ({ event }) => event.output },
             target: 'committing',
           },
+          { guard: { type: 'isFormReplaced', params: ({ event }) => event.output }, target: 'formReplaced' },
           { target: 'failed' },
         ],
         // No onError: waiting for a message cannot fail; leaving the screen stops it.
@@ -151,6 +166,17 @@ export const resetPinMachine = setup({
       tags: ['failed'],
       entry: 'forgetForm',
       on: { 'user.retry': 'loadingForm' },
+    },
+    /** FAILURE: the page posted -11, a newer form for this card is open elsewhere; a retry asks for a fresh form here. */
+    formReplaced: {
+      tags: ['failed', 'formReplaced'],
+      entry: 'forgetForm',
+      on: { 'user.retry': 'loadingForm' },
+    },
+    /** FAILURE: the card API gives no form for this card (404 `{3}`, 403 `{3, reason}`); no retry, the way to the cards. */
+    noPinForCard: {
+      tags: ['failed', 'noPinForCard'],
+      entry: 'forgetForm',
     },
     /** FAILURE: the new PIN may already be set, its recording unanswered; a retry sends the same call again. */
     unconfirmed: {

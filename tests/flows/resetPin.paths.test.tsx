@@ -3,7 +3,7 @@
  * the real app: the processor's page in its frame, its result posted from the processor's exact
  * origin (other origins and other windows are ignored at every step), success back to returnTo.
  */
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { resetPinMachine, resetPinStatusOf } from '../../machines/cards/resetPin.ts';
 import { coverageOf, describePath, generatePaths, minimalCover, replayPath } from '../support/chartCoverage.ts';
@@ -15,6 +15,8 @@ const events = [
   { type: 'xstate.done.actor.getPinChangeFormUrl', output: { statusCode: 0, url: formUrl } },
   { type: 'xstate.done.actor.getPinChangeFormUrl', output: { statusCode: 0, url: '' } },
   { type: 'xstate.done.actor.getPinChangeFormUrl', output: { statusCode: 3, reason: 'notAllowed' } },
+  // 404: no such card of the caller (a bad or stale cardId in the address).
+  { type: 'xstate.done.actor.getPinChangeFormUrl', output: { statusCode: 3 } },
   { type: 'xstate.error.actor.getPinChangeFormUrl', error: new Error('no statusCode') },
   { type: 'xstate.done.actor.awaitProcessorResult', output: 0 },
   { type: 'xstate.done.actor.awaitProcessorResult', output: -10 },
@@ -33,6 +35,23 @@ const returnTo = '/manage-cards?initialSlide=1';
 const startAt = `/reset-pin?cardId=${physicalCard.id}&returnTo=${encodeURIComponent(returnTo)}`;
 const frameTitle = 'Secure form to set your PIN';
 const pinFrame = () => screen.queryByTitle(frameTitle) as HTMLIFrameElement | null;
+const sorry = "Sorry, we weren't able to change your PIN...";
+const formReplacedText = 'A newer PIN form for this card was opened in another tab or window. Set your PIN there, or tap Try again to set it here.';
+const noPinText = "We can't set a PIN for this card now. Only an activated physical card has a PIN.";
+/** The form address's answer as the server sends it: `{3}` without a reason is the 404 of a card the caller does not have. */
+const formHttpStatusOf = (answer: { statusCode: number }) =>
+  answer.statusCode === 3 && !('reason' in answer) ? 404 : httpStatusOf(answer);
+
+/** No form for this card: the reason, no Try again, the way to the cards; the focus on the heading, never nowhere. */
+async function expectNoPinForCard() {
+  await waitFor(() => expect(alertText()).toBe(`${sorry} ${noPinText}Manage cards`));
+  expect(screen.queryByRole('button', { name: 'Try again' })).toBeNull();
+  const alert = screen.getByRole('alert');
+  expect(within(alert).getByRole('link', { name: 'Manage cards' }).getAttribute('href')).toBe('/manage-cards');
+  expect(pinFrame()).toBeNull();
+  expect(screen.queryByText(/secure page of our card processor, below/)).toBeNull();
+  await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('heading', { level: 1, name: 'Set your PIN' })));
+}
 
 /** A message event as the browser delivers it to the app's window. */
 function post(data: unknown, origin: string, source: Window | null) {
@@ -72,7 +91,7 @@ describe('reset PIN chart', () => {
           'xstate.done.actor.getPinChangeFormUrl': async ({ cardApi }, event) => {
             const output = event.output as { statusCode: number };
             await waitFor(() => expect(cardApi.isWaiting(pinFormPath)).toBe(true));
-            cardApi.answer(pinFormPath, output, httpStatusOf(output));
+            cardApi.answer(pinFormPath, output, formHttpStatusOf(output));
           },
           'xstate.error.actor.getPinChangeFormUrl': async (ctx) => {
             await waitFor(() => expect(ctx.cardApi.isWaiting(pinFormPath)).toBe(true));
@@ -142,6 +161,24 @@ describe('reset PIN chart', () => {
               expect(resetPinStatusOf(s)).toBe('FAILURE');
               await waitFor(() => expect(alertText()).toBe("Sorry, we weren't able to change your PIN...Try again"));
               expect(pinFrame()).toBeNull();
+            },
+          },
+          {
+            // The page posted -11: a newer form for this card was opened elsewhere; Try again opens one here.
+            when: (s) => s.matches('formReplaced'),
+            then: async (_ctx, s) => {
+              expect(resetPinStatusOf(s)).toBe('FAILURE');
+              await waitFor(() => expect(alertText()).toBe(`${sorry} ${formReplacedText}Try again`));
+              expect(screen.getByRole('button', { name: 'Try again' })).toBeTruthy();
+              expect(pinFrame()).toBeNull();
+            },
+          },
+          {
+            // The card API refused the form for this card (404 {3}, 403 {3, reason}): no retry, the way to the cards.
+            when: (s) => s.matches('noPinForCard'),
+            then: async (_ctx, s) => {
+              expect(resetPinStatusOf(s)).toBe('FAILURE');
+              await expectNoPinForCard();
             },
           },
           {
@@ -237,6 +274,53 @@ describe('reset PIN, beside the paths', () => {
       { cardId: physicalCard.id, pin: 'card' },
       { cardId: physicalCard.id, pin: 'card' },
     ]);
+  });
+
+  it('after -11 says a newer form was opened elsewhere, and Try again opens a fresh one here', async () => {
+    const app = await renderApp(startAt, active);
+    await waitFor(() => expect(app.cardApi.isWaiting(pinFormPath)).toBe(true));
+    app.cardApi.answer(pinFormPath, { statusCode: 0, url: formUrl });
+    const frame = (await screen.findByTitle(frameTitle)) as HTMLIFrameElement;
+    // The cardholder was on the processor's page: the focus is in its frame, which goes.
+    frame.focus();
+    post(-11, processorOrigin, frame.contentWindow);
+    await waitFor(() => expect(alertText()).toBe(`${sorry} ${formReplacedText}Try again`));
+    expect(pinFrame()).toBeNull();
+    // Not left nowhere: Try again takes it.
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Try again' })));
+    await app.user.click(screen.getByRole('button', { name: 'Try again' }));
+    await waitFor(() => expect(app.cardApi.isWaiting(pinFormPath)).toBe(true));
+    app.cardApi.answer(pinFormPath, { statusCode: 0, url: `${processorOrigin}/pin?token=tok-2` });
+    expect(((await screen.findByTitle(frameTitle)) as HTMLIFrameElement).getAttribute('src')).toBe(`${processorOrigin}/pin?token=tok-2`);
+    expect(alertText()).toBe('');
+  });
+
+  it.each([
+    ['404 {3}: no such card of the caller', { statusCode: 3 }, 404],
+    ['403 {3, notAllowed}: not an activated physical card', { statusCode: 3, reason: 'notAllowed' }, 403],
+  ])('a form refused for the card (%s) offers no Try again, but the way to the cards', async (_name, answer, httpStatus) => {
+    const app = await renderApp(startAt, active);
+    await screen.findByRole('heading', { level: 1, name: 'Set your PIN' });
+    await waitFor(() => expect(app.cardApi.isWaiting(pinFormPath)).toBe(true));
+    // The focus nowhere as the answer comes (the page's first screen): it lands on the heading.
+    (document.activeElement as HTMLElement | null)?.blur();
+    app.cardApi.answer(pinFormPath, answer, httpStatus);
+    await expectNoPinForCard();
+    expect(app.cardApi.requests.filter((request) => request.path === pinFormPath)).toHaveLength(1);
+    await app.user.click(screen.getByRole('link', { name: 'Manage cards' }));
+    await waitFor(() => expect(app.router.state.location.pathname).toBe('/manage-cards'));
+  });
+
+  it('in Spanish, says why in the usted voice', async () => {
+    const app = await renderApp(startAt, { ...active, locale: 'es' });
+    await waitFor(() => expect(app.cardApi.isWaiting(pinFormPath)).toBe(true));
+    app.cardApi.answer(pinFormPath, { statusCode: 3 }, 404);
+    await waitFor(() =>
+      expect(alertText()).toBe(
+        'Lo sentimos, no pudimos cambiar su PIN... No podemos establecer un PIN para esta tarjeta ahora. Solo una tarjeta física activada tiene PIN.Administrar tarjetas',
+      ),
+    );
+    expect(screen.queryByRole('button', { name: 'Intentar de nuevo' })).toBeNull();
   });
 
   it('never frames a page that is not on the processor origin', async () => {

@@ -58,9 +58,20 @@ export class ResetPinPage extends AppPage {
     return this.alert.filter({ hasText: this.t("Sorry, we weren't able to change your PIN...") });
   }
 
+  /** After -11: the failure also says a newer form for this card was opened in another tab or window, and offers Try again. */
+  get formReplaced(): Locator {
+    return this.failure.filter({
+      hasText: this.t('A newer PIN form for this card was opened in another tab or window. Set your PIN there, or tap Try again to set it here.'),
+    });
+  }
+
+  get retryButton(): Locator {
+    return this.alert.getByRole('button', { name: this.t('Try again'), exact: true });
+  }
+
   /** Try again, by keyboard: the heading keeps the focus until the form is back (not the page's start). */
   async retry(): Promise<void> {
-    await this.alert.getByRole('button', { name: this.t('Try again'), exact: true }).press('Enter');
+    await this.retryButton.press('Enter');
     await expect(this.heading).toBeFocused();
     await expect(this.frameElement).toBeVisible();
   }

@@ -6,12 +6,13 @@
  */
 import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { getRouteApi, useRouter } from '@tanstack/react-router';
+import { getRouteApi, Link, useRouter } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState, type RefObject } from 'react';
 import type { PinKind } from '../../../../contract/cards/types.ts';
 import { resetPinStatusOf } from '../../../../machines/cards/resetPin.ts';
 import { useServices } from '../../../app/services.tsx';
+import { takeFocusIfNowhere } from '../../../shared/components/focusIsNowhere.ts';
 import { RetryNotice } from '../../../shared/components/RetryNotice.tsx';
 import { Skeleton } from '../../../shared/components/Skeleton.tsx';
 import { useHeadingFocus } from '../../../shared/components/useHeadingFocus.ts';
@@ -51,6 +52,8 @@ function ResetPin({ cardId, pin, returnTo }: { cardId: string; pin: PinKind; ret
   // again, or (`unrecorded`: the card API refused it) opens a fresh form to set it once more.
   const unconfirmed = state.hasTag('unconfirmed');
   const unrecorded = state.hasTag('unrecorded');
+  // No form for this card (the card API refused it): no Try again, the way to the cards instead.
+  const noPinForCard = state.hasTag('noPinForCard');
 
   return (
     <section className="screen" aria-labelledby="reset-pin-title" aria-busy={state.hasTag('busy')}>
@@ -61,18 +64,25 @@ function ResetPin({ cardId, pin, returnTo }: { cardId: string; pin: PinKind; ret
         <Trans>Your PIN is 4 digits. Avoid PINs that are easy to guess, like 1234 or 1111.</Trans>
       </p>
       {/* Once the processor may have set it, there is no page below to type it on. */}
-      {unconfirmed && !unrecorded ? null : (
+      {(unconfirmed && !unrecorded) || noPinForCard ? null : (
         <p>
           <Trans>You type it on the secure page of our card processor, below. The Providers app never sees your PIN.</Trans>
         </p>
       )}
-      {status === 'FAILURE' ? (
+      {noPinForCard ? (
+        <NoPinForCardNotice focusTarget={heading} />
+      ) : status === 'FAILURE' ? (
         // Once the processor said it set the PIN, the screen never says it was not changed.
         <RetryNotice focusOnRetry={heading} onRetry={() => pinChange.send({ type: 'user.retry' })} advise={unconfirmed && !unrecorded}>
           {unrecorded ? (
             <Trans>Your new PIN may already be set, but we couldn't confirm it. To be sure, tap Try again and set it once more.</Trans>
           ) : unconfirmed ? (
             <Trans>Your new PIN may already be set, but we couldn't confirm it.</Trans>
+          ) : state.hasTag('formReplaced') ? (
+            <>
+              <Trans>Sorry, we weren't able to change your PIN...</Trans>{' '}
+              <Trans>A newer PIN form for this card was opened in another tab or window. Set your PIN there, or tap Try again to set it here.</Trans>
+            </>
           ) : (
             <Trans>Sorry, we weren't able to change your PIN...</Trans>
           )}
@@ -106,5 +116,28 @@ function ResetPin({ cardId, pin, returnTo }: { cardId: string; pin: PinKind; ret
         </a>
       </p>
     </section>
+  );
+}
+
+/**
+ * The card API gives no PIN form for this card (no such card of the cardholder, or not an activated
+ * physical card): asking again would be refused the same, so no Try again, the way to the cards instead.
+ * The loading skeleton it replaces held no focus; a focus left nowhere goes to the heading (after the
+ * error modal, if one opened), as a RetryNotice gives it to its Try again.
+ */
+function NoPinForCardNotice({ focusTarget }: { focusTarget: RefObject<HTMLElement | null> }) {
+  useEffect(() => takeFocusIfNowhere(() => focusTarget.current), [focusTarget]);
+  return (
+    <div className="notice" role="alert">
+      <p>
+        <Trans>Sorry, we weren't able to change your PIN...</Trans>{' '}
+        <Trans>We can't set a PIN for this card now. Only an activated physical card has a PIN.</Trans>
+      </p>
+      <p>
+        <Link to="/manage-cards">
+          <Trans>Manage cards</Trans>
+        </Link>
+      </p>
+    </div>
   );
 }
