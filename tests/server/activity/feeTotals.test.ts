@@ -1,9 +1,10 @@
 /**
  * The fee totals of the activity list's first page (Regulation E §1005.18(c)(5): the last calendar
  * month and this calendar year so far), on PGlite and on the run's PostgreSQL: counted by US Eastern
- * months as statements count them, a fee at 11:30 p.m. on December 31 in New York in the year before,
- * only fees and only the cardholder's, the same year's total as the statement's, and a first page kept
- * from the month before read again once the month has changed. Fixed clocks: nothing reads the wall clock.
+ * months as statements count them (in standard and in daylight time; a fee at 11:30 p.m. on December 31
+ * in New York is the year before's), only fees and only the cardholder's, the same year's total as the
+ * statement's, and a first page kept from the month before read again once the month has changed. Fixed
+ * clocks: nothing reads the wall clock.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -62,6 +63,9 @@ describe.each(ledgerDatabases)('the fee totals on $kind', ({ open }) => {
     // 11:59 p.m. on February 28 in New York: February's; midnight on March 1 (EST until March 8): March's.
     await move('2026-03-01T04:59:00Z', 3_00, 'fee');
     await move('2026-03-01T05:00:00Z', 4_00, 'fee');
+    // Daylight time (EDT, UTC−4): 11:59 p.m. on October 31 in New York is October's; midnight, November's.
+    await move('2026-11-01T03:59:00Z', 6_00, 'fee');
+    await move('2026-11-01T04:00:00Z', 8_00, 'fee');
   });
   afterAll(async () => {
     await database?.close();
@@ -71,6 +75,11 @@ describe.each(ledgerDatabases)('the fee totals on $kind', ({ open }) => {
     expect((await firstPage('2026-03-15T16:00:00Z')).fees).toEqual({ lastMonth: '2026-02', lastMonthCents: 8_00, year: '2026', yearCents: 14_00 });
     // In January the last month is December of the year before, and the year's total starts again.
     expect((await firstPage('2026-01-20T16:00:00Z')).fees).toEqual({ lastMonth: '2025-12', lastMonthCents: 1_00, year: '2026', yearCents: 2_00 });
+  });
+
+  it('counts a month by its midnight in New York in daylight time too', async () => {
+    expect((await firstPage('2026-11-15T16:00:00Z')).fees).toEqual({ lastMonth: '2026-10', lastMonthCents: 6_00, year: '2026', yearCents: 28_00 });
+    expect((await firstPage('2026-12-15T16:00:00Z')).fees).toEqual({ lastMonth: '2026-11', lastMonthCents: 8_00, year: '2026', yearCents: 28_00 });
   });
 
   it('reads a kept first page again when the month changes, and agrees with the statement', async () => {

@@ -24,18 +24,17 @@ let codeStep: CodeStep | null = null;
 const loadCodeStep = () => import('./SignInCodeForm.tsx').then((loaded) => (codeStep = loaded));
 
 /**
- * The code step's form once its file is here: loading starts as the credentials are sent (the server's
- * answer may ask for a code), or when a code is asked for. A file that cannot be loaded fails the
- * screen as any screen's code that did not download does (ErrorView).
+ * The code step's file: asked for as the credentials are typed or sent (the server's answer may ask for
+ * a code), so it is usually here before a code is asked for (`needed`). `failed` only once a code is
+ * asked for and the file could not be downloaded: a sign-in that needs no code loses nothing by it.
  */
-function useCodeStep(needed: boolean): CodeStep | null {
+function useCodeStep(wanted: boolean, needed: boolean): { loaded: CodeStep | null; failed: boolean } {
   const [loaded, setLoaded] = useState(codeStep);
-  const [failure, setFailure] = useState<unknown>(null);
+  const [failed, setFailed] = useState(false);
   useEffect(() => {
-    if (needed && !loaded) loadCodeStep().then(setLoaded, setFailure);
-  }, [needed, loaded]);
-  if (failure) throw failure;
-  return loaded;
+    if ((wanted || needed) && !loaded && !failed) loadCodeStep().then(setLoaded, () => setFailed(true));
+  }, [wanted, needed, loaded, failed]);
+  return { loaded, failed: failed && needed };
 }
 
 /**
@@ -62,13 +61,37 @@ export function SignInView({ inModal = false }: { inModal?: boolean }) {
   );
   const state = useSelector(signIn, (s) => s);
   const inMfa = state.hasTag('askingForCode');
-  const codeStep = useCodeStep(inMfa || state.hasTag('busy'));
+  const [typed, setTyped] = useState(false);
+  const codeStep = useCodeStep(typed || state.hasTag('busy'), inMfa);
   const Heading = viewHeading(inModal);
+  if (inMfa && codeStep.loaded) return <codeStep.loaded.CodeForm state={state} send={signIn.send} Heading={Heading} inModal={inModal} />;
+  if (inMfa && codeStep.failed) return <CodeStepFailed Heading={Heading} inModal={inModal} />;
   // Asked for a code before its form is here, the credentials form stays as it was sent, busy.
-  return inMfa && codeStep ? (
-    <codeStep.CodeForm state={state} send={signIn.send} Heading={Heading} inModal={inModal} />
-  ) : (
-    <CredentialsForm state={state} send={signIn.send} Heading={Heading} inModal={inModal} />
+  return <CredentialsForm state={state} send={signIn.send} Heading={Heading} inModal={inModal} onTyped={typed ? undefined : () => setTyped(true)} />;
+}
+
+/**
+ * A code was asked for and the code step's file could not be downloaded (a weak signal, or a page older
+ * than the app's files on the server): said in place, also in the auth modal, whose screen underneath
+ * stays. ErrorView's words; a browser keeps a failed import failed for the page's life, so Try again
+ * loads the page again.
+ */
+function CodeStepFailed({ Heading, inModal }: Pick<FormProps, 'Heading' | 'inModal'>) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
+  const headingId = inModal ? authModalTitleId : 'signin-code-title';
+  return (
+    <section className="screen" aria-labelledby={headingId}>
+      <Heading id={headingId} ref={heading} tabIndex={-1}>
+        <Trans>Something went wrong.</Trans>
+      </Heading>
+      <p>
+        <Trans>We couldn't open this screen. Check your connection and try again.</Trans>
+      </p>
+      <button type="button" className="button" onClick={() => window.location.reload()}>
+        <Trans>Try again</Trans>
+      </button>
+    </section>
   );
 }
 
@@ -82,13 +105,15 @@ const hasFocus = (id: string) => document.activeElement?.id === id;
  */
 let typedBeforeReset: { email?: string; entry?: string } = {};
 
-function CredentialsForm({ state, send, Heading, inModal }: FormProps) {
+/** `onTyped`: the first thing typed (the code step's file is then asked for). */
+function CredentialsForm({ state, send, Heading, inModal, onTyped }: FormProps & { onTyped?: () => void }) {
   const { session, host } = useServices();
   const { t, i18n } = useLingui();
   const authReason = useSelector(session, (s) => s.context.authReason);
   const handedOver = useRouterState({ select: (s) => s.location.state as HandedOver & { key?: string } });
-  // Also while the code step's form loads after a code was asked for (useCodeStep).
-  const submitting = state.hasTag('busy') || state.hasTag('askingForCode');
+  const sending = state.hasTag('busy');
+  // Also while the code step's form loads after a code was asked for (useCodeStep); its links stay usable.
+  const submitting = sending || state.hasTag('askingForCode');
   const paused = state.hasTag('waiting');
   const { fieldErrors, retryAt } = state.context;
   const rejected = state.hasTag('rejected');
@@ -141,7 +166,7 @@ function CredentialsForm({ state, send, Heading, inModal }: FormProps) {
           field's error is an alert as it appears (announce). Sent with the button, the focus moves
           to the field, which says its error once. useFocusOnProblem does this for the other forms;
           here its module would add half a kilobyte to sign-in's first load. */}
-      <form ref={formRef} className="form" onSubmit={submit} noValidate aria-busy={submitting}>
+      <form ref={formRef} className="form" onSubmit={submit} onInput={onTyped} noValidate aria-busy={submitting}>
         <TextField
           announce={Boolean(fieldErrors.email) && hasFocus(emailFieldId)}
           id={emailFieldId}
@@ -194,7 +219,7 @@ function CredentialsForm({ state, send, Heading, inModal }: FormProps) {
         </SubmitButton>
       </form>
       {/* Inert while the call runs: the message above goes as it starts, and a double tap's second would land on a link. */}
-      <p className="screen-links" inert={submitting}>
+      <p className="screen-links" inert={sending}>
         {host.embedded && !inModal ? (
           // Opening an account is offered only inside the companion app (spec §2).
           <Link to="/register/{-$step}" params={{ step: undefined }}>
