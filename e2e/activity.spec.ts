@@ -135,8 +135,10 @@ test('activity and a pending transaction read in Spanish, axe-clean', async ({ p
   // Regulation E's fee totals, by US Eastern months as statements count them.
   const [year, month] = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York', year: 'numeric', month: '2-digit' }).format(new Date()).split('-').map(Number);
   const lastMonth = new Intl.DateTimeFormat('es', { timeZone: 'UTC', month: 'long', year: 'numeric' }).format(new Date(Date.UTC(year!, month! - 2, 15)));
-  await expect(activity.screen.getByText(`Cargos en ${lastMonth}: ${dollars(0, 'es')}`)).toBeVisible();
-  await expect(activity.screen.getByText(`Cargos en lo que va de ${year}: ${dollars(fees.physicalCard.cents, 'es')}`)).toBeVisible();
+  await expect(activity.screen.getByText(`Cargos que le cobramos en ${lastMonth}: ${dollars(0, 'es')}`)).toBeVisible();
+  await expect(activity.screen.getByText(`Cargos que le cobramos en lo que va de ${year}: ${dollars(fees.physicalCard.cents, 'es')}`)).toBeVisible();
+  // The browser keeps Pacific time (playwright.config.ts): the months are said to be New York's.
+  await expect(activity.screen.getByText('Los meses se cuentan en la hora del Este de EE. UU. (Nueva York), como en sus estados de cuenta.')).toBeVisible();
   await expectAccessible(page);
 
   const detail = await activity.open(activity.rowLink('Compra en Save Mart'));

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { formatDate, formatMonth, formatTime } from '../../src/shared/format/date.ts';
+import { formatDate, formatMonth, formatTime, onEasternTime } from '../../src/shared/format/date.ts';
 
 /** The device's time zone: Node reads TZ again whenever it changes; every test puts it back (files share a process). */
 function onDeviceIn(timeZone: string) {
@@ -144,6 +144,23 @@ describe('formatMonth', () => {
   it('rejects what is not a month with a RangeError', () => {
     for (const month of ['', '2026-13', '2026-00', '2026-1', 'November', '2026-11-01']) {
       expect(() => formatMonth(month, 'en', 'heading'), month).toThrow(RangeError);
+    }
+  });
+});
+
+describe('onEasternTime', () => {
+  it("is true where the phone keeps New York's standard and daylight time, false elsewhere", () => {
+    for (const [timeZone, eastern] of [
+      ['America/New_York', true],
+      ['America/Detroit', true],
+      ['America/Chicago', false],
+      ['America/Los_Angeles', false],
+      // No daylight time: 5 hours behind UTC all year, as New York only in winter.
+      ['America/Panama', false],
+      ['UTC', false],
+    ] as const) {
+      onDeviceIn(timeZone);
+      expect(onEasternTime(), timeZone).toBe(eastern);
     }
   });
 });

@@ -80,7 +80,7 @@ export class ReplacementPage extends AppPage {
   async expectRefusedAsAlreadyOrdered(): Promise<void> {
     await this.expectAlreadyOrdered();
     await expect(this.title).toBeFocused();
-    await expect(this.screen.getByRole('status')).toHaveText(this.t("A new card is already on its way to you, so we didn't order another one. Nothing was charged."));
+    await expect(this.screen.getByText(this.t("We didn't order another card, and we didn't charge you for one."), { exact: true })).toBeVisible();
     await expect(this.screen.getByRole('button')).toHaveCount(0);
     await expect(this.screen.getByRole('link', { name: this.t('Manage cards'), exact: true })).toBeVisible();
   }

@@ -11,7 +11,7 @@ import type { FeeTotals, Transaction } from '../../../contract/activity/types.ts
 import { loadingStatusOf } from '../../../machines/activity/activity.ts';
 import { useServices } from '../../app/services.tsx';
 import { ActivityRow, activityLinkClassName } from '../../shared/activity/ActivityRow.tsx';
-import { formatDate, formatMonth, formatTime } from '../../shared/format/date.ts';
+import { formatDate, formatMonth, formatTime, onEasternTime } from '../../shared/format/date.ts';
 import type { Locale } from '../../../contract/shared/locale.ts';
 import { formatDollars } from '../../shared/format/money.ts';
 import { AsOfNotice } from '../../shared/offline/AsOfNotice.tsx';
@@ -202,7 +202,11 @@ function BalanceHeader({ locale, rowsAsOf, onRefresh, refreshing }: BalanceHeade
   );
 }
 
-/** The fees charged in the last calendar month and this year so far (US Eastern months, as statements count them). */
+/**
+ * The fees charged in the last calendar month and this year so far, by US Eastern months as statements
+ * count them; on a phone in another time zone it says so, as a fee near midnight at a month's end is
+ * listed under one day here and counted in the next month there.
+ */
 function FeeTotalsNote({ fees, locale }: { fees: FeeTotals; locale: Locale }) {
   const month = formatMonth(fees.lastMonth, locale, 'sentence');
   const lastMonth = formatDollars(fees.lastMonthCents);
@@ -210,9 +214,15 @@ function FeeTotalsNote({ fees, locale }: { fees: FeeTotals; locale: Locale }) {
   const thisYear = formatDollars(fees.yearCents);
   return (
     <p className="activity-fees">
-      <Trans>Fees in {month}: {lastMonth}</Trans>
+      <Trans>Fees we charged you in {month}: {lastMonth}</Trans>
       <br />
-      <Trans>Fees in {year} so far: {thisYear}</Trans>
+      <Trans>Fees we charged you in {year} so far: {thisYear}</Trans>
+      {onEasternTime() ? null : (
+        <>
+          <br />
+          <Trans>Months are counted in US Eastern Time (New York), as on your statements.</Trans>
+        </>
+      )}
     </p>
   );
 }

@@ -15,7 +15,7 @@ import { type DownloadStatus, downloadStatusOf, statementsMachine } from '../../
 import { useServices } from '../../app/services.tsx';
 import { ActionButton } from '../../shared/components/ActionButton.tsx';
 import { Amount } from '../../shared/components/Amount.tsx';
-import { formatMonth } from '../../shared/format/date.ts';
+import { formatMonth, onEasternTime } from '../../shared/format/date.ts';
 import type { Locale } from '../../../contract/shared/locale.ts';
 import { formatDollars } from '../../shared/format/money.ts';
 import { saveFile } from './statementFiles.ts';
@@ -24,16 +24,6 @@ import '../../shared/components/detailList.css';
 import './statements.css';
 import { Skeleton } from '../../shared/components/Skeleton.tsx';
 import { RetryNotice } from '../../shared/components/RetryNotice.tsx';
-
-/**
- * Whether the phone keeps US Eastern time, as the statements' months do: 5 hours behind UTC in
- * January and 4 in July, New York's standard and daylight time. Then the note on time zones is not
- * about it, and is left out.
- */
-function onEasternTime(): boolean {
-  const year = new Date().getFullYear();
-  return new Date(year, 0, 15).getTimezoneOffset() === 300 && new Date(year, 6, 15).getTimezoneOffset() === 240;
-}
 
 export function StatementsView() {
   const { t } = useLingui();

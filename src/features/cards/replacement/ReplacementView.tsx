@@ -189,8 +189,9 @@ function AlreadyOrdered({ state, locale }: Props) {
         <Trans>A new card is already on its way</Trans>
       </h1>
       {refusal === 'cardPending' ? (
-        <p role="status">
-          <Trans>A new card is already on its way to you, so we didn't order another one. Nothing was charged.</Trans>
+        // Read after the heading, which has the focus: no live region (one mounted with its text is not reliably heard).
+        <p>
+          <Trans>We didn't order another card, and we didn't charge you for one.</Trans>
         </p>
       ) : null}
       <p>
