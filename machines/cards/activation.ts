@@ -24,11 +24,12 @@
  */
 import { assign, fromPromise } from 'xstate';
 import { setup } from '../shared/setup.ts';
-import type { ActivationAnswer, ActivationForm, Card, CardRefusal, CardRefusalReason } from '../../contract/cards/types.ts';
+import type { ActivationAnswer, ActivationForm, Card, CardRefusal } from '../../contract/cards/types.ts';
 import type { StatusAnswer, TooManyAnswer } from '../../contract/shared/answers.ts';
 import { activationChecks, type CardValidationMessage } from '../../contract/cards/rules.ts';
 import { fieldErrors } from '../../contract/rules.ts';
 import { StatusCode } from '../../contract/shared/statusCodes.ts';
+import { refusedFor } from './refusals.ts';
 import { retryAtOf, untilRetry } from '../shared/serverWait.ts';
 
 /** The route's steps (spec §2 /activate/:step?). */
@@ -70,9 +71,6 @@ export type ActivationTag =
 
 const formOf = (event: ActivationEvent): ActivationForm =>
   event.type === 'user.submit' ? { lastFourCard: event.lastFourCard.trim(), expiry: event.expiry.trim() } : { lastFourCard: '', expiry: '' };
-
-const refusedFor = (answer: CardCallAnswer, reason: CardRefusalReason) =>
-  answer?.statusCode === StatusCode.NOT_ALLOWED && 'reason' in answer && answer.reason === reason;
 
 const answerOf = ({ event }: { event: { output: CardCallAnswer } }) => event.output;
 

@@ -30,7 +30,7 @@ import type { Card, CardRefusal, OrderCardAnswer } from '../../contract/cards/ty
 import type { Address } from '../../contract/shared/address.ts';
 import type { HomeAnswer } from '../../contract/home/types.ts';
 import { fees } from '../../contract/shared/fees.ts';
-import { StatusCode } from '../../contract/shared/statusCodes.ts';
+import { refusedFor } from './refusals.ts';
 import {
   moneyConfirmationAssigners,
   moneyConfirmationContext,
@@ -91,7 +91,7 @@ export const orderCardMachine = setup({
     isPastIntro: ({ event }) => event.type === 'user.goToStep' && event.step >= 2,
     /** 403 `{3, cardPending}`: a card is already on its way (one at a time), so nothing was ordered or charged. */
     isCardPending: (_, answer: OrderCardAnswerOrRefusal | undefined) =>
-      answer?.statusCode === StatusCode.NOT_ALLOWED && 'reason' in answer && answer.reason === 'cardPending',
+      refusedFor(answer, 'cardPending'),
   },
   actions: {
     storeHome: assign((_, home: HomeAnswer) => ({ balanceCents: home.accountOverview.balance, hasFundedAnyKind: home.hasFundedAnyKind })),

@@ -29,7 +29,7 @@ import type { UserAnswer, User } from '../../contract/account/types.ts';
 import type { Card, CardRefusal, OrderCardAnswer, UnknownCard } from '../../contract/cards/types.ts';
 import type { HomeAnswer } from '../../contract/home/types.ts';
 import { fees } from '../../contract/shared/fees.ts';
-import { StatusCode } from '../../contract/shared/statusCodes.ts';
+import { refusedFor } from './refusals.ts';
 import {
   moneyConfirmationAssigners,
   moneyConfirmationContext,
@@ -92,7 +92,7 @@ export const replacementMachine = setup({
     isBackToReview: ({ event }) => event.type === 'user.goToStep' && event.step === 1,
     /** 403 `{3, cardPending}`: a new card is already on its way (one at a time), so nothing was ordered or charged. */
     isCardPending: (_, answer: ReplaceCardAnswerOrRefusal | undefined) =>
-      answer?.statusCode === StatusCode.NOT_ALLOWED && 'reason' in answer && answer.reason === 'cardPending',
+      refusedFor(answer, 'cardPending'),
   },
   actions: {
     storeUser: assign((_, user: User) => ({ user })),
