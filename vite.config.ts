@@ -324,10 +324,11 @@ export default defineConfig({
             // dependencies (on the first screens already); a module here that a first screen imports would
             // move out of the entry, which the first-load budget shows. Not the phone's format either: only
             // registration shows one, and it reads the rules' phoneDigits, which brought the forms' file
-            // into home's first load (2.6 KB gzip).
+            // into home's first load (2.6 KB gzip). Nor the phone's time zone against New York's
+            // (easternTime.ts): only statements and activity say it.
             {
               name: 'account-screens',
-              test: /\/src\/shared\/(activity|cards)\/|\/src\/shared\/format\/(?!phone\.)|\/src\/shared\/offline\/(lastKnown|AsOfNotice)\.|\/machines\/home\/|\/src\/shared\/components\/(Skeleton|RetryNotice|Amount|ActionButton)\.|\/contract\/shared\/fees\.ts|\/src\/shared\/fees\/feeNames\.|\/src\/features\/home\/(home\.css|earlyHome\.ts)/,
+              test: /\/src\/shared\/(activity|cards)\/|\/src\/shared\/format\/(?!phone\.|easternTime\.)|\/src\/shared\/offline\/(lastKnown|AsOfNotice)\.|\/machines\/home\/|\/src\/shared\/components\/(Skeleton|RetryNotice|Amount|ActionButton)\.|\/contract\/shared\/fees\.ts|\/src\/shared\/fees\/feeNames\.|\/src\/features\/home\/(home\.css|earlyHome\.ts)/,
               includeDependenciesRecursively: false,
             },
           ],

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { formatDate, formatMonth, formatTime, onEasternTime } from '../../src/shared/format/date.ts';
+import { formatDate, formatMonth, formatTime } from '../../src/shared/format/date.ts';
+import { onEasternTime } from '../../src/shared/format/easternTime.ts';
 
 /** The device's time zone: Node reads TZ again whenever it changes; every test puts it back (files share a process). */
 function onDeviceIn(timeZone: string) {

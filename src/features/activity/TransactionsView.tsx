@@ -11,7 +11,8 @@ import type { FeeTotals, Transaction } from '../../../contract/activity/types.ts
 import { loadingStatusOf } from '../../../machines/activity/activity.ts';
 import { useServices } from '../../app/services.tsx';
 import { ActivityRow, activityLinkClassName } from '../../shared/activity/ActivityRow.tsx';
-import { formatDate, formatMonth, formatTime, onEasternTime } from '../../shared/format/date.ts';
+import { formatDate, formatMonth, formatTime } from '../../shared/format/date.ts';
+import { onEasternTime } from '../../shared/format/easternTime.ts';
 import type { Locale } from '../../../contract/shared/locale.ts';
 import { formatDollars } from '../../shared/format/money.ts';
 import { AsOfNotice } from '../../shared/offline/AsOfNotice.tsx';

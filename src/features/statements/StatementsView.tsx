@@ -15,7 +15,8 @@ import { type DownloadStatus, downloadStatusOf, statementsMachine } from '../../
 import { useServices } from '../../app/services.tsx';
 import { ActionButton } from '../../shared/components/ActionButton.tsx';
 import { Amount } from '../../shared/components/Amount.tsx';
-import { formatMonth, onEasternTime } from '../../shared/format/date.ts';
+import { formatMonth } from '../../shared/format/date.ts';
+import { onEasternTime } from '../../shared/format/easternTime.ts';
 import type { Locale } from '../../../contract/shared/locale.ts';
 import { formatDollars } from '../../shared/format/money.ts';
 import { saveFile } from './statementFiles.ts';

@@ -68,13 +68,3 @@ export function formatMonth(month: string, locale: Locale, use: 'heading' | 'sen
   if (locale === 'en') return `${name} ${year}`;
   return `${use === 'heading' ? name.charAt(0).toUpperCase() + name.slice(1) : name} de ${year}`;
 }
-
-/**
- * Whether the phone keeps US Eastern time, as the statements' and the fee totals' months do: 5 hours
- * behind UTC in January and 4 in July, New York's standard and daylight time. Then a note on time zones
- * is not about it, and is left out.
- */
-export function onEasternTime(): boolean {
-  const year = new Date().getFullYear();
-  return new Date(year, 0, 15).getTimezoneOffset() === 300 && new Date(year, 6, 15).getTimezoneOffset() === 240;
-}
