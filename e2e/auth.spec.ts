@@ -130,7 +130,9 @@ test.describe('signing in with a texted code', () => {
     await signIn();
     await expect(page.getByText("We couldn't open this screen. Check your connection and try again.")).toBeVisible();
     await expect(page.getByRole('heading', { name: 'Something went wrong.', exact: true })).toBeFocused();
+    await expect(page.getByRole('button', { name: 'Try again', exact: true })).toBeVisible();
     await page.unroute(scripts);
+    await expectAccessible(page);
   });
 });
 
