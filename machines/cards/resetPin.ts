@@ -21,8 +21,9 @@
  *   retry asks for a fresh form here, which makes the other one stale in turn. The processor set no PIN.
  * - `noPinForCard`, the same sentence and why, with no retry (a fresh form would be refused the same)
  *   but the way to the cards: the card API refused the form address for this card, 404 `{3}` (the
- *   caller has no such card: a bad or stale cardId in the address) or 403 `{3, reason}` (not an
- *   activated physical card in use: server/features/cards/cardLife.ts `cardForPin`).
+ *   caller has no such card: a bad or stale cardId in the address), 400 `{2}` (a cardId that is no card
+ *   id at all) or 403 `{3, reason}` (not an activated physical card in use: server/features/cards/
+ *   cardLife.ts `cardForPin`).
  * - Once the page posted 0 the processor says it set the new PIN, whatever the recording call then
  *   gets: the screen never says the PIN was not changed. No answer to it (the error modal has said so; or
  *   re-authentication given up), or the server's own failure (`{5}`: it may have recorded the change
@@ -72,8 +73,12 @@ export const resetPinMachine = setup({
   guards: {
     hasForm: (_, answer: PinFormAnswer | undefined) =>
       answer?.statusCode === StatusCode.SUCCESS && 'url' in answer && answer.url.length > 0,
-    /** 404 `{3}` (no such card of the caller) or 403 `{3, reason}`: no form for this card, however often asked. */
-    isCardRefused: (_, answer: PinFormAnswer | undefined) => answer?.statusCode === StatusCode.NOT_ALLOWED,
+    /**
+     * 404 `{3}` (no such card of the caller), 403 `{3, reason}`, or 400 `{2}` (the address's cardId is no
+     * card id at all): no form for this card, however often asked.
+     */
+    isCardRefused: (_, answer: PinFormAnswer | undefined) =>
+      answer?.statusCode === StatusCode.NOT_ALLOWED || answer?.statusCode === StatusCode.INVALID_PARAMETERS,
     /** The page posted 0: the processor set the PIN. */
     isPinSet: (_, code: ProcessorResult) => code === PinChangeResult.SUCCESS,
     /** The page posted -11: a newer form for the same card (and PIN) replaced this one. */

@@ -298,6 +298,7 @@ describe('reset PIN, beside the paths', () => {
   it.each([
     ['404 {3}: no such card of the caller', { statusCode: 3 }, 404],
     ['403 {3, notAllowed}: not an activated physical card', { statusCode: 3, reason: 'notAllowed' }, 403],
+    ['400 {2}: a cardId in the address that is no card id', { statusCode: 2 }, 400],
   ])('a form refused for the card (%s) offers no Try again, but the way to the cards', async (_name, answer, httpStatus) => {
     const app = await renderApp(startAt, active);
     await screen.findByRole('heading', { level: 1, name: 'Set your PIN' });
