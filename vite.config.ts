@@ -297,7 +297,7 @@ export default defineConfig({
             // What sign-in's first screen shares with registration and the password reset: the texted
             // code's chart, the password field, and "then sign in". One file instead of two, so sign-in, a
             // usual first screen, starts with one file less. Not the code entry itself (its view and split
-            // input): sign-in loads it with its code step (SignInCodeForm.tsx), only once it is sent.
+            // input): sign-in loads it with its code step (SignInCodeForm.tsx), from the first thing typed.
             { name: 'sign-in-forms', test: /\/machines\/shared\/textedCode\.ts|\/src\/shared\/components\/PasswordField\.|\/src\/features\/session\/resetPassword\/thenSignIn\.ts/, includeDependenciesRecursively: false },
             // What the forms of the sign-in screen share with the other screens that ask for something: the
             // rules and their messages (not registration's and the SSN's: contract/identity/rules.ts, which sign-in

@@ -11,6 +11,7 @@ import { shown, type Locale } from './support/catalog.ts';
 import { readStoredState, seedStoredState } from './support/storage.ts';
 import { doubleTapWhileAnswerHeld, isOver, loseAnswerOnce, routeOnce } from './support/network.ts';
 import { UnlockPage } from './pages/session/UnlockPage.ts';
+import { demo } from './support/api.ts';
 import { HomePage } from './pages/home/HomePage.ts';
 
 const jordan = { email: 'jordan@providers.test', password: 'Providers2026', phone: '5592017788' };
@@ -91,9 +92,9 @@ test.describe('signing in with a texted code', () => {
     });
   }
 
-  // The code step is a file of its own (sign-in's first screen loads without it), asked for as the
-  // credentials are sent: its download held, the form stays as sent, busy; not downloaded, the screen
-  // says to check the connection.
+  // The code step is a file of its own (sign-in's first screen loads without it), asked for from the
+  // first thing typed: its download held, the form stays as sent, busy; not downloaded, the screen says
+  // to check the connection, in place (not the app's error screen).
   test("the code step's file: held, the sent form waits for it; not downloaded, the screen says so", async ({ page }) => {
     // Once sign-in's first screen is shown, every script asked for is the code step's or one it needs.
     const scripts = '**/assets/*.js';
@@ -129,10 +130,34 @@ test.describe('signing in with a texted code', () => {
     await page.route(scripts, (route) => route.abort('internetdisconnected'));
     await signIn();
     await expect(page.getByText("We couldn't open this screen. Check your connection and try again.")).toBeVisible();
+    // In place: sign-in's own step (its heading's id), not the app's error screen with its way home.
+    await expect(page.locator('#signin-code-title')).toBeFocused();
     await expect(page.getByRole('heading', { name: 'Something went wrong.', exact: true })).toBeFocused();
     await expect(page.getByRole('button', { name: 'Try again', exact: true })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Go to home', exact: true })).toHaveCount(0);
     await page.unroute(scripts);
     await expectAccessible(page);
+  });
+
+  test("a sign-in that needs no code goes on though the code step's file did not download", async ({ page }) => {
+    await seedStoredState(page, { accessToken: null, refreshToken: null, locale: 'en' });
+    await page.goto('/signin');
+    await expect(page.getByLabel('Password', { exact: true })).toBeVisible();
+    // The first thing typed asks for the code step's file: not downloaded.
+    let aborted = 0;
+    const scripts = '**/assets/*.js';
+    await page.route(scripts, async (route) => {
+      aborted += 1;
+      await route.abort('internetdisconnected');
+    });
+    await page.getByLabel('Email', { exact: true }).fill(demo.email);
+    await expect.poll(() => aborted).toBeGreaterThan(0);
+    await page.unroute(scripts);
+    await page.getByLabel('Password', { exact: true }).fill(demo.password);
+    await page.getByRole('main').getByRole('button', { name: 'Sign in', exact: true }).click();
+    await expect(page).toHaveURL((url) => url.pathname === '/home');
+    await expect(page.getByRole('heading', { name: 'Available balance', exact: true })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Something went wrong.' })).toHaveCount(0);
   });
 });
 
@@ -310,8 +335,8 @@ test('a forgotten password is reset with a texted code and the SSN, then the new
 test('after sign-out, the back button cannot reach account screens', async ({ page }) => {
   await seedStoredState(page, { accessToken: null, refreshToken: null, locale: 'en' });
   await page.goto('/signin');
-  await page.getByLabel('Email', { exact: true }).fill('demo@providers.test');
-  await page.getByLabel('Password', { exact: true }).fill('Providers2026');
+  await page.getByLabel('Email', { exact: true }).fill(demo.email);
+  await page.getByLabel('Password', { exact: true }).fill(demo.password);
   await page.getByRole('main').getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'Available balance', exact: true })).toBeVisible();
   await page.getByRole('button', { name: 'Sign out', exact: true }).click();

@@ -18,7 +18,7 @@
  * so never said to be short; Try again reads it again); a card already on its way (403 `{3, cardPending}`:
  * ordered from another tab or device since home data loaded), nothing charged → `cardPendingRefused`,
  * which reads home data again (GET /home) for that card, then `alreadyOrdered` (with the refusal kept, so
- * the view says nothing was charged): its arrival, the fee taken for it and its activation once shipped,
+ * the view says no other card was ordered or charged for): its arrival, the fee taken for it and its activation once shipped,
  * as read, or, when the read gets no answer or no longer has it, without them (the order button never
  * comes back, the attempt over and its key forgotten); any other refusal → `payment.confirm.refused`; no
  * answer → `payment.confirm.failed`, where the retry sends the same Idempotency-Key.

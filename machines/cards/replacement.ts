@@ -17,7 +17,7 @@
  * `payment.review.balanceUnchecked` (not known, so never said to be short; Try again reads it again);
  * a new card already on its way (403 `{3, cardPending}`: ordered from another tab or device since the
  * cards loaded), nothing charged → `cardPendingRefused`, which reads the cards again (GET /home) for that
- * card, then `alreadyOrdered` (with the refusal kept, so the view says nothing was charged): its arrival
+ * card, then `alreadyOrdered` (with the refusal kept, so the view says no other card was ordered or charged for): its arrival
  * and the fee taken for it as read, or, when the read gets no answer or no longer has it, without them
  * (the pay button never comes back, the attempt over and its key forgotten); another refusal (the card
  * cannot be replaced) → `payment.confirm.refused`; no answer → `payment.confirm.failed`, where the retry

@@ -178,7 +178,7 @@ export const resetPinMachine = setup({
       entry: 'forgetForm',
       on: { 'user.retry': 'loadingForm' },
     },
-    /** FAILURE: the card API gives no form for this card (404 `{3}`, 403 `{3, reason}`); no retry, the way to the cards. */
+    /** FAILURE: the card API gives no form for this card (404 `{3}`, 400 `{2}`, 403 `{3, reason}`); no retry, the way to the cards. */
     noPinForCard: {
       tags: ['failed', 'noPinForCard'],
       entry: 'forgetForm',

@@ -36,7 +36,7 @@ const startAt = `/reset-pin?cardId=${physicalCard.id}&returnTo=${encodeURICompon
 const frameTitle = 'Secure form to set your PIN';
 const pinFrame = () => screen.queryByTitle(frameTitle) as HTMLIFrameElement | null;
 const sorry = "Sorry, we weren't able to change your PIN...";
-const formReplacedText = 'A newer PIN form for this card was opened in another tab or window. Set your PIN there, or tap Try again to set it here.';
+const formReplacedText = 'A newer PIN form for this card was opened in another tab or window. Use that form, or tap Try again to use one here.';
 const noPinText = "We can't set a PIN for this card now. Only an activated physical card has a PIN.";
 /** The form address's answer as the server sends it: `{3}` without a reason is the 404 of a card the caller does not have. */
 const formHttpStatusOf = (answer: { statusCode: number }) =>

@@ -61,7 +61,7 @@ export class ResetPinPage extends AppPage {
   /** After -11: the failure also says a newer form for this card was opened in another tab or window, and offers Try again. */
   get formReplaced(): Locator {
     return this.failure.filter({
-      hasText: this.t('A newer PIN form for this card was opened in another tab or window. Set your PIN there, or tap Try again to set it here.'),
+      hasText: this.t('A newer PIN form for this card was opened in another tab or window. Use that form, or tap Try again to use one here.'),
     });
   }
 

@@ -81,7 +81,7 @@ function ResetPin({ cardId, pin, returnTo }: { cardId: string; pin: PinKind; ret
           ) : state.hasTag('formReplaced') ? (
             <>
               <Trans>Sorry, we weren't able to change your PIN...</Trans>{' '}
-              <Trans>A newer PIN form for this card was opened in another tab or window. Set your PIN there, or tap Try again to set it here.</Trans>
+              <Trans>A newer PIN form for this card was opened in another tab or window. Use that form, or tap Try again to use one here.</Trans>
             </>
           ) : (
             <Trans>Sorry, we weren't able to change your PIN...</Trans>
@@ -120,8 +120,8 @@ function ResetPin({ cardId, pin, returnTo }: { cardId: string; pin: PinKind; ret
 }
 
 /**
- * The card API gives no PIN form for this card (no such card of the cardholder, or not an activated
- * physical card): asking again would be refused the same, so no Try again, the way to the cards instead.
+ * The card API gives no PIN form for this card (no such card of the cardholder, a card id that is none,
+ * or not an activated physical card): asking again would be refused the same, so no Try again, the way to the cards instead.
  * The loading skeleton it replaces held no focus; a focus left nowhere goes to the heading (after the
  * error modal, if one opened), as a RetryNotice gives it to its Try again.
  */

@@ -24,17 +24,27 @@ let codeStep: CodeStep | null = null;
 const loadCodeStep = () => import('./SignInCodeForm.tsx').then((loaded) => (codeStep = loaded));
 
 /**
- * The code step's file: asked for as the credentials are typed or sent (the server's answer may ask for
- * a code), so it is usually here before a code is asked for (`needed`). `failed` only once a code is
- * asked for and the file could not be downloaded: a sign-in that needs no code loses nothing by it.
+ * The code step's file: asked for from the first thing typed, and as the credentials are sent (the
+ * server's answer may ask for a code), so it is usually here before a code is asked for (`needed`). A
+ * download that failed before then is tried once more when a code is asked for (the signal may be back);
+ * `failed` only if that fails too: a sign-in that needs no code loses nothing by it.
  */
 function useCodeStep(wanted: boolean, needed: boolean): { loaded: CodeStep | null; failed: boolean } {
   const [loaded, setLoaded] = useState(codeStep);
-  const [failed, setFailed] = useState(false);
+  // The last download that failed, and whether a code was asked for by then.
+  const [failure, setFailure] = useState<{ whenNeeded: boolean } | null>(null);
   useEffect(() => {
-    if ((wanted || needed) && !loaded && !failed) loadCodeStep().then(setLoaded, () => setFailed(true));
-  }, [wanted, needed, loaded, failed]);
-  return { loaded, failed: failed && needed };
+    if (loaded || !(wanted || needed) || failure?.whenNeeded || (failure && !needed)) return;
+    let current = true;
+    loadCodeStep().then(
+      (file) => current && setLoaded(file),
+      () => current && setFailure({ whenNeeded: needed }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [wanted, needed, loaded, failure]);
+  return { loaded, failed: failure?.whenNeeded === true };
 }
 
 /**
@@ -72,9 +82,10 @@ export function SignInView({ inModal = false }: { inModal?: boolean }) {
 
 /**
  * A code was asked for and the code step's file could not be downloaded (a weak signal, or a page older
- * than the app's files on the server): said in place, also in the auth modal, whose screen underneath
- * stays. ErrorView's words; a browser keeps a failed import failed for the page's life, so Try again
- * loads the page again.
+ * than the app's files on the server): said in place with ErrorView's words, also in the auth modal, so
+ * nothing is lost until the cardholder chooses Try again. A browser keeps a failed import failed for the
+ * page's life, so Try again loads the page again (a screen under the modal is then opened anew). The
+ * tab keeps sign-in's title.
  */
 function CodeStepFailed({ Heading, inModal }: Pick<FormProps, 'Heading' | 'inModal'>) {
   const heading = useRef<HTMLHeadingElement>(null);
