@@ -2,7 +2,10 @@
  * The route's step param and a chart's step (docs/architecture.md §3, as registration does): the param is
  * a request fed to the chart as `user.goToStep`; the URL follows the chart. A step the chart moved to
  * is a new history entry (Back goes back a step); a step it refused is replaced by the one it shows.
+ * Once the flow is finished (its receipt or its done screen), Back to one of its earlier steps goes on
+ * back past them, to where the flow was opened from: each would only show the finished screen again.
  */
+import { useRouter } from '@tanstack/react-router';
 import { useEffect, useRef } from 'react';
 
 export function routeStepOf(param: string | undefined): number {
@@ -21,8 +24,11 @@ export function useStepParam(options: {
   currentStep?: () => number | null;
   goToStep: (step: number) => void;
   showStep: (step: number, replace: boolean) => void;
+  /** The flow is over: no earlier step can be shown again. */
+  finished?: boolean;
 }) {
-  const { routeStep, machineStep, currentStep, goToStep, showStep } = options;
+  const { routeStep, machineStep, currentStep, goToStep, showStep, finished = false } = options;
+  const { history } = useRouter();
   const shown = useRef<number | null>(null);
   useEffect(() => {
     goToStep(routeStep);
@@ -32,6 +38,9 @@ export function useStepParam(options: {
     if (step === null) return;
     const moved = shown.current !== null && shown.current !== step;
     shown.current = step;
-    if (step !== routeStep) showStep(step, !moved);
+    if (step === routeStep) return;
+    // Back (the route, not the chart, moved) to an earlier step of a finished flow.
+    if (!moved && finished && routeStep < step) history.back();
+    else showStep(step, !moved);
   }, [machineStep, routeStep]);
 }

@@ -61,6 +61,7 @@ export function ActivationView() {
     goToStep: () => {},
     showStep: (to, replace) =>
       void router.navigate({ to: '/activate/{-$step}', params: { step: String(to) }, search: (previous: Record<string, unknown>) => previous, replace }),
+    finished: state.hasTag('activated'),
   });
 
   return (

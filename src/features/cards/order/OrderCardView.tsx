@@ -55,6 +55,7 @@ export function OrderCardView() {
     currentStep: () => stepOfOrderCard(order.getSnapshot()),
     goToStep: (to) => order.send({ type: 'user.goToStep', step: to }),
     showStep: (to, replace) => void router.navigate({ to: '/order-card/{-$step}', params: { step: String(to) }, replace }),
+    finished: state.hasTag('receipt'),
   });
   const progress = orderCardProgress(state);
   const props = { state, send: order.send, locale };

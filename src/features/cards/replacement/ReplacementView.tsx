@@ -62,6 +62,7 @@ export function ReplacementView() {
         search: (previous: Record<string, unknown>) => previous,
         replace,
       }),
+    finished: state.hasTag('receipt'),
   });
   const props = { state, send: replacement.send, locale };
 

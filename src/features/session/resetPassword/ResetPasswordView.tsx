@@ -77,6 +77,7 @@ export function ResetPasswordView() {
         replace,
       });
     },
+    finished: machineStep === doneStep,
   });
 
   const step = stepOfResetPassword(state);

@@ -51,6 +51,7 @@ export function ResetUnlockCodeView() {
     goToStep: (step) => reset.send({ type: 'user.goToStep', step }),
     showStep: (step, replace) =>
       void router.navigate({ to: '/reset-unlock-code/{-$step}', params: { step: String(step) }, search: (previous: Record<string, unknown>) => previous, replace }),
+    finished: state.hasTag('reset') || isUnlockCodeReset(state),
   });
 
   if (state.hasTag('reset') || isUnlockCodeReset(state)) return <Done busy={state.hasTag('busy')} onContinue={() => reset.send({ type: 'user.continue' })} />;
