@@ -5,10 +5,10 @@ import { fromPromise } from 'xstate';
 import type { RegisterAnswer } from '../../../contract/identity/types.ts';
 import { registrationMachine, registrationScreen, stepOfState } from '../../../machines/identity/registration.ts';
 import { draftOf, withTypedFields } from '../../../machines/identity/registrationDraft.ts';
-import type { RegistrationStep } from '../../../machines/identity/registrationFields.ts';
 import { hasFailedRegistration } from '../../app/guards.ts';
 import { useServices } from '../../app/services.tsx';
 import { StepIndicator } from '../../shared/components/StepIndicator.tsx';
+import { useStepParam } from '../../shared/components/useStepParam.ts';
 import { storeSession } from '../../shared/sessionEffects.ts';
 import { AddressStep } from './AddressStep.tsx';
 import { AgreementsStep } from './AgreementsStep.tsx';
@@ -76,29 +76,17 @@ function RegistrationFlow() {
   );
   const state = useSelector(registration, (snapshot) => snapshot);
   const machineStep = useSelector(registration, stepOfState);
-  const shownStep = useRef<RegistrationStep | null>(null);
-
-  // The route's step is a request; the chart decides (back to any earlier step, forward only as far as reached).
-  useEffect(() => {
-    registration.send({ type: 'user.goToStep', step: routeStep });
-  }, [registration, routeStep]);
-
-  // The URL follows the chart: a step the chart moved to is a new history entry (so Back goes back a
-  // step); a step it refused is replaced by the one it shows.
-  useEffect(() => {
-    const live = stepOfState(registration.getSnapshot());
-    if (live === null) return;
-    const moved = shownStep.current !== null && shownStep.current !== live;
-    shownStep.current = live;
-    if (live !== routeStep) {
-      void router.navigate({
-        to: '/register/{-$step}',
-        params: { step: String(live) },
-        search: (previous: Record<string, unknown>) => previous,
-        replace: !moved,
-      });
-    }
-  }, [registration, router, machineStep, routeStep]);
+  // The route's step is a request; the chart decides (back to any earlier step, forward only as far as
+  // reached). Not `finished`: once the application is answered, the route's guard (routes.ts) and the
+  // failed-registration marker (ApplicationClosed above) decide what Back shows.
+  useStepParam({
+    routeStep,
+    machineStep,
+    currentStep: () => stepOfState(registration.getSnapshot()),
+    goToStep: (step) => registration.send({ type: 'user.goToStep', step }),
+    showStep: (step, replace) =>
+      void router.navigate({ to: '/register/{-$step}', params: { step: String(step) }, search: (previous: Record<string, unknown>) => previous, replace }),
+  });
 
   // What is typed goes to the draft as it is typed (a little after the last key), not only when a
   // step is sent: a reload or a dropped frame in the companion app then loses nothing.

@@ -30,17 +30,19 @@ export function useStepParam(options: {
   const { routeStep, machineStep, currentStep, goToStep, showStep, finished = false } = options;
   const { history } = useRouter();
   const shown = useRef<number | null>(null);
+  const routeSeen = useRef(routeStep);
   useEffect(() => {
     goToStep(routeStep);
   }, [routeStep]);
   useEffect(() => {
+    const wentBack = routeStep < routeSeen.current;
+    routeSeen.current = routeStep;
+    // Back to an earlier step of a finished flow (whose last screen may have no step of its own).
+    if (finished && wentBack) return history.back();
     const step = currentStep ? currentStep() : machineStep;
     if (step === null) return;
     const moved = shown.current !== null && shown.current !== step;
     shown.current = step;
-    if (step === routeStep) return;
-    // Back (the route, not the chart, moved) to an earlier step of a finished flow.
-    if (!moved && finished && routeStep < step) history.back();
-    else showStep(step, !moved);
+    if (step !== routeStep) showStep(step, !moved);
   }, [machineStep, routeStep]);
 }
