@@ -23,6 +23,10 @@ import { dollars, escapeRegExp, heardDollars, signedDollars } from './support/te
 // on a phone (the browser tests block it elsewhere: playwright.config.ts).
 test.use({ serviceWorkers: 'allow' });
 
+/** The US Eastern year and month (1–12) of an instant: the months statements and the fee totals count by. */
+const easternMonth = (at: Date) =>
+  new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York', year: 'numeric', month: '2-digit' }).format(at).split('-').map(Number) as [number, number];
+
 /** POST /sandbox/events: the world moves money; answers the transaction it made or resolved. */
 async function moneyEvent(request: APIRequestContext, event: Record<string, unknown>): Promise<string> {
   const response = await request.post('/sandbox/events', { data: event });
@@ -120,9 +124,11 @@ test('activity and a pending transaction read in Spanish, axe-clean', async ({ p
   await moneyEvent(request, { type: 'deposit', email: applicant.email, amountCents: 200_000, payer: 'Fresno County DSS', payee: `${applicant.firstName} ${applicant.lastName}` });
   const hold = await moneyEvent(request, { type: 'card.authorization', email: applicant.email, amountCents: 184_512, merchant: 'Save Mart', location: 'Fresno, CA' });
   // A physical card ordered: its fee is this month's, and none was charged last month.
+  const orderedIn = easternMonth(new Date());
   expect((await asCardholder(request, tokens, 'POST', '/order-card', {}, { 'Idempotency-Key': crypto.randomUUID() })).status).toBe(200);
   await seedStoredState(page, { accessToken: tokens.access, refreshToken: tokens.refresh, locale: 'es' });
 
+  const askedFrom = easternMonth(new Date());
   const activity = await ActivityPage.open(page, 'es');
   await activity.expectLanguage('es');
   await expect(activity.rowLink('Compra en Save Mart')).toContainText('Pendiente');
@@ -132,11 +138,19 @@ test('activity and a pending transaction read in Spanish, axe-clean', async ({ p
     new RegExp(`^(?!.*${escapeRegExp(signedDollars(-184_512, 'es'))}).*${escapeRegExp(heardDollars(-184_512, 'es'))}$`),
   );
   await expect(activity.screen.getByText('Estos son todos sus movimientos.')).toBeVisible();
-  // Regulation E's fee totals, by US Eastern months as statements count them.
-  const [year, month] = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York', year: 'numeric', month: '2-digit' }).format(new Date()).split('-').map(Number);
-  const lastMonth = new Intl.DateTimeFormat('es', { timeZone: 'UTC', month: 'long', year: 'numeric' }).format(new Date(Date.UTC(year!, month! - 2, 15)));
-  await expect(activity.screen.getByText(`Cargos que le cobramos en ${lastMonth}: ${dollars(0, 'es')}`)).toBeVisible();
-  await expect(activity.screen.getByText(`Cargos que le cobramos en lo que va de ${year}: ${dollars(fees.physicalCard.cents, 'es')}`)).toBeVisible();
+  // Regulation E's fee totals, by US Eastern months as statements count them: for the month the page
+  // was asked in (read on both sides of the asking, so a month's end in New York meanwhile still holds).
+  const feeLines = ([year, month]: [number, number]) => {
+    const last: [number, number] = month === 1 ? [year - 1, 12] : [year, month - 1];
+    const lastName = new Intl.DateTimeFormat('es', { timeZone: 'UTC', month: 'long', year: 'numeric' }).format(new Date(Date.UTC(last[0], last[1] - 1, 15)));
+    const feeIn = (inPeriod: boolean) => dollars(inPeriod ? fees.physicalCard.cents : 0, 'es');
+    return (
+      `Cargos que le cobramos en ${lastName}: ${feeIn(orderedIn.join() === last.join())}` +
+      `Cargos que le cobramos en lo que va de ${year}: ${feeIn(orderedIn[0] === year)}`
+    );
+  };
+  const shownIn = [feeLines(askedFrom), feeLines(easternMonth(new Date()))].map(escapeRegExp).join('|');
+  await expect(activity.screen.locator('.activity-fees')).toHaveText(new RegExp(`^(${shownIn})`));
   // The browser keeps Pacific time (playwright.config.ts): the months are said to be New York's.
   await expect(activity.screen.getByText('Los meses se cuentan en la hora del Este de EE. UU. (Nueva York), como en sus estados de cuenta.')).toBeVisible();
   await expectAccessible(page);

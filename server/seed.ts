@@ -235,9 +235,9 @@ async function seedMfaCardholder(db: Database, keys: SsnKeys): Promise<void> {
 
 /**
  * The history, through the ledger like any money (oldest first, so every purchase is covered). Each
- * transfer id comes from the account and the entry's place, so seeding again adds nothing.
+ * transfer id comes from the account and the entry's place, so seeding again adds nothing. Answers the
+ * transfer ids, in the entries' order.
  */
-/** Posts the entries in order; answers their transfer ids, in the same order. */
 async function seedActivity(db: Database, accountId: string, entries: LedgerSeed[], now: number): Promise<string[]> {
   const cardholder = await openCardholderLedgerAccount(db, accountId);
   const ids: string[] = [];

@@ -14,15 +14,16 @@
  *   reads the cards again (GET /home, quiet: `lockRefused` / `unlockRefused`), as another tab or device
  *   may have changed the card (reported it stolen, say), and goes back to them as read, with the
  *   failure said on that card: 'We weren't able to lock your card.' or 'We weren't able to unlock your
- *   card.' (`lockFailed` / `unlockFailed`). When that read gets no answer the cards stay as they were. An answer naming a card that is not in state is a broken promise
- *   of the server: it is raised to the app's error reporting (`reportCardNotInState`) and said as the
- *   same failure.
+ *   card.' (`lockFailed` / `unlockFailed`). When that read gets no answer the cards stay as they were.
+ *   An answer naming a card that is not in state is a broken promise of the server: it is raised to
+ *   the app's error reporting (`reportCardNotInState`) and said as the same failure.
  * - No answer (the calls are quiet: spec §8 suppresses the generic error modal for freeze and
  *   unfreeze, and the auth modal given up counts the same) or any other answer (500 `{5}`) says
  *   nothing of what happened: the server may have locked the card and the answer been lost. The chart
  *   reads the cards again (GET /home, quiet too: `checkingLock` / `checkingUnlock`) and says what the
  *   card API has: locked (or unlocked) as asked, the card replaced with the one read, said as a success;
- *   not, said as the failure above; no lock any more (reported elsewhere), the cards as read and the failure. When that read gets no answer either (or has no such card), the
+ *   not, said as the failure above; no lock any more (reported elsewhere), the cards as read and the
+ *   failure. When that read gets no answer either (or has no such card), the
  *   card says the change could not be confirmed (`lockUnconfirmed` / `unlockUnconfirmed`: 'lock it
  *   again to be sure'): the card in state is unchanged, and a second lock of a locked card (or unlock
  *   of an unlocked one) is answered with the card unchanged (server/features/cards/cardLife.ts setFrozen).

@@ -102,7 +102,8 @@ export const unlockMachine = setup({
           {
             guard: { type: 'isSignInRequired', params: ({ event }) => event.output },
             target: 'signInRequired',
-            // The wrong code with no attempt left (SIGN_IN_REQUIRED: the session ended on the server).
+            // The wrong code with no attempt left (101: the unlock code is locked, sign-in says so), or
+            // SIGN_IN_REQUIRED (the session ended on the server).
             actions: { type: 'requireSignIn', params: ({ event }) => ({ unlockCodeLocked: event.output.statusCode === StatusCode.INVALID_REFRESH_CREDENTIALS }) },
           },
           { target: 'editing.failed' },

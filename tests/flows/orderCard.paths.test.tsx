@@ -17,6 +17,8 @@ import {
   answerCall,
   cardOnItsWay,
   closeErrorModal,
+  expectCardPendingRefusalSaid,
+  expectFeeTakenLine,
   homePath,
   homeWith,
   idempotencyKeyOf,
@@ -322,13 +324,7 @@ describe('order-card chart', () => {
               const { onItsWay } = ctx;
               const shippedOn = onItsWay?.delivery?.shippedOn ?? null;
               expect(screen.queryByText(/It should arrive between Dec 8, 2026 and Dec 15, 2026\./) !== null).toBe(onItsWay !== null);
-              expect(screen.queryByText(/from your balance for it|This card is free/)?.textContent ?? null).toBe(
-                !onItsWay
-                  ? null
-                  : onItsWay.delivery?.feeCents
-                    ? 'We took $5.00 from your balance for it when it was ordered.'
-                    : 'This card is free: nothing was taken from your balance for it.',
-              );
+              expectFeeTakenLine(onItsWay);
               expect(screen.queryByText(/^It shipped on/)?.textContent ?? null).toBe(
                 shippedOn ? "It shipped on Nov 25, 2026. Once it's in your hands, activate it to start using it." : null,
               );
@@ -337,16 +333,7 @@ describe('order-card chart', () => {
               // Nothing to pay here: no order button, nothing sent again.
               expect(screen.queryByRole('button', { name: /Order my card|Try again|Ordering/ })).toBeNull();
               expect(ctx.cardApi.isWaiting(orderPath)).toBe(false);
-              const sent = ctx.cardApi.requests.filter((request) => request.path === orderPath);
-              // After a refusal it says so (nothing was charged for it); otherwise nothing was asked for.
-              const refusal = within(screen.getByRole('main')).queryByText("We didn't order another card, and we didn't charge you for one.") !== null;
-              if (ctx.refusedCardPending) {
-                expect(sent.length).toBeGreaterThan(0);
-                expect(refusal).toBe(true);
-              } else {
-                expect(sent).toEqual([]);
-                expect(refusal).toBe(false);
-              }
+              expectCardPendingRefusalSaid(ctx.cardApi.requests.filter((request) => request.path === orderPath).length, ctx.refusedCardPending);
               expect(screen.getByRole('link', { name: 'Go to home' }).getAttribute('href')).toBe('/home');
             },
           },

@@ -17,6 +17,8 @@ import {
   answerCall,
   cardOnItsWay,
   closeErrorModal,
+  expectCardPendingRefusalSaid,
+  expectFeeTakenLine,
   homePath,
   homeWith,
   idempotencyKeyOf,
@@ -241,25 +243,13 @@ describe('replacement chart', () => {
               // (for one who comes back after the order's answer was lost). When the cards read again after a
               // refusal have it no more, or got no answer, neither is said: never a fee not known.
               const { onItsWay } = ctx;
-              const fee = onItsWay?.delivery?.feeCents;
               expect(screen.queryByText(/It should arrive between Dec 8, 2026 and Dec 15, 2026\./) !== null).toBe(onItsWay !== null);
-              expect(screen.queryByText(/from your balance for it|This card is free/)?.textContent ?? null).toBe(
-                !onItsWay ? null : fee ? 'We took $5.00 from your balance for it when it was ordered.' : 'This card is free: nothing was taken from your balance for it.',
-              );
+              expectFeeTakenLine(onItsWay);
               expect(stepText()).toBeNull();
               // Nothing to pay here: no pay button, nothing sent again.
               expect(screen.queryByRole('button', { name: /Replace my card|Try again|Ordering/ })).toBeNull();
               expect(ctx.cardApi.isWaiting(replacePath)).toBe(false);
-              const sent = ctx.cardApi.requests.filter((request) => request.path === replacePath);
-              // After a refusal it says so (nothing was charged for it); otherwise nothing was asked for.
-              const refusal = within(screen.getByRole('main')).queryByText("We didn't order another card, and we didn't charge you for one.") !== null;
-              if (ctx.refusedCardPending) {
-                expect(sent.length).toBeGreaterThan(0);
-                expect(refusal).toBe(true);
-              } else {
-                expect(sent).toEqual([]);
-                expect(refusal).toBe(false);
-              }
+              expectCardPendingRefusalSaid(ctx.cardApi.requests.filter((request) => request.path === replacePath).length, ctx.refusedCardPending);
               expect(screen.getByRole('link', { name: 'Manage cards' }).getAttribute('href')).toBe('/manage-cards');
             },
           },

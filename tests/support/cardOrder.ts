@@ -1,5 +1,5 @@
 /** Home data and cards for the path tests of ordering, activating and replacing a physical card. */
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { expect } from 'vitest';
 import type { User } from '../../contract/account/types.ts';
 import type { Card } from '../../contract/cards/types.ts';
@@ -128,4 +128,33 @@ export function afterMoneyAnswer(previous: MoneyAnswered, output: { statusCode: 
   if (output.statusCode === 0) return { balanceCents: output.balanceCents ?? previous.balanceCents, refusal: null };
   if (output.statusCode === 3) return { balanceCents: output.balanceCents ?? previous.balanceCents, refusal: output.reason ?? null };
   return previous;
+}
+
+/**
+ * "Already on its way" as the card on its way was answered last (null: none known): its fee line says
+ * whether the fee was taken when it was ordered; with no card known, no fee is said.
+ */
+export function expectFeeTakenLine(onItsWay: Card | null): void {
+  expect(screen.queryByText(/from your balance for it|This card is free/)?.textContent ?? null).toBe(
+    !onItsWay
+      ? null
+      : onItsWay.delivery?.feeCents
+        ? 'We took $5.00 from your balance for it when it was ordered.'
+        : 'This card is free: nothing was taken from your balance for it.',
+  );
+}
+
+/**
+ * After a cardPending refusal (a payment was sent) "already on its way" says nothing more was ordered or
+ * charged; found on loading (nothing was asked for), it does not.
+ */
+export function expectCardPendingRefusalSaid(paymentsSent: number, refusedCardPending: boolean): void {
+  const said = within(screen.getByRole('main')).queryByText("We didn't order another card, and we didn't charge you for one.") !== null;
+  if (refusedCardPending) {
+    expect(paymentsSent).toBeGreaterThan(0);
+    expect(said).toBe(true);
+  } else {
+    expect(paymentsSent).toBe(0);
+    expect(said).toBe(false);
+  }
 }

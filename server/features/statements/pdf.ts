@@ -1,8 +1,8 @@
 /**
  * A month's statement as a PDF (pdf-lib): the title, the cardholder, the masked account number and
  * the period; the month's opening balance, credits, debits, fees, the year's fees so far and closing
- * balance; then every posted transaction, oldest first, with where it happened, and the holds pending at the month's end (or now, while it runs),
- * on as many US Letter pages as it takes; the partner bank's name and address and the page number at
+ * balance; then every posted transaction, oldest first, with where it happened, and the holds pending
+ * at the month's end (or now, while it runs), on as many US Letter pages as it takes; the partner bank's name and address and the page number at
  * the foot of each page. In the reader's language. A month that is over is issued at its end: its
  * date and the file's dates are the month's end, so the same month gives the same file every time.
  *
@@ -271,7 +271,8 @@ export async function statementPdf(statement: MonthStatement, locale: StatementL
       const what = plainText(text.kind(row.kind, row.counterparty));
       const description = row.location ? `${what}, ${plainText(row.location)}` : what;
       const fits = fonts.regular.pdf.widthOfTextAtSize(safe(description), 10) <= descriptionWidth;
-      const lines = fits || !row.location ? [fitted(safe(description), fonts.regular.pdf, 10, descriptionWidth)] : [fitted(safe(what), fonts.regular.pdf, 10, descriptionWidth), fitted(safe(plainText(row.location)), fonts.regular.pdf, 9, descriptionWidth)];
+      const fit = (line: string, size: number) => fitted(safe(line), fonts.regular.pdf, size, descriptionWidth);
+      const lines = fits || !row.location ? [fit(description, 10)] : [fit(what, 10), fit(plainText(row.location), 9)];
       const height = lines.length === 1 ? rowHeight : rowHeight + placeLine;
       if (y < footerTop + height) newPage();
       const tableRow = element('TR', table!);
