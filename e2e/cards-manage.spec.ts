@@ -330,7 +330,7 @@ test('the cards in Spanish: lock, unlock and a PIN change the processor refuses 
   await cards.unlock(physical);
 
   const atmPin = await cards.changePin(physical, 'atm');
-  await expect(atmPin.heading).toHaveText('Cambie su PIN del cajero automático');
+  await expect(atmPin.heading).toHaveText('Cambie su PIN para cajeros automáticos');
   await expectAccessible(page, 'el formulario del PIN');
   await atmPin.processorAnswers(-11);
   await expect(atmPin.failure).toHaveText(/^Lo sentimos, no pudimos cambiar su PIN\.\.\./);

@@ -43,7 +43,7 @@ test('switching to Spanish on sign-in carries through to home and survives a rel
   // A fee is said by its fee's name, in Spanish too (the server sends the fee's code).
   const fee = overview.transactions.find((transaction) => transaction.kind === 'fee');
   expect(fee?.counterparty, "the demo's activity has the cash reload fee").toBe('cashReload');
-  await expect(home.rows.filter({ hasText: 'Cargo: Carga de efectivo' })).toHaveCount(1);
+  await expect(home.rows.filter({ hasText: 'Cargo: Recarga en efectivo' })).toHaveCount(1);
   await expect
     .soft(home.screen.getByRole('heading', { name: inSpanish('Available balance'), exact: true }), 'Spanish catalogue: home is in Spanish')
     .toHaveCount(1);

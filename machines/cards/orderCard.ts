@@ -15,13 +15,16 @@
  * from home data again; the balance does
  * not cover the fee (seen before sending, or 403 `{3, insufficientFunds}`) → `payment.review.notEnoughMoney`,
  * nothing charged; the balance read again with no answer → `payment.review.balanceUnchecked` (not known,
- * so never said to be short; Try again reads it again); a card already on its way (403 `{3, cardPending}`:
- * ordered from another tab or device since home data loaded), nothing charged → `cardPendingRefused`,
- * which reads home data again (GET /home) for that card, then `alreadyOrdered` (with the refusal kept, so
- * the view says no other card was ordered or charged for): its arrival, the fee taken for it and its activation once shipped,
- * as read, or, when the read gets no answer or no longer has it, without them (the order button never
- * comes back, the attempt over and its key forgotten); any other refusal → `payment.confirm.refused`; no
- * answer → `payment.confirm.failed`, where the retry sends the same Idempotency-Key.
+ * so never said to be short; Try again reads it again); refused for the account's cards since home data
+ * loaded, nothing charged: a card already on its way (403 `{3, cardPending}`: ordered from another tab
+ * or device) or a physical card that works (403 `{3, notAllowed}`: one activated there) →
+ * `cardRefused`, which reads home data again (GET /home) and goes where it says, the refusal kept so
+ * the view says no other card was ordered or charged for: a card on its way → `alreadyOrdered` (its
+ * arrival, the fee taken for it and its activation once shipped), a card in use → `alreadyHaveCard`;
+ * when the read gets no answer or has neither, by the refusal, without the card's details (the order
+ * button never comes back, the attempt over and its key forgotten); any other refusal →
+ * `payment.confirm.refused`; no answer → `payment.confirm.failed`, where the retry sends the same
+ * Idempotency-Key.
  */
 import { assign, fromPromise } from 'xstate';
 import { setup } from '../shared/setup.ts';
@@ -89,9 +92,12 @@ export const orderCardMachine = setup({
     isBackToIntro: ({ context, event }) => event.type === 'user.goToStep' && event.step === 1 && !context.hasFundedAnyKind,
     isBackToReview: ({ event }) => event.type === 'user.goToStep' && event.step === 2,
     isPastIntro: ({ event }) => event.type === 'user.goToStep' && event.step >= 2,
-    /** 403 `{3, cardPending}`: a card is already on its way (one at a time), so nothing was ordered or charged. */
-    isCardPending: (_, answer: OrderCardAnswerOrRefusal | undefined) =>
-      refusedFor(answer, 'cardPending'),
+    /**
+     * Refused for the account's cards, so nothing was ordered or charged: 403 `{3, cardPending}` a card is
+     * already on its way (one at a time), 403 `{3, notAllowed}` a physical card works (replace it instead).
+     */
+    isRefusedForCards: (_, answer: OrderCardAnswerOrRefusal | undefined) => refusedFor(answer, 'cardPending') || refusedFor(answer, 'notAllowed'),
+    wasRefusedCardPending: ({ context }) => context.refusal === 'cardPending',
   },
   actions: {
     storeHome: assign((_, home: HomeAnswer) => ({ balanceCents: home.accountOverview.balance, hasFundedAnyKind: home.hasFundedAnyKind })),
@@ -152,26 +158,35 @@ export const orderCardMachine = setup({
     /** Home data or the user did not load (the app's error modal said why, if there was no answer at all). */
     loadFailed: { tags: ['loadFailed'], on: { 'user.retry': { target: 'loading' } } },
     /**
-     * The order was refused, nothing charged: a card is already on its way (ordered from another tab or
-     * device). Home data read again, for its arrival, the fee taken for it and whether it has shipped;
-     * whatever the read brings, that is what the screen says next. The confirmation's button stays busy meanwhile.
+     * The order was refused for the account's cards, nothing charged: a card ordered or activated from
+     * another tab or device. Home data read again, for the card on its way (its arrival, the fee taken
+     * for it and whether it has shipped) or the card in use; whatever the read brings, that is what the
+     * screen says next. The confirmation's button stays busy meanwhile.
      */
-    cardPendingRefused: {
+    cardRefused: {
       tags: ['confirm', 'busy'],
       invoke: {
         id: 'getHome',
         src: 'getHome',
-        onDone: { target: 'alreadyOrdered', actions: { type: 'storeCardOnItsWay', params: homeOf } },
-        // No answer (the app's error modal has said so): the card on its way is said without its details.
-        onError: { target: 'alreadyOrdered' },
+        onDone: [
+          { guard: { type: 'hasCardOnItsWay', params: homeOf }, target: 'alreadyOrdered', actions: { type: 'storeCardOnItsWay', params: homeOf } },
+          { guard: { type: 'hasPhysicalCardInUse', params: homeOf }, target: 'alreadyHaveCard' },
+          { guard: 'wasRefusedCardPending', target: 'alreadyOrdered' },
+          { target: 'alreadyHaveCard' },
+        ],
+        // No answer (the app's error modal has said so): what the refusal said, without the card's details.
+        onError: [{ guard: 'wasRefusedCardPending', target: 'alreadyOrdered' }, { target: 'alreadyHaveCard' }],
       },
     },
     /**
-     * A physical card is already on its way (found on loading, or the server's refusal: `cardPendingRefused`):
+     * A physical card is already on its way (found on loading, or the server's refusal: `cardRefused`):
      * when it should arrive, and activation once it has shipped.
      */
     alreadyOrdered: { tags: ['alreadyOrdered'] },
-    /** A physical card already works: a damaged one is replaced (/replacement-card), a lost one reported. */
+    /**
+     * A physical card already works (found on loading, or the server's refusal: `cardRefused`): a damaged
+     * one is replaced (/replacement-card), a lost one reported.
+     */
     alreadyHaveCard: { tags: ['alreadyHaveCard'] },
     /** Step 1 (an account never funded): what a physical card is, what it costs, and that the balance pays for it. */
     intro: {
@@ -190,8 +205,8 @@ export const orderCardMachine = setup({
         paid: [{ type: 'storeOrderedCard', params: orderedCardOf }],
         refusals: [
           {
-            guard: { type: 'isCardPending', params: orderAnswerOf },
-            target: '#orderCard.cardPendingRefused',
+            guard: { type: 'isRefusedForCards', params: orderAnswerOf },
+            target: '#orderCard.cardRefused',
             actions: { type: 'storeRefusal', params: moneyAnswerOf },
           },
         ],

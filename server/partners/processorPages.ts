@@ -47,7 +47,7 @@ const texts = {
   },
   es: {
     brand: 'Procesador de tarjetas (sandbox)',
-    pinTitle: { card: 'Establezca el PIN de su tarjeta', atm: 'Establezca su PIN del cajero automático' },
+    pinTitle: { card: 'Establezca el PIN de su tarjeta', atm: 'Establezca su PIN para cajeros automáticos' },
     pinIntro: 'Elija 4 dígitos que usted recuerde fácilmente y que sean difíciles de adivinar para otras personas.',
     newPin: 'PIN nuevo (4 dígitos)',
     confirmPin: 'Escriba el PIN nuevo otra vez',

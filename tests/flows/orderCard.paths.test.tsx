@@ -17,7 +17,7 @@ import {
   answerCall,
   cardOnItsWay,
   closeErrorModal,
-  expectCardPendingRefusalSaid,
+  expectNothingOrderedSaid,
   expectFeeTakenLine,
   homePath,
   homeWith,
@@ -46,6 +46,8 @@ const shipped: Card = { ...cardOnItsWay, delivery: { ...cardOnItsWay.delivery!, 
 const cardPendingRefusal = done('orderCard', { statusCode: 3, reason: 'cardPending' });
 /** Ordered on another tab or device while this one was on the confirmation ($5.00 taken there). */
 const orderedElsewhere = homeWith({ balance: 1850, hasFundedAnyKind: true, cards: [virtualCard, ordered] });
+/** A card ordered earlier activated on another tab or device while this one was on the confirmation. */
+const activatedElsewhere = homeWith({ balance: 2350, hasFundedAnyKind: true, cards: [virtualCard, physicalCard] });
 
 const paymentEvents = [
   { type: 'user.continue' },
@@ -56,10 +58,12 @@ const paymentEvents = [
     done('orderCard', { statusCode: 0, card: ordered, feeCents: 500, balanceCents: 21850 }),
   // Refused short of money: money went since the flow loaded, and the server says the balance now.
   done('orderCard', { statusCode: 3, reason: 'insufficientFunds', balanceCents: 120 }),
-  // A card already on its way: home data read again (here without it, or with no answer), then said.
+  // Refused for the account's cards: a card already on its way, or one in use (activated elsewhere).
+  // Home data read again (with that card, with the other, with neither, or with no answer), then said.
   cardPendingRefusal,
-  // Another refusal: said on the confirmation.
   done('orderCard', { statusCode: 3, reason: 'notAllowed' }),
+  // Another refusal: said on the confirmation.
+  done('orderCard', { statusCode: 3, reason: 'idempotencyKeyReused' }),
   done('orderCard', { statusCode: 5 }),
   failed('orderCard'),
 ];
@@ -69,7 +73,16 @@ const runs = [
   {
     name: 'funded',
     entry: '/order-card',
-    run: generateListedPaths(orderCardMachine, [done('getHome', funded), failed('getHome'), userLoaded, failed('getUser'), { type: 'user.retry' }, ...paymentEvents]),
+    run: generateListedPaths(orderCardMachine, [
+      done('getHome', funded),
+      failed('getHome'),
+      userLoaded,
+      failed('getUser'),
+      { type: 'user.retry' },
+      ...paymentEvents,
+      done('getHome', orderedElsewhere),
+      done('getHome', activatedElsewhere),
+    ]),
   },
   {
     name: 'never funded',
@@ -102,8 +115,8 @@ type Ctx = Awaited<ReturnType<typeof renderApp>> & {
   money: MoneyAnswered;
   /** The error modal was closed over the screen: the browser gives the focus back then, jsdom's dialog does not. */
   modalClosed: boolean;
-  /** The order was refused as a card already on its way (cardPending): said on the screen that says so. */
-  refusedCardPending: boolean;
+  /** The order was refused for the account's cards (cardPending, notAllowed): said on the screen that says why. */
+  refusedForCards: boolean;
   /** The card on its way in the home data the card API answered last (null when none, or none read). */
   onItsWay: Card | null;
 };
@@ -209,7 +222,7 @@ describe('order-card chart', () => {
     { type: 'user.continue' },
     listed({ type: 'user.confirm', idempotencyKey: 'key-from-the-app' }),
     failed('orderCard'),
-    done('orderCard', { statusCode: 3, reason: 'notAllowed' }),
+    done('orderCard', { statusCode: 3, reason: 'idempotencyKeyReused' }),
   ]).paths.filter((path) => path.steps.filter((step) => step.state.matches({ payment: 'submitting' })).length === 2);
   expect(retried.length).toBeGreaterThan(0);
   expect(orderedMeanwhile.length).toBeGreaterThan(0);
@@ -235,7 +248,7 @@ describe('order-card chart', () => {
             fundedAccount: null,
             money: noMoneyAnswer,
             modalClosed: false,
-            refusedCardPending: false,
+            refusedForCards: false,
             onItsWay: null,
           };
         },
@@ -262,7 +275,7 @@ describe('order-card chart', () => {
             const key = idempotencyKeyOf(ctx.cardApi.requests.filter((request) => request.path === orderPath).at(-1)!)!;
             await answerCall(ctx.cardApi, orderPath, event);
             ctx.money = afterMoneyAnswer(ctx.money, event.output as Parameters<typeof afterMoneyAnswer>[1]);
-            ctx.refusedCardPending = ctx.money.refusal === 'cardPending';
+            ctx.refusedForCards = ctx.money.refusal === 'cardPending' || ctx.money.refusal === 'notAllowed';
             // A definite answer ends the attempt: the next confirmation brings a new key.
             // The server's own failure (500 {5}) may have charged: the retry sends the same key.
             if ((event.output as { statusCode: number }).statusCode === 5) ctx.keyToReuse = key;
@@ -316,7 +329,7 @@ describe('order-card chart', () => {
             then: async (ctx) => {
               const heading = await screen.findByRole('heading', { level: 1, name: 'Your card is already on its way' });
               // Arriving from the confirmation (refused), the heading takes the focus as the other result screens'.
-              if (ctx.refusedCardPending && !ctx.modalClosed) await waitFor(() => expect(document.activeElement).toBe(heading));
+              if (ctx.refusedForCards && !ctx.modalClosed) await waitFor(() => expect(document.activeElement).toBe(heading));
               ctx.modalClosed = false;
               // The card on its way as the card API answered it last: its arrival, the fee taken for it, and its
               // activation once shipped. When home data read again after a refusal has it no more, or got no
@@ -333,14 +346,19 @@ describe('order-card chart', () => {
               // Nothing to pay here: no order button, nothing sent again.
               expect(screen.queryByRole('button', { name: /Order my card|Try again|Ordering/ })).toBeNull();
               expect(ctx.cardApi.isWaiting(orderPath)).toBe(false);
-              expectCardPendingRefusalSaid(ctx.cardApi.requests.filter((request) => request.path === orderPath).length, ctx.refusedCardPending);
+              expectNothingOrderedSaid(ctx.cardApi.requests.filter((request) => request.path === orderPath).length, ctx.refusedForCards);
               expect(screen.getByRole('link', { name: 'Go to home' }).getAttribute('href')).toBe('/home');
             },
           },
           {
             when: (s) => s.hasTag('alreadyHaveCard'),
-            then: async () => {
-              expect(await screen.findByRole('heading', { level: 1, name: 'You already have a Providers Card' })).toBeTruthy();
+            then: async (ctx) => {
+              const heading = await screen.findByRole('heading', { level: 1, name: 'You already have a Providers Card' });
+              if (ctx.refusedForCards && !ctx.modalClosed) await waitFor(() => expect(document.activeElement).toBe(heading));
+              ctx.modalClosed = false;
+              // Refused as a card in use (activated elsewhere): nothing ordered or charged, and said so; no order button.
+              expectNothingOrderedSaid(ctx.cardApi.requests.filter((request) => request.path === orderPath).length, ctx.refusedForCards);
+              expect(screen.queryByRole('button', { name: /Order my card|Try again|Ordering/ })).toBeNull();
               expect(screen.getByRole('link', { name: 'Replace a damaged card' }).getAttribute('href')).toBe('/replacement-card');
               expect(screen.getByRole('link', { name: 'Manage cards' }).getAttribute('href')).toBe('/manage-cards');
             },
@@ -415,7 +433,7 @@ describe('order-card chart', () => {
               if (!s.hasTag('failed')) await waitFor(() => expect([heading, pay]).toContain(document.activeElement));
               await expectAt(ctx, '/order-card/3');
               expect(stepText()).toBe('Step 2 of 3');
-              expect(screen.getByText("We'll take $5.00 from your balance and mail your card. This fee can't be refunded once the card is sent.")).toBeTruthy();
+              expect(screen.getByText("We'll take $5.00 from your balance and mail your card.")).toBeTruthy();
               // A failure without a statusCode here is a gateway's page while online: a server answered, so
               // the connection is not blamed (no answer at all: tests/unit/moneyConfirmationStep.test.tsx).
               const expected = s.hasTag('failed')
@@ -429,8 +447,8 @@ describe('order-card chart', () => {
             },
           },
           {
-            // Refused as a card already on its way: home data read again, the button busy meanwhile.
-            when: (s) => s.matches('cardPendingRefused'),
+            // Refused for the account's cards: home data read again, the button busy meanwhile.
+            when: (s) => s.matches('cardRefused'),
             then: async (ctx) => {
               const busy = await screen.findByRole('button', { name: 'Ordering your card…' });
               expect(busy.getAttribute('aria-disabled')).toBe('true');

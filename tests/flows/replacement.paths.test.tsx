@@ -17,7 +17,7 @@ import {
   answerCall,
   cardOnItsWay,
   closeErrorModal,
-  expectCardPendingRefusalSaid,
+  expectNothingOrderedSaid,
   expectFeeTakenLine,
   homePath,
   homeWith,
@@ -249,7 +249,7 @@ describe('replacement chart', () => {
               // Nothing to pay here: no pay button, nothing sent again.
               expect(screen.queryByRole('button', { name: /Replace my card|Try again|Ordering/ })).toBeNull();
               expect(ctx.cardApi.isWaiting(replacePath)).toBe(false);
-              expectCardPendingRefusalSaid(ctx.cardApi.requests.filter((request) => request.path === replacePath).length, ctx.refusedCardPending);
+              expectNothingOrderedSaid(ctx.cardApi.requests.filter((request) => request.path === replacePath).length, ctx.refusedCardPending);
               expect(screen.getByRole('link', { name: 'Manage cards' }).getAttribute('href')).toBe('/manage-cards');
             },
           },

@@ -108,7 +108,7 @@ describe('statements chart', () => {
         {
           when: (s) => s.matches('empty'),
           then: async () => {
-            expect(await screen.findByText('No statements yet. Your first one covers the month you open your account.')).toBeTruthy();
+            expect(await screen.findByText('No statements yet. Your first one will cover the month you opened your account.')).toBeTruthy();
             expect(screen.queryByRole('button', { name: /Download PDF/ })).toBeNull();
           },
         },

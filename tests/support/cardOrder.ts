@@ -145,12 +145,13 @@ export function expectFeeTakenLine(onItsWay: Card | null): void {
 }
 
 /**
- * After a cardPending refusal (a payment was sent) "already on its way" says nothing more was ordered or
+ * After a refusal for the account's cards (a payment was sent: cardPending, or notAllowed for an order)
+ * the screen that says why ("already on its way", "you already have") says nothing more was ordered or
  * charged; found on loading (nothing was asked for), it does not.
  */
-export function expectCardPendingRefusalSaid(paymentsSent: number, refusedCardPending: boolean): void {
+export function expectNothingOrderedSaid(paymentsSent: number, refused: boolean): void {
   const said = within(screen.getByRole('main')).queryByText("We didn't order another card, and we didn't charge you for one.") !== null;
-  if (refusedCardPending) {
+  if (refused) {
     expect(paymentsSent).toBeGreaterThan(0);
     expect(said).toBe(true);
   } else {

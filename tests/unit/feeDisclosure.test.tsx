@@ -31,7 +31,7 @@ describe('FeeDisclosure', () => {
 
   it('states it in Spanish too', async () => {
     await renderIn('es');
-    expect(within(rowOf('Carga de efectivo')).getByRole('cell').textContent).toBe('$3.50');
-    expect(document.body.textContent).toContain('El cargo por carga de efectivo se cobra después de que su efectivo llega a su cuenta.');
+    expect(within(rowOf('Recarga en efectivo')).getByRole('cell').textContent).toBe('$3.50');
+    expect(document.body.textContent).toContain('El cargo por recarga en efectivo se cobra después de que su efectivo llega a su cuenta.');
   });
 });

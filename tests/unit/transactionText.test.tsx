@@ -31,7 +31,7 @@ describe('TransactionTitle', () => {
     expect(await title({ kind: 'fee', counterparty: 'physicalCard' }, 'en')).toBe('Fee: Physical card');
     expect(await title({ kind: 'fee', counterparty: 'physicalCard' }, 'es')).toBe('Cargo: Tarjeta física');
     expect(await title({ kind: 'fee', counterparty: 'cardReplacement' }, 'es')).toBe('Cargo: Reemplazo de tarjeta');
-    expect(await title({ kind: 'fee', counterparty: 'cashReload' }, 'es')).toBe('Cargo: Carga de efectivo');
+    expect(await title({ kind: 'fee', counterparty: 'cashReload' }, 'es')).toBe('Cargo: Recarga en efectivo');
   });
 
   it('says a fee without a known code as it came, and one without any as a fee', async () => {

@@ -72,7 +72,7 @@ export class OrderCardPage extends AppPage {
     await expect(this.title).toHaveText(this.t('Confirm your order'));
     await expect(
       this.screen.getByText(
-        this.t("We'll take {fee} from your balance and mail your card. This fee can't be refunded once the card is sent.").replace('{fee}', this.fee()),
+        this.t("We'll take {fee} from your balance and mail your card.").replace('{fee}', this.fee()),
       ),
     ).toBeVisible();
   }

@@ -113,12 +113,13 @@ export async function orderPhysicalCard(
 
       const old = replacing ? await ownCard(tx, request.userId, request.replaces!) : null;
       if (replacing && !old) return { kind: 'notFound' } as const;
-      // Only a physical card in use (not pending, blocked or stopped).
-      if (old && (old.type !== 'PHYSICAL' || !old.isActive)) return refused('notAllowed');
-      // Before "already replaced": a card whose replacement another tab or device has just ordered is
+      if (old && old.type !== 'PHYSICAL') return refused('notAllowed');
+      // Before "not in use" and "already replaced": a card whose replacement another tab or device has
+      // just ordered, or that was reported lost or stolen there (its free replacement on its way), is
       // answered as that card being on its way, not as a card to report lost or stolen.
       if (await pendingCardOf(tx, accountId)) return refused('cardPending');
-      if (old && old.replacedByCardId !== null) return refused('notAllowed');
+      // Only a physical card in use (not pending, blocked or stopped).
+      if (old && (!old.isActive || old.replacedByCardId !== null)) return refused('notAllowed');
       // One physical card at a time: a working one is replaced (damaged) or reported (lost, stolen), not ordered again.
       if (!replacing && (await hasWorkingPhysicalCard(tx, accountId))) return refused('notAllowed');
 

@@ -74,7 +74,7 @@ const spanishFeeNames: Record<FeeName, string> = {
   perPurchase: 'Por compra',
   atmWithdrawalInNetwork: 'Retiro en cajero automático, dentro de la red',
   atmWithdrawalOutOfNetwork: 'Retiro en cajero automático, fuera de la red',
-  cashReload: 'Carga de efectivo',
+  cashReload: 'Recarga en efectivo',
   atmBalanceInquiryInNetwork: 'Consulta de saldo en cajero automático, dentro de la red',
   atmBalanceInquiryOutOfNetwork: 'Consulta de saldo en cajero automático, fuera de la red',
   customerServiceLiveAgent: 'Servicio al cliente, con un agente',

@@ -80,7 +80,7 @@ export function StatementsView() {
       {busy ? <Skeleton label={t`Loading your statements`} /> : null}
       {state.hasTag('empty') ? (
         <p>
-          <Trans>No statements yet. Your first one covers the month you open your account.</Trans>
+          <Trans>No statements yet. Your first one will cover the month you opened your account.</Trans>
         </p>
       ) : null}
       {statements.length > 0 ? (

@@ -320,9 +320,10 @@ describe('replacing a damaged card', () => {
     expect(cardsNow.find((card) => card.id === physical.id)).toMatchObject({ status: 'ACTIVE', isActive: false, replacedByCardId: replaced.body.card!.id });
     const stopped = await event(t.app, { type: 'atm.withdrawal', email: holder.email, amountCents: 100, cardId: physical.id });
     expect(stopped).toMatchObject({ status: 409, body: { result: 'card_not_usable' } });
-    // A stopped card cannot be locked, replaced or reported.
+    // A stopped card cannot be locked, replaced or reported; replacing it is answered with its
+    // replacement, on its way until it is activated.
     expect(await cardCall(t.app, holder.access, '/card/freeze', { id: physical.id })).toMatchObject(refusedWith('notAllowed'));
-    expect(await cardCall(t.app, holder.access, '/card/replace', { id: physical.id }, randomUUID())).toMatchObject(refusedWith('notAllowed'));
+    expect(await cardCall(t.app, holder.access, '/card/replace', { id: physical.id }, randomUUID())).toMatchObject(refusedWith('cardPending'));
     expect(await cardCall(t.app, holder.access, '/card/report-lost-stolen', { id: physical.id, status: 'LOST' })).toMatchObject(refusedWith('notAllowed'));
     expect(await ledgerReport(t.app)).toMatchObject({ ok: true });
   });
@@ -358,18 +359,26 @@ describe('replacing a damaged card', () => {
     expect(await t.db.select().from(cards).where(eq(cards.accountId, account!.accountId))).toHaveLength(2);
   });
 
-  it('refuses to replace a virtual card, a pending card or a lost one', async () => {
+  it('refuses to replace a virtual card, a card on its way or a lost one, charging nothing', async () => {
     const holder = await newCardholder(t.app, t.db, 5000);
     expect(await cardCall(t.app, holder.access, '/card/replace', { id: holder.virtualCardId }, randomUUID())).toMatchObject(refusedWith('notAllowed'));
     const pending = (await orderCard(t.app, holder.access)).body.card!;
-    expect(await cardCall(t.app, holder.access, '/card/replace', { id: pending.id }, randomUUID())).toMatchObject(refusedWith('notAllowed'));
+    // The card asked about is itself the card on its way.
+    expect(await cardCall(t.app, holder.access, '/card/replace', { id: pending.id }, randomUUID())).toMatchObject(refusedWith('cardPending'));
 
     const other = await newCardholder(t.app, t.db, 5000);
     const physical = await activePhysicalCard(t.app, other.access);
-    await cardCall(t.app, other.access, '/card/report-lost-stolen', { id: physical.id, status: 'LOST' });
     const balance = (await home(t.app, other.access)).accountOverview.balance;
+    // Reported lost in another tab while this one was replacing it as damaged: its free replacement is
+    // the card on its way (cardPending), not a card still to report.
+    const reported = await cardCall(t.app, other.access, '/card/report-lost-stolen', { id: physical.id, status: 'LOST' });
+    expect(await cardCall(t.app, other.access, '/card/replace', { id: physical.id }, randomUUID())).toMatchObject(refusedWith('cardPending'));
+    // Once that replacement is activated nothing is on its way: a lost card is not replaced again.
+    const printed = await ship(t.app, reported.body.replacement!.id);
+    expect((await cardCall(t.app, other.access, '/activate-card', { lastFourCard: printed.lastFour, expiry: printed.expiry })).status).toBe(200);
     expect(await cardCall(t.app, other.access, '/card/replace', { id: physical.id }, randomUUID())).toMatchObject(refusedWith('notAllowed'));
     expect((await home(t.app, other.access)).accountOverview.balance).toBe(balance);
+    expect(await ledgerReport(t.app)).toMatchObject({ ok: true });
   });
 });
 

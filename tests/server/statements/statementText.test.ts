@@ -5,7 +5,7 @@ import { statementText } from '../../../server/features/statements/statementText
 describe('statementText.kind', () => {
   it('names a fee and its correction by the fee, in English and in Spanish', () => {
     expect(statementText.en.kind('fee', 'cashReload')).toBe('Fee: Cash reload');
-    expect(statementText.es.kind('fee', 'cashReload')).toBe('Cargo: Carga de efectivo');
+    expect(statementText.es.kind('fee', 'cashReload')).toBe('Cargo: Recarga en efectivo');
     expect(statementText.en.kind('reversal', 'physicalCard')).toBe('Correction: Physical card');
     expect(statementText.es.kind('reversal', 'physicalCard')).toBe('Corrección: Tarjeta física');
   });

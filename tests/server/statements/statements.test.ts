@@ -192,7 +192,7 @@ describe('GET /api/v1/statement', () => {
     expect(status).toBe(200);
     expect(headers['content-disposition']).toBe(`attachment; filename="providers-estado-de-cuenta-${month.month}.pdf"`);
     const text = await pdfText(bytes);
-    for (const words of ['Estado de cuenta mensual', 'Titular de la tarjeta', 'Saldo inicial', 'Saldo final', 'Movimientos', 'Cargo: Carga de efectivo', 'es emitida por', 'Las fechas y los meses de este estado de cuenta están en la hora del Este de EE. UU. (Nueva York)']) {
+    for (const words of ['Estado de cuenta mensual', 'Titular de la tarjeta', 'Saldo inicial', 'Saldo final', 'Movimientos', 'Cargo: Recarga en efectivo', 'es emitida por', 'Las fechas y los meses de este estado de cuenta están en la hora del Este de EE. UU. (Nueva York)']) {
       expect(text.replace(/\s+/g, ' ')).toContain(words);
     }
     expect(text).toContain(partnerBankAddress);

@@ -73,7 +73,7 @@ export function OrderCardView() {
       ) : state.hasTag('alreadyOrdered') ? (
         <AlreadyOrdered {...props} />
       ) : state.hasTag('alreadyHaveCard') ? (
-        <AlreadyHaveCard />
+        <AlreadyHaveCard nothingOrdered={refusedForCards(state)} />
       ) : state.hasTag('intro') ? (
         <Intro {...props} />
       ) : state.hasTag('receipt') ? (
@@ -150,10 +150,10 @@ function Payment({ state, send, locale }: Props) {
         </>
       }
       confirmTitle={<Trans>Confirm your order</Trans>}
-      confirmText={<Trans>We'll take {fee} from your balance and mail your card. This fee can't be refunded once the card is sent.</Trans>}
+      confirmText={<Trans>We'll take {fee} from your balance and mail your card.</Trans>}
       payButton={<Trans>Order my card for {fee}</Trans>}
       busyButton={<Trans>Ordering your card…</Trans>}
-      // A card already on its way (cardPending) is said on its own screen (AlreadyOrdered).
+      // Refused for the account's cards (a card on its way, or one in use) is said on its own screen (AlreadyOrdered, AlreadyHaveCard).
       refusal={i18n._(unexpectedErrorMessage)}
       onContinue={() => send({ type: 'user.continue' })}
       onConfirm={(idempotencyKey) => send({ type: 'user.confirm', idempotencyKey })}
@@ -195,25 +195,32 @@ function Receipt({ state, locale }: Props) {
   );
 }
 
+/** The order just asked for was refused for the account's cards (chart state `cardRefused`): nothing was ordered or charged. */
+const refusedForCards = (state: Snapshot) => state.context.refusal === 'cardPending' || state.context.refusal === 'notAllowed';
+
+/** Read after the heading, which has the focus: no live region (one mounted with its text is not reliably heard). */
+function NothingOrdered() {
+  return (
+    <p>
+      <Trans>We didn't order another card, and we didn't charge you for one.</Trans>
+    </p>
+  );
+}
+
 /**
  * A card is already on its way (found on loading, or the answer to the order just asked for: nothing
  * charged): when it should arrive, and activation once it has shipped.
  */
 function AlreadyOrdered({ state, locale }: Props) {
   const heading = useHeadingFocus();
-  const { card, refusal } = state.context;
+  const { card } = state.context;
   const shippedOn = card?.delivery?.shippedOn ? formatDate(card.delivery.shippedOn, locale, 'sentence') : null;
   return (
     <>
       <h1 id={titleId} ref={heading} tabIndex={-1}>
         <Trans>Your card is already on its way</Trans>
       </h1>
-      {refusal === 'cardPending' ? (
-        // Read after the heading, which has the focus: no live region (one mounted with its text is not reliably heard).
-        <p>
-          <Trans>We didn't order another card, and we didn't charge you for one.</Trans>
-        </p>
-      ) : null}
+      {refusedForCards(state) ? <NothingOrdered /> : null}
       <p>
         <Trans>You can have one new card on its way at a time, so there's nothing more to order.</Trans>{' '}
         {card?.delivery ? <ArrivalWindow window={card.delivery} locale={locale} /> : null}
@@ -242,14 +249,15 @@ function AlreadyOrdered({ state, locale }: Props) {
   );
 }
 
-/** A physical card already works: replace a damaged one, report a lost one. */
-function AlreadyHaveCard() {
+/** A physical card already works (found on loading, or the answer to the order just asked for: nothing charged): replace a damaged one, report a lost one. */
+function AlreadyHaveCard({ nothingOrdered }: { nothingOrdered: boolean }) {
   const heading = useHeadingFocus();
   return (
     <>
       <h1 id={titleId} ref={heading} tabIndex={-1}>
         <Trans>You already have a Providers Card</Trans>
       </h1>
+      {nothingOrdered ? <NothingOrdered /> : null}
       <p>
         <Trans>
           If your card is damaged, we can send you a new one. If it was lost or stolen, report it on Manage cards: we'll block it at once and send you a new one free.
