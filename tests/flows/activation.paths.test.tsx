@@ -11,7 +11,7 @@ import { activationMachine } from '../../machines/cards/activation.ts';
 import { coverageOf, describePath, minimalCover, replayPath } from '../support/chartCoverage.ts';
 import { answerCall, cardOnItsWay, closeErrorModal, homePath, homeWith, physicalCard, virtualCard } from '../support/cardOrder.ts';
 import { generateListedPaths } from '../support/listedPaths.ts';
-import { active, renderApp } from '../support/renderApp.tsx';
+import { active, renderApp, expectTabTitle } from '../support/renderApp.tsx';
 import { futureCardExpiry } from '../support/cardExpiry.ts';
 import { passServerWait, serverWaitMinutes, serverWaitSeconds } from '../support/replayClock.ts';
 
@@ -192,6 +192,7 @@ function plan(entry: string, replacement: boolean): Parameters<typeof replayPath
         when: (s) => s.matches('success'),
         then: async ({ router }) => {
           const heading = await screen.findByRole('heading', { level: 1, name: 'Your card is active' });
+          await expectTabTitle('Your card is active');
           await waitFor(() => expect(document.activeElement).toBe(heading));
           await waitFor(() => expect(router.state.location.pathname).toBe('/activate/2'));
           expect(document.querySelector('.step-indicator-text')?.textContent).toBe('Step 2 of 2');
@@ -211,6 +212,7 @@ function plan(entry: string, replacement: boolean): Parameters<typeof replayPath
         when: (s) => s.matches('failure'),
         then: async ({ router }) => {
           const heading = await screen.findByRole('heading', { level: 1, name: "We couldn't activate your card" });
+          await expectTabTitle("We couldn't activate your card");
           await waitFor(() => expect(document.activeElement).toBe(heading));
           expect(alerts()).toEqual(["Sorry, we weren't able to activate your Providers Card. Tap Activate to go back and try again."]);
           expect(screen.queryByLabelText('Last 4 digits of your card')).toBeNull();
@@ -221,6 +223,7 @@ function plan(entry: string, replacement: boolean): Parameters<typeof replayPath
         when: (s) => s.matches('nothingToActivate'),
         then: async () => {
           expect(await screen.findByRole('heading', { level: 1, name: 'No card to activate' })).toBeTruthy();
+          await expectTabTitle('No card to activate');
           expect(screen.getByText("There's no card waiting to be activated. If you've already activated it, it's ready to use.")).toBeTruthy();
           expect(screen.getByRole('link', { name: 'Manage cards' }).getAttribute('href')).toBe('/manage-cards');
         },

@@ -31,7 +31,7 @@ import {
   type MoneyAnswered,
 } from '../support/cardOrder.ts';
 import { generateListedPaths } from '../support/listedPaths.ts';
-import { active, alertText, renderApp } from '../support/renderApp.tsx';
+import { active, alertText, renderApp, expectTabTitle } from '../support/renderApp.tsx';
 
 const orderPath = '/api/v1/order-card';
 const listed = (event: EventObject & Record<string, unknown>): EventObject => event;
@@ -328,6 +328,7 @@ describe('order-card chart', () => {
             when: (s) => s.hasTag('alreadyOrdered'),
             then: async (ctx) => {
               const heading = await screen.findByRole('heading', { level: 1, name: 'Your card is already on its way' });
+              await expectTabTitle('Your card is already on its way');
               // Arriving from the confirmation (refused), the heading takes the focus as the other result screens'.
               if (ctx.refusedForCards && !ctx.modalClosed) await waitFor(() => expect(document.activeElement).toBe(heading));
               ctx.modalClosed = false;
@@ -354,6 +355,7 @@ describe('order-card chart', () => {
             when: (s) => s.hasTag('alreadyHaveCard'),
             then: async (ctx) => {
               const heading = await screen.findByRole('heading', { level: 1, name: 'You already have a Providers Card' });
+              await expectTabTitle('You already have a Providers Card');
               if (ctx.refusedForCards && !ctx.modalClosed) await waitFor(() => expect(document.activeElement).toBe(heading));
               ctx.modalClosed = false;
               // Refused as a card in use (activated elsewhere): nothing ordered or charged, and said so; no order button.
@@ -488,6 +490,7 @@ describe('order-card chart', () => {
             when: (s) => s.hasTag('receipt'),
             then: async (ctx) => {
               const heading = await screen.findByRole('heading', { level: 1, name: 'Your card is on its way' });
+              await expectTabTitle('Your card is on its way');
               await waitFor(() => expect(document.activeElement).toBe(heading));
               await expectAt(ctx, '/order-card/4');
               expect(stepText()).toBe('Step 3 of 3');

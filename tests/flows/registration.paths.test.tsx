@@ -21,7 +21,7 @@ import { failedRegistrationMarker } from '../../machines/session/session.ts';
 import { addressMessages } from '../../src/shared/messages.ts';
 import { fieldProblemMessage } from '../../src/features/identity/stepSupport.ts';
 import { coverageOf, minimalCover, replayPath, type PathRun } from '../support/chartCoverage.ts';
-import { recordingHost, renderApp, signedOut } from '../support/renderApp.tsx';
+import { recordingHost, renderApp, signedOut, expectTabTitle } from '../support/renderApp.tsx';
 import { otherPhone, phone, phoneDigits, providersUuid, registrationRuns } from '../support/registrationRuns.ts';
 import { passServerWait, serverWaitMinutes } from '../support/replayClock.ts';
 import { findPhoneSentence, newCodeNotice } from '../support/textedCodeForm.ts';
@@ -550,6 +550,7 @@ const states: { when: (s: AnyMachineSnapshot) => boolean; then: (app: App, s: An
     when: (s) => at(s, 'processing'),
     then: async (app) => {
       expect(await screen.findByRole('heading', { name: 'Opening your account…' })).toBeTruthy();
+      await expectTabTitle('Opening your account…');
       await waitingFor(app, callOf.register!);
       const body = lastBody(app, callOf.register!);
       // What was typed, normalised as spec §5 says, the phone with the token its code verification answered,
@@ -594,6 +595,7 @@ const states: { when: (s: AnyMachineSnapshot) => boolean; then: (app: App, s: An
       const denied = at(s, { failure: 'denied' });
       const heading = denied ? 'Unfortunately, we could not accept your application.' : 'You already have a Providers account';
       expect(await screen.findByRole('heading', { name: heading })).toBeTruthy();
+      await expectTabTitle(heading);
       if (!denied) expect(screen.getByRole('link', { name: 'Sign in' })).toBeTruthy();
       expect(screen.getByRole('link', { name: 'Contact support' })).toBeTruthy();
       expect(app.session.getSnapshot().context).toMatchObject({

@@ -31,7 +31,7 @@ import {
   type MoneyAnswered,
 } from '../support/cardOrder.ts';
 import { generateListedPaths } from '../support/listedPaths.ts';
-import { active, alertText, renderApp } from '../support/renderApp.tsx';
+import { active, alertText, renderApp, expectTabTitle } from '../support/renderApp.tsx';
 
 const replacePath = '/api/v1/card/replace';
 const listed = (event: EventObject & Record<string, unknown>): EventObject => event;
@@ -236,6 +236,7 @@ describe('replacement chart', () => {
             when: (s) => s.hasTag('alreadyOrdered'),
             then: async (ctx) => {
               const heading = await screen.findByRole('heading', { level: 1, name: 'A new card is already on its way' });
+              await expectTabTitle('A new card is already on its way');
               // Arriving from the confirmation (refused), the heading takes the focus as the other result screens'.
               if (ctx.refusedCardPending && !ctx.modalClosed) await waitFor(() => expect(document.activeElement).toBe(heading));
               ctx.modalClosed = false;
@@ -257,6 +258,7 @@ describe('replacement chart', () => {
             when: (s) => s.hasTag('nothingToReplace'),
             then: async () => {
               expect(await screen.findByRole('heading', { level: 1, name: 'No card to replace' })).toBeTruthy();
+              await expectTabTitle('No card to replace');
               expect(screen.getByRole('link', { name: 'Order a physical card' }).getAttribute('href')).toBe('/order-card');
             },
           },
@@ -370,6 +372,7 @@ describe('replacement chart', () => {
             when: (s) => s.hasTag('receipt'),
             then: async (ctx) => {
               const heading = await screen.findByRole('heading', { level: 1, name: 'Your new card is on its way' });
+              await expectTabTitle('Your new card is on its way');
               await waitFor(() => expect(document.activeElement).toBe(heading));
               await expectAtStep(ctx, '3');
               expect(stepText()).toBe('Step 3 of 3');

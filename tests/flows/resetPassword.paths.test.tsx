@@ -7,7 +7,7 @@ import { resetPasswordMachine, type ResetPasswordInput } from '../../machines/se
 import { coverageOf, describePath, minimalCover, replayPath } from '../support/chartCoverage.ts';
 import { descriptionOf } from '../support/description.ts';
 import { generateListedPaths } from '../support/listedPaths.ts';
-import { alertText, renderApp, signedOut } from '../support/renderApp.tsx';
+import { alertText, renderApp, signedOut, expectTabTitle } from '../support/renderApp.tsx';
 import { passServerWait, serverWaitMinutes, serverWaitSeconds } from '../support/replayClock.ts';
 import { expectSsnStepShown, expectSsnWait } from '../support/ssnStep.ts';
 import { newCodeNotice } from '../support/textedCodeForm.ts';
@@ -352,6 +352,7 @@ describe('reset-password chart', () => {
             then: async (ctx) => {
               const { router } = ctx;
               expect(await screen.findByRole('heading', { name: 'Password changed' })).toBeTruthy();
+              await expectTabTitle('Password changed');
               expect(screen.getByText('Your password has been changed.')).toBeTruthy();
               await waitFor(() => expect(router.state.location.pathname).toBe('/reset-password/4'));
               // Its Sign in hands the account's email over: not typed a third time (WCAG 2.2 SC 3.3.7).

@@ -7,7 +7,7 @@ import { newUnlockCodeErrors, type NewUnlockCodeErrors, type NewUnlockCodes } fr
 import { coverageOf, describePath, minimalCover, replayPath } from '../support/chartCoverage.ts';
 import { descriptionOf } from '../support/description.ts';
 import { generateListedPaths } from '../support/listedPaths.ts';
-import { alertText, locked, renderApp } from '../support/renderApp.tsx';
+import { alertText, locked, renderApp, expectTabTitle } from '../support/renderApp.tsx';
 import { passServerWait, serverWaitSeconds } from '../support/replayClock.ts';
 import { expectSsnStepShown, expectSsnWait } from '../support/ssnStep.ts';
 
@@ -179,6 +179,7 @@ describe('reset-unlock-code chart', () => {
             then: async ({ router, session }) => {
               // The confirmation first: the session is stored, the screen stays until Continue.
               expect(await screen.findByRole('heading', { name: 'Unlock code changed' })).toBeTruthy();
+              await expectTabTitle('Unlock code changed');
               expect(within(screen.getByRole('main')).getByRole('status').textContent).toBe('Your unlock code has been changed. Use it the next time the app asks for your unlock code.');
               expect(router.state.location.pathname).toBe('/reset-unlock-code/2');
               expect(screen.getByRole('button', { name: 'Continue' }).getAttribute('aria-disabled')).toBe('false');

@@ -2,9 +2,9 @@
 import { i18n } from '@lingui/core';
 import { I18nProvider } from '@lingui/react';
 import { createMemoryHistory, RouterProvider, type AnyRoute } from '@tanstack/react-router';
-import { act, render, screen } from '@testing-library/react';
+import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent, { PointerEventsCheckLevel } from '@testing-library/user-event';
-import { beforeAll, vi } from 'vitest';
+import { beforeAll, expect, vi } from 'vitest';
 import type { ExperimentFlags } from '../../contract/experiments/types.ts';
 import type { SessionInput } from '../../machines/session/session.ts';
 import type { ErrorReport } from '../../contract/analytics/types.ts';
@@ -132,3 +132,6 @@ export const alertText = () =>
     .queryAllByRole('alert')
     .map((element) => element.textContent)
     .join(' ');
+
+/** The tab's title says what the screen's heading says (WCAG 2.2 SC 2.4.2), in English. */
+export const expectTabTitle = (heading: string) => waitFor(() => expect(document.title).toBe(`${heading} · Providers card`));

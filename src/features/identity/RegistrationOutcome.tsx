@@ -1,16 +1,20 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
 import { Trans } from '@lingui/react/macro';
 import { Link } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
-import { useHeadingFocus } from './stepSupport.ts';
+import { ResultHeading } from '../../shared/screens/ResultHeading.tsx';
+
+/** The outcomes' headings, which title the tab while they are up (ResultHeading). */
+const openingTitle = msg`Opening your account…`;
+const deniedTitle = msg`Unfortunately, we could not accept your application.`;
+const accountExistsTitle = msg`You already have a Providers account`;
 
 /** PROCESSING (and the moment after SUCCESS, before home opens). */
 export function OpeningAccount() {
-  const heading = useHeadingFocus();
   return (
     <section className="screen" aria-labelledby="register-title" aria-busy="true">
-      <h1 id="register-title" ref={heading} tabIndex={-1}>
-        <Trans>Opening your account…</Trans>
-      </h1>
+      <ResultHeading id="register-title" title={openingTitle} />
       <p role="status">
         <Trans>This can take a moment. Please keep the app open.</Trans>
       </p>
@@ -23,7 +27,7 @@ export function OpeningAccount() {
 export function ApplicationDenied() {
   return (
     <ClosedApplication
-      title={<Trans>Unfortunately, we could not accept your application.</Trans>}
+      title={deniedTitle}
       explanation={
         <>
           <Trans>Thank you for your interest in Providers. This usually happens when we can't verify your identity with the information given.</Trans>{' '}
@@ -49,7 +53,7 @@ export function ApplicationDenied() {
 export function AccountExists() {
   return (
     <ClosedApplication
-      title={<Trans>You already have a Providers account</Trans>}
+      title={accountExistsTitle}
       explanation={<Trans>An account already exists for this person. Please sign in, or contact support if you need help.</Trans>}
       offerSignIn
     />
@@ -60,7 +64,7 @@ export function AccountExists() {
 export function ApplicationClosed() {
   return (
     <ClosedApplication
-      title={<Trans>Unfortunately, we could not accept your application.</Trans>}
+      title={deniedTitle}
       explanation={<Trans>If you already have a Providers account, please sign in. If you have questions, our support team can help.</Trans>}
       offerSignIn
     />
@@ -68,7 +72,7 @@ export function ApplicationClosed() {
 }
 
 type ClosedApplicationProps = {
-  title: ReactNode;
+  title: MessageDescriptor;
   explanation: ReactNode;
   /** What the person can do now. */
   nextSteps?: ReactNode;
@@ -78,12 +82,9 @@ type ClosedApplicationProps = {
 
 /** An application that cannot go on: why, and where to go from here. */
 function ClosedApplication({ title, explanation, nextSteps, offerSignIn = false }: ClosedApplicationProps) {
-  const heading = useHeadingFocus();
   return (
     <section className="screen" aria-labelledby="register-title">
-      <h1 id="register-title" ref={heading} tabIndex={-1}>
-        {title}
-      </h1>
+      <ResultHeading id="register-title" title={title} />
       <p>{explanation}</p>
       {nextSteps ? (
         <>

@@ -22,6 +22,13 @@ import { cardsCalls } from '../cardsCalls.ts';
 import { CardFlowLinks } from '../cardFlowParts.tsx';
 import '../cardOrder.css';
 import { SubmitButton } from '../../../shared/components/SubmitButton.tsx';
+import { ResultHeading } from '../../../shared/screens/ResultHeading.tsx';
+import { msg } from '@lingui/core/macro';
+
+/** Result screens' headings, which title the tab while they are up (ResultHeading). */
+const activatedTitle = msg`Your card is active`;
+const failureTitle = msg`We couldn't activate your card`;
+const nothingToActivateTitle = msg`No card to activate`;
 
 const activateRoute = getRouteApi('/_accessToken/activate/{-$step}');
 
@@ -213,13 +220,10 @@ function ActivationForm(props: {
 
 /** SUCCESS (step 2): the card works; a replacement's old card has stopped. */
 function Activated({ replacement, cardId }: { replacement: boolean; cardId: string | undefined }) {
-  const heading = useHeadingFocus();
   return (
     <>
       <StepIndicator current={2} total={2} />
-      <h1 id={titleId} ref={heading} tabIndex={-1}>
-        <Trans>Your card is active</Trans>
-      </h1>
+      <ResultHeading id={titleId} title={activatedTitle} />
       <p role="status">
         <Trans>You can now use your Providers Card.</Trans>
         {replacement ? (
@@ -246,12 +250,9 @@ function Activated({ replacement, cardId }: { replacement: boolean; cardId: stri
 
 /** FAILURE: spec §8's words, and Activate goes back to the form (the reset). */
 function Failure({ onReset }: { onReset: () => void }) {
-  const heading = useHeadingFocus();
   return (
     <>
-      <h1 id={titleId} ref={heading} tabIndex={-1}>
-        <Trans>We couldn't activate your card</Trans>
-      </h1>
+      <ResultHeading id={titleId} title={failureTitle} />
       <p role="alert">
         <Trans>Sorry, we weren't able to activate your Providers Card. Tap Activate to go back and try again.</Trans>
       </p>
@@ -264,12 +265,9 @@ function Failure({ onReset }: { onReset: () => void }) {
 
 /** No card awaits activation (already activated, perhaps on another phone). */
 function NothingToActivate() {
-  const heading = useHeadingFocus();
   return (
     <>
-      <h1 id={titleId} ref={heading} tabIndex={-1}>
-        <Trans>No card to activate</Trans>
-      </h1>
+      <ResultHeading id={titleId} title={nothingToActivateTitle} />
       <p>
         <Trans>There's no card waiting to be activated. If you've already activated it, it's ready to use.</Trans>
       </p>

@@ -25,6 +25,13 @@ import { activationSearch, isReadyToActivate } from '../../../shared/cards/cardL
 import { ArrivalIfOrderedToday, ArrivalOfOrdered, ArrivalWindow, FeeTaken, MailingAddress } from '../cardDelivery.tsx';
 import { cardsCalls } from '../cardsCalls.ts';
 import '../cardOrder.css';
+import { ResultHeading } from '../../../shared/screens/ResultHeading.tsx';
+import { msg } from '@lingui/core/macro';
+
+/** Result screens' headings, which title the tab while they are up (ResultHeading). */
+const receiptTitle = msg`Your card is on its way`;
+const alreadyOrderedTitle = msg`Your card is already on its way`;
+const alreadyHaveCardTitle = msg`You already have a Providers Card`;
 
 const orderCardRoute = getRouteApi('/_accessToken/order-card/{-$step}');
 
@@ -164,15 +171,12 @@ function Payment({ state, send, locale }: Props) {
 
 /** Step 4: what was taken, the balance now, and when the card should arrive. */
 function Receipt({ state, locale }: Props) {
-  const heading = useHeadingFocus();
   const { paidCents, balanceCents, card } = state.context;
   const paid = paidCents ?? 0;
   const fee = formatDollars(paid);
   return (
     <>
-      <h1 id={titleId} ref={heading} tabIndex={-1}>
-        <Trans>Your card is on its way</Trans>
-      </h1>
+      <ResultHeading id={titleId} title={receiptTitle} />
       <p role="status">
         <Trans>We took {fee} from your balance and ordered your Providers Card.</Trans>
       </p>
@@ -212,14 +216,11 @@ function NothingOrdered() {
  * charged): when it should arrive, and activation once it has shipped.
  */
 function AlreadyOrdered({ state, locale }: Props) {
-  const heading = useHeadingFocus();
   const { card } = state.context;
   const shippedOn = card?.delivery?.shippedOn ? formatDate(card.delivery.shippedOn, locale, 'sentence') : null;
   return (
     <>
-      <h1 id={titleId} ref={heading} tabIndex={-1}>
-        <Trans>Your card is already on its way</Trans>
-      </h1>
+      <ResultHeading id={titleId} title={alreadyOrderedTitle} />
       {refusedForCards(state) ? <NothingOrdered /> : null}
       <p>
         <Trans>You can have one new card on its way at a time, so there's nothing more to order.</Trans>{' '}
@@ -251,12 +252,9 @@ function AlreadyOrdered({ state, locale }: Props) {
 
 /** A physical card already works (found on loading, or the answer to the order just asked for: nothing charged): replace a damaged one, report a lost one. */
 function AlreadyHaveCard({ nothingOrdered }: { nothingOrdered: boolean }) {
-  const heading = useHeadingFocus();
   return (
     <>
-      <h1 id={titleId} ref={heading} tabIndex={-1}>
-        <Trans>You already have a Providers Card</Trans>
-      </h1>
+      <ResultHeading id={titleId} title={alreadyHaveCardTitle} />
       {nothingOrdered ? <NothingOrdered /> : null}
       <p>
         <Trans>

@@ -13,7 +13,6 @@ import { replacementMachine, stepOfReplacement, type ReplacementEvent } from '..
 import { moneyConfirmationShows } from '../../../../machines/shared/moneyConfirmation.ts';
 import { useServices } from '../../../app/services.tsx';
 import { StepIndicator } from '../../../shared/components/StepIndicator.tsx';
-import { useHeadingFocus } from '../../../shared/components/useHeadingFocus.ts';
 import { routeStepOf, useStepParam } from '../../../shared/components/useStepParam.ts';
 import type { Locale } from '../../../../contract/shared/locale.ts';
 import { formatDollars } from '../../../shared/format/money.ts';
@@ -23,6 +22,13 @@ import { AccountLoad, CardFlowLinks } from '../cardFlowParts.tsx';
 import { ArrivalIfOrderedToday, ArrivalOfOrdered, ArrivalWindow, FeeTaken, MailingAddress } from '../cardDelivery.tsx';
 import { cardsCalls } from '../cardsCalls.ts';
 import '../cardOrder.css';
+import { ResultHeading } from '../../../shared/screens/ResultHeading.tsx';
+import { msg } from '@lingui/core/macro';
+
+/** Result screens' headings, which title the tab while they are up (ResultHeading). */
+const receiptTitle = msg`Your new card is on its way`;
+const alreadyOrderedTitle = msg`A new card is already on its way`;
+const nothingToReplaceTitle = msg`No card to replace`;
 
 const replacementRoute = getRouteApi('/_accessToken/replacement-card/{-$step}');
 
@@ -144,16 +150,13 @@ function Payment({ state, send, locale }: Props) {
 
 /** Step 3: what was taken, the balance now, and what happens next. */
 function Receipt({ state, locale }: Props) {
-  const heading = useHeadingFocus();
   const { paidCents, balanceCents, replacement, card } = state.context;
   const paid = paidCents ?? 0;
   const fee = formatDollars(paid);
   const lastFour = card?.lastFour ?? '';
   return (
     <>
-      <h1 id={titleId} ref={heading} tabIndex={-1}>
-        <Trans>Your new card is on its way</Trans>
-      </h1>
+      <ResultHeading id={titleId} title={receiptTitle} />
       <p role="status">
         <Trans>We took {fee} from your balance and ordered your new Providers Card.</Trans>
       </p>
@@ -182,13 +185,10 @@ function Receipt({ state, locale }: Props) {
 
 /** A new card is already on its way: found on loading, or the answer to the replacement just asked for (nothing charged). */
 function AlreadyOrdered({ state, locale }: Props) {
-  const heading = useHeadingFocus();
   const { replacement, refusal } = state.context;
   return (
     <>
-      <h1 id={titleId} ref={heading} tabIndex={-1}>
-        <Trans>A new card is already on its way</Trans>
-      </h1>
+      <ResultHeading id={titleId} title={alreadyOrderedTitle} />
       {refusal === 'cardPending' ? (
         // Read after the heading, which has the focus: no live region (one mounted with its text is not reliably heard).
         <p>
@@ -211,12 +211,9 @@ function AlreadyOrdered({ state, locale }: Props) {
 
 /** No physical card in use to replace. */
 function NothingToReplace() {
-  const heading = useHeadingFocus();
   return (
     <>
-      <h1 id={titleId} ref={heading} tabIndex={-1}>
-        <Trans>No card to replace</Trans>
-      </h1>
+      <ResultHeading id={titleId} title={nothingToReplaceTitle} />
       <p>
         <Trans>
           You don't have a physical card in use. If you never got one, you can order one. If your card was lost or stolen, its replacement was sent when you reported it.

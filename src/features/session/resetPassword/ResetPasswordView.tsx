@@ -29,6 +29,11 @@ import { TooManyCodesNotice, WaitToTryAgain } from '../../../shared/waitNotices.
 import { routeStepOf, useStepParam } from '../../../shared/components/useStepParam.ts';
 import { identityCalls } from '../../../shared/api/identityCalls.ts';
 import { SubmitButton } from '../../../shared/components/SubmitButton.tsx';
+import { ResultHeading } from '../../../shared/screens/ResultHeading.tsx';
+import { msg } from '@lingui/core/macro';
+
+/** Result screens' headings, which title the tab while they are up (ResultHeading). */
+const passwordChangedTitle = msg`Password changed`;
 
 const formSteps = 3;
 const resetPasswordRoute = getRouteApi('/reset-password/{-$step}');
@@ -288,12 +293,9 @@ function PasswordStep({ state, send }: StepProps) {
 
 /** Step 4, the done step: its Sign in link hands the email over, so it is not typed a third time. */
 function Done({ email }: { email: string }) {
-  const heading = useHeadingFocus();
   return (
     <section className="screen" aria-labelledby="reset-password-title" data-step={doneStep}>
-      <h1 id="reset-password-title" ref={heading} tabIndex={-1}>
-        <Trans>Password changed</Trans>
-      </h1>
+      <ResultHeading id="reset-password-title" title={passwordChangedTitle} />
       <p role="status">
         <Trans>Your password has been changed.</Trans>
       </p>

@@ -17,6 +17,11 @@ import { continueToApp, storeSession } from '../../../shared/sessionEffects.ts';
 import { identityCalls } from '../../../shared/api/identityCalls.ts';
 import { SubmitButton } from '../../../shared/components/SubmitButton.tsx';
 import { ActionButton } from '../../../shared/components/ActionButton.tsx';
+import { ResultHeading } from '../../../shared/screens/ResultHeading.tsx';
+import { msg } from '@lingui/core/macro';
+
+/** Result screens' headings, which title the tab while they are up (ResultHeading). */
+const unlockCodeChangedTitle = msg`Unlock code changed`;
 
 const resetUnlockCodeRoute = getRouteApi('/reset-unlock-code/{-$step}');
 
@@ -136,12 +141,9 @@ function CodeStep({ state, send }: StepProps) {
 
 /** The confirmation: the new code is saved and the cardholder is signed in. */
 function Done({ busy, onContinue }: { busy: boolean; onContinue: () => void }) {
-  const heading = useHeadingFocus();
   return (
     <section className="screen" aria-labelledby="reset-unlock-code-title">
-      <h1 id="reset-unlock-code-title" ref={heading} tabIndex={-1}>
-        <Trans>Unlock code changed</Trans>
-      </h1>
+      <ResultHeading id="reset-unlock-code-title" title={unlockCodeChangedTitle} />
       <p role="status">
         <Trans>Your unlock code has been changed. Use it the next time the app asks for your unlock code.</Trans>
       </p>
