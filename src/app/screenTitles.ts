@@ -2,8 +2,9 @@
  * Every screen's own document title (WCAG 2.2 SC 2.4.2), by its route's full path; the app shell sets
  * `<title>` from the deepest matched route that has one (useScreenTitle). tests/flows/routes.test.tsx
  * checks that every route with a screen has a title, in English and Spanish. A title says what the
- * screen's heading says. A screen whose heading its query chooses (the ATM PIN on /reset-pin) or that is
- * shown in place of another at the same address (reporting a card lost) gives itself its own title
+ * screen's heading says. A screen whose heading its query chooses (the ATM PIN on /reset-pin), that is
+ * shown in place of another at the same address (reporting a card lost), or that ends a flow (a receipt,
+ * a reset done, an application closed: src/shared/screens/ResultHeading.tsx) gives itself its own title
  * while it is up (useOwnTitle, src/shared/screens/documentTitle.ts).
  */
 import { msg } from '@lingui/core/macro';
