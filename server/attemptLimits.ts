@@ -45,6 +45,13 @@ export const signInPerDevicePolicy: AttemptPolicy = { scope: 'sign-in-client', l
  */
 export const resetCodePolicy: AttemptPolicy = { scope: 'reset-code', limit: 5, lockoutMinutes: 10 };
 /**
+ * The same codes' ceiling per email, as sign-in's (NIST SP 800-63B §5.2.2): 100 wrong in a row → 15
+ * minutes, then one try per wait, the wait doubling up to 8 hours, until a right code. The 10-minute
+ * waits alone (the email's above, the phone's) started again after each, so a guesser who asked for
+ * a new code every 10 minutes could try 720 a day, forever.
+ */
+export const resetCodePerAccountPolicy: AttemptPolicy = { scope: 'reset-code-account', limit: 100, lockoutMinutes: 15, escalates: true };
+/**
  * 5 wrong SSNs in a row → SSN checks of that account wait 10 minutes (spec §4's 10-minute wait); then
  * one try per wait, the wait doubling up to 8 hours, until the right SSN: whoever holds the phone
  * cannot go on guessing 5 every 10 minutes.
@@ -52,7 +59,7 @@ export const resetCodePolicy: AttemptPolicy = { scope: 'reset-code', limit: 5, l
 export const ssnPolicy: AttemptPolicy = { scope: 'ssn', limit: 5, lockoutMinutes: 10, escalates: true };
 
 /** Scopes whose counts outlive their waits: deleteSpent keeps their rows. */
-const escalatingScopes = [signInPerAccountPolicy.scope, ssnPolicy.scope];
+const escalatingScopes = [signInPerAccountPolicy.scope, resetCodePerAccountPolicy.scope, ssnPolicy.scope];
 /** The wait answered while the last tries a count allows are being checked (reserveTry). */
 export const triesBeingCheckedSeconds = 2;
 /** No check takes this long: a count with a try counted since may have tries still being checked (reserveTry). */

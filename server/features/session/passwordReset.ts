@@ -14,7 +14,7 @@ import { sessionRoutes as routes } from '../../../contract/session/routes.ts';
 import { sessionSchemas } from '../../../contract/session/schemas.ts';
 import { StatusCode } from '../../../contract/shared/statusCodes.ts';
 import { ServerFieldError } from '../../../contract/validation.ts';
-import { emailSubject, resetCodePolicy } from '../../attemptLimits.ts';
+import { emailSubject, resetCodePerAccountPolicy, resetCodePolicy } from '../../attemptLimits.ts';
 import { hashSecret, keyedHash, verifySecret } from '../../secrets.ts';
 import type { Database } from '../../db/database.ts';
 import { users } from '../../db/schema/index.ts';
@@ -50,38 +50,44 @@ export function passwordResetFeature(app: FastifyInstance, services: Services): 
   });
 
   /**
-   * Wrong codes count per email (any email) and, for an account, per phone as every texted code does.
-   * Both count a try before the code is compared, so parallel guesses cannot outrun either limit.
+   * Wrong codes count per email (any email): 5 before a 10-minute wait, and 100 in a row before the
+   * email's ceiling (resetCodePerAccountPolicy); for an account, per phone too, as every texted code
+   * does. Each counts a try before the code is compared, so parallel guesses cannot outrun any limit.
    */
   serve(routes.verifyResetCode, async ({ email, code }, _request, reply) => {
     const subject = emailSubject(email);
     const tried = await limits.reserveTry(resetCodePolicy, subject);
     if (!tried.reserved) return tooMany(reply, tried.retryAfterSeconds);
+    const inARow = await limits.reserveTry(resetCodePerAccountPolicy, subject);
+    if (!inARow.reserved) {
+      await limits.giveBack(resetCodePolicy, subject);
+      return tooMany(reply, inARow.retryAfterSeconds);
+    }
+    const giveBoth = () => Promise.all([limits.giveBack(resetCodePolicy, subject), limits.giveBack(resetCodePerAccountPolicy, subject)]);
     const user = await userByEmail(db, email);
     const checked = user ? await textedCodes.check(user.phone, 'reset-password', code) : ({ kind: 'wrong' } as const);
     if (checked.kind === 'locked') {
       // The phone's wait, not a wrong code of this email's.
-      await limits.giveBack(resetCodePolicy, subject);
+      await giveBoth();
       return tooMany(reply, checked.retryAfterSeconds);
     }
     if (checked.kind === 'spent') {
       // The right code sent again (its first answer lost): not a wrong one, and not accepted twice.
       // Only the code's holder gets here, so answering apart says nothing about who has an account.
-      await limits.giveBack(resetCodePolicy, subject);
+      await giveBoth();
       return { statusCode: StatusCode.INVALID_MFA_CODE };
     }
     if (checked.kind === 'right' && user) {
-      await limits.reset(resetCodePolicy, subject);
+      await Promise.all([limits.reset(resetCodePolicy, subject), limits.reset(resetCodePerAccountPolicy, subject)]);
       return { statusCode: StatusCode.SUCCESS, mfaToken: await issueMfaToken(db, user.phone, 'reset-password') };
     }
-    // Every wrong code is recorded (its time keeps the count going); the last one starts the wait.
-    if (tried.attemptsLeft > 0) {
-      await limits.recordWrong(resetCodePolicy, subject);
-      return { statusCode: StatusCode.INVALID_MFA_CODE, attemptsLeft: tried.attemptsLeft };
-    }
-    const wait = await limits.lockWhenSpent(resetCodePolicy, subject);
+    // Every wrong code is recorded (its time keeps the counts going); the last one starts a wait.
+    const ceilingWait = await limits.lockWhenSpent(resetCodePerAccountPolicy, subject);
+    const attemptsLeft = Math.min(tried.attemptsLeft, inARow.attemptsLeft);
+    if (tried.attemptsLeft > 0) await limits.recordWrong(resetCodePolicy, subject);
+    const wait = Math.max(ceilingWait, tried.attemptsLeft > 0 ? 0 : await limits.lockWhenSpent(resetCodePolicy, subject));
     if (wait > 0) return tooMany(reply, wait);
-    return { statusCode: StatusCode.INVALID_MFA_CODE, attemptsLeft: 0 };
+    return { statusCode: StatusCode.INVALID_MFA_CODE, attemptsLeft };
   });
 
   /**

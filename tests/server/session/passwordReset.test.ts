@@ -6,14 +6,14 @@
  * count and tells the owner by text and email. Wrong SSNs, wrong codes and unknown emails are
  * answered alike, under per-account limits.
  */
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { VerifySsnAnswer } from '../../../contract/identity/types.ts';
 import { StatusCode } from '../../../contract/shared/statusCodes.ts';
 import { attemptLimits, phoneVerificationLimits, users } from '../../../server/db/schema/index.ts';
 import { normalisePassword } from '../../../contract/rules.ts';
 import { isCommonPassword } from '../../../server/features/session/commonPasswords.ts';
-import { signInPerAccountPolicy } from '../../../server/attemptLimits.ts';
+import { resetCodePerAccountPolicy, signInPerAccountPolicy } from '../../../server/attemptLimits.ts';
 import { hashSecret } from '../../../server/secrets.ts';
 import {
   clearAttemptLimits,
@@ -23,6 +23,7 @@ import {
   demoUser,
   endLockouts,
   homeStatus,
+  lastCode,
   mfaCardholder,
   post,
   signIn,
@@ -124,6 +125,44 @@ describe('POST /reset-password and /verify/reset-code: the texted code', () => {
       expect(last.body).toEqual({ statusCode: StatusCode.INVALID_MFA_LIMIT, retryAfterSeconds: expect.any(Number) });
       expect(last.body.retryAfterSeconds).toBeGreaterThan(590);
     }
+  });
+
+  // NIST SP 800-63B §5.2.2: failures in a row are limited, not merely slowed. The 10-minute waits alone
+  // started again after each: a guesser who asked for a new code every 10 minutes could try 720 a day.
+  it("bounds one email's wrong codes in a row at 100: then one try per wait, each twice the last, until the right code", async () => {
+    for (const email of [demoCardholder.email, 'nobody@providers.test']) {
+      await t.db.insert(attemptLimits).values({ scope: resetCodePerAccountPolicy.scope, subject: email, failures: resetCodePerAccountPolicy.limit - 1 });
+    }
+    await sendResetCode(demoCardholder.email);
+    const hundredth = [await verifyResetCode(demoCardholder.email, '000000'), await verifyResetCode('nobody@providers.test', '000000')];
+    // Known or unknown, the same answer: the ceiling's 15 minutes, though the email's own count is at 1 of 5.
+    for (const answer of hundredth) {
+      expect(answer.status).toBe(429);
+      expect(answer.body).toEqual({ statusCode: StatusCode.INVALID_MFA_LIMIT, retryAfterSeconds: expect.any(Number) });
+      expect(answer.body.retryAfterSeconds).toBeGreaterThan(890);
+    }
+    const waits = [];
+    for (let i = 0; i < 2; i += 1) {
+      await endLockouts(t.db, 'reset-code-account');
+      const wrong = await verifyResetCode(demoCardholder.email, '000000');
+      expect(wrong.status).toBe(429);
+      waits.push(wrong.body.retryAfterSeconds);
+      // One try per wait: the next is refused before any code is compared, the right one too.
+      expect((await verifyResetCode(demoCardholder.email, await lastCode(t.app, demoCardholder.phone))).status).toBe(429);
+    }
+    expect(waits.map((wait) => Math.round(wait! / 60))).toEqual([30, 60]);
+
+    // After the wait the right code is compared: the proof of the phone, and the count starts again.
+    await endLockouts(t.db, 'reset-code-account');
+    await t.db.delete(phoneVerificationLimits);
+    await sendResetCode(demoCardholder.email);
+    const right = await verifyResetCode(demoCardholder.email, await lastCode(t.app, demoCardholder.phone));
+    expect(right.body).toMatchObject({ statusCode: StatusCode.SUCCESS, mfaToken: expect.any(String) });
+    const [row] = await t.db
+      .select()
+      .from(attemptLimits)
+      .where(and(eq(attemptLimits.scope, resetCodePerAccountPolicy.scope), eq(attemptLimits.subject, demoCardholder.email)));
+    expect(row!.failures).toBe(0);
   });
 
   it('adds up wrong codes a minute or more apart: each is recorded, so the fifth still makes the email wait', async () => {
