@@ -52,6 +52,13 @@ export const resetCodePolicy: AttemptPolicy = { scope: 'reset-code', limit: 5, l
  */
 export const resetCodePerAccountPolicy: AttemptPolicy = { scope: 'reset-code-account', limit: 100, lockoutMinutes: 15, escalates: true };
 /**
+ * Every texted code's ceiling per phone and purpose (server/textedCodes.ts), on top of the phone's 5
+ * wrong codes per 10 minutes: 100 wrong in a row → 15 minutes, then one try per wait, the wait doubling
+ * up to 8 hours, until a right code (NIST SP 800-63B §5.2.2). Anyone may ask registration codes for any
+ * phone: without it, one guesser could try 720 a day against a phone, forever.
+ */
+export const textedCodesInARowPolicy: AttemptPolicy = { scope: 'texted-code-phone', limit: 100, lockoutMinutes: 15, escalates: true };
+/**
  * 5 wrong SSNs in a row → SSN checks of that account wait 10 minutes (spec §4's 10-minute wait); then
  * one try per wait, the wait doubling up to 8 hours, until the right SSN: whoever holds the phone
  * cannot go on guessing 5 every 10 minutes.
@@ -59,7 +66,7 @@ export const resetCodePerAccountPolicy: AttemptPolicy = { scope: 'reset-code-acc
 export const ssnPolicy: AttemptPolicy = { scope: 'ssn', limit: 5, lockoutMinutes: 10, escalates: true };
 
 /** Scopes whose counts outlive their waits: deleteSpent keeps their rows. */
-const escalatingScopes = [signInPerAccountPolicy.scope, resetCodePerAccountPolicy.scope, ssnPolicy.scope];
+const escalatingScopes = [signInPerAccountPolicy.scope, resetCodePerAccountPolicy.scope, textedCodesInARowPolicy.scope, ssnPolicy.scope];
 /** The wait answered while the last tries a count allows are being checked (reserveTry). */
 export const triesBeingCheckedSeconds = 2;
 /** No check takes this long: a count with a try counted since may have tries still being checked (reserveTry). */

@@ -2,7 +2,8 @@
  * Texted one-time codes, shared by phone verification (registration), sign-in with a code (MFA) and
  * password reset: 6 digits from the CSPRNG, stored as a keyed hash, 10-minute expiry, single use, only
  * the newest code of a phone and purpose counts. Limits live in the database (phone_verification_limits),
- * per phone and purpose: at most 5 codes per 10 minutes; 5 wrong codes lock that purpose for 10 minutes.
+ * per phone and purpose: at most 5 codes per 10 minutes; 5 wrong codes lock that purpose for 10 minutes;
+ * 100 wrong in a row, however far apart, lock it for a wait that doubles (textedCodesInARowPolicy).
  * Not shared: anyone may ask registration codes for any phone (and password reset codes for any email),
  * and wrong ones must not lock the phone's owner out of signing in.
  */
@@ -12,7 +13,7 @@ import type { Database } from './db/database.ts';
 import { phoneVerificationCodes, phoneVerificationLimits } from './db/schema/index.ts';
 import type { SmsGateway } from './partners/sms.ts';
 import { keyedHash, randomDigits, sameSecret } from './secrets.ts';
-import { wholeSeconds } from './attemptLimits.ts';
+import { createAttemptLimits, textedCodesInARowPolicy, wholeSeconds } from './attemptLimits.ts';
 import type { Locale } from '../contract/shared/locale.ts';
 import { inReadersOrder } from './shared/readersLanguage.ts';
 
@@ -68,6 +69,9 @@ export type CheckResult =
   | { kind: 'locked'; retryAfterSeconds: number };
 
 export function createTextedCodes(db: Database, hashKey: Buffer, sms: SmsGateway) {
+  const limits = createAttemptLimits(db);
+  /** The subject of a phone's wrong codes in a row for `purpose` (attempt_limits). */
+  const inARowSubject = (phone: string, purpose: CodePurpose) => `${purpose} ${phone}`;
   // Registration codes keep their original hash purpose, so codes issued before sign-in codes existed still work.
   const codeHash = (purpose: CodePurpose, phone: string, code: string) =>
     keyedHash(hashKey, purpose === 'register' ? 'phone-code' : `${purpose}-code`, `${phone}:${code}`);
@@ -232,19 +236,26 @@ export function createTextedCodes(db: Database, hashKey: Buffer, sms: SmsGateway
 
     const tried = await reserveTry(phone, purpose);
     if ('locked' in tried) return { kind: 'locked', retryAfterSeconds: Math.max(1, await waitFor(phone, purpose, false)) };
+    const subject = inARowSubject(phone, purpose);
+    const inARow = await limits.reserveTry(textedCodesInARowPolicy, subject);
+    if (!inARow.reserved) {
+      await giveBack(phone, purpose);
+      return { kind: 'locked', retryAfterSeconds: inARow.retryAfterSeconds };
+    }
 
     if (!sameSecret(codeHash(purpose, phone, code), newest.codeHash)) {
       await db
         .update(phoneVerificationCodes)
         .set({ attempts: sql`${phoneVerificationCodes.attempts} + 1` })
         .where(eq(phoneVerificationCodes.id, newest.id));
-      if (tried.tries >= wrongCodeLimit) {
-        await lockWhenSpent(phone, purpose);
+      const ceilingWait = await limits.lockWhenSpent(textedCodesInARowPolicy, subject);
+      if (tried.tries >= wrongCodeLimit || ceilingWait > 0) {
+        if (tried.tries >= wrongCodeLimit) await lockWhenSpent(phone, purpose);
         // The code is void: after the wait a new one is needed.
         await db.update(phoneVerificationCodes).set({ usedAt: sql`now()` }).where(eq(phoneVerificationCodes.id, newest.id));
-        return { kind: 'locked', retryAfterSeconds: Math.max(1, await waitFor(phone, purpose, false)) };
+        return { kind: 'locked', retryAfterSeconds: Math.max(1, ceilingWait, await waitFor(phone, purpose, false)) };
       }
-      return { kind: 'wrong', attemptsLeft: wrongCodeLimit - tried.tries };
+      return { kind: 'wrong', attemptsLeft: Math.min(wrongCodeLimit - tried.tries, inARow.attemptsLeft) };
     }
 
     // Spent once, and not while a parallel wrong guess has just locked the phone.
@@ -259,13 +270,14 @@ export function createTextedCodes(db: Database, hashKey: Buffer, sms: SmsGateway
       )
       .returning({ id: phoneVerificationCodes.id });
     if (spent.length === 0) {
-      await giveBack(phone, purpose);
+      await Promise.all([giveBack(phone, purpose), limits.giveBack(textedCodesInARowPolicy, subject)]);
       return lockedOrWrong(phone, purpose);
     }
     await db
       .update(phoneVerificationLimits)
       .set({ failures: 0, lockedUntil: null })
       .where(limitsRow(phone, purpose));
+    await limits.reset(textedCodesInARowPolicy, subject);
     return { kind: 'right' };
   }
 

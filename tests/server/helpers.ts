@@ -374,7 +374,7 @@ export async function clearAttemptLimits(db: Database): Promise<void> {
 }
 
 /** Moves every running lockout of a scope into the past, as if its wait had passed. */
-export async function endLockouts(db: Database, scope: 'sign-in' | 'sign-in-account' | 'ssn' | 'reset-code-account'): Promise<void> {
+export async function endLockouts(db: Database, scope: 'sign-in' | 'sign-in-account' | 'ssn' | 'reset-code-account' | 'texted-code-phone'): Promise<void> {
   await db
     .update(attemptLimits)
     .set({ lockedUntil: sql`now() - interval '1 second'` })

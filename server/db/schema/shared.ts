@@ -11,7 +11,7 @@ import { index, integer, pgTable, primaryKey, text, timestamp, uuid } from 'driz
  * (server/attemptLimits.ts), so parallel requests cannot pass a limit.
  */
 export const attemptLimits = pgTable('attempt_limits', {
-  scope: text('scope', { enum: ['sign-in', 'sign-in-account', 'sign-in-client', 'ssn', 'lookup', 'texts', 'address-check', 'reset-code', 'reset-code-account', 'card-activation', 'analytics'] }).notNull(),
+  scope: text('scope', { enum: ['sign-in', 'sign-in-account', 'sign-in-client', 'ssn', 'lookup', 'texts', 'address-check', 'reset-code', 'reset-code-account', 'texted-code-phone', 'card-activation', 'analytics'] }).notNull(),
   subject: text('subject').notNull(),
   failures: integer('failures').notNull().default(0),
   lockedUntil: timestamp('locked_until', { withTimezone: true }),

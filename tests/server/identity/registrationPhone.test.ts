@@ -11,9 +11,11 @@ import { buildApp } from '../../../server/app.ts';
 import type { Database } from '../../../server/db/database.ts';
 import { createSandboxSmsGateway } from '../../../server/partners/sms.ts';
 import { createTextedCodes } from '../../../server/textedCodes.ts';
-import { phoneVerificationCodes, phoneVerificationLimits, sandboxSmsOutbox } from '../../../server/db/schema/index.ts';
+import { attemptLimits, phoneVerificationCodes, phoneVerificationLimits, sandboxSmsOutbox } from '../../../server/db/schema/index.ts';
+import { textedCodesInARowPolicy } from '../../../server/attemptLimits.ts';
 import {
   demoCardholder,
+  endLockouts,
   lastCode,
   newApplicant,
   outbox,
@@ -202,6 +204,39 @@ describe('POST /verify-phone', () => {
     });
     expect((await verifyPhone(t.app, phone, newCode)).json().statusCode).toBe(StatusCode.SUCCESS);
     expect(await limitsOf(phone)).toMatchObject({ failures: 0, lockedUntil: null });
+  });
+
+  // NIST SP 800-63B §5.2.2: failures in a row are limited, not merely slowed. The phone's 10-minute
+  // waits alone started again after each: anyone may ask codes for any phone, 720 guesses a day.
+  it('bounds wrong codes in a row at 100 per phone, however far apart: then one per wait, each twice the last, until the right code', async () => {
+    const phone = freshPhone();
+    await t.db.insert(attemptLimits).values({ scope: textedCodesInARowPolicy.scope, subject: `register ${phone}`, failures: textedCodesInARowPolicy.limit - 1 });
+    await requestVerification(t.app, phone);
+    const hundredth = await verifyPhone(t.app, phone, wrongCodeFor(await lastCode(t.app, phone)));
+    // The phone's own count is at 1 of 5: the ceiling's 15 minutes, and the code is void.
+    expect(hundredth.statusCode).toBe(429);
+    expect(hundredth.json()).toEqual({ statusCode: StatusCode.INVALID_MFA_LIMIT, retryAfterSeconds: expect.any(Number) });
+    expect(hundredth.json().retryAfterSeconds).toBeGreaterThan(890);
+    const waits = [];
+    for (let i = 0; i < 2; i += 1) {
+      await endLockouts(t.db, 'texted-code-phone');
+      await t.db.delete(phoneVerificationLimits).where(eq(phoneVerificationLimits.phone, phone));
+      await requestVerification(t.app, phone);
+      const code = await lastCode(t.app, phone);
+      const wrong = await verifyPhone(t.app, phone, wrongCodeFor(code));
+      expect(wrong.statusCode).toBe(429);
+      waits.push(wrong.json().retryAfterSeconds);
+    }
+    expect(waits.map((wait) => Math.round(wait / 60))).toEqual([30, 60]);
+    // Another purpose of the same phone has its own count: a stranger's registration guesses do not stop its owner's sign-in codes.
+    const [signInCount] = await t.db.select().from(attemptLimits).where(eq(attemptLimits.subject, `sign-in ${phone}`));
+    expect(signInCount).toBeUndefined();
+
+    await endLockouts(t.db, 'texted-code-phone');
+    await requestVerification(t.app, phone);
+    expect((await verifyPhone(t.app, phone, await lastCode(t.app, phone))).json().statusCode).toBe(StatusCode.SUCCESS);
+    const [row] = await t.db.select().from(attemptLimits).where(and(eq(attemptLimits.scope, textedCodesInARowPolicy.scope), eq(attemptLimits.subject, `register ${phone}`)));
+    expect(row!.failures).toBe(0);
   });
 
   it('keeps counting across new codes: asking for another code does not reset the wrong guesses', async () => {
