@@ -141,6 +141,9 @@ export function identityFeature(app: FastifyInstance, services: Services): void 
   // Password reset: like /change-password, the SSN is not even looked at without the proof of the
   // account's phone (no anonymous SSN guessing, nor locking the owner out of their resets).
   serve(routes.verifySsn, async ({ email, ssn, mfaToken }, request, reply) => {
+    // An email with an account takes longer to refuse (its token is looked up): an account lookup per client, as in /verify/reset-code.
+    const looked = await lookupWait(limits, request);
+    if (looked > 0) return tooMany(reply, looked);
     const user = await ssnAccountByEmail(db, email);
     if (!user || !(await usableMfaToken(db, mfaToken, user.phone, 'reset-password'))) return failedValidation(reply, { mfaToken: ServerFieldError.phoneUnverified });
     const check = await checkAccountSsn(limits, config.ssnHashKey, user, email, ssn);

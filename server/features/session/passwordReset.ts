@@ -53,8 +53,12 @@ export function passwordResetFeature(app: FastifyInstance, services: Services): 
    * Wrong codes count per email (any email): 5 before a 10-minute wait, and 100 in a row before the
    * email's ceiling (resetCodePerAccountPolicy); for an account, per phone too, as every texted code
    * does. Each counts a try before the code is compared, so parallel guesses cannot outrun any limit.
+   * An email with an account takes longer to answer (its phone's code is looked up): counted as an
+   * account lookup per client first, so timing it tells no more than /verify/email would.
    */
-  serve(routes.verifyResetCode, async ({ email, code }, _request, reply) => {
+  serve(routes.verifyResetCode, async ({ email, code }, request, reply) => {
+    const looked = await lookupWait(limits, request);
+    if (looked > 0) return tooMany(reply, looked);
     const subject = emailSubject(email);
     const tried = await limits.reserveTry(resetCodePolicy, subject);
     if (!tried.reserved) return tooMany(reply, tried.retryAfterSeconds);
@@ -101,6 +105,9 @@ export function passwordResetFeature(app: FastifyInstance, services: Services): 
   serve(routes.changePassword, async ({ email, ssn, password, mfaToken }, request, reply) => {
     // Before the SSN check, so refusing a weak password spends none of the SSN's attempts.
     if (isCommonPassword(normalisePassword(password))) return failedValidation(reply, { password: ValidationMessage.passwordCommon });
+    // An email with an account takes longer to refuse (its token is looked up): an account lookup per client, as in /verify/reset-code.
+    const looked = await lookupWait(limits, request);
+    if (looked > 0) return tooMany(reply, looked);
     const owner = await userByEmail(db, email);
     // Without the phone's proof the SSN is not even looked at: no SSN guessing through this call.
     if (!owner) return failedValidation(reply, { mfaToken: ServerFieldError.phoneUnverified });

@@ -186,6 +186,29 @@ describe('POST /reset-password and /verify/reset-code: the texted code', () => {
     expect(answers[30]!.statusCode).toBe(429);
     expect(answers[30]!.json()).toEqual({ statusCode: StatusCode.INVALID_MFA_LIMIT, retryAfterSeconds: expect.any(Number) });
   });
+
+  // An email with an account takes longer to refuse at each later step (its phone's code or its token is
+  // looked up): each is an account lookup per client too, so timing them tells no more than /verify/email.
+  it('counts /verify/reset-code, /verify/ssn and /change-password as account lookups per client: 429 {201} over the limit, for any email', async () => {
+    const device = { 'device-uuid': 'reset-timer-0001' };
+    const call = (url: string, payload: object) => t.app.inject({ method: 'POST', url: `/api/v1${url}`, payload, headers: device });
+    // Another email each time, so no email's own count of wrong codes is what refuses.
+    const steps = (i: number) =>
+      [
+        ['/verify/reset-code', { email: `n${i}@providers.test`, code: '000000' }],
+        ['/verify/ssn', { email: `n${i}@providers.test`, ssn: demoCardholder.ssn, mfaToken: 'A'.repeat(43) }],
+        ['/change-password', { email: demoCardholder.email, ssn: demoCardholder.ssn, password: newPassword, mfaToken: 'A'.repeat(43) }],
+      ] as const;
+    for (let i = 0; i < 30; i += 1) {
+      const [url, payload] = steps(i)[i % 3]!;
+      expect((await call(url, payload)).statusCode).not.toBe(429);
+    }
+    for (const [url, payload] of steps(30)) {
+      const refused = await call(url, payload);
+      expect(refused.statusCode).toBe(429);
+      expect(refused.json()).toEqual({ statusCode: StatusCode.INVALID_MFA_LIMIT, retryAfterSeconds: expect.any(Number) });
+    }
+  });
 });
 
 describe('POST /verify/ssn', () => {
