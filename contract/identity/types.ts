@@ -75,7 +75,7 @@ export type VerifyAddressAnswer = StatusAnswer & { optOutAllowed?: boolean } & M
 export type AcceptedAgreementAnswer = StatusAnswer & { agreed: boolean; version: string | null };
 
 /** The current version of each agreement (a date): a new text gets a new version, to be accepted again. */
-export const agreementVersions: Record<AgreementKind, string> = { esign: '2026-11-01', terms: '2026-11-01', cardholder3: '2026-11-28' };
+export const agreementVersions: Record<AgreementKind, string> = { esign: '2026-11-01', terms: '2026-11-01', cardholder3: '2026-12-03' };
 
 export type AgreementLocale = 'en' | 'es';
 /** GET /agreement?kind=terms&locale=es: an agreement's text, plain data (no markup), in the language asked for. */

@@ -145,6 +145,9 @@ export class RegisterPage {
     await expect(this.heading('Review and accept the agreements')).toBeVisible();
     // The fees come first, in the short form, before anything is agreed.
     await expect(this.heading('Fees for your Providers account')).toBeVisible();
+    // The long form one tap away: every fee, with when it is charged (12 CFR 1005.18(b)(4)(ii)).
+    await this.app.getByText(this.t('See every fee (long form)'), { exact: true }).click();
+    await expect(this.app.getByText(this.t('To replace a damaged card. A lost or stolen card is replaced free.'), { exact: true })).toBeVisible();
     await this.expectStepAccessible();
     // Each agreement can be read from beside its checkbox, in the screen's language; Escape closes it
     // and focus comes back to the button.

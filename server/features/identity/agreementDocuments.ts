@@ -106,7 +106,7 @@ const texts: Record<AgreementKind, Record<AgreementLocale, Text>> = {
           heading: 'Fees',
           paragraphs: [
             `There is no monthly fee and no fee per purchase. ATM withdrawals are free in our network and cost ${dollars('atmWithdrawalOutOfNetwork')} out of network; a balance inquiry at an out-of-network ATM costs ${dollars('atmBalanceInquiryOutOfNetwork')}.`,
-            `Loading cash costs ${dollars('cashReload')}, charged after the cash arrives in your account. A replacement card costs ${dollars('cardReplacement')}, and faster delivery ${dollars('expeditedDelivery')}. The fee disclosure shown before this agreement lists every fee.`,
+            `Loading cash costs ${dollars('cashReload')}, charged after the cash arrives in your account. A physical card costs ${dollars('physicalCard')} to send, and replacing a damaged card ${dollars('cardReplacement')}; a lost or stolen card is replaced free. Faster delivery of a card, only if you ask for it, costs ${dollars('expeditedDelivery')}. The fee disclosure shown before this agreement lists every fee and when it is charged.`,
           ],
         },
         {
@@ -132,7 +132,7 @@ const texts: Record<AgreementKind, Record<AgreementLocale, Text>> = {
           heading: 'Cargos',
           paragraphs: [
             `No hay cargo mensual ni cargo por compra. Los retiros en cajeros automáticos de nuestra red son gratuitos y cuestan ${dollars('atmWithdrawalOutOfNetwork')} fuera de la red; una consulta de saldo en un cajero fuera de la red cuesta ${dollars('atmBalanceInquiryOutOfNetwork')}.`,
-            `Cargar efectivo cuesta ${dollars('cashReload')}, que se cobra después de que el efectivo llega a su cuenta. Una tarjeta de reemplazo cuesta ${dollars('cardReplacement')}, y la entrega rápida ${dollars('expeditedDelivery')}. La información de cargos que se muestra antes de este contrato incluye todos los cargos.`,
+            `Cargar efectivo cuesta ${dollars('cashReload')}, que se cobra después de que el efectivo llega a su cuenta. Enviarle una tarjeta física cuesta ${dollars('physicalCard')}, y reemplazar una tarjeta dañada, ${dollars('cardReplacement')}; una tarjeta perdida o robada se reemplaza sin costo. La entrega rápida de una tarjeta, solo si usted la pide, cuesta ${dollars('expeditedDelivery')}. La información de cargos que se muestra antes de este contrato incluye todos los cargos y cuándo se cobran.`,
           ],
         },
         {

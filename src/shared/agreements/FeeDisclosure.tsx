@@ -3,6 +3,8 @@
  * (12 CFR 1005.18(b)(2)) with the long form (every fee) one tap away. Amounts come from
  * contract/shared/fees.ts, the one place they are kept.
  */
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { fees, type FeeName } from '../../../contract/shared/fees.ts';
 import { formatDollars } from '../format/money.ts';
@@ -27,14 +29,34 @@ const otherFees = (Object.keys(fees) as FeeName[]).filter(
   (name) => !(shortFormStatic as readonly FeeName[]).includes(name) && !(shortFormOthers as readonly FeeName[]).includes(name),
 );
 
-function FeeRows({ names }: { names: readonly FeeName[] }) {
+/**
+ * When each fee that is not $0 is charged: the long form lists every fee with the conditions under which
+ * it is imposed, waived or reduced (12 CFR 1005.18(b)(4)(ii)). Kept here, not beside the names: home
+ * names fees in its first load.
+ */
+const feeConditions: Partial<Record<FeeName, MessageDescriptor>> = {
+  atmWithdrawalOutOfNetwork: msg`For each withdrawal at an ATM outside our network. The ATM's owner may charge a fee of its own.`,
+  cashReload: msg`For each cash load.`,
+  atmBalanceInquiryOutOfNetwork: msg`For each balance check at an ATM outside our network.`,
+  cardReplacement: msg`To replace a damaged card. A lost or stolen card is replaced free.`,
+  expeditedDelivery: msg`Only if you ask for a card to be sent faster.`,
+  physicalCard: msg`To send you a physical card. Your virtual card is free.`,
+};
+
+function FeeRows({ names, withConditions = false }: { names: readonly FeeName[]; withConditions?: boolean }) {
   const { i18n } = useLingui();
-  return names.map((name) => (
-    <tr key={name}>
-      <th scope="row">{i18n._(feeNames[name])}</th>
-      <td>{formatDollars(fees[name].cents)}</td>
-    </tr>
-  ));
+  return names.map((name) => {
+    const condition = withConditions && fees[name].cents > 0 ? feeConditions[name] : undefined;
+    return (
+      <tr key={name}>
+        <th scope="row">
+          {i18n._(feeNames[name])}
+          {condition ? <span className="fee-condition">{i18n._(condition)}</span> : null}
+        </th>
+        <td>{formatDollars(fees[name].cents)}</td>
+      </tr>
+    );
+  });
 }
 
 export function FeeDisclosure() {
@@ -65,7 +87,7 @@ export function FeeDisclosure() {
         </summary>
         <table>
           <tbody>
-            <FeeRows names={Object.keys(fees) as FeeName[]} />
+            <FeeRows names={Object.keys(fees) as FeeName[]} withConditions />
           </tbody>
         </table>
       </details>
