@@ -137,6 +137,20 @@ test.describe('signing in with a texted code', () => {
     await expect(page.getByRole('link', { name: 'Go to home', exact: true })).toHaveCount(0);
     await page.unroute(scripts);
     await expectAccessible(page);
+
+    // A stalled connection: the file neither arrives nor fails. After 20 s with a code asked for, the
+    // screen says so rather than "Signing in…" for ever (the page's clock moved on, not the test's).
+    await page.clock.install();
+    await openSignIn();
+    await page.route(scripts, () => new Promise<void>(() => {}));
+    await signIn();
+    await expect(page.getByRole('main').getByRole('button', { name: 'Signing in…', exact: true })).toBeVisible();
+    await page.clock.runFor(19_000);
+    await expect(page.getByRole('main').getByRole('button', { name: 'Signing in…', exact: true })).toBeVisible();
+    await page.clock.runFor(1_000);
+    await expect(page.getByText("We couldn't open this screen. Check your connection and try again.")).toBeVisible();
+    await expect(page.locator('#signin-code-title')).toBeFocused();
+    await page.unroute(scripts);
   });
 
   test("a sign-in that needs no code goes on though the code step's file did not download", async ({ page }) => {

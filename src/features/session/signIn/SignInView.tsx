@@ -23,16 +23,27 @@ type CodeStep = typeof CodeStepFile;
 let codeStep: CodeStep | null = null;
 const loadCodeStep = () => import('./SignInCodeForm.tsx').then((loaded) => (codeStep = loaded));
 
+/** How long a code asked for waits for its form's file before the screen says it could not be opened. */
+const codeStepWaitMs = 20_000;
+
 /**
  * The code step's file: asked for from the first thing typed, and as the credentials are sent (the
  * server's answer may ask for a code), so it is usually here before a code is asked for (`needed`). A
  * download that failed before then is tried once more when a code is asked for (the signal may be back);
- * `failed` only if that fails too: a sign-in that needs no code loses nothing by it.
+ * `failed` only if that fails too: a sign-in that needs no code loses nothing by it. A download that
+ * neither arrives nor fails (a stalled connection) is `failed` too once a code has waited
+ * `codeStepWaitMs` for it, rather than "Signing in…" for ever; should it arrive later, the form shows.
  */
 function useCodeStep(wanted: boolean, needed: boolean): { loaded: CodeStep | null; failed: boolean } {
   const [loaded, setLoaded] = useState(codeStep);
   // The last download that failed, and whether a code was asked for by then.
   const [failure, setFailure] = useState<{ whenNeeded: boolean } | null>(null);
+  const [stalled, setStalled] = useState(false);
+  useEffect(() => {
+    if (loaded || !needed) return;
+    const timer = setTimeout(() => setStalled(true), codeStepWaitMs);
+    return () => clearTimeout(timer);
+  }, [loaded, needed]);
   useEffect(() => {
     if (loaded || !(wanted || needed) || failure?.whenNeeded || (failure && !needed)) return;
     let current = true;
@@ -44,7 +55,7 @@ function useCodeStep(wanted: boolean, needed: boolean): { loaded: CodeStep | nul
       current = false;
     };
   }, [wanted, needed, loaded, failure]);
-  return { loaded, failed: failure?.whenNeeded === true };
+  return { loaded, failed: failure?.whenNeeded === true || (stalled && needed) };
 }
 
 /**
