@@ -52,10 +52,11 @@ export const resetCodePolicy: AttemptPolicy = { scope: 'reset-code', limit: 5, l
  */
 export const resetCodePerAccountPolicy: AttemptPolicy = { scope: 'reset-code-account', limit: 100, lockoutMinutes: 15, escalates: true };
 /**
- * Every texted code's ceiling per phone and purpose (server/textedCodes.ts), on top of the phone's 5
- * wrong codes per 10 minutes: 100 wrong in a row → 15 minutes, then one try per wait, the wait doubling
- * up to 8 hours, until a right code (NIST SP 800-63B §5.2.2). Anyone may ask registration codes for any
- * phone: without it, one guesser could try 720 a day against a phone, forever.
+ * Registration codes' ceiling per phone (server/textedCodes.ts), on top of the phone's 5 wrong codes per
+ * 10 minutes: 100 wrong in a row → 15 minutes, then one try per wait, the wait doubling up to 8 hours,
+ * until a right code (NIST SP 800-63B §5.2.2); no code is texted while it waits. Anyone may ask
+ * registration codes for any phone: without it, one guesser could try 720 a day against a phone,
+ * forever. Sign-in and reset codes have theirs per account and per email.
  */
 export const textedCodesInARowPolicy: AttemptPolicy = { scope: 'texted-code-phone', limit: 100, lockoutMinutes: 15, escalates: true };
 /**

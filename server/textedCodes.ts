@@ -3,7 +3,9 @@
  * password reset: 6 digits from the CSPRNG, stored as a keyed hash, 10-minute expiry, single use, only
  * the newest code of a phone and purpose counts. Limits live in the database (phone_verification_limits),
  * per phone and purpose: at most 5 codes per 10 minutes; 5 wrong codes lock that purpose for 10 minutes;
- * 100 wrong in a row, however far apart, lock it for a wait that doubles (textedCodesInARowPolicy).
+ * a registration code's 100 wrong in a row, however far apart, lock it for a wait that doubles
+ * (textedCodesInARowPolicy). Sign-in and reset codes have that ceiling per account and per email instead
+ * (signInPerAccountPolicy, resetCodePerAccountPolicy), which a new password or a right code ends.
  * Not shared: anyone may ask registration codes for any phone (and password reset codes for any email),
  * and wrong ones must not lock the phone's owner out of signing in.
  */
@@ -70,8 +72,16 @@ export type CheckResult =
 
 export function createTextedCodes(db: Database, hashKey: Buffer, sms: SmsGateway) {
   const limits = createAttemptLimits(db);
-  /** The subject of a phone's wrong codes in a row for `purpose` (attempt_limits). */
-  const inARowSubject = (phone: string, purpose: CodePurpose) => `${purpose} ${phone}`;
+  /**
+   * The subject of a phone's registration codes wrong in a row (attempt_limits); null for the other
+   * purposes, whose ceilings are the account's and the email's.
+   */
+  const inARowSubject = (phone: string, purpose: CodePurpose) => (purpose === 'register' ? `${purpose} ${phone}` : null);
+  /** Seconds until the phone may try `purpose` again after its codes' ceiling; 0 when it may. */
+  const ceilingWait = (phone: string, purpose: CodePurpose) => {
+    const subject = inARowSubject(phone, purpose);
+    return subject === null ? Promise.resolve(0) : limits.waitSeconds(textedCodesInARowPolicy, subject);
+  };
   // Registration codes keep their original hash purpose, so codes issued before sign-in codes existed still work.
   const codeHash = (purpose: CodePurpose, phone: string, code: string) =>
     keyedHash(hashKey, purpose === 'register' ? 'phone-code' : `${purpose}-code`, `${phone}:${code}`);
@@ -180,6 +190,9 @@ export function createTextedCodes(db: Database, hashKey: Buffer, sms: SmsGateway
    * gateway could not send is void at once.
    */
   async function issue(phone: string, purpose: CodePurpose, locale: Locale): Promise<IssueResult> {
+    // No code while none could be checked: a text that costs money and a screen that says it was sent.
+    const ceiling = await ceilingWait(phone, purpose);
+    if (ceiling > 0) return { kind: 'limit', retryAfterSeconds: ceiling };
     const slot = await takeCodeSlot(phone, purpose);
     if (!slot.ok) return { kind: 'limit', retryAfterSeconds: slot.retryAfterSeconds };
     if ((await sms.lineType(phone)) === 'landline') return { kind: 'landline' };
@@ -204,7 +217,7 @@ export function createTextedCodes(db: Database, hashKey: Buffer, sms: SmsGateway
    * wait, as that guess's was, not "wrong code".
    */
   async function lockedOrWrong(phone: string, purpose: CodePurpose): Promise<CheckResult> {
-    const locked = await waitFor(phone, purpose, false);
+    const locked = Math.max(await waitFor(phone, purpose, false), await ceilingWait(phone, purpose));
     return locked > 0 ? { kind: 'locked', retryAfterSeconds: locked } : { kind: 'wrong' };
   }
 
@@ -215,7 +228,7 @@ export function createTextedCodes(db: Database, hashKey: Buffer, sms: SmsGateway
    * (reserveTry); the wrong one that reaches the limit voids the code.
    */
   async function check(phone: string, purpose: CodePurpose, code: string): Promise<CheckResult> {
-    const locked = await waitFor(phone, purpose, false);
+    const locked = Math.max(await waitFor(phone, purpose, false), await ceilingWait(phone, purpose));
     if (locked > 0) return { kind: 'locked', retryAfterSeconds: locked };
 
     const [newest] = await db
@@ -237,8 +250,8 @@ export function createTextedCodes(db: Database, hashKey: Buffer, sms: SmsGateway
     const tried = await reserveTry(phone, purpose);
     if ('locked' in tried) return { kind: 'locked', retryAfterSeconds: Math.max(1, await waitFor(phone, purpose, false)) };
     const subject = inARowSubject(phone, purpose);
-    const inARow = await limits.reserveTry(textedCodesInARowPolicy, subject);
-    if (!inARow.reserved) {
+    const inARow = subject === null ? null : await limits.reserveTry(textedCodesInARowPolicy, subject);
+    if (inARow && !inARow.reserved) {
       await giveBack(phone, purpose);
       return { kind: 'locked', retryAfterSeconds: inARow.retryAfterSeconds };
     }
@@ -248,14 +261,14 @@ export function createTextedCodes(db: Database, hashKey: Buffer, sms: SmsGateway
         .update(phoneVerificationCodes)
         .set({ attempts: sql`${phoneVerificationCodes.attempts} + 1` })
         .where(eq(phoneVerificationCodes.id, newest.id));
-      const ceilingWait = await limits.lockWhenSpent(textedCodesInARowPolicy, subject);
-      if (tried.tries >= wrongCodeLimit || ceilingWait > 0) {
+      const ceilingLock = subject === null ? 0 : await limits.lockWhenSpent(textedCodesInARowPolicy, subject);
+      if (tried.tries >= wrongCodeLimit || ceilingLock > 0) {
         if (tried.tries >= wrongCodeLimit) await lockWhenSpent(phone, purpose);
         // The code is void: after the wait a new one is needed.
         await db.update(phoneVerificationCodes).set({ usedAt: sql`now()` }).where(eq(phoneVerificationCodes.id, newest.id));
-        return { kind: 'locked', retryAfterSeconds: Math.max(1, ceilingWait, await waitFor(phone, purpose, false)) };
+        return { kind: 'locked', retryAfterSeconds: Math.max(1, ceilingLock, await waitFor(phone, purpose, false)) };
       }
-      return { kind: 'wrong', attemptsLeft: Math.min(wrongCodeLimit - tried.tries, inARow.attemptsLeft) };
+      return { kind: 'wrong', attemptsLeft: Math.min(wrongCodeLimit - tried.tries, inARow?.attemptsLeft ?? wrongCodeLimit) };
     }
 
     // Spent once, and not while a parallel wrong guess has just locked the phone.
@@ -270,14 +283,14 @@ export function createTextedCodes(db: Database, hashKey: Buffer, sms: SmsGateway
       )
       .returning({ id: phoneVerificationCodes.id });
     if (spent.length === 0) {
-      await Promise.all([giveBack(phone, purpose), limits.giveBack(textedCodesInARowPolicy, subject)]);
+      await Promise.all([giveBack(phone, purpose), subject === null ? null : limits.giveBack(textedCodesInARowPolicy, subject)]);
       return lockedOrWrong(phone, purpose);
     }
     await db
       .update(phoneVerificationLimits)
       .set({ failures: 0, lockedUntil: null })
       .where(limitsRow(phone, purpose));
-    await limits.reset(textedCodesInARowPolicy, subject);
+    if (subject !== null) await limits.reset(textedCodesInARowPolicy, subject);
     return { kind: 'right' };
   }
 

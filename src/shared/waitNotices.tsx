@@ -8,9 +8,12 @@ import { minutesUntil } from './messages.ts';
  * read). Not sooner: "2 hours" for 61 minutes nearly doubled it, and the SSN limit's 80 minutes read as
  * 2 hours; from two hours on the rounding adds under half.
  */
+/** From two hours on a wait is said in whole hours, rounded up (WaitToTryAgain says why). */
+const saidInHours = (minutes: number) => minutes >= 120;
+
 export function WaitToTryAgain({ retryAt }: { retryAt: number | null }) {
   const minutes = minutesUntil(retryAt);
-  return minutes >= 120 ? (
+  return saidInHours(minutes) ? (
     <Plural
       value={Math.ceil(minutes / 60)}
       one="For your security, please wait 1 hour before trying again."
@@ -25,19 +28,31 @@ export function WaitToTryAgain({ retryAt }: { retryAt: number | null }) {
   );
 }
 
-/** Too many texted codes (201): the notice with the wait before a new code may be asked for. */
+/**
+ * Too many texted codes (201): the notice with the wait before a new code may be asked for (a
+ * registration phone's codes past their ceiling wait up to 8 hours: said in hours, as WaitToTryAgain).
+ */
 export function TooManyCodesNotice({ retryAt }: { retryAt: number | null }) {
+  const minutes = minutesUntil(retryAt);
   return (
     <div className="notice" role="alert">
       <p className="notice-title">
         <Trans>Too many codes</Trans>
       </p>
       <p>
-        <Plural
-          value={minutesUntil(retryAt)}
-          one="For your security, please wait 1 minute before asking for a new code."
-          other="For your security, please wait # minutes before asking for a new code."
-        />
+        {saidInHours(minutes) ? (
+          <Plural
+            value={Math.ceil(minutes / 60)}
+            one="For your security, please wait 1 hour before asking for a new code."
+            other="For your security, please wait # hours before asking for a new code."
+          />
+        ) : (
+          <Plural
+            value={minutes}
+            one="For your security, please wait 1 minute before asking for a new code."
+            other="For your security, please wait # minutes before asking for a new code."
+          />
+        )}
       </p>
     </div>
   );

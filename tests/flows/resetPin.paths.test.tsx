@@ -235,14 +235,14 @@ describe('reset PIN, beside the paths', () => {
     const asked = app.cardApi.requests.filter((request) => request.path === pinFormPath).at(-1)!;
     expect(Object.fromEntries(new URLSearchParams(asked.search))).toEqual({ cardId: physicalCard.id, pin: 'atm', locale: 'es' });
     app.cardApi.answer(pinFormPath, { statusCode: 0, url: formUrl });
-    const frame = (await screen.findByTitle('Formulario seguro para cambiar su PIN para cajeros automáticos')) as HTMLIFrameElement;
+    const frame = (await screen.findByTitle('Formulario seguro para cambiar su PIN de cajeros automáticos')) as HTMLIFrameElement;
     post(-10, processorOrigin, frame.contentWindow);
     await waitFor(() => expect(alertText()).toBe('Lo sentimos, no pudimos cambiar su PIN...Intentar de nuevo'));
     await app.user.click(screen.getByRole('button', { name: 'Intentar de nuevo' }));
     // A fresh form: the spent token is never used again.
     await waitFor(() => expect(app.cardApi.isWaiting(pinFormPath)).toBe(true));
     app.cardApi.answer(pinFormPath, { statusCode: 0, url: `${processorOrigin}/pin?token=tok-2` });
-    const again = (await screen.findByTitle('Formulario seguro para cambiar su PIN para cajeros automáticos')) as HTMLIFrameElement;
+    const again = (await screen.findByTitle('Formulario seguro para cambiar su PIN de cajeros automáticos')) as HTMLIFrameElement;
     expect(again.getAttribute('src')).toBe(`${processorOrigin}/pin?token=tok-2`);
     post(0, processorOrigin, again.contentWindow);
     await waitFor(() => expect(app.cardApi.isWaiting(commitPinPath)).toBe(true));

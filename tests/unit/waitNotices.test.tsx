@@ -8,17 +8,17 @@ import { I18nProvider } from '@lingui/react';
 import { render } from '@testing-library/react';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { activateLocale } from '../../src/shared/i18n/locale.ts';
-import { WaitToTryAgain } from '../../src/shared/waitNotices.tsx';
+import { TooManyCodesNotice, WaitToTryAgain } from '../../src/shared/waitNotices.tsx';
 
 const now = Date.UTC(2026, 10, 30, 12);
 
-async function said(locale: 'en' | 'es', minutesLeft: number) {
+async function said(locale: 'en' | 'es', minutesLeft: number, Notice: typeof WaitToTryAgain = WaitToTryAgain) {
   await activateLocale(locale);
   vi.useFakeTimers({ now, toFake: ['Date'] });
   try {
     const { container, unmount } = render(
       <I18nProvider i18n={i18n}>
-        <WaitToTryAgain retryAt={now + minutesLeft * 60_000} />
+        <Notice retryAt={now + minutesLeft * 60_000} />
       </I18nProvider>,
     );
     const text = container.textContent;
@@ -56,5 +56,19 @@ describe('WaitToTryAgain', () => {
     [480, 'Por su seguridad, espere 8 horas antes de volver a intentarlo.'],
   ])('in Spanish, %s minutes left as "%s"', async (minutesLeft, text) => {
     expect(await said('es', minutesLeft)).toBe(text);
+  });
+});
+
+// A registration phone's codes past their ceiling wait up to 8 hours.
+describe('TooManyCodesNotice', () => {
+  it.each([
+    ['en', 10, 'Too many codesFor your security, please wait 10 minutes before asking for a new code.'],
+    ['en', 119, 'Too many codesFor your security, please wait 119 minutes before asking for a new code.'],
+    ['en', 120, 'Too many codesFor your security, please wait 2 hours before asking for a new code.'],
+    ['en', 479.2, 'Too many codesFor your security, please wait 8 hours before asking for a new code.'],
+    ['es', 10, 'Demasiados códigosPor su seguridad, espere 10 minutos antes de pedir un código nuevo.'],
+    ['es', 480, 'Demasiados códigosPor su seguridad, espere 8 horas antes de pedir un código nuevo.'],
+  ] as const)('in %s, %s minutes left', async (locale, minutesLeft, text) => {
+    expect(await said(locale, minutesLeft, TooManyCodesNotice)).toBe(text);
   });
 });

@@ -42,3 +42,16 @@ export function CardFlowLinks({ children }: { children?: ReactNode }) {
     </p>
   );
 }
+
+/**
+ * An order or a replacement just asked for was refused for the account's cards (one on its way, or one
+ * in use): nothing was ordered or charged. Read after the heading, which has the focus: no live region
+ * (one mounted with its text is not reliably heard).
+ */
+export function NothingOrdered() {
+  return (
+    <p>
+      <Trans>We didn't order another card, and we didn't charge you for one.</Trans>
+    </p>
+  );
+}

@@ -18,8 +18,9 @@ export const documentTitle = (i18n: I18n, title: MessageDescriptor) => `${i18n._
 /**
  * Titles that screens give themselves while they are up, over their route's: the error screen (a
  * screen that throws while it renders leaves its route's match a success, so the router's state cannot
- * tell), and a screen shown in place of another at the same address (reporting a card lost on Manage
- * cards) or whose heading its query chooses (the ATM PIN). The last one mounted is the title. One entry
+ * tell), a screen shown in place of another at the same address (reporting a card lost on Manage
+ * cards), one whose heading its query chooses (the ATM PIN), and a flow's result screen (ResultHeading:
+ * a receipt, a reset done). The last one mounted is the title. One entry
  * per mounted screen, so two with the same title each keep theirs.
  */
 let ownTitles: readonly { title: MessageDescriptor }[] = [];

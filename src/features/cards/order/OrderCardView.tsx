@@ -20,7 +20,7 @@ import { formatDate } from '../../../shared/format/date.ts';
 import { formatDollars } from '../../../shared/format/money.ts';
 import { unexpectedErrorMessage } from '../../../shared/messages.ts';
 import { MoneyConfirmationStep, MoneyLines } from '../../../shared/moneyConfirmation/MoneyConfirmationStep.tsx';
-import { AccountLoad, CardFlowLinks } from '../cardFlowParts.tsx';
+import { AccountLoad, CardFlowLinks, NothingOrdered } from '../cardFlowParts.tsx';
 import { activationSearch, isReadyToActivate } from '../../../shared/cards/cardLife.ts';
 import { ArrivalIfOrderedToday, ArrivalOfOrdered, ArrivalWindow, FeeTaken, MailingAddress } from '../cardDelivery.tsx';
 import { cardsCalls } from '../cardsCalls.ts';
@@ -201,15 +201,6 @@ function Receipt({ state, locale }: Props) {
 
 /** The order just asked for was refused for the account's cards (chart state `cardRefused`): nothing was ordered or charged. */
 const refusedForCards = (state: Snapshot) => state.context.refusal === 'cardPending' || state.context.refusal === 'notAllowed';
-
-/** Read after the heading, which has the focus: no live region (one mounted with its text is not reliably heard). */
-function NothingOrdered() {
-  return (
-    <p>
-      <Trans>We didn't order another card, and we didn't charge you for one.</Trans>
-    </p>
-  );
-}
 
 /**
  * A card is already on its way (found on loading, or the answer to the order just asked for: nothing

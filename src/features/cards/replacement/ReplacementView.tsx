@@ -18,7 +18,7 @@ import type { Locale } from '../../../../contract/shared/locale.ts';
 import { formatDollars } from '../../../shared/format/money.ts';
 import { unexpectedErrorMessage } from '../../../shared/messages.ts';
 import { MoneyConfirmationStep, MoneyLines } from '../../../shared/moneyConfirmation/MoneyConfirmationStep.tsx';
-import { AccountLoad, CardFlowLinks } from '../cardFlowParts.tsx';
+import { AccountLoad, CardFlowLinks, NothingOrdered } from '../cardFlowParts.tsx';
 import { ArrivalIfOrderedToday, ArrivalOfOrdered, ArrivalWindow, FeeTaken, MailingAddress } from '../cardDelivery.tsx';
 import { cardsCalls } from '../cardsCalls.ts';
 import '../cardOrder.css';
@@ -189,12 +189,7 @@ function AlreadyOrdered({ state, locale }: Props) {
   return (
     <>
       <ResultHeading id={titleId} title={alreadyOrderedTitle} />
-      {refusal === 'cardPending' ? (
-        // Read after the heading, which has the focus: no live region (one mounted with its text is not reliably heard).
-        <p>
-          <Trans>We didn't order another card, and we didn't charge you for one.</Trans>
-        </p>
-      ) : null}
+      {refusal === 'cardPending' ? <NothingOrdered /> : null}
       <p>
         <Trans>You can have one new card on its way at a time, so there's nothing more to order.</Trans>{' '}
         {replacement?.delivery ? <ArrivalWindow window={replacement.delivery} locale={locale} /> : null}
